@@ -1,0 +1,22 @@
+#include "cli.h"
+
+#include <spdlog/spdlog.h>
+
+namespace OncePay::Cli {
+
+int exitCodeFor(const Error &error)
+{
+    switch (error.code) {
+    case ErrorCode::Unavailable: return Unavailable;
+    case ErrorCode::Newer: return SchemaNewer;
+    default: return Failed;
+    }
+}
+
+int fail(Context &ctx, const Error &error)
+{
+    ctx.err << "oncepay: " << error.message << Qt::endl;
+    return exitCodeFor(error);
+}
+
+} // namespace OncePay::Cli

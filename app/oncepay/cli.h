@@ -1,0 +1,50 @@
+#pragma once
+
+// The `oncepay` command: a table of subcommands, each a function over parsed arguments.
+// Commands print results and turn service errors into words and exit codes; they hold no
+// business rule (those live in services/).
+
+#include "config/appconfig.h"
+#include "core/result.h"
+
+#include <QCommandLineParser>
+#include <QStringList>
+#include <QTextStream>
+
+#include <functional>
+
+namespace OncePay::Cli {
+
+// Documented in README.md and `oncepay --help`.
+enum ExitCode {
+    Ok = 0,
+    Failed = 1,       // the operation was refused or found a problem (verify failed, ...)
+    Usage = 2,        // bad arguments
+    ConfigError = 3,  // configuration file or environment is malformed
+    Unavailable = 4,  // a database or server could not be reached
+    SchemaNewer = 5,  // the database is newer than this program
+};
+
+struct Context {
+    AppConfig config;
+    QTextStream out{stdout};
+    QTextStream err{stderr};
+};
+
+struct Command {
+    QStringList path;  // {"db", "migrate"}
+    QString summary;
+    QString usage;     // positional arguments as shown in help
+    std::function<void(QCommandLineParser &)> addOptions;
+    std::function<int(Context &, const QCommandLineParser &)> run;
+    bool logsToStderr = false; // long-running services log to stderr as well as the file
+};
+
+// Each *commands.cpp contributes its commands through one of these.
+QList<Command> dbCommands();
+
+// Maps an error to its exit code and prints "oncepay: <message>".
+int fail(Context &ctx, const Error &error);
+int exitCodeFor(const Error &error);
+
+} // namespace OncePay::Cli

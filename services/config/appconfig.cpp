@@ -1,0 +1,202 @@
+#include "appconfig.h"
+
+#include "inifile.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QStandardPaths>
+
+namespace OncePay {
+
+namespace {
+
+const QStringList kProfileKeys = {QStringLiteral("driver"),   QStringLiteral("path"),
+                                  QStringLiteral("host"),     QStringLiteral("port"),
+                                  QStringLiteral("database"), QStringLiteral("user"),
+                                  QStringLiteral("password_env"), QStringLiteral("options"),
+                                  QStringLiteral("same_as")};
+
+Error roleError(DbRole role, const QString &why)
+{
+    return makeError(ErrorCode::Invalid, QStringLiteral("[%1] %2").arg(roleName(role), why));
+}
+
+// Applies one section of the file and then ONCEPAY_<ROLE>_<KEY> variables to a profile.
+Result<void> applyProfile(ConnectionProfile &p, const QMap<QString, QString> &section,
+                          const QProcessEnvironment &env)
+{
+    QMap<QString, QString> values = section;
+    for (auto it = values.cbegin(); it != values.cend(); ++it) {
+        if (it.key() == u"password")
+            return roleError(p.role, QStringLiteral("passwords are never stored in the config "
+                                                    "file; set password_env or ONCEPAY_%1_PASSWORD")
+                                         .arg(roleName(p.role).toUpper()));
+        if (!kProfileKeys.contains(it.key()))
+            return roleError(p.role, QStringLiteral("unknown key '%1'").arg(it.key()));
+    }
+    const QString prefix = QStringLiteral("ONCEPAY_%1_").arg(roleName(p.role).toUpper());
+    for (const QString &key : kProfileKeys) {
+        const QString var = prefix + key.toUpper();
+        if (env.contains(var))
+            values[key] = env.value(var);
+    }
+
+    if (values.contains(QStringLiteral("same_as"))) {
+        const QString target = values.value(QStringLiteral("same_as")).toLower();
+        if (p.role != DbRole::Messages || target != u"orders")
+            return roleError(p.role, QStringLiteral("same_as may only be 'orders', on [messages]"));
+        p.sameAsOrders = true;
+    }
+    if (values.contains(QStringLiteral("driver"))) {
+        if (!parseDialect(values.value(QStringLiteral("driver")), &p.dialect))
+            return roleError(p.role, QStringLiteral("unknown driver '%1' (sqlite, postgresql, mysql)")
+                                         .arg(values.value(QStringLiteral("driver"))));
+        if (p.dialect != Dialect::Sqlite && p.port == 0)
+            p.port = p.dialect == Dialect::Postgres ? 5432 : 3306;
+        if (p.role == DbRole::Messages)
+            p.sameAsOrders = values.contains(QStringLiteral("same_as"));
+    }
+    if (values.contains(QStringLiteral("path")))
+        p.path = values.value(QStringLiteral("path"));
+    if (values.contains(QStringLiteral("host")))
+        p.host = values.value(QStringLiteral("host"));
+    if (values.contains(QStringLiteral("port"))) {
+        bool ok = false;
+        const int port = values.value(QStringLiteral("port")).toInt(&ok);
+        if (!ok || port <= 0 || port > 65535)
+            return roleError(p.role, QStringLiteral("port '%1' is not a TCP port")
+                                         .arg(values.value(QStringLiteral("port"))));
+        p.port = port;
+    }
+    if (values.contains(QStringLiteral("database")))
+        p.database = values.value(QStringLiteral("database"));
+    if (values.contains(QStringLiteral("user")))
+        p.user = values.value(QStringLiteral("user"));
+    if (values.contains(QStringLiteral("options")))
+        p.options = values.value(QStringLiteral("options"));
+
+    const QString passwordVar = values.value(QStringLiteral("password_env"), prefix + "PASSWORD");
+    if (env.contains(passwordVar))
+        p.password = env.value(passwordVar);
+
+    if (p.dialect != Dialect::Sqlite && !p.sameAsOrders) {
+        if (p.host.isEmpty())
+            p.host = QStringLiteral("127.0.0.1");
+        if (p.database.isEmpty())
+            return roleError(p.role, QStringLiteral("%1 needs 'database'").arg(dialectName(p.dialect)));
+    }
+    if (p.dialect == Dialect::Sqlite && p.path.isEmpty() && !p.sameAsOrders)
+        return roleError(p.role, QStringLiteral("sqlite needs 'path'"));
+    return {};
+}
+
+} // namespace
+
+const ConnectionProfile &AppConfig::profile(DbRole role) const
+{
+    switch (role) {
+    case DbRole::Orders: return orders;
+    case DbRole::Messages: return messages.sameAsOrders ? orders : messages;
+    case DbRole::Audit: return audit;
+    }
+    return orders;
+}
+
+QString AppConfig::defaultConfigPath()
+{
+    return QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation)
+           + QStringLiteral("/oncepay/oncepay.ini");
+}
+
+QString AppConfig::defaultDataDir()
+{
+    return QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation)
+           + QStringLiteral("/oncepay");
+}
+
+AppConfig AppConfig::defaults(const QString &dataDir)
+{
+    AppConfig c;
+    c.dataDir = dataDir;
+    c.orders.role = DbRole::Orders;
+    c.orders.path = QDir(dataDir).filePath(QStringLiteral("orders.db"));
+    c.messages.role = DbRole::Messages;
+    c.messages.sameAsOrders = true;
+    c.audit.role = DbRole::Audit;
+    c.audit.path = QDir(dataDir).filePath(QStringLiteral("audit.db"));
+    return c;
+}
+
+Result<AppConfig> AppConfig::load(const QString &explicitPath, const QProcessEnvironment &env)
+{
+    QString path = explicitPath;
+    if (path.isEmpty())
+        path = env.value(QStringLiteral("ONCEPAY_CONFIG"));
+    if (path.isEmpty())
+        path = defaultConfigPath();
+
+    IniFile ini;
+    bool fromFile = false;
+    if (QFileInfo::exists(path)) {
+        auto parsed = IniFile::load(path);
+        if (!parsed)
+            return parsed.error();
+        ini = std::move(parsed).value();
+        fromFile = true;
+    }
+
+    QString dataDir = env.value(QStringLiteral("ONCEPAY_DATA_DIR"),
+                                ini.value(QStringLiteral("general"), QStringLiteral("data_dir")));
+    if (dataDir.isEmpty())
+        dataDir = defaultDataDir();
+
+    AppConfig c = defaults(dataDir);
+    c.sourcePath = fromFile ? QFileInfo(path).absoluteFilePath() : QString();
+
+    static const QStringList known = {QStringLiteral("general"), QStringLiteral("orders"),
+                                      QStringLiteral("messages"), QStringLiteral("audit"),
+                                      QStringLiteral("log"), QStringLiteral("worker")};
+    for (const QString &s : ini.sections()) {
+        if (!known.contains(s) && !s.startsWith(QStringLiteral("channel.")))
+            return makeError(ErrorCode::Invalid,
+                             QStringLiteral("%1: unknown section [%2]").arg(path, s));
+    }
+
+    for (ConnectionProfile *p : {&c.orders, &c.messages, &c.audit}) {
+        if (auto r = applyProfile(*p, ini.section(roleName(p->role)), env); !r)
+            return Error{r.error().code, path + QStringLiteral(": ") + r.error().message};
+    }
+
+    // The worker claims a message, moves the order and books money in one local transaction,
+    // so the message table cannot live anywhere but the orders database (DESIGN.md §1).
+    if (!c.messages.sameAsOrders && !c.messages.sameDatabaseAs(c.orders))
+        return makeError(ErrorCode::Invalid,
+                         QStringLiteral("%1: [messages] must be the orders database (same_as = "
+                                        "orders): the message table commits with the orders")
+                             .arg(path));
+    if (!c.messages.sameAsOrders)
+        c.messages.sameAsOrders = true;
+
+    c.logLevel = env.value(QStringLiteral("ONCEPAY_LOG_LEVEL"),
+                           ini.value(QStringLiteral("log"), QStringLiteral("level"), c.logLevel));
+    c.logFile = env.value(QStringLiteral("ONCEPAY_LOG_FILE"),
+                          ini.value(QStringLiteral("log"), QStringLiteral("file")));
+    if (c.logFile.isEmpty())
+        c.logFile = QDir(dataDir).filePath(QStringLiteral("logs/oncepay.log"));
+    c.worker = ini.section(QStringLiteral("worker"));
+
+    for (const QString &s : ini.sections())
+        if (s.startsWith(QStringLiteral("channel.")))
+            c.channels[s.mid(8)] = ini.section(s);
+    // ONCEPAY_STRIPE_WEBHOOK_SECRET etc. override or supply channel keys.
+    for (const QString &channel : {QStringLiteral("stripe"), QStringLiteral("paypal"),
+                                   QStringLiteral("fedapay"), QStringLiteral("kakaopay")}) {
+        const QString prefix = QStringLiteral("ONCEPAY_%1_").arg(channel.toUpper());
+        for (const QString &var : env.keys())
+            if (var.startsWith(prefix))
+                c.channels[channel][var.mid(prefix.size()).toLower()] = env.value(var);
+    }
+    return c;
+}
+
+} // namespace OncePay

@@ -1,0 +1,48 @@
+#pragma once
+
+// The configuration of one OncePay process: three connection profiles, logging, and the
+// per-channel settings the adapters read. Loaded once at start-up by app/ and passed down;
+// services never read files or the environment for configuration themselves.
+// Thread contract: plain value.
+
+#include "connectionprofile.h"
+#include "core/result.h"
+
+#include <QMap>
+#include <QProcessEnvironment>
+#include <QString>
+
+namespace OncePay {
+
+struct AppConfig {
+    QString sourcePath;   // the file it came from, empty when defaults only
+    QString dataDir;      // where the embedded SQLite files and logs live
+    ConnectionProfile orders;
+    ConnectionProfile messages;
+    ConnectionProfile audit;
+    QString logLevel = QStringLiteral("info");
+    QString logFile;      // rotating file; empty = <dataDir>/logs/oncepay.log
+    // [channel.NAME] sections, with ONCEPAY_<NAME>_<KEY> environment overrides applied.
+    QMap<QString, QMap<QString, QString>> channels;
+    // [worker] section: lease_seconds, max_attempts, backoff_base_ms, batch.
+    QMap<QString, QString> worker;
+
+    const ConnectionProfile &profile(DbRole role) const;
+
+    // Default config file: $XDG_CONFIG_HOME/oncepay/oncepay.ini.
+    static QString defaultConfigPath();
+    // Default data directory: $XDG_DATA_HOME/oncepay.
+    static QString defaultDataDir();
+
+    // Precedence: explicit path (--config) > $ONCEPAY_CONFIG > default path; then
+    // ONCEPAY_* environment variables override single keys. A missing file means
+    // defaults (embedded SQLite); a malformed one is an error naming the line.
+    static Result<AppConfig> load(const QString &explicitPath,
+                                  const QProcessEnvironment &env
+                                  = QProcessEnvironment::systemEnvironment());
+
+    // What `load` would produce with no file and no environment.
+    static AppConfig defaults(const QString &dataDir);
+};
+
+} // namespace OncePay

@@ -1,0 +1,38 @@
+#pragma once
+
+// Where one of the three database roles lives (DESIGN.md §1).
+// Thread contract: plain value; copy it into the thread that opens the connection.
+
+#include <QString>
+
+namespace OncePay {
+
+enum class Dialect { Sqlite, Postgres, MySql };
+
+QString dialectName(Dialect dialect);          // "sqlite", "postgresql", "mysql"
+QString qtDriverName(Dialect dialect);          // "QSQLITE", "QPSQL", "QMYSQL"
+bool parseDialect(const QString &text, Dialect *out);
+
+enum class DbRole { Orders, Messages, Audit };
+
+QString roleName(DbRole role);
+
+struct ConnectionProfile {
+    DbRole role = DbRole::Orders;
+    Dialect dialect = Dialect::Sqlite;
+    QString path;       // SQLite file
+    QString host;
+    int port = 0;
+    QString database;
+    QString user;
+    QString password;   // from the environment or the keychain, never from the file
+    QString options;    // passed to QSqlDatabase::setConnectOptions
+    bool sameAsOrders = false; // messages reuse the orders connection (DESIGN.md §1)
+
+    // For logs and `db check`: everything but the password.
+    QString describe() const;
+    // Two profiles address the same database (used to share one connection).
+    bool sameDatabaseAs(const ConnectionProfile &other) const;
+};
+
+} // namespace OncePay

@@ -1,0 +1,152 @@
+#include "connection.h"
+
+#include "sql.h"
+
+#include <QAtomicInteger>
+#include <QDir>
+#include <QFileInfo>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QThread>
+
+#include <spdlog/spdlog.h>
+
+namespace OncePay {
+
+namespace {
+
+QString uniqueName(const ConnectionProfile &profile, const QString &purpose)
+{
+    static QAtomicInteger<quint64> counter;
+    return QStringLiteral("oncepay/%1/%2/%3/%4")
+        .arg(roleName(profile.role), purpose)
+        .arg(quintptr(QThread::currentThreadId()))
+        .arg(counter.fetchAndAddRelaxed(1));
+}
+
+} // namespace
+
+Connection::~Connection()
+{
+    if (m_name.isEmpty())
+        return;
+    {
+        QSqlDatabase db = QSqlDatabase::database(m_name, false);
+        db.close();
+    }
+    QSqlDatabase::removeDatabase(m_name);
+}
+
+Connection::Connection(Connection &&other) noexcept
+    : m_name(std::exchange(other.m_name, QString()))
+    , m_profile(other.m_profile)
+{}
+
+Connection &Connection::operator=(Connection &&other) noexcept
+{
+    if (this != &other) {
+        Connection old(std::move(*this));
+        m_name = std::exchange(other.m_name, QString());
+        m_profile = other.m_profile;
+    }
+    return *this;
+}
+
+QSqlDatabase Connection::db() const
+{
+    return QSqlDatabase::database(m_name, false);
+}
+
+Result<Connection> Connection::open(const ConnectionProfile &profile, const QString &purpose)
+{
+    const QString role = roleName(profile.role);
+    if (!QSqlDatabase::isDriverAvailable(qtDriverName(profile.dialect)))
+        return makeError(ErrorCode::Unavailable,
+                         QStringLiteral("%1: Qt SQL driver %2 is not installed")
+                             .arg(role, qtDriverName(profile.dialect)));
+
+    Connection c;
+    c.m_profile = profile;
+    c.m_name = uniqueName(profile, purpose);
+    QSqlDatabase db = QSqlDatabase::addDatabase(qtDriverName(profile.dialect), c.m_name);
+
+    QString options = profile.options;
+    auto addOption = [&options](const QString &opt) {
+        options = options.isEmpty() ? opt : options + u';' + opt;
+    };
+    switch (profile.dialect) {
+    case Dialect::Sqlite: {
+        const QString dir = QFileInfo(profile.path).absolutePath();
+        if (!QDir().mkpath(dir))
+            return makeError(ErrorCode::Unavailable,
+                             QStringLiteral("%1: cannot create directory %2").arg(role, dir));
+        db.setDatabaseName(profile.path);
+        addOption(QStringLiteral("QSQLITE_BUSY_TIMEOUT=10000"));
+        break;
+    }
+    case Dialect::Postgres:
+        addOption(QStringLiteral("connect_timeout=5"));
+        break;
+    case Dialect::MySql:
+        addOption(QStringLiteral("MYSQL_OPT_CONNECT_TIMEOUT=5"));
+        break;
+    }
+    if (profile.dialect != Dialect::Sqlite) {
+        db.setHostName(profile.host);
+        db.setPort(profile.port);
+        db.setDatabaseName(profile.database);
+        db.setUserName(profile.user);
+        db.setPassword(profile.password);
+    }
+    db.setConnectOptions(options);
+
+    if (!db.open()) {
+        const QString why = db.lastError().text().simplified();
+        spdlog::warn("cannot open {} database ({}): {}", role.toStdString(),
+                     profile.describe().toStdString(), why.toStdString());
+        return makeError(ErrorCode::Unavailable,
+                         QStringLiteral("%1: cannot connect to %2: %3")
+                             .arg(role, profile.describe(), why));
+    }
+
+    QStringList session;
+    switch (profile.dialect) {
+    case Dialect::Sqlite:
+        // WAL for concurrent readers; FULL so that an acknowledged commit survives power loss.
+        session << QStringLiteral("PRAGMA journal_mode=WAL") << QStringLiteral("PRAGMA synchronous=FULL")
+                << QStringLiteral("PRAGMA foreign_keys=ON");
+        break;
+    case Dialect::Postgres:
+        session << QStringLiteral("SET TIME ZONE 'UTC'")
+                << QStringLiteral("SET client_min_messages TO WARNING");
+        break;
+    case Dialect::MySql:
+        session << QStringLiteral("SET NAMES utf8mb4 COLLATE utf8mb4_bin")
+                << QStringLiteral("SET SESSION sql_mode = 'STRICT_ALL_TABLES,NO_ZERO_DATE,"
+                                  "ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION,ANSI_QUOTES'")
+                << QStringLiteral("SET SESSION time_zone = '+00:00'")
+                << QStringLiteral("SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED");
+        break;
+    }
+    for (const QString &statement : std::as_const(session)) {
+        if (auto r = Sql::exec(db, statement); !r)
+            return Error{ErrorCode::Unavailable, role + QStringLiteral(": ") + r.error().message};
+    }
+    return c;
+}
+
+QString Connection::serverVersion() const
+{
+    QString sql;
+    switch (m_profile.dialect) {
+    case Dialect::Sqlite: sql = QStringLiteral("SELECT 'SQLite ' || sqlite_version()"); break;
+    case Dialect::Postgres: sql = QStringLiteral("SELECT version()"); break;
+    case Dialect::MySql: sql = QStringLiteral("SELECT CONCAT('MySQL/MariaDB ', VERSION())"); break;
+    }
+    auto q = Sql::exec(db(), sql);
+    if (!q || !q->next())
+        return QStringLiteral("unknown");
+    return q->value(0).toString().section(u',', 0, 0);
+}
+
+} // namespace OncePay

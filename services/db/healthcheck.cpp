@@ -1,0 +1,47 @@
+#include "healthcheck.h"
+
+#include "connection.h"
+#include "migrator.h"
+
+namespace OncePay {
+
+RoleStatus HealthCheck::check(const ConnectionProfile &profile, bool sharesOrders)
+{
+    RoleStatus s;
+    s.role = profile.role;
+    s.driver = dialectName(profile.dialect);
+    s.target = profile.describe();
+    s.sharesOrders = sharesOrders;
+    s.latestVersion = Migrator::latestVersion(Migrator::schemaFor(profile.role), profile.dialect);
+    auto c = Connection::open(profile, QStringLiteral("check"));
+    if (!c) {
+        s.error = c.error().message;
+        return s;
+    }
+    s.serverVersion = c->serverVersion();
+    auto v = Migrator::currentVersion(*c);
+    if (!v) {
+        s.error = v.error().message;
+        return s;
+    }
+    s.reachable = true;
+    s.schemaVersion = *v;
+    if (*v > s.latestVersion)
+        s.error = QStringLiteral("schema %1 is newer than this program (%2)").arg(*v).arg(s.latestVersion);
+    else if (*v < s.latestVersion)
+        s.error = QStringLiteral("schema %1, migration to %2 pending").arg(*v).arg(s.latestVersion);
+    return s;
+}
+
+QList<RoleStatus> HealthCheck::checkAll(const AppConfig &config)
+{
+    QList<RoleStatus> out;
+    out << check(config.orders);
+    ConnectionProfile messages = config.profile(DbRole::Messages);
+    messages.role = DbRole::Messages;
+    out << check(messages, config.messages.sameAsOrders);
+    out << check(config.audit);
+    return out;
+}
+
+} // namespace OncePay

@@ -1,0 +1,239 @@
+#include "migrator.h"
+
+#include "sql.h"
+#include "transaction.h"
+#include "core/clock.h"
+
+#include <QCryptographicHash>
+#include <QDirIterator>
+#include <QFile>
+#include <QRegularExpression>
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+
+namespace OncePay {
+
+namespace {
+
+const QString kVersionTable = QStringLiteral(
+    "CREATE TABLE IF NOT EXISTS schema_version ("
+    " version INTEGER PRIMARY KEY,"
+    " name VARCHAR(191) NOT NULL,"
+    " checksum VARCHAR(64) NOT NULL,"
+    " applied_at BIGINT NOT NULL)");
+
+QByteArray readResource(const QString &path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    return f.readAll();
+}
+
+Result<bool> hasVersionTable(const Connection &c)
+{
+    QString sql;
+    switch (c.dialect()) {
+    case Dialect::Sqlite:
+        sql = QStringLiteral("SELECT COUNT(*) FROM sqlite_master WHERE type='table' AND name='schema_version'");
+        break;
+    case Dialect::Postgres:
+        sql = QStringLiteral("SELECT COUNT(*) FROM information_schema.tables WHERE "
+                             "table_schema = current_schema() AND table_name = 'schema_version'");
+        break;
+    case Dialect::MySql:
+        sql = QStringLiteral("SELECT COUNT(*) FROM information_schema.tables WHERE "
+                             "table_schema = DATABASE() AND table_name = 'schema_version'");
+        break;
+    }
+    auto n = Sql::scalar(c.db(), sql);
+    if (!n)
+        return n.error();
+    return n->toInt() > 0;
+}
+
+// Serialises concurrent migrators across processes for the lifetime of the transaction
+// (PostgreSQL) or until released (MySQL). SQLite's BEGIN IMMEDIATE already is the lock.
+Result<void> takeMigrationLock(const Connection &c)
+{
+    if (c.dialect() == Dialect::Postgres)
+        return Sql::exec(c.db(), QStringLiteral("SELECT pg_advisory_xact_lock(4242000001)")).ok()
+                   ? Result<void>()
+                   : Result<void>(makeError(ErrorCode::Unavailable, QStringLiteral("migration lock")));
+    if (c.dialect() == Dialect::MySql) {
+        auto got = Sql::scalar(c.db(), QStringLiteral("SELECT GET_LOCK('oncepay_migrate', 60)"));
+        if (!got || got->toInt() != 1)
+            return makeError(ErrorCode::Unavailable,
+                             QStringLiteral("another process holds the migration lock"));
+    }
+    return {};
+}
+
+void releaseMigrationLock(const Connection &c)
+{
+    if (c.dialect() == Dialect::MySql)
+        (void)Sql::exec(c.db(), QStringLiteral("SELECT RELEASE_LOCK('oncepay_migrate')"));
+}
+
+} // namespace
+
+QString Migrator::schemaFor(DbRole role)
+{
+    return role == DbRole::Audit ? QStringLiteral("audit") : QStringLiteral("orders");
+}
+
+QList<Migration> Migrator::available(const QString &schema, Dialect dialect)
+{
+    static const QRegularExpression nameRe(QStringLiteral(R"(^(\d{4})_([a-z0-9_]+)\.sql$)"));
+    QList<Migration> out;
+    const QString dir = QStringLiteral(":/migrations/%1/%2").arg(schema, dialectName(dialect));
+    QDirIterator it(dir, {QStringLiteral("*.sql")}, QDir::Files);
+    while (it.hasNext()) {
+        it.next();
+        const auto m = nameRe.match(it.fileName());
+        if (!m.hasMatch())
+            continue;
+        out.append({m.captured(1).toInt(), m.captured(1) + u'_' + m.captured(2), it.filePath()});
+    }
+    std::sort(out.begin(), out.end(),
+              [](const Migration &a, const Migration &b) { return a.version < b.version; });
+    return out;
+}
+
+int Migrator::latestVersion(const QString &schema, Dialect dialect)
+{
+    const auto all = available(schema, dialect);
+    return all.isEmpty() ? 0 : all.last().version;
+}
+
+QStringList Migrator::splitStatements(const QString &script)
+{
+    QStringList out;
+    static const QRegularExpression sep(QStringLiteral(R"(^\s*--\s*@@\s*$)"),
+                                        QRegularExpression::MultilineOption);
+    for (const QString &chunk : script.split(sep)) {
+        // Drop comment-only lines so that an all-comment chunk is not sent to the server.
+        QStringList lines;
+        for (const QString &line : chunk.split(u'\n'))
+            if (!line.trimmed().startsWith(QStringLiteral("--")))
+                lines << line;
+        const QString statement = lines.join(u'\n').trimmed();
+        if (!statement.isEmpty())
+            out << statement;
+    }
+    return out;
+}
+
+Result<int> Migrator::currentVersion(const Connection &c)
+{
+    auto has = hasVersionTable(c);
+    if (!has)
+        return has.error();
+    if (!*has)
+        return 0;
+    auto v = Sql::scalar(c.db(), QStringLiteral("SELECT COALESCE(MAX(version), 0) FROM schema_version"));
+    if (!v)
+        return v.error();
+    return v->toInt();
+}
+
+Result<MigrationReport> Migrator::migrate(const Connection &c)
+{
+    const QString schema = schemaFor(c.profile().role);
+    const QString role = roleName(c.profile().role);
+    const auto migrations = available(schema, c.dialect());
+    const int latest = migrations.isEmpty() ? 0 : migrations.last().version;
+
+    if (auto r = Sql::exec(c.db(), kVersionTable); !r)
+        return Error{r.error().code, role + QStringLiteral(": ") + r.error().message};
+
+    MigrationReport report;
+    auto before = currentVersion(c);
+    if (!before)
+        return before.error();
+    report.before = report.after = *before;
+    if (*before > latest)
+        return makeError(ErrorCode::Newer,
+                         QStringLiteral("%1: database schema version %2 is newer than this "
+                                        "program knows (%3); upgrade OncePay before using it")
+                             .arg(role)
+                             .arg(*before)
+                             .arg(latest));
+    if (*before == latest)
+        return report;
+
+    const bool transactionalDdl = c.dialect() != Dialect::MySql;
+    for (const Migration &m : migrations) {
+        if (m.version <= report.after)
+            continue;
+        const QByteArray script = readResource(m.resourcePath);
+        const QString checksum = QString::fromLatin1(
+            QCryptographicHash::hash(script, QCryptographicHash::Sha256).toHex());
+
+        Transaction tx(c.db(), Transaction::Mode::Immediate);
+        if (transactionalDdl) {
+            if (auto r = tx.begin(); !r)
+                return r.error();
+        }
+        if (auto r = takeMigrationLock(c); !r)
+            return r.error();
+        // Someone else may have applied it while we waited for the lock.
+        auto now = currentVersion(c);
+        if (!now) {
+            releaseMigrationLock(c);
+            return now.error();
+        }
+        if (*now >= m.version) {
+            releaseMigrationLock(c);
+            report.after = *now;
+            continue;
+        }
+        for (const QString &statement : splitStatements(QString::fromUtf8(script))) {
+            if (auto r = Sql::exec(c.db(), statement); !r) {
+                releaseMigrationLock(c);
+                spdlog::error("{}: migration {} failed: {}", role.toStdString(),
+                              m.name.toStdString(), r.error().message.toStdString());
+                return makeError(ErrorCode::Internal,
+                                 QStringLiteral("%1: migration %2 failed%3: %4")
+                                     .arg(role, m.name,
+                                          transactionalDdl ? QStringLiteral(" and was rolled back")
+                                                           : QStringLiteral(" (re-run to complete)"),
+                                          r.error().message));
+            }
+        }
+        auto rec = Sql::exec(c.db(),
+                             QStringLiteral("INSERT INTO schema_version (version, name, checksum, "
+                                            "applied_at) VALUES (?, ?, ?, ?)"),
+                             {m.version, m.name, checksum, Clock::systemNowMs()});
+        if (!rec) {
+            releaseMigrationLock(c);
+            return rec.error();
+        }
+        if (transactionalDdl) {
+            if (auto r = tx.commit(); !r) {
+                releaseMigrationLock(c);
+                return r.error();
+            }
+        }
+        releaseMigrationLock(c);
+        spdlog::info("{}: applied migration {}", role.toStdString(), m.name.toStdString());
+        report.applied << m.name;
+        report.after = m.version;
+    }
+    return report;
+}
+
+Result<Connection> openMigrated(const ConnectionProfile &profile, const QString &purpose)
+{
+    auto c = Connection::open(profile, purpose);
+    if (!c)
+        return c.error();
+    auto m = Migrator::migrate(*c);
+    if (!m)
+        return m.error();
+    return std::move(c).value();
+}
+
+} // namespace OncePay

@@ -1,0 +1,51 @@
+#pragma once
+
+// Versioned schema migrations (resources/migrations/<schema>/<dialect>/NNNN_name.sql),
+// recorded in `schema_version`, each applied at most once and, where the engine allows DDL
+// in a transaction (SQLite, PostgreSQL), atomically. MySQL commits DDL implicitly, so its
+// scripts are written to be re-runnable (IF NOT EXISTS) instead.
+// Thread contract: runs on the connection's thread; safe against concurrent migrators in
+// other processes (advisory lock / write lock).
+
+#include "connection.h"
+#include "core/result.h"
+
+#include <QList>
+#include <QString>
+
+namespace OncePay {
+
+struct Migration {
+    int version = 0;
+    QString name;
+    QString resourcePath;
+};
+
+struct MigrationReport {
+    int before = 0;
+    int after = 0;
+    QStringList applied; // "0001_initial"
+};
+
+class Migrator {
+public:
+    // "orders" for the orders and messages roles, "audit" for the audit role.
+    static QString schemaFor(DbRole role);
+
+    static QList<Migration> available(const QString &schema, Dialect dialect);
+    static int latestVersion(const QString &schema, Dialect dialect);
+
+    // 0 when the database has no schema_version table yet.
+    static Result<int> currentVersion(const Connection &connection);
+
+    // Applies what is missing; refuses (ErrorCode::Newer) a database newer than this program.
+    static Result<MigrationReport> migrate(const Connection &connection);
+
+    // Splits a migration script on its "-- @@" separator lines.
+    static QStringList splitStatements(const QString &script);
+};
+
+// Opens the role's database and migrates it if needed ("automatically on first use").
+Result<Connection> openMigrated(const ConnectionProfile &profile, const QString &purpose);
+
+} // namespace OncePay

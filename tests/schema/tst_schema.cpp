@@ -1,0 +1,216 @@
+// The database itself carries the exactly-once guarantees; these tests prove each key and
+// trigger on SQLite, PostgreSQL and MariaDB.
+
+#include "db/connection.h"
+#include "db/migrator.h"
+#include "db/sql.h"
+#include "testdatabases.h"
+
+#include <QTest>
+
+using namespace OncePay;
+
+namespace {
+
+const QString kInsertMessage = QStringLiteral(
+    "INSERT INTO callback_messages (callback_id, channel, event_kind, raw_body, headers, status,"
+    " next_attempt_at, received_at, updated_at) VALUES (?, 'stripe', 'payment_succeeded', '{}',"
+    " '{}', 'pending', 0, 0, 0)");
+
+const QString kInsertOrder = QStringLiteral(
+    "INSERT INTO orders (order_id, customer_ref, amount_minor, currency, state, version,"
+    " created_at, updated_at) VALUES (?, 'cust-1', ?, 'USD', 'pending_payment', 1, 0, 0)");
+
+const QString kInsertAudit = QStringLiteral(
+    "INSERT INTO audit_log (seq, event_id, occurred_at, recorded_at, actor, actor_role, action,"
+    " entity_kind, entity_id, prev_hash, hash) VALUES (?, ?, 0, 0, 'system', 'system', 'test',"
+    " 'order', 'o-1', 'x', 'y')");
+
+Connection migrated(const ConnectionProfile &profile)
+{
+    auto c = openMigrated(profile, QStringLiteral("test"));
+    if (!c)
+        qFatal("cannot open %s: %s", qPrintable(profile.describe()), qPrintable(c.error().message));
+    return std::move(c).value();
+}
+
+} // namespace
+
+class TstSchema : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void migrateOnceAndRecordVersion_data() { Test::addEngineRows(); }
+    void migrateOnceAndRecordVersion()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        for (const ConnectionProfile &p : {dbs->orders(), dbs->audit()}) {
+            auto c = Connection::open(p, QStringLiteral("test"));
+            QVERIFY(c.ok());
+            auto first = Migrator::migrate(*c);
+            QVERIFY2(first.ok(), qPrintable(first.ok() ? QString() : first.error().message));
+            QCOMPARE(first->before, 0);
+            QVERIFY(first->after >= 1);
+            QCOMPARE(first->after, Migrator::latestVersion(Migrator::schemaFor(p.role), p.dialect));
+            QVERIFY(!first->applied.isEmpty());
+
+            auto again = Migrator::migrate(*c);
+            QVERIFY(again.ok());
+            QVERIFY(again->applied.isEmpty());
+            QCOMPARE(again->after, first->after);
+            auto rows = Sql::scalar(c->db(), QStringLiteral("SELECT COUNT(*) FROM schema_version"));
+            QCOMPARE(rows->toInt(), first->after);
+        }
+    }
+
+    void newerDatabaseIsRefused_data() { Test::addEngineRows(); }
+    void newerDatabaseIsRefused()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        Connection c = migrated(dbs->orders());
+        QVERIFY(Sql::exec(c.db(), QStringLiteral("INSERT INTO schema_version (version, name, checksum,"
+                                                 " applied_at) VALUES (9999, 'future', 'x', 0)"))
+                    .ok());
+        auto r = Migrator::migrate(c);
+        QVERIFY(!r.ok());
+        QCOMPARE(r.error().code, ErrorCode::Newer);
+        QVERIFY(r.error().message.contains(QStringLiteral("newer")));
+        QVERIFY(r.error().message.contains(QStringLiteral("orders")));
+    }
+
+    void duplicateCallbackIdRefused_data() { Test::addEngineRows(); }
+    void duplicateCallbackIdRefused()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        Connection c = migrated(dbs->orders());
+        QVERIFY(Sql::exec(c.db(), kInsertMessage, {QStringLiteral("stripe:evt_1")}).ok());
+        auto dup = Sql::exec(c.db(), kInsertMessage, {QStringLiteral("stripe:evt_1")});
+        QVERIFY(!dup.ok());
+        QCOMPARE(dup.error().code, ErrorCode::Conflict);
+        // Case matters: evt_A and evt_a are different channel events (binary collation).
+        QVERIFY(Sql::exec(c.db(), kInsertMessage, {QStringLiteral("stripe:EVT_1")}).ok());
+        QCOMPARE(Sql::scalar(c.db(), QStringLiteral("SELECT COUNT(*) FROM callback_messages"))->toInt(), 2);
+    }
+
+    void oneEffectPerOrderAndPayment_data() { Test::addEngineRows(); }
+    void oneEffectPerOrderAndPayment()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        Connection c = migrated(dbs->orders());
+        QVERIFY(Sql::exec(c.db(), kInsertOrder, {QStringLiteral("o-1"), 1000}).ok());
+
+        const QString po = QStringLiteral("INSERT INTO purchase_orders (order_id, created_at) VALUES ('o-1', 0)");
+        QVERIFY(Sql::exec(c.db(), po).ok());
+        auto po2 = Sql::exec(c.db(), po);
+        QVERIFY(!po2.ok());
+        QCOMPARE(po2.error().code, ErrorCode::Conflict);
+
+        const QString lo = QStringLiteral("INSERT INTO logistics_orders (order_id, created_at) VALUES ('o-1', 0)");
+        QVERIFY(Sql::exec(c.db(), lo).ok());
+        QCOMPARE(Sql::exec(c.db(), lo).error().code, ErrorCode::Conflict);
+
+        const QString credit = QStringLiteral(
+            "INSERT INTO ledger_entries (entry_key, order_id, kind, amount_minor, currency, created_at)"
+            " VALUES ('credit:stripe:pi_1', 'o-1', 'payment_credit', 1000, 'USD', 0)");
+        QVERIFY(Sql::exec(c.db(), credit).ok());
+        QCOMPARE(Sql::exec(c.db(), credit).error().code, ErrorCode::Conflict);
+
+        const QString idem = QStringLiteral(
+            "INSERT INTO idempotency_records (request_id, order_id, expected_version, operation,"
+            " payload_digest, status, created_at, updated_at) VALUES ('req-1', 'o-1', 1, 'pay', 'd', 0, 0, 0)");
+        QVERIFY(Sql::exec(c.db(), idem).ok());
+        QCOMPARE(Sql::exec(c.db(), idem).error().code, ErrorCode::Conflict);
+
+        const QString payment = QStringLiteral(
+            "INSERT INTO payments (order_id, channel, channel_txn_id, callback_id, amount_minor, currency,"
+            " status, captured_at) VALUES ('o-1', 'stripe', 'pi_1', ?, 1000, 'USD', 'captured', 0)");
+        QVERIFY(Sql::exec(c.db(), payment, {QStringLiteral("cb-1")}).ok());
+        QCOMPARE(Sql::exec(c.db(), payment, {QStringLiteral("cb-2")}).error().code, ErrorCode::Conflict);
+    }
+
+    void moneyAndStatesAreChecked_data() { Test::addEngineRows(); }
+    void moneyAndStatesAreChecked()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        Connection c = migrated(dbs->orders());
+        QVERIFY(!Sql::exec(c.db(), kInsertOrder, {QStringLiteral("o-neg"), -5}).ok());
+        QVERIFY(!Sql::exec(c.db(), kInsertOrder, {QStringLiteral("o-zero"), 0}).ok());
+        QVERIFY(!Sql::exec(c.db(), QStringLiteral("INSERT INTO orders (order_id, customer_ref, amount_minor,"
+                                                  " currency, state, version, created_at, updated_at) VALUES"
+                                                  " ('o-x', 'c', 10, 'USD', 'shipped', 1, 0, 0)"))
+                     .ok());
+        QCOMPARE(Sql::scalar(c.db(), QStringLiteral("SELECT COUNT(*) FROM orders"))->toInt(), 0);
+    }
+
+    void auditLogIsAppendOnly_data() { Test::addEngineRows(); }
+    void auditLogIsAppendOnly()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        Connection c = migrated(dbs->audit());
+        QVERIFY(Sql::exec(c.db(), kInsertAudit, {1, QStringLiteral("e-1")}).ok());
+        QVERIFY(Sql::exec(c.db(), kInsertAudit, {2, QStringLiteral("e-2")}).ok());
+
+        auto upd = Sql::exec(c.db(), QStringLiteral("UPDATE audit_log SET actor = 'mallory' WHERE seq = 1"));
+        QVERIFY(!upd.ok());
+        QVERIFY2(upd.error().message.contains(QStringLiteral("append-only")), qPrintable(upd.error().message));
+        auto del = Sql::exec(c.db(), QStringLiteral("DELETE FROM audit_log WHERE seq = 2"));
+        QVERIFY(!del.ok());
+        QVERIFY(del.error().message.contains(QStringLiteral("append-only")));
+        auto dupEvent = Sql::exec(c.db(), kInsertAudit, {3, QStringLiteral("e-1")});
+        QCOMPARE(dupEvent.error().code, ErrorCode::Conflict);
+
+        QCOMPARE(Sql::scalar(c.db(), QStringLiteral("SELECT COUNT(*) FROM audit_log"))->toInt(), 2);
+        QCOMPARE(Sql::scalar(c.db(), QStringLiteral("SELECT actor FROM audit_log WHERE seq = 1"))->toString(),
+                 QStringLiteral("system"));
+
+        auto seal = QStringLiteral("INSERT INTO audit_checkpoints (seq, head_hash, key_id, signature,"
+                                   " sealed_by, sealed_at) VALUES (2, 'h', 'k', 's', 'system', 0)");
+        QVERIFY(Sql::exec(c.db(), seal).ok());
+        QVERIFY(!Sql::exec(c.db(), QStringLiteral("DELETE FROM audit_checkpoints")).ok());
+        QCOMPARE(Sql::scalar(c.db(), QStringLiteral("SELECT COUNT(*) FROM audit_checkpoints"))->toInt(), 1);
+    }
+
+    void unreachableServerNamesRole_data()
+    {
+        QTest::addColumn<int>("dialect");
+        QTest::newRow("postgresql") << int(Dialect::Postgres);
+        QTest::newRow("mariadb") << int(Dialect::MySql);
+    }
+    void unreachableServerNamesRole()
+    {
+        QFETCH(int, dialect);
+        ConnectionProfile p;
+        p.role = DbRole::Audit;
+        p.dialect = Dialect(dialect);
+        p.host = QStringLiteral("127.0.0.1");
+        p.port = 1; // nothing listens on tcpmux
+        p.database = QStringLiteral("nope");
+        p.user = QStringLiteral("nobody");
+        p.password = QStringLiteral("pw-must-not-leak");
+        auto c = Connection::open(p, QStringLiteral("test"));
+        QVERIFY(!c.ok());
+        QCOMPARE(c.error().code, ErrorCode::Unavailable);
+        QVERIFY(c.error().message.startsWith(QStringLiteral("audit:")));
+        QVERIFY(!c.error().message.contains(QStringLiteral("pw-must-not-leak")));
+    }
+
+    void wrongPasswordNamesRole_data()
+    {
+        QTest::addColumn<int>("dialect");
+        QTest::newRow("postgresql") << int(Dialect::Postgres);
+        QTest::newRow("mariadb") << int(Dialect::MySql);
+    }
+    void wrongPasswordNamesRole()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        ConnectionProfile p = dbs->orders();
+        p.password = QStringLiteral("definitely-wrong");
+        auto c = Connection::open(p, QStringLiteral("test"));
+        QVERIFY(!c.ok());
+        QCOMPARE(c.error().code, ErrorCode::Unavailable);
+        QVERIFY(c.error().message.startsWith(QStringLiteral("orders:")));
+        QVERIFY(!c.error().message.contains(QStringLiteral("definitely-wrong")));
+    }
+};
+
+QTEST_GUILESS_MAIN(TstSchema)
+#include "tst_schema.moc"

@@ -1,0 +1,63 @@
+#include "connectionspage.h"
+
+#include "connections/connectionstatusmodel.h"
+
+#include <QFutureWatcher>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QTableView>
+#include <QVBoxLayout>
+#include <QtConcurrent>
+
+namespace OncePay {
+
+ConnectionsPage::ConnectionsPage(const AppConfig &config, QWidget *parent)
+    : QWidget(parent)
+    , m_config(config)
+    , m_model(new ConnectionStatusModel(this))
+{
+    auto *title = new QLabel(tr("<h2>Databases</h2>"), this);
+    m_summary = new QLabel(this);
+    m_summary->setWordWrap(true);
+    m_table = new QTableView(this);
+    m_table->setModel(m_model);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->setWordWrap(false);
+    m_refresh = new QPushButton(tr("Check again"), this);
+    m_refresh->setShortcut(QKeySequence::Refresh);
+    connect(m_refresh, &QPushButton::clicked, this, &ConnectionsPage::refresh);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(title);
+    layout->addWidget(m_summary);
+    layout->addWidget(m_table, 1);
+    layout->addWidget(m_refresh, 0, Qt::AlignLeft);
+}
+
+void ConnectionsPage::refresh()
+{
+    const quint64 generation = ++m_generation;
+    m_refresh->setEnabled(false);
+    m_summary->setText(tr("Checking the orders, messages and audit databases…"));
+    auto *watcher = new QFutureWatcher<QList<RoleStatus>>(this);
+    connect(watcher, &QFutureWatcher<QList<RoleStatus>>::finished, this, [this, watcher, generation] {
+        watcher->deleteLater();
+        if (generation != m_generation)
+            return; // a newer check was started; this answer is stale
+        const auto statuses = watcher->result();
+        m_model->setStatuses(statuses);
+        m_table->resizeColumnsToContents();
+        m_refresh->setEnabled(true);
+        m_summary->setText(m_model->allReachable()
+                               ? tr("All three databases are reachable.")
+                               : tr("At least one database is unreachable; see the Status column."));
+        Q_EMIT statusesChanged(statuses);
+    });
+    const AppConfig config = m_config;
+    watcher->setFuture(QtConcurrent::run([config] { return HealthCheck::checkAll(config); }));
+}
+
+} // namespace OncePay
