@@ -4,6 +4,25 @@
 
 namespace OncePay::Cli {
 
+namespace {
+QList<Command> &registry()
+{
+    static QList<Command> commands;
+    return commands;
+}
+} // namespace
+
+bool registerCommands(const QList<Command> &commands)
+{
+    registry() += commands;
+    return true;
+}
+
+const QList<Command> &registeredCommands()
+{
+    return registry();
+}
+
 int exitCodeFor(const Error &error)
 {
     switch (error.code) {

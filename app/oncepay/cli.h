@@ -40,8 +40,10 @@ struct Command {
     bool logsToStderr = false; // long-running services log to stderr as well as the file
 };
 
-// Each *commands.cpp contributes its commands through one of these.
-QList<Command> dbCommands();
+// Each *commands.cpp registers its commands at static-initialisation time:
+//   static const bool registered = Cli::registerCommands(myCommands());
+bool registerCommands(const QList<Command> &commands);
+const QList<Command> &registeredCommands();
 
 // Maps an error to its exit code and prints "oncepay: <message>".
 int fail(Context &ctx, const Error &error);

@@ -54,17 +54,14 @@ int check(Context &ctx, const QCommandLineParser &)
     return rc;
 }
 
-} // namespace
-
-QList<Command> dbCommands()
-{
-    return {
+const bool registered = registerCommands({
         {{QStringLiteral("db"), QStringLiteral("migrate")},
          QStringLiteral("create or upgrade the orders and audit databases"), {}, {}, migrate},
         {{QStringLiteral("db"), QStringLiteral("check")},
          QStringLiteral("report driver, server and schema version of each database role"), {}, {},
          check},
-    };
-}
+});
+
+} // namespace
 
 } // namespace OncePay::Cli

@@ -6,6 +6,8 @@
 
 #include <QCoreApplication>
 
+#include <algorithm>
+
 #include <spdlog/spdlog.h>
 
 using namespace OncePay;
@@ -14,8 +16,10 @@ namespace {
 
 QList<Cli::Command> allCommands()
 {
-    QList<Cli::Command> all;
-    all += Cli::dbCommands();
+    QList<Cli::Command> all = Cli::registeredCommands();
+    std::sort(all.begin(), all.end(), [](const Cli::Command &a, const Cli::Command &b) {
+        return a.path < b.path;
+    });
     return all;
 }
 

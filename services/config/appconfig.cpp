@@ -155,7 +155,8 @@ Result<AppConfig> AppConfig::load(const QString &explicitPath, const QProcessEnv
 
     static const QStringList known = {QStringLiteral("general"), QStringLiteral("orders"),
                                       QStringLiteral("messages"), QStringLiteral("audit"),
-                                      QStringLiteral("log"), QStringLiteral("worker")};
+                                      QStringLiteral("log"), QStringLiteral("worker"),
+                                      QStringLiteral("seal"), QStringLiteral("gateway")};
     for (const QString &s : ini.sections()) {
         if (!known.contains(s) && !s.startsWith(QStringLiteral("channel.")))
             return makeError(ErrorCode::Invalid,
@@ -184,6 +185,8 @@ Result<AppConfig> AppConfig::load(const QString &explicitPath, const QProcessEnv
     if (c.logFile.isEmpty())
         c.logFile = QDir(dataDir).filePath(QStringLiteral("logs/oncepay.log"));
     c.worker = ini.section(QStringLiteral("worker"));
+    c.seal = ini.section(QStringLiteral("seal"));
+    c.gateway = ini.section(QStringLiteral("gateway"));
 
     for (const QString &s : ini.sections())
         if (s.startsWith(QStringLiteral("channel.")))

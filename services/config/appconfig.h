@@ -26,6 +26,11 @@ struct AppConfig {
     QMap<QString, QMap<QString, QString>> channels;
     // [worker] section: lease_seconds, max_attempts, backoff_base_ms, batch.
     QMap<QString, QString> worker;
+    // [seal] section: key_file (Ed25519 secret key used by `audit seal`, default
+    // <dataDir>/keys/audit-seal.key), public_key_file (what auditors verify with).
+    QMap<QString, QString> seal;
+    // [gateway] section: listen, max_body_bytes, batch_wait_ms.
+    QMap<QString, QString> gateway;
 
     const ConnectionProfile &profile(DbRole role) const;
 

@@ -29,6 +29,7 @@ QString errorCodeName(ErrorCode code);
 struct Error {
     ErrorCode code = ErrorCode::Internal;
     QString message;
+    QString reason; // optional machine-readable reason ("bad_signature", "stale_timestamp", ...)
 
     QString toString() const { return errorCodeName(code) + QStringLiteral(": ") + message; }
 };
@@ -68,9 +69,9 @@ private:
     std::optional<Error> m_error;
 };
 
-inline Error makeError(ErrorCode code, QString message)
+inline Error makeError(ErrorCode code, QString message, QString reason = {})
 {
-    return Error{code, std::move(message)};
+    return Error{code, std::move(message), std::move(reason)};
 }
 
 } // namespace OncePay

@@ -1,0 +1,42 @@
+#include "auditoutbox.h"
+
+#include "db/sql.h"
+
+#include <QJsonDocument>
+#include <QUuid>
+
+namespace OncePay {
+
+QString AuditOutbox::newEventId()
+{
+    return QUuid::createUuid().toString(QUuid::WithoutBraces);
+}
+
+QString AuditOutbox::toJson(const QJsonObject &object)
+{
+    if (object.isEmpty())
+        return {};
+    // QJsonObject keeps keys sorted, so the compact form is canonical.
+    return QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Compact));
+}
+
+Result<QString> AuditOutbox::record(const QSqlDatabase &db, AuditEvent e, const Clock &clock)
+{
+    if (e.eventId.isEmpty())
+        e.eventId = newEventId();
+    if (e.occurredAt == 0)
+        e.occurredAt = clock.nowMs();
+    auto r = Sql::exec(
+        db,
+        QStringLiteral("INSERT INTO audit_outbox (event_id, occurred_at, actor, actor_role, action,"
+                       " entity_kind, entity_id, order_id, callback_id, before_json, after_json, reason)"
+                       " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+        {e.eventId, e.occurredAt, e.actor, e.actorRole, e.action, e.entityKind, e.entityId,
+         Sql::nullIfEmpty(e.orderId), Sql::nullIfEmpty(e.callbackId), Sql::nullIfEmpty(toJson(e.before)),
+         Sql::nullIfEmpty(toJson(e.after)), Sql::nullIfEmpty(e.reason)});
+    if (!r)
+        return r.error();
+    return e.eventId;
+}
+
+} // namespace OncePay

@@ -1,0 +1,31 @@
+#pragma once
+
+// Builds the channel adapters from the configuration ([channel.NAME] sections and
+// ONCEPAY_<NAME>_* variables) and hands them out by name.
+// Thread contract: build once; lookups are const and thread-safe.
+
+#include "channeladapter.h"
+#include "config/appconfig.h"
+
+#include <QMap>
+#include <memory>
+
+namespace OncePay {
+
+class ChannelRegistry {
+public:
+    explicit ChannelRegistry(const AppConfig &config);
+
+    // nullptr for an unknown channel name.
+    const ChannelAdapter *adapter(const QString &name) const;
+    QStringList names() const { return m_adapters.keys(); }
+
+    // Settings for one channel as the adapters read them: `webhook_secret` (comma-separated
+    // for rotation) or `webhook_secrets`, `tolerance_seconds`, and the rest in `extra`.
+    static ChannelSettings settingsFor(const AppConfig &config, const QString &channel);
+
+private:
+    QMap<QString, std::shared_ptr<const ChannelAdapter>> m_adapters;
+};
+
+} // namespace OncePay
