@@ -165,7 +165,7 @@ Result<AppConfig> AppConfig::load(const QString &explicitPath, const QProcessEnv
 
     for (ConnectionProfile *p : {&c.orders, &c.messages, &c.audit}) {
         if (auto r = applyProfile(*p, ini.section(roleName(p->role)), env); !r)
-            return Error{r.error().code, path + QStringLiteral(": ") + r.error().message};
+            return makeError(r.error().code, path + QStringLiteral(": ") + r.error().message);
     }
 
     // The worker claims a message, moves the order and books money in one local transaction,

@@ -130,7 +130,7 @@ Result<Connection> Connection::open(const ConnectionProfile &profile, const QStr
     }
     for (const QString &statement : std::as_const(session)) {
         if (auto r = Sql::exec(db, statement); !r)
-            return Error{ErrorCode::Unavailable, role + QStringLiteral(": ") + r.error().message};
+            return makeError(ErrorCode::Unavailable, role + QStringLiteral(": ") + r.error().message);
     }
     return c;
 }

@@ -147,7 +147,7 @@ Result<MigrationReport> Migrator::migrate(const Connection &c)
     const int latest = migrations.isEmpty() ? 0 : migrations.last().version;
 
     if (auto r = Sql::exec(c.db(), kVersionTable); !r)
-        return Error{r.error().code, role + QStringLiteral(": ") + r.error().message};
+        return makeError(r.error().code, role + QStringLiteral(": ") + r.error().message);
 
     MigrationReport report;
     auto before = currentVersion(c);

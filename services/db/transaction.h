@@ -35,3 +35,23 @@ private:
 };
 
 } // namespace OncePay
+
+namespace OncePay {
+
+// Runs `fn` inside one transaction: commits when it returns a value, rolls back on an error
+// (or if the commit itself fails). `fn` returns Result<T>.
+template <typename Fn>
+auto inTransaction(const QSqlDatabase &db, Transaction::Mode mode, Fn &&fn) -> decltype(fn())
+{
+    Transaction tx(db, mode);
+    if (auto b = tx.begin(); !b)
+        return b.error();
+    auto result = fn();
+    if (!result)
+        return result; // the guard rolls back
+    if (auto c = tx.commit(); !c)
+        return c.error();
+    return result;
+}
+
+} // namespace OncePay

@@ -135,6 +135,7 @@ CREATE TABLE IF NOT EXISTS callback_messages (
     order_ref       VARCHAR(191),
     attempt_ref     VARCHAR(191),
     channel_txn_id  VARCHAR(191),
+    refund_id       VARCHAR(191),
     amount_minor    BIGINT,
     currency        CHAR(3)     ,
     raw_body        LONGTEXT NOT NULL,

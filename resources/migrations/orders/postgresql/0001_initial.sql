@@ -135,6 +135,7 @@ CREATE TABLE callback_messages (
     order_ref       TEXT,
     attempt_ref     TEXT,
     channel_txn_id  TEXT,
+    refund_id       TEXT,
     amount_minor    BIGINT,
     currency        TEXT,
     raw_body        TEXT NOT NULL,

@@ -1,0 +1,183 @@
+#include "ingestservice.h"
+
+#include "audit/auditoutbox.h"
+#include "core/money.h"
+#include "db/sql.h"
+#include "db/transaction.h"
+
+#include <QCryptographicHash>
+#include <QJsonArray>
+#include <QJsonDocument>
+
+#include <spdlog/spdlog.h>
+
+namespace OncePay {
+
+namespace {
+
+// Signatures and ids are kept for the investigation; nothing in a webhook header is a secret
+// of ours (the signature is an HMAC output, not the key).
+QString headersJson(const InboundRequest &request)
+{
+    QJsonArray out;
+    for (const auto &h : request.headers)
+        out.append(QJsonArray{QString::fromLatin1(h.first), QString::fromUtf8(h.second)});
+    return QString::fromUtf8(QJsonDocument(out).toJson(QJsonDocument::Compact));
+}
+
+QString insertSql(Dialect dialect)
+{
+    const QString base = QStringLiteral(
+        "INSERT INTO callback_messages (callback_id, channel, event_kind, channel_event_type, order_ref,"
+        " attempt_ref, channel_txn_id, refund_id, amount_minor, currency, raw_body, headers, status, attempts,"
+        " next_attempt_at, result_reason, received_at, updated_at, finished_at)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?)");
+    // A duplicate must not raise an error: on PostgreSQL that would abort the whole group
+    // commit transaction. Zero rows affected means "already received".
+    switch (dialect) {
+    case Dialect::Sqlite:
+    case Dialect::Postgres: return base + QStringLiteral(" ON CONFLICT (callback_id) DO NOTHING");
+    case Dialect::MySql: return base + QStringLiteral(" ON DUPLICATE KEY UPDATE id = id");
+    }
+    return base;
+}
+
+} // namespace
+
+IngestService::IngestService(const Connection &connection, const ChannelRegistry &channels,
+                             const Clock &clock, IngestLimits limits)
+    : m_c(connection)
+    , m_channels(channels)
+    , m_clock(clock)
+    , m_limits(limits)
+{}
+
+Result<NormalizedCallback> IngestService::verifyAndParse(const QString &channel,
+                                                         const InboundRequest &request) const
+{
+    const ChannelAdapter *adapter = m_channels.adapter(channel);
+    if (!adapter)
+        return makeError(ErrorCode::NotFound, QStringLiteral("unknown channel '%1'").arg(channel.left(32)),
+                         QStringLiteral("unknown_channel"));
+    if (request.body.size() > m_limits.maxBodyBytes)
+        return makeError(ErrorCode::TooLarge,
+                         QStringLiteral("body of %1 bytes exceeds the %2-byte limit")
+                             .arg(request.body.size())
+                             .arg(m_limits.maxBodyBytes),
+                         QStringLiteral("too_large"));
+    if (auto v = adapter->verify(request, m_clock.nowMs()); !v)
+        return v.error();
+    auto parsed = adapter->parse(request);
+    if (!parsed)
+        return parsed.error();
+    const NormalizedCallback &cb = *parsed;
+    // Defence in depth: whatever an adapter lets through, money must be sane.
+    if (cb.kind != CallbackKind::Other && cb.hasAmount) {
+        if (cb.amountMinor < 0)
+            return makeError(ErrorCode::Invalid, QStringLiteral("negative amount"), QStringLiteral("bad_amount"));
+        if (!Currency::isKnown(cb.currency))
+            return makeError(ErrorCode::Invalid, QStringLiteral("unknown currency '%1'").arg(cb.currency.left(8)),
+                             QStringLiteral("unknown_currency"));
+    }
+    if (cb.callbackId.isEmpty() || cb.callbackId.size() > 190)
+        return makeError(ErrorCode::Invalid, QStringLiteral("callback id missing or too long"),
+                         QStringLiteral("malformed"));
+    return parsed;
+}
+
+Result<IngestOutcome> IngestService::storeOne(const NormalizedCallback &cb, const InboundRequest &request) const
+{
+    const qint64 now = m_clock.nowMs();
+    const bool skipped = cb.kind == CallbackKind::Other;
+    auto r = Sql::update(m_c.db(), insertSql(m_c.dialect()),
+                         {cb.callbackId, cb.channel, callbackKindName(cb.kind),
+                          Sql::nullIfEmpty(cb.channelEventType), Sql::nullIfEmpty(cb.orderRef),
+                          Sql::nullIfEmpty(cb.attemptRef), Sql::nullIfEmpty(cb.channelTxnId),
+                          Sql::nullIfEmpty(cb.refundId),
+                          cb.hasAmount ? QVariant(cb.amountMinor) : QVariant(),
+                          Sql::nullIfEmpty(cb.currency), QString::fromUtf8(request.body),
+                          headersJson(request),
+                          skipped ? QStringLiteral("skipped") : QStringLiteral("pending"), now,
+                          skipped ? QVariant(cb.skipReason) : QVariant(), now, now,
+                          skipped ? QVariant(now) : QVariant()});
+    if (!r)
+        return r.error();
+    if (*r == 0)
+        return IngestOutcome{IngestStatus::Duplicate, cb.callbackId};
+    return IngestOutcome{skipped ? IngestStatus::Skipped : IngestStatus::Stored, cb.callbackId};
+}
+
+Result<IngestOutcome> IngestService::ingest(const QString &channel, const InboundRequest &request) const
+{
+    auto cb = verifyAndParse(channel, request);
+    if (!cb) {
+        if (auto rec = recordRejection(channel, request, cb.error()); !rec)
+            spdlog::error("could not record rejection: {}", rec.error().message.toStdString());
+        return cb.error();
+    }
+    auto stored = storeOne(*cb, request);
+    if (stored)
+        spdlog::debug("ingest {}: {}", cb->callbackId.toStdString(),
+                      stored->status == IngestStatus::Duplicate ? "already received" : "stored");
+    return stored;
+}
+
+QList<Result<IngestOutcome>> IngestService::storeBatch(const QList<NormalizedCallback> &callbacks,
+                                                       const QList<InboundRequest> &requests) const
+{
+    QList<Result<IngestOutcome>> results;
+    auto batch = inTransaction(m_c.db(), Transaction::Mode::Immediate, [&]() -> Result<bool> {
+        for (qsizetype i = 0; i < callbacks.size(); ++i) {
+            auto one = storeOne(callbacks[i], requests[i]);
+            if (!one)
+                return one.error();
+            results << *one;
+        }
+        return true;
+    });
+    if (!batch) {
+        results.clear();
+        for (qsizetype i = 0; i < callbacks.size(); ++i)
+            results << batch.error();
+    }
+    return results;
+}
+
+Result<void> IngestService::recordRejection(const QString &channel, const InboundRequest &request,
+                                            const Error &error) const
+{
+    const QString reason = error.reason.isEmpty() ? QStringLiteral("rejected") : error.reason;
+    spdlog::warn("ingest {} rejected ({}): {} [{} bytes from {}]", channel.left(32).toStdString(),
+                 reason.toStdString(), error.message.toStdString(), request.body.size(),
+                 request.remote.isEmpty() ? "cli" : request.remote.toStdString());
+    const QString bodyHash = QString::fromLatin1(
+        QCryptographicHash::hash(request.body, QCryptographicHash::Sha256).toHex());
+    return inTransaction(m_c.db(), Transaction::Mode::Immediate, [&]() -> Result<void> {
+        auto ins = Sql::exec(m_c.db(),
+                             QStringLiteral("INSERT INTO ingest_rejections (channel, reason_code, detail,"
+                                            " body_sha256, body_size, remote, created_at)"
+                                            " VALUES (?, ?, ?, ?, ?, ?, ?)"),
+                             {channel.left(32), reason, error.message.left(500), bodyHash,
+                              qint64(request.body.size()), Sql::nullIfEmpty(request.remote),
+                              m_clock.nowMs()});
+        if (!ins)
+            return ins.error();
+        AuditEvent e;
+        e.actor = request.remote.isEmpty() ? QStringLiteral("ingest") : QStringLiteral("gateway");
+        e.actorRole = QStringLiteral("channel");
+        e.action = QStringLiteral("callback.rejected");
+        e.entityKind = QStringLiteral("callback");
+        e.entityId = bodyHash.left(16);
+        e.after = {{QStringLiteral("channel"), channel.left(32)},
+                   {QStringLiteral("reason"), reason},
+                   {QStringLiteral("body_sha256"), bodyHash},
+                   {QStringLiteral("body_size"), qint64(request.body.size())}};
+        e.reason = error.message.left(500);
+        auto a = AuditOutbox::record(m_c.db(), e, m_clock);
+        if (!a)
+            return a.error();
+        return {};
+    });
+}
+
+} // namespace OncePay

@@ -1,0 +1,61 @@
+#pragma once
+
+// The door of the pipeline (DESIGN.md §3, steps 1–2): verify the channel's signature, parse
+// into a NormalizedCallback and insert it into the local message table, whose unique
+// callback_id makes a channel's retry a harmless "already received".
+// A rejected request writes nothing but an ingest_rejections row and its audit event.
+// Thread contract: one IngestService per thread, over that thread's connection.
+
+#include "channels/channelregistry.h"
+#include "core/clock.h"
+#include "core/result.h"
+#include "db/connection.h"
+
+namespace OncePay {
+
+enum class IngestStatus {
+    Stored,    // new message, pending for the worker
+    Skipped,   // new message of a kind OncePay does not act on, stored as skipped
+    Duplicate, // already received: nothing written
+};
+
+struct IngestOutcome {
+    IngestStatus status = IngestStatus::Stored;
+    QString callbackId;
+};
+
+struct IngestLimits {
+    qint64 maxBodyBytes = 256 * 1024;
+};
+
+class IngestService {
+public:
+    IngestService(const Connection &connection, const ChannelRegistry &channels, const Clock &clock,
+                  IngestLimits limits = {});
+
+    // Verify + parse + store, each request its own transaction.
+    Result<IngestOutcome> ingest(const QString &channel, const InboundRequest &request) const;
+
+    // Verify + parse without touching the database (the gateway does this before batching).
+    // On failure the rejection is NOT yet recorded; call recordRejection().
+    Result<NormalizedCallback> verifyAndParse(const QString &channel, const InboundRequest &request) const;
+
+    // Stores already verified callbacks in ONE transaction (group commit). The results are
+    // in input order; if the transaction fails every result carries that error.
+    QList<Result<IngestOutcome>> storeBatch(const QList<NormalizedCallback> &callbacks,
+                                            const QList<InboundRequest> &requests) const;
+
+    // Writes the ingest_rejections row and audit event for a refused request.
+    Result<void> recordRejection(const QString &channel, const InboundRequest &request,
+                                 const Error &error) const;
+
+private:
+    Result<IngestOutcome> storeOne(const NormalizedCallback &callback, const InboundRequest &request) const;
+
+    const Connection &m_c;
+    const ChannelRegistry &m_channels;
+    const Clock &m_clock;
+    IngestLimits m_limits;
+};
+
+} // namespace OncePay

@@ -1,0 +1,73 @@
+#pragma once
+
+// The platform's side of an order: create it, start a payment attempt (pending_payment →
+// paying, as checkout does before sending the customer to the channel), roll it back,
+// cancel it, confirm a paid_unconfirmed payment, and read it with its history.
+// Requests that carry a request id go through the idempotency records first.
+// Thread contract: the connection's thread.
+
+#include "core/actor.h"
+#include "core/clock.h"
+#include "core/result.h"
+#include "db/connection.h"
+#include "order.h"
+
+namespace OncePay {
+
+struct NewOrder {
+    QString orderId;     // empty: one is generated
+    QString customerRef; // a reference, never a name or an e-mail address
+    qint64 amountMinor = 0;
+    QString currency;
+};
+
+struct AttemptResult {
+    Order order;
+    bool replayed = false; // the request id had already succeeded; nothing was done again
+};
+
+struct OrderHistory {
+    Order order;
+    QList<OrderTransition> transitions;
+    QList<TransitionRejection> rejections;
+};
+
+class OrderService {
+public:
+    OrderService(const Connection &connection, const Clock &clock) : m_c(connection), m_clock(clock) {}
+
+    Result<Order> create(const NewOrder &order, const Actor &actor) const;
+
+    // pending_payment → paying for attempt `requestId` on `channel`. A retry of the same
+    // request id returns the recorded outcome; the same id with another payload is refused.
+    Result<AttemptResult> startPayment(const QString &orderId, const QString &channel,
+                                       qint64 expectedVersion, const QString &requestId,
+                                       const Actor &actor) const;
+
+    // payment_failed → pending_payment, or paid_unconfirmed → pending_payment (captured money
+    // is flagged for refund). The version goes up; the attempt is superseded.
+    Result<Order> rollback(const QString &orderId, qint64 expectedVersion, CauseKind cause,
+                           const QString &causeId, const Actor &actor, const QString &reason) const;
+
+    // pending_payment → cancelled.
+    Result<Order> cancel(const QString &orderId, qint64 expectedVersion, CauseKind cause,
+                         const QString &causeId, const Actor &actor, const QString &reason) const;
+
+    // paid_unconfirmed → paid by a person (an approved fix): books credit, purchase and
+    // logistics order exactly as the worker does.
+    Result<Order> confirm(const QString &orderId, qint64 expectedVersion, const QString &causeId,
+                          const Actor &actor, const QString &reason) const;
+
+    Result<Order> get(const QString &orderId) const;
+    Result<OrderHistory> history(const QString &orderId) const;
+
+private:
+    Result<Order> simpleTransition(const QString &orderId, qint64 expectedVersion, OrderState to,
+                                   CauseKind cause, const QString &causeId, const Actor &actor,
+                                   const QString &reason) const;
+
+    const Connection &m_c;
+    const Clock &m_clock;
+};
+
+} // namespace OncePay

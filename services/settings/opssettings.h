@@ -1,0 +1,26 @@
+#pragma once
+
+// Operational thresholds kept in the `ops_settings` table (DESIGN.md §4: "thresholds live in
+// ops_settings, not in code"): worker attempts and back-off, stuck thresholds, fee tolerance.
+// Thread contract: plain value once loaded; load() on the connection's thread.
+
+#include "core/result.h"
+#include "db/connection.h"
+
+#include <QMap>
+
+namespace OncePay {
+
+class OpsSettings {
+public:
+    static Result<OpsSettings> load(const Connection &connection);
+
+    qint64 integer(const QString &key, qint64 fallback) const;
+    QString text(const QString &key, const QString &fallback = {}) const;
+    const QMap<QString, QString> &all() const { return m_values; }
+
+private:
+    QMap<QString, QString> m_values;
+};
+
+} // namespace OncePay

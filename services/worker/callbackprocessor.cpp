@@ -1,0 +1,228 @@
+#include "callbackprocessor.h"
+
+#include "core/money.h"
+#include "db/sql.h"
+#include "orders/orderrepository.h"
+#include "orders/paymenteffects.h"
+#include "orders/statemachine.h"
+
+namespace OncePay {
+
+namespace {
+
+Decision completed(const QString &why)
+{
+    return {Decision::Completed, why};
+}
+Decision skipped(const QString &why)
+{
+    return {Decision::Skipped, why};
+}
+Decision retry(const QString &why)
+{
+    return {Decision::Retry, why};
+}
+
+// The callback belongs to the order's current payment attempt. Channels that cannot carry
+// our attempt id (none of ours today) fall back to "the attempt on this channel now paying".
+bool isCurrentAttempt(const CallbackMessage &m, const Order &o)
+{
+    if (!m.attemptRef.isEmpty())
+        return m.attemptRef == o.currentRequestId;
+    return !o.currentRequestId.isEmpty() && o.channel == m.channel;
+}
+
+TransitionRequest transitionFor(const CallbackMessage &m, const Order &o, OrderState to, const Actor &actor)
+{
+    TransitionRequest t;
+    t.orderId = o.orderId;
+    t.expectedVersion = o.version;
+    t.from = o.state;
+    t.to = to;
+    t.cause = CauseKind::Callback;
+    t.causeId = m.callbackId;
+    t.callbackId = m.callbackId;
+    t.actor = actor;
+    return t;
+}
+
+} // namespace
+
+Result<Decision> CallbackProcessor::process(const CallbackMessage &m, const Actor &actor) const
+{
+    if (m.kind == CallbackKind::Other)
+        return skipped(QStringLiteral("not an event OncePay acts on"));
+    if (m.kind == CallbackKind::PaymentPending)
+        return skipped(QStringLiteral("informational: payment still pending at %1").arg(m.channel));
+    if (m.orderRef.isEmpty())
+        return retry(QStringLiteral("callback names no order"));
+
+    auto found = OrderRepository(m_c).find(m.orderRef, true);
+    if (!found)
+        return found.error();
+    if (!*found)
+        return retry(QStringLiteral("unknown order %1").arg(m.orderRef));
+    const Order &order = **found;
+
+    switch (m.kind) {
+    case CallbackKind::PaymentSucceeded: return succeeded(m, order, actor);
+    case CallbackKind::PaymentFailed: return failed(m, order, actor);
+    case CallbackKind::Refunded: return refunded(m, order, actor);
+    default: break;
+    }
+    return skipped(QStringLiteral("not an event OncePay acts on"));
+}
+
+Result<Decision> CallbackProcessor::stale(const CallbackMessage &m, const Order &o, const Actor &actor,
+                                         const QString &why, bool moneyCaptured) const
+{
+    StateMachine machine(m_c, m_clock);
+    TransitionRequest t = transitionFor(m, o, m.kind == CallbackKind::PaymentFailed ? OrderState::PaymentFailed
+                                                                                   : OrderState::PaidUnconfirmed,
+                                        actor);
+    t.expectedVersion = -1; // the callback carried no version; the attempt decides
+    if (auto r = machine.insertRejection(t, why); !r)
+        return r.error();
+    if (moneyCaptured && m.hasAmount) {
+        if (auto f = PaymentEffects(m_c, m_clock)
+                         .flagRefund(o.orderId, m.channel, m.channelTxnId, m.amountMinor, m.currency,
+                                     m.callbackId, why, actor);
+            !f)
+            return f.error();
+        return skipped(QStringLiteral("stale: %1; captured money flagged for refund").arg(why));
+    }
+    return skipped(QStringLiteral("stale: %1").arg(why));
+}
+
+Result<Decision> CallbackProcessor::succeeded(const CallbackMessage &m, const Order &o, const Actor &actor) const
+{
+    PaymentEffects effects(m_c, m_clock);
+    if (m.channelTxnId.isEmpty() || !m.hasAmount)
+        return retry(QStringLiteral("success without transaction id or amount"));
+    auto known = effects.captureKnown(m.channel, m.channelTxnId);
+    if (!known)
+        return known.error();
+    if (*known)
+        return skipped(QStringLiteral("already applied: capture %1 is recorded").arg(m.channelTxnId));
+
+    if (!isCurrentAttempt(m, o))
+        return stale(m, o, actor,
+                     QStringLiteral("attempt %1 is not the current attempt of order %2 (v%3, %4)")
+                         .arg(m.attemptRef.isEmpty() ? QStringLiteral("?") : m.attemptRef, o.orderId)
+                         .arg(o.version)
+                         .arg(orderStateName(o.state)),
+                     true);
+    if (o.state != OrderState::Paying)
+        return stale(m, o, actor,
+                     QStringLiteral("success for attempt %1 while order %2 is %3 at v%4")
+                         .arg(m.attemptRef, o.orderId, orderStateName(o.state))
+                         .arg(o.version),
+                     true);
+
+    CapturedPayment payment{m.channel, m.channelTxnId, m.attemptRef, m.callbackId, m.amountMinor, m.currency};
+    if (auto r = effects.recordCapture(o, payment); !r)
+        return r.error();
+
+    QString mismatch;
+    if (m.currency != o.currency)
+        mismatch = QStringLiteral("currency %1 differs from the order's %2").arg(m.currency, o.currency);
+    else if (m.amountMinor != o.amountMinor)
+        mismatch = QStringLiteral("amount %1 differs from the order's %2")
+                       .arg(Currency::format(m.amountMinor, m.currency), Currency::format(o.amountMinor, o.currency));
+
+    StateMachine machine(m_c, m_clock);
+    TransitionRequest toUnconfirmed = transitionFor(m, o, OrderState::PaidUnconfirmed, actor);
+    toUnconfirmed.channelTxnId = m.channelTxnId;
+    toUnconfirmed.reason = QStringLiteral("%1 reports success").arg(m.channel);
+    toUnconfirmed.stateReason = mismatch.isEmpty() ? QString() : QStringLiteral("confirmation refused: ") + mismatch;
+    auto v1 = machine.apply(toUnconfirmed);
+    if (!v1)
+        return v1.error();
+    if (!mismatch.isEmpty())
+        return completed(QStringLiteral("paid_unconfirmed at v%1: %2; waiting for a person").arg(*v1).arg(mismatch));
+
+    Order unconfirmed = o;
+    unconfirmed.state = OrderState::PaidUnconfirmed;
+    unconfirmed.version = *v1;
+    unconfirmed.channelTxnId = m.channelTxnId;
+    TransitionRequest toPaid = transitionFor(m, unconfirmed, OrderState::Paid, actor);
+    toPaid.reason = QStringLiteral("amount and currency confirmed");
+    toPaid.paidAt = m_clock.nowMs();
+    auto v2 = machine.apply(toPaid);
+    if (!v2)
+        return v2.error();
+    if (auto b = effects.bookPaid(unconfirmed, payment, actor); !b)
+        return b.error();
+    return completed(QStringLiteral("paid at v%1").arg(*v2));
+}
+
+Result<Decision> CallbackProcessor::failed(const CallbackMessage &m, const Order &o, const Actor &actor) const
+{
+    if (!isCurrentAttempt(m, o))
+        return stale(m, o, actor,
+                     QStringLiteral("failure of attempt %1, which is not the current attempt of order %2 (v%3)")
+                         .arg(m.attemptRef.isEmpty() ? QStringLiteral("?") : m.attemptRef, o.orderId)
+                         .arg(o.version),
+                     false);
+    switch (o.state) {
+    case OrderState::Paying: {
+        TransitionRequest t = transitionFor(m, o, OrderState::PaymentFailed, actor);
+        t.reason = QStringLiteral("%1 reports failure").arg(m.channel);
+        t.stateReason = m.channelEventType;
+        auto v = StateMachine(m_c, m_clock).apply(t);
+        if (!v)
+            return v.error();
+        return completed(QStringLiteral("payment_failed at v%1").arg(*v));
+    }
+    case OrderState::PaymentFailed: return skipped(QStringLiteral("already applied: attempt already failed"));
+    default:
+        // A failure after a success (out of order): the success stands.
+        return skipped(QStringLiteral("failure after success ignored: order %1 is %2 at v%3")
+                           .arg(o.orderId, orderStateName(o.state))
+                           .arg(o.version));
+    }
+}
+
+Result<Decision> CallbackProcessor::refunded(const CallbackMessage &m, const Order &o, const Actor &actor) const
+{
+    PaymentEffects effects(m_c, m_clock);
+    auto known = effects.captureKnown(m.channel, m.channelTxnId);
+    if (!known)
+        return known.error();
+    if (!*known)
+        return retry(QStringLiteral("refund of %1 arrived before its capture").arg(m.channelTxnId));
+
+    const bool ofCurrentPayment = o.channel == m.channel && o.channelTxnId == m.channelTxnId;
+    if (!ofCurrentPayment) {
+        // The refund of money that was flagged (superseded attempt): the obligation is met.
+        auto r = Sql::update(m_c.db(),
+                             QStringLiteral("UPDATE refund_obligations SET resolved_at = ? WHERE channel = ?"
+                                            " AND channel_txn_id = ? AND resolved_at IS NULL"),
+                             {m_clock.nowMs(), m.channel, m.channelTxnId});
+        if (!r)
+            return r.error();
+        return skipped(QStringLiteral("refund of %1, not the order's current payment; %2 refund flag(s) resolved")
+                           .arg(m.channelTxnId)
+                           .arg(*r));
+    }
+    if (o.state == OrderState::Refunded)
+        return skipped(QStringLiteral("already applied: order %1 already refunded").arg(o.orderId));
+    if (o.state != OrderState::Paid)
+        return retry(QStringLiteral("refund while order %1 is %2; waiting for it to be paid")
+                         .arg(o.orderId, orderStateName(o.state)));
+
+    TransitionRequest t = transitionFor(m, o, OrderState::Refunded, actor);
+    t.reason = QStringLiteral("%1 reports refund").arg(m.channel);
+    auto v = StateMachine(m_c, m_clock).apply(t);
+    if (!v)
+        return v.error();
+    const qint64 amount = m.hasAmount ? m.amountMinor : o.amountMinor;
+    const QString refundKey = m.refundId.isEmpty() ? m.channelTxnId : m.refundId;
+    if (auto b = effects.bookRefund(o, m.channelTxnId, refundKey, amount, m.hasAmount ? m.currency : o.currency,
+                                    m.callbackId, actor);
+        !b)
+        return b.error();
+    return completed(QStringLiteral("refunded at v%1").arg(*v));
+}
+
+} // namespace OncePay

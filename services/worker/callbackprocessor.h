@@ -1,0 +1,47 @@
+#pragma once
+
+// The second layer of idempotency (seed 002, pitfall 1): decides what one claimed message
+// means for its order, given the order's current state, version and payment attempt, and
+// applies it — transition, payment record, credit, purchase and logistics order, refund
+// flags, audit rows — inside the caller's transaction.
+//
+//   applicable          → transition + effects            → Completed
+//   already there       → nothing                          → Skipped ("already applied")
+//   superseded attempt  → rejection recorded (+ refund flag when money was captured)
+//                                                          → Skipped ("stale: …")
+//   cannot apply yet    → nothing (unknown order, refund before capture)
+//                                                          → Retry, later dead-lettered
+// Thread contract: the connection's thread.
+
+#include "callbackmessage.h"
+#include "core/actor.h"
+#include "core/clock.h"
+#include "core/result.h"
+#include "db/connection.h"
+
+namespace OncePay {
+
+struct Decision {
+    enum Kind { Completed, Skipped, Retry } kind = Skipped;
+    QString reason;
+};
+
+class CallbackProcessor {
+public:
+    CallbackProcessor(const Connection &connection, const Clock &clock) : m_c(connection), m_clock(clock) {}
+
+    // Runs inside an open transaction. A Retry decision has written nothing.
+    Result<Decision> process(const CallbackMessage &message, const Actor &actor) const;
+
+private:
+    Result<Decision> succeeded(const CallbackMessage &m, const struct Order &order, const Actor &actor) const;
+    Result<Decision> failed(const CallbackMessage &m, const struct Order &order, const Actor &actor) const;
+    Result<Decision> refunded(const CallbackMessage &m, const struct Order &order, const Actor &actor) const;
+    Result<Decision> stale(const CallbackMessage &m, const struct Order &order, const Actor &actor,
+                           const QString &why, bool moneyCaptured) const;
+
+    const Connection &m_c;
+    const Clock &m_clock;
+};
+
+} // namespace OncePay

@@ -1,0 +1,54 @@
+#pragma once
+
+// Claiming and settling rows of the local message table (DESIGN.md §3, steps 3–4).
+// Claims take a lease: PostgreSQL/MySQL lock candidate rows with FOR UPDATE SKIP LOCKED so
+// concurrent workers never wait for each other; SQLite serialises claims with BEGIN
+// IMMEDIATE. A lease that expires (its worker died) is claimed again.
+// Thread contract: the connection's thread.
+
+#include "callbackmessage.h"
+#include "core/clock.h"
+#include "core/result.h"
+#include "db/connection.h"
+
+namespace OncePay {
+
+struct RetryPolicy {
+    int maxAttempts = 8;
+    qint64 leaseMs = 60 * 1000;
+    qint64 backoffBaseMs = 1000;
+    qint64 backoffMaxMs = 3600 * 1000;
+};
+
+class MessageStore {
+public:
+    MessageStore(const Connection &connection, const Clock &clock) : m_c(connection), m_clock(clock) {}
+
+    // Claims up to `batch` due messages (pending/failed whose time has come, and processing
+    // ones whose lease expired) for `owner`, incrementing their attempt count.
+    Result<QList<CallbackMessage>> claim(const QString &owner, int batch, qint64 leaseMs) const;
+
+    // Inside the caller's transaction: true when the message is still leased by `owner`
+    // (locks the row on PostgreSQL/MySQL).
+    Result<bool> stillOwned(qint64 id, const QString &owner) const;
+
+    // Inside the caller's transaction: completed or skipped, with the reason.
+    Result<void> finish(qint64 id, const QString &status, const QString &reason) const;
+
+    // In its own transaction: failed with back-off, or dead (dead_letters row + audit event)
+    // once the attempts are used up. Returns the status written. An infrastructure error
+    // (database busy or gone) does not use up an attempt: `countsAsAttempt = false`.
+    Result<QString> fail(const CallbackMessage &message, const QString &owner, const QString &error,
+                         const RetryPolicy &policy, bool countsAsAttempt = true) const;
+
+    // Next retry delay for the n-th attempt: exponential, capped, ±20 % jitter.
+    static qint64 backoffMs(int attempt, const RetryPolicy &policy);
+
+    static Result<CallbackMessage> fromQuery(const class QSqlQuery &q);
+
+private:
+    const Connection &m_c;
+    const Clock &m_clock;
+};
+
+} // namespace OncePay
