@@ -1,13 +1,14 @@
 #include "channelregistry.h"
 
+#include "stripe/stripeadapter.h"
 
 namespace OncePay {
 
-ChannelSettings ChannelRegistry::settingsFor(const AppConfig &config, const QString &channel)
-{
+ChannelSettings ChannelRegistry::settingsFor(const AppConfig &config, const QString &channel) {
     ChannelSettings s;
     const auto section = config.channels.value(channel);
-    for (const QString &key : {QStringLiteral("webhook_secret"), QStringLiteral("webhook_secrets")}) {
+    for (const QString &key :
+         {QStringLiteral("webhook_secret"), QStringLiteral("webhook_secrets")}) {
         for (const QString &secret : section.value(key).split(u',', Qt::SkipEmptyParts))
             if (!s.secrets.contains(secret.trimmed()))
                 s.secrets << secret.trimmed();
@@ -22,13 +23,12 @@ ChannelSettings ChannelRegistry::settingsFor(const AppConfig &config, const QStr
     return s;
 }
 
-ChannelRegistry::ChannelRegistry(const AppConfig &config)
-{
-    Q_UNUSED(config)
+ChannelRegistry::ChannelRegistry(const AppConfig &config) {
+    m_adapters.insert(QStringLiteral("stripe"), std::make_shared<StripeAdapter>(
+                                                    settingsFor(config, QStringLiteral("stripe"))));
 }
 
-const ChannelAdapter *ChannelRegistry::adapter(const QString &name) const
-{
+const ChannelAdapter *ChannelRegistry::adapter(const QString &name) const {
     auto it = m_adapters.constFind(name);
     return it == m_adapters.constEnd() ? nullptr : it->get();
 }

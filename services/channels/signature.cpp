@@ -1,0 +1,131 @@
+#include "signature.h"
+
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+
+namespace OncePay::Signature {
+
+QByteArray hmacSha256(const QByteArray &key, const QByteArray &data) {
+    unsigned char out[EVP_MAX_MD_SIZE];
+    unsigned int outLen = 0;
+    // HMAC() with an empty key still needs a non-null pointer.
+    static const unsigned char empty = 0;
+    const auto *keyPtr =
+        key.isEmpty() ? &empty : reinterpret_cast<const unsigned char *>(key.constData());
+    if (!HMAC(EVP_sha256(), keyPtr, int(key.size()),
+              reinterpret_cast<const unsigned char *>(data.constData()), size_t(data.size()), out,
+              &outLen))
+        return {};
+    return QByteArray(reinterpret_cast<const char *>(out), int(outLen));
+}
+
+QByteArray toHex(const QByteArray &bytes) {
+    return bytes.toHex();
+}
+
+std::optional<QByteArray> fromHex(const QByteArray &hex) {
+    if (hex.size() % 2 != 0)
+        return std::nullopt;
+    for (char c : hex) {
+        const bool ok = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+        if (!ok)
+            return std::nullopt;
+    }
+    return QByteArray::fromHex(hex);
+}
+
+QByteArray toBase64(const QByteArray &bytes) {
+    return bytes.toBase64();
+}
+
+std::optional<QByteArray> fromBase64(const QByteArray &text) {
+    auto r = QByteArray::fromBase64Encoding(text, QByteArray::Base64Encoding |
+                                                      QByteArray::AbortOnBase64DecodingErrors);
+    if (r.decodingStatus != QByteArray::Base64DecodingStatus::Ok)
+        return std::nullopt;
+    return r.decoded;
+}
+
+bool constantTimeEquals(const QByteArray &a, const QByteArray &b) {
+    if (a.size() != b.size())
+        return false;
+    if (a.isEmpty())
+        return true;
+    return CRYPTO_memcmp(a.constData(), b.constData(), size_t(a.size())) == 0;
+}
+
+bool anyEquals(const QList<QByteArray> &candidates, const QByteArray &expected) {
+    bool found = false;
+    // No early exit: every candidate costs the same whether an earlier one matched or not.
+    for (const QByteArray &c : candidates)
+        found = constantTimeEquals(c, expected) || found;
+    return found;
+}
+
+std::optional<qint64> parseUnixSeconds(const QByteArray &text) {
+    if (text.isEmpty() || text.size() > 12)
+        return std::nullopt;
+    qint64 v = 0;
+    for (char c : text) {
+        if (c < '0' || c > '9')
+            return std::nullopt;
+        v = v * 10 + (c - '0');
+    }
+    return v;
+}
+
+Result<TimestampedHeader> parseTimestampedHeader(const QByteArray &header,
+                                                 const QByteArray &schemeKey) {
+    const QByteArray trimmed = header.trimmed();
+    if (trimmed.isEmpty())
+        return makeError(ErrorCode::Invalid, QStringLiteral("signature header is empty"),
+                         QStringLiteral("missing_signature"));
+    TimestampedHeader out;
+    bool haveTimestamp = false;
+    for (const QByteArray &rawPair : trimmed.split(',')) {
+        const QByteArray pair = rawPair.trimmed();
+        const qsizetype eq = pair.indexOf('=');
+        if (eq <= 0)
+            return makeError(ErrorCode::Invalid, QStringLiteral("signature header is malformed"),
+                             QStringLiteral("bad_signature"));
+        const QByteArray key = pair.left(eq);
+        const QByteArray value = pair.mid(eq + 1);
+        if (key == "t") {
+            const auto seconds = parseUnixSeconds(value);
+            if (haveTimestamp || !seconds)
+                return makeError(ErrorCode::Invalid,
+                                 QStringLiteral("signature header has a bad timestamp"),
+                                 QStringLiteral("bad_signature"));
+            haveTimestamp = true;
+            out.timestampText = value;
+            out.timestampSeconds = *seconds;
+        } else if (key == schemeKey && !value.isEmpty()) {
+            out.signatures << value;
+        }
+    }
+    if (!haveTimestamp)
+        return makeError(ErrorCode::Invalid, QStringLiteral("signature header has no timestamp"),
+                         QStringLiteral("bad_signature"));
+    if (out.signatures.isEmpty())
+        return makeError(ErrorCode::Invalid,
+                         QStringLiteral("signature header has no '%1' signature")
+                             .arg(QString::fromLatin1(schemeKey)),
+                         QStringLiteral("missing_signature"));
+    return out;
+}
+
+Result<void> checkTimestampWindow(qint64 timestampMs, qint64 nowMs, qint64 toleranceMs) {
+    // Both operands are bounded (12-digit seconds), so the difference cannot overflow.
+    const qint64 skew = timestampMs - nowMs;
+    if (skew > toleranceMs || skew < -toleranceMs)
+        return makeError(ErrorCode::Invalid,
+                         QStringLiteral("signature timestamp is %1 s %2 the allowed window")
+                             .arg((skew < 0 ? -skew : skew) / 1000)
+                             .arg(skew < 0 ? QStringLiteral("behind, outside")
+                                           : QStringLiteral("ahead, outside")),
+                         QStringLiteral("stale_timestamp"));
+    return {};
+}
+
+} // namespace OncePay::Signature

@@ -1,0 +1,56 @@
+#pragma once
+
+// Building blocks every channel adapter verifies with: HMAC-SHA256, hex and base64, a
+// constant-time comparison, the `t=…,v1=…` header layout (Stripe, FedaPay) and the
+// timestamp window. Reasons in the returned errors are those of channeladapter.h.
+// Thread contract: pure functions; safe from any thread. Nothing here logs.
+
+#include "core/result.h"
+
+#include <QByteArray>
+#include <QList>
+#include <QtGlobal>
+
+#include <optional>
+
+namespace OncePay::Signature {
+
+QByteArray hmacSha256(const QByteArray &key, const QByteArray &data);
+
+QByteArray toHex(const QByteArray &bytes); // lower case
+// Strict: even length, [0-9a-fA-F] only; nothing for anything else.
+std::optional<QByteArray> fromHex(const QByteArray &hex);
+
+QByteArray toBase64(const QByteArray &bytes); // standard alphabet, padded
+// Strict standard base64 (padding optional); nothing for any other character.
+std::optional<QByteArray> fromBase64(const QByteArray &text);
+
+// Constant time in the length of the inputs; different lengths are unequal (the length of
+// a signature is no secret).
+bool constantTimeEquals(const QByteArray &a, const QByteArray &b);
+
+// A header of comma-separated `key=value` pairs with one `t` (unix seconds) and any number
+// of signatures under `schemeKey` ("v1" for Stripe, "s" for FedaPay). Pairs with other keys
+// are ignored, as the channels' own libraries do.
+struct TimestampedHeader {
+    QByteArray timestampText; // exactly as sent; it is part of the signed payload
+    qint64 timestampSeconds = 0;
+    QList<QByteArray> signatures; // every value of `schemeKey`, in order
+};
+
+// Errors: missing_signature (empty header, or no value under `schemeKey`), bad_signature
+// (no or non-numeric `t`, a pair without '=').
+Result<TimestampedHeader> parseTimestampedHeader(const QByteArray &header,
+                                                 const QByteArray &schemeKey);
+
+// Parses a unix-seconds timestamp (digits only, at most 12 of them); nothing otherwise.
+std::optional<qint64> parseUnixSeconds(const QByteArray &text);
+
+// The signature's time must lie within `toleranceMs` of `nowMs` in BOTH directions: a
+// signature from the future is as suspect as an old one. Error reason: stale_timestamp.
+Result<void> checkTimestampWindow(qint64 timestampMs, qint64 nowMs, qint64 toleranceMs);
+
+// True when any of `candidates` equals `expected` (each compared in constant time).
+bool anyEquals(const QList<QByteArray> &candidates, const QByteArray &expected);
+
+} // namespace OncePay::Signature
