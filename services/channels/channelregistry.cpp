@@ -1,5 +1,6 @@
 #include "channelregistry.h"
 
+#include "fedapay/fedapayadapter.h"
 #include "stripe/stripeadapter.h"
 
 namespace OncePay {
@@ -9,13 +10,15 @@ ChannelSettings ChannelRegistry::settingsFor(const AppConfig &config, const QStr
     const auto section = config.channels.value(channel);
     for (const QString &key :
          {QStringLiteral("webhook_secret"), QStringLiteral("webhook_secrets")}) {
-        for (const QString &secret : section.value(key).split(u',', Qt::SkipEmptyParts))
-            if (!s.secrets.contains(secret.trimmed()))
-                s.secrets << secret.trimmed();
+        for (const QString &raw : section.value(key).split(u',', Qt::SkipEmptyParts)) {
+            const QString secret = raw.trimmed();
+            if (!secret.isEmpty() && !s.secrets.contains(secret))
+                s.secrets << secret;
+        }
     }
     bool ok = false;
     const qint64 tolerance = section.value(QStringLiteral("tolerance_seconds")).toLongLong(&ok);
-    if (ok && tolerance > 0)
+    if (ok && tolerance > 0 && tolerance <= 7 * 24 * 3600)
         s.toleranceMs = tolerance * 1000;
     s.extra = section;
     s.extra.remove(QStringLiteral("webhook_secret"));
@@ -24,8 +27,11 @@ ChannelSettings ChannelRegistry::settingsFor(const AppConfig &config, const QStr
 }
 
 ChannelRegistry::ChannelRegistry(const AppConfig &config) {
-    m_adapters.insert(QStringLiteral("stripe"), std::make_shared<StripeAdapter>(
-                                                    settingsFor(config, QStringLiteral("stripe"))));
+    auto add = [&](std::shared_ptr<const ChannelAdapter> adapter) {
+        m_adapters.insert(adapter->name(), std::move(adapter));
+    };
+    add(std::make_shared<StripeAdapter>(settingsFor(config, QStringLiteral("stripe"))));
+    add(std::make_shared<FedaPayAdapter>(settingsFor(config, QStringLiteral("fedapay"))));
 }
 
 const ChannelAdapter *ChannelRegistry::adapter(const QString &name) const {

@@ -4,6 +4,8 @@
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 
+#include <array>
+
 namespace OncePay::Signature {
 
 QByteArray hmacSha256(const QByteArray &key, const QByteArray &data) {
@@ -126,6 +128,67 @@ Result<void> checkTimestampWindow(qint64 timestampMs, qint64 nowMs, qint64 toler
                                            : QStringLiteral("ahead, outside")),
                          QStringLiteral("stale_timestamp"));
     return {};
+}
+
+Error prefixed(const QString &channel, const Error &error) {
+    return makeError(error.code, channel + QStringLiteral(": ") + error.message, error.reason);
+}
+
+Result<void> verifyTimestampedHmac(const InboundRequest &request, const QByteArray &headerName,
+                                   const QByteArray &schemeKey, const QStringList &secrets,
+                                   qint64 nowMs, qint64 toleranceMs, const QString &channel) {
+    if (secrets.isEmpty())
+        return makeError(ErrorCode::Unavailable,
+                         channel + QStringLiteral(": no webhook secret configured"),
+                         QStringLiteral("not_configured"));
+    const QList<QByteArray> headers = request.headerValues(headerName);
+    if (headers.isEmpty())
+        return makeError(ErrorCode::Invalid,
+                         channel +
+                             QStringLiteral(": no %1 header").arg(QString::fromLatin1(headerName)),
+                         QStringLiteral("missing_signature"));
+    if (headers.size() > 1)
+        return makeError(
+            ErrorCode::Invalid,
+            channel + QStringLiteral(": several %1 headers").arg(QString::fromLatin1(headerName)),
+            QStringLiteral("bad_signature"));
+    auto parsed = parseTimestampedHeader(headers.first(), schemeKey);
+    if (!parsed)
+        return prefixed(channel, parsed.error());
+
+    const QByteArray payload = parsed->timestampText + '.' + request.body;
+    bool matched = false;
+    for (const QString &secret : secrets)
+        matched =
+            anyEquals(parsed->signatures, toHex(hmacSha256(secret.toUtf8(), payload))) || matched;
+    if (!matched)
+        return makeError(
+            ErrorCode::Invalid,
+            channel +
+                QStringLiteral(": no '%1' signature matches").arg(QString::fromLatin1(schemeKey)),
+            QStringLiteral("bad_signature"));
+    // Checked after the signature, so that only an authentic header reports its age.
+    if (auto window = checkTimestampWindow(parsed->timestampSeconds * 1000, nowMs, toleranceMs);
+        !window)
+        return prefixed(channel, window.error());
+    return {};
+}
+
+quint32 crc32(const QByteArray &data) {
+    static const auto table = [] {
+        std::array<quint32, 256> t{};
+        for (quint32 i = 0; i < 256; ++i) {
+            quint32 c = i;
+            for (int k = 0; k < 8; ++k)
+                c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+            t[i] = c;
+        }
+        return t;
+    }();
+    quint32 crc = 0xFFFFFFFFu;
+    for (char ch : data)
+        crc = table[(crc ^ quint8(ch)) & 0xFFu] ^ (crc >> 8);
+    return crc ^ 0xFFFFFFFFu;
 }
 
 } // namespace OncePay::Signature

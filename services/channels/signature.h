@@ -5,6 +5,7 @@
 // timestamp window. Reasons in the returned errors are those of channeladapter.h.
 // Thread contract: pure functions; safe from any thread. Nothing here logs.
 
+#include "channels/inboundrequest.h"
 #include "core/result.h"
 
 #include <QByteArray>
@@ -52,5 +53,20 @@ Result<void> checkTimestampWindow(qint64 timestampMs, qint64 nowMs, qint64 toler
 
 // True when any of `candidates` equals `expected` (each compared in constant time).
 bool anyEquals(const QList<QByteArray> &candidates, const QByteArray &expected);
+
+// The `t=…,<scheme>=…` construction Stripe and FedaPay share: each signature is the hex
+// HMAC-SHA256 of "{t}.{raw body}"; any signature may match any of `secrets` (rotation);
+// then the timestamp window. Exactly one `headerName` header must be present.
+// Errors: not_configured, missing_signature, bad_signature, stale_timestamp; messages
+// start with `channel` and never contain a secret.
+Result<void> verifyTimestampedHmac(const InboundRequest &request, const QByteArray &headerName,
+                                   const QByteArray &schemeKey, const QStringList &secrets,
+                                   qint64 nowMs, qint64 toleranceMs, const QString &channel);
+
+// CRC-32 (IEEE 802.3, as zlib computes it) — PayPal signs the body's CRC-32 in decimal.
+quint32 crc32(const QByteArray &data);
+
+// The same error with "channel: " in front of its message.
+Error prefixed(const QString &channel, const Error &error);
 
 } // namespace OncePay::Signature

@@ -7,46 +7,12 @@
 
 namespace OncePay {
 
-namespace {
-
-Error signatureError(const QString &message, const char *reason) {
-    return makeError(ErrorCode::Invalid, message, QString::fromLatin1(reason));
-}
-
-} // namespace
-
 StripeAdapter::StripeAdapter(ChannelSettings settings)
     : m_settings(std::move(settings)) {}
 
 Result<void> StripeAdapter::verify(const InboundRequest &request, qint64 nowMs) const {
-    if (m_settings.secrets.isEmpty())
-        return makeError(ErrorCode::Unavailable,
-                         QStringLiteral("stripe: no webhook secret configured"),
-                         QStringLiteral("not_configured"));
-    const QList<QByteArray> headers = request.headerValues(kSignatureHeader);
-    if (headers.isEmpty())
-        return signatureError(QStringLiteral("stripe: no Stripe-Signature header"),
-                              "missing_signature");
-    if (headers.size() > 1)
-        return signatureError(QStringLiteral("stripe: several Stripe-Signature headers"),
-                              "bad_signature");
-    auto parsed = Signature::parseTimestampedHeader(headers.first(), "v1");
-    if (!parsed)
-        return makeError(parsed.error().code, QStringLiteral("stripe: ") + parsed.error().message,
-                         parsed.error().reason);
-
-    const QByteArray payload = parsed->timestampText + '.' + request.body;
-    bool matched = false;
-    for (const QString &secret : m_settings.secrets) {
-        const QByteArray expected =
-            Signature::toHex(Signature::hmacSha256(secret.toUtf8(), payload));
-        matched = Signature::anyEquals(parsed->signatures, expected) || matched;
-    }
-    if (!matched)
-        return signatureError(QStringLiteral("stripe: no v1 signature matches"), "bad_signature");
-    // Checked after the signature so that only an authentic header reports its age.
-    return Signature::checkTimestampWindow(parsed->timestampSeconds * 1000, nowMs,
-                                           m_settings.toleranceMs);
+    return Signature::verifyTimestampedHmac(request, kSignatureHeader, "v1", m_settings.secrets,
+                                            nowMs, m_settings.toleranceMs, name());
 }
 
 Result<NormalizedCallback> StripeAdapter::parse(const InboundRequest &request) const {
