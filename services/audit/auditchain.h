@@ -1,0 +1,84 @@
+#pragma once
+
+// The hash chain of the audit log (DESIGN.md §5): one stored row, its canonical encoding and
+// its hash. Everything that writes or checks `audit_log` goes through here, so the shipper,
+// the verifier and any external auditor's tool agree byte for byte.
+//
+// Canonical encoding (version 1). Each field is framed as
+//     tag (1 ASCII byte) || length (uint32, big-endian) || bytes
+// with tag 'S' for text (UTF-8 bytes), 'I' for an integer (its decimal ASCII form, e.g. "-12")
+// and 'N' for SQL NULL (length 0, no bytes) — so NULL differs from the empty string 'S' 0.
+// The fields, in this order:
+//     S "oncepay.audit.v1", I seq, S event_id, I occurred_at, I recorded_at, S actor,
+//     S actor_role, S action, S entity_kind, S entity_id, S|N order_id, S|N callback_id,
+//     S|N before_json, S|N after_json, S|N reason, S prev_hash
+// hash = lowercase hex of SHA-256(encoding). The first row's prev_hash is 64 '0' characters.
+// JSON columns are hashed as stored text, never re-serialised.
+//
+// A checkpoint signs sealMessage(seq, head_hash) with Ed25519 (see sealkey.h).
+//
+// Thread contract: plain values and pure functions, except readRow (query's thread).
+
+#include "auditevent.h"
+
+#include <QByteArray>
+#include <QSqlQuery>
+#include <QString>
+
+#include <optional>
+
+namespace OncePay {
+
+struct AuditRow {
+    qint64 seq = 0;
+    QString eventId;
+    qint64 occurredAt = 0;
+    qint64 recordedAt = 0;
+    QString actor;
+    QString actorRole;
+    QString action;
+    QString entityKind;
+    QString entityId;
+    std::optional<QString> orderId;
+    std::optional<QString> callbackId;
+    std::optional<QString> beforeJson;
+    std::optional<QString> afterJson;
+    std::optional<QString> reason;
+    QString prevHash;
+    QString hash;
+};
+
+// One row of `audit_checkpoints`: a signed statement "the chain had head_hash at seq".
+struct AuditCheckpoint {
+    qint64 id = 0;
+    qint64 seq = 0;
+    QString headHash;
+    QString keyId;
+    QString signature; // base64 Ed25519 detached signature over AuditChain::sealMessage
+    QString sealedBy;
+    qint64 sealedAt = 0;
+};
+
+namespace AuditChain {
+
+// 64 zeros: the prev_hash of seq 1.
+QString genesisHash();
+
+QByteArray canonicalEncoding(const AuditRow &row);
+QString computeHash(const AuditRow &row); // uses row.prevHash, ignores row.hash
+
+// Column list in the order readRow expects; use as "SELECT " + columns() + " FROM audit_log".
+QString columns();
+AuditRow readRow(const QSqlQuery &query);
+
+// What a checkpoint signs: the same framing over
+//     S "oncepay.audit.seal.v1", I seq, S head_hash
+QByteArray sealMessage(qint64 seq, const QString &headHash);
+
+// The INSERT statement and its binds for one row (seq, prev_hash and hash already set).
+QString insertSql();
+QVariantList insertBinds(const AuditRow &row);
+
+} // namespace AuditChain
+
+} // namespace OncePay

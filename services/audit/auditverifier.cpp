@@ -1,0 +1,212 @@
+#include "auditverifier.h"
+
+#include "db/sql.h"
+
+#include <limits>
+
+namespace OncePay {
+
+namespace {
+
+AuditProblem problem(AuditProblem::Kind kind, qint64 seq, QString message) {
+    AuditProblem p;
+    p.kind = kind;
+    p.seq = seq;
+    p.message = std::move(message);
+    return p;
+}
+
+AuditProblem checkpointProblem(AuditProblem::Kind kind, const AuditCheckpoint &cp,
+                               QString message) {
+    AuditProblem p = problem(kind, cp.seq, std::move(message));
+    p.checkpointId = cp.id;
+    return p;
+}
+
+} // namespace
+
+QString auditProblemKindName(AuditProblem::Kind kind) {
+    switch (kind) {
+    case AuditProblem::Kind::Altered:
+        return QStringLiteral("altered");
+    case AuditProblem::Kind::Missing:
+        return QStringLiteral("missing");
+    case AuditProblem::Kind::Relinked:
+        return QStringLiteral("reordered");
+    case AuditProblem::Kind::Truncated:
+        return QStringLiteral("truncated");
+    case AuditProblem::Kind::SealMismatch:
+        return QStringLiteral("seal_mismatch");
+    case AuditProblem::Kind::BadSignature:
+        return QStringLiteral("bad_signature");
+    case AuditProblem::Kind::NoPublicKey:
+        return QStringLiteral("no_public_key");
+    }
+    return QStringLiteral("unknown");
+}
+
+QString AuditVerifyReport::summary() const {
+    if (problem)
+        return QStringLiteral("audit chain BROKEN: ") + problem->message;
+    if (cancelled)
+        return QStringLiteral("audit verification cancelled after %1 of %2 rows")
+            .arg(rowsChecked)
+            .arg(totalRows);
+    if (headSeq == 0)
+        return QStringLiteral("audit chain ok: empty, %1 checkpoints").arg(checkpointsChecked);
+    return QStringLiteral("audit chain ok: %1 rows, head seq %2 hash %3, %4 checkpoint(s) verified")
+        .arg(rowsChecked)
+        .arg(headSeq)
+        .arg(headHash.left(16))
+        .arg(checkpointsChecked);
+}
+
+AuditVerifier::AuditVerifier(const Connection &audit)
+    : m_audit(audit) {}
+
+Result<QList<AuditCheckpoint>> AuditVerifier::checkpoints(const QSqlDatabase &db) {
+    auto q = Sql::exec(db, QStringLiteral("SELECT id, seq, head_hash, key_id, signature, sealed_by,"
+                                          " sealed_at FROM audit_checkpoints ORDER BY seq, id"));
+    if (!q)
+        return q.error();
+    QList<AuditCheckpoint> list;
+    while (q->next()) {
+        AuditCheckpoint c;
+        c.id = q->value(0).toLongLong();
+        c.seq = q->value(1).toLongLong();
+        c.headHash = q->value(2).toString();
+        c.keyId = q->value(3).toString();
+        c.signature = q->value(4).toString();
+        c.sealedBy = q->value(5).toString();
+        c.sealedAt = q->value(6).toLongLong();
+        list << c;
+    }
+    return list;
+}
+
+std::optional<AuditProblem>
+AuditVerifier::checkSignatures(const QList<AuditCheckpoint> &cps) const {
+    for (const AuditCheckpoint &cp : cps) {
+        if (!m_publicKey)
+            return checkpointProblem(
+                AuditProblem::Kind::NoPublicKey, cp,
+                QStringLiteral("checkpoint %1 (seq %2) cannot be checked: no seal public key")
+                    .arg(cp.id)
+                    .arg(cp.seq));
+        if (cp.keyId != m_publicKey->keyId())
+            return checkpointProblem(AuditProblem::Kind::BadSignature, cp,
+                                     QStringLiteral("checkpoint %1 (seq %2) is signed by unknown"
+                                                    " key %3 (expected %4)")
+                                         .arg(cp.id)
+                                         .arg(cp.seq)
+                                         .arg(cp.keyId, m_publicKey->keyId()));
+        if (!m_publicKey->verify(AuditChain::sealMessage(cp.seq, cp.headHash), cp.signature))
+            return checkpointProblem(AuditProblem::Kind::BadSignature, cp,
+                                     QStringLiteral("checkpoint %1 (seq %2) has a bad signature")
+                                         .arg(cp.id)
+                                         .arg(cp.seq));
+    }
+    return std::nullopt;
+}
+
+Result<AuditVerifyReport> AuditVerifier::verify(const Progress &progress) const {
+    const QSqlDatabase db = m_audit.db();
+    AuditVerifyReport report;
+    auto total = Sql::scalar(db, QStringLiteral("SELECT COUNT(*) FROM audit_log"));
+    if (!total)
+        return total.error();
+    report.totalRows = total->toLongLong();
+    auto cps = checkpoints(db);
+    if (!cps)
+        return cps.error();
+    if (auto p = checkSignatures(*cps)) {
+        report.problem = p;
+        return report;
+    }
+
+    const QString select = QStringLiteral("SELECT ") + AuditChain::columns() +
+                           QStringLiteral(" FROM audit_log WHERE seq > ? ORDER BY seq LIMIT ?");
+    qint64 expected = 1;
+    qint64 last = std::numeric_limits<qint64>::min();
+    QString prev = AuditChain::genesisHash();
+    qsizetype cpIndex = 0;
+    for (;;) {
+        auto q = Sql::exec(db, select, {last, m_batchSize});
+        if (!q)
+            return q.error();
+        int inBatch = 0;
+        while (q->next()) {
+            ++inBatch;
+            const AuditRow row = AuditChain::readRow(*q);
+            last = row.seq;
+            if (row.seq != expected) {
+                AuditProblem p = problem(AuditProblem::Kind::Missing, expected,
+                                         QStringLiteral("row seq %1 is missing (next row found"
+                                                        " is seq %2)")
+                                             .arg(expected)
+                                             .arg(row.seq));
+                p.foundSeq = row.seq;
+                report.problem = p;
+                return report;
+            }
+            if (row.prevHash != prev) {
+                report.problem = problem(
+                    AuditProblem::Kind::Relinked, row.seq,
+                    QStringLiteral("row seq %1 is reordered or relinked (its prev_hash is not the"
+                                   " hash of seq %2)")
+                        .arg(row.seq)
+                        .arg(row.seq - 1));
+                return report;
+            }
+            if (AuditChain::computeHash(row) != row.hash) {
+                report.problem = problem(AuditProblem::Kind::Altered, row.seq,
+                                         QStringLiteral("row seq %1 was altered (its content does"
+                                                        " not match its hash; event %2)")
+                                             .arg(row.seq)
+                                             .arg(row.eventId));
+                return report;
+            }
+            for (; cpIndex < cps->size() && cps->at(cpIndex).seq <= row.seq; ++cpIndex) {
+                const AuditCheckpoint &cp = cps->at(cpIndex);
+                if (cp.seq != row.seq || cp.headHash != row.hash) {
+                    report.problem = checkpointProblem(
+                        AuditProblem::Kind::SealMismatch, cp,
+                        QStringLiteral("row seq %1 differs from the head sealed by checkpoint %2")
+                            .arg(cp.seq)
+                            .arg(cp.id));
+                    return report;
+                }
+                ++report.checkpointsChecked;
+            }
+            prev = row.hash;
+            ++expected;
+            ++report.rowsChecked;
+            report.headSeq = row.seq;
+            report.headHash = row.hash;
+        }
+        if (progress && !progress(report.rowsChecked, report.totalRows)) {
+            report.cancelled = true;
+            return report;
+        }
+        if (inBatch < m_batchSize)
+            break;
+    }
+
+    if (cpIndex < cps->size()) {
+        const AuditCheckpoint &cp = cps->at(cpIndex);
+        AuditProblem p = checkpointProblem(
+            AuditProblem::Kind::Truncated, cp,
+            QStringLiteral(
+                "chain truncated: checkpoint %1 seals seq %2 but the chain ends at seq %3"
+                " (rows %4..%2 are missing)")
+                .arg(cp.id)
+                .arg(cp.seq)
+                .arg(report.headSeq)
+                .arg(report.headSeq + 1));
+        p.foundSeq = report.headSeq;
+        report.problem = p;
+    }
+    return report;
+}
+
+} // namespace OncePay

@@ -1,0 +1,31 @@
+#pragma once
+
+// Helpers shared by the audit tests: migrated connections, seeded outbox events, and
+// tampering with the append-only tables the way an attacker with DDL rights could.
+// Thread contract: the test's thread.
+
+#include "core/clock.h"
+#include "core/result.h"
+#include "db/connection.h"
+
+#include <QStringList>
+
+namespace OncePay::Test {
+
+Connection openOrDie(const ConnectionProfile &profile);
+
+// Records `n` varied events (some with order/callback ids, JSON, empty and NULL reasons)
+// into the outbox, each in its own transaction. Returns their event ids in order.
+QStringList seedOutbox(const Connection &orders, int n, const Clock &clock,
+                       const QString &callbackPrefix = {});
+
+qint64 scalarInt(const Connection &c, const QString &sql);
+
+// Drops (or disables) the append-only triggers of audit_log, runs `statements`, and puts
+// the triggers back.
+Result<void> tamper(const Connection &audit, const QStringList &statements);
+
+// Swaps the rows at two seqs (their whole content moves with them).
+Result<void> swapRows(const Connection &audit, qint64 a, qint64 b);
+
+} // namespace OncePay::Test

@@ -1,0 +1,102 @@
+// `oncepay audit ship | verify | seal | crosscheck` end to end, on every engine.
+
+#include "audittestutil.h"
+#include "cliprocess.h"
+#include "testdatabases.h"
+
+#include <QDir>
+#include <QFile>
+#include <QTest>
+
+using namespace OncePay;
+using namespace OncePay::Test;
+
+class TstCliAudit : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void shipSealVerifyExitCodes_data() { addEngineRows(); }
+    void shipSealVerifyExitCodes() {
+        ONCEPAY_SCRATCH(dbs);
+        QProcessEnvironment env;
+        const QString config = dbs->writeConfigFile(&env);
+        auto run = [&](const QStringList &args) {
+            return runOncepay(QStringList{QStringLiteral("--config"), config} + args, env);
+        };
+
+        CliRun unmigrated = run({"audit", "verify"});
+        QCOMPARE(unmigrated.exitCode, 1);
+        QVERIFY2(unmigrated.err.contains(QStringLiteral("db migrate")), qPrintable(unmigrated.err));
+        QCOMPARE(run({"db", "migrate"}).exitCode, 0);
+
+        CliRun empty = run({"audit", "verify"});
+        QVERIFY2(empty.exitCode == 0, qPrintable(empty.out + empty.err));
+        QVERIFY(empty.out.contains(QStringLiteral("audit chain ok: empty")));
+        {
+            ManualClock clock(1'700'000'000'000);
+            Connection orders = openOrDie(dbs->orders());
+            seedOutbox(orders, 10, clock);
+        }
+
+        CliRun ship = run({"audit", "ship", "--batch", "4"});
+        QVERIFY2(ship.exitCode == 0, qPrintable(ship.out + ship.err));
+        QCOMPARE(ship.out.trimmed(),
+                 QStringLiteral("shipped 10 audit event(s), 0 already present; chain head seq 10"));
+        CliRun again = run({"audit", "ship"});
+        QVERIFY(again.out.startsWith(QStringLiteral("shipped 0 audit event(s)")));
+
+        CliRun seal = run({"audit", "seal", "--actor", "auditor-1"});
+        QVERIFY2(seal.exitCode == 0, qPrintable(seal.out + seal.err));
+        QVERIFY2(seal.out.startsWith(QStringLiteral("sealed seq 10 head ")), qPrintable(seal.out));
+        QVERIFY(
+            QFile::exists(QDir(dbs->tempPath()).filePath(QStringLiteral("keys/audit-seal.key"))));
+        const QString secret = QString::fromLatin1([&] {
+            QFile f(QDir(dbs->tempPath()).filePath(QStringLiteral("keys/audit-seal.key")));
+            f.open(QIODevice::ReadOnly);
+            return f.readAll().trimmed();
+        }());
+        QVERIFY(!seal.out.contains(secret) && !seal.err.contains(secret));
+
+        CliRun ok = run({"audit", "verify"});
+        QVERIFY2(ok.exitCode == 0, qPrintable(ok.out + ok.err));
+        QVERIFY(ok.out.startsWith(QStringLiteral("audit chain ok: 10 rows, head seq 10")));
+        QVERIFY(ok.out.contains(QStringLiteral("1 checkpoint(s) verified")));
+
+        {
+            Connection audit = openOrDie(dbs->audit());
+            QVERIFY(tamper(audit, {QStringLiteral("UPDATE audit_log SET action = 'order.transitioN'"
+                                                  " WHERE seq = 4")})
+                        .ok());
+        }
+        CliRun bad = run({"audit", "verify"});
+        QCOMPARE(bad.exitCode, 1);
+        QCOMPARE(bad.out.trimmed().count(u'\n'), 0);
+        QVERIFY2(bad.out.contains(QStringLiteral("row seq 4 was altered")), qPrintable(bad.out));
+
+        CliRun cross = run({"audit", "crosscheck"});
+        QVERIFY2(cross.exitCode == 0, qPrintable(cross.out + cross.err));
+        QVERIFY(cross.out.startsWith(QStringLiteral("cross-check passed")));
+    }
+
+    void unreachableAuditDatabaseExitsFour() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("down.ini");
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QStringLiteral(
+                    "[general]\ndata_dir = %1\n[audit]\ndriver = postgresql\nhost = 127.0.0.1\n"
+                    "port = 1\ndatabase = x\nuser = u\n")
+                    .arg(dir.path())
+                    .toUtf8());
+        f.close();
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("XDG_DATA_HOME", dir.filePath("data"));
+        CliRun r = runOncepay({"--config", path, "audit", "ship"}, env);
+        QCOMPARE(r.exitCode, 4);
+        QVERIFY2(r.err.contains(QStringLiteral("wait in the outbox")), qPrintable(r.err));
+        CliRun v = runOncepay({"--config", path, "audit", "verify"}, env);
+        QCOMPARE(v.exitCode, 4);
+    }
+};
+
+QTEST_GUILESS_MAIN(TstCliAudit)
+#include "tst_cli_audit.moc"
