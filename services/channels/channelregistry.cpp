@@ -1,6 +1,7 @@
 #include "channelregistry.h"
 
 #include "fedapay/fedapayadapter.h"
+#include "kakaopay/kakaopayadapter.h"
 #include "stripe/stripeadapter.h"
 
 namespace OncePay {
@@ -32,6 +33,7 @@ ChannelRegistry::ChannelRegistry(const AppConfig &config) {
     };
     add(std::make_shared<StripeAdapter>(settingsFor(config, QStringLiteral("stripe"))));
     add(std::make_shared<FedaPayAdapter>(settingsFor(config, QStringLiteral("fedapay"))));
+    add(std::make_shared<KakaoPayAdapter>(settingsFor(config, QStringLiteral("kakaopay"))));
 }
 
 const ChannelAdapter *ChannelRegistry::adapter(const QString &name) const {
