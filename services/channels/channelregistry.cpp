@@ -2,6 +2,7 @@
 
 #include "fedapay/fedapayadapter.h"
 #include "kakaopay/kakaopayadapter.h"
+#include "paypal/paypaladapter.h"
 #include "stripe/stripeadapter.h"
 
 namespace OncePay {
@@ -34,6 +35,7 @@ ChannelRegistry::ChannelRegistry(const AppConfig &config) {
     add(std::make_shared<StripeAdapter>(settingsFor(config, QStringLiteral("stripe"))));
     add(std::make_shared<FedaPayAdapter>(settingsFor(config, QStringLiteral("fedapay"))));
     add(std::make_shared<KakaoPayAdapter>(settingsFor(config, QStringLiteral("kakaopay"))));
+    add(std::make_shared<PayPalAdapter>(settingsFor(config, QStringLiteral("paypal"))));
 }
 
 const ChannelAdapter *ChannelRegistry::adapter(const QString &name) const {
