@@ -13,19 +13,24 @@ namespace OncePay {
 
 namespace {
 
-// Reads (key, extra) pairs in byte order of key, `batch` rows per query. PostgreSQL sorts by
-// the database collation unless told otherwise, so it compares under "C"; SQLite (BINARY)
-// and MySQL (utf8mb4_bin, code point order) already agree with UTF-8 byte order.
+// Reads (key, extra) pairs in byte order of key, `batch` rows per query:
+//     SELECT [DISTINCT] <key>, <extra> FROM <from> WHERE <where> [AND <key> > ?]
+//     ORDER BY <key> LIMIT ?
+// PostgreSQL sorts by the database collation unless told otherwise, so there the key is
+// compared under "C" (and selected as such, which DISTINCT requires); SQLite (BINARY) and
+// MySQL (utf8mb4_bin, code point order) already agree with UTF-8 byte order.
 class KeysetCursor {
 public:
-    KeysetCursor(QSqlDatabase db, QString select, QString key, QString where, int batch)
+    KeysetCursor(QSqlDatabase db, bool distinct, const QString &key, const QString &extra,
+                 const QString &from, const QString &where, int batch)
         : m_db(std::move(db))
-        , m_select(std::move(select))
-        , m_key(std::move(key))
-        , m_where(std::move(where))
+        , m_key(key)
+        , m_where(where)
         , m_batch(batch) {
         if (Sql::dialectOf(m_db) == Dialect::Postgres)
             m_key += QStringLiteral(" COLLATE \"C\"");
+        m_select = (distinct ? QStringLiteral("SELECT DISTINCT ") : QStringLiteral("SELECT ")) +
+                   m_key + QStringLiteral(", ") + extra + QStringLiteral(" FROM ") + from;
     }
 
     // False at the end; the error is set when a query failed.
@@ -130,12 +135,12 @@ Result<CrossCheckReport> AuditCrossCheck::compare() {
             inOutbox.insert(q->value(0).toString().toUtf8());
     }
 
-    KeysetCursor messages(m_messages.db(),
-                          QStringLiteral("SELECT callback_id, status FROM callback_messages"),
-                          QStringLiteral("callback_id"), QStringLiteral("1 = 1"), m_batchSize);
-    KeysetCursor audited(
-        m_audit.db(), QStringLiteral("SELECT DISTINCT callback_id, '' FROM audit_log"),
-        QStringLiteral("callback_id"), QStringLiteral("callback_id IS NOT NULL"), m_batchSize);
+    KeysetCursor messages(m_messages.db(), false, QStringLiteral("callback_id"),
+                          QStringLiteral("status"), QStringLiteral("callback_messages"),
+                          QStringLiteral("1 = 1"), m_batchSize);
+    KeysetCursor audited(m_audit.db(), true, QStringLiteral("callback_id"), QStringLiteral("''"),
+                         QStringLiteral("audit_log"), QStringLiteral("callback_id IS NOT NULL"),
+                         m_batchSize);
 
     auto alert = [&](CrossCheckAlert::Kind kind, const QByteArray &id, const QString &text) {
         ++report.alertCount;
