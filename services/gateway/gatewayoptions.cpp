@@ -1,0 +1,87 @@
+#include "gatewayoptions.h"
+
+namespace OncePay {
+
+namespace {
+
+Result<void> readInt(const QMap<QString, QString> &s, const QString &key, qint64 min, qint64 max,
+                     auto *out) {
+    if (!s.contains(key))
+        return {};
+    bool ok = false;
+    const qint64 v = s.value(key).trimmed().toLongLong(&ok);
+    if (!ok || v < min || v > max)
+        return makeError(ErrorCode::Invalid,
+                         QStringLiteral("[gateway] %1 = '%2' is not a number in %3..%4")
+                             .arg(key, s.value(key).left(40))
+                             .arg(min)
+                             .arg(max));
+    *out = decltype(+*out)(v);
+    return {};
+}
+
+} // namespace
+
+bool GatewayOptions::parseListen(const QString &text, QHostAddress *address, quint16 *port) {
+    const qsizetype colon = text.lastIndexOf(u':');
+    if (colon < 0)
+        return false;
+    QString host = text.left(colon).trimmed();
+    bool ok = false;
+    const int p = text.mid(colon + 1).toInt(&ok);
+    if (!ok || p < 0 || p > 65535)
+        return false;
+    if (host.startsWith(u'[') && host.endsWith(u']'))
+        host = host.mid(1, host.size() - 2);
+    QHostAddress a;
+    if (host.isEmpty() || host == u"*")
+        a = QHostAddress::Any;
+    else if (host == u"localhost")
+        a = QHostAddress::LocalHost;
+    else if (!a.setAddress(host))
+        return false;
+    *address = a;
+    *port = quint16(p);
+    return true;
+}
+
+QString GatewayOptions::listenText(quint16 boundPort) const {
+    const QString host = address.protocol() == QAbstractSocket::IPv6Protocol
+                             ? u'[' + address.toString() + u']'
+                             : address.toString();
+    return host + u':' + QString::number(boundPort);
+}
+
+Result<GatewayOptions> GatewayOptions::fromConfig(const QMap<QString, QString> &s) {
+    static const QStringList known = {
+        QStringLiteral("listen"),          QStringLiteral("batch_wait_ms"),
+        QStringLiteral("max_batch"),       QStringLiteral("max_queue"),
+        QStringLiteral("max_body_bytes"),  QStringLiteral("max_connections"),
+        QStringLiteral("read_timeout_ms"), QStringLiteral("idle_timeout_ms"),
+        QStringLiteral("drain_timeout_ms")};
+    for (auto it = s.cbegin(); it != s.cend(); ++it)
+        if (!known.contains(it.key()))
+            return makeError(ErrorCode::Invalid,
+                             QStringLiteral("[gateway] unknown key '%1'").arg(it.key().left(40)));
+    GatewayOptions o;
+    if (s.contains(QStringLiteral("listen")) &&
+        !parseListen(s.value(QStringLiteral("listen")), &o.address, &o.port))
+        return makeError(ErrorCode::Invalid,
+                         QStringLiteral("[gateway] listen = '%1' is not ADDR:PORT")
+                             .arg(s.value(QStringLiteral("listen")).left(60)));
+    for (auto r :
+         {readInt(s, QStringLiteral("batch_wait_ms"), 0, 1000, &o.batchWaitMs),
+          readInt(s, QStringLiteral("max_batch"), 1, 5000, &o.maxBatch),
+          readInt(s, QStringLiteral("max_queue"), 1, 1000000, &o.maxQueue),
+          readInt(s, QStringLiteral("max_body_bytes"), 1024, 64 * 1024 * 1024, &o.maxBodyBytes),
+          readInt(s, QStringLiteral("max_connections"), 1, 100000, &o.maxConnections),
+          readInt(s, QStringLiteral("read_timeout_ms"), 100, 3600000, &o.readTimeoutMs),
+          readInt(s, QStringLiteral("idle_timeout_ms"), 100, 3600000, &o.idleTimeoutMs),
+          readInt(s, QStringLiteral("drain_timeout_ms"), 0, 3600000, &o.drainTimeoutMs)})
+        if (!r)
+            return r.error();
+    o.maxBodyFromConfig = s.contains(QStringLiteral("max_body_bytes"));
+    return o;
+}
+
+} // namespace OncePay

@@ -1,0 +1,71 @@
+// `oncepay gateway` end to end through the real binary: start it with the in-process worker,
+// POST a signed callback, see the order paid, send SIGTERM, and get exit code 0.
+
+#include "enginefixture.h"
+#include "gatewaytestsupport.h"
+
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTest>
+
+#include <csignal>
+
+using namespace OncePay;
+using namespace OncePay::Test;
+
+class TstGatewayCli : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void sigtermAfterServing_data() { addEngineRows(); }
+    void sigtermAfterServing() {
+        ONCEPAY_SCRATCH(dbs);
+        EngineFixture f(*dbs); // migrates; its manual clock is not the gateway's
+        f.clock.set(QDateTime::currentMSecsSinceEpoch());
+        f.createOrder("o-cli", 2112);
+        f.pay("o-cli", 1, "a1");
+
+        QProcessEnvironment env;
+        const QString configPath = dbs->writeConfigFile(&env);
+        env.insert(QStringLiteral("ONCEPAY_STRIPE_WEBHOOK_SECRET"),
+                   QString::fromLatin1(kGwStripeSecret));
+        QProcess p;
+        p.setProcessEnvironment(env);
+        p.start(qEnvironmentVariable("ONCEPAY_BIN_DIR") + QStringLiteral("/oncepay"),
+                {QStringLiteral("--config"), configPath, QStringLiteral("gateway"),
+                 QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0"),
+                 QStringLiteral("--with-worker")});
+        QVERIFY(p.waitForStarted());
+        QByteArray out;
+        QRegularExpressionMatch m;
+        const QRegularExpression listening(QStringLiteral("listening on 127\\.0\\.0\\.1:(\\d+)"));
+        QTRY_VERIFY_WITH_TIMEOUT((out += p.readAllStandardOutput(),
+                                  m = listening.match(QString::fromUtf8(out)), m.hasMatch()),
+                                 30000);
+        const quint16 port = quint16(m.captured(1).toUInt());
+
+        const InboundRequest req =
+            StripeSigner::sign(StripeEvents::paymentIntentSucceeded(
+                                   f.params("o-cli", "a1", 2112, "USD", "evt_cli", "pi_cli")),
+                               kGwStripeSecret, nowSeconds());
+        HttpResult r = offThread([&] {
+            return TestHttpClient(port).request("POST", "/webhooks/stripe", req.body, req.headers);
+        });
+        QCOMPARE(r.status, 200);
+        QTRY_COMPARE_WITH_TIMEOUT(f.order("o-cli").state, OrderState::Paid, 30000);
+
+        ::kill(pid_t(p.processId()), SIGTERM);
+        QVERIFY(p.waitForFinished(30000));
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(p.exitCode(), 0);
+        const QString err = QString::fromUtf8(p.readAllStandardError());
+        QVERIFY2(
+            err.contains(QStringLiteral("access method=POST path=/webhooks/stripe status=200")),
+            qPrintable(err.right(2000)));
+        QVERIFY(!err.contains(QString::fromLatin1(kGwStripeSecret)));
+        QVERIFY(!err.contains(QStringLiteral("\"object\""))); // no bodies in the log
+        QCOMPARE(f.count("SELECT COUNT(*) FROM ledger_entries WHERE kind = 'payment_credit'"), 1);
+    }
+};
+
+QTEST_GUILESS_MAIN(TstGatewayCli)
+#include "tst_gatewaycli.moc"
