@@ -6,7 +6,7 @@
 set -euo pipefail
 
 BUILD_PACKAGES=(
-    build-essential cmake ninja-build pkg-config git
+    build-essential cmake ninja-build pkg-config git ccache
     qt6-base-dev qt6-base-dev-tools qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
     qt6-charts-dev qt6-httpserver-dev qt6-websockets-dev libqt6opengl6-dev libgl-dev
     qtkeychain-qt6-dev qt6-translations-l10n
@@ -15,7 +15,7 @@ BUILD_PACKAGES=(
     fonts-noto-cjk
 )
 TEST_PACKAGES=(
-    postgresql mariadb-server xvfb xauth imagemagick lintian dpkg-dev file
+    postgresql mariadb-server xvfb xauth imagemagick lintian dpkg-dev file sqlite3
 )
 
 want=("${BUILD_PACKAGES[@]}")
