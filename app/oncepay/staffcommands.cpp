@@ -1,0 +1,210 @@
+// oncepay staff add | disable | reset-password | list — the administrator's tool for staff
+// accounts. Passwords come from stdin (first line; prompted without echo on a terminal),
+// never from an argument, which other users could read in the process list.
+
+#include "auth/staffservice.h"
+#include "cli.h"
+#include "db/migrator.h"
+
+#include <QDateTime>
+#include <QSysInfo>
+
+#include <cstdio>
+#include <iostream>
+#include <string>
+#include <termios.h>
+#include <unistd.h>
+
+namespace OncePay::Cli {
+
+namespace {
+
+Actor operatorActor()
+{
+    // The operator on the server already holds the database credentials: the system role.
+    return Actor::system(
+        QStringLiteral("cli:%1@%2")
+            .arg(qEnvironmentVariable("USER", QStringLiteral("?")), QSysInfo::machineHostName()));
+}
+
+QString readLine()
+{
+    std::string line;
+    if (!std::getline(std::cin, line))
+        return {};
+    QString s = QString::fromStdString(line);
+    if (s.endsWith(u'\r'))
+        s.chop(1);
+    return s;
+}
+
+QString readSecret(const char *prompt)
+{
+    if (!isatty(STDIN_FILENO))
+        return readLine();
+    std::fputs(prompt, stderr);
+    std::fflush(stderr);
+    termios old{};
+    tcgetattr(STDIN_FILENO, &old);
+    termios quiet = old;
+    quiet.c_lflag &= ~tcflag_t(ECHO);
+    tcsetattr(STDIN_FILENO, TCSANOW, &quiet);
+    const QString s = readLine();
+    tcsetattr(STDIN_FILENO, TCSANOW, &old);
+    std::fputs("\n", stderr);
+    return s;
+}
+
+Result<QString> readPassword()
+{
+    const QString first = readSecret("New password: ");
+    if (isatty(STDIN_FILENO) && readSecret("Again: ") != first)
+        return makeError(ErrorCode::Invalid, QStringLiteral("the two passwords differ"));
+    if (first.isEmpty())
+        return makeError(ErrorCode::Invalid, QStringLiteral("no password on stdin"));
+    return first;
+}
+
+QString when(qint64 ms)
+{
+    return ms ? QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).toString(Qt::ISODate)
+              : QStringLiteral("-");
+}
+
+void printAccount(QTextStream &out, const StaffAccount &a)
+{
+    out << a.username.leftJustified(20) << ' ' << staffRoleName(a.role).leftJustified(8) << ' '
+        << (a.disabled                                            ? "disabled"
+            : a.lockedUntil > QDateTime::currentMSecsSinceEpoch() ? "locked  "
+                                                                  : "active  ")
+        << ' ' << when(a.createdAt) << ' ' << a.displayName << '\n';
+}
+
+int oneUser(Context &ctx, const QCommandLineParser &p, const char *command, QString *user)
+{
+    if (p.positionalArguments().size() != 1) {
+        ctx.err << "oncepay staff " << command << ": give exactly one USER\n";
+        return Usage;
+    }
+    *user = p.positionalArguments().constFirst();
+    return Ok;
+}
+
+int add(Context &ctx, const QCommandLineParser &p)
+{
+    QString user;
+    if (int rc = oneUser(ctx, p, "add", &user); rc != Ok)
+        return rc;
+    const auto role = parseStaffRole(p.value(QStringLiteral("role")));
+    if (!role)
+        return ctx.err << "oncepay staff add: --role must be agent, finance, auditor or admin\n",
+               Usage;
+    auto c = openMigrated(ctx.config.orders, QStringLiteral("cli-staff"));
+    if (!c)
+        return fail(ctx, c.error());
+    auto password = readPassword();
+    if (!password)
+        return fail(ctx, password.error());
+    auto a = StaffService(*c, Clock::system())
+                 .add({user, p.value(QStringLiteral("name")), *role}, *password, operatorActor());
+    if (!a)
+        return fail(ctx, a.error());
+    ctx.out << "added ";
+    printAccount(ctx.out, *a);
+    return Ok;
+}
+
+int disable(Context &ctx, const QCommandLineParser &p)
+{
+    QString user;
+    if (int rc = oneUser(ctx, p, "disable", &user); rc != Ok)
+        return rc;
+    auto c = openMigrated(ctx.config.orders, QStringLiteral("cli-staff"));
+    if (!c)
+        return fail(ctx, c.error());
+    auto a = StaffService(*c, Clock::system())
+                 .disable(user, operatorActor(), p.value(QStringLiteral("reason")));
+    if (!a)
+        return fail(ctx, a.error());
+    ctx.out << "disabled ";
+    printAccount(ctx.out, *a);
+    return Ok;
+}
+
+int resetPassword(Context &ctx, const QCommandLineParser &p)
+{
+    QString user;
+    if (int rc = oneUser(ctx, p, "reset-password", &user); rc != Ok)
+        return rc;
+    auto c = openMigrated(ctx.config.orders, QStringLiteral("cli-staff"));
+    if (!c)
+        return fail(ctx, c.error());
+    StaffService staff(*c, Clock::system());
+    if (auto exists = staff.find(user); !exists)
+        return fail(ctx, exists.error());
+    auto password = readPassword();
+    if (!password)
+        return fail(ctx, password.error());
+    auto a = staff.resetPassword(user, *password, operatorActor());
+    if (!a)
+        return fail(ctx, a.error());
+    ctx.out << "password reset and lock lifted for " << a->username << '\n';
+    return Ok;
+}
+
+int list(Context &ctx, const QCommandLineParser &)
+{
+    auto c = openMigrated(ctx.config.orders, QStringLiteral("cli-staff"));
+    if (!c)
+        return fail(ctx, c.error());
+    auto all = StaffService(*c, Clock::system()).list(operatorActor());
+    if (!all)
+        return fail(ctx, all.error());
+    for (const auto &a : *all)
+        printAccount(ctx.out, a);
+    return Ok;
+}
+
+void addPasswordStdin(QCommandLineParser &p)
+{
+    // Accepted for scripts that want to say so; stdin is where the password comes from anyway.
+    p.addOption({QStringLiteral("password-stdin"),
+                 QStringLiteral("Read the password from the first line of stdin.")});
+}
+
+const bool registered = registerCommands({
+    {{QStringLiteral("staff"), QStringLiteral("add")},
+     QStringLiteral("add a staff account (password from stdin)"),
+     QStringLiteral("USER"),
+     [](QCommandLineParser &p) {
+         p.addOption({QStringLiteral("role"), QStringLiteral("agent, finance, auditor or admin."),
+                      QStringLiteral("ROLE")});
+         p.addOption({QStringLiteral("name"),
+                      QStringLiteral("Display name (default: the user name)."),
+                      QStringLiteral("TEXT")});
+         addPasswordStdin(p);
+     },
+     add},
+    {{QStringLiteral("staff"), QStringLiteral("disable")},
+     QStringLiteral("disable a staff account"),
+     QStringLiteral("USER"),
+     [](QCommandLineParser &p) {
+         p.addOption(
+             {QStringLiteral("reason"), QStringLiteral("Why (audited)."), QStringLiteral("TEXT")});
+     },
+     disable},
+    {{QStringLiteral("staff"), QStringLiteral("reset-password")},
+     QStringLiteral("set a new password (from stdin) and lift a lock"),
+     QStringLiteral("USER"),
+     addPasswordStdin,
+     resetPassword},
+    {{QStringLiteral("staff"), QStringLiteral("list")},
+     QStringLiteral("list staff accounts"),
+     QString(),
+     {},
+     list},
+});
+
+} // namespace
+
+} // namespace OncePay::Cli

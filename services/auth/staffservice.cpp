@@ -1,0 +1,386 @@
+#include "staffservice.h"
+
+#include "audit/auditoutbox.h"
+#include "db/sql.h"
+#include "db/transaction.h"
+#include "passwordhasher.h"
+#include "settings/opssettings.h"
+
+#include <QCryptographicHash>
+#include <QRegularExpression>
+#include <QSqlQuery>
+
+#include <spdlog/spdlog.h>
+
+namespace OncePay {
+
+namespace {
+
+const QString kColumns = QStringLiteral(
+    "id, username, display_name, role, disabled, failed_attempts, locked_until, created_at,"
+    " updated_at, password_hash");
+
+StaffAccount fromQuery(const QSqlQuery &q, QString *hash = nullptr)
+{
+    StaffAccount a;
+    a.id = q.value(0).toLongLong();
+    a.username = q.value(1).toString();
+    a.displayName = q.value(2).toString();
+    a.role = parseStaffRole(q.value(3).toString()).value_or(StaffRole::Agent);
+    a.disabled = q.value(4).toInt() != 0;
+    a.failedAttempts = q.value(5).toInt();
+    a.lockedUntil = q.value(6).isNull() ? 0 : q.value(6).toLongLong();
+    a.createdAt = q.value(7).toLongLong();
+    a.updatedAt = q.value(8).toLongLong();
+    if (hash)
+        *hash = q.value(9).toString();
+    return a;
+}
+
+// A hash to verify against when the user name is unknown, so an unknown name takes as long
+// as a wrong password and the answer cannot be used to list accounts.
+const QString &dummyHash()
+{
+    static const QString h = PasswordHasher::hash(QStringLiteral("no-such-account-0000")).value();
+    return h;
+}
+
+AuditEvent staffEvent(const Actor &by, const QString &action, const StaffAccount &a)
+{
+    AuditEvent e;
+    e.actor = by.id;
+    e.actorRole = by.role;
+    e.action = action;
+    e.entityKind = QStringLiteral("staff");
+    e.entityId = a.username;
+    return e;
+}
+
+QJsonObject accountJson(const StaffAccount &a)
+{
+    // References only: the display name is personal data and stays out of the audit chain.
+    return {{QStringLiteral("username"), a.username},
+            {QStringLiteral("role"), staffRoleName(a.role)},
+            {QStringLiteral("disabled"), a.disabled}};
+}
+
+} // namespace
+
+bool StaffService::validUsername(const QString &username)
+{
+    static const QRegularExpression re(QStringLiteral("^[a-z0-9][a-z0-9._-]{1,63}$"));
+    return re.match(username).hasMatch();
+}
+
+Result<StaffAccount> StaffService::find(const QString &username) const
+{
+    auto q =
+        Sql::exec(m_c.db(), QStringLiteral("SELECT %1 FROM staff WHERE username = ?").arg(kColumns),
+                  {username});
+    if (!q)
+        return q.error();
+    if (!q->next())
+        return makeError(ErrorCode::NotFound, QStringLiteral("no staff account %1").arg(username),
+                         QStringLiteral("unknown_staff"));
+    return fromQuery(*q);
+}
+
+Result<StaffAccount> StaffService::add(const NewStaff &staff, const QString &password,
+                                       const Actor &by) const
+{
+    if (auto r = require(by, Action::ManageStaff); !r)
+        return r.error();
+    if (!validUsername(staff.username))
+        return makeError(
+            ErrorCode::Invalid,
+            QStringLiteral("a user name is 2–64 of a-z, 0-9, '.', '_', '-', starting with a"
+                           " letter or digit"),
+            QStringLiteral("bad_username"));
+    if (auto r = PasswordHasher::checkPolicy(password); !r)
+        return r.error();
+    auto hash = PasswordHasher::hash(password);
+    if (!hash)
+        return hash.error();
+    const qint64 now = m_clock.nowMs();
+    const QString display =
+        staff.displayName.trimmed().isEmpty() ? staff.username : staff.displayName.trimmed();
+    auto done =
+        inTransaction(m_c.db(), Transaction::Mode::Immediate, [&]() -> Result<StaffAccount> {
+            auto id = Sql::insert(
+                m_c.db(), m_c.dialect(),
+                QStringLiteral("INSERT INTO staff (username, display_name, role, password_hash,"
+                               " disabled, failed_attempts, created_at, updated_at)"
+                               " VALUES (?, ?, ?, ?, 0, 0, ?, ?)"),
+                {staff.username, display, staffRoleName(staff.role), *hash, now, now});
+            if (!id) {
+                if (id.error().code == ErrorCode::Conflict)
+                    return makeError(
+                        ErrorCode::Conflict,
+                        QStringLiteral("a staff account %1 already exists").arg(staff.username),
+                        QStringLiteral("staff_exists"));
+                return id.error();
+            }
+            StaffAccount a{*id, staff.username, display, staff.role, false, 0, 0, now, now};
+            AuditEvent e = staffEvent(by, QStringLiteral("staff.added"), a);
+            e.after = accountJson(a);
+            if (auto r = AuditOutbox::record(m_c.db(), e, m_clock); !r)
+                return r.error();
+            return a;
+        });
+    if (done)
+        spdlog::info("staff account {} added as {} by {}", staff.username.toStdString(),
+                     staffRoleName(staff.role).toStdString(), by.id.toStdString());
+    return done;
+}
+
+Result<StaffAccount> StaffService::disable(const QString &username, const Actor &by,
+                                           const QString &reason) const
+{
+    if (auto r = require(by, Action::ManageStaff); !r)
+        return r.error();
+    return inTransaction(m_c.db(), Transaction::Mode::Immediate, [&]() -> Result<StaffAccount> {
+        auto before = find(username);
+        if (!before)
+            return before.error();
+        if (before->disabled)
+            return *before;
+        const qint64 now = m_clock.nowMs();
+        auto n = Sql::update(
+            m_c.db(), QStringLiteral("UPDATE staff SET disabled = 1, updated_at = ? WHERE id = ?"),
+            {now, before->id});
+        if (!n)
+            return n.error();
+        StaffAccount after = *before;
+        after.disabled = true;
+        after.updatedAt = now;
+        AuditEvent e = staffEvent(by, QStringLiteral("staff.disabled"), after);
+        e.before = accountJson(*before);
+        e.after = accountJson(after);
+        e.reason = reason;
+        if (auto r = AuditOutbox::record(m_c.db(), e, m_clock); !r)
+            return r.error();
+        return after;
+    });
+}
+
+Result<StaffAccount> StaffService::resetPassword(const QString &username, const QString &password,
+                                                 const Actor &by) const
+{
+    if (auto r = require(by, Action::ManageStaff); !r)
+        return r.error();
+    if (auto r = PasswordHasher::checkPolicy(password); !r)
+        return r.error();
+    auto hash = PasswordHasher::hash(password);
+    if (!hash)
+        return hash.error();
+    return inTransaction(m_c.db(), Transaction::Mode::Immediate, [&]() -> Result<StaffAccount> {
+        auto a = find(username);
+        if (!a)
+            return a.error();
+        const qint64 now = m_clock.nowMs();
+        auto n =
+            Sql::update(m_c.db(),
+                        QStringLiteral("UPDATE staff SET password_hash = ?, failed_attempts = 0,"
+                                       " locked_until = NULL, updated_at = ? WHERE id = ?"),
+                        {*hash, now, a->id});
+        if (!n)
+            return n.error();
+        AuditEvent e = staffEvent(by, QStringLiteral("staff.password_reset"), *a);
+        e.after = accountJson(*a);
+        if (auto r = AuditOutbox::record(m_c.db(), e, m_clock); !r)
+            return r.error();
+        a->failedAttempts = 0;
+        a->lockedUntil = 0;
+        a->updatedAt = now;
+        return *a;
+    });
+}
+
+Result<QList<StaffAccount>> StaffService::list(const Actor &by) const
+{
+    if (auto r = require(by, Action::ManageStaff); !r)
+        return r.error();
+    auto q =
+        Sql::exec(m_c.db(), QStringLiteral("SELECT %1 FROM staff ORDER BY username").arg(kColumns));
+    if (!q)
+        return q.error();
+    QList<StaffAccount> all;
+    while (q->next())
+        all << fromQuery(*q);
+    return all;
+}
+
+Result<SignInResult> StaffService::authenticate(const QString &username, const QString &password,
+                                                const QString &where) const
+{
+    const QString name = username.trimmed().toLower();
+    QString hash;
+    std::optional<StaffAccount> account;
+    if (validUsername(name)) {
+        auto q = Sql::exec(m_c.db(),
+                           QStringLiteral("SELECT %1 FROM staff WHERE username = ?").arg(kColumns),
+                           {name});
+        if (!q)
+            return q.error();
+        if (q->next())
+            account = fromQuery(*q, &hash);
+    }
+    const qint64 now = m_clock.nowMs();
+    SignInResult result;
+
+    if (!account) {
+        PasswordHasher::verify(dummyHash(), password); // same time as a wrong password
+        result.refusal = SignInRefusal::BadCredentials;
+        AuditEvent e;
+        e.actor = QStringLiteral("anonymous");
+        e.actorRole = QStringLiteral("anonymous");
+        e.action = QStringLiteral("login.failed");
+        e.entityKind = QStringLiteral("staff");
+        e.entityId = QStringLiteral("(unknown)");
+        // A digest, not the text: people type passwords into the user name field.
+        e.after = {
+            {QStringLiteral("username_sha256"),
+             QString::fromLatin1(QCryptographicHash::hash(name.toUtf8(), QCryptographicHash::Sha256)
+                                     .toHex()
+                                     .left(16))},
+            {QStringLiteral("where"), where}};
+        e.reason = QStringLiteral("unknown_user");
+        if (auto r = AuditOutbox::record(m_c.db(), e, m_clock); !r)
+            return r.error();
+        spdlog::warn("sign-in refused for an unknown user name from {}", where.toStdString());
+        return result;
+    }
+
+    if (account->lockedUntil > now) {
+        result.refusal = SignInRefusal::Locked;
+        result.lockedUntil = account->lockedUntil;
+        AuditEvent e = staffEvent(account->actor(), QStringLiteral("login.refused"), *account);
+        e.after = {{QStringLiteral("locked_until"), account->lockedUntil},
+                   {QStringLiteral("where"), where}};
+        e.reason = QStringLiteral("locked");
+        if (auto r = AuditOutbox::record(m_c.db(), e, m_clock); !r)
+            return r.error();
+        spdlog::warn("sign-in refused for {}: account locked", name.toStdString());
+        return result;
+    }
+
+    if (!PasswordHasher::verify(hash, password)) {
+        if (auto r = recordFailure(*account, where, &result); !r)
+            return r.error();
+        return result;
+    }
+
+    if (account->disabled) {
+        result.refusal = SignInRefusal::Disabled;
+        AuditEvent e = staffEvent(account->actor(), QStringLiteral("login.refused"), *account);
+        e.after = {{QStringLiteral("where"), where}};
+        e.reason = QStringLiteral("disabled");
+        if (auto r = AuditOutbox::record(m_c.db(), e, m_clock); !r)
+            return r.error();
+        spdlog::warn("sign-in refused for {}: account disabled", name.toStdString());
+        return result;
+    }
+
+    auto ok = inTransaction(m_c.db(), Transaction::Mode::Immediate, [&]() -> Result<bool> {
+        auto n =
+            Sql::update(m_c.db(),
+                        QStringLiteral("UPDATE staff SET failed_attempts = 0, locked_until = NULL,"
+                                       " updated_at = ? WHERE id = ?"),
+                        {now, account->id});
+        if (!n)
+            return n.error();
+        AuditEvent e = staffEvent(account->actor(), QStringLiteral("login.succeeded"), *account);
+        e.after = {{QStringLiteral("where"), where}};
+        if (auto r = AuditOutbox::record(m_c.db(), e, m_clock); !r)
+            return r.error();
+        return true;
+    });
+    if (!ok)
+        return ok.error();
+    account->failedAttempts = 0;
+    account->lockedUntil = 0;
+    result.account = *account;
+    spdlog::info("{} signed in as {} from {}", name.toStdString(),
+                 staffRoleName(account->role).toStdString(), where.toStdString());
+    return result;
+}
+
+Result<void> StaffService::recordFailure(const StaffAccount &account, const QString &where,
+                                         SignInResult *result) const
+{
+    auto settings = OpsSettings::load(m_c);
+    if (!settings)
+        return settings.error();
+    const qint64 maxFailures =
+        qMax<qint64>(1, settings->integer(QStringLiteral("auth.max_failed_logins"), 5));
+    const qint64 lockMs =
+        qMax<qint64>(1, settings->integer(QStringLiteral("auth.lockout_seconds"), 900)) * 1000;
+    const qint64 now = m_clock.nowMs();
+    auto done = inTransaction(m_c.db(), Transaction::Mode::Immediate, [&]() -> Result<bool> {
+        // A lock that has run out starts a fresh count.
+        auto n = Sql::update(
+            m_c.db(),
+            QStringLiteral("UPDATE staff SET failed_attempts = CASE WHEN locked_until IS NOT NULL"
+                           " AND locked_until <= ? THEN 1 ELSE failed_attempts + 1 END,"
+                           " locked_until = CASE WHEN locked_until IS NOT NULL AND"
+                           " locked_until <= ? THEN NULL ELSE locked_until END,"
+                           " updated_at = ? WHERE id = ?"),
+            {now, now, now, account.id});
+        if (!n)
+            return n.error();
+        auto failures =
+            Sql::scalar(m_c.db(), QStringLiteral("SELECT failed_attempts FROM staff WHERE id = ?"),
+                        {account.id});
+        if (!failures)
+            return failures.error();
+        const qint64 count = failures->toLongLong();
+        AuditEvent e = staffEvent(account.actor(), QStringLiteral("login.failed"), account);
+        e.after = {{QStringLiteral("failed_attempts"), count}, {QStringLiteral("where"), where}};
+        e.reason = QStringLiteral("wrong_password");
+        if (auto r = AuditOutbox::record(m_c.db(), e, m_clock); !r)
+            return r.error();
+        if (count < maxFailures) {
+            result->refusal = SignInRefusal::BadCredentials;
+            result->attemptsLeft = int(maxFailures - count);
+            return false;
+        }
+        const qint64 until = now + lockMs;
+        auto l = Sql::update(
+            m_c.db(),
+            QStringLiteral("UPDATE staff SET locked_until = ?, failed_attempts = 0 WHERE id = ?"),
+            {until, account.id});
+        if (!l)
+            return l.error();
+        AuditEvent lock = staffEvent(Actor::system(QStringLiteral("auth")),
+                                     QStringLiteral("login.locked"), account);
+        lock.after = {{QStringLiteral("locked_until"), until},
+                      {QStringLiteral("failed_attempts"), count}};
+        lock.reason = QStringLiteral("too_many_failures");
+        if (auto r = AuditOutbox::record(m_c.db(), lock, m_clock); !r)
+            return r.error();
+        result->refusal = SignInRefusal::Locked;
+        result->lockedUntil = until;
+        return true;
+    });
+    if (!done)
+        return done.error();
+    if (*done)
+        spdlog::warn("staff account {} locked after {} failed sign-ins",
+                     account.username.toStdString(), maxFailures);
+    else
+        spdlog::warn("sign-in refused for {}: wrong password", account.username.toStdString());
+    return {};
+}
+
+Result<void> StaffService::signOut(const StaffAccount &account, const QString &where) const
+{
+    AuditEvent e = staffEvent(account.actor(), QStringLiteral("logout"), account);
+    e.after = {{QStringLiteral("where"), where}};
+    auto r = AuditOutbox::record(m_c.db(), e, m_clock);
+    if (!r)
+        return r.error();
+    spdlog::info("{} signed out", account.username.toStdString());
+    return {};
+}
+
+} // namespace OncePay
