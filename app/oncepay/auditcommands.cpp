@@ -18,18 +18,21 @@ const QString kBatch = QStringLiteral("batch");
 const QString kActor = QStringLiteral("actor");
 const QString kPublicKey = QStringLiteral("public-key");
 
-void addBatchOption(QCommandLineParser &p) {
+void addBatchOption(QCommandLineParser &p)
+{
     p.addOption({kBatch, QStringLiteral("rows per batch"), QStringLiteral("N")});
 }
 
-int batchSize(const QCommandLineParser &p, int fallback) {
+int batchSize(const QCommandLineParser &p, int fallback)
+{
     const int n = p.value(kBatch).toInt();
     return n > 0 ? n : fallback;
 }
 
 // Verifying and sealing never migrate: an auditor's account may only read (and insert
 // checkpoints). A database without the schema is reported, not silently treated as empty.
-Result<Connection> openAudit(Context &ctx, const QString &purpose) {
+Result<Connection> openAudit(Context &ctx, const QString &purpose)
+{
     auto audit = Connection::open(ctx.config.audit, purpose);
     if (!audit)
         return audit.error();
@@ -43,7 +46,8 @@ Result<Connection> openAudit(Context &ctx, const QString &purpose) {
     return audit;
 }
 
-int ship(Context &ctx, const QCommandLineParser &parser) {
+int ship(Context &ctx, const QCommandLineParser &parser)
+{
     auto orders = openMigrated(ctx.config.orders, QStringLiteral("audit-ship"));
     if (!orders)
         return fail(ctx, orders.error());
@@ -66,7 +70,8 @@ int ship(Context &ctx, const QCommandLineParser &parser) {
     return Ok;
 }
 
-int verify(Context &ctx, const QCommandLineParser &parser) {
+int verify(Context &ctx, const QCommandLineParser &parser)
+{
     auto audit = openAudit(ctx, QStringLiteral("audit-verify"));
     if (!audit)
         return fail(ctx, audit.error());
@@ -88,7 +93,8 @@ int verify(Context &ctx, const QCommandLineParser &parser) {
     return report->ok() ? Ok : Failed;
 }
 
-int seal(Context &ctx, const QCommandLineParser &parser) {
+int seal(Context &ctx, const QCommandLineParser &parser)
+{
     auto key = SealKey::loadOrCreate(SealKeyPaths::fromConfig(ctx.config));
     if (!key)
         return fail(ctx, key.error());
@@ -109,7 +115,8 @@ int seal(Context &ctx, const QCommandLineParser &parser) {
     return Ok;
 }
 
-int crosscheck(Context &ctx, const QCommandLineParser &parser) {
+int crosscheck(Context &ctx, const QCommandLineParser &parser)
+{
     auto orders = openMigrated(ctx.config.orders, QStringLiteral("audit-crosscheck"));
     if (!orders)
         return fail(ctx, orders.error());
@@ -136,7 +143,8 @@ int crosscheck(Context &ctx, const QCommandLineParser &parser) {
     return report->passed() ? Ok : Failed;
 }
 
-void addActorOption(QCommandLineParser &p) {
+void addActorOption(QCommandLineParser &p)
+{
     p.addOption({kActor, QStringLiteral("who runs it, as recorded in the audit log"),
                  QStringLiteral("NAME"), QStringLiteral("system")});
 }

@@ -8,7 +8,8 @@ namespace OncePay::AuditChain {
 
 namespace {
 
-void frame(QByteArray &out, char tag, const QByteArray &bytes) {
+void frame(QByteArray &out, char tag, const QByteArray &bytes)
+{
     out.append(tag);
     char len[4];
     qToBigEndian(quint32(bytes.size()), len);
@@ -16,22 +17,26 @@ void frame(QByteArray &out, char tag, const QByteArray &bytes) {
     out.append(bytes);
 }
 
-void text(QByteArray &out, const QString &s) {
+void text(QByteArray &out, const QString &s)
+{
     frame(out, 'S', s.toUtf8());
 }
 
-void integer(QByteArray &out, qint64 v) {
+void integer(QByteArray &out, qint64 v)
+{
     frame(out, 'I', QByteArray::number(v));
 }
 
-void nullable(QByteArray &out, const std::optional<QString> &s) {
+void nullable(QByteArray &out, const std::optional<QString> &s)
+{
     if (s)
         text(out, *s);
     else
         frame(out, 'N', {});
 }
 
-std::optional<QString> optionalText(const QVariant &v) {
+std::optional<QString> optionalText(const QVariant &v)
+{
     if (v.isNull())
         return std::nullopt;
     return v.toString();
@@ -39,21 +44,25 @@ std::optional<QString> optionalText(const QVariant &v) {
 
 // Qt's drivers bind a null QString as SQL NULL; an empty value that is present must stay
 // distinct from NULL, so it is bound as a non-null empty string.
-QVariant bindText(const QString &s) {
+QVariant bindText(const QString &s)
+{
     return s.isNull() ? QVariant(QStringLiteral("")) : QVariant(s);
 }
 
-QVariant bindOptional(const std::optional<QString> &s) {
+QVariant bindOptional(const std::optional<QString> &s)
+{
     return s ? bindText(*s) : QVariant();
 }
 
 } // namespace
 
-QString genesisHash() {
+QString genesisHash()
+{
     return QString(64, u'0');
 }
 
-QByteArray canonicalEncoding(const AuditRow &r) {
+QByteArray canonicalEncoding(const AuditRow &r)
+{
     QByteArray out;
     out.reserve(256);
     text(out, QStringLiteral("oncepay.audit.v1"));
@@ -75,12 +84,14 @@ QByteArray canonicalEncoding(const AuditRow &r) {
     return out;
 }
 
-QString computeHash(const AuditRow &row) {
+QString computeHash(const AuditRow &row)
+{
     return QString::fromLatin1(
         QCryptographicHash::hash(canonicalEncoding(row), QCryptographicHash::Sha256).toHex());
 }
 
-QByteArray sealMessage(qint64 seq, const QString &headHash) {
+QByteArray sealMessage(qint64 seq, const QString &headHash)
+{
     QByteArray out;
     text(out, QStringLiteral("oncepay.audit.seal.v1"));
     integer(out, seq);
@@ -88,13 +99,15 @@ QByteArray sealMessage(qint64 seq, const QString &headHash) {
     return out;
 }
 
-QString columns() {
+QString columns()
+{
     return QStringLiteral("seq, event_id, occurred_at, recorded_at, actor, actor_role, action,"
                           " entity_kind, entity_id, order_id, callback_id, before_json,"
                           " after_json, reason, prev_hash, hash");
 }
 
-AuditRow readRow(const QSqlQuery &q) {
+AuditRow readRow(const QSqlQuery &q)
+{
     AuditRow r;
     r.seq = q.value(0).toLongLong();
     r.eventId = q.value(1).toString();
@@ -115,12 +128,14 @@ AuditRow readRow(const QSqlQuery &q) {
     return r;
 }
 
-QString insertSql() {
+QString insertSql()
+{
     return QStringLiteral("INSERT INTO audit_log (") + columns() +
            QStringLiteral(") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
 }
 
-QVariantList insertBinds(const AuditRow &r) {
+QVariantList insertBinds(const AuditRow &r)
+{
     return {r.seq,
             bindText(r.eventId),
             r.occurredAt,

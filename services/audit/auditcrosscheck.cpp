@@ -26,7 +26,8 @@ public:
         : m_db(std::move(db))
         , m_key(key)
         , m_where(where)
-        , m_batch(batch) {
+        , m_batch(batch)
+    {
         if (Sql::dialectOf(m_db) == Dialect::Postgres)
             m_key += QStringLiteral(" COLLATE \"C\"");
         m_select = (distinct ? QStringLiteral("SELECT DISTINCT ") : QStringLiteral("SELECT ")) +
@@ -34,7 +35,8 @@ public:
     }
 
     // False at the end; the error is set when a query failed.
-    bool next(QByteArray *key, QString *extra) {
+    bool next(QByteArray *key, QString *extra)
+    {
         if (m_pos >= m_rows.size()) {
             if (m_done || !fetch())
                 return false;
@@ -48,7 +50,8 @@ public:
     const std::optional<Error> &error() const { return m_error; }
 
 private:
-    bool fetch() {
+    bool fetch()
+    {
         QString sql = m_select + QStringLiteral(" WHERE ") + m_where;
         QVariantList binds;
         if (m_last) {
@@ -88,7 +91,8 @@ private:
 
 } // namespace
 
-QString CrossCheckReport::summary() const {
+QString CrossCheckReport::summary() const
+{
     return QStringLiteral("cross-check %1: %2 completed messages, %3 audited callbacks, %4 awaiting"
                           " shipment, %5 alert(s)")
         .arg(passed() ? QStringLiteral("passed") : QStringLiteral("FAILED"))
@@ -103,9 +107,11 @@ AuditCrossCheck::AuditCrossCheck(const Connection &orders, const Connection &mes
     : m_orders(orders)
     , m_messages(messages)
     , m_audit(audit)
-    , m_clock(clock) {}
+    , m_clock(clock)
+{}
 
-Result<CrossCheckReport> AuditCrossCheck::run(const QString &actor, const QString &actorRole) {
+Result<CrossCheckReport> AuditCrossCheck::run(const QString &actor, const QString &actorRole)
+{
     auto report = compare();
     if (!report) {
         if (auto r = record(actor, actorRole, nullptr, &report.error()); !r)
@@ -120,7 +126,8 @@ Result<CrossCheckReport> AuditCrossCheck::run(const QString &actor, const QStrin
     return report;
 }
 
-Result<CrossCheckReport> AuditCrossCheck::compare() {
+Result<CrossCheckReport> AuditCrossCheck::compare()
+{
     CrossCheckReport report;
 
     // Normally few rows: what the shipper has not copied yet.
@@ -184,7 +191,8 @@ Result<CrossCheckReport> AuditCrossCheck::compare() {
 }
 
 Result<QString> AuditCrossCheck::record(const QString &actor, const QString &actorRole,
-                                        const CrossCheckReport *report, const Error *error) {
+                                        const CrossCheckReport *report, const Error *error)
+{
     AuditEvent e;
     e.actor = actor;
     e.actorRole = actorRole;

@@ -10,9 +10,11 @@ namespace OncePay {
 AuditSealer::AuditSealer(const Connection &audit, const SealKey &key, const Clock &clock)
     : m_audit(audit)
     , m_key(key)
-    , m_clock(clock) {}
+    , m_clock(clock)
+{}
 
-Result<AuditSealResult> AuditSealer::seal(const QString &sealedBy) {
+Result<AuditSealResult> AuditSealer::seal(const QString &sealedBy)
+{
     AuditVerifier verifier(m_audit);
     verifier.setPublicKey(m_key.publicKey());
     auto report = verifier.verify();

@@ -22,16 +22,19 @@ struct OutboxRow {
     AuditRow row;
 };
 
-QString placeholders(qsizetype n) {
+QString placeholders(qsizetype n)
+{
     QStringList marks(n, QStringLiteral("?"));
     return marks.join(u',');
 }
 
-Error auditError(const Error &e) {
+Error auditError(const Error &e)
+{
     return makeError(e.code, QStringLiteral("audit: ") + e.message, e.reason);
 }
 
-Result<QList<OutboxRow>> readOutbox(const QSqlDatabase &db, int limit) {
+Result<QList<OutboxRow>> readOutbox(const QSqlDatabase &db, int limit)
+{
     auto q = Sql::exec(db,
                        QStringLiteral("SELECT id, event_id, occurred_at, actor, actor_role, action,"
                                       " entity_kind, entity_id, order_id, callback_id, before_json,"
@@ -69,12 +72,15 @@ Result<QList<OutboxRow>> readOutbox(const QSqlDatabase &db, int limit) {
 class MySqlChainLock {
 public:
     explicit MySqlChainLock(QSqlDatabase db)
-        : m_db(std::move(db)) {}
-    ~MySqlChainLock() {
+        : m_db(std::move(db))
+    {}
+    ~MySqlChainLock()
+    {
         if (m_held)
             (void)Sql::exec(m_db, QStringLiteral("SELECT RELEASE_LOCK(") + name() + u')');
     }
-    Result<void> acquire() {
+    Result<void> acquire()
+    {
         auto r = Sql::scalar(m_db, QStringLiteral("SELECT GET_LOCK(") + name() + u",30)");
         if (!r)
             return r.error();
@@ -86,14 +92,16 @@ public:
     }
 
 private:
-    static QString name() {
+    static QString name()
+    {
         return QStringLiteral("CONCAT('oncepay_audit_', LEFT(SHA1(DATABASE()), 32))");
     }
     QSqlDatabase m_db;
     bool m_held = false;
 };
 
-Result<QPair<qint64, QString>> readHead(const QSqlDatabase &db) {
+Result<QPair<qint64, QString>> readHead(const QSqlDatabase &db)
+{
     auto q =
         Sql::exec(db, QStringLiteral("SELECT seq, hash FROM audit_log ORDER BY seq DESC LIMIT 1"));
     if (!q)
@@ -106,19 +114,22 @@ Result<QPair<qint64, QString>> readHead(const QSqlDatabase &db) {
 } // namespace
 
 AuditShipper::AuditShipper(const Connection &orders, const Connection &audit, const Clock &clock)
-    : AuditShipper(orders, audit, clock, Options{}) {}
+    : AuditShipper(orders, audit, clock, Options{})
+{}
 
 AuditShipper::AuditShipper(const Connection &orders, const Connection &audit, const Clock &clock,
                            Options options)
     : m_orders(orders)
     , m_audit(audit)
     , m_clock(clock)
-    , m_options(options) {
+    , m_options(options)
+{
     if (m_options.batchSize < 1)
         m_options.batchSize = 1;
 }
 
-Result<qint64> AuditShipper::pendingCount() const {
+Result<qint64> AuditShipper::pendingCount() const
+{
     auto n =
         Sql::scalar(m_orders.db(),
                     QStringLiteral("SELECT COUNT(*) FROM audit_outbox WHERE shipped_at IS NULL"));
@@ -127,7 +138,8 @@ Result<qint64> AuditShipper::pendingCount() const {
     return n->toLongLong();
 }
 
-Result<AuditShipReport> AuditShipper::shipBatch() {
+Result<AuditShipReport> AuditShipper::shipBatch()
+{
     AuditShipReport report;
     auto outbox = readOutbox(m_orders.db(), m_options.batchSize);
     if (!outbox)
@@ -215,7 +227,8 @@ Result<AuditShipReport> AuditShipper::shipBatch() {
     return report;
 }
 
-Result<AuditShipReport> AuditShipper::shipAll() {
+Result<AuditShipReport> AuditShipper::shipAll()
+{
     AuditShipReport total;
     for (int i = 0; m_options.maxBatches <= 0 || i < m_options.maxBatches; ++i) {
         auto batch = shipBatch();
@@ -239,7 +252,8 @@ Result<AuditShipReport> AuditShipper::shipAll() {
 
 Result<AuditShipReport> AuditShipper::ship(const ConnectionProfile &orders,
                                            const ConnectionProfile &audit, const Clock &clock,
-                                           Options options) {
+                                           Options options)
+{
     auto o = openMigrated(orders, QStringLiteral("audit-ship"));
     if (!o)
         return o.error();

@@ -8,7 +8,8 @@ namespace OncePay {
 
 namespace {
 
-AuditProblem problem(AuditProblem::Kind kind, qint64 seq, QString message) {
+AuditProblem problem(AuditProblem::Kind kind, qint64 seq, QString message)
+{
     AuditProblem p;
     p.kind = kind;
     p.seq = seq;
@@ -16,8 +17,8 @@ AuditProblem problem(AuditProblem::Kind kind, qint64 seq, QString message) {
     return p;
 }
 
-AuditProblem checkpointProblem(AuditProblem::Kind kind, const AuditCheckpoint &cp,
-                               QString message) {
+AuditProblem checkpointProblem(AuditProblem::Kind kind, const AuditCheckpoint &cp, QString message)
+{
     AuditProblem p = problem(kind, cp.seq, std::move(message));
     p.checkpointId = cp.id;
     return p;
@@ -25,27 +26,22 @@ AuditProblem checkpointProblem(AuditProblem::Kind kind, const AuditCheckpoint &c
 
 } // namespace
 
-QString auditProblemKindName(AuditProblem::Kind kind) {
+QString auditProblemKindName(AuditProblem::Kind kind)
+{
     switch (kind) {
-    case AuditProblem::Kind::Altered:
-        return QStringLiteral("altered");
-    case AuditProblem::Kind::Missing:
-        return QStringLiteral("missing");
-    case AuditProblem::Kind::Relinked:
-        return QStringLiteral("reordered");
-    case AuditProblem::Kind::Truncated:
-        return QStringLiteral("truncated");
-    case AuditProblem::Kind::SealMismatch:
-        return QStringLiteral("seal_mismatch");
-    case AuditProblem::Kind::BadSignature:
-        return QStringLiteral("bad_signature");
-    case AuditProblem::Kind::NoPublicKey:
-        return QStringLiteral("no_public_key");
+    case AuditProblem::Kind::Altered: return QStringLiteral("altered");
+    case AuditProblem::Kind::Missing: return QStringLiteral("missing");
+    case AuditProblem::Kind::Relinked: return QStringLiteral("reordered");
+    case AuditProblem::Kind::Truncated: return QStringLiteral("truncated");
+    case AuditProblem::Kind::SealMismatch: return QStringLiteral("seal_mismatch");
+    case AuditProblem::Kind::BadSignature: return QStringLiteral("bad_signature");
+    case AuditProblem::Kind::NoPublicKey: return QStringLiteral("no_public_key");
     }
     return QStringLiteral("unknown");
 }
 
-QString AuditVerifyReport::summary() const {
+QString AuditVerifyReport::summary() const
+{
     if (problem)
         return QStringLiteral("audit chain BROKEN: ") + problem->message;
     if (cancelled)
@@ -62,9 +58,11 @@ QString AuditVerifyReport::summary() const {
 }
 
 AuditVerifier::AuditVerifier(const Connection &audit)
-    : m_audit(audit) {}
+    : m_audit(audit)
+{}
 
-Result<QList<AuditCheckpoint>> AuditVerifier::checkpoints(const QSqlDatabase &db) {
+Result<QList<AuditCheckpoint>> AuditVerifier::checkpoints(const QSqlDatabase &db)
+{
     auto q = Sql::exec(db, QStringLiteral("SELECT id, seq, head_hash, key_id, signature, sealed_by,"
                                           " sealed_at FROM audit_checkpoints ORDER BY seq, id"));
     if (!q)
@@ -84,8 +82,8 @@ Result<QList<AuditCheckpoint>> AuditVerifier::checkpoints(const QSqlDatabase &db
     return list;
 }
 
-std::optional<AuditProblem>
-AuditVerifier::checkSignatures(const QList<AuditCheckpoint> &cps) const {
+std::optional<AuditProblem> AuditVerifier::checkSignatures(const QList<AuditCheckpoint> &cps) const
+{
     for (const AuditCheckpoint &cp : cps) {
         if (!m_publicKey)
             return checkpointProblem(
@@ -109,7 +107,8 @@ AuditVerifier::checkSignatures(const QList<AuditCheckpoint> &cps) const {
     return std::nullopt;
 }
 
-Result<AuditVerifyReport> AuditVerifier::verify(const Progress &progress) const {
+Result<AuditVerifyReport> AuditVerifier::verify(const Progress &progress) const
+{
     const QSqlDatabase db = m_audit.db();
     AuditVerifyReport report;
     auto total = Sql::scalar(db, QStringLiteral("SELECT COUNT(*) FROM audit_log"));

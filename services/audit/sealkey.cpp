@@ -11,12 +11,14 @@ namespace OncePay {
 
 namespace {
 
-bool sodiumReady() {
+bool sodiumReady()
+{
     static const bool ready = sodium_init() >= 0;
     return ready;
 }
 
-Result<QByteArray> readBase64File(const QString &path, qsizetype maxBytes) {
+Result<QByteArray> readBase64File(const QString &path, qsizetype maxBytes)
+{
     QFile f(path);
     if (!f.exists())
         return makeError(ErrorCode::NotFound,
@@ -32,7 +34,8 @@ Result<QByteArray> readBase64File(const QString &path, qsizetype maxBytes) {
 }
 
 Result<void> writeFile(const QString &path, const QByteArray &content,
-                       QFileDevice::Permissions mode) {
+                       QFileDevice::Permissions mode)
+{
     QFile f(path);
     // NewOnly + permissions: the file is created with its final mode, never world-readable.
     if (!f.open(QIODevice::WriteOnly | QIODevice::NewOnly, mode))
@@ -46,7 +49,8 @@ Result<void> writeFile(const QString &path, const QByteArray &content,
 
 } // namespace
 
-SealKeyPaths SealKeyPaths::fromConfig(const AppConfig &config) {
+SealKeyPaths SealKeyPaths::fromConfig(const AppConfig &config)
+{
     SealKeyPaths p;
     p.secretKey = config.seal.value(QStringLiteral("key_file"));
     if (p.secretKey.isEmpty())
@@ -59,7 +63,8 @@ SealKeyPaths SealKeyPaths::fromConfig(const AppConfig &config) {
     return p;
 }
 
-Result<SealPublicKey> SealPublicKey::fromBase64(const QString &text) {
+Result<SealPublicKey> SealPublicKey::fromBase64(const QString &text)
+{
     auto decoded = QByteArray::fromBase64Encoding(text.trimmed().toLatin1(),
                                                   QByteArray::AbortOnBase64DecodingErrors);
     if (!decoded || decoded.decoded.size() != crypto_sign_PUBLICKEYBYTES)
@@ -69,7 +74,8 @@ Result<SealPublicKey> SealPublicKey::fromBase64(const QString &text) {
     return k;
 }
 
-Result<SealPublicKey> SealPublicKey::load(const QString &path) {
+Result<SealPublicKey> SealPublicKey::load(const QString &path)
+{
     auto bytes = readBase64File(path, 4096);
     if (!bytes)
         return bytes.error();
@@ -81,16 +87,19 @@ Result<SealPublicKey> SealPublicKey::load(const QString &path) {
     return k;
 }
 
-QString SealPublicKey::keyId() const {
+QString SealPublicKey::keyId() const
+{
     return QString::fromLatin1(
         QCryptographicHash::hash(m_key, QCryptographicHash::Sha256).toHex().left(16));
 }
 
-QString SealPublicKey::toBase64() const {
+QString SealPublicKey::toBase64() const
+{
     return QString::fromLatin1(m_key.toBase64());
 }
 
-bool SealPublicKey::verify(const QByteArray &message, const QString &signature) const {
+bool SealPublicKey::verify(const QByteArray &message, const QString &signature) const
+{
     if (!sodiumReady() || m_key.size() != crypto_sign_PUBLICKEYBYTES)
         return false;
     auto sig = QByteArray::fromBase64Encoding(signature.toLatin1(),
@@ -104,11 +113,13 @@ bool SealPublicKey::verify(const QByteArray &message, const QString &signature) 
                reinterpret_cast<const unsigned char *>(m_key.constData())) == 0;
 }
 
-SealKey::~SealKey() {
+SealKey::~SealKey()
+{
     sodium_memzero(m_secret.data(), m_secret.size());
 }
 
-SealKey SealKey::generate() {
+SealKey SealKey::generate()
+{
     SealKey k;
     unsigned char pk[crypto_sign_PUBLICKEYBYTES];
     if (sodiumReady())
@@ -116,7 +127,8 @@ SealKey SealKey::generate() {
     return k;
 }
 
-Result<SealKey> SealKey::load(const QString &secretKeyPath) {
+Result<SealKey> SealKey::load(const QString &secretKeyPath)
+{
     if (!sodiumReady())
         return makeError(ErrorCode::Internal, QStringLiteral("libsodium failed to initialise"));
     auto bytes = readBase64File(secretKeyPath, 4096);
@@ -139,7 +151,8 @@ Result<SealKey> SealKey::load(const QString &secretKeyPath) {
     return k;
 }
 
-Result<SealKey> SealKey::loadOrCreate(const SealKeyPaths &paths) {
+Result<SealKey> SealKey::loadOrCreate(const SealKeyPaths &paths)
+{
     if (QFile::exists(paths.secretKey)) {
         auto k = load(paths.secretKey);
         if (k && !QFile::exists(paths.publicKey)) {
@@ -185,7 +198,8 @@ Result<SealKey> SealKey::loadOrCreate(const SealKeyPaths &paths) {
     return k;
 }
 
-SealPublicKey SealKey::publicKey() const {
+SealPublicKey SealKey::publicKey() const
+{
     SealPublicKey p;
     unsigned char pk[crypto_sign_PUBLICKEYBYTES];
     crypto_sign_ed25519_sk_to_pk(pk, m_secret.data());
@@ -193,7 +207,8 @@ SealPublicKey SealKey::publicKey() const {
     return p;
 }
 
-QString SealKey::sign(const QByteArray &message) const {
+QString SealKey::sign(const QByteArray &message) const
+{
     unsigned char sig[crypto_sign_BYTES];
     crypto_sign_detached(sig, nullptr, reinterpret_cast<const unsigned char *>(message.constData()),
                          quint64(message.size()), m_secret.data());

@@ -9,7 +9,8 @@
 
 namespace OncePay::Test {
 
-Connection openOrDie(const ConnectionProfile &profile) {
+Connection openOrDie(const ConnectionProfile &profile)
+{
     auto c = openMigrated(profile, QStringLiteral("test"));
     if (!c)
         qFatal("cannot open %s: %s", qPrintable(profile.describe()), qPrintable(c.error().message));
@@ -17,7 +18,8 @@ Connection openOrDie(const ConnectionProfile &profile) {
 }
 
 QStringList seedOutbox(const Connection &orders, int n, const Clock &clock,
-                       const QString &callbackPrefix) {
+                       const QString &callbackPrefix)
+{
     QStringList ids;
     for (int i = 1; i <= n; ++i) {
         AuditEvent e;
@@ -49,7 +51,8 @@ QStringList seedOutbox(const Connection &orders, int n, const Clock &clock,
     return ids;
 }
 
-qint64 scalarInt(const Connection &c, const QString &sql) {
+qint64 scalarInt(const Connection &c, const QString &sql)
+{
     auto v = Sql::scalar(c.db(), sql);
     if (!v)
         qFatal("%s: %s", qPrintable(sql), qPrintable(v.error().message));
@@ -58,17 +61,18 @@ qint64 scalarInt(const Connection &c, const QString &sql) {
 
 namespace {
 
-QStringList dropTriggers(Dialect d) {
+QStringList dropTriggers(Dialect d)
+{
     if (d == Dialect::Postgres)
         return {QStringLiteral("ALTER TABLE audit_log DISABLE TRIGGER USER")};
     return {QStringLiteral("DROP TRIGGER audit_log_no_update"),
             QStringLiteral("DROP TRIGGER audit_log_no_delete")};
 }
 
-QStringList createTriggers(Dialect d) {
+QStringList createTriggers(Dialect d)
+{
     switch (d) {
-    case Dialect::Postgres:
-        return {QStringLiteral("ALTER TABLE audit_log ENABLE TRIGGER USER")};
+    case Dialect::Postgres: return {QStringLiteral("ALTER TABLE audit_log ENABLE TRIGGER USER")};
     case Dialect::MySql:
         return {QStringLiteral("CREATE TRIGGER audit_log_no_update BEFORE UPDATE ON audit_log FOR"
                                " EACH ROW SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT ="
@@ -89,7 +93,8 @@ QStringList createTriggers(Dialect d) {
 
 } // namespace
 
-Result<void> tamper(const Connection &audit, const QStringList &statements) {
+Result<void> tamper(const Connection &audit, const QStringList &statements)
+{
     for (const QStringList &group :
          {dropTriggers(audit.dialect()), statements, createTriggers(audit.dialect())}) {
         for (const QString &sql : group) {
@@ -100,7 +105,8 @@ Result<void> tamper(const Connection &audit, const QStringList &statements) {
     return {};
 }
 
-Result<void> swapRows(const Connection &audit, qint64 a, qint64 b) {
+Result<void> swapRows(const Connection &audit, qint64 a, qint64 b)
+{
     return tamper(audit,
                   {QStringLiteral("UPDATE audit_log SET seq = -1 WHERE seq = %1").arg(a),
                    QStringLiteral("UPDATE audit_log SET seq = %1 WHERE seq = %2").arg(a).arg(b),

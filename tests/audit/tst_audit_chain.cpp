@@ -20,7 +20,8 @@ namespace {
 
 const qint64 kStart = 1'700'000'000'000;
 
-AuditVerifyReport verified(const Connection &audit) {
+AuditVerifyReport verified(const Connection &audit)
+{
     AuditVerifier v(audit);
     v.setBatchSize(7); // several batches even for small chains
     auto r = v.verify();
@@ -30,7 +31,8 @@ AuditVerifyReport verified(const Connection &audit) {
 }
 
 // 25 events shipped in batches of 10: the fixture of the tamper tests.
-void shipped25(const Connection &orders, const Connection &audit, const Clock &clock) {
+void shipped25(const Connection &orders, const Connection &audit, const Clock &clock)
+{
     seedOutbox(orders, 25, clock);
     AuditShipper shipper(orders, audit, clock, {10, 0});
     auto r = shipper.shipAll();
@@ -44,7 +46,8 @@ void shipped25(const Connection &orders, const Connection &audit, const Clock &c
 class TstAuditChain : public QObject {
     Q_OBJECT
 private Q_SLOTS:
-    void canonicalEncodingIsPinned() {
+    void canonicalEncodingIsPinned()
+    {
         AuditRow r;
         r.seq = 1;
         r.eventId = QStringLiteral("e1");
@@ -80,7 +83,8 @@ private Q_SLOTS:
     }
 
     void shipThenVerify_data() { addEngineRows(); }
-    void shipThenVerify() {
+    void shipThenVerify()
+    {
         ONCEPAY_SCRATCH(dbs);
         ManualClock clock(kStart);
         Connection orders = openOrDie(dbs->orders());
@@ -125,7 +129,8 @@ private Q_SLOTS:
     }
 
     void shipTwiceAndAfterCrashNoDuplicates_data() { addEngineRows(); }
-    void shipTwiceAndAfterCrashNoDuplicates() {
+    void shipTwiceAndAfterCrashNoDuplicates()
+    {
         ONCEPAY_SCRATCH(dbs);
         ManualClock clock(kStart);
         Connection orders = openOrDie(dbs->orders());
@@ -158,7 +163,8 @@ private Q_SLOTS:
     }
 
     void concurrentShippersNeverFork_data() { addEngineRows(); }
-    void concurrentShippersNeverFork() {
+    void concurrentShippersNeverFork()
+    {
         ONCEPAY_SCRATCH(dbs);
         ManualClock clock(kStart);
         {
@@ -191,7 +197,8 @@ private Q_SLOTS:
     }
 
     void auditDatabaseUnavailable_data() { addEngineRows(); }
-    void auditDatabaseUnavailable() {
+    void auditDatabaseUnavailable()
+    {
         ONCEPAY_SCRATCH(dbs);
         ManualClock clock(kStart);
         Connection orders = openOrDie(dbs->orders());
@@ -232,7 +239,8 @@ private Q_SLOTS:
     }
 
     void alteredByteIsNamed_data() { addEngineRows(); }
-    void alteredByteIsNamed() {
+    void alteredByteIsNamed()
+    {
         ONCEPAY_SCRATCH(dbs);
         ManualClock clock(kStart);
         Connection orders = openOrDie(dbs->orders());
@@ -267,7 +275,8 @@ private Q_SLOTS:
     }
 
     void deletedRowIsNamed_data() { addEngineRows(); }
-    void deletedRowIsNamed() {
+    void deletedRowIsNamed()
+    {
         ONCEPAY_SCRATCH(dbs);
         ManualClock clock(kStart);
         Connection orders = openOrDie(dbs->orders());
@@ -289,7 +298,8 @@ private Q_SLOTS:
     }
 
     void swappedRowsAreNamed_data() { addEngineRows(); }
-    void swappedRowsAreNamed() {
+    void swappedRowsAreNamed()
+    {
         ONCEPAY_SCRATCH(dbs);
         ManualClock clock(kStart);
         Connection orders = openOrDie(dbs->orders());
@@ -305,7 +315,8 @@ private Q_SLOTS:
     }
 
     void progressAndCancel_data() { addEngineRows(); }
-    void progressAndCancel() {
+    void progressAndCancel()
+    {
         ONCEPAY_SCRATCH(dbs);
         ManualClock clock(kStart);
         Connection orders = openOrDie(dbs->orders());
@@ -329,7 +340,8 @@ private Q_SLOTS:
     }
 
     // 100,000 rows stream through in batches (SQLite; the servers run the same code path).
-    void verifiesALongChain() {
+    void verifiesALongChain()
+    {
         QTemporaryDir dir;
         ConnectionProfile p;
         p.role = DbRole::Audit;

@@ -19,7 +19,8 @@ namespace {
 
 const qint64 kStart = 1'700'000'000'000;
 
-void addMessage(const Connection &orders, const QString &callbackId, const QString &status) {
+void addMessage(const Connection &orders, const QString &callbackId, const QString &status)
+{
     auto r =
         Sql::exec(orders.db(),
                   QStringLiteral("INSERT INTO callback_messages (callback_id, channel, event_kind,"
@@ -31,7 +32,8 @@ void addMessage(const Connection &orders, const QString &callbackId, const QStri
         qFatal("message: %s", qPrintable(r.error().message));
 }
 
-void audited(const Connection &orders, const QString &callbackId, const Clock &clock) {
+void audited(const Connection &orders, const QString &callbackId, const Clock &clock)
+{
     AuditEvent e;
     e.actor = QStringLiteral("worker:1");
     e.actorRole = QStringLiteral("system");
@@ -43,7 +45,8 @@ void audited(const Connection &orders, const QString &callbackId, const Clock &c
         qFatal("outbox");
 }
 
-QJsonObject recordedRun(const Connection &orders, const QString &eventId) {
+QJsonObject recordedRun(const Connection &orders, const QString &eventId)
+{
     auto q =
         Sql::exec(orders.db(),
                   QStringLiteral("SELECT action, after_json FROM audit_outbox WHERE event_id = ?"),
@@ -61,7 +64,8 @@ class TstAuditCrossCheck : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void mismatchesBecomeAlerts_data() { addEngineRows(); }
-    void mismatchesBecomeAlerts() {
+    void mismatchesBecomeAlerts()
+    {
         ONCEPAY_SCRATCH(dbs);
         ManualClock clock(kStart);
         Connection orders = openOrDie(dbs->orders());
@@ -103,7 +107,8 @@ private Q_SLOTS:
     }
 
     void passingRunIsAuditedToo_data() { addEngineRows(); }
-    void passingRunIsAuditedToo() {
+    void passingRunIsAuditedToo()
+    {
         ONCEPAY_SCRATCH(dbs);
         ManualClock clock(kStart);
         Connection orders = openOrDie(dbs->orders());
@@ -129,7 +134,8 @@ private Q_SLOTS:
     }
 
     void unreadableAuditIsRecordedAsFailedRun_data() { addEngineRows(); }
-    void unreadableAuditIsRecordedAsFailedRun() {
+    void unreadableAuditIsRecordedAsFailedRun()
+    {
         ONCEPAY_SCRATCH(dbs);
         ManualClock clock(kStart);
         Connection orders = openOrDie(dbs->orders());

@@ -22,14 +22,16 @@ namespace {
 
 const qint64 kStart = 1'700'000'000'000;
 
-void ship(const Connection &orders, const Connection &audit, const Clock &clock, int n) {
+void ship(const Connection &orders, const Connection &audit, const Clock &clock, int n)
+{
     seedOutbox(orders, n, clock);
     auto r = AuditShipper(orders, audit, clock).shipAll();
     if (!r || r->shipped != n)
         qFatal("ship failed");
 }
 
-AuditVerifyReport verified(const Connection &audit, const SealPublicKey &key) {
+AuditVerifyReport verified(const Connection &audit, const SealPublicKey &key)
+{
     AuditVerifier v(audit);
     v.setPublicKey(key);
     v.setBatchSize(8);
@@ -44,7 +46,8 @@ AuditVerifyReport verified(const Connection &audit, const SealPublicKey &key) {
 class TstAuditSeal : public QObject {
     Q_OBJECT
 private Q_SLOTS:
-    void keyFilesAreCreatedPrivately() {
+    void keyFilesAreCreatedPrivately()
+    {
         QTemporaryDir dir;
         AppConfig config = AppConfig::defaults(dir.path());
         const SealKeyPaths paths = SealKeyPaths::fromConfig(config);
@@ -89,7 +92,8 @@ private Q_SLOTS:
     }
 
     void sealThenVerify_data() { addEngineRows(); }
-    void sealThenVerify() {
+    void sealThenVerify()
+    {
         ONCEPAY_SCRATCH(dbs);
         ManualClock clock(kStart);
         Connection orders = openOrDie(dbs->orders());
@@ -126,7 +130,8 @@ private Q_SLOTS:
     }
 
     void truncationAfterSealIsNamed_data() { addEngineRows(); }
-    void truncationAfterSealIsNamed() {
+    void truncationAfterSealIsNamed()
+    {
         ONCEPAY_SCRATCH(dbs);
         ManualClock clock(kStart);
         Connection orders = openOrDie(dbs->orders());
@@ -157,7 +162,8 @@ private Q_SLOTS:
     }
 
     void rewrittenChainBreaksTheSeal_data() { addEngineRows(); }
-    void rewrittenChainBreaksTheSeal() {
+    void rewrittenChainBreaksTheSeal()
+    {
         ONCEPAY_SCRATCH(dbs);
         ManualClock clock(kStart);
         Connection orders = openOrDie(dbs->orders());
@@ -199,7 +205,8 @@ private Q_SLOTS:
     }
 
     void badSignatureIsNamed_data() { addEngineRows(); }
-    void badSignatureIsNamed() {
+    void badSignatureIsNamed()
+    {
         ONCEPAY_SCRATCH(dbs);
         ManualClock clock(kStart);
         Connection orders = openOrDie(dbs->orders());

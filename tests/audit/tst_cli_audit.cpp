@@ -15,7 +15,8 @@ class TstCliAudit : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void shipSealVerifyExitCodes_data() { addEngineRows(); }
-    void shipSealVerifyExitCodes() {
+    void shipSealVerifyExitCodes()
+    {
         ONCEPAY_SCRATCH(dbs);
         QProcessEnvironment env;
         const QString config = dbs->writeConfigFile(&env);
@@ -77,7 +78,8 @@ private Q_SLOTS:
         QVERIFY(cross.out.startsWith(QStringLiteral("cross-check passed")));
     }
 
-    void unreachableAuditDatabaseExitsFour() {
+    void unreachableAuditDatabaseExitsFour()
+    {
         QTemporaryDir dir;
         const QString path = dir.filePath("down.ini");
         QFile f(path);
