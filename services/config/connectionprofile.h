@@ -28,6 +28,9 @@ struct ConnectionProfile {
     QString password;   // from the environment or the keychain, never from the file
     QString options;    // passed to QSqlDatabase::setConnectOptions
     bool sameAsOrders = false; // messages reuse the orders connection (DESIGN.md §1)
+    // SQLite only: synchronous=NORMAL instead of FULL. For generated demo data (the
+    // simulator), never for a database that acknowledges real payments.
+    bool relaxedDurability = false;
 
     // For logs and `db check`: everything but the password.
     QString describe() const;

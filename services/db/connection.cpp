@@ -113,7 +113,9 @@ Result<Connection> Connection::open(const ConnectionProfile &profile, const QStr
     switch (profile.dialect) {
     case Dialect::Sqlite:
         // WAL for concurrent readers; FULL so that an acknowledged commit survives power loss.
-        session << QStringLiteral("PRAGMA journal_mode=WAL") << QStringLiteral("PRAGMA synchronous=FULL")
+        session << QStringLiteral("PRAGMA journal_mode=WAL")
+                << (profile.relaxedDurability ? QStringLiteral("PRAGMA synchronous=NORMAL")
+                                              : QStringLiteral("PRAGMA synchronous=FULL"))
                 << QStringLiteral("PRAGMA foreign_keys=ON");
         break;
     case Dialect::Postgres:

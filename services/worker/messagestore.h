@@ -14,9 +14,9 @@
 namespace OncePay {
 
 struct RetryPolicy {
-    int maxAttempts = 8;
+    int maxAttempts = 12;
     qint64 leaseMs = 60 * 1000;
-    qint64 backoffBaseMs = 1000;
+    qint64 backoffBaseMs = 5000;
     qint64 backoffMaxMs = 3600 * 1000;
 };
 

@@ -2,6 +2,7 @@
 // message table. Exactly one message, one credit, one purchase and one logistics order.
 
 #include "enginefixture.h"
+#include "simulator/channelemitter.h"
 
 #include <QThread>
 #include <QTest>
@@ -59,6 +60,63 @@ private Q_SLOTS:
 
         f.drain();
         QCOMPARE(f.order("o-storm").state, OrderState::Paid);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM ledger_entries WHERE kind = 'payment_credit'"), 1);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM purchase_orders"), 1);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM logistics_orders"), 1);
+    }
+
+    void duplicateStormEveryChannel_data()
+    {
+        QTest::addColumn<int>("dialect");
+        QTest::addColumn<QString>("channel");
+        for (auto [name, d] : {std::pair{"sqlite", Dialect::Sqlite}, {"postgresql", Dialect::Postgres},
+                               {"mariadb", Dialect::MySql}})
+            for (const QString &channel : ChannelEmitter::channels())
+                QTest::newRow(qPrintable(QStringLiteral("%1/%2").arg(name, channel))) << int(d) << channel;
+    }
+    void duplicateStormEveryChannel()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        QFETCH(QString, channel);
+        EngineFixture f(*dbs);
+        ChannelEmitter emitter(9, dbs->tempPath());
+        QVERIFY(emitter.prepare().ok());
+        AppConfig config = f.config;
+        config.channels = emitter.channelSettings();
+        const ChannelRegistry channels(config);
+        const QString currency = ChannelEmitter::currencies(channel).first();
+        f.createOrder("o-" + channel, 45000, currency);
+        QVERIFY(f.service->startPayment("o-" + channel, channel, 1, "a1", Actor::platform()).ok());
+        const EmittedPayment payment{channel, "o-" + channel, "a1", emitter.newTxnId(channel, 1), {}, 45000, currency};
+        const InboundRequest request = emitter.request(EmittedKind::Succeeded, payment, 1, f.clock.nowMs());
+
+        std::atomic<int> stored{0}, duplicate{0}, errors{0};
+        QList<QThread *> threads;
+        for (int t = 0; t < 8; ++t) {
+            threads << QThread::create([&, t] {
+                auto c = Connection::open(config.orders, QStringLiteral("storm%1").arg(t));
+                if (!c) {
+                    errors += 50;
+                    return;
+                }
+                IngestService ingest(*c, channels, f.clock);
+                for (int i = 0; i < 50; ++i) {
+                    auto r = ingest.ingest(channel, request);
+                    !r ? ++errors : r->status == IngestStatus::Duplicate ? ++duplicate : ++stored;
+                }
+            });
+            threads.last()->start();
+        }
+        for (QThread *t : threads) {
+            QVERIFY(t->wait(300000));
+            delete t;
+        }
+        QCOMPARE(errors.load(), 0);
+        QCOMPARE(stored.load(), 1);
+        QCOMPARE(duplicate.load(), 399);
+        Worker worker(*f.orders, f.clock, QStringLiteral("worker:test/2"), RetryPolicy{});
+        QVERIFY(worker.runOnce(50).ok());
+        QCOMPARE(f.order("o-" + channel).state, OrderState::Paid);
         QCOMPARE(f.count("SELECT COUNT(*) FROM ledger_entries WHERE kind = 'payment_credit'"), 1);
         QCOMPARE(f.count("SELECT COUNT(*) FROM purchase_orders"), 1);
         QCOMPARE(f.count("SELECT COUNT(*) FROM logistics_orders"), 1);

@@ -368,9 +368,9 @@ CREATE TABLE audit_outbox (
 CREATE INDEX audit_outbox_unshipped ON audit_outbox (shipped_at, id)
 -- @@
 INSERT INTO ops_settings (setting_key, setting_value, updated_by, updated_at) VALUES
-    ('worker.max_attempts', '8', 'migration', 0),
+    ('worker.max_attempts', '12', 'migration', 0),
     ('worker.lease_seconds', '60', 'migration', 0),
-    ('worker.backoff_base_ms', '1000', 'migration', 0),
+    ('worker.backoff_base_ms', '5000', 'migration', 0),
     ('worker.backoff_max_ms', '3600000', 'migration', 0),
     ('stuck.pending_seconds', '300', 'migration', 0),
     ('stuck.idempotency_pending_seconds', '600', 'migration', 0),

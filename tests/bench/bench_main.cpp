@@ -1,0 +1,56 @@
+// oncepay_bench [--engine sqlite|postgresql|mariadb] [--runs R] [--n N]
+// Prints each benchmark's median rate and the program's ratio to its raw-SQL baseline,
+// measured side by side in the same process on the same kind of fresh database.
+
+#include "benchcommon.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+
+#include <spdlog/spdlog.h>
+
+#include <cstdio>
+
+using namespace OncePay;
+
+int main(int argc, char **argv)
+{
+    QCoreApplication app(argc, argv);
+    QCommandLineParser p;
+    p.addOption({"engine", "sqlite, postgresql or mariadb", "E", "sqlite"});
+    p.addOption({"runs", "runs per benchmark (median reported)", "R", "5"});
+    p.addOption({"n", "callbacks per run", "N", "2000"});
+    p.addHelpOption();
+    p.process(app);
+    spdlog::set_level(spdlog::level::warn);
+
+    Dialect dialect = Dialect::Sqlite;
+    if (p.value("engine") == "postgresql")
+        dialect = Dialect::Postgres;
+    else if (p.value("engine") == "mariadb")
+        dialect = Dialect::MySql;
+    QString why;
+    if (!Test::engineConfigured(dialect, &why)) {
+        std::printf("skipped %s: %s\n", qPrintable(p.value("engine")), qPrintable(why));
+        return 0;
+    }
+    const int runs = p.value("runs").toInt();
+    const int n = p.value("n").toInt();
+
+    auto report = [&](const QList<Bench::Sample> &pair, const char *goal) {
+        const double program = pair[0].median(), baseline = pair[1].median();
+        for (const auto &s : pair)
+            std::printf("  %-44s %10.0f /s (median of %d)\n", qPrintable(s.name), s.median(), runs);
+        std::printf("  %-44s %9.1f %%   (goal %s)\n\n", "ratio program / baseline", 100.0 * program / baseline, goal);
+    };
+
+    std::printf("engine %s, %d callbacks per run, %d runs\n\n", qPrintable(p.value("engine")), n, runs);
+    const auto ingest = Bench::ingestBenchmarks(dialect, runs, n);
+    std::printf("ingest, one callback per transaction\n");
+    report({ingest[0], ingest[1]}, ">= 80 %");
+    std::printf("ingest, batched (50 per transaction)\n");
+    report({ingest[2], ingest[3]}, ">= 80 %");
+    std::printf("worker\n");
+    report(Bench::workerBenchmarks(dialect, runs, n), ">= 70 %");
+    return 0;
+}

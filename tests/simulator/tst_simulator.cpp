@@ -1,0 +1,105 @@
+// The simulator drives the real engine through a hostile world; its invariants must hold on
+// every engine, its counts must agree with what the database says, and the same seed must
+// tell the same story.
+
+#include "cliprocess.h"
+#include "simulator/simulator.h"
+#include "testdatabases.h"
+
+#include <QDir>
+#include <QFile>
+#include <QTest>
+
+using namespace OncePay;
+using namespace OncePay::Test;
+
+namespace {
+
+SimulationOptions hostile(int orders, quint64 seed)
+{
+    SimulationOptions o;
+    o.orders = orders;
+    o.days = 3;
+    o.seed = seed;
+    o.faults = *FaultProfile::named(QStringLiteral("hostile"));
+    return o;
+}
+
+} // namespace
+
+class TstSimulator : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void invariantsHoldOnEveryEngine_data() { addEngineRows(); }
+    void invariantsHoldOnEveryEngine()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        auto summary = Simulator(dbs->config(), hostile(120, 42)).run();
+        QVERIFY2(summary.ok(), qPrintable(summary.ok() ? QString() : summary.error().message));
+        const SimulationSummary &s = *summary;
+        QVERIFY2(s.invariantFailures.isEmpty(), qPrintable(s.invariantFailures.join('\n')));
+        QCOMPARE(s.orders, 120);
+        // The hostile world really happened…
+        QVERIFY(s.duplicatesAbsorbed > 0);
+        QVERIFY(s.staleSent > 0);
+        QVERIFY(s.poisonSent > 0);
+        QVERIFY(s.forgedSent > 0);
+        QVERIFY(s.workerCrashes > 0);
+        QVERIFY(s.auditShipRefused > 0);
+        // …and the engine absorbed it exactly.
+        QCOMPARE(s.staleRejected, s.staleSent);
+        QCOMPARE(s.deadLetters, s.poisonSent);
+        QCOMPARE(s.rejectedAtDoor, s.forgedSent);
+        QCOMPARE(s.openMessages, 0);
+        QCOMPARE(s.callbacksSent, s.storedNew + s.duplicatesAbsorbed + s.rejectedAtDoor);
+        QVERIFY(s.auditRows > 0);
+        QVERIFY(s.stuckPaidUnconfirmed > 0);
+    }
+
+    void sameSeedSameStory()
+    {
+        QString digests[3];
+        for (int i = 0; i < 3; ++i) {
+            auto dbs = ScratchDatabases::create(Dialect::Sqlite);
+            QVERIFY(dbs.ok());
+            auto s = Simulator((*dbs)->config(), hostile(80, i < 2 ? 7 : 8)).run();
+            QVERIFY(s.ok());
+            QVERIFY(s->invariantFailures.isEmpty());
+            digests[i] = s->businessDigest;
+        }
+        QCOMPARE(digests[0].size(), 64);
+        QCOMPARE(digests[0], digests[1]);
+        QVERIFY(digests[0] != digests[2]);
+    }
+
+    void nonsenseOptionsAreRefused()
+    {
+        auto dbs = ScratchDatabases::create(Dialect::Sqlite);
+        QProcessEnvironment env;
+        const QString config = (*dbs)->writeConfigFile(&env);
+        for (const QStringList &args : {QStringList{"--orders", "many"}, QStringList{"--days", "0"},
+                                        QStringList{"--profile", "apocalyptic"},
+                                        QStringList{"--faults", "poison=2"}, QStringList{"--faults", "gremlins=0.1"},
+                                        QStringList{"extra-argument"}}) {
+            CliRun r = runOncepay(QStringList{"--config", config, "simulate"} + args, env);
+            QVERIFY2(r.exitCode == 2, qPrintable(args.join(' ') + ": " + r.err));
+            QVERIFY(!r.err.isEmpty());
+        }
+        const QString out = (*dbs)->tempPath() + "/out";
+        QDir().mkpath(out);
+        QFile f(out + "/keep.txt");
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.close();
+        CliRun refused = runOncepay({"--config", config, "simulate", "--orders", "5", "--out", out}, env);
+        QCOMPARE(refused.exitCode, 2);
+        QVERIFY(refused.err.contains("--force"));
+        CliRun forced = runOncepay({"--config", config, "simulate", "--orders", "20", "--days", "1", "--out", out,
+                                    "--force", "--json"},
+                                   env);
+        QVERIFY2(forced.exitCode == 0, qPrintable(forced.err + forced.out));
+        QVERIFY(forced.out.contains("\"business_digest\""));
+    }
+};
+
+QTEST_GUILESS_MAIN(TstSimulator)
+#include "tst_simulator.moc"
