@@ -15,14 +15,16 @@ cmake --preset release >/dev/null
 cmake --build "$build_dir" -j "${ONCEPAY_JOBS:-2}"
 
 bin="$build_dir/bin"
-# Embedded databases live in $XDG_DATA_HOME/oncepay unless a configuration says otherwise.
-"$bin/oncepay" db migrate
-if [[ -x "$bin/oncepay" ]] && "$bin/oncepay" --help | grep -q '^  simulate'; then
-    if [[ "$("$bin/oncepay" demo status 2>/dev/null || true)" != "present" ]]; then
-        echo "run.sh: creating the demo databases with the real engine (oncepay simulate)…"
-        "$bin/oncepay" simulate --demo
-    fi
+# The embedded databases live in $XDG_DATA_HOME/oncepay unless a configuration says otherwise.
+# A newcomer's first start gets a simulated month of payments, made by the real engine.
+data_dir="${ONCEPAY_DATA_DIR:-${XDG_DATA_HOME:-$HOME/.local/share}/oncepay}"
+config_file="${ONCEPAY_CONFIG:-${XDG_CONFIG_HOME:-$HOME/.config}/oncepay/oncepay.ini}"
+if [[ ! -f "$config_file" && ! -f "$data_dir/orders.db" ]]; then
+    echo "run.sh: creating the demo databases with the real engine (oncepay simulate --demo)…"
+    "$bin/oncepay" simulate --demo
+    "$here/demo-accounts.sh" "$bin/oncepay"
 fi
+"$bin/oncepay" db migrate
 "$bin/oncepay" db check
 
 if [[ -z "${DISPLAY:-}" && -z "${WAYLAND_DISPLAY:-}" && -z "${QT_QPA_PLATFORM:-}" ]]; then

@@ -1,5 +1,6 @@
 // oncepay ingest | work — the callback pipeline from the command line.
 
+#include "audit/auditshipper.h"
 #include "channels/channelregistry.h"
 #include "cli.h"
 #include "db/migrator.h"
@@ -12,6 +13,7 @@
 #include <spdlog/spdlog.h>
 
 #include <atomic>
+#include <optional>
 #include <csignal>
 #include <cstdio>
 
@@ -86,6 +88,23 @@ int work(Context &ctx, const QCommandLineParser &p)
         if (!c)
             return fail(ctx, c.error());
     }
+    // After each busy round the worker ships audit events on its own thread. The audit
+    // database being down never blocks business work: the outbox keeps the events.
+    const ConnectionProfile auditProfile = ctx.config.audit;
+    options.afterRound = [auditProfile](const Connection &orders) {
+        thread_local std::optional<Connection> audit;
+        if (!audit) {
+            auto opened = openMigrated(auditProfile, QStringLiteral("audit-ship"));
+            if (!opened)
+                return;
+            audit = std::move(opened).value();
+        }
+        AuditShipper::Options bounded;
+        bounded.maxBatches = 4;
+        auto shipped = AuditShipper(orders, *audit, Clock::system(), bounded).shipAll();
+        if (!shipped && shipped.error().code == ErrorCode::Unavailable)
+            audit.reset(); // reconnect on the next round
+    };
     std::signal(SIGTERM, onStopSignal);
     std::signal(SIGINT, onStopSignal);
     spdlog::info("worker starting: {} thread(s), batch {}{}", options.threads, options.batch,
