@@ -1,0 +1,251 @@
+#include "paypalstatementformat.h"
+
+#include "statementtable.h"
+
+#include "core/money.h"
+
+namespace OncePay {
+
+namespace {
+
+const QStringList kColumns = {QStringLiteral("Transaction ID"),
+                              QStringLiteral("Invoice ID"),
+                              QStringLiteral("PayPal Reference ID"),
+                              QStringLiteral("PayPal Reference ID Type"),
+                              QStringLiteral("Transaction Event Code"),
+                              QStringLiteral("Transaction Initiation Date"),
+                              QStringLiteral("Transaction Completion Date"),
+                              QStringLiteral("Transaction Debit or Credit"),
+                              QStringLiteral("Gross Transaction Amount"),
+                              QStringLiteral("Gross Transaction Currency"),
+                              QStringLiteral("Fee Debit or Credit"),
+                              QStringLiteral("Fee Amount"),
+                              QStringLiteral("Fee Currency"),
+                              QStringLiteral("Custom Field"),
+                              QStringLiteral("Consumer ID"),
+                              QStringLiteral("Payment Tracking ID"),
+                              QStringLiteral("Store ID"),
+                              QStringLiteral("Bank Reference ID"),
+                              QStringLiteral("Credit Transactional Fee"),
+                              QStringLiteral("Credit Promotional Fee"),
+                              QStringLiteral("Credit Term")};
+
+const QString kDate = QStringLiteral("yyyy/MM/dd HH:mm:ss +0000");
+
+// T00xx payments received, T11xx reversals and refunds, T01xx fees, T04xx withdrawals.
+QString kindOf(const QString &code)
+{
+    if (code.startsWith(QStringLiteral("T00")))
+        return SettlementKind::Charge;
+    if (code.startsWith(QStringLiteral("T11")))
+        return SettlementKind::Refund;
+    if (code.startsWith(QStringLiteral("T01")))
+        return SettlementKind::Fee;
+    if (code.startsWith(QStringLiteral("T04")) || code.startsWith(QStringLiteral("T03")))
+        return {};
+    return SettlementKind::Adjustment;
+}
+
+Result<qint64> signedAmount(const StatementTable::Row &row, const QString &flagColumn,
+                            const QString &amountColumn, bool creditPositive)
+{
+    auto flag = row.text(flagColumn);
+    if (!flag)
+        return flag.error();
+    auto value = row.integer(amountColumn, false);
+    if (!value)
+        return value.error();
+    if (*value < 0)
+        return row.error(amountColumn, QStringLiteral("amounts are unsigned in this report"));
+    if (flag->isEmpty() && *value == 0)
+        return qint64(0);
+    if (*flag != u"CR" && *flag != u"DR")
+        return row.error(flagColumn, QStringLiteral("'%1' is neither CR nor DR").arg(*flag));
+    return (*flag == u"CR") == creditPositive ? *value : -*value;
+}
+
+} // namespace
+
+Result<ParsedStatement> PayPalStatementFormat::parse(const QByteArray &data) const
+{
+    using namespace StatementTable;
+    auto records = Csv::read(data);
+    if (!records)
+        return records.error();
+    if (records->isEmpty() || records->first().fields.value(0) != u"RH")
+        return Csv::fieldError(
+            records->isEmpty() ? 1 : records->first().line, 1, QStringLiteral("record type"),
+            QStringLiteral("a PayPal settlement report starts with an RH record"));
+    ParsedStatement out;
+    out.channel = channel();
+    Header header;
+    bool haveHeader = false;
+    bool footer = false;
+    qint64 bodyRows = 0;
+    for (const Csv::Record &r : *records) {
+        const QString type = r.fields.value(0);
+        if (type == u"CH") {
+            header = Header();
+            for (qsizetype c = 1; c < r.fields.size(); ++c) {
+                header.names << r.fields[c];
+                header.columns.insert(r.fields[c].trimmed().toLower(), int(c));
+                header.columns.insert(r.fields[c].trimmed(), int(c));
+            }
+            for (const QString &need :
+                 {QStringLiteral("Transaction ID"), QStringLiteral("Transaction Event Code"),
+                  QStringLiteral("Transaction Debit or Credit"),
+                  QStringLiteral("Gross Transaction Amount"),
+                  QStringLiteral("Gross Transaction Currency"),
+                  QStringLiteral("Transaction Initiation Date")})
+                if (header.find(need) < 0)
+                    return Csv::fieldError(r.line, 1, QStringLiteral("CH"),
+                                           QStringLiteral("column header lacks '%1'").arg(need));
+            haveHeader = true;
+            continue;
+        }
+        if (type == u"SF") {
+            bool ok = false;
+            const qint64 declared = r.fields.value(1).toLongLong(&ok);
+            if (!ok || declared != bodyRows)
+                return Csv::fieldError(
+                    r.line, 2, QStringLiteral("SF"),
+                    QStringLiteral("section footer counts %1 rows but the section has %2")
+                        .arg(r.fields.value(1))
+                        .arg(bodyRows));
+            bodyRows = 0;
+            continue;
+        }
+        if (type == u"FF") {
+            footer = true;
+            continue;
+        }
+        if (type != u"SB") {
+            if (!QStringList{QStringLiteral("RH"), QStringLiteral("FH"), QStringLiteral("SH"),
+                             QStringLiteral("SC"), QStringLiteral("RF"), QStringLiteral("RC")}
+                     .contains(type))
+                return Csv::fieldError(r.line, 1, QStringLiteral("record type"),
+                                       QStringLiteral("unknown record type '%1'").arg(type));
+            continue;
+        }
+        if (!haveHeader)
+            return Csv::fieldError(r.line, 1, QStringLiteral("record type"),
+                                   QStringLiteral("SB before any CH"));
+        ++bodyRows;
+        const Row row{r, header};
+        auto code = row.text(QStringLiteral("Transaction Event Code"));
+        if (!code)
+            return code.error();
+        const QString kind = kindOf(*code);
+        if (kind.isEmpty()) {
+            ++out.skippedRecords;
+            continue;
+        }
+        SettlementLine l;
+        l.lineNo = r.line;
+        l.kind = kind;
+        l.raw = r.raw;
+        auto currency = StatementTable::currency(row, QStringLiteral("Gross Transaction Currency"));
+        if (!currency)
+            return currency.error();
+        l.currency = *currency;
+        auto gross = signedAmount(row, QStringLiteral("Transaction Debit or Credit"),
+                                  QStringLiteral("Gross Transaction Amount"), true);
+        if (!gross)
+            return gross.error();
+        l.grossMinor = *gross;
+        if (header.find(QStringLiteral("Fee Amount")) >= 0 &&
+            !row.optional(QStringLiteral("Fee Amount")).isEmpty()) {
+            auto fee = signedAmount(row, QStringLiteral("Fee Debit or Credit"),
+                                    QStringLiteral("Fee Amount"), false);
+            if (!fee)
+                return fee.error();
+            const QString feeCurrency = row.optional(QStringLiteral("Fee Currency")).toUpper();
+            if (*fee != 0 && !feeCurrency.isEmpty() && feeCurrency != l.currency)
+                return row.error(
+                    QStringLiteral("Fee Currency"),
+                    QStringLiteral("fee in %1 for a %2 transaction").arg(feeCurrency, l.currency));
+            l.feeMinor = *fee;
+        }
+        l.netMinor = l.grossMinor - l.feeMinor;
+        auto when = row.time(row.optional(QStringLiteral("Transaction Completion Date")).isEmpty()
+                                 ? QStringLiteral("Transaction Initiation Date")
+                                 : QStringLiteral("Transaction Completion Date"));
+        if (!when)
+            return when.error();
+        l.settledAtMs = *when;
+        const bool byReference = kind == SettlementKind::Refund &&
+                                 row.optional(QStringLiteral("PayPal Reference ID Type")) == u"TXN";
+        l.channelTxnId = row.optional(byReference ? QStringLiteral("PayPal Reference ID")
+                                                  : QStringLiteral("Transaction ID"));
+        if (l.channelTxnId.isEmpty())
+            return row.error(QStringLiteral("Transaction ID"), QStringLiteral("empty"));
+        out.lines << l;
+    }
+    if (!footer)
+        return Csv::fieldError(
+            records->last().line + 1, 1, QStringLiteral("record type"),
+            QStringLiteral("the report ends without its FF record (truncated?)"));
+    return out;
+}
+
+QByteArray PayPalStatementFormat::write(const QList<SettlementLine> &lines,
+                                        const StatementWriteContext &ctx) const
+{
+    auto q = [](const QString &s) { return Csv::quote(s, true); };
+    QStringList out;
+    out << QStringLiteral("RH,%1,%2,%3,%4")
+               .arg(q(StatementTable::formatUtc(ctx.periodToMs, kDate)), q(QStringLiteral("A")),
+                    q(ctx.accountId), QStringLiteral("009"));
+    out << QStringLiteral("FH,%1").arg(ctx.sequence, 2, 10, QLatin1Char('0'));
+    out << QStringLiteral("SH,%1,%2,%3,%4")
+               .arg(q(StatementTable::formatUtc(ctx.periodFromMs, kDate)),
+                    q(StatementTable::formatUtc(ctx.periodToMs - 1000, kDate)), q(ctx.accountId),
+                    q(QString()));
+    out << QStringLiteral("CH,") + Csv::join(kColumns, true);
+    int n = 0;
+    for (const SettlementLine &l : lines) {
+        const bool refund = l.kind == SettlementKind::Refund;
+        const QString id =
+            refund ? QStringLiteral("R%1").arg(l.channelTxnId.mid(1)) : l.channelTxnId;
+        QStringList f{
+            id,
+            l.reference,
+            refund ? l.channelTxnId : QString(),
+            refund ? QStringLiteral("TXN") : QString(),
+            refund ? QStringLiteral("T1107") : QStringLiteral("T0006"),
+            StatementTable::formatUtc(l.initiatedAtMs ? l.initiatedAtMs : l.settledAtMs, kDate),
+            StatementTable::formatUtc(l.settledAtMs, kDate),
+            l.grossMinor < 0 ? QStringLiteral("DR") : QStringLiteral("CR"),
+            QString::number(qAbs(l.grossMinor)),
+            l.currency,
+            l.feeMinor < 0 ? QStringLiteral("CR") : QStringLiteral("DR"),
+            QString::number(qAbs(l.feeMinor)),
+            l.currency,
+            QStringLiteral("oncepay:%1").arg(l.reference),
+            QString(),
+            QString(),
+            QString(),
+            QString(),
+            QString(),
+            QString(),
+            QString()};
+        QStringList quoted;
+        for (qsizetype i = 0; i < f.size(); ++i) // amounts unquoted, varchars quoted (spec)
+            quoted << ((i == 8 || i == 11) ? f[i] : q(f[i]));
+        out << QStringLiteral("SB,") + quoted.join(u',');
+        ++n;
+    }
+    out << QStringLiteral("SF,%1").arg(n) << QStringLiteral("SC,%1").arg(n)
+        << QStringLiteral("RF,%1").arg(n) << QStringLiteral("RC,%1").arg(n)
+        << QStringLiteral("FF,%1").arg(n);
+    return (out.join(QStringLiteral("\r\n")) + QStringLiteral("\r\n")).toUtf8();
+}
+
+QString PayPalStatementFormat::fileName(const StatementWriteContext &ctx) const
+{
+    return QStringLiteral("STL-%1.%2.009.CSV")
+        .arg(StatementTable::formatUtc(ctx.periodToMs - 1, QStringLiteral("yyyyMMdd")))
+        .arg(ctx.sequence, 2, 10, QLatin1Char('0'));
+}
+
+} // namespace OncePay

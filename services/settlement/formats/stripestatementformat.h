@@ -1,0 +1,23 @@
+#pragma once
+
+// Stripe's itemized payout reconciliation report (payout_reconciliation.itemized.5; the
+// itemized balance-change report has the same columns): one row per balance transaction,
+// lower-case currency, amounts as decimal strings in major units ("21.12", "-5.00", JPY
+// "1000"), timestamps "YYYY-MM-DD HH:MM:SS" in UTC. The payment is named by
+// payment_intent_id (what Stripe's webhooks carry), falling back to source_id.
+// Thread contract: stateless.
+
+#include "statementformat.h"
+
+namespace OncePay {
+
+class StripeStatementFormat final : public StatementFormat {
+public:
+    QString channel() const override { return QStringLiteral("stripe"); }
+    Result<ParsedStatement> parse(const QByteArray &data) const override;
+    QByteArray write(const QList<SettlementLine> &lines,
+                     const StatementWriteContext &ctx) const override;
+    QString fileName(const StatementWriteContext &ctx) const override;
+};
+
+} // namespace OncePay

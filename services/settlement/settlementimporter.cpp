@@ -1,0 +1,139 @@
+#include "settlementimporter.h"
+
+#include "formats/statementformat.h"
+
+#include "audit/auditoutbox.h"
+#include "db/sql.h"
+#include "db/transaction.h"
+
+#include <QCryptographicHash>
+#include <QFile>
+#include <QFileInfo>
+#include <QSqlError>
+
+#include <algorithm>
+
+namespace OncePay {
+
+Result<StatementImport> SettlementImporter::importFile(const QString &channel, const QString &path,
+                                                       const Actor &actor) const
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return makeError(ErrorCode::NotFound, QStringLiteral("%1: %2").arg(path, f.errorString()));
+    constexpr qint64 kMaxBytes = 2LL * 1024 * 1024 * 1024;
+    if (f.size() > kMaxBytes)
+        return makeError(ErrorCode::TooLarge, QStringLiteral("%1: larger than 2 GiB").arg(path));
+    return importData(channel, QFileInfo(path).fileName(), f.readAll(), actor);
+}
+
+Result<StatementImport> SettlementImporter::importData(const QString &channel,
+                                                       const QString &fileName,
+                                                       const QByteArray &data,
+                                                       const Actor &actor) const
+{
+    const StatementFormat *format = StatementFormat::forChannel(channel);
+    if (!format)
+        return makeError(ErrorCode::Invalid,
+                         QStringLiteral("no statement format for channel '%1' (known: %2)")
+                             .arg(channel, StatementFormat::channels().join(QStringLiteral(", "))));
+    StatementImport out;
+    out.fileName = fileName;
+    out.sha256 =
+        QString::fromLatin1(QCryptographicHash::hash(data, QCryptographicHash::Sha256).toHex());
+    auto seen = Sql::exec(
+        m_c.db(),
+        QStringLiteral("SELECT id, line_count FROM settlement_statements WHERE channel = ? AND"
+                       " file_sha256 = ?"),
+        {channel, out.sha256});
+    if (!seen)
+        return seen.error();
+    if (seen->next()) {
+        out.statementId = seen->value(0).toLongLong();
+        out.lines = seen->value(1).toInt();
+        out.alreadyImported = true;
+        return out;
+    }
+    auto parsed = format->parse(data);
+    if (!parsed) {
+        Error e = parsed.error();
+        e.message = fileName + QStringLiteral(": ") + e.message;
+        return e;
+    }
+    out.lines = int(parsed->lines.size());
+    out.skippedRecords = parsed->skippedRecords;
+    auto id = store(*parsed, fileName, out.sha256, actor);
+    if (!id) {
+        if (id.error().code == ErrorCode::Conflict) { // imported concurrently by someone else
+            out.alreadyImported = true;
+            return out;
+        }
+        return id.error();
+    }
+    out.statementId = *id;
+    return out;
+}
+
+Result<qint64> SettlementImporter::store(const ParsedStatement &s, const QString &fileName,
+                                         const QString &sha, const Actor &actor) const
+{
+    qint64 from = 0, to = 0;
+    if (!s.lines.isEmpty()) {
+        const auto [lo, hi] =
+            std::minmax_element(s.lines.begin(), s.lines.end(), [](const auto &a, const auto &b) {
+                return a.settledAtMs < b.settledAtMs;
+            });
+        from = lo->settledAtMs;
+        to = hi->settledAtMs;
+    }
+    return inTransaction(m_c.db(), Transaction::Mode::Immediate, [&]() -> Result<qint64> {
+        auto id = Sql::insert(
+            m_c.db(), m_c.dialect(),
+            QStringLiteral("INSERT INTO settlement_statements (channel, file_sha256, file_name,"
+                           " line_count, period_from, period_to, imported_by, imported_at)"
+                           " VALUES (?, ?, ?, ?, ?, ?, ?, ?)"),
+            {s.channel, sha, fileName, qint64(s.lines.size()),
+             s.lines.isEmpty() ? QVariant() : from, s.lines.isEmpty() ? QVariant() : to, actor.id,
+             m_clock.nowMs()});
+        if (!id)
+            return id.error();
+        QSqlQuery q(m_c.db());
+        if (!q.prepare(QStringLiteral(
+                "INSERT INTO settlement_lines (statement_id, line_no, channel, channel_txn_id,"
+                " kind, gross_minor, fee_minor, net_minor, currency, settled_at, raw)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")))
+            return Sql::classify(q.lastError(), QStringLiteral("prepare settlement line insert"));
+        int seq = 0;
+        for (const SettlementLine &l : s.lines) {
+            q.addBindValue(*id);
+            q.addBindValue(++seq); // a record may settle twice (FedaPay refunded rows)
+            q.addBindValue(s.channel);
+            q.addBindValue(l.channelTxnId);
+            q.addBindValue(l.kind);
+            q.addBindValue(l.grossMinor);
+            q.addBindValue(l.feeMinor);
+            q.addBindValue(l.netMinor);
+            q.addBindValue(l.currency);
+            q.addBindValue(l.settledAtMs);
+            q.addBindValue(l.raw);
+            if (!q.exec())
+                return Sql::classify(q.lastError(),
+                                     QStringLiteral("insert settlement line %1").arg(l.lineNo));
+        }
+        AuditEvent e;
+        e.actor = actor.id;
+        e.actorRole = actor.role;
+        e.action = QStringLiteral("settlement.imported");
+        e.entityKind = QStringLiteral("settlement_statement");
+        e.entityId = QString::number(*id);
+        e.after = {{QStringLiteral("channel"), s.channel},
+                   {QStringLiteral("file_name"), fileName},
+                   {QStringLiteral("file_sha256"), sha},
+                   {QStringLiteral("lines"), qint64(s.lines.size())}};
+        if (auto a = AuditOutbox::record(m_c.db(), e, m_clock); !a)
+            return a.error();
+        return *id;
+    });
+}
+
+} // namespace OncePay

@@ -1,0 +1,46 @@
+#pragma once
+
+// `oncepay settlement import`: a channel's statement file into settlement_statements and
+// settlement_lines. A statement imports all or nothing (one transaction); the same file
+// (same SHA-256) imported again changes nothing; a corrupt file is refused whole, naming
+// the line and column (DESIGN.md §4, §8).
+// Thread contract: the connection's thread.
+
+#include "core/actor.h"
+#include "core/clock.h"
+#include "core/result.h"
+#include "db/connection.h"
+#include "settlementline.h"
+
+namespace OncePay {
+
+struct StatementImport {
+    QString fileName;
+    QString sha256;
+    qint64 statementId = 0;
+    int lines = 0;
+    int skippedRecords = 0;
+    bool alreadyImported = false;
+};
+
+class SettlementImporter {
+public:
+    SettlementImporter(const Connection &c, const Clock &clock)
+        : m_c(c)
+        , m_clock(clock)
+    {}
+
+    Result<StatementImport> importFile(const QString &channel, const QString &path,
+                                       const Actor &actor) const;
+    Result<StatementImport> importData(const QString &channel, const QString &fileName,
+                                       const QByteArray &data, const Actor &actor) const;
+
+private:
+    Result<qint64> store(const ParsedStatement &s, const QString &fileName, const QString &sha,
+                         const Actor &actor) const;
+
+    const Connection &m_c;
+    const Clock &m_clock;
+};
+
+} // namespace OncePay

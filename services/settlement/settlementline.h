@@ -1,0 +1,44 @@
+#pragma once
+
+// One line of a channel's settlement statement, normalised: the channel's own layout is
+// parsed into this, and the statement planter writes this back out in that layout.
+// Money is integer minor units (DESIGN.md §8); fee is what the channel kept (positive when
+// charged, negative when returned), so net = gross - fee.
+// Thread contract: plain values.
+
+#include <QList>
+#include <QString>
+
+namespace OncePay {
+
+namespace SettlementKind {
+inline const QString Charge = QStringLiteral("charge");
+inline const QString Refund = QStringLiteral("refund");
+inline const QString Fee = QStringLiteral("fee");
+inline const QString Adjustment = QStringLiteral("adjustment");
+} // namespace SettlementKind
+
+struct SettlementLine {
+    int lineNo = 0;       // 1-based physical line of the file (for error messages and raw)
+    QString channelTxnId; // the id the channel's webhooks carry (pi_…, capture id, tid, id)
+    QString kind;         // SettlementKind
+    qint64 grossMinor = 0;
+    qint64 feeMinor = 0;
+    qint64 netMinor = 0;
+    QString currency; // ISO-4217, upper case
+    qint64 settledAtMs = 0;
+    QString raw; // the record as it stood in the file
+    // Only used when writing a statement (the planter): what the channel also prints.
+    QString reference;        // the merchant's order reference
+    qint64 initiatedAtMs = 0; // when the payment was made
+};
+
+struct ParsedStatement {
+    QString channel;
+    QList<SettlementLine> lines;
+    int skippedRecords = 0; // payouts, headers, footers: not settlement of a payment
+    qint64 periodFromMs = 0;
+    qint64 periodToMs = 0;
+};
+
+} // namespace OncePay
