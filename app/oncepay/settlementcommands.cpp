@@ -1,0 +1,227 @@
+// oncepay settlement import / fees import / fees list / reconcile — DESIGN.md §4.
+
+#include "cli.h"
+#include "core/money.h"
+#include "db/migrator.h"
+#include "reconciliation/reconciler.h"
+#include "reconciliation/reconciliationreport.h"
+#include "settlement/feeschedule.h"
+#include "settlement/formats/statementformat.h"
+#include "settlement/settlementimporter.h"
+
+#include <QDateTime>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+
+#include <cstdio>
+#include <unistd.h>
+
+namespace OncePay::Cli {
+
+namespace {
+
+const QString kActor = QStringLiteral("actor");
+
+Actor actorOf(const QCommandLineParser &p)
+{
+    return Actor::system(p.value(kActor));
+}
+
+void addActorOption(QCommandLineParser &p)
+{
+    p.addOption({kActor, QStringLiteral("who runs it, as recorded in the audit log"),
+                 QStringLiteral("NAME"), QStringLiteral("system")});
+}
+
+int importStatements(Context &ctx, const QCommandLineParser &p)
+{
+    const QString channel = p.value(QStringLiteral("channel")).toLower();
+    if (channel.isEmpty() || !StatementFormat::forChannel(channel))
+        return ctx.err << "oncepay settlement import: --channel must be one of "
+                       << StatementFormat::channels().join(QStringLiteral(", ")) << '\n',
+               Usage;
+    if (p.positionalArguments().isEmpty())
+        return ctx.err << "oncepay settlement import: name at least one statement FILE\n", Usage;
+    auto c = openMigrated(ctx.config.orders, QStringLiteral("cli-settlement"));
+    if (!c)
+        return fail(ctx, c.error());
+    SettlementImporter importer(*c, Clock::system());
+    int status = Ok;
+    for (const QString &file : p.positionalArguments()) {
+        auto r = importer.importFile(channel, file, actorOf(p));
+        if (!r) {
+            ctx.err << "oncepay: " << r.error().message << " — nothing of this file was imported\n";
+            status = r.error().code == ErrorCode::Corrupt || r.error().code == ErrorCode::NotFound
+                         ? Failed
+                         : exitCodeFor(r.error());
+            continue;
+        }
+        if (r->alreadyImported)
+            ctx.out << file << ": already imported as statement " << r->statementId << " ("
+                    << r->lines << " lines); nothing changed\n";
+        else
+            ctx.out << file << ": statement " << r->statementId << ", " << r->lines
+                    << " lines imported, " << r->skippedRecords
+                    << " records skipped (payouts, totals), sha256 " << r->sha256 << '\n';
+    }
+    return status;
+}
+
+int importFees(Context &ctx, const QCommandLineParser &p)
+{
+    if (p.positionalArguments().size() != 1)
+        return ctx.err << "oncepay fees import: name exactly one FILE\n", Usage;
+    QFile f(p.positionalArguments().first());
+    if (!f.open(QIODevice::ReadOnly))
+        return ctx.err << "oncepay: " << f.fileName() << ": " << f.errorString() << '\n', Failed;
+    auto rules = Fees::parseCsv(f.readAll());
+    if (!rules)
+        return ctx.err << "oncepay: " << f.fileName() << ": " << rules.error().message << '\n',
+               Failed;
+    auto c = openMigrated(ctx.config.orders, QStringLiteral("cli-fees"));
+    if (!c)
+        return fail(ctx, c.error());
+    auto r = FeeScheduleStore(*c, Clock::system()).import(*rules, actorOf(p));
+    if (!r)
+        return fail(ctx, r.error());
+    ctx.out << r->inserted << " fee rules imported, " << r->unchanged << " already present\n";
+    return Ok;
+}
+
+int listFees(Context &ctx, const QCommandLineParser &p)
+{
+    auto c = openMigrated(ctx.config.orders, QStringLiteral("cli-fees"));
+    if (!c)
+        return fail(ctx, c.error());
+    auto rules = FeeScheduleStore(*c, Clock::system()).list();
+    if (!rules)
+        return fail(ctx, rules.error());
+    if (p.isSet(QStringLiteral("csv"))) {
+        ctx.out << QString::fromUtf8(Fees::toCsv(*rules));
+        return Ok;
+    }
+    ctx.out << QStringLiteral("%1 %2 %3 %4 %5 %6\n")
+                   .arg(QStringLiteral("id"), 5)
+                   .arg(QStringLiteral("channel"), -9)
+                   .arg(QStringLiteral("cur"), -4)
+                   .arg(QStringLiteral("effective"), -11)
+                   .arg(QStringLiteral("rate %"), 8)
+                   .arg(QStringLiteral("fixed"), 10);
+    for (const FeeRule &r : *rules)
+        ctx.out << QStringLiteral("%1 %2 %3 %4 %5 %6\n")
+                       .arg(r.id, 5)
+                       .arg(r.channel, -9)
+                       .arg(r.currency, -4)
+                       .arg(QDateTime::fromMSecsSinceEpoch(r.effectiveFromMs, Qt::UTC)
+                                .toString(QStringLiteral("yyyy-MM-dd")),
+                            -11)
+                       .arg(Fees::formatPercent(r.ratePpm), 8)
+                       .arg(Currency::format(r.fixedMinor, r.currency), 10);
+    return Ok;
+}
+
+bool progressBar(qint64 done, qint64 total)
+{
+    if (!isatty(STDERR_FILENO))
+        return true;
+    const int width = 30;
+    const int filled = total ? int(width * done / total) : width;
+    std::fprintf(stderr, "\r[%s%s] %3d%% %lld/%lld rows", QByteArray(filled, '#').constData(),
+                 QByteArray(width - filled, ' ').constData(), total ? int(100 * done / total) : 100,
+                 static_cast<long long>(done), static_cast<long long>(total));
+    if (done >= total)
+        std::fprintf(stderr, "\n");
+    std::fflush(stderr);
+    return true;
+}
+
+std::optional<qint64> dateArg(const QString &text)
+{
+    const QDate d = QDate::fromString(text, Qt::ISODate);
+    if (!d.isValid() || text.size() != 10)
+        return std::nullopt;
+    return QDateTime(d, QTime(0, 0), Qt::UTC).toMSecsSinceEpoch();
+}
+
+int reconcile(Context &ctx, const QCommandLineParser &p)
+{
+    ReconcileOptions o;
+    for (const char *name : {"from", "to"}) {
+        if (!p.isSet(QLatin1String(name)))
+            continue;
+        auto ms = dateArg(p.value(QLatin1String(name)));
+        if (!ms)
+            return ctx.err << "oncepay reconcile: --" << name << " must be a date YYYY-MM-DD\n",
+                   Usage;
+        (name[0] == 'f' ? o.fromMs : o.toMs) = *ms;
+    }
+    if (p.isSet(QStringLiteral("to")))
+        o.toMs += 24LL * 3600 * 1000; // --to is inclusive: the whole day
+    if (!p.positionalArguments().isEmpty())
+        return ctx.err << "oncepay reconcile: unexpected argument '"
+                       << p.positionalArguments().first() << "'\n",
+               Usage;
+    const bool json = p.isSet(QStringLiteral("json"));
+    if (!json)
+        o.progress = progressBar;
+    auto c = openMigrated(ctx.config.orders, QStringLiteral("cli-reconcile"));
+    if (!c)
+        return fail(ctx, c.error());
+    auto report = Reconciler(*c, Clock::system(), actorOf(p)).run(o);
+    if (!report)
+        return report.error().code == ErrorCode::Invalid
+                   ? (ctx.err << "oncepay reconcile: " << report.error().message << '\n', Usage)
+                   : fail(ctx, report.error());
+    if (json)
+        ctx.out << QJsonDocument(ReconciliationReportFormat::json(*report))
+                       .toJson(QJsonDocument::Indented);
+    else
+        ctx.out << ReconciliationReportFormat::text(*report);
+    return Ok;
+}
+
+const bool registered = registerCommands({
+    {{QStringLiteral("settlement"), QStringLiteral("import")},
+     QStringLiteral(
+         "import channel settlement statements (all or nothing per file; re-import is a no-op)"),
+     QStringLiteral("FILE..."),
+     [](QCommandLineParser &p) {
+         p.addOption({QStringLiteral("channel"),
+                      QStringLiteral("stripe, paypal, kakaopay or fedapay"), QStringLiteral("C")});
+         addActorOption(p);
+     },
+     importStatements},
+    {{QStringLiteral("fees"), QStringLiteral("import")},
+     QStringLiteral(
+         "import fee schedule rules: channel,currency,effective_from,rate_percent,fixed"),
+     QStringLiteral("FILE"),
+     addActorOption,
+     importFees},
+    {{QStringLiteral("fees"), QStringLiteral("list")},
+     QStringLiteral("list the fee schedule"),
+     {},
+     [](QCommandLineParser &p) {
+         p.addOption({QStringLiteral("csv"), QStringLiteral("Print as importable CSV.")});
+     },
+     listFees},
+    {{QStringLiteral("reconcile")},
+     QStringLiteral(
+         "match payments against settlement lines; auto-fix explained fee changes, open the rest"),
+     {},
+     [](QCommandLineParser &p) {
+         p.addOption({QStringLiteral("from"),
+                      QStringLiteral("First day of the period (captures), YYYY-MM-DD."),
+                      QStringLiteral("DATE")});
+         p.addOption({QStringLiteral("to"),
+                      QStringLiteral("Last day of the period, inclusive, YYYY-MM-DD."),
+                      QStringLiteral("DATE")});
+         p.addOption({QStringLiteral("json"), QStringLiteral("Print the report as JSON.")});
+         addActorOption(p);
+     },
+     reconcile},
+});
+
+} // namespace
+
+} // namespace OncePay::Cli

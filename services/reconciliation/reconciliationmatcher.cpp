@@ -1,0 +1,315 @@
+#include "reconciliationmatcher.h"
+
+#include "core/money.h"
+#include "settlement/settlementline.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <algorithm>
+
+namespace OncePay {
+
+QStringList DiscrepancyKind::all()
+{
+    return {NotSettled,       UnknownSettlement,   AmountMismatch, FeeMismatch,
+            CurrencyMismatch, DuplicateSettlement, RefundDue};
+}
+
+namespace {
+
+Finding finding(const QString &kind, const QString &channel, const QString &txn,
+                const QString &suffix = {})
+{
+    Finding f;
+    f.kind = kind;
+    f.channel = channel;
+    f.channelTxnId = txn;
+    f.key = kind + u':' + channel + u':' + txn + (suffix.isEmpty() ? QString() : u':' + suffix);
+    return f;
+}
+
+QJsonObject ruleJson(const FeeRule &r)
+{
+    return {{QStringLiteral("fee_schedule_id"), QString::number(r.id)},
+            {QStringLiteral("effective_from"), QString::number(r.effectiveFromMs)},
+            {QStringLiteral("rate_ppm"), QString::number(r.ratePpm)},
+            {QStringLiteral("fixed_minor"), QString::number(r.fixedMinor)}};
+}
+
+} // namespace
+
+ReconciliationMatcher::ReconciliationMatcher(ReconcileSettings settings, FeeSchedule fees,
+                                             QList<ClosedPeriodFact> closed,
+                                             QHash<QString, RefundObligationFact> obligations,
+                                             qint64 nowMs, qint64 fromMs, qint64 toMs)
+    : m_settings(settings)
+    , m_fees(std::move(fees))
+    , m_closed(std::move(closed))
+    , m_obligations(std::move(obligations))
+    , m_now(nowMs)
+    , m_from(fromMs)
+    , m_to(toMs)
+{}
+
+void ReconciliationMatcher::addPayment(PaymentFact p)
+{
+    const QString key = keyOf(p.channel, p.channelTxnId);
+    m_index.insert(key, qsizetype(m_slots.size()));
+    Slot s;
+    s.payment = std::move(p);
+    m_slots.push_back(std::move(s));
+}
+
+void ReconciliationMatcher::addLine(const LineFact &l)
+{
+    const auto it = m_index.constFind(keyOf(l.channel, l.channelTxnId));
+    if (it == m_index.constEnd()) {
+        const bool inPeriod = l.settledAtMs >= m_from && l.settledAtMs < m_to;
+        if (inPeriod && (l.kind == SettlementKind::Charge || l.kind == SettlementKind::Refund))
+            m_unmatched << l;
+        return;
+    }
+    Slot &s = m_slots[size_t(*it)];
+    if (l.kind == SettlementKind::Refund) {
+        s.hasRefund = true;
+    } else if (l.kind == SettlementKind::Charge) {
+        if (!s.hasCharge) {
+            s.charge = l;
+            s.hasCharge = true;
+        } else if (l.id < s.charge.id) {
+            s.extraCharges << s.charge;
+            s.charge = l;
+        } else {
+            s.extraCharges << l;
+        }
+    }
+}
+
+bool ReconciliationMatcher::inClosedPeriod(qint64 atMs) const
+{
+    return std::any_of(m_closed.begin(), m_closed.end(), [&](const ClosedPeriodFact &c) {
+        return atMs >= c.fromMs && atMs < c.toMs;
+    });
+}
+
+MatchOutcome ReconciliationMatcher::finish(const QSet<QString> &settledElsewhere) const
+{
+    MatchOutcome out;
+    for (const Slot &s : m_slots)
+        classifyPayment(s, out);
+
+    // Lines of the period that belong to no payment of the period.
+    QHash<QString, const LineFact *> firstCharge;
+    QSet<QString> refunded;
+    for (const LineFact &l : m_unmatched) {
+        const QString key = keyOf(l.channel, l.channelTxnId);
+        if (settledElsewhere.contains(key))
+            continue; // its payment was captured before the period: that period's business
+        if (l.kind == SettlementKind::Refund)
+            refunded.insert(key);
+        const LineFact *&first = firstCharge[key];
+        if (!first || (first->kind != SettlementKind::Charge && l.kind == SettlementKind::Charge) ||
+            (first->kind == l.kind && l.id < first->id))
+            first = &l;
+    }
+    for (auto it = firstCharge.cbegin(); it != firstCharge.cend(); ++it) {
+        const LineFact &l = **it;
+        const auto obligation = m_obligations.constFind(it.key());
+        if (obligation != m_obligations.constEnd()) {
+            if (refunded.contains(it.key()))
+                continue; // the channel already returned the money: the obligation is met
+            Finding f = finding(DiscrepancyKind::RefundDue, l.channel, l.channelTxnId);
+            f.orderId = obligation->orderId;
+            f.settlementLineId = l.id;
+            f.hasAmounts = true;
+            f.expectedMinor = 0;
+            f.actualMinor = l.grossMinor;
+            f.currency = l.currency;
+            f.detail = QStringLiteral(
+                "captured money OncePay rejected (stale attempt) has settled; refund it");
+            out.findings << f;
+            continue;
+        }
+        Finding f = finding(DiscrepancyKind::UnknownSettlement, l.channel, l.channelTxnId);
+        f.settlementLineId = l.id;
+        f.hasAmounts = true;
+        f.actualMinor = l.grossMinor;
+        f.currency = l.currency;
+        f.detail =
+            QStringLiteral("%1 line for a transaction OncePay has no payment for").arg(l.kind);
+        out.findings << f;
+    }
+    std::sort(out.findings.begin(), out.findings.end(),
+              [](const Finding &a, const Finding &b) { return a.key < b.key; });
+    return out;
+}
+
+void ReconciliationMatcher::classifyPayment(const Slot &s, MatchOutcome &out) const
+{
+    const PaymentFact &p = s.payment;
+    if (!s.hasCharge) {
+        if (p.capturedAtMs + m_settings.unsettledAfterMs > m_now) {
+            ++out.notYetDue; // expected, not yet due: not an exception
+            return;
+        }
+        ++out.eligible;
+        Finding f = finding(DiscrepancyKind::NotSettled, p.channel, p.channelTxnId);
+        f.orderId = p.orderId;
+        f.hasAmounts = true;
+        f.expectedMinor = p.amountMinor;
+        f.currency = p.currency;
+        f.detail = QStringLiteral("captured %1 h ago, no settlement line")
+                       .arg((m_now - p.capturedAtMs) / 3600000);
+        out.findings << f;
+        return;
+    }
+    ++out.eligible;
+    out.settledKeys.insert(keyOf(p.channel, p.channelTxnId));
+    if (!p.settled)
+        out.newlySettledPaymentIds << p.id;
+    const LineFact &l = s.charge;
+    for (const LineFact &extra : s.extraCharges) {
+        Finding f = finding(DiscrepancyKind::DuplicateSettlement, p.channel, p.channelTxnId,
+                            QString::number(extra.id));
+        f.orderId = p.orderId;
+        f.settlementLineId = extra.id;
+        f.hasAmounts = true;
+        f.expectedMinor = 0;
+        f.actualMinor = extra.grossMinor;
+        f.currency = extra.currency;
+        f.detail = QStringLiteral("settled again (first settlement line %1)").arg(l.id);
+        out.findings << f;
+    }
+    const bool orderTakesMoney = p.orderState == u"paid" || p.orderState == u"refunded" ||
+                                 p.orderState == u"paid_unconfirmed";
+    if (!orderTakesMoney) {
+        const bool owed = m_obligations.contains(keyOf(p.channel, p.channelTxnId));
+        if (owed && s.hasRefund)
+            return;
+        Finding f = finding(owed ? DiscrepancyKind::RefundDue : DiscrepancyKind::UnknownSettlement,
+                            p.channel, p.channelTxnId);
+        f.orderId = p.orderId;
+        f.settlementLineId = l.id;
+        f.hasAmounts = true;
+        f.actualMinor = l.grossMinor;
+        f.currency = l.currency;
+        f.detail = QStringLiteral("settled, but order %1 is %2").arg(p.orderId, p.orderState);
+        out.findings << f;
+        return;
+    }
+    bool matched = true;
+    if (l.currency != p.orderCurrency) {
+        Finding f = finding(DiscrepancyKind::CurrencyMismatch, p.channel, p.channelTxnId);
+        f.orderId = p.orderId;
+        f.settlementLineId = l.id;
+        f.hasAmounts = true;
+        f.expectedMinor = p.orderAmountMinor;
+        f.actualMinor = l.grossMinor;
+        f.currency = l.currency;
+        f.detail = QStringLiteral("settled in %1, order in %2").arg(l.currency, p.orderCurrency);
+        out.findings << f;
+        return; // amounts in different currencies do not compare
+    }
+    if (l.grossMinor != p.orderAmountMinor) {
+        Finding f = finding(DiscrepancyKind::AmountMismatch, p.channel, p.channelTxnId);
+        f.orderId = p.orderId;
+        f.settlementLineId = l.id;
+        f.hasAmounts = true;
+        f.expectedMinor = p.orderAmountMinor;
+        f.actualMinor = l.grossMinor;
+        f.currency = l.currency;
+        f.detail = QStringLiteral("settled %1, order %2")
+                       .arg(Currency::format(l.grossMinor, l.currency),
+                            Currency::format(p.orderAmountMinor, l.currency));
+        out.findings << f;
+        matched = false;
+    }
+    checkFee(s, out, &matched);
+    if (matched)
+        ++out.matched;
+}
+
+void ReconciliationMatcher::checkFee(const Slot &s, MatchOutcome &out, bool *matched) const
+{
+    const PaymentFact &p = s.payment;
+    const LineFact &l = s.charge;
+    const FeeRule *atCapture = m_fees.ruleAt(p.channel, l.currency, p.capturedAtMs);
+    if (!atCapture)
+        return; // no schedule to judge by: nothing to claim
+    const qint64 expected = Fees::feeFor(l.grossMinor, *atCapture);
+    if (expected == l.feeMinor)
+        return;
+    // The channel stamps a capture before our worker records it: a fee that is right for the
+    // schedule in force shortly before captured_at is right, not a mismatch.
+    const FeeRule *beforeCapture =
+        m_fees.ruleAt(p.channel, l.currency, p.capturedAtMs - kCaptureSkewMs);
+    if (beforeCapture && beforeCapture->id != atCapture->id &&
+        Fees::feeFor(l.grossMinor, *beforeCapture) == l.feeMinor)
+        return;
+    const qint64 diff = l.feeMinor - expected;
+    __extension__ typedef __int128 Int128;
+    const bool withinTolerance =
+        Int128(qAbs(diff)) * 1000000 <= Int128(m_settings.feeTolerancePpm) * qAbs(l.grossMinor);
+    // The explanation: the channel applied the schedule in force when it settled, and that
+    // schedule (a known change after the capture) gives exactly the fee it took.
+    const FeeRule *atSettlement = m_fees.ruleAt(p.channel, l.currency, l.settledAtMs);
+    const bool explained = atSettlement && atSettlement->id != atCapture->id &&
+                           Fees::feeFor(l.grossMinor, *atSettlement) == l.feeMinor;
+    const bool closed = inClosedPeriod(p.capturedAtMs);
+
+    Finding f = finding(DiscrepancyKind::FeeMismatch, p.channel, p.channelTxnId);
+    f.orderId = p.orderId;
+    f.settlementLineId = l.id;
+    f.hasAmounts = true;
+    f.expectedMinor = expected;
+    f.actualMinor = l.feeMinor;
+    f.currency = l.currency;
+    if (withinTolerance && explained && !closed) {
+        f.autoFix = true;
+        f.feeScheduleId = atSettlement->id;
+        f.adjustmentMinor = expected - l.feeMinor;
+        const QJsonObject evidence{
+            {QStringLiteral("rule_id"), kFeeRuleId},
+            {QStringLiteral("rule_version"), kFeeRuleVersion},
+            {QStringLiteral("tolerance_ppm"), QString::number(m_settings.feeTolerancePpm)},
+            {QStringLiteral("payment"),
+             QJsonObject{{QStringLiteral("id"), QString::number(p.id)},
+                         {QStringLiteral("order_id"), p.orderId},
+                         {QStringLiteral("channel"), p.channel},
+                         {QStringLiteral("channel_txn_id"), p.channelTxnId},
+                         {QStringLiteral("amount_minor"), QString::number(p.amountMinor)},
+                         {QStringLiteral("currency"), p.currency},
+                         {QStringLiteral("captured_at"), QString::number(p.capturedAtMs)}}},
+            {QStringLiteral("settlement_line"),
+             QJsonObject{{QStringLiteral("id"), QString::number(l.id)},
+                         {QStringLiteral("gross_minor"), QString::number(l.grossMinor)},
+                         {QStringLiteral("fee_minor"), QString::number(l.feeMinor)},
+                         {QStringLiteral("currency"), l.currency},
+                         {QStringLiteral("settled_at"), QString::number(l.settledAtMs)}}},
+            {QStringLiteral("schedule_at_capture"), ruleJson(*atCapture)},
+            {QStringLiteral("schedule_at_settlement"), ruleJson(*atSettlement)},
+            {QStringLiteral("expected_fee_minor"), QString::number(expected)},
+            {QStringLiteral("actual_fee_minor"), QString::number(l.feeMinor)}};
+        f.evidenceJson = QString::fromUtf8(QJsonDocument(evidence).toJson(QJsonDocument::Compact));
+        f.detail =
+            QStringLiteral("fee %1 instead of %2: the %3 schedule change (rate %4 ppm) explains it")
+                .arg(Currency::format(l.feeMinor, l.currency),
+                     Currency::format(expected, l.currency))
+                .arg(atSettlement->id)
+                .arg(atSettlement->ratePpm);
+    } else {
+        *matched = false;
+        f.detail =
+            QStringLiteral("fee %1 instead of %2 (%3)")
+                .arg(Currency::format(l.feeMinor, l.currency),
+                     Currency::format(expected, l.currency),
+                     closed             ? QStringLiteral("period closed")
+                     : !withinTolerance ? QStringLiteral("beyond the %1 ppm tolerance")
+                                              .arg(m_settings.feeTolerancePpm)
+                                        : QStringLiteral("no fee schedule change explains it"));
+    }
+    out.findings << f;
+}
+
+} // namespace OncePay

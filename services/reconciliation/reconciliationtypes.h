@@ -1,0 +1,113 @@
+#pragma once
+
+// What reconciliation works on and what it finds (DESIGN.md §4, seed 002 pitfall 2).
+// Thread contract: plain values, safe to hand from a worker thread to the GUI.
+
+#include <QList>
+#include <QMap>
+#include <QString>
+
+#include <functional>
+
+namespace OncePay {
+
+namespace DiscrepancyKind {
+inline const QString NotSettled = QStringLiteral("not_settled");
+inline const QString UnknownSettlement = QStringLiteral("unknown_settlement");
+inline const QString AmountMismatch = QStringLiteral("amount_mismatch");
+inline const QString FeeMismatch = QStringLiteral("fee_mismatch");
+inline const QString CurrencyMismatch = QStringLiteral("currency_mismatch");
+inline const QString DuplicateSettlement = QStringLiteral("duplicate_settlement");
+inline const QString RefundDue = QStringLiteral("refund_due");
+QStringList all();
+} // namespace DiscrepancyKind
+
+// The minimal-intervention rule (seed 002): a fee difference within the tolerance that the
+// fee schedule's change explains is corrected automatically. Bump the version whenever the
+// rule's logic changes, so every correction names the logic that allowed it.
+inline const QString kFeeRuleId = QStringLiteral("fee.schedule_change");
+constexpr int kFeeRuleVersion = 1;
+// How much earlier than our captured_at the channel may have stamped the capture.
+constexpr qint64 kCaptureSkewMs = 6LL * 3600 * 1000;
+
+// A payment record as reconciliation sees it: what OncePay believes was captured, and the
+// order it belongs to.
+struct PaymentFact {
+    qint64 id = 0;
+    QString orderId;
+    QString channel;
+    QString channelTxnId;
+    qint64 amountMinor = 0;
+    QString currency;
+    bool refunded = false;
+    bool settled = false; // payments.settlement_status = 'settled' already
+    qint64 capturedAtMs = 0;
+    qint64 orderAmountMinor = 0;
+    QString orderCurrency;
+    QString orderState;
+};
+
+struct LineFact {
+    qint64 id = 0;
+    QString channel;
+    QString channelTxnId;
+    QString kind;
+    qint64 grossMinor = 0;
+    qint64 feeMinor = 0;
+    QString currency;
+    qint64 settledAtMs = 0;
+};
+
+struct Finding {
+    QString key; // discrepancy_key: kind:channel:txn[:line]
+    QString kind;
+    QString channel;
+    QString channelTxnId;
+    QString orderId;
+    qint64 settlementLineId = 0;
+    qint64 expectedMinor = 0;
+    qint64 actualMinor = 0;
+    bool hasAmounts = false;
+    QString currency;
+    QString detail;
+    // Set when the minimal-intervention rule applies: corrected, not opened.
+    bool autoFix = false;
+    qint64 feeScheduleId = 0;
+    qint64 adjustmentMinor = 0; // ledger fee_adjustment: expected fee - actual fee
+    QString evidenceJson;       // canonical; its SHA-256 is recorded
+};
+
+struct ReconcileOptions {
+    qint64 fromMs = 0;
+    qint64 toMs = 0; // exclusive; 0 = now + 1 day
+    // Return false to cancel; called from the thread running reconcile (every few thousand rows).
+    std::function<bool(qint64 done, qint64 total)> progress;
+};
+
+struct ReconcileSettings {
+    qint64 feeTolerancePpm = 1000;
+    qint64 unsettledAfterMs = 24LL * 3600 * 1000;
+};
+
+struct ReconcileReport {
+    qint64 runId = 0;
+    qint64 fromMs = 0;
+    qint64 toMs = 0;
+    QString status; // finished | cancelled
+    qint64 payments = 0;
+    qint64 lines = 0;
+    qint64 eligible = 0;
+    qint64 matched = 0;
+    qint64 notYetDue = 0;
+    qint64 coveragePpm = 0;
+    qint64 autoFixed = 0;         // corrections applied in this run
+    qint64 opened = 0;            // new open discrepancies in this run
+    qint64 stillOpen = 0;         // found again, already open
+    qint64 resolved = 0;          // earlier not_settled now settled
+    qint64 markedSettled = 0;     // payments.settlement_status set to settled
+    QMap<QString, qint64> counts; // findings by kind (auto-fixed fee mismatches included)
+    QList<Finding> findings;      // this run's findings (all, for the report)
+    qint64 elapsedMs = 0;
+};
+
+} // namespace OncePay

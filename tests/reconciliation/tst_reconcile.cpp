@@ -1,0 +1,261 @@
+// Reconciliation on SQLite, PostgreSQL and MariaDB: payments made through the real engine,
+// a Stripe statement with one line per discrepancy kind, the minimal-intervention rule
+// (explained fee change auto-fixed, unexplained ones not), idempotent re-runs, coverage,
+// resolution of a late settlement, cancellation.
+
+#include "enginefixture.h"
+
+#include "reconciliation/reconciler.h"
+#include "settlement/feeschedule.h"
+#include "settlement/formats/statementformat.h"
+#include "settlement/settlementimporter.h"
+
+#include <QTest>
+
+using namespace OncePay;
+using namespace OncePay::Test;
+
+namespace {
+
+constexpr qint64 kT0 = 1767225600000; // 2026-01-01T00:00:00Z, the fixture's clock
+constexpr qint64 kDay = 86400000;
+const Actor kFinance{QStringLiteral("fin-1"), QStringLiteral("finance")};
+
+SettlementLine line(const QString &pi, qint64 gross, qint64 fee, qint64 settledAt,
+                    const QString &currency = QStringLiteral("USD"))
+{
+    SettlementLine l;
+    l.channelTxnId = pi;
+    l.kind = SettlementKind::Charge;
+    l.grossMinor = gross;
+    l.feeMinor = fee;
+    l.netMinor = gross - fee;
+    l.currency = currency;
+    l.settledAtMs = settledAt;
+    l.initiatedAtMs = kT0;
+    l.reference = QStringLiteral("order, with comma");
+    return l;
+}
+
+class Scenario {
+public:
+    explicit Scenario(EngineFixture &f)
+        : m_f(f)
+    {}
+
+    void paid(const QString &id, qint64 amount, const QString &pi)
+    {
+        m_f.createOrder(id, amount);
+        m_f.pay(id, 1, "a-" + id);
+        m_f.deliver(StripeEvents::paymentIntentSucceeded(
+            m_f.params(id, "a-" + id, amount, "USD", "evt_" + id, pi)));
+        m_f.drain();
+    }
+
+    // The seeds' incident: the old attempt's success arrives after a rollback.
+    void staleThenPaid(const QString &id, qint64 amount, const QString &stalePi, const QString &pi)
+    {
+        m_f.createOrder(id, amount);
+        m_f.pay(id, 1, "a1-" + id);
+        m_f.deliver(StripeEvents::paymentIntentFailed(
+            m_f.params(id, "a1-" + id, amount, "USD", "evt_f" + id, stalePi)));
+        m_f.drain();
+        QVERIFY(m_f.service->rollback(id, 3, CauseKind::Request, "rb", Actor::platform(), "retry")
+                    .ok());
+        m_f.deliver(StripeEvents::paymentIntentSucceeded(
+            m_f.params(id, "a1-" + id, amount, "USD", "evt_l" + id, stalePi)));
+        m_f.drain();
+        m_f.pay(id, 4, "a2-" + id);
+        m_f.deliver(StripeEvents::paymentIntentSucceeded(
+            m_f.params(id, "a2-" + id, amount, "USD", "evt_s" + id, pi)));
+        m_f.drain();
+    }
+
+    void importStatement(const QList<SettlementLine> &lines, const QString &name)
+    {
+        const StatementFormat *stripe = StatementFormat::forChannel("stripe");
+        auto r =
+            SettlementImporter(*m_f.orders, m_f.clock)
+                .importData("stripe", name, stripe->write(lines, {kT0, kT0 + 14 * kDay}), kFinance);
+        QVERIFY2(r.ok(), r.ok() ? "" : qPrintable(r.error().message));
+    }
+
+    void importFees()
+    {
+        auto rules = Fees::parseCsv("channel,currency,effective_from,rate_percent,fixed\n"
+                                    "stripe,USD,2025-12-01,2.9,0.30\n"
+                                    "stripe,USD,2026-01-02,2.95,0.30\n");
+        QVERIFY(rules.ok());
+        QVERIFY(FeeScheduleStore(*m_f.orders, m_f.clock).import(*rules, kFinance).ok());
+    }
+
+    ReconcileReport reconcile(std::function<bool(qint64, qint64)> progress = {})
+    {
+        ReconcileOptions o;
+        o.progress = std::move(progress);
+        auto r = Reconciler(*m_f.orders, m_f.clock, kFinance).run(o);
+        if (!r)
+            qFatal("reconcile: %s", qPrintable(r.error().message));
+        return *r;
+    }
+
+private:
+    EngineFixture &m_f;
+};
+
+} // namespace
+
+class TstReconcile : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void classifiesFixesAndIsIdempotent_data() { addEngineRows(); }
+    void classifiesFixesAndIsIdempotent()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        EngineFixture f(*dbs);
+        Scenario s(f);
+        s.paid("o-ok", 10000, "pi_ok");
+        s.paid("o-explained", 20000, "pi_explained");
+        s.paid("o-unexplained", 20000, "pi_unexplained");
+        s.paid("o-beyond", 20000, "pi_beyond");
+        s.paid("o-amount", 30000, "pi_amount");
+        s.paid("o-currency", 10000, "pi_currency");
+        s.paid("o-dup", 10000, "pi_dup");
+        s.paid("o-missing", 10000, "pi_missing");
+        s.staleThenPaid("o-stale", 7000, "pi_stale", "pi_paid");
+        QCOMPARE(f.count("SELECT COUNT(*) FROM refund_obligations WHERE resolved_at IS NULL"), 1);
+        s.importFees();
+
+        const qint64 settled = kT0 + 2 * kDay; // after the 2026-01-02 fee change
+        s.importStatement(
+            {line("pi_ok", 10000, 320, settled),
+             line("pi_explained", 20000, 620, settled),   // new rate: 590 + 30
+             line("pi_unexplained", 20000, 611, settled), // +1, within tolerance
+             line("pi_beyond", 20000, 900, settled), line("pi_amount", 29000, 871, settled),
+             line("pi_currency", 10000, 320, settled, "EUR"), line("pi_dup", 10000, 320, settled),
+             line("pi_dup", 10000, 320, settled), line("pi_paid", 7000, 233, settled),
+             line("pi_stale", 7000, 233, settled), line("pi_ghost", 5000, 175, settled)},
+            "week1.csv");
+
+        // A payment captured an hour ago: expected, not yet due.
+        f.clock.set(kT0 + 9 * kDay + 23 * 3600000);
+        s.paid("o-recent", 10000, "pi_recent");
+        f.clock.set(kT0 + 10 * kDay);
+
+        const ReconcileReport r = s.reconcile();
+        QCOMPARE(r.status, QStringLiteral("finished"));
+        QCOMPARE(r.counts.value("not_settled"), 1);
+        QCOMPARE(r.counts.value("unknown_settlement"), 1);
+        QCOMPARE(r.counts.value("amount_mismatch"), 1);
+        QCOMPARE(r.counts.value("fee_mismatch"), 3);
+        QCOMPARE(r.counts.value("currency_mismatch"), 1);
+        QCOMPARE(r.counts.value("duplicate_settlement"), 1);
+        QCOMPARE(r.counts.value("refund_due"), 1);
+        QCOMPARE(r.autoFixed, 1);
+        QCOMPARE(r.opened, 8);
+        QCOMPARE(r.notYetDue, 1);
+        QCOMPARE(r.eligible, 9);
+        QCOMPARE(r.matched, 4); // ok, explained (auto-fixed), dup's first line, paid
+        QCOMPARE(r.coveragePpm, 444444);
+        QCOMPARE(r.markedSettled, 8);
+
+        auto kindOf = [&](const char *txn) {
+            return f.count(
+                QStringLiteral("SELECT COUNT(*) FROM discrepancies WHERE channel_txn_id = '%1'")
+                    .arg(txn));
+        };
+        QCOMPARE(kindOf("pi_ok"), 0);
+        QCOMPARE(kindOf("pi_recent"), 0);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM discrepancies WHERE channel_txn_id = 'pi_stale' AND "
+                         "kind = 'refund_due'"),
+                 1);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM discrepancies WHERE channel_txn_id = 'pi_ghost'"
+                         " AND kind = 'unknown_settlement'"),
+                 1);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM discrepancies WHERE channel_txn_id = 'pi_missing' "
+                         "AND kind = 'not_settled'"),
+                 1);
+        QCOMPARE(f.count("SELECT expected_minor FROM discrepancies WHERE kind = 'amount_mismatch'"),
+                 30000);
+        QCOMPARE(f.count("SELECT actual_minor FROM discrepancies WHERE kind = 'amount_mismatch'"),
+                 29000);
+
+        // Minimal intervention: only the explained one is corrected, with its evidence.
+        QCOMPARE(f.count("SELECT COUNT(*) FROM discrepancies WHERE status = 'auto_fixed'"), 1);
+        QCOMPARE(
+            f.count("SELECT COUNT(*) FROM discrepancies WHERE status = 'auto_fixed' AND "
+                    "channel_txn_id ="
+                    " 'pi_explained' AND rule_id = 'fee.schedule_change' AND rule_version = 1"
+                    " AND fee_schedule_id = (SELECT id FROM fee_schedules WHERE rate_ppm = 29500)"),
+            1);
+        auto digest =
+            Sql::scalar(f.orders->db(),
+                        "SELECT evidence_sha256 FROM discrepancies WHERE status = 'auto_fixed'");
+        QCOMPARE(digest->toString().size(), 64);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM discrepancies WHERE kind = 'fee_mismatch' AND "
+                         "status = 'open'"),
+                 2);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM ledger_entries WHERE kind = 'fee_adjustment'"), 1);
+        QCOMPARE(f.count("SELECT amount_minor FROM ledger_entries WHERE kind = 'fee_adjustment'"),
+                 -10);
+        QCOMPARE(
+            f.count(
+                "SELECT COUNT(*) FROM audit_outbox WHERE action = 'reconciliation.fee_auto_fixed'"),
+            1);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM audit_outbox WHERE action = 'reconciliation.run'"),
+                 1);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM payments WHERE settlement_status = 'settled'"), 8);
+        QCOMPARE(f.count("SELECT coverage_ppm FROM reconciliation_runs"), 444444);
+
+        // The same period again: nothing duplicated, last_run_id moves on.
+        const ReconcileReport again = s.reconcile();
+        QCOMPARE(again.opened, 0);
+        QCOMPARE(again.autoFixed, 0);
+        QCOMPARE(again.stillOpen, 8);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM discrepancies"), 9);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM ledger_entries WHERE kind = 'fee_adjustment'"), 1);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM discrepancies WHERE last_run_id = ?", {again.runId}),
+                 9);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM discrepancies WHERE first_run_id = ?", {r.runId}),
+                 9);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM audit_outbox WHERE action = 'reconciliation.run'"),
+                 2);
+
+        // The late settlement arrives: the exception resolves itself, coverage rises.
+        s.importStatement({line("pi_missing", 10000, 320, kT0 + 9 * kDay)}, "late.csv");
+        const ReconcileReport late = s.reconcile();
+        QCOMPARE(late.resolved, 1);
+        QCOMPARE(late.matched, 5);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM discrepancies WHERE kind = 'not_settled' AND status "
+                         "= 'resolved'"),
+                 1);
+    }
+
+    void nothingFoundIsStillRecordedAndCancelWritesNothing_data() { addEngineRows(); }
+    void nothingFoundIsStillRecordedAndCancelWritesNothing()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        EngineFixture f(*dbs);
+        Scenario s(f);
+        const ReconcileReport empty = s.reconcile();
+        QCOMPARE(empty.eligible, 0);
+        QCOMPARE(empty.coveragePpm, 1000000);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM audit_outbox WHERE action = 'reconciliation.run'"),
+                 1);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM reconciliation_runs WHERE status = 'finished'"), 1);
+
+        s.paid("o-1", 10000, "pi_1");
+        f.clock.set(kT0 + 3 * kDay);
+        qint64 calls = 0;
+        const ReconcileReport cancelled = s.reconcile([&](qint64, qint64) { return ++calls < 1; });
+        QCOMPARE(cancelled.status, QStringLiteral("cancelled"));
+        QCOMPARE(f.count("SELECT COUNT(*) FROM discrepancies"), 0);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM reconciliation_runs WHERE status = 'cancelled'"), 1);
+        QCOMPARE(
+            f.count("SELECT COUNT(*) FROM audit_outbox WHERE action = 'reconciliation.cancelled'"),
+            1);
+    }
+};
+
+QTEST_GUILESS_MAIN(TstReconcile)
+#include "tst_reconcile.moc"
