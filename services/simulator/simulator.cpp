@@ -7,6 +7,7 @@
 #include "ingest/ingestservice.h"
 #include "orders/orderservice.h"
 #include "settlement/settlementfacts.h"
+#include "settlement/statementplanter.h"
 #include "simulationworld.h"
 #include "worker/worker.h"
 
@@ -390,6 +391,14 @@ Result<SimulationSummary> Run::execute()
             m_progress(created, total);
     }
     settle();
+    if (!m_o.outDir.isEmpty()) {
+        StatementPlan plan{m_o.seed, m_o.startMs, m_o.days, m_o.outDir, m_captures};
+        auto planted = StatementPlanter::plant(plan);
+        if (!planted)
+            return planted.error();
+        m_s.statementFiles = planted->files;
+        m_s.defectsPlanted = planted->defects;
+    }
     m_s.orders = m_o.orders;
     checkInvariants(*m_orders, m_world, m_s);
     if (auto rows = Sql::scalar(m_audit->db(), QStringLiteral("SELECT COUNT(*) FROM audit_log")))
