@@ -1,36 +1,72 @@
 #include "mainwindow.h"
 
+#include "auth/permissions.h"
+#include "auth/staffservice.h"
+#include "common/labels.h"
 #include "connections/connectionspage.h"
+#include "dashboard/dashboardpage.h"
+#include "db/connection.h"
 #include "log/logpane.h"
+#include "orders/orderpage.h"
+#include "stuck/stuckpage.h"
 
 #include <QCloseEvent>
 #include <QDockWidget>
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
+#include <QMenuBar>
 #include <QSettings>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <QSysInfo>
+#include <QTimer>
+#include <QtConcurrent>
 
 namespace OncePay {
 
-MainWindow::MainWindow(const AppConfig &config, QWidget *parent)
+MainWindow::MainWindow(const AppConfig &config, const StaffAccount &account, QWidget *parent)
     : QMainWindow(parent)
     , m_config(config)
+    , m_account(account)
 {
-    setWindowTitle(tr("OncePay Console"));
+    setWindowTitle(tr("OncePay Console — %1").arg(account.username));
     setObjectName(QStringLiteral("mainWindow"));
 
     m_nav = new QListWidget(this);
     m_nav->setObjectName(QStringLiteral("navigation"));
-    m_nav->setMaximumWidth(200);
+    m_nav->setMaximumWidth(220);
+    m_nav->setMinimumWidth(150);
     m_pages = new QStackedWidget(this);
 
+    const Actor actor = account.actor();
+    // Every role reads orders, messages and history (DESIGN.md §6); the views that need more
+    // (approvals, audit trail, settings) are added with their own rights when they exist.
+    if (can(account.role, Action::ReadOrders)) {
+        m_dashboard = new DashboardPage(m_config.orders, actor, this);
+        addView(QStringLiteral("dashboard"), tr("Dashboard"), m_dashboard);
+        m_orderPage = new OrderPage(m_config.orders, actor, this);
+        addView(QStringLiteral("orders"), tr("Order investigation"), m_orderPage);
+        m_stuck = new StuckPage(m_config.orders, actor, this);
+        addView(QStringLiteral("stuck"), tr("Stuck records"), m_stuck);
+        connect(m_stuck, &StuckPage::openOrderRequested, this, &MainWindow::openOrder);
+    }
     m_connections = new ConnectionsPage(m_config, this);
-    m_nav->addItem(tr("Databases"));
-    m_pages->addWidget(m_connections);
-    connect(m_nav, &QListWidget::currentRowChanged, m_pages, &QStackedWidget::setCurrentIndex);
+    addView(QStringLiteral("databases"), tr("Databases"), m_connections);
+    connect(m_nav, &QListWidget::currentRowChanged, this, [this](int row) {
+        m_pages->setCurrentIndex(row);
+        // Each view loads when first shown; later with its Refresh button (F5).
+        const QString name = m_viewNames.value(row);
+        if (m_loaded.contains(name))
+            return;
+        m_loaded.insert(name);
+        if (name == u"dashboard")
+            m_dashboard->refresh();
+        else if (name == u"stuck")
+            m_stuck->refresh();
+        else if (name == u"orders")
+            m_orderPage->focusSearch();
+    });
 
     auto *central = new QSplitter(this);
     central->addWidget(m_nav);
@@ -44,16 +80,88 @@ MainWindow::MainWindow(const AppConfig &config, QWidget *parent)
     dock->setWidget(m_log);
     addDockWidget(Qt::BottomDockWidgetArea, dock);
 
+    m_person = new QLabel(signedInText(), this);
+    m_person->setObjectName(QStringLiteral("signedIn"));
+    statusBar()->addWidget(m_person);
     for (const QString &name : {tr("Orders"), tr("Messages"), tr("Audit")}) {
         auto *label = new QLabel(tr("%1: checking…").arg(name), this);
         m_roleLabels << label;
         statusBar()->addPermanentWidget(label);
     }
     connect(m_connections, &ConnectionsPage::statusesChanged, this, &MainWindow::showStatuses);
+    m_healthTimer = new QTimer(this);
+    m_healthTimer->setInterval(30 * 1000);
+    connect(m_healthTimer, &QTimer::timeout, m_connections, &ConnectionsPage::refresh);
+    m_healthTimer->start();
 
+    buildMenus();
     restoreLayout();
-    m_nav->setCurrentRow(0);
     m_connections->refresh();
+    m_loaded.insert(QStringLiteral("databases"));
+}
+
+void MainWindow::addView(const QString &name, const QString &title, QWidget *page)
+{
+    m_viewNames << name;
+    auto *item = new QListWidgetItem(title, m_nav);
+    item->setData(Qt::UserRole, name);
+    item->setToolTip(tr("%1 (Ctrl+%2)").arg(title).arg(m_viewNames.size()));
+    m_pages->addWidget(page);
+}
+
+void MainWindow::buildMenus()
+{
+    QMenu *console = menuBar()->addMenu(tr("&Console"));
+    QAction *out = console->addAction(tr("Sign &out"), this, &MainWindow::signOut);
+    out->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Q));
+    QAction *quit = console->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+
+    QMenu *view = menuBar()->addMenu(tr("&View"));
+    for (int i = 0; i < m_viewNames.size(); ++i) {
+        QAction *a =
+            view->addAction(m_nav->item(i)->text(), this, [this, i] { m_nav->setCurrentRow(i); });
+        a->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + i)));
+    }
+    if (m_orderPage) {
+        view->addSeparator();
+        QAction *find = view->addAction(tr("&Find an order…"), this, [this] {
+            showView(QStringLiteral("orders"));
+            m_orderPage->focusSearch();
+        });
+        find->setShortcut(QKeySequence::Find);
+    }
+}
+
+QString MainWindow::signedInText() const
+{
+    const QString name =
+        m_account.displayName.isEmpty() ? m_account.username : m_account.displayName;
+    return tr("Signed in: %1 (%2)").arg(name, Labels::role(m_account.role));
+}
+
+QString MainWindow::currentView() const
+{
+    return m_viewNames.value(m_nav->currentRow());
+}
+
+QStringList MainWindow::views() const
+{
+    return m_viewNames;
+}
+
+void MainWindow::showView(const QString &name)
+{
+    const int row = m_viewNames.indexOf(name);
+    m_nav->setCurrentRow(row >= 0 ? row : 0);
+}
+
+void MainWindow::openOrder(const QString &orderId)
+{
+    if (!m_orderPage)
+        return;
+    showView(QStringLiteral("orders"));
+    m_orderPage->search(orderId);
 }
 
 void MainWindow::showStatuses(const QList<RoleStatus> &statuses)
@@ -63,6 +171,7 @@ void MainWindow::showStatuses(const QList<RoleStatus> &statuses)
         const RoleStatus &s = statuses[i];
         m_roleLabels[i]->setText(s.reachable ? tr("%1: ● %2").arg(names[i], s.driver)
                                              : tr("%1: ✕ unreachable").arg(names[i]));
+        m_roleLabels[i]->setStyleSheet(s.reachable ? QString() : QStringLiteral("color: #b31b1b;"));
         m_roleLabels[i]->setToolTip(s.reachable ? s.target : s.error);
     }
 }
@@ -71,15 +180,48 @@ void MainWindow::restoreLayout()
 {
     QSettings settings;
     if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray()))
-        resize(1100, 700);
+        resize(1280, 800);
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    showView(
+        settings.value(QStringLiteral("window/lastView"), QStringLiteral("dashboard")).toString());
 }
 
-void MainWindow::closeEvent(QCloseEvent *event)
+void MainWindow::saveLayout()
 {
     QSettings settings;
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("window/state"), saveState());
+    settings.setValue(QStringLiteral("window/lastView"), currentView());
+}
+
+void MainWindow::recordSignOut()
+{
+    if (m_signedOut)
+        return;
+    m_signedOut = true;
+    // Audited off the GUI thread; the application waits for the pool before it exits.
+    const ConnectionProfile orders = m_config.orders;
+    const StaffAccount account = m_account;
+    const QString where = QStringLiteral("console@") + QSysInfo::machineHostName();
+    (void)QtConcurrent::run([orders, account, where] {
+        auto c = Connection::open(orders, QStringLiteral("console-signout"));
+        if (c)
+            (void)StaffService(*c, Clock::system()).signOut(account, where);
+    });
+}
+
+void MainWindow::signOut()
+{
+    recordSignOut();
+    saveLayout();
+    hide();
+    Q_EMIT signedOut();
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    saveLayout();
+    recordSignOut();
     event->accept();
 }
 

@@ -1,9 +1,13 @@
 #pragma once
 
-// The console's shell: navigation on the left, one page per view, a status bar with the
-// health of the three databases, and the log pane at the bottom.
+// The console's shell: navigation on the left (Ctrl+1…), one page per view, a status bar
+// with the health of the three databases (checked again every 30 s, so a lost connection
+// shows and recovers) and the signed-in person and role, and the log pane at the bottom.
+// Which views are offered follows the role (auth/permissions.h); the services check again.
+// Remembers geometry, dock layout and the last view.
 // Thread contract: GUI thread only. Owns its pages.
 
+#include "auth/staffaccount.h"
 #include "config/appconfig.h"
 
 #include <QMainWindow>
@@ -11,33 +15,66 @@
 class QLabel;
 class QListWidget;
 class QStackedWidget;
+class QTimer;
 
 namespace OncePay {
 
 class ConnectionsPage;
+class DashboardPage;
 class LogPane;
+class OrderPage;
+class StuckPage;
 struct RoleStatus;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
-    explicit MainWindow(const AppConfig &config, QWidget *parent = nullptr);
+    MainWindow(const AppConfig &config, const StaffAccount &account, QWidget *parent = nullptr);
 
     ConnectionsPage *connectionsPage() const { return m_connections; }
+    DashboardPage *dashboardPage() const { return m_dashboard; }
+    OrderPage *orderPage() const { return m_orderPage; }
+    StuckPage *stuckPage() const { return m_stuck; }
+    QListWidget *navigation() const { return m_nav; }
+    QString currentView() const;
+    QStringList views() const;
+    QString signedInText() const;
+
+public Q_SLOTS:
+    // "dashboard", "orders", "stuck", "databases"; unknown or not offered: the first view.
+    void showView(const QString &name);
+    void openOrder(const QString &orderId);
+    void signOut();
+
+Q_SIGNALS:
+    void signedOut();
 
 protected:
     void closeEvent(QCloseEvent *event) override;
 
 private:
+    void addView(const QString &name, const QString &title, QWidget *page);
+    void buildMenus();
     void showStatuses(const QList<RoleStatus> &statuses);
     void restoreLayout();
+    void saveLayout();
+    void recordSignOut();
 
     AppConfig m_config;
+    StaffAccount m_account;
     QListWidget *m_nav = nullptr;
     QStackedWidget *m_pages = nullptr;
+    DashboardPage *m_dashboard = nullptr;
+    OrderPage *m_orderPage = nullptr;
+    StuckPage *m_stuck = nullptr;
     ConnectionsPage *m_connections = nullptr;
     LogPane *m_log = nullptr;
     QList<QLabel *> m_roleLabels;
+    QLabel *m_person = nullptr;
+    QTimer *m_healthTimer = nullptr;
+    QStringList m_viewNames;
+    QSet<QString> m_loaded;
+    bool m_signedOut = false;
 };
 
 } // namespace OncePay

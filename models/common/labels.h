@@ -1,0 +1,34 @@
+#pragma once
+
+// Words for the codes the services hand out (states, statuses, kinds), translated, and the
+// shared formatting of times, ages and money. Codes stay codes in the database and the
+// audit trail; only what people read is translated.
+// Thread contract: GUI thread (uses the installed translators).
+
+#include "auth/permissions.h"
+#include "investigation/ordersearch.h"
+#include "investigation/stuckquery.h"
+
+#include <QString>
+
+namespace OncePay::Labels {
+
+QString orderState(const QString &code);
+QString messageStatus(const QString &code);
+QString stuckKind(StuckKind kind);
+QString stuckKindFromCode(const QString &code);
+QString matchKind(MatchKind kind);
+QString role(StaffRole role);
+QString causeKind(const QString &code);
+QString idempotencyStatus(int status);
+QString ledgerKind(const QString &code);
+
+QString time(qint64 epochMs); // local time, "yyyy-MM-dd HH:mm:ss"; "—" for 0
+QString age(qint64 ms);       // "3 d 4 h", "12 min", "40 s"
+QString money(qint64 minor, const QString &currency);
+
+// Colours shared by tables and charts.
+QString refusedColour();  // background of refused/failed rows
+QString rollbackColour(); // background of rollbacks
+
+} // namespace OncePay::Labels

@@ -1,0 +1,243 @@
+#include "ordermodels.h"
+
+#include "common/labels.h"
+
+#include <QBrush>
+#include <QColor>
+#include <QFont>
+
+namespace OncePay {
+
+namespace {
+
+template <typename Fn> auto display(Fn fn)
+{
+    return [fn](const auto &row, int role) -> QVariant {
+        return role == Qt::DisplayRole ? QVariant(fn(row)) : QVariant();
+    };
+}
+
+// Sorts by the epoch value, shows local time.
+template <typename Fn> auto timeCell(Fn fn)
+{
+    return [fn](const auto &row, int role) -> QVariant {
+        if (role == Qt::DisplayRole)
+            return Labels::time(fn(row));
+        if (role == SortRole)
+            return fn(row);
+        return {};
+    };
+}
+
+template <typename Fn, typename Cur> auto moneyCell(Fn amount, Cur currency)
+{
+    return [amount, currency](const auto &row, int role) -> QVariant {
+        if (role == Qt::DisplayRole)
+            return Labels::money(amount(row), currency(row));
+        if (role == SortRole)
+            return amount(row);
+        if (role == Qt::TextAlignmentRole)
+            return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+        return {};
+    };
+}
+
+} // namespace
+
+OrderHitModel::OrderHitModel(QObject *parent)
+    : RowTableModel(parent)
+{
+    addColumn(tr("Order"), [](const OrderHit &h, int role) -> QVariant {
+        if (role == Qt::DisplayRole || role == OrderIdRole)
+            return h.order.orderId;
+        return {};
+    });
+    addColumn(tr("Found by"), display([](const OrderHit &h) {
+                  return tr("%1: %2").arg(Labels::matchKind(h.matchedBy), h.matchedValue);
+              }));
+    addColumn(tr("State"), display([](const OrderHit &h) {
+                  return Labels::orderState(orderStateName(h.order.state));
+              }));
+    addColumn(tr("Version"), display([](const OrderHit &h) { return h.order.version; }));
+    addColumn(tr("Amount"), moneyCell([](const OrderHit &h) { return h.order.amountMinor; },
+                                      [](const OrderHit &h) { return h.order.currency; }));
+    addColumn(tr("Customer"), display([](const OrderHit &h) { return h.order.customerRef; }));
+    addColumn(tr("Updated"), timeCell([](const OrderHit &h) { return h.order.updatedAt; }));
+}
+
+QString TimelineModel::describe(const TimelineEntry &e)
+{
+    const QString amount = e.hasAmount ? Labels::money(e.amountMinor, e.currency) : QString();
+    switch (e.kind) {
+    case TimelineKind::Transition:
+        return tr("%1 → %2").arg(Labels::orderState(e.fromState), Labels::orderState(e.toState));
+    case TimelineKind::Rejection:
+        return tr("Refused: %1 → %2")
+            .arg(Labels::orderState(e.fromState), Labels::orderState(e.toState));
+    case TimelineKind::CallbackReceived:
+        return amount.isEmpty() ? tr("Callback received") : tr("Callback received, %1").arg(amount);
+    case TimelineKind::MessageOutcome:
+        return tr("Worker: %1").arg(Labels::messageStatus(e.toState));
+    case TimelineKind::Ledger: return tr("Ledger: %1 %2").arg(Labels::ledgerKind(e.detail), amount);
+    case TimelineKind::RefundDue: return tr("Refund due: %1").arg(amount);
+    }
+    return {};
+}
+
+TimelineModel::TimelineModel(QObject *parent)
+    : RowTableModel(parent)
+{
+    const auto decorate = [](const TimelineEntry &e, int role) -> QVariant {
+        if (role == RefusedRole)
+            return e.refused;
+        if (role == Qt::BackgroundRole) {
+            if (e.refused)
+                return QBrush(QColor(Labels::refusedColour()));
+            if (e.kind == TimelineKind::Transition && e.toState == u"pending_payment" &&
+                e.version > 1)
+                return QBrush(QColor(Labels::rollbackColour()));
+        }
+        return {};
+    };
+    addColumn(tr("Time"), [decorate](const TimelineEntry &e, int role) -> QVariant {
+        if (role == Qt::DisplayRole)
+            return Labels::time(e.at);
+        return decorate(e, role);
+    });
+    addColumn(tr("Version"), [decorate](const TimelineEntry &e, int role) -> QVariant {
+        if (role == Qt::DisplayRole) {
+            if (e.kind == TimelineKind::Transition)
+                return tr("v%1").arg(e.version);
+            if (e.kind == TimelineKind::Rejection && e.version >= 0)
+                return tr("expected v%1").arg(e.version);
+            return QString();
+        }
+        return decorate(e, role);
+    });
+    addColumn(tr("Event"), [decorate](const TimelineEntry &e, int role) -> QVariant {
+        if (role == Qt::DisplayRole)
+            return describe(e);
+        if (role == Qt::FontRole && (e.kind == TimelineKind::Transition || e.refused)) {
+            QFont f;
+            f.setBold(true);
+            return f;
+        }
+        return decorate(e, role);
+    });
+    addColumn(tr("Detail"), [decorate](const TimelineEntry &e, int role) -> QVariant {
+        if (role == Qt::DisplayRole)
+            return e.kind == TimelineKind::Ledger ? QString() : e.detail;
+        return decorate(e, role);
+    });
+    addColumn(tr("Cause"), [decorate](const TimelineEntry &e, int role) -> QVariant {
+        if (role == Qt::DisplayRole)
+            return e.causeId.isEmpty() ? Labels::causeKind(e.causeKind)
+                                       : tr("%1 %2").arg(Labels::causeKind(e.causeKind), e.causeId);
+        return decorate(e, role);
+    });
+    addColumn(tr("Actor"), [decorate](const TimelineEntry &e, int role) -> QVariant {
+        if (role == Qt::DisplayRole)
+            return e.actor;
+        return decorate(e, role);
+    });
+}
+
+MessageModel::MessageModel(QObject *parent)
+    : RowTableModel(parent)
+{
+    addColumn(tr("Received"), timeCell([](const MessageRow &m) { return m.receivedAt; }));
+    addColumn(tr("Callback"), display([](const MessageRow &m) { return m.callbackId; }));
+    addColumn(tr("Event"), display([](const MessageRow &m) {
+                  return m.channelEventType.isEmpty() ? m.eventKind : m.channelEventType;
+              }));
+    addColumn(tr("Attempt"), display([](const MessageRow &m) { return m.attemptRef; }));
+    addColumn(tr("Amount"), [](const MessageRow &m, int role) -> QVariant {
+        if (!m.hasAmount)
+            return {};
+        if (role == Qt::DisplayRole)
+            return Labels::money(m.amountMinor, m.currency);
+        if (role == SortRole)
+            return m.amountMinor;
+        return {};
+    });
+    addColumn(tr("Status"), [](const MessageRow &m, int role) -> QVariant {
+        if (role == Qt::DisplayRole)
+            return Labels::messageStatus(m.status);
+        if (role == RefusedRole)
+            return m.status == u"skipped" || m.status == u"dead" || m.status == u"failed";
+        if (role == Qt::BackgroundRole && (m.status == u"dead" || m.status == u"skipped"))
+            return QBrush(QColor(Labels::refusedColour()));
+        return {};
+    });
+    addColumn(tr("Tries"), display([](const MessageRow &m) { return m.attempts; }));
+    addColumn(tr("Reason / last error"), display([](const MessageRow &m) {
+                  return m.deadLettered             ? m.deadReason
+                         : m.resultReason.isEmpty() ? m.lastError
+                                                    : m.resultReason;
+              }));
+}
+
+PaymentModel::PaymentModel(QObject *parent)
+    : RowTableModel(parent)
+{
+    addColumn(tr("Captured"), timeCell([](const PaymentRow &p) { return p.capturedAt; }));
+    addColumn(tr("Channel"), display([](const PaymentRow &p) { return p.channel; }));
+    addColumn(tr("Transaction"), display([](const PaymentRow &p) { return p.channelTxnId; }));
+    addColumn(tr("Amount"), moneyCell([](const PaymentRow &p) { return p.amountMinor; },
+                                      [](const PaymentRow &p) { return p.currency; }));
+    addColumn(tr("Status"), display([](const PaymentRow &p) { return p.status; }));
+    addColumn(tr("Settlement"), display([](const PaymentRow &p) { return p.settlementStatus; }));
+    addColumn(tr("Attempt"), display([](const PaymentRow &p) { return p.requestId; }));
+    addColumn(tr("Callback"), display([](const PaymentRow &p) { return p.callbackId; }));
+}
+
+LedgerModel::LedgerModel(QObject *parent)
+    : RowTableModel(parent)
+{
+    addColumn(tr("Booked"), timeCell([](const LedgerRow &l) { return l.createdAt; }));
+    addColumn(tr("Kind"), display([](const LedgerRow &l) { return Labels::ledgerKind(l.kind); }));
+    addColumn(tr("Amount"), moneyCell([](const LedgerRow &l) { return l.amountMinor; },
+                                      [](const LedgerRow &l) { return l.currency; }));
+    addColumn(tr("Transaction"), display([](const LedgerRow &l) { return l.channelTxnId; }));
+    addColumn(tr("Callback"), display([](const LedgerRow &l) { return l.callbackId; }));
+    addColumn(tr("Key"), display([](const LedgerRow &l) { return l.entryKey; }));
+}
+
+IdempotencyModel::IdempotencyModel(QObject *parent)
+    : RowTableModel(parent)
+{
+    addColumn(tr("Created"), timeCell([](const IdempotencyRow &i) { return i.createdAt; }));
+    addColumn(tr("Request"), display([](const IdempotencyRow &i) { return i.requestId; }));
+    addColumn(tr("Operation"), display([](const IdempotencyRow &i) { return i.operation; }));
+    addColumn(tr("Expected version"),
+              display([](const IdempotencyRow &i) { return i.expectedVersion; }));
+    addColumn(tr("Status"), [](const IdempotencyRow &i, int role) -> QVariant {
+        if (role == Qt::DisplayRole)
+            return Labels::idempotencyStatus(i.status);
+        if (role == Qt::BackgroundRole && i.status == 0)
+            return QBrush(QColor(Labels::rollbackColour()));
+        return {};
+    });
+    addColumn(tr("Outcome"), display([](const IdempotencyRow &i) { return i.outcome; }));
+}
+
+AuditRowModel::AuditRowModel(QObject *parent)
+    : RowTableModel(parent)
+{
+    addColumn(tr("Time"), timeCell([](const AuditRow &a) { return a.occurredAt; }));
+    addColumn(tr("Action"), display([](const AuditRow &a) { return a.action; }));
+    addColumn(tr("Actor"),
+              display([](const AuditRow &a) { return tr("%1 (%2)").arg(a.actor, a.actorRole); }));
+    addColumn(tr("Entity"),
+              display([](const AuditRow &a) { return tr("%1 %2").arg(a.entityKind, a.entityId); }));
+    addColumn(tr("Before"), display([](const AuditRow &a) { return a.beforeJson; }));
+    addColumn(tr("After"), display([](const AuditRow &a) { return a.afterJson; }));
+    addColumn(tr("Reason"), display([](const AuditRow &a) { return a.reason; }));
+    addColumn(tr("Shipped"), [](const AuditRow &a, int role) -> QVariant {
+        if (role == Qt::DisplayRole)
+            return a.shippedAt ? Labels::time(a.shippedAt) : tr("not yet");
+        return {};
+    });
+}
+
+} // namespace OncePay

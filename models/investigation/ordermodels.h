@@ -1,0 +1,59 @@
+#pragma once
+
+// Table models of the order investigation page, each over the plain rows of an OrderPicture
+// (or the search hits): search hits, timeline, callback messages, payments, ledger entries,
+// idempotency records and audit rows.
+// Thread contract: GUI thread only; fed with values loaded elsewhere.
+
+#include "common/rowtablemodel.h"
+#include "investigation/orderpicture.h"
+#include "investigation/ordersearch.h"
+
+namespace OncePay {
+
+class OrderHitModel : public RowTableModel<OrderHit> {
+    Q_OBJECT
+public:
+    explicit OrderHitModel(QObject *parent = nullptr);
+};
+
+class TimelineModel : public RowTableModel<TimelineEntry> {
+    Q_OBJECT
+public:
+    enum Column { Time, Version, Event, Detail, Cause, Actor };
+    explicit TimelineModel(QObject *parent = nullptr);
+
+    static QString describe(const TimelineEntry &e);
+};
+
+class MessageModel : public RowTableModel<MessageRow> {
+    Q_OBJECT
+public:
+    explicit MessageModel(QObject *parent = nullptr);
+};
+
+class PaymentModel : public RowTableModel<PaymentRow> {
+    Q_OBJECT
+public:
+    explicit PaymentModel(QObject *parent = nullptr);
+};
+
+class LedgerModel : public RowTableModel<LedgerRow> {
+    Q_OBJECT
+public:
+    explicit LedgerModel(QObject *parent = nullptr);
+};
+
+class IdempotencyModel : public RowTableModel<IdempotencyRow> {
+    Q_OBJECT
+public:
+    explicit IdempotencyModel(QObject *parent = nullptr);
+};
+
+class AuditRowModel : public RowTableModel<AuditRow> {
+    Q_OBJECT
+public:
+    explicit AuditRowModel(QObject *parent = nullptr);
+};
+
+} // namespace OncePay

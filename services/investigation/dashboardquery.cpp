@@ -1,0 +1,140 @@
+#include "dashboardquery.h"
+
+#include "auth/permissions.h"
+#include "db/sql.h"
+
+#include <QSqlQuery>
+
+namespace OncePay {
+
+namespace {
+
+constexpr qint64 kMinute = 60 * 1000;
+constexpr qint64 kHour = 60 * kMinute;
+constexpr qint64 kDay = 24 * kHour;
+
+// Integer bucket index of `column`. The numbers are ours, not user input, so they are
+// written into the statement: it keeps the GROUP BY expression identical on every engine.
+QString bucketExpr(Dialect d, const QString &column, qint64 from, qint64 size)
+{
+    const QString div = d == Dialect::MySql ? QStringLiteral(" DIV ") : QStringLiteral(" / ");
+    return QStringLiteral("((%1 - %2)%3%4)").arg(column).arg(from).arg(div).arg(size);
+}
+
+Result<QList<KeyCount>> keyCounts(const Connection &c, const QString &sql,
+                                  const QVariantList &binds = {})
+{
+    auto q = Sql::exec(c.db(), sql, binds);
+    if (!q)
+        return q.error();
+    QList<KeyCount> out;
+    while (q->next())
+        out << KeyCount{q->value(0).toString(), q->value(1).toLongLong()};
+    return out;
+}
+
+} // namespace
+
+qint64 DashboardQuery::bucketFor(const TimeRange &range)
+{
+    const qint64 span = qMax<qint64>(1, range.toMs - range.fromMs);
+    for (qint64 size : {5 * kMinute, 15 * kMinute, kHour, 3 * kHour, 6 * kHour, 12 * kHour, kDay})
+        if (span / size <= 48)
+            return size;
+    return ((span / 48) / kDay + 1) * kDay;
+}
+
+Result<void> DashboardQuery::loadCallbacks(DashboardData *data) const
+{
+    const qint64 from = data->range.fromMs;
+    const qint64 size = data->bucketMs;
+    const qint64 buckets = (data->range.toMs - from + size - 1) / size;
+    data->callbacks.clear();
+    for (qint64 i = 0; i < buckets; ++i)
+        data->callbacks << CallbackBucket{from + i * size, 0, 0, 0};
+    const QVariantList binds{from, data->range.toMs};
+
+    auto q = Sql::exec(
+        m_c.db(),
+        QStringLiteral("SELECT %1, COUNT(*), SUM(CASE WHEN status = 'skipped' THEN 1 ELSE 0 END)"
+                       " FROM callback_messages WHERE received_at >= ? AND received_at < ?"
+                       " GROUP BY 1")
+            .arg(bucketExpr(m_c.dialect(), QStringLiteral("received_at"), from, size)),
+        binds);
+    if (!q)
+        return q.error();
+    while (q->next()) {
+        const qint64 i = q->value(0).toLongLong();
+        if (i >= 0 && i < buckets) {
+            data->callbacks[i].received = q->value(1).toLongLong();
+            data->callbacks[i].skipped = q->value(2).toLongLong();
+        }
+    }
+    auto r =
+        Sql::exec(m_c.db(),
+                  QStringLiteral("SELECT %1, COUNT(*) FROM ingest_rejections"
+                                 " WHERE created_at >= ? AND created_at < ? GROUP BY 1")
+                      .arg(bucketExpr(m_c.dialect(), QStringLiteral("created_at"), from, size)),
+                  binds);
+    if (!r)
+        return r.error();
+    while (r->next()) {
+        const qint64 i = r->value(0).toLongLong();
+        if (i >= 0 && i < buckets)
+            data->callbacks[i].rejected = r->value(1).toLongLong();
+    }
+    return {};
+}
+
+Result<DashboardData> DashboardQuery::load(const TimeRange &range, const Actor &actor) const
+{
+    if (auto allowed = require(actor, Action::ReadOrders); !allowed)
+        return allowed.error();
+    if (range.toMs <= range.fromMs)
+        return makeError(ErrorCode::Invalid,
+                         QStringLiteral("the time range ends before it starts"));
+    DashboardData data;
+    data.range = range;
+    data.bucketMs = bucketFor(range);
+    data.loadedAt = m_clock.nowMs();
+    if (auto r = loadCallbacks(&data); !r)
+        return r.error();
+
+    auto statuses =
+        keyCounts(m_c,
+                  QStringLiteral("SELECT status, COUNT(*) FROM callback_messages"
+                                 " WHERE received_at >= ? AND received_at < ? GROUP BY status"
+                                 " ORDER BY status"),
+                  {range.fromMs, range.toMs});
+    if (!statuses)
+        return statuses.error();
+    data.messageStatuses = *statuses;
+
+    auto states = keyCounts(
+        m_c, QStringLiteral("SELECT state, COUNT(*) FROM orders GROUP BY state ORDER BY state"));
+    if (!states)
+        return states.error();
+    data.ordersByState = *states;
+
+    auto stuck = StuckQuery(m_c, m_clock).counts();
+    if (!stuck)
+        return stuck.error();
+    for (auto it = stuck->cbegin(); it != stuck->cend(); ++it)
+        data.stuckByKind << KeyCount{stuckKindName(it.key()), it.value()};
+
+    auto d =
+        Sql::exec(m_c.db(), QStringLiteral(
+                                "SELECT channel, COALESCE(currency, ''), COUNT(*),"
+                                " SUM(ABS(COALESCE(expected_minor, 0) - COALESCE(actual_minor, 0)))"
+                                " FROM discrepancies WHERE status = 'open'"
+                                " GROUP BY channel, COALESCE(currency, '') ORDER BY channel, 2"));
+    if (!d)
+        return d.error();
+    while (d->next())
+        data.openDiscrepancies << DiscrepancyTotal{d->value(0).toString(), d->value(1).toString(),
+                                                   d->value(2).toLongLong(),
+                                                   d->value(3).toLongLong()};
+    return data;
+}
+
+} // namespace OncePay

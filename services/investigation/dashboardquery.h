@@ -1,0 +1,76 @@
+#pragma once
+
+// The dashboard's aggregates over a time range (DESIGN.md §6), each one indexed query:
+// callbacks per time bucket, message statuses, orders by state, stuck records by kind and
+// open discrepancies by channel.
+//
+// Exact redeliveries of a callback are answered "already received" at the door and not
+// stored, so the database cannot count them; what it can count is the second layer of
+// idempotency — messages the worker skipped because the order was already there or the
+// attempt was stale — and the requests refused at the door (ingest_rejections).
+// Thread contract: the connection's thread; results are plain values.
+
+#include "core/actor.h"
+#include "core/clock.h"
+#include "core/result.h"
+#include "db/connection.h"
+#include "stuckquery.h"
+
+namespace OncePay {
+
+struct TimeRange {
+    qint64 fromMs = 0; // inclusive
+    qint64 toMs = 0;   // exclusive
+};
+
+struct CallbackBucket {
+    qint64 startMs = 0;
+    qint64 received = 0; // stored in the message table
+    qint64 skipped = 0;  // of those, absorbed by the worker's second layer (already applied, stale)
+    qint64 rejected = 0; // refused at the door: bad signature, malformed, oversized …
+};
+
+struct KeyCount {
+    QString key;
+    qint64 count = 0;
+};
+
+struct DiscrepancyTotal {
+    QString channel;
+    QString currency;
+    qint64 count = 0;
+    qint64 amountMinor = 0; // |expected − actual| summed; the whole amount when one side is missing
+};
+
+struct DashboardData {
+    TimeRange range;
+    qint64 bucketMs = 0;
+    QList<CallbackBucket> callbacks; // one per bucket, oldest first, gaps filled with zeros
+    QList<KeyCount> messageStatuses; // messages received in the range, by current status
+    QList<KeyCount> ordersByState;   // all orders, now
+    QList<KeyCount> stuckByKind;     // now, with the ops_settings thresholds
+    QList<DiscrepancyTotal> openDiscrepancies;
+    qint64 loadedAt = 0;
+};
+
+class DashboardQuery {
+public:
+    DashboardQuery(const Connection &connection, const Clock &clock)
+        : m_c(connection)
+        , m_clock(clock)
+    {}
+
+    // A bucket size that gives a readable chart for the range (5 min … 1 day).
+    static qint64 bucketFor(const TimeRange &range);
+
+    // Requires Action::ReadOrders.
+    Result<DashboardData> load(const TimeRange &range, const Actor &actor) const;
+
+private:
+    Result<void> loadCallbacks(DashboardData *data) const;
+
+    const Connection &m_c;
+    const Clock &m_clock;
+};
+
+} // namespace OncePay

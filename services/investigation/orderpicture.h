@@ -1,0 +1,160 @@
+#pragma once
+
+// Everything the database knows about one order, for the investigation page: the order,
+// its transitions and refused attempts, its callbacks as stored in the message table (with
+// dead letters), payments, ledger entries, refund obligations, idempotency records, purchase
+// and logistics orders, the audit_outbox rows, and a timeline that interleaves them.
+// Thread contract: plain values.
+
+#include "orders/order.h"
+
+#include <QList>
+#include <QString>
+
+namespace OncePay {
+
+struct MessageRow {
+    qint64 id = 0;
+    QString callbackId;
+    QString channel;
+    QString eventKind;
+    QString channelEventType;
+    QString attemptRef;
+    QString channelTxnId;
+    bool hasAmount = false;
+    qint64 amountMinor = 0;
+    QString currency;
+    QString status;
+    int attempts = 0;
+    QString lastError;
+    QString resultReason;
+    QString leaseOwner;
+    qint64 leaseUntil = 0;
+    qint64 receivedAt = 0;
+    qint64 updatedAt = 0;
+    qint64 finishedAt = 0;
+    QString rawBody;
+    QString headers;
+    bool deadLettered = false;
+    QString deadReason;
+    qint64 deadAt = 0;
+};
+
+struct PaymentRow {
+    qint64 id = 0;
+    QString channel;
+    QString channelTxnId;
+    QString requestId;
+    QString callbackId;
+    qint64 amountMinor = 0;
+    QString currency;
+    QString status;
+    QString settlementStatus;
+    qint64 capturedAt = 0;
+    qint64 refundedAt = 0;
+};
+
+struct LedgerRow {
+    qint64 id = 0;
+    QString entryKey;
+    QString kind;
+    qint64 amountMinor = 0;
+    QString currency;
+    QString channel;
+    QString channelTxnId;
+    QString callbackId;
+    QString memo;
+    qint64 createdAt = 0;
+};
+
+struct RefundObligationRow {
+    qint64 id = 0;
+    QString callbackId;
+    QString channel;
+    QString channelTxnId;
+    qint64 amountMinor = 0;
+    QString currency;
+    QString reason;
+    qint64 createdAt = 0;
+    qint64 resolvedAt = 0;
+};
+
+struct IdempotencyRow {
+    qint64 id = 0;
+    QString requestId;
+    qint64 expectedVersion = 0;
+    QString operation;
+    int status = 0; // 0 pending, 1 succeeded, 2 failed
+    QString outcome;
+    qint64 createdAt = 0;
+    qint64 updatedAt = 0;
+};
+
+struct FulfilmentRow {
+    QString kind; // "purchase" or "logistics"
+    QString status;
+    QString callbackId;
+    qint64 createdAt = 0;
+};
+
+struct AuditRow {
+    qint64 id = 0;
+    QString eventId;
+    qint64 occurredAt = 0;
+    QString actor;
+    QString actorRole;
+    QString action;
+    QString entityKind;
+    QString entityId;
+    QString callbackId;
+    QString beforeJson;
+    QString afterJson;
+    QString reason;
+    qint64 shippedAt = 0;
+};
+
+enum class TimelineKind {
+    Transition,       // a state change, with its new version and cause
+    Rejection,        // a transition asked for and refused (stale, not allowed, superseded)
+    CallbackReceived, // a callback stored in the message table
+    MessageOutcome,   // what the worker did with it: completed, skipped, failed, dead
+    Ledger,           // money booked
+    RefundDue,        // captured money flagged for refund
+};
+
+struct TimelineEntry {
+    qint64 at = 0;
+    TimelineKind kind = TimelineKind::Transition;
+    qint64 version = -1; // new version for transitions, expected version for rejections
+    QString fromState;
+    QString toState;
+    QString causeKind;
+    QString causeId;
+    QString actor;
+    QString detail; // status, reason, event type — data, shown as is
+    qint64 amountMinor = 0;
+    QString currency;
+    bool hasAmount = false;
+    bool refused = false; // rejections, skipped and dead messages: highlighted
+};
+
+struct OrderPicture {
+    Order order;
+    QList<OrderTransition> transitions;
+    QList<TransitionRejection> rejections;
+    QList<MessageRow> messages;
+    QList<PaymentRow> payments;
+    QList<LedgerRow> ledger;
+    QList<RefundObligationRow> refunds;
+    QList<IdempotencyRow> idempotency;
+    QList<FulfilmentRow> fulfilment;
+    QList<AuditRow> audit;
+    bool auditVisible = false; // the reader may read the audit trail; `audit` is empty otherwise
+    QList<TimelineEntry> timeline; // oldest first
+};
+
+// Interleaves transitions, refusals, callbacks, worker outcomes, ledger entries and refund
+// obligations by time (ties keep that order). Pure.
+QList<TimelineEntry> buildTimeline(const OrderPicture &picture);
+
+} // namespace OncePay

@@ -1,0 +1,223 @@
+#include "orderpicturequery.h"
+
+#include "auth/permissions.h"
+#include "db/sql.h"
+#include "orders/orderrepository.h"
+
+#include <QSet>
+#include <QSqlQuery>
+
+namespace OncePay {
+
+namespace {
+
+qint64 ms(const QVariant &v)
+{
+    return v.isNull() ? 0 : v.toLongLong();
+}
+
+} // namespace
+
+Result<OrderPicture> OrderPictureQuery::load(const QString &orderId, const Actor &actor) const
+{
+    if (auto allowed = require(actor, Action::ReadOrders); !allowed)
+        return allowed.error();
+    OrderRepository repo(m_c);
+    auto order = repo.find(orderId);
+    if (!order)
+        return order.error();
+    if (!order->has_value())
+        return makeError(ErrorCode::NotFound, QStringLiteral("no order %1").arg(orderId),
+                         QStringLiteral("unknown_order"));
+    OrderPicture p;
+    p.order = **order;
+    auto transitions = repo.transitions(orderId);
+    if (!transitions)
+        return transitions.error();
+    p.transitions = *transitions;
+    auto rejections = repo.rejections(orderId);
+    if (!rejections)
+        return rejections.error();
+    p.rejections = *rejections;
+    for (auto step : {&OrderPictureQuery::loadMessages, &OrderPictureQuery::loadMoney,
+                      &OrderPictureQuery::loadRecords})
+        if (auto r = (this->*step)(&p); !r)
+            return r.error();
+    p.auditVisible = require(actor, Action::ReadAudit).ok();
+    if (p.auditVisible)
+        if (auto r = loadAudit(&p); !r)
+            return r.error();
+    p.timeline = buildTimeline(p);
+    return p;
+}
+
+Result<void> OrderPictureQuery::loadMessages(OrderPicture *p) const
+{
+    // By the order reference the channel sent; refunds that name only the transaction are
+    // found by the order's transaction id.
+    QString where = QStringLiteral("m.order_ref = ?");
+    QVariantList binds{p->order.orderId};
+    if (!p->order.channelTxnId.isEmpty()) {
+        where += QStringLiteral(" OR m.channel_txn_id = ?");
+        binds << p->order.channelTxnId;
+    }
+    auto q = Sql::exec(
+        m_c.db(),
+        QStringLiteral("SELECT m.id, m.callback_id, m.channel, m.event_kind, m.channel_event_type,"
+                       " m.attempt_ref, m.channel_txn_id, m.amount_minor, m.currency, m.status,"
+                       " m.attempts, m.last_error, m.result_reason, m.lease_owner, m.lease_until,"
+                       " m.received_at, m.updated_at, m.finished_at, m.raw_body, m.headers,"
+                       " d.reason, d.created_at, d.id"
+                       " FROM callback_messages m LEFT JOIN dead_letters d ON d.message_id = m.id"
+                       " WHERE %1 ORDER BY m.received_at, m.id")
+            .arg(where),
+        binds);
+    if (!q)
+        return q.error();
+    while (q->next()) {
+        MessageRow m;
+        m.id = q->value(0).toLongLong();
+        m.callbackId = q->value(1).toString();
+        m.channel = q->value(2).toString();
+        m.eventKind = q->value(3).toString();
+        m.channelEventType = q->value(4).toString();
+        m.attemptRef = q->value(5).toString();
+        m.channelTxnId = q->value(6).toString();
+        m.hasAmount = !q->value(7).isNull();
+        m.amountMinor = q->value(7).toLongLong();
+        m.currency = q->value(8).toString();
+        m.status = q->value(9).toString();
+        m.attempts = q->value(10).toInt();
+        m.lastError = q->value(11).toString();
+        m.resultReason = q->value(12).toString();
+        m.leaseOwner = q->value(13).toString();
+        m.leaseUntil = ms(q->value(14));
+        m.receivedAt = ms(q->value(15));
+        m.updatedAt = ms(q->value(16));
+        m.finishedAt = ms(q->value(17));
+        m.rawBody = q->value(18).toString();
+        m.headers = q->value(19).toString();
+        m.deadLettered = !q->value(22).isNull();
+        m.deadReason = q->value(20).toString();
+        m.deadAt = ms(q->value(21));
+        p->messages << m;
+    }
+    return {};
+}
+
+Result<void> OrderPictureQuery::loadMoney(OrderPicture *p) const
+{
+    const QVariantList id{p->order.orderId};
+    auto pay = Sql::exec(
+        m_c.db(),
+        QStringLiteral("SELECT id, channel, channel_txn_id, request_id, callback_id, amount_minor,"
+                       " currency, status, settlement_status, captured_at, refunded_at"
+                       " FROM payments WHERE order_id = ? ORDER BY captured_at, id"),
+        id);
+    if (!pay)
+        return pay.error();
+    while (pay->next())
+        p->payments << PaymentRow{
+            pay->value(0).toLongLong(), pay->value(1).toString(), pay->value(2).toString(),
+            pay->value(3).toString(),   pay->value(4).toString(), pay->value(5).toLongLong(),
+            pay->value(6).toString(),   pay->value(7).toString(), pay->value(8).toString(),
+            ms(pay->value(9)),          ms(pay->value(10))};
+    auto led =
+        Sql::exec(m_c.db(),
+                  QStringLiteral(
+                      "SELECT id, entry_key, kind, amount_minor, currency, channel, channel_txn_id,"
+                      " callback_id, memo, created_at FROM ledger_entries WHERE order_id = ?"
+                      " ORDER BY created_at, id"),
+                  id);
+    if (!led)
+        return led.error();
+    while (led->next())
+        p->ledger << LedgerRow{led->value(0).toLongLong(), led->value(1).toString(),
+                               led->value(2).toString(),   led->value(3).toLongLong(),
+                               led->value(4).toString(),   led->value(5).toString(),
+                               led->value(6).toString(),   led->value(7).toString(),
+                               led->value(8).toString(),   ms(led->value(9))};
+    auto ref = Sql::exec(
+        m_c.db(),
+        QStringLiteral("SELECT id, callback_id, channel, channel_txn_id, amount_minor, currency,"
+                       " reason, created_at, resolved_at FROM refund_obligations"
+                       " WHERE order_id = ? ORDER BY created_at, id"),
+        id);
+    if (!ref)
+        return ref.error();
+    while (ref->next())
+        p->refunds << RefundObligationRow{
+            ref->value(0).toLongLong(), ref->value(1).toString(),   ref->value(2).toString(),
+            ref->value(3).toString(),   ref->value(4).toLongLong(), ref->value(5).toString(),
+            ref->value(6).toString(),   ms(ref->value(7)),          ms(ref->value(8))};
+    return {};
+}
+
+Result<void> OrderPictureQuery::loadRecords(OrderPicture *p) const
+{
+    const QVariantList id{p->order.orderId};
+    auto idem = Sql::exec(
+        m_c.db(),
+        QStringLiteral("SELECT id, request_id, expected_version, operation, status, outcome,"
+                       " created_at, updated_at FROM idempotency_records WHERE order_id = ?"
+                       " ORDER BY created_at, id"),
+        id);
+    if (!idem)
+        return idem.error();
+    while (idem->next())
+        p->idempotency << IdempotencyRow{idem->value(0).toLongLong(), idem->value(1).toString(),
+                                         idem->value(2).toLongLong(), idem->value(3).toString(),
+                                         idem->value(4).toInt(),      idem->value(5).toString(),
+                                         ms(idem->value(6)),          ms(idem->value(7))};
+    for (const auto &[table, kind] :
+         {std::pair{"purchase_orders", "purchase"}, std::pair{"logistics_orders", "logistics"}}) {
+        auto f = Sql::exec(
+            m_c.db(),
+            QStringLiteral("SELECT status, callback_id, created_at FROM %1 WHERE order_id = ?")
+                .arg(QLatin1String(table)),
+            id);
+        if (!f)
+            return f.error();
+        while (f->next())
+            p->fulfilment << FulfilmentRow{QLatin1String(kind), f->value(0).toString(),
+                                           f->value(1).toString(), ms(f->value(2))};
+    }
+    return {};
+}
+
+Result<void> OrderPictureQuery::loadAudit(OrderPicture *p) const
+{
+    // Rows about the order, and rows about its callbacks written before the order was known
+    // (ingest). Callback ids go in as parameters, in chunks.
+    QString where = QStringLiteral("order_id = ?");
+    QVariantList binds{p->order.orderId};
+    int n = 0;
+    QStringList marks;
+    for (const MessageRow &m : std::as_const(p->messages)) {
+        if (++n > 200)
+            break;
+        marks << QStringLiteral("?");
+        binds << m.callbackId;
+    }
+    if (!marks.isEmpty())
+        where += QStringLiteral(" OR callback_id IN (%1)").arg(marks.join(u", "));
+    auto q = Sql::exec(
+        m_c.db(),
+        QStringLiteral("SELECT id, event_id, occurred_at, actor, actor_role, action, entity_kind,"
+                       " entity_id, callback_id, before_json, after_json, reason, shipped_at"
+                       " FROM audit_outbox WHERE %1 ORDER BY id")
+            .arg(where),
+        binds);
+    if (!q)
+        return q.error();
+    while (q->next())
+        p->audit << AuditRow{
+            q->value(0).toLongLong(), q->value(1).toString(),  ms(q->value(2)),
+            q->value(3).toString(),   q->value(4).toString(),  q->value(5).toString(),
+            q->value(6).toString(),   q->value(7).toString(),  q->value(8).toString(),
+            q->value(9).toString(),   q->value(10).toString(), q->value(11).toString(),
+            ms(q->value(12))};
+    return {};
+}
+
+} // namespace OncePay

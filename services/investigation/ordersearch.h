@@ -1,0 +1,43 @@
+#pragma once
+
+// One search box for any identifier (DESIGN.md §6): an order id, a customer reference, a
+// channel transaction id, a callback id (with or without its "channel:" prefix) or an
+// idempotency request id. Each kind is an exact, indexed lookup with the text bound as a
+// parameter, so no input can change the query.
+// Thread contract: the connection's thread; results are plain values.
+
+#include "core/actor.h"
+#include "core/result.h"
+#include "db/connection.h"
+#include "orders/order.h"
+
+namespace OncePay {
+
+enum class MatchKind { OrderId, CustomerRef, ChannelTxn, CallbackId, RequestId };
+
+QString matchKindName(MatchKind kind); // "order", "customer", "transaction", "callback", "request"
+
+struct OrderHit {
+    Order order;
+    MatchKind matchedBy = MatchKind::OrderId;
+    QString matchedValue;
+};
+
+class OrderSearch {
+public:
+    explicit OrderSearch(const Connection &connection)
+        : m_c(connection)
+    {}
+
+    static constexpr int kMaxTermLength = 200;
+
+    // Distinct orders, best match first (order id, then transaction, callback, request,
+    // customer), at most `limit`. An empty or overlong term is ErrorCode::Invalid.
+    // Requires Action::ReadOrders.
+    Result<QList<OrderHit>> search(const QString &term, const Actor &actor, int limit = 200) const;
+
+private:
+    const Connection &m_c;
+};
+
+} // namespace OncePay

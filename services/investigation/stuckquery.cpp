@@ -1,0 +1,191 @@
+#include "stuckquery.h"
+
+#include "auth/permissions.h"
+#include "db/sql.h"
+#include "settings/opssettings.h"
+
+#include <QSqlQuery>
+
+namespace OncePay {
+
+namespace {
+
+// One kind of stuck record: the rows it selects (FROM … WHERE …, with `?` for the cut-off
+// time and, where needed, `now`) and how a row becomes a StuckRecord. Every column list is
+// the same shape: reference, order, callback, channel, status, since, attempts, error,
+// amount, currency.
+struct KindSpec {
+    StuckKind kind;
+    QString select;
+    QString from; // FROM + WHERE, binds: cutoff [, now]
+    QString order;
+    bool bindsNow = false;
+    bool usesIdempotencyThreshold = false;
+    bool usesPendingThreshold = true;
+};
+
+QList<KindSpec> specs()
+{
+    const QString msgCols =
+        QStringLiteral("m.id, m.order_ref, m.callback_id, m.channel, m.status, %1, m.attempts,"
+                       " m.last_error, m.amount_minor, m.currency");
+    return {
+        {StuckKind::PendingMessage, msgCols.arg(QStringLiteral("m.received_at")),
+         QStringLiteral("FROM callback_messages m WHERE m.status IN ('pending', 'failed') AND "
+                        "m.received_at < ?"),
+         QStringLiteral("m.received_at"), false, false, true},
+        {StuckKind::ProcessingMessage, msgCols.arg(QStringLiteral("m.updated_at")),
+         QStringLiteral(
+             "FROM callback_messages m WHERE m.status = 'processing' AND m.updated_at < ?"
+             " AND m.lease_until >= ?"),
+         QStringLiteral("m.updated_at"), true, false, true},
+        {StuckKind::ExpiredLease, msgCols.arg(QStringLiteral("m.lease_until")),
+         QStringLiteral(
+             "FROM callback_messages m WHERE m.status = 'processing' AND m.lease_until < ?"
+             " AND m.lease_until < ?"),
+         QStringLiteral("m.lease_until"), true, false, false},
+        {StuckKind::DeadLetter,
+         QStringLiteral("d.id, m.order_ref, d.callback_id, m.channel, m.status, d.created_at,"
+                        " d.attempts, d.reason, m.amount_minor, m.currency"),
+         QStringLiteral("FROM dead_letters d JOIN callback_messages m ON m.id = d.message_id"
+                        " WHERE d.requeued_at IS NULL AND d.created_at < ?"),
+         QStringLiteral("d.created_at"), false, false, false},
+        {StuckKind::PendingIdempotency,
+         QStringLiteral("i.request_id, i.order_id, NULL, NULL, i.operation, i.created_at, 0, "
+                        "i.outcome, NULL, NULL"),
+         QStringLiteral("FROM idempotency_records i WHERE i.status = 0 AND i.created_at < ?"),
+         QStringLiteral("i.created_at"), false, true, false},
+        {StuckKind::RefundObligation,
+         QStringLiteral("r.id, r.order_id, r.callback_id, r.channel, r.channel_txn_id,"
+                        " r.created_at, 0, r.reason, r.amount_minor, r.currency"),
+         QStringLiteral(
+             "FROM refund_obligations r WHERE r.resolved_at IS NULL AND r.created_at < ?"),
+         QStringLiteral("r.created_at"), false, false, false},
+        {StuckKind::OrderInFlight,
+         QStringLiteral(
+             "o.order_id, o.order_id, NULL, o.channel, o.state, o.updated_at, 0, o.state_reason,"
+             " o.amount_minor, o.currency"),
+         QStringLiteral(
+             "FROM orders o WHERE o.state IN ('paying', 'paid_unconfirmed') AND o.updated_at < ?"),
+         QStringLiteral("o.updated_at"), false, false, true},
+    };
+}
+
+struct Thresholds {
+    qint64 pendingMs = 0;
+    qint64 idempotencyMs = 0;
+};
+
+Result<Thresholds> thresholds(const Connection &c)
+{
+    auto s = OpsSettings::load(c);
+    if (!s)
+        return s.error();
+    return Thresholds{s->integer(QStringLiteral("stuck.pending_seconds"), 300) * 1000,
+                      s->integer(QStringLiteral("stuck.idempotency_pending_seconds"), 600) * 1000};
+}
+
+QVariantList bindsFor(const KindSpec &spec, const Thresholds &t, qint64 now, qint64 minAgeMs)
+{
+    qint64 threshold = 0;
+    if (spec.usesPendingThreshold)
+        threshold = t.pendingMs;
+    if (spec.usesIdempotencyThreshold)
+        threshold = t.idempotencyMs;
+    QVariantList binds{now - qMax(threshold, minAgeMs)};
+    if (spec.bindsNow)
+        binds << now;
+    return binds;
+}
+
+} // namespace
+
+QString stuckKindName(StuckKind kind)
+{
+    switch (kind) {
+    case StuckKind::PendingMessage: return QStringLiteral("pending_message");
+    case StuckKind::ProcessingMessage: return QStringLiteral("processing_message");
+    case StuckKind::ExpiredLease: return QStringLiteral("expired_lease");
+    case StuckKind::DeadLetter: return QStringLiteral("dead_letter");
+    case StuckKind::PendingIdempotency: return QStringLiteral("pending_idempotency");
+    case StuckKind::RefundObligation: return QStringLiteral("refund_obligation");
+    case StuckKind::OrderInFlight: return QStringLiteral("order_in_flight");
+    }
+    return {};
+}
+
+QList<StuckKind> allStuckKinds()
+{
+    return {StuckKind::PendingMessage, StuckKind::ProcessingMessage,  StuckKind::ExpiredLease,
+            StuckKind::DeadLetter,     StuckKind::PendingIdempotency, StuckKind::RefundObligation,
+            StuckKind::OrderInFlight};
+}
+
+Result<StuckReport> StuckQuery::load(const StuckFilter &filter, const Actor &actor) const
+{
+    if (auto allowed = require(actor, Action::ReadOrders); !allowed)
+        return allowed.error();
+    auto t = thresholds(m_c);
+    if (!t)
+        return t.error();
+    StuckReport report;
+    report.now = m_clock.nowMs();
+    report.pendingThresholdMs = t->pendingMs;
+    report.idempotencyThresholdMs = t->idempotencyMs;
+    const int limit = qMax(1, filter.limitPerKind);
+    for (const KindSpec &spec : specs()) {
+        if (!filter.kinds.isEmpty() && !filter.kinds.contains(spec.kind))
+            continue;
+        const QVariantList binds = bindsFor(spec, *t, report.now, filter.minAgeMs);
+        auto n = Sql::scalar(m_c.db(), QStringLiteral("SELECT COUNT(*) ") + spec.from, binds);
+        if (!n)
+            return n.error();
+        report.counts.insert(spec.kind, n->toLongLong());
+        if (n->toLongLong() == 0)
+            continue;
+        auto q = Sql::exec(m_c.db(),
+                           QStringLiteral("SELECT %1 %2 ORDER BY %3 LIMIT %4")
+                               .arg(spec.select, spec.from, spec.order)
+                               .arg(limit),
+                           binds);
+        if (!q)
+            return q.error();
+        while (q->next()) {
+            StuckRecord r;
+            r.kind = spec.kind;
+            r.reference = q->value(0).toString();
+            r.orderId = q->value(1).toString();
+            r.callbackId = q->value(2).toString();
+            r.channel = q->value(3).toString();
+            r.status = q->value(4).toString();
+            r.sinceMs = q->value(5).toLongLong();
+            r.ageMs = qMax<qint64>(0, report.now - r.sinceMs);
+            r.attempts = q->value(6).toInt();
+            r.lastError = q->value(7).toString();
+            r.hasAmount = !q->value(8).isNull();
+            r.amountMinor = q->value(8).toLongLong();
+            r.currency = q->value(9).toString();
+            report.records << r;
+        }
+    }
+    return report;
+}
+
+Result<QMap<StuckKind, qint64>> StuckQuery::counts() const
+{
+    auto t = thresholds(m_c);
+    if (!t)
+        return t.error();
+    const qint64 now = m_clock.nowMs();
+    QMap<StuckKind, qint64> counts;
+    for (const KindSpec &spec : specs()) {
+        auto n = Sql::scalar(m_c.db(), QStringLiteral("SELECT COUNT(*) ") + spec.from,
+                             bindsFor(spec, *t, now, 0));
+        if (!n)
+            return n.error();
+        counts.insert(spec.kind, n->toLongLong());
+    }
+    return counts;
+}
+
+} // namespace OncePay

@@ -1,0 +1,79 @@
+#pragma once
+
+// Records that should have moved on and did not (DESIGN.md §6): messages pending or
+// processing past `stuck.pending_seconds`, expired leases, dead letters not requeued,
+// idempotency records pending past `stuck.idempotency_pending_seconds`, unresolved refund
+// obligations (money captured for a superseded attempt), and orders sitting in paying or
+// paid_unconfirmed past `stuck.pending_seconds`. Thresholds come from ops_settings.
+// Thread contract: the connection's thread; results are plain values.
+
+#include "core/actor.h"
+#include "core/clock.h"
+#include "core/result.h"
+#include "db/connection.h"
+
+#include <QList>
+#include <QMap>
+
+namespace OncePay {
+
+enum class StuckKind {
+    PendingMessage,     // pending or failed (waiting for a retry) past the threshold
+    ProcessingMessage,  // processing, lease still valid, but not finished past the threshold
+    ExpiredLease,       // processing with a lease that ran out: its worker died
+    DeadLetter,         // attempts used up; waits for a person
+    PendingIdempotency, // a request that never finished
+    RefundObligation,   // captured money to give back
+    OrderInFlight,      // paying or paid_unconfirmed past the threshold
+};
+
+QString stuckKindName(StuckKind kind); // "pending_message", …
+QList<StuckKind> allStuckKinds();
+
+struct StuckRecord {
+    StuckKind kind = StuckKind::PendingMessage;
+    QString reference; // message id, dead letter id, request id, obligation id, order id
+    QString orderId;
+    QString callbackId;
+    QString channel;
+    QString status; // message status, order state, …
+    qint64 sinceMs = 0;
+    qint64 ageMs = 0;
+    int attempts = 0;
+    QString lastError;
+    bool hasAmount = false;
+    qint64 amountMinor = 0;
+    QString currency;
+};
+
+struct StuckFilter {
+    QList<StuckKind> kinds; // empty: all
+    qint64 minAgeMs = 0;    // on top of the thresholds
+    int limitPerKind = 10000;
+};
+
+struct StuckReport {
+    qint64 pendingThresholdMs = 0;
+    qint64 idempotencyThresholdMs = 0;
+    qint64 now = 0;
+    QList<StuckRecord> records;     // oldest first within each kind
+    QMap<StuckKind, qint64> counts; // every matching record, also beyond the limit
+};
+
+class StuckQuery {
+public:
+    StuckQuery(const Connection &connection, const Clock &clock)
+        : m_c(connection)
+        , m_clock(clock)
+    {}
+
+    // Requires Action::ReadOrders.
+    Result<StuckReport> load(const StuckFilter &filter, const Actor &actor) const;
+    Result<QMap<StuckKind, qint64>> counts() const;
+
+private:
+    const Connection &m_c;
+    const Clock &m_clock;
+};
+
+} // namespace OncePay

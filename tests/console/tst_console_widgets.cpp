@@ -1,0 +1,310 @@
+// The console, offscreen, over real engine data: sign-in with each role (and wrong password,
+// lock, disabled), the main window's views and rights per role, the dashboard, search by
+// each kind of identifier, an order's timeline with duplicates, a rollback and a stale
+// callback, and the stuck view listing what was left stuck. Nothing blocks in exec().
+
+#include "auth/signindialog.h"
+#include "auth/staffservice.h"
+#include "connections/connectionspage.h"
+#include "dashboard/dashboardpage.h"
+#include "investigation/ordermodels.h"
+#include "investigation/stuckmodel.h"
+#include "orders/orderpage.h"
+#include "scenario.h"
+#include "shell/mainwindow.h"
+#include "stuck/stuckpage.h"
+
+#include <QApplication>
+#include <QComboBox>
+#include <QDateTime>
+#include <QDir>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QSortFilterProxyModel>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTest>
+
+using namespace OncePay;
+using namespace OncePay::Test;
+
+namespace {
+
+const Actor kAdmin{QStringLiteral("setup"), QStringLiteral("admin")};
+
+StaffAccount account(const QString &name, StaffRole role)
+{
+    StaffAccount a;
+    a.username = name;
+    a.displayName = name;
+    a.role = role;
+    return a;
+}
+
+} // namespace
+
+class TstConsoleWidgets : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QSettings().clear();
+        QVERIFY(m_dbs.ok());
+        m_fixture = std::make_unique<EngineFixture>(*m_dbs.value());
+        // Recent data, so the dashboard's "last 24 hours" sees it and the stuck ages are real.
+        m_fixture->clock.set(QDateTime::currentMSecsSinceEpoch() - 14 * 3600 * 1000LL);
+        buildScenario(*m_fixture);
+        StaffService staff(*m_fixture->orders, Clock::system());
+        for (const auto &[name, role] :
+             {std::pair{"agent", StaffRole::Agent}, std::pair{"finance", StaffRole::Finance},
+              std::pair{"auditor", StaffRole::Auditor}, std::pair{"admin", StaffRole::Admin}})
+            QVERIFY(
+                staff.add({name, QString(), role}, QString::fromLatin1(name) + "-demo-pw", kAdmin)
+                    .ok());
+        QVERIFY(Sql::update(m_fixture->orders->db(), "UPDATE ops_settings SET setting_value = '2' "
+                                                     "WHERE setting_key = 'auth.max_failed_logins'")
+                    .ok());
+    }
+
+    void signInWithEachRole_data()
+    {
+        QTest::addColumn<QString>("user");
+        QTest::addColumn<int>("role");
+        QTest::newRow("agent") << "agent" << int(StaffRole::Agent);
+        QTest::newRow("finance") << "finance" << int(StaffRole::Finance);
+        QTest::newRow("auditor") << "auditor" << int(StaffRole::Auditor);
+        QTest::newRow("admin") << "admin" << int(StaffRole::Admin);
+    }
+    void signInWithEachRole()
+    {
+        QFETCH(QString, user);
+        QFETCH(int, role);
+        SignInDialog dialog(m_fixture->config.orders);
+        dialog.show();
+        QSignalSpy signedIn(&dialog, &SignInDialog::signedIn);
+        dialog.findChild<QLineEdit *>("user")->setText(user);
+        dialog.findChild<QLineEdit *>("password")->setText(user + "-demo-pw");
+        QTest::mouseClick(dialog.findChild<QPushButton *>("signIn"), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(signedIn.count(), 1, 10000);
+        QCOMPARE(dialog.result(), int(QDialog::Accepted));
+        QCOMPARE(dialog.account().role, StaffRole(role));
+        QVERIFY(dialog.findChild<QLineEdit *>("password")->text().isEmpty());
+
+        // The window offers the views of the role and names the person.
+        MainWindow window(m_fixture->config, dialog.account());
+        window.show();
+        QVERIFY(window.signedInText().contains(user));
+        QCOMPARE(window.views(), QStringList({"dashboard", "orders", "stuck", "databases"}));
+        // Only finance and auditors get the audit rows of an order (DESIGN.md §6).
+        const bool audit = role == int(StaffRole::Finance) || role == int(StaffRole::Auditor);
+        QTabWidget *tabs = window.orderPage()->tabs();
+        bool hasAuditTab = false;
+        for (int i = 0; i < tabs->count(); ++i)
+            hasAuditTab |= tabs->widget(i)->objectName() == u"audit";
+        QCOMPARE(hasAuditTab, audit);
+        // Keyboard: Ctrl+3 opens the stuck records.
+        window.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        QTest::keyClick(&window, Qt::Key_3, Qt::ControlModifier);
+        QCOMPARE(window.currentView(), QStringLiteral("stuck"));
+        window.close();
+    }
+
+    void wrongPasswordThenLockedThenDisabled()
+    {
+        StaffService staff(*m_fixture->orders, Clock::system());
+        QVERIFY(staff.add({"temp", QString(), StaffRole::Agent}, "temp-demo-pw", kAdmin).ok());
+        SignInDialog dialog(m_fixture->config.orders);
+        dialog.show();
+        QSignalSpy refused(&dialog, &SignInDialog::refused);
+        auto attempt = [&](const QString &user, const QString &password) {
+            dialog.findChild<QLineEdit *>("user")->setText(user);
+            dialog.findChild<QLineEdit *>("password")->setText(password);
+            const int before = int(refused.count());
+            QTest::mouseClick(dialog.findChild<QPushButton *>("signIn"), Qt::LeftButton);
+            QTRY_VERIFY_WITH_TIMEOUT(refused.count() > before, 10000);
+        };
+        attempt("temp", "wrong-password");
+        QVERIFY2(dialog.message().contains(u"Wrong user name or password"),
+                 qPrintable(dialog.message()));
+        QVERIFY(dialog.message().contains(u"1 more failed attempt"));
+        attempt("temp", "wrong-again!");
+        QVERIFY2(dialog.message().contains(u"locked"), qPrintable(dialog.message()));
+        attempt("temp", "temp-demo-pw"); // right password, still locked
+        QVERIFY(dialog.message().contains(u"locked"));
+        QVERIFY(staff.resetPassword("temp", "temp-demo-pw", kAdmin).ok());
+        QVERIFY(staff.disable("temp", kAdmin, "test").ok());
+        attempt("temp", "temp-demo-pw");
+        QVERIFY2(dialog.message().contains(u"disabled"), qPrintable(dialog.message()));
+        attempt("' OR 1=1 --", "' OR 1=1 --");
+        QVERIFY(dialog.message().contains(u"Wrong user name or password"));
+        QVERIFY(dialog.isVisible());
+        QCOMPARE(dialog.result(), 0);
+    }
+
+    void dashboardLoadsWithoutBlocking()
+    {
+        DashboardPage page(m_fixture->config.orders, account("agent", StaffRole::Agent).actor());
+        page.show();
+        QSignalSpy loaded(&page, &DashboardPage::loaded);
+        page.refresh();
+        page.refresh(); // the first answer is stale and dropped
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 10000);
+        QTest::qWait(200);
+        QCOMPARE(loaded.count(), 1);
+        qint64 received = 0, rejected = 0;
+        for (const auto &b : page.data().callbacks) {
+            received += b.received;
+            rejected += b.rejected;
+        }
+        QCOMPARE(received, 9);
+        QCOMPARE(rejected, 1);
+        QVERIFY(!page.data().ordersByState.isEmpty());
+        page.rangeSelector()->setCurrentIndex(0); // last hour: reloads
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 2, 10000);
+    }
+
+    void searchByEachKindOfIdentifier_data()
+    {
+        QTest::addColumn<QString>("term");
+        QTest::newRow("order") << "ord-rb";
+        QTest::newRow("customer") << "cust-ord-rb";
+        QTest::newRow("transaction") << "pi_rb2";
+        QTest::newRow("callback") << "stripe:evt_rb_late";
+        QTest::newRow("event id") << "evt_rb_ok";
+        QTest::newRow("request") << "req-rb-1";
+    }
+    void searchByEachKindOfIdentifier()
+    {
+        QFETCH(QString, term);
+        OrderPage page(m_fixture->config.orders, account("agent", StaffRole::Agent).actor());
+        page.show();
+        QSignalSpy loaded(&page, &OrderPage::orderLoaded);
+        QLineEdit *box = page.searchBox();
+        box->setText(term);
+        QTest::keyClick(box, Qt::Key_Return);
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 10000);
+        QCOMPARE(loaded.first().first().toString(), QStringLiteral("ord-rb"));
+        QCOMPARE(page.picture().order.version, 7);
+    }
+
+    void searchForNothingSaysSo_data()
+    {
+        QTest::addColumn<QString>("term");
+        QTest::newRow("unknown") << "no-such-order";
+        QTest::newRow("injection") << "' OR 1=1 --";
+        QTest::newRow("blank") << "   ";
+    }
+    void searchForNothingSaysSo()
+    {
+        QFETCH(QString, term);
+        OrderPage page(m_fixture->config.orders, account("agent", StaffRole::Agent).actor());
+        page.show();
+        QSignalSpy searched(&page, &OrderPage::searched);
+        page.search(term);
+        QTRY_COMPARE_WITH_TIMEOUT(searched.count(), 1, 10000);
+        QCOMPARE(searched.first().first().toInt(), 0);
+        QVERIFY(!page.statusText().isEmpty());
+        QCOMPARE(page.hitModel()->rowCount(), 0);
+    }
+
+    void timelineOfDuplicatesRollbackAndStaleCallback()
+    {
+        OrderPage page(m_fixture->config.orders, account("auditor", StaffRole::Auditor).actor());
+        page.show();
+        QSignalSpy loaded(&page, &OrderPage::orderLoaded);
+        page.openOrder("ord-rb");
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 10000);
+        TimelineModel *t = page.timelineModel();
+        QStringList events;
+        int refused = 0;
+        for (int r = 0; r < t->rowCount(); ++r) {
+            events << t->index(r, TimelineModel::Event).data().toString();
+            refused += t->index(r, 0).data(RefusedRole).toBool() ? 1 : 0;
+        }
+        QVERIFY(events.contains(u"payment failed → pending payment")); // the rollback
+        QVERIFY(events.contains(u"Worker: skipped"));                  // the stale callback
+        QVERIFY(events.contains(u"Refused: pending payment → paid, unconfirmed") ||
+                events.join(u'|').contains(u"Refused:"));
+        QCOMPARE(refused, 3);
+        QVERIFY(page.auditModel()->rowCount() > 0);
+        QCOMPARE(page.messageModel()->rowCount(), 3);
+        QCOMPARE(page.ledgerModel()->rowCount(), 1);
+
+        // ord-paid: the channel's retry was absorbed at the door; the re-report is skipped.
+        page.openOrder("ord-paid");
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 2, 10000);
+        QCOMPARE(page.messageModel()->rowCount(), 2);
+        QVERIFY(page.messageModel()->index(1, 5).data(RefusedRole).toBool());
+        QCOMPARE(page.paymentModel()->rowCount(), 1);
+    }
+
+    void stuckViewListsWhatWasLeftStuck()
+    {
+        StuckPage page(m_fixture->config.orders, account("finance", StaffRole::Finance).actor());
+        page.show();
+        QSignalSpy loaded(&page, &StuckPage::loaded);
+        QSignalSpy open(&page, &StuckPage::openOrderRequested);
+        page.refresh();
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 10000);
+        QSet<StuckKind> kinds;
+        for (const StuckRecord &r : page.model()->rows())
+            kinds.insert(r.kind);
+        QVERIFY(kinds.contains(StuckKind::DeadLetter));
+        QVERIFY(kinds.contains(StuckKind::PendingMessage));
+        QVERIFY(kinds.contains(StuckKind::PendingIdempotency));
+        QVERIFY(kinds.contains(StuckKind::RefundObligation));
+        QVERIFY(kinds.contains(StuckKind::OrderInFlight));
+
+        // Filter by kind: only dead letters.
+        page.kindFilter()->setCurrentIndex(page.kindFilter()->findData(int(StuckKind::DeadLetter)));
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 2, 10000);
+        QCOMPARE(page.model()->rowCount(), 1);
+        // Enter on the row asks to open its order.
+        QTableView *table = page.table();
+        table->setFocus();
+        table->setCurrentIndex(page.proxy()->index(0, 0));
+        QTest::keyClick(table, Qt::Key_Return);
+        QCOMPARE(open.count(), 1);
+        QCOMPARE(open.first().first().toString(), QStringLiteral("ord-ghost"));
+    }
+
+    void stuckRowOpensTheOrderInTheWindow()
+    {
+        MainWindow window(m_fixture->config, account("agent", StaffRole::Agent));
+        window.show();
+        QSignalSpy loaded(window.orderPage(), &OrderPage::orderLoaded);
+        window.stuckPage()->openOrderRequested("ord-wait");
+        QCOMPARE(window.currentView(), QStringLiteral("orders"));
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 10000);
+        QCOMPARE(window.orderPage()->picture().order.orderId, QStringLiteral("ord-wait"));
+        window.close();
+        // The last view is remembered.
+        MainWindow again(m_fixture->config, account("agent", StaffRole::Agent));
+        QCOMPARE(again.currentView(), QStringLiteral("orders"));
+    }
+
+    void unreachableDatabaseSaysSo()
+    {
+        ConnectionProfile broken = m_fixture->config.orders;
+        broken.path = QDir(m_dbs.value()->tempPath()).filePath("orders.db/under-a-file/orders.db");
+        DashboardPage page(broken, account("agent", StaffRole::Agent).actor());
+        QSignalSpy failed(&page, &DashboardPage::failed);
+        page.refresh();
+        QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 10000);
+        QVERIFY(!failed.first().first().toString().isEmpty());
+    }
+
+private:
+    Result<std::unique_ptr<ScratchDatabases>> m_dbs = ScratchDatabases::create(Dialect::Sqlite);
+    std::unique_ptr<EngineFixture> m_fixture;
+};
+
+QTEST_MAIN(TstConsoleWidgets)
+#include "tst_console_widgets.moc"

@@ -1,0 +1,249 @@
+// The console's read side on every engine, over data made by the real engine: dashboard
+// aggregates, search by each kind of identifier, an order's whole picture and timeline, and
+// the stuck records with the thresholds from ops_settings.
+
+#include "investigation/dashboardquery.h"
+#include "investigation/investigationdb.h"
+#include "investigation/orderpicturequery.h"
+#include "investigation/ordersearch.h"
+#include "investigation/stuckquery.h"
+#include "scenario.h"
+
+#include <QTest>
+
+using namespace OncePay;
+using namespace OncePay::Test;
+
+namespace {
+
+const Actor kAgent{QStringLiteral("agent"), QStringLiteral("agent")};
+const Actor kAuditor{QStringLiteral("auditor"), QStringLiteral("auditor")};
+
+qint64 countOf(const QList<KeyCount> &list, const QString &key)
+{
+    for (const auto &k : list)
+        if (k.key == key)
+            return k.count;
+    return 0;
+}
+
+QList<StuckRecord> ofKind(const StuckReport &r, StuckKind kind)
+{
+    QList<StuckRecord> out;
+    for (const auto &s : r.records)
+        if (s.kind == kind)
+            out << s;
+    return out;
+}
+
+} // namespace
+
+class TstInvestigation : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void dashboard_data() { addEngineRows(); }
+    void dashboard()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        EngineFixture f(*dbs);
+        const Scenario s = buildScenario(f);
+        DashboardQuery q(*f.orders, f.clock);
+        auto d = q.load({s.start - 3600 * 1000, s.end}, kAgent);
+        QVERIFY2(d.ok(), qPrintable(d.ok() ? QString() : d.error().message));
+        QCOMPARE(d->bucketMs, DashboardQuery::bucketFor({s.start - 3600 * 1000, s.end}));
+        qint64 received = 0, skipped = 0, rejected = 0;
+        for (const auto &b : d->callbacks) {
+            received += b.received;
+            skipped += b.skipped;
+            rejected += b.rejected;
+        }
+        QCOMPARE(received, f.count("SELECT COUNT(*) FROM callback_messages"));
+        QCOMPARE(received, 9);
+        QCOMPARE(skipped, 2); // the re-report of ord-paid and the stale success of ord-rb
+        QCOMPARE(rejected, 1);
+        QCOMPARE(countOf(d->messageStatuses, "completed"), 5);
+        QCOMPARE(countOf(d->messageStatuses, "dead"), 1);
+        QCOMPARE(countOf(d->messageStatuses, "pending"), 1);
+        QCOMPARE(countOf(d->ordersByState, "paid"), 2);
+        QCOMPARE(countOf(d->ordersByState, "refunded"), 1);
+        QCOMPARE(countOf(d->ordersByState, "paying"), 2);
+        QCOMPARE(countOf(d->stuckByKind, "dead_letter"), 1);
+        QCOMPARE(countOf(d->stuckByKind, "refund_obligation"), 1);
+        QCOMPARE(countOf(d->stuckByKind, "pending_idempotency"), 1);
+        QVERIFY(d->openDiscrepancies.isEmpty());
+
+        // A range before anything happened is empty but well formed.
+        auto empty =
+            q.load({s.start - 7 * 24 * 3600 * 1000LL, s.start - 6 * 24 * 3600 * 1000LL}, kAgent);
+        QVERIFY(empty.ok());
+        QVERIFY(!empty->callbacks.isEmpty());
+        for (const auto &b : empty->callbacks)
+            QCOMPARE(b.received + b.rejected, 0);
+        QVERIFY(!q.load({s.end, s.start}, kAgent).ok());
+        QCOMPARE(q.load({s.start, s.end}, Actor::platform()).error().code, ErrorCode::Forbidden);
+    }
+
+    void searchByEachKind_data() { addEngineRows(); }
+    void searchByEachKind()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        EngineFixture f(*dbs);
+        buildScenario(f);
+        OrderSearch search(*f.orders);
+        const struct {
+            const char *term;
+            MatchKind kind;
+        } cases[] = {
+            {"ord-rb", MatchKind::OrderId},
+            {"cust-ord-rb", MatchKind::CustomerRef},
+            {"pi_rb2", MatchKind::ChannelTxn},
+            {"pi_rb1", MatchKind::ChannelTxn},
+            {"stripe:evt_rb_late", MatchKind::CallbackId},
+            {"evt_rb_late", MatchKind::CallbackId},
+            {"req-rb-1", MatchKind::RequestId},
+            {"  ord-rb\t", MatchKind::OrderId},
+        };
+        for (const auto &c : cases) {
+            auto hits = search.search(QString::fromUtf8(c.term), kAgent);
+            QVERIFY2(hits.ok(), c.term);
+            QCOMPARE(hits->size(), 1);
+            QCOMPARE(hits->first().order.orderId, QStringLiteral("ord-rb"));
+            QCOMPARE(hits->first().matchedBy, c.kind);
+        }
+        QVERIFY(search.search("no-such-thing", kAgent)->isEmpty());
+        QVERIFY(search.search("' OR 1=1 --", kAgent)->isEmpty());
+        QVERIFY(search.search("%", kAgent)->isEmpty());
+        QCOMPARE(search.search("   ", kAgent).error().code, ErrorCode::Invalid);
+        QCOMPARE(search.search(QString(500, u'x'), kAgent).error().code, ErrorCode::Invalid);
+    }
+
+    void orderPictureWithRollbackAndStaleCallback_data() { addEngineRows(); }
+    void orderPictureWithRollbackAndStaleCallback()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        EngineFixture f(*dbs);
+        buildScenario(f);
+        auto p = OrderPictureQuery(*f.orders).load("ord-rb", kAuditor);
+        QVERIFY2(p.ok(), qPrintable(p.ok() ? QString() : p.error().message));
+        QCOMPARE(p->order.state, OrderState::Paid);
+        QCOMPARE(p->order.version, 7);
+        QCOMPARE(p->transitions.size(), 6);
+        QCOMPARE(p->rejections.size(), 1);
+        QCOMPARE(p->messages.size(), 3);
+        QCOMPARE(p->payments.size(), 1);
+        QCOMPARE(p->ledger.size(), 1);
+        QCOMPARE(p->refunds.size(), 1);
+        QCOMPARE(p->refunds.first().amountMinor, 5000);
+        QCOMPARE(p->idempotency.size(), 2);
+        QCOMPARE(p->fulfilment.size(), 2);
+        QVERIFY(p->audit.size() >= p->transitions.size());
+        QVERIFY(!p->messages.first().rawBody.isEmpty());
+
+        // Timeline: ordered in time; versions of transitions only go up; the stale callback
+        // and the refund are flagged; the rollback appears with its version.
+        const auto &t = p->timeline;
+        qint64 lastVersion = 0;
+        int refused = 0;
+        bool sawRollback = false;
+        for (int i = 0; i < t.size(); ++i) {
+            if (i > 0)
+                QVERIFY(t[i].at >= t[i - 1].at);
+            if (t[i].kind == TimelineKind::Transition) {
+                QVERIFY(t[i].version > lastVersion);
+                lastVersion = t[i].version;
+                if (t[i].fromState == u"payment_failed" && t[i].toState == u"pending_payment") {
+                    sawRollback = true;
+                    QCOMPARE(t[i].version, 4);
+                }
+            }
+            refused += t[i].refused ? 1 : 0;
+        }
+        QVERIFY(sawRollback);
+        QCOMPARE(lastVersion, 7);
+        QCOMPARE(refused, 3); // the rejection, the skipped stale message, the refund due
+
+        // The duplicate of ord-paid: one stored message for the retry, one skipped re-report.
+        auto paid = OrderPictureQuery(*f.orders).load("ord-paid", kAgent);
+        QVERIFY(paid.ok());
+        QCOMPARE(paid->messages.size(), 2);
+        QCOMPARE(paid->messages.at(1).status, QStringLiteral("skipped"));
+        // Agents read the order's history but not the audit trail (DESIGN.md §6).
+        QVERIFY(!paid->auditVisible);
+        QVERIFY(paid->audit.isEmpty());
+        QVERIFY(p->auditVisible);
+
+        QCOMPARE(OrderPictureQuery(*f.orders).load("ord-nobody", kAgent).error().code,
+                 ErrorCode::NotFound);
+    }
+
+    void stuckRecords_data() { addEngineRows(); }
+    void stuckRecords()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        EngineFixture f(*dbs);
+        buildScenario(f);
+        StuckQuery q(*f.orders, f.clock);
+        auto r = q.load({}, kAgent);
+        QVERIFY2(r.ok(), qPrintable(r.ok() ? QString() : r.error().message));
+        QCOMPARE(r->pendingThresholdMs, 300 * 1000);
+        const auto dead = ofKind(*r, StuckKind::DeadLetter);
+        QCOMPARE(dead.size(), 1);
+        QCOMPARE(dead.first().callbackId, QStringLiteral("stripe:evt_ghost"));
+        QVERIFY(dead.first().lastError.contains(u"ord-ghost"));
+        QCOMPARE(ofKind(*r, StuckKind::PendingMessage).size(), 1);
+        QCOMPARE(ofKind(*r, StuckKind::PendingMessage).first().orderId, QStringLiteral("ord-wait"));
+        QCOMPARE(ofKind(*r, StuckKind::PendingIdempotency).first().reference,
+                 QStringLiteral("req-crashed"));
+        QCOMPARE(ofKind(*r, StuckKind::RefundObligation).first().orderId, QStringLiteral("ord-rb"));
+        QCOMPARE(ofKind(*r, StuckKind::RefundObligation).first().amountMinor, 5000);
+        QCOMPARE(ofKind(*r, StuckKind::OrderInFlight).size(), 2);
+        QCOMPARE(ofKind(*r, StuckKind::ExpiredLease).size(), 0);
+        for (const auto &s : r->records)
+            QVERIFY(s.ageMs >= 0);
+
+        // Filters: by kind, and an age nothing reaches.
+        StuckFilter onlyDead;
+        onlyDead.kinds = {StuckKind::DeadLetter};
+        QCOMPARE(q.load(onlyDead, kAgent)->records.size(), 1);
+        StuckFilter ancient;
+        ancient.minAgeMs = 365LL * 24 * 3600 * 1000;
+        QCOMPARE(q.load(ancient, kAgent)->records.size(), 0);
+
+        // A worker that died mid-message: its lease expires and shows.
+        QVERIFY(
+            Sql::update(
+                f.orders->db(),
+                "UPDATE callback_messages SET status = 'processing', lease_owner = 'worker:dead/1',"
+                " lease_until = ? WHERE callback_id = 'stripe:evt_wait'",
+                {f.clock.nowMs() - 1000})
+                .ok());
+        auto after = q.load({}, kAgent);
+        QCOMPARE(ofKind(*after, StuckKind::ExpiredLease).size(), 1);
+        QCOMPARE(ofKind(*after, StuckKind::PendingMessage).size(), 0);
+
+        // Raising the threshold in ops_settings hides what is younger.
+        QVERIFY(Sql::update(f.orders->db(),
+                            "UPDATE ops_settings SET setting_value = '999999' WHERE setting_key ="
+                            " 'stuck.idempotency_pending_seconds'")
+                    .ok());
+        QCOMPARE(q.counts()->value(StuckKind::PendingIdempotency), 0);
+    }
+
+    void refusesNewerSchema_data() { addEngineRows(); }
+    void refusesNewerSchema()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        EngineFixture f(*dbs);
+        QVERIFY(InvestigationDb::open(dbs->orders(), "t").ok());
+        QVERIFY(Sql::exec(f.orders->db(),
+                          "INSERT INTO schema_version (version, name, checksum, applied_at) VALUES"
+                          " (999, 'future', 'x', 0)")
+                    .ok());
+        auto c = InvestigationDb::open(dbs->orders(), "t");
+        QVERIFY(!c.ok());
+        QCOMPARE(c.error().code, ErrorCode::Newer);
+    }
+};
+
+QTEST_GUILESS_MAIN(TstInvestigation)
+#include "tst_investigation.moc"

@@ -1,0 +1,142 @@
+#include "signindialog.h"
+
+#include "auth/staffservice.h"
+#include "common/backgroundquery.h"
+#include "common/busyindicator.h"
+#include "common/errortext.h"
+#include "common/labels.h"
+
+#include <QDialogButtonBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSysInfo>
+#include <QVBoxLayout>
+
+namespace OncePay {
+
+SignInDialog::SignInDialog(const ConnectionProfile &orders, QWidget *parent)
+    : QDialog(parent)
+    , m_orders(orders)
+{
+    setWindowTitle(tr("Sign in to OncePay"));
+    setObjectName(QStringLiteral("signInDialog"));
+    auto *title =
+        new QLabel(tr("<h2>OncePay Console</h2><p>Sign in with your staff account.</p>"), this);
+    m_user = new QLineEdit(this);
+    m_user->setObjectName(QStringLiteral("user"));
+    m_password = new QLineEdit(this);
+    m_password->setObjectName(QStringLiteral("password"));
+    m_password->setEchoMode(QLineEdit::Password);
+    m_message = new QLabel(this);
+    m_message->setObjectName(QStringLiteral("message"));
+    m_message->setWordWrap(true);
+    m_message->setMinimumWidth(360);
+    m_busy = new BusyIndicator(this);
+
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Cancel, this);
+    m_signIn = buttons->addButton(tr("Sign in"), QDialogButtonBox::AcceptRole);
+    m_signIn->setObjectName(QStringLiteral("signIn"));
+    m_signIn->setDefault(true);
+    disconnect(buttons, nullptr, this, nullptr);
+    connect(m_signIn, &QPushButton::clicked, this, &SignInDialog::signIn);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+
+    auto *form = new QFormLayout;
+    form->addRow(tr("&User name:"), m_user);
+    form->addRow(tr("&Password:"), m_password);
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(title);
+    layout->addLayout(form);
+    layout->addWidget(m_busy);
+    layout->addWidget(m_message);
+    layout->addWidget(buttons);
+    m_user->setFocus();
+}
+
+void SignInDialog::prefill(const QString &user, const QString &password)
+{
+    m_user->setText(user);
+    m_password->setText(password);
+}
+
+QString SignInDialog::message() const
+{
+    return m_message->text();
+}
+
+void SignInDialog::setWorking(bool working)
+{
+    m_busy->setBusy(working);
+    m_signIn->setEnabled(!working);
+    m_user->setEnabled(!working);
+    m_password->setEnabled(!working);
+}
+
+void SignInDialog::signIn()
+{
+    const QString user = m_user->text().trimmed();
+    const QString password = m_password->text();
+    m_password->clear();
+    if (user.isEmpty() || password.isEmpty()) {
+        m_message->setText(tr("Type your user name and password."));
+        return;
+    }
+    setWorking(true);
+    m_message->setText(tr("Checking…"));
+    const quint64 generation = ++m_generation;
+    const QString where = QStringLiteral("console@") + QSysInfo::machineHostName();
+    runBackgroundQuery<SignInResult>(
+        this, m_orders, QStringLiteral("signin"),
+        [user, password, where](const Connection &c) {
+            return StaffService(c, Clock::system()).authenticate(user, password, where);
+        },
+        [this, generation](const Result<SignInResult> &r) {
+            if (generation != m_generation)
+                return;
+            setWorking(false);
+            if (!r) {
+                m_message->setText(errorText(r.error()));
+                m_message->setToolTip(r.error().message);
+                Q_EMIT refused(m_message->text());
+                return;
+            }
+            if (!r->signedIn()) {
+                showRefusal(*r);
+                return;
+            }
+            m_account = r->account;
+            m_message->setText(
+                tr("Signed in as %1 (%2).").arg(m_account.username, Labels::role(m_account.role)));
+            Q_EMIT signedIn(m_account);
+            accept();
+        });
+}
+
+void SignInDialog::showRefusal(const SignInResult &r)
+{
+    QString text;
+    switch (r.refusal) {
+    case SignInRefusal::BadCredentials:
+        text = tr("Wrong user name or password.");
+        if (r.attemptsLeft > 0)
+            text += QLatin1Char(' ') +
+                    tr("%n more failed attempt(s) will lock the account.", nullptr, r.attemptsLeft);
+        break;
+    case SignInRefusal::Locked:
+        text = tr("This account is locked after repeated failed sign-ins until %1. Wait, or ask an"
+                  " administrator to reset the password.")
+                   .arg(Labels::time(r.lockedUntil));
+        break;
+    case SignInRefusal::Disabled:
+        text = tr("This account is disabled. Ask an administrator.");
+        break;
+    case SignInRefusal::None: break;
+    }
+    m_message->setText(text);
+    m_password->setFocus();
+    Q_EMIT refused(text);
+}
+
+} // namespace OncePay

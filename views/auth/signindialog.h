@@ -1,0 +1,54 @@
+#pragma once
+
+// Asks for a user name and password and checks them against the staff accounts on a pool
+// thread (Argon2id takes a moment; the window stays responsive). A refusal says why: wrong
+// name or password (and how many tries remain), locked until when, or disabled. The
+// password field is cleared after every try and never logged.
+// Thread contract: GUI thread only.
+
+#include "auth/staffaccount.h"
+#include "config/connectionprofile.h"
+
+#include <QDialog>
+
+class QLabel;
+class QLineEdit;
+class QPushButton;
+
+namespace OncePay {
+
+class BusyIndicator;
+
+class SignInDialog : public QDialog {
+    Q_OBJECT
+public:
+    explicit SignInDialog(const ConnectionProfile &orders, QWidget *parent = nullptr);
+
+    const StaffAccount &account() const { return m_account; }
+    QString message() const;
+
+    // For scripted start-up (demo, screenshots): fill the fields as if typed.
+    void prefill(const QString &user, const QString &password);
+
+public Q_SLOTS:
+    void signIn();
+
+Q_SIGNALS:
+    void signedIn(const OncePay::StaffAccount &account);
+    void refused(const QString &why);
+
+private:
+    void showRefusal(const SignInResult &result);
+    void setWorking(bool working);
+
+    ConnectionProfile m_orders;
+    StaffAccount m_account;
+    QLineEdit *m_user = nullptr;
+    QLineEdit *m_password = nullptr;
+    QLabel *m_message = nullptr;
+    QPushButton *m_signIn = nullptr;
+    BusyIndicator *m_busy = nullptr;
+    quint64 m_generation = 0;
+};
+
+} // namespace OncePay

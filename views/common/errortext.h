@@ -1,0 +1,48 @@
+#pragma once
+
+// Turns a service error into a sentence for people, translated; the technical message goes
+// to the tooltip and the log.
+// Thread contract: GUI thread only.
+
+#include "core/result.h"
+
+#include <QCoreApplication>
+
+namespace OncePay {
+
+inline QString errorText(const Error &e)
+{
+    switch (e.code) {
+    case ErrorCode::Unavailable:
+        return QCoreApplication::translate(
+            "OncePay::ErrorText", "The database cannot be reached. It will be tried again on the"
+                                  " next refresh.");
+    case ErrorCode::Newer:
+        return QCoreApplication::translate(
+            "OncePay::ErrorText", "The database was created by a newer OncePay. Upgrade this"
+                                  " console before using it.");
+    case ErrorCode::Forbidden:
+        return QCoreApplication::translate("OncePay::ErrorText", "Your role may not see this.");
+    case ErrorCode::NotFound:
+        return QCoreApplication::translate("OncePay::ErrorText", "Nothing was found.");
+    case ErrorCode::Invalid:
+        if (e.reason == u"schema_older")
+            return QCoreApplication::translate(
+                "OncePay::ErrorText",
+                "The database has an older schema; run `oncepay db migrate`.");
+        if (e.reason == u"empty_search")
+            return QCoreApplication::translate(
+                "OncePay::ErrorText",
+                "Type an order, customer, transaction, callback or request id.");
+        if (e.reason == u"search_too_long")
+            return QCoreApplication::translate("OncePay::ErrorText",
+                                               "That is longer than any identifier.");
+        return QCoreApplication::translate("OncePay::ErrorText", "The request was refused: %1")
+            .arg(e.message);
+    default:
+        return QCoreApplication::translate("OncePay::ErrorText", "Something went wrong: %1")
+            .arg(e.message);
+    }
+}
+
+} // namespace OncePay

@@ -1,0 +1,30 @@
+#pragma once
+
+// The table look shared by the console's pages: whole-row selection, no row numbers,
+// sortable where a proxy is in front, keyboard-navigable.
+// Thread contract: GUI thread only.
+
+#include <QAbstractItemModel>
+#include <QHeaderView>
+#include <QTableView>
+
+namespace OncePay {
+
+inline QTableView *makeTable(QWidget *parent, QAbstractItemModel *model, const QString &name)
+{
+    auto *t = new QTableView(parent);
+    t->setObjectName(name);
+    t->setModel(model);
+    t->setSelectionBehavior(QAbstractItemView::SelectRows);
+    t->setSelectionMode(QAbstractItemView::SingleSelection);
+    t->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    t->setAlternatingRowColors(false);
+    t->setWordWrap(false);
+    t->verticalHeader()->hide();
+    t->verticalHeader()->setDefaultSectionSize(t->fontMetrics().height() + 8);
+    t->horizontalHeader()->setStretchLastSection(true);
+    t->setTabKeyNavigation(false);
+    return t;
+}
+
+} // namespace OncePay

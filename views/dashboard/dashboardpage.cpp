@@ -1,0 +1,281 @@
+#include "dashboardpage.h"
+
+#include "common/backgroundquery.h"
+#include "common/busyindicator.h"
+#include "common/errortext.h"
+#include "common/labels.h"
+#include "investigation/discrepancymodel.h"
+
+#include <QBarCategoryAxis>
+#include <QBarSet>
+#include <QChart>
+#include <QChartView>
+#include <QComboBox>
+#include <QDateTime>
+#include <QDateTimeAxis>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QHorizontalBarSeries>
+#include <QLabel>
+#include <QLineSeries>
+#include <QPushButton>
+#include <QTableView>
+#include <QVBoxLayout>
+#include <QValueAxis>
+
+namespace OncePay {
+
+namespace {
+
+constexpr qint64 kHour = 3600 * 1000;
+
+QChartView *makeChartView(QWidget *parent, const QString &name)
+{
+    auto *chart = new QChart;
+    chart->setAnimationOptions(QChart::NoAnimation);
+    chart->legend()->hide();
+    chart->setMargins(QMargins(4, 4, 4, 4));
+    auto *view = new QChartView(chart, parent);
+    view->setObjectName(name);
+    view->setRenderHint(QPainter::Antialiasing);
+    view->setMinimumHeight(220);
+    return view;
+}
+
+QString stateLabel(const QString &code)
+{
+    return Labels::orderState(code);
+}
+
+QString statusLabel(const QString &code)
+{
+    return Labels::messageStatus(code);
+}
+
+QString stuckLabel(const QString &code)
+{
+    return Labels::stuckKindFromCode(code);
+}
+
+} // namespace
+
+DashboardPage::DashboardPage(const ConnectionProfile &orders, const Actor &actor, QWidget *parent)
+    : QWidget(parent)
+    , m_orders(orders)
+    , m_actor(actor)
+    , m_discrepancies(new DiscrepancyTotalModel(this))
+{
+    setObjectName(QStringLiteral("dashboardPage"));
+    auto *title = new QLabel(tr("<h2>Dashboard</h2>"), this);
+    m_range = new QComboBox(this);
+    m_range->setObjectName(QStringLiteral("range"));
+    m_range->addItem(tr("Last hour"), 1 * kHour);
+    m_range->addItem(tr("Last 24 hours"), 24 * kHour);
+    m_range->addItem(tr("Last 7 days"), 7 * 24 * kHour);
+    m_range->addItem(tr("Last 30 days"), 30 * 24 * kHour);
+    m_range->setCurrentIndex(1);
+    m_range->setToolTip(tr("Time range of the callback chart and the message statuses"));
+    connect(m_range, &QComboBox::currentIndexChanged, this, &DashboardPage::refresh);
+    m_refresh = new QPushButton(tr("&Refresh"), this);
+    m_refresh->setShortcut(QKeySequence::Refresh);
+    connect(m_refresh, &QPushButton::clicked, this, &DashboardPage::refresh);
+    m_status = new QLabel(this);
+    m_status->setObjectName(QStringLiteral("status"));
+    m_busy = new BusyIndicator(this);
+
+    auto *bar = new QHBoxLayout;
+    bar->addWidget(title);
+    bar->addStretch(1);
+    bar->addWidget(m_status);
+    bar->addWidget(new QLabel(tr("Range:"), this));
+    bar->addWidget(m_range);
+    bar->addWidget(m_refresh);
+
+    m_callbacks = makeChartView(this, QStringLiteral("callbacksChart"));
+    m_statuses = makeChartView(this, QStringLiteral("statusChart"));
+    m_states = makeChartView(this, QStringLiteral("stateChart"));
+    m_stuck = makeChartView(this, QStringLiteral("stuckChart"));
+    auto *note =
+        new QLabel(tr("A channel's exact redelivery is answered “already received” at the door and"
+                      " not stored, so it is not counted here (the gateway's metrics count it)."
+                      " “Absorbed” counts stored callbacks the worker skipped because the payment"
+                      " was already applied or the attempt was stale; “refused” counts requests"
+                      " rejected at the door (bad signature, malformed, too large)."),
+                   this);
+    note->setWordWrap(true);
+    note->setObjectName(QStringLiteral("duplicatesNote"));
+    QFont small = note->font();
+    small.setPointSizeF(small.pointSizeF() * 0.9);
+    note->setFont(small);
+
+    m_discrepancyTable = new QTableView(this);
+    m_discrepancyTable->setObjectName(QStringLiteral("discrepancies"));
+    m_discrepancyTable->setModel(m_discrepancies);
+    m_discrepancyTable->verticalHeader()->hide();
+    m_discrepancyTable->horizontalHeader()->setStretchLastSection(true);
+    auto *discBox = new QWidget(this);
+    auto *discLayout = new QVBoxLayout(discBox);
+    discLayout->setContentsMargins(0, 0, 0, 0);
+    discLayout->addWidget(new QLabel(tr("<b>Open discrepancies by channel</b>"), discBox));
+    discLayout->addWidget(m_discrepancyTable);
+
+    auto *grid = new QGridLayout;
+    grid->addWidget(m_callbacks, 0, 0, 1, 2);
+    grid->addWidget(m_statuses, 0, 2);
+    grid->addWidget(note, 1, 0, 1, 3);
+    grid->addWidget(m_states, 2, 0);
+    grid->addWidget(m_stuck, 2, 1);
+    grid->addWidget(discBox, 2, 2);
+    grid->setColumnStretch(0, 1);
+    grid->setColumnStretch(1, 1);
+    grid->setColumnStretch(2, 1);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(bar);
+    layout->addWidget(m_busy);
+    layout->addLayout(grid, 1);
+}
+
+TimeRange DashboardPage::currentRange() const
+{
+    const qint64 span = m_range->currentData().toLongLong();
+    // Whole buckets up to the next bucket boundary, so "now" is inside the last bar.
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    const qint64 bucket = DashboardQuery::bucketFor({now - span, now});
+    const qint64 to = (now / bucket + 1) * bucket;
+    return {to - span, to};
+}
+
+void DashboardPage::refresh()
+{
+    const quint64 generation = ++m_generation;
+    m_busy->setBusy(true);
+    m_status->setText(tr("Loading…"));
+    const TimeRange range = currentRange();
+    const Actor actor = m_actor;
+    runBackgroundQuery<DashboardData>(
+        this, m_orders, QStringLiteral("dashboard"),
+        [range, actor](const Connection &c) {
+            return DashboardQuery(c, Clock::system()).load(range, actor);
+        },
+        [this, generation](const Result<DashboardData> &r) {
+            if (generation != m_generation)
+                return; // a newer refresh is on its way
+            m_busy->setBusy(false);
+            if (!r) {
+                m_status->setText(errorText(r.error()));
+                m_status->setToolTip(r.error().message);
+                Q_EMIT failed(m_status->text());
+                return;
+            }
+            showData(*r);
+            Q_EMIT loaded();
+        });
+}
+
+void DashboardPage::showData(const DashboardData &data)
+{
+    m_data = data;
+    m_status->setText(tr("Updated %1").arg(Labels::time(data.loadedAt)));
+    m_status->setToolTip({});
+    showCallbacks(data);
+    showCounts(m_statuses, tr("Messages by status (range)"), data.messageStatuses, statusLabel,
+               QStringLiteral("#4e79a7"));
+    showCounts(m_states, tr("Orders by state (now)"), data.ordersByState, stateLabel,
+               QStringLiteral("#59a14f"));
+    showCounts(m_stuck, tr("Stuck records by kind (now)"), data.stuckByKind, stuckLabel,
+               QStringLiteral("#e15759"));
+    m_discrepancies->setRows(data.openDiscrepancies);
+    m_discrepancyTable->resizeColumnsToContents();
+}
+
+void DashboardPage::showCallbacks(const DashboardData &data)
+{
+    QChart *chart = m_callbacks->chart();
+    chart->removeAllSeries();
+    for (QAbstractAxis *axis : chart->axes())
+        chart->removeAxis(axis);
+    chart->setTitle(tr("Callbacks over time"));
+    chart->legend()->show();
+    chart->legend()->setAlignment(Qt::AlignBottom);
+
+    auto *received = new QLineSeries(chart);
+    received->setName(tr("received"));
+    auto *absorbed = new QLineSeries(chart);
+    absorbed->setName(tr("absorbed (already applied or stale)"));
+    auto *refused = new QLineSeries(chart);
+    refused->setName(tr("refused at the door"));
+    qint64 peak = 1;
+    for (const CallbackBucket &b : data.callbacks) {
+        const qreal x = qreal(b.startMs + data.bucketMs / 2);
+        received->append(x, qreal(b.received));
+        absorbed->append(x, qreal(b.skipped));
+        refused->append(x, qreal(b.rejected));
+        peak = qMax(peak, qMax(b.received, b.rejected));
+    }
+    received->setColor(QColor(QStringLiteral("#4e79a7")));
+    absorbed->setColor(QColor(QStringLiteral("#f28e2b")));
+    refused->setColor(QColor(QStringLiteral("#e15759")));
+    for (QLineSeries *s : {received, absorbed, refused})
+        chart->addSeries(s);
+
+    auto *x = new QDateTimeAxis(chart);
+    x->setFormat(data.bucketMs >= 24 * kHour ? QStringLiteral("MM-dd")
+                                             : QStringLiteral("MM-dd HH:mm"));
+    x->setRange(QDateTime::fromMSecsSinceEpoch(data.range.fromMs),
+                QDateTime::fromMSecsSinceEpoch(data.range.toMs));
+    x->setTickCount(7);
+    auto *y = new QValueAxis(chart);
+    y->setRange(0, qreal(peak) * 1.1);
+    y->setLabelFormat(QStringLiteral("%d"));
+    y->applyNiceNumbers();
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    for (QAbstractSeries *s : chart->series()) {
+        s->attachAxis(x);
+        s->attachAxis(y);
+    }
+}
+
+void DashboardPage::showCounts(QChartView *view, const QString &title,
+                               const QList<KeyCount> &counts, QString (*label)(const QString &),
+                               const QString &colour)
+{
+    QChart *chart = view->chart();
+    chart->removeAllSeries();
+    for (QAbstractAxis *axis : chart->axes())
+        chart->removeAxis(axis);
+    chart->setTitle(title);
+
+    auto *set = new QBarSet(title, chart);
+    set->setColor(QColor(colour));
+    set->setLabelColor(Qt::black);
+    QStringList categories;
+    qint64 peak = 1;
+    for (const KeyCount &k : counts) {
+        categories << label(k.key);
+        *set << qreal(k.count);
+        peak = qMax(peak, k.count);
+    }
+    auto *series = new QHorizontalBarSeries(chart);
+    series->append(set);
+    series->setLabelsVisible(true);
+    series->setLabelsPosition(QAbstractBarSeries::LabelsInsideEnd);
+    series->setLabelsFormat(QStringLiteral("@value"));
+    chart->addSeries(series);
+    auto *y = new QBarCategoryAxis(chart);
+    y->append(categories);
+    auto *x = new QValueAxis(chart);
+    x->setRange(0, qreal(peak) * 1.15);
+    x->setLabelFormat(QStringLiteral("%d"));
+    x->setTickCount(3);
+    chart->addAxis(y, Qt::AlignLeft);
+    chart->addAxis(x, Qt::AlignBottom);
+    series->attachAxis(x);
+    series->attachAxis(y);
+    if (counts.isEmpty())
+        chart->setTitle(tr("%1 — none").arg(title));
+}
+
+} // namespace OncePay

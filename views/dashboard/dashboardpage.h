@@ -1,0 +1,64 @@
+#pragma once
+
+// The dashboard (DESIGN.md §6): callbacks over time, message statuses, orders by state,
+// stuck records by kind and open discrepancies, for a chosen time range. Loads on a pool
+// thread; a newer refresh makes an older answer stale, and it is dropped.
+// Thread contract: GUI thread only.
+
+#include "config/connectionprofile.h"
+#include "core/actor.h"
+#include "investigation/dashboardquery.h"
+
+#include <QWidget>
+
+class QChartView;
+class QComboBox;
+class QLabel;
+class QPushButton;
+class QTableView;
+
+namespace OncePay {
+
+class BusyIndicator;
+class DiscrepancyTotalModel;
+
+class DashboardPage : public QWidget {
+    Q_OBJECT
+public:
+    DashboardPage(const ConnectionProfile &orders, const Actor &actor, QWidget *parent = nullptr);
+
+    const DashboardData &data() const { return m_data; }
+    DiscrepancyTotalModel *discrepancyModel() const { return m_discrepancies; }
+    QComboBox *rangeSelector() const { return m_range; }
+
+public Q_SLOTS:
+    void refresh();
+
+Q_SIGNALS:
+    void loaded();
+    void failed(const QString &why);
+
+private:
+    TimeRange currentRange() const;
+    void showData(const DashboardData &data);
+    void showCallbacks(const DashboardData &data);
+    void showCounts(QChartView *view, const QString &title, const QList<KeyCount> &counts,
+                    QString (*label)(const QString &), const QString &colour);
+
+    ConnectionProfile m_orders;
+    Actor m_actor;
+    DashboardData m_data;
+    QComboBox *m_range = nullptr;
+    QPushButton *m_refresh = nullptr;
+    QLabel *m_status = nullptr;
+    BusyIndicator *m_busy = nullptr;
+    QChartView *m_callbacks = nullptr;
+    QChartView *m_statuses = nullptr;
+    QChartView *m_states = nullptr;
+    QChartView *m_stuck = nullptr;
+    QTableView *m_discrepancyTable = nullptr;
+    DiscrepancyTotalModel *m_discrepancies = nullptr;
+    quint64 m_generation = 0;
+};
+
+} // namespace OncePay

@@ -1,0 +1,295 @@
+#include "orderpage.h"
+
+#include "auth/permissions.h"
+#include "common/backgroundquery.h"
+#include "common/busyindicator.h"
+#include "common/errortext.h"
+#include "common/labels.h"
+#include "common/tableviews.h"
+#include "investigation/ordermodels.h"
+#include "investigation/orderpicturequery.h"
+#include "investigation/ordersearch.h"
+
+#include <QFontDatabase>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QJsonDocument>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace OncePay {
+
+OrderPage::OrderPage(const ConnectionProfile &orders, const Actor &actor, QWidget *parent)
+    : QWidget(parent)
+    , m_orders(orders)
+    , m_actor(actor)
+    , m_hits(new OrderHitModel(this))
+    , m_timeline(new TimelineModel(this))
+    , m_messages(new MessageModel(this))
+    , m_payments(new PaymentModel(this))
+    , m_ledger(new LedgerModel(this))
+    , m_requests(new IdempotencyModel(this))
+    , m_audit(new AuditRowModel(this))
+{
+    setObjectName(QStringLiteral("orderPage"));
+    auto *title = new QLabel(tr("<h2>Order investigation</h2>"), this);
+    m_search = new QLineEdit(this);
+    m_search->setObjectName(QStringLiteral("search"));
+    m_search->setPlaceholderText(tr("Order, customer, transaction, callback or request id"));
+    m_search->setClearButtonEnabled(true);
+    m_search->setMaxLength(OrderSearch::kMaxTermLength);
+    m_go = new QPushButton(tr("&Find"), this);
+    connect(m_search, &QLineEdit::returnPressed, this, [this] { search(m_search->text()); });
+    connect(m_go, &QPushButton::clicked, this, [this] { search(m_search->text()); });
+    m_status = new QLabel(this);
+    m_status->setObjectName(QStringLiteral("status"));
+    m_status->setWordWrap(true);
+    m_busy = new BusyIndicator(this);
+
+    m_hitTable = makeTable(this, m_hits, QStringLiteral("hits"));
+    m_hitTable->setMaximumHeight(150);
+    m_hitTable->hide();
+    connect(m_hitTable, &QTableView::activated, this,
+            [this](const QModelIndex &i) { openOrder(m_hits->rowAt(i.row()).order.orderId); });
+
+    auto *searchRow = new QHBoxLayout;
+    searchRow->addWidget(title);
+    searchRow->addSpacing(16);
+    searchRow->addWidget(m_search, 1);
+    searchRow->addWidget(m_go);
+
+    m_detail = new QWidget(this);
+    auto *detail = new QVBoxLayout(m_detail);
+    detail->setContentsMargins(0, 0, 0, 0);
+    detail->addWidget(buildHeader());
+    detail->addWidget(buildTabs(), 1);
+    m_detail->hide();
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(searchRow);
+    layout->addWidget(m_busy);
+    layout->addWidget(m_status);
+    layout->addWidget(m_hitTable);
+    layout->addWidget(m_detail, 1);
+    setStatus(tr("Search for an order by any of its identifiers."));
+}
+
+QWidget *OrderPage::buildHeader()
+{
+    auto *box = new QWidget(this);
+    auto *layout = new QVBoxLayout(box);
+    layout->setContentsMargins(0, 0, 0, 0);
+    m_title = new QLabel(box);
+    m_title->setObjectName(QStringLiteral("orderTitle"));
+    m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_facts = new QLabel(box);
+    m_facts->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_facts->setWordWrap(true);
+    m_path = new QLabel(box);
+    m_path->setObjectName(QStringLiteral("statePath"));
+    m_path->setWordWrap(true);
+    m_path->setTextFormat(Qt::RichText);
+    layout->addWidget(m_title);
+    layout->addWidget(m_facts);
+    layout->addWidget(m_path);
+    return box;
+}
+
+QWidget *OrderPage::buildTabs()
+{
+    m_tabs = new QTabWidget(this);
+    m_tabs->setObjectName(QStringLiteral("orderTabs"));
+    m_tabs->addTab(makeTable(this, m_timeline, QStringLiteral("timeline")), tr("&Timeline"));
+
+    auto *messages = new QSplitter(Qt::Vertical, this);
+    m_messageTable = makeTable(messages, m_messages, QStringLiteral("messages"));
+    m_raw = new QPlainTextEdit(messages);
+    m_raw->setObjectName(QStringLiteral("rawCallback"));
+    m_raw->setReadOnly(true);
+    m_raw->setPlaceholderText(tr("Select a callback to see its body and headers as received."));
+    m_raw->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    messages->addWidget(m_messageTable);
+    messages->addWidget(m_raw);
+    connect(m_messageTable->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex &i) { showMessage(i.row()); });
+    m_tabs->addTab(messages, tr("&Callbacks"));
+
+    auto *money = new QWidget(this);
+    auto *moneyLayout = new QVBoxLayout(money);
+    moneyLayout->addWidget(new QLabel(tr("<b>Payments</b>"), money));
+    moneyLayout->addWidget(makeTable(money, m_payments, QStringLiteral("payments")));
+    moneyLayout->addWidget(new QLabel(tr("<b>Ledger</b>"), money));
+    moneyLayout->addWidget(makeTable(money, m_ledger, QStringLiteral("ledger")));
+    m_tabs->addTab(money, tr("&Payments and ledger"));
+    m_tabs->addTab(makeTable(this, m_requests, QStringLiteral("requests")), tr("&Requests"));
+
+    // The audit trail is for finance and auditors (DESIGN.md §6); others do not get the tab
+    // (and the service returns no rows to them anyway).
+    m_auditTab = makeTable(this, m_audit, QStringLiteral("audit"));
+    if (require(m_actor, Action::ReadAudit))
+        m_tabs->addTab(m_auditTab, tr("&Audit rows"));
+    else
+        m_auditTab->hide();
+    return m_tabs;
+}
+
+QString OrderPage::statusText() const
+{
+    return m_status->text();
+}
+
+void OrderPage::setStatus(const QString &text, bool error)
+{
+    m_status->setText(text);
+    m_status->setStyleSheet(error ? QStringLiteral("color: #b31b1b;") : QString());
+}
+
+void OrderPage::focusSearch()
+{
+    m_search->setFocus();
+    m_search->selectAll();
+}
+
+void OrderPage::search(const QString &term)
+{
+    if (m_search->text() != term)
+        m_search->setText(term);
+    const quint64 generation = ++m_generation;
+    m_busy->setBusy(true);
+    setStatus(tr("Searching…"));
+    const Actor actor = m_actor;
+    runBackgroundQuery<QList<OrderHit>>(
+        this, m_orders, QStringLiteral("search"),
+        [term, actor](const Connection &c) { return OrderSearch(c).search(term, actor); },
+        [this, generation, term](const Result<QList<OrderHit>> &r) {
+            if (generation != m_generation)
+                return;
+            m_busy->setBusy(false);
+            if (!r) {
+                setStatus(errorText(r.error()), true);
+                Q_EMIT failed(m_status->text());
+                Q_EMIT searched(0);
+                return;
+            }
+            m_hits->setRows(*r);
+            m_hitTable->setVisible(r->size() > 1);
+            m_hitTable->resizeColumnsToContents();
+            if (r->isEmpty()) {
+                setStatus(tr("No order matches “%1”.").arg(term.trimmed()), true);
+                m_detail->hide();
+            } else if (r->size() == 1) {
+                openOrder(r->first().order.orderId);
+            } else {
+                setStatus(tr("%n orders match; choose one.", nullptr, int(r->size())));
+                m_detail->hide();
+            }
+            Q_EMIT searched(int(r->size()));
+        });
+}
+
+void OrderPage::openOrder(const QString &orderId)
+{
+    const quint64 generation = ++m_generation;
+    m_busy->setBusy(true);
+    setStatus(tr("Loading order %1…").arg(orderId));
+    const Actor actor = m_actor;
+    runBackgroundQuery<OrderPicture>(
+        this, m_orders, QStringLiteral("order"),
+        [orderId, actor](const Connection &c) { return OrderPictureQuery(c).load(orderId, actor); },
+        [this, generation](const Result<OrderPicture> &r) {
+            if (generation != m_generation)
+                return;
+            m_busy->setBusy(false);
+            if (!r) {
+                setStatus(errorText(r.error()), true);
+                Q_EMIT failed(m_status->text());
+                return;
+            }
+            showPicture(*r);
+            Q_EMIT orderLoaded(r->order.orderId);
+        });
+}
+
+void OrderPage::showPicture(const OrderPicture &p)
+{
+    m_picture = p;
+    const Order &o = p.order;
+    const QString state = orderStateName(o.state);
+    m_title->setText(tr("<h3>Order %1 — %2, version %3</h3>")
+                         .arg(o.orderId.toHtmlEscaped(), Labels::orderState(state).toHtmlEscaped())
+                         .arg(o.version));
+    QStringList facts{tr("Amount: %1").arg(Labels::money(o.amountMinor, o.currency)),
+                      tr("Customer: %1").arg(o.customerRef)};
+    if (!o.currentRequestId.isEmpty())
+        facts << tr("Current attempt: %1 on %2").arg(o.currentRequestId, o.channel);
+    if (!o.channelTxnId.isEmpty())
+        facts << tr("Transaction: %1").arg(o.channelTxnId);
+    if (!o.stateReason.isEmpty())
+        facts << tr("Reason: %1").arg(o.stateReason);
+    facts << tr("Updated: %1").arg(Labels::time(o.updatedAt));
+    m_facts->setText(facts.join(QStringLiteral("   ·   ")));
+
+    // The path through the state machine, rollbacks in amber, the current state in bold.
+    QStringList steps;
+    if (!p.transitions.isEmpty())
+        steps << Labels::orderState(p.transitions.first().fromState).toHtmlEscaped();
+    for (const OrderTransition &t : p.transitions) {
+        const bool rollback = isRollback(parseOrderState(t.fromState).value_or(OrderState::Paid),
+                                         parseOrderState(t.toState).value_or(OrderState::Paid));
+        const QString name = Labels::orderState(t.toState).toHtmlEscaped();
+        steps << (rollback ? QStringLiteral("<span style='background:%1'>%2 ↺</span>")
+                                 .arg(Labels::rollbackColour(), name)
+                           : name);
+    }
+    if (steps.isEmpty())
+        steps << Labels::orderState(state).toHtmlEscaped();
+    steps.last() = QStringLiteral("<b>%1</b>").arg(steps.last());
+    QString path = tr("Path: %1").arg(steps.join(QStringLiteral(" → ")));
+    if (!p.rejections.isEmpty())
+        path += QStringLiteral("  <span style='background:%1'>%2</span>")
+                    .arg(Labels::refusedColour(),
+                         tr("%n refused attempt(s)", nullptr, int(p.rejections.size())));
+    m_path->setText(path);
+
+    m_timeline->setRows(p.timeline);
+    m_messages->setRows(p.messages);
+    m_payments->setRows(p.payments);
+    m_ledger->setRows(p.ledger);
+    m_requests->setRows(p.idempotency);
+    m_audit->setRows(p.audit);
+    for (QTableView *t : findChildren<QTableView *>())
+        if (t != m_hitTable)
+            t->resizeColumnsToContents();
+    m_raw->clear();
+    m_detail->show();
+    setStatus(tr("%n event(s) in the timeline.", nullptr, int(p.timeline.size())));
+}
+
+void OrderPage::showMessage(int row)
+{
+    if (row < 0 || row >= m_picture.messages.size()) {
+        m_raw->clear();
+        return;
+    }
+    const MessageRow &m = m_picture.messages.at(row);
+    QString body = m.rawBody;
+    const QJsonDocument doc = QJsonDocument::fromJson(m.rawBody.toUtf8());
+    if (!doc.isNull())
+        body = QString::fromUtf8(doc.toJson(QJsonDocument::Indented));
+    QString headers = m.headers;
+    const QJsonDocument h = QJsonDocument::fromJson(m.headers.toUtf8());
+    if (!h.isNull())
+        headers = QString::fromUtf8(h.toJson(QJsonDocument::Indented));
+    m_raw->setPlainText(
+        tr("Callback %1 — signature verified at the door (unsigned or wrongly signed requests are"
+           " never stored)\n\nHeaders:\n%2\nBody:\n%3")
+            .arg(m.callbackId, headers, body));
+}
+
+} // namespace OncePay

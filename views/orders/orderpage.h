@@ -1,0 +1,94 @@
+#pragma once
+
+// Order investigation (DESIGN.md §6): one search box for any identifier; the order's state,
+// version and the path it took through the state machine; a timeline of transitions (with
+// versions and causes), refused attempts, callbacks, worker outcomes, ledger entries and
+// refunds due, refused rows highlighted; tabs with the callbacks (raw body and headers), the
+// payments and ledger, the requests, and — for roles that may read the audit trail — the
+// audit rows. Every read runs on a pool thread; stale answers are dropped.
+// Thread contract: GUI thread only.
+
+#include "config/connectionprofile.h"
+#include "core/actor.h"
+#include "investigation/orderpicture.h"
+
+#include <QWidget>
+
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+class QPushButton;
+class QTableView;
+class QTabWidget;
+
+namespace OncePay {
+
+class AuditRowModel;
+class BusyIndicator;
+class IdempotencyModel;
+class LedgerModel;
+class MessageModel;
+class OrderHitModel;
+class PaymentModel;
+class TimelineModel;
+
+class OrderPage : public QWidget {
+    Q_OBJECT
+public:
+    OrderPage(const ConnectionProfile &orders, const Actor &actor, QWidget *parent = nullptr);
+
+    OrderHitModel *hitModel() const { return m_hits; }
+    TimelineModel *timelineModel() const { return m_timeline; }
+    MessageModel *messageModel() const { return m_messages; }
+    PaymentModel *paymentModel() const { return m_payments; }
+    LedgerModel *ledgerModel() const { return m_ledger; }
+    AuditRowModel *auditModel() const { return m_audit; }
+    const OrderPicture &picture() const { return m_picture; }
+    QString statusText() const;
+    QTabWidget *tabs() const { return m_tabs; }
+    QLineEdit *searchBox() const { return m_search; }
+
+public Q_SLOTS:
+    void search(const QString &term);
+    void openOrder(const QString &orderId);
+    void focusSearch();
+
+Q_SIGNALS:
+    void searched(int hits);
+    void orderLoaded(const QString &orderId);
+    void failed(const QString &why);
+
+private:
+    void showPicture(const OrderPicture &picture);
+    void showMessage(int row);
+    void setStatus(const QString &text, bool error = false);
+    QWidget *buildHeader();
+    QWidget *buildTabs();
+
+    ConnectionProfile m_orders;
+    Actor m_actor;
+    OrderPicture m_picture;
+    QLineEdit *m_search = nullptr;
+    QPushButton *m_go = nullptr;
+    QLabel *m_status = nullptr;
+    BusyIndicator *m_busy = nullptr;
+    QTableView *m_hitTable = nullptr;
+    QLabel *m_title = nullptr;
+    QLabel *m_facts = nullptr;
+    QLabel *m_path = nullptr;
+    QTabWidget *m_tabs = nullptr;
+    QWidget *m_auditTab = nullptr;
+    QTableView *m_messageTable = nullptr;
+    QPlainTextEdit *m_raw = nullptr;
+    OrderHitModel *m_hits = nullptr;
+    TimelineModel *m_timeline = nullptr;
+    MessageModel *m_messages = nullptr;
+    PaymentModel *m_payments = nullptr;
+    LedgerModel *m_ledger = nullptr;
+    IdempotencyModel *m_requests = nullptr;
+    AuditRowModel *m_audit = nullptr;
+    QWidget *m_detail = nullptr;
+    quint64 m_generation = 0;
+};
+
+} // namespace OncePay

@@ -1,0 +1,123 @@
+#include "stuckpage.h"
+
+#include "common/backgroundquery.h"
+#include "common/busyindicator.h"
+#include "common/errortext.h"
+#include "common/labels.h"
+#include "common/tableviews.h"
+#include "investigation/stuckmodel.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace OncePay {
+
+StuckPage::StuckPage(const ConnectionProfile &orders, const Actor &actor, QWidget *parent)
+    : QWidget(parent)
+    , m_orders(orders)
+    , m_actor(actor)
+    , m_model(new StuckModel(this))
+    , m_proxy(new QSortFilterProxyModel(this))
+{
+    setObjectName(QStringLiteral("stuckPage"));
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setSortRole(SortRole);
+
+    auto *title = new QLabel(tr("<h2>Stuck records</h2>"), this);
+    m_kind = new QComboBox(this);
+    m_kind->setObjectName(QStringLiteral("kind"));
+    m_kind->addItem(tr("All kinds"), -1);
+    for (StuckKind k : allStuckKinds())
+        m_kind->addItem(Labels::stuckKind(k), int(k));
+    m_age = new QComboBox(this);
+    m_age->setObjectName(QStringLiteral("age"));
+    m_age->addItem(tr("Any age past the threshold"), 0);
+    m_age->addItem(tr("Older than 1 hour"), 3600);
+    m_age->addItem(tr("Older than 1 day"), 86400);
+    m_age->addItem(tr("Older than 7 days"), 7 * 86400);
+    connect(m_kind, &QComboBox::currentIndexChanged, this, &StuckPage::refresh);
+    connect(m_age, &QComboBox::currentIndexChanged, this, &StuckPage::refresh);
+    m_refresh = new QPushButton(tr("&Refresh"), this);
+    m_refresh->setShortcut(QKeySequence::Refresh);
+    connect(m_refresh, &QPushButton::clicked, this, &StuckPage::refresh);
+    m_summary = new QLabel(this);
+    m_summary->setObjectName(QStringLiteral("summary"));
+    m_summary->setWordWrap(true);
+    m_busy = new BusyIndicator(this);
+
+    m_table = makeTable(this, m_proxy, QStringLiteral("stuck"));
+    m_table->setSortingEnabled(true);
+    m_table->sortByColumn(StuckModel::Age, Qt::DescendingOrder);
+    m_table->setToolTip(tr("Enter or double-click opens the order"));
+    connect(m_table, &QTableView::activated, this, [this](const QModelIndex &i) {
+        const QString order = i.data(OrderIdRole).toString();
+        if (!order.isEmpty())
+            Q_EMIT openOrderRequested(order);
+    });
+
+    auto *bar = new QHBoxLayout;
+    bar->addWidget(title);
+    bar->addStretch(1);
+    bar->addWidget(new QLabel(tr("&Kind:"), this));
+    bar->addWidget(m_kind);
+    auto *ageLabel = new QLabel(tr("A&ge:"), this);
+    ageLabel->setBuddy(m_age);
+    bar->addWidget(ageLabel);
+    bar->addWidget(m_age);
+    bar->addWidget(m_refresh);
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(bar);
+    layout->addWidget(m_busy);
+    layout->addWidget(m_summary);
+    layout->addWidget(m_table, 1);
+}
+
+void StuckPage::refresh()
+{
+    const quint64 generation = ++m_generation;
+    m_busy->setBusy(true);
+    StuckFilter filter;
+    if (m_kind->currentData().toInt() >= 0)
+        filter.kinds = {StuckKind(m_kind->currentData().toInt())};
+    filter.minAgeMs = m_age->currentData().toLongLong() * 1000;
+    const Actor actor = m_actor;
+    runBackgroundQuery<StuckReport>(
+        this, m_orders, QStringLiteral("stuck"),
+        [filter, actor](const Connection &c) {
+            return StuckQuery(c, Clock::system()).load(filter, actor);
+        },
+        [this, generation](const Result<StuckReport> &r) {
+            if (generation != m_generation)
+                return;
+            m_busy->setBusy(false);
+            if (!r) {
+                m_summary->setText(errorText(r.error()));
+                m_summary->setToolTip(r.error().message);
+                Q_EMIT failed(m_summary->text());
+                return;
+            }
+            m_model->setRows(r->records);
+            m_table->resizeColumnsToContents();
+            qint64 total = 0;
+            for (qint64 n : r->counts)
+                total += n;
+            QString text = tr("%n record(s) need attention.", nullptr, int(total));
+            if (total > r->records.size())
+                text += QLatin1Char(' ') +
+                        tr("Showing the oldest %1 of each kind.").arg(r->records.size());
+            text += QLatin1Char(' ') + tr("Thresholds from the operations settings: messages and "
+                                          "orders after %1, requests after %2.")
+                                           .arg(Labels::age(r->pendingThresholdMs),
+                                                Labels::age(r->idempotencyThresholdMs));
+            m_summary->setText(text);
+            m_summary->setToolTip({});
+            Q_EMIT loaded(int(r->records.size()));
+        });
+}
+
+} // namespace OncePay

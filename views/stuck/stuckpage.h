@@ -1,0 +1,58 @@
+#pragma once
+
+// Stuck records (DESIGN.md §6) with the ops_settings thresholds: filter by kind and minimum
+// age (the query runs again, off the GUI thread), sort by any column, open the order of a
+// row with Enter or a double click.
+// Thread contract: GUI thread only.
+
+#include "config/connectionprofile.h"
+#include "core/actor.h"
+#include "investigation/stuckquery.h"
+
+#include <QWidget>
+
+class QComboBox;
+class QLabel;
+class QPushButton;
+class QSortFilterProxyModel;
+class QTableView;
+
+namespace OncePay {
+
+class BusyIndicator;
+class StuckModel;
+
+class StuckPage : public QWidget {
+    Q_OBJECT
+public:
+    StuckPage(const ConnectionProfile &orders, const Actor &actor, QWidget *parent = nullptr);
+
+    StuckModel *model() const { return m_model; }
+    QSortFilterProxyModel *proxy() const { return m_proxy; }
+    QComboBox *kindFilter() const { return m_kind; }
+    QComboBox *ageFilter() const { return m_age; }
+    QTableView *table() const { return m_table; }
+
+public Q_SLOTS:
+    void refresh();
+
+Q_SIGNALS:
+    void loaded(int rows);
+    void openOrderRequested(const QString &orderId);
+    void failed(const QString &why);
+
+private:
+    ConnectionProfile m_orders;
+    Actor m_actor;
+    StuckModel *m_model = nullptr;
+    QSortFilterProxyModel *m_proxy = nullptr;
+    QComboBox *m_kind = nullptr;
+    QComboBox *m_age = nullptr;
+    QPushButton *m_refresh = nullptr;
+    QLabel *m_summary = nullptr;
+    BusyIndicator *m_busy = nullptr;
+    QTableView *m_table = nullptr;
+    quint64 m_generation = 0;
+};
+
+} // namespace OncePay
