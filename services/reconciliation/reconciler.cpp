@@ -190,6 +190,14 @@ Result<ReconcileReport> Reconciler::run(const ReconcileOptions &options) const
         return !(options.progress && done % kProgressEvery == 0 && !options.progress(done, total));
     };
 
+    if (m_c.dialect() == Dialect::Sqlite) // the payments' and lines' index pages stay cached
+        (void)Sql::exec(m_c.db(), QStringLiteral("PRAGMA cache_size = -262144"));
+    qint64 phase = timer.elapsed();
+    QStringList phases;
+    auto lap = [&](const char *name) {
+        phases << QStringLiteral("%1 %2 ms").arg(QLatin1String(name)).arg(timer.elapsed() - phase);
+        phase = timer.elapsed();
+    };
     ReconciliationMatcher matcher(settings, FeeSchedule(*rules), closed, obligations, now,
                                   report.fromMs, report.toMs);
     {
@@ -248,10 +256,12 @@ Result<ReconcileReport> Reconciler::run(const ReconcileOptions &options) const
                 return stop(QStringLiteral("cancelled"), nullptr);
         }
     }
+    lap("load");
     auto elsewhere = settledElsewhere(m_c, matcher.unmatchedLines());
     if (!elsewhere)
         return stop(QStringLiteral("failed"), &elsewhere.error());
     const MatchOutcome outcome = matcher.finish(*elsewhere);
+    lap("classify");
     if (options.progress && !options.progress(total, total))
         return stop(QStringLiteral("cancelled"), nullptr);
 
@@ -269,7 +279,11 @@ Result<ReconcileReport> Reconciler::run(const ReconcileOptions &options) const
         Error e = r.error();
         return stop(QStringLiteral("failed"), &e);
     }
+    lap("write");
     report.elapsedMs = timer.elapsed();
+    spdlog::info("reconcile run {}: {} payments, {} lines, {} findings; {}", report.runId,
+                 report.payments, report.lines, report.findings.size(),
+                 phases.join(QStringLiteral(", ")).toStdString());
     return report;
 }
 

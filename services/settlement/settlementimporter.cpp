@@ -86,6 +86,8 @@ Result<qint64> SettlementImporter::store(const ParsedStatement &s, const QString
         from = lo->settledAtMs;
         to = hi->settledAtMs;
     }
+    if (m_c.dialect() == Dialect::Sqlite && s.lines.size() > 10000) // room for the index pages
+        (void)Sql::exec(m_c.db(), QStringLiteral("PRAGMA cache_size = -262144"));
     return inTransaction(m_c.db(), Transaction::Mode::Immediate, [&]() -> Result<qint64> {
         auto id = Sql::insert(
             m_c.db(), m_c.dialect(),

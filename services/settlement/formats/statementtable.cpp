@@ -92,8 +92,53 @@ Result<qint64> Row::time(const QString &name, int offsetSeconds) const
     return *v;
 }
 
+namespace {
+
+// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil).
+qint64 daysFromCivil(qint64 y, unsigned m, unsigned d)
+{
+    y -= m <= 2;
+    const qint64 era = (y >= 0 ? y : y - 399) / 400;
+    const unsigned yoe = unsigned(y - era * 400);
+    const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + qint64(doe) - 719468;
+}
+
+// "YYYY-MM-DD HH:MM:SS" exactly: the form every export here prints, parsed without
+// allocating; anything else goes the general way.
+std::optional<qint64> fastTime(QStringView t, int offsetSeconds)
+{
+    if (t.size() != 19 || t[10] != u' ' || t[13] != u':' || t[16] != u':' ||
+        !(t[4] == u'-' || t[4] == u'/') || t[7] != t[4])
+        return std::nullopt;
+    int v[6];
+    const int at[6] = {0, 5, 8, 11, 14, 17};
+    const int len[6] = {4, 2, 2, 2, 2, 2};
+    for (int k = 0; k < 6; ++k) {
+        int x = 0;
+        for (int c = 0; c < len[k]; ++c) {
+            const QChar ch = t[at[k] + c];
+            if (ch < u'0' || ch > u'9')
+                return std::nullopt;
+            x = x * 10 + (ch.unicode() - u'0');
+        }
+        v[k] = x;
+    }
+    if (v[1] < 1 || v[1] > 12 || v[2] < 1 || v[2] > QDate(v[0], v[1], 1).daysInMonth() ||
+        v[3] > 23 || v[4] > 59 || v[5] > 59)
+        return std::nullopt;
+    const qint64 seconds = daysFromCivil(v[0], unsigned(v[1]), unsigned(v[2])) * 86400 +
+                           v[3] * 3600 + v[4] * 60 + v[5] - offsetSeconds;
+    return seconds * 1000;
+}
+
+} // namespace
+
 std::optional<qint64> parseTime(const QString &raw, int offsetSeconds)
 {
+    if (auto fast = fastTime(QStringView(raw), offsetSeconds))
+        return fast;
     static const QRegularExpression re(QStringLiteral(
         R"(^(\d{4})[-/](\d{2})[-/](\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2}))?(?:\.\d+)?)?\s*(Z|UTC|[+-]\d{2}:?\d{2})?$)"));
     const auto m = re.match(raw.trimmed());

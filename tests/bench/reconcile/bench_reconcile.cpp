@@ -1,0 +1,192 @@
+// Reconciliation benchmark (issue 6): N payments against N settlement lines on SQLite, end
+// to end (import the statements + reconcile), side by side with two baselines over the same
+// data: parse-only of the same files, and the same matching as one SQL join in the sqlite3
+// shell. Medians of --runs runs; rows/s counts settlement lines.
+//   oncepay_bench_reconcile [--n 1000000] [--runs 3] [--files 4] [--sqlite3 /usr/bin/sqlite3]
+
+#include "reconcilebenchdata.h"
+
+#include "db/migrator.h"
+#include "db/sql.h"
+#include "reconciliation/reconciler.h"
+#include "settlement/formats/statementformat.h"
+#include "settlement/settlementimporter.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+
+#include <algorithm>
+#include <cstdio>
+
+using namespace OncePay;
+
+namespace {
+
+constexpr qint64 kStart = 1761955200000; // 2025-11-01
+
+double median(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    return v.empty()      ? 0
+           : v.size() % 2 ? v[v.size() / 2]
+                          : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+}
+
+[[noreturn]] void die(const QString &what)
+{
+    std::fprintf(stderr, "bench: %s\n", qPrintable(what));
+    std::exit(1);
+}
+
+template <typename T> T must(Result<T> r, const char *what)
+{
+    if (!r)
+        die(QString::fromLatin1(what) + QStringLiteral(": ") + r.error().message);
+    return std::move(r).value();
+}
+
+void must(Result<void> r, const char *what)
+{
+    if (!r)
+        die(QString::fromLatin1(what) + QStringLiteral(": ") + r.error().message);
+}
+
+// The matching of `oncepay reconcile` as one statement: every payment joined to its first
+// charge line and classified, plus the lines that belong to no payment.
+const char *kJoinSql = R"SQL(
+SELECT kind, COUNT(*) FROM (
+  SELECT CASE
+    WHEN s.id IS NULL THEN 'not_settled'
+    WHEN s.currency <> o.currency THEN 'currency_mismatch'
+    WHEN s.gross_minor <> o.amount_minor THEN 'amount_mismatch'
+    WHEN s.fee_minor <> (ABS(s.gross_minor) * f.rate_ppm + 500000) / 1000000 + f.fixed_minor THEN 'fee_mismatch'
+    ELSE 'matched' END AS kind
+  FROM payments p
+  JOIN orders o ON o.order_id = p.order_id
+  LEFT JOIN settlement_lines s ON s.id = (SELECT MIN(id) FROM settlement_lines x WHERE x.channel = p.channel
+                                          AND x.channel_txn_id = p.channel_txn_id AND x.kind = 'charge')
+  LEFT JOIN fee_schedules f ON f.channel = p.channel AND f.currency = s.currency
+  UNION ALL
+  SELECT 'duplicate_settlement' FROM settlement_lines s WHERE s.kind = 'charge' AND s.id > (SELECT MIN(id)
+    FROM settlement_lines x WHERE x.channel = s.channel AND x.channel_txn_id = s.channel_txn_id AND x.kind = 'charge')
+  UNION ALL
+  SELECT 'unknown_settlement' FROM settlement_lines s WHERE s.kind = 'charge' AND NOT EXISTS (SELECT 1 FROM payments p
+    WHERE p.channel = s.channel AND p.channel_txn_id = s.channel_txn_id)
+) GROUP BY kind ORDER BY kind;
+)SQL";
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    QCoreApplication app(argc, argv);
+    QCommandLineParser p;
+    p.addOption({QStringLiteral("n"), QStringLiteral("payments and lines"), QStringLiteral("N"),
+                 QStringLiteral("1000000")});
+    p.addOption({QStringLiteral("runs"), QStringLiteral("runs per measurement"),
+                 QStringLiteral("R"), QStringLiteral("3")});
+    p.addOption({QStringLiteral("files"), QStringLiteral("statement files per channel"),
+                 QStringLiteral("F"), QStringLiteral("4")});
+    p.addOption({QStringLiteral("sqlite3"), QStringLiteral("the sqlite3 shell"),
+                 QStringLiteral("PATH"),
+                 QStandardPaths::findExecutable(QStringLiteral("sqlite3"))});
+    p.process(app);
+    const qint64 n = p.value(QStringLiteral("n")).toLongLong();
+    const int runs = std::max(1, p.value(QStringLiteral("runs")).toInt());
+    QTemporaryDir dir;
+
+    ConnectionProfile profile;
+    profile.dialect = Dialect::Sqlite;
+    profile.path = dir.filePath(QStringLiteral("orders.db"));
+    auto c = must(openMigrated(profile, QStringLiteral("bench")), "open");
+    QElapsedTimer t;
+    t.start();
+    must(Bench::seedPayments(c, n, kStart), "seed payments");
+    const auto files = must(
+        Bench::writeStatements(dir.path(), n, kStart, p.value(QStringLiteral("files")).toInt()),
+        "write statements");
+    std::printf("set-up: %lld payments, %lld settlement lines in %lld files (%.1f MB), %.1f s\n",
+                static_cast<long long>(n), static_cast<long long>(files.lines),
+                static_cast<long long>(files.statements.size()), double(files.bytes) / 1e6,
+                double(t.elapsed()) / 1e3);
+
+    std::vector<double> parseS, importS, reconcileS, endToEndS, joinS;
+    const Actor actor = Actor::system(QStringLiteral("bench"));
+    ManualClock clock(kStart + 60LL * 86400000);
+    for (int run = 0; run < runs; ++run) {
+        // Baseline 1: parse only.
+        t.restart();
+        qint64 parsed = 0;
+        for (const auto &[channel, path] : files.statements) {
+            QFile f(path);
+            if (!f.open(QIODevice::ReadOnly))
+                die(path);
+            parsed += must(StatementFormat::forChannel(channel)->parse(f.readAll()), "parse")
+                          .lines.size();
+        }
+        parseS.push_back(double(t.nsecsElapsed()) / 1e9);
+
+        // The program: import every statement, then reconcile.
+        for (const char *sql : {"DELETE FROM discrepancies", "DELETE FROM ledger_entries",
+                                "DELETE FROM settlement_lines", "DELETE FROM settlement_statements",
+                                "DELETE FROM reconciliation_runs", "DELETE FROM audit_outbox",
+                                "UPDATE payments SET settlement_status = 'pending'"})
+            must(Sql::exec(c.db(), QString::fromLatin1(sql)), sql);
+        must(Sql::exec(c.db(), QStringLiteral("PRAGMA wal_checkpoint(TRUNCATE)")), "checkpoint");
+        t.restart();
+        SettlementImporter importer(c, clock);
+        for (const auto &[channel, path] : files.statements)
+            must(importer.importFile(channel, path, actor), "import");
+        const double imported = double(t.nsecsElapsed()) / 1e9;
+        QElapsedTimer r;
+        r.start();
+        const ReconcileReport report = must(Reconciler(c, clock, actor).run({}), "reconcile");
+        reconcileS.push_back(double(r.nsecsElapsed()) / 1e9);
+        importS.push_back(imported);
+        endToEndS.push_back(double(t.nsecsElapsed()) / 1e9);
+        std::printf(
+            "run %d: parsed %lld; eligible %lld, matched %lld, coverage %.4f %%, findings %lld\n",
+            run + 1, static_cast<long long>(parsed), static_cast<long long>(report.eligible),
+            static_cast<long long>(report.matched), double(report.coveragePpm) / 1e4,
+            static_cast<long long>(report.findings.size()));
+
+        // Baseline 2: the same matching as one SQL join in the sqlite3 shell, on the same data.
+        if (!p.value(QStringLiteral("sqlite3")).isEmpty()) {
+            QProcess shell;
+            t.restart();
+            shell.start(p.value(QStringLiteral("sqlite3")), {profile.path});
+            shell.write(kJoinSql);
+            shell.closeWriteChannel();
+            if (!shell.waitForFinished(-1) || shell.exitCode() != 0)
+                die(QStringLiteral("sqlite3: ") + QString::fromUtf8(shell.readAllStandardError()));
+            joinS.push_back(double(t.nsecsElapsed()) / 1e9);
+            if (run == 0)
+                std::printf("sqlite3 join result:\n%s", shell.readAllStandardOutput().constData());
+        }
+    }
+    const double lines = double(files.lines);
+    auto row = [&](const char *name, double seconds) {
+        std::printf("  %-34s %8.2f s  %12.0f lines/s\n", name, seconds,
+                    seconds > 0 ? lines / seconds : 0);
+    };
+    std::printf("\nmedians of %d runs, %lld payments vs %lld lines (SQLite):\n", runs,
+                static_cast<long long>(n), static_cast<long long>(files.lines));
+    row("parse only (baseline 1)", median(parseS));
+    row("import (parse + insert)", median(importS));
+    row("reconcile (match + write)", median(reconcileS));
+    row("end to end (import + reconcile)", median(endToEndS));
+    if (!joinS.empty())
+        row("one SQL join in sqlite3 (baseline 2)", median(joinS));
+    std::printf("  end to end / parse-only throughput:  %.1f %%  (goal >= 50 %%)\n",
+                100.0 * median(parseS) / median(endToEndS));
+    if (!joinS.empty())
+        std::printf(
+            "  reconcile vs SQL join:               %.2fx faster; end to end vs SQL join: %.2fx\n",
+            median(joinS) / median(reconcileS), median(joinS) / median(endToEndS));
+    return 0;
+}
