@@ -39,8 +39,11 @@ StuckModel::StuckModel(QObject *parent)
     addColumn(tr("Order"), cell([](const StuckRecord &r) { return r.orderId; }));
     addColumn(tr("Channel"), cell([](const StuckRecord &r) { return r.channel; }));
     addColumn(tr("Status"), cell([](const StuckRecord &r) {
-                  return r.kind == StuckKind::OrderInFlight ? Labels::orderState(r.status)
-                                                            : Labels::messageStatus(r.status);
+                  if (r.kind == StuckKind::OrderInFlight)
+                      return Labels::orderState(r.status);
+                  if (r.kind == StuckKind::RefundObligation)
+                      return tr("to refund");
+                  return Labels::messageStatus(r.status);
               }));
     addColumn(tr("Tries"), cell([](const StuckRecord &r) {
                   return r.attempts ? QString::number(r.attempts) : QString();

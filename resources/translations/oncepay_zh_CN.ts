@@ -212,6 +212,14 @@
         <source>%1 — none</source>
         <translation>%1 —— 无</translation>
     </message>
+    <message>
+        <source>30 days up to the latest callback</source>
+        <translation>截至最新回调的 30 天</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Open discrepancies by channel&lt;/b&gt; — none open</source>
+        <translation>&lt;b&gt;各渠道未结差异&lt;/b&gt; —— 暂无</translation>
+    </message>
 </context>
 <context>
     <name>OncePay::DiscrepancyTotalModel</name>
@@ -901,6 +909,10 @@ Body:
     <message>
         <source>Reason / last error</source>
         <translation>原因 / 最近错误</translation>
+    </message>
+    <message>
+        <source>to refund</source>
+        <translation>待退款</translation>
     </message>
 </context>
 <context>

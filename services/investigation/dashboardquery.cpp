@@ -44,6 +44,22 @@ qint64 DashboardQuery::bucketFor(const TimeRange &range)
     return ((span / 48) / kDay + 1) * kDay;
 }
 
+Result<qint64> DashboardQuery::latestActivityMs() const
+{
+    auto v =
+        Sql::scalar(m_c.db(), QStringLiteral("SELECT MAX(received_at) FROM callback_messages"));
+    if (!v)
+        return v.error();
+    return v->isNull() ? qint64(0) : v->toLongLong();
+}
+
+TimeRange DashboardQuery::rangeEndingAt(qint64 endMs, qint64 spanMs)
+{
+    const qint64 bucket = bucketFor({endMs - spanMs, endMs});
+    const qint64 to = (endMs / bucket + 1) * bucket;
+    return {to - spanMs, to};
+}
+
 Result<void> DashboardQuery::loadCallbacks(DashboardData *data) const
 {
     const qint64 from = data->range.fromMs;

@@ -63,6 +63,13 @@ public:
     // A bucket size that gives a readable chart for the range (5 min … 1 day).
     static qint64 bucketFor(const TimeRange &range);
 
+    // When the last callback was received (0 when none): lets a dashboard over an older or
+    // simulated database anchor its range at its own latest activity.
+    Result<qint64> latestActivityMs() const;
+
+    // The range of `spanMs` whose last bucket holds `endMs`, in whole buckets.
+    static TimeRange rangeEndingAt(qint64 endMs, qint64 spanMs);
+
     // Requires Action::ReadOrders.
     Result<DashboardData> load(const TimeRange &range, const Actor &actor) const;
 

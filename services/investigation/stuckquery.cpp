@@ -56,7 +56,7 @@ QList<KindSpec> specs()
          QStringLiteral("FROM idempotency_records i WHERE i.status = 0 AND i.created_at < ?"),
          QStringLiteral("i.created_at"), false, true, false},
         {StuckKind::RefundObligation,
-         QStringLiteral("r.id, r.order_id, r.callback_id, r.channel, r.channel_txn_id,"
+         QStringLiteral("r.id, r.order_id, r.callback_id, r.channel, 'refund_due',"
                         " r.created_at, 0, r.reason, r.amount_minor, r.currency"),
          QStringLiteral(
              "FROM refund_obligations r WHERE r.resolved_at IS NULL AND r.created_at < ?"),

@@ -20,6 +20,7 @@
 #include <QLabel>
 #include <QLineSeries>
 #include <QPushButton>
+#include <QSettings>
 #include <QTableView>
 #include <QVBoxLayout>
 #include <QValueAxis>
@@ -74,9 +75,16 @@ DashboardPage::DashboardPage(const ConnectionProfile &orders, const Actor &actor
     m_range->addItem(tr("Last 24 hours"), 24 * kHour);
     m_range->addItem(tr("Last 7 days"), 7 * 24 * kHour);
     m_range->addItem(tr("Last 30 days"), 30 * 24 * kHour);
-    m_range->setCurrentIndex(1);
+    // Negative: the same span, ending at the database's latest callback (an older or
+    // simulated database).
+    m_range->addItem(tr("30 days up to the latest callback"), -30 * 24 * kHour);
+    m_range->setCurrentIndex(qBound(
+        0, QSettings().value(QStringLiteral("dashboard/range"), 4).toInt(), m_range->count() - 1));
     m_range->setToolTip(tr("Time range of the callback chart and the message statuses"));
-    connect(m_range, &QComboBox::currentIndexChanged, this, &DashboardPage::refresh);
+    connect(m_range, &QComboBox::currentIndexChanged, this, [this](int index) {
+        QSettings().setValue(QStringLiteral("dashboard/range"), index);
+        refresh();
+    });
     m_refresh = new QPushButton(tr("&Refresh"), this);
     m_refresh->setShortcut(QKeySequence::Refresh);
     connect(m_refresh, &QPushButton::clicked, this, &DashboardPage::refresh);
@@ -117,7 +125,8 @@ DashboardPage::DashboardPage(const ConnectionProfile &orders, const Actor &actor
     auto *discBox = new QWidget(this);
     auto *discLayout = new QVBoxLayout(discBox);
     discLayout->setContentsMargins(0, 0, 0, 0);
-    discLayout->addWidget(new QLabel(tr("<b>Open discrepancies by channel</b>"), discBox));
+    m_discrepancyTitle = new QLabel(tr("<b>Open discrepancies by channel</b>"), discBox);
+    discLayout->addWidget(m_discrepancyTitle);
     discLayout->addWidget(m_discrepancyTable);
 
     auto *grid = new QGridLayout;
@@ -137,27 +146,26 @@ DashboardPage::DashboardPage(const ConnectionProfile &orders, const Actor &actor
     layout->addLayout(grid, 1);
 }
 
-TimeRange DashboardPage::currentRange() const
-{
-    const qint64 span = m_range->currentData().toLongLong();
-    // Whole buckets up to the next bucket boundary, so "now" is inside the last bar.
-    const qint64 now = QDateTime::currentMSecsSinceEpoch();
-    const qint64 bucket = DashboardQuery::bucketFor({now - span, now});
-    const qint64 to = (now / bucket + 1) * bucket;
-    return {to - span, to};
-}
-
 void DashboardPage::refresh()
 {
     const quint64 generation = ++m_generation;
     m_busy->setBusy(true);
     m_status->setText(tr("Loading…"));
-    const TimeRange range = currentRange();
+    const qint64 span = m_range->currentData().toLongLong();
     const Actor actor = m_actor;
     runBackgroundQuery<DashboardData>(
         this, m_orders, QStringLiteral("dashboard"),
-        [range, actor](const Connection &c) {
-            return DashboardQuery(c, Clock::system()).load(range, actor);
+        [span, actor](const Connection &c) -> Result<DashboardData> {
+            DashboardQuery query(c, Clock::system());
+            qint64 end = Clock::systemNowMs();
+            if (span < 0) {
+                auto latest = query.latestActivityMs();
+                if (!latest)
+                    return latest.error();
+                if (*latest > 0)
+                    end = *latest;
+            }
+            return query.load(DashboardQuery::rangeEndingAt(end, qAbs(span)), actor);
         },
         [this, generation](const Result<DashboardData> &r) {
             if (generation != m_generation)
@@ -187,6 +195,9 @@ void DashboardPage::showData(const DashboardData &data)
     showCounts(m_stuck, tr("Stuck records by kind (now)"), data.stuckByKind, stuckLabel,
                QStringLiteral("#e15759"));
     m_discrepancies->setRows(data.openDiscrepancies);
+    m_discrepancyTitle->setText(data.openDiscrepancies.isEmpty()
+                                    ? tr("<b>Open discrepancies by channel</b> — none open")
+                                    : tr("<b>Open discrepancies by channel</b>"));
     m_discrepancyTable->resizeColumnsToContents();
 }
 
@@ -261,13 +272,13 @@ void DashboardPage::showCounts(QChartView *view, const QString &title,
     auto *series = new QHorizontalBarSeries(chart);
     series->append(set);
     series->setLabelsVisible(true);
-    series->setLabelsPosition(QAbstractBarSeries::LabelsInsideEnd);
+    series->setLabelsPosition(QAbstractBarSeries::LabelsOutsideEnd);
     series->setLabelsFormat(QStringLiteral("@value"));
     chart->addSeries(series);
     auto *y = new QBarCategoryAxis(chart);
     y->append(categories);
     auto *x = new QValueAxis(chart);
-    x->setRange(0, qreal(peak) * 1.15);
+    x->setRange(0, qreal(peak) * 1.3);
     x->setLabelFormat(QStringLiteral("%d"));
     x->setTickCount(3);
     chart->addAxis(y, Qt::AlignLeft);

@@ -39,7 +39,6 @@ Q_SIGNALS:
     void failed(const QString &why);
 
 private:
-    TimeRange currentRange() const;
     void showData(const DashboardData &data);
     void showCallbacks(const DashboardData &data);
     void showCounts(QChartView *view, const QString &title, const QList<KeyCount> &counts,
@@ -57,6 +56,7 @@ private:
     QChartView *m_states = nullptr;
     QChartView *m_stuck = nullptr;
     QTableView *m_discrepancyTable = nullptr;
+    QLabel *m_discrepancyTitle = nullptr;
     DiscrepancyTotalModel *m_discrepancies = nullptr;
     quint64 m_generation = 0;
 };

@@ -181,7 +181,9 @@ void MainWindow::restoreLayout()
     QSettings settings;
     if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray()))
         resize(1280, 800);
-    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    if (!restoreState(settings.value(QStringLiteral("window/state")).toByteArray()))
+        if (auto *dock = findChild<QDockWidget *>(QStringLiteral("logDock")))
+            resizeDocks({dock}, {110}, Qt::Vertical);
     showView(
         settings.value(QStringLiteral("window/lastView"), QStringLiteral("dashboard")).toString());
 }

@@ -63,7 +63,9 @@ StuckPage::StuckPage(const ConnectionProfile &orders, const Actor &actor, QWidge
     auto *bar = new QHBoxLayout;
     bar->addWidget(title);
     bar->addStretch(1);
-    bar->addWidget(new QLabel(tr("&Kind:"), this));
+    auto *kindLabel = new QLabel(tr("&Kind:"), this);
+    kindLabel->setBuddy(m_kind);
+    bar->addWidget(kindLabel);
     bar->addWidget(m_kind);
     auto *ageLabel = new QLabel(tr("A&ge:"), this);
     ageLabel->setBuddy(m_age);
