@@ -21,7 +21,7 @@ data_dir="${ONCEPAY_DATA_DIR:-${XDG_DATA_HOME:-$HOME/.local/share}/oncepay}"
 config_file="${ONCEPAY_CONFIG:-${XDG_CONFIG_HOME:-$HOME/.config}/oncepay/oncepay.ini}"
 if [[ ! -f "$config_file" && ! -f "$data_dir/orders.db" ]]; then
     echo "run.sh: creating the demo databases with the real engine (oncepay simulate --demo)…"
-    "$bin/oncepay" simulate --demo
+    "$bin/oncepay" simulate --demo || echo "run.sh: the simulation reported a problem (see above); starting anyway" >&2
     "$here/demo-accounts.sh" "$bin/oncepay"
 fi
 "$bin/oncepay" db migrate

@@ -29,6 +29,9 @@ ChannelEmitter::ChannelEmitter(quint64 seed, const QString &certDir)
     m_webhookId = QStringLiteral("WH-SIM%1").arg(hex(seed, 12)).toUtf8();
     for (const QString &c : channels())
         m_secrets[c] = QStringLiteral("whsec_sim_%1_%2").arg(c).arg(seed).toUtf8();
+    // Standard Webhooks secrets are base64 after the whsec_ prefix.
+    m_secrets[QStringLiteral("kakaopay")] =
+        "whsec_" + QByteArray("oncepay-simulation-" + QByteArray::number(seed)).toBase64();
 }
 
 QStringList ChannelEmitter::channels()

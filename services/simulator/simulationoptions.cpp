@@ -11,7 +11,7 @@ Result<FaultProfile> FaultProfile::named(const QString &name)
         p = FaultProfile{};
         p.name = name;
         p.declineThenRetry = p.lateStale = p.refundFirst = p.failureAfterSuccess = p.mismatch = p.poison = 0;
-        p.duplicateBurst = p.channelRetry = p.forgedSignature = p.workerCrashPerHour = 0;
+        p.duplicateBurst = p.channelRetry = p.forgedSignature = p.workerCrash = 0;
         p.auditOutage = false;
         return p;
     }
@@ -27,7 +27,7 @@ Result<FaultProfile> FaultProfile::named(const QString &name)
         p.duplicateBurst = 0.5;
         p.channelRetry = 0.2;
         p.forgedSignature = 0.05;
-        p.workerCrashPerHour = 1.0;
+        p.workerCrash = 0.05;
         return p;
     }
     return makeError(ErrorCode::Invalid,
@@ -49,7 +49,7 @@ Result<void> FaultProfile::applyOverrides(const QString &assignments)
         {QStringLiteral("duplicateBurst"), &duplicateBurst},
         {QStringLiteral("channelRetry"), &channelRetry},
         {QStringLiteral("forgedSignature"), &forgedSignature},
-        {QStringLiteral("workerCrashPerHour"), &workerCrashPerHour},
+        {QStringLiteral("workerCrash"), &workerCrash},
     };
     for (const QString &pair : assignments.split(u',', Qt::SkipEmptyParts)) {
         const QString key = pair.section(u'=', 0, 0).trimmed();

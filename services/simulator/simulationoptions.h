@@ -28,7 +28,7 @@ struct FaultProfile {
     double channelRetry = 0.05;     // the channel thinks we did not answer: retries on its schedule
     double forgedSignature = 0.01;  // an extra request with a wrong signature
     // Infrastructure.
-    double workerCrashPerHour = 0.2; // a worker claims a batch and dies; its leases expire
+    double workerCrash = 0.01;      // per stored message: a worker claims it and dies; the lease expires
     bool auditOutage = true;         // the audit database is down for six hours on day 2
 
     static Result<FaultProfile> named(const QString &name); // realistic, calm, hostile

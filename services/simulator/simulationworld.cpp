@@ -125,13 +125,6 @@ QList<SimOrder> planOrders(const SimulationOptions &o, const ChannelEmitter &emi
             timeline.at(so.createdAt + rng.range(kMinute, kHour), poison);
         }
     }
-    for (qint64 h = 0; h < qint64(o.days) * 24; ++h) {
-        if (rng.chance(f.workerCrashPerHour)) {
-            Event crash;
-            crash.type = EventType::WorkerCrash;
-            timeline.at(o.startMs + h * kHour + rng.range(0, kHour - 1), crash);
-        }
-    }
     return orders;
 }
 

@@ -59,6 +59,7 @@ private:
     void pay(qint64 now, const Event &e);
     void rollbackAfterFailure(qint64 now, const Event &e);
     void runWorker();
+    void crashWorker();
     void shipAudit();
     bool inOutage() const;
     void settle();
@@ -182,15 +183,7 @@ void Run::handle(qint64 now, const Event &e)
     case EventType::Pay: pay(now, e); break;
     case EventType::Deliver: deliver(now, e); break;
     case EventType::RollbackAfterFailure: rollbackAfterFailure(now, e); break;
-    case EventType::WorkerCrash: {
-        // A worker claims a batch and dies without a word: its leases must expire and the
-        // messages be claimed again, never lost.
-        auto claimed = MessageStore(*m_orders, m_clock)
-                           .claim(QStringLiteral("worker:sim-crashed/%1").arg(++m_crashes), 5, m_policy.leaseMs);
-        if (claimed && !claimed->isEmpty())
-            ++m_s.workerCrashes;
-        break;
-    }
+    case EventType::WorkerCrash: crashWorker(); break;
     case EventType::Poison: {
         EmittedPayment p{o->channel, QStringLiteral("ghost-") + o->id, QStringLiteral("att-ghost"),
                          m_emitter->newTxnId(o->channel, 1000000000ull + quint64(e.order)), {}, o->amountMinor,
@@ -198,10 +191,21 @@ void Run::handle(qint64 now, const Event &e)
         ++m_s.callbacksSent;
         ++m_s.poisonSent;
         m_captures << ChannelCapture{o->channel, p.channelTxnId, p.orderId, p.amountMinor, p.currency, now, false, {}, 0};
-        (void)m_ingest->ingest(o->channel, m_emitter->request(EmittedKind::Succeeded, p, ++m_serial, now));
+        auto r = m_ingest->ingest(o->channel, m_emitter->request(EmittedKind::Succeeded, p, ++m_serial, now));
+        ++(r ? m_s.storedNew : m_s.rejectedAtDoor);
         break;
     }
     }
+}
+
+void Run::crashWorker()
+{
+    // A worker claims a batch and dies without a word: its leases must expire and the
+    // messages be claimed again, never lost.
+    auto claimed = MessageStore(*m_orders, m_clock)
+                       .claim(QStringLiteral("worker:sim-crashed/%1").arg(++m_crashes), 5, m_policy.leaseMs);
+    if (claimed && !claimed->isEmpty())
+        ++m_s.workerCrashes;
 }
 
 void Run::pay(qint64 now, const Event &e)
@@ -304,7 +308,7 @@ void Run::deliver(qint64 now, const Event &e)
     ++m_s.callbacksSent;
     if (e.forged)
         ++m_s.forgedSent;
-    if (e.stale && !e.copy)
+    if (e.stale && !e.copy && !e.forged)
         ++m_s.staleSent;
     auto r = m_ingest->ingest(o.channel, m_emitter->request(e.kind, p, e.serial, now, e.forged));
     if (!r)
@@ -313,6 +317,8 @@ void Run::deliver(qint64 now, const Event &e)
         ++m_s.duplicatesAbsorbed;
     else
         ++m_s.storedNew;
+    if (r && r->status == IngestStatus::Stored && m_rng.chance(m_o.faults.workerCrash))
+        crashWorker();
     if (e.copy || e.forged)
         return;
     if (e.kind == EmittedKind::Succeeded || e.kind == EmittedKind::Refunded) {
