@@ -1,8 +1,11 @@
 #include "dbtaskthread.h"
 
+#include "db/migrator.h"
+
 namespace OncePay {
 
-Result<const Connection *> DbTaskThread::Access::get(DbRole role) {
+Result<const Connection *> DbTaskThread::Access::get(DbRole role)
+{
     auto it = m_open.find(role);
     if (it != m_open.end())
         return &it->second;
@@ -10,7 +13,9 @@ Result<const Connection *> DbTaskThread::Access::get(DbRole role) {
     if (profile == m_profiles.end())
         return makeError(ErrorCode::Internal,
                          QStringLiteral("no profile for %1").arg(roleName(role)));
-    auto c = Connection::open(profile->second, m_purpose);
+    // Migrated like the committer's, so a rejection is recorded even when it is the first
+    // thing a gateway started against an empty (or, at start, unreachable) database sees.
+    auto c = openMigrated(profile->second, m_purpose);
     if (!c)
         return c.error();
     auto [inserted, _] = m_open.emplace(role, std::move(c).value());
@@ -21,13 +26,16 @@ DbTaskThread::DbTaskThread(QString purpose, std::map<DbRole, ConnectionProfile> 
                            int maxQueue)
     : m_purpose(std::move(purpose))
     , m_profiles(std::move(profiles))
-    , m_maxQueue(maxQueue) {}
+    , m_maxQueue(maxQueue)
+{}
 
-DbTaskThread::~DbTaskThread() {
+DbTaskThread::~DbTaskThread()
+{
     stop();
 }
 
-void DbTaskThread::start() {
+void DbTaskThread::start()
+{
     if (m_thread)
         return;
     m_thread = QThread::create([this] { run(); });
@@ -35,7 +43,8 @@ void DbTaskThread::start() {
     m_thread->start();
 }
 
-bool DbTaskThread::post(Task task) {
+bool DbTaskThread::post(Task task)
+{
     {
         std::lock_guard lock(m_mutex);
         if (m_stopping || int(m_queue.size()) >= m_maxQueue)
@@ -46,7 +55,8 @@ bool DbTaskThread::post(Task task) {
     return true;
 }
 
-void DbTaskThread::stop() {
+void DbTaskThread::stop()
+{
     {
         std::lock_guard lock(m_mutex);
         m_stopping = true;
@@ -59,7 +69,8 @@ void DbTaskThread::stop() {
     }
 }
 
-void DbTaskThread::run() {
+void DbTaskThread::run()
+{
     Access access;
     access.m_profiles = m_profiles;
     access.m_purpose = QStringLiteral("gateway-") + m_purpose;

@@ -3,7 +3,7 @@
 // A thread that owns its own database connections (STYLE.md rule 3: opened inside the
 // thread, never shared) and runs queued tasks on them, so that the HTTP thread never blocks
 // on a database: the gateway records rejections and answers /healthz and /metrics this way.
-// Connections open lazily and are reopened after a task reports them broken.
+// Connections open (and migrate) lazily and are reopened after a task reports them broken.
 // Thread contract: post() and stop() from any thread; tasks run on the owned thread, in order.
 
 #include "config/appconfig.h"

@@ -17,6 +17,11 @@
 #include "channels/kakaopay/kakaopaysigner.h"
 #define ONCEPAY_HAVE_KAKAOPAY 1
 #endif
+#if __has_include("channels/paypal/paypalsigner.h")
+#include "channels/paypal/paypalevents.h"
+#include "channels/paypal/paypalsigner.h"
+#define ONCEPAY_HAVE_PAYPAL 1
+#endif
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -43,7 +48,8 @@ struct HttpResult {
     QByteArray body;
     QString error;
 
-    QByteArray header(const QByteArray &lowerName) const {
+    QByteArray header(const QByteArray &lowerName) const
+    {
         for (const auto &h : headers)
             if (h.first == lowerName)
                 return h.second;
@@ -55,11 +61,12 @@ class TestHttpClient {
 public:
     explicit TestHttpClient(quint16 port, int timeoutMs = 30000)
         : m_port(port)
-        , m_timeoutMs(timeoutMs) {}
+        , m_timeoutMs(timeoutMs)
+    {}
 
     HttpResult request(const QByteArray &method, const QByteArray &path,
-                       const QByteArray &body = {}, const Headers &headers = {},
-                       bool close = false) {
+                       const QByteArray &body = {}, const Headers &headers = {}, bool close = false)
+    {
         QByteArray out = method + ' ' + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n";
         for (const auto &h : headers)
             out += h.first + ": " + h.second + "\r\n";
@@ -72,13 +79,15 @@ public:
     }
 
     // Sends bytes as they are and reads one response.
-    HttpResult raw(const QByteArray &bytes) {
+    HttpResult raw(const QByteArray &bytes)
+    {
         if (!send(bytes))
             return failed(QStringLiteral("send: ") + m_socket->errorString());
         return readResponse();
     }
 
-    bool send(const QByteArray &bytes) {
+    bool send(const QByteArray &bytes)
+    {
         if (!m_socket || m_socket->state() != QAbstractSocket::ConnectedState) {
             m_socket = std::make_unique<QTcpSocket>();
             m_buf.clear();
@@ -87,10 +96,14 @@ public:
                 return false;
         }
         m_socket->write(bytes);
-        return m_socket->waitForBytesWritten(m_timeoutMs) || m_socket->bytesToWrite() == 0;
+        while (m_socket->bytesToWrite() > 0)
+            if (!m_socket->waitForBytesWritten(m_timeoutMs))
+                return false;
+        return true;
     }
 
-    HttpResult readResponse() {
+    HttpResult readResponse()
+    {
         QDeadlineTimer deadline(m_timeoutMs);
         qsizetype end = -1;
         while ((end = m_buf.indexOf("\r\n\r\n")) < 0) {
@@ -124,7 +137,8 @@ public:
     }
 
     // True when the server closed the connection (read returns EOF) within `ms`.
-    bool closedByServer(int ms) {
+    bool closedByServer(int ms)
+    {
         if (!m_socket)
             return true;
         if (m_socket->state() == QAbstractSocket::UnconnectedState)
@@ -133,14 +147,16 @@ public:
     }
 
 private:
-    bool fill(const QDeadlineTimer &deadline) {
+    bool fill(const QDeadlineTimer &deadline)
+    {
         if (m_socket->bytesAvailable() == 0 &&
             !m_socket->waitForReadyRead(int(std::max<qint64>(1, deadline.remainingTime()))))
             return false;
         m_buf += m_socket->readAll();
         return true;
     }
-    HttpResult failed(const QString &why) {
+    HttpResult failed(const QString &why)
+    {
         HttpResult r;
         r.error = why;
         return r;
@@ -153,7 +169,8 @@ private:
 };
 
 // Runs `fn` on its own thread while this thread's event loop keeps serving.
-template <typename Fn> auto offThread(Fn fn, int timeoutMs = 120000) -> decltype(fn()) {
+template <typename Fn> auto offThread(Fn fn, int timeoutMs = 120000) -> decltype(fn())
+{
     std::optional<decltype(fn())> result;
     std::atomic<bool> done{false};
     std::thread t([&] {
@@ -167,16 +184,19 @@ template <typename Fn> auto offThread(Fn fn, int timeoutMs = 120000) -> decltype
     return std::move(*result);
 }
 
-inline qint64 nowSeconds() {
+inline qint64 nowSeconds()
+{
     return QDateTime::currentSecsSinceEpoch();
 }
 
-inline Headers headersOf(const InboundRequest &r) {
+inline Headers headersOf(const InboundRequest &r)
+{
     return r.headers;
 }
 
 inline StripeEvents::Params stripeParams(const QString &eventId,
-                                         const QString &order = QStringLiteral("o-1")) {
+                                         const QString &order = QStringLiteral("o-1"))
+{
     StripeEvents::Params p;
     p.eventId = eventId;
     p.orderId = order;
@@ -189,13 +209,15 @@ inline StripeEvents::Params stripeParams(const QString &eventId,
 }
 
 inline InboundRequest signedStripe(const QString &eventId,
-                                   const QByteArray &secret = kGwStripeSecret) {
+                                   const QByteArray &secret = kGwStripeSecret)
+{
     return StripeSigner::sign(StripeEvents::paymentIntentSucceeded(stripeParams(eventId)), secret,
                               nowSeconds());
 }
 
 inline InboundRequest signedFedaPay(qint64 transactionId,
-                                    const QByteArray &secret = kGwFedaPaySecret) {
+                                    const QByteArray &secret = kGwFedaPaySecret)
+{
     FedaPayEvents::Params p;
     p.transactionId = transactionId;
     p.orderId = QStringLiteral("o-f");
@@ -206,7 +228,8 @@ inline InboundRequest signedFedaPay(qint64 transactionId,
 }
 
 // An AppConfig over the scratch databases with every channel's test secret.
-inline AppConfig gatewayConfig(const ScratchDatabases &dbs) {
+inline AppConfig gatewayConfig(const ScratchDatabases &dbs)
+{
     AppConfig c = dbs.config();
     c.channels[QStringLiteral("stripe")][QStringLiteral("webhook_secret")] =
         QString::fromLatin1(kGwStripeSecret);
@@ -220,7 +243,8 @@ inline AppConfig gatewayConfig(const ScratchDatabases &dbs) {
 // A gateway on 127.0.0.1 and a free port, on the calling thread's event loop.
 struct GatewayHarness {
     explicit GatewayHarness(const AppConfig &config, GatewayOptions options = {})
-        : channels(config) {
+        : channels(config)
+    {
         options.address = QHostAddress::LocalHost;
         options.port = 0;
         gateway = std::make_unique<Gateway>(config, channels, Clock::system(), options);

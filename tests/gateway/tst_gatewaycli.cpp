@@ -17,7 +17,8 @@ class TstGatewayCli : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void sigtermAfterServing_data() { addEngineRows(); }
-    void sigtermAfterServing() {
+    void sigtermAfterServing()
+    {
         ONCEPAY_SCRATCH(dbs);
         EngineFixture f(*dbs); // migrates; its manual clock is not the gateway's
         f.clock.set(QDateTime::currentMSecsSinceEpoch());

@@ -20,7 +20,8 @@ using namespace OncePay::Test;
 
 namespace {
 
-qint64 count(const AppConfig &config, const QString &sql) {
+qint64 count(const AppConfig &config, const QString &sql)
+{
     auto c = Connection::open(config.orders, QStringLiteral("test"));
     if (!c)
         return -1;
@@ -34,7 +35,8 @@ class TstGatewayCommit : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void burstWithDuplicates_data() { addEngineRows(); }
-    void burstWithDuplicates() {
+    void burstWithDuplicates()
+    {
         ONCEPAY_SCRATCH(dbs);
         const AppConfig config = gatewayConfig(*dbs);
         QVERIFY(openMigrated(config.orders, QStringLiteral("test")).ok());
@@ -94,13 +96,15 @@ private Q_SLOTS:
         qInfo("%llu transactions for %d requests", m.total(QStringLiteral("batches")), 2 * kUnique);
     }
 
-    void databaseDownIs503_data() {
+    void databaseDownIs503_data()
+    {
         QTest::addColumn<int>("dialect");
         QTest::newRow("sqlite") << int(Dialect::Sqlite);
         QTest::newRow("postgresql") << int(Dialect::Postgres);
         QTest::newRow("mariadb") << int(Dialect::MySql);
     }
-    void databaseDownIs503() {
+    void databaseDownIs503()
+    {
         // No server needed: the orders profile points at an unwritable path or a closed port.
         QFETCH(int, dialect);
         QTemporaryDir dir;
