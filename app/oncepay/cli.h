@@ -18,11 +18,11 @@ namespace OncePay::Cli {
 // Documented in README.md and `oncepay --help`.
 enum ExitCode {
     Ok = 0,
-    Failed = 1,       // the operation was refused or found a problem (verify failed, ...)
-    Usage = 2,        // bad arguments
-    ConfigError = 3,  // configuration file or environment is malformed
-    Unavailable = 4,  // a database or server could not be reached
-    SchemaNewer = 5,  // the database is newer than this program
+    Failed = 1,      // the operation was refused or found a problem (verify failed, ...)
+    Usage = 2,       // bad arguments
+    ConfigError = 3, // configuration file or environment is malformed
+    Unavailable = 4, // a database or server could not be reached
+    SchemaNewer = 5, // the database is newer than this program
 };
 
 struct Context {
@@ -32,9 +32,9 @@ struct Context {
 };
 
 struct Command {
-    QStringList path;  // {"db", "migrate"}
+    QStringList path; // {"db", "migrate"}
     QString summary;
-    QString usage;     // positional arguments as shown in help
+    QString usage; // positional arguments as shown in help
     std::function<void(QCommandLineParser &)> addOptions;
     std::function<int(Context &, const QCommandLineParser &)> run;
     bool logsToStderr = false; // long-running services log to stderr as well as the file

@@ -23,8 +23,8 @@ int migrate(Context &ctx, const QCommandLineParser &)
         if (report->applied.isEmpty())
             ctx.out << " (up to date)\n";
         else
-            ctx.out << " -> " << report->after << " (applied " << report->applied.join(QStringLiteral(", "))
-                    << ")\n";
+            ctx.out << " -> " << report->after << " (applied "
+                    << report->applied.join(QStringLiteral(", ")) << ")\n";
     }
     return rc;
 }
@@ -42,8 +42,8 @@ int check(Context &ctx, const QCommandLineParser &)
         }
         ctx.out << "reachable  " << s.driver << "  " << s.target
                 << (s.sharesOrders ? QStringLiteral("  (same database as orders)") : QString())
-                << "\n          server " << s.serverVersion << ", schema " << s.schemaVersion << " of "
-                << s.latestVersion;
+                << "\n          server " << s.serverVersion << ", schema " << s.schemaVersion
+                << " of " << s.latestVersion;
         if (!s.error.isEmpty()) {
             ctx.out << "  (" << s.error << ')';
             if (s.schemaVersion > s.latestVersion)
@@ -55,11 +55,16 @@ int check(Context &ctx, const QCommandLineParser &)
 }
 
 const bool registered = registerCommands({
-        {{QStringLiteral("db"), QStringLiteral("migrate")},
-         QStringLiteral("create or upgrade the orders and audit databases"), {}, {}, migrate},
-        {{QStringLiteral("db"), QStringLiteral("check")},
-         QStringLiteral("report driver, server and schema version of each database role"), {}, {},
-         check},
+    {{QStringLiteral("db"), QStringLiteral("migrate")},
+     QStringLiteral("create or upgrade the orders and audit databases"),
+     {},
+     {},
+     migrate},
+    {{QStringLiteral("db"), QStringLiteral("check")},
+     QStringLiteral("report driver, server and schema version of each database role"),
+     {},
+     {},
+     check},
 });
 
 } // namespace

@@ -22,13 +22,15 @@ namespace {
 
 std::atomic<bool> g_stop{false};
 
-extern "C" void onGatewayStopSignal(int) {
+extern "C" void onGatewayStopSignal(int)
+{
     g_stop.store(true);
 }
 
 // The in-process worker: restarts after a failure (the database was down at start, say)
 // until the gateway stops.
-void runWorker(const AppConfig &config, int threads, const std::atomic<bool> &stop) {
+void runWorker(const AppConfig &config, int threads, const std::atomic<bool> &stop)
+{
     WorkerPoolOptions options;
     options.threads = threads;
     options.config = config.worker;
@@ -47,7 +49,8 @@ void runWorker(const AppConfig &config, int threads, const std::atomic<bool> &st
     }
 }
 
-int gateway(Context &ctx, const QCommandLineParser &p) {
+int gateway(Context &ctx, const QCommandLineParser &p)
+{
     auto options = GatewayOptions::fromConfig(ctx.config.gateway);
     if (!options)
         return ctx.err << "oncepay gateway: " << options.error().message << '\n', ConfigError;

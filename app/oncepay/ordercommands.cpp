@@ -13,13 +13,15 @@ namespace {
 
 QString when(qint64 ms)
 {
-    return ms ? QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).toString(Qt::ISODateWithMs) : QStringLiteral("-");
+    return ms ? QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).toString(Qt::ISODateWithMs)
+              : QStringLiteral("-");
 }
 
 void printOrder(QTextStream &out, const Order &o)
 {
-    out << "order    " << o.orderId << "\nstate    " << orderStateName(o.state) << "\nversion  " << o.version
-        << "\namount   " << Currency::format(o.amountMinor, o.currency) << "\ncustomer " << o.customerRef << '\n';
+    out << "order    " << o.orderId << "\nstate    " << orderStateName(o.state) << "\nversion  "
+        << o.version << "\namount   " << Currency::format(o.amountMinor, o.currency)
+        << "\ncustomer " << o.customerRef << '\n';
     if (!o.currentRequestId.isEmpty())
         out << "attempt  " << o.currentRequestId << " on " << o.channel << '\n';
     if (!o.channelTxnId.isEmpty())
@@ -38,7 +40,8 @@ Result<qint64> versionArg(const QCommandLineParser &p)
     bool ok = false;
     const qint64 v = opt(p, "expected-version").toLongLong(&ok);
     if (!ok || v < 1)
-        return makeError(ErrorCode::Invalid, QStringLiteral("--expected-version must be a version number (>= 1)"));
+        return makeError(ErrorCode::Invalid,
+                         QStringLiteral("--expected-version must be a version number (>= 1)"));
     return v;
 }
 
@@ -50,7 +53,8 @@ Actor actorArg(const QCommandLineParser &p)
 
 void addActor(QCommandLineParser &p)
 {
-    p.addOption({QStringLiteral("actor"), QStringLiteral("Who asks (default: checkout)."), QStringLiteral("NAME")});
+    p.addOption({QStringLiteral("actor"), QStringLiteral("Who asks (default: checkout)."),
+                 QStringLiteral("NAME")});
 }
 
 int create(Context &ctx, const QCommandLineParser &p)
@@ -103,7 +107,8 @@ int transition(Context &ctx, const QCommandLineParser &p, bool rollback)
         return ctx.err << "oncepay order " << name << ": give exactly one ORDER\n", Usage;
     auto version = versionArg(p);
     if (!version)
-        return ctx.err << "oncepay order " << name << ": " << version.error().message << '\n', Usage;
+        return ctx.err << "oncepay order " << name << ": " << version.error().message << '\n',
+               Usage;
     if (opt(p, "reason").trimmed().isEmpty())
         return ctx.err << "oncepay order " << name << ": --reason is required\n", Usage;
     auto c = openMigrated(ctx.config.orders, QStringLiteral("cli"));
@@ -111,10 +116,10 @@ int transition(Context &ctx, const QCommandLineParser &p, bool rollback)
         return fail(ctx, c.error());
     OrderService orders(*c, Clock::system());
     const QString id = p.positionalArguments().first();
-    auto r = rollback ? orders.rollback(id, *version, CauseKind::Request, opt(p, "request-id"), actorArg(p),
-                                        opt(p, "reason"))
-                      : orders.cancel(id, *version, CauseKind::Request, opt(p, "request-id"), actorArg(p),
-                                      opt(p, "reason"));
+    auto r = rollback ? orders.rollback(id, *version, CauseKind::Request, opt(p, "request-id"),
+                                        actorArg(p), opt(p, "reason"))
+                      : orders.cancel(id, *version, CauseKind::Request, opt(p, "request-id"),
+                                      actorArg(p), opt(p, "reason"));
     if (!r)
         return fail(ctx, r.error());
     printOrder(ctx.out, *r);
@@ -134,14 +139,15 @@ int show(Context &ctx, const QCommandLineParser &p)
     printOrder(ctx.out, h->order);
     ctx.out << "\nhistory\n";
     for (const OrderTransition &t : h->transitions)
-        ctx.out << "  v" << t.newVersion << "  " << when(t.createdAt) << "  " << t.fromState << " -> " << t.toState
-                << "  [" << t.causeKind << (t.causeId.isEmpty() ? QString() : u' ' + t.causeId) << "] by "
-                << t.actor << (t.reason.isEmpty() ? QString() : QStringLiteral(": ") + t.reason) << '\n';
+        ctx.out << "  v" << t.newVersion << "  " << when(t.createdAt) << "  " << t.fromState
+                << " -> " << t.toState << "  [" << t.causeKind
+                << (t.causeId.isEmpty() ? QString() : u' ' + t.causeId) << "] by " << t.actor
+                << (t.reason.isEmpty() ? QString() : QStringLiteral(": ") + t.reason) << '\n';
     if (!h->rejections.isEmpty()) {
         ctx.out << "\nrefused\n";
         for (const TransitionRejection &r : h->rejections)
-            ctx.out << "  " << when(r.createdAt) << "  -> " << r.requestedTo << "  [" << r.causeKind << ' '
-                    << r.causeId << "] at v" << r.actualVersion << ": " << r.reason << '\n';
+            ctx.out << "  " << when(r.createdAt) << "  -> " << r.requestedTo << "  [" << r.causeKind
+                    << ' ' << r.causeId << "] at v" << r.actualVersion << ": " << r.reason << '\n';
     }
     return Ok;
 }
@@ -151,12 +157,14 @@ const bool registered = registerCommands({
      QStringLiteral("create an order (pending_payment, version 1)"),
      {},
      [](QCommandLineParser &p) {
-         p.addOption({QStringLiteral("id"), QStringLiteral("Order id (default: generated)."), QStringLiteral("ID")});
-         p.addOption({QStringLiteral("customer"), QStringLiteral("Customer reference (never a name)."),
-                      QStringLiteral("REF")});
+         p.addOption({QStringLiteral("id"), QStringLiteral("Order id (default: generated)."),
+                      QStringLiteral("ID")});
+         p.addOption({QStringLiteral("customer"),
+                      QStringLiteral("Customer reference (never a name)."), QStringLiteral("REF")});
          p.addOption({QStringLiteral("amount"), QStringLiteral("Amount as a decimal, e.g. 21.12."),
                       QStringLiteral("AMOUNT")});
-         p.addOption({QStringLiteral("currency"), QStringLiteral("ISO-4217 code, e.g. USD."), QStringLiteral("CCY")});
+         p.addOption({QStringLiteral("currency"), QStringLiteral("ISO-4217 code, e.g. USD."),
+                      QStringLiteral("CCY")});
          addActor(p);
      },
      create},
@@ -164,12 +172,13 @@ const bool registered = registerCommands({
      QStringLiteral("start a payment attempt: pending_payment -> paying"),
      QStringLiteral("ORDER"),
      [](QCommandLineParser &p) {
-         p.addOption({QStringLiteral("channel"), QStringLiteral("stripe, paypal, fedapay or kakaopay."),
+         p.addOption({QStringLiteral("channel"),
+                      QStringLiteral("stripe, paypal, fedapay or kakaopay."),
                       QStringLiteral("CHANNEL")});
-         p.addOption({QStringLiteral("expected-version"), QStringLiteral("The version the caller saw."),
-                      QStringLiteral("V")});
-         p.addOption({QStringLiteral("request-id"), QStringLiteral("Idempotency key of this attempt."),
-                      QStringLiteral("ID")});
+         p.addOption({QStringLiteral("expected-version"),
+                      QStringLiteral("The version the caller saw."), QStringLiteral("V")});
+         p.addOption({QStringLiteral("request-id"),
+                      QStringLiteral("Idempotency key of this attempt."), QStringLiteral("ID")});
          addActor(p);
      },
      pay},
@@ -177,11 +186,13 @@ const bool registered = registerCommands({
      QStringLiteral("roll back to pending_payment (from payment_failed or paid_unconfirmed)"),
      QStringLiteral("ORDER"),
      [](QCommandLineParser &p) {
-         p.addOption({QStringLiteral("expected-version"), QStringLiteral("The version the caller saw."),
-                      QStringLiteral("V")});
-         p.addOption({QStringLiteral("reason"), QStringLiteral("Why (stock-out, mismatch, new attempt)."),
+         p.addOption({QStringLiteral("expected-version"),
+                      QStringLiteral("The version the caller saw."), QStringLiteral("V")});
+         p.addOption({QStringLiteral("reason"),
+                      QStringLiteral("Why (stock-out, mismatch, new attempt)."),
                       QStringLiteral("TEXT")});
-         p.addOption({QStringLiteral("request-id"), QStringLiteral("Caller's reference."), QStringLiteral("ID")});
+         p.addOption({QStringLiteral("request-id"), QStringLiteral("Caller's reference."),
+                      QStringLiteral("ID")});
          addActor(p);
      },
      [](Context &ctx, const QCommandLineParser &p) { return transition(ctx, p, true); }},
@@ -189,10 +200,11 @@ const bool registered = registerCommands({
      QStringLiteral("cancel an order that is pending_payment"),
      QStringLiteral("ORDER"),
      [](QCommandLineParser &p) {
-         p.addOption({QStringLiteral("expected-version"), QStringLiteral("The version the caller saw."),
-                      QStringLiteral("V")});
+         p.addOption({QStringLiteral("expected-version"),
+                      QStringLiteral("The version the caller saw."), QStringLiteral("V")});
          p.addOption({QStringLiteral("reason"), QStringLiteral("Why."), QStringLiteral("TEXT")});
-         p.addOption({QStringLiteral("request-id"), QStringLiteral("Caller's reference."), QStringLiteral("ID")});
+         p.addOption({QStringLiteral("request-id"), QStringLiteral("Caller's reference."),
+                      QStringLiteral("ID")});
          addActor(p);
      },
      [](Context &ctx, const QCommandLineParser &p) { return transition(ctx, p, false); }},

@@ -39,14 +39,19 @@ int ingest(Context &ctx, const QCommandLineParser &p)
     for (const QString &h : p.values(QStringLiteral("header"))) {
         const qsizetype colon = h.indexOf(u':');
         if (colon <= 0)
-            return ctx.err << "oncepay ingest: --header needs 'Name: value', got '" << h.left(40) << "'\n", Usage;
+            return ctx.err << "oncepay ingest: --header needs 'Name: value', got '" << h.left(40)
+                           << "'\n",
+                   Usage;
         request.addHeader(h.left(colon).toUtf8(), h.mid(colon + 1).toUtf8());
     }
     const QString file = p.positionalArguments().first();
     QFile in;
-    const bool opened = file == u"-" ? in.open(stdin, QIODevice::ReadOnly) : (in.setFileName(file), in.open(QIODevice::ReadOnly));
+    const bool opened = file == u"-" ? in.open(stdin, QIODevice::ReadOnly)
+                                     : (in.setFileName(file), in.open(QIODevice::ReadOnly));
     if (!opened)
-        return ctx.err << "oncepay ingest: cannot read " << file << ": " << in.errorString() << '\n', Failed;
+        return ctx.err << "oncepay ingest: cannot read " << file << ": " << in.errorString()
+                       << '\n',
+               Failed;
     // Read one byte past the limit so that an oversized body is recognised, not truncated.
     request.body = in.read(4 * 1024 * 1024 + 1);
 
@@ -61,7 +66,8 @@ int ingest(Context &ctx, const QCommandLineParser &p)
                           {settings->integer(QStringLiteral("ingest.max_body_bytes"), 256 * 1024)});
     auto r = service.ingest(channel, request);
     if (!r) {
-        ctx.err << "oncepay ingest: rejected (" << (r.error().reason.isEmpty() ? QStringLiteral("error") : r.error().reason)
+        ctx.err << "oncepay ingest: rejected ("
+                << (r.error().reason.isEmpty() ? QStringLiteral("error") : r.error().reason)
                 << "): " << r.error().message << '\n';
         return r.error().code == ErrorCode::Unavailable ? Unavailable : Failed;
     }
@@ -122,9 +128,10 @@ const bool registered = registerCommands({
      QStringLiteral("verify a channel webhook and store it in the message table"),
      QStringLiteral("FILE|-"),
      [](QCommandLineParser &p) {
-         p.addOption({QStringLiteral("channel"), QStringLiteral("stripe, paypal, fedapay or kakaopay."),
-                      QStringLiteral("C")});
-         p.addOption({QStringLiteral("header"), QStringLiteral("A request header, 'Name: value' (repeatable)."),
+         p.addOption({QStringLiteral("channel"),
+                      QStringLiteral("stripe, paypal, fedapay or kakaopay."), QStringLiteral("C")});
+         p.addOption({QStringLiteral("header"),
+                      QStringLiteral("A request header, 'Name: value' (repeatable)."),
                       QStringLiteral("H")});
      },
      ingest},
@@ -133,9 +140,11 @@ const bool registered = registerCommands({
      {},
      [](QCommandLineParser &p) {
          p.addOption({QStringLiteral("once"), QStringLiteral("Stop when no message is due.")});
-         p.addOption({QStringLiteral("batch"), QStringLiteral("Messages claimed per round (default 50)."),
+         p.addOption({QStringLiteral("batch"),
+                      QStringLiteral("Messages claimed per round (default 50)."),
                       QStringLiteral("N"), QStringLiteral("50")});
-         p.addOption({QStringLiteral("threads"), QStringLiteral("Worker threads, one connection each (default 1)."),
+         p.addOption({QStringLiteral("threads"),
+                      QStringLiteral("Worker threads, one connection each (default 1)."),
                       QStringLiteral("K"), QStringLiteral("1")});
      },
      work,

@@ -37,7 +37,8 @@ int simulate(Context &ctx, const QCommandLineParser &p)
         bool good = false;
         const qint64 v = p.value(QLatin1String(name)).toLongLong(&good);
         if (!good || v < lo || v > hi) {
-            ctx.err << "oncepay simulate: --" << name << " must be a number from " << lo << " to " << hi << '\n';
+            ctx.err << "oncepay simulate: --" << name << " must be a number from " << lo << " to "
+                    << hi << '\n';
             ok = false;
             return;
         }
@@ -69,12 +70,16 @@ int simulate(Context &ctx, const QCommandLineParser &p)
     if (p.isSet(QStringLiteral("force")))
         o.force = true;
     if (!p.positionalArguments().isEmpty())
-        return ctx.err << "oncepay simulate: unexpected argument '" << p.positionalArguments().first() << "'\n", Usage;
+        return ctx.err << "oncepay simulate: unexpected argument '"
+                       << p.positionalArguments().first() << "'\n",
+               Usage;
 
-    Simulator sim(ctx.config, o, p.isSet(QStringLiteral("json")) ? Simulator::Progress{} : progressBar);
+    Simulator sim(ctx.config, o,
+                  p.isSet(QStringLiteral("json")) ? Simulator::Progress{} : progressBar);
     auto summary = sim.run();
     if (!summary) {
-        if (summary.error().code == ErrorCode::Conflict || summary.error().code == ErrorCode::Invalid)
+        if (summary.error().code == ErrorCode::Conflict ||
+            summary.error().code == ErrorCode::Invalid)
             return ctx.err << "oncepay simulate: " << summary.error().message << '\n', Usage;
         return fail(ctx, summary.error());
     }
@@ -90,21 +95,30 @@ const bool registered = registerCommands({
      QStringLiteral("drive the real engine through a simulated, hostile month of payments"),
      {},
      [](QCommandLineParser &p) {
-         p.addOption({QStringLiteral("orders"), QStringLiteral("Orders to simulate (default 1000)."), QStringLiteral("N")});
-         p.addOption({QStringLiteral("days"), QStringLiteral("Days of simulated time (default 30)."), QStringLiteral("D")});
-         p.addOption({QStringLiteral("seed"), QStringLiteral("Seed; same seed, same story (default 1)."),
+         p.addOption({QStringLiteral("orders"),
+                      QStringLiteral("Orders to simulate (default 1000)."), QStringLiteral("N")});
+         p.addOption({QStringLiteral("days"),
+                      QStringLiteral("Days of simulated time (default 30)."), QStringLiteral("D")});
+         p.addOption({QStringLiteral("seed"),
+                      QStringLiteral("Seed; same seed, same story (default 1)."),
                       QStringLiteral("S")});
-         p.addOption({QStringLiteral("profile"), QStringLiteral("Fault profile: realistic (default), calm, hostile."),
+         p.addOption({QStringLiteral("profile"),
+                      QStringLiteral("Fault profile: realistic (default), calm, hostile."),
                       QStringLiteral("NAME")});
-         p.addOption({QStringLiteral("faults"),
-                      QStringLiteral("Override rates, e.g. duplicateBurst=0.3,poison=0,auditOutage=0."),
-                      QStringLiteral("K=V,...")});
-         p.addOption({QStringLiteral("out"), QStringLiteral("Directory for settlement statements and fee schedule."),
+         p.addOption(
+             {QStringLiteral("faults"),
+              QStringLiteral("Override rates, e.g. duplicateBurst=0.3,poison=0,auditOutage=0."),
+              QStringLiteral("K=V,...")});
+         p.addOption({QStringLiteral("out"),
+                      QStringLiteral("Directory for settlement statements and fee schedule."),
                       QStringLiteral("DIR")});
-         p.addOption({QStringLiteral("force"), QStringLiteral("Write into a non-empty --out directory.")});
+         p.addOption(
+             {QStringLiteral("force"), QStringLiteral("Write into a non-empty --out directory.")});
          p.addOption({QStringLiteral("json"), QStringLiteral("Print the summary as JSON.")});
-         p.addOption({QStringLiteral("demo"),
-                      QStringLiteral("The console's demo: 3000 orders over 30 days, seed 2026, demo accounts.")});
+         p.addOption(
+             {QStringLiteral("demo"),
+              QStringLiteral(
+                  "The console's demo: 3000 orders over 30 days, seed 2026, demo accounts.")});
      },
      simulate},
 });

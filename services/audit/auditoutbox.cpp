@@ -28,12 +28,14 @@ Result<QString> AuditOutbox::record(const QSqlDatabase &db, AuditEvent e, const 
         e.occurredAt = clock.nowMs();
     auto r = Sql::exec(
         db,
-        QStringLiteral("INSERT INTO audit_outbox (event_id, occurred_at, actor, actor_role, action,"
-                       " entity_kind, entity_id, order_id, callback_id, before_json, after_json, reason)"
-                       " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+        QStringLiteral(
+            "INSERT INTO audit_outbox (event_id, occurred_at, actor, actor_role, action,"
+            " entity_kind, entity_id, order_id, callback_id, before_json, after_json, reason)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
         {e.eventId, e.occurredAt, e.actor, e.actorRole, e.action, e.entityKind, e.entityId,
-         Sql::nullIfEmpty(e.orderId), Sql::nullIfEmpty(e.callbackId), Sql::nullIfEmpty(toJson(e.before)),
-         Sql::nullIfEmpty(toJson(e.after)), Sql::nullIfEmpty(e.reason)});
+         Sql::nullIfEmpty(e.orderId), Sql::nullIfEmpty(e.callbackId),
+         Sql::nullIfEmpty(toJson(e.before)), Sql::nullIfEmpty(toJson(e.after)),
+         Sql::nullIfEmpty(e.reason)});
     if (!r)
         return r.error();
     return e.eventId;

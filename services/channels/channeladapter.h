@@ -19,9 +19,9 @@
 namespace OncePay {
 
 struct ChannelSettings {
-    QStringList secrets;        // signing secrets; several during rotation
+    QStringList secrets;             // signing secrets; several during rotation
     qint64 toleranceMs = 300 * 1000; // timestamp tolerance, both directions
-    QMap<QString, QString> extra; // channel-specific (PayPal webhook_id, cert_file, ...)
+    QMap<QString, QString> extra;    // channel-specific (PayPal webhook_id, cert_file, ...)
 };
 
 class ChannelAdapter {

@@ -16,19 +16,23 @@ class NumberScanner {
 public:
     NumberScanner(const QByteArray &body, QHash<QString, QByteArray> *out)
         : m_s(body)
-        , m_out(out) {}
-    void run() {
+        , m_out(out)
+    {}
+    void run()
+    {
         skipSpace();
         value(QString());
     }
 
 private:
-    void skipSpace() {
+    void skipSpace()
+    {
         while (m_i < m_s.size() &&
                (m_s[m_i] == ' ' || m_s[m_i] == '\t' || m_s[m_i] == '\n' || m_s[m_i] == '\r'))
             ++m_i;
     }
-    QString string() {
+    QString string()
+    {
         const qsizetype start = ++m_i; // past the opening quote
         while (m_i < m_s.size() && m_s[m_i] != '"')
             m_i += m_s[m_i] == '\\' ? 2 : 1;
@@ -37,10 +41,12 @@ private:
         ++m_i;
         return text;
     }
-    static QString join(const QString &path, const QString &key) {
+    static QString join(const QString &path, const QString &key)
+    {
         return path.isEmpty() ? key : path + u'.' + key;
     }
-    void value(const QString &path) {
+    void value(const QString &path)
+    {
         if (m_i >= m_s.size())
             return;
         const char c = m_s[m_i];
@@ -89,15 +95,18 @@ private:
 
 } // namespace
 
-Error malformed(const QString &message) {
+Error malformed(const QString &message)
+{
     return makeError(ErrorCode::Invalid, message, QStringLiteral("malformed"));
 }
 
-Error badAmount(const QString &message) {
+Error badAmount(const QString &message)
+{
     return makeError(ErrorCode::Invalid, message, QStringLiteral("bad_amount"));
 }
 
-Result<Document> parse(const QByteArray &body) {
+Result<Document> parse(const QByteArray &body)
+{
     QJsonParseError error;
     const QJsonDocument doc = QJsonDocument::fromJson(body, &error);
     if (error.error != QJsonParseError::NoError)
@@ -112,7 +121,8 @@ Result<Document> parse(const QByteArray &body) {
     return d;
 }
 
-Result<qint64> integerToken(const QByteArray &raw, const QString &what) {
+Result<qint64> integerToken(const QByteArray &raw, const QString &what)
+{
     if (raw.isEmpty())
         return badAmount(QStringLiteral("%1 is not a number").arg(what));
     if (raw.startsWith('-'))
@@ -130,7 +140,8 @@ Result<qint64> integerToken(const QByteArray &raw, const QString &what) {
     return value;
 }
 
-QJsonValue Document::at(const QString &path) const {
+QJsonValue Document::at(const QString &path) const
+{
     QJsonValue v = root;
     for (const QString &part : path.split(u'.')) {
         QString key = part;
@@ -146,13 +157,15 @@ QJsonValue Document::at(const QString &path) const {
     return v;
 }
 
-Result<qint64> Document::nonNegativeInteger(const QString &path, const QString &what) const {
+Result<qint64> Document::nonNegativeInteger(const QString &path, const QString &what) const
+{
     if (!at(path).isDouble())
         return badAmount(QStringLiteral("%1 is not a number").arg(what));
     return integerToken(numbers.value(path), what);
 }
 
-QString Document::idString(const QString &path) const {
+QString Document::idString(const QString &path) const
+{
     const QJsonValue v = at(path);
     if (v.isString())
         return v.toString();
@@ -161,7 +174,8 @@ QString Document::idString(const QString &path) const {
     return {};
 }
 
-Result<QString> currencyCode(const QJsonValue &value) {
+Result<QString> currencyCode(const QJsonValue &value)
+{
     const QString code = value.toString().toUpper();
     if (code.size() != 3 || !Currency::isKnown(code))
         return makeError(ErrorCode::Invalid,
@@ -170,8 +184,8 @@ Result<QString> currencyCode(const QJsonValue &value) {
     return code;
 }
 
-Result<qint64> decimalString(const QJsonValue &value, const QString &currency,
-                             const QString &what) {
+Result<qint64> decimalString(const QJsonValue &value, const QString &currency, const QString &what)
+{
     if (!value.isString())
         return badAmount(QStringLiteral("%1 is not a decimal string").arg(what));
     const QString text = value.toString();

@@ -7,7 +7,8 @@
 
 namespace OncePay {
 
-ChannelSettings ChannelRegistry::settingsFor(const AppConfig &config, const QString &channel) {
+ChannelSettings ChannelRegistry::settingsFor(const AppConfig &config, const QString &channel)
+{
     ChannelSettings s;
     const auto section = config.channels.value(channel);
     for (const QString &key :
@@ -28,7 +29,8 @@ ChannelSettings ChannelRegistry::settingsFor(const AppConfig &config, const QStr
     return s;
 }
 
-ChannelRegistry::ChannelRegistry(const AppConfig &config) {
+ChannelRegistry::ChannelRegistry(const AppConfig &config)
+{
     auto add = [&](std::shared_ptr<const ChannelAdapter> adapter) {
         m_adapters.insert(adapter->name(), std::move(adapter));
     };
@@ -38,7 +40,8 @@ ChannelRegistry::ChannelRegistry(const AppConfig &config) {
     add(std::make_shared<PayPalAdapter>(settingsFor(config, QStringLiteral("paypal"))));
 }
 
-const ChannelAdapter *ChannelRegistry::adapter(const QString &name) const {
+const ChannelAdapter *ChannelRegistry::adapter(const QString &name) const
+{
     auto it = m_adapters.constFind(name);
     return it == m_adapters.constEnd() ? nullptr : it->get();
 }

@@ -16,8 +16,9 @@ QString callbackKindName(CallbackKind kind)
 
 bool parseCallbackKind(const QString &name, CallbackKind *out)
 {
-    for (CallbackKind k : {CallbackKind::PaymentSucceeded, CallbackKind::PaymentFailed,
-                           CallbackKind::PaymentPending, CallbackKind::Refunded, CallbackKind::Other}) {
+    for (CallbackKind k :
+         {CallbackKind::PaymentSucceeded, CallbackKind::PaymentFailed, CallbackKind::PaymentPending,
+          CallbackKind::Refunded, CallbackKind::Other}) {
         if (callbackKindName(k) == name) {
             *out = k;
             return true;

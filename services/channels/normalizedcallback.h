@@ -22,9 +22,9 @@ QString callbackKindName(CallbackKind kind); // "payment_succeeded", ...
 bool parseCallbackKind(const QString &name, CallbackKind *out);
 
 struct NormalizedCallback {
-    QString channel;          // "stripe", "paypal", "fedapay", "kakaopay"
-    QString channelEventId;   // the channel's own event id (retries keep it)
-    QString callbackId;       // channel + ':' + channelEventId — the dedup key
+    QString channel;        // "stripe", "paypal", "fedapay", "kakaopay"
+    QString channelEventId; // the channel's own event id (retries keep it)
+    QString callbackId;     // channel + ':' + channelEventId — the dedup key
     CallbackKind kind = CallbackKind::Other;
     QString channelEventType; // as the channel names it ("payment_intent.succeeded")
     QString orderRef;         // our order id, from the channel's metadata
@@ -32,10 +32,10 @@ struct NormalizedCallback {
     QString channelTxnId;     // payment intent / capture / transaction id
     QString refundId;         // for Refunded: the channel's refund id, when it has one
     bool hasAmount = false;
-    qint64 amountMinor = 0;   // integer minor units of `currency`
-    QString currency;         // ISO-4217, upper case
-    qint64 occurredAtMs = 0;  // channel's event time, 0 if not given
-    QString skipReason;       // for Other: why it is stored but not applied
+    qint64 amountMinor = 0;  // integer minor units of `currency`
+    QString currency;        // ISO-4217, upper case
+    qint64 occurredAtMs = 0; // channel's event time, 0 if not given
+    QString skipReason;      // for Other: why it is stored but not applied
 };
 
 } // namespace OncePay

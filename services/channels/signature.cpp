@@ -8,7 +8,8 @@
 
 namespace OncePay::Signature {
 
-QByteArray hmacSha256(const QByteArray &key, const QByteArray &data) {
+QByteArray hmacSha256(const QByteArray &key, const QByteArray &data)
+{
     unsigned char out[EVP_MAX_MD_SIZE];
     unsigned int outLen = 0;
     // HMAC() with an empty key still needs a non-null pointer.
@@ -22,11 +23,13 @@ QByteArray hmacSha256(const QByteArray &key, const QByteArray &data) {
     return QByteArray(reinterpret_cast<const char *>(out), int(outLen));
 }
 
-QByteArray toHex(const QByteArray &bytes) {
+QByteArray toHex(const QByteArray &bytes)
+{
     return bytes.toHex();
 }
 
-std::optional<QByteArray> fromHex(const QByteArray &hex) {
+std::optional<QByteArray> fromHex(const QByteArray &hex)
+{
     if (hex.size() % 2 != 0)
         return std::nullopt;
     for (char c : hex) {
@@ -37,11 +40,13 @@ std::optional<QByteArray> fromHex(const QByteArray &hex) {
     return QByteArray::fromHex(hex);
 }
 
-QByteArray toBase64(const QByteArray &bytes) {
+QByteArray toBase64(const QByteArray &bytes)
+{
     return bytes.toBase64();
 }
 
-std::optional<QByteArray> fromBase64(const QByteArray &text) {
+std::optional<QByteArray> fromBase64(const QByteArray &text)
+{
     auto r = QByteArray::fromBase64Encoding(text, QByteArray::Base64Encoding |
                                                       QByteArray::AbortOnBase64DecodingErrors);
     if (r.decodingStatus != QByteArray::Base64DecodingStatus::Ok)
@@ -49,7 +54,8 @@ std::optional<QByteArray> fromBase64(const QByteArray &text) {
     return r.decoded;
 }
 
-bool constantTimeEquals(const QByteArray &a, const QByteArray &b) {
+bool constantTimeEquals(const QByteArray &a, const QByteArray &b)
+{
     if (a.size() != b.size())
         return false;
     if (a.isEmpty())
@@ -57,7 +63,8 @@ bool constantTimeEquals(const QByteArray &a, const QByteArray &b) {
     return CRYPTO_memcmp(a.constData(), b.constData(), size_t(a.size())) == 0;
 }
 
-bool anyEquals(const QList<QByteArray> &candidates, const QByteArray &expected) {
+bool anyEquals(const QList<QByteArray> &candidates, const QByteArray &expected)
+{
     bool found = false;
     // No early exit: every candidate costs the same whether an earlier one matched or not.
     for (const QByteArray &c : candidates)
@@ -65,7 +72,8 @@ bool anyEquals(const QList<QByteArray> &candidates, const QByteArray &expected) 
     return found;
 }
 
-std::optional<qint64> parseUnixSeconds(const QByteArray &text) {
+std::optional<qint64> parseUnixSeconds(const QByteArray &text)
+{
     if (text.isEmpty() || text.size() > 12)
         return std::nullopt;
     qint64 v = 0;
@@ -78,7 +86,8 @@ std::optional<qint64> parseUnixSeconds(const QByteArray &text) {
 }
 
 Result<TimestampedHeader> parseTimestampedHeader(const QByteArray &header,
-                                                 const QByteArray &schemeKey) {
+                                                 const QByteArray &schemeKey)
+{
     const QByteArray trimmed = header.trimmed();
     if (trimmed.isEmpty())
         return makeError(ErrorCode::Invalid, QStringLiteral("signature header is empty"),
@@ -117,7 +126,8 @@ Result<TimestampedHeader> parseTimestampedHeader(const QByteArray &header,
     return out;
 }
 
-Result<void> checkTimestampWindow(qint64 timestampMs, qint64 nowMs, qint64 toleranceMs) {
+Result<void> checkTimestampWindow(qint64 timestampMs, qint64 nowMs, qint64 toleranceMs)
+{
     // Both operands are bounded (12-digit seconds), so the difference cannot overflow.
     const qint64 skew = timestampMs - nowMs;
     if (skew > toleranceMs || skew < -toleranceMs)
@@ -130,13 +140,15 @@ Result<void> checkTimestampWindow(qint64 timestampMs, qint64 nowMs, qint64 toler
     return {};
 }
 
-Error prefixed(const QString &channel, const Error &error) {
+Error prefixed(const QString &channel, const Error &error)
+{
     return makeError(error.code, channel + QStringLiteral(": ") + error.message, error.reason);
 }
 
 Result<void> verifyTimestampedHmac(const InboundRequest &request, const QByteArray &headerName,
                                    const QByteArray &schemeKey, const QStringList &secrets,
-                                   qint64 nowMs, qint64 toleranceMs, const QString &channel) {
+                                   qint64 nowMs, qint64 toleranceMs, const QString &channel)
+{
     if (secrets.isEmpty())
         return makeError(ErrorCode::Unavailable,
                          channel + QStringLiteral(": no webhook secret configured"),
@@ -174,7 +186,8 @@ Result<void> verifyTimestampedHmac(const InboundRequest &request, const QByteArr
     return {};
 }
 
-quint32 crc32(const QByteArray &data) {
+quint32 crc32(const QByteArray &data)
+{
     static const auto table = [] {
         std::array<quint32, 256> t{};
         for (quint32 i = 0; i < 256; ++i) {

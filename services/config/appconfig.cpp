@@ -10,11 +10,10 @@ namespace OncePay {
 
 namespace {
 
-const QStringList kProfileKeys = {QStringLiteral("driver"),   QStringLiteral("path"),
-                                  QStringLiteral("host"),     QStringLiteral("port"),
-                                  QStringLiteral("database"), QStringLiteral("user"),
-                                  QStringLiteral("password_env"), QStringLiteral("options"),
-                                  QStringLiteral("same_as")};
+const QStringList kProfileKeys = {
+    QStringLiteral("driver"),       QStringLiteral("path"),     QStringLiteral("host"),
+    QStringLiteral("port"),         QStringLiteral("database"), QStringLiteral("user"),
+    QStringLiteral("password_env"), QStringLiteral("options"),  QStringLiteral("same_as")};
 
 Error roleError(DbRole role, const QString &why)
 {
@@ -49,8 +48,9 @@ Result<void> applyProfile(ConnectionProfile &p, const QMap<QString, QString> &se
     }
     if (values.contains(QStringLiteral("driver"))) {
         if (!parseDialect(values.value(QStringLiteral("driver")), &p.dialect))
-            return roleError(p.role, QStringLiteral("unknown driver '%1' (sqlite, postgresql, mysql)")
-                                         .arg(values.value(QStringLiteral("driver"))));
+            return roleError(p.role,
+                             QStringLiteral("unknown driver '%1' (sqlite, postgresql, mysql)")
+                                 .arg(values.value(QStringLiteral("driver"))));
         if (p.dialect != Dialect::Sqlite && p.port == 0)
             p.port = p.dialect == Dialect::Postgres ? 5432 : 3306;
         if (p.role == DbRole::Messages)
@@ -83,7 +83,8 @@ Result<void> applyProfile(ConnectionProfile &p, const QMap<QString, QString> &se
         if (p.host.isEmpty())
             p.host = QStringLiteral("127.0.0.1");
         if (p.database.isEmpty())
-            return roleError(p.role, QStringLiteral("%1 needs 'database'").arg(dialectName(p.dialect)));
+            return roleError(p.role,
+                             QStringLiteral("%1 needs 'database'").arg(dialectName(p.dialect)));
     }
     if (p.dialect == Dialect::Sqlite && p.path.isEmpty() && !p.sameAsOrders)
         return roleError(p.role, QStringLiteral("sqlite needs 'path'"));
@@ -104,14 +105,14 @@ const ConnectionProfile &AppConfig::profile(DbRole role) const
 
 QString AppConfig::defaultConfigPath()
 {
-    return QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation)
-           + QStringLiteral("/oncepay/oncepay.ini");
+    return QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation) +
+           QStringLiteral("/oncepay/oncepay.ini");
 }
 
 QString AppConfig::defaultDataDir()
 {
-    return QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation)
-           + QStringLiteral("/oncepay");
+    return QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) +
+           QStringLiteral("/oncepay");
 }
 
 AppConfig AppConfig::defaults(const QString &dataDir)
@@ -153,10 +154,10 @@ Result<AppConfig> AppConfig::load(const QString &explicitPath, const QProcessEnv
     AppConfig c = defaults(dataDir);
     c.sourcePath = fromFile ? QFileInfo(path).absoluteFilePath() : QString();
 
-    static const QStringList known = {QStringLiteral("general"), QStringLiteral("orders"),
+    static const QStringList known = {QStringLiteral("general"),  QStringLiteral("orders"),
                                       QStringLiteral("messages"), QStringLiteral("audit"),
-                                      QStringLiteral("log"), QStringLiteral("worker"),
-                                      QStringLiteral("seal"), QStringLiteral("gateway")};
+                                      QStringLiteral("log"),      QStringLiteral("worker"),
+                                      QStringLiteral("seal"),     QStringLiteral("gateway")};
     for (const QString &s : ini.sections()) {
         if (!known.contains(s) && !s.startsWith(QStringLiteral("channel.")))
             return makeError(ErrorCode::Invalid,

@@ -15,13 +15,13 @@
 namespace OncePay {
 
 struct AppConfig {
-    QString sourcePath;   // the file it came from, empty when defaults only
-    QString dataDir;      // where the embedded SQLite files and logs live
+    QString sourcePath; // the file it came from, empty when defaults only
+    QString dataDir;    // where the embedded SQLite files and logs live
     ConnectionProfile orders;
     ConnectionProfile messages;
     ConnectionProfile audit;
     QString logLevel = QStringLiteral("info");
-    QString logFile;      // rotating file; empty = <dataDir>/logs/oncepay.log
+    QString logFile; // rotating file; empty = <dataDir>/logs/oncepay.log
     // [channel.NAME] sections, with ONCEPAY_<NAME>_<KEY> environment overrides applied.
     QMap<QString, QMap<QString, QString>> channels;
     // [worker] section: lease_seconds, max_attempts, backoff_base_ms, batch.
@@ -42,9 +42,9 @@ struct AppConfig {
     // Precedence: explicit path (--config) > $ONCEPAY_CONFIG > default path; then
     // ONCEPAY_* environment variables override single keys. A missing file means
     // defaults (embedded SQLite); a malformed one is an error naming the line.
-    static Result<AppConfig> load(const QString &explicitPath,
-                                  const QProcessEnvironment &env
-                                  = QProcessEnvironment::systemEnvironment());
+    static Result<AppConfig>
+    load(const QString &explicitPath,
+         const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment());
 
     // What `load` would produce with no file and no environment.
     static AppConfig defaults(const QString &dataDir);

@@ -9,8 +9,8 @@ namespace OncePay {
 
 enum class Dialect { Sqlite, Postgres, MySql };
 
-QString dialectName(Dialect dialect);          // "sqlite", "postgresql", "mysql"
-QString qtDriverName(Dialect dialect);          // "QSQLITE", "QPSQL", "QMYSQL"
+QString dialectName(Dialect dialect);  // "sqlite", "postgresql", "mysql"
+QString qtDriverName(Dialect dialect); // "QSQLITE", "QPSQL", "QMYSQL"
 bool parseDialect(const QString &text, Dialect *out);
 
 enum class DbRole { Orders, Messages, Audit };
@@ -20,13 +20,13 @@ QString roleName(DbRole role);
 struct ConnectionProfile {
     DbRole role = DbRole::Orders;
     Dialect dialect = Dialect::Sqlite;
-    QString path;       // SQLite file
+    QString path; // SQLite file
     QString host;
     int port = 0;
     QString database;
     QString user;
-    QString password;   // from the environment or the keychain, never from the file
-    QString options;    // passed to QSqlDatabase::setConnectOptions
+    QString password;          // from the environment or the keychain, never from the file
+    QString options;           // passed to QSqlDatabase::setConnectOptions
     bool sameAsOrders = false; // messages reuse the orders connection (DESIGN.md §1)
     // SQLite only: synchronous=NORMAL instead of FULL. For generated demo data (the
     // simulator), never for a database that acknowledges real payments.

@@ -12,16 +12,16 @@
 namespace OncePay {
 
 enum class ErrorCode {
-    Invalid,      // bad input: malformed, out of range, wrong signature
-    NotFound,     // the thing asked for does not exist
-    Conflict,     // same key, different payload; a rule forbids it
-    Stale,        // expected version no longer current
-    Forbidden,    // the actor's role may not do this
-    Unavailable,  // a database or service cannot be reached; retry later
-    Corrupt,      // stored data fails its own checks (audit chain, file)
-    TooLarge,     // input above a configured bound
-    Newer,        // the database schema is newer than this program
-    Internal,     // a bug or an unexpected database answer
+    Invalid,     // bad input: malformed, out of range, wrong signature
+    NotFound,    // the thing asked for does not exist
+    Conflict,    // same key, different payload; a rule forbids it
+    Stale,       // expected version no longer current
+    Forbidden,   // the actor's role may not do this
+    Unavailable, // a database or service cannot be reached; retry later
+    Corrupt,     // stored data fails its own checks (audit chain, file)
+    TooLarge,    // input above a configured bound
+    Newer,       // the database schema is newer than this program
+    Internal,    // a bug or an unexpected database answer
 };
 
 QString errorCodeName(ErrorCode code);
@@ -36,8 +36,12 @@ struct Error {
 
 template <typename T> class [[nodiscard]] Result {
 public:
-    Result(T value) : m_value(std::move(value)) {}
-    Result(Error error) : m_value(std::move(error)) {}
+    Result(T value)
+        : m_value(std::move(value))
+    {}
+    Result(Error error)
+        : m_value(std::move(error))
+    {}
 
     bool ok() const { return m_value.index() == 0; }
     explicit operator bool() const { return ok(); }
@@ -59,7 +63,9 @@ private:
 template <> class [[nodiscard]] Result<void> {
 public:
     Result() = default;
-    Result(Error error) : m_error(std::move(error)) {}
+    Result(Error error)
+        : m_error(std::move(error))
+    {}
 
     bool ok() const { return !m_error.has_value(); }
     explicit operator bool() const { return ok(); }

@@ -84,12 +84,8 @@ Result<Connection> Connection::open(const ConnectionProfile &profile, const QStr
         addOption(QStringLiteral("QSQLITE_BUSY_TIMEOUT=10000"));
         break;
     }
-    case Dialect::Postgres:
-        addOption(QStringLiteral("connect_timeout=5"));
-        break;
-    case Dialect::MySql:
-        addOption(QStringLiteral("MYSQL_OPT_CONNECT_TIMEOUT=5"));
-        break;
+    case Dialect::Postgres: addOption(QStringLiteral("connect_timeout=5")); break;
+    case Dialect::MySql: addOption(QStringLiteral("MYSQL_OPT_CONNECT_TIMEOUT=5")); break;
     }
     if (profile.dialect != Dialect::Sqlite) {
         db.setHostName(profile.host);
@@ -104,9 +100,9 @@ Result<Connection> Connection::open(const ConnectionProfile &profile, const QStr
         const QString why = db.lastError().text().simplified();
         spdlog::warn("cannot open {} database ({}): {}", role.toStdString(),
                      profile.describe().toStdString(), why.toStdString());
-        return makeError(ErrorCode::Unavailable,
-                         QStringLiteral("%1: cannot connect to %2: %3")
-                             .arg(role, profile.describe(), why));
+        return makeError(
+            ErrorCode::Unavailable,
+            QStringLiteral("%1: cannot connect to %2: %3").arg(role, profile.describe(), why));
     }
 
     QStringList session;
@@ -132,7 +128,8 @@ Result<Connection> Connection::open(const ConnectionProfile &profile, const QStr
     }
     for (const QString &statement : std::as_const(session)) {
         if (auto r = Sql::exec(db, statement); !r)
-            return makeError(ErrorCode::Unavailable, role + QStringLiteral(": ") + r.error().message);
+            return makeError(ErrorCode::Unavailable,
+                             role + QStringLiteral(": ") + r.error().message);
     }
     return c;
 }

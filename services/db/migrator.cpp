@@ -17,12 +17,11 @@ namespace OncePay {
 
 namespace {
 
-const QString kVersionTable = QStringLiteral(
-    "CREATE TABLE IF NOT EXISTS schema_version ("
-    " version INTEGER PRIMARY KEY,"
-    " name VARCHAR(191) NOT NULL,"
-    " checksum VARCHAR(64) NOT NULL,"
-    " applied_at BIGINT NOT NULL)");
+const QString kVersionTable = QStringLiteral("CREATE TABLE IF NOT EXISTS schema_version ("
+                                             " version INTEGER PRIMARY KEY,"
+                                             " name VARCHAR(191) NOT NULL,"
+                                             " checksum VARCHAR(64) NOT NULL,"
+                                             " applied_at BIGINT NOT NULL)");
 
 QByteArray readResource(const QString &path)
 {
@@ -37,7 +36,8 @@ Result<bool> hasVersionTable(const Connection &c)
     QString sql;
     switch (c.dialect()) {
     case Dialect::Sqlite:
-        sql = QStringLiteral("SELECT COUNT(*) FROM sqlite_master WHERE type='table' AND name='schema_version'");
+        sql = QStringLiteral(
+            "SELECT COUNT(*) FROM sqlite_master WHERE type='table' AND name='schema_version'");
         break;
     case Dialect::Postgres:
         sql = QStringLiteral("SELECT COUNT(*) FROM information_schema.tables WHERE "
@@ -61,7 +61,8 @@ Result<void> takeMigrationLock(const Connection &c)
     if (c.dialect() == Dialect::Postgres)
         return Sql::exec(c.db(), QStringLiteral("SELECT pg_advisory_xact_lock(4242000001)")).ok()
                    ? Result<void>()
-                   : Result<void>(makeError(ErrorCode::Unavailable, QStringLiteral("migration lock")));
+                   : Result<void>(
+                         makeError(ErrorCode::Unavailable, QStringLiteral("migration lock")));
     if (c.dialect() == Dialect::MySql) {
         auto got = Sql::scalar(c.db(), QStringLiteral("SELECT GET_LOCK('oncepay_migrate', 60)"));
         if (!got || got->toInt() != 1)
@@ -133,7 +134,8 @@ Result<int> Migrator::currentVersion(const Connection &c)
         return has.error();
     if (!*has)
         return 0;
-    auto v = Sql::scalar(c.db(), QStringLiteral("SELECT COALESCE(MAX(version), 0) FROM schema_version"));
+    auto v =
+        Sql::scalar(c.db(), QStringLiteral("SELECT COALESCE(MAX(version), 0) FROM schema_version"));
     if (!v)
         return v.error();
     return v->toInt();
@@ -198,8 +200,9 @@ Result<MigrationReport> Migrator::migrate(const Connection &c)
                 return makeError(ErrorCode::Internal,
                                  QStringLiteral("%1: migration %2 failed%3: %4")
                                      .arg(role, m.name,
-                                          transactionalDdl ? QStringLiteral(" and was rolled back")
-                                                           : QStringLiteral(" (re-run to complete)"),
+                                          transactionalDdl
+                                              ? QStringLiteral(" and was rolled back")
+                                              : QStringLiteral(" (re-run to complete)"),
                                           r.error().message));
             }
         }

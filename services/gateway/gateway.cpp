@@ -14,21 +14,24 @@ const QStringList kChannelPaths = {QStringLiteral("paypal"), QStringLiteral("str
                                    QStringLiteral("fedapay"), QStringLiteral("kakaopay")};
 
 // Paths are chosen by the client: keep the log line one line of printable ASCII.
-std::string printable(const QByteArray &s, bool spaces = false) {
+std::string printable(const QByteArray &s, bool spaces = false)
+{
     std::string out;
     for (char ch : s.left(160))
         out += ((ch > 0x20 || (spaces && ch == 0x20)) && ch < 0x7f && ch != '"') ? ch : '?';
     return out.empty() ? std::string("-") : out;
 }
 
-HttpResponse methodNotAllowed(const QByteArray &allow) {
+HttpResponse methodNotAllowed(const QByteArray &allow)
+{
     HttpResponse r = HttpResponse::error(405, QStringLiteral("method_not_allowed"),
                                          QStringLiteral("use ") + QString::fromLatin1(allow));
     r.headers.append({QByteArrayLiteral("Allow"), allow});
     return r;
 }
 
-HttpResponse unavailable(const QString &reason, const QString &message) {
+HttpResponse unavailable(const QString &reason, const QString &message)
+{
     HttpResponse r = HttpResponse::error(503, reason, message);
     r.headers.append({QByteArrayLiteral("Retry-After"), QByteArrayLiteral("5")});
     return r;
@@ -42,7 +45,8 @@ Gateway::Gateway(const AppConfig &config, const ChannelRegistry &channels, const
     , m_config(config)
     , m_channels(channels)
     , m_clock(clock)
-    , m_options(options) {
+    , m_options(options)
+{
     m_verifier = std::make_unique<IngestService>(m_noConnection, m_channels, m_clock,
                                                  IngestLimits{m_options.maxBodyBytes});
     m_committer = std::make_unique<GroupCommitter>(
@@ -70,7 +74,8 @@ Gateway::Gateway(const AppConfig &config, const ChannelRegistry &channels, const
     connect(m_server, &HttpServer::drained, this, &Gateway::finishShutdown);
 }
 
-Gateway::~Gateway() {
+Gateway::~Gateway()
+{
     // Threads first: their answers are posted to the server, which goes last.
     m_committer->stop();
     m_rejections->stop();
@@ -79,7 +84,8 @@ Gateway::~Gateway() {
     m_server = nullptr;
 }
 
-Result<quint16> Gateway::start() {
+Result<quint16> Gateway::start()
+{
     auto port = m_server->listen(m_options.address, m_options.port);
     if (!port)
         return port.error();
@@ -93,7 +99,8 @@ Result<quint16> Gateway::start() {
     return port;
 }
 
-void Gateway::handle(const HttpRequest &request, const HttpReply &reply) {
+void Gateway::handle(const HttpRequest &request, const HttpReply &reply)
+{
     const QByteArray &path = request.path;
     if (path == "/healthz") {
         if (request.method != "GET")
@@ -118,7 +125,8 @@ void Gateway::handle(const HttpRequest &request, const HttpReply &reply) {
         HttpResponse::error(404, QStringLiteral("not_found"), QStringLiteral("no such path")));
 }
 
-void Gateway::webhook(const QString &channel, const HttpRequest &request, const HttpReply &reply) {
+void Gateway::webhook(const QString &channel, const HttpRequest &request, const HttpReply &reply)
+{
     m_metrics.received(channel);
     InboundRequest inbound;
     inbound.body = request.body;
@@ -159,7 +167,8 @@ void Gateway::webhook(const QString &channel, const HttpRequest &request, const 
 }
 
 void Gateway::refuseWebhook(const QString &channel, const InboundRequest &inbound,
-                            const Error &error, const HttpReply &reply) {
+                            const Error &error, const HttpReply &reply)
+{
     const QString reason = error.reason.isEmpty() ? QStringLiteral("rejected") : error.reason;
     if (reason == u"not_configured") {
         // Our fault, not the channel's: make it retry until the secret is configured.
@@ -194,7 +203,8 @@ void Gateway::refuseWebhook(const QString &channel, const InboundRequest &inboun
     reply.send(HttpResponse::error(status, reason, error.message.left(200)));
 }
 
-void Gateway::health(const HttpReply &reply) {
+void Gateway::health(const HttpReply &reply)
+{
     const bool draining = m_stopping;
     const int queued = m_committer->depth();
     const bool posted = m_probe->post([reply, draining, queued](DbTaskThread::Access &db) {
@@ -227,7 +237,8 @@ void Gateway::health(const HttpReply &reply) {
         reply.send(unavailable(QStringLiteral("busy"), QStringLiteral("health probe queue full")));
 }
 
-void Gateway::metricsPage(const HttpReply &reply) {
+void Gateway::metricsPage(const HttpReply &reply)
+{
     const int busy = m_server->busyConnections();
     const bool posted = m_probe->post([this, reply, busy](DbTaskThread::Access &db) {
         MetricsDatabaseView view;
@@ -251,7 +262,8 @@ void Gateway::metricsPage(const HttpReply &reply) {
         reply.send(unavailable(QStringLiteral("busy"), QStringLiteral("metrics queue full")));
 }
 
-void Gateway::access(const HttpAccessRecord &r) {
+void Gateway::access(const HttpAccessRecord &r)
+{
     m_metrics.response(r.status);
     spdlog::info("access method={} path={} status={} bytes_in={} bytes_out={} latency_ms={:.3f} "
                  "remote={} note=\"{}\"{}",
@@ -260,7 +272,8 @@ void Gateway::access(const HttpAccessRecord &r) {
                  printable(r.note.toUtf8(), true), r.clientGone ? " client_gone=1" : "");
 }
 
-void Gateway::shutdown() {
+void Gateway::shutdown()
+{
     if (m_stopping)
         return;
     m_stopping = true;
@@ -272,7 +285,8 @@ void Gateway::shutdown() {
         finishShutdown();
 }
 
-void Gateway::finishShutdown() {
+void Gateway::finishShutdown()
+{
     if (m_finished)
         return;
     m_finished = true;

@@ -4,31 +4,36 @@ namespace OncePay {
 
 namespace {
 
-QByteArray num(double v) {
+QByteArray num(double v)
+{
     return QByteArray::number(v, 'g', 12);
 }
 
 // Label values are our own words (channel names, reason codes), but escape anyway.
-QByteArray label(const QString &v) {
+QByteArray label(const QString &v)
+{
     QByteArray out = v.left(64).toUtf8();
     out.replace('\\', "\\\\").replace('"', "\\\"").replace('\n', "\\n");
     return out;
 }
 
-void header(QByteArray &out, const char *name, const char *type, const char *help) {
+void header(QByteArray &out, const char *name, const char *type, const char *help)
+{
     out += QByteArray("# HELP ") + name + ' ' + help + '\n';
     out += QByteArray("# TYPE ") + name + ' ' + type + '\n';
 }
 
 void byChannel(QByteArray &out, const char *name, const char *help,
-               const QMap<QString, quint64> &values) {
+               const QMap<QString, quint64> &values)
+{
     header(out, name, "counter", help);
     for (auto it = values.cbegin(); it != values.cend(); ++it)
         out += QByteArray(name) + "{channel=\"" + label(it.key()) + "\"} " +
                QByteArray::number(it.value()) + '\n';
 }
 
-quint64 sum(const QMap<QString, quint64> &m) {
+quint64 sum(const QMap<QString, quint64> &m)
+{
     quint64 n = 0;
     for (quint64 v : m)
         n += v;
@@ -39,9 +44,11 @@ quint64 sum(const QMap<QString, quint64> &m) {
 
 Histogram::Histogram(QList<double> upperBounds)
     : m_bounds(std::move(upperBounds))
-    , m_counts(m_bounds.size() + 1, 0) {}
+    , m_counts(m_bounds.size() + 1, 0)
+{}
 
-void Histogram::observe(double value) {
+void Histogram::observe(double value)
+{
     qsizetype i = 0;
     while (i < m_bounds.size() && value > m_bounds[i])
         ++i;
@@ -50,7 +57,8 @@ void Histogram::observe(double value) {
     m_sum += value;
 }
 
-quint64 Histogram::countAbove(double bound) const {
+quint64 Histogram::countAbove(double bound) const
+{
     // Bucket i holds (bounds[i-1], bounds[i]]; only whole buckets above `bound` count.
     quint64 above = 0;
     for (qsizetype i = 1; i <= m_bounds.size(); ++i)
@@ -59,7 +67,8 @@ quint64 Histogram::countAbove(double bound) const {
     return above;
 }
 
-void Histogram::render(QByteArray &out, const QByteArray &name) const {
+void Histogram::render(QByteArray &out, const QByteArray &name) const
+{
     quint64 cumulative = 0;
     for (qsizetype i = 0; i < m_bounds.size(); ++i) {
         cumulative += m_counts[i];
@@ -73,61 +82,72 @@ void Histogram::render(QByteArray &out, const QByteArray &name) const {
 
 GatewayMetrics::GatewayMetrics()
     : m_batchSize({1, 2, 4, 8, 16, 32, 64, 128, 256, 512})
-    , m_commitSeconds(
-          {0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5}) {}
+    , m_commitSeconds({0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5})
+{}
 
-void GatewayMetrics::received(const QString &channel) {
+void GatewayMetrics::received(const QString &channel)
+{
     QMutexLocker lock(&m_mutex);
     ++m_received[channel];
 }
 
-void GatewayMetrics::stored(const QString &channel) {
+void GatewayMetrics::stored(const QString &channel)
+{
     QMutexLocker lock(&m_mutex);
     ++m_stored[channel];
 }
 
-void GatewayMetrics::duplicate(const QString &channel) {
+void GatewayMetrics::duplicate(const QString &channel)
+{
     QMutexLocker lock(&m_mutex);
     ++m_duplicate[channel];
 }
 
-void GatewayMetrics::rejected(const QString &channel, const QString &reason) {
+void GatewayMetrics::rejected(const QString &channel, const QString &reason)
+{
     QMutexLocker lock(&m_mutex);
     ++m_rejected[{channel, reason}];
 }
 
-void GatewayMetrics::unavailable(const QString &channel) {
+void GatewayMetrics::unavailable(const QString &channel)
+{
     QMutexLocker lock(&m_mutex);
     ++m_unavailable[channel];
 }
 
-void GatewayMetrics::response(int status) {
+void GatewayMetrics::response(int status)
+{
     QMutexLocker lock(&m_mutex);
     ++m_responses[status];
 }
 
-void GatewayMetrics::batchCommitted(int size, double seconds) {
+void GatewayMetrics::batchCommitted(int size, double seconds)
+{
     QMutexLocker lock(&m_mutex);
     m_batchSize.observe(size);
     m_commitSeconds.observe(seconds);
 }
 
-void GatewayMetrics::commitFailed() {
+void GatewayMetrics::commitFailed()
+{
     QMutexLocker lock(&m_mutex);
     ++m_commitFailures;
 }
 
-void GatewayMetrics::rejectionNotRecorded() {
+void GatewayMetrics::rejectionNotRecorded()
+{
     QMutexLocker lock(&m_mutex);
     ++m_rejectionsNotRecorded;
 }
 
-quint64 GatewayMetrics::batchesAbove(int size) const {
+quint64 GatewayMetrics::batchesAbove(int size) const
+{
     QMutexLocker lock(&m_mutex);
     return m_batchSize.countAbove(size);
 }
 
-quint64 GatewayMetrics::total(const QString &counter) const {
+quint64 GatewayMetrics::total(const QString &counter) const
+{
     QMutexLocker lock(&m_mutex);
     if (counter == u"received")
         return sum(m_received);
@@ -149,7 +169,8 @@ quint64 GatewayMetrics::total(const QString &counter) const {
 }
 
 QByteArray GatewayMetrics::render(const MetricsDatabaseView &db, int commitQueueDepth,
-                                  int busyConnections) const {
+                                  int busyConnections) const
+{
     QMutexLocker lock(&m_mutex);
     QByteArray out;
     byChannel(out, "oncepay_gateway_callbacks_received_total",

@@ -5,7 +5,8 @@ namespace OncePay {
 namespace {
 
 Result<void> readInt(const QMap<QString, QString> &s, const QString &key, qint64 min, qint64 max,
-                     auto *out) {
+                     auto *out)
+{
     if (!s.contains(key))
         return {};
     bool ok = false;
@@ -22,7 +23,8 @@ Result<void> readInt(const QMap<QString, QString> &s, const QString &key, qint64
 
 } // namespace
 
-bool GatewayOptions::parseListen(const QString &text, QHostAddress *address, quint16 *port) {
+bool GatewayOptions::parseListen(const QString &text, QHostAddress *address, quint16 *port)
+{
     const qsizetype colon = text.lastIndexOf(u':');
     if (colon < 0)
         return false;
@@ -45,14 +47,16 @@ bool GatewayOptions::parseListen(const QString &text, QHostAddress *address, qui
     return true;
 }
 
-QString GatewayOptions::listenText(quint16 boundPort) const {
+QString GatewayOptions::listenText(quint16 boundPort) const
+{
     const QString host = address.protocol() == QAbstractSocket::IPv6Protocol
                              ? u'[' + address.toString() + u']'
                              : address.toString();
     return host + u':' + QString::number(boundPort);
 }
 
-Result<GatewayOptions> GatewayOptions::fromConfig(const QMap<QString, QString> &s) {
+Result<GatewayOptions> GatewayOptions::fromConfig(const QMap<QString, QString> &s)
+{
     static const QStringList known = {
         QStringLiteral("listen"),          QStringLiteral("batch_wait_ms"),
         QStringLiteral("max_batch"),       QStringLiteral("max_queue"),

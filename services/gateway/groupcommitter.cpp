@@ -13,13 +13,16 @@ GroupCommitter::GroupCommitter(ConnectionProfile profile, const ChannelRegistry 
     , m_channels(channels)
     , m_clock(clock)
     , m_options(options)
-    , m_metrics(metrics) {}
+    , m_metrics(metrics)
+{}
 
-GroupCommitter::~GroupCommitter() {
+GroupCommitter::~GroupCommitter()
+{
     stop();
 }
 
-void GroupCommitter::start() {
+void GroupCommitter::start()
+{
     if (m_thread)
         return;
     m_thread = QThread::create([this] { run(); });
@@ -27,7 +30,8 @@ void GroupCommitter::start() {
     m_thread->start();
 }
 
-bool GroupCommitter::submit(CommitRequest request) {
+bool GroupCommitter::submit(CommitRequest request)
+{
     {
         std::lock_guard lock(m_mutex);
         if (m_stopping || int(m_queue.size()) >= m_options.maxQueue)
@@ -38,7 +42,8 @@ bool GroupCommitter::submit(CommitRequest request) {
     return true;
 }
 
-void GroupCommitter::stop() {
+void GroupCommitter::stop()
+{
     {
         std::lock_guard lock(m_mutex);
         m_stopping = true;
@@ -51,12 +56,14 @@ void GroupCommitter::stop() {
     }
 }
 
-int GroupCommitter::depth() const {
+int GroupCommitter::depth() const
+{
     std::lock_guard lock(m_mutex);
     return int(m_queue.size());
 }
 
-void GroupCommitter::run() {
+void GroupCommitter::run()
+{
     const auto wait = std::chrono::milliseconds(std::max(0, m_options.batchWaitMs));
     const size_t maxBatch = size_t(std::max(1, m_options.maxBatch));
     for (;;) {
@@ -84,7 +91,8 @@ void GroupCommitter::run() {
 }
 
 QList<Result<IngestOutcome>> GroupCommitter::store(const std::vector<Queued> &batch, size_t from,
-                                                   size_t count) {
+                                                   size_t count)
+{
     if (!m_connection) {
         // Migrated on (re)connect, so a gateway started while the database was down
         // still finds its schema when the database comes back.
@@ -107,7 +115,8 @@ QList<Result<IngestOutcome>> GroupCommitter::store(const std::vector<Queued> &ba
     return ingest.storeBatch(callbacks, requests);
 }
 
-void GroupCommitter::commit(std::vector<Queued> &batch) {
+void GroupCommitter::commit(std::vector<Queued> &batch)
+{
     const auto started = Clock_::now();
     const bool hadConnection = m_connection.has_value();
     QList<Result<IngestOutcome>> results = store(batch, 0, batch.size());

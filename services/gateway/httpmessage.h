@@ -20,7 +20,8 @@ struct HttpRequest {
     QByteArray body;
     QString remote; // peer address, for the log
 
-    QByteArray header(const QByteArray &lowerName) const {
+    QByteArray header(const QByteArray &lowerName) const
+    {
         for (const auto &h : headers)
             if (h.first == lowerName)
                 return h.second;

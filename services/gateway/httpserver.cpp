@@ -17,7 +17,8 @@ struct HttpReply::State {
     quint64 seq = 0;
     std::atomic<bool> sent{false};
 
-    void post(HttpResponse response) {
+    void post(HttpResponse response)
+    {
         QMutexLocker lock(&anchor->mutex);
         if (!anchor->server)
             return; // the server is gone: nobody is left to answer
@@ -28,14 +29,16 @@ struct HttpReply::State {
             server, [server, id, s, r = std::move(response)] { server->deliver(id, s, r); },
             Qt::QueuedConnection);
     }
-    ~State() {
+    ~State()
+    {
         if (!sent.exchange(true))
             post(HttpResponse::error(500, QStringLiteral("internal"),
                                      QStringLiteral("the request was dropped without an answer")));
     }
 };
 
-void HttpReply::send(HttpResponse response) const {
+void HttpReply::send(HttpResponse response) const
+{
     if (!m_state || m_state->sent.exchange(true))
         return;
     m_state->post(std::move(response));
@@ -65,7 +68,8 @@ struct HttpServer::Conn {
     qint64 startedNs = 0;
 
     bool partial() const { return state == State::Head && !buf.isEmpty(); }
-    bool busy() const {
+    bool busy() const
+    {
         return partial() || state == State::Body || state == State::Discard ||
                state == State::Handling || state == State::Gone;
     }
@@ -73,7 +77,8 @@ struct HttpServer::Conn {
 
 namespace {
 
-bool isToken(const QByteArray &s) {
+bool isToken(const QByteArray &s)
+{
     if (s.isEmpty() || s.size() > 64)
         return false;
     for (char ch : s)
@@ -89,7 +94,8 @@ HttpServer::HttpServer(HttpLimits limits, Handler handler, AccessObserver observ
     , m_limits(limits)
     , m_handler(std::move(handler))
     , m_observer(std::move(observer))
-    , m_anchor(std::make_shared<HttpServerAnchor>()) {
+    , m_anchor(std::make_shared<HttpServerAnchor>())
+{
     m_anchor->server = this;
     m_clock.start();
     m_sweep = new QTimer(this);
@@ -97,7 +103,8 @@ HttpServer::HttpServer(HttpLimits limits, Handler handler, AccessObserver observ
     connect(m_sweep, &QTimer::timeout, this, &HttpServer::sweep);
 }
 
-HttpServer::~HttpServer() {
+HttpServer::~HttpServer()
+{
     {
         QMutexLocker lock(&m_anchor->mutex);
         m_anchor->server = nullptr;
@@ -105,7 +112,8 @@ HttpServer::~HttpServer() {
     closeAll();
 }
 
-Result<quint16> HttpServer::listen(const QHostAddress &address, quint16 port) {
+Result<quint16> HttpServer::listen(const QHostAddress &address, quint16 port)
+{
     m_tcp = new QTcpServer(this);
     if (!m_tcp->listen(address, port))
         return makeError(ErrorCode::Unavailable, QStringLiteral("cannot listen on %1:%2: %3")
@@ -117,7 +125,8 @@ Result<quint16> HttpServer::listen(const QHostAddress &address, quint16 port) {
     return m_tcp->serverPort();
 }
 
-void HttpServer::onNewConnection() {
+void HttpServer::onNewConnection()
+{
     while (QTcpSocket *socket = m_tcp->nextPendingConnection()) {
         if (m_draining || m_conns.size() >= m_limits.maxConnections) {
             socket->write("HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\n"
@@ -146,7 +155,8 @@ void HttpServer::onNewConnection() {
     }
 }
 
-void HttpServer::onReadable(Conn *c) {
+void HttpServer::onReadable(Conn *c)
+{
     if (!c->socket || c->state == Conn::State::Handling || c->state == Conn::State::Closing)
         return; // the rest waits in the socket until the current answer is out
     const QByteArray chunk = c->socket->readAll();
@@ -165,7 +175,8 @@ void HttpServer::onReadable(Conn *c) {
     parse(c);
 }
 
-void HttpServer::parse(Conn *c) {
+void HttpServer::parse(Conn *c)
+{
     if (c->state == Conn::State::Head) {
         if (c->buf.isEmpty())
             return;
@@ -212,7 +223,8 @@ void HttpServer::parse(Conn *c) {
     }
 }
 
-bool HttpServer::parseHead(Conn *c, const QByteArray &head, int *status) {
+bool HttpServer::parseHead(Conn *c, const QByteArray &head, int *status)
+{
     const QList<QByteArray> lines = head.split('\n');
     const QList<QByteArray> first = lines.first().trimmed().split(' ');
     if (first.size() != 3 || !isToken(first[0]) || !first[1].startsWith('/'))
@@ -265,7 +277,8 @@ bool HttpServer::parseHead(Conn *c, const QByteArray &head, int *status) {
     return true;
 }
 
-void HttpServer::dispatch(Conn *c) {
+void HttpServer::dispatch(Conn *c)
+{
     c->state = Conn::State::Handling;
     ++c->seq;
     HttpReply reply;
@@ -276,7 +289,8 @@ void HttpServer::dispatch(Conn *c) {
     m_handler(c->request, reply);
 }
 
-void HttpServer::deliver(quint64 connId, quint64 seq, const HttpResponse &response) {
+void HttpServer::deliver(quint64 connId, quint64 seq, const HttpResponse &response)
+{
     Conn *c = m_conns.value(connId);
     if (!c || c->seq != seq)
         return;
@@ -304,7 +318,8 @@ void HttpServer::deliver(quint64 connId, quint64 seq, const HttpResponse &respon
         onReadable(again); // and whatever waited in the socket
 }
 
-void HttpServer::writeResponse(Conn *c, const HttpResponse &response, bool close) {
+void HttpServer::writeResponse(Conn *c, const HttpResponse &response, bool close)
+{
     QByteArray out;
     out.reserve(256 + response.body.size());
     out += "HTTP/1.1 " + QByteArray::number(response.status) + ' ' +
@@ -325,14 +340,16 @@ void HttpServer::writeResponse(Conn *c, const HttpResponse &response, bool close
     }
 }
 
-void HttpServer::refuse(Conn *c, int status, const QString &why) {
+void HttpServer::refuse(Conn *c, int status, const QString &why)
+{
     if (c->request.method.isEmpty())
         c->request.method = "-";
     writeResponse(c, HttpResponse::error(status, QStringLiteral("http_%1").arg(status), why), true);
     checkDrained();
 }
 
-void HttpServer::onDisconnected(quint64 connId) {
+void HttpServer::onDisconnected(quint64 connId)
+{
     Conn *c = m_conns.value(connId);
     if (!c)
         return;
@@ -347,7 +364,8 @@ void HttpServer::onDisconnected(quint64 connId) {
     checkDrained();
 }
 
-void HttpServer::observe(const Conn *c, const HttpResponse &response, qint64 bytesOut, bool gone) {
+void HttpServer::observe(const Conn *c, const HttpResponse &response, qint64 bytesOut, bool gone)
+{
     if (!m_observer)
         return;
     HttpAccessRecord r;
@@ -363,7 +381,8 @@ void HttpServer::observe(const Conn *c, const HttpResponse &response, qint64 byt
     m_observer(r);
 }
 
-void HttpServer::sweep() {
+void HttpServer::sweep()
+{
     const qint64 now = m_clock.elapsed();
     const QList<Conn *> conns = m_conns.values();
     for (Conn *c : conns) {
@@ -378,7 +397,8 @@ void HttpServer::sweep() {
     }
 }
 
-void HttpServer::stopAccepting() {
+void HttpServer::stopAccepting()
+{
     if (m_draining)
         return;
     m_draining = true;
@@ -391,21 +411,24 @@ void HttpServer::stopAccepting() {
     checkDrained();
 }
 
-int HttpServer::busyConnections() const {
+int HttpServer::busyConnections() const
+{
     int n = 0;
     for (const Conn *c : m_conns)
         n += c->busy() ? 1 : 0;
     return n;
 }
 
-void HttpServer::checkDrained() {
+void HttpServer::checkDrained()
+{
     if (!m_draining || m_drainedEmitted || busyConnections() > 0)
         return;
     m_drainedEmitted = true;
     QMetaObject::invokeMethod(this, &HttpServer::drained, Qt::QueuedConnection);
 }
 
-void HttpServer::closeAll() {
+void HttpServer::closeAll()
+{
     if (m_tcp)
         m_tcp->close();
     const QList<Conn *> conns = m_conns.values();

@@ -38,7 +38,8 @@ public:
 
     // Verify + parse without touching the database (the gateway does this before batching).
     // On failure the rejection is NOT yet recorded; call recordRejection().
-    Result<NormalizedCallback> verifyAndParse(const QString &channel, const InboundRequest &request) const;
+    Result<NormalizedCallback> verifyAndParse(const QString &channel,
+                                              const InboundRequest &request) const;
 
     // Stores already verified callbacks in ONE transaction (group commit). The results are
     // in input order; if the transaction fails every result carries that error.
@@ -50,7 +51,8 @@ public:
                                  const Error &error) const;
 
 private:
-    Result<IngestOutcome> storeOne(const NormalizedCallback &callback, const InboundRequest &request) const;
+    Result<IngestOutcome> storeOne(const NormalizedCallback &callback,
+                                   const InboundRequest &request) const;
 
     const Connection &m_c;
     const ChannelRegistry &m_channels;

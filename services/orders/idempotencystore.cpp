@@ -40,7 +40,8 @@ Result<std::optional<IdempotencyRecord>> IdempotencyStore::find(const QString &r
     return std::optional<IdempotencyRecord>(r);
 }
 
-Result<IdempotencyRecord> IdempotencyStore::begin(const IdempotencyRecord &wanted, bool *fresh) const
+Result<IdempotencyRecord> IdempotencyStore::begin(const IdempotencyRecord &wanted,
+                                                  bool *fresh) const
 {
     *fresh = false;
     if (wanted.requestId.trimmed().isEmpty() || wanted.requestId.size() > 128)
@@ -48,12 +49,13 @@ Result<IdempotencyRecord> IdempotencyStore::begin(const IdempotencyRecord &wante
                          QStringLiteral("bad_request_id"));
     const qint64 now = m_clock.nowMs();
     // Autocommit: the record is durable before any business work starts.
-    auto ins = Sql::exec(m_c.db(),
-                         QStringLiteral("INSERT INTO idempotency_records (request_id, order_id,"
-                                        " expected_version, operation, payload_digest, status, created_at,"
-                                        " updated_at) VALUES (?, ?, ?, ?, ?, 0, ?, ?)"),
-                         {wanted.requestId, wanted.orderId, wanted.expectedVersion, wanted.operation,
-                          wanted.payloadDigest, now, now});
+    auto ins =
+        Sql::exec(m_c.db(),
+                  QStringLiteral("INSERT INTO idempotency_records (request_id, order_id,"
+                                 " expected_version, operation, payload_digest, status, created_at,"
+                                 " updated_at) VALUES (?, ?, ?, ?, ?, 0, ?, ?)"),
+                  {wanted.requestId, wanted.orderId, wanted.expectedVersion, wanted.operation,
+                   wanted.payloadDigest, now, now});
     if (ins) {
         *fresh = true;
         IdempotencyRecord r = wanted;
@@ -81,10 +83,11 @@ Result<IdempotencyRecord> IdempotencyStore::begin(const IdempotencyRecord &wante
 Result<void> IdempotencyStore::finish(const QString &requestId, IdempotencyStatus status,
                                       const QString &outcome) const
 {
-    auto r = Sql::update(m_c.db(),
-                         QStringLiteral("UPDATE idempotency_records SET status = ?, outcome = ?, updated_at = ?"
-                                        " WHERE request_id = ?"),
-                         {int(status), outcome, m_clock.nowMs(), requestId});
+    auto r = Sql::update(
+        m_c.db(),
+        QStringLiteral("UPDATE idempotency_records SET status = ?, outcome = ?, updated_at = ?"
+                       " WHERE request_id = ?"),
+        {int(status), outcome, m_clock.nowMs(), requestId});
     if (!r)
         return r.error();
     return {};

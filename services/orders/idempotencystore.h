@@ -26,14 +26,18 @@ struct IdempotencyRecord {
 
 class IdempotencyStore {
 public:
-    IdempotencyStore(const Connection &connection, const Clock &clock) : m_c(connection), m_clock(clock) {}
+    IdempotencyStore(const Connection &connection, const Clock &clock)
+        : m_c(connection)
+        , m_clock(clock)
+    {}
 
     // Inserts and commits a pending record; `*fresh` says whether this call created it.
     // An existing record with another payload digest is a Conflict ("request id reused").
     Result<IdempotencyRecord> begin(const IdempotencyRecord &wanted, bool *fresh) const;
 
     // Settles the record; runs in the caller's transaction if one is open.
-    Result<void> finish(const QString &requestId, IdempotencyStatus status, const QString &outcome) const;
+    Result<void> finish(const QString &requestId, IdempotencyStatus status,
+                        const QString &outcome) const;
 
     Result<std::optional<IdempotencyRecord>> find(const QString &requestId) const;
 

@@ -24,8 +24,9 @@ Result<std::optional<Order>> OrderRepository::find(const QString &orderId, bool 
     o.currency = q->value(3).toString();
     const auto state = parseOrderState(q->value(4).toString());
     if (!state)
-        return makeError(ErrorCode::Corrupt, QStringLiteral("order %1 has unknown state '%2'")
-                                                 .arg(orderId, q->value(4).toString()));
+        return makeError(
+            ErrorCode::Corrupt,
+            QStringLiteral("order %1 has unknown state '%2'").arg(orderId, q->value(4).toString()));
     o.state = *state;
     o.version = q->value(5).toLongLong();
     o.currentRequestId = q->value(6).toString();
@@ -40,11 +41,12 @@ Result<std::optional<Order>> OrderRepository::find(const QString &orderId, bool 
 
 Result<QList<OrderTransition>> OrderRepository::transitions(const QString &orderId) const
 {
-    auto q = Sql::exec(m_c.db(),
-                       QStringLiteral("SELECT id, order_id, from_state, to_state, new_version, cause_kind,"
-                                      " cause_id, actor, reason, created_at FROM order_transitions"
-                                      " WHERE order_id = ? ORDER BY new_version"),
-                       {orderId});
+    auto q = Sql::exec(
+        m_c.db(),
+        QStringLiteral("SELECT id, order_id, from_state, to_state, new_version, cause_kind,"
+                       " cause_id, actor, reason, created_at FROM order_transitions"
+                       " WHERE order_id = ? ORDER BY new_version"),
+        {orderId});
     if (!q)
         return q.error();
     QList<OrderTransition> out;
@@ -67,11 +69,12 @@ Result<QList<OrderTransition>> OrderRepository::transitions(const QString &order
 
 Result<QList<TransitionRejection>> OrderRepository::rejections(const QString &orderId) const
 {
-    auto q = Sql::exec(m_c.db(),
-                       QStringLiteral("SELECT id, order_id, expected_version, actual_version, actual_state,"
-                                      " requested_to, cause_kind, cause_id, actor, reason, created_at"
-                                      " FROM transition_rejections WHERE order_id = ? ORDER BY id"),
-                       {orderId});
+    auto q = Sql::exec(
+        m_c.db(),
+        QStringLiteral("SELECT id, order_id, expected_version, actual_version, actual_state,"
+                       " requested_to, cause_kind, cause_id, actor, reason, created_at"
+                       " FROM transition_rejections WHERE order_id = ? ORDER BY id"),
+        {orderId});
     if (!q)
         return q.error();
     QList<TransitionRejection> out;

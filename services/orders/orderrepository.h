@@ -15,7 +15,9 @@ namespace OncePay {
 
 class OrderRepository {
 public:
-    explicit OrderRepository(const Connection &connection) : m_c(connection) {}
+    explicit OrderRepository(const Connection &connection)
+        : m_c(connection)
+    {}
 
     Result<std::optional<Order>> find(const QString &orderId, bool lock = false) const;
     Result<QList<OrderTransition>> transitions(const QString &orderId) const;

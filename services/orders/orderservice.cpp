@@ -41,14 +41,17 @@ Result<Order> OrderService::create(const NewOrder &n, const Actor &actor) const
                     ? QStringLiteral("ord_") + QUuid::createUuid().toString(QUuid::Id128).left(20)
                     : n.orderId;
     if (!validId(o.orderId))
-        return makeError(ErrorCode::Invalid,
-                         QStringLiteral("order id '%1' must be 1–64 letters, digits or _.:-").arg(o.orderId),
-                         QStringLiteral("bad_order_id"));
+        return makeError(
+            ErrorCode::Invalid,
+            QStringLiteral("order id '%1' must be 1–64 letters, digits or _.:-").arg(o.orderId),
+            QStringLiteral("bad_order_id"));
     if (n.customerRef.trimmed().isEmpty() || n.customerRef.size() > 128)
-        return makeError(ErrorCode::Invalid, QStringLiteral("customer reference must be 1–128 characters"),
+        return makeError(ErrorCode::Invalid,
+                         QStringLiteral("customer reference must be 1–128 characters"),
                          QStringLiteral("bad_customer"));
     if (!Currency::isKnown(n.currency))
-        return makeError(ErrorCode::Invalid, QStringLiteral("unknown currency '%1'").arg(n.currency),
+        return makeError(ErrorCode::Invalid,
+                         QStringLiteral("unknown currency '%1'").arg(n.currency),
                          QStringLiteral("unknown_currency"));
     if (n.amountMinor <= 0)
         return makeError(ErrorCode::Invalid, QStringLiteral("amount must be positive"),
@@ -61,14 +64,17 @@ Result<Order> OrderService::create(const NewOrder &n, const Actor &actor) const
     o.createdAt = o.updatedAt = m_clock.nowMs();
 
     return inTransaction(m_c.db(), Transaction::Mode::Immediate, [&]() -> Result<Order> {
-        auto ins = Sql::exec(m_c.db(),
-                             QStringLiteral("INSERT INTO orders (order_id, customer_ref, amount_minor, currency,"
-                                            " state, version, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 1, ?, ?)"),
-                             {o.orderId, o.customerRef, o.amountMinor, o.currency,
-                              orderStateName(o.state), o.createdAt, o.updatedAt});
+        auto ins = Sql::exec(
+            m_c.db(),
+            QStringLiteral(
+                "INSERT INTO orders (order_id, customer_ref, amount_minor, currency,"
+                " state, version, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 1, ?, ?)"),
+            {o.orderId, o.customerRef, o.amountMinor, o.currency, orderStateName(o.state),
+             o.createdAt, o.updatedAt});
         if (!ins) {
             if (ins.error().code == ErrorCode::Conflict)
-                return makeError(ErrorCode::Conflict, QStringLiteral("order %1 already exists").arg(o.orderId),
+                return makeError(ErrorCode::Conflict,
+                                 QStringLiteral("order %1 already exists").arg(o.orderId),
                                  QStringLiteral("duplicate_order"));
             return ins.error();
         }
@@ -99,8 +105,8 @@ Result<AttemptResult> OrderService::startPayment(const QString &orderId, const Q
     wanted.orderId = orderId;
     wanted.expectedVersion = expectedVersion;
     wanted.operation = QStringLiteral("pay");
-    wanted.payloadDigest = IdempotencyStore::digest({wanted.operation, orderId, channel,
-                                                      QString::number(expectedVersion)});
+    wanted.payloadDigest = IdempotencyStore::digest(
+        {wanted.operation, orderId, channel, QString::number(expectedVersion)});
     bool fresh = false;
     auto record = store.begin(wanted, &fresh);
     if (!record)
@@ -164,7 +170,8 @@ Result<AttemptResult> OrderService::startPayment(const QString &orderId, const Q
         return AttemptResult{*applied, alreadyDone};
 
     const Error err = applied.error();
-    if (err.code == ErrorCode::Stale || err.code == ErrorCode::Conflict || err.code == ErrorCode::NotFound) {
+    if (err.code == ErrorCode::Stale || err.code == ErrorCode::Conflict ||
+        err.code == ErrorCode::NotFound) {
         // A definite refusal: recorded, so a retry of this request id gets the same answer.
         (void)store.finish(requestId, IdempotencyStatus::Failed, err.message);
         if (err.code != ErrorCode::NotFound)
@@ -220,21 +227,22 @@ Result<Order> OrderService::simpleTransition(const QString &orderId, qint64 expe
         }
         if (to == OrderState::Paid) {
             if (!captured)
-                return makeError(ErrorCode::Conflict,
-                                 QStringLiteral("order %1 has no captured payment to confirm").arg(orderId),
-                                 QStringLiteral("no_payment"));
+                return makeError(
+                    ErrorCode::Conflict,
+                    QStringLiteral("order %1 has no captured payment to confirm").arg(orderId),
+                    QStringLiteral("no_payment"));
             t.paidAt = m_clock.nowMs();
             t.stateReason = QString();
         }
         auto v = machine.apply(t);
         if (!v)
             return v.error();
-        if (to == OrderState::PendingPayment && captured && o.state == OrderState::PaidUnconfirmed) {
-            if (auto f = effects.flagRefund(orderId, captured->channel, captured->channelTxnId,
-                                            captured->amountMinor, captured->currency,
-                                            QStringLiteral("rollback:%1:v%2").arg(orderId).arg(*v),
-                                            QStringLiteral("rolled back after capture: %1").arg(reason),
-                                            actor);
+        if (to == OrderState::PendingPayment && captured &&
+            o.state == OrderState::PaidUnconfirmed) {
+            if (auto f = effects.flagRefund(
+                    orderId, captured->channel, captured->channelTxnId, captured->amountMinor,
+                    captured->currency, QStringLiteral("rollback:%1:v%2").arg(orderId).arg(*v),
+                    QStringLiteral("rolled back after capture: %1").arg(reason), actor);
                 !f)
                 return f.error();
         }
@@ -247,30 +255,34 @@ Result<Order> OrderService::simpleTransition(const QString &orderId, qint64 expe
             return after.error();
         return **after;
     });
-    if (!done && (done.error().code == ErrorCode::Stale || done.error().code == ErrorCode::Conflict))
+    if (!done &&
+        (done.error().code == ErrorCode::Stale || done.error().code == ErrorCode::Conflict))
         (void)machine.recordRejection(t, done.error().message);
     return done;
 }
 
-Result<Order> OrderService::rollback(const QString &orderId, qint64 expectedVersion, CauseKind cause,
-                                     const QString &causeId, const Actor &actor,
+Result<Order> OrderService::rollback(const QString &orderId, qint64 expectedVersion,
+                                     CauseKind cause, const QString &causeId, const Actor &actor,
                                      const QString &reason) const
 {
-    return simpleTransition(orderId, expectedVersion, OrderState::PendingPayment, cause, causeId, actor,
-                            reason);
+    return simpleTransition(orderId, expectedVersion, OrderState::PendingPayment, cause, causeId,
+                            actor, reason);
 }
 
 Result<Order> OrderService::cancel(const QString &orderId, qint64 expectedVersion, CauseKind cause,
-                                   const QString &causeId, const Actor &actor, const QString &reason) const
+                                   const QString &causeId, const Actor &actor,
+                                   const QString &reason) const
 {
-    return simpleTransition(orderId, expectedVersion, OrderState::Cancelled, cause, causeId, actor, reason);
+    return simpleTransition(orderId, expectedVersion, OrderState::Cancelled, cause, causeId, actor,
+                            reason);
 }
 
-Result<Order> OrderService::confirm(const QString &orderId, qint64 expectedVersion, const QString &causeId,
-                                    const Actor &actor, const QString &reason) const
+Result<Order> OrderService::confirm(const QString &orderId, qint64 expectedVersion,
+                                    const QString &causeId, const Actor &actor,
+                                    const QString &reason) const
 {
-    return simpleTransition(orderId, expectedVersion, OrderState::Paid, CauseKind::Fix, causeId, actor,
-                            reason);
+    return simpleTransition(orderId, expectedVersion, OrderState::Paid, CauseKind::Fix, causeId,
+                            actor, reason);
 }
 
 Result<Order> OrderService::get(const QString &orderId) const

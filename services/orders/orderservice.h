@@ -34,7 +34,10 @@ struct OrderHistory {
 
 class OrderService {
 public:
-    OrderService(const Connection &connection, const Clock &clock) : m_c(connection), m_clock(clock) {}
+    OrderService(const Connection &connection, const Clock &clock)
+        : m_c(connection)
+        , m_clock(clock)
+    {}
 
     Result<Order> create(const NewOrder &order, const Actor &actor) const;
 

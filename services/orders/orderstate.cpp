@@ -18,9 +18,9 @@ QString orderStateName(OrderState state)
 
 std::optional<OrderState> parseOrderState(const QString &name)
 {
-    for (OrderState s : {OrderState::PendingPayment, OrderState::Paying, OrderState::PaidUnconfirmed,
-                         OrderState::Paid, OrderState::PaymentFailed, OrderState::Cancelled,
-                         OrderState::Refunded})
+    for (OrderState s :
+         {OrderState::PendingPayment, OrderState::Paying, OrderState::PaidUnconfirmed,
+          OrderState::Paid, OrderState::PaymentFailed, OrderState::Cancelled, OrderState::Refunded})
         if (orderStateName(s) == name)
             return s;
     return std::nullopt;
@@ -43,8 +43,8 @@ bool transitionAllowed(OrderState from, OrderState to)
 
 bool isRollback(OrderState from, OrderState to)
 {
-    return to == OrderState::PendingPayment
-           && (from == OrderState::PaidUnconfirmed || from == OrderState::PaymentFailed);
+    return to == OrderState::PendingPayment &&
+           (from == OrderState::PaidUnconfirmed || from == OrderState::PaymentFailed);
 }
 
 QString causeKindName(CauseKind kind)

@@ -8,9 +8,10 @@ namespace OncePay {
 
 namespace {
 
-Result<void> audit(const Connection &c, const Clock &clock, const Actor &actor, const QString &action,
-                   const QString &kind, const QString &id, const QString &orderId,
-                   const QString &callbackId, const QJsonObject &after, const QString &reason = {})
+Result<void> audit(const Connection &c, const Clock &clock, const Actor &actor,
+                   const QString &action, const QString &kind, const QString &id,
+                   const QString &orderId, const QString &callbackId, const QJsonObject &after,
+                   const QString &reason = {})
 {
     AuditEvent e;
     e.actor = actor.id;
@@ -32,12 +33,13 @@ Result<void> audit(const Connection &c, const Clock &clock, const Actor &actor, 
 
 Result<void> PaymentEffects::recordCapture(const Order &order, const CapturedPayment &p) const
 {
-    auto r = Sql::exec(m_c.db(),
-                       QStringLiteral("INSERT INTO payments (order_id, channel, channel_txn_id, request_id,"
-                                      " callback_id, amount_minor, currency, status, captured_at)"
-                                      " VALUES (?, ?, ?, ?, ?, ?, ?, 'captured', ?)"),
-                       {order.orderId, p.channel, p.channelTxnId, Sql::nullIfEmpty(p.requestId),
-                        p.callbackId, p.amountMinor, p.currency, m_clock.nowMs()});
+    auto r = Sql::exec(
+        m_c.db(),
+        QStringLiteral("INSERT INTO payments (order_id, channel, channel_txn_id, request_id,"
+                       " callback_id, amount_minor, currency, status, captured_at)"
+                       " VALUES (?, ?, ?, ?, ?, ?, ?, 'captured', ?)"),
+        {order.orderId, p.channel, p.channelTxnId, Sql::nullIfEmpty(p.requestId), p.callbackId,
+         p.amountMinor, p.currency, m_clock.nowMs()});
     if (!r)
         return r.error();
     return {};
@@ -45,9 +47,10 @@ Result<void> PaymentEffects::recordCapture(const Order &order, const CapturedPay
 
 Result<bool> PaymentEffects::captureKnown(const QString &channel, const QString &channelTxnId) const
 {
-    auto n = Sql::scalar(m_c.db(),
-                         QStringLiteral("SELECT COUNT(*) FROM payments WHERE channel = ? AND channel_txn_id = ?"),
-                         {channel, channelTxnId});
+    auto n = Sql::scalar(
+        m_c.db(),
+        QStringLiteral("SELECT COUNT(*) FROM payments WHERE channel = ? AND channel_txn_id = ?"),
+        {channel, channelTxnId});
     if (!n)
         return n.error();
     return n->toInt() > 0;
@@ -55,11 +58,12 @@ Result<bool> PaymentEffects::captureKnown(const QString &channel, const QString 
 
 Result<std::optional<CapturedPayment>> PaymentEffects::captureFor(const Order &order) const
 {
-    auto q = Sql::exec(m_c.db(),
-                       QStringLiteral("SELECT channel, channel_txn_id, request_id, callback_id, amount_minor,"
-                                      " currency FROM payments WHERE order_id = ? AND channel = ? AND"
-                                      " channel_txn_id = ?"),
-                       {order.orderId, order.channel, order.channelTxnId});
+    auto q = Sql::exec(
+        m_c.db(),
+        QStringLiteral("SELECT channel, channel_txn_id, request_id, callback_id, amount_minor,"
+                       " currency FROM payments WHERE order_id = ? AND channel = ? AND"
+                       " channel_txn_id = ?"),
+        {order.orderId, order.channel, order.channelTxnId});
     if (!q)
         return q.error();
     if (!q->next())
@@ -74,28 +78,32 @@ Result<std::optional<CapturedPayment>> PaymentEffects::captureFor(const Order &o
     return std::optional<CapturedPayment>(p);
 }
 
-Result<void> PaymentEffects::bookPaid(const Order &order, const CapturedPayment &p, const Actor &actor) const
+Result<void> PaymentEffects::bookPaid(const Order &order, const CapturedPayment &p,
+                                      const Actor &actor) const
 {
     const qint64 now = m_clock.nowMs();
     const QString creditKey = QStringLiteral("credit:%1:%2").arg(p.channel, p.channelTxnId);
-    auto credit = Sql::exec(m_c.db(),
-                            QStringLiteral("INSERT INTO ledger_entries (entry_key, order_id, kind, amount_minor,"
-                                           " currency, channel, channel_txn_id, callback_id, memo, created_at)"
-                                           " VALUES (?, ?, 'payment_credit', ?, ?, ?, ?, ?, ?, ?)"),
-                            {creditKey, order.orderId, p.amountMinor, p.currency, p.channel, p.channelTxnId,
-                             Sql::nullIfEmpty(p.callbackId), QStringLiteral("balance credit"), now});
+    auto credit = Sql::exec(
+        m_c.db(),
+        QStringLiteral("INSERT INTO ledger_entries (entry_key, order_id, kind, amount_minor,"
+                       " currency, channel, channel_txn_id, callback_id, memo, created_at)"
+                       " VALUES (?, ?, 'payment_credit', ?, ?, ?, ?, ?, ?, ?)"),
+        {creditKey, order.orderId, p.amountMinor, p.currency, p.channel, p.channelTxnId,
+         Sql::nullIfEmpty(p.callbackId), QStringLiteral("balance credit"), now});
     if (!credit)
         return credit.error();
-    auto po = Sql::exec(m_c.db(),
-                        QStringLiteral("INSERT INTO purchase_orders (order_id, callback_id, created_at)"
-                                       " VALUES (?, ?, ?)"),
-                        {order.orderId, Sql::nullIfEmpty(p.callbackId), now});
+    auto po =
+        Sql::exec(m_c.db(),
+                  QStringLiteral("INSERT INTO purchase_orders (order_id, callback_id, created_at)"
+                                 " VALUES (?, ?, ?)"),
+                  {order.orderId, Sql::nullIfEmpty(p.callbackId), now});
     if (!po)
         return po.error();
-    auto lo = Sql::exec(m_c.db(),
-                        QStringLiteral("INSERT INTO logistics_orders (order_id, callback_id, created_at)"
-                                       " VALUES (?, ?, ?)"),
-                        {order.orderId, Sql::nullIfEmpty(p.callbackId), now});
+    auto lo =
+        Sql::exec(m_c.db(),
+                  QStringLiteral("INSERT INTO logistics_orders (order_id, callback_id, created_at)"
+                                 " VALUES (?, ?, ?)"),
+                  {order.orderId, Sql::nullIfEmpty(p.callbackId), now});
     if (!lo)
         return lo.error();
     return audit(m_c, m_clock, actor, QStringLiteral("payment.booked"), QStringLiteral("order"),
@@ -114,12 +122,13 @@ Result<void> PaymentEffects::bookRefund(const Order &order, const QString &chann
 {
     const qint64 now = m_clock.nowMs();
     const QString key = QStringLiteral("refund:%1:%2").arg(order.channel, refundKey);
-    auto debit = Sql::exec(m_c.db(),
-                           QStringLiteral("INSERT INTO ledger_entries (entry_key, order_id, kind, amount_minor,"
-                                          " currency, channel, channel_txn_id, callback_id, memo, created_at)"
-                                          " VALUES (?, ?, 'refund_debit', ?, ?, ?, ?, ?, ?, ?)"),
-                           {key, order.orderId, -amountMinor, currency, order.channel, channelTxnId,
-                            Sql::nullIfEmpty(callbackId), QStringLiteral("refund"), now});
+    auto debit = Sql::exec(
+        m_c.db(),
+        QStringLiteral("INSERT INTO ledger_entries (entry_key, order_id, kind, amount_minor,"
+                       " currency, channel, channel_txn_id, callback_id, memo, created_at)"
+                       " VALUES (?, ?, 'refund_debit', ?, ?, ?, ?, ?, ?, ?)"),
+        {key, order.orderId, -amountMinor, currency, order.channel, channelTxnId,
+         Sql::nullIfEmpty(callbackId), QStringLiteral("refund"), now});
     if (!debit)
         return debit.error();
     auto pay = Sql::update(m_c.db(),
@@ -141,22 +150,25 @@ Result<void> PaymentEffects::flagRefund(const QString &orderId, const QString &c
                                         const QString &reason, const Actor &actor) const
 {
     // Checked first rather than caught: a failed INSERT would abort a PostgreSQL transaction.
-    auto seen = Sql::scalar(m_c.db(), QStringLiteral("SELECT COUNT(*) FROM refund_obligations WHERE callback_id = ?"),
-                            {sourceKey});
+    auto seen = Sql::scalar(
+        m_c.db(), QStringLiteral("SELECT COUNT(*) FROM refund_obligations WHERE callback_id = ?"),
+        {sourceKey});
     if (!seen)
         return seen.error();
     if (seen->toInt() > 0)
         return {}; // already flagged by an earlier delivery of the same source
-    auto r = Sql::exec(m_c.db(),
-                       QStringLiteral("INSERT INTO refund_obligations (callback_id, order_id, channel,"
-                                      " channel_txn_id, amount_minor, currency, reason, created_at)"
-                                      " VALUES (?, ?, ?, ?, ?, ?, ?, ?)"),
-                       {sourceKey, orderId, channel, Sql::nullIfEmpty(channelTxnId), amountMinor, currency,
-                        reason, m_clock.nowMs()});
+    auto r =
+        Sql::exec(m_c.db(),
+                  QStringLiteral("INSERT INTO refund_obligations (callback_id, order_id, channel,"
+                                 " channel_txn_id, amount_minor, currency, reason, created_at)"
+                                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?)"),
+                  {sourceKey, orderId, channel, Sql::nullIfEmpty(channelTxnId), amountMinor,
+                   currency, reason, m_clock.nowMs()});
     if (!r)
         return r.error();
-    return audit(m_c, m_clock, actor, QStringLiteral("payment.refund_flagged"), QStringLiteral("order"),
-                 orderId, orderId, sourceKey.startsWith(QStringLiteral("fix:")) ? QString() : sourceKey,
+    return audit(m_c, m_clock, actor, QStringLiteral("payment.refund_flagged"),
+                 QStringLiteral("order"), orderId, orderId,
+                 sourceKey.startsWith(QStringLiteral("fix:")) ? QString() : sourceKey,
                  {{QStringLiteral("amount_minor"), QString::number(amountMinor)},
                   {QStringLiteral("currency"), currency},
                   {QStringLiteral("channel_txn_id"), channelTxnId}},

@@ -26,7 +26,10 @@ struct CapturedPayment {
 
 class PaymentEffects {
 public:
-    PaymentEffects(const Connection &connection, const Clock &clock) : m_c(connection), m_clock(clock) {}
+    PaymentEffects(const Connection &connection, const Clock &clock)
+        : m_c(connection)
+        , m_clock(clock)
+    {}
 
     // Inserts the payment row; Conflict if this channel transaction is already recorded.
     Result<void> recordCapture(const Order &order, const CapturedPayment &payment) const;
@@ -36,17 +39,19 @@ public:
     Result<std::optional<CapturedPayment>> captureFor(const Order &order) const;
 
     // Reaching `paid`: balance credit, purchase order, logistics order, audit rows.
-    Result<void> bookPaid(const Order &order, const CapturedPayment &payment, const Actor &actor) const;
+    Result<void> bookPaid(const Order &order, const CapturedPayment &payment,
+                          const Actor &actor) const;
 
     // Reaching `refunded`: refund debit and the payment marked refunded.
-    Result<void> bookRefund(const Order &order, const QString &channelTxnId, const QString &refundKey,
-                            qint64 amountMinor, const QString &currency, const QString &callbackId,
-                            const Actor &actor) const;
+    Result<void> bookRefund(const Order &order, const QString &channelTxnId,
+                            const QString &refundKey, qint64 amountMinor, const QString &currency,
+                            const QString &callbackId, const Actor &actor) const;
 
     // Money that really moved but cannot be kept (superseded attempt, rollback after
     // capture): flagged for refund, visible in the stuck view and reconciliation.
-    Result<void> flagRefund(const QString &orderId, const QString &channel, const QString &channelTxnId,
-                            qint64 amountMinor, const QString &currency, const QString &sourceKey,
+    Result<void> flagRefund(const QString &orderId, const QString &channel,
+                            const QString &channelTxnId, qint64 amountMinor,
+                            const QString &currency, const QString &sourceKey,
                             const QString &reason, const Actor &actor) const;
 
 private:

@@ -21,13 +21,15 @@ QVariant nullable(const QString &s)
 Result<qint64> StateMachine::apply(const TransitionRequest &r) const
 {
     if (!transitionAllowed(r.from, r.to))
-        return makeError(ErrorCode::Conflict,
-                         QStringLiteral("order %1: %2 → %3 is not a transition of the state machine")
-                             .arg(r.orderId, orderStateName(r.from), orderStateName(r.to)),
-                         QStringLiteral("not_allowed"));
+        return makeError(
+            ErrorCode::Conflict,
+            QStringLiteral("order %1: %2 → %3 is not a transition of the state machine")
+                .arg(r.orderId, orderStateName(r.from), orderStateName(r.to)),
+            QStringLiteral("not_allowed"));
 
     const qint64 now = m_clock.nowMs();
-    QString sql = QStringLiteral("UPDATE orders SET state = ?, version = version + 1, updated_at = ?");
+    QString sql =
+        QStringLiteral("UPDATE orders SET state = ?, version = version + 1, updated_at = ?");
     QVariantList binds{orderStateName(r.to), now};
     auto set = [&](const char *column, const QVariant &value) {
         sql += QStringLiteral(", %1 = ?").arg(QLatin1String(column));
@@ -58,12 +60,13 @@ Result<qint64> StateMachine::apply(const TransitionRequest &r) const
                          QStringLiteral("stale_version"));
 
     const qint64 newVersion = r.expectedVersion + 1;
-    auto t = Sql::exec(m_c.db(),
-                       QStringLiteral("INSERT INTO order_transitions (order_id, from_state, to_state,"
-                                      " new_version, cause_kind, cause_id, actor, reason, created_at)"
-                                      " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"),
-                       {r.orderId, orderStateName(r.from), orderStateName(r.to), newVersion,
-                        causeKindName(r.cause), nullable(r.causeId), r.actor.id, nullable(r.reason), now});
+    auto t = Sql::exec(
+        m_c.db(),
+        QStringLiteral("INSERT INTO order_transitions (order_id, from_state, to_state,"
+                       " new_version, cause_kind, cause_id, actor, reason, created_at)"
+                       " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+        {r.orderId, orderStateName(r.from), orderStateName(r.to), newVersion,
+         causeKindName(r.cause), nullable(r.causeId), r.actor.id, nullable(r.reason), now});
     if (!t)
         return t.error();
 
@@ -102,13 +105,15 @@ Result<void> StateMachine::insertRejection(const TransitionRequest &r, const QSt
         return current.error();
     const qint64 now = m_clock.nowMs();
     const QVariant actualVersion = *current ? QVariant((*current)->version) : QVariant();
-    const QVariant actualState = *current ? QVariant(orderStateName((*current)->state)) : QVariant();
-    auto ins = Sql::exec(m_c.db(),
-                         QStringLiteral("INSERT INTO transition_rejections (order_id, expected_version,"
-                                        " actual_version, actual_state, requested_to, cause_kind, cause_id,"
-                                        " actor, reason, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
-                         {r.orderId, r.expectedVersion, actualVersion, actualState, orderStateName(r.to),
-                          causeKindName(r.cause), nullable(r.causeId), r.actor.id, why, now});
+    const QVariant actualState =
+        *current ? QVariant(orderStateName((*current)->state)) : QVariant();
+    auto ins = Sql::exec(
+        m_c.db(),
+        QStringLiteral("INSERT INTO transition_rejections (order_id, expected_version,"
+                       " actual_version, actual_state, requested_to, cause_kind, cause_id,"
+                       " actor, reason, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+        {r.orderId, r.expectedVersion, actualVersion, actualState, orderStateName(r.to),
+         causeKindName(r.cause), nullable(r.causeId), r.actor.id, why, now});
     if (!ins)
         return ins.error();
     AuditEvent e;

@@ -24,7 +24,7 @@ struct TransitionRequest {
     OrderState from = OrderState::PendingPayment; // the state the caller saw
     OrderState to = OrderState::PendingPayment;
     CauseKind cause = CauseKind::System;
-    QString causeId;   // request id, callback id, fix id, timer name
+    QString causeId; // request id, callback id, fix id, timer name
     Actor actor;
     QString reason;
     QString callbackId; // for the audit row's callback reference
@@ -40,7 +40,10 @@ struct TransitionRequest {
 
 class StateMachine {
 public:
-    StateMachine(const Connection &connection, const Clock &clock) : m_c(connection), m_clock(clock) {}
+    StateMachine(const Connection &connection, const Clock &clock)
+        : m_c(connection)
+        , m_clock(clock)
+    {}
 
     // Returns the new version. Errors: Conflict (transition does not exist, reason
     // "not_allowed"), Stale (version or state moved; reason "stale_version").

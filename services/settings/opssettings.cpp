@@ -6,7 +6,8 @@ namespace OncePay {
 
 Result<OpsSettings> OpsSettings::load(const Connection &c)
 {
-    auto q = Sql::exec(c.db(), QStringLiteral("SELECT setting_key, setting_value FROM ops_settings"));
+    auto q =
+        Sql::exec(c.db(), QStringLiteral("SELECT setting_key, setting_value FROM ops_settings"));
     if (!q)
         return q.error();
     OpsSettings s;

@@ -43,7 +43,8 @@ QStringList ChannelEmitter::channels()
 QStringList ChannelEmitter::currencies(const QString &channel)
 {
     if (channel == u"stripe")
-        return {QStringLiteral("USD"), QStringLiteral("EUR"), QStringLiteral("CNY"), QStringLiteral("JPY")};
+        return {QStringLiteral("USD"), QStringLiteral("EUR"), QStringLiteral("CNY"),
+                QStringLiteral("JPY")};
     if (channel == u"paypal")
         return {QStringLiteral("USD"), QStringLiteral("EUR"), QStringLiteral("JPY")};
     if (channel == u"kakaopay")
@@ -54,7 +55,8 @@ QStringList ChannelEmitter::currencies(const QString &channel)
 Result<void> ChannelEmitter::prepare()
 {
     if (!m_paypal.isValid())
-        return makeError(ErrorCode::Internal, QStringLiteral("could not create the simulated PayPal key"));
+        return makeError(ErrorCode::Internal,
+                         QStringLiteral("could not create the simulated PayPal key"));
     QDir().mkpath(m_certDir);
     m_certFile = QDir(m_certDir).filePath(QStringLiteral("paypal-sim-cert.pem"));
     return m_paypal.writeCertificate(m_certFile);
@@ -82,10 +84,11 @@ QString ChannelEmitter::newTxnId(const QString &channel, quint64 n) const
     return QString::number(100000 + (mix % 900000000ull)); // FedaPay's numeric transaction ids
 }
 
-InboundRequest ChannelEmitter::request(EmittedKind kind, const EmittedPayment &p, quint64 serial, qint64 nowMs,
-                                       bool forge) const
+InboundRequest ChannelEmitter::request(EmittedKind kind, const EmittedPayment &p, quint64 serial,
+                                       qint64 nowMs, bool forge) const
 {
-    const QByteArray secret = forge ? QByteArrayLiteral("whsec_forged") : m_secrets.value(p.channel);
+    const QByteArray secret =
+        forge ? QByteArrayLiteral("whsec_forged") : m_secrets.value(p.channel);
     const QString eventHex = hex((m_seed << 20) ^ serial, 16);
     const int exp = Currency::exponent(p.currency).value_or(2);
 
@@ -100,10 +103,12 @@ InboundRequest ChannelEmitter::request(EmittedKind kind, const EmittedPayment &p
         s.amountMinor = p.amountMinor;
         s.currency = p.currency.toLower();
         s.createdSeconds = nowMs / 1000;
-        const QByteArray body = kind == EmittedKind::Succeeded ? StripeEvents::paymentIntentSucceeded(s)
-                                : kind == EmittedKind::Failed  ? StripeEvents::paymentIntentFailed(s)
-                                : kind == EmittedKind::Refunded ? StripeEvents::chargeRefunded(s)
-                                                                : StripeEvents::eventOfType(QStringLiteral("payment_intent.created"), s);
+        const QByteArray body =
+            kind == EmittedKind::Succeeded ? StripeEvents::paymentIntentSucceeded(s)
+            : kind == EmittedKind::Failed  ? StripeEvents::paymentIntentFailed(s)
+            : kind == EmittedKind::Refunded
+                ? StripeEvents::chargeRefunded(s)
+                : StripeEvents::eventOfType(QStringLiteral("payment_intent.created"), s);
         return StripeSigner::sign(body, secret, nowMs / 1000);
     }
     if (p.channel == u"paypal") {
@@ -118,11 +123,15 @@ InboundRequest ChannelEmitter::request(EmittedKind kind, const EmittedPayment &p
         s.currency = p.currency;
         s.fee = Currency::formatAmount(p.amountMinor * 349 / 10000, exp);
         s.createTimeMs = nowMs;
-        const QByteArray body = kind == EmittedKind::Succeeded ? PayPalEvents::captureCompleted(s)
-                                : kind == EmittedKind::Failed  ? PayPalEvents::captureEvent(QStringLiteral("PAYMENT.CAPTURE.DENIED"), s)
-                                : kind == EmittedKind::Refunded ? PayPalEvents::refundEvent(QStringLiteral("PAYMENT.CAPTURE.REFUNDED"), s)
-                                                                : PayPalEvents::captureEvent(QStringLiteral("CHECKOUT.ORDER.APPROVED"), s);
-        InboundRequest r = m_paypal.sign(body, m_webhookId, nowMs, (QStringLiteral("sim-") + eventHex).toUtf8());
+        const QByteArray body =
+            kind == EmittedKind::Succeeded ? PayPalEvents::captureCompleted(s)
+            : kind == EmittedKind::Failed
+                ? PayPalEvents::captureEvent(QStringLiteral("PAYMENT.CAPTURE.DENIED"), s)
+            : kind == EmittedKind::Refunded
+                ? PayPalEvents::refundEvent(QStringLiteral("PAYMENT.CAPTURE.REFUNDED"), s)
+                : PayPalEvents::captureEvent(QStringLiteral("CHECKOUT.ORDER.APPROVED"), s);
+        InboundRequest r =
+            m_paypal.sign(body, m_webhookId, nowMs, (QStringLiteral("sim-") + eventHex).toUtf8());
         if (forge) {
             for (auto &h : r.headers)
                 if (h.first == "paypal-transmission-sig")
@@ -139,11 +148,15 @@ InboundRequest ChannelEmitter::request(EmittedKind kind, const EmittedPayment &p
         s.attemptId = p.attemptId;
         s.amountTotal = p.amountMinor;
         s.approvedAtMs = nowMs;
-        const QByteArray body = kind == EmittedKind::Succeeded ? KakaoPayEvents::approveResult(s)
-                                : kind == EmittedKind::Failed  ? KakaoPayEvents::statusResult(s, QStringLiteral("FAIL_PAYMENT"))
-                                : kind == EmittedKind::Refunded ? KakaoPayEvents::cancelResult(s, p.amountMinor, s.aid, nowMs)
-                                                                : KakaoPayEvents::statusResult(s, QStringLiteral("READY"));
-        return KakaoPaySigner::sign(body, secret, (QStringLiteral("msg_sim") + eventHex).toUtf8(), nowMs / 1000);
+        const QByteArray body =
+            kind == EmittedKind::Succeeded ? KakaoPayEvents::approveResult(s)
+            : kind == EmittedKind::Failed
+                ? KakaoPayEvents::statusResult(s, QStringLiteral("FAIL_PAYMENT"))
+            : kind == EmittedKind::Refunded
+                ? KakaoPayEvents::cancelResult(s, p.amountMinor, s.aid, nowMs)
+                : KakaoPayEvents::statusResult(s, QStringLiteral("READY"));
+        return KakaoPaySigner::sign(body, secret, (QStringLiteral("msg_sim") + eventHex).toUtf8(),
+                                    nowMs / 1000);
     }
     FedaPayEvents::Params s;
     s.transactionId = p.channelTxnId.toLongLong();
@@ -155,8 +168,9 @@ InboundRequest ChannelEmitter::request(EmittedKind kind, const EmittedPayment &p
     s.timestampMs = nowMs;
     const QByteArray body = kind == EmittedKind::Succeeded ? FedaPayEvents::approved(s)
                             : kind == EmittedKind::Failed  ? FedaPayEvents::declined(s)
-                            : kind == EmittedKind::Refunded ? FedaPayEvents::refunded(s)
-                                                            : FedaPayEvents::transactionEvent(QStringLiteral("pending"), s);
+                            : kind == EmittedKind::Refunded
+                                ? FedaPayEvents::refunded(s)
+                                : FedaPayEvents::transactionEvent(QStringLiteral("pending"), s);
     return FedaPaySigner::sign(body, secret, nowMs / 1000);
 }
 

@@ -18,7 +18,7 @@ struct EmittedPayment {
     QString channel;
     QString orderId;
     QString attemptId;
-    QString channelTxnId;  // the channel's payment id (pi_…, capture id, transaction id, tid)
+    QString channelTxnId; // the channel's payment id (pi_…, capture id, transaction id, tid)
     QString refundId;
     qint64 amountMinor = 0;
     QString currency;
@@ -40,8 +40,8 @@ public:
     QString newTxnId(const QString &channel, quint64 n) const;
 
     // A signed request; `eventSerial` distinguishes events (a channel retry reuses it).
-    InboundRequest request(EmittedKind kind, const EmittedPayment &p, quint64 eventSerial, qint64 nowMs,
-                           bool forgeSignature = false) const;
+    InboundRequest request(EmittedKind kind, const EmittedPayment &p, quint64 eventSerial,
+                           qint64 nowMs, bool forgeSignature = false) const;
 
     static QStringList channels();
     static QStringList currencies(const QString &channel);

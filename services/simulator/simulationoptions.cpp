@@ -10,7 +10,8 @@ Result<FaultProfile> FaultProfile::named(const QString &name)
     if (name == u"calm") {
         p = FaultProfile{};
         p.name = name;
-        p.declineThenRetry = p.lateStale = p.refundFirst = p.failureAfterSuccess = p.mismatch = p.poison = 0;
+        p.declineThenRetry = p.lateStale = p.refundFirst = p.failureAfterSuccess = p.mismatch =
+            p.poison = 0;
         p.duplicateBurst = p.channelRetry = p.forgedSignature = p.workerCrash = 0;
         p.auditOutage = false;
         return p;
@@ -30,8 +31,9 @@ Result<FaultProfile> FaultProfile::named(const QString &name)
         p.workerCrash = 0.05;
         return p;
     }
-    return makeError(ErrorCode::Invalid,
-                     QStringLiteral("unknown fault profile '%1' (realistic, calm, hostile)").arg(name));
+    return makeError(
+        ErrorCode::Invalid,
+        QStringLiteral("unknown fault profile '%1' (realistic, calm, hostile)").arg(name));
 }
 
 Result<void> FaultProfile::applyOverrides(const QString &assignments)
@@ -60,9 +62,11 @@ Result<void> FaultProfile::applyOverrides(const QString &assignments)
             continue;
         }
         if (!rates.contains(key))
-            return makeError(ErrorCode::Invalid, QStringLiteral("unknown fault rate '%1'").arg(key));
+            return makeError(ErrorCode::Invalid,
+                             QStringLiteral("unknown fault rate '%1'").arg(key));
         if (!ok || value < 0 || value > 1)
-            return makeError(ErrorCode::Invalid, QStringLiteral("fault rate %1 must be between 0 and 1").arg(key));
+            return makeError(ErrorCode::Invalid,
+                             QStringLiteral("fault rate %1 must be between 0 and 1").arg(key));
         *rates.value(key) = value;
     }
     return {};

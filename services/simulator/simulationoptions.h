@@ -21,15 +21,15 @@ struct FaultProfile {
     double refunded = 0.05;         // paid, then refunded days later
     double refundFirst = 0.2;       // of refunds: delivered before the capture (out of order)
     double failureAfterSuccess = 0.01;
-    double mismatch = 0.005;        // the channel captured another amount: stays paid_unconfirmed
-    double poison = 0.003;          // callbacks for orders that do not exist: dead letters
+    double mismatch = 0.005; // the channel captured another amount: stays paid_unconfirmed
+    double poison = 0.003;   // callbacks for orders that do not exist: dead letters
     // Transport (per delivery).
-    double duplicateBurst = 0.15;   // 1–4 extra copies within seconds
-    double channelRetry = 0.05;     // the channel thinks we did not answer: retries on its schedule
-    double forgedSignature = 0.01;  // an extra request with a wrong signature
+    double duplicateBurst = 0.15;  // 1–4 extra copies within seconds
+    double channelRetry = 0.05;    // the channel thinks we did not answer: retries on its schedule
+    double forgedSignature = 0.01; // an extra request with a wrong signature
     // Infrastructure.
-    double workerCrash = 0.01;      // per stored message: a worker claims it and dies; the lease expires
-    bool auditOutage = true;         // the audit database is down for six hours on day 2
+    double workerCrash = 0.01; // per stored message: a worker claims it and dies; the lease expires
+    bool auditOutage = true;   // the audit database is down for six hours on day 2
 
     static Result<FaultProfile> named(const QString &name); // realistic, calm, hostile
     // "rate=value,…" overrides, e.g. "duplicateBurst=0.5,poison=0"
@@ -42,7 +42,7 @@ struct SimulationOptions {
     quint64 seed = 1;
     qint64 startMs = 1761955200000; // 2025-11-01T00:00:00Z
     FaultProfile faults;
-    QString outDir;  // statements, fee schedule, PayPal certificate; empty = no files
+    QString outDir; // statements, fee schedule, PayPal certificate; empty = no files
     bool force = false;
     bool demoAccounts = false;
 };

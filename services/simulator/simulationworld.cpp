@@ -13,14 +13,14 @@ constexpr qint64 kDay = 24 * kHour;
 qint64 amountFor(const QString &currency, Rng &rng)
 {
     if (currency == u"JPY")
-        return rng.range(5, 500) * 100;        // ¥500 – ¥50,000
+        return rng.range(5, 500) * 100; // ¥500 – ¥50,000
     if (currency == u"KRW")
-        return rng.range(5, 500) * 1000;       // ₩5,000 – ₩500,000
+        return rng.range(5, 500) * 1000; // ₩5,000 – ₩500,000
     if (currency == u"XOF")
-        return rng.range(2, 600) * 500;        // 1,000 – 300,000 F CFA
+        return rng.range(2, 600) * 500; // 1,000 – 300,000 F CFA
     if (currency == u"CNY")
-        return rng.range(3000, 300000);        // ¥30.00 – ¥3,000.00
-    return rng.range(500, 50000);              // 5.00 – 500.00
+        return rng.range(3000, 300000); // ¥30.00 – ¥3,000.00
+    return rng.range(500, 50000);       // 5.00 – 500.00
 }
 
 } // namespace
@@ -38,12 +38,13 @@ QList<qint64> retryScheduleMs(const QString &channel)
         return out;
     }
     if (channel == u"stripe") // immediately, then backing off over up to three days
-        return {kMinute, 5 * kMinute, 30 * kMinute, 2 * kHour, 5 * kHour, 10 * kHour, 20 * kHour, 30 * kHour,
-                45 * kHour, 60 * kHour, 72 * kHour};
+        return {kMinute,    5 * kMinute, 30 * kMinute, 2 * kHour,  5 * kHour, 10 * kHour,
+                20 * kHour, 30 * kHour,  45 * kHour,   60 * kHour, 72 * kHour};
     return {kMinute, 10 * kMinute, kHour, 6 * kHour, kDay}; // the relays' own schedules
 }
 
-QList<SimOrder> planOrders(const SimulationOptions &o, const ChannelEmitter &emitter, Rng &rng, Timeline &timeline)
+QList<SimOrder> planOrders(const SimulationOptions &o, const ChannelEmitter &emitter, Rng &rng,
+                           Timeline &timeline)
 {
     const FaultProfile &f = o.faults;
     QList<SimOrder> orders;
@@ -59,8 +60,9 @@ QList<SimOrder> planOrders(const SimulationOptions &o, const ChannelEmitter &emi
         const QStringList currencies = ChannelEmitter::currencies(so.channel);
         so.currency = currencies[int(rng.range(0, currencies.size() - 1))];
         so.amountMinor = amountFor(so.currency, rng);
-        so.createdAt = o.startMs + qint64(double(span) * double(i) / double(std::max(1, o.orders)))
-                       + rng.range(0, 10 * kMinute);
+        so.createdAt = o.startMs +
+                       qint64(double(span) * double(i) / double(std::max(1, o.orders))) +
+                       rng.range(0, 10 * kMinute);
 
         const double s = rng.unit();
         double acc = 0;
@@ -94,7 +96,8 @@ QList<SimOrder> planOrders(const SimulationOptions &o, const ChannelEmitter &emi
         case Story::DeclineThenRetry:
             so.attempts[0].declines = true;
             so.attempts[0].lateStale = rng.chance(f.lateStale);
-            so.attempts << Attempt{QStringLiteral("att-%1-2").arg(so.id), emitter.newTxnId(so.channel, ++txn)};
+            so.attempts << Attempt{QStringLiteral("att-%1-2").arg(so.id),
+                                   emitter.newTxnId(so.channel, ++txn)};
             break;
         case Story::Refunded:
             so.refundFirst = rng.chance(f.refundFirst);

@@ -17,7 +17,15 @@
 
 namespace OncePay::Sim {
 
-enum class Story { Normal, Abandoned, Cancelled, DeclineThenRetry, Refunded, FailureAfterSuccess, Mismatch };
+enum class Story {
+    Normal,
+    Abandoned,
+    Cancelled,
+    DeclineThenRetry,
+    Refunded,
+    FailureAfterSuccess,
+    Mismatch
+};
 
 struct Attempt {
     QString requestId;
@@ -48,8 +56,8 @@ struct Event {
     int order = -1;
     int attempt = 0;
     EmittedKind kind = EmittedKind::Succeeded;
-    quint64 serial = 0;     // channel event identity: copies share it
-    bool copy = false;      // a duplicate or a channel retry of an earlier delivery
+    quint64 serial = 0; // channel event identity: copies share it
+    bool copy = false;  // a duplicate or a channel retry of an earlier delivery
     bool forged = false;
     bool stale = false;
     qint64 amountOverride = 0;
@@ -57,7 +65,9 @@ struct Event {
 
 class Rng {
 public:
-    explicit Rng(quint64 seed) : m_engine(seed) {}
+    explicit Rng(quint64 seed)
+        : m_engine(seed)
+    {}
     double unit() { return double(m_engine() >> 11) * 0x1.0p-53; }
     bool chance(double p) { return unit() < p; }
     qint64 range(qint64 lo, qint64 hi) { return lo + qint64(m_engine() % quint64(hi - lo + 1)); }
@@ -90,10 +100,11 @@ QList<qint64> retryScheduleMs(const QString &channel);
 // Reads the outcome back from the database: counts for the summary, and every invariant
 // (final state and ledger per order, one credit per payment, effects once) into
 // summary.invariantFailures.
-void checkInvariants(const Connection &orders, const QList<SimOrder> &world, SimulationSummary &summary);
+void checkInvariants(const Connection &orders, const QList<SimOrder> &world,
+                     SimulationSummary &summary);
 
 // Plans every order's story and first events.
-QList<SimOrder> planOrders(const SimulationOptions &options, const ChannelEmitter &emitter, Rng &rng,
-                           Timeline &timeline);
+QList<SimOrder> planOrders(const SimulationOptions &options, const ChannelEmitter &emitter,
+                           Rng &rng, Timeline &timeline);
 
 } // namespace OncePay::Sim

@@ -108,13 +108,16 @@ Result<void> Run::setUp()
     if (!audit)
         return audit.error();
     m_audit = std::make_unique<Connection>(std::move(audit).value());
-    auto existing = Sql::scalar(m_orders->db(), QStringLiteral("SELECT COUNT(*) FROM orders WHERE order_id LIKE ?"),
+    auto existing = Sql::scalar(m_orders->db(),
+                                QStringLiteral("SELECT COUNT(*) FROM orders WHERE order_id LIKE ?"),
                                 {QStringLiteral("ord-%1-%").arg(m_o.seed)});
     if (!existing)
         return existing.error();
     if (existing->toLongLong() > 0)
-        return makeError(ErrorCode::Conflict,
-                         QStringLiteral("the orders database already holds a simulation with seed %1").arg(m_o.seed));
+        return makeError(
+            ErrorCode::Conflict,
+            QStringLiteral("the orders database already holds a simulation with seed %1")
+                .arg(m_o.seed));
 
     m_channels = std::make_unique<ChannelRegistry>(m_config);
     m_ingest = std::make_unique<IngestService>(*m_orders, *m_channels, m_clock);
@@ -123,7 +126,8 @@ Result<void> Run::setUp()
     if (!policy)
         return policy.error();
     m_policy = *policy;
-    m_worker = std::make_unique<Worker>(*m_orders, m_clock, QStringLiteral("worker:sim/1"), m_policy);
+    m_worker =
+        std::make_unique<Worker>(*m_orders, m_clock, QStringLiteral("worker:sim/1"), m_policy);
     m_world = planOrders(m_o, *m_emitter, m_rng, m_timeline);
     return {};
 }
@@ -132,7 +136,8 @@ bool Run::inOutage() const
 {
     // Six hours on the second day: the outbox keeps every event until the audit DB is back.
     const qint64 begin = m_o.startMs + kDay + 9 * kHour;
-    return m_o.faults.auditOutage && m_o.days >= 2 && m_clock.nowMs() >= begin && m_clock.nowMs() < begin + 6 * kHour;
+    return m_o.faults.auditOutage && m_o.days >= 2 && m_clock.nowMs() >= begin &&
+           m_clock.nowMs() < begin + 6 * kHour;
 }
 
 void Run::shipAudit()
@@ -166,18 +171,21 @@ void Run::handle(qint64 now, const Event &e)
     SimOrder *o = e.order >= 0 ? &m_world[e.order] : nullptr;
     switch (e.type) {
     case EventType::Create: {
-        auto r = m_service->create({o->id, QStringLiteral("cust-%1").arg(m_rng.range(1, 5000), 5, 10, QLatin1Char('0')),
-                                    o->amountMinor, o->currency},
-                                   Actor::platform());
+        auto r = m_service->create(
+            {o->id, QStringLiteral("cust-%1").arg(m_rng.range(1, 5000), 5, 10, QLatin1Char('0')),
+             o->amountMinor, o->currency},
+            Actor::platform());
         if (!r)
-            spdlog::error("simulate: create {}: {}", o->id.toStdString(), r.error().message.toStdString());
+            spdlog::error("simulate: create {}: {}", o->id.toStdString(),
+                          r.error().message.toStdString());
         break;
     }
     case EventType::Cancel: {
         auto current = m_service->get(o->id);
         if (current)
-            (void)m_service->cancel(o->id, current->version, CauseKind::Request, QStringLiteral("cancel-") + o->id,
-                                    Actor::platform(), QStringLiteral("customer cancelled"));
+            (void)m_service->cancel(o->id, current->version, CauseKind::Request,
+                                    QStringLiteral("cancel-") + o->id, Actor::platform(),
+                                    QStringLiteral("customer cancelled"));
         break;
     }
     case EventType::Pay: pay(now, e); break;
@@ -185,13 +193,19 @@ void Run::handle(qint64 now, const Event &e)
     case EventType::RollbackAfterFailure: rollbackAfterFailure(now, e); break;
     case EventType::WorkerCrash: crashWorker(); break;
     case EventType::Poison: {
-        EmittedPayment p{o->channel, QStringLiteral("ghost-") + o->id, QStringLiteral("att-ghost"),
-                         m_emitter->newTxnId(o->channel, 1000000000ull + quint64(e.order)), {}, o->amountMinor,
+        EmittedPayment p{o->channel,
+                         QStringLiteral("ghost-") + o->id,
+                         QStringLiteral("att-ghost"),
+                         m_emitter->newTxnId(o->channel, 1000000000ull + quint64(e.order)),
+                         {},
+                         o->amountMinor,
                          o->currency};
         ++m_s.callbacksSent;
         ++m_s.poisonSent;
-        m_captures << ChannelCapture{o->channel, p.channelTxnId, p.orderId, p.amountMinor, p.currency, now, false, {}, 0};
-        auto r = m_ingest->ingest(o->channel, m_emitter->request(EmittedKind::Succeeded, p, ++m_serial, now));
+        m_captures << ChannelCapture{
+            o->channel, p.channelTxnId, p.orderId, p.amountMinor, p.currency, now, false, {}, 0};
+        auto r = m_ingest->ingest(o->channel,
+                                  m_emitter->request(EmittedKind::Succeeded, p, ++m_serial, now));
         ++(r ? m_s.storedNew : m_s.rejectedAtDoor);
         break;
     }
@@ -202,8 +216,9 @@ void Run::crashWorker()
 {
     // A worker claims a batch and dies without a word: its leases must expire and the
     // messages be claimed again, never lost.
-    auto claimed = MessageStore(*m_orders, m_clock)
-                       .claim(QStringLiteral("worker:sim-crashed/%1").arg(++m_crashes), 5, m_policy.leaseMs);
+    auto claimed =
+        MessageStore(*m_orders, m_clock)
+            .claim(QStringLiteral("worker:sim-crashed/%1").arg(++m_crashes), 5, m_policy.leaseMs);
     if (claimed && !claimed->isEmpty())
         ++m_s.workerCrashes;
 }
@@ -218,7 +233,8 @@ void Run::pay(qint64 now, const Event &e)
         return;
     }
     const Attempt &a = o.attempts[e.attempt];
-    auto r = m_service->startPayment(o.id, o.channel, current->version, a.requestId, Actor::platform());
+    auto r =
+        m_service->startPayment(o.id, o.channel, current->version, a.requestId, Actor::platform());
     if (!r) {
         spdlog::warn("simulate: pay {}: {}", o.id.toStdString(), r.error().message.toStdString());
         return;
@@ -251,7 +267,8 @@ void Run::pay(qint64 now, const Event &e)
             m_timeline.at(outcome, refund); // the capture's first delivery was lost
             captureAt = outcome + m_rng.range(5 * kMinute, 30 * kMinute);
         } else {
-            m_timeline.at(std::min(endOfWorld - kHour, outcome + m_rng.range(kHour, 5 * kDay)), refund);
+            m_timeline.at(std::min(endOfWorld - kHour, outcome + m_rng.range(kHour, 5 * kDay)),
+                          refund);
         }
     }
     d.kind = EmittedKind::Succeeded;
@@ -278,8 +295,9 @@ void Run::rollbackAfterFailure(qint64 now, const Event &e)
             m_timeline.at(now + kMinute, e);
         return;
     }
-    auto r = m_service->rollback(o.id, current->version, CauseKind::Request, QStringLiteral("rb-") + o.id,
-                                 Actor::platform(), QStringLiteral("declined; ready for a new attempt"));
+    auto r = m_service->rollback(o.id, current->version, CauseKind::Request,
+                                 QStringLiteral("rb-") + o.id, Actor::platform(),
+                                 QStringLiteral("declined; ready for a new attempt"));
     if (!r)
         return;
     Event next;
@@ -303,7 +321,8 @@ void Run::deliver(qint64 now, const Event &e)
 {
     const SimOrder &o = m_world[e.order];
     const Attempt &a = o.attempts[e.attempt];
-    EmittedPayment p{o.channel, o.id, a.requestId, a.txnId, {}, e.amountOverride ? e.amountOverride : o.amountMinor,
+    EmittedPayment p{o.channel, o.id, a.requestId,
+                     a.txnId,   {},   e.amountOverride ? e.amountOverride : o.amountMinor,
                      o.currency};
     ++m_s.callbacksSent;
     if (e.forged)
@@ -325,7 +344,8 @@ void Run::deliver(qint64 now, const Event &e)
         const QString key = o.channel + u':' + a.txnId;
         if (!m_captureIndex.contains(key)) {
             m_captureIndex.insert(key, m_captures.size());
-            m_captures << ChannelCapture{o.channel, a.txnId, o.id, p.amountMinor, o.currency, now, false, {}, 0};
+            m_captures << ChannelCapture{o.channel, a.txnId, o.id, p.amountMinor, o.currency, now,
+                                         false,     {},      0};
         }
         ChannelCapture &capture = m_captures[m_captureIndex.value(key)];
         if (e.kind == EmittedKind::Succeeded) {
@@ -362,8 +382,9 @@ void Run::settle()
     for (int step = 0; step < 4 * 24 * 6; ++step) {
         m_clock.advance(10 * kMinute);
         runWorker();
-        auto open = Sql::scalar(m_orders->db(), QStringLiteral("SELECT COUNT(*) FROM callback_messages WHERE"
-                                                               " status IN ('pending', 'processing', 'failed')"));
+        auto open = Sql::scalar(m_orders->db(),
+                                QStringLiteral("SELECT COUNT(*) FROM callback_messages WHERE"
+                                               " status IN ('pending', 'processing', 'failed')"));
         if (open && open->toLongLong() == 0)
             break;
     }
@@ -428,14 +449,17 @@ Simulator::Simulator(AppConfig config, SimulationOptions options, Progress progr
 Result<SimulationSummary> Simulator::run()
 {
     if (m_options.orders < 1 || m_options.days < 1)
-        return makeError(ErrorCode::Invalid, QStringLiteral("--orders and --days must be at least 1"));
+        return makeError(ErrorCode::Invalid,
+                         QStringLiteral("--orders and --days must be at least 1"));
     if (!m_options.outDir.isEmpty()) {
         QDir out(m_options.outDir);
         if (out.exists() && !out.isEmpty() && !m_options.force)
             return makeError(ErrorCode::Conflict,
-                             QStringLiteral("%1 is not empty; use --force to write into it").arg(m_options.outDir));
+                             QStringLiteral("%1 is not empty; use --force to write into it")
+                                 .arg(m_options.outDir));
         if (!QDir().mkpath(m_options.outDir))
-            return makeError(ErrorCode::Invalid, QStringLiteral("cannot create %1").arg(m_options.outDir));
+            return makeError(ErrorCode::Invalid,
+                             QStringLiteral("cannot create %1").arg(m_options.outDir));
     }
     Run run(m_config, m_options, m_progress);
     return run.execute();

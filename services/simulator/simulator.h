@@ -21,22 +21,22 @@ namespace OncePay {
 
 struct SimulationSummary {
     qint64 orders = 0;
-    qint64 callbacksSent = 0;       // every HTTP delivery, duplicates and forgeries included
+    qint64 callbacksSent = 0; // every HTTP delivery, duplicates and forgeries included
     qint64 storedNew = 0;
-    qint64 duplicatesAbsorbed = 0;  // answered "already received"
+    qint64 duplicatesAbsorbed = 0; // answered "already received"
     qint64 forgedSent = 0;
     qint64 rejectedAtDoor = 0;
-    qint64 staleSent = 0;           // late callbacks of superseded attempts (distinct events)
-    qint64 staleRejected = 0;       // messages skipped as stale
+    qint64 staleSent = 0;     // late callbacks of superseded attempts (distinct events)
+    qint64 staleRejected = 0; // messages skipped as stale
     qint64 poisonSent = 0;
     qint64 deadLetters = 0;
     qint64 workerCrashes = 0;
     qint64 leasesReclaimed = 0;
-    qint64 auditShipRefused = 0;    // shipping attempts during the audit outage
+    qint64 auditShipRefused = 0; // shipping attempts during the audit outage
     qint64 auditRows = 0;
     qint64 stuckPaidUnconfirmed = 0;
     qint64 refundFlagsOpen = 0;
-    qint64 openMessages = 0;        // pending/processing/failed at the end
+    qint64 openMessages = 0; // pending/processing/failed at the end
     QMap<QString, qint64> ordersByState;
     QMap<QString, qint64> defectsPlanted;
     QStringList statementFiles;

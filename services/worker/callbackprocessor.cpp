@@ -32,7 +32,8 @@ bool isCurrentAttempt(const CallbackMessage &m, const Order &o)
     return !o.currentRequestId.isEmpty() && o.channel == m.channel;
 }
 
-TransitionRequest transitionFor(const CallbackMessage &m, const Order &o, OrderState to, const Actor &actor)
+TransitionRequest transitionFor(const CallbackMessage &m, const Order &o, OrderState to,
+                                const Actor &actor)
 {
     TransitionRequest t;
     t.orderId = o.orderId;
@@ -73,20 +74,23 @@ Result<Decision> CallbackProcessor::process(const CallbackMessage &m, const Acto
     return skipped(QStringLiteral("not an event OncePay acts on"));
 }
 
-Result<Decision> CallbackProcessor::stale(const CallbackMessage &m, const Order &o, const Actor &actor,
-                                         const QString &why, bool moneyCaptured) const
+Result<Decision> CallbackProcessor::stale(const CallbackMessage &m, const Order &o,
+                                          const Actor &actor, const QString &why,
+                                          bool moneyCaptured) const
 {
     StateMachine machine(m_c, m_clock);
-    TransitionRequest t = transitionFor(m, o, m.kind == CallbackKind::PaymentFailed ? OrderState::PaymentFailed
-                                                                                   : OrderState::PaidUnconfirmed,
-                                        actor);
+    TransitionRequest t =
+        transitionFor(m, o,
+                      m.kind == CallbackKind::PaymentFailed ? OrderState::PaymentFailed
+                                                            : OrderState::PaidUnconfirmed,
+                      actor);
     t.expectedVersion = -1; // the callback carried no version; the attempt decides
     if (auto r = machine.insertRejection(t, why); !r)
         return r.error();
     if (moneyCaptured && m.hasAmount) {
         if (auto f = PaymentEffects(m_c, m_clock)
-                         .flagRefund(o.orderId, m.channel, m.channelTxnId, m.amountMinor, m.currency,
-                                     m.callbackId, why, actor);
+                         .flagRefund(o.orderId, m.channel, m.channelTxnId, m.amountMinor,
+                                     m.currency, m.callbackId, why, actor);
             !f)
             return f.error();
         return skipped(QStringLiteral("stale: %1; captured money flagged for refund").arg(why));
@@ -94,7 +98,8 @@ Result<Decision> CallbackProcessor::stale(const CallbackMessage &m, const Order 
     return skipped(QStringLiteral("stale: %1").arg(why));
 }
 
-Result<Decision> CallbackProcessor::succeeded(const CallbackMessage &m, const Order &o, const Actor &actor) const
+Result<Decision> CallbackProcessor::succeeded(const CallbackMessage &m, const Order &o,
+                                              const Actor &actor) const
 {
     PaymentEffects effects(m_c, m_clock);
     if (m.channelTxnId.isEmpty() || !m.hasAmount)
@@ -103,15 +108,17 @@ Result<Decision> CallbackProcessor::succeeded(const CallbackMessage &m, const Or
     if (!known)
         return known.error();
     if (*known)
-        return skipped(QStringLiteral("already applied: capture %1 is recorded").arg(m.channelTxnId));
+        return skipped(
+            QStringLiteral("already applied: capture %1 is recorded").arg(m.channelTxnId));
 
     if (!isCurrentAttempt(m, o))
-        return stale(m, o, actor,
-                     QStringLiteral("attempt %1 is not the current attempt of order %2 (v%3, %4)")
-                         .arg(m.attemptRef.isEmpty() ? QStringLiteral("?") : m.attemptRef, o.orderId)
-                         .arg(o.version)
-                         .arg(orderStateName(o.state)),
-                     true);
+        return stale(
+            m, o, actor,
+            QStringLiteral("attempt %1 is not the current attempt of order %2 (v%3, %4)")
+                .arg(m.attemptRef.isEmpty() ? QStringLiteral("?") : m.attemptRef, o.orderId)
+                .arg(o.version)
+                .arg(orderStateName(o.state)),
+            true);
     if (o.state != OrderState::Paying)
         return stale(m, o, actor,
                      QStringLiteral("success for attempt %1 while order %2 is %3 at v%4")
@@ -119,27 +126,33 @@ Result<Decision> CallbackProcessor::succeeded(const CallbackMessage &m, const Or
                          .arg(o.version),
                      true);
 
-    CapturedPayment payment{m.channel, m.channelTxnId, m.attemptRef, m.callbackId, m.amountMinor, m.currency};
+    CapturedPayment payment{m.channel,    m.channelTxnId, m.attemptRef,
+                            m.callbackId, m.amountMinor,  m.currency};
     if (auto r = effects.recordCapture(o, payment); !r)
         return r.error();
 
     QString mismatch;
     if (m.currency != o.currency)
-        mismatch = QStringLiteral("currency %1 differs from the order's %2").arg(m.currency, o.currency);
+        mismatch =
+            QStringLiteral("currency %1 differs from the order's %2").arg(m.currency, o.currency);
     else if (m.amountMinor != o.amountMinor)
         mismatch = QStringLiteral("amount %1 differs from the order's %2")
-                       .arg(Currency::format(m.amountMinor, m.currency), Currency::format(o.amountMinor, o.currency));
+                       .arg(Currency::format(m.amountMinor, m.currency),
+                            Currency::format(o.amountMinor, o.currency));
 
     StateMachine machine(m_c, m_clock);
     TransitionRequest toUnconfirmed = transitionFor(m, o, OrderState::PaidUnconfirmed, actor);
     toUnconfirmed.channelTxnId = m.channelTxnId;
     toUnconfirmed.reason = QStringLiteral("%1 reports success").arg(m.channel);
-    toUnconfirmed.stateReason = mismatch.isEmpty() ? QString() : QStringLiteral("confirmation refused: ") + mismatch;
+    toUnconfirmed.stateReason =
+        mismatch.isEmpty() ? QString() : QStringLiteral("confirmation refused: ") + mismatch;
     auto v1 = machine.apply(toUnconfirmed);
     if (!v1)
         return v1.error();
     if (!mismatch.isEmpty())
-        return completed(QStringLiteral("paid_unconfirmed at v%1: %2; waiting for a person").arg(*v1).arg(mismatch));
+        return completed(QStringLiteral("paid_unconfirmed at v%1: %2; waiting for a person")
+                             .arg(*v1)
+                             .arg(mismatch));
 
     Order unconfirmed = o;
     unconfirmed.state = OrderState::PaidUnconfirmed;
@@ -156,14 +169,17 @@ Result<Decision> CallbackProcessor::succeeded(const CallbackMessage &m, const Or
     return completed(QStringLiteral("paid at v%1").arg(*v2));
 }
 
-Result<Decision> CallbackProcessor::failed(const CallbackMessage &m, const Order &o, const Actor &actor) const
+Result<Decision> CallbackProcessor::failed(const CallbackMessage &m, const Order &o,
+                                           const Actor &actor) const
 {
     if (!isCurrentAttempt(m, o))
-        return stale(m, o, actor,
-                     QStringLiteral("failure of attempt %1, which is not the current attempt of order %2 (v%3)")
-                         .arg(m.attemptRef.isEmpty() ? QStringLiteral("?") : m.attemptRef, o.orderId)
-                         .arg(o.version),
-                     false);
+        return stale(
+            m, o, actor,
+            QStringLiteral(
+                "failure of attempt %1, which is not the current attempt of order %2 (v%3)")
+                .arg(m.attemptRef.isEmpty() ? QStringLiteral("?") : m.attemptRef, o.orderId)
+                .arg(o.version),
+            false);
     switch (o.state) {
     case OrderState::Paying: {
         TransitionRequest t = transitionFor(m, o, OrderState::PaymentFailed, actor);
@@ -174,7 +190,8 @@ Result<Decision> CallbackProcessor::failed(const CallbackMessage &m, const Order
             return v.error();
         return completed(QStringLiteral("payment_failed at v%1").arg(*v));
     }
-    case OrderState::PaymentFailed: return skipped(QStringLiteral("already applied: attempt already failed"));
+    case OrderState::PaymentFailed:
+        return skipped(QStringLiteral("already applied: attempt already failed"));
     default:
         // A failure after a success (out of order): the success stands.
         return skipped(QStringLiteral("failure after success ignored: order %1 is %2 at v%3")
@@ -183,7 +200,8 @@ Result<Decision> CallbackProcessor::failed(const CallbackMessage &m, const Order
     }
 }
 
-Result<Decision> CallbackProcessor::refunded(const CallbackMessage &m, const Order &o, const Actor &actor) const
+Result<Decision> CallbackProcessor::refunded(const CallbackMessage &m, const Order &o,
+                                             const Actor &actor) const
 {
     PaymentEffects effects(m_c, m_clock);
     auto known = effects.captureKnown(m.channel, m.channelTxnId);
@@ -195,15 +213,18 @@ Result<Decision> CallbackProcessor::refunded(const CallbackMessage &m, const Ord
     const bool ofCurrentPayment = o.channel == m.channel && o.channelTxnId == m.channelTxnId;
     if (!ofCurrentPayment) {
         // The refund of money that was flagged (superseded attempt): the obligation is met.
-        auto r = Sql::update(m_c.db(),
-                             QStringLiteral("UPDATE refund_obligations SET resolved_at = ? WHERE channel = ?"
-                                            " AND channel_txn_id = ? AND resolved_at IS NULL"),
-                             {m_clock.nowMs(), m.channel, m.channelTxnId});
+        auto r = Sql::update(
+            m_c.db(),
+            QStringLiteral("UPDATE refund_obligations SET resolved_at = ? WHERE channel = ?"
+                           " AND channel_txn_id = ? AND resolved_at IS NULL"),
+            {m_clock.nowMs(), m.channel, m.channelTxnId});
         if (!r)
             return r.error();
-        return skipped(QStringLiteral("refund of %1, not the order's current payment; %2 refund flag(s) resolved")
-                           .arg(m.channelTxnId)
-                           .arg(*r));
+        return skipped(
+            QStringLiteral(
+                "refund of %1, not the order's current payment; %2 refund flag(s) resolved")
+                .arg(m.channelTxnId)
+                .arg(*r));
     }
     if (o.state == OrderState::Refunded)
         return skipped(QStringLiteral("already applied: order %1 already refunded").arg(o.orderId));
@@ -218,8 +239,8 @@ Result<Decision> CallbackProcessor::refunded(const CallbackMessage &m, const Ord
         return v.error();
     const qint64 amount = m.hasAmount ? m.amountMinor : o.amountMinor;
     const QString refundKey = m.refundId.isEmpty() ? m.channelTxnId : m.refundId;
-    if (auto b = effects.bookRefund(o, m.channelTxnId, refundKey, amount, m.hasAmount ? m.currency : o.currency,
-                                    m.callbackId, actor);
+    if (auto b = effects.bookRefund(o, m.channelTxnId, refundKey, amount,
+                                    m.hasAmount ? m.currency : o.currency, m.callbackId, actor);
         !b)
         return b.error();
     return completed(QStringLiteral("refunded at v%1").arg(*v));

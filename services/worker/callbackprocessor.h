@@ -28,15 +28,21 @@ struct Decision {
 
 class CallbackProcessor {
 public:
-    CallbackProcessor(const Connection &connection, const Clock &clock) : m_c(connection), m_clock(clock) {}
+    CallbackProcessor(const Connection &connection, const Clock &clock)
+        : m_c(connection)
+        , m_clock(clock)
+    {}
 
     // Runs inside an open transaction. A Retry decision has written nothing.
     Result<Decision> process(const CallbackMessage &message, const Actor &actor) const;
 
 private:
-    Result<Decision> succeeded(const CallbackMessage &m, const struct Order &order, const Actor &actor) const;
-    Result<Decision> failed(const CallbackMessage &m, const struct Order &order, const Actor &actor) const;
-    Result<Decision> refunded(const CallbackMessage &m, const struct Order &order, const Actor &actor) const;
+    Result<Decision> succeeded(const CallbackMessage &m, const struct Order &order,
+                               const Actor &actor) const;
+    Result<Decision> failed(const CallbackMessage &m, const struct Order &order,
+                            const Actor &actor) const;
+    Result<Decision> refunded(const CallbackMessage &m, const struct Order &order,
+                              const Actor &actor) const;
     Result<Decision> stale(const CallbackMessage &m, const struct Order &order, const Actor &actor,
                            const QString &why, bool moneyCaptured) const;
 

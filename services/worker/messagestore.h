@@ -22,7 +22,10 @@ struct RetryPolicy {
 
 class MessageStore {
 public:
-    MessageStore(const Connection &connection, const Clock &clock) : m_c(connection), m_clock(clock) {}
+    MessageStore(const Connection &connection, const Clock &clock)
+        : m_c(connection)
+        , m_clock(clock)
+    {}
 
     // Claims up to `batch` due messages (pending/failed whose time has come, and processing
     // ones whose lease expired) for `owner`, incrementing their attempt count.

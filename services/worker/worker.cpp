@@ -53,7 +53,8 @@ QString Worker::makeOwnerId(int index)
         .arg(index);
 }
 
-Result<RetryPolicy> Worker::policyFrom(const Connection &connection, const QMap<QString, QString> &config)
+Result<RetryPolicy> Worker::policyFrom(const Connection &connection,
+                                       const QMap<QString, QString> &config)
 {
     auto settings = OpsSettings::load(connection);
     if (!settings)
@@ -90,10 +91,11 @@ void Worker::processOne(const CallbackMessage &m, WorkerStats &stats)
     const Actor actor = Actor::system(m_owner);
     if (m.attempts > m_policy.maxAttempts) {
         // Claimed again after its worker died mid-processing too often: a poison message.
-        auto f = m_store.fail(m, m_owner,
-                              QStringLiteral("gave up after %1 attempts (worker lost while processing)")
-                                  .arg(m.attempts - 1),
-                              m_policy);
+        auto f =
+            m_store.fail(m, m_owner,
+                         QStringLiteral("gave up after %1 attempts (worker lost while processing)")
+                             .arg(m.attempts - 1),
+                         m_policy);
         if (f && *f == u"dead")
             ++stats.dead;
         return;
@@ -105,7 +107,8 @@ void Worker::processOne(const CallbackMessage &m, WorkerStats &stats)
         if (!owned)
             return owned.error();
         if (!*owned)
-            return makeError(ErrorCode::Conflict, QStringLiteral("lease lost"), QStringLiteral("lost_lease"));
+            return makeError(ErrorCode::Conflict, QStringLiteral("lease lost"),
+                             QStringLiteral("lost_lease"));
         auto d = m_processor.process(m, actor);
         if (!d)
             return d.error();
@@ -136,13 +139,15 @@ void Worker::processOne(const CallbackMessage &m, WorkerStats &stats)
         FaultPoint::hit("worker.after_commit");
         ++(done->kind == Decision::Completed ? stats.completed : stats.skipped);
         spdlog::debug("message {} {}: {}", m.callbackId.toStdString(),
-                      done->kind == Decision::Completed ? "completed" : "skipped", done->reason.toStdString());
+                      done->kind == Decision::Completed ? "completed" : "skipped",
+                      done->reason.toStdString());
         return;
     }
     const Error &err = done.error();
     if (err.reason == u"lost_lease") {
         ++stats.lostLease;
-        spdlog::warn("message {}: lease lost to another worker; leaving it", m.callbackId.toStdString());
+        spdlog::warn("message {}: lease lost to another worker; leaving it",
+                     m.callbackId.toStdString());
         return;
     }
     const bool infrastructure = err.code == ErrorCode::Unavailable;
@@ -150,8 +155,9 @@ void Worker::processOne(const CallbackMessage &m, WorkerStats &stats)
     if (!f) {
         // Could not even record the failure (database gone): the lease will expire and the
         // message will be claimed again. Nothing is lost.
-        spdlog::error("message {}: {}; could not record the failure: {}", m.callbackId.toStdString(),
-                      err.message.toStdString(), f.error().message.toStdString());
+        spdlog::error("message {}: {}; could not record the failure: {}",
+                      m.callbackId.toStdString(), err.message.toStdString(),
+                      f.error().message.toStdString());
         ++stats.failed;
         return;
     }
@@ -171,7 +177,8 @@ Result<WorkerStats> WorkerPool::run(const ConnectionProfile &profile, const Cloc
     for (int i = 0; i < std::max(1, options.threads); ++i) {
         threads << QThread::create([&, i] {
             auto c = Connection::open(profile, QStringLiteral("worker%1").arg(i));
-            Result<RetryPolicy> policy = c ? Worker::policyFrom(*c, options.config) : Result<RetryPolicy>(c.error());
+            Result<RetryPolicy> policy =
+                c ? Worker::policyFrom(*c, options.config) : Result<RetryPolicy>(c.error());
             if (!policy) {
                 QMutexLocker lock(&mutex);
                 if (!firstError)

@@ -40,7 +40,8 @@ public:
     const QString &owner() const { return m_owner; }
 
     // The policy from ops_settings, with [worker] configuration keys taking precedence.
-    static Result<RetryPolicy> policyFrom(const Connection &connection, const QMap<QString, QString> &config);
+    static Result<RetryPolicy> policyFrom(const Connection &connection,
+                                          const QMap<QString, QString> &config);
     // "worker:<host>/<pid>/<n>"
     static QString makeOwnerId(int index);
 
@@ -58,7 +59,7 @@ private:
 struct WorkerPoolOptions {
     int threads = 1;
     int batch = 50;
-    bool once = false;       // stop when no message is due
+    bool once = false; // stop when no message is due
     qint64 idleSleepMs = 500;
     QMap<QString, QString> config; // [worker] section
     // Called on the worker's thread after every round that did something (audit shipping).

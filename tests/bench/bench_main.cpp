@@ -41,10 +41,12 @@ int main(int argc, char **argv)
         const double program = pair[0].median(), baseline = pair[1].median();
         for (const auto &s : pair)
             std::printf("  %-44s %10.0f /s (median of %d)\n", qPrintable(s.name), s.median(), runs);
-        std::printf("  %-44s %9.1f %%   (goal %s)\n\n", "ratio program / baseline", 100.0 * program / baseline, goal);
+        std::printf("  %-44s %9.1f %%   (goal %s)\n\n", "ratio program / baseline",
+                    100.0 * program / baseline, goal);
     };
 
-    std::printf("engine %s, %d callbacks per run, %d runs\n\n", qPrintable(p.value("engine")), n, runs);
+    std::printf("engine %s, %d callbacks per run, %d runs\n\n", qPrintable(p.value("engine")), n,
+                runs);
     const auto ingest = Bench::ingestBenchmarks(dialect, runs, n);
     std::printf("ingest, one callback per transaction\n");
     report({ingest[0], ingest[1]}, ">= 80 %");

@@ -20,14 +20,17 @@ struct Sample {
     {
         std::vector<double> v = perSecond;
         std::sort(v.begin(), v.end());
-        return v.empty() ? 0 : (v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2);
+        return v.empty()
+                   ? 0
+                   : (v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2);
     }
 };
 
 // Runs `body` on fresh scratch databases `runs` times; `body` returns (items, elapsed ns)
 // for the measured part only.
-inline Sample measure(const QString &name, Dialect dialect, int runs,
-                      const std::function<std::pair<qint64, qint64>(Test::ScratchDatabases &)> &body)
+inline Sample
+measure(const QString &name, Dialect dialect, int runs,
+        const std::function<std::pair<qint64, qint64>(Test::ScratchDatabases &)> &body)
 {
     Sample s{name, {}};
     for (int i = 0; i < runs; ++i) {

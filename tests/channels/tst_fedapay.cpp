@@ -14,13 +14,15 @@ const QByteArray kOldSecret = "wh_live_old_3mN6pQ9sV2xY5";
 const qint64 kNowSec = 1'719'781'968;
 const qint64 kNowMs = kNowSec * 1000;
 
-FedaPayAdapter adapter(QStringList secrets = {QString::fromLatin1(kSecret)}) {
+FedaPayAdapter adapter(QStringList secrets = {QString::fromLatin1(kSecret)})
+{
     ChannelSettings s;
     s.secrets = secrets;
     return FedaPayAdapter(s);
 }
 
-FedaPayEvents::Params params(qint64 amount = 9113) {
+FedaPayEvents::Params params(qint64 amount = 9113)
+{
     FedaPayEvents::Params p;
     p.transactionId = 250828;
     p.orderId = "ORD-20240630-0021";
@@ -31,11 +33,13 @@ FedaPayEvents::Params params(qint64 amount = 9113) {
     return p;
 }
 
-template <typename R> QString reasonOf(const R &r) {
+template <typename R> QString reasonOf(const R &r)
+{
     return r.ok() ? QString() : r.error().reason;
 }
 
-QByteArray entityWith(const QByteArray &amount, const QByteArray &currency) {
+QByteArray entityWith(const QByteArray &amount, const QByteArray &currency)
+{
     return QByteArray(
                R"({"name":"transaction.approved","object":"transaction","entity":{"klass":"v1/transaction","id":7,"amount":)") +
            amount + R"(,"currency_id":1,"currency":{"iso":)" + currency +
@@ -47,7 +51,8 @@ QByteArray entityWith(const QByteArray &amount, const QByteArray &currency) {
 class TstFedaPay : public QObject {
     Q_OBJECT
 private Q_SLOTS:
-    void validApproved() {
+    void validApproved()
+    {
         const InboundRequest req =
             FedaPaySigner::sign(FedaPayEvents::approved(params()), kSecret, kNowSec);
         QVERIFY(adapter().verify(req, kNowMs).ok());
@@ -67,7 +72,8 @@ private Q_SLOTS:
         QCOMPARE(cb->occurredAtMs, kNowMs - 1000);
     }
 
-    void otherStates() {
+    void otherStates()
+    {
         const auto a = adapter();
         auto declined =
             a.parse(FedaPaySigner::sign(FedaPayEvents::declined(params()), kSecret, kNowSec));
@@ -87,7 +93,8 @@ private Q_SLOTS:
         QCOMPARE(refunded->channelTxnId, QStringLiteral("250828"));
     }
 
-    void ownEventIdWins() {
+    void ownEventIdWins()
+    {
         const QByteArray body =
             R"({"id":98765,"name":"transaction.approved","object":"transaction","entity":{"klass":"v1/transaction","id":7,"amount":100,"currency_id":1}})";
         const auto cb = adapter().parse(FedaPaySigner::sign(body, kSecret, kNowSec));
@@ -97,7 +104,8 @@ private Q_SLOTS:
         QVERIFY(cb->orderRef.isEmpty());
     }
 
-    void hostileSignatures_data() {
+    void hostileSignatures_data()
+    {
         QTest::addColumn<QByteArray>("signatureHeader"); // "-" = header absent
         QTest::addColumn<QByteArray>("body");
         QTest::addColumn<qint64>("nowMs");
@@ -137,7 +145,8 @@ private Q_SLOTS:
             << "stale_timestamp";
     }
 
-    void hostileSignatures() {
+    void hostileSignatures()
+    {
         QFETCH(QByteArray, signatureHeader);
         QFETCH(QByteArray, body);
         QFETCH(qint64, nowMs);
@@ -149,7 +158,8 @@ private Q_SLOTS:
         QCOMPARE(reasonOf(adapter().verify(req, nowMs)), reason);
     }
 
-    void rotation() {
+    void rotation()
+    {
         const QByteArray body = FedaPayEvents::approved(params());
         const auto both = adapter({QString::fromLatin1(kSecret), QString::fromLatin1(kOldSecret)});
         QVERIFY(both.verify(FedaPaySigner::sign(body, kOldSecret, kNowSec), kNowMs).ok());
@@ -161,7 +171,8 @@ private Q_SLOTS:
                  QStringLiteral("not_configured"));
     }
 
-    void hostileBodies_data() {
+    void hostileBodies_data()
+    {
         QTest::addColumn<QByteArray>("body");
         QTest::addColumn<QString>("reason");
         QTest::newRow("not json") << QByteArray("name=transaction.approved") << "malformed";
@@ -189,7 +200,8 @@ private Q_SLOTS:
             << "unknown_currency";
     }
 
-    void hostileBodies() {
+    void hostileBodies()
+    {
         QFETCH(QByteArray, body);
         QFETCH(QString, reason);
         const InboundRequest req = FedaPaySigner::sign(body, kSecret, kNowSec);
@@ -197,7 +209,8 @@ private Q_SLOTS:
         QCOMPARE(reasonOf(adapter().parse(req)), reason);
     }
 
-    void zeroDecimalAmounts() {
+    void zeroDecimalAmounts()
+    {
         // XOF and the other zero-decimal currencies: the integer is the amount, not cents.
         for (const char *code : {"XOF", "JPY", "KRW"}) {
             const auto cb = adapter().parse(FedaPaySigner::sign(
@@ -212,7 +225,8 @@ private Q_SLOTS:
         QCOMPARE(usd->currency, QStringLiteral("USD"));
     }
 
-    void unhandledTypeIsOther() {
+    void unhandledTypeIsOther()
+    {
         const QByteArray body = FedaPayEvents::transactionEvent("pending", params());
         const auto cb = adapter().parse(FedaPaySigner::sign(body, kSecret, kNowSec));
         QVERIFY(cb.ok());
@@ -222,7 +236,8 @@ private Q_SLOTS:
         QVERIFY(!cb->hasAmount);
     }
 
-    void registry() {
+    void registry()
+    {
         AppConfig config = AppConfig::defaults(QDir::tempPath());
         config.channels["fedapay"]["webhook_secrets"] = QString::fromLatin1(kSecret);
         const ChannelRegistry registry(config);

@@ -17,13 +17,15 @@ const QByteArray kId = "msg_2KWPBgLlAfxdpx2AI54pPJ85f4W";
 const qint64 kNowSec = 1'719'878'400;
 const qint64 kNowMs = kNowSec * 1000;
 
-KakaoPayAdapter adapter(QStringList secrets = {QString::fromLatin1(kSecret)}) {
+KakaoPayAdapter adapter(QStringList secrets = {QString::fromLatin1(kSecret)})
+{
     ChannelSettings s;
     s.secrets = secrets;
     return KakaoPayAdapter(s);
 }
 
-KakaoPayEvents::Params params(qint64 total = 45000) {
+KakaoPayEvents::Params params(qint64 total = 45000)
+{
     KakaoPayEvents::Params p;
     p.orderId = "ORD-20240702-0042";
     p.attemptId = "att-42-1";
@@ -32,12 +34,14 @@ KakaoPayEvents::Params params(qint64 total = 45000) {
     return p;
 }
 
-template <typename R> QString reasonOf(const R &r) {
+template <typename R> QString reasonOf(const R &r)
+{
     return r.ok() ? QString() : r.error().reason;
 }
 
 InboundRequest withHeaders(const QByteArray &body, const QByteArray &id, const QByteArray &ts,
-                           const QByteArray &sig) {
+                           const QByteArray &sig)
+{
     InboundRequest r;
     r.body = body;
     if (id != "-")
@@ -54,7 +58,8 @@ InboundRequest withHeaders(const QByteArray &body, const QByteArray &id, const Q
 class TstKakaoPay : public QObject {
     Q_OBJECT
 private Q_SLOTS:
-    void standardWebhooksKnownAnswer() {
+    void standardWebhooksKnownAnswer()
+    {
         // The Standard Webhooks specification's published test vector.
         const QByteArray body = R"({"test": 2432232314})";
         const QByteArray header = KakaoPaySigner::signatureHeader(
@@ -62,7 +67,8 @@ private Q_SLOTS:
         QCOMPARE(header, QByteArray("v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE="));
     }
 
-    void validApprove() {
+    void validApprove()
+    {
         const InboundRequest req =
             KakaoPaySigner::sign(KakaoPayEvents::approveResult(params()), kSecret, kId, kNowSec);
         QVERIFY(adapter().verify(req, kNowMs).ok());
@@ -80,7 +86,8 @@ private Q_SLOTS:
         QCOMPARE(cb->occurredAtMs, kNowMs - 2000); // KST without zone, read as UTC+9
     }
 
-    void cancelAndStatus() {
+    void cancelAndStatus()
+    {
         const auto a = adapter();
         const QByteArray full = KakaoPayEvents::cancelResult(params(), 45000, "A-cancel-1", kNowMs);
         auto refund = a.parse(KakaoPaySigner::sign(full, kSecret, "msg_c1", kNowSec));
@@ -116,7 +123,8 @@ private Q_SLOTS:
         }
     }
 
-    void hostileSignatures_data() {
+    void hostileSignatures_data()
+    {
         QTest::addColumn<QByteArray>("id");
         QTest::addColumn<QByteArray>("timestamp");
         QTest::addColumn<QByteArray>("signature");
@@ -179,7 +187,8 @@ private Q_SLOTS:
             << kNowMs << "stale_timestamp";
     }
 
-    void hostileSignatures() {
+    void hostileSignatures()
+    {
         QFETCH(QByteArray, id);
         QFETCH(QByteArray, timestamp);
         QFETCH(QByteArray, signature);
@@ -190,7 +199,8 @@ private Q_SLOTS:
                  reason);
     }
 
-    void rotationAndSecrets() {
+    void rotationAndSecrets()
+    {
         const QByteArray body = KakaoPayEvents::approveResult(params());
         const auto both = adapter({QString::fromLatin1(kSecret), QString::fromLatin1(kOldSecret)});
         QVERIFY(both.verify(KakaoPaySigner::sign(body, kOldSecret, kId, kNowSec), kNowMs).ok());
@@ -221,7 +231,8 @@ private Q_SLOTS:
                     .ok());
     }
 
-    void hostileBodies_data() {
+    void hostileBodies_data()
+    {
         QTest::addColumn<QByteArray>("body");
         QTest::addColumn<QString>("reason");
         auto approve = [](const char *total) -> QByteArray {
@@ -243,7 +254,8 @@ private Q_SLOTS:
             << QByteArray(R"({"aid":"A1","tid":"T1","approved_at":"x"})") << "bad_amount";
     }
 
-    void hostileBodies() {
+    void hostileBodies()
+    {
         QFETCH(QByteArray, body);
         QFETCH(QString, reason);
         const InboundRequest req = KakaoPaySigner::sign(body, kSecret, kId, kNowSec);
@@ -251,7 +263,8 @@ private Q_SLOTS:
         QCOMPARE(reasonOf(adapter().parse(req)), reason);
     }
 
-    void unrecognisedResultIsOther() {
+    void unrecognisedResultIsOther()
+    {
         const QByteArray body =
             R"({"tid":"T1","next_redirect_pc_url":"https://online-pay.kakao.com/x"})";
         const auto cb = adapter().parse(KakaoPaySigner::sign(body, kSecret, kId, kNowSec));
@@ -260,7 +273,8 @@ private Q_SLOTS:
         QVERIFY(!cb->skipReason.isEmpty());
     }
 
-    void registry() {
+    void registry()
+    {
         AppConfig config = AppConfig::defaults(QDir::tempPath());
         config.channels["kakaopay"]["webhook_secret"] = QString::fromLatin1(kSecret);
         const ChannelRegistry registry(config);

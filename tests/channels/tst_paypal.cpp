@@ -16,19 +16,22 @@ namespace {
 const QByteArray kWebhookId = "8PT597110X687430LKGECATA";
 const qint64 kNowMs = 1'719'878'400'000;
 
-template <typename R> QString reasonOf(const R &r) {
+template <typename R> QString reasonOf(const R &r)
+{
     return r.ok() ? QString() : r.error().reason;
 }
 
 // The request with one header replaced, or removed when `value` is "-".
-InboundRequest withHeader(InboundRequest r, const QByteArray &name, const QByteArray &value) {
+InboundRequest withHeader(InboundRequest r, const QByteArray &name, const QByteArray &value)
+{
     r.headers.removeIf([&](const auto &h) { return h.first == name; });
     if (value != "-")
         r.addHeader(name, value);
     return r;
 }
 
-PayPalEvents::Params params(const QString &value = "21.12", const QString &currency = "USD") {
+PayPalEvents::Params params(const QString &value = "21.12", const QString &currency = "USD")
+{
     PayPalEvents::Params p;
     p.orderId = "ORD-20240702-0007";
     p.attemptId = "att-7-2";
@@ -50,19 +53,22 @@ class TstPayPal : public QObject {
     QString m_otherCert;
 
     PayPalAdapter adapter(const QString &certFile = {},
-                          const QByteArray &webhookId = kWebhookId) const {
+                          const QByteArray &webhookId = kWebhookId) const
+    {
         ChannelSettings s;
         s.extra["webhook_id"] = QString::fromLatin1(webhookId);
         s.extra["cert_file"] = certFile.isNull() ? m_cert : certFile;
         return PayPalAdapter(s);
     }
 
-    InboundRequest signedRequest(const QByteArray &body, qint64 at = kNowMs) const {
+    InboundRequest signedRequest(const QByteArray &body, qint64 at = kNowMs) const
+    {
         return m_signer.sign(body, kWebhookId, at, "b2384410-f8d2-11ec-8e7b-8bbd3d3e4a0d");
     }
 
 private Q_SLOTS:
-    void initTestCase() {
+    void initTestCase()
+    {
         QVERIFY(m_dir.isValid());
         QVERIFY(m_signer.isValid());
         m_cert = m_dir.filePath("paypal-cert.pem");
@@ -71,12 +77,14 @@ private Q_SLOTS:
         QVERIFY(m_otherSigner.writeCertificate(m_otherCert).ok());
     }
 
-    void crc32KnownAnswer() {
+    void crc32KnownAnswer()
+    {
         QCOMPARE(Signature::crc32("123456789"), quint32(0xCBF43926));
         QCOMPARE(Signature::crc32(""), quint32(0));
     }
 
-    void validCompleted() {
+    void validCompleted()
+    {
         const InboundRequest req = signedRequest(PayPalEvents::captureCompleted(params()));
         const auto a = adapter();
         QVERIFY2(a.configurationError().isEmpty(), qPrintable(a.configurationError()));
@@ -96,7 +104,8 @@ private Q_SLOTS:
         QCOMPARE(cb->occurredAtMs, kNowMs - 4000 + 123);
     }
 
-    void otherEvents() {
+    void otherEvents()
+    {
         const auto a = adapter();
         auto denied =
             a.parse(signedRequest(PayPalEvents::captureEvent("PAYMENT.CAPTURE.DENIED", params())));
@@ -126,7 +135,8 @@ private Q_SLOTS:
         QVERIFY(!other->hasAmount);
     }
 
-    void hostileSignatures_data() {
+    void hostileSignatures_data()
+    {
         QTest::addColumn<InboundRequest>("request");
         QTest::addColumn<qint64>("nowMs");
         QTest::addColumn<QString>("reason");
@@ -198,14 +208,16 @@ private Q_SLOTS:
             << signedRequest(body, kNowMs + 310'000) << kNowMs << "stale_timestamp";
     }
 
-    void hostileSignatures() {
+    void hostileSignatures()
+    {
         QFETCH(InboundRequest, request);
         QFETCH(qint64, nowMs);
         QFETCH(QString, reason);
         QCOMPARE(reasonOf(adapter().verify(request, nowMs)), reason);
     }
 
-    void configuration() {
+    void configuration()
+    {
         const InboundRequest req = signedRequest(PayPalEvents::captureCompleted(params()));
         QCOMPARE(reasonOf(adapter(m_cert, "").verify(req, kNowMs)),
                  QStringLiteral("not_configured"));
@@ -221,7 +233,8 @@ private Q_SLOTS:
                  QStringLiteral("bad_signature"));
     }
 
-    void amounts_data() {
+    void amounts_data()
+    {
         QTest::addColumn<QString>("value");
         QTest::addColumn<QString>("currency");
         QTest::addColumn<QString>("reason");
@@ -272,7 +285,8 @@ private Q_SLOTS:
                                           << "unknown_currency" << qint64(0);
     }
 
-    void amounts() {
+    void amounts()
+    {
         QFETCH(QString, value);
         QFETCH(QString, currency);
         QFETCH(QString, reason);
@@ -286,7 +300,8 @@ private Q_SLOTS:
         }
     }
 
-    void hostileBodies_data() {
+    void hostileBodies_data()
+    {
         QTest::addColumn<QByteArray>("body");
         QTest::addColumn<QString>("reason");
         QTest::newRow("not json") << QByteArray("<xml/>") << "malformed";
@@ -311,7 +326,8 @@ private Q_SLOTS:
             << "bad_amount";
     }
 
-    void hostileBodies() {
+    void hostileBodies()
+    {
         QFETCH(QByteArray, body);
         QFETCH(QString, reason);
         const InboundRequest req = signedRequest(body);
@@ -319,7 +335,8 @@ private Q_SLOTS:
         QCOMPARE(reasonOf(adapter().parse(req)), reason);
     }
 
-    void registry() {
+    void registry()
+    {
         AppConfig config = AppConfig::defaults(QDir::tempPath());
         config.channels["paypal"]["webhook_id"] = QString::fromLatin1(kWebhookId);
         config.channels["paypal"]["cert_file"] = m_cert;
@@ -331,7 +348,8 @@ private Q_SLOTS:
     }
 
 private:
-    InboundRequest signedRequestWithCertUrl(const QByteArray &body, const QByteArray &url) const {
+    InboundRequest signedRequestWithCertUrl(const QByteArray &body, const QByteArray &url) const
+    {
         return m_signer.sign(body, kWebhookId, kNowMs, {}, url);
     }
 };

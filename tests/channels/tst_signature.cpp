@@ -10,13 +10,15 @@ using namespace OncePay;
 class TstSignature : public QObject {
     Q_OBJECT
 private Q_SLOTS:
-    void hmacKnownAnswer() {
+    void hmacKnownAnswer()
+    {
         // RFC 4231 test case 2.
         QCOMPARE(Signature::toHex(Signature::hmacSha256("Jefe", "what do ya want for nothing?")),
                  QByteArray("5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"));
     }
 
-    void hexAndBase64Strict() {
+    void hexAndBase64Strict()
+    {
         QCOMPARE(*Signature::fromHex("00ff"), QByteArray("\x00\xff", 2));
         QVERIFY(!Signature::fromHex("0"));
         QVERIFY(!Signature::fromHex("zz"));
@@ -25,7 +27,8 @@ private Q_SLOTS:
         QCOMPARE(Signature::toBase64("hello"), QByteArray("aGVsbG8="));
     }
 
-    void constantTimeEquals() {
+    void constantTimeEquals()
+    {
         QVERIFY(Signature::constantTimeEquals("abc", "abc"));
         QVERIFY(!Signature::constantTimeEquals("abc", "abd"));
         QVERIFY(!Signature::constantTimeEquals("abc", "abcd"));
@@ -33,7 +36,8 @@ private Q_SLOTS:
         QVERIFY(!Signature::anyEquals({}, "abc"));
     }
 
-    void header_data() {
+    void header_data()
+    {
         QTest::addColumn<QByteArray>("header");
         QTest::addColumn<QString>("reason"); // empty = ok
         QTest::addColumn<int>("signatures");
@@ -53,7 +57,8 @@ private Q_SLOTS:
         QTest::newRow("garbage") << QByteArray("garbage") << "bad_signature" << 0;
     }
 
-    void header() {
+    void header()
+    {
         QFETCH(QByteArray, header);
         QFETCH(QString, reason);
         QFETCH(int, signatures);
@@ -67,7 +72,8 @@ private Q_SLOTS:
         }
     }
 
-    void window() {
+    void window()
+    {
         const qint64 now = 1'700'000'000'000;
         QVERIFY(Signature::checkTimestampWindow(now, now, 300'000).ok());
         QVERIFY(Signature::checkTimestampWindow(now - 300'000, now, 300'000).ok());
@@ -80,7 +86,8 @@ private Q_SLOTS:
         QCOMPARE(future.error().reason, QStringLiteral("stale_timestamp"));
     }
 
-    void jsonIntegersAreExact() {
+    void jsonIntegersAreExact()
+    {
         auto integer = [](const char *json) {
             auto doc = ChannelJson::parse(QByteArray("{\"x\":[1,{\"a\":") + json + "}]}");
             if (!doc)
@@ -107,7 +114,8 @@ private Q_SLOTS:
         QCOMPARE(ChannelJson::parse("[1]").error().reason, QStringLiteral("malformed"));
     }
 
-    void decimalStrings() {
+    void decimalStrings()
+    {
         QCOMPARE(*ChannelJson::decimalString(QJsonValue("21.12"), "USD", "a"), qint64(2112));
         QCOMPARE(*ChannelJson::decimalString(QJsonValue("1000"), "JPY", "a"), qint64(1000));
         for (const char *bad : {"10.5", "-1", "+1", " 1", "1e3", "", "1,000"})

@@ -14,13 +14,15 @@ const QByteArray kOldSecret = "whsec_test_old_Qm7Lx0cVt2Jn6Hy";
 const qint64 kNowSec = 1'719'878'400;
 const qint64 kNowMs = kNowSec * 1000;
 
-StripeAdapter adapter(QStringList secrets = {QString::fromLatin1(kSecret)}) {
+StripeAdapter adapter(QStringList secrets = {QString::fromLatin1(kSecret)})
+{
     ChannelSettings s;
     s.secrets = secrets;
     return StripeAdapter(s);
 }
 
-StripeEvents::Params params(qint64 amount = 2112, const QString &currency = "usd") {
+StripeEvents::Params params(qint64 amount = 2112, const QString &currency = "usd")
+{
     StripeEvents::Params p;
     p.eventId = "evt_1PzYxWvU0t9s8r7q6p5o4n3m";
     p.paymentIntentId = "pi_3PzYxWvU0t9s8r7q1a2b3c4d";
@@ -32,11 +34,13 @@ StripeEvents::Params params(qint64 amount = 2112, const QString &currency = "usd
     return p;
 }
 
-QString reasonOf(const Result<void> &r) {
+QString reasonOf(const Result<void> &r)
+{
     return r.ok() ? QString() : r.error().reason;
 }
 
-QString reasonOf(const Result<NormalizedCallback> &r) {
+QString reasonOf(const Result<NormalizedCallback> &r)
+{
     return r.ok() ? QString() : r.error().reason;
 }
 
@@ -45,7 +49,8 @@ QString reasonOf(const Result<NormalizedCallback> &r) {
 class TstStripe : public QObject {
     Q_OBJECT
 private Q_SLOTS:
-    void validSucceeded() {
+    void validSucceeded()
+    {
         const QByteArray body = StripeEvents::paymentIntentSucceeded(params());
         const InboundRequest req = StripeSigner::sign(body, kSecret, kNowSec);
         const auto a = adapter();
@@ -66,7 +71,8 @@ private Q_SLOTS:
         QCOMPARE(cb->occurredAtMs, kNowMs);
     }
 
-    void failedProcessingRefunded() {
+    void failedProcessingRefunded()
+    {
         const auto a = adapter();
         auto failed = a.parse(
             StripeSigner::sign(StripeEvents::paymentIntentFailed(params()), kSecret, kNowSec));
@@ -95,7 +101,8 @@ private Q_SLOTS:
         QCOMPARE(refunded->orderRef, QStringLiteral("ORD-20240702-0001"));
     }
 
-    void refundWithoutRefundListUsesCharge() {
+    void refundWithoutRefundListUsesCharge()
+    {
         const QByteArray body = R"({"id":"evt_1","type":"charge.refunded","created":1719878400,
             "data":{"object":{"id":"ch_1","object":"charge","amount_refunded":500,"currency":"usd",
             "payment_intent":"pi_1","metadata":{"order_id":"O1"}}}})";
@@ -106,7 +113,8 @@ private Q_SLOTS:
         QCOMPARE(cb->amountMinor, qint64(500));
     }
 
-    void hostileSignatures_data() {
+    void hostileSignatures_data()
+    {
         QTest::addColumn<QByteArray>("signatureHeader"); // "-" = header absent
         QTest::addColumn<QByteArray>("body");
         QTest::addColumn<qint64>("nowMs");
@@ -158,7 +166,8 @@ private Q_SLOTS:
         QTest::newRow("310 s ahead") << good << body << kNowMs - 310'000 << "stale_timestamp";
     }
 
-    void hostileSignatures() {
+    void hostileSignatures()
+    {
         QFETCH(QByteArray, signatureHeader);
         QFETCH(QByteArray, body);
         QFETCH(qint64, nowMs);
@@ -170,14 +179,16 @@ private Q_SLOTS:
         QCOMPARE(reasonOf(adapter().verify(req, nowMs)), reason);
     }
 
-    void duplicateHeaderRefused() {
+    void duplicateHeaderRefused()
+    {
         const QByteArray body = StripeEvents::paymentIntentSucceeded(params());
         InboundRequest req = StripeSigner::sign(body, kSecret, kNowSec);
         req.addHeader("Stripe-Signature", StripeSigner::signatureHeader(body, {kSecret}, kNowSec));
         QCOMPARE(reasonOf(adapter().verify(req, kNowMs)), QStringLiteral("bad_signature"));
     }
 
-    void rotation() {
+    void rotation()
+    {
         const QByteArray body = StripeEvents::paymentIntentSucceeded(params());
         const auto both = adapter({QString::fromLatin1(kSecret), QString::fromLatin1(kOldSecret)});
         QVERIFY(both.verify(StripeSigner::sign(body, kSecret, kNowSec), kNowMs).ok());
@@ -193,13 +204,15 @@ private Q_SLOTS:
                  QStringLiteral("bad_signature"));
     }
 
-    void notConfigured() {
+    void notConfigured()
+    {
         const QByteArray body = StripeEvents::paymentIntentSucceeded(params());
         QCOMPARE(reasonOf(adapter({}).verify(StripeSigner::sign(body, kSecret, kNowSec), kNowMs)),
                  QStringLiteral("not_configured"));
     }
 
-    void currencies_data() {
+    void currencies_data()
+    {
         QTest::addColumn<QString>("currency");
         QTest::addColumn<qint64>("amount");
         QTest::newRow("usd") << "usd" << qint64(2112);
@@ -212,7 +225,8 @@ private Q_SLOTS:
         QTest::newRow("max") << "jpy" << std::numeric_limits<qint64>::max();
     }
 
-    void currencies() {
+    void currencies()
+    {
         QFETCH(QString, currency);
         QFETCH(qint64, amount);
         const auto cb = adapter().parse(StripeSigner::sign(
@@ -223,7 +237,8 @@ private Q_SLOTS:
         QCOMPARE(cb->currency, currency.toUpper());
     }
 
-    void hostileBodies_data() {
+    void hostileBodies_data()
+    {
         QTest::addColumn<QByteArray>("body");
         QTest::addColumn<QString>("reason");
         auto pi = [](const char *amount, const char *currency = "\"usd\"") -> QByteArray {
@@ -265,7 +280,8 @@ private Q_SLOTS:
         QTest::newRow("missing currency") << pi("100", "null") << "unknown_currency";
     }
 
-    void hostileBodies() {
+    void hostileBodies()
+    {
         QFETCH(QByteArray, body);
         QFETCH(QString, reason);
         // Signed correctly: the parser must stand on its own.
@@ -274,7 +290,8 @@ private Q_SLOTS:
         QCOMPARE(reasonOf(adapter().parse(req)), reason);
     }
 
-    void unhandledTypeIsOther() {
+    void unhandledTypeIsOther()
+    {
         const QByteArray body = StripeEvents::eventOfType("payment_intent.created", params());
         const auto cb = adapter().parse(StripeSigner::sign(body, kSecret, kNowSec));
         QVERIFY(cb.ok());
@@ -292,7 +309,8 @@ private Q_SLOTS:
         QCOMPARE(other->skipReason, QStringLiteral("unhandled event type customer.created"));
     }
 
-    void registry() {
+    void registry()
+    {
         AppConfig config = AppConfig::defaults(QDir::tempPath());
         config.channels["stripe"]["webhook_secret"] =
             QString::fromLatin1(kSecret) + ", " + QString::fromLatin1(kOldSecret);

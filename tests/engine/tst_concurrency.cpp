@@ -22,8 +22,8 @@ private Q_SLOTS:
         EngineFixture f(*dbs);
         f.createOrder("o-storm", 9900, "USD");
         f.pay("o-storm", 1, "a1");
-        const InboundRequest request = f.stripe(
-            StripeEvents::paymentIntentSucceeded(f.params("o-storm", "a1", 9900, "USD", "evt_storm", "pi_storm")));
+        const InboundRequest request = f.stripe(StripeEvents::paymentIntentSucceeded(
+            f.params("o-storm", "a1", 9900, "USD", "evt_storm", "pi_storm")));
 
         constexpr int kThreads = 8;
         constexpr int kDeliveries = 1000;
@@ -69,10 +69,12 @@ private Q_SLOTS:
     {
         QTest::addColumn<int>("dialect");
         QTest::addColumn<QString>("channel");
-        for (auto [name, d] : {std::pair{"sqlite", Dialect::Sqlite}, {"postgresql", Dialect::Postgres},
+        for (auto [name, d] : {std::pair{"sqlite", Dialect::Sqlite},
+                               {"postgresql", Dialect::Postgres},
                                {"mariadb", Dialect::MySql}})
             for (const QString &channel : ChannelEmitter::channels())
-                QTest::newRow(qPrintable(QStringLiteral("%1/%2").arg(name, channel))) << int(d) << channel;
+                QTest::newRow(qPrintable(QStringLiteral("%1/%2").arg(name, channel)))
+                    << int(d) << channel;
     }
     void duplicateStormEveryChannel()
     {
@@ -87,8 +89,10 @@ private Q_SLOTS:
         const QString currency = ChannelEmitter::currencies(channel).first();
         f.createOrder("o-" + channel, 45000, currency);
         QVERIFY(f.service->startPayment("o-" + channel, channel, 1, "a1", Actor::platform()).ok());
-        const EmittedPayment payment{channel, "o-" + channel, "a1", emitter.newTxnId(channel, 1), {}, 45000, currency};
-        const InboundRequest request = emitter.request(EmittedKind::Succeeded, payment, 1, f.clock.nowMs());
+        const EmittedPayment payment{channel, "o-" + channel, "a1",    emitter.newTxnId(channel, 1),
+                                     {},      45000,          currency};
+        const InboundRequest request =
+            emitter.request(EmittedKind::Succeeded, payment, 1, f.clock.nowMs());
 
         std::atomic<int> stored{0}, duplicate{0}, errors{0};
         QList<QThread *> threads;
@@ -132,8 +136,9 @@ private Q_SLOTS:
             const QString id = QStringLiteral("o-%1").arg(i);
             f.createOrder(id, 1000 + i);
             f.pay(id, 1, QStringLiteral("a-%1").arg(i));
-            const auto p = f.params(id, QStringLiteral("a-%1").arg(i), 1000 + i, "USD",
-                                    QStringLiteral("evt_%1").arg(i), QStringLiteral("pi_%1").arg(i));
+            const auto p =
+                f.params(id, QStringLiteral("a-%1").arg(i), 1000 + i, "USD",
+                         QStringLiteral("evt_%1").arg(i), QStringLiteral("pi_%1").arg(i));
             f.deliver(StripeEvents::paymentIntentSucceeded(p));
             // The channel reports the same capture again under another event id.
             auto again = p;
@@ -151,9 +156,12 @@ private Q_SLOTS:
         // Contention may leave a few messages for a later round; finish them.
         f.clock.advance(3600 * 1000);
         f.drain();
-        QCOMPARE(f.count("SELECT COUNT(*) FROM callback_messages WHERE status = 'completed'"), kOrders);
-        QCOMPARE(f.count("SELECT COUNT(*) FROM callback_messages WHERE status = 'skipped'"), kOrders);
-        QCOMPARE(f.count("SELECT COUNT(*) FROM orders WHERE state = 'paid' AND version = 4"), kOrders);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM callback_messages WHERE status = 'completed'"),
+                 kOrders);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM callback_messages WHERE status = 'skipped'"),
+                 kOrders);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM orders WHERE state = 'paid' AND version = 4"),
+                 kOrders);
         QCOMPARE(f.count("SELECT COUNT(*) FROM ledger_entries"), kOrders);
         QCOMPARE(f.count("SELECT COUNT(DISTINCT order_id) FROM ledger_entries"), kOrders);
         QCOMPARE(f.count("SELECT COUNT(*) FROM purchase_orders"), kOrders);

@@ -16,12 +16,12 @@ private Q_SLOTS:
     {
         using S = OrderState;
         const QList<QPair<S, S>> designed = {
-            {S::PendingPayment, S::Paying},   {S::PendingPayment, S::Cancelled},
-            {S::Paying, S::PaidUnconfirmed},  {S::Paying, S::PaymentFailed},
-            {S::PaidUnconfirmed, S::Paid},    {S::PaidUnconfirmed, S::PendingPayment},
+            {S::PendingPayment, S::Paying},        {S::PendingPayment, S::Cancelled},
+            {S::Paying, S::PaidUnconfirmed},       {S::Paying, S::PaymentFailed},
+            {S::PaidUnconfirmed, S::Paid},         {S::PaidUnconfirmed, S::PendingPayment},
             {S::PaymentFailed, S::PendingPayment}, {S::Paid, S::Refunded}};
-        const QList<S> all = {S::PendingPayment, S::Paying, S::PaidUnconfirmed, S::Paid,
-                              S::PaymentFailed, S::Cancelled, S::Refunded};
+        const QList<S> all = {S::PendingPayment, S::Paying,    S::PaidUnconfirmed, S::Paid,
+                              S::PaymentFailed,  S::Cancelled, S::Refunded};
         int allowed = 0;
         for (S from : all)
             for (S to : all) {
@@ -108,19 +108,23 @@ private Q_SLOTS:
         EngineFixture f(*dbs);
         f.createOrder(QStringLiteral("o-3"), 1000);
         f.pay("o-3", 1, "a1");
-        f.deliver(StripeEvents::paymentIntentFailed(f.params("o-3", "a1", 1000, "USD", "evt_f1", "pi_1")));
+        f.deliver(StripeEvents::paymentIntentFailed(
+            f.params("o-3", "a1", 1000, "USD", "evt_f1", "pi_1")));
         f.drain();
         QCOMPARE(f.order("o-3").state, OrderState::PaymentFailed);
         QCOMPARE(f.order("o-3").version, 3);
-        auto back = f.service->rollback("o-3", 3, CauseKind::Request, "rb-1", Actor::platform(), "new attempt");
+        auto back = f.service->rollback("o-3", 3, CauseKind::Request, "rb-1", Actor::platform(),
+                                        "new attempt");
         QVERIFY(back.ok());
         QCOMPARE(back->state, OrderState::PendingPayment);
         QCOMPARE(back->version, 4);
         QVERIFY(back->currentRequestId.isEmpty());
 
-        auto wrong = f.service->cancel("o-3", 3, CauseKind::Request, "c-1", Actor::platform(), "too late");
+        auto wrong =
+            f.service->cancel("o-3", 3, CauseKind::Request, "c-1", Actor::platform(), "too late");
         QCOMPARE(wrong.error().code, ErrorCode::Stale);
-        auto notATransition = f.service->rollback("o-3", 4, CauseKind::Request, "rb-2", Actor::platform(), "x");
+        auto notATransition =
+            f.service->rollback("o-3", 4, CauseKind::Request, "rb-2", Actor::platform(), "x");
         QCOMPARE(notATransition.error().code, ErrorCode::Conflict);
         QCOMPARE(f.order("o-3").version, 4);
 
@@ -135,7 +139,8 @@ private Q_SLOTS:
     {
         ONCEPAY_SCRATCH(dbs);
         EngineFixture f(*dbs);
-        QCOMPARE(f.service->create({"o-x", "c", -1, "USD"}, Actor::platform()).error().reason, QStringLiteral("bad_amount"));
+        QCOMPARE(f.service->create({"o-x", "c", -1, "USD"}, Actor::platform()).error().reason,
+                 QStringLiteral("bad_amount"));
         QCOMPARE(f.service->create({"o-x", "c", 1, "XYZ"}, Actor::platform()).error().reason,
                  QStringLiteral("unknown_currency"));
         QCOMPARE(f.service->create({"o x;drop", "c", 1, "USD"}, Actor::platform()).error().reason,

@@ -79,10 +79,10 @@ private Q_SLOTS:
         auto dbs = ScratchDatabases::create(Dialect::Sqlite);
         QProcessEnvironment env;
         const QString config = (*dbs)->writeConfigFile(&env);
-        for (const QStringList &args : {QStringList{"--orders", "many"}, QStringList{"--days", "0"},
-                                        QStringList{"--profile", "apocalyptic"},
-                                        QStringList{"--faults", "poison=2"}, QStringList{"--faults", "gremlins=0.1"},
-                                        QStringList{"extra-argument"}}) {
+        for (const QStringList &args :
+             {QStringList{"--orders", "many"}, QStringList{"--days", "0"},
+              QStringList{"--profile", "apocalyptic"}, QStringList{"--faults", "poison=2"},
+              QStringList{"--faults", "gremlins=0.1"}, QStringList{"extra-argument"}}) {
             CliRun r = runOncepay(QStringList{"--config", config, "simulate"} + args, env);
             QVERIFY2(r.exitCode == 2, qPrintable(args.join(' ') + ": " + r.err));
             QVERIFY(!r.err.isEmpty());
@@ -92,11 +92,12 @@ private Q_SLOTS:
         QFile f(out + "/keep.txt");
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.close();
-        CliRun refused = runOncepay({"--config", config, "simulate", "--orders", "5", "--out", out}, env);
+        CliRun refused =
+            runOncepay({"--config", config, "simulate", "--orders", "5", "--out", out}, env);
         QCOMPARE(refused.exitCode, 2);
         QVERIFY(refused.err.contains("--force"));
-        CliRun forced = runOncepay({"--config", config, "simulate", "--orders", "20", "--days", "1", "--out", out,
-                                    "--force", "--json"},
+        CliRun forced = runOncepay({"--config", config, "simulate", "--orders", "20", "--days", "1",
+                                    "--out", out, "--force", "--json"},
                                    env);
         QVERIFY2(forced.exitCode == 0, qPrintable(forced.err + forced.out));
         QVERIFY(forced.out.contains("\"business_digest\""));

@@ -28,7 +28,8 @@ public:
         : clock(1767225600000) // 2026-01-01T00:00:00Z
     {
         config = dbs.config();
-        config.channels[QStringLiteral("stripe")][QStringLiteral("webhook_secret")] = QString::fromLatin1(kStripeSecret);
+        config.channels[QStringLiteral("stripe")][QStringLiteral("webhook_secret")] =
+            QString::fromLatin1(kStripeSecret);
         auto c = openMigrated(config.orders, QStringLiteral("fixture"));
         if (!c)
             qFatal("fixture: %s", qPrintable(c.error().message));
@@ -50,7 +51,8 @@ public:
     }
 
     StripeEvents::Params params(const QString &orderId, const QString &attempt, qint64 amount,
-                                const QString &currency, const QString &eventId, const QString &pi) const
+                                const QString &currency, const QString &eventId,
+                                const QString &pi) const
     {
         StripeEvents::Params p;
         p.orderId = orderId;
@@ -65,9 +67,11 @@ public:
         return p;
     }
 
-    Order createOrder(const QString &id, qint64 amount, const QString &currency = QStringLiteral("USD"))
+    Order createOrder(const QString &id, qint64 amount,
+                      const QString &currency = QStringLiteral("USD"))
     {
-        auto o = service->create({id, QStringLiteral("cust-") + id, amount, currency}, Actor::platform());
+        auto o = service->create({id, QStringLiteral("cust-") + id, amount, currency},
+                                 Actor::platform());
         if (!o)
             qFatal("create: %s", qPrintable(o.error().message));
         return *o;
@@ -75,7 +79,8 @@ public:
 
     Order pay(const QString &id, qint64 version, const QString &requestId)
     {
-        auto r = service->startPayment(id, QStringLiteral("stripe"), version, requestId, Actor::platform());
+        auto r = service->startPayment(id, QStringLiteral("stripe"), version, requestId,
+                                       Actor::platform());
         if (!r)
             qFatal("pay: %s", qPrintable(r.error().message));
         return r->order;

@@ -11,13 +11,15 @@ namespace {
 
 // FedaPay's currency ids as its API numbers them; the entity normally carries the
 // currency object too, which wins.
-QString currencyForId(const QString &id) {
+QString currencyForId(const QString &id)
+{
     if (id == QLatin1String("1"))
         return QStringLiteral("XOF");
     return {};
 }
 
-qint64 isoToMs(const QJsonValue &value) {
+qint64 isoToMs(const QJsonValue &value)
+{
     const QDateTime t = QDateTime::fromString(value.toString(), Qt::ISODateWithMs);
     return t.isValid() ? t.toMSecsSinceEpoch() : 0;
 }
@@ -25,14 +27,17 @@ qint64 isoToMs(const QJsonValue &value) {
 } // namespace
 
 FedaPayAdapter::FedaPayAdapter(ChannelSettings settings)
-    : m_settings(std::move(settings)) {}
+    : m_settings(std::move(settings))
+{}
 
-Result<void> FedaPayAdapter::verify(const InboundRequest &request, qint64 nowMs) const {
+Result<void> FedaPayAdapter::verify(const InboundRequest &request, qint64 nowMs) const
+{
     return Signature::verifyTimestampedHmac(request, kSignatureHeader, "s", m_settings.secrets,
                                             nowMs, m_settings.toleranceMs, name());
 }
 
-Result<NormalizedCallback> FedaPayAdapter::parse(const InboundRequest &request) const {
+Result<NormalizedCallback> FedaPayAdapter::parse(const InboundRequest &request) const
+{
     using namespace ChannelJson;
     auto doc = ChannelJson::parse(request.body);
     if (!doc)

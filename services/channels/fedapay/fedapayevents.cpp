@@ -8,7 +8,8 @@ namespace OncePay::FedaPayEvents {
 
 namespace {
 
-QJsonValue timeOrNull(bool set, qint64 ms) {
+QJsonValue timeOrNull(bool set, qint64 ms)
+{
     if (!set)
         return QJsonValue::Null;
     return QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).toString(Qt::ISODateWithMs);
@@ -16,7 +17,8 @@ QJsonValue timeOrNull(bool set, qint64 ms) {
 
 } // namespace
 
-QByteArray transactionEvent(const QString &status, const Params &p) {
+QByteArray transactionEvent(const QString &status, const Params &p)
+{
     const qint64 created = p.timestampMs - 106'000;
     const bool approved =
         status == QLatin1String("approved") || status == QLatin1String("refunded");
@@ -80,19 +82,23 @@ QByteArray transactionEvent(const QString &status, const Params &p) {
     return QJsonDocument(root).toJson(QJsonDocument::Compact);
 }
 
-QByteArray approved(const Params &p) {
+QByteArray approved(const Params &p)
+{
     return transactionEvent(QStringLiteral("approved"), p);
 }
 
-QByteArray declined(const Params &p) {
+QByteArray declined(const Params &p)
+{
     return transactionEvent(QStringLiteral("declined"), p);
 }
 
-QByteArray canceled(const Params &p) {
+QByteArray canceled(const Params &p)
+{
     return transactionEvent(QStringLiteral("canceled"), p);
 }
 
-QByteArray refunded(const Params &p) {
+QByteArray refunded(const Params &p)
+{
     return transactionEvent(QStringLiteral("refunded"), p);
 }
 

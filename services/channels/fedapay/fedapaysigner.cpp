@@ -5,7 +5,8 @@
 namespace OncePay {
 
 QByteArray FedaPaySigner::signatureHeader(const QByteArray &body, const QList<QByteArray> &secrets,
-                                          qint64 timestampSeconds) {
+                                          qint64 timestampSeconds)
+{
     const QByteArray t = QByteArray::number(timestampSeconds);
     QByteArray header = "t=" + t;
     for (const QByteArray &secret : secrets)
@@ -14,12 +15,14 @@ QByteArray FedaPaySigner::signatureHeader(const QByteArray &body, const QList<QB
 }
 
 InboundRequest FedaPaySigner::sign(const QByteArray &body, const QByteArray &secret,
-                                   qint64 timestampSeconds) {
+                                   qint64 timestampSeconds)
+{
     return sign(body, QList<QByteArray>{secret}, timestampSeconds);
 }
 
 InboundRequest FedaPaySigner::sign(const QByteArray &body, const QList<QByteArray> &secrets,
-                                   qint64 timestampSeconds) {
+                                   qint64 timestampSeconds)
+{
     InboundRequest r;
     r.body = body;
     r.addHeader("Content-Type", "application/json");

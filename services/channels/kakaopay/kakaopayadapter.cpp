@@ -10,13 +10,15 @@ namespace OncePay {
 
 namespace {
 
-Error invalid(const QString &message, const char *reason) {
+Error invalid(const QString &message, const char *reason)
+{
     return makeError(ErrorCode::Invalid, QStringLiteral("kakaopay: ") + message,
                      QString::fromLatin1(reason));
 }
 
 // KakaoPay writes "2023-07-15T21:18:22" in Korea Standard Time (UTC+9, no DST).
-qint64 kstToMs(const QJsonValue &value) {
+qint64 kstToMs(const QJsonValue &value)
+{
     const QString text = value.toString();
     if (text.isEmpty())
         return 0;
@@ -33,7 +35,8 @@ struct Classified {
     QString type;
 };
 
-Classified classify(const QJsonObject &root) {
+Classified classify(const QJsonObject &root)
+{
     const QString status = root.value(QLatin1String("status")).toString();
     if (status.isEmpty()) {
         if (root.contains(QLatin1String("approved_at")) && root.contains(QLatin1String("aid")))
@@ -57,7 +60,8 @@ Classified classify(const QJsonObject &root) {
 
 } // namespace
 
-std::optional<QByteArray> KakaoPayAdapter::keyFromSecret(const QString &secret) {
+std::optional<QByteArray> KakaoPayAdapter::keyFromSecret(const QString &secret)
+{
     // As the Standard Webhooks reference libraries do: the prefix is optional, the rest is
     // always base64.
     const QString encoded = secret.startsWith(QLatin1String("whsec_")) ? secret.mid(6) : secret;
@@ -68,7 +72,8 @@ std::optional<QByteArray> KakaoPayAdapter::keyFromSecret(const QString &secret) 
 }
 
 KakaoPayAdapter::KakaoPayAdapter(ChannelSettings settings)
-    : m_settings(std::move(settings)) {
+    : m_settings(std::move(settings))
+{
     for (const QString &secret : std::as_const(m_settings.secrets)) {
         if (auto key = keyFromSecret(secret))
             m_keys << *key;
@@ -77,7 +82,8 @@ KakaoPayAdapter::KakaoPayAdapter(ChannelSettings settings)
     }
 }
 
-Result<void> KakaoPayAdapter::verify(const InboundRequest &request, qint64 nowMs) const {
+Result<void> KakaoPayAdapter::verify(const InboundRequest &request, qint64 nowMs) const
+{
     if (m_keys.isEmpty())
         return makeError(ErrorCode::Unavailable,
                          m_badSecrets
@@ -123,7 +129,8 @@ Result<void> KakaoPayAdapter::verify(const InboundRequest &request, qint64 nowMs
     return {};
 }
 
-Result<NormalizedCallback> KakaoPayAdapter::parse(const InboundRequest &request) const {
+Result<NormalizedCallback> KakaoPayAdapter::parse(const InboundRequest &request) const
+{
     using namespace ChannelJson;
     const QString webhookId = QString::fromUtf8(request.header(kIdHeader));
     if (webhookId.isEmpty())
@@ -163,9 +170,7 @@ Result<NormalizedCallback> KakaoPayAdapter::parse(const InboundRequest &request)
             cb.refundId = tid + QStringLiteral(":cancel");
         break;
     case CallbackKind::PaymentFailed:
-    case CallbackKind::PaymentPending:
-        amountRequired = false;
-        break;
+    case CallbackKind::PaymentPending: amountRequired = false; break;
     case CallbackKind::Other:
         cb.skipReason =
             c.type.isEmpty()

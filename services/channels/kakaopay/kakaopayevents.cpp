@@ -9,18 +9,21 @@ namespace OncePay::KakaoPayEvents {
 
 namespace {
 
-QString kst(qint64 ms) {
+QString kst(qint64 ms)
+{
     return QDateTime::fromMSecsSinceEpoch(ms, QTimeZone(9 * 3600))
         .toString(QStringLiteral("yyyy-MM-ddTHH:mm:ss"));
 }
 
-QJsonObject amount(qint64 total) {
+QJsonObject amount(qint64 total)
+{
     // VAT is included in total (1/11 of it); tax_free and the rest are zero here.
     return QJsonObject{{"total", total}, {"tax_free", 0}, {"vat", total / 11},
                        {"point", 0},     {"discount", 0}, {"green_deposit", 0}};
 }
 
-QJsonObject common(const Params &p) {
+QJsonObject common(const Params &p)
+{
     QJsonObject o{
         {"tid", p.tid},
         {"cid", p.cid},
@@ -37,13 +40,15 @@ QJsonObject common(const Params &p) {
     return o;
 }
 
-QByteArray json(const QJsonObject &o) {
+QByteArray json(const QJsonObject &o)
+{
     return QJsonDocument(o).toJson(QJsonDocument::Compact);
 }
 
 } // namespace
 
-QByteArray approveResult(const Params &p) {
+QByteArray approveResult(const Params &p)
+{
     QJsonObject o = common(p);
     o.insert("aid", p.aid);
     o.insert("approved_at", kst(p.approvedAtMs));
@@ -51,7 +56,8 @@ QByteArray approveResult(const Params &p) {
 }
 
 QByteArray cancelResult(const Params &p, qint64 cancelAmount, const QString &cancelAid,
-                        qint64 canceledAtMs) {
+                        qint64 canceledAtMs)
+{
     QJsonObject o = common(p);
     o.insert("aid", cancelAid);
     o.insert("status", cancelAmount >= p.amountTotal ? "CANCEL_PAYMENT" : "PART_CANCEL_PAYMENT");
@@ -63,7 +69,8 @@ QByteArray cancelResult(const Params &p, qint64 cancelAmount, const QString &can
     return json(o);
 }
 
-QByteArray statusResult(const Params &p, const QString &status) {
+QByteArray statusResult(const Params &p, const QString &status)
+{
     QJsonObject o = common(p);
     o.insert("status", status);
     if (status == QLatin1String("SUCCESS_PAYMENT"))

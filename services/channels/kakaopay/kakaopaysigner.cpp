@@ -9,7 +9,8 @@ namespace OncePay {
 
 QByteArray KakaoPaySigner::signatureHeader(const QByteArray &body, const QByteArray &webhookId,
                                            qint64 timestampSeconds,
-                                           const QList<QByteArray> &secrets) {
+                                           const QList<QByteArray> &secrets)
+{
     const QByteArray payload = webhookId + '.' + QByteArray::number(timestampSeconds) + '.' + body;
     QList<QByteArray> entries;
     for (const QByteArray &secret : secrets) {
@@ -21,12 +22,14 @@ QByteArray KakaoPaySigner::signatureHeader(const QByteArray &body, const QByteAr
 }
 
 InboundRequest KakaoPaySigner::sign(const QByteArray &body, const QByteArray &secret,
-                                    const QByteArray &webhookId, qint64 timestampSeconds) {
+                                    const QByteArray &webhookId, qint64 timestampSeconds)
+{
     return sign(body, QList<QByteArray>{secret}, webhookId, timestampSeconds);
 }
 
 InboundRequest KakaoPaySigner::sign(const QByteArray &body, const QList<QByteArray> &secrets,
-                                    const QByteArray &webhookId, qint64 timestampSeconds) {
+                                    const QByteArray &webhookId, qint64 timestampSeconds)
+{
     InboundRequest r;
     r.body = body;
     r.addHeader("Content-Type", "application/json");
@@ -36,7 +39,8 @@ InboundRequest KakaoPaySigner::sign(const QByteArray &body, const QList<QByteArr
     return r;
 }
 
-QByteArray KakaoPaySigner::generateSecret() {
+QByteArray KakaoPaySigner::generateSecret()
+{
     QByteArray key(24, Qt::Uninitialized);
     QRandomGenerator::system()->fillRange(reinterpret_cast<quint32 *>(key.data()), key.size() / 4);
     return "whsec_" + Signature::toBase64(key);

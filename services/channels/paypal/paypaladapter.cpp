@@ -17,13 +17,15 @@ namespace OncePay {
 
 namespace {
 
-Error invalid(const QString &message, const char *reason) {
+Error invalid(const QString &message, const char *reason)
+{
     return makeError(ErrorCode::Invalid, QStringLiteral("paypal: ") + message,
                      QString::fromLatin1(reason));
 }
 
 // The leaf certificate of a PEM file (PayPal's cert URL serves the chain, leaf first).
-std::shared_ptr<evp_pkey_st> publicKeyFromPem(const QByteArray &pem) {
+std::shared_ptr<evp_pkey_st> publicKeyFromPem(const QByteArray &pem)
+{
     std::unique_ptr<BIO, decltype(&BIO_free)> bio(BIO_new_mem_buf(pem.constData(), int(pem.size())),
                                                   &BIO_free);
     if (!bio)
@@ -38,7 +40,8 @@ std::shared_ptr<evp_pkey_st> publicKeyFromPem(const QByteArray &pem) {
     return std::shared_ptr<evp_pkey_st>(key, &EVP_PKEY_free);
 }
 
-bool rsaSha256Verify(evp_pkey_st *key, const QByteArray &message, const QByteArray &signature) {
+bool rsaSha256Verify(evp_pkey_st *key, const QByteArray &message, const QByteArray &signature)
+{
     std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx(EVP_MD_CTX_new(), &EVP_MD_CTX_free);
     if (!ctx || EVP_DigestVerifyInit(ctx.get(), nullptr, EVP_sha256(), nullptr, key) != 1)
         return false;
@@ -50,7 +53,8 @@ bool rsaSha256Verify(evp_pkey_st *key, const QByteArray &message, const QByteArr
 }
 
 // The capture a refund belongs to: its "up" link ends in /v2/payments/captures/{id}.
-QString captureIdFromLinks(const QJsonArray &links) {
+QString captureIdFromLinks(const QJsonArray &links)
+{
     for (const QJsonValue &link : links) {
         const QJsonObject o = link.toObject();
         if (o.value(QLatin1String("rel")).toString() != QLatin1String("up"))
@@ -66,7 +70,8 @@ QString captureIdFromLinks(const QJsonArray &links) {
 } // namespace
 
 PayPalAdapter::PayPalAdapter(ChannelSettings settings)
-    : m_settings(std::move(settings)) {
+    : m_settings(std::move(settings))
+{
     m_webhookId = m_settings.extra.value(QStringLiteral("webhook_id")).trimmed().toUtf8();
     const QStringList files =
         m_settings.extra.value(QStringLiteral("cert_file")).split(u',', Qt::SkipEmptyParts);
@@ -92,7 +97,8 @@ PayPalAdapter::PayPalAdapter(ChannelSettings settings)
 
 PayPalAdapter::~PayPalAdapter() = default;
 
-bool PayPalAdapter::isPayPalCertUrl(const QByteArray &text) {
+bool PayPalAdapter::isPayPalCertUrl(const QByteArray &text)
+{
     const QUrl url(QString::fromUtf8(text), QUrl::StrictMode);
     if (!url.isValid() || url.scheme() != QLatin1String("https") || !url.userInfo().isEmpty() ||
         (url.port() != -1 && url.port() != 443))
@@ -101,7 +107,8 @@ bool PayPalAdapter::isPayPalCertUrl(const QByteArray &text) {
     return host == QLatin1String("paypal.com") || host.endsWith(QLatin1String(".paypal.com"));
 }
 
-Result<void> PayPalAdapter::verify(const InboundRequest &request, qint64 nowMs) const {
+Result<void> PayPalAdapter::verify(const InboundRequest &request, qint64 nowMs) const
+{
     if (m_keys.empty() || m_webhookId.isEmpty())
         return makeError(ErrorCode::Unavailable, QStringLiteral("paypal: ") + m_configError,
                          QStringLiteral("not_configured"));
@@ -151,7 +158,8 @@ Result<void> PayPalAdapter::verify(const InboundRequest &request, qint64 nowMs) 
     return {};
 }
 
-Result<NormalizedCallback> PayPalAdapter::parse(const InboundRequest &request) const {
+Result<NormalizedCallback> PayPalAdapter::parse(const InboundRequest &request) const
+{
     using namespace ChannelJson;
     auto doc = ChannelJson::parse(request.body);
     if (!doc)

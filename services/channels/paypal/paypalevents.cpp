@@ -11,19 +11,23 @@ namespace {
 
 const QString kApi = QStringLiteral("https://api.paypal.com");
 
-QString iso(qint64 ms) {
+QString iso(qint64 ms)
+{
     return QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).toString(Qt::ISODate);
 }
 
-QJsonObject money(const QString &value, const QString &currency) {
+QJsonObject money(const QString &value, const QString &currency)
+{
     return QJsonObject{{"currency_code", currency}, {"value", value}};
 }
 
-QJsonObject link(const QString &href, const char *rel, const char *method) {
+QJsonObject link(const QString &href, const char *rel, const char *method)
+{
     return QJsonObject{{"href", href}, {"rel", rel}, {"method", method}};
 }
 
-QString statusFor(const QString &eventType) {
+QString statusFor(const QString &eventType)
+{
     const QString tail = eventType.section(u'.', -1);
     return tail == QLatin1String("REVERSED") || tail == QLatin1String("REFUNDED")
                ? QStringLiteral("COMPLETED")
@@ -31,7 +35,8 @@ QString statusFor(const QString &eventType) {
 }
 
 QByteArray envelope(const QString &eventType, const char *resourceType, const QJsonObject &resource,
-                    const Params &p) {
+                    const Params &p)
+{
     const QString self = kApi + QStringLiteral("/v1/notifications/webhooks-events/") + p.eventId;
     const QJsonObject root{
         {"id", p.eventId},
@@ -51,7 +56,8 @@ QByteArray envelope(const QString &eventType, const char *resourceType, const QJ
 
 } // namespace
 
-QByteArray captureEvent(const QString &eventType, const Params &p) {
+QByteArray captureEvent(const QString &eventType, const Params &p)
+{
     const QString capture = kApi + QStringLiteral("/v2/payments/captures/") + p.captureId;
     QJsonObject resource{
         {"id", p.captureId},
@@ -80,11 +86,13 @@ QByteArray captureEvent(const QString &eventType, const Params &p) {
     return envelope(eventType, "capture", resource, p);
 }
 
-QByteArray captureCompleted(const Params &p) {
+QByteArray captureCompleted(const Params &p)
+{
     return captureEvent(QStringLiteral("PAYMENT.CAPTURE.COMPLETED"), p);
 }
 
-QByteArray refundEvent(const QString &eventType, const Params &p) {
+QByteArray refundEvent(const QString &eventType, const Params &p)
+{
     const QString refund = kApi + QStringLiteral("/v2/payments/refunds/") + p.refundId;
     const QJsonObject resource{
         {"id", p.refundId},

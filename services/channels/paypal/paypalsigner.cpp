@@ -17,7 +17,8 @@ namespace OncePay {
 
 namespace {
 
-QByteArray selfSignedPem(EVP_PKEY *key) {
+QByteArray selfSignedPem(EVP_PKEY *key)
+{
     std::unique_ptr<X509, decltype(&X509_free)> cert(X509_new(), &X509_free);
     if (!cert)
         return {};
@@ -49,7 +50,8 @@ QByteArray selfSignedPem(EVP_PKEY *key) {
 
 } // namespace
 
-PayPalSigner::PayPalSigner() {
+PayPalSigner::PayPalSigner()
+{
     EVP_PKEY *key = EVP_RSA_gen(2048);
     if (!key)
         return;
@@ -59,7 +61,8 @@ PayPalSigner::PayPalSigner() {
 
 PayPalSigner::~PayPalSigner() = default;
 
-Result<void> PayPalSigner::writeCertificate(const QString &path) const {
+Result<void> PayPalSigner::writeCertificate(const QString &path) const
+{
     QSaveFile file(path);
     if (!isValid() || !file.open(QIODevice::WriteOnly) ||
         file.write(m_certPem) != m_certPem.size() || !file.commit())
@@ -71,7 +74,8 @@ Result<void> PayPalSigner::writeCertificate(const QString &path) const {
 
 QByteArray PayPalSigner::signature(const QByteArray &body, const QByteArray &webhookId,
                                    const QByteArray &transmissionId,
-                                   const QByteArray &transmissionTime) const {
+                                   const QByteArray &transmissionTime) const
+{
     if (!m_key)
         return {};
     const QByteArray message = transmissionId + '|' + transmissionTime + '|' + webhookId + '|' +
@@ -92,13 +96,15 @@ QByteArray PayPalSigner::signature(const QByteArray &body, const QByteArray &web
     return Signature::toBase64(out);
 }
 
-QByteArray PayPalSigner::transmissionTime(qint64 ms) {
+QByteArray PayPalSigner::transmissionTime(qint64 ms)
+{
     return QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).toString(Qt::ISODate).toLatin1();
 }
 
 InboundRequest PayPalSigner::sign(const QByteArray &body, const QByteArray &webhookId,
                                   qint64 timestampMs, const QByteArray &transmissionId,
-                                  const QByteArray &certUrl) const {
+                                  const QByteArray &certUrl) const
+{
     const QByteArray id = transmissionId.isEmpty()
                               ? QUuid::createUuid().toByteArray(QUuid::WithoutBraces)
                               : transmissionId;

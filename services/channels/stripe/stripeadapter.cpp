@@ -8,14 +8,17 @@
 namespace OncePay {
 
 StripeAdapter::StripeAdapter(ChannelSettings settings)
-    : m_settings(std::move(settings)) {}
+    : m_settings(std::move(settings))
+{}
 
-Result<void> StripeAdapter::verify(const InboundRequest &request, qint64 nowMs) const {
+Result<void> StripeAdapter::verify(const InboundRequest &request, qint64 nowMs) const
+{
     return Signature::verifyTimestampedHmac(request, kSignatureHeader, "v1", m_settings.secrets,
                                             nowMs, m_settings.toleranceMs, name());
 }
 
-Result<NormalizedCallback> StripeAdapter::parse(const InboundRequest &request) const {
+Result<NormalizedCallback> StripeAdapter::parse(const InboundRequest &request) const
+{
     using namespace ChannelJson;
     auto doc = ChannelJson::parse(request.body);
     if (!doc)

@@ -8,11 +8,13 @@ namespace OncePay::StripeEvents {
 
 namespace {
 
-QJsonObject metadata(const Params &p) {
+QJsonObject metadata(const Params &p)
+{
     return QJsonObject{{"order_id", p.orderId}, {"attempt_id", p.attemptId}};
 }
 
-QJsonObject paymentIntent(const Params &p, const QString &status, qint64 received) {
+QJsonObject paymentIntent(const Params &p, const QString &status, qint64 received)
+{
     QJsonObject lastError;
     if (status == QLatin1String("requires_payment_method"))
         lastError = QJsonObject{{"code", "card_declined"},
@@ -42,7 +44,8 @@ QJsonObject paymentIntent(const Params &p, const QString &status, qint64 receive
     };
 }
 
-QByteArray event(const QString &type, const QJsonObject &object, const Params &p) {
+QByteArray event(const QString &type, const QJsonObject &object, const Params &p)
+{
     const QJsonObject root{
         {"id", p.eventId},
         {"object", "event"},
@@ -59,26 +62,31 @@ QByteArray event(const QString &type, const QJsonObject &object, const Params &p
 
 } // namespace
 
-QByteArray paymentIntentSucceeded(const Params &p) {
+QByteArray paymentIntentSucceeded(const Params &p)
+{
     return event(QStringLiteral("payment_intent.succeeded"),
                  paymentIntent(p, QStringLiteral("succeeded"), p.amountMinor), p);
 }
 
-QByteArray paymentIntentFailed(const Params &p) {
+QByteArray paymentIntentFailed(const Params &p)
+{
     return event(QStringLiteral("payment_intent.payment_failed"),
                  paymentIntent(p, QStringLiteral("requires_payment_method"), 0), p);
 }
 
-QByteArray paymentIntentProcessing(const Params &p) {
+QByteArray paymentIntentProcessing(const Params &p)
+{
     return event(QStringLiteral("payment_intent.processing"),
                  paymentIntent(p, QStringLiteral("processing"), 0), p);
 }
 
-QByteArray eventOfType(const QString &type, const Params &p) {
+QByteArray eventOfType(const QString &type, const Params &p)
+{
     return event(type, paymentIntent(p, QStringLiteral("requires_payment_method"), 0), p);
 }
 
-QByteArray chargeRefunded(const Params &p) {
+QByteArray chargeRefunded(const Params &p)
+{
     const QJsonObject refund{
         {"id", p.refundId},
         {"object", "refund"},
