@@ -50,11 +50,18 @@ QString AuditVerifyReport::summary() const
             .arg(totalRows);
     if (headSeq == 0)
         return QStringLiteral("audit chain ok: empty, %1 checkpoints").arg(checkpointsChecked);
-    return QStringLiteral("audit chain ok: %1 rows, head seq %2 hash %3, %4 checkpoint(s) verified")
+    const QString coverage =
+        sealedSeq ? QStringLiteral("sealed up to seq %1, %2 row(s) after the last seal")
+                        .arg(sealedSeq)
+                        .arg(rowsAfterSeal())
+                  : QStringLiteral("no seal yet");
+    return QStringLiteral("audit chain ok: %1 rows, head seq %2 hash %3, %4 checkpoint(s) verified,"
+                          " %5")
         .arg(rowsChecked)
         .arg(headSeq)
         .arg(headHash.left(16))
-        .arg(checkpointsChecked);
+        .arg(checkpointsChecked)
+        .arg(coverage);
 }
 
 AuditVerifier::AuditVerifier(const Connection &audit)
@@ -176,6 +183,8 @@ Result<AuditVerifyReport> AuditVerifier::verify(const Progress &progress) const
                     return report;
                 }
                 ++report.checkpointsChecked;
+                report.sealedSeq = cp.seq;
+                report.sealId = cp.id;
             }
             prev = row.hash;
             ++expected;

@@ -49,10 +49,15 @@ struct AuditVerifyReport {
     qint64 headSeq = 0; // last row checked
     QString headHash;
     int checkpointsChecked = 0;
+    // Seal coverage: the newest checkpoint that verified (0 when none); rows after it are
+    // covered by the chain only, not yet by a signature.
+    qint64 sealedSeq = 0;
+    qint64 sealId = 0;
     bool cancelled = false;
     std::optional<AuditProblem> problem;
 
     bool ok() const { return !cancelled && !problem; }
+    qint64 rowsAfterSeal() const { return headSeq - sealedSeq; }
     QString summary() const; // one line
 };
 

@@ -1,0 +1,388 @@
+#include "auditexporter.h"
+
+#include "auditoutbox.h"
+#include "db/sql.h"
+#include "db/transaction.h"
+
+#include <QCryptographicHash>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QSaveFile>
+
+#include <spdlog/spdlog.h>
+
+namespace OncePay {
+
+namespace {
+
+// Forwards writes to the file and hashes exactly the bytes that reached it, so the digest in
+// the manifest is the digest of the file without reading it back.
+class DigestingDevice : public QIODevice {
+public:
+    explicit DigestingDevice(QIODevice *target)
+        : m_target(target)
+        , m_hash(QCryptographicHash::Sha256)
+    {
+        open(QIODevice::WriteOnly);
+    }
+    bool isSequential() const override { return true; }
+    QString hex() const { return QString::fromLatin1(m_hash.result().toHex()); }
+    qint64 written() const { return m_written; }
+
+protected:
+    qint64 readData(char *, qint64) override { return -1; }
+    qint64 writeData(const char *data, qint64 len) override
+    {
+        const qint64 n = m_target->write(data, len);
+        if (n > 0) {
+            m_hash.addData(QByteArrayView(data, n));
+            m_written += n;
+        }
+        if (n < 0)
+            setErrorString(m_target->errorString());
+        return n;
+    }
+
+private:
+    QIODevice *m_target;
+    QCryptographicHash m_hash;
+    qint64 m_written = 0;
+};
+
+QString text(const QJsonObject &o, const char *key)
+{
+    return o.value(QLatin1String(key)).toString();
+}
+
+qint64 number(const QJsonObject &o, const char *key)
+{
+    return o.value(QLatin1String(key)).toString().toLongLong();
+}
+
+Error fileError(const QString &what, const QString &path, const QString &why)
+{
+    spdlog::error("audit export: {} {}: {}", what.toStdString(), path.toStdString(),
+                  why.toStdString());
+    return makeError(ErrorCode::Unavailable, QStringLiteral("%1 %2: %3").arg(what, path, why),
+                     QStringLiteral("file_error"));
+}
+
+} // namespace
+
+// ---- manifest ----
+
+QString AuditManifest::pathFor(const QString &exportPath)
+{
+    return exportPath + QStringLiteral(".manifest.json");
+}
+
+QJsonObject AuditManifest::toJson() const
+{
+    return {
+        {QStringLiteral("format"), QStringLiteral("oncepay.audit.manifest.v1")},
+        {QStringLiteral("export_id"), exportId},
+        {QStringLiteral("file"), file},
+        {QStringLiteral("file_format"), fileFormat},
+        {QStringLiteral("file_description"), description},
+        {QStringLiteral("sha256"), sha256},
+        {QStringLiteral("bytes"), QString::number(bytes)},
+        {QStringLiteral("row_count"), QString::number(rowCount)},
+        {QStringLiteral("filter"), filter.toJson()},
+        {QStringLiteral("filter_text"), filter.describe()},
+        {QStringLiteral("chain_head"), auditHeadJson(head)},
+        {QStringLiteral("seal"), auditSealJson(head)},
+        {QStringLiteral("generated_at"), AuditFilter::formatTime(generatedAt)},
+        {QStringLiteral("generated_at_ms"), QString::number(generatedAt)},
+        {QStringLiteral("generated_by"), QJsonObject{{QStringLiteral("actor"), generatedBy.id},
+                                                     {QStringLiteral("role"), generatedBy.role}}}};
+}
+
+Result<AuditManifest> AuditManifest::fromJson(const QJsonObject &o)
+{
+    if (text(o, "format") != u"oncepay.audit.manifest.v1")
+        return makeError(ErrorCode::Invalid,
+                         QStringLiteral("not an OncePay audit export manifest (format '%1')")
+                             .arg(text(o, "format")),
+                         QStringLiteral("bad_manifest"));
+    AuditManifest m;
+    m.exportId = text(o, "export_id");
+    m.file = text(o, "file");
+    m.fileFormat = text(o, "file_format");
+    m.description = text(o, "file_description");
+    m.sha256 = text(o, "sha256");
+    m.bytes = number(o, "bytes");
+    m.rowCount = number(o, "row_count");
+    auto filter = AuditFilter::fromJson(o.value(QStringLiteral("filter")).toObject());
+    if (!filter)
+        return filter.error();
+    m.filter = *filter;
+    const QJsonObject head = o.value(QStringLiteral("chain_head")).toObject();
+    m.head.seq = number(head, "seq");
+    m.head.hash = text(head, "hash");
+    const QJsonObject seal = o.value(QStringLiteral("seal")).toObject();
+    if (!seal.isEmpty()) {
+        AuditCheckpoint cp;
+        cp.id = number(seal, "checkpoint_id");
+        cp.seq = number(seal, "seq");
+        cp.headHash = text(seal, "head_hash");
+        cp.keyId = text(seal, "key_id");
+        cp.signature = text(seal, "signature");
+        cp.sealedBy = text(seal, "sealed_by");
+        m.head.seal = cp;
+    }
+    m.generatedAt = number(o, "generated_at_ms");
+    const QJsonObject by = o.value(QStringLiteral("generated_by")).toObject();
+    m.generatedBy = {text(by, "actor"), text(by, "role")};
+    if (m.file.isEmpty() || m.sha256.size() != 64 || (m.head.hash.isEmpty() && m.head.seq))
+        return makeError(ErrorCode::Invalid,
+                         QStringLiteral("the manifest lacks the file, its SHA-256 or the head"),
+                         QStringLiteral("bad_manifest"));
+    return m;
+}
+
+Result<AuditManifest> AuditManifest::load(const QString &path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return makeError(ErrorCode::NotFound,
+                         QStringLiteral("cannot read manifest %1: %2").arg(path, f.errorString()),
+                         QStringLiteral("no_manifest"));
+    QJsonParseError error;
+    const QJsonDocument doc = QJsonDocument::fromJson(f.readAll(), &error);
+    if (!doc.isObject())
+        return makeError(
+            ErrorCode::Invalid,
+            QStringLiteral("manifest %1 is not a JSON object: %2").arg(path, error.errorString()),
+            QStringLiteral("bad_manifest"));
+    return fromJson(doc.object());
+}
+
+QString AuditExportCheck::summary() const
+{
+    if (ok())
+        return QStringLiteral("export ok: %1 matches its manifest (SHA-256 %2, %3 rows), chain"
+                              " head seq %4 is in the audit log unchanged%5")
+            .arg(manifest.file, actualSha256.left(16))
+            .arg(manifest.rowCount)
+            .arg(manifest.head.seq)
+            .arg(manifest.head.seal ? QStringLiteral(", seal %1 (seq %2) unchanged")
+                                          .arg(manifest.head.seal->id)
+                                          .arg(manifest.head.seal->seq)
+                                    : QString());
+    return QStringLiteral("export does NOT verify: ") + problems.join(QStringLiteral("; "));
+}
+
+// ---- exporter ----
+
+AuditExporter::AuditExporter(const Connection &audit, const Connection &orders, const Clock &clock)
+    : m_audit(audit)
+    , m_orders(orders)
+    , m_clock(clock)
+    , m_query(audit, orders, clock)
+{}
+
+Result<QString> AuditExporter::fileSha256(const QString &path, qint64 *bytes)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return fileError(QStringLiteral("cannot read"), path, f.errorString());
+    QCryptographicHash hash(QCryptographicHash::Sha256);
+    if (!hash.addData(&f))
+        return fileError(QStringLiteral("cannot read"), path, f.errorString());
+    if (bytes)
+        *bytes = f.size();
+    return QString::fromLatin1(hash.result().toHex());
+}
+
+Result<AuditExportResult> AuditExporter::run(const AuditFilter &requested, const QString &path,
+                                             AuditExportWriter &writer, const Actor &actor,
+                                             const Progress &progress) const
+{
+    if (auto ok = m_query.authorize(actor, QStringLiteral("export")); !ok)
+        return ok.error();
+    if (auto v = requested.validate(); !v)
+        return v.error();
+    if (path.isEmpty())
+        return makeError(ErrorCode::Invalid, QStringLiteral("export: no output file given"),
+                         QStringLiteral("no_file"));
+
+    AuditExportHeader header;
+    auto head = AuditTrailQuery::readHead(m_audit);
+    if (!head)
+        return head.error();
+    header.head = *head;
+    header.filter = requested;
+    // Pin the head: the export covers exactly the rows up to it, whatever is appended meanwhile.
+    if (!header.filter.maxSeq || header.filter.maxSeq > head->seq)
+        header.filter.maxSeq = head->seq;
+    header.generatedAt = m_clock.nowMs();
+    header.generatedBy = actor;
+    header.exportId = AuditOutbox::newEventId();
+    auto expected = m_query.count(header.filter, actor);
+    if (!expected)
+        return expected.error();
+    header.expectedRows = *expected;
+
+    AuditExportResult result;
+    result.path = QFileInfo(path).absoluteFilePath();
+    result.manifestPath = AuditManifest::pathFor(result.path);
+    QSaveFile file(result.path);
+    if (!file.open(QIODevice::WriteOnly))
+        return fileError(QStringLiteral("cannot create"), result.path, file.errorString());
+    DigestingDevice out(&file);
+    if (auto b = writer.begin(&out, header); !b)
+        return b.error();
+
+    qint64 rows = 0;
+    Result<void> failure;
+    const qint64 step = qMax<qint64>(1, qMin<qint64>(m_pageSize, header.expectedRows / 100 + 1));
+    auto streamed = m_query.forEach(
+        header.filter, m_pageSize,
+        [&](const AuditRow &row) {
+            if (auto w = writer.write(row); !w) {
+                failure = w;
+                return false;
+            }
+            ++rows;
+            if (progress && rows % step == 0 && !progress(rows, header.expectedRows)) {
+                result.cancelled = true;
+                return false;
+            }
+            return true;
+        },
+        actor);
+    if (!streamed)
+        return streamed.error();
+    if (!failure)
+        return failure.error();
+    if (result.cancelled) {
+        file.cancelWriting();
+        spdlog::info("audit export to {} cancelled after {} rows", result.path.toStdString(), rows);
+        return result;
+    }
+    if (auto f = writer.finish(rows); !f)
+        return f.error();
+    if (!file.commit())
+        return fileError(QStringLiteral("cannot write"), result.path, file.errorString());
+    if (progress)
+        progress(rows, header.expectedRows);
+
+    AuditManifest &m = result.manifest;
+    m.file = QFileInfo(result.path).fileName();
+    m.fileFormat = writer.format();
+    m.description = writer.description();
+    m.sha256 = out.hex();
+    m.bytes = out.written();
+    m.rowCount = rows;
+    m.filter = header.filter;
+    m.head = header.head;
+    m.generatedAt = header.generatedAt;
+    m.generatedBy = actor;
+    m.exportId = header.exportId;
+    QSaveFile manifestFile(result.manifestPath);
+    if (!manifestFile.open(QIODevice::WriteOnly) ||
+        manifestFile.write(QJsonDocument(m.toJson()).toJson(QJsonDocument::Indented)) < 0 ||
+        !manifestFile.commit()) {
+        QFile::remove(result.path);
+        return fileError(QStringLiteral("cannot write"), result.manifestPath,
+                         manifestFile.errorString());
+    }
+
+    AuditEvent e;
+    e.actor = actor.id;
+    e.actorRole = actor.role;
+    e.action = QStringLiteral("audit.exported");
+    e.entityKind = QStringLiteral("export");
+    e.entityId = m.exportId;
+    e.after = {{QStringLiteral("filter"), m.filter.toJson()},
+               {QStringLiteral("format"), m.fileFormat},
+               {QStringLiteral("file"), m.file},
+               {QStringLiteral("row_count"), QString::number(m.rowCount)},
+               {QStringLiteral("sha256"), m.sha256},
+               {QStringLiteral("bytes"), QString::number(m.bytes)},
+               {QStringLiteral("chain_head"), auditHeadJson(m.head)}};
+    auto recorded = inTransaction(m_orders.db(), Transaction::Mode::Deferred,
+                                  [&] { return AuditOutbox::record(m_orders.db(), e, m_clock); });
+    if (!recorded) {
+        // An export nobody can see in the trail must not exist.
+        QFile::remove(result.path);
+        QFile::remove(result.manifestPath);
+        return recorded.error();
+    }
+    result.eventId = *recorded;
+    spdlog::info("audit export {} by {}: {} rows ({}) to {}, sha256 {}, head seq {}",
+                 m.exportId.toStdString(), actor.id.toStdString(), rows,
+                 m.filter.describe().toStdString(), result.path.toStdString(),
+                 m.sha256.toStdString(), m.head.seq);
+    return result;
+}
+
+Result<AuditExportCheck> AuditExporter::verify(const QString &manifestPath,
+                                               const Actor &actor) const
+{
+    if (auto ok = m_query.authorize(actor, QStringLiteral("verify-export")); !ok)
+        return ok.error();
+    auto manifest = AuditManifest::load(manifestPath);
+    if (!manifest)
+        return manifest.error();
+    AuditExportCheck check;
+    check.manifest = *manifest;
+    const QString filePath = QFileInfo(manifestPath).dir().filePath(manifest->file);
+    auto sha = fileSha256(filePath, &check.actualBytes);
+    if (!sha)
+        return sha.error();
+    check.actualSha256 = *sha;
+    check.fileMatches = *sha == manifest->sha256 && check.actualBytes == manifest->bytes;
+    if (!check.fileMatches)
+        check.problems << QStringLiteral("%1 has SHA-256 %2 (%3 bytes) but the manifest says %4"
+                                         " (%5 bytes): the file was changed")
+                              .arg(manifest->file, *sha)
+                              .arg(check.actualBytes)
+                              .arg(manifest->sha256)
+                              .arg(manifest->bytes);
+
+    if (manifest->head.seq == 0) {
+        check.headMatches = manifest->head.hash.isEmpty();
+    } else {
+        auto hash =
+            Sql::scalar(m_audit.db(), QStringLiteral("SELECT hash FROM audit_log WHERE seq = ?"),
+                        {manifest->head.seq});
+        if (!hash)
+            return hash.error();
+        check.headMatches = !hash->isNull() && hash->toString() == manifest->head.hash;
+        if (hash->isNull())
+            check.problems << QStringLiteral("the chain head seq %1 is no longer in the audit log")
+                                  .arg(manifest->head.seq);
+        else if (!check.headMatches)
+            check.problems << QStringLiteral("the audit log's row seq %1 has hash %2, not the"
+                                             " manifest's %3")
+                                  .arg(manifest->head.seq)
+                                  .arg(hash->toString().left(16), manifest->head.hash.left(16));
+    }
+    if (const auto &seal = manifest->head.seal) {
+        auto q = Sql::exec(m_audit.db(),
+                           QStringLiteral("SELECT seq, head_hash, signature FROM"
+                                          " audit_checkpoints WHERE id = ?"),
+                           {seal->id});
+        if (!q)
+            return q.error();
+        check.sealMatches = q->next() && q->value(0).toLongLong() == seal->seq &&
+                            q->value(1).toString() == seal->headHash &&
+                            q->value(2).toString() == seal->signature;
+        if (!check.sealMatches)
+            check.problems << QStringLiteral("seal %1 (seq %2) named by the manifest is missing or"
+                                             " changed in the audit database")
+                                  .arg(seal->id)
+                                  .arg(seal->seq);
+    }
+    if (check.ok())
+        spdlog::info("audit export {} verified", manifestPath.toStdString());
+    else
+        spdlog::warn("audit export {} does not verify: {}", manifestPath.toStdString(),
+                     check.problems.join(QStringLiteral("; ")).toStdString());
+    return check;
+}
+
+} // namespace OncePay

@@ -1,0 +1,94 @@
+#pragma once
+
+// Exports what an audit filter shows (DESIGN.md §6) and checks such an export later.
+//
+// run(): checks Action::ReadAudit (a refusal is audited), pins the chain head (rows appended
+// meanwhile stay out), counts, streams the rows in seq order through an AuditExportWriter
+// into a temporary file while hashing every byte, renames it into place, writes the manifest
+// beside it (<file>.manifest.json: filter, row count, SHA-256 and size of the file, chain head
+// seq + hash, the latest seal at or below the head, generated_at, generated_by), and records
+// `audit.exported` (filter, row count, file digest, head) in the orders database's audit
+// outbox. Cancelled or failed: no file, no manifest, no audit row.
+//
+// verify(): re-reads the file a manifest names, recomputes its SHA-256 and size, and checks
+// that the head it covers is still in the audit database with the same hash, and its seal
+// with the same signature — so an edited file, an edited manifest or a rewritten chain shows.
+//
+// Thread contract: the thread that opened both connections; the progress callback runs on
+// it and returning false cancels.
+
+#include "auditexportwriter.h"
+#include "audittrailquery.h"
+#include "core/clock.h"
+
+#include <QJsonObject>
+
+#include <functional>
+
+namespace OncePay {
+
+struct AuditManifest {
+    QString file;        // file name, relative to the manifest's folder
+    QString fileFormat;  // csv, json, pdf
+    QString description; // of the format
+    QString sha256;      // lowercase hex of the file's bytes
+    qint64 bytes = 0;
+    qint64 rowCount = 0;
+    AuditFilter filter;
+    AuditHead head;
+    qint64 generatedAt = 0;
+    Actor generatedBy;
+    QString exportId;
+
+    QJsonObject toJson() const;
+    static Result<AuditManifest> fromJson(const QJsonObject &json);
+    static Result<AuditManifest> load(const QString &path);
+    static QString pathFor(const QString &exportPath); // <file>.manifest.json
+};
+
+struct AuditExportResult {
+    QString path;
+    QString manifestPath;
+    AuditManifest manifest;
+    QString eventId; // the audit.exported event
+    bool cancelled = false;
+};
+
+struct AuditExportCheck {
+    AuditManifest manifest;
+    QString actualSha256;
+    qint64 actualBytes = 0;
+    bool fileMatches = false;
+    bool headMatches = false; // the head row is in the audit log with the same hash
+    bool sealMatches = true;  // no seal named, or the checkpoint is there unchanged
+    QStringList problems;     // readable lines; empty when ok()
+
+    bool ok() const { return fileMatches && headMatches && sealMatches; }
+    QString summary() const;
+};
+
+class AuditExporter {
+public:
+    using Progress = std::function<bool(qint64 done, qint64 total)>;
+
+    AuditExporter(const Connection &audit, const Connection &orders, const Clock &clock);
+
+    void setPageSize(int rows) { m_pageSize = qMax(1, rows); }
+
+    Result<AuditExportResult> run(const AuditFilter &filter, const QString &path,
+                                  AuditExportWriter &writer, const Actor &actor,
+                                  const Progress &progress = {}) const;
+
+    Result<AuditExportCheck> verify(const QString &manifestPath, const Actor &actor) const;
+
+    static Result<QString> fileSha256(const QString &path, qint64 *bytes = nullptr);
+
+private:
+    const Connection &m_audit;
+    const Connection &m_orders;
+    const Clock &m_clock;
+    AuditTrailQuery m_query;
+    int m_pageSize = 5000;
+};
+
+} // namespace OncePay

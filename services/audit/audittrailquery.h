@@ -1,0 +1,84 @@
+#pragma once
+
+// Reads the audit trail (DESIGN.md §5, §6) for the console and exports: rows matching an
+// AuditFilter in seq order, one page at a time (keyset on seq, never OFFSET, so page N costs
+// the same as page 1 and memory stays flat), the chain head and the latest seal covering it.
+//
+// Rights: only finance and auditor read the audit trail. Every method takes the actor and
+// checks Action::ReadAudit here, in the service; a refusal returns ErrorCode::Forbidden and
+// leaves an `audit.access_refused` row in the orders database's audit outbox (it reaches the
+// chain with the next shipping), so refused attempts are visible to auditors too.
+//
+// Thread contract: the thread that opened both connections; results are plain values.
+
+#include "auditchain.h"
+#include "auditfilter.h"
+#include "auditverifier.h"
+#include "core/actor.h"
+#include "core/clock.h"
+#include "core/result.h"
+#include "db/connection.h"
+
+#include <QList>
+
+#include <functional>
+#include <optional>
+
+namespace OncePay {
+
+struct AuditPage {
+    QList<AuditRow> rows;
+    qint64 lastSeq = 0; // pass as afterSeq for the next page
+    bool atEnd = false; // fewer rows than asked: nothing follows (yet)
+};
+
+// The newest row of the chain and the newest checkpoint at or below it.
+struct AuditHead {
+    qint64 seq = 0; // 0: empty chain
+    QString hash;
+    std::optional<AuditCheckpoint> seal;
+
+    qint64 rowsAfterSeal() const { return seal ? seq - seal->seq : seq; }
+    bool sealCoversHead() const { return seal && seal->seq == seq; }
+};
+
+class AuditTrailQuery {
+public:
+    // `orders` receives the audit row of a refusal; `audit` is read.
+    AuditTrailQuery(const Connection &audit, const Connection &orders, const Clock &clock);
+
+    // Action::ReadAudit for `actor`; a refusal is audited (see above). `what` names the
+    // attempt in that row ("read", "export", "verify", "verify-export").
+    Result<void> authorize(const Actor &actor, const QString &what) const;
+
+    // Rows with seq > afterSeq matching the filter, at most `limit`, in seq order.
+    Result<AuditPage> page(const AuditFilter &filter, qint64 afterSeq, int limit,
+                           const Actor &actor) const;
+    Result<qint64> count(const AuditFilter &filter, const Actor &actor) const;
+
+    // Streams every matching row in seq order, `pageSize` rows per query; `sink` returning
+    // false stops early. Returns the number of rows handed to the sink.
+    using RowSink = std::function<bool(const AuditRow &row)>;
+    Result<qint64> forEach(const AuditFilter &filter, int pageSize, const RowSink &sink,
+                           const Actor &actor) const;
+
+    Result<AuditHead> head(const Actor &actor) const;
+
+    // Walks the whole chain and its seals (auditverifier.h) for `actor`; `publicKey` null:
+    // seals cannot be checked and are reported as such.
+    Result<AuditVerifyReport> verify(const SealPublicKey *publicKey,
+                                     const AuditVerifier::Progress &progress, const Actor &actor,
+                                     int batchSize = 5000) const;
+    // Without a rights check, for code that already checked (exporter, verifier).
+    static Result<AuditHead> readHead(const Connection &audit);
+
+private:
+    Result<qint64> stream(const AuditFilter &filter, qint64 afterSeq, int limit,
+                          const RowSink &sink) const;
+
+    const Connection &m_audit;
+    const Connection &m_orders;
+    const Clock &m_clock;
+};
+
+} // namespace OncePay
