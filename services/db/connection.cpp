@@ -39,6 +39,7 @@ Connection::~Connection()
 
 Connection::Connection(Connection &&other) noexcept
     : m_name(std::exchange(other.m_name, QString()))
+    , m_purpose(other.m_purpose)
     , m_profile(other.m_profile)
 {}
 
@@ -47,6 +48,7 @@ Connection &Connection::operator=(Connection &&other) noexcept
     if (this != &other) {
         Connection old(std::move(*this));
         m_name = std::exchange(other.m_name, QString());
+        m_purpose = other.m_purpose;
         m_profile = other.m_profile;
     }
     return *this;
@@ -67,6 +69,7 @@ Result<Connection> Connection::open(const ConnectionProfile &profile, const QStr
 
     Connection c;
     c.m_profile = profile;
+    c.m_purpose = purpose;
     c.m_name = uniqueName(profile, purpose);
     QSqlDatabase db = QSqlDatabase::addDatabase(qtDriverName(profile.dialect), c.m_name);
 
@@ -132,6 +135,22 @@ Result<Connection> Connection::open(const ConnectionProfile &profile, const QStr
                              role + QStringLiteral(": ") + r.error().message);
     }
     return c;
+}
+
+Result<void> Connection::reconnect()
+{
+    auto fresh = open(m_profile, m_purpose);
+    if (!fresh)
+        return fresh.error();
+    *this = std::move(fresh).value(); // closes and removes the old link
+    spdlog::info("reconnected to the {} database ({})", roleName(m_profile.role).toStdString(),
+                 m_profile.describe().toStdString());
+    return {};
+}
+
+bool Connection::ping() const
+{
+    return Sql::scalar(db(), QStringLiteral("SELECT 1")).ok();
 }
 
 QString Connection::serverVersion() const

@@ -26,6 +26,16 @@ public:
     // Errors name the role and the reason, never the password.
     static Result<Connection> open(const ConnectionProfile &profile, const QString &purpose);
 
+    // Closes this connection and opens it again with the same profile and purpose, after the
+    // server restarted or the link broke. References to this Connection stay valid (the
+    // services holding one go on working); queries prepared on the old link do not (db()
+    // now has another connectionName()). On failure the old, broken link is kept and the
+    // call can simply be repeated.
+    Result<void> reconnect();
+
+    // One cheap round trip: false when the server cannot be reached over this link.
+    bool ping() const;
+
     bool isOpen() const { return !m_name.isEmpty(); }
     QSqlDatabase db() const;
     Dialect dialect() const { return m_profile.dialect; }
@@ -34,6 +44,7 @@ public:
 
 private:
     QString m_name;
+    QString m_purpose;
     ConnectionProfile m_profile;
 };
 

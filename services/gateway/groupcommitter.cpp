@@ -87,7 +87,7 @@ void GroupCommitter::run()
         }
         commit(batch);
     }
-    m_connection.reset(); // closed on the thread that opened it
+    dropConnection(); // closed on the thread that opened it
 }
 
 QList<Result<IngestOutcome>> GroupCommitter::store(const std::vector<Queued> &batch, size_t from,
@@ -104,6 +104,7 @@ QList<Result<IngestOutcome>> GroupCommitter::store(const std::vector<Queued> &ba
             return failed;
         }
         m_connection.emplace(std::move(c).value());
+        m_ingest = std::make_unique<IngestService>(*m_connection, m_channels, m_clock);
     }
     QList<NormalizedCallback> callbacks;
     QList<InboundRequest> requests;
@@ -111,8 +112,13 @@ QList<Result<IngestOutcome>> GroupCommitter::store(const std::vector<Queued> &ba
         callbacks << batch[i].request.callback;
         requests << batch[i].request.request;
     }
-    IngestService ingest(*m_connection, m_channels, m_clock);
-    return ingest.storeBatch(callbacks, requests);
+    return m_ingest->storeBatch(callbacks, requests);
+}
+
+void GroupCommitter::dropConnection()
+{
+    m_ingest.reset(); // its prepared statement first, then the connection under it
+    m_connection.reset();
 }
 
 void GroupCommitter::commit(std::vector<Queued> &batch)
@@ -131,7 +137,7 @@ void GroupCommitter::commit(std::vector<Queued> &batch)
         m_metrics.commitFailed();
         spdlog::warn("gateway: group commit of {} callback(s) failed: {}", batch.size(),
                      results.first().error().message.toStdString());
-        m_connection.reset();
+        dropConnection();
         for (size_t i = 0; i < batch.size() && !unreachable; ++i) {
             const auto one = Clock_::now();
             QList<Result<IngestOutcome>> single = store(batch, i, 1);
@@ -141,7 +147,7 @@ void GroupCommitter::commit(std::vector<Queued> &batch)
                     1, std::chrono::duration<double>(Clock_::now() - one).count());
                 continue;
             }
-            m_connection.reset();
+            dropConnection();
             if (single.first().error().code == ErrorCode::Unavailable) {
                 // The database is down: do not hammer it once per item.
                 for (size_t j = i + 1; j < batch.size(); ++j)

@@ -22,6 +22,7 @@
 #include <condition_variable>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <optional>
 
@@ -76,7 +77,10 @@ private:
     std::deque<Queued> m_queue;
     bool m_stopping = false;
     QThread *m_thread = nullptr;
+    void dropConnection();
+
     std::optional<Connection> m_connection; // committer thread only
+    std::unique_ptr<IngestService> m_ingest; // over m_connection; keeps its prepared INSERT
 };
 
 } // namespace OncePay

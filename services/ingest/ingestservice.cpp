@@ -8,6 +8,9 @@
 #include <QCryptographicHash>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QSqlError>
+
+#include <iterator>
 
 #include <spdlog/spdlog.h>
 
@@ -87,22 +90,42 @@ Result<NormalizedCallback> IngestService::verifyAndParse(const QString &channel,
 
 Result<IngestOutcome> IngestService::storeOne(const NormalizedCallback &cb, const InboundRequest &request) const
 {
+    const QSqlDatabase db = m_c.db();
+    if (!db.isOpen())
+        return makeError(ErrorCode::Unavailable, QStringLiteral("database connection is closed"));
+    if (!m_insert || m_insertConnection != db.connectionName()) {
+        m_insert = std::make_unique<QSqlQuery>(db);
+        m_insert->setForwardOnly(true);
+        if (!m_insert->prepare(insertSql(m_c.dialect()))) {
+            const Error e = Sql::classify(m_insert->lastError(), QStringLiteral("prepare message insert"));
+            m_insert.reset();
+            return e;
+        }
+        m_insertConnection = db.connectionName();
+    }
     const qint64 now = m_clock.nowMs();
     const bool skipped = cb.kind == CallbackKind::Other;
-    auto r = Sql::update(m_c.db(), insertSql(m_c.dialect()),
-                         {cb.callbackId, cb.channel, callbackKindName(cb.kind),
-                          Sql::nullIfEmpty(cb.channelEventType), Sql::nullIfEmpty(cb.orderRef),
-                          Sql::nullIfEmpty(cb.attemptRef), Sql::nullIfEmpty(cb.channelTxnId),
-                          Sql::nullIfEmpty(cb.refundId),
-                          cb.hasAmount ? QVariant(cb.amountMinor) : QVariant(),
-                          Sql::nullIfEmpty(cb.currency), QString::fromUtf8(request.body),
-                          headersJson(request),
-                          skipped ? QStringLiteral("skipped") : QStringLiteral("pending"), now,
-                          skipped ? QVariant(cb.skipReason) : QVariant(), now, now,
-                          skipped ? QVariant(now) : QVariant()});
-    if (!r)
-        return r.error();
-    if (*r == 0)
+    const QVariant values[] = {cb.callbackId, cb.channel, callbackKindName(cb.kind),
+                               Sql::nullIfEmpty(cb.channelEventType), Sql::nullIfEmpty(cb.orderRef),
+                               Sql::nullIfEmpty(cb.attemptRef), Sql::nullIfEmpty(cb.channelTxnId),
+                               Sql::nullIfEmpty(cb.refundId),
+                               cb.hasAmount ? QVariant(cb.amountMinor) : QVariant(),
+                               Sql::nullIfEmpty(cb.currency), QString::fromUtf8(request.body),
+                               headersJson(request),
+                               skipped ? QStringLiteral("skipped") : QStringLiteral("pending"), now,
+                               skipped ? QVariant(cb.skipReason) : QVariant(), now, now,
+                               skipped ? QVariant(now) : QVariant()};
+    QSqlQuery &q = *m_insert;
+    for (int i = 0; i < int(std::size(values)); ++i)
+        q.bindValue(i, values[i]);
+    if (!q.exec()) {
+        const Error e = Sql::classify(q.lastError(), QStringLiteral("INSERT INTO callback_messages"));
+        m_insert.reset(); // a broken connection or statement: prepare afresh next time
+        return e;
+    }
+    const int affected = q.numRowsAffected();
+    q.finish();
+    if (affected == 0)
         return IngestOutcome{IngestStatus::Duplicate, cb.callbackId};
     return IngestOutcome{skipped ? IngestStatus::Skipped : IngestStatus::Stored, cb.callbackId};
 }
@@ -116,7 +139,7 @@ Result<IngestOutcome> IngestService::ingest(const QString &channel, const Inboun
         return cb.error();
     }
     auto stored = storeOne(*cb, request);
-    if (stored)
+    if (stored && spdlog::should_log(spdlog::level::debug))
         spdlog::debug("ingest {}: {}", cb->callbackId.toStdString(),
                       stored->status == IngestStatus::Duplicate ? "already received" : "stored");
     return stored;

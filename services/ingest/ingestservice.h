@@ -4,12 +4,17 @@
 // into a NormalizedCallback and insert it into the local message table, whose unique
 // callback_id makes a channel's retry a harmless "already received".
 // A rejected request writes nothing but an ingest_rejections row and its audit event.
-// Thread contract: one IngestService per thread, over that thread's connection.
+// Thread contract: one IngestService per thread, over that thread's connection; it must not
+// outlive that connection (it keeps a prepared statement on it).
 
 #include "channels/channelregistry.h"
 #include "core/clock.h"
 #include "core/result.h"
 #include "db/connection.h"
+
+#include <QSqlQuery>
+
+#include <memory>
 
 namespace OncePay {
 
@@ -55,6 +60,11 @@ private:
                                    const InboundRequest &request) const;
 
     const Connection &m_c;
+    // The message INSERT, prepared once and re-bound per callback (a fresh prepare per row
+    // cost more than the row itself in batched ingest). Dropped after an error and re-prepared
+    // when the connection was reopened under another name.
+    mutable std::unique_ptr<QSqlQuery> m_insert;
+    mutable QString m_insertConnection;
     const ChannelRegistry &m_channels;
     const Clock &m_clock;
     IngestLimits m_limits;

@@ -10,6 +10,9 @@
 #include <QMutex>
 #include <QThread>
 
+#include <algorithm>
+#include <optional>
+
 #include <spdlog/spdlog.h>
 
 namespace OncePay {
@@ -22,18 +25,22 @@ WorkerStats &WorkerStats::operator+=(const WorkerStats &o)
     failed += o.failed;
     dead += o.dead;
     lostLease += o.lostLease;
+    reconnects += o.reconnects;
     return *this;
 }
 
 QString WorkerStats::summary() const
 {
-    return QStringLiteral("claimed %1, completed %2, skipped %3, failed %4, dead %5, lost lease %6")
-        .arg(claimed)
-        .arg(completed)
-        .arg(skipped)
-        .arg(failed)
-        .arg(dead)
-        .arg(lostLease);
+    QString s = QStringLiteral("claimed %1, completed %2, skipped %3, failed %4, dead %5, lost lease %6")
+                    .arg(claimed)
+                    .arg(completed)
+                    .arg(skipped)
+                    .arg(failed)
+                    .arg(dead)
+                    .arg(lostLease);
+    if (reconnects > 0)
+        s += QStringLiteral(", reconnected %1 time(s)").arg(reconnects);
+    return s;
 }
 
 Worker::Worker(const Connection &connection, const Clock &clock, QString owner, RetryPolicy policy)
@@ -167,6 +174,17 @@ void Worker::processOne(const CallbackMessage &m, WorkerStats &stats)
                      err.message.toStdString());
 }
 
+namespace {
+
+// Sleeps up to `ms`, waking early when `stop` is set.
+void sleepUnlessStopped(qint64 ms, const std::atomic<bool> &stop)
+{
+    for (qint64 slept = 0; slept < ms && !stop.load(); slept += 50)
+        QThread::msleep(quint64(std::min<qint64>(50, ms - slept)));
+}
+
+} // namespace
+
 Result<WorkerStats> WorkerPool::run(const ConnectionProfile &profile, const Clock &clock,
                                     const WorkerPoolOptions &options, const std::atomic<bool> &stop)
 {
@@ -174,31 +192,80 @@ Result<WorkerStats> WorkerPool::run(const ConnectionProfile &profile, const Cloc
     WorkerStats total;
     std::optional<Error> firstError;
     QList<QThread *> threads;
+    // Back-off while the database is unreachable: doubling from the first retry up to a cap
+    // short enough that a worker is back within seconds of the database.
+    const qint64 firstRetryMs = std::clamp<qint64>(options.idleSleepMs, 100, 1000);
+    const qint64 maxRetryMs = std::max<qint64>(firstRetryMs, options.maxReconnectDelayMs);
     for (int i = 0; i < std::max(1, options.threads); ++i) {
         threads << QThread::create([&, i] {
-            auto c = Connection::open(profile, QStringLiteral("worker%1").arg(i));
-            Result<RetryPolicy> policy =
-                c ? Worker::policyFrom(*c, options.config) : Result<RetryPolicy>(c.error());
-            if (!policy) {
+            const QString owner = Worker::makeOwnerId(i);
+            auto giveUp = [&](const Error &e) {
                 QMutexLocker lock(&mutex);
                 if (!firstError)
-                    firstError = policy.error();
-                return;
+                    firstError = e;
+            };
+            // Connect (and read the policy) — with --once a failure ends the run; a standing
+            // worker waits for the database instead.
+            std::optional<Connection> c;
+            std::optional<RetryPolicy> policy;
+            qint64 delay = firstRetryMs;
+            while (!stop.load()) {
+                auto opened = Connection::open(profile, QStringLiteral("worker%1").arg(i));
+                Result<RetryPolicy> p = opened ? Worker::policyFrom(*opened, options.config)
+                                               : Result<RetryPolicy>(opened.error());
+                if (p) {
+                    c.emplace(std::move(opened).value());
+                    policy = *p;
+                    break;
+                }
+                if (options.once)
+                    return giveUp(p.error());
+                spdlog::warn("{}: database unavailable at start: {}; retrying in {} ms",
+                             owner.toStdString(), p.error().message.toStdString(), delay);
+                sleepUnlessStopped(delay, stop);
+                delay = std::min(maxRetryMs, delay * 2);
             }
-            Worker worker(*c, clock, Worker::makeOwnerId(i), *policy);
+            if (!c)
+                return; // stopped before the database came
+            Worker worker(*c, clock, owner, *policy);
             WorkerStats mine;
+            delay = firstRetryMs;
+            bool down = false;
             while (!stop.load()) {
                 auto round = worker.runOnce(options.batch);
                 if (!round) {
-                    spdlog::warn("{}: claim failed: {}", worker.owner().toStdString(),
-                                 round.error().message.toStdString());
                     if (options.once) {
-                        QMutexLocker lock(&mutex);
-                        if (!firstError)
-                            firstError = round.error();
+                        giveUp(round.error());
                         break;
                     }
-                    QThread::msleep(quint64(options.idleSleepMs) * 2);
+                    if (c->ping()) {
+                        // Busy, or a fault that is not about the link: wait and retry.
+                        spdlog::warn("{}: claim failed: {}", owner.toStdString(),
+                                     round.error().message.toStdString());
+                        sleepUnlessStopped(options.idleSleepMs * 2, stop);
+                        continue;
+                    }
+                    // The connection is lost (server restarted or unreachable). Messages
+                    // this worker held stay leased to it until their lease expires; then any
+                    // worker claims them again, so nothing is lost or done twice.
+                    if (!down)
+                        spdlog::warn("{}: database connection lost: {}; reconnecting",
+                                     owner.toStdString(), round.error().message.toStdString());
+                    down = true;
+                    sleepUnlessStopped(delay, stop);
+                    if (stop.load())
+                        break;
+                    if (auto r = c->reconnect(); !r) {
+                        spdlog::info("{}: still no database ({}); next try in {} ms",
+                                     owner.toStdString(), r.error().message.toStdString(),
+                                     std::min(maxRetryMs, delay * 2));
+                        delay = std::min(maxRetryMs, delay * 2);
+                        continue;
+                    }
+                    spdlog::warn("{}: reconnected to the database; continuing", owner.toStdString());
+                    ++mine.reconnects;
+                    down = false;
+                    delay = firstRetryMs;
                     continue;
                 }
                 mine += *round;
@@ -207,7 +274,7 @@ Result<WorkerStats> WorkerPool::run(const ConnectionProfile &profile, const Cloc
                 if (round->claimed == 0) {
                     if (options.once)
                         break;
-                    QThread::msleep(quint64(options.idleSleepMs));
+                    sleepUnlessStopped(options.idleSleepMs, stop);
                 }
             }
             QMutexLocker lock(&mutex);

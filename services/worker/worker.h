@@ -25,6 +25,7 @@ struct WorkerStats {
     int failed = 0;
     int dead = 0;
     int lostLease = 0;
+    int reconnects = 0; // database connection lost and re-established (WorkerPool)
 
     WorkerStats &operator+=(const WorkerStats &o);
     QString summary() const;
@@ -61,6 +62,8 @@ struct WorkerPoolOptions {
     int batch = 50;
     bool once = false; // stop when no message is due
     qint64 idleSleepMs = 500;
+    // While the database is unreachable a thread retries with doubling delays up to this.
+    qint64 maxReconnectDelayMs = 5000;
     QMap<QString, QString> config; // [worker] section
     // Called on the worker's thread after every round that did something (audit shipping).
     std::function<void(const Connection &)> afterRound;
@@ -69,7 +72,10 @@ struct WorkerPoolOptions {
 class WorkerPool {
 public:
     // Blocks until `stop` becomes true (or, with `once`, until nothing is due). Each thread
-    // opens its own connection to `profile`.
+    // opens its own connection to `profile`. Without `once`, a thread whose database is
+    // unreachable (at start or later: a restart, a broken link) logs it, backs off and
+    // reconnects, then carries on; the messages it held are claimed again when their
+    // leases expire. With `once`, an unreachable database ends the run with its error.
     static Result<WorkerStats> run(const ConnectionProfile &profile, const Clock &clock,
                                    const WorkerPoolOptions &options, const std::atomic<bool> &stop);
 };

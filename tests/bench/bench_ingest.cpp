@@ -1,8 +1,12 @@
 // Ingest: the program (verify signature, parse, insert through IngestService) against raw
 // prepared INSERTs of the same rows into the same table, with the same indexes, the same
-// connection settings (durability) and the same duplicate handling.
+// connection settings (durability) and the same duplicate handling. Every channel's
+// requests are made as the channel signs and lays them out (ChannelEmitter), so each
+// channel's own signature check (HMAC for Stripe/FedaPay/KakaoPay, RSA for PayPal) and
+// parser are inside the measured time.
 
 #include "benchcommon.h"
+#include "simulator/channelemitter.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -12,29 +16,50 @@ namespace OncePay::Bench {
 
 namespace {
 
+// The fixture plus the real adapters configured with the emitter's secrets.
+struct Setup {
+    explicit Setup(Test::ScratchDatabases &dbs)
+        : f(dbs)
+        , emitter(11, dbs.tempPath())
+    {
+        if (auto p = emitter.prepare(); !p)
+            qFatal("%s", qPrintable(p.error().message));
+        AppConfig config = f.config;
+        config.channels = emitter.channelSettings();
+        registry = std::make_unique<ChannelRegistry>(config);
+        ingest = std::make_unique<IngestService>(*f.orders, *registry, f.clock);
+    }
+    Test::EngineFixture f;
+    ChannelEmitter emitter;
+    std::unique_ptr<ChannelRegistry> registry;
+    std::unique_ptr<IngestService> ingest;
+};
+
 struct Prepared {
     QList<InboundRequest> requests;
     QList<QVariantList> rows; // the values IngestService would insert
 };
 
-Prepared prepare(Test::EngineFixture &f, int n)
+Prepared prepare(Setup &s, const QString &channel, int n)
 {
     Prepared p;
+    const QString currency = ChannelEmitter::currencies(channel).first();
     for (int i = 0; i < n; ++i) {
-        const auto params = f.params(QStringLiteral("o-%1").arg(i), QStringLiteral("a-%1").arg(i), 1000 + i,
-                                     QStringLiteral("USD"), QStringLiteral("evt_b%1").arg(i),
-                                     QStringLiteral("pi_b%1").arg(i));
-        InboundRequest r = f.stripe(StripeEvents::paymentIntentSucceeded(params));
-        auto cb = f.ingest->verifyAndParse(QStringLiteral("stripe"), r);
+        const EmittedPayment payment{channel, QStringLiteral("o-%1").arg(i), QStringLiteral("a-%1").arg(i),
+                                     s.emitter.newTxnId(channel, quint64(i + 1)), {}, 1000 + i, currency};
+        InboundRequest r = s.emitter.request(EmittedKind::Succeeded, payment, quint64(i + 1), s.f.clock.nowMs());
+        auto cb = s.ingest->verifyAndParse(channel, r);
         if (!cb)
             qFatal("%s", qPrintable(cb.error().message));
         QJsonArray headers;
         for (const auto &h : r.headers)
             headers.append(QJsonArray{QString::fromLatin1(h.first), QString::fromUtf8(h.second)});
-        const qint64 now = f.clock.nowMs();
-        p.rows << QVariantList{cb->callbackId, cb->channel, callbackKindName(cb->kind), cb->channelEventType,
-                               cb->orderRef, cb->attemptRef, cb->channelTxnId, QVariant(), cb->amountMinor,
-                               cb->currency, QString::fromUtf8(r.body),
+        const qint64 now = s.f.clock.nowMs();
+        p.rows << QVariantList{cb->callbackId, cb->channel, callbackKindName(cb->kind),
+                               Sql::nullIfEmpty(cb->channelEventType), Sql::nullIfEmpty(cb->orderRef),
+                               Sql::nullIfEmpty(cb->attemptRef), Sql::nullIfEmpty(cb->channelTxnId),
+                               Sql::nullIfEmpty(cb->refundId), cb->amountMinor, cb->currency,
+                               QString::fromUtf8(r.body),
                                QString::fromUtf8(QJsonDocument(headers).toJson(QJsonDocument::Compact)),
                                QStringLiteral("pending"), now, QVariant(), now, now, QVariant()};
         p.requests << r;
@@ -53,17 +78,23 @@ QString rawInsert(Dialect d)
                                       : QStringLiteral(" ON CONFLICT (callback_id) DO NOTHING"));
 }
 
-std::pair<qint64, qint64> raw(Test::ScratchDatabases &dbs, int n, int batch)
+void checkRows(Setup &s, int n, const char *who)
 {
-    Test::EngineFixture f(dbs);
-    const Prepared p = prepare(f, n);
-    QSqlQuery q(f.orders->db());
+    if (s.f.count("SELECT COUNT(*) FROM callback_messages") != n)
+        qFatal("%s: wrong row count", who);
+}
+
+std::pair<qint64, qint64> raw(Test::ScratchDatabases &dbs, const QString &channel, int n, int batch)
+{
+    Setup s(dbs);
+    const Prepared p = prepare(s, channel, n);
+    QSqlQuery q(s.f.orders->db());
     q.prepare(rawInsert(dbs.dialect()));
     QElapsedTimer t;
     t.start();
     for (int i = 0; i < n; i += batch) {
         if (batch > 1)
-            Sql::exec(f.orders->db(), dbs.dialect() == Dialect::MySql ? "START TRANSACTION" : "BEGIN");
+            Sql::exec(s.f.orders->db(), dbs.dialect() == Dialect::MySql ? "START TRANSACTION" : "BEGIN");
         for (int j = i; j < std::min(n, i + batch); ++j) {
             for (int k = 0; k < p.rows[j].size(); ++k)
                 q.bindValue(k, p.rows[j][k]);
@@ -71,58 +102,95 @@ std::pair<qint64, qint64> raw(Test::ScratchDatabases &dbs, int n, int batch)
                 qFatal("raw insert failed");
         }
         if (batch > 1)
-            Sql::exec(f.orders->db(), "COMMIT");
+            Sql::exec(s.f.orders->db(), "COMMIT");
     }
     const qint64 ns = t.nsecsElapsed();
-    if (f.count("SELECT COUNT(*) FROM callback_messages") != n)
-        qFatal("raw: wrong row count");
+    checkRows(s, n, "raw");
     return {n, ns};
 }
 
-std::pair<qint64, qint64> program(Test::ScratchDatabases &dbs, int n, int batch)
+std::pair<qint64, qint64> program(Test::ScratchDatabases &dbs, const QString &channel, int n, int batch)
 {
-    Test::EngineFixture f(dbs);
-    const Prepared p = prepare(f, n);
+    Setup s(dbs);
+    const Prepared p = prepare(s, channel, n);
     QElapsedTimer t;
     t.start();
     if (batch == 1) {
         for (const InboundRequest &r : p.requests)
-            if (!f.ingest->ingest(QStringLiteral("stripe"), r))
+            if (!s.ingest->ingest(channel, r))
                 qFatal("ingest failed");
     } else {
+        // As the gateway does it: verify + parse each request, then one transaction per batch.
         for (int i = 0; i < n; i += batch) {
             QList<NormalizedCallback> cbs;
             QList<InboundRequest> reqs;
             for (int j = i; j < std::min(n, i + batch); ++j) {
-                cbs << *f.ingest->verifyAndParse(QStringLiteral("stripe"), p.requests[j]);
+                auto cb = s.ingest->verifyAndParse(channel, p.requests[j]);
+                if (!cb)
+                    qFatal("verify failed: %s", qPrintable(cb.error().message));
+                cbs << *cb;
                 reqs << p.requests[j];
             }
-            for (const auto &r : f.ingest->storeBatch(cbs, reqs))
+            for (const auto &r : s.ingest->storeBatch(cbs, reqs))
                 if (!r)
                     qFatal("batch failed: %s", qPrintable(r.error().message));
         }
     }
     const qint64 ns = t.nsecsElapsed();
-    if (f.count("SELECT COUNT(*) FROM callback_messages") != n)
-        qFatal("program: wrong row count");
+    checkRows(s, n, "program");
     return {n, ns};
+}
+
+// Signature verification + parsing alone (no database), to show what it costs per channel.
+std::pair<qint64, qint64> verifyOnly(Test::ScratchDatabases &dbs, const QString &channel, int n)
+{
+    Setup s(dbs);
+    const Prepared p = prepare(s, channel, n);
+    QElapsedTimer t;
+    t.start();
+    for (const InboundRequest &r : p.requests)
+        if (!s.ingest->verifyAndParse(channel, r))
+            qFatal("verify failed");
+    return {n, t.nsecsElapsed()};
+}
+
+double once(Dialect dialect, const std::function<std::pair<qint64, qint64>(Test::ScratchDatabases &)> &body)
+{
+    return measure("", dialect, 1, body).perSecond[0];
 }
 
 } // namespace
 
 QList<Sample> ingestBenchmarks(Dialect dialect, int runs, int n)
 {
-    QList<Sample> out;
+    const QString stripe = QStringLiteral("stripe");
     // Program and baseline alternate run by run so that machine noise hits both alike.
     Sample p1{"program: IngestService::ingest", {}}, r1{"baseline: raw prepared INSERT, autocommit", {}};
     Sample p2{"program: verify+parse, storeBatch(50)", {}}, r2{"baseline: raw INSERT, 50 per transaction", {}};
     for (int i = 0; i < runs; ++i) {
-        p1.perSecond.push_back(measure("", dialect, 1, [&](auto &d) { return program(d, n, 1); }).perSecond[0]);
-        r1.perSecond.push_back(measure("", dialect, 1, [&](auto &d) { return raw(d, n, 1); }).perSecond[0]);
-        p2.perSecond.push_back(measure("", dialect, 1, [&](auto &d) { return program(d, n, 50); }).perSecond[0]);
-        r2.perSecond.push_back(measure("", dialect, 1, [&](auto &d) { return raw(d, n, 50); }).perSecond[0]);
+        p1.perSecond.push_back(once(dialect, [&](auto &d) { return program(d, stripe, n, 1); }));
+        r1.perSecond.push_back(once(dialect, [&](auto &d) { return raw(d, stripe, n, 1); }));
+        p2.perSecond.push_back(once(dialect, [&](auto &d) { return program(d, stripe, n, 50); }));
+        r2.perSecond.push_back(once(dialect, [&](auto &d) { return raw(d, stripe, n, 50); }));
     }
     return {p1, r1, p2, r2};
+}
+
+QList<Sample> ingestPerChannelBenchmarks(Dialect dialect, int runs, int n)
+{
+    QList<Sample> out;
+    for (const QString &channel : ChannelEmitter::channels()) {
+        Sample p{QStringLiteral("%1: verify+parse, storeBatch(50)").arg(channel), {}};
+        Sample r{QStringLiteral("%1: raw INSERT, 50 per transaction").arg(channel), {}};
+        Sample v{QStringLiteral("%1: verify+parse only (no database)").arg(channel), {}};
+        for (int i = 0; i < runs; ++i) {
+            p.perSecond.push_back(once(dialect, [&](auto &d) { return program(d, channel, n, 50); }));
+            r.perSecond.push_back(once(dialect, [&](auto &d) { return raw(d, channel, n, 50); }));
+            v.perSecond.push_back(once(dialect, [&](auto &d) { return verifyOnly(d, channel, n); }));
+        }
+        out << p << r << v;
+    }
+    return out;
 }
 
 } // namespace OncePay::Bench

@@ -1,4 +1,5 @@
 // oncepay_bench [--engine sqlite|postgresql|mariadb] [--runs R] [--n N]
+//               [--suites ingest,channels,worker]
 // Prints each benchmark's median rate and the program's ratio to its raw-SQL baseline,
 // measured side by side in the same process on the same kind of fresh database.
 
@@ -20,6 +21,7 @@ int main(int argc, char **argv)
     p.addOption({"engine", "sqlite, postgresql or mariadb", "E", "sqlite"});
     p.addOption({"runs", "runs per benchmark (median reported)", "R", "5"});
     p.addOption({"n", "callbacks per run", "N", "2000"});
+    p.addOption({"suites", "comma-separated: ingest, channels, worker", "S", "ingest,channels,worker"});
     p.addHelpOption();
     p.process(app);
     spdlog::set_level(spdlog::level::warn);
@@ -47,12 +49,26 @@ int main(int argc, char **argv)
 
     std::printf("engine %s, %d callbacks per run, %d runs\n\n", qPrintable(p.value("engine")), n,
                 runs);
-    const auto ingest = Bench::ingestBenchmarks(dialect, runs, n);
-    std::printf("ingest, one callback per transaction\n");
-    report({ingest[0], ingest[1]}, ">= 80 %");
-    std::printf("ingest, batched (50 per transaction)\n");
-    report({ingest[2], ingest[3]}, ">= 80 %");
-    std::printf("worker\n");
-    report(Bench::workerBenchmarks(dialect, runs, n), ">= 70 %");
+    const QStringList suites = p.value("suites").split(u',');
+    if (suites.contains("ingest")) {
+        const auto ingest = Bench::ingestBenchmarks(dialect, runs, n);
+        std::printf("ingest (stripe), one callback per transaction\n");
+        report({ingest[0], ingest[1]}, ">= 80 %");
+        std::printf("ingest (stripe), batched (50 per transaction)\n");
+        report({ingest[2], ingest[3]}, ">= 80 %");
+    }
+    if (suites.contains("channels")) {
+        const auto perChannel = Bench::ingestPerChannelBenchmarks(dialect, runs, n);
+        for (qsizetype i = 0; i + 2 < perChannel.size(); i += 3) {
+            std::printf("ingest per channel, batched (50 per transaction)\n");
+            report({perChannel[i], perChannel[i + 1]}, ">= 80 %");
+            std::printf("  %-44s %10.0f /s (median of %d)\n\n", qPrintable(perChannel[i + 2].name),
+                        perChannel[i + 2].median(), runs);
+        }
+    }
+    if (suites.contains("worker")) {
+        std::printf("worker\n");
+        report(Bench::workerBenchmarks(dialect, runs, n), ">= 70 %");
+    }
     return 0;
 }

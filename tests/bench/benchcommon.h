@@ -44,6 +44,8 @@ measure(const QString &name, Dialect dialect, int runs,
 }
 
 QList<Sample> ingestBenchmarks(Dialect dialect, int runs, int n);
+// Per channel: program batched, raw batched, verify+parse alone (three samples each).
+QList<Sample> ingestPerChannelBenchmarks(Dialect dialect, int runs, int n);
 QList<Sample> workerBenchmarks(Dialect dialect, int runs, int n);
 
 } // namespace OncePay::Bench

@@ -1,0 +1,195 @@
+#pragma once
+
+// A loopback TCP proxy in front of a database server that a test can take down and bring
+// back: down() resets every open connection (the client sees "server closed the connection",
+// the server rolls back whatever was in flight, as when the server restarts) and refuses
+// new ones by closing them at once; up() lets connections through again. With it a test
+// can restart "the database" under a running worker or gateway without touching the shared
+// test server that other tests use at the same time.
+// Thread contract: start/down/up/stop from the test's thread; one pump thread inside.
+
+#include <QString>
+#include <QtGlobal>
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace OncePay::Test {
+
+class TcpOutageProxy {
+public:
+    TcpOutageProxy(QString upstreamHost, int upstreamPort)
+        : m_host(std::move(upstreamHost))
+        , m_upstreamPort(upstreamPort)
+    {}
+    ~TcpOutageProxy() { stop(); }
+    TcpOutageProxy(const TcpOutageProxy &) = delete;
+    TcpOutageProxy &operator=(const TcpOutageProxy &) = delete;
+
+    // Listens on 127.0.0.1 and a free port; returns it (0 on failure).
+    int start()
+    {
+        m_listen = ::socket(AF_INET, SOCK_STREAM, 0);
+        int one = 1;
+        ::setsockopt(m_listen, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+        sockaddr_in a{};
+        a.sin_family = AF_INET;
+        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        if (::bind(m_listen, reinterpret_cast<sockaddr *>(&a), sizeof a) != 0 ||
+            ::listen(m_listen, 64) != 0)
+            return 0;
+        socklen_t len = sizeof a;
+        ::getsockname(m_listen, reinterpret_cast<sockaddr *>(&a), &len);
+        m_port = ntohs(a.sin_port);
+        m_thread = std::thread([this] { pump(); });
+        return m_port;
+    }
+
+    int port() const { return m_port; }
+
+    // The outage begins: open links are reset, new ones are closed on arrival.
+    void down()
+    {
+        m_up.store(false);
+        m_resetAll.store(true);
+        while (m_resetAll.load())
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    void up() { m_up.store(true); }
+
+    // Connections accepted while up (to see that a client really reconnected).
+    int accepted() const { return m_accepted.load(); }
+
+    void stop()
+    {
+        if (!m_thread.joinable())
+            return;
+        m_stopping.store(true);
+        m_thread.join();
+        for (const Pair &p : m_pairs)
+            closePair(p);
+        m_pairs.clear();
+        ::close(m_listen);
+    }
+
+private:
+    struct Pair {
+        int client;
+        int server;
+    };
+
+    static void closePair(const Pair &p)
+    {
+        // SO_LINGER 0: a reset, not an orderly close, as when a server process dies.
+        linger l{1, 0};
+        ::setsockopt(p.client, SOL_SOCKET, SO_LINGER, &l, sizeof l);
+        ::setsockopt(p.server, SOL_SOCKET, SO_LINGER, &l, sizeof l);
+        ::close(p.client);
+        ::close(p.server);
+    }
+
+    int connectUpstream() const
+    {
+        const int s = ::socket(AF_INET, SOCK_STREAM, 0);
+        sockaddr_in a{};
+        a.sin_family = AF_INET;
+        a.sin_port = htons(quint16(m_upstreamPort));
+        ::inet_pton(AF_INET, m_host == u"localhost" ? "127.0.0.1" : qPrintable(m_host),
+                    &a.sin_addr);
+        if (::connect(s, reinterpret_cast<sockaddr *>(&a), sizeof a) != 0) {
+            ::close(s);
+            return -1;
+        }
+        return s;
+    }
+
+    static bool forward(int from, int to)
+    {
+        char buf[65536];
+        const ssize_t n = ::recv(from, buf, sizeof buf, 0);
+        if (n <= 0)
+            return false;
+        for (ssize_t sent = 0; sent < n;) {
+            const ssize_t w = ::send(to, buf + sent, size_t(n - sent), MSG_NOSIGNAL);
+            if (w <= 0)
+                return false;
+            sent += w;
+        }
+        return true;
+    }
+
+    void pump()
+    {
+        while (!m_stopping.load()) {
+            if (m_resetAll.load()) {
+                for (const Pair &p : m_pairs)
+                    closePair(p);
+                m_pairs.clear();
+                m_resetAll.store(false);
+            }
+            std::vector<pollfd> fds{{m_listen, POLLIN, 0}};
+            for (const Pair &p : m_pairs) {
+                fds.push_back({p.client, POLLIN, 0});
+                fds.push_back({p.server, POLLIN, 0});
+            }
+            const size_t polled = m_pairs.size();
+            if (::poll(fds.data(), nfds_t(fds.size()), 20) <= 0)
+                continue;
+            if (fds[0].revents & POLLIN) {
+                const int c = ::accept(m_listen, nullptr, nullptr);
+                if (c >= 0) {
+                    const int s = m_up.load() ? connectUpstream() : -1;
+                    if (s < 0) {
+                        linger l{1, 0};
+                        ::setsockopt(c, SOL_SOCKET, SO_LINGER, &l, sizeof l);
+                        ::close(c);
+                    } else {
+                        m_pairs.push_back({c, s});
+                        ++m_accepted;
+                    }
+                }
+            }
+            std::vector<Pair> alive;
+            for (size_t i = 0; i < polled; ++i) {
+                const pollfd &cf = fds[1 + 2 * i];
+                const pollfd &sf = fds[2 + 2 * i];
+                bool ok = true;
+                if (cf.revents & (POLLIN | POLLHUP | POLLERR))
+                    ok = forward(m_pairs[i].client, m_pairs[i].server);
+                if (ok && (sf.revents & (POLLIN | POLLHUP | POLLERR)))
+                    ok = forward(m_pairs[i].server, m_pairs[i].client);
+                if (ok)
+                    alive.push_back(m_pairs[i]);
+                else
+                    closePair(m_pairs[i]);
+            }
+            // Pairs accepted in this round had no poll entry yet: keep them.
+            for (size_t i = polled; i < m_pairs.size(); ++i)
+                alive.push_back(m_pairs[i]);
+            m_pairs = std::move(alive);
+        }
+    }
+
+    QString m_host;
+    int m_upstreamPort;
+    int m_listen = -1;
+    int m_port = 0;
+    std::thread m_thread;
+    std::vector<Pair> m_pairs; // pump thread only (and stop() after the join)
+    std::atomic<bool> m_up{true};
+    std::atomic<bool> m_resetAll{false};
+    std::atomic<bool> m_stopping{false};
+    std::atomic<int> m_accepted{0};
+};
+
+} // namespace OncePay::Test
