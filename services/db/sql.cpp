@@ -42,11 +42,24 @@ bool isUniqueViolation(const QSqlError &error)
     return native == u"19" && error.databaseText().contains(QStringLiteral("UNIQUE"));
 }
 
+bool isRuleViolation(const QSqlError &error)
+{
+    // A trigger refused the change: PostgreSQL RAISE ... insufficient_privilege, MySQL
+    // SIGNAL SQLSTATE '45000' (1644), SQLite RAISE(ABORT) (SQLITE_CONSTRAINT_TRIGGER, 1811).
+    const QString native = error.nativeErrorCode();
+    if (native == u"42501" || native == u"1644" || native == u"1811")
+        return true;
+    return native == u"19" && !error.databaseText().contains(QStringLiteral("UNIQUE")) &&
+           !error.databaseText().contains(QStringLiteral("constraint failed"));
+}
+
 Error classify(const QSqlError &error, const QString &context)
 {
     const QString text = context + QStringLiteral(": ") + error.text().simplified();
     if (isUniqueViolation(error))
         return makeError(ErrorCode::Conflict, text);
+    if (isRuleViolation(error))
+        return makeError(ErrorCode::Forbidden, text, QStringLiteral("database_rule"));
     if (isConnectionError(error))
         return makeError(ErrorCode::Unavailable, text);
     if (isBusy(error))

@@ -30,6 +30,8 @@ Result<qint64> insert(const QSqlDatabase &db, Dialect dialect, const QString &sq
 Error classify(const QSqlError &error, const QString &context);
 
 bool isUniqueViolation(const QSqlError &error);
+// A database trigger or rule refused the change (append-only tables, maker-checker).
+bool isRuleViolation(const QSqlError &error);
 
 Dialect dialectOf(const QSqlDatabase &db);
 

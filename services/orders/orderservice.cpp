@@ -181,13 +181,10 @@ Result<AttemptResult> OrderService::startPayment(const QString &orderId, const Q
     return err;
 }
 
-Result<Order> OrderService::simpleTransition(const QString &orderId, qint64 expectedVersion,
-                                             OrderState to, CauseKind cause, const QString &causeId,
-                                             const Actor &actor, const QString &reason) const
+TransitionRequest OrderService::request(const QString &orderId, qint64 expectedVersion,
+                                        OrderState to, CauseKind cause, const QString &causeId,
+                                        const Actor &actor, const QString &reason)
 {
-    OrderRepository orders(m_c);
-    StateMachine machine(m_c, m_clock);
-    PaymentEffects effects(m_c, m_clock);
     TransitionRequest t;
     t.orderId = orderId;
     t.expectedVersion = expectedVersion;
@@ -196,68 +193,87 @@ Result<Order> OrderService::simpleTransition(const QString &orderId, qint64 expe
     t.causeId = causeId;
     t.actor = actor;
     t.reason = reason;
+    return t;
+}
 
-    auto done = inTransaction(m_c.db(), Transaction::Mode::Immediate, [&]() -> Result<Order> {
-        auto found = orders.find(orderId, true);
-        if (!found)
-            return found.error();
-        if (!*found)
-            return notFound(orderId);
-        Order o = **found;
-        t.from = o.state;
-        if (o.version != expectedVersion)
-            return makeError(ErrorCode::Stale,
-                             QStringLiteral("order %1 is at version %2, not %3")
-                                 .arg(orderId)
-                                 .arg(o.version)
-                                 .arg(expectedVersion),
-                             QStringLiteral("stale_version"));
-        std::optional<CapturedPayment> captured;
-        if (to == OrderState::PendingPayment || to == OrderState::Paid) {
-            auto c = effects.captureFor(o);
-            if (!c)
-                return c.error();
-            captured = *c;
-        }
-        if (to == OrderState::PendingPayment) {
-            // The attempt is superseded: its late callbacks will be rejected as stale.
-            t.currentRequestId = QString();
-            t.channelTxnId = QString();
-            t.stateReason = reason;
-        }
-        if (to == OrderState::Paid) {
-            if (!captured)
-                return makeError(
-                    ErrorCode::Conflict,
-                    QStringLiteral("order %1 has no captured payment to confirm").arg(orderId),
-                    QStringLiteral("no_payment"));
-            t.paidAt = m_clock.nowMs();
-            t.stateReason = QString();
-        }
-        auto v = machine.apply(t);
-        if (!v)
-            return v.error();
-        if (to == OrderState::PendingPayment && captured &&
-            o.state == OrderState::PaidUnconfirmed) {
-            if (auto f = effects.flagRefund(
-                    orderId, captured->channel, captured->channelTxnId, captured->amountMinor,
-                    captured->currency, QStringLiteral("rollback:%1:v%2").arg(orderId).arg(*v),
-                    QStringLiteral("rolled back after capture: %1").arg(reason), actor);
-                !f)
-                return f.error();
-        }
-        if (to == OrderState::Paid) {
-            if (auto b = effects.bookPaid(o, *captured, actor); !b)
-                return b.error();
-        }
-        auto after = orders.find(orderId);
-        if (!after)
-            return after.error();
-        return **after;
-    });
+Result<Order> OrderService::transitionInTransaction(TransitionRequest &t) const
+{
+    OrderRepository orders(m_c);
+    StateMachine machine(m_c, m_clock);
+    PaymentEffects effects(m_c, m_clock);
+    const QString &orderId = t.orderId;
+    const qint64 expectedVersion = t.expectedVersion;
+    const OrderState to = t.to;
+    const Actor &actor = t.actor;
+    const QString reason = t.reason;
+    auto found = orders.find(orderId, true);
+    if (!found)
+        return found.error();
+    if (!*found)
+        return notFound(orderId);
+    Order o = **found;
+    t.from = o.state;
+    if (o.version != expectedVersion)
+        return makeError(ErrorCode::Stale,
+                         QStringLiteral("order %1 is at version %2, not %3")
+                             .arg(orderId)
+                             .arg(o.version)
+                             .arg(expectedVersion),
+                         QStringLiteral("stale_version"));
+    std::optional<CapturedPayment> captured;
+    if (to == OrderState::PendingPayment || to == OrderState::Paid) {
+        auto c = effects.captureFor(o);
+        if (!c)
+            return c.error();
+        captured = *c;
+    }
+    if (to == OrderState::PendingPayment) {
+        // The attempt is superseded: its late callbacks will be rejected as stale.
+        t.currentRequestId = QString();
+        t.channelTxnId = QString();
+        t.stateReason = reason;
+    }
+    if (to == OrderState::Paid) {
+        if (!captured)
+            return makeError(
+                ErrorCode::Conflict,
+                QStringLiteral("order %1 has no captured payment to confirm").arg(orderId),
+                QStringLiteral("no_payment"));
+        t.paidAt = m_clock.nowMs();
+        t.stateReason = QString();
+    }
+    auto v = machine.apply(t);
+    if (!v)
+        return v.error();
+    if (to == OrderState::PendingPayment && captured &&
+        o.state == OrderState::PaidUnconfirmed) {
+        if (auto f = effects.flagRefund(
+                orderId, captured->channel, captured->channelTxnId, captured->amountMinor,
+                captured->currency, QStringLiteral("rollback:%1:v%2").arg(orderId).arg(*v),
+                QStringLiteral("rolled back after capture: %1").arg(reason), actor);
+            !f)
+            return f.error();
+    }
+    if (to == OrderState::Paid) {
+        if (auto b = effects.bookPaid(o, *captured, actor); !b)
+            return b.error();
+    }
+    auto after = orders.find(orderId);
+    if (!after)
+        return after.error();
+    return **after;
+}
+
+Result<Order> OrderService::simpleTransition(const QString &orderId, qint64 expectedVersion,
+                                             OrderState to, CauseKind cause, const QString &causeId,
+                                             const Actor &actor, const QString &reason) const
+{
+    TransitionRequest t = request(orderId, expectedVersion, to, cause, causeId, actor, reason);
+    auto done = inTransaction(m_c.db(), Transaction::Mode::Immediate,
+                              [&]() -> Result<Order> { return transitionInTransaction(t); });
     if (!done &&
         (done.error().code == ErrorCode::Stale || done.error().code == ErrorCode::Conflict))
-        (void)machine.recordRejection(t, done.error().message);
+        (void)StateMachine(m_c, m_clock).recordRejection(t, done.error().message);
     return done;
 }
 

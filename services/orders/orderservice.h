@@ -11,6 +11,7 @@
 #include "core/result.h"
 #include "db/connection.h"
 #include "order.h"
+#include "statemachine.h"
 
 namespace OncePay {
 
@@ -60,6 +61,16 @@ public:
     // logistics order exactly as the worker does.
     Result<Order> confirm(const QString &orderId, qint64 expectedVersion, const QString &causeId,
                           const Actor &actor, const QString &reason) const;
+
+    // The transition, its state reason and its money effects (refund flag on a rollback after
+    // capture; credit, purchase and logistics order on a confirmation) inside the CALLER's open
+    // transaction — for an approved fix, which commits the transition with the fix's own status
+    // and audit rows. Errors leave the transaction to be rolled back by the caller; `t.from`
+    // is filled so the caller can record the refusal afterwards.
+    Result<Order> transitionInTransaction(TransitionRequest &t) const;
+    static TransitionRequest request(const QString &orderId, qint64 expectedVersion,
+                                     OrderState to, CauseKind cause, const QString &causeId,
+                                     const Actor &actor, const QString &reason);
 
     Result<Order> get(const QString &orderId) const;
     Result<OrderHistory> history(const QString &orderId) const;

@@ -167,12 +167,22 @@ Result<QString> MessageStore::fail(const CallbackMessage &m, const QString &owne
             return QStringLiteral("lost_lease"); // another worker took it over; it decides now
         if (!dead)
             return QStringLiteral("failed");
-        auto dl = Sql::exec(m_c.db(),
-                            QStringLiteral("INSERT INTO dead_letters (message_id, callback_id, reason, attempts,"
-                                           " created_at) VALUES (?, ?, ?, ?, ?)"),
-                            {m.id, m.callbackId, error.left(1000), m.attempts, now});
-        if (!dl)
-            return dl.error();
+        // A message requeued by an approved fix can die again: its dead letter is renewed
+        // (one row per message), not duplicated.
+        auto again = Sql::update(m_c.db(),
+                                 QStringLiteral("UPDATE dead_letters SET reason = ?, attempts = ?, created_at = ?,"
+                                                " requeued_at = NULL WHERE message_id = ?"),
+                                 {error.left(1000), m.attempts, now, m.id});
+        if (!again)
+            return again.error();
+        if (*again == 0) {
+            auto dl = Sql::exec(m_c.db(),
+                                QStringLiteral("INSERT INTO dead_letters (message_id, callback_id, reason, attempts,"
+                                               " created_at) VALUES (?, ?, ?, ?, ?)"),
+                                {m.id, m.callbackId, error.left(1000), m.attempts, now});
+            if (!dl)
+                return dl.error();
+        }
         AuditEvent e;
         e.actor = owner;
         e.actorRole = QStringLiteral("system");

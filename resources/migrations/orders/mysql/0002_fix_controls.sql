@@ -64,3 +64,9 @@ CREATE INDEX IF NOT EXISTS refund_obligations_order ON refund_obligations (order
 CREATE INDEX IF NOT EXISTS payments_txn ON payments (channel_txn_id)
 -- @@
 CREATE INDEX IF NOT EXISTS orders_state_updated ON orders (state, updated_at)
+-- @@
+INSERT IGNORE INTO ops_settings (setting_key, setting_value, updated_by, updated_at) VALUES
+    ('fixes.second_approver_above_minor.JPY', '150000', 'migration', 0),
+    ('fixes.second_approver_above_minor.KRW', '1300000', 'migration', 0),
+    ('fixes.second_approver_above_minor.XOF', '600000', 'migration', 0),
+    ('reconcile.cadence_hours', '24', 'migration', 0)

@@ -1,0 +1,125 @@
+#pragma once
+
+// What the reconciliation desk shows (DESIGN.md §4, §6): the runs with their coverage, the
+// discrepancies by kind, channel, age and amount — each with the settlement line and the
+// payment it was matched against, side by side — and the automatic corrections with the rule
+// and fee change that allowed them. Read-only; fixes go through FixService.
+// Thread contract: the connection's thread; results are plain values.
+
+#include "core/actor.h"
+#include "core/clock.h"
+#include "core/result.h"
+#include "db/connection.h"
+#include "reconciliation/reconciliationtypes.h"
+
+#include <QList>
+#include <QMap>
+#include <QString>
+
+#include <optional>
+
+namespace OncePay {
+
+struct ReconciliationRunRow {
+    qint64 id = 0;
+    qint64 periodFrom = 0;
+    qint64 periodTo = 0;
+    QString status;
+    qint64 eligible = 0;
+    qint64 matched = 0;
+    std::optional<qint64> coveragePpm;
+    qint64 autoFixed = 0;
+    qint64 opened = 0;
+    QString actor;
+    qint64 startedAt = 0;
+    qint64 finishedAt = 0;
+    bool closed = false; // a closed period covers it
+};
+
+struct SettlementSide {
+    bool present = false;
+    qint64 lineId = 0;
+    QString kind;
+    qint64 grossMinor = 0;
+    qint64 feeMinor = 0;
+    qint64 netMinor = 0;
+    QString currency;
+    qint64 settledAt = 0;
+};
+
+struct PaymentSide {
+    bool present = false;
+    QString orderId;
+    qint64 amountMinor = 0;
+    QString currency;
+    QString status;
+    qint64 capturedAt = 0;
+    QString orderState;
+};
+
+struct DiscrepancyRow {
+    qint64 id = 0;
+    QString kind;
+    QString channel;
+    QString channelTxnId;
+    QString orderId;
+    std::optional<qint64> expectedMinor;
+    std::optional<qint64> actualMinor;
+    QString currency;
+    QString status; // open, auto_fixed, resolved, written_off
+    QString ruleId;
+    int ruleVersion = 0;
+    qint64 feeScheduleId = 0;
+    QString feeScheduleNote; // the fee change that explained an automatic correction
+    QString evidenceSha256;
+    QString detail;
+    qint64 openedAt = 0;
+    qint64 closedAt = 0;
+    qint64 ageMs = 0;
+    qint64 openFixId = 0; // an open proposal on it, if any
+    SettlementSide line;
+    PaymentSide payment;
+};
+
+struct DiscrepancyFilter {
+    qint64 id = 0; // one discrepancy
+    QStringList statuses; // empty: all
+    QString kind;
+    QString channel;
+    qint64 minAgeMs = 0;
+    int limit = 5000;
+};
+
+struct DeskSummary {
+    QMap<QString, qint64> openByKind;
+    QMap<QString, qint64> openByChannel;
+    qint64 open = 0;
+    qint64 autoFixed = 0;
+    qint64 lastFinishedAt = 0; // latest finished run, 0 = never
+    qint64 cadenceMs = 0;      // reconcile.cadence_hours
+    bool overdue = false;      // no finished run within the cadence
+};
+
+class ReconciliationDesk {
+public:
+    ReconciliationDesk(const Connection &connection, const Clock &clock)
+        : m_c(connection)
+        , m_clock(clock)
+    {}
+
+    // All require Action::ReadOrders.
+    Result<QList<ReconciliationRunRow>> runs(const Actor &actor, int limit = 200) const;
+    Result<QList<DiscrepancyRow>> discrepancies(const DiscrepancyFilter &filter,
+                                                const Actor &actor) const;
+    Result<DeskSummary> summary(const Actor &actor) const;
+
+    // Starts a reconciliation run from the console: finance reviewers only (they answer for
+    // what it opens and corrects); progress and cancellation as in Reconciler.
+    Result<ReconcileReport> reconcile(const ReconcileOptions &options, const Actor &actor) const;
+
+private:
+    const Connection &m_c;
+    const Clock &m_clock;
+};
+
+} // namespace OncePay

@@ -1,0 +1,71 @@
+#pragma once
+
+// Manual fixes under maker-checker (DESIGN.md §6).
+//
+// propose: an agent or finance reviewer names a target and a reason; the service reads the
+//   target, records the exact change (before → after), its SHA-256, the order version it is
+//   bound to, the amount and how many approvals it needs (two above
+//   `fixes.second_approver_above_minor`). One open proposal per target (a unique key).
+// approve: a finance reviewer other than the proposer approves the digest they were shown.
+//   When the last needed approval arrives, the change is applied in the same transaction as
+//   that approval, through the state machine with the expected version; if the target moved,
+//   nothing is applied, the proposal is recorded as failed with the reason, and it must be
+//   made again. A fix is therefore applied at most once and an approval is never lost.
+// reject: a finance reviewer other than the proposer, with a reason code and a comment.
+//
+// Every step — and every refusal — leaves an audit row with who, role, where from, what and
+// why. The same rules are enforced by triggers (migration 0002) when the service is bypassed.
+// Thread contract: the connection's thread.
+
+#include "core/actor.h"
+#include "core/clock.h"
+#include "core/result.h"
+#include "db/connection.h"
+#include "fixtypes.h"
+
+namespace OncePay {
+
+class FixService {
+public:
+    FixService(const Connection &connection, const Clock &clock)
+        : m_c(connection)
+        , m_clock(clock)
+    {}
+
+    Result<FixRequest> propose(const FixProposal &proposal, const Actor &actor) const;
+
+    // `changeSha256` is the digest of the change the reviewer was shown; it must still be the
+    // proposal's. Returns the fix as it stands afterwards (open with one approval of two, or
+    // applied). A fix that could not be applied comes back as an error (Stale or Conflict)
+    // whose message says why; it is then recorded as failed.
+    Result<FixRequest> approve(qint64 fixId, const QString &changeSha256, const QString &comment,
+                               const QString &origin, const Actor &actor) const;
+
+    Result<FixRequest> reject(qint64 fixId, const QString &reasonCode, const QString &comment,
+                              const QString &origin, const Actor &actor) const;
+
+    Result<FixRequest> get(qint64 fixId) const;
+    Result<QList<FixRequest>> list(const FixFilter &filter) const;
+
+    // SHA-256 (hex) of the canonical JSON of a change.
+    static QString digest(const QJsonObject &change);
+
+private:
+    Result<FixRequest> load(qint64 fixId, bool lock) const;
+    Result<QList<FixDecision>> decisions(qint64 fixId) const;
+    Result<int> approvalsNeeded(const QString &currency, std::optional<qint64> amount) const;
+    Result<void> recordDecision(const FixRequest &fix, const QString &decision,
+                                const QString &reasonCode, const QString &comment,
+                                const QString &origin, const Actor &actor) const;
+    Result<void> audit(const QString &action, const FixRequest &fix, const Actor &actor,
+                       const QString &origin, const QJsonObject &extra,
+                       const QString &reason) const;
+    // A refused request: logged and audited in its own transaction, then returned.
+    Error refuse(const Error &why, const QString &step, qint64 fixId, const QString &target,
+                 const Actor &actor, const QString &origin) const;
+
+    const Connection &m_c;
+    const Clock &m_clock;
+};
+
+} // namespace OncePay

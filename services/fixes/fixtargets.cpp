@@ -1,0 +1,455 @@
+#include "fixtargets.h"
+
+#include "audit/auditoutbox.h"
+#include "audit/auditevent.h"
+#include "db/sql.h"
+#include "orders/orderrepository.h"
+#include "orders/orderservice.h"
+
+#include <QDateTime>
+#include <QJsonValue>
+#include <QSqlQuery>
+
+namespace OncePay {
+
+namespace {
+
+QString str(qint64 v)
+{
+    return QString::number(v); // JSON numbers are doubles: integers travel as strings
+}
+
+Error stale(const QString &what)
+{
+    return makeError(ErrorCode::Stale, what, QStringLiteral("target_moved"));
+}
+
+bool leaseExpired(const QSqlQuery &q, int column, qint64 now)
+{
+    return !q.value(column).isNull() && q.value(column).toLongLong() < now;
+}
+
+} // namespace
+
+Result<QPair<qint64, qint64>> FixTargets::parsePeriod(const QString &text)
+{
+    const QStringList parts = text.split(QStringLiteral(".."));
+    if (parts.size() != 2)
+        return makeError(ErrorCode::Invalid,
+                         QStringLiteral("a period is FROM..TO (dates YYYY-MM-DD or epoch ms), not '%1'")
+                             .arg(text));
+    auto one = [](const QString &s) -> std::optional<qint64> {
+        bool ok = false;
+        const qint64 ms = s.toLongLong(&ok);
+        if (ok)
+            return ms;
+        const QDate d = QDate::fromString(s.trimmed(), Qt::ISODate);
+        if (!d.isValid())
+            return std::nullopt;
+        return QDateTime(d, QTime(0, 0), Qt::UTC).toMSecsSinceEpoch();
+    };
+    const auto from = one(parts[0]);
+    const auto to = one(parts[1]);
+    if (!from || !to || *from >= *to)
+        return makeError(ErrorCode::Invalid,
+                         QStringLiteral("period '%1' is not a valid FROM..TO with FROM < TO").arg(text));
+    return QPair<qint64, qint64>{*from, *to};
+}
+
+QString FixTargets::periodTarget(qint64 fromMs, qint64 toMs)
+{
+    return QStringLiteral("%1..%2").arg(fromMs).arg(toMs);
+}
+
+Result<void> FixTargets::ensurePeriodOpen(qint64 effectiveAt) const
+{
+    if (effectiveAt <= 0)
+        return {};
+    auto q = Sql::exec(m_c.db(),
+                       QStringLiteral("SELECT id, period_from, period_to FROM closed_periods"
+                                      " WHERE period_from <= ? AND ? < period_to"),
+                       {effectiveAt, effectiveAt});
+    if (!q)
+        return q.error();
+    if (q->next())
+        return makeError(ErrorCode::Conflict,
+                         QStringLiteral("the target lies in closed period #%1 (%2 .. %3); a closed "
+                                        "period takes no fix")
+                             .arg(q->value(0).toLongLong())
+                             .arg(QDateTime::fromMSecsSinceEpoch(q->value(1).toLongLong(), Qt::UTC)
+                                      .toString(Qt::ISODate),
+                                  QDateTime::fromMSecsSinceEpoch(q->value(2).toLongLong(), Qt::UTC)
+                                      .toString(Qt::ISODate)),
+                         QStringLiteral("period_closed"));
+    return {};
+}
+
+Result<PlannedFix> FixTargets::plan(const FixProposal &p) const
+{
+    const QString target = FixKind::targetKind(p.kind);
+    if (target == u"message")
+        return planMessage(p);
+    if (target == u"order")
+        return planOrder(p);
+    if (target == u"discrepancy")
+        return planDiscrepancy(p);
+    if (target == u"period")
+        return planPeriod(p);
+    return makeError(ErrorCode::Invalid,
+                     QStringLiteral("unknown fix kind '%1' (one of: %2)")
+                         .arg(p.kind, FixKind::all().join(QStringLiteral(", "))));
+}
+
+// --- messages --------------------------------------------------------------------------
+
+Result<PlannedFix> FixTargets::planMessage(const FixProposal &p) const
+{
+    auto q = Sql::exec(m_c.db(),
+                       QStringLiteral("SELECT callback_id, order_ref, status, attempts, updated_at,"
+                                      " lease_until, amount_minor, currency, received_at, channel"
+                                      " FROM callback_messages WHERE callback_id = ?"),
+                       {p.targetId});
+    if (!q)
+        return q.error();
+    if (!q->next())
+        return makeError(ErrorCode::NotFound,
+                         QStringLiteral("no message with callback id '%1'").arg(p.targetId));
+    const qint64 now = m_clock.nowMs();
+    const QString status = q->value(2).toString();
+    const bool expired = status == u"processing" && leaseExpired(*q, 5, now);
+    const bool requeue = p.kind == FixKind::RequeueMessage;
+    const bool fits = status == u"dead" || status == u"failed" || expired ||
+                      (!requeue && status == u"pending");
+    if (!fits)
+        return makeError(ErrorCode::Conflict,
+                         QStringLiteral("message %1 is %2%3; %4 takes dead or failed messages%5")
+                             .arg(p.targetId, status,
+                                  status == u"processing" ? QStringLiteral(" under a live lease")
+                                                          : QString(),
+                                  p.kind,
+                                  requeue ? QStringLiteral(" and expired leases")
+                                          : QStringLiteral(", pending ones and expired leases")),
+                         QStringLiteral("not_applicable"));
+    PlannedFix f;
+    f.targetKind = QStringLiteral("message");
+    f.callbackId = q->value(0).toString();
+    f.orderId = q->value(1).toString();
+    f.before = {{QStringLiteral("status"), status},
+                {QStringLiteral("attempts"), str(q->value(3).toLongLong())},
+                {QStringLiteral("updated_at"), str(q->value(4).toLongLong())}};
+    if (requeue)
+        f.after = {{QStringLiteral("status"), QStringLiteral("pending")},
+                   {QStringLiteral("attempts"), QStringLiteral("0")}};
+    else
+        f.after = {{QStringLiteral("status"), QStringLiteral("skipped")},
+                   {QStringLiteral("result_reason"), QStringLiteral("resolved by a manual fix")}};
+    f.detail = {{QStringLiteral("channel"), q->value(9).toString()}};
+    if (!q->value(6).isNull()) {
+        f.amountMinor = q->value(6).toLongLong();
+        f.currency = q->value(7).toString();
+    }
+    f.effectiveAt = q->value(8).toLongLong();
+    return f;
+}
+
+Result<void> FixTargets::applyMessage(const FixRequest &fix) const
+{
+    const qint64 now = m_clock.nowMs();
+    const QJsonObject before = fix.change.value(QStringLiteral("before")).toObject();
+    const QString status = before.value(QStringLiteral("status")).toString();
+    const qint64 updatedAt = before.value(QStringLiteral("updated_at")).toString().toLongLong();
+    Result<int> n = 0;
+    if (fix.kind == FixKind::RequeueMessage)
+        n = Sql::update(m_c.db(),
+                        QStringLiteral("UPDATE callback_messages SET status = 'pending', attempts = 0,"
+                                       " next_attempt_at = ?, lease_owner = NULL, lease_until = NULL,"
+                                       " finished_at = NULL, updated_at = ?"
+                                       " WHERE callback_id = ? AND status = ? AND updated_at = ?"),
+                        {now, now, fix.targetId, status, updatedAt});
+    else
+        n = Sql::update(m_c.db(),
+                        QStringLiteral("UPDATE callback_messages SET status = 'skipped',"
+                                       " result_reason = ?, lease_owner = NULL, lease_until = NULL,"
+                                       " finished_at = ?, updated_at = ?"
+                                       " WHERE callback_id = ? AND status = ? AND updated_at = ?"),
+                        {QStringLiteral("resolved by fix #%1: %2").arg(fix.id).arg(fix.comment.left(200)),
+                         now, now, fix.targetId, status, updatedAt});
+    if (!n)
+        return n.error();
+    if (*n != 1)
+        return stale(QStringLiteral("message %1 changed while the fix was applied").arg(fix.targetId));
+    if (fix.kind == FixKind::RequeueMessage) {
+        auto d = Sql::update(m_c.db(),
+                             QStringLiteral("UPDATE dead_letters SET requeued_at = ? WHERE callback_id = ?"
+                                            " AND requeued_at IS NULL"),
+                             {now, fix.targetId});
+        if (!d)
+            return d.error();
+    }
+    return {};
+}
+
+// --- orders ----------------------------------------------------------------------------
+
+Result<PlannedFix> FixTargets::planOrder(const FixProposal &p) const
+{
+    auto found = OrderRepository(m_c).find(p.targetId);
+    if (!found)
+        return found.error();
+    if (!*found)
+        return makeError(ErrorCode::NotFound, QStringLiteral("no order '%1'").arg(p.targetId));
+    const Order o = **found;
+    const bool confirm = p.kind == FixKind::ConfirmPayment;
+    const OrderState to = confirm ? OrderState::Paid : OrderState::PendingPayment;
+    const bool fits = confirm ? o.state == OrderState::PaidUnconfirmed
+                              : (o.state == OrderState::PaidUnconfirmed ||
+                                 o.state == OrderState::PaymentFailed);
+    if (!fits)
+        return makeError(ErrorCode::Conflict,
+                         QStringLiteral("order %1 is %2; %3 takes %4")
+                             .arg(o.orderId, orderStateName(o.state), p.kind,
+                                  confirm ? QStringLiteral("paid_unconfirmed orders")
+                                          : QStringLiteral("paid_unconfirmed or payment_failed orders")),
+                         QStringLiteral("not_applicable"));
+    auto captured = Sql::scalar(m_c.db(),
+                                QStringLiteral("SELECT MAX(captured_at) FROM payments WHERE order_id = ?"
+                                               " AND status = 'captured'"),
+                                {o.orderId});
+    if (!captured)
+        return captured.error();
+    if (confirm && captured->isNull())
+        return makeError(ErrorCode::Conflict,
+                         QStringLiteral("order %1 has no captured payment to confirm").arg(o.orderId),
+                         QStringLiteral("no_payment"));
+    PlannedFix f;
+    f.targetKind = QStringLiteral("order");
+    f.orderId = o.orderId;
+    f.expectedVersion = o.version;
+    f.before = {{QStringLiteral("state"), orderStateName(o.state)},
+                {QStringLiteral("version"), str(o.version)}};
+    f.after = {{QStringLiteral("state"), orderStateName(to)},
+               {QStringLiteral("version"), str(o.version + 1)}};
+    f.amountMinor = o.amountMinor;
+    f.currency = o.currency;
+    f.effectiveAt = captured->isNull() ? o.createdAt : captured->toLongLong();
+    return f;
+}
+
+Result<void> FixTargets::applyOrder(const FixRequest &fix, const Actor &approver) const
+{
+    const OrderState to =
+        fix.kind == FixKind::ConfirmPayment ? OrderState::Paid : OrderState::PendingPayment;
+    TransitionRequest t = OrderService::request(
+        fix.targetId, fix.expectedVersion, to, CauseKind::Fix, QStringLiteral("fix:%1").arg(fix.id),
+        approver,
+        QStringLiteral("fix #%1 (%2) proposed by %3: %4")
+            .arg(fix.id)
+            .arg(fix.reasonCode, fix.proposedBy, fix.comment.left(200)));
+    auto o = OrderService(m_c, m_clock).transitionInTransaction(t);
+    if (!o)
+        return o.error();
+    return {};
+}
+
+// --- discrepancies ---------------------------------------------------------------------
+
+Result<PlannedFix> FixTargets::planDiscrepancy(const FixProposal &p) const
+{
+    bool ok = false;
+    const qint64 id = p.targetId.toLongLong(&ok);
+    if (!ok)
+        return makeError(ErrorCode::Invalid,
+                         QStringLiteral("a discrepancy is named by its number, not '%1'").arg(p.targetId));
+    auto q = Sql::exec(
+        m_c.db(),
+        QStringLiteral("SELECT d.kind, d.channel, d.channel_txn_id, d.order_id, d.expected_minor,"
+                       " d.actual_minor, d.currency, d.status, COALESCE(l.settled_at, pm.captured_at,"
+                       " d.opened_at), l.currency, l.gross_minor"
+                       " FROM discrepancies d"
+                       " LEFT JOIN settlement_lines l ON l.id = d.settlement_line_id"
+                       " LEFT JOIN payments pm ON pm.channel = d.channel AND pm.channel_txn_id = d.channel_txn_id"
+                       " WHERE d.id = ?"),
+        {id});
+    if (!q)
+        return q.error();
+    if (!q->next())
+        return makeError(ErrorCode::NotFound, QStringLiteral("no discrepancy #%1").arg(id));
+    const QString kind = q->value(0).toString();
+    const QString status = q->value(7).toString();
+    if (status != u"open")
+        return makeError(ErrorCode::Conflict,
+                         QStringLiteral("discrepancy #%1 is %2, not open").arg(id).arg(status),
+                         QStringLiteral("not_applicable"));
+    const bool adjust = p.kind == FixKind::AdjustFee;
+    if (adjust && kind != u"fee_mismatch")
+        return makeError(ErrorCode::Conflict,
+                         QStringLiteral("discrepancy #%1 is a %2; adjust_fee takes fee mismatches")
+                             .arg(id)
+                             .arg(kind),
+                         QStringLiteral("not_applicable"));
+    const QString orderId = q->value(3).toString();
+    if (adjust && orderId.isEmpty())
+        return makeError(ErrorCode::Conflict,
+                         QStringLiteral("discrepancy #%1 has no order to book a fee adjustment on").arg(id),
+                         QStringLiteral("not_applicable"));
+    std::optional<qint64> amount = p.amountMinor;
+    const bool hasAmounts = !q->value(4).isNull() && !q->value(5).isNull();
+    if (!amount && hasAmounts)
+        amount = q->value(4).toLongLong() - q->value(5).toLongLong();
+    if (!amount && !q->value(10).isNull())
+        amount = q->value(10).toLongLong(); // an unknown settlement line: its gross
+    if (!amount)
+        return makeError(ErrorCode::Invalid,
+                         QStringLiteral("discrepancy #%1 carries no amounts; give the amount to book").arg(id));
+    if (*amount == 0)
+        return makeError(ErrorCode::Invalid, QStringLiteral("a fix of amount 0 changes nothing"));
+    QString currency = q->value(6).toString();
+    if (currency.isEmpty())
+        currency = q->value(9).toString();
+    PlannedFix f;
+    f.targetKind = QStringLiteral("discrepancy");
+    f.orderId = orderId;
+    f.before = {{QStringLiteral("status"), status},
+                {QStringLiteral("kind"), kind},
+                {QStringLiteral("expected_minor"), q->value(4).isNull() ? QJsonValue() : QJsonValue(str(q->value(4).toLongLong()))},
+                {QStringLiteral("actual_minor"), q->value(5).isNull() ? QJsonValue() : QJsonValue(str(q->value(5).toLongLong()))}};
+    f.after = {{QStringLiteral("status"), adjust ? QStringLiteral("resolved") : QStringLiteral("written_off")}};
+    f.detail = {{QStringLiteral("ledger_kind"), adjust ? QStringLiteral("fee_adjustment") : QStringLiteral("write_off")},
+                {QStringLiteral("ledger_order"), orderId.isEmpty() ? QStringLiteral("discrepancy:%1").arg(id) : orderId},
+                {QStringLiteral("channel"), q->value(1).toString()},
+                {QStringLiteral("channel_txn_id"), q->value(2).toString()}};
+    f.amountMinor = amount;
+    f.currency = currency;
+    f.effectiveAt = q->value(8).toLongLong();
+    return f;
+}
+
+Result<void> FixTargets::applyDiscrepancy(const FixRequest &fix) const
+{
+    const qint64 now = m_clock.nowMs();
+    const QJsonObject d = fix.change.value(QStringLiteral("detail")).toObject();
+    const QJsonObject after = fix.change.value(QStringLiteral("after")).toObject();
+    auto n = Sql::update(m_c.db(),
+                         QStringLiteral("UPDATE discrepancies SET status = ?, closed_at = ?"
+                                        " WHERE id = ? AND status = 'open'"),
+                         {after.value(QStringLiteral("status")).toString(), now,
+                          fix.targetId.toLongLong()});
+    if (!n)
+        return n.error();
+    if (*n != 1)
+        return stale(QStringLiteral("discrepancy #%1 changed while the fix was applied").arg(fix.targetId));
+    auto l = Sql::exec(
+        m_c.db(),
+        QStringLiteral("INSERT INTO ledger_entries (entry_key, order_id, kind, amount_minor, currency,"
+                       " channel, channel_txn_id, memo, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+        {QStringLiteral("fix:%1").arg(fix.id), d.value(QStringLiteral("ledger_order")).toString(),
+         d.value(QStringLiteral("ledger_kind")).toString(), fix.amountMinor.value_or(0), fix.currency,
+         Sql::nullIfEmpty(d.value(QStringLiteral("channel")).toString()),
+         Sql::nullIfEmpty(d.value(QStringLiteral("channel_txn_id")).toString()),
+         QStringLiteral("fix #%1 on discrepancy #%2 (%3)").arg(fix.id).arg(fix.targetId, fix.reasonCode),
+         now});
+    if (!l)
+        return l.error();
+    return {};
+}
+
+// --- periods ---------------------------------------------------------------------------
+
+Result<PlannedFix> FixTargets::planPeriod(const FixProposal &p) const
+{
+    auto period = parsePeriod(p.targetId);
+    if (!period)
+        return period.error();
+    const auto [from, to] = *period;
+    auto overlap = Sql::scalar(m_c.db(),
+                               QStringLiteral("SELECT COUNT(*) FROM closed_periods"
+                                              " WHERE period_from < ? AND ? < period_to"),
+                               {to, from});
+    if (!overlap)
+        return overlap.error();
+    if (overlap->toLongLong() > 0)
+        return makeError(ErrorCode::Conflict,
+                         QStringLiteral("the period overlaps a period that is already closed"),
+                         QStringLiteral("period_closed"));
+    auto run = Sql::exec(m_c.db(),
+                         QStringLiteral("SELECT id, coverage_ppm FROM reconciliation_runs WHERE status = 'finished'"
+                                        " AND period_from <= ? AND period_to >= ? ORDER BY id DESC"),
+                         {from, to});
+    if (!run)
+        return run.error();
+    if (!run->next())
+        return makeError(ErrorCode::Conflict,
+                         QStringLiteral("no finished reconciliation run covers the period; reconcile it first"),
+                         QStringLiteral("not_reconciled"));
+    const qint64 runId = run->value(0).toLongLong();
+    const qint64 coverage = run->value(1).toLongLong();
+    auto open = Sql::scalar(
+        m_c.db(),
+        QStringLiteral("SELECT COUNT(*) FROM discrepancies d"
+                       " LEFT JOIN settlement_lines l ON l.id = d.settlement_line_id"
+                       " LEFT JOIN payments pm ON pm.channel = d.channel AND pm.channel_txn_id = d.channel_txn_id"
+                       " WHERE d.status = 'open' AND COALESCE(l.settled_at, pm.captured_at, d.opened_at) >= ?"
+                       " AND COALESCE(l.settled_at, pm.captured_at, d.opened_at) < ?"),
+        {from, to});
+    if (!open)
+        return open.error();
+    if (open->toLongLong() > 0)
+        return makeError(ErrorCode::Conflict,
+                         QStringLiteral("%1 discrepancies of the period are still open; decide them first")
+                             .arg(open->toLongLong()),
+                         QStringLiteral("open_discrepancies"));
+    PlannedFix f;
+    f.targetKind = QStringLiteral("period");
+    f.before = {{QStringLiteral("status"), QStringLiteral("open")},
+                {QStringLiteral("open_discrepancies"), QStringLiteral("0")},
+                {QStringLiteral("reconciliation_run"), str(runId)},
+                {QStringLiteral("coverage_ppm"), str(coverage)}};
+    f.after = {{QStringLiteral("status"), QStringLiteral("closed")}};
+    f.detail = {{QStringLiteral("period_from"), str(from)}, {QStringLiteral("period_to"), str(to)}};
+    return f;
+}
+
+Result<void> FixTargets::applyPeriod(const FixRequest &fix, const Actor &approver) const
+{
+    const QJsonObject d = fix.change.value(QStringLiteral("detail")).toObject();
+    auto c = Sql::exec(m_c.db(),
+                       QStringLiteral("INSERT INTO closed_periods (period_from, period_to, closed_by, closed_at)"
+                                      " VALUES (?, ?, ?, ?)"),
+                       {d.value(QStringLiteral("period_from")).toString().toLongLong(),
+                        d.value(QStringLiteral("period_to")).toString().toLongLong(), approver.id,
+                        m_clock.nowMs()});
+    if (!c)
+        return c.error();
+    return {};
+}
+
+// --- apply -----------------------------------------------------------------------------
+
+Result<void> FixTargets::apply(const FixRequest &fix, const Actor &approver) const
+{
+    FixProposal again;
+    again.kind = fix.kind;
+    again.targetId = fix.targetId;
+    again.amountMinor = fix.amountMinor;
+    auto now = plan(again);
+    if (!now) {
+        if (now.error().code == ErrorCode::Unavailable || now.error().code == ErrorCode::Internal)
+            return now.error();
+        return stale(QStringLiteral("the target moved since the proposal: %1").arg(now.error().message));
+    }
+    const QJsonObject before = fix.change.value(QStringLiteral("before")).toObject();
+    if (now->before != before)
+        return stale(QStringLiteral("the target moved since the proposal: it was %1, it is now %2")
+                         .arg(AuditOutbox::toJson(before), AuditOutbox::toJson(now->before)));
+    if (auto open = ensurePeriodOpen(now->effectiveAt); !open)
+        return open.error();
+    if (fix.targetKind == u"message")
+        return applyMessage(fix);
+    if (fix.targetKind == u"order")
+        return applyOrder(fix, approver);
+    if (fix.targetKind == u"discrepancy")
+        return applyDiscrepancy(fix);
+    return applyPeriod(fix, approver);
+}
+
+} // namespace OncePay

@@ -1,0 +1,67 @@
+#pragma once
+
+// What each kind of fix touches: reads the target as it is now and describes the exact change
+// (before → after) a reviewer approves, and applies a stored change inside the caller's open
+// transaction. A change whose target moved since the proposal is refused (Stale), never
+// "adapted": the proposal must be made again.
+// Thread contract: the connection's thread.
+
+#include "core/actor.h"
+#include "core/clock.h"
+#include "core/result.h"
+#include "db/connection.h"
+#include "fixtypes.h"
+
+namespace OncePay {
+
+struct PlannedFix {
+    QString targetKind;
+    QString orderId;
+    QString callbackId;
+    QJsonObject before; // the target's state the change is bound to
+    QJsonObject after;  // the state the change produces
+    QJsonObject detail; // parameters of the change that are not states (ledger entry, period)
+    qint64 expectedVersion = 0;
+    std::optional<qint64> amountMinor;
+    QString currency;
+    qint64 effectiveAt = 0;
+};
+
+class FixTargets {
+public:
+    FixTargets(const Connection &connection, const Clock &clock)
+        : m_c(connection)
+        , m_clock(clock)
+    {}
+
+    // Refuses (Invalid, NotFound, Conflict) a target that the kind does not fit now.
+    Result<PlannedFix> plan(const FixProposal &proposal) const;
+
+    // Re-plans the stored proposal and refuses with Stale when the target moved; then makes
+    // the change, booked to `approver` with the fix as its cause.
+    Result<void> apply(const FixRequest &fix, const Actor &approver) const;
+
+    // Refuses (Conflict, reason "period_closed") a fix whose business time lies in a closed
+    // period.
+    Result<void> ensurePeriodOpen(qint64 effectiveAt) const;
+
+    // "2026-01-01..2026-02-01" or "FROM_MS..TO_MS" → [from, to) in epoch ms, UTC.
+    static Result<QPair<qint64, qint64>> parsePeriod(const QString &text);
+    static QString periodTarget(qint64 fromMs, qint64 toMs);
+
+private:
+    Result<PlannedFix> planMessage(const FixProposal &p) const;
+    Result<PlannedFix> planOrder(const FixProposal &p) const;
+    Result<PlannedFix> planDiscrepancy(const FixProposal &p) const;
+    Result<PlannedFix> planPeriod(const FixProposal &p) const;
+
+    Result<void> applyMessage(const FixRequest &fix) const;
+    Result<void> applyOrder(const FixRequest &fix, const Actor &approver) const;
+    Result<void> applyDiscrepancy(const FixRequest &fix) const;
+    Result<void> applyPeriod(const FixRequest &fix, const Actor &approver) const;
+
+    const Connection &m_c;
+    const Clock &m_clock;
+};
+
+} // namespace OncePay

@@ -1,0 +1,97 @@
+#pragma once
+
+// Manual fixes under maker-checker (DESIGN.md §6): what can be proposed, what a proposal
+// records, and what a decision records.
+// Thread contract: plain values, safe to hand from a worker thread to the GUI.
+
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+namespace OncePay {
+
+namespace FixKind {
+inline const QString RequeueMessage = QStringLiteral("requeue_message");   // dead/failed/stuck → pending
+inline const QString ResolveMessage = QStringLiteral("resolve_message");   // → skipped, no business effect
+inline const QString ConfirmPayment = QStringLiteral("confirm_payment");   // paid_unconfirmed → paid
+inline const QString RollbackPayment = QStringLiteral("rollback_payment"); // → pending_payment
+inline const QString AdjustFee = QStringLiteral("adjust_fee");             // fee_mismatch → ledger
+inline const QString WriteOff = QStringLiteral("write_off");               // discrepancy → written off
+inline const QString ClosePeriod = QStringLiteral("close_period");         // reconciled period closed
+QStringList all();
+// "message" (target = callback id), "order" (order id), "discrepancy" (discrepancy id) or
+// "period" (FROM_MS..TO_MS); empty for an unknown kind.
+QString targetKind(const QString &kind);
+} // namespace FixKind
+
+namespace FixStatus {
+inline const QString Open = QStringLiteral("open");
+inline const QString Rejected = QStringLiteral("rejected");
+inline const QString Applied = QStringLiteral("applied");
+inline const QString Failed = QStringLiteral("failed");
+} // namespace FixStatus
+
+// Why a fix is proposed, and why one is rejected: closed lists, so reports can group them.
+QStringList fixReasonCodes();
+QStringList rejectionReasonCodes();
+
+struct FixProposal {
+    QString kind;
+    QString targetId;
+    QString reasonCode;
+    QString comment;
+    QString origin; // where it was proposed from: "console@host", "cli@host"
+    // adjust_fee and write_off: the amount to book, in the discrepancy's currency; when
+    // absent, the discrepancy's own difference (expected - actual).
+    std::optional<qint64> amountMinor;
+};
+
+struct FixDecision {
+    QString decidedBy;
+    QString decision; // approve | reject
+    QString reasonCode;
+    QString comment;
+    QString decidedFrom;
+    qint64 decidedAt = 0;
+};
+
+struct FixRequest {
+    qint64 id = 0;
+    QString kind;
+    QString targetKind;
+    QString targetId;
+    QString orderId;    // the order the fix touches, when there is one
+    QString callbackId; // the message the fix touches, when there is one
+    QJsonObject change; // {"before": {...}, "after": {...}, ...}: exactly what will be applied
+    QString changeSha256;
+    qint64 expectedVersion = 0; // the order version the proposal was made against; 0 = none
+    std::optional<qint64> amountMinor;
+    QString currency;
+    QString reasonCode;
+    QString comment;
+    QString proposedBy;
+    QString proposerRole;
+    QString proposedFrom;
+    qint64 proposedAt = 0;
+    qint64 effectiveAt = 0; // business time of the target (closed periods), 0 = none
+    int approvalsNeeded = 1;
+    QString status;
+    QString failureReason;
+    qint64 appliedAt = 0;
+    QList<FixDecision> decisions;
+
+    int approvals() const;
+};
+
+struct FixFilter {
+    QStringList statuses; // empty = all
+    QString kind;
+    QString proposedBy;
+    QString orderId;
+    int limit = 500;
+};
+
+} // namespace OncePay

@@ -1,0 +1,152 @@
+#include "settingsservice.h"
+
+#include "audit/auditevent.h"
+#include "audit/auditoutbox.h"
+#include "auth/permissions.h"
+#include "db/sql.h"
+#include "db/transaction.h"
+
+#include <QSqlQuery>
+
+#include <spdlog/spdlog.h>
+
+namespace OncePay {
+
+const QList<SettingSpec> &SettingsService::specs()
+{
+    static const QList<SettingSpec> all = {
+        {QStringLiteral("worker.max_attempts"), 1, 100, 12,
+         QT_TRANSLATE_NOOP("OncePay::Settings", "Attempts before a message becomes a dead letter")},
+        {QStringLiteral("worker.lease_seconds"), 5, 3600, 60,
+         QT_TRANSLATE_NOOP("OncePay::Settings", "How long a worker holds a claimed message")},
+        {QStringLiteral("worker.backoff_base_ms"), 100, 3600000, 5000,
+         QT_TRANSLATE_NOOP("OncePay::Settings", "First retry delay (ms), doubled per attempt")},
+        {QStringLiteral("worker.backoff_max_ms"), 1000, 86400000, 3600000,
+         QT_TRANSLATE_NOOP("OncePay::Settings", "Longest retry delay (ms)")},
+        {QStringLiteral("stuck.pending_seconds"), 10, 604800, 300,
+         QT_TRANSLATE_NOOP("OncePay::Settings", "A message or order in flight longer than this is stuck")},
+        {QStringLiteral("stuck.idempotency_pending_seconds"), 10, 604800, 600,
+         QT_TRANSLATE_NOOP("OncePay::Settings", "A request pending longer than this is stuck")},
+        {QStringLiteral("reconcile.fee_tolerance_ppm"), 0, 100000, 1000,
+         QT_TRANSLATE_NOOP("OncePay::Settings", "Fee difference corrected automatically (parts per million)")},
+        {QStringLiteral("reconcile.unsettled_after_hours"), 1, 720, 24,
+         QT_TRANSLATE_NOOP("OncePay::Settings", "A payment not settled after this many hours is an exception")},
+        {QStringLiteral("reconcile.cadence_hours"), 1, 744, 24,
+         QT_TRANSLATE_NOOP("OncePay::Settings", "A reconciliation run is due this often")},
+        {QStringLiteral("fixes.second_approver_above_minor"), 0, 1000000000000LL, 100000,
+         QT_TRANSLATE_NOOP("OncePay::Settings", "Fixes above this amount (minor units) need two approvers")},
+        {QStringLiteral("fixes.second_approver_above_minor.JPY"), 0, 1000000000000LL, 150000,
+         QT_TRANSLATE_NOOP("OncePay::Settings", "The same for JPY (whole yen)")},
+        {QStringLiteral("fixes.second_approver_above_minor.KRW"), 0, 1000000000000LL, 1300000,
+         QT_TRANSLATE_NOOP("OncePay::Settings", "The same for KRW (whole won)")},
+        {QStringLiteral("fixes.second_approver_above_minor.XOF"), 0, 1000000000000LL, 600000,
+         QT_TRANSLATE_NOOP("OncePay::Settings", "The same for XOF (whole francs)")},
+        {QStringLiteral("auth.max_failed_logins"), 1, 100, 5,
+         QT_TRANSLATE_NOOP("OncePay::Settings", "Failed sign-ins before an account locks")},
+        {QStringLiteral("auth.lockout_seconds"), 10, 86400, 900,
+         QT_TRANSLATE_NOOP("OncePay::Settings", "How long a locked account stays locked")},
+        {QStringLiteral("ingest.max_body_bytes"), 1024, 10485760, 262144,
+         QT_TRANSLATE_NOOP("OncePay::Settings", "Largest webhook body accepted")},
+        {QStringLiteral("channels.timestamp_tolerance_seconds"), 10, 3600, 300,
+         QT_TRANSLATE_NOOP("OncePay::Settings", "Allowed clock difference of a signed webhook, both ways")},
+    };
+    return all;
+}
+
+Result<QList<SettingRow>> SettingsService::list(const Actor &actor) const
+{
+    if (auto r = require(actor, Action::ReadOrders); !r && actor.role != u"system")
+        return r.error();
+    auto q = Sql::exec(m_c.db(), QStringLiteral("SELECT setting_key, setting_value, updated_by, updated_at"
+                                                " FROM ops_settings"));
+    if (!q)
+        return q.error();
+    QMap<QString, SettingRow> stored;
+    while (q->next())
+        stored.insert(q->value(0).toString(),
+                      {{}, q->value(1).toString(), q->value(2).toString(), q->value(3).toLongLong()});
+    QList<SettingRow> out;
+    for (const SettingSpec &s : specs()) {
+        SettingRow row = stored.value(s.key, {{}, QString::number(s.fallback), QStringLiteral("default"), 0});
+        row.spec = s;
+        out.append(row);
+    }
+    return out;
+}
+
+Result<SettingRow> SettingsService::set(const QString &key, const QString &value,
+                                        const QString &reason, const Actor &actor) const
+{
+    auto refuse = [&](const Error &why) -> Error {
+        spdlog::warn("setting {} refused for {}: {}", key.toStdString(), actor.id.toStdString(),
+                     why.message.toStdString());
+        if (why.code == ErrorCode::Unavailable)
+            return why;
+        AuditEvent e;
+        e.actor = actor.id;
+        e.actorRole = actor.role;
+        e.action = QStringLiteral("setting.refused");
+        e.entityKind = QStringLiteral("setting");
+        e.entityId = key.left(100);
+        e.after = {{QStringLiteral("value"), value.left(100)}, {QStringLiteral("code"), errorCodeName(why.code)}};
+        e.reason = why.message;
+        (void)inTransaction(m_c.db(), Transaction::Mode::Immediate,
+                            [&]() -> Result<QString> { return AuditOutbox::record(m_c.db(), e, m_clock); });
+        return why;
+    };
+    if (auto r = require(actor, Action::ManageSettings); !r)
+        return refuse(r.error());
+    const auto spec = std::find_if(specs().cbegin(), specs().cend(),
+                                   [&](const SettingSpec &s) { return s.key == key; });
+    if (spec == specs().cend())
+        return refuse(makeError(ErrorCode::Invalid, QStringLiteral("unknown setting '%1'").arg(key)));
+    bool ok = false;
+    const qint64 v = value.trimmed().toLongLong(&ok);
+    if (!ok || v < spec->min || v > spec->max)
+        return refuse(makeError(ErrorCode::Invalid,
+                                QStringLiteral("%1 takes a whole number from %2 to %3, not '%4'")
+                                    .arg(key)
+                                    .arg(spec->min)
+                                    .arg(spec->max)
+                                    .arg(value.left(40))));
+    if (reason.trimmed().isEmpty())
+        return refuse(makeError(ErrorCode::Invalid, QStringLiteral("a settings change needs a reason")));
+    auto done = inTransaction(m_c.db(), Transaction::Mode::Immediate, [&]() -> Result<SettingRow> {
+        auto before = Sql::exec(m_c.db(),
+                                QStringLiteral("SELECT setting_value FROM ops_settings WHERE setting_key = ?"),
+                                {key});
+        if (!before)
+            return before.error();
+        const bool exists = before->next();
+        const QString old = exists ? before->value(0).toString() : QString::number(spec->fallback);
+        const qint64 now = m_clock.nowMs();
+        auto w = exists ? Sql::exec(m_c.db(),
+                                    QStringLiteral("UPDATE ops_settings SET setting_value = ?, updated_by = ?,"
+                                                   " updated_at = ? WHERE setting_key = ?"),
+                                    {QString::number(v), actor.id, now, key})
+                        : Sql::exec(m_c.db(),
+                                    QStringLiteral("INSERT INTO ops_settings (setting_key, setting_value,"
+                                                   " updated_by, updated_at) VALUES (?, ?, ?, ?)"),
+                                    {key, QString::number(v), actor.id, now});
+        if (!w)
+            return w.error();
+        AuditEvent e;
+        e.actor = actor.id;
+        e.actorRole = actor.role;
+        e.action = QStringLiteral("setting.changed");
+        e.entityKind = QStringLiteral("setting");
+        e.entityId = key;
+        e.before = {{QStringLiteral("value"), old}};
+        e.after = {{QStringLiteral("value"), QString::number(v)}};
+        e.reason = reason.trimmed().left(500);
+        if (auto a = AuditOutbox::record(m_c.db(), e, m_clock); !a)
+            return a.error();
+        return SettingRow{*spec, QString::number(v), actor.id, now};
+    });
+    if (!done)
+        return refuse(done.error());
+    spdlog::info("setting {} set to {} by {}", key.toStdString(), v, actor.id.toStdString());
+    return done;
+}
+
+} // namespace OncePay
