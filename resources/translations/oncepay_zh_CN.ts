@@ -1,108 +1,1001 @@
-<?xml version='1.0' encoding='utf-8'?>
+<?xml version="1.0" encoding="utf-8"?>
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>OncePay::AdminPage</name>
+    <message>
+        <location filename="../../views/admin/adminpage.cpp" line="66"/>
+        <source>&lt;h2&gt;Administration&lt;/h2&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/admin/adminpage.cpp" line="67"/>
+        <source>&amp;Refresh</source>
+        <translation type="unfinished">刷新(&amp;R)</translation>
+    </message>
+    <message>
+        <location filename="../../views/admin/adminpage.cpp" line="77"/>
+        <source>&amp;Add account…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/admin/adminpage.cpp" line="78"/>
+        <source>&amp;Disable…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/admin/adminpage.cpp" line="79"/>
+        <source>Reset &amp;password…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/admin/adminpage.cpp" line="97"/>
+        <source>&amp;Change…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/admin/adminpage.cpp" line="103"/>
+        <source>Every change needs a reason and is audited.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/admin/adminpage.cpp" line="109"/>
+        <source>Staff accounts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/admin/adminpage.cpp" line="110"/>
+        <source>Operational settings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/admin/adminpage.cpp" line="174"/>
+        <source>%1 is now %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/admin/adminpage.cpp" line="175"/>
+        <source>Not changed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/admin/adminpage.cpp" line="184"/>
+        <source>Unknown role.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/admin/adminpage.cpp" line="194"/>
+        <source>Account %1 added.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/admin/adminpage.cpp" line="195"/>
+        <source>Not added: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/admin/adminpage.cpp" line="207"/>
+        <source>Account %1 disabled.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/admin/adminpage.cpp" line="208"/>
+        <source>Not disabled: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/admin/adminpage.cpp" line="221"/>
+        <source>Why (audited)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/admin/adminpage.cpp" line="222"/>
+        <source>Change %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/admin/adminpage.cpp" line="223"/>
+        <source>&amp;Value (%1 … %2):</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/admin/adminpage.cpp" line="223"/>
+        <location filename="../../views/admin/adminpage.cpp" line="261"/>
+        <source>&amp;Reason:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/admin/adminpage.cpp" line="241"/>
+        <source>Add a staff account</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/admin/adminpage.cpp" line="242"/>
+        <source>&amp;User name:</source>
+        <translation type="unfinished">用户名(&amp;U)：</translation>
+    </message>
+    <message>
+        <location filename="../../views/admin/adminpage.cpp" line="242"/>
+        <source>&amp;Display name:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/admin/adminpage.cpp" line="242"/>
+        <source>&amp;Role:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/admin/adminpage.cpp" line="243"/>
+        <location filename="../../views/admin/adminpage.cpp" line="278"/>
+        <source>&amp;Password:</source>
+        <translation type="unfinished">密码(&amp;P)：</translation>
+    </message>
+    <message>
+        <location filename="../../views/admin/adminpage.cpp" line="243"/>
+        <location filename="../../views/admin/adminpage.cpp" line="278"/>
+        <source>&amp;Again:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/admin/adminpage.cpp" line="261"/>
+        <source>Disable %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/admin/adminpage.cpp" line="277"/>
+        <source>New password for %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/admin/adminpage.cpp" line="290"/>
+        <source>Password of %1 reset.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/admin/adminpage.cpp" line="291"/>
+        <source>Not reset: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>OncePay::ApprovalsPage</name>
+    <message>
+        <location filename="../../views/approvals/approvalspage.cpp" line="47"/>
+        <source>&lt;h2&gt;Approvals&lt;/h2&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/approvals/approvalspage.cpp" line="50"/>
+        <source>Waiting for approval</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/approvals/approvalspage.cpp" line="51"/>
+        <source>Decided</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/approvals/approvalspage.cpp" line="53"/>
+        <source>All</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/approvals/approvalspage.cpp" line="56"/>
+        <source>All kinds</source>
+        <translation type="unfinished">全部类型</translation>
+    </message>
+    <message>
+        <location filename="../../views/approvals/approvalspage.cpp" line="61"/>
+        <source>&amp;Refresh</source>
+        <translation type="unfinished">刷新(&amp;R)</translation>
+    </message>
+    <message>
+        <location filename="../../views/approvals/approvalspage.cpp" line="89"/>
+        <source>Evidence: the order&apos;s history or the discrepancy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/approvals/approvalspage.cpp" line="90"/>
+        <source>&amp;Approve…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/approvals/approvalspage.cpp" line="92"/>
+        <source>Re&amp;ject…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/approvals/approvalspage.cpp" line="94"/>
+        <source>Open &amp;order</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/approvals/approvalspage.cpp" line="108"/>
+        <source>&lt;b&gt;Change&lt;/b&gt; (before → after)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/approvals/approvalspage.cpp" line="111"/>
+        <source>&lt;b&gt;Evidence&lt;/b&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/approvals/approvalspage.cpp" line="129"/>
+        <source>&amp;Show:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/approvals/approvalspage.cpp" line="133"/>
+        <source>&amp;Kind:</source>
+        <translation type="unfinished">类型(&amp;K)：</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../views/approvals/approvalspage.cpp" line="180"/>
+        <source>%n proposal(s) shown.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../views/approvals/approvalspage.cpp" line="182"/>
+        <source>%n waiting for a decision.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../views/approvals/approvalspage.cpp" line="185"/>
+        <source>%n of them are yours: another reviewer decides those.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../views/approvals/approvalspage.cpp" line="187"/>
+        <source>Your role may read proposals but not decide them.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/approvals/approvalspage.cpp" line="229"/>
+        <source>Select a proposal to see its change and evidence.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/approvals/approvalspage.cpp" line="235"/>
+        <source>&lt;b&gt;Fix #%1 — %2&lt;/b&gt; on %3&lt;br&gt;Proposed by %4 (%5) from %6, %7&lt;br&gt;Reason: %8 — %9&lt;br&gt;Status: %10 · approvals %11 of %12</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/approvals/approvalspage.cpp" line="248"/>
+        <source>Bound to order version %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/approvals/approvalspage.cpp" line="253"/>
+        <source>This is your proposal: another finance reviewer must decide it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/approvals/approvalspage.cpp" line="255"/>
+        <source>Digest</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/approvals/approvalspage.cpp" line="261"/>
+        <source>%1: %2 by %3 from %4%5</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/approvals/approvalspage.cpp" line="263"/>
+        <source>approved</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/approvals/approvalspage.cpp" line="263"/>
+        <source>rejected</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/approvals/approvalspage.cpp" line="266"/>
+        <source>No decisions yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/approvals/approvalspage.cpp" line="274"/>
+        <source>Loading…</source>
+        <translation type="unfinished">加载中……</translation>
+    </message>
+    <message>
+        <location filename="../../views/approvals/approvalspage.cpp" line="337"/>
+        <source>Approve fix #%1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/approvals/approvalspage.cpp" line="340"/>
+        <source>Optional comment (audited)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/approvals/approvalspage.cpp" line="342"/>
+        <source>&amp;Approve</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/approvals/approvalspage.cpp" line="346"/>
+        <source>You approve exactly this change (digest %1…). %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/approvals/approvalspage.cpp" line="349"/>
+        <source>It is applied at once.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/approvals/approvalspage.cpp" line="350"/>
+        <source>It needs one more approval from someone else.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/approvals/approvalspage.cpp" line="354"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="385"/>
+        <source>&amp;Comment:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/approvals/approvalspage.cpp" line="367"/>
+        <source>Reject fix #%1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/approvals/approvalspage.cpp" line="374"/>
+        <source>Why (required, audited)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/approvals/approvalspage.cpp" line="376"/>
+        <source>Re&amp;ject</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/approvals/approvalspage.cpp" line="384"/>
+        <source>&amp;Reason:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/approvals/approvalspage.cpp" line="425"/>
+        <source>Fix #%1 approved and applied.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/approvals/approvalspage.cpp" line="427"/>
+        <source>Fix #%1 rejected.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/approvals/approvalspage.cpp" line="428"/>
+        <source>Fix #%1 approved; it needs %2 more approval(s).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/approvals/approvalspage.cpp" line="434"/>
+        <source>Fix #%1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>OncePay::AuditPdfWriter</name>
+    <message>
+        <location filename="../../models/audit/auditpdfwriter.cpp" line="41"/>
+        <location filename="../../models/audit/auditpdfwriter.cpp" line="62"/>
+        <source>OncePay audit trail report</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../models/audit/auditpdfwriter.cpp" line="64"/>
+        <source>Filter: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../models/audit/auditpdfwriter.cpp" line="65"/>
+        <source>Chain head: seq %1, hash %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../models/audit/auditpdfwriter.cpp" line="67"/>
+        <source>Seal: checkpoint %1 at seq %2 (key %3, sealed %4 by %5); %6 row(s) after it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../models/audit/auditpdfwriter.cpp" line="74"/>
+        <source>Seal: none yet — the rows are covered by the hash chain only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../models/audit/auditpdfwriter.cpp" line="75"/>
+        <source>Generated %1 by %2 (%3); export %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../models/audit/auditpdfwriter.cpp" line="79"/>
+        <source>Rows: %1. Amounts are integer minor units with their currency, as recorded.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../models/audit/auditpdfwriter.cpp" line="100"/>
+        <source>Seq</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../models/audit/auditpdfwriter.cpp" line="100"/>
+        <source>Time (UTC)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../models/audit/auditpdfwriter.cpp" line="100"/>
+        <source>Actor (role)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../models/audit/auditpdfwriter.cpp" line="100"/>
+        <source>Action</source>
+        <translation type="unfinished">操作</translation>
+    </message>
+    <message>
+        <location filename="../../models/audit/auditpdfwriter.cpp" line="101"/>
+        <source>Entity</source>
+        <translation type="unfinished">对象</translation>
+    </message>
+    <message>
+        <location filename="../../models/audit/auditpdfwriter.cpp" line="101"/>
+        <source>Order</source>
+        <translation type="unfinished">订单</translation>
+    </message>
+    <message>
+        <location filename="../../models/audit/auditpdfwriter.cpp" line="101"/>
+        <source>Callback</source>
+        <translation type="unfinished">回调</translation>
+    </message>
+    <message>
+        <location filename="../../models/audit/auditpdfwriter.cpp" line="101"/>
+        <source>Amount</source>
+        <translation type="unfinished">金额</translation>
+    </message>
+    <message>
+        <location filename="../../models/audit/auditpdfwriter.cpp" line="116"/>
+        <source>Page %1 · export %2 · chain head seq %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../models/audit/auditpdfwriter.cpp" line="158"/>
+        <source>reason: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../models/audit/auditpdfwriter.cpp" line="170"/>
+        <source>End of report: %1 row(s).</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>OncePay::AuditRowModel</name>
     <message>
+        <location filename="../../models/investigation/ordermodels.cpp" line="258"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
+        <location filename="../../models/investigation/ordermodels.cpp" line="259"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
     <message>
+        <location filename="../../models/investigation/ordermodels.cpp" line="260"/>
         <source>Actor</source>
         <translation>执行者</translation>
     </message>
     <message>
+        <location filename="../../models/investigation/ordermodels.cpp" line="261"/>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
+        <location filename="../../models/investigation/ordermodels.cpp" line="262"/>
         <source>Entity</source>
         <translation>对象</translation>
     </message>
     <message>
+        <location filename="../../models/investigation/ordermodels.cpp" line="263"/>
         <source>%1 %2</source>
         <translation>%1 %2</translation>
     </message>
     <message>
+        <location filename="../../models/investigation/ordermodels.cpp" line="264"/>
         <source>Before</source>
         <translation>变更前</translation>
     </message>
     <message>
+        <location filename="../../models/investigation/ordermodels.cpp" line="265"/>
         <source>After</source>
         <translation>变更后</translation>
     </message>
     <message>
+        <location filename="../../models/investigation/ordermodels.cpp" line="266"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
+        <location filename="../../models/investigation/ordermodels.cpp" line="267"/>
         <source>Shipped</source>
         <translation>已归档</translation>
     </message>
     <message>
+        <location filename="../../models/investigation/ordermodels.cpp" line="269"/>
         <source>not yet</source>
         <translation>尚未</translation>
     </message>
 </context>
 <context>
+    <name>OncePay::AuditTrailModel</name>
+    <message>
+        <location filename="../../models/audit/audittrailmodel.cpp" line="94"/>
+        <source>Seq</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../models/audit/audittrailmodel.cpp" line="95"/>
+        <source>Time</source>
+        <translation type="unfinished">时间</translation>
+    </message>
+    <message>
+        <location filename="../../models/audit/audittrailmodel.cpp" line="96"/>
+        <source>Actor</source>
+        <translation type="unfinished">执行者</translation>
+    </message>
+    <message>
+        <location filename="../../models/audit/audittrailmodel.cpp" line="97"/>
+        <source>Role</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../models/audit/audittrailmodel.cpp" line="98"/>
+        <source>Action</source>
+        <translation type="unfinished">操作</translation>
+    </message>
+    <message>
+        <location filename="../../models/audit/audittrailmodel.cpp" line="99"/>
+        <source>Entity</source>
+        <translation type="unfinished">对象</translation>
+    </message>
+    <message>
+        <location filename="../../models/audit/audittrailmodel.cpp" line="100"/>
+        <source>Order</source>
+        <translation type="unfinished">订单</translation>
+    </message>
+    <message>
+        <location filename="../../models/audit/audittrailmodel.cpp" line="101"/>
+        <source>Callback</source>
+        <translation type="unfinished">回调</translation>
+    </message>
+    <message>
+        <location filename="../../models/audit/audittrailmodel.cpp" line="102"/>
+        <source>Amount (minor units)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../models/audit/audittrailmodel.cpp" line="103"/>
+        <source>Reason</source>
+        <translation type="unfinished">原因</translation>
+    </message>
+</context>
+<context>
+    <name>OncePay::AuditTrailPage</name>
+    <message>
+        <location filename="../../views/audit/audittrailpage.cpp" line="67"/>
+        <source>&lt;h2&gt;Audit trail&lt;/h2&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/audit/audittrailpage.cpp" line="77"/>
+        <source>2026-11-01 or 2026-11-01T09:00Z</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/audit/audittrailpage.cpp" line="78"/>
+        <source>before this time (UTC)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/audit/audittrailpage.cpp" line="79"/>
+        <source>user name or worker</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/audit/audittrailpage.cpp" line="80"/>
+        <source>order.transition or order.*</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/audit/audittrailpage.cpp" line="81"/>
+        <source>order id</source>
+        <translation type="unfinished">订单号</translation>
+    </message>
+    <message>
+        <location filename="../../views/audit/audittrailpage.cpp" line="82"/>
+        <source>callback id</source>
+        <translation type="unfinished">回调编号</translation>
+    </message>
+    <message>
+        <location filename="../../views/audit/audittrailpage.cpp" line="83"/>
+        <source>kind, or kind:id</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/audit/audittrailpage.cpp" line="84"/>
+        <source>&amp;Apply</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/audit/audittrailpage.cpp" line="88"/>
+        <source>&amp;Verify chain</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/audit/audittrailpage.cpp" line="90"/>
+        <source>Check every row&apos;s hash, the sequence and the signed seals</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/audit/audittrailpage.cpp" line="92"/>
+        <source>&amp;Export</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/audit/audittrailpage.cpp" line="94"/>
+        <source>Export what the filter shows, with a manifest beside the file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/audit/audittrailpage.cpp" line="96"/>
+        <source>CSV (spreadsheets)…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/audit/audittrailpage.cpp" line="97"/>
+        <source>JSON (tools, hashes recomputable)…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/audit/audittrailpage.cpp" line="99"/>
+        <source>PDF report for auditors…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/audit/audittrailpage.cpp" line="102"/>
+        <source>&amp;Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/audit/audittrailpage.cpp" line="122"/>
+        <source>Enter or double-click opens the order</source>
+        <translation type="unfinished">按回车或双击打开订单</translation>
+    </message>
+    <message>
+        <location filename="../../views/audit/audittrailpage.cpp" line="133"/>
+        <source>Select a row to see what changed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/audit/audittrailpage.cpp" line="144"/>
+        <source>&amp;From:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/audit/audittrailpage.cpp" line="145"/>
+        <source>&amp;To:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/audit/audittrailpage.cpp" line="146"/>
+        <source>Ac&amp;tor:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/audit/audittrailpage.cpp" line="147"/>
+        <source>Actio&amp;n:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/audit/audittrailpage.cpp" line="148"/>
+        <source>&amp;Order:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/audit/audittrailpage.cpp" line="149"/>
+        <source>Call&amp;back:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/audit/audittrailpage.cpp" line="150"/>
+        <source>E&amp;ntity:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/audit/audittrailpage.cpp" line="182"/>
+        <source>“%1” is not a time. Use 2026-11-01, 2026-11-01T09:00Z or epoch milliseconds.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/audit/audittrailpage.cpp" line="214"/>
+        <source>Loading…</source>
+        <translation type="unfinished">加载中……</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../views/audit/audittrailpage.cpp" line="232"/>
+        <source>%n row(s) match: %1.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../views/audit/audittrailpage.cpp" line="279"/>
+        <source>seq %1 · event %2
+</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/audit/audittrailpage.cpp" line="280"/>
+        <source>occurred %1 (UTC), recorded %2 (UTC)
+</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/audit/audittrailpage.cpp" line="282"/>
+        <source>%1 (%2) · %3 · %4 %5
+</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/audit/audittrailpage.cpp" line="284"/>
+        <source>order %1 · callback %2
+</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/audit/audittrailpage.cpp" line="288"/>
+        <source>reason: %1
+</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/audit/audittrailpage.cpp" line="289"/>
+        <source>
+before:
+%1
+
+after:
+%2
+</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/audit/audittrailpage.cpp" line="290"/>
+        <source>
+prev_hash %1
+hash      %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/audit/audittrailpage.cpp" line="320"/>
+        <source>Cancelling…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/audit/audittrailpage.cpp" line="335"/>
+        <source>Verifying the audit chain…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/audit/audittrailpage.cpp" line="340"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="420"/>
+        <source>%1 of %2 rows</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/audit/audittrailpage.cpp" line="367"/>
+        <source>&lt;b&gt;The audit chain is broken&lt;/b&gt; at row seq %1 (%2): %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/audit/audittrailpage.cpp" line="371"/>
+        <source>Verification cancelled after %1 of %2 rows.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/audit/audittrailpage.cpp" line="375"/>
+        <source>&lt;b&gt;The audit chain is valid&lt;/b&gt;: %1 rows up to seq %2, %3 seal(s) verified; sealed up to seq %4, %5 row(s) after the last seal.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/audit/audittrailpage.cpp" line="383"/>
+        <source>&lt;b&gt;The audit chain is valid&lt;/b&gt;: %1 rows up to seq %2; no seal yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/audit/audittrailpage.cpp" line="401"/>
+        <source>Export the audit trail</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/audit/audittrailpage.cpp" line="402"/>
+        <source>%1 files (*.%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/audit/audittrailpage.cpp" line="416"/>
+        <source>Exporting to %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/audit/audittrailpage.cpp" line="440"/>
+        <source>Export cancelled; no file was written.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/audit/audittrailpage.cpp" line="445"/>
+        <source>Exported %1 row(s) to %2&lt;br&gt;Manifest: %3&lt;br&gt;SHA-256: &lt;tt&gt;%4&lt;/tt&gt;&lt;br&gt;Chain head seq %5%6</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/audit/audittrailpage.cpp" line="451"/>
+        <source>, sealed at seq %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/audit/audittrailpage.cpp" line="452"/>
+        <source>, not sealed yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>OncePay::ChangeModel</name>
+    <message>
+        <location filename="../../models/fixes/fixmodels.cpp" line="105"/>
+        <source>Field</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixmodels.cpp" line="108"/>
+        <source>Before</source>
+        <translation type="unfinished">变更前</translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixmodels.cpp" line="111"/>
+        <source>After</source>
+        <translation type="unfinished">变更后</translation>
+    </message>
+</context>
+<context>
+    <name>OncePay::ConnectionProfilesDialog</name>
+    <message>
+        <location filename="../../views/connections/connectionprofilesdialog.cpp" line="29"/>
+        <source>Connection profiles</source>
+        <translation>连接配置</translation>
+    </message>
+    <message>
+        <location filename="../../views/connections/connectionprofilesdialog.cpp" line="34"/>
+        <source>Where the console finds its three databases. Saved to %1; passwords are never written there.</source>
+        <translation>控制台在何处找到它的三个数据库。保存到 %1；密码从不写入该文件。</translation>
+    </message>
+    <message>
+        <location filename="../../views/connections/connectionprofilesdialog.cpp" line="45"/>
+        <source>The message table lives in the orders database and commits with the orders, so this profile is always the orders profile (same connection).</source>
+        <translation>消息表位于订单数据库中，并与订单一同提交，因此此配置始终就是订单配置（同一连接）。</translation>
+    </message>
+    <message>
+        <location filename="../../views/connections/connectionprofilesdialog.cpp" line="53"/>
+        <source>&amp;Orders</source>
+        <translation>订单(&amp;O)</translation>
+    </message>
+    <message>
+        <location filename="../../views/connections/connectionprofilesdialog.cpp" line="54"/>
+        <source>&amp;Messages</source>
+        <translation>消息(&amp;M)</translation>
+    </message>
+    <message>
+        <location filename="../../views/connections/connectionprofilesdialog.cpp" line="55"/>
+        <source>&amp;Audit</source>
+        <translation>审计(&amp;A)</translation>
+    </message>
+    <message>
+        <location filename="../../views/connections/connectionprofilesdialog.cpp" line="61"/>
+        <source>No keychain is available on this computer: server passwords are asked at each start or read from an environment variable.</source>
+        <translation>此计算机上没有可用的钥匙串：服务器密码将在每次启动时询问，或从环境变量读取。</translation>
+    </message>
+    <message>
+        <location filename="../../views/connections/connectionprofilesdialog.cpp" line="65"/>
+        <source>&amp;Save and switch</source>
+        <translation>保存并切换(&amp;S)</translation>
+    </message>
+    <message>
+        <location filename="../../views/connections/connectionprofilesdialog.cpp" line="114"/>
+        <source>The password could not be stored in the keychain: %1</source>
+        <translation>无法将密码保存到钥匙串：%1</translation>
+    </message>
+    <message>
+        <location filename="../../views/connections/connectionprofilesdialog.cpp" line="118"/>
+        <source>Type the password once so it can be kept in the keychain.</source>
+        <translation>请输入一次密码，以便保存在钥匙串中。</translation>
+    </message>
+</context>
+<context>
     <name>OncePay::ConnectionStatusModel</name>
     <message>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="47"/>
         <source>Orders</source>
         <translation>订单库</translation>
     </message>
     <message>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="48"/>
         <source>Messages</source>
         <translation>消息库</translation>
     </message>
     <message>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="49"/>
         <source>Audit</source>
         <translation>审计库</translation>
     </message>
     <message>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="52"/>
         <source>Unreachable</source>
         <translation>无法连接</translation>
     </message>
     <message>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="53"/>
         <source>Reachable</source>
         <translation>可连接</translation>
     </message>
     <message>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="53"/>
         <source>Reachable (%1)</source>
         <translation>可连接（%1）</translation>
     </message>
     <message>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="56"/>
         <source>%1 (same database as orders)</source>
         <translation>%1（与订单库相同）</translation>
     </message>
     <message>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="59"/>
         <source>%1 of %2</source>
         <translation>%1 / %2</translation>
     </message>
     <message>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="74"/>
         <source>Database</source>
         <translation>数据库</translation>
     </message>
     <message>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="75"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="76"/>
         <source>Driver</source>
         <translation>驱动</translation>
     </message>
     <message>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="77"/>
         <source>Location</source>
         <translation>位置</translation>
     </message>
     <message>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="78"/>
         <source>Server version</source>
         <translation>服务器版本</translation>
     </message>
     <message>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="79"/>
         <source>Schema</source>
         <translation>结构版本</translation>
     </message>
@@ -110,22 +1003,27 @@
 <context>
     <name>OncePay::ConnectionsPage</name>
     <message>
+        <location filename="../../views/connections/connectionspage.cpp" line="20"/>
         <source>&lt;h2&gt;Databases&lt;/h2&gt;</source>
         <translation>&lt;h2&gt;数据库&lt;/h2&gt;</translation>
     </message>
     <message>
+        <location filename="../../views/connections/connectionspage.cpp" line="29"/>
         <source>Check again</source>
         <translation>重新检查</translation>
     </message>
     <message>
+        <location filename="../../views/connections/connectionspage.cpp" line="44"/>
         <source>Checking the orders, messages and audit databases…</source>
         <translation>正在检查订单、消息和审计数据库……</translation>
     </message>
     <message>
+        <location filename="../../views/connections/connectionspage.cpp" line="55"/>
         <source>All three databases are reachable.</source>
         <translation>三个数据库均可连接。</translation>
     </message>
     <message>
+        <location filename="../../views/connections/connectionspage.cpp" line="56"/>
         <source>At least one database is unreachable; see the Status column.</source>
         <translation>至少有一个数据库无法连接，请查看“状态”列。</translation>
     </message>
@@ -133,171 +1031,589 @@
 <context>
     <name>OncePay::DashboardPage</name>
     <message>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="71"/>
         <source>&lt;h2&gt;Dashboard&lt;/h2&gt;</source>
         <translation>&lt;h2&gt;仪表盘&lt;/h2&gt;</translation>
     </message>
     <message>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="74"/>
         <source>Last hour</source>
         <translation>最近 1 小时</translation>
     </message>
     <message>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="75"/>
         <source>Last 24 hours</source>
         <translation>最近 24 小时</translation>
     </message>
     <message>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="76"/>
         <source>Last 7 days</source>
         <translation>最近 7 天</translation>
     </message>
     <message>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="77"/>
         <source>Last 30 days</source>
         <translation>最近 30 天</translation>
     </message>
     <message>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="83"/>
         <source>Time range of the callback chart and the message statuses</source>
         <translation>回调图表和消息状态所用的时间范围</translation>
     </message>
     <message>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="88"/>
         <source>&amp;Refresh</source>
         <translation>刷新(&amp;R)</translation>
     </message>
     <message>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="99"/>
         <source>Range:</source>
         <translation>范围：</translation>
     </message>
     <message>
-        <source>A channel's exact redelivery is answered “already received” at the door and not stored, so it is not counted here (the gateway's metrics count it). “Absorbed” counts stored callbacks the worker skipped because the payment was already applied or the attempt was stale; “refused” counts requests rejected at the door (bad signature, malformed, too large).</source>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="108"/>
+        <source>A channel&apos;s exact redelivery is answered “already received” at the door and not stored, so it is not counted here (the gateway&apos;s metrics count it). “Absorbed” counts stored callbacks the worker skipped because the payment was already applied or the attempt was stale; “refused” counts requests rejected at the door (bad signature, malformed, too large).</source>
         <translation>渠道对同一回调的原样重发在入口处即答复“已收到”且不入库，因此此处不计（由网关指标统计）。“已吸收”统计已入库、但因支付已生效或支付尝试已过期而被处理器跳过的回调；“入口拒绝”统计在入口处被拒绝的请求（签名错误、格式错误、过大）。</translation>
     </message>
     <message>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="128"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="200"/>
         <source>&lt;b&gt;Open discrepancies by channel&lt;/b&gt;</source>
         <translation>&lt;b&gt;各渠道未结差异&lt;/b&gt;</translation>
     </message>
     <message>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="153"/>
         <source>Loading…</source>
         <translation>加载中……</translation>
     </message>
     <message>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="188"/>
         <source>Updated %1</source>
         <translation>更新于 %1</translation>
     </message>
     <message>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="191"/>
         <source>Messages by status (range)</source>
         <translation>消息状态（所选范围）</translation>
     </message>
     <message>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="193"/>
         <source>Orders by state (now)</source>
         <translation>订单状态（当前）</translation>
     </message>
     <message>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="195"/>
         <source>Stuck records by kind (now)</source>
         <translation>滞留记录类型（当前）</translation>
     </message>
     <message>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="210"/>
         <source>Callbacks over time</source>
         <translation>回调趋势</translation>
     </message>
     <message>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="215"/>
         <source>received</source>
         <translation>已接收</translation>
     </message>
     <message>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="217"/>
         <source>absorbed (already applied or stale)</source>
         <translation>已吸收（已生效或已过期）</translation>
     </message>
     <message>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="219"/>
         <source>refused at the door</source>
         <translation>入口拒绝</translation>
     </message>
     <message>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="289"/>
         <source>%1 — none</source>
         <translation>%1 —— 无</translation>
     </message>
     <message>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="80"/>
         <source>30 days up to the latest callback</source>
         <translation>截至最新回调的 30 天</translation>
     </message>
     <message>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="199"/>
         <source>&lt;b&gt;Open discrepancies by channel&lt;/b&gt; — none open</source>
         <translation>&lt;b&gt;各渠道未结差异&lt;/b&gt; —— 暂无</translation>
     </message>
 </context>
 <context>
+    <name>OncePay::DiscrepancyDeskModel</name>
+    <message>
+        <location filename="../../models/fixes/fixmodels.cpp" line="190"/>
+        <source>#</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixmodels.cpp" line="197"/>
+        <source>Kind</source>
+        <translation type="unfinished">类型</translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixmodels.cpp" line="198"/>
+        <source>Channel</source>
+        <translation type="unfinished">渠道</translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixmodels.cpp" line="199"/>
+        <source>Transaction</source>
+        <translation type="unfinished">交易号</translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixmodels.cpp" line="200"/>
+        <source>Order</source>
+        <translation type="unfinished">订单</translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixmodels.cpp" line="201"/>
+        <source>Expected</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixmodels.cpp" line="204"/>
+        <source>Actual</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixmodels.cpp" line="207"/>
+        <source>Difference</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixmodels.cpp" line="211"/>
+        <source>Age</source>
+        <translation type="unfinished">滞留时长</translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixmodels.cpp" line="217"/>
+        <source>opened %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixmodels.cpp" line="220"/>
+        <source>Status</source>
+        <translation type="unfinished">状态</translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixmodels.cpp" line="223"/>
+        <source> (fix #%1 proposed)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixmodels.cpp" line="230"/>
+        <source>Rule</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>OncePay::DiscrepancyTotalModel</name>
     <message>
+        <location filename="../../models/investigation/discrepancymodel.cpp" line="10"/>
         <source>Channel</source>
         <translation>渠道</translation>
     </message>
     <message>
+        <location filename="../../models/investigation/discrepancymodel.cpp" line="13"/>
         <source>Open</source>
         <translation>未结</translation>
     </message>
     <message>
+        <location filename="../../models/investigation/discrepancymodel.cpp" line="16"/>
         <source>Amount at issue</source>
         <translation>涉及金额</translation>
     </message>
 </context>
 <context>
+    <name>OncePay::Dossier</name>
+    <message>
+        <location filename="../../models/investigation/dossier.cpp" line="37"/>
+        <location filename="../../models/investigation/dossier.cpp" line="129"/>
+        <source>None.</source>
+        <translation>无。</translation>
+    </message>
+    <message>
+        <location filename="../../models/investigation/dossier.cpp" line="70"/>
+        <source>[… %1 more characters in the message table]</source>
+        <translation>[… 消息表中还有 %1 个字符]</translation>
+    </message>
+    <message>
+        <location filename="../../models/investigation/dossier.cpp" line="85"/>
+        <source>Dispute dossier — order %1</source>
+        <translation>争议案卷 — 订单 %1</translation>
+    </message>
+    <message>
+        <location filename="../../models/investigation/dossier.cpp" line="87"/>
+        <source>Order</source>
+        <translation>订单</translation>
+    </message>
+    <message>
+        <location filename="../../models/investigation/dossier.cpp" line="88"/>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../../models/investigation/dossier.cpp" line="89"/>
+        <source>Version</source>
+        <translation>版本</translation>
+    </message>
+    <message>
+        <location filename="../../models/investigation/dossier.cpp" line="90"/>
+        <source>Amount</source>
+        <translation>金额</translation>
+    </message>
+    <message>
+        <location filename="../../models/investigation/dossier.cpp" line="91"/>
+        <source>Amount in minor units</source>
+        <translation>金额（最小货币单位）</translation>
+    </message>
+    <message>
+        <location filename="../../models/investigation/dossier.cpp" line="92"/>
+        <source>Customer</source>
+        <translation>客户</translation>
+    </message>
+    <message>
+        <location filename="../../models/investigation/dossier.cpp" line="93"/>
+        <source>Channel</source>
+        <translation>渠道</translation>
+    </message>
+    <message>
+        <location filename="../../models/investigation/dossier.cpp" line="94"/>
+        <source>Channel transaction</source>
+        <translation>渠道交易号</translation>
+    </message>
+    <message>
+        <location filename="../../models/investigation/dossier.cpp" line="95"/>
+        <source>Current attempt</source>
+        <translation>当前支付尝试</translation>
+    </message>
+    <message>
+        <location filename="../../models/investigation/dossier.cpp" line="96"/>
+        <source>Reason</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <location filename="../../models/investigation/dossier.cpp" line="97"/>
+        <source>Created</source>
+        <translation>创建时间</translation>
+    </message>
+    <message>
+        <location filename="../../models/investigation/dossier.cpp" line="98"/>
+        <source>Paid</source>
+        <translation>支付时间</translation>
+    </message>
+    <message>
+        <location filename="../../models/investigation/dossier.cpp" line="99"/>
+        <source>Updated</source>
+        <translation>更新时间</translation>
+    </message>
+    <message>
+        <location filename="../../models/investigation/dossier.cpp" line="111"/>
+        <source>Path through the state machine</source>
+        <translation>状态机中的路径</translation>
+    </message>
+    <message>
+        <location filename="../../models/investigation/dossier.cpp" line="113"/>
+        <source>Timeline</source>
+        <translation>时间线</translation>
+    </message>
+    <message>
+        <location filename="../../models/investigation/dossier.cpp" line="114"/>
+        <source>Callbacks</source>
+        <translation>回调</translation>
+    </message>
+    <message>
+        <location filename="../../models/investigation/dossier.cpp" line="115"/>
+        <source>Payments</source>
+        <translation>支付</translation>
+    </message>
+    <message>
+        <location filename="../../models/investigation/dossier.cpp" line="116"/>
+        <source>Ledger</source>
+        <translation>账本</translation>
+    </message>
+    <message>
+        <location filename="../../models/investigation/dossier.cpp" line="117"/>
+        <source>Refunds due</source>
+        <translation>待退款</translation>
+    </message>
+    <message>
+        <location filename="../../models/investigation/dossier.cpp" line="118"/>
+        <source>Requests</source>
+        <translation>请求</translation>
+    </message>
+    <message>
+        <location filename="../../models/investigation/dossier.cpp" line="119"/>
+        <source>Purchase and logistics orders</source>
+        <translation>采购单与物流单</translation>
+    </message>
+    <message>
+        <location filename="../../models/investigation/dossier.cpp" line="121"/>
+        <source>Audit rows</source>
+        <translation>审计记录</translation>
+    </message>
+    <message>
+        <location filename="../../models/investigation/dossier.cpp" line="128"/>
+        <source>Callbacks as received (headers, then body)</source>
+        <translation>收到的原始回调（先请求头，后正文）</translation>
+    </message>
+    <message>
+        <location filename="../../models/investigation/dossier.cpp" line="132"/>
+        <source>Exported by %1 at %2. Amounts are exact, as recorded in minor units; signatures were verified when each callback was received (unsigned or wrongly signed requests are never stored).</source>
+        <translation>由 %1 于 %2 导出。金额精确，按最小货币单位记录；每个回调在接收时均已验证签名（未签名或签名错误的请求从不存储）。</translation>
+    </message>
+</context>
+<context>
     <name>OncePay::ErrorText</name>
     <message>
+        <location filename="../../views/common/errortext.h" line="17"/>
         <source>The database cannot be reached. It will be tried again on the next refresh.</source>
         <translation>无法连接数据库。下次刷新时将重试。</translation>
     </message>
     <message>
+        <location filename="../../views/common/errortext.h" line="21"/>
         <source>The database was created by a newer OncePay. Upgrade this console before using it.</source>
         <translation>该数据库由更新版本的 OncePay 创建。请先升级本控制台。</translation>
     </message>
     <message>
+        <location filename="../../views/common/errortext.h" line="25"/>
         <source>Your role may not see this.</source>
         <translation>您的角色无权查看此内容。</translation>
     </message>
     <message>
+        <location filename="../../views/common/errortext.h" line="27"/>
         <source>Nothing was found.</source>
         <translation>未找到任何内容。</translation>
     </message>
     <message>
+        <location filename="../../views/common/errortext.h" line="30"/>
         <source>The database has an older schema; run `oncepay db migrate`.</source>
         <translation>数据库结构版本较旧，请运行 `oncepay db migrate`。</translation>
     </message>
     <message>
+        <location filename="../../views/common/errortext.h" line="34"/>
         <source>Type an order, customer, transaction, callback or request id.</source>
         <translation>请输入订单号、客户编号、交易号、回调编号或请求编号。</translation>
     </message>
     <message>
+        <location filename="../../views/common/errortext.h" line="38"/>
         <source>That is longer than any identifier.</source>
         <translation>输入内容超过了任何编号的长度。</translation>
     </message>
     <message>
+        <location filename="../../views/common/errortext.h" line="40"/>
         <source>The request was refused: %1</source>
         <translation>请求被拒绝：%1</translation>
     </message>
     <message>
+        <location filename="../../views/common/errortext.h" line="43"/>
         <source>Something went wrong: %1</source>
         <translation>出现错误：%1</translation>
     </message>
 </context>
 <context>
-    <name>OncePay::IdempotencyModel</name>
+    <name>OncePay::FixLabels</name>
     <message>
+        <location filename="../../models/fixes/fixlabels.cpp" line="50"/>
+        <source>Channel outage</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixlabels.cpp" line="51"/>
+        <source>Message cannot be processed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixlabels.cpp" line="52"/>
+        <source>Duplicate already handled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixlabels.cpp" line="53"/>
+        <source>Customer dispute</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixlabels.cpp" line="54"/>
+        <source>Payment verified with the channel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixlabels.cpp" line="55"/>
+        <source>Payment not received</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixlabels.cpp" line="56"/>
+        <source>Settlement correction</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixlabels.cpp" line="57"/>
+        <source>Fee schedule change</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixlabels.cpp" line="58"/>
+        <source>Immaterial difference</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixlabels.cpp" line="59"/>
+        <source>Period end</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixlabels.cpp" line="60"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="75"/>
+        <source>Other (see comment)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixlabels.cpp" line="70"/>
+        <source>Insufficient evidence</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixlabels.cpp" line="71"/>
+        <source>Wrong target</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixlabels.cpp" line="72"/>
+        <source>Wrong amount</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixlabels.cpp" line="73"/>
+        <source>Against policy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixlabels.cpp" line="74"/>
+        <source>Needs more investigation</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>OncePay::FixModel</name>
+    <message>
+        <location filename="../../models/fixes/fixmodels.cpp" line="56"/>
+        <source>#</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixmodels.cpp" line="63"/>
+        <source>Kind</source>
+        <translation type="unfinished">类型</translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixmodels.cpp" line="64"/>
+        <source>Target</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixmodels.cpp" line="65"/>
+        <source>Amount</source>
+        <translation type="unfinished">金额</translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixmodels.cpp" line="70"/>
+        <source>Approvals</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixmodels.cpp" line="73"/>
+        <source>Proposed by</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixmodels.cpp" line="74"/>
+        <source>Age</source>
+        <translation type="unfinished">滞留时长</translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixmodels.cpp" line="81"/>
+        <source>proposed %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixmodels.cpp" line="86"/>
+        <source>Status</source>
+        <translation type="unfinished">状态</translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixmodels.cpp" line="97"/>
+        <source>Reason</source>
+        <translation type="unfinished">原因</translation>
+    </message>
+</context>
+<context>
+    <name>OncePay::FulfilmentModel</name>
+    <message>
+        <location filename="../../models/investigation/ordermodels.cpp" line="247"/>
         <source>Created</source>
         <translation>创建时间</translation>
     </message>
     <message>
-        <source>Request</source>
-        <translation>请求</translation>
+        <location filename="../../models/investigation/ordermodels.cpp" line="248"/>
+        <source>Kind</source>
+        <translation>类型</translation>
     </message>
     <message>
-        <source>Operation</source>
-        <translation>操作</translation>
+        <location filename="../../models/investigation/ordermodels.cpp" line="249"/>
+        <source>purchase order</source>
+        <translation>采购单</translation>
     </message>
     <message>
-        <source>Expected version</source>
-        <translation>预期版本</translation>
+        <location filename="../../models/investigation/ordermodels.cpp" line="249"/>
+        <source>logistics order</source>
+        <translation>物流单</translation>
     </message>
     <message>
+        <location filename="../../models/investigation/ordermodels.cpp" line="251"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
+        <location filename="../../models/investigation/ordermodels.cpp" line="252"/>
+        <source>Callback</source>
+        <translation>回调</translation>
+    </message>
+</context>
+<context>
+    <name>OncePay::IdempotencyModel</name>
+    <message>
+        <location filename="../../models/investigation/ordermodels.cpp" line="209"/>
+        <source>Created</source>
+        <translation>创建时间</translation>
+    </message>
+    <message>
+        <location filename="../../models/investigation/ordermodels.cpp" line="210"/>
+        <source>Request</source>
+        <translation>请求</translation>
+    </message>
+    <message>
+        <location filename="../../models/investigation/ordermodels.cpp" line="211"/>
+        <source>Operation</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <location filename="../../models/investigation/ordermodels.cpp" line="212"/>
+        <source>Expected version</source>
+        <translation>预期版本</translation>
+    </message>
+    <message>
+        <location filename="../../models/investigation/ordermodels.cpp" line="214"/>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../../models/investigation/ordermodels.cpp" line="221"/>
         <source>Outcome</source>
         <translation>结果</translation>
     </message>
@@ -305,205 +1621,390 @@
 <context>
     <name>OncePay::Labels</name>
     <message>
+        <location filename="../../models/common/labels.cpp" line="13"/>
         <source>pending payment</source>
         <translation>待支付</translation>
     </message>
     <message>
+        <location filename="../../models/common/labels.cpp" line="15"/>
         <source>paying</source>
         <translation>支付中</translation>
     </message>
     <message>
+        <location filename="../../models/common/labels.cpp" line="17"/>
         <source>paid, unconfirmed</source>
         <translation>已付款待确认</translation>
     </message>
     <message>
+        <location filename="../../models/common/labels.cpp" line="19"/>
         <source>paid</source>
         <translation>已支付</translation>
     </message>
     <message>
+        <location filename="../../models/common/labels.cpp" line="21"/>
         <source>payment failed</source>
         <translation>支付失败</translation>
     </message>
     <message>
+        <location filename="../../models/common/labels.cpp" line="23"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
+        <location filename="../../models/common/labels.cpp" line="25"/>
         <source>refunded</source>
         <translation>已退款</translation>
     </message>
     <message>
+        <location filename="../../models/common/labels.cpp" line="32"/>
+        <location filename="../../models/common/labels.cpp" line="119"/>
         <source>pending</source>
         <translation>待处理</translation>
     </message>
     <message>
+        <location filename="../../models/common/labels.cpp" line="34"/>
         <source>processing</source>
         <translation>处理中</translation>
     </message>
     <message>
+        <location filename="../../models/common/labels.cpp" line="36"/>
         <source>completed</source>
         <translation>已完成</translation>
     </message>
     <message>
+        <location filename="../../models/common/labels.cpp" line="38"/>
         <source>skipped</source>
         <translation>已跳过</translation>
     </message>
     <message>
+        <location filename="../../models/common/labels.cpp" line="40"/>
         <source>failed, will retry</source>
         <translation>失败，将重试</translation>
     </message>
     <message>
+        <location filename="../../models/common/labels.cpp" line="42"/>
         <source>dead letter</source>
         <translation>死信</translation>
     </message>
     <message>
+        <location filename="../../models/common/labels.cpp" line="50"/>
         <source>Message waiting</source>
         <translation>消息等待处理</translation>
     </message>
     <message>
+        <location filename="../../models/common/labels.cpp" line="52"/>
         <source>Message processing too long</source>
         <translation>消息处理超时</translation>
     </message>
     <message>
+        <location filename="../../models/common/labels.cpp" line="54"/>
         <source>Expired lease</source>
         <translation>租约已过期</translation>
     </message>
     <message>
+        <location filename="../../models/common/labels.cpp" line="56"/>
         <source>Dead letter</source>
         <translation>死信</translation>
     </message>
     <message>
+        <location filename="../../models/common/labels.cpp" line="58"/>
         <source>Unfinished request</source>
         <translation>未完成的请求</translation>
     </message>
     <message>
+        <location filename="../../models/common/labels.cpp" line="60"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="97"/>
         <source>Refund due</source>
         <translation>待退款</translation>
     </message>
     <message>
+        <location filename="../../models/common/labels.cpp" line="62"/>
         <source>Order in flight</source>
         <translation>订单停滞在途</translation>
     </message>
     <message>
+        <location filename="../../models/common/labels.cpp" line="78"/>
         <source>order id</source>
         <translation>订单号</translation>
     </message>
     <message>
+        <location filename="../../models/common/labels.cpp" line="80"/>
         <source>customer reference</source>
         <translation>客户编号</translation>
     </message>
     <message>
+        <location filename="../../models/common/labels.cpp" line="82"/>
         <source>channel transaction</source>
         <translation>渠道交易号</translation>
     </message>
     <message>
+        <location filename="../../models/common/labels.cpp" line="84"/>
         <source>callback id</source>
         <translation>回调编号</translation>
     </message>
     <message>
+        <location filename="../../models/common/labels.cpp" line="85"/>
         <source>request id</source>
         <translation>请求编号</translation>
     </message>
     <message>
+        <location filename="../../models/common/labels.cpp" line="93"/>
         <source>agent</source>
         <translation>客服</translation>
     </message>
     <message>
+        <location filename="../../models/common/labels.cpp" line="94"/>
         <source>finance</source>
         <translation>财务</translation>
     </message>
     <message>
+        <location filename="../../models/common/labels.cpp" line="95"/>
         <source>auditor</source>
         <translation>审计</translation>
     </message>
     <message>
+        <location filename="../../models/common/labels.cpp" line="96"/>
         <source>administrator</source>
         <translation>管理员</translation>
     </message>
     <message>
+        <location filename="../../models/common/labels.cpp" line="104"/>
         <source>request</source>
         <translation>请求</translation>
     </message>
     <message>
+        <location filename="../../models/common/labels.cpp" line="106"/>
         <source>callback</source>
         <translation>回调</translation>
     </message>
     <message>
+        <location filename="../../models/common/labels.cpp" line="108"/>
         <source>fix</source>
         <translation>修复</translation>
     </message>
     <message>
+        <location filename="../../models/common/labels.cpp" line="110"/>
         <source>timer</source>
         <translation>定时器</translation>
     </message>
     <message>
+        <location filename="../../models/common/labels.cpp" line="112"/>
         <source>system</source>
         <translation>系统</translation>
     </message>
     <message>
+        <location filename="../../models/common/labels.cpp" line="120"/>
         <source>succeeded</source>
         <translation>成功</translation>
     </message>
     <message>
+        <location filename="../../models/common/labels.cpp" line="121"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
+        <location filename="../../models/common/labels.cpp" line="129"/>
         <source>payment credit</source>
         <translation>支付入账</translation>
     </message>
     <message>
+        <location filename="../../models/common/labels.cpp" line="131"/>
         <source>refund debit</source>
         <translation>退款出账</translation>
     </message>
     <message>
+        <location filename="../../models/common/labels.cpp" line="133"/>
         <source>fee adjustment</source>
         <translation>手续费调整</translation>
     </message>
     <message>
+        <location filename="../../models/common/labels.cpp" line="135"/>
         <source>write-off</source>
         <translation>核销</translation>
     </message>
     <message>
+        <location filename="../../models/common/labels.cpp" line="151"/>
         <source>%1 s</source>
         <translation>%1 秒</translation>
     </message>
     <message>
+        <location filename="../../models/common/labels.cpp" line="153"/>
         <source>%1 min</source>
         <translation>%1 分钟</translation>
     </message>
     <message>
+        <location filename="../../models/common/labels.cpp" line="155"/>
         <source>%1 h %2 min</source>
         <translation>%1 小时 %2 分钟</translation>
     </message>
     <message>
+        <location filename="../../models/common/labels.cpp" line="158"/>
         <source>%1 d %2 h</source>
         <translation>%1 天 %2 小时</translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixlabels.cpp" line="18"/>
+        <source>Requeue message</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixlabels.cpp" line="20"/>
+        <source>Resolve message (no effect)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixlabels.cpp" line="22"/>
+        <source>Confirm payment</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixlabels.cpp" line="24"/>
+        <source>Roll payment back</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixlabels.cpp" line="26"/>
+        <source>Adjust fee</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixlabels.cpp" line="28"/>
+        <source>Write off</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixlabels.cpp" line="30"/>
+        <source>Close period</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixlabels.cpp" line="37"/>
+        <source>Waiting for approval</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixlabels.cpp" line="39"/>
+        <source>Applied</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixlabels.cpp" line="41"/>
+        <source>Rejected</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixlabels.cpp" line="43"/>
+        <source>Failed (target moved)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixlabels.cpp" line="85"/>
+        <source>Paid, not settled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixlabels.cpp" line="87"/>
+        <source>Settled, unknown to us</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixlabels.cpp" line="89"/>
+        <source>Amount mismatch</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixlabels.cpp" line="91"/>
+        <source>Fee mismatch</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixlabels.cpp" line="93"/>
+        <source>Currency mismatch</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixlabels.cpp" line="95"/>
+        <source>Duplicate settlement</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixlabels.cpp" line="104"/>
+        <source>Open</source>
+        <translation type="unfinished">未结</translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixlabels.cpp" line="106"/>
+        <source>Corrected automatically</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixlabels.cpp" line="108"/>
+        <source>Resolved</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixlabels.cpp" line="110"/>
+        <source>Written off</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixlabels.cpp" line="117"/>
+        <source>Running</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixlabels.cpp" line="119"/>
+        <source>Finished</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixlabels.cpp" line="121"/>
+        <source>Failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixlabels.cpp" line="123"/>
+        <source>Cancelled</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>OncePay::Language</name>
+    <message>
+        <location filename="../../views/common/language.cpp" line="42"/>
+        <source>Follow the system (%1)</source>
+        <translation>跟随系统（%1）</translation>
     </message>
 </context>
 <context>
     <name>OncePay::LedgerModel</name>
     <message>
+        <location filename="../../models/investigation/ordermodels.cpp" line="197"/>
         <source>Booked</source>
         <translation>记账时间</translation>
     </message>
     <message>
+        <location filename="../../models/investigation/ordermodels.cpp" line="198"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
+        <location filename="../../models/investigation/ordermodels.cpp" line="199"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
+        <location filename="../../models/investigation/ordermodels.cpp" line="201"/>
         <source>Transaction</source>
         <translation>交易号</translation>
     </message>
     <message>
+        <location filename="../../models/investigation/ordermodels.cpp" line="202"/>
         <source>Callback</source>
         <translation>回调</translation>
     </message>
     <message>
+        <location filename="../../models/investigation/ordermodels.cpp" line="203"/>
         <source>Key</source>
         <translation>键</translation>
     </message>
@@ -511,78 +2012,110 @@
 <context>
     <name>OncePay::MainWindow</name>
     <message>
+        <location filename="../../views/shell/mainwindow.cpp" line="36"/>
         <source>OncePay Console — %1</source>
         <translation>OncePay 控制台 —— %1</translation>
     </message>
     <message>
+        <location filename="../../views/shell/mainwindow.cpp" line="50"/>
         <source>Dashboard</source>
         <translation>仪表盘</translation>
     </message>
     <message>
+        <location filename="../../views/shell/mainwindow.cpp" line="52"/>
         <source>Order investigation</source>
         <translation>订单调查</translation>
     </message>
     <message>
+        <location filename="../../views/shell/mainwindow.cpp" line="54"/>
         <source>Stuck records</source>
         <translation>滞留记录</translation>
     </message>
     <message>
+        <location filename="../../views/shell/mainwindow.cpp" line="58"/>
         <source>Databases</source>
         <translation>数据库</translation>
     </message>
     <message>
+        <location filename="../../views/shell/mainwindow.cpp" line="81"/>
         <source>Log</source>
         <translation>日志</translation>
     </message>
     <message>
+        <location filename="../../views/shell/mainwindow.cpp" line="89"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="184"/>
         <source>Orders</source>
         <translation>订单库</translation>
     </message>
     <message>
+        <location filename="../../views/shell/mainwindow.cpp" line="89"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="184"/>
         <source>Messages</source>
         <translation>消息库</translation>
     </message>
     <message>
+        <location filename="../../views/shell/mainwindow.cpp" line="89"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="184"/>
         <source>Audit</source>
         <translation>审计库</translation>
     </message>
     <message>
+        <location filename="../../views/shell/mainwindow.cpp" line="90"/>
         <source>%1: checking…</source>
         <translation>%1：检查中……</translation>
     </message>
     <message>
+        <location filename="../../views/shell/mainwindow.cpp" line="118"/>
         <source>%1 (Ctrl+%2)</source>
         <translation>%1（Ctrl+%2）</translation>
     </message>
     <message>
+        <location filename="../../views/shell/mainwindow.cpp" line="124"/>
         <source>&amp;Console</source>
         <translation>控制台(&amp;C)</translation>
     </message>
     <message>
+        <location filename="../../views/shell/mainwindow.cpp" line="125"/>
+        <source>Connection &amp;profiles…</source>
+        <translation>连接配置(&amp;P)…</translation>
+    </message>
+    <message>
+        <location filename="../../views/shell/mainwindow.cpp" line="127"/>
+        <source>P&amp;references…</source>
+        <translation>偏好设置(&amp;R)…</translation>
+    </message>
+    <message>
+        <location filename="../../views/shell/mainwindow.cpp" line="130"/>
         <source>Sign &amp;out</source>
         <translation>退出登录(&amp;O)</translation>
     </message>
     <message>
+        <location filename="../../views/shell/mainwindow.cpp" line="132"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
+        <location filename="../../views/shell/mainwindow.cpp" line="135"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
+        <location filename="../../views/shell/mainwindow.cpp" line="143"/>
         <source>&amp;Find an order…</source>
         <translation>查找订单(&amp;F)……</translation>
     </message>
     <message>
+        <location filename="../../views/shell/mainwindow.cpp" line="155"/>
         <source>Signed in: %1 (%2)</source>
         <translation>已登录：%1（%2）</translation>
     </message>
     <message>
+        <location filename="../../views/shell/mainwindow.cpp" line="187"/>
         <source>%1: ● %2</source>
         <translation>%1：● %2</translation>
     </message>
     <message>
+        <location filename="../../views/shell/mainwindow.cpp" line="188"/>
         <source>%1: ✕ unreachable</source>
         <translation>%1：✕ 无法连接</translation>
     </message>
@@ -590,34 +2123,42 @@
 <context>
     <name>OncePay::MessageModel</name>
     <message>
+        <location filename="../../models/investigation/ordermodels.cpp" line="148"/>
         <source>Received</source>
         <translation>接收时间</translation>
     </message>
     <message>
+        <location filename="../../models/investigation/ordermodels.cpp" line="149"/>
         <source>Callback</source>
         <translation>回调</translation>
     </message>
     <message>
+        <location filename="../../models/investigation/ordermodels.cpp" line="150"/>
         <source>Event</source>
         <translation>事件</translation>
     </message>
     <message>
+        <location filename="../../models/investigation/ordermodels.cpp" line="153"/>
         <source>Attempt</source>
         <translation>支付尝试</translation>
     </message>
     <message>
+        <location filename="../../models/investigation/ordermodels.cpp" line="154"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
+        <location filename="../../models/investigation/ordermodels.cpp" line="163"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
+        <location filename="../../models/investigation/ordermodels.cpp" line="172"/>
         <source>Tries</source>
         <translation>尝试次数</translation>
     </message>
     <message>
+        <location filename="../../models/investigation/ordermodels.cpp" line="173"/>
         <source>Reason / last error</source>
         <translation>原因 / 最近错误</translation>
     </message>
@@ -625,34 +2166,42 @@
 <context>
     <name>OncePay::OrderHitModel</name>
     <message>
+        <location filename="../../models/investigation/ordermodels.cpp" line="50"/>
         <source>Order</source>
         <translation>订单</translation>
     </message>
     <message>
+        <location filename="../../models/investigation/ordermodels.cpp" line="55"/>
         <source>Found by</source>
         <translation>匹配方式</translation>
     </message>
     <message>
+        <location filename="../../models/investigation/ordermodels.cpp" line="56"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
+        <location filename="../../models/investigation/ordermodels.cpp" line="58"/>
         <source>State</source>
         <translation>状态</translation>
     </message>
     <message>
+        <location filename="../../models/investigation/ordermodels.cpp" line="61"/>
         <source>Version</source>
         <translation>版本</translation>
     </message>
     <message>
+        <location filename="../../models/investigation/ordermodels.cpp" line="62"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
+        <location filename="../../models/investigation/ordermodels.cpp" line="64"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
+        <location filename="../../models/investigation/ordermodels.cpp" line="65"/>
         <source>Updated</source>
         <translation>更新时间</translation>
     </message>
@@ -660,113 +2209,190 @@
 <context>
     <name>OncePay::OrderPage</name>
     <message>
+        <location filename="../../views/orders/orderpage.cpp" line="50"/>
         <source>&lt;h2&gt;Order investigation&lt;/h2&gt;</source>
         <translation>&lt;h2&gt;订单调查&lt;/h2&gt;</translation>
     </message>
     <message>
+        <location filename="../../views/orders/orderpage.cpp" line="53"/>
         <source>Order, customer, transaction, callback or request id</source>
         <translation>订单号、客户编号、交易号、回调编号或请求编号</translation>
     </message>
     <message>
+        <location filename="../../views/orders/orderpage.cpp" line="56"/>
         <source>&amp;Find</source>
         <translation>查找(&amp;F)</translation>
     </message>
     <message>
+        <location filename="../../views/orders/orderpage.cpp" line="59"/>
+        <source>&amp;Export dossier…</source>
+        <translation>导出案卷(&amp;E)…</translation>
+    </message>
+    <message>
+        <location filename="../../views/orders/orderpage.cpp" line="61"/>
+        <source>Save everything about this order as a PDF for a dispute</source>
+        <translation>将此订单的全部信息保存为 PDF，用于争议处理</translation>
+    </message>
+    <message>
+        <location filename="../../views/orders/orderpage.cpp" line="95"/>
         <source>Search for an order by any of its identifiers.</source>
         <translation>可用订单的任一编号进行搜索。</translation>
     </message>
     <message>
+        <location filename="../../views/orders/orderpage.cpp" line="125"/>
         <source>&amp;Timeline</source>
         <translation>时间线(&amp;T)</translation>
     </message>
     <message>
+        <location filename="../../views/orders/orderpage.cpp" line="132"/>
         <source>Select a callback to see its body and headers as received.</source>
         <translation>选择一条回调，查看收到时的原始报文和请求头。</translation>
     </message>
     <message>
+        <location filename="../../views/orders/orderpage.cpp" line="138"/>
         <source>&amp;Callbacks</source>
         <translation>回调(&amp;C)</translation>
     </message>
     <message>
+        <location filename="../../views/orders/orderpage.cpp" line="142"/>
         <source>&lt;b&gt;Payments&lt;/b&gt;</source>
         <translation>&lt;b&gt;支付记录&lt;/b&gt;</translation>
     </message>
     <message>
+        <location filename="../../views/orders/orderpage.cpp" line="144"/>
         <source>&lt;b&gt;Ledger&lt;/b&gt;</source>
         <translation>&lt;b&gt;账本&lt;/b&gt;</translation>
     </message>
     <message>
+        <location filename="../../views/orders/orderpage.cpp" line="146"/>
+        <source>&lt;b&gt;Refunds due&lt;/b&gt;</source>
+        <translation>&lt;b&gt;待退款&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <location filename="../../views/orders/orderpage.cpp" line="148"/>
         <source>&amp;Payments and ledger</source>
         <translation>支付与账本(&amp;P)</translation>
     </message>
     <message>
+        <location filename="../../views/orders/orderpage.cpp" line="149"/>
         <source>&amp;Requests</source>
         <translation>请求(&amp;R)</translation>
     </message>
     <message>
+        <location filename="../../views/orders/orderpage.cpp" line="151"/>
+        <source>Purchase and &amp;logistics</source>
+        <translation>采购与物流(&amp;L)</translation>
+    </message>
+    <message>
+        <location filename="../../views/orders/orderpage.cpp" line="157"/>
         <source>&amp;Audit rows</source>
         <translation>审计记录(&amp;A)</translation>
     </message>
     <message>
+        <location filename="../../views/orders/orderpage.cpp" line="187"/>
         <source>Searching…</source>
         <translation>搜索中……</translation>
     </message>
     <message>
+        <location filename="../../views/orders/orderpage.cpp" line="206"/>
         <source>No order matches “%1”.</source>
         <translation>没有与“%1”匹配的订单。</translation>
     </message>
     <message numerus="yes">
+        <location filename="../../views/orders/orderpage.cpp" line="211"/>
         <source>%n orders match; choose one.</source>
         <translation>
-            <numerusform>有 %n 个订单匹配，请选择一个。</numerusform></translation>
+            <numerusform>有 %n 个订单匹配，请选择一个。</numerusform>
+        </translation>
     </message>
     <message>
+        <location filename="../../views/orders/orderpage.cpp" line="223"/>
         <source>Loading order %1…</source>
         <translation>正在加载订单 %1……</translation>
     </message>
     <message>
+        <location filename="../../views/orders/orderpage.cpp" line="247"/>
         <source>&lt;h3&gt;Order %1 — %2, version %3&lt;/h3&gt;</source>
         <translation>&lt;h3&gt;订单 %1 —— %2，版本 %3&lt;/h3&gt;</translation>
     </message>
     <message>
+        <location filename="../../views/orders/orderpage.cpp" line="250"/>
         <source>Amount: %1</source>
         <translation>金额：%1</translation>
     </message>
     <message>
+        <location filename="../../views/orders/orderpage.cpp" line="251"/>
         <source>Customer: %1</source>
         <translation>客户：%1</translation>
     </message>
     <message>
+        <location filename="../../views/orders/orderpage.cpp" line="253"/>
         <source>Current attempt: %1 on %2</source>
         <translation>当前支付尝试：%1（%2）</translation>
     </message>
     <message>
+        <location filename="../../views/orders/orderpage.cpp" line="255"/>
         <source>Transaction: %1</source>
         <translation>交易号：%1</translation>
     </message>
     <message>
+        <location filename="../../views/orders/orderpage.cpp" line="257"/>
         <source>Reason: %1</source>
         <translation>原因：%1</translation>
     </message>
     <message>
+        <location filename="../../views/orders/orderpage.cpp" line="258"/>
         <source>Updated: %1</source>
         <translation>更新时间：%1</translation>
     </message>
     <message>
+        <location filename="../../views/orders/orderpage.cpp" line="276"/>
         <source>Path: %1</source>
         <translation>路径：%1</translation>
     </message>
     <message numerus="yes">
+        <location filename="../../views/orders/orderpage.cpp" line="280"/>
         <source>%n refused attempt(s)</source>
         <translation>
-            <numerusform>%n 次被拒绝的尝试</numerusform></translation>
+            <numerusform>%n 次被拒绝的尝试</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
+        <location filename="../../views/orders/orderpage.cpp" line="301"/>
         <source>%n event(s) in the timeline.</source>
         <translation>
-            <numerusform>时间线中共有 %n 个事件。</numerusform></translation>
+            <numerusform>时间线中共有 %n 个事件。</numerusform>
+        </translation>
     </message>
     <message>
+        <location filename="../../views/orders/orderpage.cpp" line="310"/>
+        <source>Export dossier</source>
+        <translation>导出案卷</translation>
+    </message>
+    <message>
+        <location filename="../../views/orders/orderpage.cpp" line="311"/>
+        <source>PDF documents (*.pdf)</source>
+        <translation>PDF 文档 (*.pdf)</translation>
+    </message>
+    <message>
+        <location filename="../../views/orders/orderpage.cpp" line="329"/>
+        <source>Writing the dossier of order %1…</source>
+        <translation>正在写入订单 %1 的案卷…</translation>
+    </message>
+    <message>
+        <location filename="../../views/orders/orderpage.cpp" line="348"/>
+        <source>The dossier was not exported: %1</source>
+        <translation>案卷未导出：%1</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../views/orders/orderpage.cpp" line="352"/>
+        <source>Dossier saved to %1 (%n page(s), SHA-256 %2).</source>
+        <translation>
+            <numerusform>案卷已保存到 %1（%n 页，SHA-256 %2）。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../views/orders/orderpage.cpp" line="374"/>
         <source>Callback %1 — signature verified at the door (unsigned or wrongly signed requests are never stored)
 
 Headers:
@@ -784,133 +2410,828 @@ Body:
 <context>
     <name>OncePay::PaymentModel</name>
     <message>
+        <location filename="../../models/investigation/ordermodels.cpp" line="183"/>
         <source>Captured</source>
         <translation>扣款时间</translation>
     </message>
     <message>
+        <location filename="../../models/investigation/ordermodels.cpp" line="184"/>
         <source>Channel</source>
         <translation>渠道</translation>
     </message>
     <message>
+        <location filename="../../models/investigation/ordermodels.cpp" line="185"/>
         <source>Transaction</source>
         <translation>交易号</translation>
     </message>
     <message>
+        <location filename="../../models/investigation/ordermodels.cpp" line="186"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
+        <location filename="../../models/investigation/ordermodels.cpp" line="188"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
+        <location filename="../../models/investigation/ordermodels.cpp" line="189"/>
         <source>Settlement</source>
         <translation>结算</translation>
     </message>
     <message>
+        <location filename="../../models/investigation/ordermodels.cpp" line="190"/>
         <source>Attempt</source>
         <translation>支付尝试</translation>
     </message>
     <message>
+        <location filename="../../models/investigation/ordermodels.cpp" line="191"/>
         <source>Callback</source>
         <translation>回调</translation>
     </message>
 </context>
 <context>
+    <name>OncePay::PreferencesDialog</name>
+    <message>
+        <location filename="../../views/common/preferencesdialog.cpp" line="16"/>
+        <source>Preferences</source>
+        <translation>偏好设置</translation>
+    </message>
+    <message>
+        <location filename="../../views/common/preferencesdialog.cpp" line="25"/>
+        <source>&amp;Language:</source>
+        <translation>语言(&amp;L)：</translation>
+    </message>
+    <message>
+        <location filename="../../views/common/preferencesdialog.cpp" line="26"/>
+        <source>The window is rebuilt in the new language; you stay signed in.</source>
+        <translation>窗口将以新语言重建；您保持登录状态。</translation>
+    </message>
+</context>
+<context>
+    <name>OncePay::ProfileForm</name>
+    <message>
+        <location filename="../../views/connections/profileform.cpp" line="27"/>
+        <source>SQLite (a file on this computer)</source>
+        <translation>SQLite（此计算机上的文件）</translation>
+    </message>
+    <message>
+        <location filename="../../views/connections/profileform.cpp" line="28"/>
+        <source>PostgreSQL</source>
+        <translation>PostgreSQL</translation>
+    </message>
+    <message>
+        <location filename="../../views/connections/profileform.cpp" line="29"/>
+        <source>MySQL / MariaDB</source>
+        <translation>MySQL / MariaDB</translation>
+    </message>
+    <message>
+        <location filename="../../views/connections/profileform.cpp" line="35"/>
+        <source>&amp;Browse…</source>
+        <translation>浏览(&amp;B)…</translation>
+    </message>
+    <message>
+        <location filename="../../views/connections/profileform.cpp" line="38"/>
+        <source>SQLite database file</source>
+        <translation>SQLite 数据库文件</translation>
+    </message>
+    <message>
+        <location filename="../../views/connections/profileform.cpp" line="38"/>
+        <source>SQLite databases (*.db)</source>
+        <translation>SQLite 数据库 (*.db)</translation>
+    </message>
+    <message>
+        <location filename="../../views/connections/profileform.cpp" line="47"/>
+        <source>&amp;File:</source>
+        <translation>文件(&amp;F)：</translation>
+    </message>
+    <message>
+        <location filename="../../views/connections/profileform.cpp" line="63"/>
+        <source>Asked at each start</source>
+        <translation>每次启动时询问</translation>
+    </message>
+    <message>
+        <location filename="../../views/connections/profileform.cpp" line="64"/>
+        <source>Kept in the keychain of this computer</source>
+        <translation>保存在此计算机的钥匙串中</translation>
+    </message>
+    <message>
+        <location filename="../../views/connections/profileform.cpp" line="65"/>
+        <source>Kept in the keychain (none available here)</source>
+        <translation>保存在钥匙串中（此处不可用）</translation>
+    </message>
+    <message>
+        <location filename="../../views/connections/profileform.cpp" line="67"/>
+        <source>From an environment variable</source>
+        <translation>来自环境变量</translation>
+    </message>
+    <message>
+        <location filename="../../views/connections/profileform.cpp" line="74"/>
+        <source>used for the test and this session; never written to a file</source>
+        <translation>用于测试和本次会话；从不写入文件</translation>
+    </message>
+    <message>
+        <location filename="../../views/connections/profileform.cpp" line="80"/>
+        <source>driver options, e.g. sslmode=require</source>
+        <translation>驱动选项，例如 sslmode=require</translation>
+    </message>
+    <message>
+        <location filename="../../views/connections/profileform.cpp" line="83"/>
+        <source>&amp;Host:</source>
+        <translation>主机(&amp;H)：</translation>
+    </message>
+    <message>
+        <location filename="../../views/connections/profileform.cpp" line="84"/>
+        <source>P&amp;ort:</source>
+        <translation>端口(&amp;O)：</translation>
+    </message>
+    <message>
+        <location filename="../../views/connections/profileform.cpp" line="85"/>
+        <source>&amp;Database:</source>
+        <translation>数据库(&amp;D)：</translation>
+    </message>
+    <message>
+        <location filename="../../views/connections/profileform.cpp" line="86"/>
+        <source>&amp;User:</source>
+        <translation>用户(&amp;U)：</translation>
+    </message>
+    <message>
+        <location filename="../../views/connections/profileform.cpp" line="87"/>
+        <source>Pass&amp;word from:</source>
+        <translation>密码来源(&amp;W)：</translation>
+    </message>
+    <message>
+        <location filename="../../views/connections/profileform.cpp" line="88"/>
+        <source>Pa&amp;ssword:</source>
+        <translation>密码(&amp;S)：</translation>
+    </message>
+    <message>
+        <location filename="../../views/connections/profileform.cpp" line="89"/>
+        <source>&amp;Variable:</source>
+        <translation>变量(&amp;V)：</translation>
+    </message>
+    <message>
+        <location filename="../../views/connections/profileform.cpp" line="90"/>
+        <source>O&amp;ptions:</source>
+        <translation>选项(&amp;P)：</translation>
+    </message>
+    <message>
+        <location filename="../../views/connections/profileform.cpp" line="96"/>
+        <source>&amp;Test connection</source>
+        <translation>测试连接(&amp;T)</translation>
+    </message>
+    <message>
+        <location filename="../../views/connections/profileform.cpp" line="105"/>
+        <source>D&amp;river:</source>
+        <translation>驱动(&amp;R)：</translation>
+    </message>
+    <message>
+        <location filename="../../views/connections/profileform.cpp" line="201"/>
+        <source>Connecting to %1…</source>
+        <translation>正在连接 %1…</translation>
+    </message>
+    <message>
+        <location filename="../../views/connections/profileform.cpp" line="211"/>
+        <source>Not reachable: %1</source>
+        <translation>无法连接：%1</translation>
+    </message>
+    <message>
+        <location filename="../../views/connections/profileform.cpp" line="213"/>
+        <source>Connected. Driver %1, server %2, schema %3 of %4.</source>
+        <translation>已连接。驱动 %1，服务器 %2，模式版本 %3 / %4。</translation>
+    </message>
+</context>
+<context>
+    <name>OncePay::ProposeFixDialog</name>
+    <message>
+        <location filename="../../views/fixes/proposefixdialog.cpp" line="23"/>
+        <source>Propose a fix</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/fixes/proposefixdialog.cpp" line="30"/>
+        <source>— choose a reason —</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/fixes/proposefixdialog.cpp" line="35"/>
+        <source>What you saw and why this fix is right (required, audited)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/fixes/proposefixdialog.cpp" line="39"/>
+        <source>empty: the discrepancy&apos;s own difference</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/fixes/proposefixdialog.cpp" line="40"/>
+        <source>&amp;Amount (%1):</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../views/fixes/proposefixdialog.cpp" line="52"/>
+        <source>… and %n more</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../views/fixes/proposefixdialog.cpp" line="56"/>
+        <source>&amp;Propose</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/fixes/proposefixdialog.cpp" line="61"/>
+        <source>A finance reviewer other than you must approve this before it takes effect. It is bound to the records as they are now: if they change first, the fix fails and must be proposed again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/fixes/proposefixdialog.cpp" line="67"/>
+        <source>&amp;Fix:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/fixes/proposefixdialog.cpp" line="68"/>
+        <source>Targets (%1):</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/fixes/proposefixdialog.cpp" line="69"/>
+        <source>&amp;Reason:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/fixes/proposefixdialog.cpp" line="70"/>
+        <source>&amp;Comment:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/fixes/proposefixdialog.cpp" line="91"/>
+        <source>Choose a reason.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/fixes/proposefixdialog.cpp" line="93"/>
+        <source>Write a comment.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/fixes/proposefixdialog.cpp" line="96"/>
+        <source>The amount is not a valid %1 amount.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>OncePay::ReconciliationPage</name>
+    <message>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="76"/>
+        <source>&lt;h2&gt;Reconciliation&lt;/h2&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="77"/>
+        <source>R&amp;un reconciliation…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="80"/>
+        <source>&amp;Cancel run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="86"/>
+        <source>&amp;Refresh</source>
+        <translation type="unfinished">刷新(&amp;R)</translation>
+    </message>
+    <message>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="102"/>
+        <source>Open exceptions</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="103"/>
+        <source>Corrected automatically</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="104"/>
+        <source>Resolved or written off</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="106"/>
+        <source>All</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="109"/>
+        <source>All kinds</source>
+        <translation type="unfinished">全部类型</translation>
+    </message>
+    <message>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="114"/>
+        <source>All channels</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="119"/>
+        <source>Any age</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="120"/>
+        <source>Older than 1 day</source>
+        <translation type="unfinished">超过 1 天</translation>
+    </message>
+    <message>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="121"/>
+        <source>Older than 7 days</source>
+        <translation type="unfinished">超过 7 天</translation>
+    </message>
+    <message>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="122"/>
+        <source>Older than 30 days</source>
+        <translation type="unfinished">超过 7 天 {30 ?}</translation>
+    </message>
+    <message>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="146"/>
+        <source>Settlement line</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="147"/>
+        <source>Our payment</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="148"/>
+        <source>Rule and evidence</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="150"/>
+        <source>&amp;Propose fix…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="153"/>
+        <source>C&amp;lose period of selected run…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="156"/>
+        <source>Open &amp;order</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="179"/>
+        <source>&amp;Show:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="179"/>
+        <source>&amp;Kind:</source>
+        <translation type="unfinished">类型(&amp;K)：</translation>
+    </message>
+    <message>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="180"/>
+        <source>C&amp;hannel:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="180"/>
+        <source>A&amp;ge:</source>
+        <translation type="unfinished">时长(&amp;G)：</translation>
+    </message>
+    <message>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="205"/>
+        <source>&lt;b&gt;Runs&lt;/b&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="207"/>
+        <source>&lt;b&gt;Exceptions&lt;/b&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="258"/>
+        <source>%n open exception(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="262"/>
+        <source>%n corrected automatically under the minimal-intervention rule.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="265"/>
+        <source>Latest run covers %1 of eligible payments.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="270"/>
+        <source>A run is overdue: the last one finished %1 ago (cadence %2).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="273"/>
+        <source>No reconciliation has run yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="289"/>
+        <source>Select an exception.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="298"/>
+        <source>Line #%1 (%2)&lt;br&gt;Gross %3&lt;br&gt;Fee %4&lt;br&gt;Net %5&lt;br&gt;Settled %6</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="303"/>
+        <source>No settlement line: the channel has not settled this payment.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="306"/>
+        <source>Order %1 (%2)&lt;br&gt;Captured %3&lt;br&gt;Status %4&lt;br&gt;At %5</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="310"/>
+        <source>No payment with transaction %1 is known to OncePay.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="314"/>
+        <source>Rule %1 version %2; fee schedule #%3 %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="320"/>
+        <source>Evidence SHA-256 %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="325"/>
+        <source>Fix #%1 is waiting for approval.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="364"/>
+        <source>Run reconciliation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="377"/>
+        <source>&amp;Run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="381"/>
+        <source>&amp;From (UTC):</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="382"/>
+        <source>&amp;To, inclusive:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="425"/>
+        <source>The run failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="429"/>
+        <source>Run #%1 was cancelled; nothing it found was kept.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="430"/>
+        <source>Run #%1 finished: coverage %2, %3 corrected automatically, %4 new exception(s).</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>OncePay::RefundModel</name>
+    <message>
+        <location filename="../../models/investigation/ordermodels.cpp" line="227"/>
+        <source>Flagged</source>
+        <translation>标记时间</translation>
+    </message>
+    <message>
+        <location filename="../../models/investigation/ordermodels.cpp" line="228"/>
+        <source>Channel</source>
+        <translation>渠道</translation>
+    </message>
+    <message>
+        <location filename="../../models/investigation/ordermodels.cpp" line="229"/>
+        <source>Transaction</source>
+        <translation>交易号</translation>
+    </message>
+    <message>
+        <location filename="../../models/investigation/ordermodels.cpp" line="231"/>
+        <source>Amount</source>
+        <translation>金额</translation>
+    </message>
+    <message>
+        <location filename="../../models/investigation/ordermodels.cpp" line="233"/>
+        <source>Reason</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <location filename="../../models/investigation/ordermodels.cpp" line="234"/>
+        <source>Callback</source>
+        <translation>回调</translation>
+    </message>
+    <message>
+        <location filename="../../models/investigation/ordermodels.cpp" line="235"/>
+        <source>Resolved</source>
+        <translation>已处理</translation>
+    </message>
+    <message>
+        <location filename="../../models/investigation/ordermodels.cpp" line="237"/>
+        <source>open</source>
+        <translation>未处理</translation>
+    </message>
+</context>
+<context>
+    <name>OncePay::RunModel</name>
+    <message>
+        <location filename="../../models/fixes/fixmodels.cpp" line="155"/>
+        <source>Run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixmodels.cpp" line="160"/>
+        <source>Period</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixmodels.cpp" line="164"/>
+        <source>Status</source>
+        <translation type="unfinished">状态</translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixmodels.cpp" line="165"/>
+        <source>Coverage</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixmodels.cpp" line="173"/>
+        <source>settled and matched ÷ eligible = %1 ÷ %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixmodels.cpp" line="176"/>
+        <source>Matched</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixmodels.cpp" line="179"/>
+        <source>Auto-fixed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixmodels.cpp" line="180"/>
+        <source>Opened</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixmodels.cpp" line="181"/>
+        <source>By</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixmodels.cpp" line="182"/>
+        <source>Finished</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>OncePay::SettingsModel</name>
+    <message>
+        <location filename="../../models/fixes/adminmodels.cpp" line="40"/>
+        <source>Setting</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/adminmodels.cpp" line="41"/>
+        <source>Value</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/adminmodels.cpp" line="48"/>
+        <source>Allowed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/adminmodels.cpp" line="51"/>
+        <source>Meaning</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/adminmodels.cpp" line="54"/>
+        <source>Changed by</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/adminmodels.cpp" line="55"/>
+        <source>Changed</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>OncePay::SignInDialog</name>
     <message>
+        <location filename="../../views/auth/signindialog.cpp" line="23"/>
         <source>Sign in to OncePay</source>
         <translation>登录 OncePay</translation>
     </message>
     <message>
+        <location filename="../../views/auth/signindialog.cpp" line="26"/>
         <source>&lt;h2&gt;OncePay Console&lt;/h2&gt;&lt;p&gt;Sign in with your staff account.&lt;/p&gt;</source>
         <translation>&lt;h2&gt;OncePay 控制台&lt;/h2&gt;&lt;p&gt;请使用员工账号登录。&lt;/p&gt;</translation>
     </message>
     <message>
+        <location filename="../../views/auth/signindialog.cpp" line="39"/>
         <source>Sign in</source>
         <translation>登录</translation>
     </message>
     <message>
+        <location filename="../../views/auth/signindialog.cpp" line="42"/>
+        <source>&amp;Databases…</source>
+        <translation>数据库(&amp;D)…</translation>
+    </message>
+    <message>
+        <location filename="../../views/auth/signindialog.cpp" line="44"/>
+        <source>Edit, test and switch the connection profiles</source>
+        <translation>编辑、测试并切换连接配置</translation>
+    </message>
+    <message>
+        <location filename="../../views/auth/signindialog.cpp" line="52"/>
         <source>&amp;User name:</source>
         <translation>用户名(&amp;U)：</translation>
     </message>
     <message>
+        <location filename="../../views/auth/signindialog.cpp" line="53"/>
         <source>&amp;Password:</source>
         <translation>密码(&amp;P)：</translation>
     </message>
     <message>
+        <location filename="../../views/auth/signindialog.cpp" line="88"/>
         <source>Type your user name and password.</source>
         <translation>请输入用户名和密码。</translation>
     </message>
     <message>
+        <location filename="../../views/auth/signindialog.cpp" line="92"/>
         <source>Checking…</source>
         <translation>验证中……</translation>
     </message>
     <message>
+        <location filename="../../views/auth/signindialog.cpp" line="116"/>
         <source>Signed in as %1 (%2).</source>
         <translation>已登录为 %1（%2）。</translation>
     </message>
     <message>
+        <location filename="../../views/auth/signindialog.cpp" line="127"/>
         <source>Wrong user name or password.</source>
         <translation>用户名或密码错误。</translation>
     </message>
     <message numerus="yes">
+        <location filename="../../views/auth/signindialog.cpp" line="130"/>
         <source>%n more failed attempt(s) will lock the account.</source>
         <translation>
-            <numerusform>再失败 %n 次，账号将被锁定。</numerusform></translation>
+            <numerusform>再失败 %n 次，账号将被锁定。</numerusform>
+        </translation>
     </message>
     <message>
+        <location filename="../../views/auth/signindialog.cpp" line="133"/>
         <source>This account is locked after repeated failed sign-ins until %1. Wait, or ask an administrator to reset the password.</source>
         <translation>该账号因多次登录失败已被锁定，直至 %1。请等待，或请管理员重置密码。</translation>
     </message>
     <message>
+        <location filename="../../views/auth/signindialog.cpp" line="138"/>
         <source>This account is disabled. Ask an administrator.</source>
         <translation>该账号已停用，请联系管理员。</translation>
     </message>
 </context>
 <context>
+    <name>OncePay::StaffModel</name>
+    <message>
+        <location filename="../../models/fixes/adminmodels.cpp" line="23"/>
+        <source>User</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/adminmodels.cpp" line="24"/>
+        <source>Name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/adminmodels.cpp" line="25"/>
+        <source>Role</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/adminmodels.cpp" line="26"/>
+        <source>Status</source>
+        <translation type="unfinished">状态</translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/adminmodels.cpp" line="29"/>
+        <source>disabled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/adminmodels.cpp" line="29"/>
+        <source>locked</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/adminmodels.cpp" line="29"/>
+        <source>active</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/adminmodels.cpp" line="34"/>
+        <source>Created</source>
+        <translation type="unfinished">创建时间</translation>
+    </message>
+</context>
+<context>
+    <name>OncePay::StateDiagram</name>
+    <message>
+        <location filename="../../views/orders/statediagram.cpp" line="73"/>
+        <source>Current state: %1</source>
+        <translation>当前状态：%1</translation>
+    </message>
+    <message>
+        <location filename="../../views/orders/statediagram.cpp" line="154"/>
+        <source>×%1</source>
+        <translation>×%1</translation>
+    </message>
+</context>
+<context>
     <name>OncePay::StuckModel</name>
     <message>
+        <location filename="../../models/investigation/stuckmodel.cpp" line="19"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
+        <location filename="../../models/investigation/stuckmodel.cpp" line="28"/>
         <source>Age</source>
         <translation>滞留时长</translation>
     </message>
     <message>
+        <location filename="../../models/investigation/stuckmodel.cpp" line="34"/>
         <source>since %1</source>
         <translation>自 %1 起</translation>
     </message>
     <message>
+        <location filename="../../models/investigation/stuckmodel.cpp" line="39"/>
         <source>Order</source>
         <translation>订单</translation>
     </message>
     <message>
+        <location filename="../../models/investigation/stuckmodel.cpp" line="40"/>
         <source>Channel</source>
         <translation>渠道</translation>
     </message>
     <message>
+        <location filename="../../models/investigation/stuckmodel.cpp" line="41"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
+        <location filename="../../models/investigation/stuckmodel.cpp" line="48"/>
         <source>Tries</source>
         <translation>尝试次数</translation>
     </message>
     <message>
+        <location filename="../../models/investigation/stuckmodel.cpp" line="51"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
+        <location filename="../../models/investigation/stuckmodel.cpp" line="62"/>
         <source>Reference</source>
         <translation>引用</translation>
     </message>
     <message>
+        <location filename="../../models/investigation/stuckmodel.cpp" line="65"/>
         <source>Reason / last error</source>
         <translation>原因 / 最近错误</translation>
     </message>
     <message>
+        <location filename="../../models/investigation/stuckmodel.cpp" line="45"/>
         <source>to refund</source>
         <translation>待退款</translation>
     </message>
@@ -918,55 +3239,69 @@ Body:
 <context>
     <name>OncePay::StuckPage</name>
     <message>
+        <location filename="../../views/stuck/stuckpage.cpp" line="34"/>
         <source>&lt;h2&gt;Stuck records&lt;/h2&gt;</source>
         <translation>&lt;h2&gt;滞留记录&lt;/h2&gt;</translation>
     </message>
     <message>
+        <location filename="../../views/stuck/stuckpage.cpp" line="37"/>
         <source>All kinds</source>
         <translation>全部类型</translation>
     </message>
     <message>
+        <location filename="../../views/stuck/stuckpage.cpp" line="42"/>
         <source>Any age past the threshold</source>
         <translation>超过阈值的全部</translation>
     </message>
     <message>
+        <location filename="../../views/stuck/stuckpage.cpp" line="43"/>
         <source>Older than 1 hour</source>
         <translation>超过 1 小时</translation>
     </message>
     <message>
+        <location filename="../../views/stuck/stuckpage.cpp" line="44"/>
         <source>Older than 1 day</source>
         <translation>超过 1 天</translation>
     </message>
     <message>
+        <location filename="../../views/stuck/stuckpage.cpp" line="45"/>
         <source>Older than 7 days</source>
         <translation>超过 7 天</translation>
     </message>
     <message>
+        <location filename="../../views/stuck/stuckpage.cpp" line="48"/>
         <source>&amp;Refresh</source>
         <translation>刷新(&amp;R)</translation>
     </message>
     <message>
+        <location filename="../../views/stuck/stuckpage.cpp" line="70"/>
         <source>Enter or double-click opens the order</source>
         <translation>按回车或双击打开订单</translation>
     </message>
     <message>
+        <location filename="../../views/stuck/stuckpage.cpp" line="80"/>
         <source>&amp;Kind:</source>
         <translation>类型(&amp;K)：</translation>
     </message>
     <message>
+        <location filename="../../views/stuck/stuckpage.cpp" line="84"/>
         <source>A&amp;ge:</source>
         <translation>时长(&amp;G)：</translation>
     </message>
     <message numerus="yes">
+        <location filename="../../views/stuck/stuckpage.cpp" line="131"/>
         <source>%n record(s) need attention.</source>
         <translation>
-            <numerusform>%n 条记录需要处理。</numerusform></translation>
+            <numerusform>%n 条记录需要处理。</numerusform>
+        </translation>
     </message>
     <message>
+        <location filename="../../views/stuck/stuckpage.cpp" line="134"/>
         <source>Showing the oldest %1 of each kind.</source>
         <translation>每种类型仅显示最早的 %1 条。</translation>
     </message>
     <message>
+        <location filename="../../views/stuck/stuckpage.cpp" line="135"/>
         <source>Thresholds from the operations settings: messages and orders after %1, requests after %2.</source>
         <translation>阈值来自运维设置：消息和订单超过 %1，请求超过 %2。</translation>
     </message>
@@ -974,66 +3309,82 @@ Body:
 <context>
     <name>OncePay::TimelineModel</name>
     <message>
+        <location filename="../../models/investigation/ordermodels.cpp" line="73"/>
         <source>%1 → %2</source>
         <translation>%1 → %2</translation>
     </message>
     <message>
+        <location filename="../../models/investigation/ordermodels.cpp" line="75"/>
         <source>Refused: %1 → %2</source>
         <translation>已拒绝：%1 → %2</translation>
     </message>
     <message>
+        <location filename="../../models/investigation/ordermodels.cpp" line="78"/>
         <source>Callback received</source>
         <translation>收到回调</translation>
     </message>
     <message>
+        <location filename="../../models/investigation/ordermodels.cpp" line="78"/>
         <source>Callback received, %1</source>
         <translation>收到回调，%1</translation>
     </message>
     <message>
+        <location filename="../../models/investigation/ordermodels.cpp" line="80"/>
         <source>Worker: %1</source>
         <translation>处理器：%1</translation>
     </message>
     <message>
+        <location filename="../../models/investigation/ordermodels.cpp" line="81"/>
         <source>Ledger: %1 %2</source>
         <translation>账本：%1 %2</translation>
     </message>
     <message>
+        <location filename="../../models/investigation/ordermodels.cpp" line="82"/>
         <source>Refund due: %1</source>
         <translation>待退款：%1</translation>
     </message>
     <message>
+        <location filename="../../models/investigation/ordermodels.cpp" line="102"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
+        <location filename="../../models/investigation/ordermodels.cpp" line="107"/>
         <source>Version</source>
         <translation>版本</translation>
     </message>
     <message>
+        <location filename="../../models/investigation/ordermodels.cpp" line="110"/>
         <source>v%1</source>
         <translation>v%1</translation>
     </message>
     <message>
+        <location filename="../../models/investigation/ordermodels.cpp" line="112"/>
         <source>expected v%1</source>
         <translation>预期 v%1</translation>
     </message>
     <message>
+        <location filename="../../models/investigation/ordermodels.cpp" line="117"/>
         <source>Event</source>
         <translation>事件</translation>
     </message>
     <message>
+        <location filename="../../models/investigation/ordermodels.cpp" line="127"/>
         <source>Detail</source>
         <translation>详情</translation>
     </message>
     <message>
+        <location filename="../../models/investigation/ordermodels.cpp" line="132"/>
         <source>Cause</source>
         <translation>起因</translation>
     </message>
     <message>
+        <location filename="../../models/investigation/ordermodels.cpp" line="135"/>
         <source>%1 %2</source>
         <translation>%1 %2</translation>
     </message>
     <message>
+        <location filename="../../models/investigation/ordermodels.cpp" line="138"/>
         <source>Actor</source>
         <translation>执行者</translation>
     </message>
@@ -1041,14 +3392,65 @@ Body:
 <context>
     <name>QObject</name>
     <message>
+        <location filename="../../app/console/main.cpp" line="47"/>
+        <source>Database password</source>
+        <translation>数据库密码</translation>
+    </message>
+    <message>
+        <location filename="../../app/console/main.cpp" line="48"/>
+        <source>Password for the %1 database %2
+(%3):</source>
+        <translation>%1 数据库 %2 的密码
+（%3）：</translation>
+    </message>
+    <message>
+        <location filename="../../app/console/main.cpp" line="57"/>
+        <location filename="../../app/console/main.cpp" line="127"/>
         <source>OncePay Console</source>
         <translation>OncePay 控制台</translation>
     </message>
     <message>
+        <location filename="../../app/console/main.cpp" line="128"/>
         <source>The configuration cannot be used:
 %1</source>
         <translation>配置无法使用：
 %1</translation>
+    </message>
+    <message>
+        <location filename="../../views/fixes/fixactions.cpp" line="71"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="77"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="111"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="122"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="124"/>
+        <source>Propose a fix</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/fixes/fixactions.cpp" line="72"/>
+        <source>Your role may not propose fixes.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/fixes/fixactions.cpp" line="78"/>
+        <source>No fix fits the selected rows.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/fixes/fixactions.cpp" line="112"/>
+        <source>Nothing was proposed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../views/fixes/fixactions.cpp" line="115"/>
+        <source>%n fix(es) proposed and waiting for approval.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../views/fixes/fixactions.cpp" line="119"/>
+        <source>Refused:</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 </TS>
