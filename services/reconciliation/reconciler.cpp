@@ -102,12 +102,14 @@ Result<ReconcileReport> Reconciler::run(const ReconcileOptions &options) const
     auto tolerance =
         setting(m_c, QStringLiteral("reconcile.fee_tolerance_ppm"), settings.feeTolerancePpm);
     auto hours = setting(m_c, QStringLiteral("reconcile.unsettled_after_hours"), 24);
-    if (!tolerance)
-        return tolerance.error();
-    if (!hours)
-        return hours.error();
+    auto skew = setting(m_c, QStringLiteral("reconcile.capture_skew_minutes"),
+                        settings.captureSkewMs / 60000);
+    for (const auto *r : {&tolerance, &hours, &skew})
+        if (!*r)
+            return r->error();
     settings.feeTolerancePpm = *tolerance;
     settings.unsettledAfterMs = *hours * 3600 * 1000;
+    settings.captureSkewMs = *skew * 60000;
 
     auto rules = [&]() -> Result<QList<FeeRule>> {
         auto q = Sql::exec(m_c.db(),
@@ -206,7 +208,8 @@ Result<ReconcileReport> Reconciler::run(const ReconcileOptions &options) const
             QStringLiteral(
                 "SELECT p.id, p.order_id, p.channel, p.channel_txn_id, p.amount_minor,"
                 " p.currency, p.status, p.settlement_status, p.captured_at, o.amount_minor,"
-                " o.currency, o.state FROM payments p JOIN orders o ON o.order_id = p.order_id"
+                " o.currency, o.state, p.refunded_at FROM payments p"
+                " JOIN orders o ON o.order_id = p.order_id"
                 " WHERE p.captured_at >= ? AND p.captured_at < ?"),
             paymentBinds);
         if (!q)
@@ -225,6 +228,7 @@ Result<ReconcileReport> Reconciler::run(const ReconcileOptions &options) const
             p.orderAmountMinor = q->value(9).toLongLong();
             p.orderCurrency = q->value(10).toString();
             p.orderState = q->value(11).toString();
+            p.refundedAtMs = q->value(12).toLongLong();
             matcher.addPayment(std::move(p));
             ++report.payments;
             if (!tick())

@@ -72,7 +72,7 @@ void ReconciliationMatcher::addLine(const LineFact &l)
     }
     Slot &s = m_slots[size_t(*it)];
     if (l.kind == SettlementKind::Refund) {
-        s.hasRefund = true;
+        s.refunds << l;
     } else if (l.kind == SettlementKind::Charge) {
         if (!s.hasCharge) {
             s.charge = l;
@@ -165,7 +165,8 @@ void ReconciliationMatcher::classifyPayment(const Slot &s, MatchOutcome &out) co
         return;
     }
     ++out.eligible;
-    out.settledKeys.insert(keyOf(p.channel, p.channelTxnId));
+    out.settledKeys.insert(
+        finding(DiscrepancyKind::NotSettled, p.channel, p.channelTxnId).key);
     if (!p.settled)
         out.newlySettledPaymentIds << p.id;
     const LineFact &l = s.charge;
@@ -185,7 +186,7 @@ void ReconciliationMatcher::classifyPayment(const Slot &s, MatchOutcome &out) co
                                  p.orderState == u"paid_unconfirmed";
     if (!orderTakesMoney) {
         const bool owed = m_obligations.contains(keyOf(p.channel, p.channelTxnId));
-        if (owed && s.hasRefund)
+        if (owed && !s.refunds.isEmpty())
             return;
         Finding f = finding(owed ? DiscrepancyKind::RefundDue : DiscrepancyKind::UnknownSettlement,
                             p.channel, p.channelTxnId);
@@ -199,6 +200,7 @@ void ReconciliationMatcher::classifyPayment(const Slot &s, MatchOutcome &out) co
         return;
     }
     bool matched = true;
+    checkRefund(s, out, &matched);
     if (l.currency != p.orderCurrency) {
         Finding f = finding(DiscrepancyKind::CurrencyMismatch, p.channel, p.channelTxnId);
         f.orderId = p.orderId;
@@ -230,6 +232,67 @@ void ReconciliationMatcher::classifyPayment(const Slot &s, MatchOutcome &out) co
         ++out.matched;
 }
 
+// OncePay's own refunds (payments.status = refunded, from the channel's refund callback)
+// against the channel's refund lines: a refund OncePay booked must settle, for the whole
+// captured amount (partial refund lines add up), and a refund OncePay never booked is money
+// the channel returned behind its back. Stale captures owed back are refund_due, not this.
+void ReconciliationMatcher::checkRefund(const Slot &s, MatchOutcome &out, bool *matched) const
+{
+    const PaymentFact &p = s.payment;
+    const QString refundSuffix = QStringLiteral("refund");
+    qint64 returned = 0;
+    const LineFact *first = nullptr;
+    for (const LineFact &r : s.refunds) {
+        returned += qAbs(r.grossMinor); // layouts print refunds negative or as a type
+        if (!first || r.id < first->id)
+            first = &r;
+    }
+    if (!p.refunded) {
+        if (!first)
+            return;
+        Finding f = finding(DiscrepancyKind::UnknownSettlement, p.channel, p.channelTxnId,
+                            refundSuffix);
+        f.orderId = p.orderId;
+        f.settlementLineId = first->id;
+        f.hasAmounts = true;
+        f.expectedMinor = 0;
+        f.actualMinor = -returned;
+        f.currency = first->currency;
+        f.detail = QStringLiteral("the channel refunded %1; OncePay has no refund of this payment")
+                       .arg(Currency::format(returned, first->currency));
+        out.findings << f;
+        *matched = false;
+        return;
+    }
+    Finding f = finding(first ? DiscrepancyKind::AmountMismatch : DiscrepancyKind::NotSettled,
+                        p.channel, p.channelTxnId, refundSuffix);
+    f.orderId = p.orderId;
+    f.hasAmounts = true;
+    f.expectedMinor = -p.amountMinor;
+    f.currency = p.currency;
+    if (!first) {
+        if (p.refundedAtMs + m_settings.unsettledAfterMs > m_now)
+            return; // refunded recently: its line is not due yet
+        f.detail = QStringLiteral("refunded %1 h ago, no refund line")
+                       .arg((m_now - p.refundedAtMs) / 3600000);
+        out.findings << f;
+        *matched = false;
+        return;
+    }
+    out.settledKeys.insert(
+        finding(DiscrepancyKind::NotSettled, p.channel, p.channelTxnId, refundSuffix).key);
+    if (returned == p.amountMinor)
+        return;
+    f.settlementLineId = first->id;
+    f.actualMinor = -returned;
+    f.currency = first->currency;
+    f.detail = QStringLiteral("refund lines return %1, OncePay refunded %2")
+                   .arg(Currency::format(returned, first->currency),
+                        Currency::format(p.amountMinor, p.currency));
+    out.findings << f;
+    *matched = false;
+}
+
 void ReconciliationMatcher::checkFee(const Slot &s, MatchOutcome &out, bool *matched) const
 {
     const PaymentFact &p = s.payment;
@@ -243,8 +306,8 @@ void ReconciliationMatcher::checkFee(const Slot &s, MatchOutcome &out, bool *mat
     // The channel stamps a capture before our worker records it: a fee that is right for the
     // schedule in force shortly before captured_at is right, not a mismatch.
     const FeeRule *beforeCapture =
-        m_fees.ruleAt(p.channel, l.currency, p.capturedAtMs - kCaptureSkewMs);
-    if (beforeCapture && beforeCapture->id != atCapture->id &&
+        m_fees.ruleAt(p.channel, l.currency, p.capturedAtMs - m_settings.captureSkewMs);
+    if (m_settings.captureSkewMs > 0 && beforeCapture && beforeCapture->id != atCapture->id &&
         Fees::feeFor(l.grossMinor, *beforeCapture) == l.feeMinor)
         return;
     const qint64 diff = l.feeMinor - expected;

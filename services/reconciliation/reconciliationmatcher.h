@@ -2,7 +2,8 @@
 
 // The in-memory heart of reconciliation: a hash join of payment records (build side) against
 // settlement lines (probe side, streamed) by channel + channel transaction id, then the
-// classification of every difference. No SQL here, so the rules are testable on their own
+// classification of every difference, refunds included: a channel's refund lines must
+// return exactly what OncePay refunded, and only that. No SQL here, so the rules are testable on their own
 // and the join costs one pass over each side.
 // Thread contract: one matcher per run, used on one thread.
 
@@ -31,7 +32,8 @@ struct ClosedPeriodFact {
 struct MatchOutcome {
     QList<Finding> findings;
     QList<qint64> newlySettledPaymentIds; // were pending, now have a charge line
-    QSet<QString> settledKeys;            // channel + '\x1f' + txn of every settled payment
+    // discrepancy_key of every not_settled finding (charge or refund) whose line is here now
+    QSet<QString> settledKeys;
     qint64 eligible = 0;
     qint64 matched = 0;
     qint64 notYetDue = 0;
@@ -62,12 +64,13 @@ private:
         PaymentFact payment;
         LineFact charge; // first charge line (lowest id)
         QList<LineFact> extraCharges;
+        QList<LineFact> refunds;
         bool hasCharge = false;
-        bool hasRefund = false;
     };
 
     void classifyPayment(const Slot &s, MatchOutcome &out) const;
     void checkFee(const Slot &s, MatchOutcome &out, bool *matched) const;
+    void checkRefund(const Slot &s, MatchOutcome &out, bool *matched) const;
     bool inClosedPeriod(qint64 atMs) const;
 
     ReconcileSettings m_settings;

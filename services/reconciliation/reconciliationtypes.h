@@ -27,8 +27,6 @@ QStringList all();
 // rule's logic changes, so every correction names the logic that allowed it.
 inline const QString kFeeRuleId = QStringLiteral("fee.schedule_change");
 constexpr int kFeeRuleVersion = 1;
-// How much earlier than our captured_at the channel may have stamped the capture.
-constexpr qint64 kCaptureSkewMs = 6LL * 3600 * 1000;
 
 // A payment record as reconciliation sees it: what OncePay believes was captured, and the
 // order it belongs to.
@@ -39,9 +37,10 @@ struct PaymentFact {
     QString channelTxnId;
     qint64 amountMinor = 0;
     QString currency;
-    bool refunded = false;
-    bool settled = false; // payments.settlement_status = 'settled' already
+    bool refunded = false; // OncePay booked the channel's refund (payments.status)
+    bool settled = false;  // payments.settlement_status = 'settled' already
     qint64 capturedAtMs = 0;
+    qint64 refundedAtMs = 0;
     qint64 orderAmountMinor = 0;
     QString orderCurrency;
     QString orderState;
@@ -59,7 +58,7 @@ struct LineFact {
 };
 
 struct Finding {
-    QString key; // discrepancy_key: kind:channel:txn[:line]
+    QString key; // discrepancy_key: kind:channel:txn[:line id | :refund]
     QString kind;
     QString channel;
     QString channelTxnId;
@@ -84,9 +83,17 @@ struct ReconcileOptions {
     std::function<bool(qint64 done, qint64 total)> progress;
 };
 
+// From ops_settings (DESIGN.md §4: thresholds are settings, not code); the values here are
+// only what an ops_settings row left out means.
 struct ReconcileSettings {
-    qint64 feeTolerancePpm = 1000;
-    qint64 unsettledAfterMs = 24LL * 3600 * 1000;
+    qint64 feeTolerancePpm = 1000;                // reconcile.fee_tolerance_ppm
+    qint64 unsettledAfterMs = 24LL * 3600 * 1000; // reconcile.unsettled_after_hours
+    // reconcile.capture_skew_minutes: payments.captured_at is when OncePay's worker booked the
+    // capture, which can be hours after the channel made it (retried or delayed callbacks,
+    // worker back-off). A fee that is exactly right for the schedule in force this long
+    // before captured_at is accepted as right, so a capture made just before a fee change and
+    // booked just after it is no exception. 0 judges fees strictly at captured_at.
+    qint64 captureSkewMs = 6LL * 3600 * 1000;
 };
 
 struct ReconcileReport {

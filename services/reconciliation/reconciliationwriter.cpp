@@ -8,11 +8,13 @@
 #include <QJsonObject>
 #include <QSqlError>
 
+#include <algorithm>
+
 namespace OncePay {
 
 namespace {
 
-constexpr int kChunk = 500;
+constexpr qsizetype kChunk = 5000;
 
 QString sha256(const QString &text)
 {
@@ -20,19 +22,24 @@ QString sha256(const QString &text)
         QCryptographicHash::hash(text.toUtf8(), QCryptographicHash::Sha256).toHex());
 }
 
-// UPDATE … WHERE id IN (…) in chunks, so a million ids cost a few thousand statements.
+// UPDATE … WHERE id IN (…) in chunks of sorted ids written into the statement as integer
+// literals: they are our own row ids (qint64, never text from outside), and a million of them
+// then cost a couple of hundred statements with no per-value binding.
 Result<void> updateIds(const QSqlDatabase &db, const QString &prefix, const QVariantList &leading,
-                       const QList<qint64> &ids)
+                       QList<qint64> ids)
 {
+    std::sort(ids.begin(), ids.end());
+    QString sql;
     for (qsizetype i = 0; i < ids.size(); i += kChunk) {
         const qsizetype n = std::min<qsizetype>(kChunk, ids.size() - i);
-        QVariantList binds = leading;
-        QString marks;
+        sql = prefix + QStringLiteral(" WHERE id IN (");
         for (qsizetype k = 0; k < n; ++k) {
-            marks += k ? QStringLiteral(",?") : QStringLiteral("?");
-            binds << ids[i + k];
+            if (k)
+                sql += u',';
+            sql += QString::number(ids[i + k]);
         }
-        auto r = Sql::exec(db, prefix + QStringLiteral(" WHERE id IN (") + marks + u')', binds);
+        sql += u')';
+        auto r = Sql::exec(db, sql, leading);
         if (!r)
             return r.error();
     }
@@ -115,11 +122,11 @@ Result<void> ReconciliationWriter::commit(const MatchOutcome &outcome,
         const qint64 now = m_clock.nowMs();
         // What earlier runs already recorded: discrepancies are few next to payments.
         QHash<QString, std::pair<qint64, QString>> existing; // key -> (id, status)
-        QHash<QString, qint64> openNotSettled;               // channel\x1ftxn -> id
+        QHash<QString, qint64> openNotSettled;               // key -> id
         {
             auto q = Sql::exec(m_c.db(),
-                               QStringLiteral("SELECT id, discrepancy_key, status, kind, channel,"
-                                              " channel_txn_id FROM discrepancies"));
+                               QStringLiteral("SELECT id, discrepancy_key, status, kind"
+                                              " FROM discrepancies"));
             if (!q)
                 return q.error();
             while (q->next()) {
@@ -127,9 +134,7 @@ Result<void> ReconciliationWriter::commit(const MatchOutcome &outcome,
                                 {q->value(0).toLongLong(), q->value(2).toString()});
                 if (q->value(3).toString() == DiscrepancyKind::NotSettled &&
                     q->value(2).toString() == u"open")
-                    openNotSettled.insert(ReconciliationMatcher::keyOf(q->value(4).toString(),
-                                                                       q->value(5).toString()),
-                                          q->value(0).toLongLong());
+                    openNotSettled.insert(q->value(1).toString(), q->value(0).toLongLong());
             }
         }
         QSqlQuery insert(m_c.db());

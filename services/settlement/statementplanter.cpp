@@ -147,6 +147,7 @@ Result<PlantedStatements> StatementPlanter::plant(const StatementPlan &plan)
         ++perOrder[c.orderId];
     QList<Planned> lines;
     QList<qsizetype> candidates; // captures a defect may be planted on
+    QList<qsizetype> refundLines; // the refund lines of refunded captures
     QJsonArray naturals;
     for (const ChannelCapture &c : plan.captures) {
         Planned p;
@@ -182,11 +183,15 @@ Result<PlantedStatements> StatementPlanter::plant(const StatementPlan &plan)
             r.line.netMinor = -c.amountMinor;
             r.line.settledAtMs = std::max(settleAt(c.channel, c.refundedAtMs), l.settledAtMs);
             r.line.initiatedAtMs = c.refundedAtMs;
+            if (!ghost && perOrder.value(c.orderId) == 1)
+                refundLines << lines.size();
             lines << r;
         }
     }
     for (qsizetype i = candidates.size() - 1; i > 0; --i)
         std::swap(candidates[i], candidates[rng.below(i + 1)]);
+    for (qsizetype i = refundLines.size() - 1; i > 0; --i)
+        std::swap(refundLines[i], refundLines[rng.below(i + 1)]);
 
     // Plant: each capture carries at most one defect.
     const qsizetype perKind = std::max<qsizetype>(1, candidates.size() / 120);
@@ -290,6 +295,27 @@ Result<PlantedStatements> StatementPlanter::plant(const StatementPlan &plan)
             record(QStringLiteral("amount_mismatch"), QStringLiteral("open"), l,
                    QStringLiteral("settled 5 % less than captured"));
         });
+    take(
+        QStringLiteral("refund_unbooked"), [](const SettlementLine &) { return true; },
+        [&](SettlementLine &l) {
+            Planned r{l, QString()};
+            r.line.kind = SettlementKind::Refund;
+            r.line.grossMinor = -l.grossMinor;
+            r.line.feeMinor = 0;
+            r.line.netMinor = r.line.grossMinor;
+            r.line.settledAtMs = l.settledAtMs + kDay;
+            r.line.initiatedAtMs = l.initiatedAtMs + kDay;
+            extra << r;
+            record(QStringLiteral("unknown_settlement"), QStringLiteral("open"), l,
+                   QStringLiteral("the channel refunded a payment nobody refunded"));
+        });
+    // A refund OncePay booked that the channel's statements leave out.
+    for (qsizetype i = 0; i < std::min(perKind, refundLines.size()); ++i) {
+        Planned &p = lines[refundLines[i]];
+        p.defect = QStringLiteral("not_settled");
+        record(QStringLiteral("not_settled"), QStringLiteral("open"), p.line,
+               QStringLiteral("refund left out of the statement"));
+    }
     const QStringList channels = currencies.keys();
     for (qsizetype i = 0; i < perKind && !channels.isEmpty(); ++i) {
         Planned p;

@@ -21,6 +21,20 @@ constexpr qint64 kT0 = 1767225600000; // 2026-01-01T00:00:00Z, the fixture's clo
 constexpr qint64 kDay = 86400000;
 const Actor kFinance{QStringLiteral("fin-1"), QStringLiteral("finance")};
 
+SettlementLine refundLine(const QString &pi, qint64 returned, qint64 settledAt)
+{
+    SettlementLine l;
+    l.channelTxnId = pi;
+    l.kind = SettlementKind::Refund;
+    l.grossMinor = -returned;
+    l.netMinor = -returned;
+    l.currency = QStringLiteral("USD");
+    l.settledAtMs = settledAt;
+    l.initiatedAtMs = settledAt;
+    l.reference = QStringLiteral("refund");
+    return l;
+}
+
 SettlementLine line(const QString &pi, qint64 gross, qint64 fee, qint64 settledAt,
                     const QString &currency = QStringLiteral("USD"))
 {
@@ -49,6 +63,14 @@ public:
         m_f.pay(id, 1, "a-" + id);
         m_f.deliver(StripeEvents::paymentIntentSucceeded(
             m_f.params(id, "a-" + id, amount, "USD", "evt_" + id, pi)));
+        m_f.drain();
+    }
+
+    // The channel's refund callback: OncePay books the refund (payments.status = refunded).
+    void refunded(const QString &id, qint64 amount, const QString &pi)
+    {
+        m_f.deliver(StripeEvents::chargeRefunded(
+            m_f.params(id, "a-" + id, amount, "USD", "evt_r" + id, pi)));
         m_f.drain();
     }
 
@@ -229,6 +251,107 @@ private Q_SLOTS:
         QCOMPARE(f.count("SELECT COUNT(*) FROM discrepancies WHERE kind = 'not_settled' AND status "
                          "= 'resolved'"),
                  1);
+    }
+
+    // The channel's refund lines against OncePay's own refunds: a booked refund must settle
+    // for the whole amount (partial lines add up); a refund OncePay never booked is money the
+    // channel returned on its own; a late refund line resolves the exception.
+    void refundsAreCheckedAgainstOncePaysOwn_data() { addEngineRows(); }
+    void refundsAreCheckedAgainstOncePaysOwn()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        EngineFixture f(*dbs);
+        Scenario s(f);
+        for (const char *id : {"r-ok", "r-split", "r-missing", "r-short", "r-unbooked"})
+            s.paid(id, 10000, QStringLiteral("pi_") + id);
+        f.clock.set(kT0 + kDay);
+        for (const char *id : {"r-ok", "r-split", "r-missing", "r-short"})
+            s.refunded(id, 10000, QStringLiteral("pi_") + id);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM payments WHERE status = 'refunded'"), 4);
+        // A refund booked just now: its line is not due yet.
+        f.clock.set(kT0 + 5 * kDay);
+        s.paid("r-recent", 10000, "pi_r-recent");
+        s.refunded("r-recent", 10000, "pi_r-recent");
+        s.importFees();
+
+        const qint64 settled = kT0 + kDay; // before the fee change: the list-price fee is right
+        QList<SettlementLine> lines;
+        for (const char *id :
+             {"r-ok", "r-split", "r-missing", "r-short", "r-unbooked", "r-recent"})
+            lines << (QString(id) == u"r-recent" // captured after the change: new rate
+                          ? line(QStringLiteral("pi_") + id, 10000, 325, kT0 + 5 * kDay)
+                          : line(QStringLiteral("pi_") + id, 10000, 320, settled));
+        lines << refundLine("pi_r-ok", 10000, settled + 3600000)
+              << refundLine("pi_r-split", 4000, settled + 3600000)
+              << refundLine("pi_r-split", 6000, settled + 7200000)
+              << refundLine("pi_r-short", 9000, settled + 3600000)
+              << refundLine("pi_r-unbooked", 10000, settled + 3600000);
+        s.importStatement(lines, "refunds.csv");
+
+        f.clock.set(kT0 + 5 * kDay + 3600000);
+        const ReconcileReport r = s.reconcile();
+        QCOMPARE(r.counts.value("not_settled"), 1);
+        QCOMPARE(r.counts.value("amount_mismatch"), 1);
+        QCOMPARE(r.counts.value("unknown_settlement"), 1);
+        QCOMPARE(r.findings.size(), 3);
+        QCOMPARE(r.eligible, 6);
+        QCOMPARE(r.matched, 3); // r-ok, r-split, r-recent
+        auto one = [&](const char *sql) { return f.count(QString::fromLatin1(sql)); };
+        QCOMPARE(one("SELECT COUNT(*) FROM discrepancies WHERE discrepancy_key ="
+                     " 'not_settled:stripe:pi_r-missing:refund' AND expected_minor = -10000"
+                     " AND order_id = 'r-missing' AND status = 'open'"),
+                 1);
+        QCOMPARE(one("SELECT COUNT(*) FROM discrepancies WHERE discrepancy_key ="
+                     " 'amount_mismatch:stripe:pi_r-short:refund' AND expected_minor = -10000"
+                     " AND actual_minor = -9000"),
+                 1);
+        QCOMPARE(one("SELECT COUNT(*) FROM discrepancies WHERE discrepancy_key ="
+                     " 'unknown_settlement:stripe:pi_r-unbooked:refund' AND actual_minor = -10000"
+                     " AND order_id = 'r-unbooked' AND settlement_line_id IS NOT NULL"),
+                 1);
+
+        // The missing refund line arrives: the exception resolves, the charge's stays apart.
+        f.clock.set(kT0 + 6 * kDay);
+        s.importStatement({refundLine("pi_r-missing", 10000, kT0 + 6 * kDay),
+                           refundLine("pi_r-recent", 10000, kT0 + 6 * kDay)},
+                          "late-refund.csv");
+        const ReconcileReport late = s.reconcile();
+        QCOMPARE(late.resolved, 1);
+        QCOMPARE(late.opened, 0);
+        QCOMPARE(one("SELECT COUNT(*) FROM discrepancies WHERE discrepancy_key ="
+                     " 'not_settled:stripe:pi_r-missing:refund' AND status = 'resolved'"),
+                 1);
+        QCOMPARE(one("SELECT COUNT(*) FROM discrepancies WHERE status = 'open'"), 2);
+    }
+
+    // reconcile.capture_skew_minutes: a capture booked after a fee change at the old rate
+    // is right when the channel may have captured it before the change, and an exception
+    // when the setting says our captured_at is to be trusted.
+    void captureSkewIsASetting_data() { addEngineRows(); }
+    void captureSkewIsASetting()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        EngineFixture f(*dbs);
+        Scenario s(f);
+        f.clock.set(kT0 + kDay + 3600000); // an hour after the 2026-01-02 change
+        s.paid("o-skew", 20000, "pi_skew");
+        s.importFees();
+        s.importStatement({line("pi_skew", 20000, 610, kT0 + 3 * kDay)}, "skew.csv"); // old rate
+        f.clock.set(kT0 + 4 * kDay);
+        QCOMPARE(s.reconcile().findings.size(), 0); // default: 360 minutes
+        QVERIFY(Sql::exec(f.orders->db(),
+                          "INSERT INTO ops_settings (setting_key, setting_value, updated_by,"
+                          " updated_at) VALUES ('reconcile.capture_skew_minutes', '30', 'test', 0)")
+                    .ok());
+        const ReconcileReport strict = s.reconcile();
+        QCOMPARE(strict.counts.value("fee_mismatch"), 1);
+        QCOMPARE(strict.autoFixed, 0);
+        QVERIFY(Sql::exec(f.orders->db(), "UPDATE ops_settings SET setting_value = 'soon'"
+                                          " WHERE setting_key = 'reconcile.capture_skew_minutes'")
+                    .ok());
+        auto refused = Reconciler(*f.orders, f.clock, kFinance).run({});
+        QVERIFY(!refused.ok());
+        QVERIFY(refused.error().message.contains("reconcile.capture_skew_minutes"));
     }
 
     void nothingFoundIsStillRecordedAndCancelWritesNothing_data() { addEngineRows(); }
