@@ -1,0 +1,236 @@
+#include "fixmodels.h"
+
+#include "common/labels.h"
+#include "fixlabels.h"
+
+#include <QDateTime>
+#include <QFont>
+#include <QJsonObject>
+
+namespace OncePay {
+
+namespace {
+
+// A column cell from a display function, with the row's order and id on every column.
+template <typename Row, typename Id, typename Display>
+auto cellOf(Id id, Display display)
+{
+    return [id, display](const Row &r, int role) -> QVariant {
+        if (role == Qt::DisplayRole)
+            return QString(display(r));
+        if (role == IdRole)
+            return id(r);
+        if (role == OrderIdRole) {
+            if constexpr (requires { r.orderId; })
+                return r.orderId;
+        }
+        return {};
+    };
+}
+
+QVariant moneyCell(bool has, qint64 minor, const QString &currency, int role)
+{
+    if (!has || currency.isEmpty())
+        return {};
+    if (role == Qt::DisplayRole)
+        return Labels::money(minor, currency);
+    if (role == SortRole)
+        return minor;
+    if (role == Qt::TextAlignmentRole)
+        return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    return {};
+}
+
+QString day(qint64 ms)
+{
+    return QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).toString(QStringLiteral("yyyy-MM-dd"));
+}
+
+} // namespace
+
+FixModel::FixModel(QObject *parent)
+    : RowTableModel(parent)
+{
+    const auto id = [](const FixRequest &f) { return f.id; };
+    const auto cell = [id](auto display) { return cellOf<FixRequest>(id, display); };
+    addColumn(tr("#"), [](const FixRequest &f, int role) -> QVariant {
+        if (role == Qt::DisplayRole || role == SortRole || role == IdRole)
+            return f.id;
+        if (role == OrderIdRole)
+            return f.orderId;
+        return {};
+    });
+    addColumn(tr("Kind"), cell([](const FixRequest &f) { return Labels::fixKind(f.kind); }));
+    addColumn(tr("Target"), cell([](const FixRequest &f) { return f.targetId; }));
+    addColumn(tr("Amount"), [](const FixRequest &f, int role) -> QVariant {
+        if (role == IdRole)
+            return f.id;
+        return moneyCell(f.amountMinor.has_value(), f.amountMinor.value_or(0), f.currency, role);
+    });
+    addColumn(tr("Approvals"), cell([](const FixRequest &f) {
+                  return QStringLiteral("%1 / %2").arg(f.approvals()).arg(f.approvalsNeeded);
+              }));
+    addColumn(tr("Proposed by"), cell([](const FixRequest &f) { return f.proposedBy; }));
+    addColumn(tr("Age"), [this](const FixRequest &f, int role) -> QVariant {
+        const qint64 age = qMax<qint64>(0, (m_now ? m_now : QDateTime::currentMSecsSinceEpoch()) - f.proposedAt);
+        if (role == Qt::DisplayRole)
+            return Labels::age(age);
+        if (role == SortRole)
+            return age;
+        if (role == Qt::ToolTipRole)
+            return tr("proposed %1").arg(Labels::time(f.proposedAt));
+        if (role == IdRole)
+            return f.id;
+        return {};
+    });
+    addColumn(tr("Status"), [](const FixRequest &f, int role) -> QVariant {
+        if (role == Qt::DisplayRole)
+            return Labels::fixStatus(f.status);
+        if (role == RefusedRole)
+            return f.status == u"failed" || f.status == u"rejected";
+        if (role == Qt::ToolTipRole && !f.failureReason.isEmpty())
+            return f.failureReason;
+        if (role == IdRole)
+            return f.id;
+        return {};
+    });
+    addColumn(tr("Reason"), cell([](const FixRequest &f) {
+                  return Labels::fixReason(f.reasonCode) + QStringLiteral(": ") + f.comment;
+              }));
+}
+
+ChangeModel::ChangeModel(QObject *parent)
+    : RowTableModel(parent)
+{
+    addColumn(tr("Field"), [](const ChangeRow &r, int role) -> QVariant {
+        return role == Qt::DisplayRole ? QVariant(r.field) : QVariant();
+    });
+    addColumn(tr("Before"), [](const ChangeRow &r, int role) -> QVariant {
+        return role == Qt::DisplayRole ? QVariant(r.before) : QVariant();
+    });
+    addColumn(tr("After"), [](const ChangeRow &r, int role) -> QVariant {
+        if (role == Qt::DisplayRole)
+            return r.after;
+        if (role == Qt::FontRole && r.after != r.before) {
+            QFont bold;
+            bold.setBold(true);
+            return bold;
+        }
+        return {};
+    });
+}
+
+void ChangeModel::setChange(const QJsonObject &change)
+{
+    const QJsonObject before = change.value(QStringLiteral("before")).toObject();
+    const QJsonObject after = change.value(QStringLiteral("after")).toObject();
+    const QJsonObject detail = change.value(QStringLiteral("detail")).toObject();
+    QList<ChangeRow> rows;
+    QStringList keys = before.keys();
+    for (const QString &k : after.keys())
+        if (!keys.contains(k))
+            keys.append(k);
+    const auto text = [](const QJsonValue &v) {
+        return v.isUndefined() || v.isNull() ? QStringLiteral("—") : v.toVariant().toString();
+    };
+    for (const QString &k : keys) {
+        const QJsonValue b = before.value(k);
+        const QJsonValue a = after.contains(k) ? after.value(k) : b;
+        rows.append({k, text(b), text(a)});
+    }
+    for (const QString &k : detail.keys())
+        rows.append({k, QString(), text(detail.value(k))});
+    if (change.contains(QStringLiteral("amount_minor")))
+        rows.append({QStringLiteral("amount"), QString(),
+                     Labels::money(change.value(QStringLiteral("amount_minor")).toString().toLongLong(),
+                                   change.value(QStringLiteral("currency")).toString())});
+    setRows(rows);
+}
+
+RunModel::RunModel(QObject *parent)
+    : RowTableModel(parent)
+{
+    const auto id = [](const ReconciliationRunRow &r) { return r.id; };
+    const auto cell = [id](auto display) { return cellOf<ReconciliationRunRow>(id, display); };
+    addColumn(tr("Run"), [](const ReconciliationRunRow &r, int role) -> QVariant {
+        if (role == Qt::DisplayRole || role == SortRole || role == IdRole)
+            return r.id;
+        return {};
+    });
+    addColumn(tr("Period"), cell([](const ReconciliationRunRow &r) {
+                  return QStringLiteral("%1 … %2").arg(day(r.periodFrom), day(r.periodTo - 1)) +
+                         (r.closed ? QStringLiteral("  🔒") : QString());
+              }));
+    addColumn(tr("Status"), cell([](const ReconciliationRunRow &r) { return Labels::runStatus(r.status); }));
+    addColumn(tr("Coverage"), [](const ReconciliationRunRow &r, int role) -> QVariant {
+        if (!r.coveragePpm)
+            return {};
+        if (role == Qt::DisplayRole)
+            return Labels::coverage(*r.coveragePpm);
+        if (role == SortRole)
+            return *r.coveragePpm;
+        if (role == Qt::ToolTipRole)
+            return tr("settled and matched ÷ eligible = %1 ÷ %2").arg(r.matched).arg(r.eligible);
+        return {};
+    });
+    addColumn(tr("Matched"), cell([](const ReconciliationRunRow &r) {
+                  return QStringLiteral("%1 / %2").arg(r.matched).arg(r.eligible);
+              }));
+    addColumn(tr("Auto-fixed"), cell([](const ReconciliationRunRow &r) { return QString::number(r.autoFixed); }));
+    addColumn(tr("Opened"), cell([](const ReconciliationRunRow &r) { return QString::number(r.opened); }));
+    addColumn(tr("By"), cell([](const ReconciliationRunRow &r) { return r.actor; }));
+    addColumn(tr("Finished"), cell([](const ReconciliationRunRow &r) { return Labels::time(r.finishedAt); }));
+}
+
+DiscrepancyDeskModel::DiscrepancyDeskModel(QObject *parent)
+    : RowTableModel(parent)
+{
+    const auto id = [](const DiscrepancyRow &d) { return d.id; };
+    const auto cell = [id](auto display) { return cellOf<DiscrepancyRow>(id, display); };
+    addColumn(tr("#"), [](const DiscrepancyRow &d, int role) -> QVariant {
+        if (role == Qt::DisplayRole || role == SortRole || role == IdRole)
+            return d.id;
+        if (role == OrderIdRole)
+            return d.orderId;
+        return {};
+    });
+    addColumn(tr("Kind"), cell([](const DiscrepancyRow &d) { return Labels::discrepancyKind(d.kind); }));
+    addColumn(tr("Channel"), cell([](const DiscrepancyRow &d) { return d.channel; }));
+    addColumn(tr("Transaction"), cell([](const DiscrepancyRow &d) { return d.channelTxnId; }));
+    addColumn(tr("Order"), cell([](const DiscrepancyRow &d) { return d.orderId; }));
+    addColumn(tr("Expected"), [](const DiscrepancyRow &d, int role) -> QVariant {
+        return moneyCell(d.expectedMinor.has_value(), d.expectedMinor.value_or(0), d.currency, role);
+    });
+    addColumn(tr("Actual"), [](const DiscrepancyRow &d, int role) -> QVariant {
+        return moneyCell(d.actualMinor.has_value(), d.actualMinor.value_or(0), d.currency, role);
+    });
+    addColumn(tr("Difference"), [](const DiscrepancyRow &d, int role) -> QVariant {
+        const bool has = d.expectedMinor && d.actualMinor;
+        return moneyCell(has, has ? *d.actualMinor - *d.expectedMinor : 0, d.currency, role);
+    });
+    addColumn(tr("Age"), [](const DiscrepancyRow &d, int role) -> QVariant {
+        if (role == Qt::DisplayRole)
+            return Labels::age(d.ageMs);
+        if (role == SortRole)
+            return d.ageMs;
+        if (role == Qt::ToolTipRole)
+            return tr("opened %1").arg(Labels::time(d.openedAt));
+        return {};
+    });
+    addColumn(tr("Status"), [](const DiscrepancyRow &d, int role) -> QVariant {
+        if (role == Qt::DisplayRole)
+            return QString(Labels::discrepancyStatus(d.status) +
+                           (d.openFixId ? tr(" (fix #%1 proposed)").arg(d.openFixId) : QString()));
+        if (role == RefusedRole)
+            return d.status == u"open";
+        if (role == IdRole)
+            return d.id;
+        return {};
+    });
+    addColumn(tr("Rule"), cell([](const DiscrepancyRow &d) {
+                  return d.ruleId.isEmpty() ? QString()
+                                            : QStringLiteral("%1 v%2").arg(d.ruleId).arg(d.ruleVersion);
+              }));
+}
+
+} // namespace OncePay
