@@ -388,92 +388,92 @@
         <location filename="../../models/audit/auditpdfwriter.cpp" line="41"/>
         <location filename="../../models/audit/auditpdfwriter.cpp" line="62"/>
         <source>OncePay audit trail report</source>
-        <translation type="unfinished"></translation>
+        <translation>OncePay 审计轨迹报告</translation>
     </message>
     <message>
         <location filename="../../models/audit/auditpdfwriter.cpp" line="64"/>
         <source>Filter: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>筛选：%1</translation>
     </message>
     <message>
         <location filename="../../models/audit/auditpdfwriter.cpp" line="65"/>
         <source>Chain head: seq %1, hash %2</source>
-        <translation type="unfinished"></translation>
+        <translation>链头：序号 %1，哈希 %2</translation>
     </message>
     <message>
         <location filename="../../models/audit/auditpdfwriter.cpp" line="67"/>
         <source>Seal: checkpoint %1 at seq %2 (key %3, sealed %4 by %5); %6 row(s) after it</source>
-        <translation type="unfinished"></translation>
+        <translation>封印：检查点 %1，序号 %2（密钥 %3，%4 由 %5 封印）；其后 %6 行</translation>
     </message>
     <message>
         <location filename="../../models/audit/auditpdfwriter.cpp" line="74"/>
         <source>Seal: none yet — the rows are covered by the hash chain only</source>
-        <translation type="unfinished"></translation>
+        <translation>封印：尚无 —— 这些行仅由哈希链保护</translation>
     </message>
     <message>
         <location filename="../../models/audit/auditpdfwriter.cpp" line="75"/>
         <source>Generated %1 by %2 (%3); export %4</source>
-        <translation type="unfinished"></translation>
+        <translation>生成于 %1，生成者 %2（%3）；导出 %4</translation>
     </message>
     <message>
         <location filename="../../models/audit/auditpdfwriter.cpp" line="79"/>
         <source>Rows: %1. Amounts are integer minor units with their currency, as recorded.</source>
-        <translation type="unfinished"></translation>
+        <translation>行数：%1。金额按记录值以最小货币单位整数及其币种给出。</translation>
     </message>
     <message>
         <location filename="../../models/audit/auditpdfwriter.cpp" line="100"/>
         <source>Seq</source>
-        <translation type="unfinished"></translation>
+        <translation>序号</translation>
     </message>
     <message>
         <location filename="../../models/audit/auditpdfwriter.cpp" line="100"/>
         <source>Time (UTC)</source>
-        <translation type="unfinished"></translation>
+        <translation>时间（UTC）</translation>
     </message>
     <message>
         <location filename="../../models/audit/auditpdfwriter.cpp" line="100"/>
         <source>Actor (role)</source>
-        <translation type="unfinished"></translation>
+        <translation>操作者（角色）</translation>
     </message>
     <message>
         <location filename="../../models/audit/auditpdfwriter.cpp" line="100"/>
         <source>Action</source>
-        <translation type="unfinished">操作</translation>
+        <translation>动作</translation>
     </message>
     <message>
         <location filename="../../models/audit/auditpdfwriter.cpp" line="101"/>
         <source>Entity</source>
-        <translation type="unfinished">对象</translation>
+        <translation>实体</translation>
     </message>
     <message>
         <location filename="../../models/audit/auditpdfwriter.cpp" line="101"/>
         <source>Order</source>
-        <translation type="unfinished">订单</translation>
+        <translation>订单</translation>
     </message>
     <message>
         <location filename="../../models/audit/auditpdfwriter.cpp" line="101"/>
         <source>Callback</source>
-        <translation type="unfinished">回调</translation>
+        <translation>回调</translation>
     </message>
     <message>
         <location filename="../../models/audit/auditpdfwriter.cpp" line="101"/>
         <source>Amount</source>
-        <translation type="unfinished">金额</translation>
+        <translation>金额</translation>
     </message>
     <message>
         <location filename="../../models/audit/auditpdfwriter.cpp" line="116"/>
         <source>Page %1 · export %2 · chain head seq %3</source>
-        <translation type="unfinished"></translation>
+        <translation>第 %1 页 · 导出 %2 · 链头序号 %3</translation>
     </message>
     <message>
         <location filename="../../models/audit/auditpdfwriter.cpp" line="158"/>
         <source>reason: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>原因：%1</translation>
     </message>
     <message>
         <location filename="../../models/audit/auditpdfwriter.cpp" line="170"/>
         <source>End of report: %1 row(s).</source>
-        <translation type="unfinished"></translation>
+        <translation>报告结束：共 %1 行。</translation>
     </message>
 </context>
 <context>
@@ -539,52 +539,52 @@
     <message>
         <location filename="../../models/audit/audittrailmodel.cpp" line="94"/>
         <source>Seq</source>
-        <translation type="unfinished"></translation>
+        <translation>序号</translation>
     </message>
     <message>
         <location filename="../../models/audit/audittrailmodel.cpp" line="95"/>
         <source>Time</source>
-        <translation type="unfinished">时间</translation>
+        <translation>时间</translation>
     </message>
     <message>
         <location filename="../../models/audit/audittrailmodel.cpp" line="96"/>
         <source>Actor</source>
-        <translation type="unfinished">执行者</translation>
+        <translation>操作者</translation>
     </message>
     <message>
         <location filename="../../models/audit/audittrailmodel.cpp" line="97"/>
         <source>Role</source>
-        <translation type="unfinished"></translation>
+        <translation>角色</translation>
     </message>
     <message>
         <location filename="../../models/audit/audittrailmodel.cpp" line="98"/>
         <source>Action</source>
-        <translation type="unfinished">操作</translation>
+        <translation>动作</translation>
     </message>
     <message>
         <location filename="../../models/audit/audittrailmodel.cpp" line="99"/>
         <source>Entity</source>
-        <translation type="unfinished">对象</translation>
+        <translation>实体</translation>
     </message>
     <message>
         <location filename="../../models/audit/audittrailmodel.cpp" line="100"/>
         <source>Order</source>
-        <translation type="unfinished">订单</translation>
+        <translation>订单</translation>
     </message>
     <message>
         <location filename="../../models/audit/audittrailmodel.cpp" line="101"/>
         <source>Callback</source>
-        <translation type="unfinished">回调</translation>
+        <translation>回调</translation>
     </message>
     <message>
         <location filename="../../models/audit/audittrailmodel.cpp" line="102"/>
         <source>Amount (minor units)</source>
-        <translation type="unfinished"></translation>
+        <translation>金额（最小货币单位）</translation>
     </message>
     <message>
         <location filename="../../models/audit/audittrailmodel.cpp" line="103"/>
         <source>Reason</source>
-        <translation type="unfinished">原因</translation>
+        <translation>原因</translation>
     </message>
 </context>
 <context>
@@ -592,179 +592,182 @@
     <message>
         <location filename="../../views/audit/audittrailpage.cpp" line="67"/>
         <source>&lt;h2&gt;Audit trail&lt;/h2&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;h2&gt;审计轨迹&lt;/h2&gt;</translation>
     </message>
     <message>
         <location filename="../../views/audit/audittrailpage.cpp" line="77"/>
         <source>2026-11-01 or 2026-11-01T09:00Z</source>
-        <translation type="unfinished"></translation>
+        <translation>2026-11-01 或 2026-11-01T09:00Z</translation>
     </message>
     <message>
         <location filename="../../views/audit/audittrailpage.cpp" line="78"/>
         <source>before this time (UTC)</source>
-        <translation type="unfinished"></translation>
+        <translation>早于此时间（UTC）</translation>
     </message>
     <message>
         <location filename="../../views/audit/audittrailpage.cpp" line="79"/>
         <source>user name or worker</source>
-        <translation type="unfinished"></translation>
+        <translation>用户名或工作进程</translation>
     </message>
     <message>
         <location filename="../../views/audit/audittrailpage.cpp" line="80"/>
         <source>order.transition or order.*</source>
-        <translation type="unfinished"></translation>
+        <translation>order.transition 或 order.*</translation>
     </message>
     <message>
         <location filename="../../views/audit/audittrailpage.cpp" line="81"/>
         <source>order id</source>
-        <translation type="unfinished">订单号</translation>
+        <translation>订单号</translation>
     </message>
     <message>
         <location filename="../../views/audit/audittrailpage.cpp" line="82"/>
         <source>callback id</source>
-        <translation type="unfinished">回调编号</translation>
+        <translation>回调号</translation>
     </message>
     <message>
         <location filename="../../views/audit/audittrailpage.cpp" line="83"/>
         <source>kind, or kind:id</source>
-        <translation type="unfinished"></translation>
+        <translation>类型，或 类型:编号</translation>
     </message>
     <message>
         <location filename="../../views/audit/audittrailpage.cpp" line="84"/>
         <source>&amp;Apply</source>
-        <translation type="unfinished"></translation>
+        <translation>应用(&amp;A)</translation>
     </message>
     <message>
         <location filename="../../views/audit/audittrailpage.cpp" line="88"/>
         <source>&amp;Verify chain</source>
-        <translation type="unfinished"></translation>
+        <translation>校验链(&amp;V)</translation>
     </message>
     <message>
         <location filename="../../views/audit/audittrailpage.cpp" line="90"/>
         <source>Check every row&apos;s hash, the sequence and the signed seals</source>
-        <translation type="unfinished"></translation>
+        <translation>检查每一行的哈希、序号连续性和签名封印</translation>
     </message>
     <message>
         <location filename="../../views/audit/audittrailpage.cpp" line="92"/>
         <source>&amp;Export</source>
-        <translation type="unfinished"></translation>
+        <translation>导出(&amp;E)</translation>
     </message>
     <message>
         <location filename="../../views/audit/audittrailpage.cpp" line="94"/>
         <source>Export what the filter shows, with a manifest beside the file</source>
-        <translation type="unfinished"></translation>
+        <translation>导出筛选结果，并在文件旁附带清单</translation>
     </message>
     <message>
         <location filename="../../views/audit/audittrailpage.cpp" line="96"/>
         <source>CSV (spreadsheets)…</source>
-        <translation type="unfinished"></translation>
+        <translation>CSV（电子表格）…</translation>
     </message>
     <message>
         <location filename="../../views/audit/audittrailpage.cpp" line="97"/>
         <source>JSON (tools, hashes recomputable)…</source>
-        <translation type="unfinished"></translation>
+        <translation>JSON（工具用，可重算哈希）…</translation>
     </message>
     <message>
         <location filename="../../views/audit/audittrailpage.cpp" line="99"/>
         <source>PDF report for auditors…</source>
-        <translation type="unfinished"></translation>
+        <translation>审计员 PDF 报告…</translation>
     </message>
     <message>
         <location filename="../../views/audit/audittrailpage.cpp" line="102"/>
         <source>&amp;Cancel</source>
-        <translation type="unfinished"></translation>
+        <translation>取消(&amp;C)</translation>
     </message>
     <message>
         <location filename="../../views/audit/audittrailpage.cpp" line="122"/>
         <source>Enter or double-click opens the order</source>
-        <translation type="unfinished">按回车或双击打开订单</translation>
+        <translation>按回车或双击打开订单</translation>
     </message>
     <message>
         <location filename="../../views/audit/audittrailpage.cpp" line="133"/>
         <source>Select a row to see what changed</source>
-        <translation type="unfinished"></translation>
+        <translation>选择一行查看变更内容</translation>
     </message>
     <message>
         <location filename="../../views/audit/audittrailpage.cpp" line="144"/>
         <source>&amp;From:</source>
-        <translation type="unfinished"></translation>
+        <translation>从(&amp;F)：</translation>
     </message>
     <message>
         <location filename="../../views/audit/audittrailpage.cpp" line="145"/>
         <source>&amp;To:</source>
-        <translation type="unfinished"></translation>
+        <translation>到(&amp;T)：</translation>
     </message>
     <message>
         <location filename="../../views/audit/audittrailpage.cpp" line="146"/>
         <source>Ac&amp;tor:</source>
-        <translation type="unfinished"></translation>
+        <translation>操作者(&amp;T)：</translation>
     </message>
     <message>
         <location filename="../../views/audit/audittrailpage.cpp" line="147"/>
         <source>Actio&amp;n:</source>
-        <translation type="unfinished"></translation>
+        <translation>动作(&amp;N)：</translation>
     </message>
     <message>
         <location filename="../../views/audit/audittrailpage.cpp" line="148"/>
         <source>&amp;Order:</source>
-        <translation type="unfinished"></translation>
+        <translation>订单(&amp;O)：</translation>
     </message>
     <message>
         <location filename="../../views/audit/audittrailpage.cpp" line="149"/>
         <source>Call&amp;back:</source>
-        <translation type="unfinished"></translation>
+        <translation>回调(&amp;B)：</translation>
     </message>
     <message>
         <location filename="../../views/audit/audittrailpage.cpp" line="150"/>
         <source>E&amp;ntity:</source>
-        <translation type="unfinished"></translation>
+        <translation>实体(&amp;N)：</translation>
     </message>
     <message>
         <location filename="../../views/audit/audittrailpage.cpp" line="182"/>
         <source>“%1” is not a time. Use 2026-11-01, 2026-11-01T09:00Z or epoch milliseconds.</source>
-        <translation type="unfinished"></translation>
+        <translation>“%1”不是时间。请使用 2026-11-01、2026-11-01T09:00Z 或纪元毫秒数。</translation>
     </message>
     <message>
         <location filename="../../views/audit/audittrailpage.cpp" line="214"/>
         <source>Loading…</source>
-        <translation type="unfinished">加载中……</translation>
+        <translation>正在加载…</translation>
     </message>
     <message numerus="yes">
         <location filename="../../views/audit/audittrailpage.cpp" line="232"/>
         <source>%n row(s) match: %1.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-        </translation>
+        <translation><numerusform>%n 行符合：%1。</numerusform></translation>
     </message>
     <message>
         <location filename="../../views/audit/audittrailpage.cpp" line="279"/>
         <source>seq %1 · event %2
 </source>
-        <translation type="unfinished"></translation>
+        <translation>序号 %1 · 事件 %2
+</translation>
     </message>
     <message>
         <location filename="../../views/audit/audittrailpage.cpp" line="280"/>
         <source>occurred %1 (UTC), recorded %2 (UTC)
 </source>
-        <translation type="unfinished"></translation>
+        <translation>发生于 %1（UTC），记录于 %2（UTC）
+</translation>
     </message>
     <message>
         <location filename="../../views/audit/audittrailpage.cpp" line="282"/>
         <source>%1 (%2) · %3 · %4 %5
 </source>
-        <translation type="unfinished"></translation>
+        <translation>%1（%2）· %3 · %4 %5
+</translation>
     </message>
     <message>
         <location filename="../../views/audit/audittrailpage.cpp" line="284"/>
         <source>order %1 · callback %2
 </source>
-        <translation type="unfinished"></translation>
+        <translation>订单 %1 · 回调 %2
+</translation>
     </message>
     <message>
         <location filename="../../views/audit/audittrailpage.cpp" line="288"/>
         <source>reason: %1
 </source>
-        <translation type="unfinished"></translation>
+        <translation>原因：%1
+</translation>
     </message>
     <message>
         <location filename="../../views/audit/audittrailpage.cpp" line="289"/>
@@ -775,85 +778,92 @@ before:
 after:
 %2
 </source>
-        <translation type="unfinished"></translation>
+        <translation>
+变更前 before:
+%1
+
+变更后 after:
+%2
+</translation>
     </message>
     <message>
         <location filename="../../views/audit/audittrailpage.cpp" line="290"/>
         <source>
 prev_hash %1
 hash      %2</source>
-        <translation type="unfinished"></translation>
+        <translation>
+prev_hash %1
+hash      %2</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="320"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="326"/>
         <source>Cancelling…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在取消…</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="335"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="341"/>
         <source>Verifying the audit chain…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在校验审计链…</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="340"/>
-        <location filename="../../views/audit/audittrailpage.cpp" line="420"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="308"/>
         <source>%1 of %2 rows</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 / %2 行</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="367"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="370"/>
         <source>&lt;b&gt;The audit chain is broken&lt;/b&gt; at row seq %1 (%2): %3</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;审计链已损坏&lt;/b&gt;，位于序号 %1 的行（%2）：%3</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="371"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="374"/>
         <source>Verification cancelled after %1 of %2 rows.</source>
-        <translation type="unfinished"></translation>
+        <translation>已在 %2 行中的第 %1 行后取消校验。</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="375"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="378"/>
         <source>&lt;b&gt;The audit chain is valid&lt;/b&gt;: %1 rows up to seq %2, %3 seal(s) verified; sealed up to seq %4, %5 row(s) after the last seal.</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;审计链有效&lt;/b&gt;：%1 行，至序号 %2，已验证 %3 个封印；已封印至序号 %4，最后封印之后有 %5 行。</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="383"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="386"/>
         <source>&lt;b&gt;The audit chain is valid&lt;/b&gt;: %1 rows up to seq %2; no seal yet.</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;审计链有效&lt;/b&gt;：%1 行，至序号 %2；尚无封印。</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="401"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="404"/>
         <source>Export the audit trail</source>
-        <translation type="unfinished"></translation>
+        <translation>导出审计轨迹</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="402"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="405"/>
         <source>%1 files (*.%2)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 文件 (*.%2)</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="416"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="419"/>
         <source>Exporting to %1…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在导出到 %1…</translation>
     </message>
     <message>
         <location filename="../../views/audit/audittrailpage.cpp" line="440"/>
         <source>Export cancelled; no file was written.</source>
-        <translation type="unfinished"></translation>
+        <translation>导出已取消；未写入任何文件。</translation>
     </message>
     <message>
         <location filename="../../views/audit/audittrailpage.cpp" line="445"/>
         <source>Exported %1 row(s) to %2&lt;br&gt;Manifest: %3&lt;br&gt;SHA-256: &lt;tt&gt;%4&lt;/tt&gt;&lt;br&gt;Chain head seq %5%6</source>
-        <translation type="unfinished"></translation>
+        <translation>已导出 %1 行到 %2&lt;br&gt;清单：%3&lt;br&gt;SHA-256：&lt;tt&gt;%4&lt;/tt&gt;&lt;br&gt;链头序号 %5%6</translation>
     </message>
     <message>
         <location filename="../../views/audit/audittrailpage.cpp" line="451"/>
         <source>, sealed at seq %1</source>
-        <translation type="unfinished"></translation>
+        <translation>，已封印于序号 %1</translation>
     </message>
     <message>
         <location filename="../../views/audit/audittrailpage.cpp" line="452"/>
         <source>, not sealed yet</source>
-        <translation type="unfinished"></translation>
+        <translation>，尚未封印</translation>
     </message>
 </context>
 <context>
@@ -1940,7 +1950,7 @@ hash      %2</source>
     <message>
         <location filename="../../models/fixes/fixlabels.cpp" line="108"/>
         <source>Resolved</source>
-        <translation type="unfinished"></translation>
+        <translation type="unfinished">已处理</translation>
     </message>
     <message>
         <location filename="../../models/fixes/fixlabels.cpp" line="110"/>
