@@ -7,19 +7,24 @@
 // window after start-up and quits. The scripted screenshots in docs/screenshots use them.
 
 #include "auth/signindialog.h"
+#include "common/language.h"
 #include "config/appconfig.h"
+#include "config/secretstore.h"
+#include "connections/connectionprofilesdialog.h"
+#include "connections/keychainstore.h"
 #include "logging/logging.h"
 #include "shell/mainwindow.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
-#include <QLibraryInfo>
+#include <QInputDialog>
+#include <QLineEdit>
 #include <QMessageBox>
 #include <QPointer>
 #include <QTimer>
-#include <QTranslator>
 
 #include <iostream>
+#include <optional>
 #include <string>
 
 #include <spdlog/spdlog.h>
@@ -29,6 +34,29 @@ using namespace OncePay;
 namespace {
 
 constexpr int kSignedOut = 10;
+constexpr int kRebuildWindow = 11; // another language was chosen
+constexpr int kEditProfiles = 12;  // "Databases…" in the sign-in dialog
+
+// Server passwords that come neither from the environment nor from the keychain are asked
+// for here, once per start; they stay in memory.
+bool passwordsReady(AppConfig &config, SecretStore &keychain)
+{
+    auto ask = [](const ConnectionProfile &p, const QString &why) -> std::optional<QString> {
+        bool ok = false;
+        const QString password =
+            QInputDialog::getText(nullptr, QObject::tr("Database password"),
+                                  QObject::tr("Password for the %1 database %2\n(%3):")
+                                      .arg(roleName(p.role), p.describe(), why),
+                                  QLineEdit::Password, QString(), &ok);
+        if (!ok)
+            return std::nullopt;
+        return password;
+    };
+    auto r = OncePay::resolvePasswords(config, &keychain, ask);
+    if (!r)
+        QMessageBox::warning(nullptr, QObject::tr("OncePay Console"), r.error().message);
+    return r.ok();
+}
 
 void scheduleScreenshot(const QString &file, int delayMs)
 {
@@ -80,7 +108,8 @@ int main(int argc, char *argv[])
         QStringLiteral("Demo/dev: read the password from the first line of stdin."));
     const QCommandLineOption viewOption(
         QStringLiteral("view"),
-        QStringLiteral("View to open: dashboard, orders, stuck, databases."),
+        QStringLiteral("View to open: dashboard, orders, stuck, databases; or profiles (the "
+                       "connection profiles editor) or preferences."),
         QStringLiteral("NAME"));
     const QCommandLineOption orderOption(
         QStringLiteral("order"), QStringLiteral("Search for this identifier on the order page."),
@@ -89,19 +118,8 @@ int main(int argc, char *argv[])
                        passwordStdinOption, viewOption, orderOption});
     parser.process(app);
 
-    const QLocale locale = parser.isSet(langOption) ? QLocale(parser.value(langOption)) : QLocale();
-    QTranslator appTranslator;
-    QTranslator qtTranslator;
-    if (locale.language() == QLocale::Chinese) {
-        if (appTranslator.load(QLocale(QLocale::Chinese, QLocale::China), QStringLiteral("oncepay"),
-                               QStringLiteral("_"), QStringLiteral(":/i18n")))
-            QApplication::installTranslator(&appTranslator);
-        if (qtTranslator.load(QLocale(QLocale::Chinese, QLocale::China), QStringLiteral("qtbase"),
-                              QStringLiteral("_"),
-                              QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
-            QApplication::installTranslator(&qtTranslator);
-        QLocale::setDefault(QLocale(QLocale::Chinese, QLocale::China));
-    }
+    // --lang wins for this run; otherwise the language chosen in Preferences, else the system's.
+    Language::apply(parser.isSet(langOption) ? parser.value(langOption) : Language::chosen());
 
     auto config = AppConfig::load(parser.value(configOption));
     if (!config) {
@@ -129,24 +147,58 @@ int main(int argc, char *argv[])
     if (screenshot)
         scheduleScreenshot(parser.value(shotOption), delay);
 
+    KeychainStore keychain;
     for (bool first = true;; first = false) {
+        if (!passwordsReady(*config, keychain))
+            return 0;
         SignInDialog signIn(config->orders);
+        QObject::connect(&signIn, &SignInDialog::editProfilesRequested, &signIn,
+                         [&signIn] { signIn.done(kEditProfiles); });
         if (first && parser.isSet(userOption)) {
             signIn.prefill(parser.value(userOption), scriptedPassword);
             QTimer::singleShot(0, &signIn, &SignInDialog::signIn);
         }
-        if (signIn.exec() != QDialog::Accepted)
+        const int answer = signIn.exec();
+        if (answer == kEditProfiles) {
+            const QString path =
+                config->sourcePath.isEmpty() ? AppConfig::defaultConfigPath() : config->sourcePath;
+            ConnectionProfilesDialog profiles(*config, path, &keychain);
+            if (profiles.exec() == QDialog::Accepted)
+                *config = profiles.config();
+            continue;
+        }
+        if (answer != QDialog::Accepted)
             return 0;
 
-        MainWindow window(*config, signIn.account());
-        QObject::connect(&window, &MainWindow::signedOut, &app,
-                         [] { QApplication::exit(kSignedOut); });
-        if (first && parser.isSet(viewOption))
-            window.showView(parser.value(viewOption));
-        if (first && parser.isSet(orderOption))
-            window.openOrder(parser.value(orderOption));
-        window.show();
-        if (app.exec() != kSignedOut)
+        std::optional<AppConfig> switchTo;
+        int code = kRebuildWindow;
+        for (bool firstWindow = true; code == kRebuildWindow; firstWindow = false) {
+            MainWindow window(*config, signIn.account());
+            QObject::connect(&window, &MainWindow::signedOut, &app,
+                             [] { QApplication::exit(kSignedOut); });
+            QObject::connect(&window, &MainWindow::profilesSwitched, &app,
+                             [&switchTo](const AppConfig &c) { switchTo = c; });
+            QObject::connect(&window, &MainWindow::languageChanged, &app, [] {
+                Language::apply(Language::chosen());
+                QApplication::exit(kRebuildWindow);
+            });
+            if (first && firstWindow && parser.isSet(viewOption)) {
+                const QString view = parser.value(viewOption);
+                if (view == u"profiles")
+                    QTimer::singleShot(0, &window, &MainWindow::editProfiles);
+                else if (view == u"preferences")
+                    QTimer::singleShot(0, &window, &MainWindow::editPreferences);
+                else
+                    window.showView(view);
+            }
+            if (first && firstWindow && parser.isSet(orderOption))
+                window.openOrder(parser.value(orderOption));
+            window.show();
+            code = app.exec();
+        }
+        if (code != kSignedOut)
             return 0;
+        if (switchTo)
+            *config = *switchTo;
     }
 }

@@ -29,6 +29,8 @@ for l in en zh_CN; do
     shot "dashboard-$s.png" "$l" --view dashboard
     shot "order-$s.png" "$l" --order "$order"
     shot "stuck-$s.png" "$l" --view stuck
+    shot "databases-$s.png" "$l" --view databases
+    shot "profiles-$s.png" "$l" --view profiles
     echo wrong-password | xvfb-run -a "$bin/oncepay-console" --config "$work/oncepay.ini" --lang "$l" \
         --user finance --password-stdin --screenshot "$out/signin-$s.png" >/dev/null 2>&1
 done

@@ -221,6 +221,37 @@ IdempotencyModel::IdempotencyModel(QObject *parent)
     addColumn(tr("Outcome"), display([](const IdempotencyRow &i) { return i.outcome; }));
 }
 
+RefundModel::RefundModel(QObject *parent)
+    : RowTableModel(parent)
+{
+    addColumn(tr("Flagged"), timeCell([](const RefundObligationRow &r) { return r.createdAt; }));
+    addColumn(tr("Channel"), display([](const RefundObligationRow &r) { return r.channel; }));
+    addColumn(tr("Transaction"),
+              display([](const RefundObligationRow &r) { return r.channelTxnId; }));
+    addColumn(tr("Amount"), moneyCell([](const RefundObligationRow &r) { return r.amountMinor; },
+                                      [](const RefundObligationRow &r) { return r.currency; }));
+    addColumn(tr("Reason"), display([](const RefundObligationRow &r) { return r.reason; }));
+    addColumn(tr("Callback"), display([](const RefundObligationRow &r) { return r.callbackId; }));
+    addColumn(tr("Resolved"), [](const RefundObligationRow &r, int role) -> QVariant {
+        if (role == Qt::DisplayRole)
+            return r.resolvedAt ? Labels::time(r.resolvedAt) : tr("open");
+        if (role == Qt::BackgroundRole && !r.resolvedAt)
+            return QBrush(QColor(Labels::rollbackColour()));
+        return {};
+    });
+}
+
+FulfilmentModel::FulfilmentModel(QObject *parent)
+    : RowTableModel(parent)
+{
+    addColumn(tr("Created"), timeCell([](const FulfilmentRow &f) { return f.createdAt; }));
+    addColumn(tr("Kind"), display([](const FulfilmentRow &f) {
+                  return f.kind == u"purchase" ? tr("purchase order") : tr("logistics order");
+              }));
+    addColumn(tr("Status"), display([](const FulfilmentRow &f) { return f.status; }));
+    addColumn(tr("Callback"), display([](const FulfilmentRow &f) { return f.callbackId; }));
+}
+
 AuditRowModel::AuditRowModel(QObject *parent)
     : RowTableModel(parent)
 {

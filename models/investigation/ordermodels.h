@@ -2,7 +2,7 @@
 
 // Table models of the order investigation page, each over the plain rows of an OrderPicture
 // (or the search hits): search hits, timeline, callback messages, payments, ledger entries,
-// idempotency records and audit rows.
+// idempotency records, refund obligations, purchase and logistics orders and audit rows.
 // Thread contract: GUI thread only; fed with values loaded elsewhere.
 
 #include "common/rowtablemodel.h"
@@ -48,6 +48,18 @@ class IdempotencyModel : public RowTableModel<IdempotencyRow> {
     Q_OBJECT
 public:
     explicit IdempotencyModel(QObject *parent = nullptr);
+};
+
+class RefundModel : public RowTableModel<RefundObligationRow> {
+    Q_OBJECT
+public:
+    explicit RefundModel(QObject *parent = nullptr);
+};
+
+class FulfilmentModel : public RowTableModel<FulfilmentRow> {
+    Q_OBJECT
+public:
+    explicit FulfilmentModel(QObject *parent = nullptr);
 };
 
 class AuditRowModel : public RowTableModel<AuditRow> {

@@ -11,9 +11,11 @@ namespace OncePay {
 namespace {
 
 const QStringList kProfileKeys = {
-    QStringLiteral("driver"),       QStringLiteral("path"),     QStringLiteral("host"),
-    QStringLiteral("port"),         QStringLiteral("database"), QStringLiteral("user"),
-    QStringLiteral("password_env"), QStringLiteral("options"),  QStringLiteral("same_as")};
+    QStringLiteral("driver"),       QStringLiteral("path"),
+    QStringLiteral("host"),         QStringLiteral("port"),
+    QStringLiteral("database"),     QStringLiteral("user"),
+    QStringLiteral("password_env"), QStringLiteral("options"),
+    QStringLiteral("same_as"),      QStringLiteral("password_keychain")};
 
 Error roleError(DbRole role, const QString &why)
 {
@@ -75,7 +77,9 @@ Result<void> applyProfile(ConnectionProfile &p, const QMap<QString, QString> &se
     if (values.contains(QStringLiteral("options")))
         p.options = values.value(QStringLiteral("options"));
 
-    const QString passwordVar = values.value(QStringLiteral("password_env"), prefix + "PASSWORD");
+    p.passwordEnv = values.value(QStringLiteral("password_env"));
+    p.passwordKeychain = values.value(QStringLiteral("password_keychain")).trimmed();
+    const QString passwordVar = p.passwordEnv.isEmpty() ? prefix + "PASSWORD" : p.passwordEnv;
     if (env.contains(passwordVar))
         p.password = env.value(passwordVar);
 
@@ -92,6 +96,18 @@ Result<void> applyProfile(ConnectionProfile &p, const QMap<QString, QString> &se
 }
 
 } // namespace
+
+Result<ConnectionProfile> AppConfig::profileFromSection(DbRole role,
+                                                        const QMap<QString, QString> &section,
+                                                        const QProcessEnvironment &env)
+{
+    ConnectionProfile p;
+    p.role = role;
+    p.sameAsOrders = role == DbRole::Messages && section.isEmpty();
+    if (auto r = applyProfile(p, section, env); !r)
+        return r.error();
+    return p;
+}
 
 const ConnectionProfile &AppConfig::profile(DbRole role) const
 {

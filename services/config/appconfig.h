@@ -46,6 +46,13 @@ struct AppConfig {
     load(const QString &explicitPath,
          const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment());
 
+    // One [orders|messages|audit] section as `load` reads it, with ONCEPAY_<ROLE>_<KEY>
+    // overrides from `env`; the error names the section and the key. Used by the console's
+    // profile editor to check a profile with the very rules of `load`.
+    static Result<ConnectionProfile> profileFromSection(DbRole role,
+                                                        const QMap<QString, QString> &section,
+                                                        const QProcessEnvironment &env);
+
     // What `load` would produce with no file and no environment.
     static AppConfig defaults(const QString &dataDir);
 };

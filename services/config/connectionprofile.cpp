@@ -46,6 +46,11 @@ QString roleName(DbRole role)
     return {};
 }
 
+bool ConnectionProfile::needsPassword() const
+{
+    return dialect != Dialect::Sqlite && !sameAsOrders && password.isEmpty();
+}
+
 QString ConnectionProfile::describe() const
 {
     if (dialect == Dialect::Sqlite)
@@ -62,8 +67,8 @@ bool ConnectionProfile::sameDatabaseAs(const ConnectionProfile &other) const
         return false;
     if (dialect == Dialect::Sqlite)
         return path == other.path;
-    return host == other.host && port == other.port && database == other.database
-           && user == other.user;
+    return host == other.host && port == other.port && database == other.database &&
+           user == other.user;
 }
 
 } // namespace OncePay

@@ -26,12 +26,17 @@ struct ConnectionProfile {
     QString database;
     QString user;
     QString password;          // from the environment or the keychain, never from the file
+    QString passwordEnv;       // file key password_env: the variable the password comes from
+    QString passwordKeychain;  // file key password_keychain: the OS keychain entry holding it
     QString options;           // passed to QSqlDatabase::setConnectOptions
     bool sameAsOrders = false; // messages reuse the orders connection (DESIGN.md §1)
     // SQLite only: synchronous=NORMAL instead of FULL. For generated demo data (the
     // simulator), never for a database that acknowledges real payments.
     bool relaxedDurability = false;
 
+    // A server database (not SQLite, not sharing the orders connection) without a password
+    // yet: it comes from the keychain or is asked for at start.
+    bool needsPassword() const;
     // For logs and `db check`: everything but the password.
     QString describe() const;
     // Two profiles address the same database (used to share one connection).

@@ -68,6 +68,12 @@ private Q_SLOTS:
         exercise<LedgerModel>(rb->ledger);
         exercise<IdempotencyModel>(rb->idempotency);
         exercise<AuditRowModel>(rb->audit);
+        QVERIFY(!rb->refunds.isEmpty()); // the stale late success: money to refund
+        exercise<RefundModel>(rb->refunds);
+        auto paid = OrderPictureQuery(*m_fixture->orders).load("ord-paid", kFinance);
+        QVERIFY(paid.ok());
+        QCOMPARE(paid->fulfilment.size(), 2); // purchase and logistics orders
+        exercise<FulfilmentModel>(paid->fulfilment);
         auto hits = OrderSearch(*m_fixture->orders).search("cust-ord-rb", kFinance);
         QVERIFY(hits.ok());
         exercise<OrderHitModel>(*hits);

@@ -1,23 +1,33 @@
 // The console, offscreen, over real engine data: sign-in with each role (and wrong password,
 // lock, disabled), the main window's views and rights per role, the dashboard, search by
 // each kind of identifier, an order's timeline with duplicates, a rollback and a stale
-// callback, and the stuck view listing what was left stuck. Nothing blocks in exec().
+// callback, and the stuck view listing what was left stuck; the order's dossier as PDF,
+// the state diagram, the language preference and a lost connection that comes back.
+// Nothing blocks in exec().
 
 #include "auth/signindialog.h"
 #include "auth/staffservice.h"
+#include "common/language.h"
+#include "common/preferencesdialog.h"
 #include "connections/connectionspage.h"
 #include "dashboard/dashboardpage.h"
+#include "investigation/dossier.h"
 #include "investigation/ordermodels.h"
 #include "investigation/stuckmodel.h"
 #include "orders/orderpage.h"
+#include "orders/statediagram.h"
 #include "scenario.h"
 #include "shell/mainwindow.h"
 #include "stuck/stuckpage.h"
 
 #include <QApplication>
 #include <QComboBox>
+#include <QCryptographicHash>
 #include <QDateTime>
 #include <QDir>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -288,6 +298,123 @@ private Q_SLOTS:
         // The last view is remembered.
         MainWindow again(m_fixture->config, account("agent", StaffRole::Agent));
         QCOMPARE(again.currentView(), QStringLiteral("orders"));
+    }
+
+    void dossierExportsAPdfAndAuditsIt()
+    {
+        OrderPage page(m_fixture->config.orders, account("agent", StaffRole::Agent).actor());
+        page.show();
+        QSignalSpy loaded(&page, &OrderPage::orderLoaded);
+        QSignalSpy exported(&page, &OrderPage::dossierExported);
+        QSignalSpy failed(&page, &OrderPage::failed);
+        QVERIFY(!page.exportButton()->isEnabled()); // nothing to export yet
+        page.openOrder("ord-rb");
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 10000);
+        QVERIFY(page.exportButton()->isEnabled());
+
+        // The document says what the page says, with the exact amount.
+        const QString html = Dossier::html(page.picture(), "agent", 0);
+        QVERIFY(html.contains(u"ord-rb"));
+        QVERIFY2(html.contains(u"50.00 EUR"), qPrintable(html.left(2000)));
+        QVERIFY(html.contains(u"5000 EUR")); // minor units, as recorded
+        QVERIFY(html.contains(u"evt_rb_late"));
+        QVERIFY(!html.contains(u"Audit rows")); // agents do not read the audit trail
+
+        const auto auditRows = [&] {
+            return m_fixture->count(
+                "SELECT COUNT(*) FROM audit_outbox WHERE action = 'export.dossier'");
+        };
+        const qint64 before = auditRows();
+        const QString path = QDir(m_dbs.value()->tempPath()).filePath("dossier-ord-rb.pdf");
+        page.exportDossier(path);
+        QTRY_COMPARE_WITH_TIMEOUT(exported.count(), 1, 30000);
+        QFile pdf(path);
+        QVERIFY(pdf.open(QIODevice::ReadOnly));
+        const QByteArray bytes = pdf.readAll();
+        QVERIFY(bytes.startsWith("%PDF-"));
+        QVERIFY(bytes.size() > 5000);
+        // The order id is in the PDF's own metadata (title, UTF-16 as Qt writes it).
+        QByteArray title("\xfe\xff");
+        for (QChar c : QStringLiteral("ord-rb"))
+            title += '\0' + QByteArray(1, char(c.unicode()));
+        QVERIFY(bytes.contains(title));
+        const QString sha = QString::fromLatin1(
+            QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex());
+        QCOMPARE(exported.first().at(1).toString(), sha);
+        // Audited with the file's digest.
+        QCOMPARE(auditRows(), before + 1);
+        auto json = Sql::scalar(m_fixture->orders->db(),
+                                "SELECT after_json FROM audit_outbox WHERE action ="
+                                " 'export.dossier' ORDER BY id DESC LIMIT 1");
+        QVERIFY(json.ok());
+        const QJsonObject after = QJsonDocument::fromJson(json->toString().toUtf8()).object();
+        QCOMPARE(after.value("sha256").toString(), sha);
+        QCOMPARE(after.value("order_version").toInt(), 7);
+
+        // Bad input: a place that cannot be written. A clear message, no file, no audit row.
+        const QString nowhere = path + "/not-a-folder/dossier.pdf";
+        page.exportDossier(nowhere);
+        QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 30000);
+        QVERIFY2(page.statusText().contains(u"not exported"), qPrintable(page.statusText()));
+        QVERIFY(!QFile::exists(nowhere));
+        QCOMPARE(auditRows(), before + 1);
+    }
+
+    void stateDiagramHighlightsThePathTaken()
+    {
+        OrderPage page(m_fixture->config.orders, account("agent", StaffRole::Agent).actor());
+        page.show();
+        QSignalSpy loaded(&page, &OrderPage::orderLoaded);
+        page.openOrder("ord-rb");
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 10000);
+        StateDiagram *d = page.stateDiagram();
+        QCOMPARE(d->timesTaken("payment_failed", "pending_payment"), 1); // the rollback
+        QCOMPARE(d->timesTaken("pending_payment", "paying"), 2);         // two attempts
+        QCOMPARE(d->timesTaken("paid", "refunded"), 0);
+        QVERIFY(!d->grab().isNull()); // paints
+    }
+
+    void languageIsAPreference()
+    {
+        Language::choose(QString());
+        PreferencesDialog dialog;
+        QComboBox *box = dialog.languageBox();
+        QCOMPARE(box->count(), 3);
+        box->setCurrentIndex(box->findData(QStringLiteral("zh_CN")));
+        dialog.accept();
+        QVERIFY(dialog.languageChanged());
+        QCOMPARE(Language::chosen(), QStringLiteral("zh_CN"));
+        QCOMPARE(Language::apply(Language::chosen()).language(), QLocale::Chinese);
+        const QString zh = QCoreApplication::translate("OncePay::MainWindow", "Dashboard");
+        QVERIFY2(zh != u"Dashboard", qPrintable(zh));
+        MainWindow window(m_fixture->config, account("agent", StaffRole::Agent));
+        QCOMPARE(window.navigation()->item(0)->text(), zh);
+        Language::choose(QStringLiteral("klingon")); // unknown: back to the system
+        QCOMPARE(Language::chosen(), QString());
+        Language::apply(QStringLiteral("en"));
+        QCOMPARE(QCoreApplication::translate("OncePay::MainWindow", "Dashboard"),
+                 QStringLiteral("Dashboard"));
+    }
+
+    void lostConnectionShowsAndRecovers()
+    {
+        // The orders database "goes away" (its folder is a file), then comes back.
+        AppConfig config = m_fixture->config;
+        const QString dir = QDir(m_dbs.value()->tempPath()).filePath("moving");
+        QFile blocker(dir);
+        QVERIFY(blocker.open(QIODevice::WriteOnly));
+        blocker.close();
+        config.orders.path = dir + "/orders.db";
+        ConnectionsPage page(config);
+        QSignalSpy statuses(&page, &ConnectionsPage::statusesChanged);
+        page.refresh();
+        QTRY_COMPARE_WITH_TIMEOUT(statuses.count(), 1, 10000);
+        QVERIFY(!statuses.last().first().value<QList<RoleStatus>>().first().reachable);
+        QVERIFY(QFile::remove(dir));
+        QVERIFY(QDir().mkpath(dir));
+        page.refresh();
+        QTRY_COMPARE_WITH_TIMEOUT(statuses.count(), 2, 10000);
+        QVERIFY(statuses.last().first().value<QList<RoleStatus>>().first().reachable);
     }
 
     void unreachableDatabaseSaysSo()

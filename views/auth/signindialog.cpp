@@ -39,6 +39,11 @@ SignInDialog::SignInDialog(const ConnectionProfile &orders, QWidget *parent)
     m_signIn = buttons->addButton(tr("Sign in"), QDialogButtonBox::AcceptRole);
     m_signIn->setObjectName(QStringLiteral("signIn"));
     m_signIn->setDefault(true);
+    auto *profiles = buttons->addButton(tr("&Databases…"), QDialogButtonBox::ResetRole);
+    profiles->setObjectName(QStringLiteral("profiles"));
+    profiles->setToolTip(tr("Edit, test and switch the connection profiles"));
+    profiles->setAutoDefault(false);
+    connect(profiles, &QPushButton::clicked, this, &SignInDialog::editProfilesRequested);
     disconnect(buttons, nullptr, this, nullptr);
     connect(m_signIn, &QPushButton::clicked, this, &SignInDialog::signIn);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);

@@ -36,6 +36,8 @@ public Q_SLOTS:
 Q_SIGNALS:
     void signedIn(const OncePay::StaffAccount &account);
     void refused(const QString &why);
+    // "Databases…": the person wants to edit the connection profiles before signing in.
+    void editProfilesRequested();
 
 private:
     void showRefusal(const SignInResult &result);

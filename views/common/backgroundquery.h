@@ -1,8 +1,11 @@
 #pragma once
 
-// Runs one read against the orders database on a pool thread: the task opens its own
-// connection there (unique name, schema checked, never migrated), runs `work(connection)`
-// and hands a plain value back to `done` on the GUI thread, queued. The caller drops stale
+// Runs one read against the orders database on a pool thread: the task uses that thread's
+// own connection (opened there on first use under a unique name, schema checked, never
+// migrated, then kept for the thread's next task — one connection per thread per database),
+// runs `work(connection)` and hands a plain value back to `done` on the GUI thread, queued.
+// A task that fails because the database is unavailable (or answers unexpectedly) closes
+// its connection, so a lost database is reopened by the next task. The caller drops stale
 // answers with its own generation counter (see ConnectionsPage).
 // Thread contract: call on the GUI thread; `work` runs on a pool thread and must only touch
 // what it captured by value; `done` runs on the GUI thread while `context` lives.
@@ -16,6 +19,8 @@
 #include <QObject>
 #include <QtConcurrent>
 
+#include <map>
+#include <memory>
 #include <optional>
 
 namespace OncePay {
@@ -25,6 +30,22 @@ template <typename T> struct TaskOutcome {
     std::optional<T> value;
     Error error;
 };
+
+namespace Internal {
+
+// The connections of the calling pool thread, by profile; closed when the thread ends.
+inline std::map<QString, std::unique_ptr<Connection>> &threadConnections()
+{
+    thread_local std::map<QString, std::unique_ptr<Connection>> connections;
+    return connections;
+}
+
+inline QString connectionKey(const ConnectionProfile &p)
+{
+    return p.describe() + QLatin1Char('|') + p.options;
+}
+
+} // namespace Internal
 
 template <typename T, typename Work, typename Done>
 void runBackgroundQuery(QObject *context, const ConnectionProfile &profile, const QString &purpose,
@@ -44,16 +65,25 @@ void runBackgroundQuery(QObject *context, const ConnectionProfile &profile, cons
     });
     watcher->setFuture(QtConcurrent::run([profile, name, work]() -> TaskOutcome<T> {
         TaskOutcome<T> out;
-        auto c = InvestigationDb::open(profile, name);
-        if (!c) {
-            out.error = c.error();
-            return out;
+        auto &connections = Internal::threadConnections();
+        const QString key = Internal::connectionKey(profile);
+        auto it = connections.find(key);
+        if (it == connections.end()) {
+            auto c = InvestigationDb::open(profile, name);
+            if (!c) {
+                out.error = c.error();
+                return out;
+            }
+            it = connections.emplace(key, std::make_unique<Connection>(std::move(c).value())).first;
         }
-        Result<T> r = work(*c);
-        if (r)
+        Result<T> r = work(*it->second);
+        if (r) {
             out.value = std::move(r).value();
-        else
+        } else {
             out.error = r.error();
+            if (out.error.code == ErrorCode::Unavailable || out.error.code == ErrorCode::Internal)
+                connections.erase(key);
+        }
         return out;
     }));
 }

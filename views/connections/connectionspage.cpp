@@ -43,19 +43,21 @@ void ConnectionsPage::refresh()
     m_refresh->setEnabled(false);
     m_summary->setText(tr("Checking the orders, messages and audit databases…"));
     auto *watcher = new QFutureWatcher<QList<RoleStatus>>(this);
-    connect(watcher, &QFutureWatcher<QList<RoleStatus>>::finished, this, [this, watcher, generation] {
-        watcher->deleteLater();
-        if (generation != m_generation)
-            return; // a newer check was started; this answer is stale
-        const auto statuses = watcher->result();
-        m_model->setStatuses(statuses);
-        m_table->resizeColumnsToContents();
-        m_refresh->setEnabled(true);
-        m_summary->setText(m_model->allReachable()
-                               ? tr("All three databases are reachable.")
-                               : tr("At least one database is unreachable; see the Status column."));
-        Q_EMIT statusesChanged(statuses);
-    });
+    connect(watcher, &QFutureWatcher<QList<RoleStatus>>::finished, this,
+            [this, watcher, generation] {
+                watcher->deleteLater();
+                if (generation != m_generation)
+                    return; // a newer check was started; this answer is stale
+                const auto statuses = watcher->result();
+                m_model->setStatuses(statuses);
+                m_table->resizeColumnsToContents();
+                m_refresh->setEnabled(true);
+                m_summary->setText(
+                    m_model->allReachable()
+                        ? tr("All three databases are reachable.")
+                        : tr("At least one database is unreachable; see the Status column."));
+                Q_EMIT statusesChanged(statuses);
+            });
     const AppConfig config = m_config;
     watcher->setFuture(QtConcurrent::run([config] { return HealthCheck::checkAll(config); }));
 }

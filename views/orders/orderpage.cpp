@@ -6,10 +6,17 @@
 #include "common/errortext.h"
 #include "common/labels.h"
 #include "common/tableviews.h"
+#include "investigation/dossier.h"
+#include "investigation/dossieraudit.h"
 #include "investigation/ordermodels.h"
 #include "investigation/orderpicturequery.h"
 #include "investigation/ordersearch.h"
+#include "orders/statediagram.h"
 
+#include <QDateTime>
+#include <QDir>
+#include <QFile>
+#include <QFileDialog>
 #include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -35,6 +42,8 @@ OrderPage::OrderPage(const ConnectionProfile &orders, const Actor &actor, QWidge
     , m_payments(new PaymentModel(this))
     , m_ledger(new LedgerModel(this))
     , m_requests(new IdempotencyModel(this))
+    , m_refunds(new RefundModel(this))
+    , m_fulfilment(new FulfilmentModel(this))
     , m_audit(new AuditRowModel(this))
 {
     setObjectName(QStringLiteral("orderPage"));
@@ -47,6 +56,11 @@ OrderPage::OrderPage(const ConnectionProfile &orders, const Actor &actor, QWidge
     m_go = new QPushButton(tr("&Find"), this);
     connect(m_search, &QLineEdit::returnPressed, this, [this] { search(m_search->text()); });
     connect(m_go, &QPushButton::clicked, this, [this] { search(m_search->text()); });
+    m_export = new QPushButton(tr("&Export dossier…"), this);
+    m_export->setObjectName(QStringLiteral("exportDossier"));
+    m_export->setToolTip(tr("Save everything about this order as a PDF for a dispute"));
+    m_export->setEnabled(false);
+    connect(m_export, &QPushButton::clicked, this, &OrderPage::exportDossierAs);
     m_status = new QLabel(this);
     m_status->setObjectName(QStringLiteral("status"));
     m_status->setWordWrap(true);
@@ -63,6 +77,7 @@ OrderPage::OrderPage(const ConnectionProfile &orders, const Actor &actor, QWidge
     searchRow->addSpacing(16);
     searchRow->addWidget(m_search, 1);
     searchRow->addWidget(m_go);
+    searchRow->addWidget(m_export);
 
     m_detail = new QWidget(this);
     auto *detail = new QVBoxLayout(m_detail);
@@ -98,6 +113,8 @@ QWidget *OrderPage::buildHeader()
     layout->addWidget(m_title);
     layout->addWidget(m_facts);
     layout->addWidget(m_path);
+    m_diagram = new StateDiagram(box);
+    layout->addWidget(m_diagram);
     return box;
 }
 
@@ -126,8 +143,12 @@ QWidget *OrderPage::buildTabs()
     moneyLayout->addWidget(makeTable(money, m_payments, QStringLiteral("payments")));
     moneyLayout->addWidget(new QLabel(tr("<b>Ledger</b>"), money));
     moneyLayout->addWidget(makeTable(money, m_ledger, QStringLiteral("ledger")));
+    moneyLayout->addWidget(new QLabel(tr("<b>Refunds due</b>"), money));
+    moneyLayout->addWidget(makeTable(money, m_refunds, QStringLiteral("refunds")));
     m_tabs->addTab(money, tr("&Payments and ledger"));
     m_tabs->addTab(makeTable(this, m_requests, QStringLiteral("requests")), tr("&Requests"));
+    m_tabs->addTab(makeTable(this, m_fulfilment, QStringLiteral("fulfilment")),
+                   tr("Purchase and &logistics"));
 
     // The audit trail is for finance and auditors (DESIGN.md §6); others do not get the tab
     // (and the service returns no rows to them anyway).
@@ -162,6 +183,7 @@ void OrderPage::search(const QString &term)
         m_search->setText(term);
     const quint64 generation = ++m_generation;
     m_busy->setBusy(true);
+    m_export->setEnabled(false);
     setStatus(tr("Searching…"));
     const Actor actor = m_actor;
     runBackgroundQuery<QList<OrderHit>>(
@@ -197,6 +219,7 @@ void OrderPage::openOrder(const QString &orderId)
 {
     const quint64 generation = ++m_generation;
     m_busy->setBusy(true);
+    m_export->setEnabled(false);
     setStatus(tr("Loading order %1…").arg(orderId));
     const Actor actor = m_actor;
     runBackgroundQuery<OrderPicture>(
@@ -256,19 +279,79 @@ void OrderPage::showPicture(const OrderPicture &p)
                     .arg(Labels::refusedColour(),
                          tr("%n refused attempt(s)", nullptr, int(p.rejections.size())));
     m_path->setText(path);
+    QList<std::pair<QString, QString>> taken;
+    for (const OrderTransition &t : p.transitions)
+        taken.append({t.fromState, t.toState});
+    m_diagram->setPath(taken, state);
 
     m_timeline->setRows(p.timeline);
     m_messages->setRows(p.messages);
     m_payments->setRows(p.payments);
     m_ledger->setRows(p.ledger);
     m_requests->setRows(p.idempotency);
+    m_refunds->setRows(p.refunds);
+    m_fulfilment->setRows(p.fulfilment);
     m_audit->setRows(p.audit);
     for (QTableView *t : findChildren<QTableView *>())
         if (t != m_hitTable)
             t->resizeColumnsToContents();
     m_raw->clear();
     m_detail->show();
+    m_export->setEnabled(true);
     setStatus(tr("%n event(s) in the timeline.", nullptr, int(p.timeline.size())));
+}
+
+void OrderPage::exportDossierAs()
+{
+    if (m_picture.order.orderId.isEmpty())
+        return;
+    const QString suggested =
+        QDir::home().filePath(QStringLiteral("dossier-%1.pdf").arg(m_picture.order.orderId));
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export dossier"), suggested,
+                                                      tr("PDF documents (*.pdf)"));
+    if (!path.isEmpty())
+        exportDossier(path);
+}
+
+void OrderPage::exportDossier(const QString &path)
+{
+    if (m_picture.order.orderId.isEmpty())
+        return;
+    // The text is built here (translated words, the page's models); the PDF is laid out and
+    // written on a pool thread, then the export is audited — or the file is removed.
+    const QString html = Dossier::html(m_picture, m_actor.id, QDateTime::currentMSecsSinceEpoch());
+    const QString orderId = m_picture.order.orderId;
+    const qint64 version = m_picture.order.version;
+    const Actor actor = m_actor;
+    m_export->setEnabled(false);
+    m_busy->setBusy(true);
+    setStatus(tr("Writing the dossier of order %1…").arg(orderId));
+    runBackgroundQuery<Dossier::WrittenFile>(
+        this, m_orders, QStringLiteral("dossier"),
+        [html, orderId, version, actor, path](const Connection &c) -> Result<Dossier::WrittenFile> {
+            auto file = Dossier::writePdf(html, orderId, path);
+            if (!file)
+                return file.error();
+            DossierExportFacts facts{orderId, version, file->sha256Hex, file->bytes};
+            if (auto audited = DossierAudit(c, Clock::system()).recordExport(facts, actor);
+                !audited) {
+                QFile::remove(path); // an export nobody can account for is not handed out
+                return audited.error();
+            }
+            return file;
+        },
+        [this](const Result<Dossier::WrittenFile> &r) {
+            m_busy->setBusy(false);
+            m_export->setEnabled(!m_picture.order.orderId.isEmpty());
+            if (!r) {
+                setStatus(tr("The dossier was not exported: %1").arg(errorText(r.error())), true);
+                Q_EMIT failed(m_status->text());
+                return;
+            }
+            setStatus(tr("Dossier saved to %1 (%n page(s), SHA-256 %2).", nullptr, r->pages)
+                          .arg(QDir::toNativeSeparators(r->path), r->sha256Hex.left(16)));
+            Q_EMIT dossierExported(r->path, r->sha256Hex);
+        });
 }
 
 void OrderPage::showMessage(int row)

@@ -5,7 +5,8 @@
 // versions and causes), refused attempts, callbacks, worker outcomes, ledger entries and
 // refunds due, refused rows highlighted; tabs with the callbacks (raw body and headers), the
 // payments and ledger, the requests, and — for roles that may read the audit trail — the
-// audit rows. Every read runs on a pool thread; stale answers are dropped.
+// audit rows. Every read runs on a pool thread; stale answers are dropped. "Export dossier…"
+// writes the order as a PDF for a dispute on a pool thread and audits the export.
 // Thread contract: GUI thread only.
 
 #include "config/connectionprofile.h"
@@ -30,6 +31,9 @@ class LedgerModel;
 class MessageModel;
 class OrderHitModel;
 class PaymentModel;
+class RefundModel;
+class StateDiagram;
+class FulfilmentModel;
 class TimelineModel;
 
 class OrderPage : public QWidget {
@@ -46,17 +50,25 @@ public:
     const OrderPicture &picture() const { return m_picture; }
     QString statusText() const;
     QTabWidget *tabs() const { return m_tabs; }
+    StateDiagram *stateDiagram() const { return m_diagram; }
     QLineEdit *searchBox() const { return m_search; }
+    QPushButton *exportButton() const { return m_export; }
 
 public Q_SLOTS:
     void search(const QString &term);
     void openOrder(const QString &orderId);
     void focusSearch();
+    // Asks where to save (a file dialog) and exports the shown order's dossier there.
+    void exportDossierAs();
+    // Writes the shown order's dossier to `path` (PDF) off the GUI thread and audits it;
+    // dossierExported or failed follows.
+    void exportDossier(const QString &path);
 
 Q_SIGNALS:
     void searched(int hits);
     void orderLoaded(const QString &orderId);
     void failed(const QString &why);
+    void dossierExported(const QString &path, const QString &sha256Hex);
 
 private:
     void showPicture(const OrderPicture &picture);
@@ -70,12 +82,14 @@ private:
     OrderPicture m_picture;
     QLineEdit *m_search = nullptr;
     QPushButton *m_go = nullptr;
+    QPushButton *m_export = nullptr;
     QLabel *m_status = nullptr;
     BusyIndicator *m_busy = nullptr;
     QTableView *m_hitTable = nullptr;
     QLabel *m_title = nullptr;
     QLabel *m_facts = nullptr;
     QLabel *m_path = nullptr;
+    StateDiagram *m_diagram = nullptr;
     QTabWidget *m_tabs = nullptr;
     QWidget *m_auditTab = nullptr;
     QTableView *m_messageTable = nullptr;
@@ -86,6 +100,8 @@ private:
     PaymentModel *m_payments = nullptr;
     LedgerModel *m_ledger = nullptr;
     IdempotencyModel *m_requests = nullptr;
+    RefundModel *m_refunds = nullptr;
+    FulfilmentModel *m_fulfilment = nullptr;
     AuditRowModel *m_audit = nullptr;
     QWidget *m_detail = nullptr;
     quint64 m_generation = 0;

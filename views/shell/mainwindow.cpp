@@ -3,7 +3,10 @@
 #include "auth/permissions.h"
 #include "auth/staffservice.h"
 #include "common/labels.h"
+#include "common/preferencesdialog.h"
+#include "connections/connectionprofilesdialog.h"
 #include "connections/connectionspage.h"
+#include "connections/keychainstore.h"
 #include "dashboard/dashboardpage.h"
 #include "db/connection.h"
 #include "log/logpane.h"
@@ -89,6 +92,13 @@ MainWindow::MainWindow(const AppConfig &config, const StaffAccount &account, QWi
         statusBar()->addPermanentWidget(label);
     }
     connect(m_connections, &ConnectionsPage::statusesChanged, this, &MainWindow::showStatuses);
+    // A failed load is often the first sign of a lost connection: check now, not in 30 s.
+    if (m_dashboard)
+        connect(m_dashboard, &DashboardPage::failed, m_connections, &ConnectionsPage::refresh);
+    if (m_orderPage)
+        connect(m_orderPage, &OrderPage::failed, m_connections, &ConnectionsPage::refresh);
+    if (m_stuck)
+        connect(m_stuck, &StuckPage::failed, m_connections, &ConnectionsPage::refresh);
     m_healthTimer = new QTimer(this);
     m_healthTimer->setInterval(30 * 1000);
     connect(m_healthTimer, &QTimer::timeout, m_connections, &ConnectionsPage::refresh);
@@ -112,6 +122,10 @@ void MainWindow::addView(const QString &name, const QString &title, QWidget *pag
 void MainWindow::buildMenus()
 {
     QMenu *console = menuBar()->addMenu(tr("&Console"));
+    console->addAction(tr("Connection &profiles…"), this, &MainWindow::editProfiles);
+    QAction *prefs = console->addAction(tr("P&references…"), this, &MainWindow::editPreferences);
+    prefs->setShortcut(QKeySequence::Preferences);
+    console->addSeparator();
     QAction *out = console->addAction(tr("Sign &out"), this, &MainWindow::signOut);
     out->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Q));
     QAction *quit = console->addAction(tr("&Quit"), this, &QWidget::close);
@@ -218,6 +232,28 @@ void MainWindow::signOut()
     saveLayout();
     hide();
     Q_EMIT signedOut();
+}
+
+void MainWindow::editProfiles()
+{
+    KeychainStore keychain;
+    const QString path =
+        m_config.sourcePath.isEmpty() ? AppConfig::defaultConfigPath() : m_config.sourcePath;
+    ConnectionProfilesDialog dialog(m_config, path, &keychain, this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    // The staff accounts live in the orders database: a new one means signing in again.
+    signOut();
+    Q_EMIT profilesSwitched(dialog.config());
+}
+
+void MainWindow::editPreferences()
+{
+    PreferencesDialog dialog(this);
+    if (dialog.exec() != QDialog::Accepted || !dialog.languageChanged())
+        return;
+    saveLayout();
+    Q_EMIT languageChanged();
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)

@@ -4,7 +4,11 @@
 // with the health of the three databases (checked again every 30 s, so a lost connection
 // shows and recovers) and the signed-in person and role, and the log pane at the bottom.
 // Which views are offered follows the role (auth/permissions.h); the services check again.
-// Remembers geometry, dock layout and the last view.
+// Remembers geometry, dock layout and the last view. A page that fails to load asks for a
+// health check at once, so a lost connection shows without waiting for the next round.
+// Console ▸ Connection profiles… edits, tests and switches the profiles (the caller signs in
+// again on the new databases); Preferences… switches the language (the caller rebuilds the
+// window).
 // Thread contract: GUI thread only. Owns its pages.
 
 #include "auth/staffaccount.h"
@@ -45,9 +49,15 @@ public Q_SLOTS:
     void showView(const QString &name);
     void openOrder(const QString &orderId);
     void signOut();
+    void editProfiles();
+    void editPreferences();
 
 Q_SIGNALS:
     void signedOut();
+    // Emitted after the new profiles were saved; the window is hidden, the caller switches.
+    void profilesSwitched(const OncePay::AppConfig &config);
+    // Emitted after another language was chosen; the caller rebuilds the window.
+    void languageChanged();
 
 protected:
     void closeEvent(QCloseEvent *event) override;

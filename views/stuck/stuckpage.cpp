@@ -9,11 +9,14 @@
 
 #include <QComboBox>
 #include <QHBoxLayout>
+#include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
 #include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace OncePay {
 
@@ -51,8 +54,19 @@ StuckPage::StuckPage(const ConnectionProfile &orders, const Actor &actor, QWidge
     m_busy = new BusyIndicator(this);
 
     m_table = makeTable(this, m_proxy, QStringLiteral("stuck"));
-    m_table->setSortingEnabled(true);
-    m_table->sortByColumn(StuckModel::Age, Qt::DescendingOrder);
+    // The default order is the one the rows are loaded in (sorted on the pool thread); the
+    // proxy sorts only when the person picks another column or order.
+    QHeaderView *header = m_table->horizontalHeader();
+    header->setSectionsClickable(true);
+    header->setSortIndicatorShown(true);
+    header->setSortIndicator(StuckModel::Age, Qt::DescendingOrder);
+    connect(header, &QHeaderView::sortIndicatorChanged, this,
+            [this](int column, Qt::SortOrder order) {
+                if (column == StuckModel::Age && order == Qt::DescendingOrder)
+                    m_proxy->sort(-1); // back to the load order
+                else
+                    m_proxy->sort(column, order);
+            });
     m_table->setToolTip(tr("Enter or double-click opens the order"));
     connect(m_table, &QTableView::activated, this, [this](const QModelIndex &i) {
         const QString order = i.data(OrderIdRole).toString();
@@ -90,8 +104,14 @@ void StuckPage::refresh()
     const Actor actor = m_actor;
     runBackgroundQuery<StuckReport>(
         this, m_orders, QStringLiteral("stuck"),
-        [filter, actor](const Connection &c) {
-            return StuckQuery(c, Clock::system()).load(filter, actor);
+        [filter, actor](const Connection &c) -> Result<StuckReport> {
+            auto report = StuckQuery(c, Clock::system()).load(filter, actor);
+            if (report) // oldest first across kinds: the table's default order
+                std::stable_sort(report->records.begin(), report->records.end(),
+                                 [](const StuckRecord &a, const StuckRecord &b) {
+                                     return a.sinceMs < b.sinceMs;
+                                 });
+            return report;
         },
         [this, generation](const Result<StuckReport> &r) {
             if (generation != m_generation)

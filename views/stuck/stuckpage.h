@@ -2,7 +2,9 @@
 
 // Stuck records (DESIGN.md §6) with the ops_settings thresholds: filter by kind and minimum
 // age (the query runs again, off the GUI thread), sort by any column, open the order of a
-// row with Enter or a double click.
+// row with Enter or a double click. Rows arrive oldest first, already in the default order
+// (age, descending), so a reload of tens of thousands of rows does not sort on the GUI
+// thread; only a click on another column sorts there.
 // Thread contract: GUI thread only.
 
 #include "config/connectionprofile.h"

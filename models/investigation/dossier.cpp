@@ -1,0 +1,178 @@
+#include "dossier.h"
+
+#include "common/labels.h"
+#include "investigation/ordermodels.h"
+
+#include <QAbstractTextDocumentLayout>
+#include <QBrush>
+#include <QCoreApplication>
+#include <QCryptographicHash>
+#include <QFile>
+#include <QJsonDocument>
+#include <QPdfWriter>
+#include <QSaveFile>
+#include <QTextDocument>
+
+namespace OncePay::Dossier {
+
+namespace {
+
+class Text {
+    Q_DECLARE_TR_FUNCTIONS(OncePay::Dossier)
+};
+
+// Raw bodies are evidence, but a runaway payload must not make a 500-page dossier.
+constexpr qsizetype kMaxRawChars = 8000;
+
+QString esc(const QString &s)
+{
+    return s.toHtmlEscaped();
+}
+
+// One table with the model's own headers and display texts; refused rows keep the
+// background the page gives them.
+QString table(const QAbstractItemModel &m)
+{
+    if (m.rowCount() == 0)
+        return QStringLiteral("<p><i>%1</i></p>").arg(esc(Text::tr("None.")));
+    QString out = QStringLiteral(
+        "<table border='1' cellspacing='0' cellpadding='3' width='100%' style='border-color:#999;'>"
+        "<tr>");
+    for (int c = 0; c < m.columnCount(); ++c)
+        out += QStringLiteral("<th bgcolor='#e8e8e8' align='left'>%1</th>")
+                   .arg(esc(m.headerData(c, Qt::Horizontal).toString()));
+    out += QStringLiteral("</tr>");
+    for (int r = 0; r < m.rowCount(); ++r) {
+        const QVariant bg = m.index(r, 0).data(Qt::BackgroundRole);
+        out += bg.canConvert<QBrush>()
+                   ? QStringLiteral("<tr bgcolor='%1'>").arg(bg.value<QBrush>().color().name())
+                   : QStringLiteral("<tr>");
+        for (int c = 0; c < m.columnCount(); ++c)
+            out += QStringLiteral("<td>%1</td>").arg(esc(m.index(r, c).data().toString()));
+        out += QStringLiteral("</tr>");
+    }
+    return out + QStringLiteral("</table>");
+}
+
+template <typename Model, typename Rows> QString tableOf(const Rows &rows)
+{
+    Model model;
+    model.setRows(rows);
+    return table(model);
+}
+
+QString pretty(const QString &json)
+{
+    const QJsonDocument doc = QJsonDocument::fromJson(json.toUtf8());
+    QString text = doc.isNull() ? json : QString::fromUtf8(doc.toJson(QJsonDocument::Indented));
+    if (text.size() > kMaxRawChars)
+        text =
+            text.left(kMaxRawChars) + QLatin1Char('\n') +
+            Text::tr("[… %1 more characters in the message table]").arg(text.size() - kMaxRawChars);
+    return text;
+}
+
+QString section(const QString &title, const QString &body)
+{
+    return QStringLiteral("<h3>%1</h3>%2").arg(esc(title), body);
+}
+
+} // namespace
+
+QString html(const OrderPicture &p, const QString &exportedBy, qint64 exportedAtMs)
+{
+    const Order &o = p.order;
+    QString out = QStringLiteral("<html><body style='font-size:8pt;'>");
+    out += QStringLiteral("<h2>%1</h2>")
+               .arg(esc(Text::tr("Dispute dossier — order %1").arg(o.orderId)));
+    const QList<std::pair<QString, QString>> facts{
+        {Text::tr("Order"), o.orderId},
+        {Text::tr("State"), Labels::orderState(orderStateName(o.state))},
+        {Text::tr("Version"), QString::number(o.version)},
+        {Text::tr("Amount"), Labels::money(o.amountMinor, o.currency)},
+        {Text::tr("Amount in minor units"),
+         QStringLiteral("%1 %2").arg(o.amountMinor).arg(o.currency)},
+        {Text::tr("Customer"), o.customerRef},
+        {Text::tr("Channel"), o.channel},
+        {Text::tr("Channel transaction"), o.channelTxnId},
+        {Text::tr("Current attempt"), o.currentRequestId},
+        {Text::tr("Reason"), o.stateReason},
+        {Text::tr("Created"), Labels::time(o.createdAt)},
+        {Text::tr("Paid"), Labels::time(o.paidAt)},
+        {Text::tr("Updated"), Labels::time(o.updatedAt)},
+    };
+    out += QStringLiteral("<table cellpadding='2'>");
+    for (const auto &[k, v] : facts)
+        out += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>").arg(esc(k), esc(v));
+    out += QStringLiteral("</table>");
+
+    QStringList path;
+    if (!p.transitions.isEmpty())
+        path << Labels::orderState(p.transitions.first().fromState);
+    for (const OrderTransition &t : p.transitions)
+        path << QStringLiteral("%1 (v%2)").arg(Labels::orderState(t.toState)).arg(t.newVersion);
+    out += section(Text::tr("Path through the state machine"),
+                   QStringLiteral("<p>%1</p>").arg(esc(path.join(QStringLiteral(" → ")))));
+    out += section(Text::tr("Timeline"), tableOf<TimelineModel>(p.timeline));
+    out += section(Text::tr("Callbacks"), tableOf<MessageModel>(p.messages));
+    out += section(Text::tr("Payments"), tableOf<PaymentModel>(p.payments));
+    out += section(Text::tr("Ledger"), tableOf<LedgerModel>(p.ledger));
+    out += section(Text::tr("Refunds due"), tableOf<RefundModel>(p.refunds));
+    out += section(Text::tr("Requests"), tableOf<IdempotencyModel>(p.idempotency));
+    out +=
+        section(Text::tr("Purchase and logistics orders"), tableOf<FulfilmentModel>(p.fulfilment));
+    if (p.auditVisible)
+        out += section(Text::tr("Audit rows"), tableOf<AuditRowModel>(p.audit));
+
+    QString raw;
+    for (const MessageRow &m : p.messages)
+        raw += QStringLiteral("<p><b>%1</b> — %2</p><pre>%3</pre><pre>%4</pre>")
+                   .arg(esc(m.callbackId), esc(Labels::time(m.receivedAt)), esc(pretty(m.headers)),
+                        esc(pretty(m.rawBody)));
+    out += section(Text::tr("Callbacks as received (headers, then body)"),
+                   raw.isEmpty() ? QStringLiteral("<p><i>%1</i></p>").arg(esc(Text::tr("None.")))
+                                 : raw);
+
+    out += QStringLiteral("<hr/><p>%1</p>")
+               .arg(esc(
+                   Text::tr("Exported by %1 at %2. Amounts are exact, as recorded in minor units; "
+                            "signatures were verified when each callback was received (unsigned or "
+                            "wrongly signed requests are never stored).")
+                       .arg(exportedBy, Labels::time(exportedAtMs))));
+    return out + QStringLiteral("</body></html>");
+}
+
+Result<WrittenFile> writePdf(const QString &html, const QString &title, const QString &path)
+{
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return makeError(ErrorCode::Invalid,
+                         QStringLiteral("cannot write %1: %2").arg(path, file.errorString()));
+    int pages = 0;
+    {
+        QPdfWriter writer(&file);
+        writer.setTitle(title);
+        writer.setCreator(QStringLiteral("OncePay"));
+        writer.setPageSize(QPageSize(QPageSize::A4));
+        writer.setPageMargins(QMarginsF(15, 15, 15, 15), QPageLayout::Millimeter);
+        QTextDocument doc;
+        doc.setHtml(html);
+        doc.print(&writer);
+        // The same pagination print() used: the page's paint rectangle in points.
+        doc.setPageSize(writer.pageLayout().paintRectPoints().size());
+        pages = doc.pageCount();
+    }
+    if (!file.commit())
+        return makeError(ErrorCode::Invalid,
+                         QStringLiteral("cannot write %1: %2").arg(path, file.errorString()));
+    QFile written(path);
+    if (!written.open(QIODevice::ReadOnly))
+        return makeError(
+            ErrorCode::Invalid,
+            QStringLiteral("cannot read back %1: %2").arg(path, written.errorString()));
+    QCryptographicHash sha(QCryptographicHash::Sha256);
+    sha.addData(&written);
+    return WrittenFile{path, QString::fromLatin1(sha.result().toHex()), written.size(), pages};
+}
+
+} // namespace OncePay::Dossier

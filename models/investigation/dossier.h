@@ -1,0 +1,32 @@
+#pragma once
+
+// The dossier of one order for a dispute (DESIGN.md §6): the order's facts, the path it
+// took, the timeline, the callbacks as received (body and headers), payments, ledger,
+// refunds due, requests, purchase and logistics orders and — for roles that may read it —
+// the audit rows, with exact amounts, who exported it and when. The text is built from the
+// order page's own table models, so the dossier says what the page says, in the same words.
+// Thread contract: html() on the GUI thread (translated labels, QObject models);
+// writePdf() on any thread — it touches nothing but its arguments.
+
+#include "core/result.h"
+#include "investigation/orderpicture.h"
+
+#include <QByteArray>
+#include <QString>
+
+namespace OncePay::Dossier {
+
+struct WrittenFile {
+    QString path;
+    QString sha256Hex;
+    qint64 bytes = 0;
+    int pages = 0;
+};
+
+QString html(const OrderPicture &picture, const QString &exportedBy, qint64 exportedAtMs);
+
+// A4 PDF written atomically (a failed export leaves no half file); `title` goes into the
+// PDF's metadata (the order id, so a viewer's title bar and a search find it).
+Result<WrittenFile> writePdf(const QString &html, const QString &title, const QString &path);
+
+} // namespace OncePay::Dossier

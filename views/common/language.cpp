@@ -1,0 +1,88 @@
+#include "language.h"
+
+#include <QCoreApplication>
+#include <QLibraryInfo>
+#include <QPointer>
+#include <QSettings>
+#include <QTranslator>
+
+#include <spdlog/spdlog.h>
+
+namespace OncePay::Language {
+
+namespace {
+
+const QString kKey = QStringLiteral("ui/language");
+
+// Owned by the application object, so they go when it goes.
+QPointer<QTranslator> g_app;
+QPointer<QTranslator> g_qt;
+
+void drop(QPointer<QTranslator> &t)
+{
+    if (t) {
+        QCoreApplication::removeTranslator(t);
+        delete t;
+    }
+}
+
+} // namespace
+
+QStringList choices()
+{
+    return {QString(), QStringLiteral("en"), QStringLiteral("zh_CN")};
+}
+
+QString displayName(const QString &code)
+{
+    if (code == u"en")
+        return QStringLiteral("English");
+    if (code == u"zh_CN")
+        return QStringLiteral("简体中文");
+    return QCoreApplication::translate("OncePay::Language", "Follow the system (%1)")
+        .arg(QLocale::system().nativeLanguageName());
+}
+
+QString chosen()
+{
+    const QString code = QSettings().value(kKey).toString();
+    return choices().contains(code) ? code : QString();
+}
+
+void choose(const QString &code)
+{
+    QSettings().setValue(kKey, choices().contains(code) ? code : QString());
+}
+
+QLocale apply(const QString &code)
+{
+    drop(g_app);
+    drop(g_qt);
+    const QLocale wanted = code.isEmpty() ? QLocale::system() : QLocale(code);
+    QLocale used(QLocale::English, QLocale::UnitedStates);
+    if (wanted.language() == QLocale::Chinese) {
+        const QLocale zh(QLocale::Chinese, QLocale::China);
+        auto *app = new QTranslator(QCoreApplication::instance());
+        if (app->load(zh, QStringLiteral("oncepay"), QStringLiteral("_"),
+                      QStringLiteral(":/i18n"))) {
+            QCoreApplication::installTranslator(app);
+            g_app = app;
+            used = zh;
+        } else {
+            delete app;
+            spdlog::warn("the 简体中文 translation is missing from this build");
+        }
+        auto *qt = new QTranslator(QCoreApplication::instance());
+        if (qt->load(zh, QStringLiteral("qtbase"), QStringLiteral("_"),
+                     QLibraryInfo::path(QLibraryInfo::TranslationsPath))) {
+            QCoreApplication::installTranslator(qt);
+            g_qt = qt;
+        } else {
+            delete qt;
+        }
+    }
+    QLocale::setDefault(used);
+    return used;
+}
+
+} // namespace OncePay::Language

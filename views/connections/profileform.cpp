@@ -1,0 +1,240 @@
+#include "profileform.h"
+
+#include <QComboBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QFutureWatcher>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QStackedWidget>
+#include <QStandardItemModel>
+#include <QtConcurrent>
+
+namespace OncePay {
+
+ProfileForm::ProfileForm(DbRole role, bool keychainAvailable, QWidget *parent)
+    : QWidget(parent)
+    , m_role(role)
+    , m_keychain(keychainAvailable)
+{
+    setObjectName(QStringLiteral("profile-%1").arg(roleName(role)));
+    m_driver = new QComboBox(this);
+    m_driver->setObjectName(QStringLiteral("driver"));
+    m_driver->addItem(tr("SQLite (a file on this computer)"), int(Dialect::Sqlite));
+    m_driver->addItem(tr("PostgreSQL"), int(Dialect::Postgres));
+    m_driver->addItem(tr("MySQL / MariaDB"), int(Dialect::MySql));
+
+    // SQLite: a file.
+    auto *file = new QWidget(this);
+    m_path = new QLineEdit(file);
+    m_path->setObjectName(QStringLiteral("path"));
+    auto *browse = new QPushButton(tr("&Browse…"), file);
+    connect(browse, &QPushButton::clicked, this, [this] {
+        const QString p = QFileDialog::getSaveFileName(
+            this, tr("SQLite database file"), m_path->text(), tr("SQLite databases (*.db)"),
+            nullptr, QFileDialog::DontConfirmOverwrite);
+        if (!p.isEmpty())
+            m_path->setText(p);
+    });
+    auto *fileForm = new QFormLayout(file);
+    auto *fileRow = new QHBoxLayout;
+    fileRow->addWidget(m_path, 1);
+    fileRow->addWidget(browse);
+    fileForm->addRow(tr("&File:"), fileRow);
+    fileForm->setContentsMargins(0, 0, 0, 0);
+
+    // PostgreSQL / MySQL: a server.
+    auto *server = new QWidget(this);
+    m_host = new QLineEdit(server);
+    m_host->setObjectName(QStringLiteral("host"));
+    m_port = new QSpinBox(server);
+    m_port->setObjectName(QStringLiteral("port"));
+    m_port->setRange(1, 65535);
+    m_database = new QLineEdit(server);
+    m_database->setObjectName(QStringLiteral("database"));
+    m_user = new QLineEdit(server);
+    m_user->setObjectName(QStringLiteral("user"));
+    m_source = new QComboBox(server);
+    m_source->setObjectName(QStringLiteral("passwordSource"));
+    m_source->addItem(tr("Asked at each start"), int(AskAtStart));
+    m_source->addItem(m_keychain ? tr("Kept in the keychain of this computer")
+                                 : tr("Kept in the keychain (none available here)"),
+                      int(Keychain));
+    m_source->addItem(tr("From an environment variable"), int(Environment));
+    if (!m_keychain)
+        if (auto *model = qobject_cast<QStandardItemModel *>(m_source->model()))
+            model->item(1)->setEnabled(false);
+    m_password = new QLineEdit(server);
+    m_password->setObjectName(QStringLiteral("password"));
+    m_password->setEchoMode(QLineEdit::Password);
+    m_password->setPlaceholderText(
+        tr("used for the test and this session; never written to a file"));
+    m_env = new QLineEdit(server);
+    m_env->setObjectName(QStringLiteral("passwordEnv"));
+    m_env->setPlaceholderText(QStringLiteral("ONCEPAY_%1_PASSWORD").arg(roleName(role).toUpper()));
+    m_options = new QLineEdit(server);
+    m_options->setObjectName(QStringLiteral("options"));
+    m_options->setPlaceholderText(tr("driver options, e.g. sslmode=require"));
+    auto *serverForm = new QFormLayout(server);
+    serverForm->setContentsMargins(0, 0, 0, 0);
+    serverForm->addRow(tr("&Host:"), m_host);
+    serverForm->addRow(tr("P&ort:"), m_port);
+    serverForm->addRow(tr("&Database:"), m_database);
+    serverForm->addRow(tr("&User:"), m_user);
+    serverForm->addRow(tr("Pass&word from:"), m_source);
+    serverForm->addRow(tr("Pa&ssword:"), m_password);
+    serverForm->addRow(tr("&Variable:"), m_env);
+    serverForm->addRow(tr("O&ptions:"), m_options);
+
+    m_where = new QStackedWidget(this);
+    m_where->addWidget(file);
+    m_where->addWidget(server);
+
+    m_test = new QPushButton(tr("&Test connection"), this);
+    m_test->setObjectName(QStringLiteral("test"));
+    m_result = new QLabel(this);
+    m_result->setObjectName(QStringLiteral("testResult"));
+    m_result->setWordWrap(true);
+    m_result->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    connect(m_test, &QPushButton::clicked, this, &ProfileForm::test);
+
+    auto *form = new QFormLayout;
+    form->addRow(tr("D&river:"), m_driver);
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(m_where);
+    auto *testRow = new QHBoxLayout;
+    testRow->addWidget(m_test, 0, Qt::AlignTop);
+    testRow->addWidget(m_result, 1);
+    layout->addLayout(testRow);
+    layout->addStretch(1);
+
+    connect(m_driver, &QComboBox::currentIndexChanged, this, [this] {
+        const auto d = Dialect(m_driver->currentData().toInt());
+        if (d == Dialect::Postgres && m_port->value() == 3306)
+            m_port->setValue(5432);
+        if (d == Dialect::MySql && m_port->value() == 5432)
+            m_port->setValue(3306);
+        updateVisibility();
+    });
+    connect(m_source, &QComboBox::currentIndexChanged, this, &ProfileForm::updateVisibility);
+    m_port->setValue(5432);
+    updateVisibility();
+}
+
+void ProfileForm::updateVisibility()
+{
+    const bool sqlite = Dialect(m_driver->currentData().toInt()) == Dialect::Sqlite;
+    m_where->setCurrentIndex(sqlite ? 0 : 1);
+    m_env->setEnabled(passwordSource() == Environment);
+}
+
+void ProfileForm::setProfile(const ConnectionProfile &p)
+{
+    m_driver->setCurrentIndex(m_driver->findData(int(p.dialect)));
+    m_path->setText(p.path);
+    m_host->setText(p.host);
+    if (p.port)
+        m_port->setValue(p.port);
+    m_database->setText(p.database);
+    m_user->setText(p.user);
+    m_password->setText(p.password);
+    m_env->setText(p.passwordEnv);
+    m_options->setText(p.options);
+    m_keychainKey = p.passwordKeychain;
+    PasswordSource source = AskAtStart;
+    if (!p.passwordKeychain.isEmpty() && m_keychain)
+        source = Keychain;
+    else if (!p.passwordEnv.isEmpty())
+        source = Environment;
+    m_source->setCurrentIndex(m_source->findData(int(source)));
+    updateVisibility();
+}
+
+ProfileForm::PasswordSource ProfileForm::passwordSource() const
+{
+    return PasswordSource(m_source->currentData().toInt());
+}
+
+QString ProfileForm::typedPassword() const
+{
+    return m_password->text();
+}
+
+QString ProfileForm::testResult() const
+{
+    return m_result->text();
+}
+
+ConnectionProfile ProfileForm::profile() const
+{
+    ConnectionProfile p;
+    p.role = m_role;
+    p.dialect = Dialect(m_driver->currentData().toInt());
+    if (p.dialect == Dialect::Sqlite) {
+        p.path = m_path->text().trimmed();
+        return p;
+    }
+    p.host = m_host->text().trimmed();
+    p.port = m_port->value();
+    p.database = m_database->text().trimmed();
+    p.user = m_user->text().trimmed();
+    p.password = m_password->text();
+    p.options = m_options->text().trimmed();
+    if (passwordSource() == Environment)
+        p.passwordEnv =
+            m_env->text().trimmed().isEmpty() ? m_env->placeholderText() : m_env->text().trimmed();
+    if (passwordSource() == Keychain)
+        p.passwordKeychain = m_keychainKey; // the editor names the entry when it saves
+    return p;
+}
+
+void ProfileForm::test()
+{
+    const quint64 generation = ++m_generation;
+    const ConnectionProfile p = profile();
+    m_test->setEnabled(false);
+    m_result->setStyleSheet(QString());
+    m_result->setText(tr("Connecting to %1…").arg(p.describe()));
+    auto *watcher = new QFutureWatcher<RoleStatus>(this);
+    connect(watcher, &QFutureWatcher<RoleStatus>::finished, this, [this, watcher, generation] {
+        watcher->deleteLater();
+        if (generation != m_generation)
+            return;
+        m_test->setEnabled(true);
+        const RoleStatus s = watcher->result();
+        QString text;
+        if (!s.reachable)
+            text = tr("Not reachable: %1").arg(s.error);
+        else
+            text = tr("Connected. Driver %1, server %2, schema %3 of %4.")
+                       .arg(s.driver, s.serverVersion)
+                       .arg(s.schemaVersion)
+                       .arg(s.latestVersion);
+        if (s.reachable && !s.error.isEmpty())
+            text += QLatin1Char(' ') + s.error;
+        const bool good = s.reachable && s.error.isEmpty();
+        m_result->setText(text);
+        m_result->setStyleSheet(good ? QStringLiteral("color: #1b7f3b;")
+                                     : QStringLiteral("color: #b31b1b;"));
+        Q_EMIT tested(s);
+    });
+    watcher->setFuture(QtConcurrent::run([p] {
+        // Testing must not create an empty SQLite file where there was none.
+        if (p.dialect == Dialect::Sqlite && !QFileInfo::exists(p.path)) {
+            RoleStatus s;
+            s.role = p.role;
+            s.driver = dialectName(p.dialect);
+            s.target = p.describe();
+            s.error = QStringLiteral("there is no file %1").arg(p.path);
+            return s;
+        }
+        return HealthCheck::check(p);
+    }));
+}
+
+} // namespace OncePay

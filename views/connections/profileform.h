@@ -1,0 +1,66 @@
+#pragma once
+
+// The form for one connection profile (orders or audit) in the profile editor: driver,
+// SQLite file or server, database, user, where the password comes from (the OS keychain,
+// an environment variable, or asked at each start), and a Test button that connects on a
+// pool thread and shows the driver, server and schema versions. It only shows and asks:
+// the rules are ProfileStore::validate's.
+// Thread contract: GUI thread only.
+
+#include "config/connectionprofile.h"
+#include "db/healthcheck.h"
+
+#include <QWidget>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QSpinBox;
+class QStackedWidget;
+
+namespace OncePay {
+
+class ProfileForm : public QWidget {
+    Q_OBJECT
+public:
+    enum PasswordSource { AskAtStart, Keychain, Environment };
+
+    ProfileForm(DbRole role, bool keychainAvailable, QWidget *parent = nullptr);
+
+    void setProfile(const ConnectionProfile &profile);
+    // The profile as typed, password included (kept in memory only).
+    ConnectionProfile profile() const;
+    PasswordSource passwordSource() const;
+    QString typedPassword() const;
+    QString testResult() const;
+
+public Q_SLOTS:
+    void test();
+
+Q_SIGNALS:
+    void tested(const OncePay::RoleStatus &status);
+
+private:
+    void updateVisibility();
+
+    DbRole m_role;
+    bool m_keychain = false;
+    QComboBox *m_driver = nullptr;
+    QStackedWidget *m_where = nullptr;
+    QLineEdit *m_path = nullptr;
+    QLineEdit *m_host = nullptr;
+    QSpinBox *m_port = nullptr;
+    QLineEdit *m_database = nullptr;
+    QLineEdit *m_user = nullptr;
+    QComboBox *m_source = nullptr;
+    QLineEdit *m_password = nullptr;
+    QLineEdit *m_env = nullptr;
+    QLineEdit *m_options = nullptr;
+    QPushButton *m_test = nullptr;
+    QLabel *m_result = nullptr;
+    QString m_keychainKey; // the entry the loaded profile named
+    quint64 m_generation = 0;
+};
+
+} // namespace OncePay
