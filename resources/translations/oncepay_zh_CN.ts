@@ -6,155 +6,155 @@
     <message>
         <location filename="../../views/admin/adminpage.cpp" line="66"/>
         <source>&lt;h2&gt;Administration&lt;/h2&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;h2&gt;系统管理&lt;/h2&gt;</translation>
     </message>
     <message>
         <location filename="../../views/admin/adminpage.cpp" line="67"/>
         <source>&amp;Refresh</source>
-        <translation type="unfinished">刷新(&amp;R)</translation>
+        <translation>刷新(&amp;R)</translation>
     </message>
     <message>
         <location filename="../../views/admin/adminpage.cpp" line="77"/>
         <source>&amp;Add account…</source>
-        <translation type="unfinished"></translation>
+        <translation>添加账号(&amp;A)…</translation>
     </message>
     <message>
         <location filename="../../views/admin/adminpage.cpp" line="78"/>
         <source>&amp;Disable…</source>
-        <translation type="unfinished"></translation>
+        <translation>停用(&amp;D)…</translation>
     </message>
     <message>
         <location filename="../../views/admin/adminpage.cpp" line="79"/>
         <source>Reset &amp;password…</source>
-        <translation type="unfinished"></translation>
+        <translation>重置密码(&amp;P)…</translation>
     </message>
     <message>
         <location filename="../../views/admin/adminpage.cpp" line="97"/>
         <source>&amp;Change…</source>
-        <translation type="unfinished"></translation>
+        <translation>修改(&amp;C)…</translation>
     </message>
     <message>
         <location filename="../../views/admin/adminpage.cpp" line="103"/>
         <source>Every change needs a reason and is audited.</source>
-        <translation type="unfinished"></translation>
+        <translation>每次修改都需填写原因，并记入审计。</translation>
     </message>
     <message>
         <location filename="../../views/admin/adminpage.cpp" line="109"/>
         <source>Staff accounts</source>
-        <translation type="unfinished"></translation>
+        <translation>员工账号</translation>
     </message>
     <message>
         <location filename="../../views/admin/adminpage.cpp" line="110"/>
         <source>Operational settings</source>
-        <translation type="unfinished"></translation>
+        <translation>运营参数</translation>
     </message>
     <message>
         <location filename="../../views/admin/adminpage.cpp" line="174"/>
         <source>%1 is now %2.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 已改为 %2。</translation>
     </message>
     <message>
         <location filename="../../views/admin/adminpage.cpp" line="175"/>
         <source>Not changed: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>未修改：%1</translation>
     </message>
     <message>
         <location filename="../../views/admin/adminpage.cpp" line="184"/>
         <source>Unknown role.</source>
-        <translation type="unfinished"></translation>
+        <translation>未知角色。</translation>
     </message>
     <message>
         <location filename="../../views/admin/adminpage.cpp" line="194"/>
         <source>Account %1 added.</source>
-        <translation type="unfinished"></translation>
+        <translation>已添加账号 %1。</translation>
     </message>
     <message>
         <location filename="../../views/admin/adminpage.cpp" line="195"/>
         <source>Not added: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>未添加：%1</translation>
     </message>
     <message>
         <location filename="../../views/admin/adminpage.cpp" line="207"/>
         <source>Account %1 disabled.</source>
-        <translation type="unfinished"></translation>
+        <translation>已停用账号 %1。</translation>
     </message>
     <message>
         <location filename="../../views/admin/adminpage.cpp" line="208"/>
         <source>Not disabled: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>未停用：%1</translation>
     </message>
     <message>
         <location filename="../../views/admin/adminpage.cpp" line="221"/>
         <source>Why (audited)</source>
-        <translation type="unfinished"></translation>
+        <translation>原因（记入审计）</translation>
     </message>
     <message>
         <location filename="../../views/admin/adminpage.cpp" line="222"/>
         <source>Change %1</source>
-        <translation type="unfinished"></translation>
+        <translation>修改 %1</translation>
     </message>
     <message>
         <location filename="../../views/admin/adminpage.cpp" line="223"/>
         <source>&amp;Value (%1 … %2):</source>
-        <translation type="unfinished"></translation>
+        <translation>值（%1 … %2）(&amp;V)：</translation>
     </message>
     <message>
         <location filename="../../views/admin/adminpage.cpp" line="223"/>
         <location filename="../../views/admin/adminpage.cpp" line="261"/>
         <source>&amp;Reason:</source>
-        <translation type="unfinished"></translation>
+        <translation>原因(&amp;R)：</translation>
     </message>
     <message>
         <location filename="../../views/admin/adminpage.cpp" line="241"/>
         <source>Add a staff account</source>
-        <translation type="unfinished"></translation>
+        <translation>添加员工账号</translation>
     </message>
     <message>
         <location filename="../../views/admin/adminpage.cpp" line="242"/>
         <source>&amp;User name:</source>
-        <translation type="unfinished">用户名(&amp;U)：</translation>
+        <translation>用户名(&amp;U)：</translation>
     </message>
     <message>
         <location filename="../../views/admin/adminpage.cpp" line="242"/>
         <source>&amp;Display name:</source>
-        <translation type="unfinished"></translation>
+        <translation>显示名称(&amp;D)：</translation>
     </message>
     <message>
         <location filename="../../views/admin/adminpage.cpp" line="242"/>
         <source>&amp;Role:</source>
-        <translation type="unfinished"></translation>
+        <translation>角色(&amp;R)：</translation>
     </message>
     <message>
         <location filename="../../views/admin/adminpage.cpp" line="243"/>
         <location filename="../../views/admin/adminpage.cpp" line="278"/>
         <source>&amp;Password:</source>
-        <translation type="unfinished">密码(&amp;P)：</translation>
+        <translation>密码(&amp;P)：</translation>
     </message>
     <message>
         <location filename="../../views/admin/adminpage.cpp" line="243"/>
         <location filename="../../views/admin/adminpage.cpp" line="278"/>
         <source>&amp;Again:</source>
-        <translation type="unfinished"></translation>
+        <translation>再次输入(&amp;A)：</translation>
     </message>
     <message>
         <location filename="../../views/admin/adminpage.cpp" line="261"/>
         <source>Disable %1</source>
-        <translation type="unfinished"></translation>
+        <translation>停用 %1</translation>
     </message>
     <message>
         <location filename="../../views/admin/adminpage.cpp" line="277"/>
         <source>New password for %1</source>
-        <translation type="unfinished"></translation>
+        <translation>为 %1 设置新密码</translation>
     </message>
     <message>
         <location filename="../../views/admin/adminpage.cpp" line="290"/>
         <source>Password of %1 reset.</source>
-        <translation type="unfinished"></translation>
+        <translation>已重置 %1 的密码。</translation>
     </message>
     <message>
         <location filename="../../views/admin/adminpage.cpp" line="291"/>
         <source>Not reset: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>未重置：%1</translation>
     </message>
 </context>
 <context>
@@ -162,224 +162,224 @@
     <message>
         <location filename="../../views/approvals/approvalspage.cpp" line="47"/>
         <source>&lt;h2&gt;Approvals&lt;/h2&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;h2&gt;审批&lt;/h2&gt;</translation>
     </message>
     <message>
         <location filename="../../views/approvals/approvalspage.cpp" line="50"/>
         <source>Waiting for approval</source>
-        <translation type="unfinished"></translation>
+        <translation>等待审批</translation>
     </message>
     <message>
         <location filename="../../views/approvals/approvalspage.cpp" line="51"/>
         <source>Decided</source>
-        <translation type="unfinished"></translation>
+        <translation>已决定</translation>
     </message>
     <message>
         <location filename="../../views/approvals/approvalspage.cpp" line="53"/>
         <source>All</source>
-        <translation type="unfinished"></translation>
+        <translation>全部</translation>
     </message>
     <message>
         <location filename="../../views/approvals/approvalspage.cpp" line="56"/>
         <source>All kinds</source>
-        <translation type="unfinished">全部类型</translation>
+        <translation>全部类型</translation>
     </message>
     <message>
         <location filename="../../views/approvals/approvalspage.cpp" line="61"/>
         <source>&amp;Refresh</source>
-        <translation type="unfinished">刷新(&amp;R)</translation>
+        <translation>刷新(&amp;R)</translation>
     </message>
     <message>
         <location filename="../../views/approvals/approvalspage.cpp" line="89"/>
         <source>Evidence: the order&apos;s history or the discrepancy</source>
-        <translation type="unfinished"></translation>
+        <translation>证据：订单历史或对账差异</translation>
     </message>
     <message>
         <location filename="../../views/approvals/approvalspage.cpp" line="90"/>
         <source>&amp;Approve…</source>
-        <translation type="unfinished"></translation>
+        <translation>批准(&amp;A)…</translation>
     </message>
     <message>
         <location filename="../../views/approvals/approvalspage.cpp" line="92"/>
         <source>Re&amp;ject…</source>
-        <translation type="unfinished"></translation>
+        <translation>驳回(&amp;J)…</translation>
     </message>
     <message>
         <location filename="../../views/approvals/approvalspage.cpp" line="94"/>
         <source>Open &amp;order</source>
-        <translation type="unfinished"></translation>
+        <translation>打开订单(&amp;O)</translation>
     </message>
     <message>
         <location filename="../../views/approvals/approvalspage.cpp" line="108"/>
         <source>&lt;b&gt;Change&lt;/b&gt; (before → after)</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;变更&lt;/b&gt;（之前 → 之后）</translation>
     </message>
     <message>
         <location filename="../../views/approvals/approvalspage.cpp" line="111"/>
         <source>&lt;b&gt;Evidence&lt;/b&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;证据&lt;/b&gt;</translation>
     </message>
     <message>
         <location filename="../../views/approvals/approvalspage.cpp" line="129"/>
         <source>&amp;Show:</source>
-        <translation type="unfinished"></translation>
+        <translation>显示(&amp;S)：</translation>
     </message>
     <message>
         <location filename="../../views/approvals/approvalspage.cpp" line="133"/>
         <source>&amp;Kind:</source>
-        <translation type="unfinished">类型(&amp;K)：</translation>
+        <translation>类型(&amp;K)：</translation>
     </message>
     <message numerus="yes">
         <location filename="../../views/approvals/approvalspage.cpp" line="180"/>
         <source>%n proposal(s) shown.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>显示 %n 条修复提议。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <location filename="../../views/approvals/approvalspage.cpp" line="182"/>
         <source>%n waiting for a decision.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n 条等待决定。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <location filename="../../views/approvals/approvalspage.cpp" line="185"/>
         <source>%n of them are yours: another reviewer decides those.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>其中 %n 条是您提出的：须由其他审核人决定。</numerusform>
         </translation>
     </message>
     <message>
         <location filename="../../views/approvals/approvalspage.cpp" line="187"/>
         <source>Your role may read proposals but not decide them.</source>
-        <translation type="unfinished"></translation>
+        <translation>您的角色可以查看提议，但不能决定。</translation>
     </message>
     <message>
         <location filename="../../views/approvals/approvalspage.cpp" line="229"/>
         <source>Select a proposal to see its change and evidence.</source>
-        <translation type="unfinished"></translation>
+        <translation>选择一条提议以查看其变更和证据。</translation>
     </message>
     <message>
         <location filename="../../views/approvals/approvalspage.cpp" line="235"/>
         <source>&lt;b&gt;Fix #%1 — %2&lt;/b&gt; on %3&lt;br&gt;Proposed by %4 (%5) from %6, %7&lt;br&gt;Reason: %8 — %9&lt;br&gt;Status: %10 · approvals %11 of %12</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;修复 #%1 — %2&lt;/b&gt;，对象 %3&lt;br&gt;由 %4（%5）于 %6 提出，%7&lt;br&gt;原因：%8 — %9&lt;br&gt;状态：%10 · 已批准 %11 / %12</translation>
     </message>
     <message>
         <location filename="../../views/approvals/approvalspage.cpp" line="248"/>
         <source>Bound to order version %1</source>
-        <translation type="unfinished"></translation>
+        <translation>绑定订单版本 %1</translation>
     </message>
     <message>
         <location filename="../../views/approvals/approvalspage.cpp" line="253"/>
         <source>This is your proposal: another finance reviewer must decide it.</source>
-        <translation type="unfinished"></translation>
+        <translation>这是您的提议：须由另一位财务审核人决定。</translation>
     </message>
     <message>
         <location filename="../../views/approvals/approvalspage.cpp" line="255"/>
         <source>Digest</source>
-        <translation type="unfinished"></translation>
+        <translation>摘要</translation>
     </message>
     <message>
         <location filename="../../views/approvals/approvalspage.cpp" line="261"/>
         <source>%1: %2 by %3 from %4%5</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：%3 于 %4 %2%5</translation>
     </message>
     <message>
         <location filename="../../views/approvals/approvalspage.cpp" line="263"/>
         <source>approved</source>
-        <translation type="unfinished"></translation>
+        <translation>批准</translation>
     </message>
     <message>
         <location filename="../../views/approvals/approvalspage.cpp" line="263"/>
         <source>rejected</source>
-        <translation type="unfinished"></translation>
+        <translation>驳回</translation>
     </message>
     <message>
         <location filename="../../views/approvals/approvalspage.cpp" line="266"/>
         <source>No decisions yet.</source>
-        <translation type="unfinished"></translation>
+        <translation>尚无决定。</translation>
     </message>
     <message>
         <location filename="../../views/approvals/approvalspage.cpp" line="274"/>
         <source>Loading…</source>
-        <translation type="unfinished">加载中……</translation>
+        <translation>正在加载…</translation>
     </message>
     <message>
         <location filename="../../views/approvals/approvalspage.cpp" line="337"/>
         <source>Approve fix #%1</source>
-        <translation type="unfinished"></translation>
+        <translation>批准修复 #%1</translation>
     </message>
     <message>
         <location filename="../../views/approvals/approvalspage.cpp" line="340"/>
         <source>Optional comment (audited)</source>
-        <translation type="unfinished"></translation>
+        <translation>备注（可选，记入审计）</translation>
     </message>
     <message>
         <location filename="../../views/approvals/approvalspage.cpp" line="342"/>
         <source>&amp;Approve</source>
-        <translation type="unfinished"></translation>
+        <translation>批准(&amp;A)</translation>
     </message>
     <message>
         <location filename="../../views/approvals/approvalspage.cpp" line="346"/>
         <source>You approve exactly this change (digest %1…). %2</source>
-        <translation type="unfinished"></translation>
+        <translation>您批准的正是此变更（摘要 %1…）。%2</translation>
     </message>
     <message>
         <location filename="../../views/approvals/approvalspage.cpp" line="349"/>
         <source>It is applied at once.</source>
-        <translation type="unfinished"></translation>
+        <translation>批准后立即执行。</translation>
     </message>
     <message>
         <location filename="../../views/approvals/approvalspage.cpp" line="350"/>
         <source>It needs one more approval from someone else.</source>
-        <translation type="unfinished"></translation>
+        <translation>还需要另一人批准。</translation>
     </message>
     <message>
         <location filename="../../views/approvals/approvalspage.cpp" line="354"/>
         <location filename="../../views/approvals/approvalspage.cpp" line="385"/>
         <source>&amp;Comment:</source>
-        <translation type="unfinished"></translation>
+        <translation>备注(&amp;C)：</translation>
     </message>
     <message>
         <location filename="../../views/approvals/approvalspage.cpp" line="367"/>
         <source>Reject fix #%1</source>
-        <translation type="unfinished"></translation>
+        <translation>驳回修复 #%1</translation>
     </message>
     <message>
         <location filename="../../views/approvals/approvalspage.cpp" line="374"/>
         <source>Why (required, audited)</source>
-        <translation type="unfinished"></translation>
+        <translation>原因（必填，记入审计）</translation>
     </message>
     <message>
         <location filename="../../views/approvals/approvalspage.cpp" line="376"/>
         <source>Re&amp;ject</source>
-        <translation type="unfinished"></translation>
+        <translation>驳回(&amp;J)</translation>
     </message>
     <message>
         <location filename="../../views/approvals/approvalspage.cpp" line="384"/>
         <source>&amp;Reason:</source>
-        <translation type="unfinished"></translation>
+        <translation>原因(&amp;R)：</translation>
     </message>
     <message>
         <location filename="../../views/approvals/approvalspage.cpp" line="425"/>
         <source>Fix #%1 approved and applied.</source>
-        <translation type="unfinished"></translation>
+        <translation>修复 #%1 已批准并执行。</translation>
     </message>
     <message>
         <location filename="../../views/approvals/approvalspage.cpp" line="427"/>
         <source>Fix #%1 rejected.</source>
-        <translation type="unfinished"></translation>
+        <translation>修复 #%1 已驳回。</translation>
     </message>
     <message>
         <location filename="../../views/approvals/approvalspage.cpp" line="428"/>
         <source>Fix #%1 approved; it needs %2 more approval(s).</source>
-        <translation type="unfinished"></translation>
+        <translation>修复 #%1 已批准；还需要 %2 次批准。</translation>
     </message>
     <message>
         <location filename="../../views/approvals/approvalspage.cpp" line="434"/>
         <source>Fix #%1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>修复 #%1：%2</translation>
     </message>
 </context>
 <context>
@@ -732,7 +732,9 @@
     <message numerus="yes">
         <location filename="../../views/audit/audittrailpage.cpp" line="232"/>
         <source>%n row(s) match: %1.</source>
-        <translation><numerusform>%n 行符合：%1。</numerusform></translation>
+        <translation>
+            <numerusform>%n 行符合：%1。</numerusform>
+        </translation>
     </message>
     <message>
         <location filename="../../views/audit/audittrailpage.cpp" line="279"/>
@@ -871,17 +873,17 @@ hash      %2</translation>
     <message>
         <location filename="../../models/fixes/fixmodels.cpp" line="105"/>
         <source>Field</source>
-        <translation type="unfinished"></translation>
+        <translation>字段</translation>
     </message>
     <message>
         <location filename="../../models/fixes/fixmodels.cpp" line="108"/>
         <source>Before</source>
-        <translation type="unfinished">变更前</translation>
+        <translation>之前</translation>
     </message>
     <message>
         <location filename="../../models/fixes/fixmodels.cpp" line="111"/>
         <source>After</source>
-        <translation type="unfinished">变更后</translation>
+        <translation>之后</translation>
     </message>
 </context>
 <context>
@@ -1028,12 +1030,12 @@ hash      %2</translation>
         <translation>正在检查订单、消息和审计数据库……</translation>
     </message>
     <message>
-        <location filename="../../views/connections/connectionspage.cpp" line="55"/>
+        <location filename="../../views/connections/connectionspage.cpp" line="57"/>
         <source>All three databases are reachable.</source>
         <translation>三个数据库均可连接。</translation>
     </message>
     <message>
-        <location filename="../../views/connections/connectionspage.cpp" line="56"/>
+        <location filename="../../views/connections/connectionspage.cpp" line="58"/>
         <source>At least one database is unreachable; see the Status column.</source>
         <translation>至少有一个数据库无法连接，请查看“状态”列。</translation>
     </message>
@@ -1157,67 +1159,67 @@ hash      %2</translation>
     <message>
         <location filename="../../models/fixes/fixmodels.cpp" line="190"/>
         <source>#</source>
-        <translation type="unfinished"></translation>
+        <translation>编号</translation>
     </message>
     <message>
         <location filename="../../models/fixes/fixmodels.cpp" line="197"/>
         <source>Kind</source>
-        <translation type="unfinished">类型</translation>
+        <translation>类型</translation>
     </message>
     <message>
         <location filename="../../models/fixes/fixmodels.cpp" line="198"/>
         <source>Channel</source>
-        <translation type="unfinished">渠道</translation>
+        <translation>渠道</translation>
     </message>
     <message>
         <location filename="../../models/fixes/fixmodels.cpp" line="199"/>
         <source>Transaction</source>
-        <translation type="unfinished">交易号</translation>
+        <translation>交易</translation>
     </message>
     <message>
         <location filename="../../models/fixes/fixmodels.cpp" line="200"/>
         <source>Order</source>
-        <translation type="unfinished">订单</translation>
+        <translation>订单</translation>
     </message>
     <message>
         <location filename="../../models/fixes/fixmodels.cpp" line="201"/>
         <source>Expected</source>
-        <translation type="unfinished"></translation>
+        <translation>应为</translation>
     </message>
     <message>
         <location filename="../../models/fixes/fixmodels.cpp" line="204"/>
         <source>Actual</source>
-        <translation type="unfinished"></translation>
+        <translation>实际</translation>
     </message>
     <message>
         <location filename="../../models/fixes/fixmodels.cpp" line="207"/>
         <source>Difference</source>
-        <translation type="unfinished"></translation>
+        <translation>差额</translation>
     </message>
     <message>
         <location filename="../../models/fixes/fixmodels.cpp" line="211"/>
         <source>Age</source>
-        <translation type="unfinished">滞留时长</translation>
+        <translation>时长</translation>
     </message>
     <message>
         <location filename="../../models/fixes/fixmodels.cpp" line="217"/>
         <source>opened %1</source>
-        <translation type="unfinished"></translation>
+        <translation>开立于 %1</translation>
     </message>
     <message>
         <location filename="../../models/fixes/fixmodels.cpp" line="220"/>
         <source>Status</source>
-        <translation type="unfinished">状态</translation>
+        <translation>状态</translation>
     </message>
     <message>
         <location filename="../../models/fixes/fixmodels.cpp" line="223"/>
         <source> (fix #%1 proposed)</source>
-        <translation type="unfinished"></translation>
+        <translation>（已提议修复 #%1）</translation>
     </message>
     <message>
         <location filename="../../models/fixes/fixmodels.cpp" line="230"/>
         <source>Rule</source>
-        <translation type="unfinished"></translation>
+        <translation>规则</translation>
     </message>
 </context>
 <context>
@@ -1242,137 +1244,137 @@ hash      %2</translation>
     <name>OncePay::Dossier</name>
     <message>
         <location filename="../../models/investigation/dossier.cpp" line="37"/>
-        <location filename="../../models/investigation/dossier.cpp" line="129"/>
+        <location filename="../../models/investigation/dossier.cpp" line="133"/>
         <source>None.</source>
         <translation>无。</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="70"/>
+        <location filename="../../models/investigation/dossier.cpp" line="71"/>
         <source>[… %1 more characters in the message table]</source>
         <translation>[… 消息表中还有 %1 个字符]</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="85"/>
+        <location filename="../../models/investigation/dossier.cpp" line="87"/>
         <source>Dispute dossier — order %1</source>
         <translation>争议案卷 — 订单 %1</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="87"/>
+        <location filename="../../models/investigation/dossier.cpp" line="89"/>
         <source>Order</source>
         <translation>订单</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="88"/>
+        <location filename="../../models/investigation/dossier.cpp" line="90"/>
         <source>State</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="89"/>
+        <location filename="../../models/investigation/dossier.cpp" line="91"/>
         <source>Version</source>
         <translation>版本</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="90"/>
+        <location filename="../../models/investigation/dossier.cpp" line="92"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="91"/>
+        <location filename="../../models/investigation/dossier.cpp" line="93"/>
         <source>Amount in minor units</source>
         <translation>金额（最小货币单位）</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="92"/>
+        <location filename="../../models/investigation/dossier.cpp" line="95"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="93"/>
+        <location filename="../../models/investigation/dossier.cpp" line="96"/>
         <source>Channel</source>
         <translation>渠道</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="94"/>
+        <location filename="../../models/investigation/dossier.cpp" line="97"/>
         <source>Channel transaction</source>
         <translation>渠道交易号</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="95"/>
+        <location filename="../../models/investigation/dossier.cpp" line="98"/>
         <source>Current attempt</source>
         <translation>当前支付尝试</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="96"/>
+        <location filename="../../models/investigation/dossier.cpp" line="99"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="97"/>
+        <location filename="../../models/investigation/dossier.cpp" line="100"/>
         <source>Created</source>
         <translation>创建时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="98"/>
+        <location filename="../../models/investigation/dossier.cpp" line="101"/>
         <source>Paid</source>
         <translation>支付时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="99"/>
+        <location filename="../../models/investigation/dossier.cpp" line="102"/>
         <source>Updated</source>
         <translation>更新时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="111"/>
+        <location filename="../../models/investigation/dossier.cpp" line="114"/>
         <source>Path through the state machine</source>
         <translation>状态机中的路径</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="113"/>
+        <location filename="../../models/investigation/dossier.cpp" line="116"/>
         <source>Timeline</source>
         <translation>时间线</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="114"/>
+        <location filename="../../models/investigation/dossier.cpp" line="117"/>
         <source>Callbacks</source>
         <translation>回调</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="115"/>
+        <location filename="../../models/investigation/dossier.cpp" line="118"/>
         <source>Payments</source>
         <translation>支付</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="116"/>
+        <location filename="../../models/investigation/dossier.cpp" line="119"/>
         <source>Ledger</source>
         <translation>账本</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="117"/>
+        <location filename="../../models/investigation/dossier.cpp" line="120"/>
         <source>Refunds due</source>
         <translation>待退款</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="118"/>
+        <location filename="../../models/investigation/dossier.cpp" line="121"/>
         <source>Requests</source>
         <translation>请求</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="119"/>
+        <location filename="../../models/investigation/dossier.cpp" line="123"/>
         <source>Purchase and logistics orders</source>
         <translation>采购单与物流单</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="121"/>
+        <location filename="../../models/investigation/dossier.cpp" line="125"/>
         <source>Audit rows</source>
         <translation>审计记录</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="128"/>
+        <location filename="../../models/investigation/dossier.cpp" line="132"/>
         <source>Callbacks as received (headers, then body)</source>
         <translation>收到的原始回调（先请求头，后正文）</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="132"/>
+        <location filename="../../models/investigation/dossier.cpp" line="138"/>
         <source>Exported by %1 at %2. Amounts are exact, as recorded in minor units; signatures were verified when each callback was received (unsigned or wrongly signed requests are never stored).</source>
         <translation>由 %1 于 %2 导出。金额精确，按最小货币单位记录；每个回调在接收时均已验证签名（未签名或签名错误的请求从不存储）。</translation>
     </message>
@@ -1430,83 +1432,83 @@ hash      %2</translation>
     <message>
         <location filename="../../models/fixes/fixlabels.cpp" line="50"/>
         <source>Channel outage</source>
-        <translation type="unfinished"></translation>
+        <translation>渠道故障</translation>
     </message>
     <message>
         <location filename="../../models/fixes/fixlabels.cpp" line="51"/>
         <source>Message cannot be processed</source>
-        <translation type="unfinished"></translation>
+        <translation>消息无法处理</translation>
     </message>
     <message>
         <location filename="../../models/fixes/fixlabels.cpp" line="52"/>
         <source>Duplicate already handled</source>
-        <translation type="unfinished"></translation>
+        <translation>重复已处理</translation>
     </message>
     <message>
         <location filename="../../models/fixes/fixlabels.cpp" line="53"/>
         <source>Customer dispute</source>
-        <translation type="unfinished"></translation>
+        <translation>客户争议</translation>
     </message>
     <message>
         <location filename="../../models/fixes/fixlabels.cpp" line="54"/>
         <source>Payment verified with the channel</source>
-        <translation type="unfinished"></translation>
+        <translation>已向渠道核实付款</translation>
     </message>
     <message>
         <location filename="../../models/fixes/fixlabels.cpp" line="55"/>
         <source>Payment not received</source>
-        <translation type="unfinished"></translation>
+        <translation>未收到付款</translation>
     </message>
     <message>
         <location filename="../../models/fixes/fixlabels.cpp" line="56"/>
         <source>Settlement correction</source>
-        <translation type="unfinished"></translation>
+        <translation>结算更正</translation>
     </message>
     <message>
         <location filename="../../models/fixes/fixlabels.cpp" line="57"/>
         <source>Fee schedule change</source>
-        <translation type="unfinished"></translation>
+        <translation>费率变更</translation>
     </message>
     <message>
         <location filename="../../models/fixes/fixlabels.cpp" line="58"/>
         <source>Immaterial difference</source>
-        <translation type="unfinished"></translation>
+        <translation>差额不重要</translation>
     </message>
     <message>
         <location filename="../../models/fixes/fixlabels.cpp" line="59"/>
         <source>Period end</source>
-        <translation type="unfinished"></translation>
+        <translation>期末</translation>
     </message>
     <message>
         <location filename="../../models/fixes/fixlabels.cpp" line="60"/>
         <location filename="../../models/fixes/fixlabels.cpp" line="75"/>
         <source>Other (see comment)</source>
-        <translation type="unfinished"></translation>
+        <translation>其他（见备注）</translation>
     </message>
     <message>
         <location filename="../../models/fixes/fixlabels.cpp" line="70"/>
         <source>Insufficient evidence</source>
-        <translation type="unfinished"></translation>
+        <translation>证据不足</translation>
     </message>
     <message>
         <location filename="../../models/fixes/fixlabels.cpp" line="71"/>
         <source>Wrong target</source>
-        <translation type="unfinished"></translation>
+        <translation>对象错误</translation>
     </message>
     <message>
         <location filename="../../models/fixes/fixlabels.cpp" line="72"/>
         <source>Wrong amount</source>
-        <translation type="unfinished"></translation>
+        <translation>金额错误</translation>
     </message>
     <message>
         <location filename="../../models/fixes/fixlabels.cpp" line="73"/>
         <source>Against policy</source>
-        <translation type="unfinished"></translation>
+        <translation>违反政策</translation>
     </message>
     <message>
         <location filename="../../models/fixes/fixlabels.cpp" line="74"/>
         <source>Needs more investigation</source>
-        <translation type="unfinished"></translation>
+        <translation>需要进一步调查</translation>
     </message>
 </context>
 <context>
@@ -1514,52 +1516,52 @@ hash      %2</translation>
     <message>
         <location filename="../../models/fixes/fixmodels.cpp" line="56"/>
         <source>#</source>
-        <translation type="unfinished"></translation>
+        <translation>编号</translation>
     </message>
     <message>
         <location filename="../../models/fixes/fixmodels.cpp" line="63"/>
         <source>Kind</source>
-        <translation type="unfinished">类型</translation>
+        <translation>类型</translation>
     </message>
     <message>
         <location filename="../../models/fixes/fixmodels.cpp" line="64"/>
         <source>Target</source>
-        <translation type="unfinished"></translation>
+        <translation>对象</translation>
     </message>
     <message>
         <location filename="../../models/fixes/fixmodels.cpp" line="65"/>
         <source>Amount</source>
-        <translation type="unfinished">金额</translation>
+        <translation>金额</translation>
     </message>
     <message>
         <location filename="../../models/fixes/fixmodels.cpp" line="70"/>
         <source>Approvals</source>
-        <translation type="unfinished"></translation>
+        <translation>批准数</translation>
     </message>
     <message>
         <location filename="../../models/fixes/fixmodels.cpp" line="73"/>
         <source>Proposed by</source>
-        <translation type="unfinished"></translation>
+        <translation>提议人</translation>
     </message>
     <message>
         <location filename="../../models/fixes/fixmodels.cpp" line="74"/>
         <source>Age</source>
-        <translation type="unfinished">滞留时长</translation>
+        <translation>时长</translation>
     </message>
     <message>
         <location filename="../../models/fixes/fixmodels.cpp" line="81"/>
         <source>proposed %1</source>
-        <translation type="unfinished"></translation>
+        <translation>提议于 %1</translation>
     </message>
     <message>
         <location filename="../../models/fixes/fixmodels.cpp" line="86"/>
         <source>Status</source>
-        <translation type="unfinished">状态</translation>
+        <translation>状态</translation>
     </message>
     <message>
         <location filename="../../models/fixes/fixmodels.cpp" line="97"/>
         <source>Reason</source>
-        <translation type="unfinished">原因</translation>
+        <translation>原因</translation>
     </message>
 </context>
 <context>
@@ -1855,127 +1857,127 @@ hash      %2</translation>
     <message>
         <location filename="../../models/fixes/fixlabels.cpp" line="18"/>
         <source>Requeue message</source>
-        <translation type="unfinished"></translation>
+        <translation>重新排队消息</translation>
     </message>
     <message>
         <location filename="../../models/fixes/fixlabels.cpp" line="20"/>
         <source>Resolve message (no effect)</source>
-        <translation type="unfinished"></translation>
+        <translation>结案消息（无业务影响）</translation>
     </message>
     <message>
         <location filename="../../models/fixes/fixlabels.cpp" line="22"/>
         <source>Confirm payment</source>
-        <translation type="unfinished"></translation>
+        <translation>确认付款</translation>
     </message>
     <message>
         <location filename="../../models/fixes/fixlabels.cpp" line="24"/>
         <source>Roll payment back</source>
-        <translation type="unfinished"></translation>
+        <translation>回滚付款</translation>
     </message>
     <message>
         <location filename="../../models/fixes/fixlabels.cpp" line="26"/>
         <source>Adjust fee</source>
-        <translation type="unfinished"></translation>
+        <translation>调整手续费</translation>
     </message>
     <message>
         <location filename="../../models/fixes/fixlabels.cpp" line="28"/>
         <source>Write off</source>
-        <translation type="unfinished"></translation>
+        <translation>核销</translation>
     </message>
     <message>
         <location filename="../../models/fixes/fixlabels.cpp" line="30"/>
         <source>Close period</source>
-        <translation type="unfinished"></translation>
+        <translation>关闭期间</translation>
     </message>
     <message>
         <location filename="../../models/fixes/fixlabels.cpp" line="37"/>
         <source>Waiting for approval</source>
-        <translation type="unfinished"></translation>
+        <translation>等待审批</translation>
     </message>
     <message>
         <location filename="../../models/fixes/fixlabels.cpp" line="39"/>
         <source>Applied</source>
-        <translation type="unfinished"></translation>
+        <translation>已执行</translation>
     </message>
     <message>
         <location filename="../../models/fixes/fixlabels.cpp" line="41"/>
         <source>Rejected</source>
-        <translation type="unfinished"></translation>
+        <translation>已驳回</translation>
     </message>
     <message>
         <location filename="../../models/fixes/fixlabels.cpp" line="43"/>
         <source>Failed (target moved)</source>
-        <translation type="unfinished"></translation>
+        <translation>失败（对象已变化）</translation>
     </message>
     <message>
         <location filename="../../models/fixes/fixlabels.cpp" line="85"/>
         <source>Paid, not settled</source>
-        <translation type="unfinished"></translation>
+        <translation>已付款未结算</translation>
     </message>
     <message>
         <location filename="../../models/fixes/fixlabels.cpp" line="87"/>
         <source>Settled, unknown to us</source>
-        <translation type="unfinished"></translation>
+        <translation>已结算但我方未知</translation>
     </message>
     <message>
         <location filename="../../models/fixes/fixlabels.cpp" line="89"/>
         <source>Amount mismatch</source>
-        <translation type="unfinished"></translation>
+        <translation>金额不符</translation>
     </message>
     <message>
         <location filename="../../models/fixes/fixlabels.cpp" line="91"/>
         <source>Fee mismatch</source>
-        <translation type="unfinished"></translation>
+        <translation>手续费不符</translation>
     </message>
     <message>
         <location filename="../../models/fixes/fixlabels.cpp" line="93"/>
         <source>Currency mismatch</source>
-        <translation type="unfinished"></translation>
+        <translation>币种不符</translation>
     </message>
     <message>
         <location filename="../../models/fixes/fixlabels.cpp" line="95"/>
         <source>Duplicate settlement</source>
-        <translation type="unfinished"></translation>
+        <translation>重复结算</translation>
     </message>
     <message>
         <location filename="../../models/fixes/fixlabels.cpp" line="104"/>
         <source>Open</source>
-        <translation type="unfinished">未结</translation>
+        <translation>未结</translation>
     </message>
     <message>
         <location filename="../../models/fixes/fixlabels.cpp" line="106"/>
         <source>Corrected automatically</source>
-        <translation type="unfinished"></translation>
+        <translation>已自动更正</translation>
     </message>
     <message>
         <location filename="../../models/fixes/fixlabels.cpp" line="108"/>
         <source>Resolved</source>
-        <translation type="unfinished">已处理</translation>
+        <translation>已解决</translation>
     </message>
     <message>
         <location filename="../../models/fixes/fixlabels.cpp" line="110"/>
         <source>Written off</source>
-        <translation type="unfinished"></translation>
+        <translation>已核销</translation>
     </message>
     <message>
         <location filename="../../models/fixes/fixlabels.cpp" line="117"/>
         <source>Running</source>
-        <translation type="unfinished"></translation>
+        <translation>运行中</translation>
     </message>
     <message>
         <location filename="../../models/fixes/fixlabels.cpp" line="119"/>
         <source>Finished</source>
-        <translation type="unfinished"></translation>
+        <translation>已完成</translation>
     </message>
     <message>
         <location filename="../../models/fixes/fixlabels.cpp" line="121"/>
         <source>Failed</source>
-        <translation type="unfinished"></translation>
+        <translation>失败</translation>
     </message>
     <message>
         <location filename="../../models/fixes/fixlabels.cpp" line="123"/>
         <source>Cancelled</source>
-        <translation type="unfinished"></translation>
+        <translation>已取消</translation>
     </message>
 </context>
 <context>
@@ -2053,19 +2055,19 @@ hash      %2</translation>
     </message>
     <message>
         <location filename="../../views/shell/mainwindow.cpp" line="89"/>
-        <location filename="../../views/shell/mainwindow.cpp" line="184"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="183"/>
         <source>Orders</source>
         <translation>订单库</translation>
     </message>
     <message>
         <location filename="../../views/shell/mainwindow.cpp" line="89"/>
-        <location filename="../../views/shell/mainwindow.cpp" line="184"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="183"/>
         <source>Messages</source>
         <translation>消息库</translation>
     </message>
     <message>
         <location filename="../../views/shell/mainwindow.cpp" line="89"/>
-        <location filename="../../views/shell/mainwindow.cpp" line="184"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="183"/>
         <source>Audit</source>
         <translation>审计库</translation>
     </message>
@@ -2090,42 +2092,42 @@ hash      %2</translation>
         <translation>连接配置(&amp;P)…</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="127"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="126"/>
         <source>P&amp;references…</source>
         <translation>偏好设置(&amp;R)…</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="130"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="129"/>
         <source>Sign &amp;out</source>
         <translation>退出登录(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="132"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="131"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="135"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="134"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="143"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="142"/>
         <source>&amp;Find an order…</source>
         <translation>查找订单(&amp;F)……</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="155"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="154"/>
         <source>Signed in: %1 (%2)</source>
         <translation>已登录：%1（%2）</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="187"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="186"/>
         <source>%1: ● %2</source>
         <translation>%1：● %2</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="188"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="187"/>
         <source>%1: ✕ unreachable</source>
         <translation>%1：✕ 无法连接</translation>
     </message>
@@ -2385,24 +2387,24 @@ hash      %2</translation>
         <translation>PDF 文档 (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="329"/>
+        <location filename="../../views/orders/orderpage.cpp" line="328"/>
         <source>Writing the dossier of order %1…</source>
         <translation>正在写入订单 %1 的案卷…</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="348"/>
+        <location filename="../../views/orders/orderpage.cpp" line="347"/>
         <source>The dossier was not exported: %1</source>
         <translation>案卷未导出：%1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/orders/orderpage.cpp" line="352"/>
+        <location filename="../../views/orders/orderpage.cpp" line="351"/>
         <source>Dossier saved to %1 (%n page(s), SHA-256 %2).</source>
         <translation>
             <numerusform>案卷已保存到 %1（%n 页，SHA-256 %2）。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="374"/>
+        <location filename="../../views/orders/orderpage.cpp" line="373"/>
         <source>Callback %1 — signature verified at the door (unsigned or wrongly signed requests are never stored)
 
 Headers:
@@ -2473,7 +2475,7 @@ Body:
         <translation>语言(&amp;L)：</translation>
     </message>
     <message>
-        <location filename="../../views/common/preferencesdialog.cpp" line="26"/>
+        <location filename="../../views/common/preferencesdialog.cpp" line="27"/>
         <source>The window is rebuilt in the new language; you stay signed in.</source>
         <translation>窗口将以新语言重建；您保持登录状态。</translation>
     </message>
@@ -2536,77 +2538,77 @@ Body:
         <translation>来自环境变量</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="74"/>
+        <location filename="../../views/connections/profileform.cpp" line="75"/>
         <source>used for the test and this session; never written to a file</source>
         <translation>用于测试和本次会话；从不写入文件</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="80"/>
+        <location filename="../../views/connections/profileform.cpp" line="81"/>
         <source>driver options, e.g. sslmode=require</source>
         <translation>驱动选项，例如 sslmode=require</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="83"/>
+        <location filename="../../views/connections/profileform.cpp" line="84"/>
         <source>&amp;Host:</source>
         <translation>主机(&amp;H)：</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="84"/>
+        <location filename="../../views/connections/profileform.cpp" line="85"/>
         <source>P&amp;ort:</source>
         <translation>端口(&amp;O)：</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="85"/>
+        <location filename="../../views/connections/profileform.cpp" line="86"/>
         <source>&amp;Database:</source>
         <translation>数据库(&amp;D)：</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="86"/>
+        <location filename="../../views/connections/profileform.cpp" line="87"/>
         <source>&amp;User:</source>
         <translation>用户(&amp;U)：</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="87"/>
+        <location filename="../../views/connections/profileform.cpp" line="88"/>
         <source>Pass&amp;word from:</source>
         <translation>密码来源(&amp;W)：</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="88"/>
+        <location filename="../../views/connections/profileform.cpp" line="89"/>
         <source>Pa&amp;ssword:</source>
         <translation>密码(&amp;S)：</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="89"/>
+        <location filename="../../views/connections/profileform.cpp" line="90"/>
         <source>&amp;Variable:</source>
         <translation>变量(&amp;V)：</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="90"/>
+        <location filename="../../views/connections/profileform.cpp" line="91"/>
         <source>O&amp;ptions:</source>
         <translation>选项(&amp;P)：</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="96"/>
+        <location filename="../../views/connections/profileform.cpp" line="97"/>
         <source>&amp;Test connection</source>
         <translation>测试连接(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="105"/>
+        <location filename="../../views/connections/profileform.cpp" line="106"/>
         <source>D&amp;river:</source>
         <translation>驱动(&amp;R)：</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="201"/>
+        <location filename="../../views/connections/profileform.cpp" line="202"/>
         <source>Connecting to %1…</source>
         <translation>正在连接 %1…</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="211"/>
+        <location filename="../../views/connections/profileform.cpp" line="212"/>
         <source>Not reachable: %1</source>
         <translation>无法连接：%1</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="213"/>
+        <location filename="../../views/connections/profileform.cpp" line="214"/>
         <source>Connected. Driver %1, server %2, schema %3 of %4.</source>
         <translation>已连接。驱动 %1，服务器 %2，模式版本 %3 / %4。</translation>
     </message>
@@ -2616,79 +2618,79 @@ Body:
     <message>
         <location filename="../../views/fixes/proposefixdialog.cpp" line="23"/>
         <source>Propose a fix</source>
-        <translation type="unfinished"></translation>
+        <translation>提议修复</translation>
     </message>
     <message>
         <location filename="../../views/fixes/proposefixdialog.cpp" line="30"/>
         <source>— choose a reason —</source>
-        <translation type="unfinished"></translation>
+        <translation>— 选择原因 —</translation>
     </message>
     <message>
         <location filename="../../views/fixes/proposefixdialog.cpp" line="35"/>
         <source>What you saw and why this fix is right (required, audited)</source>
-        <translation type="unfinished"></translation>
+        <translation>您看到了什么，为什么这个修复是正确的（必填，记入审计）</translation>
     </message>
     <message>
         <location filename="../../views/fixes/proposefixdialog.cpp" line="39"/>
         <source>empty: the discrepancy&apos;s own difference</source>
-        <translation type="unfinished"></translation>
+        <translation>留空：使用差异本身的差额</translation>
     </message>
     <message>
         <location filename="../../views/fixes/proposefixdialog.cpp" line="40"/>
         <source>&amp;Amount (%1):</source>
-        <translation type="unfinished"></translation>
+        <translation>金额（%1）(&amp;A)：</translation>
     </message>
     <message numerus="yes">
         <location filename="../../views/fixes/proposefixdialog.cpp" line="52"/>
         <source>… and %n more</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>… 另有 %n 项</numerusform>
         </translation>
     </message>
     <message>
         <location filename="../../views/fixes/proposefixdialog.cpp" line="56"/>
         <source>&amp;Propose</source>
-        <translation type="unfinished"></translation>
+        <translation>提议(&amp;P)</translation>
     </message>
     <message>
         <location filename="../../views/fixes/proposefixdialog.cpp" line="61"/>
         <source>A finance reviewer other than you must approve this before it takes effect. It is bound to the records as they are now: if they change first, the fix fails and must be proposed again.</source>
-        <translation type="unfinished"></translation>
+        <translation>须由您以外的财务审核人批准后才会生效。提议绑定记录的当前状态：如果记录先发生变化，修复将失败，需要重新提议。</translation>
     </message>
     <message>
         <location filename="../../views/fixes/proposefixdialog.cpp" line="67"/>
         <source>&amp;Fix:</source>
-        <translation type="unfinished"></translation>
+        <translation>修复(&amp;F)：</translation>
     </message>
     <message>
         <location filename="../../views/fixes/proposefixdialog.cpp" line="68"/>
         <source>Targets (%1):</source>
-        <translation type="unfinished"></translation>
+        <translation>对象（%1）：</translation>
     </message>
     <message>
         <location filename="../../views/fixes/proposefixdialog.cpp" line="69"/>
         <source>&amp;Reason:</source>
-        <translation type="unfinished"></translation>
+        <translation>原因(&amp;R)：</translation>
     </message>
     <message>
         <location filename="../../views/fixes/proposefixdialog.cpp" line="70"/>
         <source>&amp;Comment:</source>
-        <translation type="unfinished"></translation>
+        <translation>备注(&amp;C)：</translation>
     </message>
     <message>
         <location filename="../../views/fixes/proposefixdialog.cpp" line="91"/>
         <source>Choose a reason.</source>
-        <translation type="unfinished"></translation>
+        <translation>请选择原因。</translation>
     </message>
     <message>
         <location filename="../../views/fixes/proposefixdialog.cpp" line="93"/>
         <source>Write a comment.</source>
-        <translation type="unfinished"></translation>
+        <translation>请填写备注。</translation>
     </message>
     <message>
         <location filename="../../views/fixes/proposefixdialog.cpp" line="96"/>
         <source>The amount is not a valid %1 amount.</source>
-        <translation type="unfinished"></translation>
+        <translation>该金额不是有效的 %1 金额。</translation>
     </message>
 </context>
 <context>
@@ -2696,236 +2698,236 @@ Body:
     <message>
         <location filename="../../views/reconciliation/reconciliationpage.cpp" line="76"/>
         <source>&lt;h2&gt;Reconciliation&lt;/h2&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;h2&gt;对账&lt;/h2&gt;</translation>
     </message>
     <message>
         <location filename="../../views/reconciliation/reconciliationpage.cpp" line="77"/>
         <source>R&amp;un reconciliation…</source>
-        <translation type="unfinished"></translation>
+        <translation>运行对账(&amp;U)…</translation>
     </message>
     <message>
         <location filename="../../views/reconciliation/reconciliationpage.cpp" line="80"/>
         <source>&amp;Cancel run</source>
-        <translation type="unfinished"></translation>
+        <translation>取消运行(&amp;C)</translation>
     </message>
     <message>
         <location filename="../../views/reconciliation/reconciliationpage.cpp" line="86"/>
         <source>&amp;Refresh</source>
-        <translation type="unfinished">刷新(&amp;R)</translation>
+        <translation>刷新(&amp;R)</translation>
     </message>
     <message>
         <location filename="../../views/reconciliation/reconciliationpage.cpp" line="102"/>
         <source>Open exceptions</source>
-        <translation type="unfinished"></translation>
+        <translation>未结异常</translation>
     </message>
     <message>
         <location filename="../../views/reconciliation/reconciliationpage.cpp" line="103"/>
         <source>Corrected automatically</source>
-        <translation type="unfinished"></translation>
+        <translation>已自动更正</translation>
     </message>
     <message>
         <location filename="../../views/reconciliation/reconciliationpage.cpp" line="104"/>
         <source>Resolved or written off</source>
-        <translation type="unfinished"></translation>
+        <translation>已解决或已核销</translation>
     </message>
     <message>
         <location filename="../../views/reconciliation/reconciliationpage.cpp" line="106"/>
         <source>All</source>
-        <translation type="unfinished"></translation>
+        <translation>全部</translation>
     </message>
     <message>
         <location filename="../../views/reconciliation/reconciliationpage.cpp" line="109"/>
         <source>All kinds</source>
-        <translation type="unfinished">全部类型</translation>
+        <translation>全部类型</translation>
     </message>
     <message>
         <location filename="../../views/reconciliation/reconciliationpage.cpp" line="114"/>
         <source>All channels</source>
-        <translation type="unfinished"></translation>
+        <translation>全部渠道</translation>
     </message>
     <message>
         <location filename="../../views/reconciliation/reconciliationpage.cpp" line="119"/>
         <source>Any age</source>
-        <translation type="unfinished"></translation>
+        <translation>任意时长</translation>
     </message>
     <message>
         <location filename="../../views/reconciliation/reconciliationpage.cpp" line="120"/>
         <source>Older than 1 day</source>
-        <translation type="unfinished">超过 1 天</translation>
+        <translation>超过 1 天</translation>
     </message>
     <message>
         <location filename="../../views/reconciliation/reconciliationpage.cpp" line="121"/>
         <source>Older than 7 days</source>
-        <translation type="unfinished">超过 7 天</translation>
+        <translation>超过 7 天</translation>
     </message>
     <message>
         <location filename="../../views/reconciliation/reconciliationpage.cpp" line="122"/>
         <source>Older than 30 days</source>
-        <translation type="unfinished">超过 7 天 {30 ?}</translation>
+        <translation>超过 30 天</translation>
     </message>
     <message>
         <location filename="../../views/reconciliation/reconciliationpage.cpp" line="146"/>
         <source>Settlement line</source>
-        <translation type="unfinished"></translation>
+        <translation>结算行</translation>
     </message>
     <message>
         <location filename="../../views/reconciliation/reconciliationpage.cpp" line="147"/>
         <source>Our payment</source>
-        <translation type="unfinished"></translation>
+        <translation>我方付款</translation>
     </message>
     <message>
         <location filename="../../views/reconciliation/reconciliationpage.cpp" line="148"/>
         <source>Rule and evidence</source>
-        <translation type="unfinished"></translation>
+        <translation>规则与证据</translation>
     </message>
     <message>
         <location filename="../../views/reconciliation/reconciliationpage.cpp" line="150"/>
         <source>&amp;Propose fix…</source>
-        <translation type="unfinished"></translation>
+        <translation>提议修复(&amp;P)…</translation>
     </message>
     <message>
         <location filename="../../views/reconciliation/reconciliationpage.cpp" line="153"/>
         <source>C&amp;lose period of selected run…</source>
-        <translation type="unfinished"></translation>
+        <translation>关闭所选运行的期间(&amp;L)…</translation>
     </message>
     <message>
         <location filename="../../views/reconciliation/reconciliationpage.cpp" line="156"/>
         <source>Open &amp;order</source>
-        <translation type="unfinished"></translation>
+        <translation>打开订单(&amp;O)</translation>
     </message>
     <message>
         <location filename="../../views/reconciliation/reconciliationpage.cpp" line="179"/>
         <source>&amp;Show:</source>
-        <translation type="unfinished"></translation>
+        <translation>显示(&amp;S)：</translation>
     </message>
     <message>
         <location filename="../../views/reconciliation/reconciliationpage.cpp" line="179"/>
         <source>&amp;Kind:</source>
-        <translation type="unfinished">类型(&amp;K)：</translation>
+        <translation>类型(&amp;K)：</translation>
     </message>
     <message>
         <location filename="../../views/reconciliation/reconciliationpage.cpp" line="180"/>
         <source>C&amp;hannel:</source>
-        <translation type="unfinished"></translation>
+        <translation>渠道(&amp;H)：</translation>
     </message>
     <message>
         <location filename="../../views/reconciliation/reconciliationpage.cpp" line="180"/>
         <source>A&amp;ge:</source>
-        <translation type="unfinished">时长(&amp;G)：</translation>
+        <translation>时长(&amp;G)：</translation>
     </message>
     <message>
         <location filename="../../views/reconciliation/reconciliationpage.cpp" line="205"/>
         <source>&lt;b&gt;Runs&lt;/b&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;对账运行&lt;/b&gt;</translation>
     </message>
     <message>
         <location filename="../../views/reconciliation/reconciliationpage.cpp" line="207"/>
         <source>&lt;b&gt;Exceptions&lt;/b&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;异常&lt;/b&gt;</translation>
     </message>
     <message numerus="yes">
         <location filename="../../views/reconciliation/reconciliationpage.cpp" line="258"/>
         <source>%n open exception(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n 个未结异常</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <location filename="../../views/reconciliation/reconciliationpage.cpp" line="262"/>
         <source>%n corrected automatically under the minimal-intervention rule.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>按最小干预规则自动更正 %n 项。</numerusform>
         </translation>
     </message>
     <message>
         <location filename="../../views/reconciliation/reconciliationpage.cpp" line="265"/>
         <source>Latest run covers %1 of eligible payments.</source>
-        <translation type="unfinished"></translation>
+        <translation>最近一次运行覆盖了 %1 的应对账付款。</translation>
     </message>
     <message>
         <location filename="../../views/reconciliation/reconciliationpage.cpp" line="270"/>
         <source>A run is overdue: the last one finished %1 ago (cadence %2).</source>
-        <translation type="unfinished"></translation>
+        <translation>对账已逾期：上次运行于 %1 前完成（周期 %2）。</translation>
     </message>
     <message>
         <location filename="../../views/reconciliation/reconciliationpage.cpp" line="273"/>
         <source>No reconciliation has run yet.</source>
-        <translation type="unfinished"></translation>
+        <translation>尚未运行过对账。</translation>
     </message>
     <message>
         <location filename="../../views/reconciliation/reconciliationpage.cpp" line="289"/>
         <source>Select an exception.</source>
-        <translation type="unfinished"></translation>
+        <translation>请选择一个异常。</translation>
     </message>
     <message>
         <location filename="../../views/reconciliation/reconciliationpage.cpp" line="298"/>
         <source>Line #%1 (%2)&lt;br&gt;Gross %3&lt;br&gt;Fee %4&lt;br&gt;Net %5&lt;br&gt;Settled %6</source>
-        <translation type="unfinished"></translation>
+        <translation>第 %1 行（%2）&lt;br&gt;总额 %3&lt;br&gt;手续费 %4&lt;br&gt;净额 %5&lt;br&gt;结算于 %6</translation>
     </message>
     <message>
         <location filename="../../views/reconciliation/reconciliationpage.cpp" line="303"/>
         <source>No settlement line: the channel has not settled this payment.</source>
-        <translation type="unfinished"></translation>
+        <translation>无结算行：渠道尚未结算此付款。</translation>
     </message>
     <message>
         <location filename="../../views/reconciliation/reconciliationpage.cpp" line="306"/>
         <source>Order %1 (%2)&lt;br&gt;Captured %3&lt;br&gt;Status %4&lt;br&gt;At %5</source>
-        <translation type="unfinished"></translation>
+        <translation>订单 %1（%2）&lt;br&gt;已收款 %3&lt;br&gt;状态 %4&lt;br&gt;时间 %5</translation>
     </message>
     <message>
         <location filename="../../views/reconciliation/reconciliationpage.cpp" line="310"/>
         <source>No payment with transaction %1 is known to OncePay.</source>
-        <translation type="unfinished"></translation>
+        <translation>OncePay 中没有交易号为 %1 的付款。</translation>
     </message>
     <message>
         <location filename="../../views/reconciliation/reconciliationpage.cpp" line="314"/>
         <source>Rule %1 version %2; fee schedule #%3 %4</source>
-        <translation type="unfinished"></translation>
+        <translation>规则 %1 第 %2 版；费率表 #%3 %4</translation>
     </message>
     <message>
         <location filename="../../views/reconciliation/reconciliationpage.cpp" line="320"/>
         <source>Evidence SHA-256 %1</source>
-        <translation type="unfinished"></translation>
+        <translation>证据 SHA-256 %1</translation>
     </message>
     <message>
         <location filename="../../views/reconciliation/reconciliationpage.cpp" line="325"/>
         <source>Fix #%1 is waiting for approval.</source>
-        <translation type="unfinished"></translation>
+        <translation>修复 #%1 正在等待审批。</translation>
     </message>
     <message>
         <location filename="../../views/reconciliation/reconciliationpage.cpp" line="364"/>
         <source>Run reconciliation</source>
-        <translation type="unfinished"></translation>
+        <translation>运行对账</translation>
     </message>
     <message>
         <location filename="../../views/reconciliation/reconciliationpage.cpp" line="377"/>
         <source>&amp;Run</source>
-        <translation type="unfinished"></translation>
+        <translation>运行(&amp;R)</translation>
     </message>
     <message>
         <location filename="../../views/reconciliation/reconciliationpage.cpp" line="381"/>
         <source>&amp;From (UTC):</source>
-        <translation type="unfinished"></translation>
+        <translation>起始（UTC）(&amp;F)：</translation>
     </message>
     <message>
         <location filename="../../views/reconciliation/reconciliationpage.cpp" line="382"/>
         <source>&amp;To, inclusive:</source>
-        <translation type="unfinished"></translation>
+        <translation>截止（含）(&amp;T)：</translation>
     </message>
     <message>
         <location filename="../../views/reconciliation/reconciliationpage.cpp" line="425"/>
         <source>The run failed: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>运行失败：%1</translation>
     </message>
     <message>
         <location filename="../../views/reconciliation/reconciliationpage.cpp" line="429"/>
         <source>Run #%1 was cancelled; nothing it found was kept.</source>
-        <translation type="unfinished"></translation>
+        <translation>运行 #%1 已取消；其结果未保留。</translation>
     </message>
     <message>
         <location filename="../../views/reconciliation/reconciliationpage.cpp" line="430"/>
         <source>Run #%1 finished: coverage %2, %3 corrected automatically, %4 new exception(s).</source>
-        <translation type="unfinished"></translation>
+        <translation>运行 #%1 已完成：覆盖率 %2，自动更正 %3 项，新增 %4 个异常。</translation>
     </message>
 </context>
 <context>
@@ -2976,52 +2978,52 @@ Body:
     <message>
         <location filename="../../models/fixes/fixmodels.cpp" line="155"/>
         <source>Run</source>
-        <translation type="unfinished"></translation>
+        <translation>运行</translation>
     </message>
     <message>
         <location filename="../../models/fixes/fixmodels.cpp" line="160"/>
         <source>Period</source>
-        <translation type="unfinished"></translation>
+        <translation>期间</translation>
     </message>
     <message>
         <location filename="../../models/fixes/fixmodels.cpp" line="164"/>
         <source>Status</source>
-        <translation type="unfinished">状态</translation>
+        <translation>状态</translation>
     </message>
     <message>
         <location filename="../../models/fixes/fixmodels.cpp" line="165"/>
         <source>Coverage</source>
-        <translation type="unfinished"></translation>
+        <translation>覆盖率</translation>
     </message>
     <message>
         <location filename="../../models/fixes/fixmodels.cpp" line="173"/>
         <source>settled and matched ÷ eligible = %1 ÷ %2</source>
-        <translation type="unfinished"></translation>
+        <translation>已结算且匹配 ÷ 应对账 = %1 ÷ %2</translation>
     </message>
     <message>
         <location filename="../../models/fixes/fixmodels.cpp" line="176"/>
         <source>Matched</source>
-        <translation type="unfinished"></translation>
+        <translation>已匹配</translation>
     </message>
     <message>
         <location filename="../../models/fixes/fixmodels.cpp" line="179"/>
         <source>Auto-fixed</source>
-        <translation type="unfinished"></translation>
+        <translation>自动更正</translation>
     </message>
     <message>
         <location filename="../../models/fixes/fixmodels.cpp" line="180"/>
         <source>Opened</source>
-        <translation type="unfinished"></translation>
+        <translation>新开异常</translation>
     </message>
     <message>
         <location filename="../../models/fixes/fixmodels.cpp" line="181"/>
         <source>By</source>
-        <translation type="unfinished"></translation>
+        <translation>执行人</translation>
     </message>
     <message>
         <location filename="../../models/fixes/fixmodels.cpp" line="182"/>
         <source>Finished</source>
-        <translation type="unfinished"></translation>
+        <translation>已完成</translation>
     </message>
 </context>
 <context>
@@ -3029,32 +3031,32 @@ Body:
     <message>
         <location filename="../../models/fixes/adminmodels.cpp" line="40"/>
         <source>Setting</source>
-        <translation type="unfinished"></translation>
+        <translation>参数</translation>
     </message>
     <message>
         <location filename="../../models/fixes/adminmodels.cpp" line="41"/>
         <source>Value</source>
-        <translation type="unfinished"></translation>
+        <translation>值</translation>
     </message>
     <message>
         <location filename="../../models/fixes/adminmodels.cpp" line="48"/>
         <source>Allowed</source>
-        <translation type="unfinished"></translation>
+        <translation>允许范围</translation>
     </message>
     <message>
         <location filename="../../models/fixes/adminmodels.cpp" line="51"/>
         <source>Meaning</source>
-        <translation type="unfinished"></translation>
+        <translation>含义</translation>
     </message>
     <message>
         <location filename="../../models/fixes/adminmodels.cpp" line="54"/>
         <source>Changed by</source>
-        <translation type="unfinished"></translation>
+        <translation>修改人</translation>
     </message>
     <message>
         <location filename="../../models/fixes/adminmodels.cpp" line="55"/>
         <source>Changed</source>
-        <translation type="unfinished"></translation>
+        <translation>修改时间</translation>
     </message>
 </context>
 <context>
@@ -3137,42 +3139,42 @@ Body:
     <message>
         <location filename="../../models/fixes/adminmodels.cpp" line="23"/>
         <source>User</source>
-        <translation type="unfinished"></translation>
+        <translation>用户</translation>
     </message>
     <message>
         <location filename="../../models/fixes/adminmodels.cpp" line="24"/>
         <source>Name</source>
-        <translation type="unfinished"></translation>
+        <translation>姓名</translation>
     </message>
     <message>
         <location filename="../../models/fixes/adminmodels.cpp" line="25"/>
         <source>Role</source>
-        <translation type="unfinished"></translation>
+        <translation>角色</translation>
     </message>
     <message>
         <location filename="../../models/fixes/adminmodels.cpp" line="26"/>
         <source>Status</source>
-        <translation type="unfinished">状态</translation>
+        <translation>状态</translation>
     </message>
     <message>
         <location filename="../../models/fixes/adminmodels.cpp" line="29"/>
         <source>disabled</source>
-        <translation type="unfinished"></translation>
+        <translation>已停用</translation>
     </message>
     <message>
         <location filename="../../models/fixes/adminmodels.cpp" line="29"/>
         <source>locked</source>
-        <translation type="unfinished"></translation>
+        <translation>已锁定</translation>
     </message>
     <message>
         <location filename="../../models/fixes/adminmodels.cpp" line="29"/>
         <source>active</source>
-        <translation type="unfinished"></translation>
+        <translation>正常</translation>
     </message>
     <message>
         <location filename="../../models/fixes/adminmodels.cpp" line="34"/>
         <source>Created</source>
-        <translation type="unfinished">创建时间</translation>
+        <translation>创建时间</translation>
     </message>
 </context>
 <context>
@@ -3433,34 +3435,34 @@ Body:
         <location filename="../../views/fixes/fixactions.cpp" line="122"/>
         <location filename="../../views/fixes/fixactions.cpp" line="124"/>
         <source>Propose a fix</source>
-        <translation type="unfinished"></translation>
+        <translation>提议修复</translation>
     </message>
     <message>
         <location filename="../../views/fixes/fixactions.cpp" line="72"/>
         <source>Your role may not propose fixes.</source>
-        <translation type="unfinished"></translation>
+        <translation>您的角色不能提议修复。</translation>
     </message>
     <message>
         <location filename="../../views/fixes/fixactions.cpp" line="78"/>
         <source>No fix fits the selected rows.</source>
-        <translation type="unfinished"></translation>
+        <translation>没有适用于所选行的修复。</translation>
     </message>
     <message>
         <location filename="../../views/fixes/fixactions.cpp" line="112"/>
         <source>Nothing was proposed: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>未提交任何提议：%1</translation>
     </message>
     <message numerus="yes">
         <location filename="../../views/fixes/fixactions.cpp" line="115"/>
         <source>%n fix(es) proposed and waiting for approval.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>已提议 %n 项修复，等待审批。</numerusform>
         </translation>
     </message>
     <message>
         <location filename="../../views/fixes/fixactions.cpp" line="119"/>
         <source>Refused:</source>
-        <translation type="unfinished"></translation>
+        <translation>被拒绝：</translation>
     </message>
 </context>
 </TS>
