@@ -118,7 +118,9 @@ const bool registered = registerCommands({
          p.addOption(
              {QStringLiteral("demo"),
               QStringLiteral(
-                  "The console's demo: 3000 orders over 30 days, seed 2026, demo accounts.")});
+                  "The console's demo: 3000 orders over 30 days, seed 2026, statements in the"
+                  " data directory's demo/, and demo staff accounts (agent, finance, finance2,"
+                  " auditor, admin; password <user>-demo).")});
      },
      simulate},
 });

@@ -44,6 +44,9 @@ struct SimulationOptions {
     FaultProfile faults;
     QString outDir; // statements, fee schedule, PayPal certificate; empty = no files
     bool force = false;
+    // The console's demo (`simulate --demo`): one staff account per role (and a second
+    // finance reviewer for approvals that need two), passwords "<user>-demo", made through
+    // services/auth like `oncepay staff add`. Existing accounts are left as they are.
     bool demoAccounts = false;
 };
 

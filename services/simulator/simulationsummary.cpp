@@ -37,6 +37,7 @@ QJsonObject SimulationSummary::toJson() const
             {"orders_by_state", states},
             {"defects_planted", defects},
             {"statement_files", QJsonArray::fromStringList(statementFiles)},
+            {"demo_accounts_created", QJsonArray::fromStringList(demoAccountsCreated)},
             {"invariant_failures", QJsonArray::fromStringList(invariantFailures)},
             {"business_digest", businessDigest},
             {"elapsed_ms", elapsedMs}};
@@ -68,6 +69,9 @@ QString SimulationSummary::toText() const
     }
     for (const QString &f : statementFiles)
         out << "statement               " << f << '\n';
+    if (!demoAccountsCreated.isEmpty())
+        out << "demo accounts           " << demoAccountsCreated.join(QStringLiteral(", "))
+            << " (password <user>-demo; demo only)\n";
     out << "business digest         " << businessDigest << '\n';
     out << (invariantFailures.isEmpty() ? QStringLiteral("invariants              all hold\n")
                                         : QStringLiteral("INVARIANTS FAILED       %1\n").arg(invariantFailures.size()));

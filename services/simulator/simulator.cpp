@@ -1,6 +1,7 @@
 #include "simulator.h"
 
 #include "audit/auditshipper.h"
+#include "auth/staffservice.h"
 #include "channels/channelregistry.h"
 #include "db/migrator.h"
 #include "db/sql.h"
@@ -63,6 +64,7 @@ private:
     void shipAudit();
     bool inOutage() const;
     void settle();
+    Result<void> createDemoAccounts();
 
     AppConfig m_config;
     SimulationOptions m_o;
@@ -391,6 +393,34 @@ void Run::settle()
     shipAudit();
 }
 
+Result<void> Run::createDemoAccounts()
+{
+    // Demo only: these passwords are public (README). Staff are not business content, so the
+    // digest does not see them; real time, because sign-in lockouts compare with it.
+    const StaffService staff(*m_orders, Clock::system());
+    const Actor by = Actor::system(QStringLiteral("simulate --demo"));
+    const std::pair<const char *, StaffRole> accounts[] = {{"agent", StaffRole::Agent},
+                                                           {"finance", StaffRole::Finance},
+                                                           {"finance2", StaffRole::Finance},
+                                                           {"auditor", StaffRole::Auditor},
+                                                           {"admin", StaffRole::Admin}};
+    for (const auto &[name, role] : accounts) {
+        const QString user = QString::fromLatin1(name);
+        auto existing = staff.find(user);
+        if (existing)
+            continue;
+        if (existing.error().code != ErrorCode::NotFound)
+            return existing.error();
+        auto added = staff.add({user, QStringLiteral("Demo ") + staffRoleName(role), role},
+                               user + QStringLiteral("-demo"), by);
+        if (!added)
+            return added.error();
+        m_s.demoAccountsCreated << user;
+    }
+    shipAudit(); // their audit rows, like every other, reach the audit database
+    return {};
+}
+
 Result<SimulationSummary> Run::execute()
 {
     QElapsedTimer timer;
@@ -426,6 +456,9 @@ Result<SimulationSummary> Run::execute()
         m_s.statementFiles = planted->files;
         m_s.defectsPlanted = planted->defects;
     }
+    if (m_o.demoAccounts)
+        if (auto r = createDemoAccounts(); !r)
+            return r.error();
     m_s.orders = m_o.orders;
     checkInvariants(*m_orders, m_world, m_s);
     if (auto rows = Sql::scalar(m_audit->db(), QStringLiteral("SELECT COUNT(*) FROM audit_log")))

@@ -40,6 +40,7 @@ struct SimulationSummary {
     QMap<QString, qint64> ordersByState;
     QMap<QString, qint64> defectsPlanted;
     QStringList statementFiles;
+    QStringList demoAccountsCreated; // usernames, with --demo
     QStringList invariantFailures;
     QString businessDigest;
     qint64 elapsedMs = 0;

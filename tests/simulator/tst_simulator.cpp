@@ -2,12 +2,17 @@
 // every engine, its counts must agree with what the database says, and the same seed must
 // tell the same story.
 
+#include "auth/staffservice.h"
 #include "cliprocess.h"
+#include "db/migrator.h"
+#include "db/sql.h"
 #include "simulator/simulator.h"
 #include "testdatabases.h"
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
+#include <QRegularExpression>
 #include <QTest>
 
 using namespace OncePay;
@@ -101,6 +106,55 @@ private Q_SLOTS:
                                    env);
         QVERIFY2(forced.exitCode == 0, qPrintable(forced.err + forced.out));
         QVERIFY(forced.out.contains("\"business_digest\""));
+    }
+
+    // `simulate --demo` leaves a console one can sign in to: one account per role (and a
+    // second finance reviewer), made through services/auth; an account that already exists
+    // keeps its password.
+    void demoCreatesOneAccountPerRole()
+    {
+        auto dbs = ScratchDatabases::create(Dialect::Sqlite);
+        QVERIFY(dbs.ok());
+        QProcessEnvironment env;
+        const QString config = (*dbs)->writeConfigFile(&env);
+        CliRun own = runOncepay(
+            {"--config", config, "staff", "add", "agent", "--role", "agent", "--password-stdin"},
+            env, "agent-own-password-1\n");
+        QVERIFY2(own.exitCode == 0, qPrintable(own.err));
+        CliRun demo = runOncepay({"--config", config, "simulate", "--demo", "--orders", "20",
+                                  "--days", "1", "--json"},
+                                 env);
+        QVERIFY2(demo.exitCode == 0, qPrintable(demo.err + demo.out));
+        QVERIFY2(demo.out.contains(R"("demo_accounts_created": [
+        "finance",
+        "finance2",
+        "auditor",
+        "admin"
+    ])"),
+                 qPrintable(demo.out));
+        QVERIFY(QFileInfo::exists((*dbs)->tempPath() + "/demo/fee_schedule.csv"));
+        CliRun list = runOncepay({"--config", config, "staff", "list"}, env);
+        QCOMPARE(list.exitCode, 0);
+        for (const char *user : {"agent", "finance", "finance2", "auditor", "admin"})
+            QVERIFY2(list.out.contains(QRegularExpression(QStringLiteral("(^|\\n)%1 ").arg(user))),
+                     qPrintable(list.out));
+
+        auto c = openMigrated((*dbs)->orders(), QStringLiteral("demo-check"));
+        QVERIFY(c.ok());
+        const StaffService staff(*c, Clock::system());
+        auto finance2 = staff.authenticate("finance2", "finance2-demo", "test");
+        QVERIFY(finance2.ok());
+        QVERIFY(finance2->signedIn());
+        QCOMPARE(finance2->account.role, StaffRole::Finance);
+        auto admin = staff.authenticate("admin", "admin-demo", "test");
+        QVERIFY(admin.ok() && admin->signedIn());
+        QCOMPARE(admin->account.role, StaffRole::Admin);
+        auto agentDemo = staff.authenticate("agent", "agent-demo", "test");
+        QVERIFY(agentDemo.ok());
+        QVERIFY(!agentDemo->signedIn());
+        auto agentOwn = staff.authenticate("agent", "agent-own-password-1", "test");
+        QVERIFY(agentOwn.ok() && agentOwn->signedIn());
+        QCOMPARE(Sql::scalar(c->db(), "SELECT COUNT(*) FROM staff")->toInt(), 5);
     }
 };
 
