@@ -202,12 +202,15 @@ Result<ReconcileReport> Reconciler::run(const ReconcileOptions &options) const
     };
     ReconciliationMatcher matcher(settings, FeeSchedule(*rules), closed, obligations, now,
                                   report.fromMs, report.toMs);
+    matcher.reserve(paymentCount->toLongLong());
     {
         auto q = forward(
             m_c,
             QStringLiteral(
                 "SELECT p.id, p.order_id, p.channel, p.channel_txn_id, p.amount_minor,"
-                " p.currency, p.status, p.settlement_status, p.captured_at, o.amount_minor,"
+                " p.currency, CASE WHEN p.status = 'refunded' THEN 1 ELSE 0 END,"
+                " CASE WHEN p.settlement_status = 'settled' THEN 1 ELSE 0 END,"
+                " p.captured_at, o.amount_minor,"
                 " o.currency, o.state, p.refunded_at FROM payments p"
                 " JOIN orders o ON o.order_id = p.order_id"
                 " WHERE p.captured_at >= ? AND p.captured_at < ?"),
@@ -222,8 +225,8 @@ Result<ReconcileReport> Reconciler::run(const ReconcileOptions &options) const
             p.channelTxnId = q->value(3).toString();
             p.amountMinor = q->value(4).toLongLong();
             p.currency = q->value(5).toString();
-            p.refunded = q->value(6).toString() == u"refunded";
-            p.settled = q->value(7).toString() == u"settled";
+            p.refunded = q->value(6).toInt() == 1;
+            p.settled = q->value(7).toInt() == 1;
             p.capturedAtMs = q->value(8).toLongLong();
             p.orderAmountMinor = q->value(9).toLongLong();
             p.orderCurrency = q->value(10).toString();

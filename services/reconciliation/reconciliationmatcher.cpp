@@ -52,6 +52,12 @@ ReconciliationMatcher::ReconciliationMatcher(ReconcileSettings settings, FeeSche
     , m_to(toMs)
 {}
 
+void ReconciliationMatcher::reserve(qsizetype payments)
+{
+    m_slots.reserve(size_t(payments));
+    m_index.reserve(payments);
+}
+
 void ReconciliationMatcher::addPayment(PaymentFact p)
 {
     const QString key = keyOf(p.channel, p.channelTxnId);

@@ -51,6 +51,7 @@ public:
         return channel + QChar(0x1f) + txn;
     }
 
+    void reserve(qsizetype payments); // the build side's size, when known: no rehash, no moves
     void addPayment(PaymentFact p);
     void addLine(const LineFact &l);
 
