@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages OncePay needs to build, run and test — only those missing.
 # Works as root or through sudo. Sourced or run by packaging/run.sh and packaging/test.sh.
-#   packaging/deps.sh build     compiler, Qt 6, spdlog, libsodium, OpenSSL, SQL drivers
-#   packaging/deps.sh test      build + PostgreSQL, MariaDB servers, Xvfb, lintian
+#   packaging/deps.sh build     compiler, Qt 6, spdlog, libsodium, OpenSSL, SQL drivers,
+#                               rsvg-convert (the icon PNGs of the .deb)
+#   packaging/deps.sh test      build + PostgreSQL, MariaDB servers, Xvfb, lintian,
+#                               desktop-file-validate, groff (the .deb and man page checks)
 set -euo pipefail
 
 BUILD_PACKAGES=(
@@ -13,9 +15,11 @@ BUILD_PACKAGES=(
     libqt6sql6-sqlite libqt6sql6-psql libqt6sql6-mysql
     libspdlog-dev libfmt-dev libsodium-dev libssl-dev
     fonts-noto-cjk
+    librsvg2-bin
 )
 TEST_PACKAGES=(
     postgresql mariadb-server xvfb xauth imagemagick lintian dpkg-dev file sqlite3
+    desktop-file-utils groff-base
 )
 
 want=("${BUILD_PACKAGES[@]}")

@@ -38,4 +38,18 @@ int fail(Context &ctx, const Error &error)
     return exitCodeFor(error);
 }
 
+const QList<ExitCodeMeaning> &exitCodeMeanings()
+{
+    static const QList<ExitCodeMeaning> meanings = {
+        {Ok, "ok"},
+        {Failed, "refused or failed: the request was refused (stale, not allowed, invalid) or "
+                 "a check found a problem (e.g. audit verify found an altered row)"},
+        {Usage, "usage: unknown command, unknown option or a bad or missing argument"},
+        {ConfigError, "configuration: the configuration file or environment is malformed"},
+        {Unavailable, "unavailable: a database or server could not be reached"},
+        {SchemaNewer, "schema newer: a database was migrated by a newer OncePay; upgrade first"},
+    };
+    return meanings;
+}
+
 } // namespace OncePay::Cli

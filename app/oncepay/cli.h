@@ -15,7 +15,7 @@
 
 namespace OncePay::Cli {
 
-// Documented in README.md and `oncepay --help`.
+// Documented in `oncepay --help`, oncepay(1) and README.md (all from exitCodeMeanings()).
 enum ExitCode {
     Ok = 0,
     Failed = 1,      // the operation was refused or found a problem (verify failed, ...)
@@ -37,7 +37,8 @@ struct Command {
     QString usage; // positional arguments as shown in help
     std::function<void(QCommandLineParser &)> addOptions;
     std::function<int(Context &, const QCommandLineParser &)> run;
-    bool logsToStderr = false; // long-running services log to stderr as well as the file
+    bool logsToStderr = false;  // long-running services log to stderr as well as the file
+    QString argumentsHelp = {}; // what the positional arguments (usage) are, for the help
 };
 
 // Each *commands.cpp registers its commands at static-initialisation time:
@@ -48,5 +49,12 @@ const QList<Command> &registeredCommands();
 // Maps an error to its exit code and prints "oncepay: <message>".
 int fail(Context &ctx, const Error &error);
 int exitCodeFor(const Error &error);
+
+// Every exit code with its meaning, in order, for the help and the manual page.
+struct ExitCodeMeaning {
+    int code;
+    const char *meaning;
+};
+const QList<ExitCodeMeaning> &exitCodeMeanings();
 
 } // namespace OncePay::Cli

@@ -1,10 +1,12 @@
 // oncepay — the command-line face of the engine. Parses arguments, loads the configuration,
 // sets up logging and runs one subcommand.
 
+#include "buildinfo.h"
 #include "cli.h"
 #include "logging/logging.h"
 
 #include <QCoreApplication>
+#include <QSqlDatabase>
 
 #include <algorithm>
 
@@ -14,12 +16,13 @@ using namespace OncePay;
 
 namespace {
 
+constexpr int kHelpWidth = 79;
+
 QList<Cli::Command> allCommands()
 {
     QList<Cli::Command> all = Cli::registeredCommands();
-    std::sort(all.begin(), all.end(), [](const Cli::Command &a, const Cli::Command &b) {
-        return a.path < b.path;
-    });
+    std::sort(all.begin(), all.end(),
+              [](const Cli::Command &a, const Cli::Command &b) { return a.path < b.path; });
     return all;
 }
 
@@ -28,23 +31,111 @@ QString commandName(const Cli::Command &c)
     return c.path.join(u' ');
 }
 
+// `text` wrapped at kHelpWidth: the first line starts with `lead`, the others with
+// `indent`; no trailing newline.
+QString wrapped(const QString &text, const QString &lead = {}, const QString &indent = {})
+{
+    QStringList lines;
+    QString line = lead;
+    bool empty = true;
+    for (const QString &word : text.split(u' ', Qt::SkipEmptyParts)) {
+        if (!empty && line.size() + 1 + word.size() > kHelpWidth) {
+            lines << line;
+            line = indent;
+            empty = true;
+        }
+        if (!empty)
+            line += u' ';
+        line += word;
+        empty = false;
+    }
+    lines << line;
+    return lines.join(u'\n');
+}
+
+// "  term      description", the description wrapped at kHelpWidth and continued under
+// itself. The manual page generator (docs/man/genman.cmake) reads this layout: at least
+// two spaces after the term, continuation lines indented deeper than the term.
+void printEntry(QTextStream &out, const QString &term, const QString &description, int column)
+{
+    QString lead = QStringLiteral("  ") + term;
+    lead = lead.size() + 2 <= column ? lead.leftJustified(column) : lead + QStringLiteral("  ");
+    out << wrapped(description, lead, QString(column, u' ')) << '\n';
+}
+
+struct GlobalOption {
+    const char *term;
+    const char *description;
+};
+
+const GlobalOption kGlobalOptions[] = {
+    {"--config FILE", "Configuration file. Default: $ONCEPAY_CONFIG, else "
+                      "$XDG_CONFIG_HOME/oncepay/oncepay.ini; without one, the embedded SQLite "
+                      "databases in $XDG_DATA_HOME/oncepay are used."},
+    {"-v, --verbose", "Debug logging, copied to stderr."},
+    {"--log-level LEVEL", "trace, debug, info, warn, error or off (overrides [log] level); "
+                          "also copies the log to stderr."},
+    {"--version", "Print version and build, then exit."},
+    {"-h, --help", "This help. `oncepay COMMAND --help` (or `oncepay help COMMAND`) shows a "
+                   "command's options."},
+};
+
 void printOverview(QTextStream &out, const QList<Cli::Command> &commands)
 {
-    out << "Usage: oncepay [--config FILE] [--verbose] COMMAND [ARGS...]\n\n"
+    int column = 24;
+    for (const auto &c : commands)
+        column = std::max(column, int(commandName(c).size()) + 4);
+    column = std::min(column, 32);
+
+    out << "Usage: oncepay [GLOBAL OPTIONS] COMMAND [ARGS...]\n"
+           "       oncepay COMMAND --help\n"
+           "       oncepay --version\n\n"
            "OncePay makes every payment take effect exactly once: signed channel callbacks,\n"
            "a local message table, a versioned order state machine, reconciliation and a\n"
-           "hash-chained audit log.\n\nCommands:\n";
+           "hash-chained audit log. This is the headless engine; oncepay-console is the\n"
+           "desktop console.\n\nCommands:\n";
     for (const auto &c : commands)
-        out << "  " << commandName(c).leftJustified(22) << c.summary << '\n';
-    out << "\nGlobal options:\n"
-           "  --config FILE         configuration file (default $XDG_CONFIG_HOME/oncepay/oncepay.ini,\n"
-           "                        or $ONCEPAY_CONFIG)\n"
-           "  --verbose             debug logging on stderr\n"
-           "  --log-level LEVEL     trace, debug, info, warn, error, off\n"
-           "  --version             print version and build\n"
-           "  -h, --help            this help; `oncepay COMMAND --help` for a command\n"
-           "\nExit codes: 0 ok, 1 refused or failed, 2 usage, 3 configuration, 4 database\n"
-           "unavailable, 5 database schema newer than this program.\n";
+        printEntry(out, commandName(c), c.summary, column);
+    out << "\nGlobal options:\n";
+    for (const auto &o : kGlobalOptions)
+        printEntry(out, QString::fromLatin1(o.term), QString::fromLatin1(o.description), column);
+    out << "\nExit codes:\n";
+    for (const auto &e : Cli::exitCodeMeanings())
+        printEntry(out, QString::number(e.code), QString::fromLatin1(e.meaning), column);
+    out << "\nConfiguration keys, environment variables and files: man oncepay.\n";
+    out.flush();
+}
+
+// QCommandLineParser's help names argv[0]; the usage line names the command instead, and a
+// footer points at the global options and lists the exit codes.
+void printCommandHelp(QTextStream &out, const QCommandLineParser &parser,
+                      const Cli::Command &command)
+{
+    QString text = parser.helpText();
+    const qsizetype firstLineEnd = text.indexOf(u'\n');
+    QString usage =
+        QStringLiteral("Usage: oncepay ") + commandName(command) + QStringLiteral(" [options]");
+    if (!command.usage.isEmpty())
+        usage += u' ' + command.usage;
+    text.replace(0, firstLineEnd, usage);
+    QStringList codes;
+    for (const auto &e : Cli::exitCodeMeanings())
+        codes << QStringLiteral("%1 %2").arg(e.code).arg(
+            QString::fromLatin1(e.meaning).section(u':', 0, 0));
+    out << text << '\n'
+        << wrapped(QStringLiteral("Global options (--config FILE, --verbose, --log-level LEVEL) "
+                                  "go before the command. Exit codes: ") +
+                   codes.join(QStringLiteral(", ")) + QStringLiteral(" (see oncepay --help)."))
+        << '\n';
+    out.flush();
+}
+
+void printVersion(QTextStream &out)
+{
+    out << "oncepay " << ONCEPAY_VERSION << '\n'
+        << "build " << ONCEPAY_BUILD_ID << ", " << ONCEPAY_BUILD_DATE << '\n'
+        << "Qt " << qVersion() << " (built with " << QT_VERSION_STR
+        << "), SQL drivers: " << QSqlDatabase::drivers().join(u' ') << '\n';
     out.flush();
 }
 
@@ -75,20 +166,29 @@ int main(int argc, char *argv[])
             (a == u"--config" ? configPath : logLevel) = args[++i];
         } else if (a.startsWith(QStringLiteral("--config="))) {
             configPath = a.mid(9);
+        } else if (a.startsWith(QStringLiteral("--log-level="))) {
+            logLevel = a.mid(12);
         } else if (a == u"--verbose" || a == u"-v") {
             verbose = true;
         } else if (a == u"--version") {
-            ctx.out << "oncepay " << ONCEPAY_VERSION << " (build " << ONCEPAY_GIT_ID
-                    << ", Qt " << qVersion() << ")\n";
+            printVersion(ctx.out);
             return Cli::Ok;
-        } else if (a == u"--help" || a == u"-h" || a == u"help") {
+        } else if (a == u"--help" || a == u"-h" || (a == u"help" && i + 1 == args.size())) {
             printOverview(ctx.out, commands);
             return Cli::Ok;
+        } else if (a.startsWith(u'-')) {
+            ctx.err << "oncepay: unknown global option '" << a << "' (see oncepay --help)\n";
+            return Cli::Usage;
         } else {
             break;
         }
     }
-    const QStringList rest = args.mid(i);
+    QStringList rest = args.mid(i);
+    // `oncepay help db migrate` is `oncepay db migrate --help`.
+    if (rest.size() > 1 && rest.first() == u"help") {
+        rest.removeFirst();
+        rest << QStringLiteral("--help");
+    }
     if (rest.isEmpty()) {
         printOverview(ctx.err, commands);
         return Cli::Usage;
@@ -97,23 +197,37 @@ int main(int argc, char *argv[])
     // Longest command path that prefixes the remaining words.
     const Cli::Command *command = nullptr;
     for (const auto &c : commands) {
-        if (rest.size() >= c.path.size() && rest.mid(0, c.path.size()) == c.path
-            && (!command || c.path.size() > command->path.size()))
+        if (rest.size() >= c.path.size() && rest.mid(0, c.path.size()) == c.path &&
+            (!command || c.path.size() > command->path.size()))
             command = &c;
     }
     if (!command) {
-        ctx.err << "oncepay: unknown command '" << rest.join(u' ') << "' (see oncepay --help)\n";
+        // `oncepay db` names the commands that start with it.
+        QStringList completions;
+        for (const auto &c : commands)
+            if (c.path.size() > 1 && c.path.first() == rest.first())
+                completions << commandName(c);
+        if (!completions.isEmpty())
+            ctx.err << "oncepay: '" << rest.first()
+                    << "' needs a subcommand: " << completions.join(QStringLiteral(", ")) << '\n';
+        else
+            ctx.err << "oncepay: unknown command '" << rest.join(u' ')
+                    << "' (see oncepay --help)\n";
         return Cli::Usage;
     }
 
     QCommandLineParser parser;
     parser.setApplicationDescription(command->summary);
     parser.setOptionsAfterPositionalArgumentsMode(QCommandLineParser::ParseAsOptions);
-    parser.addHelpOption();
+    // Not addHelpOption(): its --help-all lists Qt options that mean nothing here.
+    parser.addOption(
+        {{QStringLiteral("h"), QStringLiteral("help")}, QStringLiteral("Show this help.")});
     if (command->addOptions)
         command->addOptions(parser);
-    if (!command->usage.isEmpty())
-        parser.addPositionalArgument(QStringLiteral("args"), QString(), command->usage);
+    // The usage line names the positional arguments; an "Arguments:" block only when the
+    // command explains them.
+    if (!command->argumentsHelp.isEmpty())
+        parser.addPositionalArgument(command->usage, command->argumentsHelp, command->usage);
     QStringList commandArgs{QStringLiteral("oncepay ") + commandName(*command)};
     commandArgs += rest.mid(command->path.size());
     if (!parser.parse(commandArgs)) {
@@ -121,7 +235,7 @@ int main(int argc, char *argv[])
         return Cli::Usage;
     }
     if (parser.isSet(QStringLiteral("help"))) {
-        ctx.out << parser.helpText();
+        printCommandHelp(ctx.out, parser, *command);
         return Cli::Ok;
     }
 
@@ -133,7 +247,8 @@ int main(int argc, char *argv[])
     ctx.config = std::move(config).value();
 
     Logging::Options log;
-    log.level = verbose ? QStringLiteral("debug") : (logLevel.isEmpty() ? ctx.config.logLevel : logLevel);
+    log.level =
+        verbose ? QStringLiteral("debug") : (logLevel.isEmpty() ? ctx.config.logLevel : logLevel);
     if (!Logging::isValidLevel(log.level)) {
         ctx.err << "oncepay: unknown log level '" << log.level << "'\n";
         return Cli::Usage;

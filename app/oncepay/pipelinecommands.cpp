@@ -13,9 +13,9 @@
 #include <spdlog/spdlog.h>
 
 #include <atomic>
-#include <optional>
 #include <csignal>
 #include <cstdio>
+#include <optional>
 
 namespace OncePay::Cli {
 
@@ -129,17 +129,22 @@ const bool registered = registerCommands({
      QStringLiteral("FILE|-"),
      [](QCommandLineParser &p) {
          p.addOption({QStringLiteral("channel"),
-                      QStringLiteral("stripe, paypal, fedapay or kakaopay."), QStringLiteral("C")});
+                      QStringLiteral("Whose signature and format: stripe, paypal, fedapay or "
+                                     "kakaopay."),
+                      QStringLiteral("CHANNEL")});
          p.addOption({QStringLiteral("header"),
-                      QStringLiteral("A request header, 'Name: value' (repeatable)."),
-                      QStringLiteral("H")});
+                      QStringLiteral("A request header as received, 'Name: value' (repeatable); "
+                                     "FILE is the raw body, - reads it from stdin."),
+                      QStringLiteral("HEADER")});
      },
      ingest},
     {{QStringLiteral("work")},
      QStringLiteral("process pending callback messages (leases, retries, dead letters)"),
      {},
      [](QCommandLineParser &p) {
-         p.addOption({QStringLiteral("once"), QStringLiteral("Stop when no message is due.")});
+         p.addOption({QStringLiteral("once"),
+                      QStringLiteral("Stop when no message is due (default: run until SIGTERM or "
+                                     "SIGINT, then finish the batch).")});
          p.addOption({QStringLiteral("batch"),
                       QStringLiteral("Messages claimed per round (default 50)."),
                       QStringLiteral("N"), QStringLiteral("50")});

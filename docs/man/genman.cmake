@@ -38,6 +38,8 @@ function(roff line out)
     string(REPLACE "@SEMI@" ";" line "${line}")
     string(REPLACE "@LB@" "[" line "${line}")
     string(REPLACE "@RB@" "]" line "${line}")
+    # The only non-ASCII character in the help; groff spells it this way.
+    string(REPLACE "→" "\\(->" line "${line}")
     if(line MATCHES "^[.']")
         set(line "\\&${line}")
     endif()

@@ -1,0 +1,403 @@
+// The least-privilege database roles shipped in packaging/sql/ (README "Connecting to
+// PostgreSQL or MySQL"), applied the way the README says to fresh databases on the
+// throw-away servers: the owner can migrate; the engine, the console and the auditor can do
+// their jobs and nothing more; nobody but the owner can change or delete an audit row, and
+// the auditor cannot write at all. The scripts must be safe to run again, and must name
+// every table the migrations create (so a new table cannot silently stay without grants).
+
+#include "cliprocess.h"
+#include "testdatabases.h"
+
+#include "db/connection.h"
+#include "db/migrator.h"
+#include "db/sql.h"
+
+#include <QFile>
+#include <QRandomGenerator>
+#include <QRegularExpression>
+#include <QTest>
+#include <QTextStream>
+
+#include <map>
+
+using namespace OncePay;
+using namespace OncePay::Test;
+
+namespace {
+
+const QString kSqlDir = QStringLiteral(ONCEPAY_SOURCE_DIR "/packaging/sql/");
+
+QString readScript(const QString &name)
+{
+    QFile f(kSqlDir + name);
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    return QString::fromUtf8(f.readAll());
+}
+
+// psql/mariadb script -> statements: split after a line ending in ';' outside $$ bodies;
+// comment-only lines dropped.
+QStringList statements(const QString &script)
+{
+    QStringList out;
+    QString current;
+    bool inBody = false;
+    for (const QString &line : script.split(u'\n')) {
+        const QString t = line.trimmed();
+        if (!inBody && (t.isEmpty() || t.startsWith(QStringLiteral("--"))))
+            continue;
+        current += line + u'\n';
+        if (t.count(QStringLiteral("$$")) % 2 == 1)
+            inBody = !inBody;
+        if (!inBody && t.endsWith(u';')) {
+            current = current.trimmed();
+            current.chop(1);
+            out << current;
+            current.clear();
+        }
+    }
+    if (!current.trimmed().isEmpty())
+        out << current.trimmed();
+    return out;
+}
+
+QString runScript(const ConnectionProfile &profile, const QString &name)
+{
+    const QString text = readScript(name);
+    if (text.isEmpty())
+        return QStringLiteral("cannot read %1%2").arg(kSqlDir, name);
+    auto c = Connection::open(profile, QStringLiteral("roles-script"));
+    if (!c)
+        return name + QStringLiteral(": ") + c.error().message;
+    for (const QString &s : statements(text))
+        if (auto r = Sql::exec(c->db(), s); !r)
+            return name + QStringLiteral(": ") + r.error().message;
+    return {};
+}
+
+bool isPrivilegeDenial(const QString &message)
+{
+    // PostgreSQL: "permission denied for table …"; MySQL/MariaDB: "… command denied to
+    // user …". The audit triggers' "append-only" refusal must not be what stopped it.
+    return (message.contains(QStringLiteral("permission denied"), Qt::CaseInsensitive) ||
+            message.contains(QStringLiteral("command denied"), Qt::CaseInsensitive)) &&
+           !message.contains(QStringLiteral("append-only"));
+}
+
+struct Expectation {
+    const char *role;
+    DbRole database;
+    bool allowed;
+    const char *sql;
+};
+
+// Statements each role runs, in this order, with what must happen.
+const Expectation kExpectations[] = {
+    // The engine moves orders and books audit events; it cannot delete, touch staff or
+    // approvals, or change an audit event other than marking it shipped.
+    {"engine", DbRole::Orders, true,
+     "INSERT INTO orders (order_id, customer_ref, amount_minor, currency, state, version,"
+     " created_at, updated_at) VALUES ('o-roles-1', 'c-1', 2112, 'USD', 'pending_payment', 1,"
+     " 1, 1)"},
+    {"engine", DbRole::Orders, true,
+     "UPDATE orders SET state = 'paying', version = 2 WHERE order_id = 'o-roles-1'"
+     " AND version = 1"},
+    {"engine", DbRole::Orders, false, "DELETE FROM orders WHERE order_id = 'o-roles-1'"},
+    {"engine", DbRole::Orders, true,
+     "INSERT INTO audit_outbox (event_id, occurred_at, actor, actor_role, action, entity_kind,"
+     " entity_id) VALUES ('ev-roles-1', 1, 'worker', 'system', 'order.transition', 'order',"
+     " 'o-roles-1')"},
+    {"engine", DbRole::Orders, true,
+     "UPDATE audit_outbox SET shipped_at = 2 WHERE event_id = 'ev-roles-1'"},
+    {"engine", DbRole::Orders, false,
+     "UPDATE audit_outbox SET action = 'forged' WHERE event_id = 'ev-roles-1'"},
+    {"engine", DbRole::Orders, false, "DELETE FROM audit_outbox"},
+    {"engine", DbRole::Orders, false, "SELECT COUNT(*) FROM staff"},
+    {"engine", DbRole::Orders, false,
+     "INSERT INTO staff (username, display_name, role, password_hash, created_at, updated_at)"
+     " VALUES ('mallory', 'M', 'admin', 'x', 1, 1)"},
+    {"engine", DbRole::Orders, false, "UPDATE fix_requests SET kind = kind"},
+    {"engine", DbRole::Orders, false, "UPDATE ops_settings SET setting_value = setting_value"},
+    {"engine", DbRole::Audit, true,
+     "INSERT INTO audit_log (seq, event_id, occurred_at, recorded_at, actor, actor_role,"
+     " action, entity_kind, entity_id, prev_hash, hash) VALUES (1, 'ev-roles-1', 1, 2,"
+     " 'worker', 'system', 'order.transition', 'order', 'o-roles-1', '0', 'h1')"},
+    {"engine", DbRole::Audit, true, "SELECT COUNT(*) FROM audit_log"},
+    {"engine", DbRole::Audit, false, "UPDATE audit_log SET reason = 'rewritten'"},
+    {"engine", DbRole::Audit, false, "DELETE FROM audit_log"},
+    {"engine", DbRole::Audit, false, "UPDATE audit_checkpoints SET signature = 'x'"},
+    // The console records audit events but never changes one; it reads the audit log only.
+    {"console", DbRole::Orders, true, "SELECT COUNT(*) FROM staff"},
+    {"console", DbRole::Orders, true,
+     "INSERT INTO audit_outbox (event_id, occurred_at, actor, actor_role, action, entity_kind,"
+     " entity_id) VALUES ('ev-roles-2', 1, 'finance', 'finance', 'fix.approve', 'fix', '1')"},
+    {"console", DbRole::Orders, false,
+     "UPDATE audit_outbox SET shipped_at = 3 WHERE event_id = 'ev-roles-2'"},
+    {"console", DbRole::Orders, false, "DELETE FROM orders"},
+    {"console", DbRole::Audit, true, "SELECT COUNT(*) FROM audit_log"},
+    {"console", DbRole::Audit, false,
+     "INSERT INTO audit_log (seq, event_id, occurred_at, recorded_at, actor, actor_role,"
+     " action, entity_kind, entity_id, prev_hash, hash) VALUES (2, 'ev-roles-2', 1, 2,"
+     " 'finance', 'finance', 'fix.approve', 'fix', '1', 'h1', 'h2')"},
+    {"console", DbRole::Audit, false, "UPDATE audit_log SET reason = 'rewritten'"},
+    {"console", DbRole::Audit, false, "DELETE FROM audit_log"},
+    // The auditor reads (not password hashes) and writes nothing anywhere.
+    {"auditor", DbRole::Orders, true, "SELECT COUNT(*) FROM orders"},
+    {"auditor", DbRole::Orders, true, "SELECT username, role FROM staff"},
+    {"auditor", DbRole::Orders, false, "SELECT password_hash FROM staff"},
+    {"auditor", DbRole::Orders, false,
+     "INSERT INTO orders (order_id, customer_ref, amount_minor, currency, state, version,"
+     " created_at, updated_at) VALUES ('o-roles-2', 'c-1', 1, 'USD', 'pending_payment', 1,"
+     " 1, 1)"},
+    {"auditor", DbRole::Orders, false, "UPDATE orders SET state_reason = 'x'"},
+    {"auditor", DbRole::Orders, false, "DELETE FROM orders"},
+    {"auditor", DbRole::Orders, false,
+     "INSERT INTO audit_outbox (event_id, occurred_at, actor, actor_role, action, entity_kind,"
+     " entity_id) VALUES ('ev-roles-3', 1, 'auditor', 'auditor', 'x', 'x', 'x')"},
+    {"auditor", DbRole::Orders, false, "UPDATE audit_outbox SET shipped_at = 4"},
+    {"auditor", DbRole::Orders, false, "UPDATE ops_settings SET setting_value = setting_value"},
+    {"auditor", DbRole::Audit, true, "SELECT COUNT(*) FROM audit_log"},
+    {"auditor", DbRole::Audit, false,
+     "INSERT INTO audit_log (seq, event_id, occurred_at, recorded_at, actor, actor_role,"
+     " action, entity_kind, entity_id, prev_hash, hash) VALUES (3, 'ev-roles-3', 1, 2,"
+     " 'auditor', 'auditor', 'x', 'x', 'x', 'h1', 'h3')"},
+    {"auditor", DbRole::Audit, false, "UPDATE audit_log SET reason = 'rewritten'"},
+    {"auditor", DbRole::Audit, false, "DELETE FROM audit_log"},
+    {"auditor", DbRole::Audit, false,
+     "INSERT INTO audit_checkpoints (seq, head_hash, key_id, signature, sealed_by, sealed_at)"
+     " VALUES (1, 'h1', 'k', 's', 'auditor', 1)"},
+};
+
+QString randomPassword()
+{
+    return QStringLiteral("roles-%1").arg(QRandomGenerator::global()->generate64(), 0, 16);
+}
+
+ConnectionProfile as(const ConnectionProfile &base, const QString &user, const QString &password)
+{
+    ConnectionProfile p = base;
+    p.user = user;
+    p.password = password;
+    return p;
+}
+
+} // namespace
+
+class TstDbRoles : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void statementSplitterKeepsFunctionBodies()
+    {
+        const QStringList s = statements(
+            QStringLiteral("-- c\nDO $$\nBEGIN\n  PERFORM 1;\nEND\n$$;\nGRANT x\n  ON y;\n"));
+        QCOMPARE(s.size(), 2);
+        QVERIFY(s[0].contains(QStringLiteral("PERFORM 1;")));
+        QCOMPARE(s[1], QStringLiteral("GRANT x\n  ON y"));
+    }
+
+    void scriptsNameEveryTable_data() { addServerRows(); }
+    void scriptsNameEveryTable()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        const QString prefix = dialect == int(Dialect::Postgres) ? QStringLiteral("postgresql")
+                                                                 : QStringLiteral("mysql");
+        for (const ConnectionProfile *p : {&dbs->orders(), &dbs->audit()}) {
+            auto c = Connection::open(*p, QStringLiteral("roles-tables"));
+            QVERIFY2(c.ok(), qPrintable(c.ok() ? QString() : c.error().message));
+            auto m = Migrator::migrate(*c);
+            QVERIFY2(m.ok(), qPrintable(m.ok() ? QString() : m.error().message));
+            const QString script =
+                readScript(QStringLiteral("%1-%2-grants.sql").arg(prefix, roleName(p->role)));
+            QVERIFY(!script.isEmpty());
+            const QString listSql =
+                dialect == int(Dialect::Postgres)
+                    ? QStringLiteral(
+                          "SELECT table_name FROM information_schema.tables WHERE "
+                          "table_schema = current_schema() AND table_type = 'BASE TABLE'")
+                    : QStringLiteral("SELECT table_name FROM information_schema.tables WHERE "
+                                     "table_schema = DATABASE() AND table_type = 'BASE TABLE'");
+            auto q = Sql::exec(c->db(), listSql);
+            QVERIFY(q.ok());
+            int tables = 0;
+            while (q->next()) {
+                const QString table = q->value(0).toString();
+                ++tables;
+                const QRegularExpression word(QStringLiteral("\\b%1\\b").arg(table));
+                QVERIFY2(script.contains(word),
+                         qPrintable(QStringLiteral("%1-%2-grants.sql does not mention table %3")
+                                        .arg(prefix, roleName(p->role), table)));
+            }
+            QVERIFY(tables >= 3);
+        }
+    }
+
+    void rolesGrantWhatEachJobNeedsAndNothingMore_data() { addServerRows(); }
+    void rolesGrantWhatEachJobNeedsAndNothingMore()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        Roles roles;
+        setUpRoles(*dbs, &roles);
+        if (QTest::currentTestFailed())
+            return;
+
+        std::map<std::pair<QString, int>, Connection> connections;
+        int checked = 0;
+        for (const Expectation &e : kExpectations) {
+            const auto key = std::make_pair(QString::fromLatin1(e.role), int(e.database));
+            if (!connections.count(key)) {
+                auto c = Connection::open(roles.profile(*dbs, e.role, e.database),
+                                          QStringLiteral("roles-%1").arg(e.role));
+                QVERIFY2(c.ok(),
+                         qPrintable(QStringLiteral("%1 cannot connect: %2")
+                                        .arg(e.role, c.ok() ? QString() : c.error().message)));
+                connections.emplace(key, std::move(c).value());
+            }
+            auto r = Sql::exec(connections.at(key).db(), QString::fromLatin1(e.sql));
+            const QString what =
+                QStringLiteral("%1 on %2: %3").arg(e.role, roleName(e.database), e.sql);
+            if (e.allowed) {
+                QVERIFY2(r.ok(), qPrintable(what + QStringLiteral(" was refused: ") +
+                                            (r.ok() ? QString() : r.error().message)));
+            } else {
+                QVERIFY2(!r.ok(), qPrintable(what + QStringLiteral(" was allowed")));
+                QVERIFY2(isPrivilegeDenial(r.error().message),
+                         qPrintable(what +
+                                    QStringLiteral(" failed, but not for lack of a "
+                                                   "privilege: ") +
+                                    r.error().message));
+            }
+            ++checked;
+        }
+        QCOMPARE(checked, int(std::size(kExpectations)));
+    }
+
+    // The real program, configured with the engine role as the README says, processes the
+    // message table and ships audit events.
+    void engineRoleRunsTheWorker_data() { addServerRows(); }
+    void engineRoleRunsTheWorker()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        Roles roles;
+        setUpRoles(*dbs, &roles);
+        if (QTest::currentTestFailed())
+            return;
+        const QString config = dbs->tempPath() + QStringLiteral("/engine.ini");
+        QFile f(config);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        QTextStream out(&f);
+        out << "[general]\ndata_dir = " << dbs->tempPath() << "\n";
+        for (DbRole database : {DbRole::Orders, DbRole::Audit}) {
+            const ConnectionProfile p = roles.profile(*dbs, "engine", database);
+            out << "\n[" << roleName(database) << "]\ndriver = " << dialectName(p.dialect)
+                << "\nhost = " << p.host << "\nport = " << p.port << "\ndatabase = " << p.database
+                << "\nuser = " << p.user << "\n";
+        }
+        out << "\n[messages]\nsame_as = orders\n\n[log]\nfile = " << dbs->tempPath()
+            << "/engine.log\n";
+        out.flush();
+        f.close();
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("ONCEPAY_ORDERS_PASSWORD"), roles.passwords.value("engine"));
+        env.insert(QStringLiteral("ONCEPAY_AUDIT_PASSWORD"), roles.passwords.value("engine"));
+
+        const CliRun work = runOncepay(
+            {QStringLiteral("--config"), config, QStringLiteral("work"), QStringLiteral("--once")},
+            env);
+        QEXPECT_FAIL("",
+                     "Migrator::migrate runs CREATE TABLE IF NOT EXISTS schema_version even "
+                     "when the schema is current; PostgreSQL 15 and MySQL refuse that to a "
+                     "role without CREATE (services/db/migrator.cpp, reported)",
+                     Abort);
+        QVERIFY2(work.exitCode == 0, qPrintable(work.err));
+        const CliRun ship = runOncepay(
+            {QStringLiteral("--config"), config, QStringLiteral("audit"), QStringLiteral("ship")},
+            env);
+        QVERIFY2(ship.exitCode == 0, qPrintable(ship.err));
+    }
+
+private:
+    struct Roles {
+        QMap<QString, QString> passwords; // "owner", "engine", "console", "auditor"
+        ConnectionProfile profile(const ScratchDatabases &dbs, const char *role,
+                                  DbRole database) const
+        {
+            return as(database == DbRole::Audit ? dbs.audit() : dbs.orders(),
+                      QStringLiteral("oncepay_") + QLatin1String(role),
+                      passwords.value(QLatin1String(role)));
+        }
+    };
+
+    // The README's steps: roles (twice: safe to run again), passwords, databases owned by
+    // the owner, `db migrate` as the owner, the grants (twice). PostgreSQL grants run as the
+    // owner; MySQL's as an administrator (only an account WITH GRANT OPTION may grant there).
+    static void setUpRoles(const ScratchDatabases &dbs, Roles *roles)
+    {
+        const bool pg = dbs.dialect() == Dialect::Postgres;
+        const QString prefix = pg ? QStringLiteral("postgresql") : QStringLiteral("mysql");
+        const ConnectionProfile admin = serverProfile(dbs.dialect(), DbRole::Orders);
+        ConnectionProfile server = admin;
+        if (pg)
+            server.database = QStringLiteral("postgres");
+
+        for (int run = 0; run < 2; ++run) {
+            const QString problem = runScript(server, prefix + "-roles.sql");
+            QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        }
+        {
+            auto c = Connection::open(server, QStringLiteral("roles-admin"));
+            QVERIFY(c.ok());
+            for (const char *r : {"owner", "engine", "console", "auditor"}) {
+                const QString user = QStringLiteral("oncepay_") + QLatin1String(r);
+                const QString password = randomPassword();
+                roles->passwords[QLatin1String(r)] = password;
+                const QString sql =
+                    pg ? QStringLiteral("ALTER ROLE %1 PASSWORD '%2'").arg(user, password)
+                       : QStringLiteral("ALTER USER '%1'@'%' IDENTIFIED BY '%2' ACCOUNT UNLOCK")
+                             .arg(user, password);
+                auto done = Sql::exec(c->db(), sql);
+                QVERIFY2(done.ok(), qPrintable(done.ok() ? QString() : done.error().message));
+            }
+            for (const ConnectionProfile *p : {&dbs.orders(), &dbs.audit()}) {
+                const QString sql =
+                    pg ? QStringLiteral("ALTER DATABASE %1 OWNER TO oncepay_owner").arg(p->database)
+                       : QStringLiteral("GRANT ALL PRIVILEGES ON %1.* TO 'oncepay_owner'@'%'")
+                             .arg(p->database);
+                auto done = Sql::exec(c->db(), sql);
+                QVERIFY2(done.ok(), qPrintable(done.ok() ? QString() : done.error().message));
+            }
+        }
+        for (DbRole database : {DbRole::Orders, DbRole::Audit}) {
+            auto c =
+                Connection::open(roles->profile(dbs, "owner", database), QStringLiteral("owner"));
+            QVERIFY2(c.ok(), qPrintable(c.ok() ? QString() : c.error().message));
+            auto m = Migrator::migrate(*c);
+            QVERIFY2(m.ok(), qPrintable(m.ok() ? QString() : m.error().message));
+            QVERIFY(m->after > 0);
+        }
+        for (int run = 0; run < 2; ++run) {
+            for (DbRole database : {DbRole::Orders, DbRole::Audit}) {
+                ConnectionProfile target;
+                if (pg) {
+                    target = roles->profile(dbs, "owner", database);
+                } else {
+                    target = admin;
+                    target.database =
+                        (database == DbRole::Audit ? dbs.audit() : dbs.orders()).database;
+                }
+                const QString problem = runScript(
+                    target, QStringLiteral("%1-%2-grants.sql").arg(prefix, roleName(database)));
+                QVERIFY2(problem.isEmpty(), qPrintable(problem));
+            }
+        }
+    }
+
+    static void addServerRows()
+    {
+        QTest::addColumn<int>("dialect");
+        QTest::newRow("postgresql") << int(Dialect::Postgres);
+        QTest::newRow("mariadb") << int(Dialect::MySql);
+    }
+};
+
+QTEST_GUILESS_MAIN(TstDbRoles)
+#include "tst_dbroles.moc"
