@@ -60,17 +60,17 @@ FixModel::FixModel(QObject *parent)
             return f.orderId;
         return {};
     });
-    addColumn(tr("Kind"), cell([](const FixRequest &f) { return Labels::fixKind(f.kind); }));
-    addColumn(tr("Target"), cell([](const FixRequest &f) { return f.targetId; }));
+    addColumn(tr("Kind"), cell([](const FixRequest &f) -> QString { return Labels::fixKind(f.kind); }));
+    addColumn(tr("Target"), cell([](const FixRequest &f) -> QString { return f.targetId; }));
     addColumn(tr("Amount"), [](const FixRequest &f, int role) -> QVariant {
         if (role == IdRole)
             return f.id;
         return moneyCell(f.amountMinor.has_value(), f.amountMinor.value_or(0), f.currency, role);
     });
-    addColumn(tr("Approvals"), cell([](const FixRequest &f) {
+    addColumn(tr("Approvals"), cell([](const FixRequest &f) -> QString {
                   return QStringLiteral("%1 / %2").arg(f.approvals()).arg(f.approvalsNeeded);
               }));
-    addColumn(tr("Proposed by"), cell([](const FixRequest &f) { return f.proposedBy; }));
+    addColumn(tr("Proposed by"), cell([](const FixRequest &f) -> QString { return f.proposedBy; }));
     addColumn(tr("Age"), [this](const FixRequest &f, int role) -> QVariant {
         const qint64 age = qMax<qint64>(0, (m_now ? m_now : QDateTime::currentMSecsSinceEpoch()) - f.proposedAt);
         if (role == Qt::DisplayRole)
@@ -94,7 +94,7 @@ FixModel::FixModel(QObject *parent)
             return f.id;
         return {};
     });
-    addColumn(tr("Reason"), cell([](const FixRequest &f) {
+    addColumn(tr("Reason"), cell([](const FixRequest &f) -> QString {
                   return Labels::fixReason(f.reasonCode) + QStringLiteral(": ") + f.comment;
               }));
 }
@@ -157,11 +157,11 @@ RunModel::RunModel(QObject *parent)
             return r.id;
         return {};
     });
-    addColumn(tr("Period"), cell([](const ReconciliationRunRow &r) {
+    addColumn(tr("Period"), cell([](const ReconciliationRunRow &r) -> QString {
                   return QStringLiteral("%1 … %2").arg(day(r.periodFrom), day(r.periodTo - 1)) +
                          (r.closed ? QStringLiteral("  🔒") : QString());
               }));
-    addColumn(tr("Status"), cell([](const ReconciliationRunRow &r) { return Labels::runStatus(r.status); }));
+    addColumn(tr("Status"), cell([](const ReconciliationRunRow &r) -> QString { return Labels::runStatus(r.status); }));
     addColumn(tr("Coverage"), [](const ReconciliationRunRow &r, int role) -> QVariant {
         if (!r.coveragePpm)
             return {};
@@ -173,13 +173,13 @@ RunModel::RunModel(QObject *parent)
             return tr("settled and matched ÷ eligible = %1 ÷ %2").arg(r.matched).arg(r.eligible);
         return {};
     });
-    addColumn(tr("Matched"), cell([](const ReconciliationRunRow &r) {
+    addColumn(tr("Matched"), cell([](const ReconciliationRunRow &r) -> QString {
                   return QStringLiteral("%1 / %2").arg(r.matched).arg(r.eligible);
               }));
-    addColumn(tr("Auto-fixed"), cell([](const ReconciliationRunRow &r) { return QString::number(r.autoFixed); }));
-    addColumn(tr("Opened"), cell([](const ReconciliationRunRow &r) { return QString::number(r.opened); }));
-    addColumn(tr("By"), cell([](const ReconciliationRunRow &r) { return r.actor; }));
-    addColumn(tr("Finished"), cell([](const ReconciliationRunRow &r) { return Labels::time(r.finishedAt); }));
+    addColumn(tr("Auto-fixed"), cell([](const ReconciliationRunRow &r) -> QString { return QString::number(r.autoFixed); }));
+    addColumn(tr("Opened"), cell([](const ReconciliationRunRow &r) -> QString { return QString::number(r.opened); }));
+    addColumn(tr("By"), cell([](const ReconciliationRunRow &r) -> QString { return r.actor; }));
+    addColumn(tr("Finished"), cell([](const ReconciliationRunRow &r) -> QString { return Labels::time(r.finishedAt); }));
 }
 
 DiscrepancyDeskModel::DiscrepancyDeskModel(QObject *parent)
@@ -194,10 +194,10 @@ DiscrepancyDeskModel::DiscrepancyDeskModel(QObject *parent)
             return d.orderId;
         return {};
     });
-    addColumn(tr("Kind"), cell([](const DiscrepancyRow &d) { return Labels::discrepancyKind(d.kind); }));
-    addColumn(tr("Channel"), cell([](const DiscrepancyRow &d) { return d.channel; }));
-    addColumn(tr("Transaction"), cell([](const DiscrepancyRow &d) { return d.channelTxnId; }));
-    addColumn(tr("Order"), cell([](const DiscrepancyRow &d) { return d.orderId; }));
+    addColumn(tr("Kind"), cell([](const DiscrepancyRow &d) -> QString { return Labels::discrepancyKind(d.kind); }));
+    addColumn(tr("Channel"), cell([](const DiscrepancyRow &d) -> QString { return d.channel; }));
+    addColumn(tr("Transaction"), cell([](const DiscrepancyRow &d) -> QString { return d.channelTxnId; }));
+    addColumn(tr("Order"), cell([](const DiscrepancyRow &d) -> QString { return d.orderId; }));
     addColumn(tr("Expected"), [](const DiscrepancyRow &d, int role) -> QVariant {
         return moneyCell(d.expectedMinor.has_value(), d.expectedMinor.value_or(0), d.currency, role);
     });
@@ -227,7 +227,7 @@ DiscrepancyDeskModel::DiscrepancyDeskModel(QObject *parent)
             return d.id;
         return {};
     });
-    addColumn(tr("Rule"), cell([](const DiscrepancyRow &d) {
+    addColumn(tr("Rule"), cell([](const DiscrepancyRow &d) -> QString {
                   return d.ruleId.isEmpty() ? QString()
                                             : QStringLiteral("%1 v%2").arg(d.ruleId).arg(d.ruleVersion);
               }));

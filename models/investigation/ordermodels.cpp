@@ -80,6 +80,7 @@ QString TimelineModel::describe(const TimelineEntry &e)
         return tr("Worker: %1").arg(Labels::messageStatus(e.toState));
     case TimelineKind::Ledger: return tr("Ledger: %1 %2").arg(Labels::ledgerKind(e.detail), amount);
     case TimelineKind::RefundDue: return tr("Refund due: %1").arg(amount);
+    case TimelineKind::Fix: return tr("Manual fix %1").arg(e.causeId);
     }
     return {};
 }

@@ -6,6 +6,7 @@
 // and logistics orders, the audit_outbox rows, and a timeline that interleaves them.
 // Thread contract: plain values.
 
+#include "fixes/fixtypes.h"
 #include "orders/order.h"
 
 #include <QList>
@@ -120,6 +121,7 @@ enum class TimelineKind {
     MessageOutcome,   // what the worker did with it: completed, skipped, failed, dead
     Ledger,           // money booked
     RefundDue,        // captured money flagged for refund
+    Fix,              // a manual fix: proposed, approved, rejected, applied or failed
 };
 
 struct TimelineEntry {
@@ -149,6 +151,7 @@ struct OrderPicture {
     QList<IdempotencyRow> idempotency;
     QList<FulfilmentRow> fulfilment;
     QList<AuditRow> audit;
+    QList<FixRequest> fixes; // proposals touching this order, newest first
     bool auditVisible = false; // the reader may read the audit trail; `audit` is empty otherwise
     QList<TimelineEntry> timeline; // oldest first
 };

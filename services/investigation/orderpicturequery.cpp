@@ -1,5 +1,7 @@
 #include "orderpicturequery.h"
 
+#include "fixes/fixservice.h"
+
 #include "auth/permissions.h"
 #include "db/sql.h"
 #include "orders/orderrepository.h"
@@ -43,6 +45,13 @@ Result<OrderPicture> OrderPictureQuery::load(const QString &orderId, const Actor
                       &OrderPictureQuery::loadRecords})
         if (auto r = (this->*step)(&p); !r)
             return r.error();
+    FixFilter fixFilter;
+    fixFilter.orderId = orderId;
+    fixFilter.limit = 200;
+    auto fixes = FixService(m_c, Clock::system()).list(fixFilter);
+    if (!fixes)
+        return fixes.error();
+    p.fixes = *fixes;
     p.auditVisible = require(actor, Action::ReadAudit).ok();
     if (p.auditVisible)
         if (auto r = loadAudit(&p); !r)

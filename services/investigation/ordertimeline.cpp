@@ -34,6 +34,39 @@ QList<TimelineEntry> buildTimeline(const OrderPicture &p)
         e.refused = true;
         out << e;
     }
+    for (const FixRequest &f : p.fixes) {
+        TimelineEntry e;
+        e.kind = TimelineKind::Fix;
+        e.causeKind = QStringLiteral("fix");
+        e.causeId = QStringLiteral("fix:%1").arg(f.id);
+        e.at = f.proposedAt;
+        e.actor = f.proposedBy;
+        e.detail = QStringLiteral("%1 proposed (%2: %3)").arg(f.kind, f.reasonCode, f.comment);
+        e.hasAmount = f.amountMinor.has_value();
+        e.amountMinor = f.amountMinor.value_or(0);
+        e.currency = f.currency;
+        out << e;
+        for (const FixDecision &d : f.decisions) {
+            TimelineEntry de = e;
+            de.at = d.decidedAt;
+            de.actor = d.decidedBy;
+            de.detail = QStringLiteral("%1 %2%3").arg(f.kind, d.decision == u"approve" ? QStringLiteral("approved")
+                                                                                   : QStringLiteral("rejected"),
+                                                  d.comment.isEmpty() ? QString() : QStringLiteral(": ") + d.comment);
+            de.refused = d.decision != u"approve";
+            out << de;
+        }
+        if (f.status == FixStatus::Applied || f.status == FixStatus::Failed) {
+            TimelineEntry done = e;
+            done.at = f.appliedAt ? f.appliedAt : (f.decisions.isEmpty() ? f.proposedAt : f.decisions.last().decidedAt);
+            done.actor = f.decisions.isEmpty() ? QString() : f.decisions.last().decidedBy;
+            done.detail = f.status == FixStatus::Applied
+                              ? QStringLiteral("%1 applied").arg(f.kind)
+                              : QStringLiteral("%1 failed: %2").arg(f.kind, f.failureReason);
+            done.refused = f.status == FixStatus::Failed;
+            out << done;
+        }
+    }
     for (const MessageRow &m : p.messages) {
         TimelineEntry in;
         in.at = m.receivedAt;

@@ -21,7 +21,6 @@ struct SettingSpec {
     qint64 min = 0;
     qint64 max = 0;
     qint64 fallback = 0;
-    const char *description = ""; // English; the console translates it
 };
 
 struct SettingRow {

@@ -1,5 +1,7 @@
 #include "orderpage.h"
 
+#include "fixes/fixactions.h"
+
 #include "auth/permissions.h"
 #include "common/backgroundquery.h"
 #include "common/busyindicator.h"
@@ -22,6 +24,8 @@
 #include <QHeaderView>
 #include <QJsonDocument>
 #include <QLabel>
+#include <QPointer>
+#include <QMenu>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -61,6 +65,22 @@ OrderPage::OrderPage(const ConnectionProfile &orders, const Actor &actor, QWidge
     m_export->setToolTip(tr("Save everything about this order as a PDF for a dispute"));
     m_export->setEnabled(false);
     connect(m_export, &QPushButton::clicked, this, &OrderPage::exportDossierAs);
+    m_propose = new QPushButton(tr("&Propose fix"), this);
+    m_propose->setObjectName(QStringLiteral("proposeFix"));
+    m_propose->setToolTip(tr("Ask for a correction of this order or its messages; a finance "
+                             "reviewer approves it"));
+    {
+        const auto role = parseStaffRole(actor.role);
+        m_propose->setVisible(role && can(*role, Action::ProposeFix));
+    }
+    m_propose->setEnabled(false);
+    auto *proposeMenu = new QMenu(m_propose);
+    proposeMenu->addAction(tr("Confirm or roll back this order…"), this, &OrderPage::proposeOrderFix)
+        ->setObjectName(QStringLiteral("proposeOrder"));
+    proposeMenu->addAction(tr("Requeue or resolve its dead or failed messages…"), this,
+                           &OrderPage::proposeMessageFix)
+        ->setObjectName(QStringLiteral("proposeMessages"));
+    m_propose->setMenu(proposeMenu);
     m_status = new QLabel(this);
     m_status->setObjectName(QStringLiteral("status"));
     m_status->setWordWrap(true);
@@ -77,6 +97,7 @@ OrderPage::OrderPage(const ConnectionProfile &orders, const Actor &actor, QWidge
     searchRow->addSpacing(16);
     searchRow->addWidget(m_search, 1);
     searchRow->addWidget(m_go);
+    searchRow->addWidget(m_propose);
     searchRow->addWidget(m_export);
 
     m_detail = new QWidget(this);
@@ -298,6 +319,7 @@ void OrderPage::showPicture(const OrderPicture &p)
     m_raw->clear();
     m_detail->show();
     m_export->setEnabled(true);
+    m_propose->setEnabled(true);
     setStatus(tr("%n event(s) in the timeline.", nullptr, int(p.timeline.size())));
 }
 
@@ -373,6 +395,38 @@ void OrderPage::showMessage(int row)
         tr("Callback %1 — signature verified at the door (unsigned or wrongly signed requests are"
            " never stored)\n\nHeaders:\n%2\nBody:\n%3")
             .arg(m.callbackId, headers, body));
+}
+
+void OrderPage::proposeOrderFix()
+{
+    if (m_picture.order.orderId.isEmpty())
+        return;
+    const FixTargetRow row{QStringLiteral("order"), m_picture.order.orderId,
+                           orderStateName(m_picture.order.state), {}, m_picture.order.currency};
+    const QString orderId = m_picture.order.orderId;
+    QPointer<OrderPage> self(this);
+    proposeFixes(this, m_orders, m_actor, {row}, [self, orderId](int n) {
+        if (!self)
+            return;
+        Q_EMIT self->fixesProposed(n);
+        self->openOrder(orderId);
+    });
+}
+
+void OrderPage::proposeMessageFix()
+{
+    QList<FixTargetRow> rows;
+    for (const MessageRow &m : m_picture.messages)
+        if (m.status == u"dead" || m.status == u"failed" || m.status == u"pending")
+            rows.append({QStringLiteral("message"), m.callbackId, m.status, {}, m.currency});
+    const QString orderId = m_picture.order.orderId;
+    QPointer<OrderPage> self(this);
+    proposeFixes(this, m_orders, m_actor, rows, [self, orderId](int n) {
+        if (!self)
+            return;
+        Q_EMIT self->fixesProposed(n);
+        self->openOrder(orderId);
+    });
 }
 
 } // namespace OncePay

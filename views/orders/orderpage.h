@@ -53,6 +53,7 @@ public:
     StateDiagram *stateDiagram() const { return m_diagram; }
     QLineEdit *searchBox() const { return m_search; }
     QPushButton *exportButton() const { return m_export; }
+    QPushButton *proposeButton() const { return m_propose; }
 
 public Q_SLOTS:
     void search(const QString &term);
@@ -63,12 +64,17 @@ public Q_SLOTS:
     // Writes the shown order's dossier to `path` (PDF) off the GUI thread and audits it;
     // dossierExported or failed follows.
     void exportDossier(const QString &path);
+    // Proposes a fix for the shown order (confirm or roll back) or for its messages that are
+    // dead, failed or stuck (requeue, resolve) — whichever the menu entry says.
+    void proposeOrderFix();
+    void proposeMessageFix();
 
 Q_SIGNALS:
     void searched(int hits);
     void orderLoaded(const QString &orderId);
     void failed(const QString &why);
     void dossierExported(const QString &path, const QString &sha256Hex);
+    void fixesProposed(int count);
 
 private:
     void showPicture(const OrderPicture &picture);
@@ -83,6 +89,7 @@ private:
     QLineEdit *m_search = nullptr;
     QPushButton *m_go = nullptr;
     QPushButton *m_export = nullptr;
+    QPushButton *m_propose = nullptr;
     QLabel *m_status = nullptr;
     BusyIndicator *m_busy = nullptr;
     QTableView *m_hitTable = nullptr;

@@ -5,10 +5,13 @@
 #include "common/errortext.h"
 #include "common/labels.h"
 #include "common/tableviews.h"
+#include "fixes/fixactions.h"
 #include "investigation/stuckmodel.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
+#include <QItemSelectionModel>
+#include <QPointer>
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
@@ -68,6 +71,17 @@ StuckPage::StuckPage(const ConnectionProfile &orders, const Actor &actor, QWidge
                     m_proxy->sort(column, order);
             });
     m_table->setToolTip(tr("Enter or double-click opens the order"));
+    m_table->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+            &StuckPage::updateActions);
+    m_propose = new QPushButton(tr("&Propose fix…"), this);
+    m_propose->setObjectName(QStringLiteral("propose"));
+    m_propose->setToolTip(tr("Requeue or resolve the selected messages, or confirm or roll back "
+                             "the selected order; a finance reviewer approves it"));
+    const auto role = parseStaffRole(actor.role);
+    m_propose->setVisible(role && can(*role, Action::ProposeFix));
+    m_propose->setEnabled(false);
+    connect(m_propose, &QPushButton::clicked, this, &StuckPage::proposeFix);
     connect(m_table, &QTableView::activated, this, [this](const QModelIndex &i) {
         const QString order = i.data(OrderIdRole).toString();
         if (!order.isEmpty())
@@ -85,6 +99,7 @@ StuckPage::StuckPage(const ConnectionProfile &orders, const Actor &actor, QWidge
     ageLabel->setBuddy(m_age);
     bar->addWidget(ageLabel);
     bar->addWidget(m_age);
+    bar->addWidget(m_propose);
     bar->addWidget(m_refresh);
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(bar);
@@ -140,6 +155,58 @@ void StuckPage::refresh()
             m_summary->setToolTip({});
             Q_EMIT loaded(int(r->records.size()));
         });
+}
+
+namespace {
+
+// What a stuck record is, as a fix target; nothing for kinds no fix applies to.
+std::optional<FixTargetRow> fixTarget(const StuckRecord &r)
+{
+    switch (r.kind) {
+    case StuckKind::DeadLetter:
+        return FixTargetRow{QStringLiteral("message"), r.callbackId, QStringLiteral("dead"), {}, r.currency};
+    case StuckKind::ExpiredLease:
+    case StuckKind::ProcessingMessage:
+        return FixTargetRow{QStringLiteral("message"), r.callbackId, QStringLiteral("processing"), {}, r.currency};
+    case StuckKind::PendingMessage:
+        return FixTargetRow{QStringLiteral("message"), r.callbackId, r.status, {}, r.currency};
+    case StuckKind::OrderInFlight:
+        return FixTargetRow{QStringLiteral("order"), r.orderId, r.status, {}, r.currency};
+    default:
+        return std::nullopt;
+    }
+}
+
+} // namespace
+
+static QList<FixTargetRow> selectedTargets(const QTableView *table, const QSortFilterProxyModel *proxy,
+                                    const StuckModel *model)
+{
+    QList<FixTargetRow> rows;
+    for (const QModelIndex &i : table->selectionModel()->selectedRows()) {
+        const auto t = fixTarget(model->rowAt(proxy->mapToSource(i).row()));
+        if (!t || t->targetId.isEmpty())
+            return {};
+        rows.append(*t);
+    }
+    return rows;
+}
+
+void StuckPage::updateActions()
+{
+    m_propose->setEnabled(!fixKindsFor(selectedTargets(m_table, m_proxy, m_model)).isEmpty());
+}
+
+void StuckPage::proposeFix()
+{
+    const QList<FixTargetRow> rows = selectedTargets(m_table, m_proxy, m_model);
+    QPointer<StuckPage> self(this);
+    proposeFixes(this, m_orders, m_actor, rows, [self](int proposed) {
+        if (!self)
+            return;
+        Q_EMIT self->fixesProposed(proposed);
+        self->refresh();
+    });
 }
 
 } // namespace OncePay

@@ -34,16 +34,23 @@ public:
     QComboBox *kindFilter() const { return m_kind; }
     QComboBox *ageFilter() const { return m_age; }
     QTableView *table() const { return m_table; }
+    QPushButton *proposeButton() const { return m_propose; }
 
 public Q_SLOTS:
     void refresh();
+    // Proposes a fix for the selected rows (requeue or resolve several messages at once;
+    // confirm or roll back one order), through the dialog and FixService.
+    void proposeFix();
 
 Q_SIGNALS:
     void loaded(int rows);
     void openOrderRequested(const QString &orderId);
     void failed(const QString &why);
+    void fixesProposed(int count);
 
 private:
+    void updateActions();
+
     ConnectionProfile m_orders;
     Actor m_actor;
     StuckModel *m_model = nullptr;
@@ -51,6 +58,7 @@ private:
     QComboBox *m_kind = nullptr;
     QComboBox *m_age = nullptr;
     QPushButton *m_refresh = nullptr;
+    QPushButton *m_propose = nullptr;
     QLabel *m_summary = nullptr;
     BusyIndicator *m_busy = nullptr;
     QTableView *m_table = nullptr;

@@ -1,0 +1,295 @@
+#include "adminpage.h"
+
+#include "auth/staffservice.h"
+#include "common/backgroundquery.h"
+#include "common/busyindicator.h"
+#include "common/errortext.h"
+#include "common/labels.h"
+#include "common/tableviews.h"
+#include "fixes/adminmodels.h"
+#include "settings/settingsservice.h"
+
+#include <QComboBox>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QTabWidget>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace OncePay {
+
+namespace {
+
+struct AdminData {
+    QList<StaffAccount> staff;
+    QList<SettingRow> settings;
+};
+
+// A small form dialog: rows of (label, widget), OK enabled while `valid()` holds.
+bool askForm(const QString &title, const QList<QPair<QString, QWidget *>> &rows,
+             const std::function<bool()> &valid, QDialog &dialog)
+{
+    dialog.setWindowTitle(title);
+    auto *form = new QFormLayout(&dialog);
+    for (const auto &[label, w] : rows) {
+        w->setParent(&dialog);
+        form->addRow(label, w);
+    }
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
+    QObject::connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+    QObject::connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    auto update = [buttons, valid] { buttons->button(QDialogButtonBox::Ok)->setEnabled(valid()); };
+    for (const auto &[label, w] : rows)
+        if (auto *edit = qobject_cast<QLineEdit *>(w))
+            QObject::connect(edit, &QLineEdit::textChanged, &dialog, update);
+    update();
+    form->addRow(buttons);
+    return dialog.exec() == QDialog::Accepted;
+}
+
+} // namespace
+
+AdminPage::AdminPage(const ConnectionProfile &orders, const Actor &actor, QWidget *parent)
+    : QWidget(parent)
+    , m_orders(orders)
+    , m_actor(actor)
+    , m_staff(new StaffModel(this))
+    , m_settings(new SettingsModel(this))
+{
+    setObjectName(QStringLiteral("adminPage"));
+    auto *title = new QLabel(tr("<h2>Administration</h2>"), this);
+    auto *refresh = new QPushButton(tr("&Refresh"), this);
+    refresh->setShortcut(QKeySequence::Refresh);
+    connect(refresh, &QPushButton::clicked, this, &AdminPage::refresh);
+    m_summary = new QLabel(this);
+    m_summary->setObjectName(QStringLiteral("summary"));
+    m_summary->setWordWrap(true);
+    m_busy = new BusyIndicator(this);
+
+    m_staffTable = makeTable(this, m_staff, QStringLiteral("staff"));
+    m_staffTable->setSelectionMode(QAbstractItemView::SingleSelection);
+    auto *add = new QPushButton(tr("&Add account…"), this);
+    auto *disable = new QPushButton(tr("&Disable…"), this);
+    auto *reset = new QPushButton(tr("Reset &password…"), this);
+    connect(add, &QPushButton::clicked, this, &AdminPage::askAddStaff);
+    connect(disable, &QPushButton::clicked, this, &AdminPage::askDisable);
+    connect(reset, &QPushButton::clicked, this, &AdminPage::askResetPassword);
+    auto *staffTab = new QWidget(this);
+    auto *sl = new QVBoxLayout(staffTab);
+    sl->addWidget(m_staffTable, 1);
+    auto *sb = new QHBoxLayout;
+    sb->addStretch(1);
+    sb->addWidget(reset);
+    sb->addWidget(disable);
+    sb->addWidget(add);
+    sl->addLayout(sb);
+
+    m_settingsTable = makeTable(this, m_settings, QStringLiteral("settings"));
+    m_settingsTable->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_settingsTable->horizontalHeader()->setStretchLastSection(true);
+    connect(m_settingsTable, &QTableView::activated, this, &AdminPage::askSetting);
+    auto *edit = new QPushButton(tr("&Change…"), this);
+    connect(edit, &QPushButton::clicked, this, &AdminPage::askSetting);
+    auto *settingsTab = new QWidget(this);
+    auto *tl = new QVBoxLayout(settingsTab);
+    tl->addWidget(m_settingsTable, 1);
+    auto *tb = new QHBoxLayout;
+    tb->addWidget(new QLabel(tr("Every change needs a reason and is audited."), settingsTab));
+    tb->addStretch(1);
+    tb->addWidget(edit);
+    tl->addLayout(tb);
+
+    m_tabs = new QTabWidget(this);
+    m_tabs->addTab(staffTab, tr("Staff accounts"));
+    m_tabs->addTab(settingsTab, tr("Operational settings"));
+
+    auto *bar = new QHBoxLayout;
+    bar->addWidget(title);
+    bar->addStretch(1);
+    bar->addWidget(refresh);
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(bar);
+    layout->addWidget(m_busy);
+    layout->addWidget(m_summary);
+    layout->addWidget(m_tabs, 1);
+}
+
+void AdminPage::refresh()
+{
+    const quint64 generation = ++m_generation;
+    m_busy->setBusy(true);
+    const Actor actor = m_actor;
+    runBackgroundQuery<AdminData>(
+        this, m_orders, QStringLiteral("admin"),
+        [actor](const Connection &c) -> Result<AdminData> {
+            AdminData d;
+            auto staff = StaffService(c, Clock::system()).list(actor);
+            if (!staff)
+                return staff.error();
+            auto settings = SettingsService(c, Clock::system()).list(actor);
+            if (!settings)
+                return settings.error();
+            d.staff = *staff;
+            d.settings = *settings;
+            return d;
+        },
+        [this, generation](const Result<AdminData> &r) {
+            if (generation != m_generation)
+                return;
+            m_busy->setBusy(false);
+            if (!r) {
+                m_summary->setText(errorText(r.error()));
+                return;
+            }
+            m_staff->setRows(r->staff);
+            m_settings->setRows(r->settings);
+            m_staffTable->resizeColumnsToContents();
+            m_settingsTable->resizeColumnsToContents();
+            Q_EMIT loaded();
+        });
+}
+
+void AdminPage::report(bool ok, const QString &message)
+{
+    m_busy->setBusy(false);
+    m_summary->setText(message);
+    Q_EMIT changed(ok, message);
+    refresh();
+}
+
+void AdminPage::changeSetting(const QString &key, const QString &value, const QString &reason)
+{
+    m_busy->setBusy(true);
+    const Actor actor = m_actor;
+    runBackgroundQuery<SettingRow>(
+        this, m_orders, QStringLiteral("setting"),
+        [=](const Connection &c) { return SettingsService(c, Clock::system()).set(key, value, reason, actor); },
+        [this, key](const Result<SettingRow> &r) {
+            report(r.ok(), r ? tr("%1 is now %2.").arg(key, r->value)
+                             : tr("Not changed: %1").arg(r.error().message));
+        });
+}
+
+void AdminPage::addStaff(const QString &username, const QString &name, const QString &role,
+                         const QString &password)
+{
+    const auto parsed = parseStaffRole(role);
+    if (!parsed)
+        return report(false, tr("Unknown role."));
+    m_busy->setBusy(true);
+    const Actor actor = m_actor;
+    const StaffRole staffRole = *parsed;
+    runBackgroundQuery<StaffAccount>(
+        this, m_orders, QStringLiteral("staff-add"),
+        [=](const Connection &c) {
+            return StaffService(c, Clock::system()).add({username, name, staffRole}, password, actor);
+        },
+        [this](const Result<StaffAccount> &r) {
+            report(r.ok(), r ? tr("Account %1 added.").arg(r->username)
+                             : tr("Not added: %1").arg(r.error().message));
+        });
+}
+
+void AdminPage::disableStaff(const QString &username, const QString &reason)
+{
+    m_busy->setBusy(true);
+    const Actor actor = m_actor;
+    runBackgroundQuery<StaffAccount>(
+        this, m_orders, QStringLiteral("staff-disable"),
+        [=](const Connection &c) { return StaffService(c, Clock::system()).disable(username, actor, reason); },
+        [this](const Result<StaffAccount> &r) {
+            report(r.ok(), r ? tr("Account %1 disabled.").arg(r->username)
+                             : tr("Not disabled: %1").arg(r.error().message));
+        });
+}
+
+void AdminPage::askSetting()
+{
+    const QModelIndex current = m_settingsTable->currentIndex();
+    if (!current.isValid())
+        return;
+    const SettingRow row = m_settings->rowAt(current.row());
+    QDialog dialog(this);
+    auto *value = new QLineEdit(row.value);
+    auto *reason = new QLineEdit;
+    reason->setPlaceholderText(tr("Why (audited)"));
+    if (askForm(tr("Change %1").arg(row.spec.key),
+                {{tr("&Value (%1 … %2):").arg(row.spec.min).arg(row.spec.max), value}, {tr("&Reason:"), reason}},
+                [value, reason] { return !value->text().trimmed().isEmpty() && !reason->text().trimmed().isEmpty(); },
+                dialog))
+        changeSetting(row.spec.key, value->text().trimmed(), reason->text().trimmed());
+}
+
+void AdminPage::askAddStaff()
+{
+    QDialog dialog(this);
+    auto *user = new QLineEdit;
+    auto *name = new QLineEdit;
+    auto *role = new QComboBox;
+    for (StaffRole r : allStaffRoles())
+        role->addItem(Labels::role(r), staffRoleName(r));
+    auto *password = new QLineEdit;
+    password->setEchoMode(QLineEdit::Password);
+    auto *again = new QLineEdit;
+    again->setEchoMode(QLineEdit::Password);
+    if (askForm(tr("Add a staff account"),
+                {{tr("&User name:"), user}, {tr("&Display name:"), name}, {tr("&Role:"), role},
+                 {tr("&Password:"), password}, {tr("&Again:"), again}},
+                [user, password, again] {
+                    return !user->text().trimmed().isEmpty() && !password->text().isEmpty() &&
+                           password->text() == again->text();
+                },
+                dialog))
+        addStaff(user->text().trimmed(), name->text().trimmed(), role->currentData().toString(),
+                 password->text());
+}
+
+void AdminPage::askDisable()
+{
+    const QModelIndex current = m_staffTable->currentIndex();
+    if (!current.isValid())
+        return;
+    const StaffAccount account = m_staff->rowAt(current.row());
+    QDialog dialog(this);
+    auto *reason = new QLineEdit;
+    if (askForm(tr("Disable %1").arg(account.username), {{tr("&Reason:"), reason}},
+                [reason] { return !reason->text().trimmed().isEmpty(); }, dialog))
+        disableStaff(account.username, reason->text().trimmed());
+}
+
+void AdminPage::askResetPassword()
+{
+    const QModelIndex current = m_staffTable->currentIndex();
+    if (!current.isValid())
+        return;
+    const StaffAccount account = m_staff->rowAt(current.row());
+    QDialog dialog(this);
+    auto *password = new QLineEdit;
+    password->setEchoMode(QLineEdit::Password);
+    auto *again = new QLineEdit;
+    again->setEchoMode(QLineEdit::Password);
+    if (!askForm(tr("New password for %1").arg(account.username),
+                 {{tr("&Password:"), password}, {tr("&Again:"), again}},
+                 [password, again] { return !password->text().isEmpty() && password->text() == again->text(); },
+                 dialog))
+        return;
+    m_busy->setBusy(true);
+    const Actor actor = m_actor;
+    const QString username = account.username;
+    const QString secret = password->text();
+    runBackgroundQuery<StaffAccount>(
+        this, m_orders, QStringLiteral("staff-reset"),
+        [=](const Connection &c) { return StaffService(c, Clock::system()).resetPassword(username, secret, actor); },
+        [this](const Result<StaffAccount> &r) {
+            report(r.ok(), r ? tr("Password of %1 reset.").arg(r->username)
+                             : tr("Not reset: %1").arg(r.error().message));
+        });
+}
+
+} // namespace OncePay

@@ -1,0 +1,66 @@
+#pragma once
+
+// Administration (DESIGN.md §6, admin role): staff accounts (add, disable, reset a password)
+// and the operational thresholds in ops_settings, each change with a reason and audited by
+// the services. Admins manage; they never approve fixes.
+// Thread contract: GUI thread only.
+
+#include "config/connectionprofile.h"
+#include "core/actor.h"
+
+#include <QWidget>
+
+class QLabel;
+class QPushButton;
+class QTableView;
+class QTabWidget;
+
+namespace OncePay {
+
+class BusyIndicator;
+class SettingsModel;
+class StaffModel;
+
+class AdminPage : public QWidget {
+    Q_OBJECT
+public:
+    AdminPage(const ConnectionProfile &orders, const Actor &actor, QWidget *parent = nullptr);
+
+    StaffModel *staff() const { return m_staff; }
+    SettingsModel *settings() const { return m_settings; }
+    QTableView *settingsTable() const { return m_settingsTable; }
+    QLabel *summary() const { return m_summary; }
+
+    // What the dialogs call when accepted.
+    void changeSetting(const QString &key, const QString &value, const QString &reason);
+    void addStaff(const QString &username, const QString &name, const QString &role,
+                  const QString &password);
+    void disableStaff(const QString &username, const QString &reason);
+
+public Q_SLOTS:
+    void refresh();
+
+Q_SIGNALS:
+    void loaded();
+    void changed(bool ok, const QString &message);
+
+private:
+    void askSetting();
+    void askAddStaff();
+    void askDisable();
+    void askResetPassword();
+    void report(bool ok, const QString &message);
+
+    ConnectionProfile m_orders;
+    Actor m_actor;
+    StaffModel *m_staff = nullptr;
+    SettingsModel *m_settings = nullptr;
+    QTabWidget *m_tabs = nullptr;
+    QTableView *m_staffTable = nullptr;
+    QTableView *m_settingsTable = nullptr;
+    QLabel *m_summary = nullptr;
+    BusyIndicator *m_busy = nullptr;
+    quint64 m_generation = 0;
+};
+
+} // namespace OncePay

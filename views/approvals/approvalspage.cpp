@@ -1,0 +1,442 @@
+#include "approvalspage.h"
+
+#include "auth/permissions.h"
+#include "common/backgroundquery.h"
+#include "common/busyindicator.h"
+#include "common/errortext.h"
+#include "common/labels.h"
+#include "common/tableviews.h"
+#include "desk/reconciliationdesk.h"
+#include "fixes/fixactions.h"
+#include "fixes/fixlabels.h"
+#include "fixes/fixmodels.h"
+#include "fixes/fixservice.h"
+#include "orders/orderservice.h"
+
+#include <QComboBox>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace OncePay {
+
+ApprovalsPage::ApprovalsPage(const ConnectionProfile &orders, const Actor &actor, QWidget *parent)
+    : QWidget(parent)
+    , m_orders(orders)
+    , m_actor(actor)
+    , m_model(new FixModel(this))
+    , m_change(new ChangeModel(this))
+    , m_proxy(new QSortFilterProxyModel(this))
+{
+    setObjectName(QStringLiteral("approvalsPage"));
+    const auto role = parseStaffRole(actor.role);
+    m_mayDecide = role && can(*role, Action::DecideFix);
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setSortRole(SortRole);
+
+    auto *title = new QLabel(tr("<h2>Approvals</h2>"), this);
+    m_status = new QComboBox(this);
+    m_status->setObjectName(QStringLiteral("status"));
+    m_status->addItem(tr("Waiting for approval"), QStringList{FixStatus::Open});
+    m_status->addItem(tr("Decided"),
+                      QStringList{FixStatus::Applied, FixStatus::Rejected, FixStatus::Failed});
+    m_status->addItem(tr("All"), QStringList{});
+    m_kind = new QComboBox(this);
+    m_kind->setObjectName(QStringLiteral("kind"));
+    m_kind->addItem(tr("All kinds"), QString());
+    for (const QString &k : FixKind::all())
+        m_kind->addItem(Labels::fixKind(k), k);
+    connect(m_status, &QComboBox::currentIndexChanged, this, &ApprovalsPage::refresh);
+    connect(m_kind, &QComboBox::currentIndexChanged, this, &ApprovalsPage::refresh);
+    m_refresh = new QPushButton(tr("&Refresh"), this);
+    m_refresh->setShortcut(QKeySequence::Refresh);
+    connect(m_refresh, &QPushButton::clicked, this, &ApprovalsPage::refresh);
+    m_summary = new QLabel(this);
+    m_summary->setObjectName(QStringLiteral("summary"));
+    m_summary->setWordWrap(true);
+    m_busy = new BusyIndicator(this);
+
+    m_table = makeTable(this, m_proxy, QStringLiteral("fixes"));
+    m_table->setSortingEnabled(true);
+    m_table->sortByColumn(FixModel::Age, Qt::DescendingOrder);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            &ApprovalsPage::showSelected);
+
+    // Detail: header, change before → after, decisions, evidence, actions.
+    m_header = new QLabel(this);
+    m_header->setObjectName(QStringLiteral("header"));
+    m_header->setWordWrap(true);
+    m_header->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_changeTable = makeTable(this, m_change, QStringLiteral("change"));
+    m_changeTable->horizontalHeader()->setStretchLastSection(true);
+    m_decisions = new QLabel(this);
+    m_decisions->setObjectName(QStringLiteral("decisions"));
+    m_decisions->setWordWrap(true);
+    m_evidence = new QPlainTextEdit(this);
+    m_evidence->setObjectName(QStringLiteral("evidence"));
+    m_evidence->setReadOnly(true);
+    m_evidence->setPlaceholderText(tr("Evidence: the order's history or the discrepancy"));
+    m_approve = new QPushButton(tr("&Approve…"), this);
+    m_approve->setObjectName(QStringLiteral("approve"));
+    m_reject = new QPushButton(tr("Re&ject…"), this);
+    m_reject->setObjectName(QStringLiteral("reject"));
+    m_openOrder = new QPushButton(tr("Open &order"), this);
+    m_approve->setVisible(m_mayDecide);
+    m_reject->setVisible(m_mayDecide);
+    connect(m_approve, &QPushButton::clicked, this, &ApprovalsPage::askApprove);
+    connect(m_reject, &QPushButton::clicked, this, &ApprovalsPage::askReject);
+    connect(m_openOrder, &QPushButton::clicked, this, [this] {
+        if (auto f = selected(); f && !f->orderId.isEmpty())
+            Q_EMIT openOrderRequested(f->orderId);
+    });
+
+    auto *detail = new QWidget(this);
+    auto *dl = new QVBoxLayout(detail);
+    dl->setContentsMargins(0, 0, 0, 0);
+    dl->addWidget(m_header);
+    dl->addWidget(new QLabel(tr("<b>Change</b> (before → after)"), detail));
+    dl->addWidget(m_changeTable, 2);
+    dl->addWidget(m_decisions);
+    dl->addWidget(new QLabel(tr("<b>Evidence</b>"), detail));
+    dl->addWidget(m_evidence, 3);
+    auto *actions = new QHBoxLayout;
+    actions->addWidget(m_openOrder);
+    actions->addStretch(1);
+    actions->addWidget(m_reject);
+    actions->addWidget(m_approve);
+    dl->addLayout(actions);
+
+    auto *split = new QSplitter(Qt::Horizontal, this);
+    split->addWidget(m_table);
+    split->addWidget(detail);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+
+    auto *bar = new QHBoxLayout;
+    bar->addWidget(title);
+    bar->addStretch(1);
+    auto *statusLabel = new QLabel(tr("&Show:"), this);
+    statusLabel->setBuddy(m_status);
+    bar->addWidget(statusLabel);
+    bar->addWidget(m_status);
+    auto *kindLabel = new QLabel(tr("&Kind:"), this);
+    kindLabel->setBuddy(m_kind);
+    bar->addWidget(kindLabel);
+    bar->addWidget(m_kind);
+    bar->addWidget(m_refresh);
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(bar);
+    layout->addWidget(m_busy);
+    layout->addWidget(m_summary);
+    layout->addWidget(split, 1);
+    showSelected();
+}
+
+void ApprovalsPage::refresh()
+{
+    const quint64 generation = ++m_generation;
+    m_busy->setBusy(true);
+    FixFilter filter;
+    filter.statuses = m_status->currentData().toStringList();
+    filter.kind = m_kind->currentData().toString();
+    const Actor actor = m_actor;
+    runBackgroundQuery<QList<FixRequest>>(
+        this, m_orders, QStringLiteral("approvals"),
+        [filter, actor](const Connection &c) -> Result<QList<FixRequest>> {
+            if (auto allowed = require(actor, Action::ReadOrders); !allowed)
+                return allowed.error();
+            return FixService(c, Clock::system()).list(filter);
+        },
+        [this, generation](const Result<QList<FixRequest>> &r) {
+            if (generation != m_generation)
+                return;
+            m_busy->setBusy(false);
+            if (!r) {
+                m_summary->setText(errorText(r.error()));
+                m_summary->setToolTip(r.error().message);
+                Q_EMIT failed(m_summary->text());
+                return;
+            }
+            const qint64 keep = selected() ? selected()->id : 0;
+            m_model->setNow(QDateTime::currentMSecsSinceEpoch());
+            m_model->setRows(*r);
+            m_table->resizeColumnsToContents();
+            int own = 0, waiting = 0;
+            for (const FixRequest &f : *r) {
+                waiting += f.status == FixStatus::Open;
+                own += f.status == FixStatus::Open && f.proposedBy == m_actor.id;
+            }
+            QString text = tr("%n proposal(s) shown.", nullptr, int(r->size()));
+            if (waiting)
+                text += QLatin1Char(' ') + tr("%n waiting for a decision.", nullptr, waiting);
+            if (own && m_mayDecide)
+                text += QLatin1Char(' ') +
+                        tr("%n of them are yours: another reviewer decides those.", nullptr, own);
+            if (!m_mayDecide)
+                text += QLatin1Char(' ') + tr("Your role may read proposals but not decide them.");
+            m_summary->setText(text);
+            m_summary->setToolTip({});
+            if (!keep || !select(keep))
+                m_table->clearSelection();
+            showSelected();
+            Q_EMIT loaded(int(r->size()));
+        });
+}
+
+std::optional<FixRequest> ApprovalsPage::selected() const
+{
+    const QModelIndex current = m_table->selectionModel()->currentIndex();
+    if (!current.isValid() || !m_table->selectionModel()->isRowSelected(current.row(), {}))
+        return std::nullopt;
+    const QModelIndex source = m_proxy->mapToSource(current);
+    if (!source.isValid() || source.row() >= m_model->rowCount())
+        return std::nullopt;
+    return m_model->rowAt(source.row());
+}
+
+bool ApprovalsPage::select(qint64 fixId)
+{
+    for (int row = 0; row < m_proxy->rowCount(); ++row) {
+        const QModelIndex i = m_proxy->index(row, 0);
+        if (i.data(IdRole).toLongLong() == fixId) {
+            m_table->selectionModel()->setCurrentIndex(
+                i, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+            return true;
+        }
+    }
+    return false;
+}
+
+void ApprovalsPage::showSelected()
+{
+    const auto f = selected();
+    m_approve->setEnabled(f && m_mayDecide && f->status == FixStatus::Open &&
+                          f->proposedBy != m_actor.id);
+    m_reject->setEnabled(m_approve->isEnabled());
+    m_openOrder->setEnabled(f && !f->orderId.isEmpty());
+    if (!f) {
+        m_header->setText(tr("Select a proposal to see its change and evidence."));
+        m_change->clear();
+        m_decisions->clear();
+        m_evidence->clear();
+        return;
+    }
+    QString header = tr("<b>Fix #%1 — %2</b> on %3<br>Proposed by %4 (%5) from %6, %7<br>"
+                        "Reason: %8 — %9<br>Status: %10 · approvals %11 of %12")
+                         .arg(f->id)
+                         .arg(Labels::fixKind(f->kind).toHtmlEscaped(),
+                              QString(f->targetKind + u':' + f->targetId).toHtmlEscaped(),
+                              f->proposedBy.toHtmlEscaped(), f->proposerRole.toHtmlEscaped(),
+                              f->proposedFrom.toHtmlEscaped(), Labels::time(f->proposedAt),
+                              Labels::fixReason(f->reasonCode).toHtmlEscaped(),
+                              f->comment.toHtmlEscaped())
+                         .arg(Labels::fixStatus(f->status).toHtmlEscaped())
+                         .arg(f->approvals())
+                         .arg(f->approvalsNeeded);
+    if (f->expectedVersion)
+        header += QStringLiteral("<br>") + tr("Bound to order version %1").arg(f->expectedVersion);
+    if (!f->failureReason.isEmpty())
+        header += QStringLiteral("<br><span style='color:#b00020'>%1</span>")
+                      .arg(f->failureReason.toHtmlEscaped());
+    if (f->proposedBy == m_actor.id && f->status == FixStatus::Open)
+        header += QStringLiteral("<br><i>%1</i>").arg(tr("This is your proposal: another finance "
+                                                         "reviewer must decide it."));
+    header += QStringLiteral("<br><small>%1 %2</small>").arg(tr("Digest"), f->changeSha256);
+    m_header->setText(header);
+    m_change->setChange(f->change);
+    m_changeTable->resizeColumnsToContents();
+    QStringList decisions;
+    for (const FixDecision &d : f->decisions)
+        decisions << tr("%1: %2 by %3 from %4%5")
+                         .arg(Labels::time(d.decidedAt),
+                              d.decision == u"approve" ? tr("approved") : tr("rejected"),
+                              d.decidedBy, d.decidedFrom,
+                              d.comment.isEmpty() ? QString() : QStringLiteral(" — ") + d.comment);
+    m_decisions->setText(decisions.isEmpty() ? tr("No decisions yet.")
+                                             : decisions.join(QStringLiteral("\n")));
+    loadEvidence(*f);
+}
+
+void ApprovalsPage::loadEvidence(const FixRequest &fix)
+{
+    const quint64 generation = ++m_evidenceGeneration;
+    m_evidence->setPlainText(tr("Loading…"));
+    const Actor actor = m_actor;
+    runBackgroundQuery<QString>(
+        this, m_orders, QStringLiteral("evidence"),
+        [fix, actor](const Connection &c) -> Result<QString> {
+            QStringList lines;
+            if (fix.targetKind == u"discrepancy") {
+                DiscrepancyFilter filter;
+                filter.id = fix.targetId.toLongLong();
+                auto all = ReconciliationDesk(c, Clock::system()).discrepancies(filter, actor);
+                if (!all)
+                    return all.error();
+                for (const DiscrepancyRow &d : *all)
+                    if (QString::number(d.id) == fix.targetId) {
+                        lines << QStringLiteral("discrepancy #%1 %2 %3 %4").arg(d.id).arg(d.kind, d.channel, d.channelTxnId)
+                              << QStringLiteral("  expected %1, actual %2 %3")
+                                     .arg(d.expectedMinor ? QString::number(*d.expectedMinor) : QStringLiteral("—"),
+                                          d.actualMinor ? QString::number(*d.actualMinor) : QStringLiteral("—"), d.currency)
+                              << QStringLiteral("  %1").arg(d.detail);
+                        if (d.line.present)
+                            lines << QStringLiteral("  settlement line #%1: gross %2 fee %3 net %4 %5")
+                                         .arg(d.line.lineId).arg(d.line.grossMinor).arg(d.line.feeMinor)
+                                         .arg(d.line.netMinor).arg(d.line.currency);
+                        if (d.payment.present)
+                            lines << QStringLiteral("  payment: order %1, %2 %3, %4")
+                                         .arg(d.payment.orderId).arg(d.payment.amountMinor)
+                                         .arg(d.payment.currency, d.payment.status);
+                    }
+            }
+            if (!fix.orderId.isEmpty()) {
+                auto h = OrderService(c, Clock::system()).history(fix.orderId);
+                if (!h)
+                    return h.error();
+                lines << QStringLiteral("order %1: %2 v%3, %4 %5")
+                             .arg(h->order.orderId, orderStateName(h->order.state))
+                             .arg(h->order.version)
+                             .arg(h->order.amountMinor)
+                             .arg(h->order.currency);
+                for (const OrderTransition &t : h->transitions)
+                    lines << QStringLiteral("  v%1 %2 → %3 (%4 %5) %6")
+                                 .arg(t.newVersion)
+                                 .arg(t.fromState, t.toState, t.causeKind, t.causeId, t.reason);
+                for (const TransitionRejection &r : h->rejections)
+                    lines << QStringLiteral("  refused: %1").arg(r.reason);
+            }
+            if (!fix.callbackId.isEmpty())
+                lines << QStringLiteral("callback %1").arg(fix.callbackId);
+            return lines.join(QLatin1Char('\n'));
+        },
+        [this, generation](const Result<QString> &r) {
+            if (generation != m_evidenceGeneration)
+                return;
+            m_evidence->setPlainText(r ? *r : errorText(r.error()));
+        });
+}
+
+void ApprovalsPage::askApprove()
+{
+    const auto f = selected();
+    if (!f)
+        return;
+    QDialog dialog(this);
+    dialog.setObjectName(QStringLiteral("approveDialog"));
+    dialog.setWindowTitle(tr("Approve fix #%1").arg(f->id));
+    auto *comment = new QPlainTextEdit(&dialog);
+    comment->setObjectName(QStringLiteral("comment"));
+    comment->setPlaceholderText(tr("Optional comment (audited)"));
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
+    buttons->button(QDialogButtonBox::Ok)->setText(tr("&Approve"));
+    connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    auto *form = new QFormLayout(&dialog);
+    auto *what = new QLabel(tr("You approve exactly this change (digest %1…). %2")
+                                .arg(f->changeSha256.left(16),
+                                     f->approvals() + 1 >= f->approvalsNeeded
+                                         ? tr("It is applied at once.")
+                                         : tr("It needs one more approval from someone else.")),
+                            &dialog);
+    what->setWordWrap(true);
+    form->addRow(what);
+    form->addRow(tr("&Comment:"), comment);
+    form->addRow(buttons);
+    if (dialog.exec() == QDialog::Accepted)
+        approveSelected(comment->toPlainText().trimmed());
+}
+
+void ApprovalsPage::askReject()
+{
+    const auto f = selected();
+    if (!f)
+        return;
+    QDialog dialog(this);
+    dialog.setObjectName(QStringLiteral("rejectDialog"));
+    dialog.setWindowTitle(tr("Reject fix #%1").arg(f->id));
+    auto *reason = new QComboBox(&dialog);
+    reason->setObjectName(QStringLiteral("reason"));
+    for (const QString &r : rejectionReasonCodes())
+        reason->addItem(Labels::rejectionReason(r), r);
+    auto *comment = new QPlainTextEdit(&dialog);
+    comment->setObjectName(QStringLiteral("comment"));
+    comment->setPlaceholderText(tr("Why (required, audited)"));
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
+    buttons->button(QDialogButtonBox::Ok)->setText(tr("Re&ject"));
+    buttons->button(QDialogButtonBox::Ok)->setEnabled(false);
+    connect(comment, &QPlainTextEdit::textChanged, &dialog, [comment, buttons] {
+        buttons->button(QDialogButtonBox::Ok)->setEnabled(!comment->toPlainText().trimmed().isEmpty());
+    });
+    connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    auto *form = new QFormLayout(&dialog);
+    form->addRow(tr("&Reason:"), reason);
+    form->addRow(tr("&Comment:"), comment);
+    form->addRow(buttons);
+    if (dialog.exec() == QDialog::Accepted)
+        rejectSelected(reason->currentData().toString(), comment->toPlainText().trimmed());
+}
+
+void ApprovalsPage::approveSelected(const QString &comment)
+{
+    decide(true, QString(), comment);
+}
+
+void ApprovalsPage::rejectSelected(const QString &reasonCode, const QString &comment)
+{
+    decide(false, reasonCode, comment);
+}
+
+void ApprovalsPage::decide(bool approve, const QString &reasonCode, const QString &comment)
+{
+    const auto f = selected();
+    if (!f)
+        return;
+    m_busy->setBusy(true);
+    m_approve->setEnabled(false);
+    m_reject->setEnabled(false);
+    const Actor actor = m_actor;
+    const QString origin = consoleOrigin();
+    const qint64 id = f->id;
+    const QString digest = f->changeSha256;
+    runBackgroundQuery<FixRequest>(
+        this, m_orders, QStringLiteral("decide"),
+        [=](const Connection &c) -> Result<FixRequest> {
+            FixService fixes(c, Clock::system());
+            return approve ? fixes.approve(id, digest, comment, origin, actor)
+                           : fixes.reject(id, reasonCode, comment, origin, actor);
+        },
+        [this, id](const Result<FixRequest> &r) {
+            m_busy->setBusy(false);
+            if (r) {
+                const QString message =
+                    r->status == FixStatus::Applied
+                        ? tr("Fix #%1 approved and applied.").arg(id)
+                    : r->status == FixStatus::Rejected
+                        ? tr("Fix #%1 rejected.").arg(id)
+                        : tr("Fix #%1 approved; it needs %2 more approval(s).")
+                              .arg(id)
+                              .arg(r->approvalsNeeded - r->approvals());
+                m_summary->setText(message);
+                Q_EMIT decided(id, r->status, message);
+            } else {
+                const QString message = tr("Fix #%1: %2").arg(id).arg(r.error().message);
+                m_summary->setText(message);
+                Q_EMIT decided(id, QString(), message);
+            }
+            refresh();
+        });
+}
+
+} // namespace OncePay

@@ -1,0 +1,130 @@
+#include "fixactions.h"
+
+#include "auth/permissions.h"
+#include "common/backgroundquery.h"
+#include "fixes/fixservice.h"
+#include "proposefixdialog.h"
+
+#include <QMessageBox>
+#include <QPointer>
+#include <QSysInfo>
+
+#include <spdlog/spdlog.h>
+
+namespace OncePay {
+
+QString consoleOrigin()
+{
+    return QStringLiteral("console@%1").arg(QSysInfo::machineHostName());
+}
+
+QStringList fixKindsFor(const QList<FixTargetRow> &rows)
+{
+    if (rows.isEmpty())
+        return {};
+    QStringList kinds;
+    const auto all = [&](auto pred) {
+        return std::all_of(rows.cbegin(), rows.cend(), pred);
+    };
+    if (all([](const FixTargetRow &r) { return r.kindOfTarget == u"message"; })) {
+        if (all([](const FixTargetRow &r) {
+                return r.status == u"dead" || r.status == u"failed" || r.status == u"processing";
+            }))
+            kinds << FixKind::RequeueMessage;
+        if (all([](const FixTargetRow &r) {
+                return r.status != u"completed" && r.status != u"skipped";
+            }))
+            kinds << FixKind::ResolveMessage;
+    }
+    if (rows.size() == 1 && rows.first().kindOfTarget == u"order") {
+        const QString state = rows.first().status;
+        if (state == u"paid_unconfirmed")
+            kinds << FixKind::ConfirmPayment;
+        if (state == u"paid_unconfirmed" || state == u"payment_failed")
+            kinds << FixKind::RollbackPayment;
+    }
+    if (rows.size() == 1 && rows.first().kindOfTarget == u"period")
+        kinds << FixKind::ClosePeriod;
+    if (rows.size() == 1 && rows.first().kindOfTarget == u"discrepancy" &&
+        rows.first().status == u"open") {
+        if (rows.first().discrepancyKind == u"fee_mismatch")
+            kinds << FixKind::AdjustFee;
+        kinds << FixKind::WriteOff;
+    }
+    return kinds;
+}
+
+namespace {
+
+struct ProposeOutcome {
+    QList<qint64> proposed;
+    QStringList refused; // "target: why"
+};
+
+} // namespace
+
+void proposeFixes(QWidget *parent, const ConnectionProfile &orders, const Actor &actor,
+                  const QList<FixTargetRow> &rows, std::function<void(int)> done)
+{
+    const auto role = parseStaffRole(actor.role);
+    if (!role || !can(*role, Action::ProposeFix)) {
+        QMessageBox::information(parent, QObject::tr("Propose a fix"),
+                                 QObject::tr("Your role may not propose fixes."));
+        return;
+    }
+    const QStringList kinds = fixKindsFor(rows);
+    if (kinds.isEmpty()) {
+        QMessageBox::information(parent, QObject::tr("Propose a fix"),
+                                 QObject::tr("No fix fits the selected rows."));
+        return;
+    }
+    QStringList targets;
+    for (const FixTargetRow &r : rows)
+        targets << r.targetId;
+    ProposeFixDialog dialog(kinds, targets, rows.first().currency, parent);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    const QList<FixProposal> proposals = dialog.proposals(consoleOrigin());
+    if (proposals.isEmpty())
+        return;
+    QPointer<QWidget> guard(parent);
+    runBackgroundQuery<ProposeOutcome>(
+        parent, orders, QStringLiteral("propose"),
+        [proposals, actor](const Connection &c) -> Result<ProposeOutcome> {
+            ProposeOutcome out;
+            FixService fixes(c, Clock::system());
+            for (const FixProposal &p : proposals) {
+                auto r = fixes.propose(p, actor);
+                if (r)
+                    out.proposed << r->id;
+                else if (r.error().code == ErrorCode::Unavailable)
+                    return r.error();
+                else
+                    out.refused << p.targetId + QStringLiteral(": ") + r.error().message;
+            }
+            return out;
+        },
+        [guard, done](const Result<ProposeOutcome> &r) {
+            if (!guard)
+                return;
+            if (!r) {
+                QMessageBox::warning(guard, QObject::tr("Propose a fix"),
+                                     QObject::tr("Nothing was proposed: %1").arg(r.error().message));
+                return;
+            }
+            QString text = QObject::tr("%n fix(es) proposed and waiting for approval.", nullptr,
+                                       int(r->proposed.size()));
+            if (!r->refused.isEmpty())
+                text += QStringLiteral("\n\n") +
+                        QObject::tr("Refused:") + QStringLiteral("\n") +
+                        r->refused.join(QStringLiteral("\n"));
+            if (r->refused.isEmpty())
+                QMessageBox::information(guard, QObject::tr("Propose a fix"), text);
+            else
+                QMessageBox::warning(guard, QObject::tr("Propose a fix"), text);
+            if (done)
+                done(int(r->proposed.size()));
+        });
+}
+
+} // namespace OncePay

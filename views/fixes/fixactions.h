@@ -1,0 +1,41 @@
+#pragma once
+
+// "Propose a fix" from where the problem is seen: which kinds fit the selected rows, the
+// dialog, and sending the proposals off the GUI thread through FixService, one per target,
+// with a summary of what was proposed and what was refused (and why).
+// Thread contract: GUI thread only.
+
+#include "config/connectionprofile.h"
+#include "core/actor.h"
+#include "fixes/fixtypes.h"
+
+#include <QString>
+#include <QStringList>
+
+#include <functional>
+
+class QWidget;
+
+namespace OncePay {
+
+struct FixTargetRow {
+    QString kindOfTarget; // "message", "order", "discrepancy"
+    QString targetId;
+    QString status;       // message status, order state or discrepancy status/kind
+    QString discrepancyKind;
+    QString currency;
+};
+
+// Kinds that fit every row (requeue and resolve take several messages at once; the others
+// one target at a time).
+QStringList fixKindsFor(const QList<FixTargetRow> &rows);
+
+// Where proposals come from, for the audit trail's "from where".
+QString consoleOrigin();
+
+// Opens the dialog and, if accepted, proposes in the background; `done(proposed)` runs on the
+// GUI thread afterwards. Does nothing (and says why) for a role that may not propose.
+void proposeFixes(QWidget *parent, const ConnectionProfile &orders, const Actor &actor,
+                  const QList<FixTargetRow> &rows, std::function<void(int proposed)> done = {});
+
+} // namespace OncePay
