@@ -479,57 +479,57 @@
 <context>
     <name>OncePay::AuditRowModel</name>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="258"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="259"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="259"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="260"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="260"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="261"/>
         <source>Actor</source>
         <translation>执行者</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="261"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="262"/>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="262"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="263"/>
         <source>Entity</source>
         <translation>对象</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="263"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="264"/>
         <source>%1 %2</source>
         <translation>%1 %2</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="264"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="265"/>
         <source>Before</source>
         <translation>变更前</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="265"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="266"/>
         <source>After</source>
         <translation>变更后</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="266"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="267"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="267"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="268"/>
         <source>Shipped</source>
         <translation>已归档</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="269"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="270"/>
         <source>not yet</source>
         <translation>尚未</translation>
     </message>
@@ -537,52 +537,52 @@
 <context>
     <name>OncePay::AuditTrailModel</name>
     <message>
-        <location filename="../../models/audit/audittrailmodel.cpp" line="94"/>
+        <location filename="../../models/audit/audittrailmodel.cpp" line="96"/>
         <source>Seq</source>
         <translation>序号</translation>
     </message>
     <message>
-        <location filename="../../models/audit/audittrailmodel.cpp" line="95"/>
+        <location filename="../../models/audit/audittrailmodel.cpp" line="97"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../models/audit/audittrailmodel.cpp" line="96"/>
+        <location filename="../../models/audit/audittrailmodel.cpp" line="98"/>
         <source>Actor</source>
         <translation>操作者</translation>
     </message>
     <message>
-        <location filename="../../models/audit/audittrailmodel.cpp" line="97"/>
+        <location filename="../../models/audit/audittrailmodel.cpp" line="99"/>
         <source>Role</source>
         <translation>角色</translation>
     </message>
     <message>
-        <location filename="../../models/audit/audittrailmodel.cpp" line="98"/>
+        <location filename="../../models/audit/audittrailmodel.cpp" line="100"/>
         <source>Action</source>
         <translation>动作</translation>
     </message>
     <message>
-        <location filename="../../models/audit/audittrailmodel.cpp" line="99"/>
+        <location filename="../../models/audit/audittrailmodel.cpp" line="101"/>
         <source>Entity</source>
         <translation>实体</translation>
     </message>
     <message>
-        <location filename="../../models/audit/audittrailmodel.cpp" line="100"/>
+        <location filename="../../models/audit/audittrailmodel.cpp" line="102"/>
         <source>Order</source>
         <translation>订单</translation>
     </message>
     <message>
-        <location filename="../../models/audit/audittrailmodel.cpp" line="101"/>
+        <location filename="../../models/audit/audittrailmodel.cpp" line="103"/>
         <source>Callback</source>
         <translation>回调</translation>
     </message>
     <message>
-        <location filename="../../models/audit/audittrailmodel.cpp" line="102"/>
+        <location filename="../../models/audit/audittrailmodel.cpp" line="104"/>
         <source>Amount (minor units)</source>
         <translation>金额（最小货币单位）</translation>
     </message>
     <message>
-        <location filename="../../models/audit/audittrailmodel.cpp" line="103"/>
+        <location filename="../../models/audit/audittrailmodel.cpp" line="105"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
@@ -1567,32 +1567,32 @@ hash      %2</translation>
 <context>
     <name>OncePay::FulfilmentModel</name>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="247"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="248"/>
         <source>Created</source>
         <translation>创建时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="248"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="249"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="249"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="250"/>
         <source>purchase order</source>
         <translation>采购单</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="249"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="250"/>
         <source>logistics order</source>
         <translation>物流单</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="251"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="252"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="252"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="253"/>
         <source>Callback</source>
         <translation>回调</translation>
     </message>
@@ -1600,32 +1600,32 @@ hash      %2</translation>
 <context>
     <name>OncePay::IdempotencyModel</name>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="209"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="210"/>
         <source>Created</source>
         <translation>创建时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="210"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="211"/>
         <source>Request</source>
         <translation>请求</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="211"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="212"/>
         <source>Operation</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="212"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="213"/>
         <source>Expected version</source>
         <translation>预期版本</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="214"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="215"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="221"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="222"/>
         <source>Outcome</source>
         <translation>结果</translation>
     </message>
@@ -1991,32 +1991,32 @@ hash      %2</translation>
 <context>
     <name>OncePay::LedgerModel</name>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="197"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="198"/>
         <source>Booked</source>
         <translation>记账时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="198"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="199"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="199"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="200"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="201"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="202"/>
         <source>Transaction</source>
         <translation>交易号</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="202"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="203"/>
         <source>Callback</source>
         <translation>回调</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="203"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="204"/>
         <source>Key</source>
         <translation>键</translation>
     </message>
@@ -2024,110 +2024,130 @@ hash      %2</translation>
 <context>
     <name>OncePay::MainWindow</name>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="36"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="40"/>
         <source>OncePay Console — %1</source>
         <translation>OncePay 控制台 —— %1</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="50"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="55"/>
         <source>Dashboard</source>
         <translation>仪表盘</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="52"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="57"/>
         <source>Order investigation</source>
         <translation>订单调查</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="54"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="59"/>
         <source>Stuck records</source>
         <translation>滞留记录</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="58"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="62"/>
+        <source>Approvals</source>
+        <translation>审批</translation>
+    </message>
+    <message>
+        <location filename="../../views/shell/mainwindow.cpp" line="65"/>
+        <source>Reconciliation</source>
+        <translation>对账</translation>
+    </message>
+    <message>
+        <location filename="../../views/shell/mainwindow.cpp" line="74"/>
+        <source>Audit trail</source>
+        <translation>审计轨迹</translation>
+    </message>
+    <message>
+        <location filename="../../views/shell/mainwindow.cpp" line="78"/>
+        <source>Administration</source>
+        <translation>系统管理</translation>
+    </message>
+    <message>
+        <location filename="../../views/shell/mainwindow.cpp" line="81"/>
         <source>Databases</source>
         <translation>数据库</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="81"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="112"/>
         <source>Log</source>
         <translation>日志</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="89"/>
-        <location filename="../../views/shell/mainwindow.cpp" line="183"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="120"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="219"/>
         <source>Orders</source>
         <translation>订单库</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="89"/>
-        <location filename="../../views/shell/mainwindow.cpp" line="183"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="120"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="219"/>
         <source>Messages</source>
         <translation>消息库</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="89"/>
-        <location filename="../../views/shell/mainwindow.cpp" line="183"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="120"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="219"/>
         <source>Audit</source>
         <translation>审计库</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="90"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="121"/>
         <source>%1: checking…</source>
         <translation>%1：检查中……</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="118"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="154"/>
         <source>%1 (Ctrl+%2)</source>
         <translation>%1（Ctrl+%2）</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="124"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="160"/>
         <source>&amp;Console</source>
         <translation>控制台(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="125"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="161"/>
         <source>Connection &amp;profiles…</source>
         <translation>连接配置(&amp;P)…</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="126"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="162"/>
         <source>P&amp;references…</source>
         <translation>偏好设置(&amp;R)…</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="129"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="165"/>
         <source>Sign &amp;out</source>
         <translation>退出登录(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="131"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="167"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="134"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="170"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="142"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="178"/>
         <source>&amp;Find an order…</source>
         <translation>查找订单(&amp;F)……</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="154"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="190"/>
         <source>Signed in: %1 (%2)</source>
         <translation>已登录：%1（%2）</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="186"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="222"/>
         <source>%1: ● %2</source>
         <translation>%1：● %2</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="187"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="223"/>
         <source>%1: ✕ unreachable</source>
         <translation>%1：✕ 无法连接</translation>
     </message>
@@ -2135,42 +2155,42 @@ hash      %2</translation>
 <context>
     <name>OncePay::MessageModel</name>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="148"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="149"/>
         <source>Received</source>
         <translation>接收时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="149"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="150"/>
         <source>Callback</source>
         <translation>回调</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="150"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="151"/>
         <source>Event</source>
         <translation>事件</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="153"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="154"/>
         <source>Attempt</source>
         <translation>支付尝试</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="154"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="155"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="163"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="164"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="172"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="173"/>
         <source>Tries</source>
         <translation>尝试次数</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="173"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="174"/>
         <source>Reason / last error</source>
         <translation>原因 / 最近错误</translation>
     </message>
@@ -2221,190 +2241,210 @@ hash      %2</translation>
 <context>
     <name>OncePay::OrderPage</name>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="50"/>
+        <location filename="../../views/orders/orderpage.cpp" line="54"/>
         <source>&lt;h2&gt;Order investigation&lt;/h2&gt;</source>
         <translation>&lt;h2&gt;订单调查&lt;/h2&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="53"/>
+        <location filename="../../views/orders/orderpage.cpp" line="57"/>
         <source>Order, customer, transaction, callback or request id</source>
         <translation>订单号、客户编号、交易号、回调编号或请求编号</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="56"/>
+        <location filename="../../views/orders/orderpage.cpp" line="60"/>
         <source>&amp;Find</source>
         <translation>查找(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="59"/>
+        <location filename="../../views/orders/orderpage.cpp" line="63"/>
         <source>&amp;Export dossier…</source>
         <translation>导出案卷(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="61"/>
+        <location filename="../../views/orders/orderpage.cpp" line="65"/>
         <source>Save everything about this order as a PDF for a dispute</source>
         <translation>将此订单的全部信息保存为 PDF，用于争议处理</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="95"/>
+        <location filename="../../views/orders/orderpage.cpp" line="68"/>
+        <source>&amp;Propose fix</source>
+        <translation>提议修复(&amp;P)</translation>
+    </message>
+    <message>
+        <location filename="../../views/orders/orderpage.cpp" line="70"/>
+        <source>Ask for a correction of this order or its messages; a finance reviewer approves it</source>
+        <translation>申请更正此订单或其消息；由财务审核人批准</translation>
+    </message>
+    <message>
+        <location filename="../../views/orders/orderpage.cpp" line="78"/>
+        <source>Confirm or roll back this order…</source>
+        <translation>确认或回滚此订单…</translation>
+    </message>
+    <message>
+        <location filename="../../views/orders/orderpage.cpp" line="80"/>
+        <source>Requeue or resolve its dead or failed messages…</source>
+        <translation>重新排队或结案其死信或失败消息…</translation>
+    </message>
+    <message>
+        <location filename="../../views/orders/orderpage.cpp" line="116"/>
         <source>Search for an order by any of its identifiers.</source>
         <translation>可用订单的任一编号进行搜索。</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="125"/>
+        <location filename="../../views/orders/orderpage.cpp" line="146"/>
         <source>&amp;Timeline</source>
         <translation>时间线(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="132"/>
+        <location filename="../../views/orders/orderpage.cpp" line="153"/>
         <source>Select a callback to see its body and headers as received.</source>
         <translation>选择一条回调，查看收到时的原始报文和请求头。</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="138"/>
+        <location filename="../../views/orders/orderpage.cpp" line="159"/>
         <source>&amp;Callbacks</source>
         <translation>回调(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="142"/>
+        <location filename="../../views/orders/orderpage.cpp" line="163"/>
         <source>&lt;b&gt;Payments&lt;/b&gt;</source>
         <translation>&lt;b&gt;支付记录&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="144"/>
+        <location filename="../../views/orders/orderpage.cpp" line="165"/>
         <source>&lt;b&gt;Ledger&lt;/b&gt;</source>
         <translation>&lt;b&gt;账本&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="146"/>
+        <location filename="../../views/orders/orderpage.cpp" line="167"/>
         <source>&lt;b&gt;Refunds due&lt;/b&gt;</source>
         <translation>&lt;b&gt;待退款&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="148"/>
+        <location filename="../../views/orders/orderpage.cpp" line="169"/>
         <source>&amp;Payments and ledger</source>
         <translation>支付与账本(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="149"/>
+        <location filename="../../views/orders/orderpage.cpp" line="170"/>
         <source>&amp;Requests</source>
         <translation>请求(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="151"/>
+        <location filename="../../views/orders/orderpage.cpp" line="172"/>
         <source>Purchase and &amp;logistics</source>
         <translation>采购与物流(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="157"/>
+        <location filename="../../views/orders/orderpage.cpp" line="178"/>
         <source>&amp;Audit rows</source>
         <translation>审计记录(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="187"/>
+        <location filename="../../views/orders/orderpage.cpp" line="208"/>
         <source>Searching…</source>
         <translation>搜索中……</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="206"/>
+        <location filename="../../views/orders/orderpage.cpp" line="227"/>
         <source>No order matches “%1”.</source>
         <translation>没有与“%1”匹配的订单。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/orders/orderpage.cpp" line="211"/>
+        <location filename="../../views/orders/orderpage.cpp" line="232"/>
         <source>%n orders match; choose one.</source>
         <translation>
             <numerusform>有 %n 个订单匹配，请选择一个。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="223"/>
+        <location filename="../../views/orders/orderpage.cpp" line="244"/>
         <source>Loading order %1…</source>
         <translation>正在加载订单 %1……</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="247"/>
+        <location filename="../../views/orders/orderpage.cpp" line="268"/>
         <source>&lt;h3&gt;Order %1 — %2, version %3&lt;/h3&gt;</source>
         <translation>&lt;h3&gt;订单 %1 —— %2，版本 %3&lt;/h3&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="250"/>
+        <location filename="../../views/orders/orderpage.cpp" line="271"/>
         <source>Amount: %1</source>
         <translation>金额：%1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="251"/>
+        <location filename="../../views/orders/orderpage.cpp" line="272"/>
         <source>Customer: %1</source>
         <translation>客户：%1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="253"/>
+        <location filename="../../views/orders/orderpage.cpp" line="274"/>
         <source>Current attempt: %1 on %2</source>
         <translation>当前支付尝试：%1（%2）</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="255"/>
+        <location filename="../../views/orders/orderpage.cpp" line="276"/>
         <source>Transaction: %1</source>
         <translation>交易号：%1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="257"/>
+        <location filename="../../views/orders/orderpage.cpp" line="278"/>
         <source>Reason: %1</source>
         <translation>原因：%1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="258"/>
+        <location filename="../../views/orders/orderpage.cpp" line="279"/>
         <source>Updated: %1</source>
         <translation>更新时间：%1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="276"/>
+        <location filename="../../views/orders/orderpage.cpp" line="297"/>
         <source>Path: %1</source>
         <translation>路径：%1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/orders/orderpage.cpp" line="280"/>
+        <location filename="../../views/orders/orderpage.cpp" line="301"/>
         <source>%n refused attempt(s)</source>
         <translation>
             <numerusform>%n 次被拒绝的尝试</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/orders/orderpage.cpp" line="301"/>
+        <location filename="../../views/orders/orderpage.cpp" line="323"/>
         <source>%n event(s) in the timeline.</source>
         <translation>
             <numerusform>时间线中共有 %n 个事件。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="310"/>
+        <location filename="../../views/orders/orderpage.cpp" line="332"/>
         <source>Export dossier</source>
         <translation>导出案卷</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="311"/>
+        <location filename="../../views/orders/orderpage.cpp" line="333"/>
         <source>PDF documents (*.pdf)</source>
         <translation>PDF 文档 (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="328"/>
+        <location filename="../../views/orders/orderpage.cpp" line="350"/>
         <source>Writing the dossier of order %1…</source>
         <translation>正在写入订单 %1 的案卷…</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="347"/>
+        <location filename="../../views/orders/orderpage.cpp" line="369"/>
         <source>The dossier was not exported: %1</source>
         <translation>案卷未导出：%1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/orders/orderpage.cpp" line="351"/>
+        <location filename="../../views/orders/orderpage.cpp" line="373"/>
         <source>Dossier saved to %1 (%n page(s), SHA-256 %2).</source>
         <translation>
             <numerusform>案卷已保存到 %1（%n 页，SHA-256 %2）。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="373"/>
+        <location filename="../../views/orders/orderpage.cpp" line="395"/>
         <source>Callback %1 — signature verified at the door (unsigned or wrongly signed requests are never stored)
 
 Headers:
@@ -2422,42 +2462,42 @@ Body:
 <context>
     <name>OncePay::PaymentModel</name>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="183"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="184"/>
         <source>Captured</source>
         <translation>扣款时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="184"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="185"/>
         <source>Channel</source>
         <translation>渠道</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="185"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="186"/>
         <source>Transaction</source>
         <translation>交易号</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="186"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="187"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="188"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="189"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="189"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="190"/>
         <source>Settlement</source>
         <translation>结算</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="190"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="191"/>
         <source>Attempt</source>
         <translation>支付尝试</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="191"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="192"/>
         <source>Callback</source>
         <translation>回调</translation>
     </message>
@@ -2933,42 +2973,42 @@ Body:
 <context>
     <name>OncePay::RefundModel</name>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="227"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="228"/>
         <source>Flagged</source>
         <translation>标记时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="228"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="229"/>
         <source>Channel</source>
         <translation>渠道</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="229"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="230"/>
         <source>Transaction</source>
         <translation>交易号</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="231"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="232"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="233"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="234"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="234"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="235"/>
         <source>Callback</source>
         <translation>回调</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="235"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="236"/>
         <source>Resolved</source>
         <translation>已处理</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="237"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="238"/>
         <source>open</source>
         <translation>未处理</translation>
     </message>
@@ -3029,32 +3069,122 @@ Body:
 <context>
     <name>OncePay::SettingsModel</name>
     <message>
-        <location filename="../../models/fixes/adminmodels.cpp" line="40"/>
+        <location filename="../../models/fixes/adminmodels.cpp" line="22"/>
+        <source>Attempts before a message becomes a dead letter</source>
+        <translation>消息成为死信前的尝试次数</translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/adminmodels.cpp" line="23"/>
+        <source>How long a worker holds a claimed message</source>
+        <translation>工作进程持有已领取消息的时长</translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/adminmodels.cpp" line="24"/>
+        <source>First retry delay (ms), doubled per attempt</source>
+        <translation>首次重试延迟（毫秒），每次加倍</translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/adminmodels.cpp" line="25"/>
+        <source>Longest retry delay (ms)</source>
+        <translation>最长重试延迟（毫秒）</translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/adminmodels.cpp" line="26"/>
+        <source>A message or order in flight longer than this is stuck</source>
+        <translation>消息或订单处理超过此时长即视为卡住</translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/adminmodels.cpp" line="27"/>
+        <source>A request pending longer than this is stuck</source>
+        <translation>请求挂起超过此时长即视为卡住</translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/adminmodels.cpp" line="28"/>
+        <source>Fee difference corrected automatically (parts per million)</source>
+        <translation>自动更正的手续费差额（百万分比）</translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/adminmodels.cpp" line="29"/>
+        <source>A payment not settled after this many hours is an exception</source>
+        <translation>付款超过此小时数未结算即为异常</translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/adminmodels.cpp" line="30"/>
+        <source>How much earlier a channel may stamp a capture than OncePay booked it (minutes)</source>
+        <translation>渠道记录的收款时间可早于 OncePay 入账时间的分钟数</translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/adminmodels.cpp" line="31"/>
+        <source>A reconciliation run is due this often</source>
+        <translation>对账运行的周期</translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/adminmodels.cpp" line="32"/>
+        <source>Fixes above this amount (minor units) need two approvers</source>
+        <translation>超过此金额（最小货币单位）的修复需要两人批准</translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/adminmodels.cpp" line="33"/>
+        <source>The same for JPY (whole yen)</source>
+        <translation>日元的同一阈值（整日元）</translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/adminmodels.cpp" line="34"/>
+        <source>The same for KRW (whole won)</source>
+        <translation>韩元的同一阈值（整韩元）</translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/adminmodels.cpp" line="35"/>
+        <source>The same for XOF (whole francs)</source>
+        <translation>西非法郎的同一阈值（整法郎）</translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/adminmodels.cpp" line="36"/>
+        <source>Failed sign-ins before an account locks</source>
+        <translation>账号锁定前允许的登录失败次数</translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/adminmodels.cpp" line="37"/>
+        <source>How long a locked account stays locked</source>
+        <translation>账号锁定的时长</translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/adminmodels.cpp" line="38"/>
+        <source>Largest webhook body accepted</source>
+        <translation>接受的最大 Webhook 正文</translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/adminmodels.cpp" line="39"/>
+        <source>Allowed clock difference of a signed webhook, both ways</source>
+        <translation>签名 Webhook 允许的时钟偏差（双向）</translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/adminmodels.cpp" line="69"/>
         <source>Setting</source>
         <translation>参数</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/adminmodels.cpp" line="41"/>
+        <location filename="../../models/fixes/adminmodels.cpp" line="70"/>
         <source>Value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/adminmodels.cpp" line="48"/>
+        <location filename="../../models/fixes/adminmodels.cpp" line="77"/>
         <source>Allowed</source>
         <translation>允许范围</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/adminmodels.cpp" line="51"/>
+        <location filename="../../models/fixes/adminmodels.cpp" line="80"/>
         <source>Meaning</source>
         <translation>含义</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/adminmodels.cpp" line="54"/>
+        <location filename="../../models/fixes/adminmodels.cpp" line="83"/>
         <source>Changed by</source>
         <translation>修改人</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/adminmodels.cpp" line="55"/>
+        <location filename="../../models/fixes/adminmodels.cpp" line="84"/>
         <source>Changed</source>
         <translation>修改时间</translation>
     </message>
@@ -3137,42 +3267,42 @@ Body:
 <context>
     <name>OncePay::StaffModel</name>
     <message>
-        <location filename="../../models/fixes/adminmodels.cpp" line="23"/>
+        <location filename="../../models/fixes/adminmodels.cpp" line="52"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/adminmodels.cpp" line="24"/>
+        <location filename="../../models/fixes/adminmodels.cpp" line="53"/>
         <source>Name</source>
         <translation>姓名</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/adminmodels.cpp" line="25"/>
+        <location filename="../../models/fixes/adminmodels.cpp" line="54"/>
         <source>Role</source>
         <translation>角色</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/adminmodels.cpp" line="26"/>
+        <location filename="../../models/fixes/adminmodels.cpp" line="55"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/adminmodels.cpp" line="29"/>
+        <location filename="../../models/fixes/adminmodels.cpp" line="58"/>
         <source>disabled</source>
         <translation>已停用</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/adminmodels.cpp" line="29"/>
+        <location filename="../../models/fixes/adminmodels.cpp" line="58"/>
         <source>locked</source>
         <translation>已锁定</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/adminmodels.cpp" line="29"/>
+        <location filename="../../models/fixes/adminmodels.cpp" line="58"/>
         <source>active</source>
         <translation>正常</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/adminmodels.cpp" line="34"/>
+        <location filename="../../models/fixes/adminmodels.cpp" line="63"/>
         <source>Created</source>
         <translation>创建时间</translation>
     </message>
@@ -3251,69 +3381,79 @@ Body:
 <context>
     <name>OncePay::StuckPage</name>
     <message>
-        <location filename="../../views/stuck/stuckpage.cpp" line="34"/>
+        <location filename="../../views/stuck/stuckpage.cpp" line="37"/>
         <source>&lt;h2&gt;Stuck records&lt;/h2&gt;</source>
         <translation>&lt;h2&gt;滞留记录&lt;/h2&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/stuck/stuckpage.cpp" line="37"/>
+        <location filename="../../views/stuck/stuckpage.cpp" line="40"/>
         <source>All kinds</source>
         <translation>全部类型</translation>
     </message>
     <message>
-        <location filename="../../views/stuck/stuckpage.cpp" line="42"/>
+        <location filename="../../views/stuck/stuckpage.cpp" line="45"/>
         <source>Any age past the threshold</source>
         <translation>超过阈值的全部</translation>
     </message>
     <message>
-        <location filename="../../views/stuck/stuckpage.cpp" line="43"/>
+        <location filename="../../views/stuck/stuckpage.cpp" line="46"/>
         <source>Older than 1 hour</source>
         <translation>超过 1 小时</translation>
     </message>
     <message>
-        <location filename="../../views/stuck/stuckpage.cpp" line="44"/>
+        <location filename="../../views/stuck/stuckpage.cpp" line="47"/>
         <source>Older than 1 day</source>
         <translation>超过 1 天</translation>
     </message>
     <message>
-        <location filename="../../views/stuck/stuckpage.cpp" line="45"/>
+        <location filename="../../views/stuck/stuckpage.cpp" line="48"/>
         <source>Older than 7 days</source>
         <translation>超过 7 天</translation>
     </message>
     <message>
-        <location filename="../../views/stuck/stuckpage.cpp" line="48"/>
+        <location filename="../../views/stuck/stuckpage.cpp" line="51"/>
         <source>&amp;Refresh</source>
         <translation>刷新(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../views/stuck/stuckpage.cpp" line="70"/>
+        <location filename="../../views/stuck/stuckpage.cpp" line="73"/>
         <source>Enter or double-click opens the order</source>
         <translation>按回车或双击打开订单</translation>
     </message>
     <message>
-        <location filename="../../views/stuck/stuckpage.cpp" line="80"/>
+        <location filename="../../views/stuck/stuckpage.cpp" line="77"/>
+        <source>&amp;Propose fix…</source>
+        <translation>提议修复(&amp;P)…</translation>
+    </message>
+    <message>
+        <location filename="../../views/stuck/stuckpage.cpp" line="79"/>
+        <source>Requeue or resolve the selected messages, or confirm or roll back the selected order; a finance reviewer approves it</source>
+        <translation>重新排队或结案所选消息，或确认、回滚所选订单；由财务审核人批准</translation>
+    </message>
+    <message>
+        <location filename="../../views/stuck/stuckpage.cpp" line="94"/>
         <source>&amp;Kind:</source>
         <translation>类型(&amp;K)：</translation>
     </message>
     <message>
-        <location filename="../../views/stuck/stuckpage.cpp" line="84"/>
+        <location filename="../../views/stuck/stuckpage.cpp" line="98"/>
         <source>A&amp;ge:</source>
         <translation>时长(&amp;G)：</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/stuck/stuckpage.cpp" line="131"/>
+        <location filename="../../views/stuck/stuckpage.cpp" line="146"/>
         <source>%n record(s) need attention.</source>
         <translation>
             <numerusform>%n 条记录需要处理。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/stuck/stuckpage.cpp" line="134"/>
+        <location filename="../../views/stuck/stuckpage.cpp" line="149"/>
         <source>Showing the oldest %1 of each kind.</source>
         <translation>每种类型仅显示最早的 %1 条。</translation>
     </message>
     <message>
-        <location filename="../../views/stuck/stuckpage.cpp" line="135"/>
+        <location filename="../../views/stuck/stuckpage.cpp" line="150"/>
         <source>Thresholds from the operations settings: messages and orders after %1, requests after %2.</source>
         <translation>阈值来自运维设置：消息和订单超过 %1，请求超过 %2。</translation>
     </message>
@@ -3356,47 +3496,52 @@ Body:
         <translation>待退款：%1</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="102"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="83"/>
+        <source>Manual fix %1</source>
+        <translation>人工修复 %1</translation>
+    </message>
+    <message>
+        <location filename="../../models/investigation/ordermodels.cpp" line="103"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="107"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="108"/>
         <source>Version</source>
         <translation>版本</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="110"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="111"/>
         <source>v%1</source>
         <translation>v%1</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="112"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="113"/>
         <source>expected v%1</source>
         <translation>预期 v%1</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="117"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="118"/>
         <source>Event</source>
         <translation>事件</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="127"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="128"/>
         <source>Detail</source>
         <translation>详情</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="132"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="133"/>
         <source>Cause</source>
         <translation>起因</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="135"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="136"/>
         <source>%1 %2</source>
         <translation>%1 %2</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="138"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="139"/>
         <source>Actor</source>
         <translation>执行者</translation>
     </message>
