@@ -5,11 +5,15 @@
 // The outage is a TCP proxy between the pool and the test server that resets every link and
 // refuses new ones for a few seconds: to the worker that is exactly a server restart, and it
 // leaves the shared test server (other tests run against it at the same time) alone.
+// On a private server the test can restart the real thing instead: set
+// ONCEPAY_TEST_PG_STOP_CMD / ONCEPAY_TEST_PG_START_CMD (and ONCEPAY_TEST_MYSQL_…) to shell
+// commands that stop and start it (e.g. pg_ctl -m fast stop / start).
 
 #include "enginefixture.h"
 #include "tcpoutageproxy.h"
 
 #include <QDeadlineTimer>
+#include <QProcess>
 #include <QTest>
 #include <QThread>
 
@@ -31,6 +35,20 @@ template <typename Fn> bool waitFor(Fn done, int ms)
         QThread::msleep(20);
     }
     return true;
+}
+
+// The real server's stop and start commands for this engine, when the developer gave them.
+std::pair<QString, QString> restartCommands(Dialect d)
+{
+    const char *prefix = d == Dialect::Postgres ? "ONCEPAY_TEST_PG_" : "ONCEPAY_TEST_MYSQL_";
+    const QByteArray stop = QByteArray(prefix) + QByteArray("STOP_CMD");
+    const QByteArray start = QByteArray(prefix) + QByteArray("START_CMD");
+    return {qEnvironmentVariable(stop.constData()), qEnvironmentVariable(start.constData())};
+}
+
+bool shell(const QString &command)
+{
+    return QProcess::execute(QStringLiteral("/bin/sh"), {QStringLiteral("-c"), command}) == 0;
 }
 
 } // namespace
@@ -79,18 +97,31 @@ private Q_SLOTS:
         };
 
         // The outage strikes while the pool is busy.
+        const auto [stopCmd, startCmd] = restartCommands(dbs->dialect());
+        const bool realRestart = !stopCmd.isEmpty() && !startCmd.isEmpty();
         QVERIFY2(waitFor([&] { return completed() >= 20; }, 60000), "the pool made no progress");
         const int linksBefore = proxy.accepted();
-        proxy.down();
-        const qint64 atOutage = completed();
-        QVERIFY2(atOutage < kBefore, "the pool finished before the outage; nothing was tested");
-        // New callbacks keep arriving (ingest does not go through the lost link).
-        for (int i = kBefore; i < kTotal; ++i)
-            deliver(i);
-        QThread::msleep(3000);
-        const qint64 duringOutage = completed();
-        QCOMPARE(duringOutage, atOutage); // nothing can be done without the database
-        proxy.up();
+        if (realRestart) {
+            qInfo("restarting the real server: %s", qPrintable(stopCmd));
+            QVERIFY(shell(stopCmd));
+            QThread::msleep(3000);
+            QVERIFY(shell(startCmd));
+            QVERIFY(f.orders->reconnect().ok()); // the test's own link died with the server
+            QVERIFY2(completed() < kBefore, "the pool finished before the outage; nothing was tested");
+            for (int i = kBefore; i < kTotal; ++i)
+                deliver(i);
+        } else {
+            proxy.down();
+            const qint64 atOutage = completed();
+            QVERIFY2(atOutage < kBefore, "the pool finished before the outage; nothing was tested");
+            // New callbacks keep arriving (ingest does not go through the lost link).
+            for (int i = kBefore; i < kTotal; ++i)
+                deliver(i);
+            QThread::msleep(3000);
+            const qint64 duringOutage = completed();
+            QCOMPARE(duringOutage, atOutage); // nothing can be done without the database
+            proxy.up();
+        }
 
         const bool drained = waitFor([&] { return completed() == kTotal; }, 90000);
         stop.store(true);
