@@ -1,10 +1,18 @@
-// oncepay audit ship | audit verify | audit seal | audit crosscheck
+// oncepay audit ship | verify | seal | crosscheck | export | verify-export
+//
+// `audit export --format pdf` draws the report with QtGui (models/audit/auditpdfwriter.h):
+// main.cpp gives that one command a QGuiApplication on the offscreen platform, so it runs
+// without a display; every other command keeps a plain QCoreApplication.
 
 #include "audit/auditcrosscheck.h"
+#include "audit/auditexporter.h"
+#include "audit/auditexportformats.h"
+#include "audit/auditpdfwriter.h"
 #include "audit/auditsealer.h"
 #include "audit/auditshipper.h"
 #include "audit/auditverifier.h"
 #include "audit/sealkey.h"
+#include "auth/staffservice.h"
 #include "cli.h"
 #include "db/migrator.h"
 
@@ -17,6 +25,7 @@ namespace {
 const QString kBatch = QStringLiteral("batch");
 const QString kActor = QStringLiteral("actor");
 const QString kPublicKey = QStringLiteral("public-key");
+const QString kAs = QStringLiteral("as");
 
 void addBatchOption(QCommandLineParser &p)
 {
@@ -143,6 +152,168 @@ int crosscheck(Context &ctx, const QCommandLineParser &parser)
     return report->passed() ? Ok : Failed;
 }
 
+void addAsOption(QCommandLineParser &p)
+{
+    p.addOption({kAs, QStringLiteral("the staff account (finance or auditor) this is done for"),
+                 QStringLiteral("USERNAME")});
+}
+
+// The staff member an export or check is made for: rights follow that account's role (only
+// finance and auditor read the audit trail), and the audit row names them.
+Result<Actor> staffActor(const Connection &orders, const QCommandLineParser &parser)
+{
+    const QString name = parser.value(kAs);
+    if (name.isEmpty())
+        return makeError(ErrorCode::Invalid,
+                         QStringLiteral("--as USERNAME is required: the staff account (finance or"
+                                        " auditor) the audit trail is read for"),
+                         QStringLiteral("usage"));
+    auto account = StaffService(orders, Clock::system()).find(name);
+    if (!account)
+        return account.error();
+    if (account->disabled)
+        return makeError(ErrorCode::Forbidden,
+                         QStringLiteral("staff account %1 is disabled").arg(name),
+                         QStringLiteral("disabled"));
+    return account->actor();
+}
+
+Result<AuditFilter> filterFrom(const QCommandLineParser &p)
+{
+    AuditFilter f;
+    for (const auto &[option, field] :
+         {std::pair{QStringLiteral("from"), &f.fromMs}, std::pair{QStringLiteral("to"), &f.toMs}}) {
+        if (!p.isSet(option))
+            continue;
+        auto t = AuditFilter::parseTime(p.value(option));
+        if (!t)
+            return makeError(ErrorCode::Invalid,
+                             QStringLiteral("--%1: ").arg(option) + t.error().message,
+                             QStringLiteral("usage"));
+        *field = *t;
+    }
+    f.actor = p.value(QStringLiteral("actor"));
+    f.action = p.value(QStringLiteral("action"));
+    f.orderId = p.value(QStringLiteral("order"));
+    f.callbackId = p.value(QStringLiteral("callback"));
+    f.entityKind = p.value(QStringLiteral("entity-kind"));
+    f.entityId = p.value(QStringLiteral("entity"));
+    if (auto v = f.validate(); !v)
+        return makeError(ErrorCode::Invalid, v.error().message, QStringLiteral("usage"));
+    return f;
+}
+
+int usage(Context &ctx, const Error &e)
+{
+    ctx.err << "oncepay audit: " << e.message << '\n';
+    return Usage;
+}
+
+int exportTrail(Context &ctx, const QCommandLineParser &parser)
+{
+    auto filter = filterFrom(parser);
+    if (!filter)
+        return usage(ctx, filter.error());
+    const QString format = parser.value(QStringLiteral("format")).toLower();
+    std::unique_ptr<AuditExportWriter> writer;
+    if (format == u"csv")
+        writer = std::make_unique<AuditCsvWriter>();
+    else if (format == u"json")
+        writer = std::make_unique<AuditJsonWriter>();
+    else if (format == u"pdf")
+        writer = std::make_unique<AuditPdfWriter>();
+    else
+        return usage(ctx, makeError(ErrorCode::Invalid,
+                                    QStringLiteral("--format must be csv, json or pdf")));
+    const QString out = parser.value(QStringLiteral("out"));
+    if (out.isEmpty())
+        return usage(ctx, makeError(ErrorCode::Invalid, QStringLiteral("--out FILE is required")));
+    if (parser.value(kAs).isEmpty())
+        return usage(ctx, makeError(ErrorCode::Invalid,
+                                    QStringLiteral("--as USERNAME is required (finance or"
+                                                   " auditor)")));
+
+    auto orders = openMigrated(ctx.config.orders, QStringLiteral("audit-export"));
+    if (!orders)
+        return fail(ctx, orders.error());
+    auto actor = staffActor(*orders, parser);
+    if (!actor)
+        return fail(ctx, actor.error());
+    auto audit = openAudit(ctx, QStringLiteral("audit-export"));
+    if (!audit)
+        return fail(ctx, audit.error());
+    AuditExporter exporter(*audit, *orders, Clock::system());
+    exporter.setPageSize(batchSize(parser, 5000));
+    auto result = exporter.run(*filter, out, *writer, *actor);
+    if (!result)
+        return fail(ctx, result.error());
+    const AuditManifest &m = result->manifest;
+    ctx.out << "exported " << m.rowCount << " audit row(s) (" << m.filter.describe() << ") to "
+            << result->path << '\n'
+            << "sha256 " << m.sha256 << ", chain head seq " << m.head.seq << ' '
+            << m.head.hash.left(16);
+    if (m.head.seal)
+        ctx.out << ", sealed at seq " << m.head.seal->seq << " (checkpoint " << m.head.seal->id
+                << ", " << m.head.rowsAfterSeal() << " row(s) after the seal)";
+    else
+        ctx.out << ", no seal yet";
+    ctx.out << "\nmanifest " << result->manifestPath << '\n';
+    return Ok;
+}
+
+int verifyExport(Context &ctx, const QCommandLineParser &parser)
+{
+    const QStringList args = parser.positionalArguments();
+    if (args.size() != 1)
+        return usage(ctx, makeError(ErrorCode::Invalid,
+                                    QStringLiteral("verify-export takes one MANIFEST file")));
+    auto orders = openMigrated(ctx.config.orders, QStringLiteral("audit-verify-export"));
+    if (!orders)
+        return fail(ctx, orders.error());
+    auto actor = staffActor(*orders, parser);
+    if (!actor)
+        return fail(ctx, actor.error());
+    auto audit = openAudit(ctx, QStringLiteral("audit-verify-export"));
+    if (!audit)
+        return fail(ctx, audit.error());
+    auto check = AuditExporter(*audit, *orders, Clock::system()).verify(args.first(), *actor);
+    if (!check)
+        return fail(ctx, check.error());
+    ctx.out << check->summary() << '\n';
+    return check->ok() ? Ok : Failed;
+}
+
+void addExportOptions(QCommandLineParser &p)
+{
+    p.addOption({QStringLiteral("from"),
+                 QStringLiteral("rows that occurred at or after TIME"
+                                " (2026-11-01, ISO 8601 or epoch ms; UTC)"),
+                 QStringLiteral("TIME")});
+    p.addOption({QStringLiteral("to"), QStringLiteral("rows that occurred before TIME"),
+                 QStringLiteral("TIME")});
+    p.addOption(
+        {QStringLiteral("actor"), QStringLiteral("rows by this actor"), QStringLiteral("NAME")});
+    p.addOption({QStringLiteral("action"),
+                 QStringLiteral("rows with this action, or a prefix ending in * (order.*)"),
+                 QStringLiteral("ACTION")});
+    p.addOption(
+        {QStringLiteral("order"), QStringLiteral("rows of this order"), QStringLiteral("ID")});
+    p.addOption({QStringLiteral("callback"), QStringLiteral("rows of this callback"),
+                 QStringLiteral("ID")});
+    p.addOption({QStringLiteral("entity-kind"), QStringLiteral("rows about this kind of entity"),
+                 QStringLiteral("KIND")});
+    p.addOption({QStringLiteral("entity"), QStringLiteral("rows about this entity id"),
+                 QStringLiteral("ID")});
+    p.addOption({QStringLiteral("format"), QStringLiteral("csv, json or pdf"),
+                 QStringLiteral("FORMAT"), QStringLiteral("csv")});
+    p.addOption({QStringLiteral("out"),
+                 QStringLiteral("the file to write; the manifest goes"
+                                " beside it as FILE.manifest.json"),
+                 QStringLiteral("FILE")});
+    addAsOption(p);
+    addBatchOption(p);
+}
+
 void addActorOption(QCommandLineParser &p)
 {
     p.addOption({kActor, QStringLiteral("who runs it, as recorded in the audit log"),
@@ -174,6 +345,16 @@ const bool registered = registerCommands({
      {},
      addActorOption,
      crosscheck},
+    {{QStringLiteral("audit"), QStringLiteral("export")},
+     QStringLiteral("export the filtered audit trail as CSV, JSON or PDF with a manifest"),
+     {},
+     addExportOptions,
+     exportTrail},
+    {{QStringLiteral("audit"), QStringLiteral("verify-export")},
+     QStringLiteral("check an export against its manifest and the audit database"),
+     QStringLiteral("MANIFEST"),
+     addAsOption,
+     verifyExport},
 });
 
 } // namespace

@@ -6,9 +6,11 @@
 #include "logging/logging.h"
 
 #include <QCoreApplication>
+#include <QGuiApplication>
 #include <QSqlDatabase>
 
 #include <algorithm>
+#include <memory>
 
 #include <spdlog/spdlog.h>
 
@@ -139,11 +141,32 @@ void printVersion(QTextStream &out)
     out.flush();
 }
 
+// `audit export --format pdf` draws its report with QtGui (models/audit/auditpdfwriter.h),
+// which needs a QGuiApplication; that one command gets it on the offscreen platform, so no
+// display is needed. Every other command runs on a plain QCoreApplication.
+std::unique_ptr<QCoreApplication> makeApplication(int &argc, char *argv[])
+{
+    bool audit = false, exportCommand = false, pdf = false;
+    for (int i = 1; i < argc; ++i) {
+        const QByteArray a(argv[i]);
+        audit = audit || a == "audit";
+        exportCommand = exportCommand || (audit && a == "export");
+        pdf = pdf || a == "--format=pdf" ||
+              (a == "pdf" && i > 1 && qstrcmp(argv[i - 1], "--format") == 0);
+    }
+    if (audit && exportCommand && pdf) {
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+        return std::make_unique<QGuiApplication>(argc, argv);
+    }
+    return std::make_unique<QCoreApplication>(argc, argv);
+}
+
 } // namespace
 
 int main(int argc, char *argv[])
 {
-    QCoreApplication app(argc, argv);
+    const std::unique_ptr<QCoreApplication> application = makeApplication(argc, argv);
+    QCoreApplication &app = *application;
     QCoreApplication::setApplicationName(QStringLiteral("oncepay"));
     QCoreApplication::setApplicationVersion(QStringLiteral(ONCEPAY_VERSION));
 

@@ -61,7 +61,7 @@ QString genesisHash()
     return QString(64, u'0');
 }
 
-QByteArray canonicalEncoding(const AuditRow &r)
+QByteArray canonicalEncoding(const AuditLogRow &r)
 {
     QByteArray out;
     out.reserve(256);
@@ -84,7 +84,7 @@ QByteArray canonicalEncoding(const AuditRow &r)
     return out;
 }
 
-QString computeHash(const AuditRow &row)
+QString computeHash(const AuditLogRow &row)
 {
     return QString::fromLatin1(
         QCryptographicHash::hash(canonicalEncoding(row), QCryptographicHash::Sha256).toHex());
@@ -106,9 +106,9 @@ QString columns()
                           " after_json, reason, prev_hash, hash");
 }
 
-AuditRow readRow(const QSqlQuery &q)
+AuditLogRow readRow(const QSqlQuery &q)
 {
-    AuditRow r;
+    AuditLogRow r;
     r.seq = q.value(0).toLongLong();
     r.eventId = q.value(1).toString();
     r.occurredAt = q.value(2).toLongLong();
@@ -134,7 +134,7 @@ QString insertSql()
            QStringLiteral(") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
 }
 
-QVariantList insertBinds(const AuditRow &r)
+QVariantList insertBinds(const AuditLogRow &r)
 {
     return {r.seq,
             bindText(r.eventId),

@@ -29,7 +29,9 @@
 
 namespace OncePay {
 
-struct AuditRow {
+// Named AuditLogRow (not AuditRow): investigation/orderpicture.h has its own AuditRow for an
+// order's audit section, and two types of one name in one program break the ODR.
+struct AuditLogRow {
     qint64 seq = 0;
     QString eventId;
     qint64 occurredAt = 0;
@@ -64,12 +66,12 @@ namespace AuditChain {
 // 64 zeros: the prev_hash of seq 1.
 QString genesisHash();
 
-QByteArray canonicalEncoding(const AuditRow &row);
-QString computeHash(const AuditRow &row); // uses row.prevHash, ignores row.hash
+QByteArray canonicalEncoding(const AuditLogRow &row);
+QString computeHash(const AuditLogRow &row); // uses row.prevHash, ignores row.hash
 
 // Column list in the order readRow expects; use as "SELECT " + columns() + " FROM audit_log".
 QString columns();
-AuditRow readRow(const QSqlQuery &query);
+AuditLogRow readRow(const QSqlQuery &query);
 
 // What a checkpoint signs: the same framing over
 //     S "oncepay.audit.seal.v1", I seq, S head_hash
@@ -77,7 +79,7 @@ QByteArray sealMessage(qint64 seq, const QString &headHash);
 
 // The INSERT statement and its binds for one row (seq, prev_hash and hash already set).
 QString insertSql();
-QVariantList insertBinds(const AuditRow &row);
+QVariantList insertBinds(const AuditLogRow &row);
 
 } // namespace AuditChain
 

@@ -240,7 +240,7 @@ Result<AuditExportResult> AuditExporter::run(const AuditFilter &requested, const
     const qint64 step = qMax<qint64>(1, qMin<qint64>(m_pageSize, header.expectedRows / 100 + 1));
     auto streamed = m_query.forEach(
         header.filter, m_pageSize,
-        [&](const AuditRow &row) {
+        [&](const AuditLogRow &row) {
             if (auto w = writer.write(row); !w) {
                 failure = w;
                 return false;

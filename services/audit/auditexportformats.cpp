@@ -69,7 +69,7 @@ QString isoTime(qint64 ms)
 
 } // namespace
 
-AuditAmount auditRowAmount(const AuditRow &row)
+AuditAmount auditRowAmount(const AuditLogRow &row)
 {
     AuditAmount a = amountIn(row.afterJson);
     return a.minor.isEmpty() ? amountIn(row.beforeJson) : a;
@@ -175,7 +175,7 @@ Result<void> AuditCsvWriter::begin(QIODevice *out, const AuditExportHeader &)
     return {};
 }
 
-Result<void> AuditCsvWriter::write(const AuditRow &r)
+Result<void> AuditCsvWriter::write(const AuditLogRow &r)
 {
     const AuditAmount amount = auditRowAmount(r);
     QByteArray &b = m_buffer;
@@ -273,7 +273,7 @@ Result<void> AuditJsonWriter::begin(QIODevice *out, const AuditExportHeader &h)
     return {};
 }
 
-Result<void> AuditJsonWriter::write(const AuditRow &r)
+Result<void> AuditJsonWriter::write(const AuditLogRow &r)
 {
     QByteArray &b = m_buffer;
     if (!m_first)

@@ -23,7 +23,7 @@ public:
     QString format() const override { return QStringLiteral("csv"); }
     QString description() const override;
     Result<void> begin(QIODevice *out, const AuditExportHeader &header) override;
-    Result<void> write(const AuditRow &row) override;
+    Result<void> write(const AuditLogRow &row) override;
     Result<void> finish(qint64 rowCount) override;
 
     // One cell, neutralised and quoted as described above (appended to `out`).
@@ -42,7 +42,7 @@ public:
     QString format() const override { return QStringLiteral("json"); }
     QString description() const override;
     Result<void> begin(QIODevice *out, const AuditExportHeader &header) override;
-    Result<void> write(const AuditRow &row) override;
+    Result<void> write(const AuditLogRow &row) override;
     Result<void> finish(qint64 rowCount) override;
 
     static void appendString(QByteArray &out, const QString &value); // a JSON string literal

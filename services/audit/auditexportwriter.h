@@ -33,7 +33,7 @@ public:
     virtual QString format() const = 0;      // "csv", "json", "pdf": the file's suffix
     virtual QString description() const = 0; // for the manifest, e.g. "RFC 4180 CSV, UTF-8"
     virtual Result<void> begin(QIODevice *out, const AuditExportHeader &header) = 0;
-    virtual Result<void> write(const AuditRow &row) = 0;
+    virtual Result<void> write(const AuditLogRow &row) = 0;
     virtual Result<void> finish(qint64 rowCount) = 0;
 };
 
@@ -43,7 +43,7 @@ struct AuditAmount {
     QString minor; // integer minor units as text, e.g. "-1250"; empty: none
     QString currency;
 };
-AuditAmount auditRowAmount(const AuditRow &row);
+AuditAmount auditRowAmount(const AuditLogRow &row);
 
 } // namespace OncePay
 

@@ -19,7 +19,7 @@ constexpr qint64 kPgChainLock = 0x4f50415544495431;
 
 struct OutboxRow {
     qint64 id = 0;
-    AuditRow row;
+    AuditLogRow row;
 };
 
 QString placeholders(qsizetype n)
@@ -50,7 +50,7 @@ Result<QList<OutboxRow>> readOutbox(const QSqlDatabase &db, int limit)
     while (q->next()) {
         OutboxRow o;
         o.id = q->value(0).toLongLong();
-        AuditRow &r = o.row;
+        AuditLogRow &r = o.row;
         r.eventId = q->value(1).toString();
         r.occurredAt = q->value(2).toLongLong();
         r.actor = q->value(3).toString();

@@ -69,7 +69,7 @@ Result<AuditPage> AuditTrailQuery::page(const AuditFilter &filter, qint64 afterS
     AuditPage page;
     page.lastSeq = afterSeq;
     limit = qMax(1, limit);
-    auto n = stream(filter, afterSeq, limit, [&page](const AuditRow &row) {
+    auto n = stream(filter, afterSeq, limit, [&page](const AuditLogRow &row) {
         page.lastSeq = row.seq;
         page.rows.append(row);
         return true;
@@ -108,7 +108,7 @@ Result<qint64> AuditTrailQuery::forEach(const AuditFilter &filter, int pageSize,
     qint64 last = 0;
     bool stopped = false;
     for (;;) {
-        auto n = stream(filter, last, pageSize, [&](const AuditRow &row) {
+        auto n = stream(filter, last, pageSize, [&](const AuditLogRow &row) {
             last = row.seq;
             ++total;
             stopped = !sink(row);

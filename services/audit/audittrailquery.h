@@ -27,7 +27,7 @@
 namespace OncePay {
 
 struct AuditPage {
-    QList<AuditRow> rows;
+    QList<AuditLogRow> rows;
     qint64 lastSeq = 0; // pass as afterSeq for the next page
     bool atEnd = false; // fewer rows than asked: nothing follows (yet)
 };
@@ -58,7 +58,7 @@ public:
 
     // Streams every matching row in seq order, `pageSize` rows per query; `sink` returning
     // false stops early. Returns the number of rows handed to the sink.
-    using RowSink = std::function<bool(const AuditRow &row)>;
+    using RowSink = std::function<bool(const AuditLogRow &row)>;
     Result<qint64> forEach(const AuditFilter &filter, int pageSize, const RowSink &sink,
                            const Actor &actor) const;
 

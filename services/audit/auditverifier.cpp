@@ -143,7 +143,7 @@ Result<AuditVerifyReport> AuditVerifier::verify(const Progress &progress) const
         int inBatch = 0;
         while (q->next()) {
             ++inBatch;
-            const AuditRow row = AuditChain::readRow(*q);
+            const AuditLogRow row = AuditChain::readRow(*q);
             last = row.seq;
             if (row.seq != expected) {
                 AuditProblem p = problem(AuditProblem::Kind::Missing, expected,

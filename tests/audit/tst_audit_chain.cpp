@@ -48,7 +48,7 @@ class TstAuditChain : public QObject {
 private Q_SLOTS:
     void canonicalEncodingIsPinned()
     {
-        AuditRow r;
+        AuditLogRow r;
         r.seq = 1;
         r.eventId = QStringLiteral("e1");
         r.occurredAt = 1000;
@@ -70,11 +70,11 @@ private Q_SLOTS:
         QVERIFY(AuditChain::canonicalEncoding(r).startsWith(
             QByteArray::fromHex("53000000106f6e63657061792e61756469742e7631")));
 
-        AuditRow nullReason = r;
+        AuditLogRow nullReason = r;
         nullReason.reason.reset();
         QVERIFY(AuditChain::computeHash(nullReason) != AuditChain::computeHash(r));
         // Moving bytes between adjacent fields changes the hash (length prefixes).
-        AuditRow shifted = r;
+        AuditLogRow shifted = r;
         shifted.actor = QStringLiteral("as");
         shifted.actorRole = QStringLiteral("ystem");
         QVERIFY(AuditChain::computeHash(shifted) != AuditChain::computeHash(r));
@@ -109,7 +109,7 @@ private Q_SLOTS:
         QString prev = AuditChain::genesisHash();
         for (int i = 0; i < 25; ++i) {
             QVERIFY(q->next());
-            const AuditRow row = AuditChain::readRow(*q);
+            const AuditLogRow row = AuditChain::readRow(*q);
             QCOMPARE(row.seq, i + 1);
             QCOMPARE(row.eventId, ids[i]);
             QCOMPARE(row.prevHash, prev);
@@ -350,7 +350,7 @@ private Q_SLOTS:
         QVERIFY(Sql::exec(audit.db(), QStringLiteral("BEGIN")).ok());
         QSqlQuery insert(audit.db());
         QVERIFY(insert.prepare(AuditChain::insertSql()));
-        AuditRow row;
+        AuditLogRow row;
         row.prevHash = AuditChain::genesisHash();
         row.actor = QStringLiteral("system");
         row.actorRole = QStringLiteral("system");

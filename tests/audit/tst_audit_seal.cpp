@@ -177,12 +177,12 @@ private Q_SLOTS:
         auto q = Sql::exec(audit.db(), QStringLiteral("SELECT ") + AuditChain::columns() +
                                            QStringLiteral(" FROM audit_log ORDER BY seq"));
         QVERIFY(q.ok());
-        QList<AuditRow> rows;
+        QList<AuditLogRow> rows;
         while (q->next())
             rows << AuditChain::readRow(*q);
         QStringList edits;
         QString prev = AuditChain::genesisHash();
-        for (AuditRow &row : rows) {
+        for (AuditLogRow &row : rows) {
             if (row.seq == 4)
                 row.reason = QStringLiteral("written off");
             row.prevHash = prev;

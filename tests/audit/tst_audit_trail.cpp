@@ -70,10 +70,10 @@ void seed(const Connection &orders, const Connection &audit, ManualClock &clock)
         qFatal("ship failed");
 }
 
-QList<qint64> seqs(const QList<AuditRow> &rows)
+QList<qint64> seqs(const QList<AuditLogRow> &rows)
 {
     QList<qint64> out;
-    for (const AuditRow &r : rows)
+    for (const AuditLogRow &r : rows)
         out << r.seq;
     return out;
 }
@@ -409,7 +409,7 @@ private Q_SLOTS:
         QCOMPARE(doc.value(QStringLiteral("row_count")).toString(), QStringLiteral("30"));
         for (const QJsonValue &v : rows) {
             const QJsonObject o = v.toObject();
-            AuditRow r;
+            AuditLogRow r;
             r.seq = o.value(QStringLiteral("seq")).toInteger();
             r.eventId = o.value(QStringLiteral("event_id")).toString();
             r.occurredAt = o.value(QStringLiteral("occurred_at_ms")).toInteger();

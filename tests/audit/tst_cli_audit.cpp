@@ -1,6 +1,8 @@
 // `oncepay audit ship | verify | seal | crosscheck` end to end, on every engine.
 
+#include "audit/auditexporter.h"
 #include "audittestutil.h"
+#include "auth/staffservice.h"
 #include "cliprocess.h"
 #include "testdatabases.h"
 
@@ -76,6 +78,94 @@ private Q_SLOTS:
         CliRun cross = run({"audit", "crosscheck"});
         QVERIFY2(cross.exitCode == 0, qPrintable(cross.out + cross.err));
         QVERIFY(cross.out.startsWith(QStringLiteral("cross-check passed")));
+    }
+
+    // `audit export` in every format for an auditor, `verify-export` accepting the result and
+    // refusing it after a one-byte edit; an agent refused; usage errors exit 2.
+    void exportAndVerifyExport_data() { addEngineRows(); }
+    void exportAndVerifyExport()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        QProcessEnvironment env;
+        const QString config = dbs->writeConfigFile(&env);
+        auto run = [&](const QStringList &args) {
+            return runOncepay(QStringList{QStringLiteral("--config"), config} + args, env);
+        };
+        QCOMPARE(run({"db", "migrate"}).exitCode, 0);
+        {
+            ManualClock clock(1'700'000'000'000);
+            Connection orders = openOrDie(dbs->orders());
+            seedOutbox(orders, 12, clock, QStringLiteral("cb-"));
+            StaffService staff(orders, clock);
+            const Actor op = Actor::system(QStringLiteral("test"));
+            QVERIFY(staff
+                        .add({QStringLiteral("alice"), {}, StaffRole::Auditor},
+                             QStringLiteral("a long passphrase 1"), op)
+                        .ok());
+            QVERIFY(staff
+                        .add({QStringLiteral("bob"), {}, StaffRole::Agent},
+                             QStringLiteral("a long passphrase 2"), op)
+                        .ok());
+        }
+        QCOMPARE(run({"audit", "ship"}).exitCode, 0);
+        QCOMPARE(run({"audit", "seal"}).exitCode, 0);
+        const QDir dir(dbs->tempPath());
+
+        for (const char *format : {"csv", "json", "pdf"}) {
+            const QString out = dir.filePath(QStringLiteral("cli.") + QLatin1String(format));
+            CliRun ex = run({"audit", "export", "--as", "alice", "--action", "order.*", "--from",
+                             "2023-11-14", "--format", format, "--out", out});
+            QVERIFY2(ex.exitCode == 0, qPrintable(ex.out + ex.err));
+            QVERIFY2(ex.out.startsWith(QStringLiteral("exported 6 audit row(s)")),
+                     qPrintable(ex.out));
+            QVERIFY(ex.out.contains(QStringLiteral("sealed at seq ")));
+            const QString manifest = out + QStringLiteral(".manifest.json");
+            QVERIFY(QFile::exists(manifest));
+            auto sha = AuditExporter::fileSha256(out);
+            QVERIFY(sha.ok());
+            QVERIFY(ex.out.contains(QStringLiteral("sha256 ") + *sha));
+
+            CliRun ok = run({"audit", "verify-export", "--as", "alice", manifest});
+            QVERIFY2(ok.exitCode == 0, qPrintable(ok.out + ok.err));
+            QVERIFY(ok.out.startsWith(QStringLiteral("export ok")));
+
+            QFile f(out);
+            QVERIFY(f.open(QIODevice::ReadWrite));
+            QByteArray bytes = f.readAll();
+            bytes[bytes.size() - 3] = bytes[bytes.size() - 3] ^ 0x01;
+            f.seek(0);
+            f.write(bytes);
+            f.close();
+            CliRun bad = run({"audit", "verify-export", "--as", "alice", manifest});
+            QCOMPARE(bad.exitCode, 1);
+            QVERIFY2(bad.out.contains(QStringLiteral("the file was changed")), qPrintable(bad.out));
+        }
+
+        CliRun agent = run({"audit", "export", "--as", "bob", "--out", dir.filePath("bob.csv")});
+        QCOMPARE(agent.exitCode, 1);
+        QVERIFY2(agent.err.contains(QStringLiteral("may not read the audit trail")),
+                 qPrintable(agent.err));
+        QVERIFY(!QFile::exists(dir.filePath("bob.csv")));
+        {
+            Connection orders = openOrDie(dbs->orders());
+            QCOMPARE(scalarInt(orders, QStringLiteral("SELECT COUNT(*) FROM audit_outbox WHERE"
+                                                      " action = 'audit.access_refused' AND"
+                                                      " actor = 'bob'")),
+                     1);
+            QCOMPARE(scalarInt(orders, QStringLiteral("SELECT COUNT(*) FROM audit_outbox WHERE"
+                                                      " action = 'audit.exported' AND"
+                                                      " actor = 'alice'")),
+                     3);
+        }
+        QCOMPARE(run({"audit", "export", "--out", dir.filePath("x.csv")}).exitCode, 2);
+        QCOMPARE(run({"audit", "export", "--as", "alice", "--format", "xls", "--out",
+                      dir.filePath("x.xls")})
+                     .exitCode,
+                 2);
+        QCOMPARE(run({"audit", "export", "--as", "alice", "--from", "soon", "--out",
+                      dir.filePath("x.csv")})
+                     .exitCode,
+                 2);
     }
 
     void unreachableAuditDatabaseExitsFour()

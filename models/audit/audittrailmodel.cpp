@@ -1,0 +1,125 @@
+#include "audittrailmodel.h"
+
+#include "audit/auditexportwriter.h"
+#include "common/labels.h"
+#include "common/rowtablemodel.h"
+
+namespace OncePay {
+
+AuditTrailModel::AuditTrailModel(QObject *parent)
+    : QAbstractTableModel(parent)
+{}
+
+quint64 AuditTrailModel::reset()
+{
+    beginResetModel();
+    m_rows.clear();
+    m_lastSeq = 0;
+    m_atEnd = false;
+    m_loading = false;
+    ++m_generation;
+    endResetModel();
+    return m_generation;
+}
+
+void AuditTrailModel::appendPage(quint64 generation, const AuditPage &page)
+{
+    if (generation != m_generation)
+        return;
+    // The position moves before the rows are announced: a view that fetches more while the
+    // rows go in must ask for what follows them, not for them again.
+    m_loading = false;
+    m_atEnd = page.atEnd;
+    if (page.rows.isEmpty())
+        return;
+    m_lastSeq = page.lastSeq;
+    beginInsertRows({}, int(m_rows.size()), int(m_rows.size() + page.rows.size() - 1));
+    m_rows += page.rows;
+    endInsertRows();
+}
+
+void AuditTrailModel::fetchFailed(quint64 generation)
+{
+    if (generation != m_generation)
+        return;
+    m_loading = false;
+    m_atEnd = true;
+}
+
+int AuditTrailModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_rows.size());
+}
+
+int AuditTrailModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : Count;
+}
+
+QVariant AuditTrailModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const AuditLogRow &r = m_rows.at(index.row());
+    if (role == OrderIdRole)
+        return r.orderId.value_or(QString());
+    if (role == Qt::TextAlignmentRole && (index.column() == Seq || index.column() == Amount))
+        return int(Qt::AlignRight | Qt::AlignVCenter);
+    if (role != Qt::DisplayRole && role != Qt::ToolTipRole)
+        return {};
+    switch (Column(index.column())) {
+    case Seq: return r.seq;
+    case Time:
+        return role == Qt::ToolTipRole ? AuditFilter::formatTime(r.occurredAt)
+                                       : Labels::time(r.occurredAt);
+    case Actor: return r.actor;
+    case Role: return r.actorRole;
+    case Action: return r.action;
+    case Entity: return QString(r.entityKind + QLatin1Char(' ') + r.entityId);
+    case Order: return r.orderId.value_or(QString());
+    case Callback: return r.callbackId.value_or(QString());
+    case Amount: {
+        // Exact: the recorded minor units, never through floating point.
+        const AuditAmount a = auditRowAmount(r);
+        return a.minor.isEmpty() ? QString() : QString(a.minor + QLatin1Char(' ') + a.currency);
+    }
+    case Reason: return r.reason.value_or(QString());
+    case Count: break;
+    }
+    return {};
+}
+
+QVariant AuditTrailModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    switch (Column(section)) {
+    case Seq: return tr("Seq");
+    case Time: return tr("Time");
+    case Actor: return tr("Actor");
+    case Role: return tr("Role");
+    case Action: return tr("Action");
+    case Entity: return tr("Entity");
+    case Order: return tr("Order");
+    case Callback: return tr("Callback");
+    case Amount: return tr("Amount (minor units)");
+    case Reason: return tr("Reason");
+    case Count: break;
+    }
+    return {};
+}
+
+bool AuditTrailModel::canFetchMore(const QModelIndex &parent) const
+{
+    return !parent.isValid() && !m_atEnd && !m_loading;
+}
+
+void AuditTrailModel::fetchMore(const QModelIndex &parent)
+{
+    if (!canFetchMore(parent))
+        return;
+    m_loading = true;
+    Q_EMIT fetchRequested(m_generation, m_lastSeq);
+}
+
+} // namespace OncePay

@@ -1,0 +1,105 @@
+#pragma once
+
+// The audit trail (DESIGN.md §5, §6), for finance and auditors: a filter bar (time range,
+// actor, action, order, callback, entity), the rows in seq order loaded page by page as the
+// table scrolls (keyset queries off the GUI thread), a detail pane with the row's before and
+// after JSON, Verify (walks the chain and its seals in the background with progress and
+// Cancel; names the first bad row and the seal coverage) and Export as CSV, JSON or a PDF
+// report (background, progress, Cancel; shows the file, its manifest and SHA-256).
+// The services check the rights again and audit refusals and exports.
+// Thread contract: GUI thread only.
+
+#include "audittask.h"
+#include "config/appconfig.h"
+#include "core/actor.h"
+
+#include <QWidget>
+
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+class QProgressBar;
+class QPushButton;
+class QTableView;
+
+namespace OncePay {
+
+class AuditTrailModel;
+class BusyIndicator;
+struct AuditFilter;
+struct AuditPage;
+
+class AuditTrailPage : public QWidget {
+    Q_OBJECT
+public:
+    AuditTrailPage(const AppConfig &config, const Actor &actor, QWidget *parent = nullptr);
+
+    AuditTrailModel *model() const { return m_model; }
+    QTableView *table() const { return m_table; }
+    QLineEdit *fromEdit() const { return m_from; }
+    QLineEdit *toEdit() const { return m_to; }
+    QLineEdit *actorEdit() const { return m_actorFilter; }
+    QLineEdit *actionEdit() const { return m_action; }
+    QLineEdit *orderEdit() const { return m_order; }
+    QLineEdit *callbackEdit() const { return m_callback; }
+    QLineEdit *entityEdit() const { return m_entity; }
+    QPlainTextEdit *detail() const { return m_detail; }
+    QProgressBar *progress() const { return m_progress; }
+    QLabel *summary() const { return m_summary; }
+    QLabel *result() const { return m_result; }
+    QPushButton *verifyButton() const { return m_verify; }
+    QPushButton *exportButton() const { return m_export; }
+    QPushButton *cancelButton() const { return m_cancel; }
+
+public Q_SLOTS:
+    // Applies the filter bar and loads the first page.
+    void refresh();
+    void verifyChain();
+    // Exports what the filter shows; `format` is csv, json or pdf. The Export button asks for
+    // the file first.
+    void exportTo(const QString &format, const QString &path);
+    void cancelTask();
+
+Q_SIGNALS:
+    void loaded(int rows);
+    void verified(bool ok, const QString &summary);
+    void exported(const QString &path, const QString &manifestPath, const QString &sha256);
+    void failed(const QString &why);
+    void openOrderRequested(const QString &orderId);
+
+private:
+    bool readFilter(AuditFilter *filter);
+    void fetchPage(quint64 generation, qint64 afterSeq);
+    void showDetail();
+    void chooseExport(const QString &format);
+    void startTask(const QString &what);
+    void showProgress(qint64 done, qint64 total);
+    void finishTask();
+    void showError(const Error &error);
+
+    AppConfig m_config;
+    Actor m_actor;
+    AuditTrailModel *m_model = nullptr;
+    QLineEdit *m_from = nullptr;
+    QLineEdit *m_to = nullptr;
+    QLineEdit *m_actorFilter = nullptr;
+    QLineEdit *m_action = nullptr;
+    QLineEdit *m_order = nullptr;
+    QLineEdit *m_callback = nullptr;
+    QLineEdit *m_entity = nullptr;
+    QPushButton *m_apply = nullptr;
+    QPushButton *m_verify = nullptr;
+    QPushButton *m_export = nullptr;
+    QPushButton *m_cancel = nullptr;
+    QProgressBar *m_progress = nullptr;
+    BusyIndicator *m_busy = nullptr;
+    QLabel *m_summary = nullptr;
+    QLabel *m_result = nullptr;
+    QTableView *m_table = nullptr;
+    QPlainTextEdit *m_detail = nullptr;
+    AuditTaskHandle m_task;
+    bool m_taskRunning = false;
+    quint64 m_countGeneration = 0;
+};
+
+} // namespace OncePay
