@@ -110,7 +110,8 @@ private Q_SLOTS:
         MainWindow window(m_fixture->config, dialog.account());
         window.show();
         QVERIFY(window.signedInText().contains(user));
-        QCOMPARE(window.views(), QStringList({"dashboard", "orders", "stuck", "databases"}));
+        for (const char *view : {"dashboard", "orders", "stuck", "databases"})
+            QVERIFY2(window.views().contains(QLatin1String(view)), view);
         // Only finance and auditors get the audit rows of an order (DESIGN.md §6).
         const bool audit = role == int(StaffRole::Finance) || role == int(StaffRole::Auditor);
         QTabWidget *tabs = window.orderPage()->tabs();

@@ -129,7 +129,7 @@ private Q_SLOTS:
         QProcessEnvironment env;
         env.insert("AUDIT_PW", "from-env");
         auto loaded = AppConfig::load(path, env);
-        QVERIFY2(loaded.ok(), qPrintable(loaded.error().message));
+        QVERIFY2(loaded.ok(), qPrintable(loaded.ok() ? QString() : loaded.error().message));
         QCOMPARE(loaded->dataDir, QStringLiteral("/srv/oncepay"));
         QCOMPARE(loaded->orders.dialect, Dialect::Postgres);
         QCOMPARE(loaded->orders.passwordKeychain,
@@ -256,7 +256,7 @@ private Q_SLOTS:
         // The new configuration is the one to switch to, and it reads back the same.
         QCOMPARE(dialog.config().orders.describe(), dbs->orders().describe());
         auto loaded = AppConfig::load(path, QProcessEnvironment());
-        QVERIFY2(loaded.ok(), qPrintable(loaded.error().message));
+        QVERIFY2(loaded.ok(), qPrintable(loaded.ok() ? QString() : loaded.error().message));
         QCOMPARE(loaded->orders.describe(), dbs->orders().describe());
         QCOMPARE(loaded->audit.describe(), dbs->audit().describe());
     }

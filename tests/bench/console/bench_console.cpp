@@ -1,0 +1,431 @@
+// Console benchmark (issue 8) on a simulated database of N orders (default 1,000,000), SQLite:
+// time to first window, search by each kind of identifier, opening an order page, and
+// loading the stuck list and scrolling it to its end — each measured through the real
+// widgets (offscreen), side by side with the raw indexed SQL the operation needs, run on a
+// warm connection in the same process. Medians of --runs; ratio = program ÷ raw (goal ≤ 2).
+// A 1 ms QTimer heartbeat on the GUI thread records the longest gap during each operation
+// (goal: never more than 50 ms).
+//   oncepay_bench_console [--n 1000000] [--runs 5] [--dir DIR]
+
+#include "consolebenchdata.h"
+
+#include "auth/staffaccount.h"
+#include "config/appconfig.h"
+#include "dashboard/dashboardpage.h"
+#include "db/connection.h"
+#include "db/migrator.h"
+#include "db/sql.h"
+#include "investigation/orderpicturequery.h"
+#include "investigation/stuckmodel.h"
+#include "orders/orderpage.h"
+#include "orders/orderrepository.h"
+#include "shell/mainwindow.h"
+#include "stuck/stuckpage.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QDateTime>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QScrollBar>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QSqlRecord>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTest>
+#include <QTimer>
+
+#include <algorithm>
+#include <cstdio>
+#include <functional>
+
+using namespace OncePay;
+using namespace OncePay::Bench;
+
+namespace {
+
+[[noreturn]] void die(const QString &what)
+{
+    std::fprintf(stderr, "bench: %s\n", qPrintable(what));
+    std::exit(1);
+}
+
+double median(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    return v.empty()      ? 0
+           : v.size() % 2 ? v[v.size() / 2]
+                          : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+}
+
+// The longest time the GUI thread went without running its event loop.
+class Heartbeat {
+public:
+    Heartbeat()
+    {
+        m_timer.setTimerType(Qt::PreciseTimer);
+        m_timer.setInterval(1);
+        QObject::connect(&m_timer, &QTimer::timeout, [this] {
+            m_maxGapNs = std::max(m_maxGapNs, m_clock.nsecsElapsed() - m_last);
+            m_last = m_clock.nsecsElapsed();
+        });
+        m_clock.start();
+        m_timer.start();
+    }
+    void reset()
+    {
+        m_last = m_clock.nsecsElapsed();
+        m_maxGapNs = 0;
+    }
+    double maxGapMs() const { return std::max(m_maxGapNs, m_clock.nsecsElapsed() - m_last) / 1e6; }
+
+private:
+    QTimer m_timer;
+    QElapsedTimer m_clock;
+    qint64 m_last = 0;
+    qint64 m_maxGapNs = 0;
+};
+
+struct Row {
+    QString name;
+    QString raw;
+    std::vector<double> program, baseline, gaps;
+};
+
+// Runs the statements the way a raw client would: prepared, bound, every row stepped.
+double rawMs(const QSqlDatabase &db, const QList<std::pair<QString, QVariantList>> &statements)
+{
+    QElapsedTimer t;
+    t.start();
+    for (const auto &[sql, binds] : statements) {
+        auto q = Sql::exec(db, sql, binds);
+        if (!q)
+            die(q.error().message);
+        int columns = q->record().count();
+        while (q->next())
+            for (int c = 0; c < columns; ++c)
+                (void)q->value(c);
+    }
+    return t.nsecsElapsed() / 1e6;
+}
+
+// Waits (event loop running) until `done` is true; returns elapsed ms since `t` started.
+double waitFor(const std::function<bool()> &done, QElapsedTimer &t, int timeoutMs = 120000)
+{
+    while (!done()) {
+        if (t.elapsed() > timeoutMs)
+            die(QStringLiteral("timed out"));
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+    }
+    return t.nsecsElapsed() / 1e6;
+}
+
+const QString kOrderCols =
+    QStringLiteral("o.order_id, o.customer_ref, o.amount_minor, o.currency, o.state, o.version, "
+                   "o.current_request_id, o.channel, o.channel_txn_id, o.state_reason, o.paid_at, "
+                   "o.created_at, o.updated_at");
+
+// The stuck list's statements as StuckQuery runs them (thresholds 300 s and 600 s, the
+// ops_settings defaults): per kind a COUNT and, with `rows`, the oldest 10,000.
+QList<std::pair<QString, QVariantList>> stuckStatements(qint64 now, bool rows)
+{
+    const qint64 cut = now - 300 * 1000, idemCut = now - 600 * 1000;
+    const QString cols = "m.id, m.order_ref, m.callback_id, m.channel, m.status, %1,"
+                         " m.attempts, m.last_error, m.amount_minor, m.currency";
+    QList<std::pair<QString, QVariantList>> statements{
+        {"SELECT setting_key, setting_value FROM ops_settings", {}}};
+    const QList<std::tuple<QString, QString, QString, QVariantList>> kinds{
+        {cols.arg("m.received_at"),
+         "FROM callback_messages m WHERE m.status IN ('pending',"
+         " 'failed') AND m.received_at < ?",
+         "m.received_at",
+         {cut}},
+        {cols.arg("m.updated_at"),
+         "FROM callback_messages m WHERE m.status = 'processing'"
+         " AND m.updated_at < ? AND m.lease_until >= ?",
+         "m.updated_at",
+         {cut, now}},
+        {cols.arg("m.lease_until"),
+         "FROM callback_messages m WHERE m.status = 'processing'"
+         " AND m.lease_until < ? AND m.lease_until < ?",
+         "m.lease_until",
+         {now, now}},
+        {"d.id, m.order_ref, d.callback_id, m.channel, m.status, d.created_at, d.attempts,"
+         " d.reason, m.amount_minor, m.currency",
+         "FROM dead_letters d JOIN callback_messages m ON m.id = d.message_id WHERE"
+         " d.requeued_at IS NULL AND d.created_at < ?",
+         "d.created_at",
+         {now}},
+        {"i.request_id, i.order_id, NULL, NULL, i.operation, i.created_at, 0, i.outcome,"
+         " NULL, NULL",
+         "FROM idempotency_records i WHERE i.status = 0 AND i.created_at < ?",
+         "i.created_at",
+         {idemCut}},
+        {"r.id, r.order_id, r.callback_id, r.channel, 'refund_due', r.created_at, 0,"
+         " r.reason, r.amount_minor, r.currency",
+         "FROM refund_obligations r WHERE r.resolved_at IS NULL AND r.created_at < ?",
+         "r.created_at",
+         {now}},
+        {"o.order_id, o.order_id, NULL, o.channel, o.state, o.updated_at, 0,"
+         " o.state_reason, o.amount_minor, o.currency",
+         "FROM orders o WHERE o.state IN ('paying', 'paid_unconfirmed') AND o.updated_at < "
+         "?",
+         "o.updated_at",
+         {cut}}};
+    for (const auto &[select, from, order, binds] : kinds) {
+        statements.append({"SELECT COUNT(*) " + from, binds});
+        if (rows)
+            statements.append(
+                {"SELECT " + select + " " + from + " ORDER BY " + order + " LIMIT 10000", binds});
+    }
+    return statements;
+}
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    qputenv("QT_QPA_PLATFORM",
+            qgetenv("QT_QPA_PLATFORM").isEmpty() ? "offscreen" : qgetenv("QT_QPA_PLATFORM"));
+    QApplication app(argc, argv);
+    QStandardPaths::setTestModeEnabled(true);
+    QSettings().clear();
+    QCommandLineParser parser;
+    parser.addHelpOption();
+    const QCommandLineOption nOption("n", "Orders.", "N", "1000000");
+    const QCommandLineOption runsOption("runs", "Runs per measurement.", "R", "5");
+    const QCommandLineOption dirOption("dir", "Where the generated database is kept.", "DIR",
+                                       QDir::temp().filePath("oncepay-bench-console"));
+    parser.addOptions({nOption, runsOption, dirOption});
+    parser.process(app);
+    const qint64 n = parser.value(nOption).toLongLong();
+    const int runs = std::max(1, parser.value(runsOption).toInt());
+
+    auto prepared = prepareConsoleBenchData(parser.value(dirOption), n);
+    if (!prepared)
+        die(prepared.error().message);
+    const ConsoleBenchData data = *prepared;
+
+    AppConfig config = AppConfig::defaults(parser.value(dirOption));
+    config.orders.path = data.ordersPath;
+    config.audit.path = QDir(parser.value(dirOption)).filePath("audit.db");
+    {
+        auto a = openMigrated(config.audit, "bench-audit");
+        if (!a)
+            die(a.error().message);
+    }
+    auto warm = Connection::open(config.orders, QStringLiteral("bench-raw"));
+    if (!warm)
+        die(warm.error().message);
+    const QSqlDatabase db = warm->db();
+    // The generated rows read back through the engine's own repository.
+    {
+        OrderRepository repo(*warm);
+        auto o = repo.find(data.orderId);
+        auto tr = repo.transitions(data.orderId);
+        if (!o || !o->has_value() || !tr || tr->size() != 3 || (**o).version != 4)
+            die(QStringLiteral("generated order %1 does not read back as a paid order")
+                    .arg(data.orderId));
+    }
+
+    StaffAccount agent;
+    agent.username = QStringLiteral("bench");
+    agent.role = StaffRole::Agent;
+    const Actor actor = agent.actor();
+    Heartbeat heartbeat;
+    QList<Row> rows;
+    auto record = [&](const QString &name, const QString &raw, double program, double baseline,
+                      double gap) {
+        auto it =
+            std::find_if(rows.begin(), rows.end(), [&](const Row &r) { return r.name == name; });
+        if (it == rows.end()) {
+            rows.append(Row{name, raw, {}, {}, {}});
+            it = rows.end() - 1;
+        }
+        it->program.push_back(program);
+        it->baseline.push_back(baseline);
+        it->gaps.push_back(gap);
+    };
+
+    for (int run = 0; run <= runs; ++run) { // run 0 warms caches and is not counted
+        const bool counted = run > 0;
+        auto keep = [&](const QString &name, const QString &raw, double p, double b, double g) {
+            if (counted)
+                record(name, raw, p, b, g);
+        };
+
+        // 1. First window: the main window built, shown and painted (its first view then
+        //    loads in the background) against what it needs from the database to start:
+        //    a connection and the schema version.
+        {
+            heartbeat.reset();
+            QElapsedTimer t;
+            t.start();
+            auto *window = new MainWindow(config, agent);
+            window->show();
+            if (!QTest::qWaitForWindowExposed(window))
+                die("window not exposed");
+            QCoreApplication::processEvents();
+            const double program = t.nsecsElapsed() / 1e6;
+            const double gap = heartbeat.maxGapMs();
+            QElapsedTimer r;
+            r.start();
+            {
+                auto c = Connection::open(config.orders, QStringLiteral("bench-first"));
+                if (!c || !Migrator::currentVersion(*c))
+                    die("raw open failed");
+            }
+            keep("first window (built, shown, painted)", "open + schema version", program,
+                 r.nsecsElapsed() / 1e6, gap);
+            // Its dashboard, loaded in the background, against the dashboard's statements.
+            heartbeat.reset();
+            QElapsedTimer d;
+            d.start();
+            QSignalSpy loaded(window->dashboardPage(), &DashboardPage::loaded);
+            window->dashboardPage()->refresh();
+            const double dash = waitFor([&] { return loaded.count() > 0; }, d);
+            const double dashGap = heartbeat.maxGapMs();
+            window->close();
+            delete window;
+            const qint64 to = data.now + 1, from = to - 24 * 3600 * 1000LL;
+            const double raw =
+                rawMs(
+                    db,
+                    {{"SELECT MAX(received_at) FROM callback_messages", {}},
+                     {"SELECT (received_at - ?) / 3600000, COUNT(*), SUM(CASE WHEN status ="
+                      " 'skipped' THEN 1 ELSE 0 END) FROM callback_messages WHERE received_at >= ?"
+                      " AND received_at < ? GROUP BY 1",
+                      {from, from, to}},
+                     {"SELECT (created_at - ?) / 3600000, COUNT(*) FROM ingest_rejections WHERE"
+                      " created_at >= ? AND created_at < ? GROUP BY 1",
+                      {from, from, to}},
+                     {"SELECT status, COUNT(*) FROM callback_messages GROUP BY status", {}},
+                     {"SELECT state, COUNT(*) FROM orders GROUP BY state ORDER BY state", {}},
+                     {"SELECT channel, COALESCE(currency, ''), COUNT(*), SUM(ABS(COALESCE("
+                      "expected_minor, 0) - COALESCE(actual_minor, 0))) FROM discrepancies WHERE"
+                      " status = 'open' GROUP BY channel, COALESCE(currency, '') ORDER BY channel, "
+                      "2",
+                      {}}}) +
+                rawMs(db, stuckStatements(QDateTime::currentMSecsSinceEpoch(), false));
+            keep("dashboard loaded (last 24 h)", "its 14 statements", dash, raw, dashGap);
+        }
+
+        // 2. Search by each kind of identifier, through the page's search box.
+        OrderPage page(config.orders, actor);
+        page.resize(1200, 800);
+        page.show();
+        (void)QTest::qWaitForWindowExposed(&page);
+        const QList<std::tuple<QString, QString, QString>> searches{
+            {"order id", data.orderId,
+             "SELECT " + kOrderCols + " FROM orders o WHERE o.order_id = ?"},
+            {"customer", data.customerRef,
+             "SELECT " + kOrderCols +
+                 " FROM orders o WHERE o.customer_ref = ? ORDER BY o.created_at DESC"},
+            {"channel transaction", data.channelTxnId,
+             "SELECT " + kOrderCols +
+                 " FROM payments p JOIN orders o ON o.order_id = p.order_id"
+                 " WHERE p.channel_txn_id = ?"},
+            {"callback", data.callbackId,
+             "SELECT " + kOrderCols +
+                 " FROM callback_messages m JOIN orders o ON o.order_id ="
+                 " m.order_ref WHERE m.callback_id = ?"},
+            {"idempotency request", data.requestId,
+             "SELECT " + kOrderCols +
+                 " FROM idempotency_records i JOIN orders o ON o.order_id ="
+                 " i.order_id WHERE i.request_id = ?"},
+        };
+        for (const auto &[kind, term, sql] : searches) {
+            QSignalSpy searched(&page, &OrderPage::searched);
+            QSignalSpy opened(&page, &OrderPage::orderLoaded);
+            heartbeat.reset();
+            QElapsedTimer t;
+            t.start();
+            page.search(term);
+            const double program = waitFor([&] { return searched.count() > 0; }, t);
+            const double gap = heartbeat.maxGapMs();
+            if (searched.first().first().toInt() < 1)
+                die("search found nothing for " + term);
+            QElapsedTimer settle;
+            settle.start();
+            if (searched.first().first().toInt() == 1)
+                waitFor([&] { return opened.count() > 0; }, settle);
+            keep("search: " + kind, "one indexed SELECT", program, rawMs(db, {{sql, {term}}}), gap);
+        }
+
+        // 3. Opening an order page: everything the page shows, against the same statements.
+        {
+            QSignalSpy opened(&page, &OrderPage::orderLoaded);
+            heartbeat.reset();
+            QElapsedTimer t;
+            t.start();
+            page.openOrder(data.orderId);
+            const double program = waitFor([&] { return opened.count() > 0; }, t);
+            const double gap = heartbeat.maxGapMs();
+            const QVariantList id{data.orderId};
+            const double raw = rawMs(
+                db,
+                {{"SELECT " + kOrderCols + " FROM orders o WHERE o.order_id = ?", id},
+                 {"SELECT * FROM order_transitions WHERE order_id = ? ORDER BY new_version", id},
+                 {"SELECT * FROM transition_rejections WHERE order_id = ? ORDER BY created_at", id},
+                 {"SELECT m.*, d.reason, d.created_at, d.id FROM callback_messages m LEFT JOIN"
+                  " dead_letters d ON d.message_id = m.id WHERE m.order_ref = ? OR"
+                  " m.channel_txn_id = ? ORDER BY m.received_at, m.id",
+                  {data.orderId, data.channelTxnId}},
+                 {"SELECT * FROM payments WHERE order_id = ? ORDER BY captured_at, id", id},
+                 {"SELECT * FROM ledger_entries WHERE order_id = ? ORDER BY created_at, id", id},
+                 {"SELECT * FROM refund_obligations WHERE order_id = ? ORDER BY created_at, id",
+                  id},
+                 {"SELECT * FROM idempotency_records WHERE order_id = ? ORDER BY created_at, id",
+                  id},
+                 {"SELECT status, callback_id, created_at FROM purchase_orders WHERE order_id = ?",
+                  id},
+                 {"SELECT status, callback_id, created_at FROM logistics_orders WHERE order_id = ?",
+                  id}});
+            keep("open an order page", "its 10 indexed SELECTs", program, raw, gap);
+        }
+
+        // 4. The stuck list: load it and scroll to its last row, painted.
+        {
+            StuckPage stuck(config.orders, actor);
+            stuck.resize(1200, 800);
+            stuck.show();
+            (void)QTest::qWaitForWindowExposed(&stuck);
+            QSignalSpy loaded(&stuck, &StuckPage::loaded);
+            heartbeat.reset();
+            QElapsedTimer t;
+            t.start();
+            stuck.refresh();
+            waitFor([&] { return loaded.count() > 0; }, t);
+            stuck.table()->scrollToBottom();
+            QCoreApplication::processEvents();
+            const double program = t.nsecsElapsed() / 1e6;
+            const double gap = heartbeat.maxGapMs();
+            if (stuck.table()->verticalScrollBar()->value() !=
+                stuck.table()->verticalScrollBar()->maximum())
+                die("the stuck list did not reach its end");
+            const auto statements = stuckStatements(QDateTime::currentMSecsSinceEpoch(), true);
+            keep(QStringLiteral("stuck list loaded and scrolled to its end (%1 rows)")
+                     .arg(stuck.model()->rowCount()),
+                 "its 15 SELECTs (settings, count + oldest 10,000 per kind)", program,
+                 rawMs(db, statements), gap);
+        }
+    }
+
+    std::printf("\nConsole benchmark: %lld orders, SQLite, medians of %d runs (ms)\n", n, runs);
+    std::printf("%-58s %10s %10s %7s %12s  %s\n", "operation", "program", "raw", "ratio",
+                "GUI max gap", "raw query");
+    bool allGood = true;
+    for (const Row &r : rows) {
+        const double p = median(r.program), b = median(r.baseline);
+        const double gap = *std::max_element(r.gaps.begin(), r.gaps.end());
+        const double ratio = p / std::max(b, 0.001);
+        std::printf("%-58s %10.2f %10.2f %6.2fx %9.1f ms  %s\n", qPrintable(r.name), p, b, ratio,
+                    gap, qPrintable(r.raw));
+        allGood &= gap <= 50;
+    }
+    std::printf("goals: ratio <= 2x; GUI thread never blocked more than 50 ms (max gap over all"
+                " runs) — %s\n",
+                allGood ? "gap goal met" : "gap goal MISSED");
+    return 0;
+}

@@ -1,0 +1,30 @@
+#pragma once
+
+// A simulated orders database of N orders for the console benchmark, on SQLite.
+// Fast path (documented in tests/bench/README.md): the engine's migrations create the schema,
+// then each table is filled by one INSERT … SELECT over a recursive counter inside one
+// transaction — rows shaped like the engine writes them (order, its transitions with versions
+// and causes, its payment attempt's idempotency record, the callback as stored in the
+// message table, the payment and its ledger credit). Driving a million orders through the
+// real ingest and worker would take hours on this machine; the shape is checked instead by
+// loading generated orders with the engine's own OrderRepository (see bench_console.cpp).
+// The file is kept (per N) and reused by later runs.
+
+#include "core/result.h"
+
+#include <QString>
+
+namespace OncePay::Bench {
+
+struct ConsoleBenchData {
+    QString ordersPath;
+    qint64 orders = 0;
+    qint64 now = 0; // the generator's "now": ages in the stuck list are real against it
+    // One existing identifier of each kind, for the searches.
+    QString orderId, customerRef, channelTxnId, callbackId, requestId;
+};
+
+// Generates (or reuses) `dir`/orders-N.db. Progress goes to stderr.
+Result<ConsoleBenchData> prepareConsoleBenchData(const QString &dir, qint64 n);
+
+} // namespace OncePay::Bench
