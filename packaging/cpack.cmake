@@ -7,16 +7,17 @@ set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_PACKAGE_CONTACT "OncePay maintainers <oncepay@example.org>")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "exactly-once payment callbacks, reconciliation and audit")
 set(CPACK_PACKAGE_DESCRIPTION
-    "OncePay makes every payment of a cross-border purchasing platform take effect exactly
-once. It verifies signed callbacks from PayPal, Stripe, KakaoPay and FedaPay, stores each
-once in a local message table, moves orders through a versioned state machine, books the
-money, purchase order and logistics order once in one transaction, reconciles settlement
+    "OncePay makes every payment of a cross-border purchasing platform take
+effect exactly once. It verifies signed callbacks from PayPal, Stripe,
+KakaoPay and FedaPay, stores each once in a local message table, moves
+orders through a versioned state machine, books the money, purchase order
+and logistics order once in one transaction, reconciles settlement
 statements and keeps an append-only, hash-chained audit log.
 
-This package holds the engine (oncepay: webhook gateway, workers, batch jobs,
-administration, with systemd units) and the desktop console (oncepay-console) for
-customer service, finance reviewers and auditors. It works with embedded SQLite,
-PostgreSQL and MySQL/MariaDB.")
+This package holds the engine (oncepay: webhook gateway, workers, batch
+jobs, administration, with systemd units) and the desktop console
+(oncepay-console) for customer service, finance reviewers and auditors.
+It works with embedded SQLite, PostgreSQL and MySQL/MariaDB.")
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_STRIP_FILES TRUE)
 set(CPACK_INSTALL_DEFAULT_DIRECTORY_PERMISSIONS

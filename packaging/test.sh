@@ -101,3 +101,10 @@ export XDG_CONFIG_HOME="$work/xdg-config" XDG_DATA_HOME="$work/xdg-data"
 
 cd "$build_dir"
 ctest --output-on-failure -j "$jobs" "$@"
+
+# ---- the Debian package: build, lintian, apt-get install, smoke test, remove, purge -------
+# Needs root or password-less sudo; packaging/debcheck.sh says so loudly when it has neither.
+cd "$root"
+deb_started=$SECONDS
+"$here/debcheck.sh" "$build_dir"
+echo "test.sh: the .deb cycle took $((SECONDS - deb_started)) s; everything took ${SECONDS} s"
