@@ -12,6 +12,8 @@
 
 #include <algorithm>
 #include <optional>
+#include <thread>
+#include <vector>
 
 #include <spdlog/spdlog.h>
 
@@ -191,13 +193,17 @@ Result<WorkerStats> WorkerPool::run(const ConnectionProfile &profile, const Cloc
     QMutex mutex;
     WorkerStats total;
     std::optional<Error> firstError;
-    QList<QThread *> threads;
+    // std::thread, not QThread: join() returns only once the thread has fully ended, after its
+    // thread_local objects (afterRound keeps its audit connection in one) are destroyed —
+    // QThread::wait() may return before that, and the process could then tear down the SQL
+    // driver under a connection still being closed.
+    std::vector<std::thread> threads;
     // Back-off while the database is unreachable: doubling from the first retry up to a cap
     // short enough that a worker is back within seconds of the database.
     const qint64 firstRetryMs = std::clamp<qint64>(options.idleSleepMs, 100, 1000);
     const qint64 maxRetryMs = std::max<qint64>(firstRetryMs, options.maxReconnectDelayMs);
     for (int i = 0; i < std::max(1, options.threads); ++i) {
-        threads << QThread::create([&, i] {
+        threads.emplace_back([&, i] {
             const QString owner = Worker::makeOwnerId(i);
             auto giveUp = [&](const Error &e) {
                 QMutexLocker lock(&mutex);
@@ -280,12 +286,9 @@ Result<WorkerStats> WorkerPool::run(const ConnectionProfile &profile, const Cloc
             QMutexLocker lock(&mutex);
             total += mine;
         });
-        threads.last()->start();
     }
-    for (QThread *t : threads) {
-        t->wait();
-        delete t;
-    }
+    for (std::thread &t : threads)
+        t.join();
     if (firstError && total.claimed == 0)
         return *firstError;
     return total;
