@@ -99,51 +99,28 @@ Result<qint64> SettlementImporter::store(const ParsedStatement &s, const QString
              m_clock.nowMs()});
         if (!id)
             return id.error();
-        // Many rows per statement, one prepared statement reused for every full chunk: the
-        // per-statement cost (bind, step, reset) is paid once per kRows lines, not per line.
-        constexpr qsizetype kRows = 64;
-        auto prepare = [&](QSqlQuery &q, qsizetype rows) -> Result<void> {
-            QString sql = QStringLiteral(
+        QSqlQuery q(m_c.db());
+        if (!q.prepare(QStringLiteral(
                 "INSERT INTO settlement_lines (statement_id, line_no, channel, channel_txn_id,"
-                " kind, gross_minor, fee_minor, net_minor, currency, settled_at, raw) VALUES ");
-            for (qsizetype r = 0; r < rows; ++r)
-                sql += r ? QStringLiteral(",(?,?,?,?,?,?,?,?,?,?,?)")
-                         : QStringLiteral("(?,?,?,?,?,?,?,?,?,?,?)");
-            if (!q.prepare(sql))
-                return Sql::classify(q.lastError(),
-                                     QStringLiteral("prepare settlement line insert"));
-            return {};
-        };
-        QSqlQuery full(m_c.db()), tail(m_c.db());
-        if (s.lines.size() >= kRows)
-            if (auto r = prepare(full, kRows); !r)
-                return r.error();
-        const QVariant statementId(*id), channel(s.channel);
-        for (qsizetype from = 0; from < s.lines.size(); from += kRows) {
-            const qsizetype rows = std::min(kRows, s.lines.size() - from);
-            QSqlQuery &q = rows == kRows ? full : tail;
-            if (rows != kRows)
-                if (auto r = prepare(tail, rows); !r)
-                    return r.error();
-            for (qsizetype i = from; i < from + rows; ++i) {
-                const SettlementLine &l = s.lines[i];
-                q.addBindValue(statementId);
-                q.addBindValue(int(i + 1)); // a record may settle twice (FedaPay refunded rows)
-                q.addBindValue(channel);
-                q.addBindValue(l.channelTxnId);
-                q.addBindValue(l.kind);
-                q.addBindValue(l.grossMinor);
-                q.addBindValue(l.feeMinor);
-                q.addBindValue(l.netMinor);
-                q.addBindValue(l.currency);
-                q.addBindValue(l.settledAtMs);
-                q.addBindValue(l.raw);
-            }
+                " kind, gross_minor, fee_minor, net_minor, currency, settled_at, raw)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")))
+            return Sql::classify(q.lastError(), QStringLiteral("prepare settlement line insert"));
+        int seq = 0;
+        for (const SettlementLine &l : s.lines) {
+            q.addBindValue(*id);
+            q.addBindValue(++seq); // a record may settle twice (FedaPay refunded rows)
+            q.addBindValue(s.channel);
+            q.addBindValue(l.channelTxnId);
+            q.addBindValue(l.kind);
+            q.addBindValue(l.grossMinor);
+            q.addBindValue(l.feeMinor);
+            q.addBindValue(l.netMinor);
+            q.addBindValue(l.currency);
+            q.addBindValue(l.settledAtMs);
+            q.addBindValue(l.raw);
             if (!q.exec())
                 return Sql::classify(q.lastError(),
-                                     QStringLiteral("insert settlement lines %1 to %2")
-                                         .arg(s.lines[from].lineNo)
-                                         .arg(s.lines[from + rows - 1].lineNo));
+                                     QStringLiteral("insert settlement line %1").arg(l.lineNo));
         }
         AuditEvent e;
         e.actor = actor.id;

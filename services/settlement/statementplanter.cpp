@@ -19,7 +19,7 @@ namespace {
 constexpr qint64 kMinute = 60 * 1000;
 constexpr qint64 kDay = 24 * 60 * kMinute;
 constexpr qint64 kWeek = 7 * kDay;
-constexpr qint64 kSkew = 12 * 60 * kMinute; // twice the reconciler's capture skew
+constexpr qint64 kSkew = 12 * 60 * kMinute; // twice reconcile.capture_skew_minutes by default
 
 struct Rng {
     quint64 state;
