@@ -9,6 +9,7 @@
 #include "channels/fedapay/fedapaysigner.h"
 #include "channels/stripe/stripeevents.h"
 #include "channels/stripe/stripesigner.h"
+#include "db/sql.h"
 #include "gateway/gateway.h"
 #include "testdatabases.h"
 
@@ -225,6 +226,16 @@ inline InboundRequest signedFedaPay(qint64 transactionId,
     p.amount = 5000;
     p.timestampMs = nowSeconds() * 1000;
     return FedaPaySigner::sign(FedaPayEvents::approved(p), secret, nowSeconds());
+}
+
+// Every callback id in the message table (empty on error: the caller's comparisons fail).
+inline QSet<QString> storedCallbackIds(const QSqlDatabase &db)
+{
+    QSet<QString> ids;
+    auto q = Sql::exec(db, QStringLiteral("SELECT callback_id FROM callback_messages"));
+    while (q && q->next())
+        ids.insert(q->value(0).toString());
+    return ids;
 }
 
 // An AppConfig over the scratch databases with every channel's test secret.

@@ -127,13 +127,7 @@ private Q_SLOTS:
                      qPrintable(QStringLiteral("unexpected status %1").arg(it.key())));
 
         // Every acknowledged callback is durable.
-        QSet<QString> stored;
-        {
-            auto q = Sql::exec(f.orders->db(), QStringLiteral("SELECT callback_id FROM callback_messages"));
-            QVERIFY(q.ok());
-            while (q->next())
-                stored.insert(q->value(0).toString());
-        }
+        QSet<QString> stored = storedCallbackIds(f.orders->db());
         int missing = 0;
         for (const QString &callbackId : std::as_const(acknowledged))
             missing += stored.contains(callbackId) ? 0 : 1;
@@ -145,13 +139,8 @@ private Q_SLOTS:
             QThread::msleep(200);
             const qint64 now = f.count("SELECT COUNT(*) FROM callback_messages");
             stable = now == stored.size() ? stable + 1 : 0;
-            if (now != stored.size()) {
-                stored.clear();
-                auto again = Sql::exec(f.orders->db(), QStringLiteral("SELECT callback_id FROM callback_messages"));
-                QVERIFY(again.ok());
-                while (again->next())
-                    stored.insert(again->value(0).toString());
-            }
+            if (now != stored.size())
+                stored = storedCallbackIds(f.orders->db());
         }
         QVERIFY(stored.size() >= acknowledged.size());
         QVERIFY(stored.size() <= sent.size());

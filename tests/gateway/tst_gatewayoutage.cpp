@@ -157,11 +157,7 @@ private Q_SLOTS:
               unavailableDuring, firstRecoveredMs);
 
         // Nothing acknowledged is lost, nothing is stored twice.
-        QSet<QString> stored;
-        auto q = Sql::exec(counter->db(), QStringLiteral("SELECT callback_id FROM callback_messages"));
-        QVERIFY(q.ok());
-        while (q->next())
-            stored.insert(q->value(0).toString());
+        const QSet<QString> stored = storedCallbackIds(counter->db());
         int lost = 0;
         for (const QString &id : std::as_const(acknowledged))
             lost += stored.contains(id) ? 0 : 1;
