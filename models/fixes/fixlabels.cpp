@@ -6,7 +6,12 @@
 namespace OncePay::Labels {
 
 namespace {
+// lupdate files plain tr() calls here under the namespace's name.
 QString tr(const char *text)
+{
+    return QCoreApplication::translate("OncePay::Labels", text);
+}
+QString fromList(const char *text)
 {
     return QCoreApplication::translate("OncePay::FixLabels", text);
 }
@@ -60,7 +65,7 @@ QString fixReason(const QString &code)
         {"other", QT_TRANSLATE_NOOP("OncePay::FixLabels", "Other (see comment)")}};
     for (const auto &[c, name] : names)
         if (code == QLatin1String(c))
-            return tr(name);
+            return fromList(name);
     return code;
 }
 
@@ -75,7 +80,7 @@ QString rejectionReason(const QString &code)
         {"other", QT_TRANSLATE_NOOP("OncePay::FixLabels", "Other (see comment)")}};
     for (const auto &[c, name] : names)
         if (code == QLatin1String(c))
-            return tr(name);
+            return fromList(name);
     return code;
 }
 

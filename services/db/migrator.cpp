@@ -148,11 +148,8 @@ Result<MigrationReport> Migrator::migrate(const Connection &c)
     const auto migrations = available(schema, c.dialect());
     const int latest = migrations.isEmpty() ? 0 : migrations.last().version;
 
-    if (auto r = Sql::exec(c.db(), kVersionTable); !r)
-        return makeError(r.error().code, role + QStringLiteral(": ") + r.error().message);
-
     MigrationReport report;
-    auto before = currentVersion(c);
+    auto before = currentVersion(c); // 0 without a schema_version table
     if (!before)
         return before.error();
     report.before = report.after = *before;
@@ -163,8 +160,13 @@ Result<MigrationReport> Migrator::migrate(const Connection &c)
                              .arg(role)
                              .arg(*before)
                              .arg(latest));
+    // Up to date: nothing is created, so a least-privilege role without CREATE (the engine,
+    // the console) opens a current database without error.
     if (*before == latest)
         return report;
+
+    if (auto r = Sql::exec(c.db(), kVersionTable); !r)
+        return makeError(r.error().code, role + QStringLiteral(": ") + r.error().message);
 
     const bool transactionalDdl = c.dialect() != Dialect::MySql;
     for (const Migration &m : migrations) {

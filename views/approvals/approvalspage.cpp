@@ -187,8 +187,10 @@ void ApprovalsPage::refresh()
                 text += QLatin1Char(' ') + tr("Your role may read proposals but not decide them.");
             m_summary->setText(text);
             m_summary->setToolTip({});
-            if (!keep || !select(keep))
-                m_table->clearSelection();
+            // Keep the reviewer's place; otherwise start at the oldest waiting proposal.
+            if ((!keep || !select(keep)) && m_proxy->rowCount() > 0)
+                m_table->selectionModel()->setCurrentIndex(
+                    m_proxy->index(0, 0), QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
             showSelected();
             Q_EMIT loaded(int(r->size()));
         });

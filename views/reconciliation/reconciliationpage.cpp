@@ -273,6 +273,9 @@ void ReconciliationPage::refresh()
                              : tr("No reconciliation has run yet."));
             m_summary->setText(text);
             m_summary->setToolTip({});
+            if (m_proxy->rowCount() > 0 && !m_exceptionTable->currentIndex().isValid())
+                m_exceptionTable->selectionModel()->setCurrentIndex(
+                    m_proxy->index(0, 0), QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
             showSelected();
             Q_EMIT loaded(int(r->exceptions.size()));
         });

@@ -1,5 +1,8 @@
 #include "mainwindow.h"
 
+#include "admin/adminpage.h"
+#include "approvals/approvalspage.h"
+#include "audit/audittrailpage.h"
 #include "auth/permissions.h"
 #include "auth/staffservice.h"
 #include "common/labels.h"
@@ -11,6 +14,7 @@
 #include "db/connection.h"
 #include "log/logpane.h"
 #include "orders/orderpage.h"
+#include "reconciliation/reconciliationpage.h"
 #include "stuck/stuckpage.h"
 
 #include <QCloseEvent>
@@ -43,8 +47,9 @@ MainWindow::MainWindow(const AppConfig &config, const StaffAccount &account, QWi
     m_pages = new QStackedWidget(this);
 
     const Actor actor = account.actor();
-    // Every role reads orders, messages and history (DESIGN.md §6); the views that need more
-    // (approvals, audit trail, settings) are added with their own rights when they exist.
+    // Every role reads orders, messages and history (DESIGN.md §6); the audit trail is for
+    // finance and auditors, administration for admins. What a role may not do is not offered
+    // — and the services refuse it anyway.
     if (can(account.role, Action::ReadOrders)) {
         m_dashboard = new DashboardPage(m_config.orders, actor, this);
         addView(QStringLiteral("dashboard"), tr("Dashboard"), m_dashboard);
@@ -53,6 +58,25 @@ MainWindow::MainWindow(const AppConfig &config, const StaffAccount &account, QWi
         m_stuck = new StuckPage(m_config.orders, actor, this);
         addView(QStringLiteral("stuck"), tr("Stuck records"), m_stuck);
         connect(m_stuck, &StuckPage::openOrderRequested, this, &MainWindow::openOrder);
+        m_approvals = new ApprovalsPage(m_config.orders, actor, this);
+        addView(QStringLiteral("approvals"), tr("Approvals"), m_approvals);
+        connect(m_approvals, &ApprovalsPage::openOrderRequested, this, &MainWindow::openOrder);
+        m_reconciliation = new ReconciliationPage(m_config.orders, actor, this);
+        addView(QStringLiteral("reconciliation"), tr("Reconciliation"), m_reconciliation);
+        connect(m_reconciliation, &ReconciliationPage::openOrderRequested, this,
+                &MainWindow::openOrder);
+        // A proposal made anywhere shows in the approvals queue at its next look.
+        connect(m_stuck, &StuckPage::fixesProposed, m_approvals, &ApprovalsPage::refresh);
+        connect(m_orderPage, &OrderPage::fixesProposed, m_approvals, &ApprovalsPage::refresh);
+    }
+    if (can(account.role, Action::ReadAudit)) {
+        m_auditTrail = new AuditTrailPage(m_config, actor, this);
+        addView(QStringLiteral("audit"), tr("Audit trail"), m_auditTrail);
+        connect(m_auditTrail, &AuditTrailPage::openOrderRequested, this, &MainWindow::openOrder);
+    }
+    if (can(account.role, Action::ManageStaff)) {
+        m_admin = new AdminPage(m_config.orders, actor, this);
+        addView(QStringLiteral("admin"), tr("Administration"), m_admin);
     }
     m_connections = new ConnectionsPage(m_config, this);
     addView(QStringLiteral("databases"), tr("Databases"), m_connections);
@@ -67,6 +91,14 @@ MainWindow::MainWindow(const AppConfig &config, const StaffAccount &account, QWi
             m_dashboard->refresh();
         else if (name == u"stuck")
             m_stuck->refresh();
+        else if (name == u"approvals")
+            m_approvals->refresh();
+        else if (name == u"reconciliation")
+            m_reconciliation->refresh();
+        else if (name == u"audit")
+            m_auditTrail->refresh();
+        else if (name == u"admin")
+            m_admin->refresh();
         else if (name == u"orders")
             m_orderPage->focusSearch();
     });
@@ -99,6 +131,11 @@ MainWindow::MainWindow(const AppConfig &config, const StaffAccount &account, QWi
         connect(m_orderPage, &OrderPage::failed, m_connections, &ConnectionsPage::refresh);
     if (m_stuck)
         connect(m_stuck, &StuckPage::failed, m_connections, &ConnectionsPage::refresh);
+    if (m_approvals)
+        connect(m_approvals, &ApprovalsPage::failed, m_connections, &ConnectionsPage::refresh);
+    if (m_reconciliation)
+        connect(m_reconciliation, &ReconciliationPage::failed, m_connections,
+                &ConnectionsPage::refresh);
     m_healthTimer = new QTimer(this);
     m_healthTimer->setInterval(30 * 1000);
     connect(m_healthTimer, &QTimer::timeout, m_connections, &ConnectionsPage::refresh);

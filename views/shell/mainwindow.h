@@ -28,6 +28,10 @@ class DashboardPage;
 class LogPane;
 class OrderPage;
 class StuckPage;
+class ApprovalsPage;
+class ReconciliationPage;
+class AuditTrailPage;
+class AdminPage;
 struct RoleStatus;
 
 class MainWindow : public QMainWindow {
@@ -39,13 +43,18 @@ public:
     DashboardPage *dashboardPage() const { return m_dashboard; }
     OrderPage *orderPage() const { return m_orderPage; }
     StuckPage *stuckPage() const { return m_stuck; }
+    ApprovalsPage *approvalsPage() const { return m_approvals; }
+    ReconciliationPage *reconciliationPage() const { return m_reconciliation; }
+    AuditTrailPage *auditTrailPage() const { return m_auditTrail; }
+    AdminPage *adminPage() const { return m_admin; }
     QListWidget *navigation() const { return m_nav; }
     QString currentView() const;
     QStringList views() const;
     QString signedInText() const;
 
 public Q_SLOTS:
-    // "dashboard", "orders", "stuck", "databases"; unknown or not offered: the first view.
+    // "dashboard", "orders", "stuck", "approvals", "reconciliation", "audit", "admin",
+    // "databases"; unknown or not offered: the first view.
     void showView(const QString &name);
     void openOrder(const QString &orderId);
     void signOut();
@@ -77,6 +86,10 @@ private:
     DashboardPage *m_dashboard = nullptr;
     OrderPage *m_orderPage = nullptr;
     StuckPage *m_stuck = nullptr;
+    ApprovalsPage *m_approvals = nullptr;
+    ReconciliationPage *m_reconciliation = nullptr;
+    AuditTrailPage *m_auditTrail = nullptr;
+    AdminPage *m_admin = nullptr;
     ConnectionsPage *m_connections = nullptr;
     LogPane *m_log = nullptr;
     QList<QLabel *> m_roleLabels;
