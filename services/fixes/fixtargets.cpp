@@ -2,9 +2,11 @@
 
 #include "audit/auditoutbox.h"
 #include "audit/auditevent.h"
+#include "auth/permissions.h"
 #include "db/sql.h"
 #include "orders/orderrepository.h"
 #include "orders/orderservice.h"
+#include "desk/reconciliationdesk.h"
 
 #include <QDateTime>
 #include <QJsonValue>
@@ -450,6 +452,84 @@ Result<void> FixTargets::apply(const FixRequest &fix, const Actor &approver) con
     if (fix.targetKind == u"discrepancy")
         return applyDiscrepancy(fix);
     return applyPeriod(fix, approver);
+}
+
+// --- evidence --------------------------------------------------------------------------
+
+Result<QStringList> FixTargets::evidence(const FixRequest &fix, const Actor &actor) const
+{
+    if (auto allowed = require(actor, Action::ReadOrders); !allowed)
+        return allowed.error();
+    QStringList lines;
+    const auto when = [](qint64 ms) {
+        return ms ? QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).toString(Qt::ISODate) : QStringLiteral("-");
+    };
+    if (!fix.callbackId.isEmpty()) {
+        auto q = Sql::exec(m_c.db(),
+                           QStringLiteral("SELECT channel, event_kind, status, attempts, last_error, received_at,"
+                                          " updated_at FROM callback_messages WHERE callback_id = ?"),
+                           {fix.callbackId});
+        if (!q)
+            return q.error();
+        if (q->next())
+            lines << QStringLiteral("message %1 (%2 %3): %4 after %5 attempt(s), received %6, last change %7")
+                         .arg(fix.callbackId, q->value(0).toString(), q->value(1).toString(),
+                              q->value(2).toString(), q->value(3).toString(), when(q->value(5).toLongLong()),
+                              when(q->value(6).toLongLong()))
+                  << QStringLiteral("  last error: %1").arg(q->value(4).toString());
+    }
+    if (fix.targetKind == u"discrepancy") {
+        DiscrepancyFilter filter;
+        filter.id = fix.targetId.toLongLong();
+        auto rows = ReconciliationDesk(m_c, m_clock).discrepancies(filter, actor);
+        if (!rows)
+            return rows.error();
+        for (const DiscrepancyRow &d : *rows) {
+            lines << QStringLiteral("discrepancy #%1 %2 on %3 %4, %5: expected %6, actual %7 %8")
+                         .arg(d.id)
+                         .arg(d.kind, d.channel, d.channelTxnId, d.status,
+                              d.expectedMinor ? QString::number(*d.expectedMinor) : QStringLiteral("-"),
+                              d.actualMinor ? QString::number(*d.actualMinor) : QStringLiteral("-"), d.currency);
+            if (!d.detail.isEmpty())
+                lines << QStringLiteral("  %1").arg(d.detail);
+            if (d.line.present)
+                lines << QStringLiteral("  settlement line #%1 (%2): gross %3, fee %4, net %5 %6, settled %7")
+                             .arg(d.line.lineId)
+                             .arg(d.line.kind)
+                             .arg(d.line.grossMinor)
+                             .arg(d.line.feeMinor)
+                             .arg(d.line.netMinor)
+                             .arg(d.line.currency, when(d.line.settledAt));
+            if (d.payment.present)
+                lines << QStringLiteral("  payment of order %1: %2 %3, %4, captured %5")
+                             .arg(d.payment.orderId)
+                             .arg(d.payment.amountMinor)
+                             .arg(d.payment.currency, d.payment.status, when(d.payment.capturedAt));
+        }
+    }
+    if (!fix.orderId.isEmpty()) {
+        auto h = OrderService(m_c, m_clock).history(fix.orderId);
+        if (!h && h.error().code != ErrorCode::NotFound)
+            return h.error();
+        if (!h) {
+            lines << QStringLiteral("order %1 does not exist (yet): a callback for it cannot be applied").arg(fix.orderId);
+        } else {
+            lines << QStringLiteral("order %1: %2 at version %3, %4 %5")
+                         .arg(h->order.orderId, orderStateName(h->order.state))
+                         .arg(h->order.version)
+                         .arg(h->order.amountMinor)
+                         .arg(h->order.currency);
+            for (const OrderTransition &t : h->transitions)
+                lines << QStringLiteral("  v%1 %2 → %3 by %4 (%5 %6) %7")
+                             .arg(t.newVersion)
+                             .arg(t.fromState, t.toState, t.actor, t.causeKind, t.causeId, t.reason);
+            for (const TransitionRejection &r : h->rejections)
+                lines << QStringLiteral("  refused: %1").arg(r.reason);
+        }
+    }
+    if (fix.targetKind == u"period")
+        lines << QStringLiteral("period %1, bound to %2").arg(fix.targetId, AuditOutbox::toJson(fix.change.value(QStringLiteral("before")).toObject()));
+    return lines;
 }
 
 } // namespace OncePay

@@ -45,6 +45,12 @@ public:
     // period.
     Result<void> ensurePeriodOpen(qint64 effectiveAt) const;
 
+    // What a reviewer looks at before deciding, as plain lines: the message (status,
+    // attempts, last error), the order's history (transitions, refusals) or the discrepancy
+    // with its settlement line and payment. A target that does not exist says so.
+    // Requires Action::ReadOrders.
+    Result<QStringList> evidence(const FixRequest &fix, const Actor &actor) const;
+
     // "2026-01-01..2026-02-01" or "FROM_MS..TO_MS" → [from, to) in epoch ms, UTC.
     static Result<QPair<qint64, qint64>> parsePeriod(const QString &text);
     static QString periodTarget(qint64 fromMs, qint64 toMs);

@@ -7,6 +7,7 @@
 #include "db/sql.h"
 #include "enginefixture.h"
 #include "fixes/fixservice.h"
+#include "fixes/fixtargets.h"
 
 #include <QTest>
 
@@ -318,6 +319,12 @@ private Q_SLOTS:
         auto fix = desk.fixes.propose(proposal(FixKind::RequeueMessage, "stripe:evt_late",
                                                "order arrived late from checkout"), amy);
         QVERIFY(fix.ok());
+        auto evidence = FixTargets(*f.orders, f.clock).evidence(*fix, fin);
+        QVERIFY(evidence.ok());
+        QVERIFY2(evidence->join('\n').contains("dead after 4 attempt(s)"), qPrintable(evidence->join('\n')));
+        QVERIFY2(evidence->join('\n').contains("unknown order o-late"), qPrintable(evidence->join('\n')));
+        QVERIFY(evidence->join('\n').contains("order o-late: paying at version 2"));
+        QCOMPARE(FixTargets(*f.orders, f.clock).evidence(*fix, Actor::system("x")).error().code, ErrorCode::Forbidden);
         QVERIFY(desk.fixes.approve(fix->id, fix->changeSha256, "go", kOrigin, fin).ok());
         QCOMPARE(f.count("SELECT COUNT(*) FROM callback_messages WHERE status = 'pending' AND attempts = 0"), 1);
         QVERIFY(f.count("SELECT requeued_at FROM dead_letters WHERE callback_id = 'stripe:evt_late'") > 0);

@@ -11,6 +11,7 @@
 #include "fixes/fixlabels.h"
 #include "fixes/fixmodels.h"
 #include "fixes/fixservice.h"
+#include "fixes/fixtargets.h"
 #include "orders/orderservice.h"
 
 #include <QComboBox>
@@ -278,49 +279,10 @@ void ApprovalsPage::loadEvidence(const FixRequest &fix)
     runBackgroundQuery<QString>(
         this, m_orders, QStringLiteral("evidence"),
         [fix, actor](const Connection &c) -> Result<QString> {
-            QStringList lines;
-            if (fix.targetKind == u"discrepancy") {
-                DiscrepancyFilter filter;
-                filter.id = fix.targetId.toLongLong();
-                auto all = ReconciliationDesk(c, Clock::system()).discrepancies(filter, actor);
-                if (!all)
-                    return all.error();
-                for (const DiscrepancyRow &d : *all)
-                    if (QString::number(d.id) == fix.targetId) {
-                        lines << QStringLiteral("discrepancy #%1 %2 %3 %4").arg(d.id).arg(d.kind, d.channel, d.channelTxnId)
-                              << QStringLiteral("  expected %1, actual %2 %3")
-                                     .arg(d.expectedMinor ? QString::number(*d.expectedMinor) : QStringLiteral("—"),
-                                          d.actualMinor ? QString::number(*d.actualMinor) : QStringLiteral("—"), d.currency)
-                              << QStringLiteral("  %1").arg(d.detail);
-                        if (d.line.present)
-                            lines << QStringLiteral("  settlement line #%1: gross %2 fee %3 net %4 %5")
-                                         .arg(d.line.lineId).arg(d.line.grossMinor).arg(d.line.feeMinor)
-                                         .arg(d.line.netMinor).arg(d.line.currency);
-                        if (d.payment.present)
-                            lines << QStringLiteral("  payment: order %1, %2 %3, %4")
-                                         .arg(d.payment.orderId).arg(d.payment.amountMinor)
-                                         .arg(d.payment.currency, d.payment.status);
-                    }
-            }
-            if (!fix.orderId.isEmpty()) {
-                auto h = OrderService(c, Clock::system()).history(fix.orderId);
-                if (!h)
-                    return h.error();
-                lines << QStringLiteral("order %1: %2 v%3, %4 %5")
-                             .arg(h->order.orderId, orderStateName(h->order.state))
-                             .arg(h->order.version)
-                             .arg(h->order.amountMinor)
-                             .arg(h->order.currency);
-                for (const OrderTransition &t : h->transitions)
-                    lines << QStringLiteral("  v%1 %2 → %3 (%4 %5) %6")
-                                 .arg(t.newVersion)
-                                 .arg(t.fromState, t.toState, t.causeKind, t.causeId, t.reason);
-                for (const TransitionRejection &r : h->rejections)
-                    lines << QStringLiteral("  refused: %1").arg(r.reason);
-            }
-            if (!fix.callbackId.isEmpty())
-                lines << QStringLiteral("callback %1").arg(fix.callbackId);
-            return lines.join(QLatin1Char('\n'));
+            auto lines = FixTargets(c, Clock::system()).evidence(fix, actor);
+            if (!lines)
+                return lines.error();
+            return lines->join(QLatin1Char('\n'));
         },
         [this, generation](const Result<QString> &r) {
             if (generation != m_evidenceGeneration)
