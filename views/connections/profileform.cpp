@@ -44,7 +44,9 @@ ProfileForm::ProfileForm(DbRole role, bool keychainAvailable, QWidget *parent)
     auto *fileRow = new QHBoxLayout;
     fileRow->addWidget(m_path, 1);
     fileRow->addWidget(browse);
-    fileForm->addRow(tr("&File:"), fileRow);
+    auto *fileLabel = new QLabel(tr("&File:"), file);
+    fileLabel->setBuddy(m_path);
+    fileForm->addRow(fileLabel, fileRow);
     fileForm->setContentsMargins(0, 0, 0, 0);
 
     // PostgreSQL / MySQL: a server.

@@ -255,6 +255,15 @@ int main(int argc, char *argv[])
                 record(name, raw, p, b, g);
         };
 
+        // 0. Calibration: the heartbeat while the GUI thread only waits (should be ~1 ms).
+        {
+            heartbeat.reset();
+            QElapsedTimer t;
+            t.start();
+            const double idle = waitFor([&] { return t.elapsed() >= 200; }, t);
+            keep("calibration: event loop idle for 200 ms", "—", idle, 200, heartbeat.maxGapMs());
+        }
+
         // 1. First window: the main window built, shown and painted (its first view then
         //    loads in the background) against what it needs from the database to start:
         //    a connection and the schema version.
