@@ -23,6 +23,7 @@ if [[ ! -f "$config_file" && ! -f "$data_dir/orders.db" ]]; then
     echo "run.sh: creating the demo databases with the real engine (oncepay simulate --demo)…"
     "$bin/oncepay" simulate --demo || echo "run.sh: the simulation reported a problem (see above); starting anyway" >&2
     "$here/demo-accounts.sh" "$bin/oncepay"
+    "$here/demo-fixes.sh" "$bin/oncepay" "$data_dir/orders.db" || true
 fi
 "$bin/oncepay" db migrate
 "$bin/oncepay" db check

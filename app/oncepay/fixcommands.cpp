@@ -216,20 +216,24 @@ const bool registered = registerCommands({
      {},
      show},
     {{QStringLiteral("fix"), QStringLiteral("propose")},
-     QStringLiteral("propose a fix (agent or finance); KIND is requeue_message, resolve_message, "
-                    "confirm_payment, rollback_payment, adjust_fee, write_off or close_period"),
+     QStringLiteral("propose a fix (agent or finance); a finance reviewer decides it"),
      QStringLiteral("KIND TARGET"),
      [](QCommandLineParser &p) {
          addUser(p);
          p.addOption({QStringLiteral("reason"),
-                      QStringLiteral("Reason code: ") + fixReasonCodes().join(QStringLiteral(", ")),
+                      QStringLiteral("Reason code: ") + fixReasonCodes().join(QStringLiteral(", ")) +
+                          u'.',
                       QStringLiteral("CODE")});
          p.addOption({QStringLiteral("amount-minor"),
                       QStringLiteral("adjust_fee / write_off: amount in minor units (default: the "
                                      "discrepancy's difference)."),
                       QStringLiteral("N")});
      },
-     propose},
+     propose,
+     false,
+     QStringLiteral("KIND: requeue_message or resolve_message (TARGET: callback id), confirm_payment "
+                    "or rollback_payment (order id), adjust_fee or write_off (discrepancy number), "
+                    "close_period (FROM..TO, dates YYYY-MM-DD).")},
     {{QStringLiteral("fix"), QStringLiteral("approve")},
      QStringLiteral("approve a fix (finance, never one's own); applies it when it has its approvals"),
      QStringLiteral("ID"),
@@ -247,7 +251,8 @@ const bool registered = registerCommands({
      [](QCommandLineParser &p) {
          addUser(p);
          p.addOption({QStringLiteral("reason"),
-                      QStringLiteral("Reason code: ") + rejectionReasonCodes().join(QStringLiteral(", ")),
+                      QStringLiteral("Reason code: ") + rejectionReasonCodes().join(QStringLiteral(", ")) +
+                          u'.',
                       QStringLiteral("CODE")});
      },
      [](Context &ctx, const QCommandLineParser &p) { return decide(ctx, p, false); }},
