@@ -320,6 +320,22 @@ int main(int argc, char *argv[])
             keep("dashboard loaded (last 24 h)", "its 14 statements", dash, raw, dashGap);
         }
 
+        // 1b. The dashboard page on its own (no main window around it), same load.
+        {
+            DashboardPage dashboard(config.orders, actor);
+            dashboard.resize(1200, 800);
+            dashboard.show();
+            (void)QTest::qWaitForWindowExposed(&dashboard);
+            QSignalSpy loaded(&dashboard, &DashboardPage::loaded);
+            heartbeat.reset();
+            QElapsedTimer d;
+            d.start();
+            dashboard.refresh();
+            const double alone = waitFor([&] { return loaded.count() > 0; }, d);
+            keep("dashboard page alone, loaded", "(see the row above)", alone, 0,
+                 heartbeat.maxGapMs());
+        }
+
         // 2. Search by each kind of identifier, through the page's search box.
         OrderPage page(config.orders, actor);
         page.resize(1200, 800);
