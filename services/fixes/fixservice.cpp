@@ -248,22 +248,10 @@ Result<FixRequest> FixService::approve(qint64 fixId, const QString &changeSha256
     // is never left unapplied.
     std::optional<FixRequest> decided; // set when the decision held but the change did not
     auto done = inTransaction(m_c.db(), Transaction::Mode::Immediate, [&]() -> Result<FixRequest> {
-        auto loaded = load(fixId, true);
+        auto loaded = loadForDecision(fixId, actor);
         if (!loaded)
             return loaded.error();
         FixRequest f = *loaded;
-        if (f.status != FixStatus::Open)
-            return makeError(ErrorCode::Conflict,
-                             QStringLiteral("fix #%1 is %2; only an open proposal is decided")
-                                 .arg(fixId)
-                                 .arg(f.status),
-                             QStringLiteral("not_open"));
-        if (f.proposedBy == actor.id)
-            return makeError(ErrorCode::Forbidden,
-                             QStringLiteral("%1 proposed fix #%2 and may not approve it")
-                                 .arg(actor.id)
-                                 .arg(fixId),
-                             QStringLiteral("own_proposal"));
         for (const FixDecision &d : f.decisions)
             if (d.decidedBy == actor.id)
                 return makeError(ErrorCode::Conflict,
@@ -388,22 +376,10 @@ Result<FixRequest> FixService::reject(qint64 fixId, const QString &reasonCode,
         if (!check)
             return refuse(check.error(), QStringLiteral("reject"), fixId, target, actor, origin);
     auto done = inTransaction(m_c.db(), Transaction::Mode::Immediate, [&]() -> Result<FixRequest> {
-        auto loaded = load(fixId, true);
+        auto loaded = loadForDecision(fixId, actor);
         if (!loaded)
             return loaded.error();
         FixRequest f = *loaded;
-        if (f.status != FixStatus::Open)
-            return makeError(ErrorCode::Conflict,
-                             QStringLiteral("fix #%1 is %2; only an open proposal is decided")
-                                 .arg(fixId)
-                                 .arg(f.status),
-                             QStringLiteral("not_open"));
-        if (f.proposedBy == actor.id)
-            return makeError(ErrorCode::Forbidden,
-                             QStringLiteral("%1 proposed fix #%2 and may not decide it")
-                                 .arg(actor.id)
-                                 .arg(fixId),
-                             QStringLiteral("own_proposal"));
         if (auto d = recordDecision(f, QStringLiteral("reject"), reasonCode, comment, origin, actor); !d)
             return d.error();
         auto u = Sql::update(m_c.db(),
@@ -424,6 +400,24 @@ Result<FixRequest> FixService::reject(qint64 fixId, const QString &reasonCode,
         return refuse(done.error(), QStringLiteral("reject"), fixId, target, actor, origin);
     spdlog::info("fix #{} rejected by {} ({})", fixId, actor.id.toStdString(), reasonCode.toStdString());
     return done;
+}
+
+Result<FixRequest> FixService::loadForDecision(qint64 fixId, const Actor &actor) const
+{
+    auto f = load(fixId, true);
+    if (!f)
+        return f.error();
+    if (f->status != FixStatus::Open)
+        return makeError(ErrorCode::Conflict,
+                         QStringLiteral("fix #%1 is %2; only an open proposal is decided")
+                             .arg(fixId)
+                             .arg(f->status),
+                         QStringLiteral("not_open"));
+    if (f->proposedBy == actor.id)
+        return makeError(ErrorCode::Forbidden,
+                         QStringLiteral("%1 proposed fix #%2 and may not decide it").arg(actor.id).arg(fixId),
+                         QStringLiteral("own_proposal"));
+    return f;
 }
 
 Result<FixRequest> FixService::get(qint64 fixId) const

@@ -52,6 +52,8 @@ public:
 
 private:
     Result<FixRequest> load(qint64 fixId, bool lock) const;
+    // Locked, open, and not the actor's own proposal.
+    Result<FixRequest> loadForDecision(qint64 fixId, const Actor &actor) const;
     Result<QList<FixDecision>> decisions(qint64 fixId) const;
     Result<int> approvalsNeeded(const QString &currency, std::optional<qint64> amount) const;
     Result<void> recordDecision(const FixRequest &fix, const QString &decision,
