@@ -13,7 +13,7 @@ BUILD_PACKAGES=(
     qt6-charts-dev qt6-httpserver-dev qt6-websockets-dev libqt6opengl6-dev libgl-dev
     qtkeychain-qt6-dev qt6-translations-l10n
     libqt6sql6-sqlite libqt6sql6-psql libqt6sql6-mysql
-    libspdlog-dev libfmt-dev libsodium-dev libssl-dev
+    libspdlog-dev libfmt-dev libsodium-dev libssl-dev libsqlite3-dev
     fonts-noto-cjk
     librsvg2-bin
 )

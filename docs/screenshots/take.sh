@@ -15,13 +15,26 @@ export XDG_CONFIG_HOME="$work/xdg"   # fresh window geometry, no remembered view
 # The simulator creates the demo accounts; make sure the one used here exists.
 echo finance-demo | "$bin/oncepay" --config "$work/oncepay.ini" staff add finance --role finance \
     --password-stdin >/dev/null 2>&1 || true
+# Something for the write side to show: the month's statements imported and reconciled, and a
+# few fix proposals waiting for approval.
+cfg=(--config "$work/oncepay.ini")
+"$bin/oncepay" "${cfg[@]}" fees import "$work/data/demo/fee_schedule.csv" >/dev/null
+for ch in paypal:STL stripe:stripe_ kakaopay:kakaopay_ fedapay:fedapay_; do
+    "$bin/oncepay" "${cfg[@]}" settlement import --channel "${ch%%:*}" \
+        "$work/data/demo/statements/${ch#*:}"* >/dev/null
+done
+first="$(sqlite3 "$work/data/orders.db" 'SELECT MIN(captured_at) FROM payments')"
+month="$(date -u -d "@$((first / 1000))" +%Y-%m-01)"
+"$bin/oncepay" "${cfg[@]}" reconcile --from "$month" \
+    --to "$(date -u -d "$month +1 month -1 day" +%Y-%m-%d)" >/dev/null || true
+"$root/packaging/demo-fixes.sh" "$bin/oncepay" "$work/data/orders.db" "${cfg[@]}" >/dev/null
 # An order with a rollback, a stale late success and money to refund.
 order="$(sqlite3 "$work/data/orders.db" 'SELECT order_id FROM refund_obligations ORDER BY id LIMIT 1')"
 
-shot() { # NAME LANG ARGS...
-    local name="$1" lang="$2"; shift 2
-    echo finance-demo | xvfb-run -a -s "-screen 0 1400x900x24" "$bin/oncepay-console" \
-        --config "$work/oncepay.ini" --lang "$lang" --user finance --password-stdin \
+shot() { # NAME LANG ARGS...   (signs in as $user, default finance)
+    local name="$1" lang="$2" who="${user:-finance}"; shift 2
+    echo "$who-demo" | xvfb-run -a -s "-screen 0 1400x900x24" "$bin/oncepay-console" \
+        --config "$work/oncepay.ini" --lang "$lang" --user "$who" --password-stdin \
         --screenshot "$out/$name" "$@" >/dev/null 2>&1
 }
 for l in en zh_CN; do
@@ -31,6 +44,10 @@ for l in en zh_CN; do
     shot "stuck-$s.png" "$l" --view stuck
     shot "databases-$s.png" "$l" --view databases
     shot "profiles-$s.png" "$l" --view profiles
+    shot "approvals-$s.png" "$l" --view approvals
+    shot "reconciliation-$s.png" "$l" --view reconciliation
+    shot "audit-$s.png" "$l" --view audit
+    user=admin shot "admin-$s.png" "$l" --view admin
     echo wrong-password | xvfb-run -a "$bin/oncepay-console" --config "$work/oncepay.ini" --lang "$l" \
         --user finance --password-stdin --screenshot "$out/signin-$s.png" >/dev/null 2>&1
 done
