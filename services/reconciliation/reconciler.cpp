@@ -4,11 +4,15 @@
 #include "reconciliationwriter.h"
 
 #include "db/sql.h"
+#include "db/sqlitenative.h"
 
 #include <QElapsedTimer>
 #include <QSqlError>
 
 #include <spdlog/spdlog.h>
+
+#include <cstring>
+#include <utility>
 
 namespace OncePay {
 
@@ -44,6 +48,79 @@ Result<QSqlQuery> forward(const Connection &c, const QString &sql, const QVarian
     if (!q.exec())
         return Sql::classify(q.lastError(), sql.left(60));
     return q;
+}
+
+// Rows of the load phase, read either through QtSql or (on SQLite) through SQLite's C API on
+// the same connection, which skips a QVariant per value. Both give the same values: NULL
+// integers read as 0, NULL text as an empty string.
+class QtRow {
+public:
+    explicit QtRow(QSqlQuery q)
+        : m_q(std::move(q))
+    {}
+    QSqlQuery &query() { return m_q; }
+    QString text(int i) const { return m_q.value(i).toString(); }
+    QString atom(int i) const { return text(i); }
+    qint64 number(int i) const { return m_q.value(i).toLongLong(); }
+
+private:
+    QSqlQuery m_q;
+};
+
+class NativeRow {
+public:
+    SqliteNative::Statement &statement() { return m_st; }
+    QString text(int i) const { return m_st.string(i); }
+    // Low-cardinality text (channel, currency, kind, state): one shared QString per value.
+    QString atom(int i)
+    {
+        int n = 0;
+        const char *p = m_st.text(i, &n);
+        for (const auto &[utf8, s] : m_atoms)
+            if (utf8.size() == n && std::memcmp(utf8.constData(), p, size_t(n)) == 0)
+                return s;
+        QString s = QString::fromUtf8(p, n);
+        if (m_atoms.size() < 256)
+            m_atoms.append({QByteArray(p, n), s});
+        return s;
+    }
+    qint64 number(int i) const { return m_st.int64(i); }
+
+private:
+    SqliteNative::Statement m_st;
+    QList<std::pair<QByteArray, QString>> m_atoms;
+};
+
+// Runs a SELECT and hands each row to `row` until it returns false (cancelled): true when all
+// rows were read, false when cancelled.
+template <typename F>
+Result<bool> scan(const Connection &c, const QString &sql, const QVariantList &binds, F &&row)
+{
+    if (sqlite3 *h = SqliteNative::handle(c.db())) {
+        NativeRow r;
+        if (auto p = r.statement().prepare(h, sql.toUtf8()); !p)
+            return p.error();
+        r.statement().bindAll(binds);
+        for (;;) {
+            auto more = r.statement().step();
+            if (!more)
+                return more.error();
+            if (!*more)
+                return true;
+            if (!row(r))
+                return false;
+        }
+    }
+    auto q = forward(c, sql, binds);
+    if (!q)
+        return q.error();
+    QtRow r(std::move(*q));
+    while (r.query().next())
+        if (!row(r))
+            return false;
+    if (r.query().lastError().isValid())
+        return Sql::classify(r.query().lastError(), sql.left(60));
+    return true;
 }
 
 // Payments of other periods that unmatched lines belong to (captured before `from`).
@@ -203,66 +280,63 @@ Result<ReconcileReport> Reconciler::run(const ReconcileOptions &options) const
     ReconciliationMatcher matcher(settings, FeeSchedule(*rules), closed, obligations, now,
                                   report.fromMs, report.toMs);
     matcher.reserve(paymentCount->toLongLong());
-    {
-        auto q = forward(
-            m_c,
-            QStringLiteral(
-                "SELECT p.id, p.order_id, p.channel, p.channel_txn_id, p.amount_minor,"
-                " p.currency, CASE WHEN p.status = 'refunded' THEN 1 ELSE 0 END,"
-                " CASE WHEN p.settlement_status = 'settled' THEN 1 ELSE 0 END,"
-                " p.captured_at, o.amount_minor,"
-                " o.currency, o.state, p.refunded_at FROM payments p"
-                " JOIN orders o ON o.order_id = p.order_id"
-                " WHERE p.captured_at >= ? AND p.captured_at < ?"),
-            paymentBinds);
-        if (!q)
-            return stop(QStringLiteral("failed"), &q.error());
-        while (q->next()) {
-            PaymentFact p;
-            p.id = q->value(0).toLongLong();
-            p.orderId = q->value(1).toString();
-            p.channel = q->value(2).toString();
-            p.channelTxnId = q->value(3).toString();
-            p.amountMinor = q->value(4).toLongLong();
-            p.currency = q->value(5).toString();
-            p.refunded = q->value(6).toInt() == 1;
-            p.settled = q->value(7).toInt() == 1;
-            p.capturedAtMs = q->value(8).toLongLong();
-            p.orderAmountMinor = q->value(9).toLongLong();
-            p.orderCurrency = q->value(10).toString();
-            p.orderState = q->value(11).toString();
-            p.refundedAtMs = q->value(12).toLongLong();
-            matcher.addPayment(std::move(p));
-            ++report.payments;
-            if (!tick())
-                return stop(QStringLiteral("cancelled"), nullptr);
-        }
-    }
-    {
-        auto q = forward(
-            m_c,
-            QStringLiteral(
-                "SELECT id, channel, channel_txn_id, kind, gross_minor, fee_minor, currency,"
-                " settled_at FROM settlement_lines WHERE settled_at >= ? AND settled_at < ?"),
-            lineBinds);
-        if (!q)
-            return stop(QStringLiteral("failed"), &q.error());
-        LineFact l;
-        while (q->next()) {
-            l.id = q->value(0).toLongLong();
-            l.channel = q->value(1).toString();
-            l.channelTxnId = q->value(2).toString();
-            l.kind = q->value(3).toString();
-            l.grossMinor = q->value(4).toLongLong();
-            l.feeMinor = q->value(5).toLongLong();
-            l.currency = q->value(6).toString();
-            l.settledAtMs = q->value(7).toLongLong();
-            matcher.addLine(l);
-            ++report.lines;
-            if (!tick())
-                return stop(QStringLiteral("cancelled"), nullptr);
-        }
-    }
+    auto addPayment = [&](auto &r) {
+        PaymentFact p;
+        p.id = r.number(0);
+        p.orderId = r.text(1);
+        p.channel = r.atom(2);
+        p.channelTxnId = r.text(3);
+        p.amountMinor = r.number(4);
+        p.currency = r.atom(5);
+        p.refunded = r.number(6) == 1;
+        p.settled = r.number(7) == 1;
+        p.capturedAtMs = r.number(8);
+        p.orderAmountMinor = r.number(9);
+        p.orderCurrency = r.atom(10);
+        p.orderState = r.atom(11);
+        p.refundedAtMs = r.number(12);
+        matcher.addPayment(std::move(p));
+        ++report.payments;
+        return tick();
+    };
+    auto payments =
+        scan(m_c,
+             QStringLiteral("SELECT p.id, p.order_id, p.channel, p.channel_txn_id, p.amount_minor,"
+                            " p.currency, CASE WHEN p.status = 'refunded' THEN 1 ELSE 0 END,"
+                            " CASE WHEN p.settlement_status = 'settled' THEN 1 ELSE 0 END,"
+                            " p.captured_at, o.amount_minor,"
+                            " o.currency, o.state, p.refunded_at FROM payments p"
+                            " JOIN orders o ON o.order_id = p.order_id"
+                            " WHERE p.captured_at >= ? AND p.captured_at < ?"),
+             paymentBinds, addPayment);
+    if (!payments)
+        return stop(QStringLiteral("failed"), &payments.error());
+    if (!*payments)
+        return stop(QStringLiteral("cancelled"), nullptr);
+    LineFact l;
+    auto addLine = [&](auto &r) {
+        l.id = r.number(0);
+        l.channel = r.atom(1);
+        l.channelTxnId = r.text(2);
+        l.kind = r.atom(3);
+        l.grossMinor = r.number(4);
+        l.feeMinor = r.number(5);
+        l.currency = r.atom(6);
+        l.settledAtMs = r.number(7);
+        matcher.addLine(l);
+        ++report.lines;
+        return tick();
+    };
+    auto lines =
+        scan(m_c,
+             QStringLiteral(
+                 "SELECT id, channel, channel_txn_id, kind, gross_minor, fee_minor, currency,"
+                 " settled_at FROM settlement_lines WHERE settled_at >= ? AND settled_at < ?"),
+             lineBinds, addLine);
+    if (!lines)
+        return stop(QStringLiteral("failed"), &lines.error());
+    if (!*lines)
+        return stop(QStringLiteral("cancelled"), nullptr);
     lap("load");
     auto elsewhere = settledElsewhere(m_c, matcher.unmatchedLines());
     if (!elsewhere)

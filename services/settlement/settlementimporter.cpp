@@ -4,6 +4,7 @@
 
 #include "audit/auditoutbox.h"
 #include "db/sql.h"
+#include "db/sqlitenative.h"
 #include "db/transaction.h"
 
 #include <QCryptographicHash>
@@ -99,29 +100,8 @@ Result<qint64> SettlementImporter::store(const ParsedStatement &s, const QString
              m_clock.nowMs()});
         if (!id)
             return id.error();
-        QSqlQuery q(m_c.db());
-        if (!q.prepare(QStringLiteral(
-                "INSERT INTO settlement_lines (statement_id, line_no, channel, channel_txn_id,"
-                " kind, gross_minor, fee_minor, net_minor, currency, settled_at, raw)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")))
-            return Sql::classify(q.lastError(), QStringLiteral("prepare settlement line insert"));
-        int seq = 0;
-        for (const SettlementLine &l : s.lines) {
-            q.addBindValue(*id);
-            q.addBindValue(++seq); // a record may settle twice (FedaPay refunded rows)
-            q.addBindValue(s.channel);
-            q.addBindValue(l.channelTxnId);
-            q.addBindValue(l.kind);
-            q.addBindValue(l.grossMinor);
-            q.addBindValue(l.feeMinor);
-            q.addBindValue(l.netMinor);
-            q.addBindValue(l.currency);
-            q.addBindValue(l.settledAtMs);
-            q.addBindValue(l.raw);
-            if (!q.exec())
-                return Sql::classify(q.lastError(),
-                                     QStringLiteral("insert settlement line %1").arg(l.lineNo));
-        }
+        if (auto r = insertLines(*id, s); !r)
+            return r.error();
         AuditEvent e;
         e.actor = actor.id;
         e.actorRole = actor.role;
@@ -136,6 +116,78 @@ Result<qint64> SettlementImporter::store(const ParsedStatement &s, const QString
             return a.error();
         return *id;
     });
+}
+
+namespace {
+
+constexpr auto kInsertLine =
+    "INSERT INTO settlement_lines (statement_id, line_no, channel, channel_txn_id, kind,"
+    " gross_minor, fee_minor, net_minor, currency, settled_at, raw)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+
+void bindText(SqliteNative::Statement &st, int index, const QString &s)
+{
+    if (s.isNull())
+        st.bindNull(index);
+    else
+        st.bind(index, s.toUtf8());
+}
+
+} // namespace
+
+// The statement's lines, inside the caller's transaction. On SQLite one native prepared INSERT
+// on the connection's own handle, reused for every line (no QVariant per value); QtSql elsewhere.
+Result<void> SettlementImporter::insertLines(qint64 statementId, const ParsedStatement &s) const
+{
+    if (sqlite3 *h = SqliteNative::handle(m_c.db())) {
+        SqliteNative::Statement st;
+        if (auto p = st.prepare(h, QByteArray(kInsertLine)); !p)
+            return p.error();
+        const QByteArray channel = s.channel.toUtf8();
+        int seq = 0;
+        for (const SettlementLine &l : s.lines) {
+            st.bind(1, statementId);
+            st.bind(2, qint64(++seq)); // a record may settle twice (FedaPay refunded rows)
+            st.bind(3, channel);
+            bindText(st, 4, l.channelTxnId);
+            bindText(st, 5, l.kind);
+            st.bind(6, l.grossMinor);
+            st.bind(7, l.feeMinor);
+            st.bind(8, l.netMinor);
+            bindText(st, 9, l.currency);
+            st.bind(10, l.settledAtMs);
+            bindText(st, 11, l.raw);
+            if (auto r = st.exec(); !r) {
+                Error e = r.error();
+                e.message =
+                    QStringLiteral("insert settlement line %1: %2").arg(l.lineNo).arg(e.message);
+                return e;
+            }
+            st.reset();
+        }
+        return {};
+    }
+    QSqlQuery q(m_c.db());
+    if (!q.prepare(QString::fromLatin1(kInsertLine)))
+        return Sql::classify(q.lastError(), QStringLiteral("prepare settlement line insert"));
+    int seq = 0;
+    for (const SettlementLine &l : s.lines) {
+        q.addBindValue(statementId);
+        q.addBindValue(++seq);
+        q.addBindValue(s.channel);
+        q.addBindValue(l.channelTxnId);
+        q.addBindValue(l.kind);
+        q.addBindValue(l.grossMinor);
+        q.addBindValue(l.feeMinor);
+        q.addBindValue(l.netMinor);
+        q.addBindValue(l.currency);
+        q.addBindValue(l.settledAtMs);
+        q.addBindValue(l.raw);
+        if (!q.exec())
+            return Sql::classify(q.lastError(),
+                                 QStringLiteral("insert settlement line %1").arg(l.lineNo));
+    }
+    return {};
 }
 
 } // namespace OncePay

@@ -38,6 +38,7 @@ public:
 private:
     Result<qint64> store(const ParsedStatement &s, const QString &fileName, const QString &sha,
                          const Actor &actor) const;
+    Result<void> insertLines(qint64 statementId, const ParsedStatement &s) const;
 
     const Connection &m_c;
     const Clock &m_clock;

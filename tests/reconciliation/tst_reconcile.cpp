@@ -339,10 +339,13 @@ private Q_SLOTS:
         s.importStatement({line("pi_skew", 20000, 610, kT0 + 3 * kDay)}, "skew.csv"); // old rate
         f.clock.set(kT0 + 4 * kDay);
         QCOMPARE(s.reconcile().findings.size(), 0); // default: 360 minutes
-        QVERIFY(Sql::exec(f.orders->db(),
-                          "INSERT INTO ops_settings (setting_key, setting_value, updated_by,"
-                          " updated_at) VALUES ('reconcile.capture_skew_minutes', '30', 'test', 0)")
+        // migration 0003 seeds the setting (360); the operator tightens it
+        QVERIFY(Sql::exec(f.orders->db(), "UPDATE ops_settings SET setting_value = '30'"
+                                          " WHERE setting_key = 'reconcile.capture_skew_minutes'")
                     .ok());
+        QCOMPARE(f.count(QStringLiteral("SELECT COUNT(*) FROM ops_settings WHERE setting_key ="
+                                        " 'reconcile.capture_skew_minutes'")),
+                 1);
         const ReconcileReport strict = s.reconcile();
         QCOMPARE(strict.counts.value("fee_mismatch"), 1);
         QCOMPARE(strict.autoFixed, 0);
