@@ -238,10 +238,10 @@ Result<AuditExportResult> AuditExporter::run(const AuditFilter &requested, const
     qint64 rows = 0;
     Result<void> failure;
     const qint64 step = qMax<qint64>(1, qMin<qint64>(m_pageSize, header.expectedRows / 100 + 1));
-    auto streamed = m_query.forEach(
+    auto streamed = m_query.forEachBytes(
         header.filter, m_pageSize,
-        [&](const AuditLogRow &row) {
-            if (auto w = writer.write(row); !w) {
+        [&](const AuditLogRowBytes &row) {
+            if (auto w = writer.writeBytes(row); !w) {
                 failure = w;
                 return false;
             }

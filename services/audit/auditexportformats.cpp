@@ -3,6 +3,9 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <algorithm>
+#include <charconv>
+
 namespace OncePay {
 
 namespace {
@@ -67,12 +70,470 @@ QString isoTime(qint64 ms)
     return AuditFilter::formatTime(ms);
 }
 
+void appendNumber(QByteArray &out, qint64 v)
+{
+    char buf[24];
+    const auto r = std::to_chars(buf, buf + sizeof buf, v);
+    out.append(buf, r.ptr - buf);
+}
+
+bool isPlainInteger(QByteArrayView s)
+{
+    qsizetype i = s.startsWith('-') ? 1 : 0;
+    if (i >= s.size())
+        return false;
+    for (; i < s.size(); ++i)
+        if (s[i] < '0' || s[i] > '9')
+            return false;
+    return true;
+}
+
+// Well-formed UTF-8 (RFC 3629: no overlongs, no surrogates, nothing above U+10FFFF): what
+// QString::fromUtf8 turns back into the same bytes.
+bool isValidUtf8(QByteArrayView s)
+{
+    const auto *p = reinterpret_cast<const unsigned char *>(s.data());
+    const auto *end = p + s.size();
+    while (p < end) {
+        const unsigned char c = *p;
+        if (c < 0x80) {
+            ++p;
+            continue;
+        }
+        int n = 0;
+        unsigned char lo = 0x80, hi = 0xBF;
+        if (c >= 0xC2 && c <= 0xDF) {
+            n = 1;
+        } else if (c >= 0xE0 && c <= 0xEF) {
+            n = 2;
+            lo = c == 0xE0 ? 0xA0 : 0x80;
+            hi = c == 0xED ? 0x9F : 0xBF;
+        } else if (c >= 0xF0 && c <= 0xF4) {
+            n = 3;
+            lo = c == 0xF0 ? 0x90 : 0x80;
+            hi = c == 0xF4 ? 0x8F : 0xBF;
+        } else {
+            return false;
+        }
+        if (end - p <= n || p[1] < lo || p[1] > hi)
+            return false;
+        for (int k = 2; k <= n; ++k)
+            if (p[k] < 0x80 || p[k] > 0xBF)
+                return false;
+        p += n + 1;
+    }
+    return true;
+}
+
+// RFC 4180 cell of UTF-8 text; the rules only look at ASCII characters, so bytes and QChars
+// give the same answer.
+void appendCellUtf8(QByteArray &out, QByteArrayView value)
+{
+    bool neutralise = false;
+    bool quote = false;
+    if (!value.isEmpty()) {
+        const char c = value.front();
+        neutralise = (c == '=' || c == '+' || c == '-' || c == '@' || c == '\t' || c == '\r') &&
+                     !isPlainInteger(value);
+        for (char ch : value) {
+            if (ch == ',' || ch == '"' || ch == '\r' || ch == '\n') {
+                quote = true;
+                break;
+            }
+        }
+    }
+    if (!quote) {
+        if (neutralise)
+            out.append('\'');
+        out.append(value);
+        return;
+    }
+    out.append('"');
+    if (neutralise)
+        out.append('\'');
+    for (char b : value) {
+        if (b == '"')
+            out.append('"');
+        out.append(b);
+    }
+    out.append('"');
+}
+
+// A cell read as bytes from the database, written as the QString path writes it: valid UTF-8
+// as is, anything else through QString (invalid sequences become U+FFFD).
+void appendStoredCell(QByteArray &out, QByteArrayView value)
+{
+    for (char c : value) {
+        if (static_cast<unsigned char>(c) >= 0x80) {
+            if (!isValidUtf8(value)) {
+                appendCellUtf8(out, QString::fromUtf8(value).toUtf8());
+                return;
+            }
+            break;
+        }
+    }
+    appendCellUtf8(out, value);
+}
+
+// ---- amounts from JSON bytes ----
+
+// A strict JSON reader over the top-level object, just enough to find the amount keys the
+// way QJsonDocument does. It accepts only what is certainly valid JSON for Qt; whatever it is
+// unsure about (escaped keys, exponents, surrogate escapes, duplicates of an amount key,
+// anything around the object) makes the caller ask QJsonDocument instead.
+class JsonScan {
+public:
+    struct Member {
+        QByteArrayView key;
+        char kind = 0; // 's' string without escapes, 'e' string with escapes, 'n' number, 'o' other
+        QByteArrayView raw; // string content or number literal
+    };
+
+    explicit JsonScan(QByteArrayView s)
+        : m_p(s.data())
+        , m_end(s.data() + s.size())
+    {}
+
+    // false: unsure, ask QJsonDocument.
+    bool members(QList<Member> *out)
+    {
+        if (m_p == m_end || *m_p != '{')
+            return false;
+        ++m_p;
+        space();
+        if (m_p < m_end && *m_p == '}') {
+            ++m_p;
+            return m_p == m_end;
+        }
+        for (;;) {
+            Member m;
+            char kind = 0;
+            if (!string(&m.key, &kind) || kind != 's')
+                return false;
+            space();
+            if (m_p == m_end || *m_p != ':')
+                return false;
+            ++m_p;
+            space();
+            if (!value(&m, 0))
+                return false;
+            out->append(m);
+            space();
+            if (m_p == m_end)
+                return false;
+            if (*m_p == '}') {
+                ++m_p;
+                return m_p == m_end;
+            }
+            if (*m_p != ',')
+                return false;
+            ++m_p;
+            space();
+        }
+    }
+
+private:
+    void space()
+    {
+        while (m_p < m_end && (*m_p == ' ' || *m_p == '\t' || *m_p == '\n' || *m_p == '\r'))
+            ++m_p;
+    }
+
+    static bool isHex(char c)
+    {
+        return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+    }
+
+    bool string(QByteArrayView *content, char *kind)
+    {
+        if (m_p == m_end || *m_p != '"')
+            return false;
+        const char *start = ++m_p;
+        *kind = 's';
+        while (m_p < m_end && *m_p != '"') {
+            const auto c = static_cast<unsigned char>(*m_p);
+            if (c < 0x20)
+                return false;
+            if (c == '\\') {
+                *kind = 'e';
+                if (m_end - m_p < 2)
+                    return false;
+                const char e = m_p[1];
+                if (e == 'u') {
+                    if (m_end - m_p < 6 || !isHex(m_p[2]) || !isHex(m_p[3]) || !isHex(m_p[4]) ||
+                        !isHex(m_p[5]))
+                        return false;
+                    if ((m_p[2] == 'd' || m_p[2] == 'D') &&
+                        !(m_p[3] >= '0' && m_p[3] <= '7'))
+                        return false; // a surrogate: let Qt decide
+                    m_p += 6;
+                    continue;
+                }
+                if (e != '"' && e != '\\' && e != '/' && e != 'b' && e != 'f' && e != 'n' &&
+                    e != 'r' && e != 't')
+                    return false;
+                m_p += 2;
+                continue;
+            }
+            ++m_p;
+        }
+        if (m_p == m_end)
+            return false;
+        *content = QByteArrayView(start, m_p - start);
+        ++m_p;
+        return true;
+    }
+
+    static bool digit(char c) { return c >= '0' && c <= '9'; }
+
+    bool number(QByteArrayView *literal)
+    {
+        const char *start = m_p;
+        if (m_p < m_end && *m_p == '-')
+            ++m_p;
+        if (m_p == m_end || !digit(*m_p))
+            return false;
+        if (*m_p == '0')
+            ++m_p;
+        else
+            while (m_p < m_end && digit(*m_p))
+                ++m_p;
+        if (m_p < m_end && *m_p == '.') {
+            ++m_p;
+            if (m_p == m_end || !digit(*m_p))
+                return false;
+            while (m_p < m_end && digit(*m_p))
+                ++m_p;
+        }
+        if (m_p < m_end && (*m_p == 'e' || *m_p == 'E'))
+            return false; // exponents: let Qt decide (range)
+        if (m_p - start > 20)
+            return false;
+        *literal = QByteArrayView(start, m_p - start);
+        return true;
+    }
+
+    bool literal(const char *word)
+    {
+        const qsizetype n = qsizetype(qstrlen(word));
+        if (m_end - m_p < n || QByteArrayView(m_p, n) != QByteArrayView(word, n))
+            return false;
+        m_p += n;
+        return true;
+    }
+
+    bool value(Member *m, int depth)
+    {
+        if (m_p == m_end || depth > 64)
+            return false;
+        QByteArrayView ignored;
+        switch (*m_p) {
+        case '"': return string(m ? &m->raw : &ignored, m ? &m->kind : &m_kind);
+        case '{':
+        case '[': {
+            if (m)
+                m->kind = 'o';
+            const char close = *m_p == '{' ? '}' : ']';
+            const bool object = close == '}';
+            ++m_p;
+            space();
+            if (m_p < m_end && *m_p == close) {
+                ++m_p;
+                return true;
+            }
+            for (;;) {
+                if (object) {
+                    if (!string(&ignored, &m_kind))
+                        return false;
+                    space();
+                    if (m_p == m_end || *m_p != ':')
+                        return false;
+                    ++m_p;
+                    space();
+                }
+                if (!value(nullptr, depth + 1))
+                    return false;
+                space();
+                if (m_p == m_end)
+                    return false;
+                if (*m_p == close) {
+                    ++m_p;
+                    return true;
+                }
+                if (*m_p != ',')
+                    return false;
+                ++m_p;
+                space();
+            }
+        }
+        case 't':
+        case 'f':
+        case 'n':
+            if (m)
+                m->kind = 'o';
+            return literal("true") || literal("false") || literal("null");
+        default:
+            if (m)
+                m->kind = 'n';
+            return number(m ? &m->raw : &ignored);
+        }
+    }
+
+    const char *m_p;
+    const char *m_end;
+    char m_kind = 0;
+};
+
+enum class Found { No, Yes, Unsure };
+
+// integerText() of one member, on bytes.
+Found integerBytes(const JsonScan::Member &m, QByteArrayView *out)
+{
+    switch (m.kind) {
+    case 's':
+        if (!isPlainInteger(m.raw))
+            return Found::No;
+        *out = m.raw;
+        return Found::Yes;
+    case 'n': {
+        // A plain integer literal of at most 18 digits is exact and QString::number gives it
+        // back unchanged; "-0", fractions and longer ones are left to Qt.
+        const QByteArrayView digits = m.raw.startsWith('-') ? m.raw.sliced(1) : m.raw;
+        if (!isPlainInteger(digits) || digits.size() > 18 || m.raw == "-0")
+            return Found::Unsure;
+        *out = m.raw;
+        return Found::Yes;
+    }
+    case 'e': return Found::Unsure;
+    default: return Found::No;
+    }
+}
+
+// amountIn() on bytes; false: unsure, ask amountIn().
+bool amountInBytes(const std::optional<QByteArrayView> &json, AuditAmountBytes *a)
+{
+    *a = {};
+    if (!json || !json->contains(QByteArrayView("_minor")))
+        return true;
+    if (!isValidUtf8(*json))
+        return false;
+    QList<JsonScan::Member> members;
+    if (!JsonScan(*json).members(&members))
+        return false;
+    const auto endsMinor = [](QByteArrayView k) { return k.endsWith(QByteArrayView("_minor")); };
+    const JsonScan::Member *amount = nullptr;
+    const JsonScan::Member *currency = nullptr;
+    QList<const JsonScan::Member *> minors;
+    for (const JsonScan::Member &m : std::as_const(members)) {
+        if (m.key == "currency") {
+            if (currency)
+                return false; // duplicate: Qt keeps one of them
+            currency = &m;
+        } else if (endsMinor(m.key)) {
+            for (char c : m.key)
+                if (static_cast<unsigned char>(c) >= 0x80)
+                    return false; // QJsonObject's key order is not byte order here
+            for (const JsonScan::Member *other : std::as_const(minors))
+                if (other->key == m.key)
+                    return false;
+            minors.append(&m);
+            if (m.key == "amount_minor")
+                amount = &m;
+        }
+    }
+    Found found = Found::No;
+    if (amount)
+        found = integerBytes(*amount, &a->minor);
+    if (found == Found::Unsure)
+        return false;
+    if (found == Found::No) {
+        std::sort(minors.begin(), minors.end(),
+                  [](const JsonScan::Member *x, const JsonScan::Member *y) { return x->key < y->key; });
+        for (const JsonScan::Member *m : std::as_const(minors)) {
+            found = integerBytes(*m, &a->minor);
+            if (found == Found::Unsure)
+                return false;
+            if (found == Found::Yes)
+                break;
+        }
+    }
+    if (found == Found::No)
+        return true;
+    if (currency) {
+        if (currency->kind == 'e')
+            return false;
+        if (currency->kind == 's')
+            a->currency = currency->raw;
+    }
+    return true;
+}
+
 } // namespace
 
 AuditAmount auditRowAmount(const AuditLogRow &row)
 {
     AuditAmount a = amountIn(row.afterJson);
     return a.minor.isEmpty() ? amountIn(row.beforeJson) : a;
+}
+
+int formatIsoTimeUtc(qint64 ms, char *out)
+{
+    constexpr qint64 kEnd = 253402300800000; // 10000-01-01T00:00:00Z
+    if (ms < 0 || ms >= kEnd)
+        return 0;
+    const qint64 days = ms / 86400000;
+    qint64 rest = ms % 86400000;
+    // Civil date from days since 1970-01-01 (H. Hinnant's days_from_civil, inverted).
+    const qint64 z = days + 719468;
+    const qint64 era = z / 146097;
+    const qint64 doe = z - era * 146097;
+    const qint64 yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    const qint64 doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    const qint64 mp = (5 * doy + 2) / 153;
+    const int day = int(doy - (153 * mp + 2) / 5 + 1);
+    const int month = int(mp < 10 ? mp + 3 : mp - 9);
+    const int year = int(yoe + era * 400 + (month <= 2 ? 1 : 0));
+    const int milli = int(rest % 1000);
+    rest /= 1000;
+    const int second = int(rest % 60), minute = int(rest / 60 % 60), hour = int(rest / 3600);
+    const auto two = [](char *p, int v) {
+        p[0] = char('0' + v / 10);
+        p[1] = char('0' + v % 10);
+    };
+    two(out, year / 100);
+    two(out + 2, year % 100);
+    out[4] = '-';
+    two(out + 5, month);
+    out[7] = '-';
+    two(out + 8, day);
+    out[10] = 'T';
+    two(out + 11, hour);
+    out[13] = ':';
+    two(out + 14, minute);
+    out[16] = ':';
+    two(out + 17, second);
+    out[19] = '.';
+    out[20] = char('0' + milli / 100);
+    two(out + 21, milli % 100);
+    out[23] = 'Z';
+    return 24;
+}
+
+AuditAmountBytes auditRowAmountBytes(const AuditLogRowBytes &row, QByteArray *storage)
+{
+    AuditAmountBytes a;
+    if (amountInBytes(row.afterJson, &a) && (!a.minor.isEmpty() || amountInBytes(row.beforeJson, &a)))
+        return a;
+    const auto text = [](const std::optional<QByteArrayView> &b) {
+        return b ? std::optional<QString>(QString::fromUtf8(*b)) : std::nullopt;
+    };
+    AuditAmount slow = amountIn(text(row.afterJson));
+    if (slow.minor.isEmpty())
+        slow = amountIn(text(row.beforeJson));
+    const QByteArray minor = slow.minor.toUtf8();
+    *storage = minor + slow.currency.toUtf8();
+    return {QByteArrayView(*storage).first(minor.size()),
+            QByteArrayView(*storage).sliced(minor.size())};
 }
 
 QJsonObject auditHeadJson(const AuditHead &head)
@@ -128,36 +589,7 @@ QStringList AuditCsvWriter::columns()
 
 void AuditCsvWriter::appendCell(QByteArray &out, const QString &value)
 {
-    bool neutralise = false;
-    bool quote = false;
-    if (!value.isEmpty()) {
-        const QChar c = value.front();
-        neutralise =
-            (c == u'=' || c == u'+' || c == u'-' || c == u'@' || c == u'\t' || c == u'\r') &&
-            !isPlainInteger(value);
-        for (QChar ch : value) {
-            if (ch == u',' || ch == u'"' || ch == u'\r' || ch == u'\n') {
-                quote = true;
-                break;
-            }
-        }
-    }
-    if (!quote) {
-        if (neutralise)
-            out.append('\'');
-        out.append(value.toUtf8());
-        return;
-    }
-    out.append('"');
-    if (neutralise)
-        out.append('\'');
-    const QByteArray bytes = value.toUtf8();
-    for (char b : bytes) {
-        if (b == '"')
-            out.append('"');
-        out.append(b);
-    }
-    out.append('"');
+    appendCellUtf8(out, value.toUtf8());
 }
 
 Result<void> AuditCsvWriter::flush(bool force)
@@ -205,6 +637,47 @@ Result<void> AuditCsvWriter::write(const AuditLogRow &r)
     appendCell(b, r.prevHash);
     b.append(',');
     appendCell(b, r.hash);
+    b.append("\r\n");
+    return flush(false);
+}
+
+Result<void> AuditCsvWriter::writeBytes(const AuditLogRowBytes &r)
+{
+    const AuditAmountBytes amount = auditRowAmountBytes(r, &m_amountStorage);
+    QByteArray &b = m_buffer;
+    appendNumber(b, r.seq);
+    b.append(',');
+    char time[32];
+    if (const int n = formatIsoTimeUtc(r.occurredAt, time))
+        b.append(time, n); // digits, '-', ':', '.', 'T', 'Z': never quoted or neutralised
+    else
+        appendCell(b, isoTime(r.occurredAt));
+    b.append(',');
+    appendNumber(b, r.occurredAt);
+    b.append(',');
+    appendNumber(b, r.recordedAt);
+    b.append(',');
+    for (QByteArrayView s : {r.eventId, r.actor, r.actorRole, r.action, r.entityKind, r.entityId}) {
+        appendStoredCell(b, s);
+        b.append(',');
+    }
+    for (const std::optional<QByteArrayView> *s : {&r.orderId, &r.callbackId}) {
+        if (*s)
+            appendStoredCell(b, **s);
+        b.append(',');
+    }
+    appendStoredCell(b, amount.minor);
+    b.append(',');
+    appendStoredCell(b, amount.currency);
+    b.append(',');
+    for (const std::optional<QByteArrayView> *s : {&r.reason, &r.beforeJson, &r.afterJson}) {
+        if (*s)
+            appendStoredCell(b, **s);
+        b.append(',');
+    }
+    appendStoredCell(b, r.prevHash);
+    b.append(',');
+    appendStoredCell(b, r.hash);
     b.append("\r\n");
     return flush(false);
 }

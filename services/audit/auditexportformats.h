@@ -18,12 +18,17 @@
 
 namespace OncePay {
 
+// AuditFilter::formatTime(ms) ("2023-11-14T22:13:20.000Z") into `out` (>= 24 bytes) without
+// QDateTime, for 1970-01-01 to 9999-12-31; returns the length, or 0 outside that range.
+int formatIsoTimeUtc(qint64 ms, char *out);
+
 class AuditCsvWriter : public AuditExportWriter {
 public:
     QString format() const override { return QStringLiteral("csv"); }
     QString description() const override;
     Result<void> begin(QIODevice *out, const AuditExportHeader &header) override;
     Result<void> write(const AuditLogRow &row) override;
+    Result<void> writeBytes(const AuditLogRowBytes &row) override;
     Result<void> finish(qint64 rowCount) override;
 
     // One cell, neutralised and quoted as described above (appended to `out`).
@@ -35,6 +40,7 @@ private:
 
     QIODevice *m_out = nullptr;
     QByteArray m_buffer;
+    QByteArray m_amountStorage;
 };
 
 class AuditJsonWriter : public AuditExportWriter {

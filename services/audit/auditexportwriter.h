@@ -34,6 +34,9 @@ public:
     virtual QString description() const = 0; // for the manifest, e.g. "RFC 4180 CSV, UTF-8"
     virtual Result<void> begin(QIODevice *out, const AuditExportHeader &header) = 0;
     virtual Result<void> write(const AuditLogRow &row) = 0;
+    // The same row as UTF-8 bytes (what the exporter streams); must write exactly what
+    // write(row.toRow()) writes. The default does just that; CSV encodes the bytes directly.
+    virtual Result<void> writeBytes(const AuditLogRowBytes &row) { return write(row.toRow()); }
     virtual Result<void> finish(qint64 rowCount) = 0;
 };
 
@@ -44,6 +47,16 @@ struct AuditAmount {
     QString currency;
 };
 AuditAmount auditRowAmount(const AuditLogRow &row);
+
+// The same as auditRowAmount(row.toRow()), without a QString per cell where the JSON is plain
+// (keys and the values read without escapes, integer amounts as -?digits); anything else is
+// decided by auditRowAmount itself. Views point into `row` (or into `*storage` when the slow
+// path decided); valid while both live.
+struct AuditAmountBytes {
+    QByteArrayView minor; // empty: none
+    QByteArrayView currency;
+};
+AuditAmountBytes auditRowAmountBytes(const AuditLogRowBytes &row, QByteArray *storage);
 
 } // namespace OncePay
 

@@ -4,6 +4,7 @@
 #include "auditverifier.h"
 #include "auth/permissions.h"
 #include "db/sql.h"
+#include "db/sqlitenative.h"
 #include "db/transaction.h"
 
 #include <spdlog/spdlog.h>
@@ -117,6 +118,155 @@ Result<qint64> AuditTrailQuery::forEach(const AuditFilter &filter, int pageSize,
         if (!n)
             return n.error();
         if (stopped || *n < pageSize)
+            return total;
+    }
+}
+
+namespace {
+
+std::optional<QByteArrayView> optionalView(const std::optional<QByteArray> &b)
+{
+    return b ? std::optional<QByteArrayView>(*b) : std::nullopt;
+}
+
+std::optional<QByteArray> optionalUtf8(const std::optional<QString> &s)
+{
+    return s ? std::optional<QByteArray>(s->toUtf8()) : std::nullopt;
+}
+
+std::optional<QString> optionalString(const std::optional<QByteArrayView> &b)
+{
+    return b ? std::optional<QString>(QString::fromUtf8(*b)) : std::nullopt;
+}
+
+} // namespace
+
+AuditLogRow AuditLogRowBytes::toRow() const
+{
+    AuditLogRow r;
+    r.seq = seq;
+    r.eventId = QString::fromUtf8(eventId);
+    r.occurredAt = occurredAt;
+    r.recordedAt = recordedAt;
+    r.actor = QString::fromUtf8(actor);
+    r.actorRole = QString::fromUtf8(actorRole);
+    r.action = QString::fromUtf8(action);
+    r.entityKind = QString::fromUtf8(entityKind);
+    r.entityId = QString::fromUtf8(entityId);
+    r.orderId = optionalString(orderId);
+    r.callbackId = optionalString(callbackId);
+    r.beforeJson = optionalString(beforeJson);
+    r.afterJson = optionalString(afterJson);
+    r.reason = optionalString(reason);
+    r.prevHash = QString::fromUtf8(prevHash);
+    r.hash = QString::fromUtf8(hash);
+    return r;
+}
+
+Result<qint64> AuditTrailQuery::forEachBytes(const AuditFilter &filter, int pageSize,
+                                             const BytesSink &sink, const Actor &actor) const
+{
+    if (SqliteNative::handle(m_audit.db())) {
+        if (auto ok = authorize(actor, QStringLiteral("read")); !ok)
+            return ok.error();
+        if (auto v = filter.validate(); !v)
+            return v.error();
+        return forEachNative(filter, qMax(1, pageSize), sink);
+    }
+    return forEach(
+        filter, pageSize,
+        [&sink](const AuditLogRow &r) {
+            const QByteArray eventId = r.eventId.toUtf8(), actor = r.actor.toUtf8(),
+                             role = r.actorRole.toUtf8(), action = r.action.toUtf8(),
+                             kind = r.entityKind.toUtf8(), entity = r.entityId.toUtf8(),
+                             prev = r.prevHash.toUtf8(), hash = r.hash.toUtf8();
+            const std::optional<QByteArray> order = optionalUtf8(r.orderId),
+                                            callback = optionalUtf8(r.callbackId),
+                                            before = optionalUtf8(r.beforeJson),
+                                            after = optionalUtf8(r.afterJson),
+                                            reason = optionalUtf8(r.reason);
+            AuditLogRowBytes b;
+            b.seq = r.seq;
+            b.eventId = eventId;
+            b.occurredAt = r.occurredAt;
+            b.recordedAt = r.recordedAt;
+            b.actor = actor;
+            b.actorRole = role;
+            b.action = action;
+            b.entityKind = kind;
+            b.entityId = entity;
+            b.orderId = optionalView(order);
+            b.callbackId = optionalView(callback);
+            b.beforeJson = optionalView(before);
+            b.afterJson = optionalView(after);
+            b.reason = optionalView(reason);
+            b.prevHash = prev;
+            b.hash = hash;
+            return sink(b);
+        },
+        actor);
+}
+
+// The keyset pages of stream(), one prepared statement rebound per page, columns read as
+// SQLite's own UTF-8 bytes (column order: AuditChain::columns()).
+Result<qint64> AuditTrailQuery::forEachNative(const AuditFilter &filter, int pageSize,
+                                              const BytesSink &sink) const
+{
+    QVariantList binds{qint64(0)};
+    const QString sql = QStringLiteral("SELECT ") + AuditChain::columns() +
+                        QStringLiteral(" FROM audit_log WHERE seq > ?") +
+                        filter.sqlConditions(&binds) + QStringLiteral(" ORDER BY seq LIMIT ?");
+    binds << pageSize;
+    SqliteNative::Statement st;
+    if (auto p = st.prepare(SqliteNative::handle(m_audit.db()), sql.toUtf8()); !p) {
+        spdlog::error("audit trail read: {}", p.error().message.toStdString());
+        return p.error();
+    }
+    const auto text = [&st](int column) {
+        int size = 0;
+        const char *p = st.text(column, &size);
+        return QByteArrayView(p, size);
+    };
+    const auto optional = [&st, &text](int column) {
+        return st.isNull(column) ? std::nullopt : std::optional<QByteArrayView>(text(column));
+    };
+    qint64 total = 0;
+    AuditLogRowBytes b;
+    for (;;) {
+        binds[0] = b.seq; // after the last row handed over (0 at the start)
+        st.reset();
+        st.bindAll(binds);
+        int inPage = 0;
+        for (;;) {
+            auto row = st.step();
+            if (!row) {
+                spdlog::error("audit trail read: {}", row.error().message.toStdString());
+                return row.error();
+            }
+            if (!*row)
+                break;
+            ++inPage;
+            ++total;
+            b.seq = st.int64(0);
+            b.eventId = text(1);
+            b.occurredAt = st.int64(2);
+            b.recordedAt = st.int64(3);
+            b.actor = text(4);
+            b.actorRole = text(5);
+            b.action = text(6);
+            b.entityKind = text(7);
+            b.entityId = text(8);
+            b.orderId = optional(9);
+            b.callbackId = optional(10);
+            b.beforeJson = optional(11);
+            b.afterJson = optional(12);
+            b.reason = optional(13);
+            b.prevHash = text(14);
+            b.hash = text(15);
+            if (!sink(b))
+                return total;
+        }
+        if (inPage < pageSize)
             return total;
     }
 }

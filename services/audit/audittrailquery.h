@@ -19,6 +19,7 @@
 #include "core/result.h"
 #include "db/connection.h"
 
+#include <QByteArrayView>
 #include <QList>
 
 #include <functional>
@@ -30,6 +31,30 @@ struct AuditPage {
     QList<AuditLogRow> rows;
     qint64 lastSeq = 0; // pass as afterSeq for the next page
     bool atEnd = false; // fewer rows than asked: nothing follows (yet)
+};
+
+// One audit_log row as UTF-8 bytes borrowed from the reader: valid only while the sink that
+// receives it runs. Bulk exports read rows this way (on SQLite straight from SQLite's buffers,
+// no QString or QVariant per value); std::nullopt is SQL NULL, distinct from empty.
+struct AuditLogRowBytes {
+    qint64 seq = 0;
+    QByteArrayView eventId;
+    qint64 occurredAt = 0;
+    qint64 recordedAt = 0;
+    QByteArrayView actor;
+    QByteArrayView actorRole;
+    QByteArrayView action;
+    QByteArrayView entityKind;
+    QByteArrayView entityId;
+    std::optional<QByteArrayView> orderId;
+    std::optional<QByteArrayView> callbackId;
+    std::optional<QByteArrayView> beforeJson;
+    std::optional<QByteArrayView> afterJson;
+    std::optional<QByteArrayView> reason;
+    QByteArrayView prevHash;
+    QByteArrayView hash;
+
+    AuditLogRow toRow() const; // the same row as AuditChain::readRow gives
 };
 
 // The newest row of the chain and the newest checkpoint at or below it.
@@ -62,6 +87,13 @@ public:
     Result<qint64> forEach(const AuditFilter &filter, int pageSize, const RowSink &sink,
                            const Actor &actor) const;
 
+    // The same rows as forEach, handed over as UTF-8 bytes. On SQLite they come through
+    // SQLite's C API on the connection's own handle (db/sqlitenative.h); other drivers read
+    // through QtSql and encode each row once.
+    using BytesSink = std::function<bool(const AuditLogRowBytes &row)>;
+    Result<qint64> forEachBytes(const AuditFilter &filter, int pageSize, const BytesSink &sink,
+                                const Actor &actor) const;
+
     Result<AuditHead> head(const Actor &actor) const;
 
     // Walks the whole chain and its seals (auditverifier.h) for `actor`; `publicKey` null:
@@ -75,6 +107,8 @@ public:
 private:
     Result<qint64> stream(const AuditFilter &filter, qint64 afterSeq, int limit,
                           const RowSink &sink) const;
+    Result<qint64> forEachNative(const AuditFilter &filter, int pageSize,
+                                 const BytesSink &sink) const;
 
     const Connection &m_audit;
     const Connection &m_orders;

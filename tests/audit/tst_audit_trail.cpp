@@ -14,6 +14,7 @@
 #include "db/transaction.h"
 #include "testdatabases.h"
 
+#include <QBuffer>
 #include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
@@ -523,6 +524,137 @@ private Q_SLOTS:
         QVERIFY(
             lines[1].contains(QStringLiteral(",\"'=HYPERLINK(\"\"http://evil\"\",\"\"x\"\")\",")));
         QVERIFY(!text.contains(QStringLiteral(",=")));
+    }
+
+    // The export reads rows as bytes (on SQLite through SQLite's C API) and encodes them
+    // without QStrings; its file must be byte for byte what the QString path writes for the
+    // same rows — including the awkward ones: non-ASCII, NULL vs empty, quotes and formulas,
+    // amounts the JSON shortcut leaves to QJsonDocument, times before 1970.
+    void exportBytesMatchRowPath_data() { addEngineRows(); }
+    void exportBytesMatchRowPath()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        ManualClock clock(kStart);
+        Connection orders = openOrDie(dbs->orders());
+        Connection audit = openOrDie(dbs->audit());
+        const QStringList afters{
+            QStringLiteral("{\"amount_minor\":\"-1250\",\"currency\":\"EUR\"}"),
+            QStringLiteral("{\"currency\":\"JPY\",\"amount_minor\":-9007199254740993}"),
+            QStringLiteral("{\"amount_minor\":125000000000000000,\"currency\":\"USD\"}"),
+            QStringLiteral("{\"amount_minor\":1.5,\"currency\":\"EUR\"}"),
+            QStringLiteral("{\"amount_minor\":2.0,\"currency\":\"EUR\"}"),
+            QStringLiteral("{\"amount_minor\":1e3,\"currency\":\"EUR\"}"),
+            QStringLiteral("{\"amount_minor\":-0,\"currency\":\"EUR\"}"),
+            QStringLiteral("{\"z_minor\":\"9\",\"fee_minor\":\"-3\",\"currency\":\"CHF\"}"),
+            QStringLiteral("{\"fee_minor\":\"x\",\"b_minor\":7,\"amount_minor\":null}"),
+            QStringLiteral("{\"amount_minor\":\"12\",\"amount_minor\":\"13\",\"currency\":\"EUR\"}"),
+            QStringLiteral("{\"amount_minor\":\"12\",\"currency\":\"G\\u00e9\"}"),
+            QStringLiteral("{\"am\\u006fount_minor\":\"14\",\"currency\":\"EUR\"}"),
+            QStringLiteral("{\"amount_minor\":\"15\",\"currency\":7}"),
+            QStringLiteral("{\"amount_minor\":\"16\",\"currency\":\"EUR\"} "),
+            QStringLiteral(" {\"amount_minor\":\"17\"}"),
+            QStringLiteral("{\"amount_minor\":\"18\",\"currency\":\"EUR\",}"),
+            QStringLiteral("{\"amount_minor\":\"19\" \"currency\":\"EUR\"}"),
+            QStringLiteral("{\"nested\":{\"a\":[1,2,{\"b\":\"c\\\"d\"}],\"t\":true},"
+                           "\"amount_minor\":\"20\",\"currency\":\"EUR\"}"),
+            QStringLiteral("{\"nested\":{\"a\":[1,2,}]},\"amount_minor\":\"21\"}"),
+            QStringLiteral("{\"amount_minor\":\"=1+2\",\"currency\":\"=cmd\"}"),
+            QStringLiteral("{\"amount_minor\":\"22\",\"currency\":\"\\ud83d\\ude00\"}"),
+            QStringLiteral("{\"amount_minor\":\"23\",\"currency\":\"€\"}"),
+            QStringLiteral("[\"amount_minor\",1]"),
+            QStringLiteral("{\"state\":\"paid\"}"),
+            QStringLiteral("not json _minor"),
+            QString(),
+            QStringLiteral(""),
+        };
+        QString prev = AuditChain::genesisHash();
+        for (int i = 0; i < afters.size(); ++i) {
+            AuditLogRow r;
+            r.seq = i + 1;
+            r.eventId = QStringLiteral("ev-%1").arg(i);
+            r.occurredAt = i == 0 ? -1 : i == 1 ? 0 : i == 2 ? 253402300799999 : kStart + i * 7;
+            r.recordedAt = r.occurredAt + 1;
+            r.actor = i % 3 == 0 ? QStringLiteral("Zoë 代购 😀") : QStringLiteral("-w,\"x\"\n");
+            r.actorRole = i % 2 ? QStringLiteral("") : QStringLiteral("@role");
+            r.action = QStringLiteral("order.transition");
+            r.entityKind = QStringLiteral("order");
+            r.entityId = QStringLiteral("\tid-%1").arg(i);
+            if (i % 2)
+                r.orderId = QStringLiteral("o-%1").arg(i);
+            if (i % 3)
+                r.callbackId = QStringLiteral("");
+            if (i % 4 == 1)
+                r.beforeJson = QStringLiteral("{\"amount_minor\":\"-5\",\"currency\":\"SEK\"}");
+            if (!afters[i].isNull())
+                r.afterJson = afters[i];
+            if (i % 5 == 0)
+                r.reason = QStringLiteral("\r=bad");
+            r.prevHash = prev;
+            r.hash = AuditChain::computeHash(r);
+            prev = r.hash;
+            auto inserted = Sql::exec(audit.db(), AuditChain::insertSql(), AuditChain::insertBinds(r));
+            QVERIFY2(inserted.ok(), inserted ? "" : qPrintable(inserted.error().message));
+        }
+
+        // Expected: the QString path (rows read through QtSql, written one by one).
+        AuditTrailQuery query(audit, orders, clock);
+        QByteArray expected;
+        {
+            QBuffer buffer(&expected);
+            QVERIFY(buffer.open(QIODevice::WriteOnly));
+            AuditCsvWriter csv;
+            QVERIFY(csv.begin(&buffer, {}).ok());
+            auto n = query.forEach({}, 4, [&](const AuditLogRow &row) {
+                return csv.write(row).ok();
+            }, kAuditor);
+            QVERIFY(n.ok());
+            QCOMPARE(*n, qint64(afters.size()));
+            QVERIFY(csv.finish(*n).ok());
+        }
+        // Under test: the exporter (bytes path), pages of 4 so paging is crossed.
+        AuditCsvWriter csv;
+        const QString path = QDir(dbs->tempPath()).filePath(QStringLiteral("bytes.csv"));
+        AuditExporter exporter(audit, orders, clock);
+        exporter.setPageSize(4);
+        auto exported = exporter.run({}, path, csv, kAuditor);
+        QVERIFY2(exported.ok(), exported ? "" : qPrintable(exported.error().message));
+        QCOMPARE(exported->manifest.rowCount, qint64(afters.size()));
+        const QByteArray actual = readAll(path);
+        if (actual != expected) {
+            const QList<QByteArray> a = actual.split('\n'), e = expected.split('\n');
+            for (int i = 0; i < qMin(a.size(), e.size()); ++i)
+                QCOMPARE(QString::fromUtf8(a[i]), QString::fromUtf8(e[i]));
+        }
+        QCOMPARE(actual, expected);
+        QVERIFY(actual.contains(",-1250,EUR,")); // the cases above really reached the file
+        QVERIFY(actual.contains(",-9007199254740993,JPY,"));
+        QVERIFY(actual.contains("Zoë 代购 😀"));
+
+        // The same rows as bytes, refused for a role without the right.
+        auto refused = query.forEachBytes({}, 4, [](const AuditLogRowBytes &) { return true; },
+                                          kAgent);
+        QVERIFY(!refused.ok());
+        QCOMPARE(refused.error().code, ErrorCode::Forbidden);
+    }
+
+    void isoTimeMatchesQt()
+    {
+        QList<qint64> samples{0, 1, 999, 1000, 59'999, 86'399'999, 86'400'000, 951'782'400'000,
+                              951'868'799'999, 4'107'542'400'000, 253'402'300'799'999};
+        quint64 x = 88172645463325252ull;
+        for (int i = 0; i < 20000; ++i) {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            samples << qint64(x % 253'402'300'800'000ull);
+        }
+        char buf[32];
+        for (qint64 ms : std::as_const(samples)) {
+            const int n = formatIsoTimeUtc(ms, buf);
+            QCOMPARE(QString::fromLatin1(buf, n), AuditFilter::formatTime(ms));
+        }
+        QCOMPARE(formatIsoTimeUtc(-1, buf), 0);
+        QCOMPARE(formatIsoTimeUtc(253'402'300'800'000, buf), 0);
     }
 };
 
