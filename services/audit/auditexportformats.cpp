@@ -2,9 +2,11 @@
 
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QVarLengthArray>
 
 #include <algorithm>
 #include <charconv>
+#include <cstring>
 
 namespace OncePay {
 
@@ -70,13 +72,6 @@ QString isoTime(qint64 ms)
     return AuditFilter::formatTime(ms);
 }
 
-void appendNumber(QByteArray &out, qint64 v)
-{
-    char buf[24];
-    const auto r = std::to_chars(buf, buf + sizeof buf, v);
-    out.append(buf, r.ptr - buf);
-}
-
 bool isPlainInteger(QByteArrayView s)
 {
     qsizetype i = s.startsWith('-') ? 1 : 0;
@@ -125,9 +120,9 @@ bool isValidUtf8(QByteArrayView s)
     return true;
 }
 
-// RFC 4180 cell of UTF-8 text; the rules only look at ASCII characters, so bytes and QChars
-// give the same answer.
-void appendCellUtf8(QByteArray &out, QByteArrayView value)
+// RFC 4180 cell of UTF-8 text at `p` (room for 2 * size + 3 bytes); returns the end. The
+// rules only look at ASCII characters, so bytes and QChars give the same answer.
+char *putCell(char *p, QByteArrayView value)
 {
     bool neutralise = false;
     bool quote = false;
@@ -144,35 +139,29 @@ void appendCellUtf8(QByteArray &out, QByteArrayView value)
     }
     if (!quote) {
         if (neutralise)
-            out.append('\'');
-        out.append(value);
-        return;
+            *p++ = '\'';
+        if (!value.isEmpty())
+            std::memcpy(p, value.data(), size_t(value.size()));
+        return p + value.size();
     }
-    out.append('"');
+    *p++ = '"';
     if (neutralise)
-        out.append('\'');
+        *p++ = '\'';
     for (char b : value) {
         if (b == '"')
-            out.append('"');
-        out.append(b);
+            *p++ = '"';
+        *p++ = b;
     }
-    out.append('"');
+    *p++ = '"';
+    return p;
 }
 
-// A cell read as bytes from the database, written as the QString path writes it: valid UTF-8
-// as is, anything else through QString (invalid sequences become U+FFFD).
-void appendStoredCell(QByteArray &out, QByteArrayView value)
+void appendCellUtf8(QByteArray &out, QByteArrayView value)
 {
-    for (char c : value) {
-        if (static_cast<unsigned char>(c) >= 0x80) {
-            if (!isValidUtf8(value)) {
-                appendCellUtf8(out, QString::fromUtf8(value).toUtf8());
-                return;
-            }
-            break;
-        }
-    }
-    appendCellUtf8(out, value);
+    const qsizetype at = out.size();
+    out.resize(at + 2 * value.size() + 3);
+    char *end = putCell(out.data() + at, value);
+    out.resize(end - out.constData());
 }
 
 // ---- amounts from JSON bytes ----
@@ -195,7 +184,7 @@ public:
     {}
 
     // false: unsure, ask QJsonDocument.
-    bool members(QList<Member> *out)
+    bool members(QVarLengthArray<Member, 16> *out)
     {
         if (m_p == m_end || *m_p != '{')
             return false;
@@ -417,13 +406,13 @@ bool amountInBytes(const std::optional<QByteArrayView> &json, AuditAmountBytes *
         return true;
     if (!isValidUtf8(*json))
         return false;
-    QList<JsonScan::Member> members;
+    QVarLengthArray<JsonScan::Member, 16> members;
     if (!JsonScan(*json).members(&members))
         return false;
     const auto endsMinor = [](QByteArrayView k) { return k.endsWith(QByteArrayView("_minor")); };
     const JsonScan::Member *amount = nullptr;
     const JsonScan::Member *currency = nullptr;
-    QList<const JsonScan::Member *> minors;
+    QVarLengthArray<const JsonScan::Member *, 4> minors;
     for (const JsonScan::Member &m : std::as_const(members)) {
         if (m.key == "currency") {
             if (currency)
@@ -644,41 +633,61 @@ Result<void> AuditCsvWriter::write(const AuditLogRow &r)
 Result<void> AuditCsvWriter::writeBytes(const AuditLogRowBytes &r)
 {
     const AuditAmountBytes amount = auditRowAmountBytes(r, &m_amountStorage);
-    QByteArray &b = m_buffer;
-    appendNumber(b, r.seq);
-    b.append(',');
     char time[32];
-    if (const int n = formatIsoTimeUtc(r.occurredAt, time))
-        b.append(time, n); // digits, '-', ':', '.', 'T', 'Z': never quoted or neutralised
-    else
-        appendCell(b, isoTime(r.occurredAt));
-    b.append(',');
-    appendNumber(b, r.occurredAt);
-    b.append(',');
-    appendNumber(b, r.recordedAt);
-    b.append(',');
-    for (QByteArrayView s : {r.eventId, r.actor, r.actorRole, r.action, r.entityKind, r.entityId}) {
-        appendStoredCell(b, s);
-        b.append(',');
+    const int timeSize = formatIsoTimeUtc(r.occurredAt, time);
+    QByteArray slowTime;
+    if (!timeSize)
+        slowTime = isoTime(r.occurredAt).toUtf8();
+    const QByteArrayView none;
+    // The text cells after occurred_at_ms/recorded_at_ms, in column order; NULL is empty.
+    QByteArrayView cells[] = {r.eventId,
+                              r.actor,
+                              r.actorRole,
+                              r.action,
+                              r.entityKind,
+                              r.entityId,
+                              r.orderId.value_or(none),
+                              r.callbackId.value_or(none),
+                              amount.minor,
+                              amount.currency,
+                              r.reason.value_or(none),
+                              r.beforeJson.value_or(none),
+                              r.afterJson.value_or(none),
+                              r.prevHash,
+                              r.hash};
+    // Valid UTF-8 is written as is; anything else as the QString path writes it (invalid
+    // sequences become U+FFFD).
+    QByteArray repaired[std::size(cells)];
+    const QByteArrayView timeCell =
+        timeSize ? QByteArrayView(time, timeSize) : QByteArrayView(slowTime);
+    qsizetype bound = 3 * 24 + 2 * timeCell.size() + 3 + 8;
+    for (size_t i = 0; i < std::size(cells); ++i) {
+        if (!isValidUtf8(cells[i])) {
+            repaired[i] = QString::fromUtf8(cells[i]).toUtf8();
+            cells[i] = repaired[i];
+        }
+        bound += 2 * cells[i].size() + 4;
     }
-    for (const std::optional<QByteArrayView> *s : {&r.orderId, &r.callbackId}) {
-        if (*s)
-            appendStoredCell(b, **s);
-        b.append(',');
+    QByteArray &b = m_buffer;
+    const qsizetype at = b.size();
+    b.resize(at + bound);
+    char *p = b.data() + at;
+    const auto number = [&p](qint64 v) {
+        p = std::to_chars(p, p + 24, v).ptr;
+        *p++ = ',';
+    };
+    number(r.seq);
+    p = putCell(p, timeCell);
+    *p++ = ',';
+    number(r.occurredAt);
+    number(r.recordedAt);
+    for (QByteArrayView cell : cells) {
+        p = putCell(p, cell);
+        *p++ = ',';
     }
-    appendStoredCell(b, amount.minor);
-    b.append(',');
-    appendStoredCell(b, amount.currency);
-    b.append(',');
-    for (const std::optional<QByteArrayView> *s : {&r.reason, &r.beforeJson, &r.afterJson}) {
-        if (*s)
-            appendStoredCell(b, **s);
-        b.append(',');
-    }
-    appendStoredCell(b, r.prevHash);
-    b.append(',');
-    appendStoredCell(b, r.hash);
-    b.append("\r\n");
+    p[-1] = '\r'; // the last cell's comma
+    *p++ = '\n';
+    b.resize(p - b.constData());
     return flush(false);
 }
 
