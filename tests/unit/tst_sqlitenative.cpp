@@ -49,6 +49,15 @@ private Q_SLOTS:
         QCOMPARE(select.string(1), QStringLiteral("支付 ✓"));
         QVERIFY(!*select.step());
 
+        // A unique violation is a Conflict, whatever extended code the driver enabled.
+        QVERIFY(Sql::exec(c->db(), "CREATE UNIQUE INDEX t_id ON t (id)").ok());
+        SqliteNative::Statement dup;
+        QVERIFY(dup.prepare(h, "INSERT INTO t (id, name) VALUES (?, 'again')").ok());
+        dup.bind(1, big);
+        auto conflict = dup.exec();
+        QVERIFY(!conflict.ok());
+        QCOMPARE(conflict.error().code, ErrorCode::Conflict);
+
         SqliteNative::Statement bad;
         QVERIFY(!bad.prepare(h, "SELECT nonsense FROM nowhere").ok());
     }
