@@ -197,14 +197,7 @@ public:
         for (;;) {
             Member m;
             char kind = 0;
-            if (!string(&m.key, &kind) || kind != 's')
-                return false;
-            space();
-            if (m_p == m_end || *m_p != ':')
-                return false;
-            ++m_p;
-            space();
-            if (!value(&m, 0))
+            if (!string(&m.key, &kind) || kind != 's' || !colon() || !value(&m, 0))
                 return false;
             out->append(m);
             space();
@@ -226,6 +219,17 @@ private:
     {
         while (m_p < m_end && (*m_p == ' ' || *m_p == '\t' || *m_p == '\n' || *m_p == '\r'))
             ++m_p;
+    }
+
+    // ':' between a key and its value, with the space around it.
+    bool colon()
+    {
+        space();
+        if (m_p == m_end || *m_p != ':')
+            return false;
+        ++m_p;
+        space();
+        return true;
     }
 
     static bool isHex(char c)
@@ -331,15 +335,8 @@ private:
                 return true;
             }
             for (;;) {
-                if (object) {
-                    if (!string(&ignored, &m_kind))
-                        return false;
-                    space();
-                    if (m_p == m_end || *m_p != ':')
-                        return false;
-                    ++m_p;
-                    space();
-                }
+                if (object && (!string(&ignored, &m_kind) || !colon()))
+                    return false;
                 if (!value(nullptr, depth + 1))
                     return false;
                 space();
