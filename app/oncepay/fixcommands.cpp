@@ -45,9 +45,10 @@ Result<Actor> signIn(const Connection &c, const QCommandLineParser &p)
     if (!r)
         return r.error();
     if (!r->signedIn())
-        return makeError(ErrorCode::Forbidden,
-                         QStringLiteral("sign-in refused for %1 (wrong password, locked or disabled)")
-                             .arg(user));
+        return makeError(
+            ErrorCode::Forbidden,
+            QStringLiteral("sign-in refused for %1 (wrong password, locked or disabled)")
+                .arg(user));
     return Actor{r->account.username, staffRoleName(r->account.role)};
 }
 
@@ -76,8 +77,8 @@ void printFix(QTextStream &out, const FixRequest &f)
         << f.proposerRole << ") from " << f.proposedFrom << '\n'
         << "reason        " << f.reasonCode << ": " << f.comment << '\n'
         << "amount        " << amount(f) << '\n'
-        << "order version " << (f.expectedVersion ? QString::number(f.expectedVersion) : QStringLiteral("-"))
-        << '\n'
+        << "order version "
+        << (f.expectedVersion ? QString::number(f.expectedVersion) : QStringLiteral("-")) << '\n'
         << "approvals     " << f.approvals() << " of " << f.approvalsNeeded << '\n'
         << "digest        " << f.changeSha256 << '\n'
         << "change        "
@@ -194,7 +195,8 @@ void addUser(QCommandLineParser &p)
     p.addOption({QStringLiteral("user"),
                  QStringLiteral("Staff account acting (its password on the first line of stdin)."),
                  QStringLiteral("USER")});
-    p.addOption({QStringLiteral("comment"), QStringLiteral("Why (audited)."), QStringLiteral("TEXT")});
+    p.addOption(
+        {QStringLiteral("comment"), QStringLiteral("Why (audited)."), QStringLiteral("TEXT")});
 }
 
 const bool registered = registerCommands({
@@ -205,7 +207,8 @@ const bool registered = registerCommands({
          p.addOption({QStringLiteral("status"),
                       QStringLiteral("open, applied, rejected, failed (comma-separated) or all."),
                       QStringLiteral("STATUS"), QStringLiteral("open")});
-         p.addOption({QStringLiteral("kind"), QStringLiteral("Only this kind."), QStringLiteral("KIND")});
+         p.addOption(
+             {QStringLiteral("kind"), QStringLiteral("Only this kind."), QStringLiteral("KIND")});
          p.addOption({QStringLiteral("order"), QStringLiteral("Only fixes touching this order."),
                       QStringLiteral("ORDER")});
      },
@@ -220,10 +223,10 @@ const bool registered = registerCommands({
      QStringLiteral("KIND TARGET"),
      [](QCommandLineParser &p) {
          addUser(p);
-         p.addOption({QStringLiteral("reason"),
-                      QStringLiteral("Reason code: ") + fixReasonCodes().join(QStringLiteral(", ")) +
-                          u'.',
-                      QStringLiteral("CODE")});
+         p.addOption(
+             {QStringLiteral("reason"),
+              QStringLiteral("Reason code: ") + fixReasonCodes().join(QStringLiteral(", ")) + u'.',
+              QStringLiteral("CODE")});
          p.addOption({QStringLiteral("amount-minor"),
                       QStringLiteral("adjust_fee / write_off: amount in minor units (default: the "
                                      "discrepancy's difference)."),
@@ -231,11 +234,13 @@ const bool registered = registerCommands({
      },
      propose,
      false,
-     QStringLiteral("KIND: requeue_message or resolve_message (TARGET: callback id), confirm_payment "
-                    "or rollback_payment (order id), adjust_fee or write_off (discrepancy number), "
-                    "close_period (FROM..TO, dates YYYY-MM-DD).")},
+     QStringLiteral(
+         "KIND: requeue_message or resolve_message (TARGET: callback id), confirm_payment "
+         "or rollback_payment (order id), adjust_fee or write_off (discrepancy number), "
+         "close_period (FROM..TO, dates YYYY-MM-DD).")},
     {{QStringLiteral("fix"), QStringLiteral("approve")},
-     QStringLiteral("approve a fix (finance, never one's own); applies it when it has its approvals"),
+     QStringLiteral(
+         "approve a fix (finance, never one's own); applies it when it has its approvals"),
      QStringLiteral("ID"),
      [](QCommandLineParser &p) {
          addUser(p);
@@ -251,8 +256,8 @@ const bool registered = registerCommands({
      [](QCommandLineParser &p) {
          addUser(p);
          p.addOption({QStringLiteral("reason"),
-                      QStringLiteral("Reason code: ") + rejectionReasonCodes().join(QStringLiteral(", ")) +
-                          u'.',
+                      QStringLiteral("Reason code: ") +
+                          rejectionReasonCodes().join(QStringLiteral(", ")) + u'.',
                       QStringLiteral("CODE")});
      },
      [](Context &ctx, const QCommandLineParser &p) { return decide(ctx, p, false); }},

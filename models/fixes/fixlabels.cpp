@@ -56,7 +56,8 @@ QString fixReason(const QString &code)
         {"poison_message", QT_TRANSLATE_NOOP("OncePay::FixLabels", "Message cannot be processed")},
         {"duplicate_handled", QT_TRANSLATE_NOOP("OncePay::FixLabels", "Duplicate already handled")},
         {"customer_dispute", QT_TRANSLATE_NOOP("OncePay::FixLabels", "Customer dispute")},
-        {"payment_verified", QT_TRANSLATE_NOOP("OncePay::FixLabels", "Payment verified with the channel")},
+        {"payment_verified",
+         QT_TRANSLATE_NOOP("OncePay::FixLabels", "Payment verified with the channel")},
         {"payment_not_received", QT_TRANSLATE_NOOP("OncePay::FixLabels", "Payment not received")},
         {"settlement_correction", QT_TRANSLATE_NOOP("OncePay::FixLabels", "Settlement correction")},
         {"fee_schedule_change", QT_TRANSLATE_NOOP("OncePay::FixLabels", "Fee schedule change")},
@@ -76,7 +77,8 @@ QString rejectionReason(const QString &code)
         {"wrong_target", QT_TRANSLATE_NOOP("OncePay::FixLabels", "Wrong target")},
         {"wrong_amount", QT_TRANSLATE_NOOP("OncePay::FixLabels", "Wrong amount")},
         {"against_policy", QT_TRANSLATE_NOOP("OncePay::FixLabels", "Against policy")},
-        {"needs_investigation", QT_TRANSLATE_NOOP("OncePay::FixLabels", "Needs more investigation")},
+        {"needs_investigation",
+         QT_TRANSLATE_NOOP("OncePay::FixLabels", "Needs more investigation")},
         {"other", QT_TRANSLATE_NOOP("OncePay::FixLabels", "Other (see comment)")}};
     for (const auto &[c, name] : names)
         if (code == QLatin1String(c))
@@ -133,7 +135,9 @@ QString coverage(qint64 ppm)
 {
     // Integer arithmetic: ppm → hundredths of a percent, no floating point in what is shown.
     const qint64 hundredths = ppm / 100;
-    return QStringLiteral("%1.%2 %").arg(hundredths / 100).arg(hundredths % 100, 2, 10, QLatin1Char('0'));
+    return QStringLiteral("%1.%2 %")
+        .arg(hundredths / 100)
+        .arg(hundredths % 100, 2, 10, QLatin1Char('0'));
 }
 
 } // namespace OncePay::Labels

@@ -12,8 +12,7 @@ namespace OncePay {
 namespace {
 
 // A column cell from a display function, with the row's order and id on every column.
-template <typename Row, typename Id, typename Display>
-auto cellOf(Id id, Display display)
+template <typename Row, typename Id, typename Display> auto cellOf(Id id, Display display)
 {
     return [id, display](const Row &r, int role) -> QVariant {
         if (role == Qt::DisplayRole)
@@ -60,7 +59,8 @@ FixModel::FixModel(QObject *parent)
             return f.orderId;
         return {};
     });
-    addColumn(tr("Kind"), cell([](const FixRequest &f) -> QString { return Labels::fixKind(f.kind); }));
+    addColumn(tr("Kind"),
+              cell([](const FixRequest &f) -> QString { return Labels::fixKind(f.kind); }));
     addColumn(tr("Target"), cell([](const FixRequest &f) -> QString { return f.targetId; }));
     addColumn(tr("Amount"), [](const FixRequest &f, int role) -> QVariant {
         if (role == IdRole)
@@ -72,7 +72,8 @@ FixModel::FixModel(QObject *parent)
               }));
     addColumn(tr("Proposed by"), cell([](const FixRequest &f) -> QString { return f.proposedBy; }));
     addColumn(tr("Age"), [this](const FixRequest &f, int role) -> QVariant {
-        const qint64 age = qMax<qint64>(0, (m_now ? m_now : QDateTime::currentMSecsSinceEpoch()) - f.proposedAt);
+        const qint64 age =
+            qMax<qint64>(0, (m_now ? m_now : QDateTime::currentMSecsSinceEpoch()) - f.proposedAt);
         if (role == Qt::DisplayRole)
             return Labels::age(age);
         if (role == SortRole)
@@ -141,9 +142,10 @@ void ChangeModel::setChange(const QJsonObject &change)
     for (const QString &k : detail.keys())
         rows.append({k, QString(), text(detail.value(k))});
     if (change.contains(QStringLiteral("amount_minor")))
-        rows.append({QStringLiteral("amount"), QString(),
-                     Labels::money(change.value(QStringLiteral("amount_minor")).toString().toLongLong(),
-                                   change.value(QStringLiteral("currency")).toString())});
+        rows.append(
+            {QStringLiteral("amount"), QString(),
+             Labels::money(change.value(QStringLiteral("amount_minor")).toString().toLongLong(),
+                           change.value(QStringLiteral("currency")).toString())});
     setRows(rows);
 }
 
@@ -161,7 +163,9 @@ RunModel::RunModel(QObject *parent)
                   return QStringLiteral("%1 … %2").arg(day(r.periodFrom), day(r.periodTo - 1)) +
                          (r.closed ? QStringLiteral("  🔒") : QString());
               }));
-    addColumn(tr("Status"), cell([](const ReconciliationRunRow &r) -> QString { return Labels::runStatus(r.status); }));
+    addColumn(tr("Status"), cell([](const ReconciliationRunRow &r) -> QString {
+                  return Labels::runStatus(r.status);
+              }));
     addColumn(tr("Coverage"), [](const ReconciliationRunRow &r, int role) -> QVariant {
         if (!r.coveragePpm)
             return {};
@@ -176,10 +180,16 @@ RunModel::RunModel(QObject *parent)
     addColumn(tr("Matched"), cell([](const ReconciliationRunRow &r) -> QString {
                   return QStringLiteral("%1 / %2").arg(r.matched).arg(r.eligible);
               }));
-    addColumn(tr("Auto-fixed"), cell([](const ReconciliationRunRow &r) -> QString { return QString::number(r.autoFixed); }));
-    addColumn(tr("Opened"), cell([](const ReconciliationRunRow &r) -> QString { return QString::number(r.opened); }));
+    addColumn(tr("Auto-fixed"), cell([](const ReconciliationRunRow &r) -> QString {
+                  return QString::number(r.autoFixed);
+              }));
+    addColumn(tr("Opened"), cell([](const ReconciliationRunRow &r) -> QString {
+                  return QString::number(r.opened);
+              }));
     addColumn(tr("By"), cell([](const ReconciliationRunRow &r) -> QString { return r.actor; }));
-    addColumn(tr("Finished"), cell([](const ReconciliationRunRow &r) -> QString { return Labels::time(r.finishedAt); }));
+    addColumn(tr("Finished"), cell([](const ReconciliationRunRow &r) -> QString {
+                  return Labels::time(r.finishedAt);
+              }));
 }
 
 DiscrepancyDeskModel::DiscrepancyDeskModel(QObject *parent)
@@ -194,12 +204,16 @@ DiscrepancyDeskModel::DiscrepancyDeskModel(QObject *parent)
             return d.orderId;
         return {};
     });
-    addColumn(tr("Kind"), cell([](const DiscrepancyRow &d) -> QString { return Labels::discrepancyKind(d.kind); }));
+    addColumn(tr("Kind"), cell([](const DiscrepancyRow &d) -> QString {
+                  return Labels::discrepancyKind(d.kind);
+              }));
     addColumn(tr("Channel"), cell([](const DiscrepancyRow &d) -> QString { return d.channel; }));
-    addColumn(tr("Transaction"), cell([](const DiscrepancyRow &d) -> QString { return d.channelTxnId; }));
+    addColumn(tr("Transaction"),
+              cell([](const DiscrepancyRow &d) -> QString { return d.channelTxnId; }));
     addColumn(tr("Order"), cell([](const DiscrepancyRow &d) -> QString { return d.orderId; }));
     addColumn(tr("Expected"), [](const DiscrepancyRow &d, int role) -> QVariant {
-        return moneyCell(d.expectedMinor.has_value(), d.expectedMinor.value_or(0), d.currency, role);
+        return moneyCell(d.expectedMinor.has_value(), d.expectedMinor.value_or(0), d.currency,
+                         role);
     });
     addColumn(tr("Actual"), [](const DiscrepancyRow &d, int role) -> QVariant {
         return moneyCell(d.actualMinor.has_value(), d.actualMinor.value_or(0), d.currency, role);
@@ -228,8 +242,9 @@ DiscrepancyDeskModel::DiscrepancyDeskModel(QObject *parent)
         return {};
     });
     addColumn(tr("Rule"), cell([](const DiscrepancyRow &d) -> QString {
-                  return d.ruleId.isEmpty() ? QString()
-                                            : QStringLiteral("%1 v%2").arg(d.ruleId).arg(d.ruleVersion);
+                  return d.ruleId.isEmpty()
+                             ? QString()
+                             : QStringLiteral("%1 v%2").arg(d.ruleId).arg(d.ruleVersion);
               }));
 }
 

@@ -48,7 +48,19 @@ public:
 class DiscrepancyDeskModel : public RowTableModel<DiscrepancyRow> {
     Q_OBJECT
 public:
-    enum Column { Id, Kind, Channel, Transaction, Order, Expected, Actual, Difference, Age, Status, Rule };
+    enum Column {
+        Id,
+        Kind,
+        Channel,
+        Transaction,
+        Order,
+        Expected,
+        Actual,
+        Difference,
+        Age,
+        Status,
+        Rule
+    };
     explicit DiscrepancyDeskModel(QObject *parent = nullptr);
 };
 

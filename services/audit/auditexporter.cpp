@@ -25,10 +25,7 @@ namespace {
 class Sha256 {
 public:
     Sha256() { EVP_DigestInit_ex(m_ctx.get(), EVP_sha256(), nullptr); }
-    void add(const char *data, qint64 len)
-    {
-        EVP_DigestUpdate(m_ctx.get(), data, size_t(len));
-    }
+    void add(const char *data, qint64 len) { EVP_DigestUpdate(m_ctx.get(), data, size_t(len)); }
     QString hex()
     {
         unsigned char md[EVP_MAX_MD_SIZE];

@@ -256,8 +256,7 @@ private:
                     if (m_end - m_p < 6 || !isHex(m_p[2]) || !isHex(m_p[3]) || !isHex(m_p[4]) ||
                         !isHex(m_p[5]))
                         return false;
-                    if ((m_p[2] == 'd' || m_p[2] == 'D') &&
-                        !(m_p[3] >= '0' && m_p[3] <= '7'))
+                    if ((m_p[2] == 'd' || m_p[2] == 'D') && !(m_p[3] >= '0' && m_p[3] <= '7'))
                         return false; // a surrogate: let Qt decide
                     m_p += 6;
                     continue;
@@ -433,8 +432,9 @@ bool amountInBytes(const std::optional<QByteArrayView> &json, AuditAmountBytes *
     if (found == Found::Unsure)
         return false;
     if (found == Found::No) {
-        std::sort(minors.begin(), minors.end(),
-                  [](const JsonScan::Member *x, const JsonScan::Member *y) { return x->key < y->key; });
+        std::sort(
+            minors.begin(), minors.end(),
+            [](const JsonScan::Member *x, const JsonScan::Member *y) { return x->key < y->key; });
         for (const JsonScan::Member *m : std::as_const(minors)) {
             found = integerBytes(*m, &a->minor);
             if (found == Found::Unsure)
@@ -508,7 +508,8 @@ int formatIsoTimeUtc(qint64 ms, char *out)
 AuditAmountBytes auditRowAmountBytes(const AuditLogRowBytes &row, QByteArray *storage)
 {
     AuditAmountBytes a;
-    if (amountInBytes(row.afterJson, &a) && (!a.minor.isEmpty() || amountInBytes(row.beforeJson, &a)))
+    if (amountInBytes(row.afterJson, &a) &&
+        (!a.minor.isEmpty() || amountInBytes(row.beforeJson, &a)))
         return a;
     const auto text = [](const std::optional<QByteArrayView> &b) {
         return b ? std::optional<QString>(QString::fromUtf8(*b)) : std::nullopt;

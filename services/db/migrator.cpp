@@ -1,8 +1,8 @@
 #include "migrator.h"
 
+#include "core/clock.h"
 #include "sql.h"
 #include "transaction.h"
-#include "core/clock.h"
 
 #include <QCryptographicHash>
 #include <QDirIterator>

@@ -14,21 +14,21 @@ bool isConnectionError(const QSqlError &error)
     const QString native = error.nativeErrorCode();
     // PostgreSQL class 08 (connection exception), 57P0x (shutdown); MySQL 2006/2013
     // (server gone away / lost connection), 1927 (connection killed).
-    if (native.startsWith(QStringLiteral("08")) || native.startsWith(QStringLiteral("57P0"))
-        || native == u"2006" || native == u"2013" || native == u"1927")
+    if (native.startsWith(QStringLiteral("08")) || native.startsWith(QStringLiteral("57P0")) ||
+        native == u"2006" || native == u"2013" || native == u"1927")
         return true;
     const QString text = error.text();
-    return text.contains(QStringLiteral("server closed the connection"))
-           || text.contains(QStringLiteral("no connection to the server"))
-           || text.contains(QStringLiteral("Lost connection"));
+    return text.contains(QStringLiteral("server closed the connection")) ||
+           text.contains(QStringLiteral("no connection to the server")) ||
+           text.contains(QStringLiteral("Lost connection"));
 }
 
 bool isBusy(const QSqlError &error)
 {
     const QString native = error.nativeErrorCode();
     // SQLITE_BUSY(5)/SQLITE_LOCKED(6); PostgreSQL serialization/deadlock; MySQL deadlock/lock wait.
-    return native == u"5" || native == u"6" || native == u"40001" || native == u"40P01"
-           || native == u"1213" || native == u"1205";
+    return native == u"5" || native == u"6" || native == u"40001" || native == u"40P01" ||
+           native == u"1213" || native == u"1205";
 }
 
 } // namespace

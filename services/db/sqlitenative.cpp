@@ -74,10 +74,12 @@ Result<bool> Statement::step()
     // Qt's driver turns on extended result codes (SQLITE_CONSTRAINT_UNIQUE, SQLITE_BUSY_SNAPSHOT):
     // classify by the primary code.
     const int primary = rc & 0xff;
-    const ErrorCode code = (primary == SQLITE_BUSY || primary == SQLITE_LOCKED) ? ErrorCode::Unavailable
-                           : (primary == SQLITE_CONSTRAINT)                     ? ErrorCode::Conflict
-                                                                                : ErrorCode::Internal;
-    return makeError(code, QStringLiteral("sqlite step: %1").arg(QString::fromUtf8(sqlite3_errmsg(m_db))));
+    const ErrorCode code = (primary == SQLITE_BUSY || primary == SQLITE_LOCKED)
+                               ? ErrorCode::Unavailable
+                           : (primary == SQLITE_CONSTRAINT) ? ErrorCode::Conflict
+                                                            : ErrorCode::Internal;
+    return makeError(
+        code, QStringLiteral("sqlite step: %1").arg(QString::fromUtf8(sqlite3_errmsg(m_db))));
 }
 
 Result<void> Statement::exec()

@@ -33,7 +33,7 @@ public:
     void bind(int index, qint64 value);
     void bind(int index, const QByteArray &utf8); // text, copied by SQLite
     void bindNull(int index);
-    void bindAll(const QVariantList &values);     // integers as integers, null as NULL, else text
+    void bindAll(const QVariantList &values); // integers as integers, null as NULL, else text
 
     // true: a row is there; false: done. Errors come back as Internal/Unavailable.
     Result<bool> step();

@@ -25,14 +25,14 @@ Result<QList<ReconciliationRunRow>> ReconciliationDesk::runs(const Actor &actor,
     if (auto allowed = require(actor, Action::ReadOrders); !allowed)
         return allowed.error();
     auto q = Sql::exec(
-        m_c.db(),
-        QStringLiteral("SELECT r.id, r.period_from, r.period_to, r.status, r.eligible, r.matched,"
-                       " r.coverage_ppm, r.auto_fixed, r.opened, r.actor, r.started_at,"
-                       " COALESCE(r.finished_at, 0),"
-                       " (SELECT COUNT(*) FROM closed_periods c WHERE c.period_from <= r.period_from"
-                       "  AND r.period_to <= c.period_to)"
-                       " FROM reconciliation_runs r ORDER BY r.id DESC LIMIT %1")
-            .arg(qBound(1, limit, 10000)));
+        m_c.db(), QStringLiteral(
+                      "SELECT r.id, r.period_from, r.period_to, r.status, r.eligible, r.matched,"
+                      " r.coverage_ppm, r.auto_fixed, r.opened, r.actor, r.started_at,"
+                      " COALESCE(r.finished_at, 0),"
+                      " (SELECT COUNT(*) FROM closed_periods c WHERE c.period_from <= r.period_from"
+                      "  AND r.period_to <= c.period_to)"
+                      " FROM reconciliation_runs r ORDER BY r.id DESC LIMIT %1")
+                      .arg(qBound(1, limit, 10000)));
     if (!q)
         return q.error();
     QList<ReconciliationRunRow> out;
@@ -100,7 +100,8 @@ Result<QList<DiscrepancyRow>> ReconciliationDesk::discrepancies(const Discrepanc
         sql += QStringLiteral(" AND d.channel = ?");
         binds << filter.channel;
     }
-    sql += QStringLiteral(" ORDER BY d.opened_at, d.id LIMIT %1").arg(qBound(1, filter.limit, 100000));
+    sql +=
+        QStringLiteral(" ORDER BY d.opened_at, d.id LIMIT %1").arg(qBound(1, filter.limit, 100000));
     auto q = Sql::exec(m_c.db(), sql, binds);
     if (!q)
         return q.error();
@@ -172,8 +173,9 @@ Result<DeskSummary> ReconciliationDesk::summary(const Actor &actor) const
             s.autoFixed += n;
         }
     }
-    auto last = Sql::scalar(m_c.db(), QStringLiteral("SELECT MAX(finished_at) FROM reconciliation_runs"
-                                                     " WHERE status = 'finished'"));
+    auto last =
+        Sql::scalar(m_c.db(), QStringLiteral("SELECT MAX(finished_at) FROM reconciliation_runs"
+                                             " WHERE status = 'finished'"));
     if (!last)
         return last.error();
     auto settings = OpsSettings::load(m_c);
@@ -189,10 +191,10 @@ Result<ReconcileReport> ReconciliationDesk::reconcile(const ReconcileOptions &op
                                                       const Actor &actor) const
 {
     if (auto allowed = require(actor, Action::DecideFix); !allowed)
-        return makeError(ErrorCode::Forbidden,
-                         QStringLiteral("%1 (%2) may not start a reconciliation run")
-                             .arg(actor.id, actor.role),
-                         QStringLiteral("forbidden"));
+        return makeError(
+            ErrorCode::Forbidden,
+            QStringLiteral("%1 (%2) may not start a reconciliation run").arg(actor.id, actor.role),
+            QStringLiteral("forbidden"));
     return Reconciler(m_c, m_clock, actor).run(options);
 }
 

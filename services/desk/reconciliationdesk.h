@@ -82,7 +82,7 @@ struct DiscrepancyRow {
 };
 
 struct DiscrepancyFilter {
-    qint64 id = 0; // one discrepancy
+    qint64 id = 0;        // one discrepancy
     QStringList statuses; // empty: all
     QString kind;
     QString channel;

@@ -88,11 +88,16 @@ QString FixKind::targetKind(const QString &kind)
 
 QStringList fixReasonCodes()
 {
-    return {QStringLiteral("channel_outage"),     QStringLiteral("poison_message"),
-            QStringLiteral("duplicate_handled"),  QStringLiteral("customer_dispute"),
-            QStringLiteral("payment_verified"),   QStringLiteral("payment_not_received"),
-            QStringLiteral("settlement_correction"), QStringLiteral("fee_schedule_change"),
-            QStringLiteral("immaterial_difference"), QStringLiteral("period_end"),
+    return {QStringLiteral("channel_outage"),
+            QStringLiteral("poison_message"),
+            QStringLiteral("duplicate_handled"),
+            QStringLiteral("customer_dispute"),
+            QStringLiteral("payment_verified"),
+            QStringLiteral("payment_not_received"),
+            QStringLiteral("settlement_correction"),
+            QStringLiteral("fee_schedule_change"),
+            QStringLiteral("immaterial_difference"),
+            QStringLiteral("period_end"),
             QStringLiteral("other")};
 }
 
@@ -129,13 +134,15 @@ Result<FixRequest> FixService::propose(const FixProposal &p, const Actor &actor)
                                     .arg(p.kind, FixKind::all().join(QStringLiteral(", ")))),
                       QStringLiteral("propose"), 0, target, actor, p.origin);
     if (!fixReasonCodes().contains(p.reasonCode))
-        return refuse(makeError(ErrorCode::Invalid,
-                                QStringLiteral("unknown reason code '%1' (one of: %2)")
-                                    .arg(p.reasonCode, fixReasonCodes().join(QStringLiteral(", ")))),
-                      QStringLiteral("propose"), 0, target, actor, p.origin);
-    for (const auto &check : {validateText(QStringLiteral("a comment"), p.comment, true, kMaxComment),
-                              validateText(QStringLiteral("the target"), p.targetId, true, 190),
-                              validateText(QStringLiteral("the origin"), p.origin, false, kMaxOrigin)})
+        return refuse(
+            makeError(ErrorCode::Invalid,
+                      QStringLiteral("unknown reason code '%1' (one of: %2)")
+                          .arg(p.reasonCode, fixReasonCodes().join(QStringLiteral(", ")))),
+            QStringLiteral("propose"), 0, target, actor, p.origin);
+    for (const auto &check :
+         {validateText(QStringLiteral("a comment"), p.comment, true, kMaxComment),
+          validateText(QStringLiteral("the target"), p.targetId, true, 190),
+          validateText(QStringLiteral("the origin"), p.origin, false, kMaxOrigin)})
         if (!check)
             return refuse(check.error(), QStringLiteral("propose"), 0, target, actor, p.origin);
 
@@ -158,11 +165,12 @@ Result<FixRequest> FixService::propose(const FixProposal &p, const Actor &actor)
         f.expectedVersion = planned->expectedVersion;
         f.amountMinor = planned->amountMinor;
         f.currency = planned->currency;
-        f.change = {{QStringLiteral("kind"), p.kind},
-                    {QStringLiteral("target"), QStringLiteral("%1:%2").arg(f.targetKind, p.targetId)},
-                    {QStringLiteral("before"), planned->before},
-                    {QStringLiteral("after"), planned->after},
-                    {QStringLiteral("detail"), planned->detail}};
+        f.change = {
+            {QStringLiteral("kind"), p.kind},
+            {QStringLiteral("target"), QStringLiteral("%1:%2").arg(f.targetKind, p.targetId)},
+            {QStringLiteral("before"), planned->before},
+            {QStringLiteral("after"), planned->after},
+            {QStringLiteral("detail"), planned->detail}};
         if (!f.orderId.isEmpty())
             f.change.insert(QStringLiteral("order_id"), f.orderId);
         if (!f.callbackId.isEmpty())
@@ -186,15 +194,17 @@ Result<FixRequest> FixService::propose(const FixProposal &p, const Actor &actor)
         const QString openTarget = QStringLiteral("%1:%2").arg(f.targetKind, f.targetId);
         // Checked first for a helpful answer; the unique key on open_target decides races
         // (and PostgreSQL cannot ask anything after a failed statement in a transaction).
-        auto other = Sql::scalar(m_c.db(), QStringLiteral("SELECT id FROM fix_requests WHERE open_target = ?"),
-                                 {openTarget});
+        auto other = Sql::scalar(
+            m_c.db(), QStringLiteral("SELECT id FROM fix_requests WHERE open_target = ?"),
+            {openTarget});
         if (!other)
             return other.error();
         if (!other->isNull())
-            return makeError(ErrorCode::Conflict,
-                             QStringLiteral("%1 already has an open proposal (#%2); decide that one first")
-                                 .arg(openTarget, other->toString()),
-                             QStringLiteral("open_proposal_exists"));
+            return makeError(
+                ErrorCode::Conflict,
+                QStringLiteral("%1 already has an open proposal (#%2); decide that one first")
+                    .arg(openTarget, other->toString()),
+                QStringLiteral("open_proposal_exists"));
         auto id = Sql::insert(
             m_c.db(), m_c.dialect(),
             QStringLiteral("INSERT INTO fix_requests (kind, target_kind, target_id, open_target,"
@@ -210,10 +220,11 @@ Result<FixRequest> FixService::propose(const FixProposal &p, const Actor &actor)
         if (!id) {
             if (id.error().code != ErrorCode::Conflict)
                 return id.error();
-            return makeError(ErrorCode::Conflict,
-                             QStringLiteral("%1 got an open proposal at the same moment; decide that one first")
-                                 .arg(openTarget),
-                             QStringLiteral("open_proposal_exists"));
+            return makeError(
+                ErrorCode::Conflict,
+                QStringLiteral("%1 got an open proposal at the same moment; decide that one first")
+                    .arg(openTarget),
+                QStringLiteral("open_proposal_exists"));
         }
         f.id = *id;
         if (auto a = audit(QStringLiteral("fix.proposed"), f, actor, p.origin,
@@ -238,8 +249,9 @@ Result<FixRequest> FixService::approve(qint64 fixId, const QString &changeSha256
     const QString target = QStringLiteral("fix:%1").arg(fixId);
     if (auto r = require(actor, Action::DecideFix); !r)
         return refuse(r.error(), QStringLiteral("approve"), fixId, target, actor, origin);
-    for (const auto &check : {validateText(QStringLiteral("a comment"), comment, false, kMaxComment),
-                              validateText(QStringLiteral("the origin"), origin, false, kMaxOrigin)})
+    for (const auto &check :
+         {validateText(QStringLiteral("a comment"), comment, false, kMaxComment),
+          validateText(QStringLiteral("the origin"), origin, false, kMaxOrigin)})
         if (!check)
             return refuse(check.error(), QStringLiteral("approve"), fixId, target, actor, origin);
 
@@ -254,25 +266,28 @@ Result<FixRequest> FixService::approve(qint64 fixId, const QString &changeSha256
         FixRequest f = *loaded;
         for (const FixDecision &d : f.decisions)
             if (d.decidedBy == actor.id)
-                return makeError(ErrorCode::Conflict,
-                                 QStringLiteral("%1 already approved fix #%2; a second approval must come "
-                                                "from someone else")
-                                     .arg(actor.id)
-                                     .arg(fixId),
-                                 QStringLiteral("already_decided"));
+                return makeError(
+                    ErrorCode::Conflict,
+                    QStringLiteral("%1 already approved fix #%2; a second approval must come "
+                                   "from someone else")
+                        .arg(actor.id)
+                        .arg(fixId),
+                    QStringLiteral("already_decided"));
         if (digest(f.change) != f.changeSha256)
-            return makeError(ErrorCode::Corrupt,
-                             QStringLiteral("fix #%1's stored change no longer matches its digest").arg(fixId),
-                             QStringLiteral("digest_mismatch"));
+            return makeError(
+                ErrorCode::Corrupt,
+                QStringLiteral("fix #%1's stored change no longer matches its digest").arg(fixId),
+                QStringLiteral("digest_mismatch"));
         if (changeSha256 != f.changeSha256)
-            return makeError(ErrorCode::Conflict,
-                             QStringLiteral("the change approved (%1) is not fix #%2's change (%3)")
-                                 .arg(changeSha256.left(12), QString::number(fixId),
-                                      f.changeSha256.left(12)),
-                             QStringLiteral("digest_mismatch"));
+            return makeError(
+                ErrorCode::Conflict,
+                QStringLiteral("the change approved (%1) is not fix #%2's change (%3)")
+                    .arg(changeSha256.left(12), QString::number(fixId), f.changeSha256.left(12)),
+                QStringLiteral("digest_mismatch"));
         if (auto d = recordDecision(f, QStringLiteral("approve"), {}, comment, origin, actor); !d)
             return d.error();
-        f.decisions.append({actor.id, QStringLiteral("approve"), {}, comment, origin, m_clock.nowMs()});
+        f.decisions.append(
+            {actor.id, QStringLiteral("approve"), {}, comment, origin, m_clock.nowMs()});
         if (auto a = audit(QStringLiteral("fix.approved"), f, actor, origin,
                            {{QStringLiteral("approvals"), f.approvals()},
                             {QStringLiteral("approvals_needed"), f.approvalsNeeded},
@@ -286,17 +301,20 @@ Result<FixRequest> FixService::approve(qint64 fixId, const QString &changeSha256
         if (auto applied = FixTargets(m_c, m_clock).apply(f, actor); !applied)
             return applied.error();
         const qint64 now = m_clock.nowMs();
-        auto u = Sql::update(m_c.db(),
-                             QStringLiteral("UPDATE fix_requests SET status = 'applied', applied_at = ?,"
-                                            " open_target = NULL WHERE id = ? AND status = 'open'"),
-                             {now, fixId});
+        auto u =
+            Sql::update(m_c.db(),
+                        QStringLiteral("UPDATE fix_requests SET status = 'applied', applied_at = ?,"
+                                       " open_target = NULL WHERE id = ? AND status = 'open'"),
+                        {now, fixId});
         if (!u)
             return u.error();
         if (*u != 1)
-            return makeError(ErrorCode::Conflict, QStringLiteral("fix #%1 was decided meanwhile").arg(fixId));
+            return makeError(ErrorCode::Conflict,
+                             QStringLiteral("fix #%1 was decided meanwhile").arg(fixId));
         f.status = FixStatus::Applied;
         f.appliedAt = now;
-        if (auto a = audit(QStringLiteral("fix.applied"), f, actor, origin, f.change, f.reasonCode); !a)
+        if (auto a = audit(QStringLiteral("fix.applied"), f, actor, origin, f.change, f.reasonCode);
+            !a)
             return a.error();
         return f;
     });
@@ -314,49 +332,55 @@ Result<FixRequest> FixService::approve(qint64 fixId, const QString &changeSha256
     const Error why = done.error();
     if (why.code == ErrorCode::Unavailable)
         return why; // nothing was recorded; the reviewer can approve again
-    auto failed = inTransaction(m_c.db(), Transaction::Mode::Immediate, [&]() -> Result<FixRequest> {
-        auto loaded = load(fixId, true);
-        if (!loaded)
-            return loaded.error();
-        FixRequest f = *loaded;
-        if (f.status != FixStatus::Open)
-            return makeError(ErrorCode::Conflict, QStringLiteral("fix #%1 was decided meanwhile").arg(fixId));
-        if (auto d = recordDecision(f, QStringLiteral("approve"), {}, comment, origin, actor); !d)
-            return d.error();
-        f.decisions.append({actor.id, QStringLiteral("approve"), {}, comment, origin, m_clock.nowMs()});
-        auto u = Sql::update(m_c.db(),
-                             QStringLiteral("UPDATE fix_requests SET status = 'failed', failure_reason = ?,"
-                                            " open_target = NULL WHERE id = ? AND status = 'open'"),
-                             {why.message.left(190), fixId});
-        if (!u)
-            return u.error();
-        f.status = FixStatus::Failed;
-        f.failureReason = why.message;
-        if (auto a = audit(QStringLiteral("fix.approved"), f, actor, origin,
-                           {{QStringLiteral("approvals"), f.approvals()},
-                            {QStringLiteral("approvals_needed"), f.approvalsNeeded},
-                            {QStringLiteral("change_sha256"), f.changeSha256}},
-                           comment);
-            !a)
-            return a.error();
-        if (auto a = audit(QStringLiteral("fix.failed"), f, actor, origin,
-                           {{QStringLiteral("failure"), why.message},
-                            {QStringLiteral("failure_code"), errorCodeName(why.code)}},
-                           why.message);
-            !a)
-            return a.error();
-        return f;
-    });
+    auto failed =
+        inTransaction(m_c.db(), Transaction::Mode::Immediate, [&]() -> Result<FixRequest> {
+            auto loaded = load(fixId, true);
+            if (!loaded)
+                return loaded.error();
+            FixRequest f = *loaded;
+            if (f.status != FixStatus::Open)
+                return makeError(ErrorCode::Conflict,
+                                 QStringLiteral("fix #%1 was decided meanwhile").arg(fixId));
+            if (auto d = recordDecision(f, QStringLiteral("approve"), {}, comment, origin, actor);
+                !d)
+                return d.error();
+            f.decisions.append(
+                {actor.id, QStringLiteral("approve"), {}, comment, origin, m_clock.nowMs()});
+            auto u = Sql::update(
+                m_c.db(),
+                QStringLiteral("UPDATE fix_requests SET status = 'failed', failure_reason = ?,"
+                               " open_target = NULL WHERE id = ? AND status = 'open'"),
+                {why.message.left(190), fixId});
+            if (!u)
+                return u.error();
+            f.status = FixStatus::Failed;
+            f.failureReason = why.message;
+            if (auto a = audit(QStringLiteral("fix.approved"), f, actor, origin,
+                               {{QStringLiteral("approvals"), f.approvals()},
+                                {QStringLiteral("approvals_needed"), f.approvalsNeeded},
+                                {QStringLiteral("change_sha256"), f.changeSha256}},
+                               comment);
+                !a)
+                return a.error();
+            if (auto a = audit(QStringLiteral("fix.failed"), f, actor, origin,
+                               {{QStringLiteral("failure"), why.message},
+                                {QStringLiteral("failure_code"), errorCodeName(why.code)}},
+                               why.message);
+                !a)
+                return a.error();
+            return f;
+        });
     if (!failed)
         return refuse(failed.error(), QStringLiteral("approve"), fixId, target, actor, origin);
     spdlog::warn("fix #{} approved by {} but not applied: {}", fixId, actor.id.toStdString(),
                  why.message.toStdString());
-    return makeError(why.code,
-                     QStringLiteral("fix #%1 was not applied and is recorded as failed: %2. Propose it "
-                                    "again against the current state.")
-                         .arg(fixId)
-                         .arg(why.message),
-                     why.reason.isEmpty() ? QStringLiteral("apply_failed") : why.reason);
+    return makeError(
+        why.code,
+        QStringLiteral("fix #%1 was not applied and is recorded as failed: %2. Propose it "
+                       "again against the current state.")
+            .arg(fixId)
+            .arg(why.message),
+        why.reason.isEmpty() ? QStringLiteral("apply_failed") : why.reason);
 }
 
 Result<FixRequest> FixService::reject(qint64 fixId, const QString &reasonCode,
@@ -371,8 +395,9 @@ Result<FixRequest> FixService::reject(qint64 fixId, const QString &reasonCode,
                                 QStringLiteral("a rejection needs a reason code (one of: %1)")
                                     .arg(rejectionReasonCodes().join(QStringLiteral(", ")))),
                       QStringLiteral("reject"), fixId, target, actor, origin);
-    for (const auto &check : {validateText(QStringLiteral("a comment"), comment, true, kMaxComment),
-                              validateText(QStringLiteral("the origin"), origin, false, kMaxOrigin)})
+    for (const auto &check :
+         {validateText(QStringLiteral("a comment"), comment, true, kMaxComment),
+          validateText(QStringLiteral("the origin"), origin, false, kMaxOrigin)})
         if (!check)
             return refuse(check.error(), QStringLiteral("reject"), fixId, target, actor, origin);
     auto done = inTransaction(m_c.db(), Transaction::Mode::Immediate, [&]() -> Result<FixRequest> {
@@ -380,25 +405,31 @@ Result<FixRequest> FixService::reject(qint64 fixId, const QString &reasonCode,
         if (!loaded)
             return loaded.error();
         FixRequest f = *loaded;
-        if (auto d = recordDecision(f, QStringLiteral("reject"), reasonCode, comment, origin, actor); !d)
+        if (auto d =
+                recordDecision(f, QStringLiteral("reject"), reasonCode, comment, origin, actor);
+            !d)
             return d.error();
-        auto u = Sql::update(m_c.db(),
-                             QStringLiteral("UPDATE fix_requests SET status = 'rejected', open_target = NULL"
-                                            " WHERE id = ? AND status = 'open'"),
-                             {fixId});
+        auto u = Sql::update(
+            m_c.db(),
+            QStringLiteral("UPDATE fix_requests SET status = 'rejected', open_target = NULL"
+                           " WHERE id = ? AND status = 'open'"),
+            {fixId});
         if (!u)
             return u.error();
-        f.decisions.append({actor.id, QStringLiteral("reject"), reasonCode, comment, origin, m_clock.nowMs()});
+        f.decisions.append(
+            {actor.id, QStringLiteral("reject"), reasonCode, comment, origin, m_clock.nowMs()});
         f.status = FixStatus::Rejected;
         if (auto a = audit(QStringLiteral("fix.rejected"), f, actor, origin,
-                           {{QStringLiteral("reason_code"), reasonCode}}, reasonCode + QStringLiteral(": ") + comment);
+                           {{QStringLiteral("reason_code"), reasonCode}},
+                           reasonCode + QStringLiteral(": ") + comment);
             !a)
             return a.error();
         return f;
     });
     if (!done)
         return refuse(done.error(), QStringLiteral("reject"), fixId, target, actor, origin);
-    spdlog::info("fix #{} rejected by {} ({})", fixId, actor.id.toStdString(), reasonCode.toStdString());
+    spdlog::info("fix #{} rejected by {} ({})", fixId, actor.id.toStdString(),
+                 reasonCode.toStdString());
     return done;
 }
 
@@ -414,9 +445,10 @@ Result<FixRequest> FixService::loadForDecision(qint64 fixId, const Actor &actor)
                              .arg(f->status),
                          QStringLiteral("not_open"));
     if (f->proposedBy == actor.id)
-        return makeError(ErrorCode::Forbidden,
-                         QStringLiteral("%1 proposed fix #%2 and may not decide it").arg(actor.id).arg(fixId),
-                         QStringLiteral("own_proposal"));
+        return makeError(
+            ErrorCode::Forbidden,
+            QStringLiteral("%1 proposed fix #%2 and may not decide it").arg(actor.id).arg(fixId),
+            QStringLiteral("own_proposal"));
     return f;
 }
 
@@ -445,10 +477,11 @@ Result<FixRequest> FixService::load(qint64 fixId, bool lock) const
 
 Result<QList<FixDecision>> FixService::decisions(qint64 fixId) const
 {
-    auto q = Sql::exec(m_c.db(),
-                       QStringLiteral("SELECT decided_by, decision, reason_code, comment, decided_from,"
-                                      " decided_at FROM fix_decisions WHERE fix_id = ? ORDER BY id"),
-                       {fixId});
+    auto q =
+        Sql::exec(m_c.db(),
+                  QStringLiteral("SELECT decided_by, decision, reason_code, comment, decided_from,"
+                                 " decided_at FROM fix_decisions WHERE fix_id = ? ORDER BY id"),
+                  {fixId});
     if (!q)
         return q.error();
     QList<FixDecision> out;
@@ -480,9 +513,9 @@ Result<QList<FixRequest>> FixService::list(const FixFilter &filter) const
     }
     if (!filter.orderId.isEmpty()) {
         // Order fixes target the order; message and discrepancy fixes name it in their change.
-        sql += QStringLiteral(" AND ((target_kind = 'order' AND target_id = ?) OR change_json LIKE ?)");
-        binds << filter.orderId
-              << QStringLiteral("%\"order_id\":\"%1\"%").arg(filter.orderId);
+        sql += QStringLiteral(
+            " AND ((target_kind = 'order' AND target_id = ?) OR change_json LIKE ?)");
+        binds << filter.orderId << QStringLiteral("%\"order_id\":\"%1\"%").arg(filter.orderId);
     }
     sql += QStringLiteral(" ORDER BY id DESC LIMIT %1").arg(qBound(1, filter.limit, 10000));
     auto q = Sql::exec(m_c.db(), sql, binds);
@@ -509,9 +542,10 @@ Result<int> FixService::approvalsNeeded(const QString &currency, std::optional<q
         return settings.error();
     // A per-currency threshold (fixes.second_approver_above_minor.KRW) wins over the default:
     // minor units of KRW and of USD are not worth the same.
-    const qint64 fallback = settings->integer(QStringLiteral("fixes.second_approver_above_minor"), 100000);
-    const qint64 threshold =
-        settings->integer(QStringLiteral("fixes.second_approver_above_minor.") + currency, fallback);
+    const qint64 fallback =
+        settings->integer(QStringLiteral("fixes.second_approver_above_minor"), 100000);
+    const qint64 threshold = settings->integer(
+        QStringLiteral("fixes.second_approver_above_minor.") + currency, fallback);
     const qint64 magnitude = *amount < 0 ? -*amount : *amount;
     return magnitude > threshold ? 2 : 1;
 }
@@ -520,11 +554,12 @@ Result<void> FixService::recordDecision(const FixRequest &fix, const QString &de
                                         const QString &reasonCode, const QString &comment,
                                         const QString &origin, const Actor &actor) const
 {
-    auto r = Sql::exec(m_c.db(),
-                       QStringLiteral("INSERT INTO fix_decisions (fix_id, decided_by, decision, reason_code,"
-                                      " comment, decided_from, decided_at) VALUES (?, ?, ?, ?, ?, ?, ?)"),
-                       {fix.id, actor.id, decision, Sql::nullIfEmpty(reasonCode), comment.trimmed(),
-                        origin, m_clock.nowMs()});
+    auto r = Sql::exec(
+        m_c.db(),
+        QStringLiteral("INSERT INTO fix_decisions (fix_id, decided_by, decision, reason_code,"
+                       " comment, decided_from, decided_at) VALUES (?, ?, ?, ?, ?, ?, ?)"),
+        {fix.id, actor.id, decision, Sql::nullIfEmpty(reasonCode), comment.trimmed(), origin,
+         m_clock.nowMs()});
     if (!r)
         return r.error();
     return {};
@@ -546,7 +581,8 @@ Result<void> FixService::audit(const QString &action, const FixRequest &fix, con
                 {QStringLiteral("state"), fix.change.value(QStringLiteral("before"))}};
     QJsonObject after = extra;
     after.insert(QStringLiteral("kind"), fix.kind);
-    after.insert(QStringLiteral("target"), QStringLiteral("%1:%2").arg(fix.targetKind, fix.targetId));
+    after.insert(QStringLiteral("target"),
+                 QStringLiteral("%1:%2").arg(fix.targetKind, fix.targetId));
     after.insert(QStringLiteral("status"), fix.status);
     after.insert(QStringLiteral("change_sha256"), fix.changeSha256);
     after.insert(QStringLiteral("proposed_by"), fix.proposedBy);
@@ -559,8 +595,8 @@ Result<void> FixService::audit(const QString &action, const FixRequest &fix, con
     return {};
 }
 
-Error FixService::refuse(const Error &why, const QString &step, qint64 fixId,
-                         const QString &target, const Actor &actor, const QString &origin) const
+Error FixService::refuse(const Error &why, const QString &step, qint64 fixId, const QString &target,
+                         const Actor &actor, const QString &origin) const
 {
     spdlog::warn("fix {} refused for {} ({}) on {}: {}", step.toStdString(), actor.id.toStdString(),
                  actor.role.toStdString(), target.toStdString(), why.message.toStdString());
@@ -578,8 +614,9 @@ Error FixService::refuse(const Error &why, const QString &step, qint64 fixId,
                {QStringLiteral("reason"), why.reason},
                {QStringLiteral("from"), origin}};
     e.reason = why.message.left(500);
-    auto a = inTransaction(m_c.db(), Transaction::Mode::Immediate,
-                           [&]() -> Result<QString> { return AuditOutbox::record(m_c.db(), e, m_clock); });
+    auto a = inTransaction(m_c.db(), Transaction::Mode::Immediate, [&]() -> Result<QString> {
+        return AuditOutbox::record(m_c.db(), e, m_clock);
+    });
     if (!a)
         spdlog::error("fix refusal could not be audited: {}", a.error().message.toStdString());
     return why;

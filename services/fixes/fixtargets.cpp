@@ -1,12 +1,12 @@
 #include "fixtargets.h"
 
-#include "audit/auditoutbox.h"
 #include "audit/auditevent.h"
+#include "audit/auditoutbox.h"
 #include "auth/permissions.h"
 #include "db/sql.h"
+#include "desk/reconciliationdesk.h"
 #include "orders/orderrepository.h"
 #include "orders/orderservice.h"
-#include "desk/reconciliationdesk.h"
 
 #include <QDateTime>
 #include <QJsonValue>
@@ -37,9 +37,10 @@ Result<QPair<qint64, qint64>> FixTargets::parsePeriod(const QString &text)
 {
     const QStringList parts = text.split(QStringLiteral(".."));
     if (parts.size() != 2)
-        return makeError(ErrorCode::Invalid,
-                         QStringLiteral("a period is FROM..TO (dates YYYY-MM-DD or epoch ms), not '%1'")
-                             .arg(text));
+        return makeError(
+            ErrorCode::Invalid,
+            QStringLiteral("a period is FROM..TO (dates YYYY-MM-DD or epoch ms), not '%1'")
+                .arg(text));
     auto one = [](const QString &s) -> std::optional<qint64> {
         bool ok = false;
         const qint64 ms = s.toLongLong(&ok);
@@ -53,8 +54,9 @@ Result<QPair<qint64, qint64>> FixTargets::parsePeriod(const QString &text)
     const auto from = one(parts[0]);
     const auto to = one(parts[1]);
     if (!from || !to || *from >= *to)
-        return makeError(ErrorCode::Invalid,
-                         QStringLiteral("period '%1' is not a valid FROM..TO with FROM < TO").arg(text));
+        return makeError(
+            ErrorCode::Invalid,
+            QStringLiteral("period '%1' is not a valid FROM..TO with FROM < TO").arg(text));
     return QPair<qint64, qint64>{*from, *to};
 }
 
@@ -120,18 +122,18 @@ Result<PlannedFix> FixTargets::planMessage(const FixProposal &p) const
     const QString status = q->value(2).toString();
     const bool expired = status == u"processing" && leaseExpired(*q, 5, now);
     const bool requeue = p.kind == FixKind::RequeueMessage;
-    const bool fits = status == u"dead" || status == u"failed" || expired ||
-                      (!requeue && status == u"pending");
+    const bool fits =
+        status == u"dead" || status == u"failed" || expired || (!requeue && status == u"pending");
     if (!fits)
-        return makeError(ErrorCode::Conflict,
-                         QStringLiteral("message %1 is %2%3; %4 takes dead or failed messages%5")
-                             .arg(p.targetId, status,
-                                  status == u"processing" ? QStringLiteral(" under a live lease")
-                                                          : QString(),
-                                  p.kind,
-                                  requeue ? QStringLiteral(" and expired leases")
-                                          : QStringLiteral(", pending ones and expired leases")),
-                         QStringLiteral("not_applicable"));
+        return makeError(
+            ErrorCode::Conflict,
+            QStringLiteral("message %1 is %2%3; %4 takes dead or failed messages%5")
+                .arg(p.targetId, status,
+                     status == u"processing" ? QStringLiteral(" under a live lease") : QString(),
+                     p.kind,
+                     requeue ? QStringLiteral(" and expired leases")
+                             : QStringLiteral(", pending ones and expired leases")),
+            QStringLiteral("not_applicable"));
     PlannedFix f;
     f.targetKind = QStringLiteral("message");
     f.callbackId = q->value(0).toString();
@@ -162,29 +164,33 @@ Result<void> FixTargets::applyMessage(const FixRequest &fix) const
     const qint64 updatedAt = before.value(QStringLiteral("updated_at")).toString().toLongLong();
     Result<int> n = 0;
     if (fix.kind == FixKind::RequeueMessage)
-        n = Sql::update(m_c.db(),
-                        QStringLiteral("UPDATE callback_messages SET status = 'pending', attempts = 0,"
-                                       " next_attempt_at = ?, lease_owner = NULL, lease_until = NULL,"
-                                       " finished_at = NULL, updated_at = ?"
-                                       " WHERE callback_id = ? AND status = ? AND updated_at = ?"),
-                        {now, now, fix.targetId, status, updatedAt});
+        n = Sql::update(
+            m_c.db(),
+            QStringLiteral("UPDATE callback_messages SET status = 'pending', attempts = 0,"
+                           " next_attempt_at = ?, lease_owner = NULL, lease_until = NULL,"
+                           " finished_at = NULL, updated_at = ?"
+                           " WHERE callback_id = ? AND status = ? AND updated_at = ?"),
+            {now, now, fix.targetId, status, updatedAt});
     else
-        n = Sql::update(m_c.db(),
-                        QStringLiteral("UPDATE callback_messages SET status = 'skipped',"
-                                       " result_reason = ?, lease_owner = NULL, lease_until = NULL,"
-                                       " finished_at = ?, updated_at = ?"
-                                       " WHERE callback_id = ? AND status = ? AND updated_at = ?"),
-                        {QStringLiteral("resolved by fix #%1: %2").arg(fix.id).arg(fix.comment.left(200)),
-                         now, now, fix.targetId, status, updatedAt});
+        n = Sql::update(
+            m_c.db(),
+            QStringLiteral("UPDATE callback_messages SET status = 'skipped',"
+                           " result_reason = ?, lease_owner = NULL, lease_until = NULL,"
+                           " finished_at = ?, updated_at = ?"
+                           " WHERE callback_id = ? AND status = ? AND updated_at = ?"),
+            {QStringLiteral("resolved by fix #%1: %2").arg(fix.id).arg(fix.comment.left(200)), now,
+             now, fix.targetId, status, updatedAt});
     if (!n)
         return n.error();
     if (*n != 1)
-        return stale(QStringLiteral("message %1 changed while the fix was applied").arg(fix.targetId));
+        return stale(
+            QStringLiteral("message %1 changed while the fix was applied").arg(fix.targetId));
     if (fix.kind == FixKind::RequeueMessage) {
-        auto d = Sql::update(m_c.db(),
-                             QStringLiteral("UPDATE dead_letters SET requeued_at = ? WHERE callback_id = ?"
-                                            " AND requeued_at IS NULL"),
-                             {now, fix.targetId});
+        auto d = Sql::update(
+            m_c.db(),
+            QStringLiteral("UPDATE dead_letters SET requeued_at = ? WHERE callback_id = ?"
+                           " AND requeued_at IS NULL"),
+            {now, fix.targetId});
         if (!d)
             return d.error();
     }
@@ -203,26 +209,29 @@ Result<PlannedFix> FixTargets::planOrder(const FixProposal &p) const
     const Order o = **found;
     const bool confirm = p.kind == FixKind::ConfirmPayment;
     const OrderState to = confirm ? OrderState::Paid : OrderState::PendingPayment;
-    const bool fits = confirm ? o.state == OrderState::PaidUnconfirmed
-                              : (o.state == OrderState::PaidUnconfirmed ||
-                                 o.state == OrderState::PaymentFailed);
+    const bool fits =
+        confirm ? o.state == OrderState::PaidUnconfirmed
+                : (o.state == OrderState::PaidUnconfirmed || o.state == OrderState::PaymentFailed);
     if (!fits)
-        return makeError(ErrorCode::Conflict,
-                         QStringLiteral("order %1 is %2; %3 takes %4")
-                             .arg(o.orderId, orderStateName(o.state), p.kind,
-                                  confirm ? QStringLiteral("paid_unconfirmed orders")
-                                          : QStringLiteral("paid_unconfirmed or payment_failed orders")),
-                         QStringLiteral("not_applicable"));
-    auto captured = Sql::scalar(m_c.db(),
-                                QStringLiteral("SELECT MAX(captured_at) FROM payments WHERE order_id = ?"
-                                               " AND status = 'captured'"),
-                                {o.orderId});
+        return makeError(
+            ErrorCode::Conflict,
+            QStringLiteral("order %1 is %2; %3 takes %4")
+                .arg(o.orderId, orderStateName(o.state), p.kind,
+                     confirm ? QStringLiteral("paid_unconfirmed orders")
+                             : QStringLiteral("paid_unconfirmed or payment_failed orders")),
+            QStringLiteral("not_applicable"));
+    auto captured =
+        Sql::scalar(m_c.db(),
+                    QStringLiteral("SELECT MAX(captured_at) FROM payments WHERE order_id = ?"
+                                   " AND status = 'captured'"),
+                    {o.orderId});
     if (!captured)
         return captured.error();
     if (confirm && captured->isNull())
-        return makeError(ErrorCode::Conflict,
-                         QStringLiteral("order %1 has no captured payment to confirm").arg(o.orderId),
-                         QStringLiteral("no_payment"));
+        return makeError(
+            ErrorCode::Conflict,
+            QStringLiteral("order %1 has no captured payment to confirm").arg(o.orderId),
+            QStringLiteral("no_payment"));
     PlannedFix f;
     f.targetKind = QStringLiteral("order");
     f.orderId = o.orderId;
@@ -241,12 +250,12 @@ Result<void> FixTargets::applyOrder(const FixRequest &fix, const Actor &approver
 {
     const OrderState to =
         fix.kind == FixKind::ConfirmPayment ? OrderState::Paid : OrderState::PendingPayment;
-    TransitionRequest t = OrderService::request(
-        fix.targetId, fix.expectedVersion, to, CauseKind::Fix, QStringLiteral("fix:%1").arg(fix.id),
-        approver,
-        QStringLiteral("fix #%1 (%2) proposed by %3: %4")
-            .arg(fix.id)
-            .arg(fix.reasonCode, fix.proposedBy, fix.comment.left(200)));
+    TransitionRequest t =
+        OrderService::request(fix.targetId, fix.expectedVersion, to, CauseKind::Fix,
+                              QStringLiteral("fix:%1").arg(fix.id), approver,
+                              QStringLiteral("fix #%1 (%2) proposed by %3: %4")
+                                  .arg(fix.id)
+                                  .arg(fix.reasonCode, fix.proposedBy, fix.comment.left(200)));
     auto o = OrderService(m_c, m_clock).transitionInTransaction(t);
     if (!o)
         return o.error();
@@ -260,17 +269,20 @@ Result<PlannedFix> FixTargets::planDiscrepancy(const FixProposal &p) const
     bool ok = false;
     const qint64 id = p.targetId.toLongLong(&ok);
     if (!ok)
-        return makeError(ErrorCode::Invalid,
-                         QStringLiteral("a discrepancy is named by its number, not '%1'").arg(p.targetId));
+        return makeError(
+            ErrorCode::Invalid,
+            QStringLiteral("a discrepancy is named by its number, not '%1'").arg(p.targetId));
     auto q = Sql::exec(
         m_c.db(),
-        QStringLiteral("SELECT d.kind, d.channel, d.channel_txn_id, d.order_id, d.expected_minor,"
-                       " d.actual_minor, d.currency, d.status, COALESCE(l.settled_at, pm.captured_at,"
-                       " d.opened_at), l.currency, l.gross_minor"
-                       " FROM discrepancies d"
-                       " LEFT JOIN settlement_lines l ON l.id = d.settlement_line_id"
-                       " LEFT JOIN payments pm ON pm.channel = d.channel AND pm.channel_txn_id = d.channel_txn_id"
-                       " WHERE d.id = ?"),
+        QStringLiteral(
+            "SELECT d.kind, d.channel, d.channel_txn_id, d.order_id, d.expected_minor,"
+            " d.actual_minor, d.currency, d.status, COALESCE(l.settled_at, pm.captured_at,"
+            " d.opened_at), l.currency, l.gross_minor"
+            " FROM discrepancies d"
+            " LEFT JOIN settlement_lines l ON l.id = d.settlement_line_id"
+            " LEFT JOIN payments pm ON pm.channel = d.channel AND pm.channel_txn_id = "
+            "d.channel_txn_id"
+            " WHERE d.id = ?"),
         {id});
     if (!q)
         return q.error();
@@ -291,9 +303,10 @@ Result<PlannedFix> FixTargets::planDiscrepancy(const FixProposal &p) const
                          QStringLiteral("not_applicable"));
     const QString orderId = q->value(3).toString();
     if (adjust && orderId.isEmpty())
-        return makeError(ErrorCode::Conflict,
-                         QStringLiteral("discrepancy #%1 has no order to book a fee adjustment on").arg(id),
-                         QStringLiteral("not_applicable"));
+        return makeError(
+            ErrorCode::Conflict,
+            QStringLiteral("discrepancy #%1 has no order to book a fee adjustment on").arg(id),
+            QStringLiteral("not_applicable"));
     std::optional<qint64> amount = p.amountMinor;
     const bool hasAmounts = !q->value(4).isNull() && !q->value(5).isNull();
     if (!amount && hasAmounts)
@@ -301,8 +314,9 @@ Result<PlannedFix> FixTargets::planDiscrepancy(const FixProposal &p) const
     if (!amount && !q->value(10).isNull())
         amount = q->value(10).toLongLong(); // an unknown settlement line: its gross
     if (!amount)
-        return makeError(ErrorCode::Invalid,
-                         QStringLiteral("discrepancy #%1 carries no amounts; give the amount to book").arg(id));
+        return makeError(
+            ErrorCode::Invalid,
+            QStringLiteral("discrepancy #%1 carries no amounts; give the amount to book").arg(id));
     if (*amount == 0)
         return makeError(ErrorCode::Invalid, QStringLiteral("a fix of amount 0 changes nothing"));
     QString currency = q->value(6).toString();
@@ -313,11 +327,16 @@ Result<PlannedFix> FixTargets::planDiscrepancy(const FixProposal &p) const
     f.orderId = orderId;
     f.before = {{QStringLiteral("status"), status},
                 {QStringLiteral("kind"), kind},
-                {QStringLiteral("expected_minor"), q->value(4).isNull() ? QJsonValue() : QJsonValue(str(q->value(4).toLongLong()))},
-                {QStringLiteral("actual_minor"), q->value(5).isNull() ? QJsonValue() : QJsonValue(str(q->value(5).toLongLong()))}};
-    f.after = {{QStringLiteral("status"), adjust ? QStringLiteral("resolved") : QStringLiteral("written_off")}};
-    f.detail = {{QStringLiteral("ledger_kind"), adjust ? QStringLiteral("fee_adjustment") : QStringLiteral("write_off")},
-                {QStringLiteral("ledger_order"), orderId.isEmpty() ? QStringLiteral("discrepancy:%1").arg(id) : orderId},
+                {QStringLiteral("expected_minor"),
+                 q->value(4).isNull() ? QJsonValue() : QJsonValue(str(q->value(4).toLongLong()))},
+                {QStringLiteral("actual_minor"),
+                 q->value(5).isNull() ? QJsonValue() : QJsonValue(str(q->value(5).toLongLong()))}};
+    f.after = {{QStringLiteral("status"),
+                adjust ? QStringLiteral("resolved") : QStringLiteral("written_off")}};
+    f.detail = {{QStringLiteral("ledger_kind"),
+                 adjust ? QStringLiteral("fee_adjustment") : QStringLiteral("write_off")},
+                {QStringLiteral("ledger_order"),
+                 orderId.isEmpty() ? QStringLiteral("discrepancy:%1").arg(id) : orderId},
                 {QStringLiteral("channel"), q->value(1).toString()},
                 {QStringLiteral("channel_txn_id"), q->value(2).toString()}};
     f.amountMinor = amount;
@@ -331,24 +350,28 @@ Result<void> FixTargets::applyDiscrepancy(const FixRequest &fix) const
     const qint64 now = m_clock.nowMs();
     const QJsonObject d = fix.change.value(QStringLiteral("detail")).toObject();
     const QJsonObject after = fix.change.value(QStringLiteral("after")).toObject();
-    auto n = Sql::update(m_c.db(),
-                         QStringLiteral("UPDATE discrepancies SET status = ?, closed_at = ?"
-                                        " WHERE id = ? AND status = 'open'"),
-                         {after.value(QStringLiteral("status")).toString(), now,
-                          fix.targetId.toLongLong()});
+    auto n = Sql::update(
+        m_c.db(),
+        QStringLiteral("UPDATE discrepancies SET status = ?, closed_at = ?"
+                       " WHERE id = ? AND status = 'open'"),
+        {after.value(QStringLiteral("status")).toString(), now, fix.targetId.toLongLong()});
     if (!n)
         return n.error();
     if (*n != 1)
-        return stale(QStringLiteral("discrepancy #%1 changed while the fix was applied").arg(fix.targetId));
+        return stale(
+            QStringLiteral("discrepancy #%1 changed while the fix was applied").arg(fix.targetId));
     auto l = Sql::exec(
         m_c.db(),
-        QStringLiteral("INSERT INTO ledger_entries (entry_key, order_id, kind, amount_minor, currency,"
-                       " channel, channel_txn_id, memo, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+        QStringLiteral(
+            "INSERT INTO ledger_entries (entry_key, order_id, kind, amount_minor, currency,"
+            " channel, channel_txn_id, memo, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"),
         {QStringLiteral("fix:%1").arg(fix.id), d.value(QStringLiteral("ledger_order")).toString(),
-         d.value(QStringLiteral("ledger_kind")).toString(), fix.amountMinor.value_or(0), fix.currency,
-         Sql::nullIfEmpty(d.value(QStringLiteral("channel")).toString()),
+         d.value(QStringLiteral("ledger_kind")).toString(), fix.amountMinor.value_or(0),
+         fix.currency, Sql::nullIfEmpty(d.value(QStringLiteral("channel")).toString()),
          Sql::nullIfEmpty(d.value(QStringLiteral("channel_txn_id")).toString()),
-         QStringLiteral("fix #%1 on discrepancy #%2 (%3)").arg(fix.id).arg(fix.targetId, fix.reasonCode),
+         QStringLiteral("fix #%1 on discrepancy #%2 (%3)")
+             .arg(fix.id)
+             .arg(fix.targetId, fix.reasonCode),
          now});
     if (!l)
         return l.error();
@@ -373,33 +396,38 @@ Result<PlannedFix> FixTargets::planPeriod(const FixProposal &p) const
         return makeError(ErrorCode::Conflict,
                          QStringLiteral("the period overlaps a period that is already closed"),
                          QStringLiteral("period_closed"));
-    auto run = Sql::exec(m_c.db(),
-                         QStringLiteral("SELECT id, coverage_ppm FROM reconciliation_runs WHERE status = 'finished'"
-                                        " AND period_from <= ? AND period_to >= ? ORDER BY id DESC"),
-                         {from, to});
+    auto run = Sql::exec(
+        m_c.db(),
+        QStringLiteral("SELECT id, coverage_ppm FROM reconciliation_runs WHERE status = 'finished'"
+                       " AND period_from <= ? AND period_to >= ? ORDER BY id DESC"),
+        {from, to});
     if (!run)
         return run.error();
     if (!run->next())
-        return makeError(ErrorCode::Conflict,
-                         QStringLiteral("no finished reconciliation run covers the period; reconcile it first"),
-                         QStringLiteral("not_reconciled"));
+        return makeError(
+            ErrorCode::Conflict,
+            QStringLiteral("no finished reconciliation run covers the period; reconcile it first"),
+            QStringLiteral("not_reconciled"));
     const qint64 runId = run->value(0).toLongLong();
     const qint64 coverage = run->value(1).toLongLong();
     auto open = Sql::scalar(
         m_c.db(),
-        QStringLiteral("SELECT COUNT(*) FROM discrepancies d"
-                       " LEFT JOIN settlement_lines l ON l.id = d.settlement_line_id"
-                       " LEFT JOIN payments pm ON pm.channel = d.channel AND pm.channel_txn_id = d.channel_txn_id"
-                       " WHERE d.status = 'open' AND COALESCE(l.settled_at, pm.captured_at, d.opened_at) >= ?"
-                       " AND COALESCE(l.settled_at, pm.captured_at, d.opened_at) < ?"),
+        QStringLiteral(
+            "SELECT COUNT(*) FROM discrepancies d"
+            " LEFT JOIN settlement_lines l ON l.id = d.settlement_line_id"
+            " LEFT JOIN payments pm ON pm.channel = d.channel AND pm.channel_txn_id = "
+            "d.channel_txn_id"
+            " WHERE d.status = 'open' AND COALESCE(l.settled_at, pm.captured_at, d.opened_at) >= ?"
+            " AND COALESCE(l.settled_at, pm.captured_at, d.opened_at) < ?"),
         {from, to});
     if (!open)
         return open.error();
     if (open->toLongLong() > 0)
-        return makeError(ErrorCode::Conflict,
-                         QStringLiteral("%1 discrepancies of the period are still open; decide them first")
-                             .arg(open->toLongLong()),
-                         QStringLiteral("open_discrepancies"));
+        return makeError(
+            ErrorCode::Conflict,
+            QStringLiteral("%1 discrepancies of the period are still open; decide them first")
+                .arg(open->toLongLong()),
+            QStringLiteral("open_discrepancies"));
     PlannedFix f;
     f.targetKind = QStringLiteral("period");
     f.before = {{QStringLiteral("status"), QStringLiteral("open")},
@@ -414,12 +442,13 @@ Result<PlannedFix> FixTargets::planPeriod(const FixProposal &p) const
 Result<void> FixTargets::applyPeriod(const FixRequest &fix, const Actor &approver) const
 {
     const QJsonObject d = fix.change.value(QStringLiteral("detail")).toObject();
-    auto c = Sql::exec(m_c.db(),
-                       QStringLiteral("INSERT INTO closed_periods (period_from, period_to, closed_by, closed_at)"
-                                      " VALUES (?, ?, ?, ?)"),
-                       {d.value(QStringLiteral("period_from")).toString().toLongLong(),
-                        d.value(QStringLiteral("period_to")).toString().toLongLong(), approver.id,
-                        m_clock.nowMs()});
+    auto c = Sql::exec(
+        m_c.db(),
+        QStringLiteral("INSERT INTO closed_periods (period_from, period_to, closed_by, closed_at)"
+                       " VALUES (?, ?, ?, ?)"),
+        {d.value(QStringLiteral("period_from")).toString().toLongLong(),
+         d.value(QStringLiteral("period_to")).toString().toLongLong(), approver.id,
+         m_clock.nowMs()});
     if (!c)
         return c.error();
     return {};
@@ -437,7 +466,8 @@ Result<void> FixTargets::apply(const FixRequest &fix, const Actor &approver) con
     if (!now) {
         if (now.error().code == ErrorCode::Unavailable || now.error().code == ErrorCode::Internal)
             return now.error();
-        return stale(QStringLiteral("the target moved since the proposal: %1").arg(now.error().message));
+        return stale(
+            QStringLiteral("the target moved since the proposal: %1").arg(now.error().message));
     }
     const QJsonObject before = fix.change.value(QStringLiteral("before")).toObject();
     if (now->before != before)
@@ -462,20 +492,23 @@ Result<QStringList> FixTargets::evidence(const FixRequest &fix, const Actor &act
         return allowed.error();
     QStringList lines;
     const auto when = [](qint64 ms) {
-        return ms ? QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).toString(Qt::ISODate) : QStringLiteral("-");
+        return ms ? QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).toString(Qt::ISODate)
+                  : QStringLiteral("-");
     };
     if (!fix.callbackId.isEmpty()) {
-        auto q = Sql::exec(m_c.db(),
-                           QStringLiteral("SELECT channel, event_kind, status, attempts, last_error, received_at,"
-                                          " updated_at FROM callback_messages WHERE callback_id = ?"),
-                           {fix.callbackId});
+        auto q = Sql::exec(
+            m_c.db(),
+            QStringLiteral("SELECT channel, event_kind, status, attempts, last_error, received_at,"
+                           " updated_at FROM callback_messages WHERE callback_id = ?"),
+            {fix.callbackId});
         if (!q)
             return q.error();
         if (q->next())
-            lines << QStringLiteral("message %1 (%2 %3): %4 after %5 attempt(s), received %6, last change %7")
+            lines << QStringLiteral(
+                         "message %1 (%2 %3): %4 after %5 attempt(s), received %6, last change %7")
                          .arg(fix.callbackId, q->value(0).toString(), q->value(1).toString(),
-                              q->value(2).toString(), q->value(3).toString(), when(q->value(5).toLongLong()),
-                              when(q->value(6).toLongLong()))
+                              q->value(2).toString(), q->value(3).toString(),
+                              when(q->value(5).toLongLong()), when(q->value(6).toLongLong()))
                   << QStringLiteral("  last error: %1").arg(q->value(4).toString());
     }
     if (fix.targetKind == u"discrepancy") {
@@ -488,12 +521,15 @@ Result<QStringList> FixTargets::evidence(const FixRequest &fix, const Actor &act
             lines << QStringLiteral("discrepancy #%1 %2 on %3 %4, %5: expected %6, actual %7 %8")
                          .arg(d.id)
                          .arg(d.kind, d.channel, d.channelTxnId, d.status,
-                              d.expectedMinor ? QString::number(*d.expectedMinor) : QStringLiteral("-"),
-                              d.actualMinor ? QString::number(*d.actualMinor) : QStringLiteral("-"), d.currency);
+                              d.expectedMinor ? QString::number(*d.expectedMinor)
+                                              : QStringLiteral("-"),
+                              d.actualMinor ? QString::number(*d.actualMinor) : QStringLiteral("-"),
+                              d.currency);
             if (!d.detail.isEmpty())
                 lines << QStringLiteral("  %1").arg(d.detail);
             if (d.line.present)
-                lines << QStringLiteral("  settlement line #%1 (%2): gross %3, fee %4, net %5 %6, settled %7")
+                lines << QStringLiteral(
+                             "  settlement line #%1 (%2): gross %3, fee %4, net %5 %6, settled %7")
                              .arg(d.line.lineId)
                              .arg(d.line.kind)
                              .arg(d.line.grossMinor)
@@ -512,7 +548,9 @@ Result<QStringList> FixTargets::evidence(const FixRequest &fix, const Actor &act
         if (!h && h.error().code != ErrorCode::NotFound)
             return h.error();
         if (!h) {
-            lines << QStringLiteral("order %1 does not exist (yet): a callback for it cannot be applied").arg(fix.orderId);
+            lines << QStringLiteral(
+                         "order %1 does not exist (yet): a callback for it cannot be applied")
+                         .arg(fix.orderId);
         } else {
             lines << QStringLiteral("order %1: %2 at version %3, %4 %5")
                          .arg(h->order.orderId, orderStateName(h->order.state))
@@ -522,13 +560,16 @@ Result<QStringList> FixTargets::evidence(const FixRequest &fix, const Actor &act
             for (const OrderTransition &t : h->transitions)
                 lines << QStringLiteral("  v%1 %2 → %3 by %4 (%5 %6) %7")
                              .arg(t.newVersion)
-                             .arg(t.fromState, t.toState, t.actor, t.causeKind, t.causeId, t.reason);
+                             .arg(t.fromState, t.toState, t.actor, t.causeKind, t.causeId,
+                                  t.reason);
             for (const TransitionRejection &r : h->rejections)
                 lines << QStringLiteral("  refused: %1").arg(r.reason);
         }
     }
     if (fix.targetKind == u"period")
-        lines << QStringLiteral("period %1, bound to %2").arg(fix.targetId, AuditOutbox::toJson(fix.change.value(QStringLiteral("before")).toObject()));
+        lines << QStringLiteral("period %1, bound to %2")
+                     .arg(fix.targetId, AuditOutbox::toJson(
+                                            fix.change.value(QStringLiteral("before")).toObject()));
     return lines;
 }
 
