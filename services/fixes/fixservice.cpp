@@ -533,6 +533,13 @@ Result<QList<FixRequest>> FixService::list(const FixFilter &filter) const
     return out;
 }
 
+Result<QList<FixRequest>> FixService::list(const FixFilter &filter, const Actor &actor) const
+{
+    if (auto allowed = require(actor, Action::ReadOrders); !allowed)
+        return allowed.error();
+    return list(filter);
+}
+
 Result<int> FixService::approvalsNeeded(const QString &currency, std::optional<qint64> amount) const
 {
     if (!amount)

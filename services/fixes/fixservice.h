@@ -46,6 +46,8 @@ public:
 
     Result<FixRequest> get(qint64 fixId) const;
     Result<QList<FixRequest>> list(const FixFilter &filter) const;
+    // The same for a person: requires Action::ReadOrders (the console's approvals queue).
+    Result<QList<FixRequest>> list(const FixFilter &filter, const Actor &actor) const;
 
     // SHA-256 (hex) of the canonical JSON of a change.
     static QString digest(const QJsonObject &change);

@@ -384,6 +384,9 @@ private Q_SLOTS:
         QCOMPARE(desk.fixes.approve(999, "x", "", kOrigin, fin).error().code, ErrorCode::NotFound);
         QCOMPARE(f.count("SELECT COUNT(*) FROM fix_requests"), 0);
         QCOMPARE(f.count("SELECT COUNT(*) FROM audit_outbox WHERE action = 'fix.refused'"), 7);
+        // Reading the queue is for staff roles only.
+        QCOMPARE(desk.fixes.list({}, Actor::system("x")).error().code, ErrorCode::Forbidden);
+        QVERIFY(desk.fixes.list({}, aud).ok());
     }
 };
 
