@@ -247,6 +247,11 @@ void MainWindow::saveLayout()
     settings.setValue(QStringLiteral("window/lastView"), currentView());
 }
 
+MainWindow::~MainWindow()
+{
+    m_signOutTask.waitForFinished();
+}
+
 void MainWindow::recordSignOut()
 {
     if (m_signedOut)
@@ -256,7 +261,7 @@ void MainWindow::recordSignOut()
     const ConnectionProfile orders = m_config.orders;
     const StaffAccount account = m_account;
     const QString where = QStringLiteral("console@") + QSysInfo::machineHostName();
-    (void)QtConcurrent::run([orders, account, where] {
+    m_signOutTask = QtConcurrent::run([orders, account, where] {
         auto c = Connection::open(orders, QStringLiteral("console-signout"));
         if (c)
             (void)StaffService(*c, Clock::system()).signOut(account, where);

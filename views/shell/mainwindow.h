@@ -14,6 +14,7 @@
 #include "auth/staffaccount.h"
 #include "config/appconfig.h"
 
+#include <QFuture>
 #include <QMainWindow>
 
 class QLabel;
@@ -38,6 +39,8 @@ class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
     MainWindow(const AppConfig &config, const StaffAccount &account, QWidget *parent = nullptr);
+    // Waits for the audited sign-out: it logs, and the log pane's sink dies with this window.
+    ~MainWindow() override;
 
     ConnectionsPage *connectionsPage() const { return m_connections; }
     DashboardPage *dashboardPage() const { return m_dashboard; }
@@ -98,6 +101,7 @@ private:
     QStringList m_viewNames;
     QSet<QString> m_loaded;
     bool m_signedOut = false;
+    QFuture<void> m_signOutTask;
 };
 
 } // namespace OncePay
