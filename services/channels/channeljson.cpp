@@ -6,90 +6,103 @@
 #include <QJsonDocument>
 #include <QJsonParseError>
 
+#include <algorithm>
+
 namespace OncePay::ChannelJson {
 
 namespace {
 
 // Walks a body that QJsonDocument already accepted and records the raw number tokens by
-// path. It trusts the syntax (already validated) and only tracks where it is.
+// path. It trusts the syntax (already validated) and only tracks where it is. The path is
+// one buffer that grows and shrinks as the walk descends and returns, so nothing is
+// allocated per key; only a number's path becomes a QString.
 class NumberScanner {
 public:
     NumberScanner(const QByteArray &body, QHash<QString, QByteArray> *out)
         : m_s(body)
         , m_out(out)
-    {}
+    {
+        m_path.reserve(128);
+    }
     void run()
     {
         skipSpace();
-        value(QString());
+        value();
     }
 
 private:
+    bool atEnd() const { return m_i >= m_s.size(); }
     void skipSpace()
     {
-        while (m_i < m_s.size() &&
+        while (!atEnd() &&
                (m_s[m_i] == ' ' || m_s[m_i] == '\t' || m_s[m_i] == '\n' || m_s[m_i] == '\r'))
             ++m_i;
     }
-    QString string()
+    // Past a string; its content (escapes kept raw — no channel field OncePay reads has one).
+    QByteArrayView string()
     {
         const qsizetype start = ++m_i; // past the opening quote
-        while (m_i < m_s.size() && m_s[m_i] != '"')
+        while (!atEnd() && m_s[m_i] != '"')
             m_i += m_s[m_i] == '\\' ? 2 : 1;
-        // Keys with escapes keep them raw; no channel field OncePay reads has one.
-        const QString text = QString::fromUtf8(m_s.mid(start, m_i - start));
+        const QByteArrayView text =
+            QByteArrayView(m_s).sliced(start, std::min(m_i, m_s.size()) - start);
         ++m_i;
         return text;
     }
-    static QString join(const QString &path, const QString &key)
+    void value()
     {
-        return path.isEmpty() ? key : path + u'.' + key;
-    }
-    void value(const QString &path)
-    {
-        if (m_i >= m_s.size())
+        if (atEnd())
             return;
         const char c = m_s[m_i];
+        const qsizetype pathLength = m_path.size();
         if (c == '{') {
             ++m_i;
-            for (skipSpace(); m_i < m_s.size() && m_s[m_i] != '}'; skipSpace()) {
+            for (skipSpace(); !atEnd() && m_s[m_i] != '}'; skipSpace()) {
                 if (m_s[m_i] == ',') {
                     ++m_i;
                     continue;
                 }
-                const QString key = string();
+                const QByteArrayView key = string();
+                if (pathLength > 0)
+                    m_path.append('.');
+                m_path.append(key);
                 skipSpace();
                 ++m_i; // ':'
                 skipSpace();
-                value(join(path, key));
+                value();
+                m_path.truncate(pathLength);
             }
             ++m_i;
         } else if (c == '[') {
             ++m_i;
             int index = 0;
-            for (skipSpace(); m_i < m_s.size() && m_s[m_i] != ']'; skipSpace()) {
+            for (skipSpace(); !atEnd() && m_s[m_i] != ']'; skipSpace()) {
                 if (m_s[m_i] == ',') {
                     ++m_i;
                     continue;
                 }
-                value(path + u'[' + QString::number(index++) + u']');
+                m_path.append('[').append(QByteArray::number(index++)).append(']');
+                value();
+                m_path.truncate(pathLength);
             }
             ++m_i;
         } else if (c == '"') {
             string();
         } else {
             const qsizetype start = m_i;
-            while (m_i < m_s.size() && m_s[m_i] != ',' && m_s[m_i] != '}' && m_s[m_i] != ']' &&
+            while (!atEnd() && m_s[m_i] != ',' && m_s[m_i] != '}' && m_s[m_i] != ']' &&
                    m_s[m_i] != ' ' && m_s[m_i] != '\n' && m_s[m_i] != '\r' && m_s[m_i] != '\t')
                 ++m_i;
-            const QByteArray token = m_s.mid(start, m_i - start);
+            const QByteArrayView token = QByteArrayView(m_s).sliced(start, m_i - start);
             if (token != "true" && token != "false" && token != "null")
-                m_out->insert(path, token); // duplicate keys: the last wins, as in QJsonObject
+                // Duplicate keys: the last wins, as in QJsonObject.
+                m_out->insert(QString::fromUtf8(m_path), token.toByteArray());
         }
     }
 
     const QByteArray &m_s;
     QHash<QString, QByteArray> *m_out;
+    QByteArray m_path;
     qsizetype m_i = 0;
 };
 

@@ -9,14 +9,18 @@
 #include "core/result.h"
 
 #include <QByteArray>
+#include <QByteArrayView>
 #include <QList>
 #include <QtGlobal>
 
+#include <initializer_list>
 #include <optional>
 
 namespace OncePay::Signature {
 
 QByteArray hmacSha256(const QByteArray &key, const QByteArray &data);
+// The HMAC of the concatenation of `parts`, without building it.
+QByteArray hmacSha256(const QByteArray &key, std::initializer_list<QByteArrayView> parts);
 
 QByteArray toHex(const QByteArray &bytes); // lower case
 // Strict: even length, [0-9a-fA-F] only; nothing for anything else.

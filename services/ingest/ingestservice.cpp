@@ -6,8 +6,6 @@
 #include "db/transaction.h"
 
 #include <QCryptographicHash>
-#include <QJsonArray>
-#include <QJsonDocument>
 #include <QSqlError>
 
 #include <iterator>
@@ -18,23 +16,68 @@ namespace OncePay {
 
 namespace {
 
-// Signatures and ids are kept for the investigation; nothing in a webhook header is a secret
-// of ours (the signature is an HMAC output, not the key).
-QString headersJson(const InboundRequest &request)
+void appendJsonString(QString &out, const QString &text)
 {
-    QJsonArray out;
-    for (const auto &h : request.headers)
-        out.append(QJsonArray{QString::fromLatin1(h.first), QString::fromUtf8(h.second)});
-    return QString::fromUtf8(QJsonDocument(out).toJson(QJsonDocument::Compact));
+    out += u'"';
+    for (const QChar c : text) {
+        switch (c.unicode()) {
+        case u'"': out += QLatin1String("\\\""); break;
+        case u'\\': out += QLatin1String("\\\\"); break;
+        case u'\b': out += QLatin1String("\\b"); break;
+        case u'\f': out += QLatin1String("\\f"); break;
+        case u'\n': out += QLatin1String("\\n"); break;
+        case u'\r': out += QLatin1String("\\r"); break;
+        case u'\t': out += QLatin1String("\\t"); break;
+        default:
+            if (c.unicode() < 0x20)
+                out += QStringLiteral("\\u%1").arg(c.unicode(), 4, 16, QLatin1Char('0'));
+            else
+                out += c;
+        }
+    }
+    out += u'"';
 }
+
+} // namespace
+
+// Signatures and ids are kept for the investigation; nothing in a webhook header is a secret
+// of ours (the signature is an HMAC output, not the key). Written by hand rather than through
+// QJsonDocument: this runs for every callback stored, and a JSON array of string pairs needs
+// nothing but escaping.
+QString IngestService::headersJson(const InboundRequest &request)
+{
+    qsizetype size = 2;
+    for (const auto &h : request.headers)
+        size += h.first.size() + h.second.size() + 8;
+    QString out;
+    out.reserve(size);
+    out += u'[';
+    bool first = true;
+    for (const auto &h : request.headers) {
+        if (!first)
+            out += u',';
+        first = false;
+        out += u'[';
+        appendJsonString(out, QString::fromLatin1(h.first));
+        out += u',';
+        appendJsonString(out, QString::fromUtf8(h.second));
+        out += u']';
+    }
+    out += u']';
+    return out;
+}
+
+namespace {
 
 QString insertSql(Dialect dialect)
 {
-    const QString base = QStringLiteral(
-        "INSERT INTO callback_messages (callback_id, channel, event_kind, channel_event_type, order_ref,"
-        " attempt_ref, channel_txn_id, refund_id, amount_minor, currency, raw_body, headers, status, attempts,"
-        " next_attempt_at, result_reason, received_at, updated_at, finished_at)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?)");
+    const QString base =
+        QStringLiteral("INSERT INTO callback_messages (callback_id, channel, event_kind, "
+                       "channel_event_type, order_ref,"
+                       " attempt_ref, channel_txn_id, refund_id, amount_minor, currency, raw_body, "
+                       "headers, status, attempts,"
+                       " next_attempt_at, result_reason, received_at, updated_at, finished_at)"
+                       " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?)");
     // A duplicate must not raise an error: on PostgreSQL that would abort the whole group
     // commit transaction. Zero rows affected means "already received".
     switch (dialect) {
@@ -60,7 +103,8 @@ Result<NormalizedCallback> IngestService::verifyAndParse(const QString &channel,
 {
     const ChannelAdapter *adapter = m_channels.adapter(channel);
     if (!adapter)
-        return makeError(ErrorCode::NotFound, QStringLiteral("unknown channel '%1'").arg(channel.left(32)),
+        return makeError(ErrorCode::NotFound,
+                         QStringLiteral("unknown channel '%1'").arg(channel.left(32)),
                          QStringLiteral("unknown_channel"));
     if (request.body.size() > m_limits.maxBodyBytes)
         return makeError(ErrorCode::TooLarge,
@@ -77,9 +121,11 @@ Result<NormalizedCallback> IngestService::verifyAndParse(const QString &channel,
     // Defence in depth: whatever an adapter lets through, money must be sane.
     if (cb.kind != CallbackKind::Other && cb.hasAmount) {
         if (cb.amountMinor < 0)
-            return makeError(ErrorCode::Invalid, QStringLiteral("negative amount"), QStringLiteral("bad_amount"));
+            return makeError(ErrorCode::Invalid, QStringLiteral("negative amount"),
+                             QStringLiteral("bad_amount"));
         if (!Currency::isKnown(cb.currency))
-            return makeError(ErrorCode::Invalid, QStringLiteral("unknown currency '%1'").arg(cb.currency.left(8)),
+            return makeError(ErrorCode::Invalid,
+                             QStringLiteral("unknown currency '%1'").arg(cb.currency.left(8)),
                              QStringLiteral("unknown_currency"));
     }
     if (cb.callbackId.isEmpty() || cb.callbackId.size() > 190)
@@ -88,7 +134,8 @@ Result<NormalizedCallback> IngestService::verifyAndParse(const QString &channel,
     return parsed;
 }
 
-Result<IngestOutcome> IngestService::storeOne(const NormalizedCallback &cb, const InboundRequest &request) const
+Result<IngestOutcome> IngestService::storeOne(const NormalizedCallback &cb,
+                                              const InboundRequest &request) const
 {
     const QSqlDatabase db = m_c.db();
     if (!db.isOpen())
@@ -97,7 +144,8 @@ Result<IngestOutcome> IngestService::storeOne(const NormalizedCallback &cb, cons
         m_insert = std::make_unique<QSqlQuery>(db);
         m_insert->setForwardOnly(true);
         if (!m_insert->prepare(insertSql(m_c.dialect()))) {
-            const Error e = Sql::classify(m_insert->lastError(), QStringLiteral("prepare message insert"));
+            const Error e =
+                Sql::classify(m_insert->lastError(), QStringLiteral("prepare message insert"));
             m_insert.reset();
             return e;
         }
@@ -105,21 +153,30 @@ Result<IngestOutcome> IngestService::storeOne(const NormalizedCallback &cb, cons
     }
     const qint64 now = m_clock.nowMs();
     const bool skipped = cb.kind == CallbackKind::Other;
-    const QVariant values[] = {cb.callbackId, cb.channel, callbackKindName(cb.kind),
-                               Sql::nullIfEmpty(cb.channelEventType), Sql::nullIfEmpty(cb.orderRef),
-                               Sql::nullIfEmpty(cb.attemptRef), Sql::nullIfEmpty(cb.channelTxnId),
+    const QVariant values[] = {cb.callbackId,
+                               cb.channel,
+                               callbackKindName(cb.kind),
+                               Sql::nullIfEmpty(cb.channelEventType),
+                               Sql::nullIfEmpty(cb.orderRef),
+                               Sql::nullIfEmpty(cb.attemptRef),
+                               Sql::nullIfEmpty(cb.channelTxnId),
                                Sql::nullIfEmpty(cb.refundId),
                                cb.hasAmount ? QVariant(cb.amountMinor) : QVariant(),
-                               Sql::nullIfEmpty(cb.currency), QString::fromUtf8(request.body),
+                               Sql::nullIfEmpty(cb.currency),
+                               QString::fromUtf8(request.body),
                                headersJson(request),
-                               skipped ? QStringLiteral("skipped") : QStringLiteral("pending"), now,
-                               skipped ? QVariant(cb.skipReason) : QVariant(), now, now,
+                               skipped ? QStringLiteral("skipped") : QStringLiteral("pending"),
+                               now,
+                               skipped ? QVariant(cb.skipReason) : QVariant(),
+                               now,
+                               now,
                                skipped ? QVariant(now) : QVariant()};
     QSqlQuery &q = *m_insert;
     for (int i = 0; i < int(std::size(values)); ++i)
         q.bindValue(i, values[i]);
     if (!q.exec()) {
-        const Error e = Sql::classify(q.lastError(), QStringLiteral("INSERT INTO callback_messages"));
+        const Error e =
+            Sql::classify(q.lastError(), QStringLiteral("INSERT INTO callback_messages"));
         m_insert.reset(); // a broken connection or statement: prepare afresh next time
         return e;
     }
@@ -130,7 +187,8 @@ Result<IngestOutcome> IngestService::storeOne(const NormalizedCallback &cb, cons
     return IngestOutcome{skipped ? IngestStatus::Skipped : IngestStatus::Stored, cb.callbackId};
 }
 
-Result<IngestOutcome> IngestService::ingest(const QString &channel, const InboundRequest &request) const
+Result<IngestOutcome> IngestService::ingest(const QString &channel,
+                                            const InboundRequest &request) const
 {
     auto cb = verifyAndParse(channel, request);
     if (!cb) {
@@ -176,13 +234,13 @@ Result<void> IngestService::recordRejection(const QString &channel, const Inboun
     const QString bodyHash = QString::fromLatin1(
         QCryptographicHash::hash(request.body, QCryptographicHash::Sha256).toHex());
     return inTransaction(m_c.db(), Transaction::Mode::Immediate, [&]() -> Result<void> {
-        auto ins = Sql::exec(m_c.db(),
-                             QStringLiteral("INSERT INTO ingest_rejections (channel, reason_code, detail,"
-                                            " body_sha256, body_size, remote, created_at)"
-                                            " VALUES (?, ?, ?, ?, ?, ?, ?)"),
-                             {channel.left(32), reason, error.message.left(500), bodyHash,
-                              qint64(request.body.size()), Sql::nullIfEmpty(request.remote),
-                              m_clock.nowMs()});
+        auto ins = Sql::exec(
+            m_c.db(),
+            QStringLiteral("INSERT INTO ingest_rejections (channel, reason_code, detail,"
+                           " body_sha256, body_size, remote, created_at)"
+                           " VALUES (?, ?, ?, ?, ?, ?, ?)"),
+            {channel.left(32), reason, error.message.left(500), bodyHash,
+             qint64(request.body.size()), Sql::nullIfEmpty(request.remote), m_clock.nowMs()});
         if (!ins)
             return ins.error();
         AuditEvent e;

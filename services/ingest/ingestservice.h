@@ -55,6 +55,10 @@ public:
     Result<void> recordRejection(const QString &channel, const InboundRequest &request,
                                  const Error &error) const;
 
+    // The request's headers as stored in callback_messages.headers: a JSON array of
+    // [name, value] string pairs, in arrival order (values decoded as UTF-8).
+    static QString headersJson(const InboundRequest &request);
+
 private:
     Result<IngestOutcome> storeOne(const NormalizedCallback &callback,
                                    const InboundRequest &request) const;

@@ -17,6 +17,23 @@ private Q_SLOTS:
                  QByteArray("5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"));
     }
 
+    void hmacLongAndEmptyKeysAndParts()
+    {
+        // RFC 4231 test case 6: a 131-byte key, longer than the block, is hashed first.
+        QCOMPARE(
+            Signature::toHex(Signature::hmacSha256(
+                QByteArray(131, '\xaa'), "Test Using Larger Than Block-Size Key - Hash Key First")),
+            QByteArray("60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54"));
+        // An empty key is a valid (if foolish) HMAC key.
+        QCOMPARE(Signature::toHex(Signature::hmacSha256(QByteArray(), QByteArray())),
+                 QByteArray("b613679a0814d9ec772f95d778c35fc5ff1697c493715653c6c712144292c5ad"));
+        // The streamed parts are the HMAC of their concatenation.
+        const QByteArray body = R"({"id":"evt_1","amount":1999})";
+        QCOMPARE(Signature::hmacSha256("whsec_x",
+                                       {QByteArrayView("1700000000"), QByteArrayView("."), body}),
+                 Signature::hmacSha256("whsec_x", "1700000000." + body));
+    }
+
     void hexAndBase64Strict()
     {
         QCOMPARE(*Signature::fromHex("00ff"), QByteArray("\x00\xff", 2));
@@ -112,6 +129,22 @@ private Q_SLOTS:
         QCOMPARE(doc->idString("s"), QStringLiteral("a,b]}"));
         QCOMPARE(*doc->nonNegativeInteger("n", "n"), qint64(7));
         QCOMPARE(ChannelJson::parse("[1]").error().reason, QStringLiteral("malformed"));
+    }
+
+    void jsonNumberPathsAfterNesting()
+    {
+        // Every number is found under its own path, also after the walk returns from nested
+        // objects and arrays (siblings must not inherit a deeper path).
+        auto doc = ChannelJson::parse(
+            R"({"a":{"b":1,"c":[{"d":2},{"e":[3, 4]}],"s":"x"},"f":5,"a2":{"g":6},)"
+            R"("t":true,"n":null,"z":[[8],[9,{"k":10}]]})");
+        QVERIFY(doc.ok());
+        const QHash<QString, QByteArray> expected{
+            {"a.b", "1"},         {"a.c[0].d", "2"}, {"a.c[1].e[0]", "3"},
+            {"a.c[1].e[1]", "4"}, {"f", "5"},        {"a2.g", "6"},
+            {"z[0][0]", "8"},     {"z[1][0]", "9"},  {"z[1][1].k", "10"}};
+        QCOMPARE(doc->numbers, expected);
+        QCOMPARE(*doc->nonNegativeInteger("a.c[1].e[1]", "e"), qint64(4));
     }
 
     void decimalStrings()
