@@ -11,7 +11,9 @@
 
 #include <spdlog/spdlog.h>
 
+#include <array>
 #include <cstring>
+#include <string_view>
 #include <utility>
 
 namespace OncePay {
@@ -51,44 +53,41 @@ Result<QSqlQuery> forward(const Connection &c, const QString &sql, const QVarian
 }
 
 // Rows of the load phase, read either through QtSql or (on SQLite) through SQLite's C API on
-// the same connection, which skips a QVariant per value. Both give the same values: NULL
-// integers read as 0, NULL text as an empty string.
+// the same connection, which skips a QVariant and a QString per value. Both give the same
+// values: NULL integers read as 0, NULL text as an empty string. Text comes as UTF-8 views,
+// valid until the next row; the matcher copies what it keeps.
 class QtRow {
 public:
     explicit QtRow(QSqlQuery q)
         : m_q(std::move(q))
     {}
     QSqlQuery &query() { return m_q; }
-    QString text(int i) const { return m_q.value(i).toString(); }
-    QString atom(int i) const { return text(i); }
+    std::string_view bytes(int i)
+    {
+        QByteArray &b = m_utf8[size_t(i)];
+        b = m_q.value(i).toString().toUtf8();
+        return {b.constData(), size_t(b.size())};
+    }
     qint64 number(int i) const { return m_q.value(i).toLongLong(); }
 
 private:
     QSqlQuery m_q;
+    std::array<QByteArray, 16> m_utf8;
 };
 
 class NativeRow {
 public:
     SqliteNative::Statement &statement() { return m_st; }
-    QString text(int i) const { return m_st.string(i); }
-    // Low-cardinality text (channel, currency, kind, state): one shared QString per value.
-    QString atom(int i)
+    std::string_view bytes(int i) const
     {
         int n = 0;
         const char *p = m_st.text(i, &n);
-        for (const auto &[utf8, s] : m_atoms)
-            if (utf8.size() == n && std::memcmp(utf8.constData(), p, size_t(n)) == 0)
-                return s;
-        QString s = QString::fromUtf8(p, n);
-        if (m_atoms.size() < 256)
-            m_atoms.append({QByteArray(p, n), s});
-        return s;
+        return {p, size_t(n)};
     }
     qint64 number(int i) const { return m_st.int64(i); }
 
 private:
     SqliteNative::Statement m_st;
-    QList<std::pair<QByteArray, QString>> m_atoms;
 };
 
 // Runs a SELECT and hands each row to `row` until it returns false (cancelled): true when all
@@ -281,21 +280,21 @@ Result<ReconcileReport> Reconciler::run(const ReconcileOptions &options) const
                                   report.fromMs, report.toMs);
     matcher.reserve(paymentCount->toLongLong());
     auto addPayment = [&](auto &r) {
-        PaymentFact p;
+        PaymentView p;
         p.id = r.number(0);
-        p.orderId = r.text(1);
-        p.channel = r.atom(2);
-        p.channelTxnId = r.text(3);
+        p.orderId = r.bytes(1);
+        p.channel = r.bytes(2);
+        p.channelTxnId = r.bytes(3);
         p.amountMinor = r.number(4);
-        p.currency = r.atom(5);
+        p.currency = r.bytes(5);
         p.refunded = r.number(6) == 1;
         p.settled = r.number(7) == 1;
         p.capturedAtMs = r.number(8);
         p.orderAmountMinor = r.number(9);
-        p.orderCurrency = r.atom(10);
-        p.orderState = r.atom(11);
+        p.orderCurrency = r.bytes(10);
+        p.orderState = r.bytes(11);
         p.refundedAtMs = r.number(12);
-        matcher.addPayment(std::move(p));
+        matcher.addPayment(p);
         ++report.payments;
         return tick();
     };
@@ -313,35 +312,58 @@ Result<ReconcileReport> Reconciler::run(const ReconcileOptions &options) const
         return stop(QStringLiteral("failed"), &payments.error());
     if (!*payments)
         return stop(QStringLiteral("cancelled"), nullptr);
-    LineFact l;
+    lap("load payments");
     auto addLine = [&](auto &r) {
+        LineView l;
         l.id = r.number(0);
-        l.channel = r.atom(1);
-        l.channelTxnId = r.text(2);
-        l.kind = r.atom(3);
+        l.channel = r.bytes(1);
+        l.channelTxnId = r.bytes(2);
+        l.kind = r.bytes(3);
         l.grossMinor = r.number(4);
         l.feeMinor = r.number(5);
-        l.currency = r.atom(6);
+        l.currency = r.bytes(6);
         l.settledAtMs = r.number(7);
         matcher.addLine(l);
         ++report.lines;
         return tick();
     };
-    auto lines =
-        scan(m_c,
-             QStringLiteral(
-                 "SELECT id, channel, channel_txn_id, kind, gross_minor, fee_minor, currency,"
-                 " settled_at FROM settlement_lines WHERE settled_at >= ? AND settled_at < ?"),
-             lineBinds, addLine);
+    // When the period holds most of the lines, reading the table in rowid order beats a
+    // lookup per line through settlement_lines_time (SQLite has no statistics to know).
+    QString lineTable = QStringLiteral("settlement_lines");
+    if (m_c.dialect() == Dialect::Sqlite) {
+        auto all = Sql::scalar(m_c.db(), QStringLiteral("SELECT COUNT(*) FROM settlement_lines"));
+        if (!all)
+            return stop(QStringLiteral("failed"), &all.error());
+        if (lineCount->toLongLong() * 4 > all->toLongLong() * 3)
+            lineTable += QStringLiteral(" NOT INDEXED");
+    }
+    auto lines = scan(
+        m_c,
+        QStringLiteral("SELECT id, channel, channel_txn_id, kind, gross_minor, fee_minor, currency,"
+                       " settled_at FROM ") +
+            lineTable + QStringLiteral(" WHERE settled_at >= ? AND settled_at < ?"),
+        lineBinds, addLine);
     if (!lines)
         return stop(QStringLiteral("failed"), &lines.error());
     if (!*lines)
         return stop(QStringLiteral("cancelled"), nullptr);
-    lap("load");
+    lap("load lines");
     auto elsewhere = settledElsewhere(m_c, matcher.unmatchedLines());
     if (!elsewhere)
         return stop(QStringLiteral("failed"), &elsewhere.error());
-    const MatchOutcome outcome = matcher.finish(*elsewhere);
+    QList<OpenNotSettled> open; // may be resolved by this run's lines
+    {
+        auto q = Sql::exec(m_c.db(),
+                           QStringLiteral("SELECT discrepancy_key, channel, channel_txn_id FROM"
+                                          " discrepancies WHERE kind = 'not_settled' AND"
+                                          " status = 'open'"));
+        if (!q)
+            return stop(QStringLiteral("failed"), &q.error());
+        while (q->next())
+            open << OpenNotSettled{q->value(0).toString(), q->value(1).toString(),
+                                   q->value(2).toString()};
+    }
+    const MatchOutcome outcome = matcher.finish(*elsewhere, open);
     lap("classify");
     if (options.progress && !options.progress(total, total))
         return stop(QStringLiteral("cancelled"), nullptr);

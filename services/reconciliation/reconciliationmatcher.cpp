@@ -7,6 +7,8 @@
 #include <QJsonObject>
 
 #include <algorithm>
+#include <cstring>
+#include <functional>
 
 namespace OncePay {
 
@@ -50,46 +52,278 @@ ReconciliationMatcher::ReconciliationMatcher(ReconcileSettings settings, FeeSche
     , m_now(nowMs)
     , m_from(fromMs)
     , m_to(toMs)
-{}
+{
+    const QByteArray charge = SettlementKind::Charge.toUtf8();
+    const QByteArray refund = SettlementKind::Refund.toUtf8();
+    m_charge = atom({charge.constData(), size_t(charge.size())});
+    m_refund = atom({refund.constData(), size_t(refund.size())});
+    m_index.assign(1024, 0);
+}
+
+quint16 ReconciliationMatcher::atom(std::string_view utf8)
+{
+    const int found = findAtom(utf8);
+    if (found >= 0)
+        return quint16(found);
+    QByteArray bytes(utf8.data(), qsizetype(utf8.size()));
+    QString text = QString::fromUtf8(bytes);
+    // "paid", "refunded" and "paid_unconfirmed" orders are the ones that take money.
+    m_takesMoney.push_back(text == u"paid" || text == u"refunded" || text == u"paid_unconfirmed");
+    m_atoms.emplace_back(std::move(bytes), std::move(text));
+    Q_ASSERT(m_atoms.size() < 65536);
+    return quint16(m_atoms.size() - 1);
+}
+
+int ReconciliationMatcher::findAtom(std::string_view utf8) const
+{
+    for (size_t i = 0; i < m_atoms.size(); ++i) {
+        const QByteArray &a = m_atoms[i].first;
+        if (size_t(a.size()) == utf8.size() &&
+            (utf8.empty() || std::memcmp(a.constData(), utf8.data(), utf8.size()) == 0))
+            return int(i);
+    }
+    return -1;
+}
+
+ReconciliationMatcher::Text ReconciliationMatcher::store(std::string_view utf8)
+{
+    Text t{m_arena.size(), quint32(utf8.size())};
+    m_arena.insert(m_arena.end(), utf8.begin(), utf8.end());
+    return t;
+}
+
+QString ReconciliationMatcher::string(Text t) const
+{
+    return QString::fromUtf8(m_arena.data() + t.at, qsizetype(t.size));
+}
+
+size_t ReconciliationMatcher::hashOf(quint16 channel, std::string_view txn)
+{
+    return std::hash<std::string_view>{}(txn) ^ (size_t(channel + 1) * 0x9E3779B97F4A7C15ULL);
+}
+
+qsizetype ReconciliationMatcher::find(quint16 channel, std::string_view txn) const
+{
+    const size_t mask = m_index.size() - 1;
+    for (size_t i = hashOf(channel, txn) & mask;; i = (i + 1) & mask) {
+        const qint32 at = m_index[i];
+        if (at == 0)
+            return -1;
+        const Slot &s = m_slots[size_t(at - 1)];
+        if (s.channel == channel && bytes(s.txn) == txn)
+            return at - 1;
+    }
+}
+
+void ReconciliationMatcher::grow()
+{
+    std::vector<qint32> index(m_index.size() * 2, 0);
+    const size_t mask = index.size() - 1;
+    for (size_t k = 0; k < m_slots.size(); ++k) {
+        const Slot &s = m_slots[k];
+        size_t i = hashOf(s.channel, bytes(s.txn)) & mask;
+        while (index[i] != 0)
+            i = (i + 1) & mask;
+        index[i] = qint32(k + 1);
+    }
+    m_index = std::move(index);
+}
 
 void ReconciliationMatcher::reserve(qsizetype payments)
 {
     m_slots.reserve(size_t(payments));
-    m_index.reserve(payments);
+    m_arena.reserve(size_t(payments) * 32);
+    size_t want = 1024;
+    while (want < size_t(payments) * 2)
+        want *= 2;
+    if (want > m_index.size()) {
+        m_index.assign(want / 2, 0); // grow() doubles it and re-inserts what is there
+        grow();
+    }
 }
 
-void ReconciliationMatcher::addPayment(PaymentFact p)
+void ReconciliationMatcher::addPayment(const PaymentView &p)
 {
-    const QString key = keyOf(p.channel, p.channelTxnId);
-    m_index.insert(key, qsizetype(m_slots.size()));
+    if ((m_slots.size() + 1) * 2 > m_index.size())
+        grow();
     Slot s;
-    s.payment = std::move(p);
-    m_slots.push_back(std::move(s));
+    s.id = p.id;
+    s.amountMinor = p.amountMinor;
+    s.capturedAtMs = p.capturedAtMs;
+    s.refundedAtMs = p.refundedAtMs;
+    s.orderAmountMinor = p.orderAmountMinor;
+    s.channel = atom(p.channel);
+    s.currency = atom(p.currency);
+    s.orderCurrency = atom(p.orderCurrency);
+    s.orderState = atom(p.orderState);
+    s.refunded = p.refunded;
+    s.settled = p.settled;
+    const qsizetype existing = find(s.channel, p.channelTxnId);
+    s.orderId = store(p.orderId);
+    s.txn = store(p.channelTxnId);
+    if (existing >= 0) { // (channel, channel_txn_id) is unique; the last one wins, as before
+        m_slots[size_t(existing)] = s;
+        return;
+    }
+    const size_t mask = m_index.size() - 1;
+    size_t i = hashOf(s.channel, p.channelTxnId) & mask;
+    while (m_index[i] != 0)
+        i = (i + 1) & mask;
+    m_slots.push_back(s);
+    m_index[i] = qint32(m_slots.size());
+}
+
+void ReconciliationMatcher::addPayment(const PaymentFact &p)
+{
+    const QByteArray orderId = p.orderId.toUtf8(), channel = p.channel.toUtf8(),
+                     txn = p.channelTxnId.toUtf8(), currency = p.currency.toUtf8(),
+                     orderCurrency = p.orderCurrency.toUtf8(), state = p.orderState.toUtf8();
+    auto v = [](const QByteArray &b) { return std::string_view(b.constData(), size_t(b.size())); };
+    PaymentView view;
+    view.id = p.id;
+    view.orderId = v(orderId);
+    view.channel = v(channel);
+    view.channelTxnId = v(txn);
+    view.amountMinor = p.amountMinor;
+    view.currency = v(currency);
+    view.refunded = p.refunded;
+    view.settled = p.settled;
+    view.capturedAtMs = p.capturedAtMs;
+    view.refundedAtMs = p.refundedAtMs;
+    view.orderAmountMinor = p.orderAmountMinor;
+    view.orderCurrency = v(orderCurrency);
+    view.orderState = v(state);
+    addPayment(view);
+}
+
+void ReconciliationMatcher::addLine(const LineView &l)
+{
+    const quint16 channel = atom(l.channel);
+    const quint16 kind = atom(l.kind);
+    const qsizetype at = find(channel, l.channelTxnId);
+    if (at < 0) {
+        const bool inPeriod = l.settledAtMs >= m_from && l.settledAtMs < m_to;
+        if (inPeriod && (kind == m_charge || kind == m_refund)) {
+            LineFact f;
+            f.id = l.id;
+            f.channel = text(channel);
+            f.channelTxnId =
+                QString::fromUtf8(l.channelTxnId.data(), qsizetype(l.channelTxnId.size()));
+            f.kind = text(kind);
+            f.grossMinor = l.grossMinor;
+            f.feeMinor = l.feeMinor;
+            f.currency = text(atom(l.currency));
+            f.settledAtMs = l.settledAtMs;
+            m_unmatched << f;
+        }
+        return;
+    }
+    if (kind != m_charge && kind != m_refund)
+        return;
+    Slot &s = m_slots[size_t(at)];
+    Line line;
+    line.id = l.id;
+    line.grossMinor = l.grossMinor;
+    line.feeMinor = l.feeMinor;
+    line.settledAtMs = l.settledAtMs;
+    line.currency = atom(l.currency);
+    line.kind = kind;
+    auto push = [&](qint32 &head, const Line &x) {
+        m_extra.push_back(x);
+        m_extra.back().next = head;
+        head = qint32(m_extra.size() - 1);
+    };
+    if (kind == m_refund) {
+        push(s.refunds, line);
+    } else if (!s.hasCharge) {
+        s.charge = line;
+        s.hasCharge = true;
+    } else if (line.id < s.charge.id) {
+        push(s.extraCharges, s.charge);
+        s.charge = line;
+    } else {
+        push(s.extraCharges, line);
+    }
 }
 
 void ReconciliationMatcher::addLine(const LineFact &l)
 {
-    const auto it = m_index.constFind(keyOf(l.channel, l.channelTxnId));
-    if (it == m_index.constEnd()) {
-        const bool inPeriod = l.settledAtMs >= m_from && l.settledAtMs < m_to;
-        if (inPeriod && (l.kind == SettlementKind::Charge || l.kind == SettlementKind::Refund))
-            m_unmatched << l;
-        return;
-    }
-    Slot &s = m_slots[size_t(*it)];
-    if (l.kind == SettlementKind::Refund) {
-        s.refunds << l;
-    } else if (l.kind == SettlementKind::Charge) {
-        if (!s.hasCharge) {
-            s.charge = l;
-            s.hasCharge = true;
-        } else if (l.id < s.charge.id) {
-            s.extraCharges << s.charge;
-            s.charge = l;
-        } else {
-            s.extraCharges << l;
+    const QByteArray channel = l.channel.toUtf8(), txn = l.channelTxnId.toUtf8(),
+                     kind = l.kind.toUtf8(), currency = l.currency.toUtf8();
+    auto v = [](const QByteArray &b) { return std::string_view(b.constData(), size_t(b.size())); };
+    LineView view;
+    view.id = l.id;
+    view.channel = v(channel);
+    view.channelTxnId = v(txn);
+    view.kind = v(kind);
+    view.grossMinor = l.grossMinor;
+    view.feeMinor = l.feeMinor;
+    view.currency = v(currency);
+    view.settledAtMs = l.settledAtMs;
+    addLine(view);
+}
+
+PaymentFact ReconciliationMatcher::payment(const Slot &s) const
+{
+    PaymentFact p;
+    p.id = s.id;
+    p.orderId = string(s.orderId);
+    p.channel = text(s.channel);
+    p.channelTxnId = string(s.txn);
+    p.amountMinor = s.amountMinor;
+    p.currency = text(s.currency);
+    p.refunded = s.refunded;
+    p.settled = s.settled;
+    p.capturedAtMs = s.capturedAtMs;
+    p.refundedAtMs = s.refundedAtMs;
+    p.orderAmountMinor = s.orderAmountMinor;
+    p.orderCurrency = text(s.orderCurrency);
+    p.orderState = text(s.orderState);
+    return p;
+}
+
+LineFact ReconciliationMatcher::line(const Slot &s, const Line &l) const
+{
+    LineFact f;
+    f.id = l.id;
+    f.channel = text(s.channel);
+    f.channelTxnId = string(s.txn);
+    f.kind = text(l.kind);
+    f.grossMinor = l.grossMinor;
+    f.feeMinor = l.feeMinor;
+    f.currency = text(l.currency);
+    f.settledAtMs = l.settledAtMs;
+    return f;
+}
+
+const FeeRule *ReconciliationMatcher::ruleAt(quint16 channel, quint16 currency, qint64 atMs) const
+{
+    const QList<FeeRule> *rules = nullptr;
+    bool cached = false;
+    for (const FeeRules &r : m_feeRules)
+        if (r.channel == channel && r.currency == currency) {
+            rules = r.rules;
+            cached = true;
+            break;
         }
+    if (!cached) {
+        rules = m_fees.rulesFor(text(channel), text(currency));
+        m_feeRules.push_back({channel, currency, rules});
     }
+    if (!rules)
+        return nullptr;
+    const FeeRule *found = nullptr;
+    for (const FeeRule &r : *rules) { // sorted by effective date
+        if (r.effectiveFromMs > atMs)
+            break;
+        found = &r;
+    }
+    return found;
+}
+
+bool ReconciliationMatcher::takesMoney(quint16 state) const
+{
+    return m_takesMoney[state];
 }
 
 bool ReconciliationMatcher::inClosedPeriod(qint64 atMs) const
@@ -99,11 +333,31 @@ bool ReconciliationMatcher::inClosedPeriod(qint64 atMs) const
     });
 }
 
-MatchOutcome ReconciliationMatcher::finish(const QSet<QString> &settledElsewhere) const
+MatchOutcome ReconciliationMatcher::finish(const QSet<QString> &settledElsewhere,
+                                           const QList<OpenNotSettled> &openNotSettled) const
 {
     MatchOutcome out;
     for (const Slot &s : m_slots)
         classifyPayment(s, out);
+
+    // Open not_settled discrepancies whose charge (or refund) line is here now.
+    for (const OpenNotSettled &d : openNotSettled) {
+        const QByteArray channel = d.channel.toUtf8(), txn = d.channelTxnId.toUtf8();
+        const int ch = findAtom({channel.constData(), size_t(channel.size())});
+        if (ch < 0)
+            continue;
+        const qsizetype at = find(quint16(ch), {txn.constData(), size_t(txn.size())});
+        if (at < 0)
+            continue;
+        const Slot &s = m_slots[size_t(at)];
+        const QString chargeKey =
+            finding(DiscrepancyKind::NotSettled, text(s.channel), string(s.txn)).key;
+        if (d.key == chargeKey && s.hasCharge)
+            out.settledKeys.insert(d.key);
+        else if (d.key == chargeKey + QStringLiteral(":refund") && s.hasCharge &&
+                 takesMoney(s.orderState) && s.refunded && s.refunds >= 0)
+            out.settledKeys.insert(d.key);
+    }
 
     // Lines of the period that belong to no payment of the period.
     QHash<QString, const LineFact *> firstCharge;
@@ -153,13 +407,13 @@ MatchOutcome ReconciliationMatcher::finish(const QSet<QString> &settledElsewhere
 
 void ReconciliationMatcher::classifyPayment(const Slot &s, MatchOutcome &out) const
 {
-    const PaymentFact &p = s.payment;
     if (!s.hasCharge) {
-        if (p.capturedAtMs + m_settings.unsettledAfterMs > m_now) {
+        if (s.capturedAtMs + m_settings.unsettledAfterMs > m_now) {
             ++out.notYetDue; // expected, not yet due: not an exception
             return;
         }
         ++out.eligible;
+        const PaymentFact p = payment(s);
         Finding f = finding(DiscrepancyKind::NotSettled, p.channel, p.channelTxnId);
         f.orderId = p.orderId;
         f.hasAmounts = true;
@@ -171,12 +425,12 @@ void ReconciliationMatcher::classifyPayment(const Slot &s, MatchOutcome &out) co
         return;
     }
     ++out.eligible;
-    out.settledKeys.insert(
-        finding(DiscrepancyKind::NotSettled, p.channel, p.channelTxnId).key);
-    if (!p.settled)
-        out.newlySettledPaymentIds << p.id;
-    const LineFact &l = s.charge;
-    for (const LineFact &extra : s.extraCharges) {
+    if (!s.settled)
+        out.newlySettledPaymentIds << s.id;
+    const Line &l = s.charge;
+    for (qint32 e = s.extraCharges; e >= 0; e = m_extra[size_t(e)].next) {
+        const Line &extra = m_extra[size_t(e)];
+        const PaymentFact p = payment(s);
         Finding f = finding(DiscrepancyKind::DuplicateSettlement, p.channel, p.channelTxnId,
                             QString::number(extra.id));
         f.orderId = p.orderId;
@@ -184,15 +438,14 @@ void ReconciliationMatcher::classifyPayment(const Slot &s, MatchOutcome &out) co
         f.hasAmounts = true;
         f.expectedMinor = 0;
         f.actualMinor = extra.grossMinor;
-        f.currency = extra.currency;
+        f.currency = text(extra.currency);
         f.detail = QStringLiteral("settled again (first settlement line %1)").arg(l.id);
         out.findings << f;
     }
-    const bool orderTakesMoney = p.orderState == u"paid" || p.orderState == u"refunded" ||
-                                 p.orderState == u"paid_unconfirmed";
-    if (!orderTakesMoney) {
+    if (!takesMoney(s.orderState)) {
+        const PaymentFact p = payment(s);
         const bool owed = m_obligations.contains(keyOf(p.channel, p.channelTxnId));
-        if (owed && !s.refunds.isEmpty())
+        if (owed && s.refunds >= 0)
             return;
         Finding f = finding(owed ? DiscrepancyKind::RefundDue : DiscrepancyKind::UnknownSettlement,
                             p.channel, p.channelTxnId);
@@ -200,36 +453,38 @@ void ReconciliationMatcher::classifyPayment(const Slot &s, MatchOutcome &out) co
         f.settlementLineId = l.id;
         f.hasAmounts = true;
         f.actualMinor = l.grossMinor;
-        f.currency = l.currency;
+        f.currency = text(l.currency);
         f.detail = QStringLiteral("settled, but order %1 is %2").arg(p.orderId, p.orderState);
         out.findings << f;
         return;
     }
     bool matched = true;
     checkRefund(s, out, &matched);
-    if (l.currency != p.orderCurrency) {
+    if (l.currency != s.orderCurrency) {
+        const PaymentFact p = payment(s);
         Finding f = finding(DiscrepancyKind::CurrencyMismatch, p.channel, p.channelTxnId);
         f.orderId = p.orderId;
         f.settlementLineId = l.id;
         f.hasAmounts = true;
         f.expectedMinor = p.orderAmountMinor;
         f.actualMinor = l.grossMinor;
-        f.currency = l.currency;
-        f.detail = QStringLiteral("settled in %1, order in %2").arg(l.currency, p.orderCurrency);
+        f.currency = text(l.currency);
+        f.detail = QStringLiteral("settled in %1, order in %2").arg(f.currency, p.orderCurrency);
         out.findings << f;
         return; // amounts in different currencies do not compare
     }
-    if (l.grossMinor != p.orderAmountMinor) {
+    if (l.grossMinor != s.orderAmountMinor) {
+        const PaymentFact p = payment(s);
         Finding f = finding(DiscrepancyKind::AmountMismatch, p.channel, p.channelTxnId);
         f.orderId = p.orderId;
         f.settlementLineId = l.id;
         f.hasAmounts = true;
         f.expectedMinor = p.orderAmountMinor;
         f.actualMinor = l.grossMinor;
-        f.currency = l.currency;
+        f.currency = text(l.currency);
         f.detail = QStringLiteral("settled %1, order %2")
-                       .arg(Currency::format(l.grossMinor, l.currency),
-                            Currency::format(p.orderAmountMinor, l.currency));
+                       .arg(Currency::format(l.grossMinor, f.currency),
+                            Currency::format(p.orderAmountMinor, f.currency));
         out.findings << f;
         matched = false;
     }
@@ -244,11 +499,14 @@ void ReconciliationMatcher::classifyPayment(const Slot &s, MatchOutcome &out) co
 // the channel returned behind its back. Stale captures owed back are refund_due, not this.
 void ReconciliationMatcher::checkRefund(const Slot &s, MatchOutcome &out, bool *matched) const
 {
-    const PaymentFact &p = s.payment;
+    if (!s.refunded && s.refunds < 0)
+        return; // the common case: nothing refunded on either side
+    const PaymentFact p = payment(s);
     const QString refundSuffix = QStringLiteral("refund");
     qint64 returned = 0;
-    const LineFact *first = nullptr;
-    for (const LineFact &r : s.refunds) {
+    const Line *first = nullptr;
+    for (qint32 e = s.refunds; e >= 0; e = m_extra[size_t(e)].next) {
+        const Line &r = m_extra[size_t(e)];
         returned += qAbs(r.grossMinor); // layouts print refunds negative or as a type
         if (!first || r.id < first->id)
             first = &r;
@@ -256,16 +514,16 @@ void ReconciliationMatcher::checkRefund(const Slot &s, MatchOutcome &out, bool *
     if (!p.refunded) {
         if (!first)
             return;
-        Finding f = finding(DiscrepancyKind::UnknownSettlement, p.channel, p.channelTxnId,
-                            refundSuffix);
+        Finding f =
+            finding(DiscrepancyKind::UnknownSettlement, p.channel, p.channelTxnId, refundSuffix);
         f.orderId = p.orderId;
         f.settlementLineId = first->id;
         f.hasAmounts = true;
         f.expectedMinor = 0;
         f.actualMinor = -returned;
-        f.currency = first->currency;
+        f.currency = text(first->currency);
         f.detail = QStringLiteral("the channel refunded %1; OncePay has no refund of this payment")
-                       .arg(Currency::format(returned, first->currency));
+                       .arg(Currency::format(returned, f.currency));
         out.findings << f;
         *matched = false;
         return;
@@ -285,15 +543,13 @@ void ReconciliationMatcher::checkRefund(const Slot &s, MatchOutcome &out, bool *
         *matched = false;
         return;
     }
-    out.settledKeys.insert(
-        finding(DiscrepancyKind::NotSettled, p.channel, p.channelTxnId, refundSuffix).key);
     if (returned == p.amountMinor)
         return;
     f.settlementLineId = first->id;
     f.actualMinor = -returned;
-    f.currency = first->currency;
+    f.currency = text(first->currency);
     f.detail = QStringLiteral("refund lines return %1, OncePay refunded %2")
-                   .arg(Currency::format(returned, first->currency),
+                   .arg(Currency::format(returned, f.currency),
                         Currency::format(p.amountMinor, p.currency));
     out.findings << f;
     *matched = false;
@@ -301,28 +557,29 @@ void ReconciliationMatcher::checkRefund(const Slot &s, MatchOutcome &out, bool *
 
 void ReconciliationMatcher::checkFee(const Slot &s, MatchOutcome &out, bool *matched) const
 {
-    const PaymentFact &p = s.payment;
-    const LineFact &l = s.charge;
-    const FeeRule *atCapture = m_fees.ruleAt(p.channel, l.currency, p.capturedAtMs);
+    const Line &charge = s.charge;
+    const FeeRule *atCapture = ruleAt(s.channel, charge.currency, s.capturedAtMs);
     if (!atCapture)
         return; // no schedule to judge by: nothing to claim
-    const qint64 expected = Fees::feeFor(l.grossMinor, *atCapture);
-    if (expected == l.feeMinor)
+    const qint64 expected = Fees::feeFor(charge.grossMinor, *atCapture);
+    if (expected == charge.feeMinor)
         return;
     // The channel stamps a capture before our worker records it: a fee that is right for the
     // schedule in force shortly before captured_at is right, not a mismatch.
     const FeeRule *beforeCapture =
-        m_fees.ruleAt(p.channel, l.currency, p.capturedAtMs - m_settings.captureSkewMs);
+        ruleAt(s.channel, charge.currency, s.capturedAtMs - m_settings.captureSkewMs);
     if (m_settings.captureSkewMs > 0 && beforeCapture && beforeCapture->id != atCapture->id &&
-        Fees::feeFor(l.grossMinor, *beforeCapture) == l.feeMinor)
+        Fees::feeFor(charge.grossMinor, *beforeCapture) == charge.feeMinor)
         return;
+    const PaymentFact p = payment(s);
+    const LineFact l = line(s, charge);
     const qint64 diff = l.feeMinor - expected;
     __extension__ typedef __int128 Int128;
     const bool withinTolerance =
         Int128(qAbs(diff)) * 1000000 <= Int128(m_settings.feeTolerancePpm) * qAbs(l.grossMinor);
     // The explanation: the channel applied the schedule in force when it settled, and that
     // schedule (a known change after the capture) gives exactly the fee it took.
-    const FeeRule *atSettlement = m_fees.ruleAt(p.channel, l.currency, l.settledAtMs);
+    const FeeRule *atSettlement = ruleAt(s.channel, charge.currency, l.settledAtMs);
     const bool explained = atSettlement && atSettlement->id != atCapture->id &&
                            Fees::feeFor(l.grossMinor, *atSettlement) == l.feeMinor;
     const bool closed = inClosedPeriod(p.capturedAtMs);

@@ -2,6 +2,7 @@
 
 #include "audit/auditoutbox.h"
 #include "db/sql.h"
+#include "db/sqlitenative.h"
 #include "db/transaction.h"
 
 #include <QCryptographicHash>
@@ -42,6 +43,36 @@ Result<void> updateIds(const QSqlDatabase &db, const QString &prefix, const QVar
         auto r = Sql::exec(db, sql, leading);
         if (!r)
             return r.error();
+    }
+    return {};
+}
+
+// payments.settlement_status = 'settled' for `ids`. On SQLite one native prepared UPDATE per
+// run of consecutive ids (a day's payments settle together, so runs are long); elsewhere the
+// literal IN chunks.
+Result<void> markSettled(const QSqlDatabase &db, QList<qint64> ids)
+{
+    sqlite3 *h = SqliteNative::handle(db);
+    if (!h)
+        return updateIds(db, QStringLiteral("UPDATE payments SET settlement_status = 'settled'"),
+                         {}, std::move(ids));
+    std::sort(ids.begin(), ids.end());
+    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+    SqliteNative::Statement st;
+    if (auto p = st.prepare(h, QByteArrayLiteral("UPDATE payments SET settlement_status ="
+                                                 " 'settled' WHERE id >= ? AND id <= ?"));
+        !p)
+        return p.error();
+    for (qsizetype i = 0; i < ids.size();) {
+        qsizetype j = i + 1;
+        while (j < ids.size() && ids[j] == ids[j - 1] + 1)
+            ++j;
+        st.bind(1, ids[i]);
+        st.bind(2, ids[j - 1]);
+        if (auto r = st.exec(); !r)
+            return r.error();
+        st.reset();
+        i = j;
     }
     return {};
 }
@@ -124,9 +155,8 @@ Result<void> ReconciliationWriter::commit(const MatchOutcome &outcome,
         QHash<QString, std::pair<qint64, QString>> existing; // key -> (id, status)
         QHash<QString, qint64> openNotSettled;               // key -> id
         {
-            auto q = Sql::exec(m_c.db(),
-                               QStringLiteral("SELECT id, discrepancy_key, status, kind"
-                                              " FROM discrepancies"));
+            auto q = Sql::exec(m_c.db(), QStringLiteral("SELECT id, discrepancy_key, status, kind"
+                                                        " FROM discrepancies"));
             if (!q)
                 return q.error();
             while (q->next()) {
@@ -225,10 +255,7 @@ Result<void> ReconciliationWriter::commit(const MatchOutcome &outcome,
                 {now, report.runId}, nowSettled);
             !r)
             return r;
-        if (auto r = updateIds(m_c.db(),
-                               QStringLiteral("UPDATE payments SET settlement_status = 'settled'"),
-                               {}, outcome.newlySettledPaymentIds);
-            !r)
+        if (auto r = markSettled(m_c.db(), outcome.newlySettledPaymentIds); !r)
             return r;
         report.markedSettled = outcome.newlySettledPaymentIds.size();
         return finishRun(report, QStringLiteral("finished"));

@@ -133,6 +133,12 @@ FeeSchedule::FeeSchedule(QList<FeeRule> rules)
         });
 }
 
+const QList<FeeRule> *FeeSchedule::rulesFor(const QString &channel, const QString &currency) const
+{
+    const auto it = m_byKey.constFind(channel + u'/' + currency);
+    return it == m_byKey.constEnd() ? nullptr : &*it;
+}
+
 const FeeRule *FeeSchedule::ruleAt(const QString &channel, const QString &currency,
                                    qint64 atMs) const
 {

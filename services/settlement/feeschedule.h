@@ -49,6 +49,9 @@ public:
     explicit FeeSchedule(QList<FeeRule> rules = {});
     // The rule in effect at `atMs`, or nullptr.
     const FeeRule *ruleAt(const QString &channel, const QString &currency, qint64 atMs) const;
+    // The channel's rules for the currency sorted by effective date, or nullptr; valid as long
+    // as this schedule.
+    const QList<FeeRule> *rulesFor(const QString &channel, const QString &currency) const;
     bool isEmpty() const { return m_byKey.isEmpty(); }
 
 private:

@@ -14,8 +14,10 @@
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
+#include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
 #include <QProcess>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -80,6 +82,33 @@ SELECT kind, COUNT(*) FROM (
 ) GROUP BY kind ORDER BY kind;
 )SQL";
 
+// The program's classification must be the join's: every kind the join counts, with the
+// same count (matched included), and no kind of finding the join does not have.
+void checkAgainstJoin(const ReconcileReport &report, const QByteArray &joinOutput)
+{
+    QMap<QString, qint64> join;
+    for (const QByteArray &line : joinOutput.split('\n')) {
+        const QList<QByteArray> f = line.trimmed().split('|');
+        if (f.size() == 2)
+            join.insert(QString::fromUtf8(f[0]), f[1].toLongLong());
+    }
+    QMap<QString, qint64> program;
+    for (auto it = report.counts.cbegin(); it != report.counts.cend(); ++it)
+        if (it.value() != 0)
+            program.insert(it.key(), it.value());
+    program.insert(QStringLiteral("matched"), report.matched);
+    if (program != join) {
+        QStringList a, b;
+        for (auto it = program.cbegin(); it != program.cend(); ++it)
+            a << QStringLiteral("%1=%2").arg(it.key()).arg(it.value());
+        for (auto it = join.cbegin(); it != join.cend(); ++it)
+            b << QStringLiteral("%1=%2").arg(it.key()).arg(it.value());
+        die(QStringLiteral("findings differ from the SQL join: program %1, join %2")
+                .arg(a.join(u' '), b.join(u' ')));
+    }
+    std::printf("findings identical to the SQL join's classification\n");
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -95,10 +124,17 @@ int main(int argc, char **argv)
     p.addOption({QStringLiteral("sqlite3"), QStringLiteral("the sqlite3 shell"),
                  QStringLiteral("PATH"),
                  QStandardPaths::findExecutable(QStringLiteral("sqlite3"))});
+    p.addOption({QStringLiteral("keep"),
+                 QStringLiteral("keep the database and statements in DIR (must not exist yet)"),
+                 QStringLiteral("DIR")});
     p.process(app);
     const qint64 n = p.value(QStringLiteral("n")).toLongLong();
     const int runs = std::max(1, p.value(QStringLiteral("runs")).toInt());
-    QTemporaryDir dir;
+    QTemporaryDir tmp;
+    const QString keep = p.value(QStringLiteral("keep"));
+    if (!keep.isEmpty() && (QFileInfo::exists(keep) || !QDir().mkpath(keep)))
+        die(QStringLiteral("--keep: %1 exists or cannot be made").arg(keep));
+    const QDir dir(keep.isEmpty() ? tmp.path() : keep);
 
     ConnectionProfile profile;
     profile.dialect = Dialect::Sqlite;
@@ -165,8 +201,10 @@ int main(int argc, char **argv)
             if (!shell.waitForFinished(-1) || shell.exitCode() != 0)
                 die(QStringLiteral("sqlite3: ") + QString::fromUtf8(shell.readAllStandardError()));
             joinS.push_back(double(t.nsecsElapsed()) / 1e9);
+            const QByteArray out = shell.readAllStandardOutput();
             if (run == 0)
-                std::printf("sqlite3 join result:\n%s", shell.readAllStandardOutput().constData());
+                std::printf("sqlite3 join result:\n%s", out.constData());
+            checkAgainstJoin(report, out);
         }
     }
     const double lines = double(files.lines);
