@@ -7,6 +7,8 @@
 
 #include "auth/signindialog.h"
 #include "auth/staffservice.h"
+#include "common/backgroundquery.h"
+#include "common/busyindicator.h"
 #include "common/language.h"
 #include "common/preferencesdialog.h"
 #include "connections/connectionspage.h"
@@ -25,12 +27,14 @@
 #include <QCryptographicHash>
 #include <QDateTime>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
@@ -39,6 +43,11 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QTest>
+#include <QThreadPool>
+#include <QVBoxLayout>
+
+#include <memory>
+#include <thread>
 
 using namespace OncePay;
 using namespace OncePay::Test;
@@ -179,6 +188,72 @@ private Q_SLOTS:
         QVERIFY(!page.data().ordersByState.isEmpty());
         page.rangeSelector()->setCurrentIndex(0); // last hour: reloads
         QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 2, 10000);
+    }
+
+    void busyIndicatorShowsOnlyForSlowAnswers()
+    {
+        QWidget page;
+        auto *layout = new QVBoxLayout(&page);
+        auto *busy = new BusyIndicator(&page);
+        layout->addWidget(busy);
+        page.show();
+        busy->setBusy(true); // a quick answer: the page never moves
+        QCoreApplication::processEvents();
+        QVERIFY(busy->isHidden());
+        busy->setBusy(false);
+        QTest::qWait(BusyIndicator::kShowAfterMs * 2);
+        QVERIFY(busy->isHidden());
+        busy->setBusy(true); // a slow one: the bar shows, and goes with the answer
+        QTRY_VERIFY_WITH_TIMEOUT(busy->isVisible(), BusyIndicator::kShowAfterMs * 8);
+        busy->setBusy(false);
+        QVERIFY(busy->isHidden());
+    }
+
+    void paintingDoesNotWaitForDatabaseTasks()
+    {
+        // Qt's raster engine spreads large fills over QThreadPool::globalInstance() and the GUI
+        // thread waits for them: database tasks on that pool froze painting until they ended
+        // (seconds for a dashboard on a million orders). They run on the console's own pool.
+        QObject context;
+        auto hold = std::make_shared<QSemaphore>();
+        auto running = std::make_shared<QAtomicInt>(0);
+        auto finished = std::make_shared<QAtomicInt>(0);
+        const int tasks = kConsoleTaskThreads;
+        for (int i = 0; i < tasks; ++i)
+            runBackgroundQuery<int>(
+                &context, m_fixture->config.orders, QStringLiteral("hold"),
+                [hold, running](const Connection &) -> Result<int> {
+                    running->ref();
+                    hold->acquire();
+                    return 0;
+                },
+                [finished](const Result<int> &r) {
+                    if (r)
+                        finished->ref();
+                });
+        // Whatever happens below, the held tasks end within 4 s, so a frozen paint shows
+        // as a slow one rather than a hung test.
+        std::thread releaser([hold, tasks] {
+            QThread::msleep(4000);
+            hold->release(tasks);
+        });
+        QTRY_VERIFY_WITH_TIMEOUT(running->loadRelaxed() >= 1, 2000);
+        QCOMPARE(QThreadPool::globalInstance()->activeThreadCount(), 0);
+        QWidget big;
+        big.resize(1600, 1000);
+        auto *layout = new QVBoxLayout(&big);
+        auto *busy = new QProgressBar(&big); // indeterminate, as a BusyIndicator draws it
+        busy->setRange(0, 0);
+        layout->addWidget(busy);
+        QElapsedTimer t;
+        t.start();
+        const QPixmap shot = big.grab();
+        const qint64 paintMs = t.elapsed();
+        QVERIFY(!shot.isNull());
+        QVERIFY2(paintMs < 1000, qPrintable(QStringLiteral("painting took %1 ms").arg(paintMs)));
+        QTRY_COMPARE_WITH_TIMEOUT(running->loadRelaxed(), tasks, 1500); // all at once
+        releaser.join();
+        QTRY_COMPARE_WITH_TIMEOUT(finished->loadRelaxed(), tasks, 10000);
     }
 
     void searchByEachKindOfIdentifier_data()

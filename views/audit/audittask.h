@@ -52,8 +52,9 @@ AuditTaskHandle runAuditTask(QObject *context, const ConnectionProfile &audit,
         else
             done(Result<T>(outcome.error));
     });
-    watcher->setFuture(
-        QtConcurrent::run([audit, orders, name, work, progress, cancel, guard]() -> TaskOutcome<T> {
+    watcher->setFuture(QtConcurrent::run(
+        consoleTaskPool(),
+        [audit, orders, name, work, progress, cancel, guard]() -> TaskOutcome<T> {
             TaskOutcome<T> out;
             auto a = InvestigationDb::open(audit, name);
             if (!a) {

@@ -1,15 +1,16 @@
 #pragma once
 
-// Runs one read against the orders database on a pool thread: the task uses that thread's
-// own connection (opened there on first use under a unique name, schema checked, never
-// migrated, then kept for the thread's next task — one connection per thread per database),
-// runs `work(connection)` and hands a plain value back to `done` on the GUI thread, queued.
-// A task that fails because the database is unavailable (or answers unexpectedly) closes
+// Runs one read against the orders database on a thread of the console's pool (taskpool.h): the
+// task uses that thread's own connection (opened there on first use under a unique name, schema
+// checked, never migrated, then kept for the thread's next task — one connection per thread per
+// database), runs `work(connection)` and hands a plain value back to `done` on the GUI thread,
+// queued. A task that fails because the database is unavailable (or answers unexpectedly) closes
 // its connection, so a lost database is reopened by the next task. The caller drops stale
 // answers with its own generation counter (see ConnectionsPage).
 // Thread contract: call on the GUI thread; `work` runs on a pool thread and must only touch
 // what it captured by value; `done` runs on the GUI thread while `context` lives.
 
+#include "common/taskpool.h"
 #include "core/result.h"
 #include "db/connection.h"
 #include "investigation/investigationdb.h"
@@ -63,29 +64,32 @@ void runBackgroundQuery(QObject *context, const ConnectionProfile &profile, cons
         else
             done(Result<T>(outcome.error));
     });
-    watcher->setFuture(QtConcurrent::run([profile, name, work]() -> TaskOutcome<T> {
-        TaskOutcome<T> out;
-        auto &connections = Internal::threadConnections();
-        const QString key = Internal::connectionKey(profile);
-        auto it = connections.find(key);
-        if (it == connections.end()) {
-            auto c = InvestigationDb::open(profile, name);
-            if (!c) {
-                out.error = c.error();
-                return out;
+    watcher->setFuture(
+        QtConcurrent::run(consoleTaskPool(), [profile, name, work]() -> TaskOutcome<T> {
+            TaskOutcome<T> out;
+            auto &connections = Internal::threadConnections();
+            const QString key = Internal::connectionKey(profile);
+            auto it = connections.find(key);
+            if (it == connections.end()) {
+                auto c = InvestigationDb::open(profile, name);
+                if (!c) {
+                    out.error = c.error();
+                    return out;
+                }
+                it = connections.emplace(key, std::make_unique<Connection>(std::move(c).value()))
+                         .first;
             }
-            it = connections.emplace(key, std::make_unique<Connection>(std::move(c).value())).first;
-        }
-        Result<T> r = work(*it->second);
-        if (r) {
-            out.value = std::move(r).value();
-        } else {
-            out.error = r.error();
-            if (out.error.code == ErrorCode::Unavailable || out.error.code == ErrorCode::Internal)
-                connections.erase(key);
-        }
-        return out;
-    }));
+            Result<T> r = work(*it->second);
+            if (r) {
+                out.value = std::move(r).value();
+            } else {
+                out.error = r.error();
+                if (out.error.code == ErrorCode::Unavailable ||
+                    out.error.code == ErrorCode::Internal)
+                    connections.erase(key);
+            }
+            return out;
+        }));
 }
 
 } // namespace OncePay

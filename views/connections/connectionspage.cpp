@@ -1,5 +1,6 @@
 #include "connectionspage.h"
 
+#include "common/taskpool.h"
 #include "connections/connectionstatusmodel.h"
 
 #include <QFutureWatcher>
@@ -59,7 +60,8 @@ void ConnectionsPage::refresh()
                 Q_EMIT statusesChanged(statuses);
             });
     const AppConfig config = m_config;
-    watcher->setFuture(QtConcurrent::run([config] { return HealthCheck::checkAll(config); }));
+    watcher->setFuture(
+        QtConcurrent::run(consoleTaskPool(), [config] { return HealthCheck::checkAll(config); }));
 }
 
 } // namespace OncePay

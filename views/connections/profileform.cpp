@@ -1,5 +1,7 @@
 #include "profileform.h"
 
+#include "common/taskpool.h"
+
 #include <QComboBox>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -225,7 +227,7 @@ void ProfileForm::test()
                                      : QStringLiteral("color: #b31b1b;"));
         Q_EMIT tested(s);
     });
-    watcher->setFuture(QtConcurrent::run([p] {
+    watcher->setFuture(QtConcurrent::run(consoleTaskPool(), [p] {
         // Testing must not create an empty SQLite file where there was none.
         if (p.dialect == Dialect::Sqlite && !QFileInfo::exists(p.path)) {
             RoleStatus s;

@@ -7,6 +7,7 @@
 #include "auth/staffservice.h"
 #include "common/labels.h"
 #include "common/preferencesdialog.h"
+#include "common/taskpool.h"
 #include "connections/connectionprofilesdialog.h"
 #include "connections/connectionspage.h"
 #include "connections/keychainstore.h"
@@ -261,7 +262,7 @@ void MainWindow::recordSignOut()
     const ConnectionProfile orders = m_config.orders;
     const StaffAccount account = m_account;
     const QString where = QStringLiteral("console@") + QSysInfo::machineHostName();
-    m_signOutTask = QtConcurrent::run([orders, account, where] {
+    m_signOutTask = QtConcurrent::run(consoleTaskPool(), [orders, account, where] {
         auto c = Connection::open(orders, QStringLiteral("console-signout"));
         if (c)
             (void)StaffService(*c, Clock::system()).signOut(account, where);
