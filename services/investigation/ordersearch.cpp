@@ -15,68 +15,89 @@ const QString kOrderCols = QStringLiteral(
     "o.current_request_id,"
     " o.channel, o.channel_txn_id, o.state_reason, o.paid_at, o.created_at, o.updated_at");
 
-Order orderFrom(const QSqlQuery &q)
+// The order's columns, kOrderCols, starting at column `at`.
+Order orderFrom(const QSqlQuery &q, int at)
 {
     Order o;
-    o.orderId = q.value(0).toString();
-    o.customerRef = q.value(1).toString();
-    o.amountMinor = q.value(2).toLongLong();
-    o.currency = q.value(3).toString();
-    o.state = parseOrderState(q.value(4).toString()).value_or(OrderState::PendingPayment);
-    o.version = q.value(5).toLongLong();
-    o.currentRequestId = q.value(6).toString();
-    o.channel = q.value(7).toString();
-    o.channelTxnId = q.value(8).toString();
-    o.stateReason = q.value(9).toString();
-    o.paidAt = q.value(10).toLongLong();
-    o.createdAt = q.value(11).toLongLong();
-    o.updatedAt = q.value(12).toLongLong();
+    o.orderId = q.value(at).toString();
+    o.customerRef = q.value(at + 1).toString();
+    o.amountMinor = q.value(at + 2).toLongLong();
+    o.currency = q.value(at + 3).toString();
+    o.state = parseOrderState(q.value(at + 4).toString()).value_or(OrderState::PendingPayment);
+    o.version = q.value(at + 5).toLongLong();
+    o.currentRequestId = q.value(at + 6).toString();
+    o.channel = q.value(at + 7).toString();
+    o.channelTxnId = q.value(at + 8).toString();
+    o.stateReason = q.value(at + 9).toString();
+    o.paidAt = q.value(at + 10).toLongLong();
+    o.createdAt = q.value(at + 11).toLongLong();
+    o.updatedAt = q.value(at + 12).toLongLong();
     return o;
 }
 
+// One branch per place an identifier can live, best kind first; each an exact, indexed
+// lookup that selects kOrderCols plus the matched value.
 struct Lookup {
     MatchKind kind;
-    QString sql; // selects kOrderCols plus the matched value
-    int binds;
+    QString matched;
+    QString fromWhere; // with one `?`, or five for the callback ids
+    QString order;     // inside the branch, before its LIMIT
 };
 
-QList<Lookup> lookups()
+const QList<Lookup> &lookups()
 {
-    const QString sel = QStringLiteral("SELECT DISTINCT %1, %2 ");
-    return {
+    static const QList<Lookup> all{
         {MatchKind::OrderId,
-         sel.arg(kOrderCols, QStringLiteral("o.order_id")) +
-             QStringLiteral("FROM orders o WHERE o.order_id = ?"),
-         1},
+         QStringLiteral("o.order_id"),
+         QStringLiteral("FROM orders o WHERE o.order_id = ?"),
+         {}},
         {MatchKind::ChannelTxn,
-         sel.arg(kOrderCols, QStringLiteral("o.channel_txn_id")) +
-             QStringLiteral("FROM orders o WHERE o.channel_txn_id = ?"),
-         1},
+         QStringLiteral("o.channel_txn_id"),
+         QStringLiteral("FROM orders o WHERE o.channel_txn_id = ?"),
+         {}},
         {MatchKind::ChannelTxn,
-         sel.arg(kOrderCols, QStringLiteral("p.channel_txn_id")) +
-             QStringLiteral("FROM payments p JOIN orders o ON o.order_id = p.order_id WHERE "
-                            "p.channel_txn_id = ?"),
-         1},
+         QStringLiteral("p.channel_txn_id"),
+         QStringLiteral("FROM payments p JOIN orders o ON o.order_id = p.order_id WHERE "
+                        "p.channel_txn_id = ?"),
+         {}},
         {MatchKind::ChannelTxn,
-         sel.arg(kOrderCols, QStringLiteral("m.channel_txn_id")) +
-             QStringLiteral("FROM callback_messages m JOIN orders o ON o.order_id = m.order_ref"
-                            " WHERE m.channel_txn_id = ?"),
-         1},
+         QStringLiteral("m.channel_txn_id"),
+         QStringLiteral("FROM callback_messages m JOIN orders o ON o.order_id = m.order_ref"
+                        " WHERE m.channel_txn_id = ?"),
+         {}},
         {MatchKind::CallbackId,
-         sel.arg(kOrderCols, QStringLiteral("m.callback_id")) +
-             QStringLiteral("FROM callback_messages m JOIN orders o ON o.order_id = m.order_ref"
-                            " WHERE m.callback_id IN (?, ?, ?, ?, ?)"),
-         5},
+         QStringLiteral("m.callback_id"),
+         QStringLiteral("FROM callback_messages m JOIN orders o ON o.order_id = m.order_ref"
+                        " WHERE m.callback_id IN (?, ?, ?, ?, ?)"),
+         {}},
         {MatchKind::RequestId,
-         sel.arg(kOrderCols, QStringLiteral("i.request_id")) +
-             QStringLiteral("FROM idempotency_records i JOIN orders o ON o.order_id = i.order_id"
-                            " WHERE i.request_id = ?"),
-         1},
-        {MatchKind::CustomerRef,
-         sel.arg(kOrderCols, QStringLiteral("o.customer_ref")) +
-             QStringLiteral("FROM orders o WHERE o.customer_ref = ? ORDER BY o.created_at DESC"),
-         1},
+         QStringLiteral("i.request_id"),
+         QStringLiteral("FROM idempotency_records i JOIN orders o ON o.order_id = i.order_id"
+                        " WHERE i.request_id = ?"),
+         {}},
+        {MatchKind::CustomerRef, QStringLiteral("o.customer_ref"),
+         QStringLiteral("FROM orders o WHERE o.customer_ref = ?"),
+         QStringLiteral(" ORDER BY o.created_at DESC")},
     };
+    return all;
+}
+
+// Every lookup in one statement (one prepare, one round trip): each branch keeps its own
+// DISTINCT and LIMIT, and the rows come back branch by branch — the best kind first, newest
+// order first within a kind. Written so SQLite, PostgreSQL and MySQL all accept it.
+QString searchSql(int limit)
+{
+    QStringList branches;
+    for (int i = 0; i < lookups().size(); ++i) {
+        const Lookup &l = lookups()[i];
+        branches << QStringLiteral("SELECT * FROM (SELECT DISTINCT %1 AS k, %2, %3 AS mv %4%5"
+                                   " LIMIT %6) b%1")
+                        .arg(i)
+                        .arg(kOrderCols, l.matched, l.fromWhere, l.order)
+                        .arg(limit);
+    }
+    return QStringLiteral("SELECT * FROM (%1) u ORDER BY k, created_at DESC, order_id")
+        .arg(branches.join(QStringLiteral(" UNION ALL ")));
 }
 
 } // namespace
@@ -112,22 +133,25 @@ Result<QList<OrderHit>> OrderSearch::search(const QString &rawTerm, const Actor 
     const QVariantList callbackIds{
         term, QString(QStringLiteral("stripe:") + term), QString(QStringLiteral("paypal:") + term),
         QString(QStringLiteral("fedapay:") + term), QString(QStringLiteral("kakaopay:") + term)};
+    QVariantList binds;
+    for (const Lookup &l : lookups()) {
+        if (l.kind == MatchKind::CallbackId)
+            binds << callbackIds;
+        else
+            binds << term;
+    }
+    auto q = Sql::exec(m_c.db(), searchSql(limit), binds);
+    if (!q)
+        return q.error();
     QList<OrderHit> hits;
     QSet<QString> seen;
-    for (const Lookup &l : lookups()) {
-        if (hits.size() >= limit)
-            break;
-        const QVariantList binds = l.binds == 5 ? callbackIds : QVariantList{term};
-        auto q = Sql::exec(m_c.db(), l.sql + QStringLiteral(" LIMIT %1").arg(limit), binds);
-        if (!q)
-            return q.error();
-        while (q->next() && hits.size() < limit) {
-            OrderHit h{orderFrom(*q), l.kind, q->value(13).toString()};
-            if (seen.contains(h.order.orderId))
-                continue;
-            seen.insert(h.order.orderId);
-            hits << h;
-        }
+    while (q->next() && hits.size() < limit) {
+        OrderHit h{orderFrom(*q, 1), lookups().at(q->value(0).toInt()).kind,
+                   q->value(14).toString()};
+        if (seen.contains(h.order.orderId))
+            continue;
+        seen.insert(h.order.orderId);
+        hits << h;
     }
     return hits;
 }
