@@ -125,7 +125,7 @@ QString html(const OrderPicture &p, const QString &exportedBy, qint64 exportedAt
         out += section(Text::tr("Audit rows"), tableOf<AuditRowModel>(p.audit));
 
     QString raw;
-    for (const MessageRow &m : p.messages)
+    for (const CallbackMessageRow &m : p.messages)
         raw += QStringLiteral("<p><b>%1</b> — %2</p><pre>%3</pre><pre>%4</pre>")
                    .arg(esc(m.callbackId), esc(Labels::time(m.receivedAt)), esc(pretty(m.headers)),
                         esc(pretty(m.rawBody)));

@@ -146,13 +146,13 @@ TimelineModel::TimelineModel(QObject *parent)
 MessageModel::MessageModel(QObject *parent)
     : RowTableModel(parent)
 {
-    addColumn(tr("Received"), timeCell([](const MessageRow &m) { return m.receivedAt; }));
-    addColumn(tr("Callback"), display([](const MessageRow &m) { return m.callbackId; }));
-    addColumn(tr("Event"), display([](const MessageRow &m) {
+    addColumn(tr("Received"), timeCell([](const CallbackMessageRow &m) { return m.receivedAt; }));
+    addColumn(tr("Callback"), display([](const CallbackMessageRow &m) { return m.callbackId; }));
+    addColumn(tr("Event"), display([](const CallbackMessageRow &m) {
                   return m.channelEventType.isEmpty() ? m.eventKind : m.channelEventType;
               }));
-    addColumn(tr("Attempt"), display([](const MessageRow &m) { return m.attemptRef; }));
-    addColumn(tr("Amount"), [](const MessageRow &m, int role) -> QVariant {
+    addColumn(tr("Attempt"), display([](const CallbackMessageRow &m) { return m.attemptRef; }));
+    addColumn(tr("Amount"), [](const CallbackMessageRow &m, int role) -> QVariant {
         if (!m.hasAmount)
             return {};
         if (role == Qt::DisplayRole)
@@ -161,7 +161,7 @@ MessageModel::MessageModel(QObject *parent)
             return m.amountMinor;
         return {};
     });
-    addColumn(tr("Status"), [](const MessageRow &m, int role) -> QVariant {
+    addColumn(tr("Status"), [](const CallbackMessageRow &m, int role) -> QVariant {
         if (role == Qt::DisplayRole)
             return Labels::messageStatus(m.status);
         if (role == RefusedRole)
@@ -170,8 +170,8 @@ MessageModel::MessageModel(QObject *parent)
             return QBrush(QColor(Labels::refusedColour()));
         return {};
     });
-    addColumn(tr("Tries"), display([](const MessageRow &m) { return m.attempts; }));
-    addColumn(tr("Reason / last error"), display([](const MessageRow &m) {
+    addColumn(tr("Tries"), display([](const CallbackMessageRow &m) { return m.attempts; }));
+    addColumn(tr("Reason / last error"), display([](const CallbackMessageRow &m) {
                   return m.deadLettered             ? m.deadReason
                          : m.resultReason.isEmpty() ? m.lastError
                                                     : m.resultReason;

@@ -26,7 +26,7 @@ public:
     static QString describe(const TimelineEntry &e);
 };
 
-class MessageModel : public RowTableModel<MessageRow> {
+class MessageModel : public RowTableModel<CallbackMessageRow> {
     Q_OBJECT
 public:
     explicit MessageModel(QObject *parent = nullptr);

@@ -14,7 +14,7 @@
 
 namespace OncePay {
 
-struct MessageRow {
+struct CallbackMessageRow {
     qint64 id = 0;
     QString callbackId;
     QString channel;
@@ -144,14 +144,14 @@ struct OrderPicture {
     Order order;
     QList<OrderTransition> transitions;
     QList<TransitionRejection> rejections;
-    QList<MessageRow> messages;
+    QList<CallbackMessageRow> messages;
     QList<PaymentRow> payments;
     QList<LedgerRow> ledger;
     QList<RefundObligationRow> refunds;
     QList<IdempotencyRow> idempotency;
     QList<FulfilmentRow> fulfilment;
     QList<AuditRow> audit;
-    QList<FixRequest> fixes; // proposals touching this order, newest first
+    QList<FixRequest> fixes;   // proposals touching this order, newest first
     bool auditVisible = false; // the reader may read the audit trail; `audit` is empty otherwise
     QList<TimelineEntry> timeline; // oldest first
 };

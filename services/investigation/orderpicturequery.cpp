@@ -84,7 +84,7 @@ Result<void> OrderPictureQuery::loadMessages(OrderPicture *p) const
     if (!q)
         return q.error();
     while (q->next()) {
-        MessageRow m;
+        CallbackMessageRow m;
         m.id = q->value(0).toLongLong();
         m.callbackId = q->value(1).toString();
         m.channel = q->value(2).toString();
@@ -202,7 +202,7 @@ Result<void> OrderPictureQuery::loadAudit(OrderPicture *p) const
     QVariantList binds{p->order.orderId};
     int n = 0;
     QStringList marks;
-    for (const MessageRow &m : std::as_const(p->messages)) {
+    for (const CallbackMessageRow &m : std::as_const(p->messages)) {
         if (++n > 200)
             break;
         marks << QStringLiteral("?");

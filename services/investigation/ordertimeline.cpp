@@ -50,15 +50,18 @@ QList<TimelineEntry> buildTimeline(const OrderPicture &p)
             TimelineEntry de = e;
             de.at = d.decidedAt;
             de.actor = d.decidedBy;
-            de.detail = QStringLiteral("%1 %2%3").arg(f.kind, d.decision == u"approve" ? QStringLiteral("approved")
-                                                                                   : QStringLiteral("rejected"),
-                                                  d.comment.isEmpty() ? QString() : QStringLiteral(": ") + d.comment);
+            de.detail = QStringLiteral("%1 %2%3").arg(
+                f.kind,
+                d.decision == u"approve" ? QStringLiteral("approved") : QStringLiteral("rejected"),
+                d.comment.isEmpty() ? QString() : QStringLiteral(": ") + d.comment);
             de.refused = d.decision != u"approve";
             out << de;
         }
         if (f.status == FixStatus::Applied || f.status == FixStatus::Failed) {
             TimelineEntry done = e;
-            done.at = f.appliedAt ? f.appliedAt : (f.decisions.isEmpty() ? f.proposedAt : f.decisions.last().decidedAt);
+            done.at = f.appliedAt
+                          ? f.appliedAt
+                          : (f.decisions.isEmpty() ? f.proposedAt : f.decisions.last().decidedAt);
             done.actor = f.decisions.isEmpty() ? QString() : f.decisions.last().decidedBy;
             done.detail = f.status == FixStatus::Applied
                               ? QStringLiteral("%1 applied").arg(f.kind)
@@ -67,7 +70,7 @@ QList<TimelineEntry> buildTimeline(const OrderPicture &p)
             out << done;
         }
     }
-    for (const MessageRow &m : p.messages) {
+    for (const CallbackMessageRow &m : p.messages) {
         TimelineEntry in;
         in.at = m.receivedAt;
         in.kind = TimelineKind::CallbackReceived;

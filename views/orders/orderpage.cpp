@@ -24,10 +24,10 @@
 #include <QHeaderView>
 #include <QJsonDocument>
 #include <QLabel>
-#include <QPointer>
-#include <QMenu>
 #include <QLineEdit>
+#include <QMenu>
 #include <QPlainTextEdit>
+#include <QPointer>
 #include <QPushButton>
 #include <QSplitter>
 #include <QTabWidget>
@@ -75,10 +75,12 @@ OrderPage::OrderPage(const ConnectionProfile &orders, const Actor &actor, QWidge
     }
     m_propose->setEnabled(false);
     auto *proposeMenu = new QMenu(m_propose);
-    proposeMenu->addAction(tr("Confirm or roll back this order…"), this, &OrderPage::proposeOrderFix)
+    proposeMenu
+        ->addAction(tr("Confirm or roll back this order…"), this, &OrderPage::proposeOrderFix)
         ->setObjectName(QStringLiteral("proposeOrder"));
-    proposeMenu->addAction(tr("Requeue or resolve its dead or failed messages…"), this,
-                           &OrderPage::proposeMessageFix)
+    proposeMenu
+        ->addAction(tr("Requeue or resolve its dead or failed messages…"), this,
+                    &OrderPage::proposeMessageFix)
         ->setObjectName(QStringLiteral("proposeMessages"));
     m_propose->setMenu(proposeMenu);
     m_status = new QLabel(this);
@@ -382,7 +384,7 @@ void OrderPage::showMessage(int row)
         m_raw->clear();
         return;
     }
-    const MessageRow &m = m_picture.messages.at(row);
+    const CallbackMessageRow &m = m_picture.messages.at(row);
     QString body = m.rawBody;
     const QJsonDocument doc = QJsonDocument::fromJson(m.rawBody.toUtf8());
     if (!doc.isNull())
@@ -401,8 +403,11 @@ void OrderPage::proposeOrderFix()
 {
     if (m_picture.order.orderId.isEmpty())
         return;
-    const FixTargetRow row{QStringLiteral("order"), m_picture.order.orderId,
-                           orderStateName(m_picture.order.state), {}, m_picture.order.currency};
+    const FixTargetRow row{QStringLiteral("order"),
+                           m_picture.order.orderId,
+                           orderStateName(m_picture.order.state),
+                           {},
+                           m_picture.order.currency};
     const QString orderId = m_picture.order.orderId;
     QPointer<OrderPage> self(this);
     proposeFixes(this, m_orders, m_actor, {row}, [self, orderId](int n) {
@@ -416,7 +421,7 @@ void OrderPage::proposeOrderFix()
 void OrderPage::proposeMessageFix()
 {
     QList<FixTargetRow> rows;
-    for (const MessageRow &m : m_picture.messages)
+    for (const CallbackMessageRow &m : m_picture.messages)
         if (m.status == u"dead" || m.status == u"failed" || m.status == u"pending")
             rows.append({QStringLiteral("message"), m.callbackId, m.status, {}, m.currency});
     const QString orderId = m_picture.order.orderId;
