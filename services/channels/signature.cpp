@@ -1,30 +1,72 @@
 #include "signature.h"
 
 #include <openssl/crypto.h>
+#include <openssl/evp.h>
 
 #include <array>
-
-#include <sodium.h>
+#include <cstring>
 
 namespace OncePay::Signature {
 
+namespace {
+
+// SHA-256 fetched from the provider once: OpenSSL 3's one-shot HMAC() looks the algorithm up
+// (locks, property matching, allocation) on every call, which cost more than hashing a
+// webhook body. The digest itself runs OpenSSL's assembly (SHA extensions where the CPU has
+// them), several times faster than a portable C SHA-256.
+const EVP_MD *sha256()
+{
+    static EVP_MD *const md = EVP_MD_fetch(nullptr, "SHA2-256", nullptr);
+    return md;
+}
+
+struct DigestContext {
+    EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+    ~DigestContext() { EVP_MD_CTX_free(ctx); }
+};
+
+} // namespace
+
 QByteArray hmacSha256(const QByteArray &key, std::initializer_list<QByteArrayView> parts)
 {
-    // libsodium's HMAC is a plain function over a stack state: no algorithm fetch, lock or
-    // allocation per call, which OpenSSL 3's one-shot HMAC() pays every time. Keys of any
-    // length are accepted (longer than a block: hashed first, as RFC 2104 says).
-    static const bool ready = sodium_init() >= 0;
-    if (!ready)
+    // RFC 2104 over a reused digest context: H((K ^ opad) || H((K ^ ipad) || parts)).
+    constexpr int kBlock = 64;
+    constexpr int kSize = 32;
+    thread_local DigestContext digest;
+    EVP_MD_CTX *ctx = digest.ctx;
+    const EVP_MD *md = sha256();
+    if (!ctx || !md)
         return {};
-    crypto_auth_hmacsha256_state state;
-    crypto_auth_hmacsha256_init(&state, reinterpret_cast<const unsigned char *>(key.constData()),
-                                size_t(key.size()));
+    unsigned char block[kBlock] = {};
+    unsigned char inner[kSize];
+    unsigned int length = 0;
+    bool ok = true;
+    if (key.size() > kBlock) {
+        ok = EVP_DigestInit_ex2(ctx, md, nullptr) == 1 &&
+             EVP_DigestUpdate(ctx, key.constData(), size_t(key.size())) == 1 &&
+             EVP_DigestFinal_ex(ctx, block, &length) == 1;
+    } else if (!key.isEmpty()) {
+        std::memcpy(block, key.constData(), size_t(key.size()));
+    }
+    unsigned char pad[kBlock];
+    for (int i = 0; i < kBlock; ++i)
+        pad[i] = block[i] ^ 0x36;
+    ok = ok && EVP_DigestInit_ex2(ctx, md, nullptr) == 1 && EVP_DigestUpdate(ctx, pad, kBlock) == 1;
     for (const QByteArrayView part : parts)
-        crypto_auth_hmacsha256_update(&state, reinterpret_cast<const unsigned char *>(part.data()),
-                                      quint64(part.size()));
-    QByteArray out(crypto_auth_hmacsha256_BYTES, Qt::Uninitialized);
-    crypto_auth_hmacsha256_final(&state, reinterpret_cast<unsigned char *>(out.data()));
-    sodium_memzero(&state, sizeof state);
+        ok = ok && EVP_DigestUpdate(ctx, part.data(), size_t(part.size())) == 1;
+    ok = ok && EVP_DigestFinal_ex(ctx, inner, &length) == 1;
+    for (int i = 0; i < kBlock; ++i)
+        pad[i] = block[i] ^ 0x5c;
+    QByteArray out(kSize, Qt::Uninitialized);
+    ok = ok && EVP_DigestInit_ex2(ctx, md, nullptr) == 1 &&
+         EVP_DigestUpdate(ctx, pad, kBlock) == 1 && EVP_DigestUpdate(ctx, inner, kSize) == 1 &&
+         EVP_DigestFinal_ex(ctx, reinterpret_cast<unsigned char *>(out.data()), &length) == 1;
+    OPENSSL_cleanse(block, sizeof block);
+    OPENSSL_cleanse(pad, sizeof pad);
+    if (!ok) {
+        // The context may be left mid-operation; the next call re-initialises it anyway.
+        return {};
+    }
     return out;
 }
 

@@ -138,8 +138,7 @@ void Gateway::webhook(const QString &channel, const HttpRequest &request, const 
 
     const QString callbackId = verified->callbackId;
     CommitRequest commit;
-    commit.callback = std::move(verified).value();
-    commit.request = std::move(inbound);
+    commit.row = m_verifier->messageRow(*verified, inbound);
     commit.done = [reply, callbackId](const Result<IngestOutcome> &r) {
         // Committer thread. 200 only for a row that is committed (now or before).
         if (!r) {

@@ -106,13 +106,11 @@ QList<Result<IngestOutcome>> GroupCommitter::store(const std::vector<Queued> &ba
         m_connection.emplace(std::move(c).value());
         m_ingest = std::make_unique<IngestService>(*m_connection, m_channels, m_clock);
     }
-    QList<NormalizedCallback> callbacks;
-    QList<InboundRequest> requests;
-    for (size_t i = from; i < from + count; ++i) {
-        callbacks << batch[i].request.callback;
-        requests << batch[i].request.request;
-    }
-    return m_ingest->storeBatch(callbacks, requests);
+    QList<MessageRow> rows;
+    rows.reserve(qsizetype(count));
+    for (size_t i = from; i < from + count; ++i)
+        rows << batch[i].request.row;
+    return m_ingest->storeBatch(rows);
 }
 
 void GroupCommitter::dropConnection()
@@ -158,7 +156,7 @@ void GroupCommitter::commit(std::vector<Queued> &batch)
     }
     for (size_t i = 0; i < batch.size(); ++i) {
         const Result<IngestOutcome> &r = results[qsizetype(i)];
-        const QString &channel = batch[i].request.callback.channel;
+        const QString &channel = batch[i].request.row.channel;
         if (r.ok() && r->status == IngestStatus::Duplicate)
             m_metrics.duplicate(channel);
         else if (r.ok())

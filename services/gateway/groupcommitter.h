@@ -35,8 +35,7 @@ struct GroupCommitOptions {
 };
 
 struct CommitRequest {
-    NormalizedCallback callback;
-    InboundRequest request;
+    MessageRow row; // built on the submitting thread (IngestService::messageRow)
     std::function<void(const Result<IngestOutcome> &)> done;
 };
 
@@ -79,7 +78,7 @@ private:
     QThread *m_thread = nullptr;
     void dropConnection();
 
-    std::optional<Connection> m_connection; // committer thread only
+    std::optional<Connection> m_connection;  // committer thread only
     std::unique_ptr<IngestService> m_ingest; // over m_connection; keeps its prepared INSERT
 };
 

@@ -16,11 +16,18 @@ namespace OncePay {
 
 namespace {
 
-void appendJsonString(QString &out, const QString &text)
+// Appends `text` as a JSON string; runs of characters that need no escape are copied whole.
+void appendJsonString(QString &out, QStringView text)
 {
     out += u'"';
-    for (const QChar c : text) {
-        switch (c.unicode()) {
+    qsizetype run = 0;
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        const char16_t c = text[i].unicode();
+        if (c >= 0x20 && c != u'"' && c != u'\\')
+            continue;
+        out += text.sliced(run, i - run);
+        run = i + 1;
+        switch (c) {
         case u'"': out += QLatin1String("\\\""); break;
         case u'\\': out += QLatin1String("\\\\"); break;
         case u'\b': out += QLatin1String("\\b"); break;
@@ -28,13 +35,10 @@ void appendJsonString(QString &out, const QString &text)
         case u'\n': out += QLatin1String("\\n"); break;
         case u'\r': out += QLatin1String("\\r"); break;
         case u'\t': out += QLatin1String("\\t"); break;
-        default:
-            if (c.unicode() < 0x20)
-                out += QStringLiteral("\\u%1").arg(c.unicode(), 4, 16, QLatin1Char('0'));
-            else
-                out += c;
+        default: out += QStringLiteral("\\u%1").arg(int(c), 4, 16, QLatin1Char('0'));
         }
     }
+    out += text.sliced(run);
     out += u'"';
 }
 
@@ -134,10 +138,37 @@ Result<NormalizedCallback> IngestService::verifyAndParse(const QString &channel,
     return parsed;
 }
 
-Result<IngestOutcome> IngestService::storeOne(const NormalizedCallback &cb,
-                                              const InboundRequest &request) const
+MessageRow IngestService::messageRow(const NormalizedCallback &cb,
+                                     const InboundRequest &request) const
 {
-    const QSqlDatabase db = m_c.db();
+    const qint64 now = m_clock.nowMs();
+    MessageRow row;
+    row.callbackId = cb.callbackId;
+    row.channel = cb.channel;
+    row.skipped = cb.kind == CallbackKind::Other;
+    row.values = {cb.callbackId,
+                  cb.channel,
+                  callbackKindName(cb.kind),
+                  Sql::nullIfEmpty(cb.channelEventType),
+                  Sql::nullIfEmpty(cb.orderRef),
+                  Sql::nullIfEmpty(cb.attemptRef),
+                  Sql::nullIfEmpty(cb.channelTxnId),
+                  Sql::nullIfEmpty(cb.refundId),
+                  cb.hasAmount ? QVariant(cb.amountMinor) : QVariant(),
+                  Sql::nullIfEmpty(cb.currency),
+                  QString::fromUtf8(request.body),
+                  headersJson(request),
+                  row.skipped ? QStringLiteral("skipped") : QStringLiteral("pending"),
+                  now,
+                  row.skipped ? QVariant(cb.skipReason) : QVariant(),
+                  now,
+                  now,
+                  row.skipped ? QVariant(now) : QVariant()};
+    return row;
+}
+
+Result<IngestOutcome> IngestService::storeRow(const QSqlDatabase &db, const MessageRow &row) const
+{
     if (!db.isOpen())
         return makeError(ErrorCode::Unavailable, QStringLiteral("database connection is closed"));
     if (!m_insert || m_insertConnection != db.connectionName()) {
@@ -151,29 +182,9 @@ Result<IngestOutcome> IngestService::storeOne(const NormalizedCallback &cb,
         }
         m_insertConnection = db.connectionName();
     }
-    const qint64 now = m_clock.nowMs();
-    const bool skipped = cb.kind == CallbackKind::Other;
-    const QVariant values[] = {cb.callbackId,
-                               cb.channel,
-                               callbackKindName(cb.kind),
-                               Sql::nullIfEmpty(cb.channelEventType),
-                               Sql::nullIfEmpty(cb.orderRef),
-                               Sql::nullIfEmpty(cb.attemptRef),
-                               Sql::nullIfEmpty(cb.channelTxnId),
-                               Sql::nullIfEmpty(cb.refundId),
-                               cb.hasAmount ? QVariant(cb.amountMinor) : QVariant(),
-                               Sql::nullIfEmpty(cb.currency),
-                               QString::fromUtf8(request.body),
-                               headersJson(request),
-                               skipped ? QStringLiteral("skipped") : QStringLiteral("pending"),
-                               now,
-                               skipped ? QVariant(cb.skipReason) : QVariant(),
-                               now,
-                               now,
-                               skipped ? QVariant(now) : QVariant()};
     QSqlQuery &q = *m_insert;
-    for (int i = 0; i < int(std::size(values)); ++i)
-        q.bindValue(i, values[i]);
+    for (int i = 0; i < MessageRow::kColumns; ++i)
+        q.bindValue(i, row.values[size_t(i)]);
     if (!q.exec()) {
         const Error e =
             Sql::classify(q.lastError(), QStringLiteral("INSERT INTO callback_messages"));
@@ -183,8 +194,9 @@ Result<IngestOutcome> IngestService::storeOne(const NormalizedCallback &cb,
     const int affected = q.numRowsAffected();
     q.finish();
     if (affected == 0)
-        return IngestOutcome{IngestStatus::Duplicate, cb.callbackId};
-    return IngestOutcome{skipped ? IngestStatus::Skipped : IngestStatus::Stored, cb.callbackId};
+        return IngestOutcome{IngestStatus::Duplicate, row.callbackId};
+    return IngestOutcome{row.skipped ? IngestStatus::Skipped : IngestStatus::Stored,
+                         row.callbackId};
 }
 
 Result<IngestOutcome> IngestService::ingest(const QString &channel,
@@ -196,20 +208,21 @@ Result<IngestOutcome> IngestService::ingest(const QString &channel,
             spdlog::error("could not record rejection: {}", rec.error().message.toStdString());
         return cb.error();
     }
-    auto stored = storeOne(*cb, request);
+    auto stored = storeRow(m_c.db(), messageRow(*cb, request));
     if (stored && spdlog::should_log(spdlog::level::debug))
         spdlog::debug("ingest {}: {}", cb->callbackId.toStdString(),
                       stored->status == IngestStatus::Duplicate ? "already received" : "stored");
     return stored;
 }
 
-QList<Result<IngestOutcome>> IngestService::storeBatch(const QList<NormalizedCallback> &callbacks,
-                                                       const QList<InboundRequest> &requests) const
+QList<Result<IngestOutcome>> IngestService::storeBatch(const QList<MessageRow> &rows) const
 {
     QList<Result<IngestOutcome>> results;
-    auto batch = inTransaction(m_c.db(), Transaction::Mode::Immediate, [&]() -> Result<bool> {
-        for (qsizetype i = 0; i < callbacks.size(); ++i) {
-            auto one = storeOne(callbacks[i], requests[i]);
+    results.reserve(rows.size());
+    const QSqlDatabase db = m_c.db();
+    auto batch = inTransaction(db, Transaction::Mode::Immediate, [&]() -> Result<bool> {
+        for (const MessageRow &row : rows) {
+            auto one = storeRow(db, row);
             if (!one)
                 return one.error();
             results << *one;
@@ -218,7 +231,7 @@ QList<Result<IngestOutcome>> IngestService::storeBatch(const QList<NormalizedCal
     });
     if (!batch) {
         results.clear();
-        for (qsizetype i = 0; i < callbacks.size(); ++i)
+        for (qsizetype i = 0; i < rows.size(); ++i)
             results << batch.error();
     }
     return results;

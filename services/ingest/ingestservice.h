@@ -13,7 +13,9 @@
 #include "db/connection.h"
 
 #include <QSqlQuery>
+#include <QVariant>
 
+#include <array>
 #include <memory>
 
 namespace OncePay {
@@ -27,6 +29,17 @@ enum class IngestStatus {
 struct IngestOutcome {
     IngestStatus status = IngestStatus::Stored;
     QString callbackId;
+};
+
+// The callback_messages row of a verified callback, every value ready to bind. Built where
+// the callback was verified (the gateway's request threads), so that the one thread that
+// commits — the gateway's bottleneck — only binds and executes.
+struct MessageRow {
+    static constexpr int kColumns = 18;
+    QString callbackId;
+    QString channel;
+    bool skipped = false;
+    std::array<QVariant, kColumns> values;
 };
 
 struct IngestLimits {
@@ -46,10 +59,13 @@ public:
     Result<NormalizedCallback> verifyAndParse(const QString &channel,
                                               const InboundRequest &request) const;
 
-    // Stores already verified callbacks in ONE transaction (group commit). The results are
-    // in input order; if the transaction fails every result carries that error.
-    QList<Result<IngestOutcome>> storeBatch(const QList<NormalizedCallback> &callbacks,
-                                            const QList<InboundRequest> &requests) const;
+    // The row a verified callback is stored as, received now (this service's clock). Touches
+    // no database; safe on any thread that owns this service.
+    MessageRow messageRow(const NormalizedCallback &callback, const InboundRequest &request) const;
+
+    // Stores rows of already verified callbacks in ONE transaction (group commit). The
+    // results are in input order; if the transaction fails every result carries that error.
+    QList<Result<IngestOutcome>> storeBatch(const QList<MessageRow> &rows) const;
 
     // Writes the ingest_rejections row and audit event for a refused request.
     Result<void> recordRejection(const QString &channel, const InboundRequest &request,
@@ -60,8 +76,7 @@ public:
     static QString headersJson(const InboundRequest &request);
 
 private:
-    Result<IngestOutcome> storeOne(const NormalizedCallback &callback,
-                                   const InboundRequest &request) const;
+    Result<IngestOutcome> storeRow(const QSqlDatabase &db, const MessageRow &row) const;
 
     const Connection &m_c;
     // The message INSERT, prepared once and re-bound per callback (a fresh prepare per row

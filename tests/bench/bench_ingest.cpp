@@ -6,11 +6,16 @@
 // parser are inside the measured time.
 
 #include "benchcommon.h"
+#include "gateway/groupcommitter.h"
 #include "simulator/channelemitter.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QSqlQuery>
+
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
 
 namespace OncePay::Bench {
 
@@ -45,9 +50,15 @@ Prepared prepare(Setup &s, const QString &channel, int n)
     Prepared p;
     const QString currency = ChannelEmitter::currencies(channel).first();
     for (int i = 0; i < n; ++i) {
-        const EmittedPayment payment{channel, QStringLiteral("o-%1").arg(i), QStringLiteral("a-%1").arg(i),
-                                     s.emitter.newTxnId(channel, quint64(i + 1)), {}, 1000 + i, currency};
-        InboundRequest r = s.emitter.request(EmittedKind::Succeeded, payment, quint64(i + 1), s.f.clock.nowMs());
+        const EmittedPayment payment{channel,
+                                     QStringLiteral("o-%1").arg(i),
+                                     QStringLiteral("a-%1").arg(i),
+                                     s.emitter.newTxnId(channel, quint64(i + 1)),
+                                     {},
+                                     1000 + i,
+                                     currency};
+        InboundRequest r =
+            s.emitter.request(EmittedKind::Succeeded, payment, quint64(i + 1), s.f.clock.nowMs());
         auto cb = s.ingest->verifyAndParse(channel, r);
         if (!cb)
             qFatal("%s", qPrintable(cb.error().message));
@@ -55,13 +66,25 @@ Prepared prepare(Setup &s, const QString &channel, int n)
         for (const auto &h : r.headers)
             headers.append(QJsonArray{QString::fromLatin1(h.first), QString::fromUtf8(h.second)});
         const qint64 now = s.f.clock.nowMs();
-        p.rows << QVariantList{cb->callbackId, cb->channel, callbackKindName(cb->kind),
-                               Sql::nullIfEmpty(cb->channelEventType), Sql::nullIfEmpty(cb->orderRef),
-                               Sql::nullIfEmpty(cb->attemptRef), Sql::nullIfEmpty(cb->channelTxnId),
-                               Sql::nullIfEmpty(cb->refundId), cb->amountMinor, cb->currency,
-                               QString::fromUtf8(r.body),
-                               QString::fromUtf8(QJsonDocument(headers).toJson(QJsonDocument::Compact)),
-                               QStringLiteral("pending"), now, QVariant(), now, now, QVariant()};
+        p.rows << QVariantList{
+            cb->callbackId,
+            cb->channel,
+            callbackKindName(cb->kind),
+            Sql::nullIfEmpty(cb->channelEventType),
+            Sql::nullIfEmpty(cb->orderRef),
+            Sql::nullIfEmpty(cb->attemptRef),
+            Sql::nullIfEmpty(cb->channelTxnId),
+            Sql::nullIfEmpty(cb->refundId),
+            cb->amountMinor,
+            cb->currency,
+            QString::fromUtf8(r.body),
+            QString::fromUtf8(QJsonDocument(headers).toJson(QJsonDocument::Compact)),
+            QStringLiteral("pending"),
+            now,
+            QVariant(),
+            now,
+            now,
+            QVariant()};
         p.requests << r;
     }
     return p;
@@ -69,11 +92,13 @@ Prepared prepare(Setup &s, const QString &channel, int n)
 
 QString rawInsert(Dialect d)
 {
-    QString sql = QStringLiteral(
-        "INSERT INTO callback_messages (callback_id, channel, event_kind, channel_event_type, order_ref,"
-        " attempt_ref, channel_txn_id, refund_id, amount_minor, currency, raw_body, headers, status, attempts,"
-        " next_attempt_at, result_reason, received_at, updated_at, finished_at)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?)");
+    QString sql =
+        QStringLiteral("INSERT INTO callback_messages (callback_id, channel, event_kind, "
+                       "channel_event_type, order_ref,"
+                       " attempt_ref, channel_txn_id, refund_id, amount_minor, currency, raw_body, "
+                       "headers, status, attempts,"
+                       " next_attempt_at, result_reason, received_at, updated_at, finished_at)"
+                       " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?)");
     return sql + (d == Dialect::MySql ? QStringLiteral(" ON DUPLICATE KEY UPDATE id = id")
                                       : QStringLiteral(" ON CONFLICT (callback_id) DO NOTHING"));
 }
@@ -94,7 +119,8 @@ std::pair<qint64, qint64> raw(Test::ScratchDatabases &dbs, const QString &channe
     t.start();
     for (int i = 0; i < n; i += batch) {
         if (batch > 1)
-            Sql::exec(s.f.orders->db(), dbs.dialect() == Dialect::MySql ? "START TRANSACTION" : "BEGIN");
+            Sql::exec(s.f.orders->db(),
+                      dbs.dialect() == Dialect::MySql ? "START TRANSACTION" : "BEGIN");
         for (int j = i; j < std::min(n, i + batch); ++j) {
             for (int k = 0; k < p.rows[j].size(); ++k)
                 q.bindValue(k, p.rows[j][k]);
@@ -109,7 +135,8 @@ std::pair<qint64, qint64> raw(Test::ScratchDatabases &dbs, const QString &channe
     return {n, ns};
 }
 
-std::pair<qint64, qint64> program(Test::ScratchDatabases &dbs, const QString &channel, int n, int batch)
+std::pair<qint64, qint64> program(Test::ScratchDatabases &dbs, const QString &channel, int n,
+                                  int batch)
 {
     Setup s(dbs);
     const Prepared p = prepare(s, channel, n);
@@ -120,24 +147,82 @@ std::pair<qint64, qint64> program(Test::ScratchDatabases &dbs, const QString &ch
             if (!s.ingest->ingest(channel, r))
                 qFatal("ingest failed");
     } else {
-        // As the gateway does it: verify + parse each request, then one transaction per batch.
+        // Everything on one thread: verify + parse + build each row, then one transaction
+        // per batch.
         for (int i = 0; i < n; i += batch) {
-            QList<NormalizedCallback> cbs;
-            QList<InboundRequest> reqs;
+            QList<MessageRow> rows;
             for (int j = i; j < std::min(n, i + batch); ++j) {
                 auto cb = s.ingest->verifyAndParse(channel, p.requests[j]);
                 if (!cb)
                     qFatal("verify failed: %s", qPrintable(cb.error().message));
-                cbs << *cb;
-                reqs << p.requests[j];
+                rows << s.ingest->messageRow(*cb, p.requests[j]);
             }
-            for (const auto &r : s.ingest->storeBatch(cbs, reqs))
+            for (const auto &r : s.ingest->storeBatch(rows))
                 if (!r)
                     qFatal("batch failed: %s", qPrintable(r.error().message));
         }
     }
     const qint64 ns = t.nsecsElapsed();
     checkRows(s, n, "program");
+    return {n, ns};
+}
+
+// Batched ingest as the gateway runs it: each request is verified, parsed and made into its
+// row on the thread that received it (here the bench's main thread, standing for the HTTP threads)
+// and handed to the real GroupCommitter, whose own thread and connection store up to `batch`
+// callbacks per transaction and report each outcome. The clock stops when the last outcome arrived.
+// The committer's connection is opened (and the statement prepared) by one warm-up callback
+// before the clock starts, as in a running gateway.
+std::pair<qint64, qint64> gatewayPath(Test::ScratchDatabases &dbs, const QString &channel, int n,
+                                      int batch)
+{
+    Setup s(dbs);
+    const Prepared p = prepare(s, channel, n + 1);
+    GatewayMetrics metrics;
+    GroupCommitter committer(s.f.config.orders, *s.registry, s.f.clock,
+                             GroupCommitOptions{2, batch, n + 1}, metrics);
+    committer.start();
+    // Outcomes are counted without a lock; the waiting thread is woken once, by the last
+    // outcome it waits for (a wake-up per callback would be the benchmark's cost, not the
+    // gateway's: there each outcome goes to its own HTTP connection).
+    std::mutex mutex;
+    std::condition_variable allDone;
+    std::atomic<int> done = 0;
+    std::atomic<int> target = 0;
+    std::atomic<int> failed = 0;
+    auto submit = [&](int i) {
+        auto cb = s.ingest->verifyAndParse(channel, p.requests[i]);
+        if (!cb)
+            qFatal("verify failed: %s", qPrintable(cb.error().message));
+        const bool queued = committer.submit(CommitRequest{
+            s.ingest->messageRow(*cb, p.requests[i]), [&](const Result<IngestOutcome> &r) {
+                if (!r || r->status != IngestStatus::Stored)
+                    ++failed;
+                if (++done == target) {
+                    std::lock_guard lock(mutex);
+                    allDone.notify_one();
+                }
+            }});
+        if (!queued)
+            qFatal("committer refused a callback");
+    };
+    auto waitFor = [&](int count) {
+        std::unique_lock lock(mutex);
+        target = count;
+        allDone.wait(lock, [&] { return done >= count; });
+    };
+    submit(n); // warm-up: opens the committer's connection
+    waitFor(1);
+    QElapsedTimer t;
+    t.start();
+    for (int i = 0; i < n; ++i)
+        submit(i);
+    waitFor(n + 1);
+    const qint64 ns = t.nsecsElapsed();
+    committer.stop();
+    if (failed != 0)
+        qFatal("gateway path: %d callback(s) not stored", int(failed));
+    checkRows(s, n + 1, "gateway path");
     return {n, ns};
 }
 
@@ -154,7 +239,8 @@ std::pair<qint64, qint64> verifyOnly(Test::ScratchDatabases &dbs, const QString 
     return {n, t.nsecsElapsed()};
 }
 
-double once(Dialect dialect, const std::function<std::pair<qint64, qint64>(Test::ScratchDatabases &)> &body)
+double once(Dialect dialect,
+            const std::function<std::pair<qint64, qint64>(Test::ScratchDatabases &)> &body)
 {
     return measure("", dialect, 1, body).perSecond[0];
 }
@@ -165,15 +251,22 @@ QList<Sample> ingestBenchmarks(Dialect dialect, int runs, int n)
 {
     const QString stripe = QStringLiteral("stripe");
     // Program and baseline alternate run by run so that machine noise hits both alike.
-    Sample p1{"program: IngestService::ingest", {}}, r1{"baseline: raw prepared INSERT, autocommit", {}};
-    Sample p2{"program: verify+parse, storeBatch(50)", {}}, r2{"baseline: raw INSERT, 50 per transaction", {}};
+    Sample p1{"program: IngestService::ingest", {}},
+        r1{"baseline: raw prepared INSERT, autocommit", {}};
+    Sample p2{"program: one thread, storeBatch(50)", {}},
+        r2{"baseline: raw INSERT, 50 per transaction", {}};
+    Sample g2{"program: gateway path, GroupCommitter(50)", {}},
+        r3{"baseline: raw INSERT, 50 per transaction", {}};
     for (int i = 0; i < runs; ++i) {
         p1.perSecond.push_back(once(dialect, [&](auto &d) { return program(d, stripe, n, 1); }));
         r1.perSecond.push_back(once(dialect, [&](auto &d) { return raw(d, stripe, n, 1); }));
         p2.perSecond.push_back(once(dialect, [&](auto &d) { return program(d, stripe, n, 50); }));
         r2.perSecond.push_back(once(dialect, [&](auto &d) { return raw(d, stripe, n, 50); }));
+        g2.perSecond.push_back(
+            once(dialect, [&](auto &d) { return gatewayPath(d, stripe, n, 50); }));
+        r3.perSecond.push_back(once(dialect, [&](auto &d) { return raw(d, stripe, n, 50); }));
     }
-    return {p1, r1, p2, r2};
+    return {p1, r1, p2, r2, g2, r3};
 }
 
 QList<Sample> ingestPerChannelBenchmarks(Dialect dialect, int runs, int n)
@@ -184,9 +277,11 @@ QList<Sample> ingestPerChannelBenchmarks(Dialect dialect, int runs, int n)
         Sample r{QStringLiteral("%1: raw INSERT, 50 per transaction").arg(channel), {}};
         Sample v{QStringLiteral("%1: verify+parse only (no database)").arg(channel), {}};
         for (int i = 0; i < runs; ++i) {
-            p.perSecond.push_back(once(dialect, [&](auto &d) { return program(d, channel, n, 50); }));
+            p.perSecond.push_back(
+                once(dialect, [&](auto &d) { return program(d, channel, n, 50); }));
             r.perSecond.push_back(once(dialect, [&](auto &d) { return raw(d, channel, n, 50); }));
-            v.perSecond.push_back(once(dialect, [&](auto &d) { return verifyOnly(d, channel, n); }));
+            v.perSecond.push_back(
+                once(dialect, [&](auto &d) { return verifyOnly(d, channel, n); }));
         }
         out << p << r << v;
     }
