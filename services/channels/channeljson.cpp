@@ -15,10 +15,10 @@ namespace {
 // Walks a body that QJsonDocument already accepted and records the raw number tokens by
 // path. It trusts the syntax (already validated) and only tracks where it is. The path is
 // one buffer that grows and shrinks as the walk descends and returns, so nothing is
-// allocated per key; only a number's path becomes a QString.
+// allocated per key; only a number's path and token are copied out.
 class NumberScanner {
 public:
-    NumberScanner(const QByteArray &body, QHash<QString, QByteArray> *out)
+    NumberScanner(const QByteArray &body, QHash<QByteArray, QByteArray> *out)
         : m_s(body)
         , m_out(out)
     {
@@ -96,12 +96,12 @@ private:
             const QByteArrayView token = QByteArrayView(m_s).sliced(start, m_i - start);
             if (token != "true" && token != "false" && token != "null")
                 // Duplicate keys: the last wins, as in QJsonObject.
-                m_out->insert(QString::fromUtf8(m_path), token.toByteArray());
+                m_out->insert(m_path, token.toByteArray());
         }
     }
 
     const QByteArray &m_s;
-    QHash<QString, QByteArray> *m_out;
+    QHash<QByteArray, QByteArray> *m_out;
     QByteArray m_path;
     qsizetype m_i = 0;
 };
@@ -156,12 +156,12 @@ Result<qint64> integerToken(const QByteArray &raw, const QString &what)
 QJsonValue Document::at(const QString &path) const
 {
     QJsonValue v = root;
-    for (const QString &part : path.split(u'.')) {
-        QString key = part;
+    for (const QStringView part : QStringView(path).tokenize(u'.')) {
+        QStringView key = part;
         int index = -1;
         if (const qsizetype b = part.indexOf(u'['); b >= 0) {
-            key = part.left(b);
-            index = part.mid(b + 1).chopped(1).toInt();
+            key = part.first(b);
+            index = part.sliced(b + 1).chopped(1).toInt();
         }
         v = v.toObject().value(key);
         if (index >= 0)
@@ -170,11 +170,16 @@ QJsonValue Document::at(const QString &path) const
     return v;
 }
 
+QByteArray Document::numberToken(const QString &path) const
+{
+    return numbers.value(path.toUtf8());
+}
+
 Result<qint64> Document::nonNegativeInteger(const QString &path, const QString &what) const
 {
     if (!at(path).isDouble())
         return badAmount(QStringLiteral("%1 is not a number").arg(what));
-    return integerToken(numbers.value(path), what);
+    return integerToken(numberToken(path), what);
 }
 
 QString Document::idString(const QString &path) const
@@ -182,8 +187,11 @@ QString Document::idString(const QString &path) const
     const QJsonValue v = at(path);
     if (v.isString())
         return v.toString();
-    if (v.isDouble() && integerToken(numbers.value(path), QString()).ok())
-        return QString::fromLatin1(numbers.value(path));
+    if (!v.isDouble())
+        return {};
+    const QByteArray token = numberToken(path);
+    if (integerToken(token, QString()).ok())
+        return QString::fromLatin1(token);
     return {};
 }
 

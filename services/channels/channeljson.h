@@ -20,7 +20,10 @@ namespace OncePay::ChannelJson {
 // joined with '.', array elements as "[i]" ("data.object.amount", "refunds.data[0].amount").
 struct Document {
     QJsonObject root;
-    QHash<QString, QByteArray> numbers;
+    QHash<QByteArray, QByteArray> numbers; // UTF-8 path → raw token
+
+    // The raw token of the number at `path`; empty when there is none.
+    QByteArray numberToken(const QString &path) const;
 
     // The number at `path` as an exact non-negative integer: absent, not a number, a
     // fraction, an exponent, a sign or more than 64 bits → `bad_amount`.

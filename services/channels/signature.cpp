@@ -140,31 +140,35 @@ std::optional<qint64> parseUnixSeconds(const QByteArray &text)
 Result<TimestampedHeader> parseTimestampedHeader(const QByteArray &header,
                                                  const QByteArray &schemeKey)
 {
-    const QByteArray trimmed = header.trimmed();
+    const QByteArrayView trimmed = QByteArrayView(header).trimmed();
     if (trimmed.isEmpty())
         return makeError(ErrorCode::Invalid, QStringLiteral("signature header is empty"),
                          QStringLiteral("missing_signature"));
     TimestampedHeader out;
     bool haveTimestamp = false;
-    for (const QByteArray &rawPair : trimmed.split(',')) {
-        const QByteArray pair = rawPair.trimmed();
+    for (qsizetype from = 0; from <= trimmed.size();) {
+        qsizetype comma = trimmed.indexOf(',', from);
+        if (comma < 0)
+            comma = trimmed.size();
+        const QByteArrayView pair = trimmed.sliced(from, comma - from).trimmed();
+        from = comma + 1;
         const qsizetype eq = pair.indexOf('=');
         if (eq <= 0)
             return makeError(ErrorCode::Invalid, QStringLiteral("signature header is malformed"),
                              QStringLiteral("bad_signature"));
-        const QByteArray key = pair.left(eq);
-        const QByteArray value = pair.mid(eq + 1);
+        const QByteArrayView key = pair.first(eq);
+        const QByteArrayView value = pair.sliced(eq + 1);
         if (key == "t") {
-            const auto seconds = parseUnixSeconds(value);
+            const auto seconds = parseUnixSeconds(value.toByteArray());
             if (haveTimestamp || !seconds)
                 return makeError(ErrorCode::Invalid,
                                  QStringLiteral("signature header has a bad timestamp"),
                                  QStringLiteral("bad_signature"));
             haveTimestamp = true;
-            out.timestampText = value;
+            out.timestampText = value.toByteArray();
             out.timestampSeconds = *seconds;
         } else if (key == schemeKey && !value.isEmpty()) {
-            out.signatures << value;
+            out.signatures << value.toByteArray();
         }
     }
     if (!haveTimestamp)

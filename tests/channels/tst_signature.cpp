@@ -139,7 +139,7 @@ private Q_SLOTS:
             R"({"a":{"b":1,"c":[{"d":2},{"e":[3, 4]}],"s":"x"},"f":5,"a2":{"g":6},)"
             R"("t":true,"n":null,"z":[[8],[9,{"k":10}]]})");
         QVERIFY(doc.ok());
-        const QHash<QString, QByteArray> expected{
+        const QHash<QByteArray, QByteArray> expected{
             {"a.b", "1"},         {"a.c[0].d", "2"}, {"a.c[1].e[0]", "3"},
             {"a.c[1].e[1]", "4"}, {"f", "5"},        {"a2.g", "6"},
             {"z[0][0]", "8"},     {"z[1][0]", "9"},  {"z[1][1].k", "10"}};
