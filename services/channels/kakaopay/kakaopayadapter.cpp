@@ -22,6 +22,20 @@ qint64 kstToMs(const QJsonValue &value)
     const QString text = value.toString();
     if (text.isEmpty())
         return 0;
+    // The usual form, without a zone, is read as date and time apart and placed at UTC+9
+    // directly: going through QDateTime's local time would consult the machine's time-zone
+    // database on every callback.
+    const QStringView view(text);
+    if (text.size() >= 19 && text[10] == u'T') {
+        const QStringView timePart = view.sliced(11);
+        if (!timePart.contains(u'Z') && !timePart.contains(u'+') && !timePart.contains(u'-')) {
+            const QDate date = QDate::fromString(view.first(10), Qt::ISODate);
+            const QTime time = QTime::fromString(timePart, Qt::ISODateWithMs);
+            if (!date.isValid() || !time.isValid())
+                return 0;
+            return QDateTime(date, time, Qt::UTC).toMSecsSinceEpoch() - qint64(9) * 3600 * 1000;
+        }
+    }
     QDateTime t = QDateTime::fromString(text, Qt::ISODateWithMs);
     if (!t.isValid())
         return 0;
