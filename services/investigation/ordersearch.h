@@ -32,7 +32,9 @@ public:
     static constexpr int kMaxTermLength = 200;
 
     // Distinct orders, best match first (order id, then transaction, callback, request,
-    // customer), at most `limit`. An empty or overlong term is ErrorCode::Invalid.
+    // customer), newest first within a kind, at most `limit`; one statement for all kinds,
+    // kept prepared on the calling thread's connection. An empty or overlong term is
+    // ErrorCode::Invalid.
     // Requires Action::ReadOrders.
     Result<QList<OrderHit>> search(const QString &term, const Actor &actor, int limit = 200) const;
 

@@ -117,6 +117,47 @@ private Q_SLOTS:
         QCOMPARE(search.search(QString(500, u'x'), kAgent).error().code, ErrorCode::Invalid);
     }
 
+    void searchHitsBestKindFirstThenNewest_data() { addEngineRows(); }
+    void searchHitsBestKindFirstThenNewest()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        EngineFixture f(*dbs);
+        auto create = [&](const char *id, const char *customer) {
+            QVERIFY(
+                f.service->create({id, customer, 1000, QStringLiteral("USD")}, Actor::platform()));
+            f.clock.advance(1000);
+        };
+        create("ord-s1", "cust-shared");
+        create("ord-s2", "cust-shared");
+        create("ord-s3", "cust-shared");
+        create("shared-key", "cust-other");
+        create("ord-s4", "shared-key"); // its customer reference is another order's id
+        OrderSearch search(*f.orders);
+        auto ids = [](const QList<OrderHit> &hits) {
+            QStringList out;
+            for (const OrderHit &h : hits)
+                out << h.order.orderId + QLatin1Char('/') + matchKindName(h.matchedBy);
+            return out.join(u' ');
+        };
+        const QString customer = QStringLiteral("ord-s3/customer ord-s2/customer ord-s1/customer");
+        const QString shared = QStringLiteral("shared-key/order ord-s4/customer");
+        for (int round = 0; round < 3; ++round) {
+            // 0: prepared; 1: the kept statement again; 2: after a reconnect, prepared anew
+            if (round == 2)
+                QVERIFY(f.orders->reconnect());
+            auto a = search.search("cust-shared", kAgent);
+            QVERIFY(a.ok());
+            QCOMPARE(ids(*a), customer);
+            QCOMPARE(a->first().matchedValue, QStringLiteral("cust-shared"));
+            auto b = search.search("shared-key", kAgent);
+            QVERIFY(b.ok());
+            QCOMPARE(ids(*b), shared);
+            auto c = search.search("cust-shared", kAgent, 2);
+            QVERIFY(c.ok());
+            QCOMPARE(ids(*c), QStringLiteral("ord-s3/customer ord-s2/customer"));
+        }
+    }
+
     void orderPictureWithRollbackAndStaleCallback_data() { addEngineRows(); }
     void orderPictureWithRollbackAndStaleCallback()
     {
