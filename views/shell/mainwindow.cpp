@@ -31,6 +31,8 @@
 #include <QTimer>
 #include <QtConcurrent>
 
+#include <type_traits>
+
 namespace OncePay {
 
 MainWindow::MainWindow(const AppConfig &config, const StaffAccount &account, QWidget *parent)
@@ -47,42 +49,36 @@ MainWindow::MainWindow(const AppConfig &config, const StaffAccount &account, QWi
     m_nav->setMinimumWidth(150);
     m_pages = new QStackedWidget(this);
 
-    const Actor actor = account.actor();
     // Every role reads orders, messages and history (DESIGN.md §6); the audit trail is for
     // finance and auditors, administration for admins. What a role may not do is not offered
-    // — and the services refuse it anyway.
+    // — and the services refuse it anyway. A page is built when first shown or asked for,
+    // so the window opens with only the view it shows (the first window is painted sooner).
     if (can(account.role, Action::ReadOrders)) {
-        m_dashboard = new DashboardPage(m_config.orders, actor, this);
-        addView(QStringLiteral("dashboard"), tr("Dashboard"), m_dashboard);
-        m_orderPage = new OrderPage(m_config.orders, actor, this);
-        addView(QStringLiteral("orders"), tr("Order investigation"), m_orderPage);
-        m_stuck = new StuckPage(m_config.orders, actor, this);
-        addView(QStringLiteral("stuck"), tr("Stuck records"), m_stuck);
-        connect(m_stuck, &StuckPage::openOrderRequested, this, &MainWindow::openOrder);
-        m_approvals = new ApprovalsPage(m_config.orders, actor, this);
-        addView(QStringLiteral("approvals"), tr("Approvals"), m_approvals);
-        connect(m_approvals, &ApprovalsPage::openOrderRequested, this, &MainWindow::openOrder);
-        m_reconciliation = new ReconciliationPage(m_config.orders, actor, this);
-        addView(QStringLiteral("reconciliation"), tr("Reconciliation"), m_reconciliation);
-        connect(m_reconciliation, &ReconciliationPage::openOrderRequested, this,
-                &MainWindow::openOrder);
-        // A proposal made anywhere shows in the approvals queue at its next look.
-        connect(m_stuck, &StuckPage::fixesProposed, m_approvals, &ApprovalsPage::refresh);
-        connect(m_orderPage, &OrderPage::fixesProposed, m_approvals, &ApprovalsPage::refresh);
+        addView(QStringLiteral("dashboard"), tr("Dashboard"));
+        addView(QStringLiteral("orders"), tr("Order investigation"));
+        addView(QStringLiteral("stuck"), tr("Stuck records"));
+        addView(QStringLiteral("approvals"), tr("Approvals"));
+        addView(QStringLiteral("reconciliation"), tr("Reconciliation"));
     }
-    if (can(account.role, Action::ReadAudit)) {
-        m_auditTrail = new AuditTrailPage(m_config, actor, this);
-        addView(QStringLiteral("audit"), tr("Audit trail"), m_auditTrail);
-        connect(m_auditTrail, &AuditTrailPage::openOrderRequested, this, &MainWindow::openOrder);
-    }
-    if (can(account.role, Action::ManageStaff)) {
-        m_admin = new AdminPage(m_config.orders, actor, this);
-        addView(QStringLiteral("admin"), tr("Administration"), m_admin);
-    }
+    if (can(account.role, Action::ReadAudit))
+        addView(QStringLiteral("audit"), tr("Audit trail"));
+    if (can(account.role, Action::ManageStaff))
+        addView(QStringLiteral("admin"), tr("Administration"));
     m_connections = new ConnectionsPage(m_config, this);
-    addView(QStringLiteral("databases"), tr("Databases"), m_connections);
+    addView(QStringLiteral("databases"), tr("Databases"));
+    {
+        // Built with the window: the status bar shows its health checks from the start.
+        QWidget *standIn = m_pages->widget(m_viewNames.size() - 1);
+        m_pages->removeWidget(standIn);
+        delete standIn;
+        m_pages->addWidget(m_connections);
+        m_built.insert(QStringLiteral("databases"));
+    }
     connect(m_nav, &QListWidget::currentRowChanged, this, [this](int row) {
-        m_pages->setCurrentIndex(row);
+        QWidget *page = buildPage(row);
+        if (!page)
+            return;
+        m_pages->setCurrentWidget(page);
         // Each view loads when first shown; later with its Refresh button (F5).
         const QString name = m_viewNames.value(row);
         if (m_loaded.contains(name))
@@ -125,18 +121,6 @@ MainWindow::MainWindow(const AppConfig &config, const StaffAccount &account, QWi
         statusBar()->addPermanentWidget(label);
     }
     connect(m_connections, &ConnectionsPage::statusesChanged, this, &MainWindow::showStatuses);
-    // A failed load is often the first sign of a lost connection: check now, not in 30 s.
-    if (m_dashboard)
-        connect(m_dashboard, &DashboardPage::failed, m_connections, &ConnectionsPage::refresh);
-    if (m_orderPage)
-        connect(m_orderPage, &OrderPage::failed, m_connections, &ConnectionsPage::refresh);
-    if (m_stuck)
-        connect(m_stuck, &StuckPage::failed, m_connections, &ConnectionsPage::refresh);
-    if (m_approvals)
-        connect(m_approvals, &ApprovalsPage::failed, m_connections, &ConnectionsPage::refresh);
-    if (m_reconciliation)
-        connect(m_reconciliation, &ReconciliationPage::failed, m_connections,
-                &ConnectionsPage::refresh);
     m_healthTimer = new QTimer(this);
     m_healthTimer->setInterval(30 * 1000);
     connect(m_healthTimer, &QTimer::timeout, m_connections, &ConnectionsPage::refresh);
@@ -148,13 +132,117 @@ MainWindow::MainWindow(const AppConfig &config, const StaffAccount &account, QWi
     m_loaded.insert(QStringLiteral("databases"));
 }
 
-void MainWindow::addView(const QString &name, const QString &title, QWidget *page)
+void MainWindow::addView(const QString &name, const QString &title)
 {
     m_viewNames << name;
     auto *item = new QListWidgetItem(title, m_nav);
     item->setData(Qt::UserRole, name);
     item->setToolTip(tr("%1 (Ctrl+%2)").arg(title).arg(m_viewNames.size()));
-    m_pages->addWidget(page);
+    m_pages->addWidget(new QWidget(m_pages)); // stands in until the page is built
+}
+
+QWidget *MainWindow::buildPage(int row)
+{
+    const QString name = m_viewNames.value(row);
+    if (name.isEmpty())
+        return nullptr;
+    QWidget *placeholder = m_pages->widget(row);
+    if (m_built.contains(name))
+        return placeholder;
+    m_built.insert(name);
+    const Actor actor = m_account.actor();
+    QWidget *page = nullptr;
+    // A failed load is often the first sign of a lost connection: check now, not in 30 s.
+    auto checkOnFailure = [this](auto *p) {
+        connect(p, &std::remove_pointer_t<decltype(p)>::failed, m_connections,
+                &ConnectionsPage::refresh);
+    };
+    // A proposal made anywhere shows in the approvals queue at its next look.
+    auto refreshApprovals = [this] {
+        if (m_approvals)
+            m_approvals->refresh();
+    };
+    if (name == u"dashboard") {
+        page = m_dashboard = new DashboardPage(m_config.orders, actor, this);
+        checkOnFailure(m_dashboard);
+    } else if (name == u"orders") {
+        page = m_orderPage = new OrderPage(m_config.orders, actor, this);
+        checkOnFailure(m_orderPage);
+        connect(m_orderPage, &OrderPage::fixesProposed, this, refreshApprovals);
+    } else if (name == u"stuck") {
+        page = m_stuck = new StuckPage(m_config.orders, actor, this);
+        checkOnFailure(m_stuck);
+        connect(m_stuck, &StuckPage::openOrderRequested, this, &MainWindow::openOrder);
+        connect(m_stuck, &StuckPage::fixesProposed, this, refreshApprovals);
+    } else if (name == u"approvals") {
+        page = m_approvals = new ApprovalsPage(m_config.orders, actor, this);
+        checkOnFailure(m_approvals);
+        connect(m_approvals, &ApprovalsPage::openOrderRequested, this, &MainWindow::openOrder);
+    } else if (name == u"reconciliation") {
+        page = m_reconciliation = new ReconciliationPage(m_config.orders, actor, this);
+        checkOnFailure(m_reconciliation);
+        connect(m_reconciliation, &ReconciliationPage::openOrderRequested, this,
+                &MainWindow::openOrder);
+    } else if (name == u"audit") {
+        page = m_auditTrail = new AuditTrailPage(m_config, actor, this);
+        connect(m_auditTrail, &AuditTrailPage::openOrderRequested, this, &MainWindow::openOrder);
+    } else if (name == u"admin") {
+        page = m_admin = new AdminPage(m_config.orders, actor, this);
+    } else {
+        return placeholder;
+    }
+    m_pages->insertWidget(row, page);
+    m_pages->removeWidget(placeholder);
+    placeholder->deleteLater();
+    return page;
+}
+
+QWidget *MainWindow::page(const QString &name) const
+{
+    const int row = m_viewNames.indexOf(name);
+    return row < 0 ? nullptr : const_cast<MainWindow *>(this)->buildPage(row);
+}
+
+DashboardPage *MainWindow::dashboardPage() const
+{
+    page(QStringLiteral("dashboard"));
+    return m_dashboard;
+}
+
+OrderPage *MainWindow::orderPage() const
+{
+    page(QStringLiteral("orders"));
+    return m_orderPage;
+}
+
+StuckPage *MainWindow::stuckPage() const
+{
+    page(QStringLiteral("stuck"));
+    return m_stuck;
+}
+
+ApprovalsPage *MainWindow::approvalsPage() const
+{
+    page(QStringLiteral("approvals"));
+    return m_approvals;
+}
+
+ReconciliationPage *MainWindow::reconciliationPage() const
+{
+    page(QStringLiteral("reconciliation"));
+    return m_reconciliation;
+}
+
+AuditTrailPage *MainWindow::auditTrailPage() const
+{
+    page(QStringLiteral("audit"));
+    return m_auditTrail;
+}
+
+AdminPage *MainWindow::adminPage() const
+{
+    page(QStringLiteral("admin"));
+    return m_admin;
 }
 
 void MainWindow::buildMenus()
@@ -175,7 +263,7 @@ void MainWindow::buildMenus()
             view->addAction(m_nav->item(i)->text(), this, [this, i] { m_nav->setCurrentRow(i); });
         a->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + i)));
     }
-    if (m_orderPage) {
+    if (m_viewNames.contains(QStringLiteral("orders"))) {
         view->addSeparator();
         QAction *find = view->addAction(tr("&Find an order…"), this, [this] {
             showView(QStringLiteral("orders"));
@@ -210,7 +298,7 @@ void MainWindow::showView(const QString &name)
 
 void MainWindow::openOrder(const QString &orderId)
 {
-    if (!m_orderPage)
+    if (!m_viewNames.contains(QStringLiteral("orders")))
         return;
     showView(QStringLiteral("orders"));
     m_orderPage->search(orderId);

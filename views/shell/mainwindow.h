@@ -4,6 +4,8 @@
 // with the health of the three databases (checked again every 30 s, so a lost connection
 // shows and recovers) and the signed-in person and role, and the log pane at the bottom.
 // Which views are offered follows the role (auth/permissions.h); the services check again.
+// A view's page is built when it is first shown or asked for, so the window opens with the
+// one page it shows.
 // Remembers geometry, dock layout and the last view. A page that fails to load asks for a
 // health check at once, so a lost connection shows without waiting for the next round.
 // Console ▸ Connection profiles… edits, tests and switches the profiles (the caller signs in
@@ -42,14 +44,15 @@ public:
     // Waits for the audited sign-out: it logs, and the log pane's sink dies with this window.
     ~MainWindow() override;
 
+    // The pages, built on first use (nullptr when the role is not offered the view).
     ConnectionsPage *connectionsPage() const { return m_connections; }
-    DashboardPage *dashboardPage() const { return m_dashboard; }
-    OrderPage *orderPage() const { return m_orderPage; }
-    StuckPage *stuckPage() const { return m_stuck; }
-    ApprovalsPage *approvalsPage() const { return m_approvals; }
-    ReconciliationPage *reconciliationPage() const { return m_reconciliation; }
-    AuditTrailPage *auditTrailPage() const { return m_auditTrail; }
-    AdminPage *adminPage() const { return m_admin; }
+    DashboardPage *dashboardPage() const;
+    OrderPage *orderPage() const;
+    StuckPage *stuckPage() const;
+    ApprovalsPage *approvalsPage() const;
+    ReconciliationPage *reconciliationPage() const;
+    AuditTrailPage *auditTrailPage() const;
+    AdminPage *adminPage() const;
     QListWidget *navigation() const { return m_nav; }
     QString currentView() const;
     QStringList views() const;
@@ -75,7 +78,10 @@ protected:
     void closeEvent(QCloseEvent *event) override;
 
 private:
-    void addView(const QString &name, const QString &title, QWidget *page);
+    void addView(const QString &name, const QString &title);
+    // Builds the view's page in place of its stand-in on first use; returns it.
+    QWidget *buildPage(int row);
+    QWidget *page(const QString &name) const;
     void buildMenus();
     void showStatuses(const QList<RoleStatus> &statuses);
     void restoreLayout();
@@ -100,6 +106,7 @@ private:
     QTimer *m_healthTimer = nullptr;
     QStringList m_viewNames;
     QSet<QString> m_loaded;
+    QSet<QString> m_built;
     bool m_signedOut = false;
     QFuture<void> m_signOutTask;
 };

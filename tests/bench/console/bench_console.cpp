@@ -301,6 +301,13 @@ int main(int argc, char *argv[])
             if (counted)
                 record(name, raw, p, b, g, service);
         };
+        // Lets what the previous step left to do (its repaint) happen before the next starts.
+        auto settle = [] {
+            QElapsedTimer s;
+            s.start();
+            while (s.elapsed() < 30)
+                QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+        };
         auto serviceMs = [](const std::function<bool()> &call) {
             QElapsedTimer t;
             t.start();
@@ -415,6 +422,7 @@ int main(int argc, char *argv[])
                  " i.order_id WHERE i.request_id = ?"},
         };
         for (const auto &[kind, term, sql] : searches) {
+            settle();
             QSignalSpy searched(&page, &OrderPage::searched);
             QSignalSpy opened(&page, &OrderPage::orderLoaded);
             heartbeat.reset();
@@ -437,12 +445,15 @@ int main(int argc, char *argv[])
 
         // 3. Opening an order page: everything the page shows, against the same statements.
         {
+            settle();
             QSignalSpy opened(&page, &OrderPage::orderLoaded);
             heartbeat.reset();
             QElapsedTimer t;
             t.start();
             page.openOrder(data.orderId);
-            const double program = waitFor([&] { return opened.count() > 0; }, t);
+            waitFor([&] { return opened.count() > 0; }, t);
+            QCoreApplication::processEvents(); // painted
+            const double program = t.nsecsElapsed() / 1e6;
             const double gap = heartbeat.maxGapMs();
             const QVariantList id{data.orderId};
             const double raw = rawMs(
@@ -469,7 +480,7 @@ int main(int argc, char *argv[])
                   " change_json LIKE ?) ORDER BY id DESC LIMIT 200",
                   {data.orderId, QStringLiteral("%\"order_id\":\"%1\"%").arg(data.orderId)}}});
             const QString orderId = data.orderId;
-            keep("open an order page", "its 11 SELECTs", program, raw, gap,
+            keep("open an order page (loaded and painted)", "its 11 SELECTs", program, raw, gap,
                  serviceMs([&] { return OrderPictureQuery(*warm).load(orderId, actor).ok(); }));
         }
 
