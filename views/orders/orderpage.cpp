@@ -175,12 +175,25 @@ QWidget *OrderPage::buildTabs()
 
     // The audit trail is for finance and auditors (DESIGN.md §6); others do not get the tab
     // (and the service returns no rows to them anyway).
+    connect(m_tabs, &QTabWidget::currentChanged, this, &OrderPage::fitColumnsOf);
     m_auditTab = makeTable(this, m_audit, QStringLiteral("audit"));
     if (require(m_actor, Action::ReadAudit))
         m_tabs->addTab(m_auditTab, tr("&Audit rows"));
     else
         m_auditTab->hide();
     return m_tabs;
+}
+
+void OrderPage::fitColumnsOf(int tab)
+{
+    if (tab < 0 || tab >= m_tabFitted.size() || m_tabFitted[tab])
+        return;
+    m_tabFitted[tab] = true;
+    QWidget *page = m_tabs->widget(tab);
+    if (auto *table = qobject_cast<QTableView *>(page))
+        table->resizeColumnsToContents();
+    for (QTableView *t : page->findChildren<QTableView *>())
+        t->resizeColumnsToContents();
 }
 
 QString OrderPage::statusText() const
@@ -315,9 +328,8 @@ void OrderPage::showPicture(const OrderPicture &p)
     m_refunds->setRows(p.refunds);
     m_fulfilment->setRows(p.fulfilment);
     m_audit->setRows(p.audit);
-    for (QTableView *t : findChildren<QTableView *>())
-        if (t != m_hitTable)
-            t->resizeColumnsToContents();
+    m_tabFitted = QList<bool>(m_tabs->count(), false);
+    fitColumnsOf(m_tabs->currentIndex());
     m_raw->clear();
     m_detail->show();
     m_export->setEnabled(true);

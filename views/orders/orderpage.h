@@ -82,6 +82,9 @@ private:
     void setStatus(const QString &text, bool error = false);
     QWidget *buildHeader();
     QWidget *buildTabs();
+    // Column widths of the tables on one tab, measured when the tab is first shown for the
+    // order on screen (not for every tab at every load).
+    void fitColumnsOf(int tab);
 
     ConnectionProfile m_orders;
     Actor m_actor;
@@ -98,6 +101,7 @@ private:
     QLabel *m_path = nullptr;
     StateDiagram *m_diagram = nullptr;
     QTabWidget *m_tabs = nullptr;
+    QList<bool> m_tabFitted;
     QWidget *m_auditTab = nullptr;
     QTableView *m_messageTable = nullptr;
     QPlainTextEdit *m_raw = nullptr;
