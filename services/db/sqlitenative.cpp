@@ -1,6 +1,7 @@
 #include "sqlitenative.h"
 
 #include <QSqlDriver>
+#include <QStringEncoder>
 
 #include <sqlite3.h>
 
@@ -43,6 +44,26 @@ void Statement::bind(int index, qint64 value)
 void Statement::bind(int index, const QByteArray &utf8)
 {
     sqlite3_bind_text(m_stmt, index, utf8.constData(), int(utf8.size()), SQLITE_TRANSIENT);
+}
+
+void Statement::bindText(int index, QStringView text)
+{
+    if (index < 1)
+        return;
+    if (text.isEmpty()) { // empty text, not NULL: SQLite reads a null pointer as NULL
+        sqlite3_bind_text(m_stmt, index, "", 0, SQLITE_STATIC);
+        return;
+    }
+    if (m_text.size() <= size_t(index))
+        m_text.resize(size_t(index) + 1);
+    QByteArray &buffer = m_text[size_t(index)];
+    const qsizetype need = text.size() * 3; // the most UTF-8 one UTF-16 unit can need
+    if (buffer.size() < need)
+        buffer.resize(need);
+    QStringEncoder encoder(QStringConverter::Utf8, QStringConverter::Flag::Stateless);
+    char *end = encoder.appendToBuffer(buffer.data(), text);
+    sqlite3_bind_text(m_stmt, index, buffer.constData(), int(end - buffer.constData()),
+                      SQLITE_STATIC);
 }
 
 void Statement::bindNull(int index)

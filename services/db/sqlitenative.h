@@ -11,7 +11,10 @@
 #include <QByteArray>
 #include <QSqlDatabase>
 #include <QString>
+#include <QStringView>
 #include <QVariantList>
+
+#include <vector>
 
 struct sqlite3;
 struct sqlite3_stmt;
@@ -32,6 +35,9 @@ public:
     Result<void> prepare(sqlite3 *db, const QByteArray &sql);
     void bind(int index, qint64 value);
     void bind(int index, const QByteArray &utf8); // text, copied by SQLite
+    // Text encoded to UTF-8 into a buffer the statement keeps for this parameter (reused from
+    // row to row, no allocation once it is large enough); valid until the next bind of `index`.
+    void bindText(int index, QStringView text);
     void bindNull(int index);
     void bindAll(const QVariantList &values); // integers as integers, null as NULL, else text
 
@@ -49,6 +55,7 @@ public:
 private:
     sqlite3 *m_db = nullptr;
     sqlite3_stmt *m_stmt = nullptr;
+    std::vector<QByteArray> m_text; // bindText's buffers, by parameter index
 };
 
 } // namespace OncePay::SqliteNative

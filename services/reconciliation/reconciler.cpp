@@ -7,12 +7,20 @@
 #include "db/sqlitenative.h"
 
 #include <QElapsedTimer>
+#include <QFile>
+#include <QFileInfo>
+#include <QScopeGuard>
 #include <QSqlError>
 
 #include <spdlog/spdlog.h>
 
+#include <sqlite3.h>
+
 #include <array>
+#include <atomic>
 #include <cstring>
+#include <future>
+#include <optional>
 #include <string_view>
 #include <utility>
 
@@ -88,6 +96,112 @@ public:
 
 private:
     SqliteNative::Statement m_st;
+};
+
+// The settlement lines read on a second SQLite connection (read-only, same file) on a worker
+// thread while the payments load on the caller's connection: both are autocommit reads, as
+// they were one after the other, and the two cores share the work. Anything that keeps the
+// second connection from opening or reading leaves the caller to read the lines itself.
+class LinePrefetch {
+public:
+    struct Row {
+        qint64 id = 0;
+        qint64 grossMinor = 0;
+        qint64 feeMinor = 0;
+        qint64 settledAtMs = 0;
+        size_t at = 0; // channel, txn, kind, currency bytes follow each other in `bytes`
+        quint32 channel = 0, txn = 0, kind = 0, currency = 0;
+    };
+
+    LinePrefetch(const QString &path, const QByteArray &sql, qint64 from, qint64 to,
+                 qint64 expected)
+    {
+        m_future = std::async(std::launch::async,
+                              [this, path = QFile::encodeName(path), sql, from, to, expected] {
+                                  return read(path, sql, from, to, expected);
+                              });
+    }
+    ~LinePrefetch()
+    {
+        m_stop = true;
+        if (m_future.valid())
+            m_future.wait();
+    }
+    bool wait() { return m_future.get(); }
+
+    template <typename F> bool replay(F &&line) const
+    {
+        for (const Row &r : m_rows) {
+            const char *p = m_bytes.data() + r.at;
+            LineView l;
+            l.id = r.id;
+            l.channel = {p, r.channel};
+            l.channelTxnId = {p += r.channel, r.txn};
+            l.kind = {p += r.txn, r.kind};
+            l.currency = {p += r.kind, r.currency};
+            l.grossMinor = r.grossMinor;
+            l.feeMinor = r.feeMinor;
+            l.settledAtMs = r.settledAtMs;
+            if (!line(l))
+                return false;
+        }
+        return true;
+    }
+
+private:
+    bool read(const QByteArray &path, const QByteArray &sql, qint64 from, qint64 to,
+              qint64 expected)
+    {
+        sqlite3 *db = nullptr;
+        if (sqlite3_open_v2(path.constData(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX,
+                            nullptr) != SQLITE_OK) {
+            sqlite3_close(db);
+            return false;
+        }
+        sqlite3_busy_timeout(db, 5000);
+        bool ok = true;
+        {
+            SqliteNative::Statement st;
+            ok = bool(st.prepare(db, sql));
+            if (ok) {
+                st.bind(1, from);
+                st.bind(2, to);
+                m_rows.reserve(size_t(std::max<qint64>(expected, 0)));
+                m_bytes.reserve(m_rows.capacity() * 40);
+            }
+            while (ok && !m_stop) {
+                auto more = st.step();
+                if (!more || !*more) {
+                    ok = bool(more);
+                    break;
+                }
+                Row r;
+                r.id = st.int64(0);
+                r.grossMinor = st.int64(4);
+                r.feeMinor = st.int64(5);
+                r.settledAtMs = st.int64(7);
+                r.at = m_bytes.size();
+                auto add = [&](int column, quint32 *size) {
+                    int n = 0;
+                    const char *p = st.text(column, &n);
+                    m_bytes.insert(m_bytes.end(), p, p + n);
+                    *size = quint32(n);
+                };
+                add(1, &r.channel);
+                add(2, &r.txn);
+                add(3, &r.kind);
+                add(6, &r.currency);
+                m_rows.push_back(r);
+            }
+        }
+        sqlite3_close(db);
+        return ok && !m_stop;
+    }
+
+    std::atomic<bool> m_stop{false};
+    std::vector<Row> m_rows;
+    std::vector<char> m_bytes;
+    std::future<bool> m_future;
 };
 
 // Runs a SELECT and hands each row to `row` until it returns false (cancelled): true when all
@@ -269,7 +383,16 @@ Result<ReconcileReport> Reconciler::run(const ReconcileOptions &options) const
     };
 
     if (m_c.dialect() == Dialect::Sqlite) // the payments' and lines' index pages stay cached
+    {
         (void)Sql::exec(m_c.db(), QStringLiteral("PRAGMA cache_size = -262144"));
+        // The load reads the payments and orders pages straight from the file's mapping
+        // instead of copying each into the page cache; switched off again before the writes.
+        (void)Sql::exec(m_c.db(), QStringLiteral("PRAGMA mmap_size = 2147418112"));
+    }
+    auto unmap = qScopeGuard([&] {
+        if (m_c.dialect() == Dialect::Sqlite)
+            (void)Sql::exec(m_c.db(), QStringLiteral("PRAGMA mmap_size = 0"));
+    });
     qint64 phase = timer.elapsed();
     QStringList phases;
     auto lap = [&](const char *name) {
@@ -279,6 +402,24 @@ Result<ReconcileReport> Reconciler::run(const ReconcileOptions &options) const
     ReconciliationMatcher matcher(settings, FeeSchedule(*rules), closed, obligations, now,
                                   report.fromMs, report.toMs);
     matcher.reserve(paymentCount->toLongLong());
+    // When the period holds most of the lines, reading the table in rowid order beats a
+    // lookup per line through settlement_lines_time (SQLite has no statistics to know).
+    QString lineTable = QStringLiteral("settlement_lines");
+    std::optional<LinePrefetch> prefetch;
+    if (m_c.dialect() == Dialect::Sqlite) {
+        auto all = Sql::scalar(m_c.db(), QStringLiteral("SELECT COUNT(*) FROM settlement_lines"));
+        if (!all)
+            return stop(QStringLiteral("failed"), &all.error());
+        if (lineCount->toLongLong() * 4 > all->toLongLong() * 3)
+            lineTable += QStringLiteral(" NOT INDEXED");
+    }
+    const QString lineSql =
+        QStringLiteral("SELECT id, channel, channel_txn_id, kind, gross_minor, fee_minor, currency,"
+                       " settled_at FROM ") +
+        lineTable + QStringLiteral(" WHERE settled_at >= ? AND settled_at < ?");
+    if (SqliteNative::handle(m_c.db()) && QFileInfo(m_c.db().databaseName()).isFile())
+        prefetch.emplace(m_c.db().databaseName(), lineSql.toUtf8(), report.fromMs,
+                         report.toMs + kSettlementLookaheadMs, lineCount->toLongLong());
     auto addPayment = [&](auto &r) {
         PaymentView p;
         p.id = r.number(0);
@@ -327,26 +468,23 @@ Result<ReconcileReport> Reconciler::run(const ReconcileOptions &options) const
         ++report.lines;
         return tick();
     };
-    // When the period holds most of the lines, reading the table in rowid order beats a
-    // lookup per line through settlement_lines_time (SQLite has no statistics to know).
-    QString lineTable = QStringLiteral("settlement_lines");
-    if (m_c.dialect() == Dialect::Sqlite) {
-        auto all = Sql::scalar(m_c.db(), QStringLiteral("SELECT COUNT(*) FROM settlement_lines"));
-        if (!all)
-            return stop(QStringLiteral("failed"), &all.error());
-        if (lineCount->toLongLong() * 4 > all->toLongLong() * 3)
-            lineTable += QStringLiteral(" NOT INDEXED");
+    if (prefetch && prefetch->wait()) {
+        if (!prefetch->replay([&](const LineView &l) {
+                matcher.addLine(l);
+                ++report.lines;
+                return tick();
+            }))
+            return stop(QStringLiteral("cancelled"), nullptr);
+    } else {
+        auto lines = scan(m_c, lineSql, lineBinds, addLine);
+        if (!lines)
+            return stop(QStringLiteral("failed"), &lines.error());
+        if (!*lines)
+            return stop(QStringLiteral("cancelled"), nullptr);
     }
-    auto lines = scan(
-        m_c,
-        QStringLiteral("SELECT id, channel, channel_txn_id, kind, gross_minor, fee_minor, currency,"
-                       " settled_at FROM ") +
-            lineTable + QStringLiteral(" WHERE settled_at >= ? AND settled_at < ?"),
-        lineBinds, addLine);
-    if (!lines)
-        return stop(QStringLiteral("failed"), &lines.error());
-    if (!*lines)
-        return stop(QStringLiteral("cancelled"), nullptr);
+    unmap.dismiss();
+    if (m_c.dialect() == Dialect::Sqlite)
+        (void)Sql::exec(m_c.db(), QStringLiteral("PRAGMA mmap_size = 0"));
     lap("load lines");
     auto elsewhere = settledElsewhere(m_c, matcher.unmatchedLines());
     if (!elsewhere)

@@ -57,7 +57,7 @@ ReconciliationMatcher::ReconciliationMatcher(ReconcileSettings settings, FeeSche
     const QByteArray refund = SettlementKind::Refund.toUtf8();
     m_charge = atom({charge.constData(), size_t(charge.size())});
     m_refund = atom({refund.constData(), size_t(refund.size())});
-    m_index.assign(1024, 0);
+    m_index.assign(1024, Bucket{});
 }
 
 quint16 ReconciliationMatcher::atom(std::string_view utf8)
@@ -102,29 +102,42 @@ size_t ReconciliationMatcher::hashOf(quint16 channel, std::string_view txn)
     return std::hash<std::string_view>{}(txn) ^ (size_t(channel + 1) * 0x9E3779B97F4A7C15ULL);
 }
 
-qsizetype ReconciliationMatcher::find(quint16 channel, std::string_view txn) const
+qsizetype ReconciliationMatcher::find(quint16 channel, std::string_view txn, size_t hash,
+                                      size_t *bucket) const
 {
     const size_t mask = m_index.size() - 1;
-    for (size_t i = hashOf(channel, txn) & mask;; i = (i + 1) & mask) {
-        const qint32 at = m_index[i];
-        if (at == 0)
+    const quint32 tag = quint32(hash >> 32);
+    for (size_t i = hash & mask;; i = (i + 1) & mask) {
+        const Bucket &b = m_index[i];
+        if (b.slot == 0) {
+            if (bucket)
+                *bucket = i;
             return -1;
-        const Slot &s = m_slots[size_t(at - 1)];
+        }
+        if (b.tag != tag)
+            continue;
+        const Slot &s = m_slots[size_t(b.slot - 1)];
         if (s.channel == channel && bytes(s.txn) == txn)
-            return at - 1;
+            return b.slot - 1;
     }
+}
+
+qsizetype ReconciliationMatcher::find(quint16 channel, std::string_view txn) const
+{
+    return find(channel, txn, hashOf(channel, txn), nullptr);
 }
 
 void ReconciliationMatcher::grow()
 {
-    std::vector<qint32> index(m_index.size() * 2, 0);
+    std::vector<Bucket> index(m_index.size() * 2);
     const size_t mask = index.size() - 1;
     for (size_t k = 0; k < m_slots.size(); ++k) {
         const Slot &s = m_slots[k];
-        size_t i = hashOf(s.channel, bytes(s.txn)) & mask;
-        while (index[i] != 0)
+        const size_t hash = hashOf(s.channel, bytes(s.txn));
+        size_t i = hash & mask;
+        while (index[i].slot != 0)
             i = (i + 1) & mask;
-        index[i] = qint32(k + 1);
+        index[i] = {qint32(k + 1), quint32(hash >> 32)};
     }
     m_index = std::move(index);
 }
@@ -137,7 +150,7 @@ void ReconciliationMatcher::reserve(qsizetype payments)
     while (want < size_t(payments) * 2)
         want *= 2;
     if (want > m_index.size()) {
-        m_index.assign(want / 2, 0); // grow() doubles it and re-inserts what is there
+        m_index.assign(want / 2, Bucket{}); // grow() doubles it and re-inserts what is there
         grow();
     }
 }
@@ -158,19 +171,17 @@ void ReconciliationMatcher::addPayment(const PaymentView &p)
     s.orderState = atom(p.orderState);
     s.refunded = p.refunded;
     s.settled = p.settled;
-    const qsizetype existing = find(s.channel, p.channelTxnId);
+    const size_t hash = hashOf(s.channel, p.channelTxnId);
+    size_t bucket = 0;
+    const qsizetype existing = find(s.channel, p.channelTxnId, hash, &bucket);
     s.orderId = store(p.orderId);
     s.txn = store(p.channelTxnId);
     if (existing >= 0) { // (channel, channel_txn_id) is unique; the last one wins, as before
         m_slots[size_t(existing)] = s;
         return;
     }
-    const size_t mask = m_index.size() - 1;
-    size_t i = hashOf(s.channel, p.channelTxnId) & mask;
-    while (m_index[i] != 0)
-        i = (i + 1) & mask;
     m_slots.push_back(s);
-    m_index[i] = qint32(m_slots.size());
+    m_index[bucket] = {qint32(m_slots.size()), quint32(hash >> 32)};
 }
 
 void ReconciliationMatcher::addPayment(const PaymentFact &p)

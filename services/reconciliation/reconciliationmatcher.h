@@ -152,6 +152,8 @@ private:
     std::string_view bytes(Text t) const { return {m_arena.data() + t.at, t.size}; }
     QString string(Text t) const;
     static size_t hashOf(quint16 channel, std::string_view txn);
+    // The slot of (channel, txn), or -1; `bucket` gets where it would go.
+    qsizetype find(quint16 channel, std::string_view txn, size_t hash, size_t *bucket) const;
     qsizetype find(quint16 channel, std::string_view txn) const;
     void grow();
     PaymentFact payment(const Slot &s) const;
@@ -178,7 +180,11 @@ private:
     std::vector<char> m_arena;
     std::vector<Slot> m_slots;
     std::vector<Line> m_extra;
-    std::vector<qint32> m_index; // open addressing: slot + 1, 0 = empty
+    struct Bucket {
+        qint32 slot = 0; // slot + 1, 0 = empty
+        quint32 tag = 0; // high bits of the key's hash: most mismatches never touch the slot
+    };
+    std::vector<Bucket> m_index; // open addressing, linear probing
     QList<LineFact> m_unmatched;
     quint16 m_charge = 0, m_refund = 0;
 };

@@ -12,6 +12,8 @@
 #include "db/connection.h"
 #include "settlementline.h"
 
+#include <vector>
+
 namespace OncePay {
 
 struct StatementImport {
@@ -34,6 +36,24 @@ public:
                                        const Actor &actor) const;
     Result<StatementImport> importData(const QString &channel, const QString &fileName,
                                        const QByteArray &data, const Actor &actor) const;
+    // (channel, path) pairs in order, each exactly as importFile() would do it — its own
+    // transaction, all or nothing, a failure affects only its own file — but the next file is
+    // read, hashed and parsed on a worker thread while this one is being stored.
+    std::vector<Result<StatementImport>>
+    importFiles(const QList<std::pair<QString, QString>> &files, const Actor &actor) const;
+
+    // A file read, hashed and parsed, not stored yet: safe to make on any thread.
+    struct Prepared {
+        QString channel;
+        QString fileName;
+        QString sha256;
+        Result<ParsedStatement> parsed = ParsedStatement{};
+    };
+    static Result<Prepared> prepare(const QString &channel, const QString &fileName,
+                                    const QByteArray &data);
+    static Result<Prepared> prepareFile(const QString &channel, const QString &path);
+    // The duplicate check and the store, on the connection's thread.
+    Result<StatementImport> commit(const Prepared &p, const Actor &actor) const;
 
 private:
     Result<qint64> store(const ParsedStatement &s, const QString &fileName, const QString &sha,

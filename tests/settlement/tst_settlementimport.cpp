@@ -7,6 +7,7 @@
 #include "settlement/settlementimporter.h"
 
 #include <QFile>
+#include <QSqlQuery>
 #include <QTest>
 
 using namespace OncePay;
@@ -75,6 +76,66 @@ private Q_SLOTS:
         auto unknown = importer.importFile("alipay", path("fee_schedule.csv"), kFinance);
         QVERIFY(!unknown.ok());
         QCOMPARE(unknown.error().code, ErrorCode::Invalid);
+    }
+
+    // importFiles parses the next file while it stores this one: the outcome per file must be
+    // importFile's, one after the other — a corrupt file in the middle refused whole with its
+    // line and column, the files around it imported, a file seen before changing nothing, a
+    // missing file reported — and the stored text (Korean included) byte for byte the file's.
+    void batchImportIsFileByFile_data() { addEngineRows(); }
+    void batchImportIsFileByFile()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        EngineFixture f(*dbs);
+        SettlementImporter importer(*f.orders, f.clock);
+        const QList<std::pair<QString, QString>> files{
+            {"stripe", path("stripe_itemized_payout_reconciliation.csv")},
+            {"stripe", path("stripe_corrupt_amount.csv")},
+            {"paypal", path("STL-20260101.01.009.CSV")},
+            {"kakaopay", path("kakaopay_settlement_20260101_20260107.csv")},
+            {"stripe", path("stripe_itemized_payout_reconciliation.csv")},
+            {"fedapay", path("no-such-file.csv")},
+            {"fedapay", path("fedapay_transactions_2026-01-01_2026-01-07.csv")}};
+        const auto results = importer.importFiles(files, kFinance);
+        QCOMPARE(results.size(), size_t(files.size()));
+        for (size_t i : {0, 2, 3, 6}) {
+            QVERIFY2(results[i].ok(),
+                     results[i].ok() ? "" : qPrintable(results[i].error().message));
+            QVERIFY(!results[i]->alreadyImported);
+            QCOMPARE(results[i]->lines, 3);
+        }
+        QVERIFY(!results[1].ok());
+        QVERIFY2(results[1].error().message.contains(
+                     "stripe_corrupt_amount.csv: line 3, column 5 (gross)"),
+                 qPrintable(results[1].error().message));
+        QVERIFY(results[4].ok());
+        QVERIFY(results[4]->alreadyImported);
+        QCOMPARE(results[4]->statementId, results[0]->statementId);
+        QVERIFY(!results[5].ok());
+        QCOMPARE(results[5].error().code, ErrorCode::NotFound);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM settlement_statements"), 4);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM settlement_lines"), 12);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM audit_outbox WHERE action = 'settlement.imported'"),
+                 4);
+
+        // The raw text as stored is the file's own record (UTF-8, BOM and line ending aside).
+        QFile k(path("kakaopay_settlement_20260101_20260107.csv"));
+        QVERIFY(k.open(QIODevice::ReadOnly));
+        const QStringList fileLines = QString::fromUtf8(k.readAll()).split(QStringLiteral("\r\n"));
+        QSqlQuery q(f.orders->db());
+        QVERIFY(q.exec(QStringLiteral("SELECT raw, line_no, channel, kind, currency FROM"
+                                      " settlement_lines WHERE channel = 'kakaopay'"
+                                      " ORDER BY line_no")));
+        int seen = 0;
+        while (q.next()) {
+            ++seen;
+            QVERIFY2(fileLines.contains(q.value(0).toString()), qPrintable(q.value(0).toString()));
+            QVERIFY(q.value(0).toString().contains(QStringLiteral("승인")) ||
+                    q.value(0).toString().contains(QStringLiteral("취소")));
+            QCOMPARE(q.value(2).toString(), QStringLiteral("kakaopay"));
+            QCOMPARE(q.value(4).toString(), QStringLiteral("KRW"));
+        }
+        QCOMPARE(seen, 3);
     }
 
     void feeScheduleImportAndList_data() { addEngineRows(); }

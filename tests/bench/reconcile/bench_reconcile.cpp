@@ -127,9 +127,35 @@ int main(int argc, char **argv)
     p.addOption({QStringLiteral("keep"),
                  QStringLiteral("keep the database and statements in DIR (must not exist yet)"),
                  QStringLiteral("DIR")});
+    p.addOption({QStringLiteral("reconcile-only"),
+                 QStringLiteral("profiling aid: reconcile the database a --keep run left in DIR,"
+                                " --runs times, and nothing else"),
+                 QStringLiteral("DIR")});
     p.process(app);
     const qint64 n = p.value(QStringLiteral("n")).toLongLong();
     const int runs = std::max(1, p.value(QStringLiteral("runs")).toInt());
+    if (p.isSet(QStringLiteral("reconcile-only"))) {
+        ConnectionProfile profile;
+        profile.dialect = Dialect::Sqlite;
+        profile.path =
+            QDir(p.value(QStringLiteral("reconcile-only"))).filePath(QStringLiteral("orders.db"));
+        auto c = must(openMigrated(profile, QStringLiteral("bench")), "open");
+        ManualClock clock(kStart + 60LL * 86400000);
+        for (int run = 0; run < runs; ++run) {
+            for (const char *sql : {"DELETE FROM discrepancies", "DELETE FROM reconciliation_runs",
+                                    "UPDATE payments SET settlement_status = 'pending'"})
+                must(Sql::exec(c.db(), QString::fromLatin1(sql)), sql);
+            must(Sql::exec(c.db(), QStringLiteral("PRAGMA wal_checkpoint(TRUNCATE)")),
+                 "checkpoint");
+            QElapsedTimer r;
+            r.start();
+            const ReconcileReport report = must(
+                Reconciler(c, clock, Actor::system(QStringLiteral("bench"))).run({}), "reconcile");
+            std::printf("reconcile %.2f s, %lld findings\n", double(r.nsecsElapsed()) / 1e9,
+                        static_cast<long long>(report.findings.size()));
+        }
+        return 0;
+    }
     QTemporaryDir tmp;
     const QString keep = p.value(QStringLiteral("keep"));
     if (!keep.isEmpty() && (QFileInfo::exists(keep) || !QDir().mkpath(keep)))
@@ -176,8 +202,8 @@ int main(int argc, char **argv)
         must(Sql::exec(c.db(), QStringLiteral("PRAGMA wal_checkpoint(TRUNCATE)")), "checkpoint");
         t.restart();
         SettlementImporter importer(c, clock);
-        for (const auto &[channel, path] : files.statements)
-            must(importer.importFile(channel, path, actor), "import");
+        for (auto &r : importer.importFiles(files.statements, actor))
+            must(std::move(r), "import");
         const double imported = double(t.nsecsElapsed()) / 1e9;
         QElapsedTimer r;
         r.start();
