@@ -9,7 +9,6 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
-#include <QScopeGuard>
 #include <QSqlError>
 
 #include <spdlog/spdlog.h>
@@ -17,11 +16,13 @@
 #include <sqlite3.h>
 
 #include <array>
-#include <atomic>
+#include <condition_variable>
 #include <cstring>
-#include <future>
+#include <deque>
+#include <mutex>
 #include <optional>
 #include <string_view>
+#include <thread>
 #include <utility>
 
 namespace OncePay {
@@ -98,110 +99,179 @@ private:
     SqliteNative::Statement m_st;
 };
 
-// The settlement lines read on a second SQLite connection (read-only, same file) on a worker
-// thread while the payments load on the caller's connection: both are autocommit reads, as
-// they were one after the other, and the two cores share the work. Anything that keeps the
-// second connection from opening or reading leaves the caller to read the lines itself.
-class LinePrefetch {
+// Part of the load read on another SQLite connection (read-only, same file, its queries in
+// one read transaction) on a worker thread: it steps SQLite and copies the rows into chunks
+// while the caller's thread builds the hash table from them, so the cores share the work.
+// If the connection cannot be opened, the caller reads through its own connection instead.
+class LoadReader {
 public:
-    struct Row {
-        qint64 id = 0;
-        qint64 grossMinor = 0;
-        qint64 feeMinor = 0;
-        qint64 settledAtMs = 0;
-        size_t at = 0; // channel, txn, kind, currency bytes follow each other in `bytes`
-        quint32 channel = 0, txn = 0, kind = 0, currency = 0;
+    struct Query {
+        QByteArray sql;
+        qint64 from = 0, to = 0;
+        QByteArray columns; // 'i' integer, 't' text, per column
+        qint64 expected = 0;
+    };
+    struct Chunk {
+        int query = 0;
+        int width = 0;                                  // values per row
+        std::vector<qint64> values;                     // integers; for text an index into `texts`
+        std::vector<std::pair<quint32, quint32>> texts; // (offset, size) in `bytes`
+        std::vector<char> bytes;
+    };
+    // A row of a chunk with the interface of the other rows (number(i), bytes(i)).
+    struct ChunkRow {
+        const Chunk *chunk = nullptr;
+        size_t row = 0;
+        qint64 number(int i) const { return chunk->values[row * size_t(chunk->width) + size_t(i)]; }
+        std::string_view bytes(int i) const
+        {
+            const auto [at, size] = chunk->texts[size_t(number(i))];
+            return {chunk->bytes.data() + at, size};
+        }
     };
 
-    LinePrefetch(const QString &path, const QByteArray &sql, qint64 from, qint64 to,
-                 qint64 expected)
+    LoadReader(const QString &path, std::vector<Query> queries, size_t maxChunks)
+        : m_queries(std::move(queries))
+        , m_maxChunks(maxChunks)
     {
-        m_future = std::async(std::launch::async,
-                              [this, path = QFile::encodeName(path), sql, from, to, expected] {
-                                  return read(path, sql, from, to, expected);
-                              });
+        m_thread = std::thread([this, path = QFile::encodeName(path)] { run(path); });
     }
-    ~LinePrefetch()
+    ~LoadReader()
     {
-        m_stop = true;
-        if (m_future.valid())
-            m_future.wait();
-    }
-    bool wait() { return m_future.get(); }
-
-    template <typename F> bool replay(F &&line) const
-    {
-        for (const Row &r : m_rows) {
-            const char *p = m_bytes.data() + r.at;
-            LineView l;
-            l.id = r.id;
-            l.channel = {p, r.channel};
-            l.channelTxnId = {p += r.channel, r.txn};
-            l.kind = {p += r.txn, r.kind};
-            l.currency = {p += r.kind, r.currency};
-            l.grossMinor = r.grossMinor;
-            l.feeMinor = r.feeMinor;
-            l.settledAtMs = r.settledAtMs;
-            if (!line(l))
-                return false;
+        {
+            std::lock_guard lock(m_mutex);
+            m_stop = true;
         }
-        return true;
+        m_cv.notify_all();
+        m_thread.join();
+    }
+
+    // false: the second connection could not be opened, nothing was read.
+    bool opened()
+    {
+        std::unique_lock lock(m_mutex);
+        m_cv.wait(lock, [&] { return m_state != State::Starting; });
+        return m_state != State::NotOpened;
+    }
+    // The next chunk, or nullopt when all is read (check error()).
+    std::optional<Chunk> next()
+    {
+        std::unique_lock lock(m_mutex);
+        m_cv.wait(lock, [&] { return !m_chunks.empty() || m_state == State::Done; });
+        if (m_chunks.empty())
+            return std::nullopt;
+        Chunk c = std::move(m_chunks.front());
+        m_chunks.pop_front();
+        m_cv.notify_all();
+        return c;
+    }
+    std::optional<Error> error()
+    {
+        std::lock_guard lock(m_mutex);
+        return m_error;
     }
 
 private:
-    bool read(const QByteArray &path, const QByteArray &sql, qint64 from, qint64 to,
-              qint64 expected)
+    enum class State { Starting, NotOpened, Reading, Done };
+    static constexpr size_t kChunkRows = 8192;
+
+    bool push(Chunk &&c)
+    {
+        std::unique_lock lock(m_mutex);
+        m_cv.wait(lock, [&] { return m_stop || m_chunks.size() < m_maxChunks; });
+        if (m_stop)
+            return false;
+        m_chunks.push_back(std::move(c));
+        m_cv.notify_all();
+        return true;
+    }
+    void finish(State state, std::optional<Error> error = std::nullopt)
+    {
+        std::lock_guard lock(m_mutex);
+        m_state = state;
+        m_error = std::move(error);
+        m_cv.notify_all();
+    }
+    void run(const QByteArray &path)
     {
         sqlite3 *db = nullptr;
         if (sqlite3_open_v2(path.constData(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX,
-                            nullptr) != SQLITE_OK) {
+                            nullptr) != SQLITE_OK ||
+            sqlite3_exec(db, "PRAGMA cache_size = -262144; PRAGMA mmap_size = 2147418112; BEGIN",
+                         nullptr, nullptr, nullptr) != SQLITE_OK) {
             sqlite3_close(db);
-            return false;
+            finish(State::NotOpened);
+            return;
         }
         sqlite3_busy_timeout(db, 5000);
-        bool ok = true;
         {
+            std::lock_guard lock(m_mutex);
+            m_state = State::Reading;
+            m_cv.notify_all();
+        }
+        std::optional<Error> error;
+        for (int qi = 0; qi < int(m_queries.size()) && !error; ++qi) {
+            const Query &q = m_queries[size_t(qi)];
             SqliteNative::Statement st;
-            ok = bool(st.prepare(db, sql));
-            if (ok) {
-                st.bind(1, from);
-                st.bind(2, to);
-                m_rows.reserve(size_t(std::max<qint64>(expected, 0)));
-                m_bytes.reserve(m_rows.capacity() * 40);
+            if (auto p = st.prepare(db, q.sql); !p) {
+                error = p.error();
+                break;
             }
-            while (ok && !m_stop) {
+            st.bind(1, q.from);
+            st.bind(2, q.to);
+            const int width = int(q.columns.size());
+            auto fresh = [&] {
+                Chunk c;
+                c.query = qi;
+                c.width = width;
+                c.values.reserve(kChunkRows * size_t(width));
+                c.texts.reserve(kChunkRows * size_t(q.columns.count('t')));
+                c.bytes.reserve(kChunkRows * 64);
+                return c;
+            };
+            Chunk c = fresh();
+            for (;;) {
                 auto more = st.step();
-                if (!more || !*more) {
-                    ok = bool(more);
+                if (!more) {
+                    error = more.error();
                     break;
                 }
-                Row r;
-                r.id = st.int64(0);
-                r.grossMinor = st.int64(4);
-                r.feeMinor = st.int64(5);
-                r.settledAtMs = st.int64(7);
-                r.at = m_bytes.size();
-                auto add = [&](int column, quint32 *size) {
-                    int n = 0;
-                    const char *p = st.text(column, &n);
-                    m_bytes.insert(m_bytes.end(), p, p + n);
-                    *size = quint32(n);
-                };
-                add(1, &r.channel);
-                add(2, &r.txn);
-                add(3, &r.kind);
-                add(6, &r.currency);
-                m_rows.push_back(r);
+                if (!*more)
+                    break;
+                for (int i = 0; i < width; ++i) {
+                    if (q.columns[i] == 'i') {
+                        c.values.push_back(st.int64(i));
+                    } else {
+                        int n = 0;
+                        const char *t = st.text(i, &n);
+                        c.values.push_back(qint64(c.texts.size()));
+                        c.texts.emplace_back(quint32(c.bytes.size()), quint32(n));
+                        c.bytes.insert(c.bytes.end(), t, t + n);
+                    }
+                }
+                if (c.values.size() >= kChunkRows * size_t(width)) {
+                    if (!push(std::move(c)))
+                        break;
+                    c = fresh();
+                }
             }
+            if (!error && !c.values.empty() && !push(std::move(c)))
+                break;
         }
+        sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr);
         sqlite3_close(db);
-        return ok && !m_stop;
+        finish(State::Done, std::move(error));
     }
 
-    std::atomic<bool> m_stop{false};
-    std::vector<Row> m_rows;
-    std::vector<char> m_bytes;
-    std::future<bool> m_future;
+    std::vector<Query> m_queries;
+    size_t m_maxChunks = 16;
+    std::mutex m_mutex;
+    std::condition_variable m_cv;
+    std::deque<Chunk> m_chunks;
+    State m_state = State::Starting;
+    bool m_stop = false;
+    std::optional<Error> m_error;
+    std::thread m_thread;
 };
 
 // Runs a SELECT and hands each row to `row` until it returns false (cancelled): true when all
@@ -383,16 +453,7 @@ Result<ReconcileReport> Reconciler::run(const ReconcileOptions &options) const
     };
 
     if (m_c.dialect() == Dialect::Sqlite) // the payments' and lines' index pages stay cached
-    {
         (void)Sql::exec(m_c.db(), QStringLiteral("PRAGMA cache_size = -262144"));
-        // The load reads the payments and orders pages straight from the file's mapping
-        // instead of copying each into the page cache; switched off again before the writes.
-        (void)Sql::exec(m_c.db(), QStringLiteral("PRAGMA mmap_size = 2147418112"));
-    }
-    auto unmap = qScopeGuard([&] {
-        if (m_c.dialect() == Dialect::Sqlite)
-            (void)Sql::exec(m_c.db(), QStringLiteral("PRAGMA mmap_size = 0"));
-    });
     qint64 phase = timer.elapsed();
     QStringList phases;
     auto lap = [&](const char *name) {
@@ -405,7 +466,6 @@ Result<ReconcileReport> Reconciler::run(const ReconcileOptions &options) const
     // When the period holds most of the lines, reading the table in rowid order beats a
     // lookup per line through settlement_lines_time (SQLite has no statistics to know).
     QString lineTable = QStringLiteral("settlement_lines");
-    std::optional<LinePrefetch> prefetch;
     if (m_c.dialect() == Dialect::Sqlite) {
         auto all = Sql::scalar(m_c.db(), QStringLiteral("SELECT COUNT(*) FROM settlement_lines"));
         if (!all)
@@ -413,13 +473,38 @@ Result<ReconcileReport> Reconciler::run(const ReconcileOptions &options) const
         if (lineCount->toLongLong() * 4 > all->toLongLong() * 3)
             lineTable += QStringLiteral(" NOT INDEXED");
     }
+    const QString paymentSql =
+        QStringLiteral("SELECT p.id, p.order_id, p.channel, p.channel_txn_id, p.amount_minor,"
+                       " p.currency, CASE WHEN p.status = 'refunded' THEN 1 ELSE 0 END,"
+                       " CASE WHEN p.settlement_status = 'settled' THEN 1 ELSE 0 END,"
+                       " p.captured_at, o.amount_minor,"
+                       " o.currency, o.state, p.refunded_at FROM payments p"
+                       " JOIN orders o ON o.order_id = p.order_id"
+                       " WHERE p.captured_at >= ? AND p.captured_at < ?");
     const QString lineSql =
         QStringLiteral("SELECT id, channel, channel_txn_id, kind, gross_minor, fee_minor, currency,"
                        " settled_at FROM ") +
         lineTable + QStringLiteral(" WHERE settled_at >= ? AND settled_at < ?");
-    if (SqliteNative::handle(m_c.db()) && QFileInfo(m_c.db().databaseName()).isFile())
-        prefetch.emplace(m_c.db().databaseName(), lineSql.toUtf8(), report.fromMs,
-                         report.toMs + kSettlementLookaheadMs, lineCount->toLongLong());
+    // On SQLite two reader threads, one for each side, each on its own read-only connection:
+    // this thread builds the hash table from the payments as they arrive, then probes it with
+    // the lines the other reader has been buffering meanwhile (up to ~half a million).
+    std::optional<LoadReader> paymentReader, lineReader;
+    if (SqliteNative::handle(m_c.db()) && QFileInfo(m_c.db().databaseName()).isFile()) {
+        paymentReader.emplace(
+            m_c.db().databaseName(),
+            std::vector<LoadReader::Query>{{paymentSql.toUtf8(), report.fromMs, report.toMs,
+                                            "itttitiiiitti", paymentCount->toLongLong()}},
+            16);
+        lineReader.emplace(m_c.db().databaseName(),
+                           std::vector<LoadReader::Query>{{lineSql.toUtf8(), report.fromMs,
+                                                           report.toMs + kSettlementLookaheadMs,
+                                                           "itttiiti", lineCount->toLongLong()}},
+                           64);
+        if (!paymentReader->opened() || !lineReader->opened()) {
+            paymentReader.reset(); // read through the connection itself
+            lineReader.reset();
+        }
+    }
     auto addPayment = [&](auto &r) {
         PaymentView p;
         p.id = r.number(0);
@@ -439,21 +524,6 @@ Result<ReconcileReport> Reconciler::run(const ReconcileOptions &options) const
         ++report.payments;
         return tick();
     };
-    auto payments =
-        scan(m_c,
-             QStringLiteral("SELECT p.id, p.order_id, p.channel, p.channel_txn_id, p.amount_minor,"
-                            " p.currency, CASE WHEN p.status = 'refunded' THEN 1 ELSE 0 END,"
-                            " CASE WHEN p.settlement_status = 'settled' THEN 1 ELSE 0 END,"
-                            " p.captured_at, o.amount_minor,"
-                            " o.currency, o.state, p.refunded_at FROM payments p"
-                            " JOIN orders o ON o.order_id = p.order_id"
-                            " WHERE p.captured_at >= ? AND p.captured_at < ?"),
-             paymentBinds, addPayment);
-    if (!payments)
-        return stop(QStringLiteral("failed"), &payments.error());
-    if (!*payments)
-        return stop(QStringLiteral("cancelled"), nullptr);
-    lap("load payments");
     auto addLine = [&](auto &r) {
         LineView l;
         l.id = r.number(0);
@@ -468,23 +538,39 @@ Result<ReconcileReport> Reconciler::run(const ReconcileOptions &options) const
         ++report.lines;
         return tick();
     };
-    if (prefetch && prefetch->wait()) {
-        if (!prefetch->replay([&](const LineView &l) {
-                matcher.addLine(l);
-                ++report.lines;
-                return tick();
-            }))
+    if (paymentReader) {
+        auto drain = [&](LoadReader &reader, auto &add) -> std::optional<bool> {
+            while (auto chunk = reader.next()) {
+                const size_t rows = chunk->values.size() / size_t(chunk->width);
+                LoadReader::ChunkRow r{&*chunk, 0};
+                for (; r.row < rows; ++r.row)
+                    if (!add(r))
+                        return false;
+            }
+            return std::nullopt;
+        };
+        if (drain(*paymentReader, addPayment))
             return stop(QStringLiteral("cancelled"), nullptr);
+        if (const auto e = paymentReader->error())
+            return stop(QStringLiteral("failed"), &*e);
+        lap("load payments");
+        if (drain(*lineReader, addLine))
+            return stop(QStringLiteral("cancelled"), nullptr);
+        if (const auto e = lineReader->error())
+            return stop(QStringLiteral("failed"), &*e);
     } else {
+        auto payments = scan(m_c, paymentSql, paymentBinds, addPayment);
+        if (!payments)
+            return stop(QStringLiteral("failed"), &payments.error());
+        if (!*payments)
+            return stop(QStringLiteral("cancelled"), nullptr);
+        lap("load payments");
         auto lines = scan(m_c, lineSql, lineBinds, addLine);
         if (!lines)
             return stop(QStringLiteral("failed"), &lines.error());
         if (!*lines)
             return stop(QStringLiteral("cancelled"), nullptr);
     }
-    unmap.dismiss();
-    if (m_c.dialect() == Dialect::Sqlite)
-        (void)Sql::exec(m_c.db(), QStringLiteral("PRAGMA mmap_size = 0"));
     lap("load lines");
     auto elsewhere = settledElsewhere(m_c, matcher.unmatchedLines());
     if (!elsewhere)
