@@ -211,6 +211,8 @@ int main(int argc, char **argv)
         reconcileS.push_back(double(r.nsecsElapsed()) / 1e9);
         importS.push_back(imported);
         endToEndS.push_back(double(t.nsecsElapsed()) / 1e9);
+        std::printf("run %d: parse %.2f s, import %.2f s, reconcile %.2f s, end to end %.2f s\n",
+                    run + 1, parseS.back(), importS.back(), reconcileS.back(), endToEndS.back());
         std::printf(
             "run %d: parsed %lld; eligible %lld, matched %lld, coverage %.4f %%, findings %lld\n",
             run + 1, static_cast<long long>(parsed), static_cast<long long>(report.eligible),
@@ -227,6 +229,7 @@ int main(int argc, char **argv)
             if (!shell.waitForFinished(-1) || shell.exitCode() != 0)
                 die(QStringLiteral("sqlite3: ") + QString::fromUtf8(shell.readAllStandardError()));
             joinS.push_back(double(t.nsecsElapsed()) / 1e9);
+            std::printf("run %d: SQL join %.2f s\n", run + 1, joinS.back());
             const QByteArray out = shell.readAllStandardOutput();
             if (run == 0)
                 std::printf("sqlite3 join result:\n%s", out.constData());
