@@ -131,9 +131,41 @@ int main(int argc, char **argv)
                  QStringLiteral("profiling aid: reconcile the database a --keep run left in DIR,"
                                 " --runs times, and nothing else"),
                  QStringLiteral("DIR")});
+    p.addOption({QStringLiteral("import-only"),
+                 QStringLiteral("profiling aid: import the statements a --keep run left in DIR"
+                                " again, --runs times, and nothing else"),
+                 QStringLiteral("DIR")});
     p.process(app);
     const qint64 n = p.value(QStringLiteral("n")).toLongLong();
     const int runs = std::max(1, p.value(QStringLiteral("runs")).toInt());
+    if (p.isSet(QStringLiteral("import-only"))) {
+        const QDir kept(p.value(QStringLiteral("import-only")));
+        ConnectionProfile profile;
+        profile.dialect = Dialect::Sqlite;
+        profile.path = kept.filePath(QStringLiteral("orders.db"));
+        auto c = must(openMigrated(profile, QStringLiteral("bench")), "open");
+        ManualClock clock(kStart + 60LL * 86400000);
+        QList<std::pair<QString, QString>> statements;
+        for (const QString &name :
+             kept.entryList({QStringLiteral("*-*-*")}, QDir::Files, QDir::Name))
+            statements << std::pair{name.section(u'-', 0, 0), kept.filePath(name)};
+        for (int run = 0; run < runs; ++run) {
+            for (const char *sql :
+                 {"DELETE FROM discrepancies", "DELETE FROM ledger_entries",
+                  "DELETE FROM settlement_lines", "DELETE FROM settlement_statements"})
+                must(Sql::exec(c.db(), QString::fromLatin1(sql)), sql);
+            must(Sql::exec(c.db(), QStringLiteral("PRAGMA wal_checkpoint(TRUNCATE)")),
+                 "checkpoint");
+            QElapsedTimer r;
+            r.start();
+            SettlementImporter importer(c, clock);
+            for (auto &res :
+                 importer.importFiles(statements, Actor::system(QStringLiteral("bench"))))
+                must(std::move(res), "import");
+            std::printf("import %.2f s\n", double(r.nsecsElapsed()) / 1e9);
+        }
+        return 0;
+    }
     if (p.isSet(QStringLiteral("reconcile-only"))) {
         ConnectionProfile profile;
         profile.dialect = Dialect::Sqlite;
