@@ -34,11 +34,24 @@ template <typename T> struct TaskOutcome {
 
 namespace Internal {
 
-// The connections of the calling pool thread, by profile; closed when the thread ends.
+// The connections of the calling pool thread, by profile; closed when the thread ends,
+// before the pool's drain at exit lets QtSql clean up (taskpool.h).
+struct ThreadConnections {
+    ThreadConnections() { takeThreadResources(); }
+    ~ThreadConnections()
+    {
+        connections.clear();
+        releaseThreadResources();
+    }
+    ThreadConnections(const ThreadConnections &) = delete;
+    ThreadConnections &operator=(const ThreadConnections &) = delete;
+    std::map<QString, std::unique_ptr<Connection>> connections;
+};
+
 inline std::map<QString, std::unique_ptr<Connection>> &threadConnections()
 {
-    thread_local std::map<QString, std::unique_ptr<Connection>> connections;
-    return connections;
+    thread_local ThreadConnections held;
+    return held.connections;
 }
 
 inline QString connectionKey(const ConnectionProfile &p)

@@ -6,7 +6,8 @@
 // long query on a global-pool thread froze painting — and with it the whole GUI — until the
 // query ended (2.3 s for the dashboard on 1,000,000 orders). Its threads never expire, so
 // each keeps its cached connections (backgroundquery.h) for the next task; the pool is
-// drained and deleted when the application object goes.
+// drained and deleted when the application object goes, and its threads' connections are
+// closed before QtSql cleans up.
 // Thread contract: call consoleTaskPool() on the GUI thread; tasks run on its threads.
 
 #include <QThreadPool>
@@ -18,5 +19,18 @@ namespace OncePay {
 inline constexpr int kConsoleTaskThreads = 4;
 
 QThreadPool *consoleTaskPool();
+
+namespace Internal {
+
+// A pool thread that keeps database resources for its later tasks (its connections,
+// backgroundquery.h) takes a token when it first keeps one and gives it back from its
+// thread_local destructor. Thread_local destructors run after QThread::wait() has returned,
+// so the pool's drain at exit also waits for every token: only then may QtSql clean its
+// connections up — otherwise both closed the same SQLite handles at once (a double free
+// at exit, found in tst_console_widgets).
+void takeThreadResources();
+void releaseThreadResources();
+
+} // namespace Internal
 
 } // namespace OncePay

@@ -237,7 +237,8 @@ void OrderPage::search(const QString &term)
             }
             m_hits->setRows(*r);
             m_hitTable->setVisible(r->size() > 1);
-            m_hitTable->resizeColumnsToContents();
+            if (r->size() > 1) // a single hit opens at once; its list stays hidden
+                m_hitTable->resizeColumnsToContents();
             if (r->isEmpty()) {
                 setStatus(tr("No order matches “%1”.").arg(term.trimmed()), true);
                 m_detail->hide();
