@@ -48,8 +48,16 @@ int importStatements(Context &ctx, const QCommandLineParser &p)
         return fail(ctx, c.error());
     SettlementImporter importer(*c, Clock::system());
     int status = Ok;
-    for (const QString &file : p.positionalArguments()) {
-        auto r = importer.importFile(channel, file, actorOf(p));
+    // Each file its own all-or-nothing transaction, in order; the next one is read and parsed
+    // while this one is stored.
+    const QStringList files = p.positionalArguments();
+    QList<std::pair<QString, QString>> batch;
+    for (const QString &file : files)
+        batch.append({channel, file});
+    const auto results = importer.importFiles(batch, actorOf(p));
+    for (qsizetype i = 0; i < files.size(); ++i) {
+        const QString &file = files[i];
+        const Result<StatementImport> &r = results[size_t(i)];
         if (!r) {
             ctx.err << "oncepay: " << r.error().message << " — nothing of this file was imported\n";
             status = r.error().code == ErrorCode::Corrupt || r.error().code == ErrorCode::NotFound
