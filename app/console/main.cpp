@@ -7,6 +7,7 @@
 // window after start-up and quits. The scripted screenshots in docs/screenshots use them.
 
 #include "auth/signindialog.h"
+#include "buildinfo.h"
 #include "common/language.h"
 #include "config/appconfig.h"
 #include "config/secretstore.h"
@@ -81,7 +82,8 @@ int main(int argc, char *argv[])
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("OncePay"));
     QApplication::setApplicationName(QStringLiteral("oncepay-console"));
-    QApplication::setApplicationVersion(QStringLiteral(ONCEPAY_VERSION " (" ONCEPAY_GIT_ID ")"));
+    QApplication::setApplicationVersion(
+        QStringLiteral(ONCEPAY_VERSION " (build " ONCEPAY_BUILD_ID ", " ONCEPAY_BUILD_DATE ")"));
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("OncePay console"));
