@@ -9,8 +9,6 @@
 #include "gateway/groupcommitter.h"
 #include "simulator/channelemitter.h"
 
-#include <QJsonArray>
-#include <QJsonDocument>
 #include <QSqlQuery>
 
 #include <atomic>
@@ -42,7 +40,7 @@ struct Setup {
 
 struct Prepared {
     QList<InboundRequest> requests;
-    QList<QVariantList> rows; // the values IngestService would insert
+    QList<MessageRow> rows; // the rows IngestService would insert
 };
 
 Prepared prepare(Setup &s, const QString &channel, int n)
@@ -62,29 +60,8 @@ Prepared prepare(Setup &s, const QString &channel, int n)
         auto cb = s.ingest->verifyAndParse(channel, r);
         if (!cb)
             qFatal("%s", qPrintable(cb.error().message));
-        QJsonArray headers;
-        for (const auto &h : r.headers)
-            headers.append(QJsonArray{QString::fromLatin1(h.first), QString::fromUtf8(h.second)});
-        const qint64 now = s.f.clock.nowMs();
-        p.rows << QVariantList{
-            cb->callbackId,
-            cb->channel,
-            callbackKindName(cb->kind),
-            Sql::nullIfEmpty(cb->channelEventType),
-            Sql::nullIfEmpty(cb->orderRef),
-            Sql::nullIfEmpty(cb->attemptRef),
-            Sql::nullIfEmpty(cb->channelTxnId),
-            Sql::nullIfEmpty(cb->refundId),
-            cb->amountMinor,
-            cb->currency,
-            QString::fromUtf8(r.body),
-            QString::fromUtf8(QJsonDocument(headers).toJson(QJsonDocument::Compact)),
-            QStringLiteral("pending"),
-            now,
-            QVariant(),
-            now,
-            now,
-            QVariant()};
+        // Exactly the values the program binds, made before the clock starts.
+        p.rows << s.ingest->messageRow(*cb, r);
         p.requests << r;
     }
     return p;
@@ -118,17 +95,18 @@ std::pair<qint64, qint64> raw(Test::ScratchDatabases &dbs, const QString &channe
     QElapsedTimer t;
     t.start();
     for (int i = 0; i < n; i += batch) {
-        if (batch > 1)
-            Sql::exec(s.f.orders->db(),
-                      dbs.dialect() == Dialect::MySql ? "START TRANSACTION" : "BEGIN");
+        if (batch > 1 &&
+            !Sql::exec(s.f.orders->db(),
+                       dbs.dialect() == Dialect::MySql ? "START TRANSACTION" : "BEGIN"))
+            qFatal("raw: BEGIN failed");
         for (int j = i; j < std::min(n, i + batch); ++j) {
-            for (int k = 0; k < p.rows[j].size(); ++k)
-                q.bindValue(k, p.rows[j][k]);
+            for (int k = 0; k < MessageRow::kColumns; ++k)
+                q.bindValue(k, p.rows[j].values[size_t(k)]);
             if (!q.exec())
                 qFatal("raw insert failed");
         }
-        if (batch > 1)
-            Sql::exec(s.f.orders->db(), "COMMIT");
+        if (batch > 1 && !Sql::exec(s.f.orders->db(), "COMMIT"))
+            qFatal("raw: COMMIT failed");
     }
     const qint64 ns = t.nsecsElapsed();
     checkRows(s, n, "raw");

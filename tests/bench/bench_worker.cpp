@@ -59,8 +59,16 @@ public:
         while (query.isSelect() && query.next()) {
         }
     }
-    void begin() { Sql::exec(m_db, m_d == Dialect::Sqlite ? "BEGIN IMMEDIATE" : m_d == Dialect::MySql ? "START TRANSACTION" : "BEGIN"); }
-    void commit() { Sql::exec(m_db, "COMMIT"); }
+    void begin()
+    {
+        if (!Sql::exec(m_db, m_d == Dialect::Sqlite ? "BEGIN IMMEDIATE" : m_d == Dialect::MySql ? "START TRANSACTION" : "BEGIN"))
+            qFatal("replay: BEGIN failed");
+    }
+    void commit()
+    {
+        if (!Sql::exec(m_db, "COMMIT"))
+            qFatal("replay: COMMIT failed");
+    }
     Dialect dialect() const { return m_d; }
 
 private:
