@@ -20,23 +20,51 @@ QString AuditOutbox::toJson(const QJsonObject &object)
     return QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Compact));
 }
 
-Result<QString> AuditOutbox::record(const QSqlDatabase &db, AuditEvent e, const Clock &clock)
+namespace {
+
+const QString &insertSql()
+{
+    static const QString sql = QStringLiteral(
+        "INSERT INTO audit_outbox (event_id, occurred_at, actor, actor_role, action,"
+        " entity_kind, entity_id, order_id, callback_id, before_json, after_json, reason)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    return sql;
+}
+
+QVariantList completedValues(AuditEvent &e, const Clock &clock)
 {
     if (e.eventId.isEmpty())
-        e.eventId = newEventId();
+        e.eventId = AuditOutbox::newEventId();
     if (e.occurredAt == 0)
         e.occurredAt = clock.nowMs();
-    auto r = Sql::exec(
-        db,
-        QStringLiteral(
-            "INSERT INTO audit_outbox (event_id, occurred_at, actor, actor_role, action,"
-            " entity_kind, entity_id, order_id, callback_id, before_json, after_json, reason)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
-        {e.eventId, e.occurredAt, e.actor, e.actorRole, e.action, e.entityKind, e.entityId,
-         Sql::nullIfEmpty(e.orderId), Sql::nullIfEmpty(e.callbackId),
-         Sql::nullIfEmpty(toJson(e.before)), Sql::nullIfEmpty(toJson(e.after)),
-         Sql::nullIfEmpty(e.reason)});
-    if (!r)
+    return {e.eventId,
+            e.occurredAt,
+            e.actor,
+            e.actorRole,
+            e.action,
+            e.entityKind,
+            e.entityId,
+            Sql::nullIfEmpty(e.orderId),
+            Sql::nullIfEmpty(e.callbackId),
+            Sql::nullIfEmpty(AuditOutbox::toJson(e.before)),
+            Sql::nullIfEmpty(AuditOutbox::toJson(e.after)),
+            Sql::nullIfEmpty(e.reason)};
+}
+
+} // namespace
+
+Result<QString> AuditOutbox::record(const QSqlDatabase &db, AuditEvent e, const Clock &clock)
+{
+    const QVariantList values = completedValues(e, clock);
+    if (auto r = Sql::exec(db, insertSql(), values); !r)
+        return r.error();
+    return e.eventId;
+}
+
+Result<QString> AuditOutbox::record(const Connection &c, AuditEvent e, const Clock &clock)
+{
+    const QVariantList values = completedValues(e, clock);
+    if (auto r = c.execKept(insertSql(), values); !r)
         return r.error();
     return e.eventId;
 }

@@ -8,6 +8,7 @@
 #include "auditevent.h"
 #include "core/clock.h"
 #include "core/result.h"
+#include "db/connection.h"
 
 #include <QSqlDatabase>
 
@@ -17,6 +18,8 @@ class AuditOutbox {
 public:
     // Fills eventId and occurredAt when empty, then inserts. Returns the event id.
     static Result<QString> record(const QSqlDatabase &db, AuditEvent event, const Clock &clock);
+    // The same through the connection's kept INSERT (the worker's and state machine's path).
+    static Result<QString> record(const Connection &c, AuditEvent event, const Clock &clock);
 
     static QString newEventId();
     static QString toJson(const QJsonObject &object); // compact, keys sorted

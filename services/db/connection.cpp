@@ -28,6 +28,7 @@ QString uniqueName(const ConnectionProfile &profile, const QString &purpose)
 
 Connection::~Connection()
 {
+    m_kept.clear(); // the statements before the link they were prepared on
     if (m_name.isEmpty())
         return;
     {
@@ -41,6 +42,7 @@ Connection::Connection(Connection &&other) noexcept
     : m_name(std::exchange(other.m_name, QString()))
     , m_purpose(other.m_purpose)
     , m_profile(other.m_profile)
+    , m_kept(std::exchange(other.m_kept, {}))
 {}
 
 Connection &Connection::operator=(Connection &&other) noexcept
@@ -50,6 +52,7 @@ Connection &Connection::operator=(Connection &&other) noexcept
         m_name = std::exchange(other.m_name, QString());
         m_purpose = other.m_purpose;
         m_profile = other.m_profile;
+        m_kept = std::exchange(other.m_kept, {});
     }
     return *this;
 }
@@ -146,6 +149,34 @@ Result<void> Connection::reconnect()
     spdlog::info("reconnected to the {} database ({})", roleName(m_profile.role).toStdString(),
                  m_profile.describe().toStdString());
     return {};
+}
+
+Result<int> Connection::execKept(const QString &sql, const QVariantList &binds) const
+{
+    const QSqlDatabase database = db();
+    if (!database.isOpen())
+        return makeError(ErrorCode::Unavailable, QStringLiteral("database connection is closed"));
+    auto it = m_kept.find(sql);
+    if (it == m_kept.end()) {
+        if (m_kept.size() >= 256)
+            m_kept.clear(); // statements built from data would be a bug; never grow without bound
+        auto q = std::make_unique<QSqlQuery>(database);
+        q->setForwardOnly(true);
+        if (!q->prepare(sql))
+            return Sql::classify(q->lastError(), sql.simplified().left(80));
+        it = m_kept.emplace(sql, std::move(q)).first;
+    }
+    QSqlQuery &q = *it->second;
+    for (int i = 0; i < binds.size(); ++i)
+        q.bindValue(i, binds[i]);
+    if (!q.exec()) {
+        const Error e = Sql::classify(q.lastError(), sql.simplified().left(80));
+        m_kept.erase(it);
+        return e;
+    }
+    const int affected = q.numRowsAffected();
+    q.finish();
+    return affected;
 }
 
 bool Connection::ping() const

@@ -23,7 +23,7 @@ Result<void> audit(const Connection &c, const Clock &clock, const Actor &actor,
     e.callbackId = callbackId;
     e.after = after;
     e.reason = reason;
-    auto r = AuditOutbox::record(c.db(), e, clock);
+    auto r = AuditOutbox::record(c, e, clock);
     if (!r)
         return r.error();
     return {};
@@ -33,8 +33,7 @@ Result<void> audit(const Connection &c, const Clock &clock, const Actor &actor,
 
 Result<void> PaymentEffects::recordCapture(const Order &order, const CapturedPayment &p) const
 {
-    auto r = Sql::exec(
-        m_c.db(),
+    auto r = m_c.execKept(
         QStringLiteral("INSERT INTO payments (order_id, channel, channel_txn_id, request_id,"
                        " callback_id, amount_minor, currency, status, captured_at)"
                        " VALUES (?, ?, ?, ?, ?, ?, ?, 'captured', ?)"),
@@ -83,8 +82,7 @@ Result<void> PaymentEffects::bookPaid(const Order &order, const CapturedPayment 
 {
     const qint64 now = m_clock.nowMs();
     const QString creditKey = QStringLiteral("credit:%1:%2").arg(p.channel, p.channelTxnId);
-    auto credit = Sql::exec(
-        m_c.db(),
+    auto credit = m_c.execKept(
         QStringLiteral("INSERT INTO ledger_entries (entry_key, order_id, kind, amount_minor,"
                        " currency, channel, channel_txn_id, callback_id, memo, created_at)"
                        " VALUES (?, ?, 'payment_credit', ?, ?, ?, ?, ?, ?, ?)"),
@@ -92,18 +90,16 @@ Result<void> PaymentEffects::bookPaid(const Order &order, const CapturedPayment 
          Sql::nullIfEmpty(p.callbackId), QStringLiteral("balance credit"), now});
     if (!credit)
         return credit.error();
-    auto po =
-        Sql::exec(m_c.db(),
-                  QStringLiteral("INSERT INTO purchase_orders (order_id, callback_id, created_at)"
-                                 " VALUES (?, ?, ?)"),
-                  {order.orderId, Sql::nullIfEmpty(p.callbackId), now});
+    auto po = m_c.execKept(
+        QStringLiteral("INSERT INTO purchase_orders (order_id, callback_id, created_at)"
+                       " VALUES (?, ?, ?)"),
+        {order.orderId, Sql::nullIfEmpty(p.callbackId), now});
     if (!po)
         return po.error();
-    auto lo =
-        Sql::exec(m_c.db(),
-                  QStringLiteral("INSERT INTO logistics_orders (order_id, callback_id, created_at)"
-                                 " VALUES (?, ?, ?)"),
-                  {order.orderId, Sql::nullIfEmpty(p.callbackId), now});
+    auto lo = m_c.execKept(
+        QStringLiteral("INSERT INTO logistics_orders (order_id, callback_id, created_at)"
+                       " VALUES (?, ?, ?)"),
+        {order.orderId, Sql::nullIfEmpty(p.callbackId), now});
     if (!lo)
         return lo.error();
     return audit(m_c, m_clock, actor, QStringLiteral("payment.booked"), QStringLiteral("order"),

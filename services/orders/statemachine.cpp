@@ -48,7 +48,7 @@ Result<qint64> StateMachine::apply(const TransitionRequest &r) const
     sql += QStringLiteral(" WHERE order_id = ? AND version = ? AND state = ?");
     binds << r.orderId << r.expectedVersion << orderStateName(r.from);
 
-    auto updated = Sql::update(m_c.db(), sql, binds);
+    auto updated = m_c.execKept(sql, binds);
     if (!updated)
         return updated.error();
     if (*updated != 1)
@@ -60,8 +60,7 @@ Result<qint64> StateMachine::apply(const TransitionRequest &r) const
                          QStringLiteral("stale_version"));
 
     const qint64 newVersion = r.expectedVersion + 1;
-    auto t = Sql::exec(
-        m_c.db(),
+    auto t = m_c.execKept(
         QStringLiteral("INSERT INTO order_transitions (order_id, from_state, to_state,"
                        " new_version, cause_kind, cause_id, actor, reason, created_at)"
                        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"),
@@ -86,7 +85,7 @@ Result<qint64> StateMachine::apply(const TransitionRequest &r) const
                {QStringLiteral("cause"), causeKindName(r.cause)},
                {QStringLiteral("cause_id"), r.causeId}};
     e.reason = r.reason;
-    if (auto a = AuditOutbox::record(m_c.db(), e, m_clock); !a)
+    if (auto a = AuditOutbox::record(m_c, e, m_clock); !a)
         return a.error();
     return newVersion;
 }
@@ -130,7 +129,7 @@ Result<void> StateMachine::insertRejection(const TransitionRequest &r, const QSt
                {QStringLiteral("expected_version"), r.expectedVersion},
                {QStringLiteral("cause_id"), r.causeId}};
     e.reason = why;
-    if (auto a = AuditOutbox::record(m_c.db(), e, m_clock); !a)
+    if (auto a = AuditOutbox::record(m_c, e, m_clock); !a)
         return a.error();
     spdlog::info("order {}: refused {} → {} (expected v{}): {}", r.orderId.toStdString(),
                  orderStateName(r.from).toStdString(), orderStateName(r.to).toStdString(),

@@ -16,7 +16,8 @@ namespace OncePay {
 namespace {
 
 const QString kColumns = QStringLiteral(
-    "id, callback_id, channel, event_kind, channel_event_type, order_ref, attempt_ref, channel_txn_id,"
+    "id, callback_id, channel, event_kind, channel_event_type, order_ref, attempt_ref, "
+    "channel_txn_id,"
     " amount_minor, currency, status, attempts, lease_owner, lease_until, refund_id");
 
 QString placeholders(qsizetype n)
@@ -54,62 +55,71 @@ Result<CallbackMessage> MessageStore::fromQuery(const QSqlQuery &q)
     return m;
 }
 
-Result<QList<CallbackMessage>> MessageStore::claim(const QString &owner, int batch, qint64 leaseMs) const
+Result<QList<CallbackMessage>> MessageStore::claim(const QString &owner, int batch,
+                                                   qint64 leaseMs) const
 {
     const bool serverSide = m_c.dialect() != Dialect::Sqlite;
     const QString lock = serverSide ? QStringLiteral(" FOR UPDATE SKIP LOCKED") : QString();
-    return inTransaction(m_c.db(), Transaction::Mode::Immediate, [&]() -> Result<QList<CallbackMessage>> {
-        const qint64 now = m_clock.nowMs();
-        QVariantList ids;
-        auto due = Sql::exec(m_c.db(),
-                             QStringLiteral("SELECT id FROM callback_messages WHERE status IN ('pending', 'failed')"
-                                            " AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?")
-                                 + lock,
-                             {now, batch});
-        if (!due)
-            return due.error();
-        while (due->next())
-            ids << due->value(0);
-        if (ids.size() < batch) {
-            auto expired = Sql::exec(m_c.db(),
-                                     QStringLiteral("SELECT id FROM callback_messages WHERE status = 'processing'"
-                                                    " AND lease_until < ? ORDER BY lease_until, id LIMIT ?")
-                                         + lock,
-                                     {now, batch - int(ids.size())});
-            if (!expired)
-                return expired.error();
-            while (expired->next()) {
-                spdlog::info("reclaiming message {} whose lease expired", expired->value(0).toLongLong());
-                ids << expired->value(0);
+    return inTransaction(
+        m_c.db(), Transaction::Mode::Immediate, [&]() -> Result<QList<CallbackMessage>> {
+            const qint64 now = m_clock.nowMs();
+            QVariantList ids;
+            auto due = Sql::exec(
+                m_c.db(),
+                QStringLiteral(
+                    "SELECT id FROM callback_messages WHERE status IN ('pending', 'failed')"
+                    " AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?") +
+                    lock,
+                {now, batch});
+            if (!due)
+                return due.error();
+            while (due->next())
+                ids << due->value(0);
+            if (ids.size() < batch) {
+                auto expired = Sql::exec(
+                    m_c.db(),
+                    QStringLiteral("SELECT id FROM callback_messages WHERE status = 'processing'"
+                                   " AND lease_until < ? ORDER BY lease_until, id LIMIT ?") +
+                        lock,
+                    {now, batch - int(ids.size())});
+                if (!expired)
+                    return expired.error();
+                while (expired->next()) {
+                    spdlog::info("reclaiming message {} whose lease expired",
+                                 expired->value(0).toLongLong());
+                    ids << expired->value(0);
+                }
             }
-        }
-        QList<CallbackMessage> out;
-        if (ids.isEmpty())
+            QList<CallbackMessage> out;
+            if (ids.isEmpty())
+                return out;
+            QVariantList binds{owner, now + leaseMs, now};
+            binds += ids;
+            auto upd =
+                Sql::exec(m_c.db(),
+                          QStringLiteral(
+                              "UPDATE callback_messages SET status = 'processing', lease_owner = ?,"
+                              " lease_until = ?, attempts = attempts + 1, updated_at = ?"
+                              " WHERE id IN (%1)")
+                              .arg(placeholders(ids.size())),
+                          binds);
+            if (!upd)
+                return upd.error();
+            auto rows = Sql::exec(
+                m_c.db(),
+                QStringLiteral("SELECT %1 FROM callback_messages WHERE id IN (%2) ORDER BY id")
+                    .arg(kColumns, placeholders(ids.size())),
+                ids);
+            if (!rows)
+                return rows.error();
+            while (rows->next()) {
+                auto m = fromQuery(*rows);
+                if (!m)
+                    return m.error();
+                out << *m;
+            }
             return out;
-        QVariantList binds{owner, now + leaseMs, now};
-        binds += ids;
-        auto upd = Sql::exec(m_c.db(),
-                             QStringLiteral("UPDATE callback_messages SET status = 'processing', lease_owner = ?,"
-                                            " lease_until = ?, attempts = attempts + 1, updated_at = ?"
-                                            " WHERE id IN (%1)")
-                                 .arg(placeholders(ids.size())),
-                             binds);
-        if (!upd)
-            return upd.error();
-        auto rows = Sql::exec(m_c.db(),
-                              QStringLiteral("SELECT %1 FROM callback_messages WHERE id IN (%2) ORDER BY id")
-                                  .arg(kColumns, placeholders(ids.size())),
-                              ids);
-        if (!rows)
-            return rows.error();
-        while (rows->next()) {
-            auto m = fromQuery(*rows);
-            if (!m)
-                return m.error();
-            out << *m;
-        }
-        return out;
-    });
+        });
 }
 
 Result<bool> MessageStore::stillOwned(qint64 id, const QString &owner) const
@@ -128,11 +138,12 @@ Result<bool> MessageStore::stillOwned(qint64 id, const QString &owner) const
 Result<void> MessageStore::finish(qint64 id, const QString &status, const QString &reason) const
 {
     const qint64 now = m_clock.nowMs();
-    auto r = Sql::exec(m_c.db(),
-                       QStringLiteral("UPDATE callback_messages SET status = ?, result_reason = ?, lease_owner = NULL,"
-                                      " lease_until = NULL, finished_at = ?, updated_at = ?, last_error = NULL"
-                                      " WHERE id = ?"),
-                       {status, reason.left(1000), now, now, id});
+    auto r = m_c.execKept(
+        QStringLiteral(
+            "UPDATE callback_messages SET status = ?, result_reason = ?, lease_owner = NULL,"
+            " lease_until = NULL, finished_at = ?, updated_at = ?, last_error = NULL"
+            " WHERE id = ?"),
+        {status, reason.left(1000), now, now, id});
     if (!r)
         return r.error();
     return {};
@@ -143,24 +154,27 @@ qint64 MessageStore::backoffMs(int attempt, const RetryPolicy &policy)
     const int shift = std::clamp(attempt - 1, 0, 30);
     const qint64 raw = std::min(policy.backoffMaxMs, policy.backoffBaseMs << shift);
     const qint64 jitter = raw / 5;
-    return std::max<qint64>(1, raw - jitter + qint64(QRandomGenerator::global()->bounded(double(2 * jitter + 1))));
+    return std::max<qint64>(
+        1, raw - jitter + qint64(QRandomGenerator::global()->bounded(double(2 * jitter + 1))));
 }
 
-Result<QString> MessageStore::fail(const CallbackMessage &m, const QString &owner, const QString &error,
-                                   const RetryPolicy &policy, bool countsAsAttempt) const
+Result<QString> MessageStore::fail(const CallbackMessage &m, const QString &owner,
+                                   const QString &error, const RetryPolicy &policy,
+                                   bool countsAsAttempt) const
 {
     const bool dead = countsAsAttempt && m.attempts >= policy.maxAttempts;
     const int refund = countsAsAttempt ? 0 : 1;
     return inTransaction(m_c.db(), Transaction::Mode::Immediate, [&]() -> Result<QString> {
         const qint64 now = m_clock.nowMs();
-        auto upd = Sql::update(m_c.db(),
-                               QStringLiteral("UPDATE callback_messages SET status = ?, last_error = ?,"
-                                              " next_attempt_at = ?, lease_owner = NULL, lease_until = NULL,"
-                                              " attempts = attempts - ?, updated_at = ?, finished_at = ?"
-                                              " WHERE id = ? AND lease_owner = ? AND status = 'processing'"),
-                               {dead ? QStringLiteral("dead") : QStringLiteral("failed"), error.left(1000),
-                                now + (dead ? 0 : backoffMs(std::max(1, m.attempts - refund), policy)), refund, now,
-                                dead ? QVariant(now) : QVariant(), m.id, owner});
+        auto upd = Sql::update(
+            m_c.db(),
+            QStringLiteral("UPDATE callback_messages SET status = ?, last_error = ?,"
+                           " next_attempt_at = ?, lease_owner = NULL, lease_until = NULL,"
+                           " attempts = attempts - ?, updated_at = ?, finished_at = ?"
+                           " WHERE id = ? AND lease_owner = ? AND status = 'processing'"),
+            {dead ? QStringLiteral("dead") : QStringLiteral("failed"), error.left(1000),
+             now + (dead ? 0 : backoffMs(std::max(1, m.attempts - refund), policy)), refund, now,
+             dead ? QVariant(now) : QVariant(), m.id, owner});
         if (!upd)
             return upd.error();
         if (*upd == 0)
@@ -169,17 +183,20 @@ Result<QString> MessageStore::fail(const CallbackMessage &m, const QString &owne
             return QStringLiteral("failed");
         // A message requeued by an approved fix can die again: its dead letter is renewed
         // (one row per message), not duplicated.
-        auto again = Sql::update(m_c.db(),
-                                 QStringLiteral("UPDATE dead_letters SET reason = ?, attempts = ?, created_at = ?,"
-                                                " requeued_at = NULL WHERE message_id = ?"),
-                                 {error.left(1000), m.attempts, now, m.id});
+        auto again = Sql::update(
+            m_c.db(),
+            QStringLiteral("UPDATE dead_letters SET reason = ?, attempts = ?, created_at = ?,"
+                           " requeued_at = NULL WHERE message_id = ?"),
+            {error.left(1000), m.attempts, now, m.id});
         if (!again)
             return again.error();
         if (*again == 0) {
-            auto dl = Sql::exec(m_c.db(),
-                                QStringLiteral("INSERT INTO dead_letters (message_id, callback_id, reason, attempts,"
-                                               " created_at) VALUES (?, ?, ?, ?, ?)"),
-                                {m.id, m.callbackId, error.left(1000), m.attempts, now});
+            auto dl =
+                Sql::exec(m_c.db(),
+                          QStringLiteral(
+                              "INSERT INTO dead_letters (message_id, callback_id, reason, attempts,"
+                              " created_at) VALUES (?, ?, ?, ?, ?)"),
+                          {m.id, m.callbackId, error.left(1000), m.attempts, now});
             if (!dl)
                 return dl.error();
         }
@@ -194,10 +211,10 @@ Result<QString> MessageStore::fail(const CallbackMessage &m, const QString &owne
         e.after = {{QStringLiteral("status"), QStringLiteral("dead")},
                    {QStringLiteral("attempts"), m.attempts}};
         e.reason = error.left(500);
-        if (auto a = AuditOutbox::record(m_c.db(), e, m_clock); !a)
+        if (auto a = AuditOutbox::record(m_c, e, m_clock); !a)
             return a.error();
-        spdlog::warn("message {} ({}) is dead after {} attempts: {}", m.id, m.callbackId.toStdString(),
-                     m.attempts, error.toStdString());
+        spdlog::warn("message {} ({}) is dead after {} attempts: {}", m.id,
+                     m.callbackId.toStdString(), m.attempts, error.toStdString());
         return QStringLiteral("dead");
     });
 }

@@ -6,8 +6,8 @@
 #include "settings/opssettings.h"
 
 #include <QCoreApplication>
-#include <QSysInfo>
 #include <QMutex>
+#include <QSysInfo>
 #include <QThread>
 
 #include <algorithm>
@@ -33,13 +33,14 @@ WorkerStats &WorkerStats::operator+=(const WorkerStats &o)
 
 QString WorkerStats::summary() const
 {
-    QString s = QStringLiteral("claimed %1, completed %2, skipped %3, failed %4, dead %5, lost lease %6")
-                    .arg(claimed)
-                    .arg(completed)
-                    .arg(skipped)
-                    .arg(failed)
-                    .arg(dead)
-                    .arg(lostLease);
+    QString s =
+        QStringLiteral("claimed %1, completed %2, skipped %3, failed %4, dead %5, lost lease %6")
+            .arg(claimed)
+            .arg(completed)
+            .arg(skipped)
+            .arg(failed)
+            .arg(dead)
+            .arg(lostLease);
     if (reconnects > 0)
         s += QStringLiteral(", reconnected %1 time(s)").arg(reconnects);
     return s;
@@ -139,7 +140,7 @@ void Worker::processOne(const CallbackMessage &m, WorkerStats &stats)
                    {QStringLiteral("kind"), callbackKindName(m.kind)},
                    {QStringLiteral("attempt"), m.attempts}};
         e.reason = d->reason;
-        if (auto a = AuditOutbox::record(m_c.db(), e, m_clock); !a)
+        if (auto a = AuditOutbox::record(m_c, e, m_clock); !a)
             return a.error();
         FaultPoint::hit("worker.before_commit");
         return *d;
@@ -268,7 +269,8 @@ Result<WorkerStats> WorkerPool::run(const ConnectionProfile &profile, const Cloc
                         delay = std::min(maxRetryMs, delay * 2);
                         continue;
                     }
-                    spdlog::warn("{}: reconnected to the database; continuing", owner.toStdString());
+                    spdlog::warn("{}: reconnected to the database; continuing",
+                                 owner.toStdString());
                     ++mine.reconnects;
                     down = false;
                     delay = firstRetryMs;
