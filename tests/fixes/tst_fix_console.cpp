@@ -3,16 +3,16 @@
 // the worker processes the message, the order's history shows it, and the audit trail holds
 // every step with a valid chain. Plus the reconciliation desk and the administration page.
 
+#include "admin/adminpage.h"
 #include "approvals/approvalspage.h"
 #include "audit/auditshipper.h"
 #include "audit/auditverifier.h"
 #include "auth/staffservice.h"
 #include "enginefixture.h"
+#include "fixes/adminmodels.h"
 #include "fixes/fixmodels.h"
 #include "fixes/fixservice.h"
 #include "fixes/proposefixdialog.h"
-#include "admin/adminpage.h"
-#include "fixes/adminmodels.h"
 #include "investigation/orderpicturequery.h"
 #include "investigation/stuckmodel.h"
 #include "reconciliation/reconciliationpage.h"
@@ -81,7 +81,8 @@ private Q_SLOTS:
         auto dbs = std::move(made).value();
         EngineFixture f(*dbs);
         addStaff(f);
-        f.deliver(StripeEvents::paymentIntentSucceeded(f.params("o-late", "a1", 2100, "USD", "evt_late", "pi_late")));
+        f.deliver(StripeEvents::paymentIntentSucceeded(
+            f.params("o-late", "a1", 2100, "USD", "evt_late", "pi_late")));
         for (int i = 0; i < 10; ++i) {
             f.drain();
             f.clock.advance(3600 * 1000);
@@ -100,7 +101,8 @@ private Q_SLOTS:
             if (stuck.model()->rowAt(r).kind == StuckKind::DeadLetter)
                 deadRow = r;
         QVERIFY(deadRow >= 0);
-        const QModelIndex proxyIndex = stuck.proxy()->mapFromSource(stuck.model()->index(deadRow, 0));
+        const QModelIndex proxyIndex =
+            stuck.proxy()->mapFromSource(stuck.model()->index(deadRow, 0));
         stuck.table()->selectionModel()->setCurrentIndex(
             proxyIndex, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
         QVERIFY(stuck.proposeButton()->isEnabled());
@@ -109,7 +111,9 @@ private Q_SLOTS:
         stuck.proposeButton()->click();
         QTRY_COMPARE_WITH_TIMEOUT(proposed.count(), 1, 20000);
         QCOMPARE(proposed.first().first().toInt(), 1);
-        QCOMPARE(f.count("SELECT COUNT(*) FROM fix_requests WHERE status = 'open' AND kind = 'requeue_message'"), 1);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM fix_requests WHERE status = 'open' AND kind = "
+                         "'requeue_message'"),
+                 1);
 
         // The agent may read the queue but not decide.
         ApprovalsPage agentView(dbs->orders(), amy);
@@ -117,7 +121,8 @@ private Q_SLOTS:
 
         // The finance reviewer, in the approvals view.
         ApprovalsPage approvals(dbs->orders(), fin);
-        QAbstractItemModelTester tester(approvals.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester tester(approvals.model(),
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
         QSignalSpy loaded(&approvals, &ApprovalsPage::loaded);
         approvals.refresh();
         QVERIFY(loaded.wait(20000));
@@ -144,19 +149,64 @@ private Q_SLOTS:
         for (const TimelineEntry &e : picture->timeline)
             if (e.kind == TimelineKind::Fix)
                 fixSteps << e.detail.section(QLatin1Char(' '), 0, 1);
-        QCOMPARE(fixSteps, (QStringList{"requeue_message proposed", "requeue_message approved:",
-                                        "requeue_message applied"}));
+        QCOMPARE(fixSteps, (QStringList{"requeue_message proposed",
+                                        "requeue_message approved:", "requeue_message applied"}));
         auto auditDb = openMigrated(dbs->audit(), "test-audit");
         QVERIFY(auditDb.ok());
         AuditShipper shipper(*f.orders, *auditDb, f.clock);
         QVERIFY(shipper.shipAll().ok());
-        auto steps = Sql::scalar(auditDb->db(),
-                                 "SELECT COUNT(*) FROM audit_log WHERE order_id = 'o-late' AND action IN"
-                                 " ('fix.proposed', 'fix.approved', 'fix.applied')");
+        auto steps = Sql::scalar(
+            auditDb->db(), "SELECT COUNT(*) FROM audit_log WHERE order_id = 'o-late' AND action IN"
+                           " ('fix.proposed', 'fix.approved', 'fix.applied')");
         QCOMPARE(steps->toLongLong(), 3);
         auto verified = AuditVerifier(*auditDb).verify();
         QVERIFY(verified.ok());
         QVERIFY2(verified->ok(), qPrintable(verified->summary()));
+    }
+
+    void ownProposalCannotBeDecidedInTheConsole()
+    {
+        // What the README promises: a reviewer's own proposal is shown but its approve and
+        // reject buttons are disabled; another reviewer may decide it.
+        auto made = ScratchDatabases::create(Dialect::Sqlite);
+        QVERIFY(made.ok());
+        auto dbs = std::move(made).value();
+        EngineFixture f(*dbs);
+        addStaff(f);
+        const Actor fin2{QStringLiteral("fin2"), QStringLiteral("finance")};
+        QVERIFY(StaffService(*f.orders, f.clock)
+                    .add({"fin2", "fin2", StaffRole::Finance}, "correct horse battery",
+                         Actor::system("test"))
+                    .ok());
+        f.deliver(StripeEvents::paymentIntentSucceeded(
+            f.params("o-own", "a1", 900, "USD", "evt_own", "pi_own")));
+        for (int i = 0; i < 10; ++i) {
+            f.drain();
+            f.clock.advance(3600 * 1000);
+        }
+        QCOMPARE(f.count("SELECT COUNT(*) FROM callback_messages WHERE status = 'dead'"), 1);
+        auto proposed = FixService(*f.orders, f.clock)
+                            .propose({FixKind::RequeueMessage, "stripe:evt_own", "poison_message",
+                                      "order arrived late from checkout", "test"},
+                                     fin);
+        QVERIFY2(proposed.ok(), qPrintable(proposed.ok() ? QString() : proposed.error().message));
+
+        ApprovalsPage own(dbs->orders(), fin);
+        QSignalSpy ownLoaded(&own, &ApprovalsPage::loaded);
+        own.refresh();
+        QVERIFY(ownLoaded.wait(20000));
+        QVERIFY(own.select(proposed->id));
+        QVERIFY(own.approveButton()->isVisibleTo(&own));
+        QVERIFY(!own.approveButton()->isEnabled());
+        QVERIFY(!own.rejectButton()->isEnabled());
+
+        ApprovalsPage other(dbs->orders(), fin2);
+        QSignalSpy otherLoaded(&other, &ApprovalsPage::loaded);
+        other.refresh();
+        QVERIFY(otherLoaded.wait(20000));
+        QVERIFY(other.select(proposed->id));
+        QVERIFY(other.approveButton()->isEnabled());
+        QVERIFY(other.rejectButton()->isEnabled());
     }
 
     void reconciliationDeskAndAdministration()
@@ -168,8 +218,10 @@ private Q_SLOTS:
         addStaff(f);
 
         ReconciliationPage desk(dbs->orders(), fin);
-        QAbstractItemModelTester runsTester(desk.runs(), QAbstractItemModelTester::FailureReportingMode::QtTest);
-        QAbstractItemModelTester excTester(desk.exceptions(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester runsTester(desk.runs(),
+                                            QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester excTester(desk.exceptions(),
+                                           QAbstractItemModelTester::FailureReportingMode::QtTest);
         QVERIFY(desk.runButton()->isVisibleTo(&desk));
         QSignalSpy finished(&desk, &ReconciliationPage::runFinished);
         desk.startRun(f.clock.nowMs() - 86400000LL * 30, f.clock.nowMs() + 1);
@@ -184,7 +236,8 @@ private Q_SLOTS:
         QVERIFY(!agentDesk.runButton()->isVisibleTo(&agentDesk));
 
         AdminPage admin(dbs->orders(), adm);
-        QAbstractItemModelTester settingsTester(admin.settings(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester settingsTester(
+            admin.settings(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         QSignalSpy adminLoaded(&admin, &AdminPage::loaded);
         admin.refresh();
         QVERIFY(adminLoaded.wait(20000));
@@ -196,7 +249,9 @@ private Q_SLOTS:
         admin.changeSetting("stuck.pending_seconds", "600", "calmer nights");
         QTRY_COMPARE_WITH_TIMEOUT(changed.count(), 2, 20000);
         QCOMPARE(changed.at(1).first().toBool(), true);
-        QCOMPARE(f.count("SELECT COUNT(*) FROM audit_outbox WHERE action = 'setting.changed' AND actor = 'adm'"), 1);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM audit_outbox WHERE action = 'setting.changed' AND "
+                         "actor = 'adm'"),
+                 1);
     }
 };
 
