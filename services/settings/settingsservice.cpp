@@ -41,17 +41,20 @@ Result<QList<SettingRow>> SettingsService::list(const Actor &actor) const
 {
     if (auto r = require(actor, Action::ReadOrders); !r && actor.role != u"system")
         return r.error();
-    auto q = Sql::exec(m_c.db(), QStringLiteral("SELECT setting_key, setting_value, updated_by, updated_at"
-                                                " FROM ops_settings"));
+    auto q = Sql::exec(m_c.db(),
+                       QStringLiteral("SELECT setting_key, setting_value, updated_by, updated_at"
+                                      " FROM ops_settings"));
     if (!q)
         return q.error();
     QMap<QString, SettingRow> stored;
     while (q->next())
-        stored.insert(q->value(0).toString(),
-                      {{}, q->value(1).toString(), q->value(2).toString(), q->value(3).toLongLong()});
+        stored.insert(
+            q->value(0).toString(),
+            {{}, q->value(1).toString(), q->value(2).toString(), q->value(3).toLongLong()});
     QList<SettingRow> out;
     for (const SettingSpec &s : specs()) {
-        SettingRow row = stored.value(s.key, {{}, QString::number(s.fallback), QStringLiteral("default"), 0});
+        SettingRow row =
+            stored.value(s.key, {{}, QString::number(s.fallback), QStringLiteral("default"), 0});
         row.spec = s;
         out.append(row);
     }
@@ -72,10 +75,12 @@ Result<SettingRow> SettingsService::set(const QString &key, const QString &value
         e.action = QStringLiteral("setting.refused");
         e.entityKind = QStringLiteral("setting");
         e.entityId = key.left(100);
-        e.after = {{QStringLiteral("value"), value.left(100)}, {QStringLiteral("code"), errorCodeName(why.code)}};
+        e.after = {{QStringLiteral("value"), value.left(100)},
+                   {QStringLiteral("code"), errorCodeName(why.code)}};
         e.reason = why.message;
-        (void)inTransaction(m_c.db(), Transaction::Mode::Immediate,
-                            [&]() -> Result<QString> { return AuditOutbox::record(m_c.db(), e, m_clock); });
+        (void)inTransaction(m_c.db(), Transaction::Mode::Immediate, [&]() -> Result<QString> {
+            return AuditOutbox::record(m_c.db(), e, m_clock);
+        });
         return why;
     };
     if (auto r = require(actor, Action::ManageSettings); !r)
@@ -83,7 +88,8 @@ Result<SettingRow> SettingsService::set(const QString &key, const QString &value
     const auto spec = std::find_if(specs().cbegin(), specs().cend(),
                                    [&](const SettingSpec &s) { return s.key == key; });
     if (spec == specs().cend())
-        return refuse(makeError(ErrorCode::Invalid, QStringLiteral("unknown setting '%1'").arg(key)));
+        return refuse(
+            makeError(ErrorCode::Invalid, QStringLiteral("unknown setting '%1'").arg(key)));
     bool ok = false;
     const qint64 v = value.trimmed().toLongLong(&ok);
     if (!ok || v < spec->min || v > spec->max)
@@ -94,24 +100,28 @@ Result<SettingRow> SettingsService::set(const QString &key, const QString &value
                                     .arg(spec->max)
                                     .arg(value.left(40))));
     if (reason.trimmed().isEmpty())
-        return refuse(makeError(ErrorCode::Invalid, QStringLiteral("a settings change needs a reason")));
+        return refuse(
+            makeError(ErrorCode::Invalid, QStringLiteral("a settings change needs a reason")));
     auto done = inTransaction(m_c.db(), Transaction::Mode::Immediate, [&]() -> Result<SettingRow> {
-        auto before = Sql::exec(m_c.db(),
-                                QStringLiteral("SELECT setting_value FROM ops_settings WHERE setting_key = ?"),
-                                {key});
+        auto before = Sql::exec(
+            m_c.db(),
+            QStringLiteral("SELECT setting_value FROM ops_settings WHERE setting_key = ?"), {key});
         if (!before)
             return before.error();
         const bool exists = before->next();
         const QString old = exists ? before->value(0).toString() : QString::number(spec->fallback);
         const qint64 now = m_clock.nowMs();
-        auto w = exists ? Sql::exec(m_c.db(),
-                                    QStringLiteral("UPDATE ops_settings SET setting_value = ?, updated_by = ?,"
-                                                   " updated_at = ? WHERE setting_key = ?"),
-                                    {QString::number(v), actor.id, now, key})
-                        : Sql::exec(m_c.db(),
-                                    QStringLiteral("INSERT INTO ops_settings (setting_key, setting_value,"
-                                                   " updated_by, updated_at) VALUES (?, ?, ?, ?)"),
-                                    {key, QString::number(v), actor.id, now});
+        auto w =
+            exists
+                ? Sql::exec(
+                      m_c.db(),
+                      QStringLiteral("UPDATE ops_settings SET setting_value = ?, updated_by = ?,"
+                                     " updated_at = ? WHERE setting_key = ?"),
+                      {QString::number(v), actor.id, now, key})
+                : Sql::exec(m_c.db(),
+                            QStringLiteral("INSERT INTO ops_settings (setting_key, setting_value,"
+                                           " updated_by, updated_at) VALUES (?, ?, ?, ?)"),
+                            {key, QString::number(v), actor.id, now});
         if (!w)
             return w.error();
         AuditEvent e;

@@ -146,7 +146,7 @@ Result<PlantedStatements> StatementPlanter::plant(const StatementPlan &plan)
     for (const ChannelCapture &c : plan.captures)
         ++perOrder[c.orderId];
     QList<Planned> lines;
-    QList<qsizetype> candidates; // captures a defect may be planted on
+    QList<qsizetype> candidates;  // captures a defect may be planted on
     QList<qsizetype> refundLines; // the refund lines of refunded captures
     QJsonArray naturals;
     for (const ChannelCapture &c : plan.captures) {

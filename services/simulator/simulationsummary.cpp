@@ -4,8 +4,8 @@
 #include "simulator.h"
 
 #include <QCryptographicHash>
-#include <QJsonArray>
 #include <QHash>
+#include <QJsonArray>
 #include <QSqlRecord>
 #include <QTextStream>
 
@@ -48,15 +48,17 @@ QString SimulationSummary::toText() const
     QString t;
     QTextStream out(&t);
     out << "orders                  " << orders << " in " << elapsedMs / 1000.0 << " s\n"
-        << "callbacks sent          " << callbacksSent << " (" << storedNew << " new, " << duplicatesAbsorbed
-        << " duplicates absorbed, " << rejectedAtDoor << " rejected at the door of " << forgedSent << " forged)\n"
-        << "stale callbacks         " << staleSent << " sent, " << staleRejected << " rejected as stale\n"
+        << "callbacks sent          " << callbacksSent << " (" << storedNew << " new, "
+        << duplicatesAbsorbed << " duplicates absorbed, " << rejectedAtDoor
+        << " rejected at the door of " << forgedSent << " forged)\n"
+        << "stale callbacks         " << staleSent << " sent, " << staleRejected
+        << " rejected as stale\n"
         << "poison callbacks        " << poisonSent << " sent, " << deadLetters << " dead letters\n"
         << "worker crashes          " << workerCrashes << " (leases expired and were reclaimed)\n"
-        << "audit outage            " << auditShipRefused << " shipping attempts refused; " << auditRows
-        << " audit rows in the chain\n"
-        << "stuck at the end        " << stuckPaidUnconfirmed << " paid_unconfirmed, " << refundFlagsOpen
-        << " refund flags open, " << openMessages << " messages still open\n"
+        << "audit outage            " << auditShipRefused << " shipping attempts refused; "
+        << auditRows << " audit rows in the chain\n"
+        << "stuck at the end        " << stuckPaidUnconfirmed << " paid_unconfirmed, "
+        << refundFlagsOpen << " refund flags open, " << openMessages << " messages still open\n"
         << "orders by state        ";
     for (auto it = ordersByState.cbegin(); it != ordersByState.cend(); ++it)
         out << ' ' << it.key() << ' ' << it.value();
@@ -73,8 +75,9 @@ QString SimulationSummary::toText() const
         out << "demo accounts           " << demoAccountsCreated.join(QStringLiteral(", "))
             << " (password <user>-demo; demo only)\n";
     out << "business digest         " << businessDigest << '\n';
-    out << (invariantFailures.isEmpty() ? QStringLiteral("invariants              all hold\n")
-                                        : QStringLiteral("INVARIANTS FAILED       %1\n").arg(invariantFailures.size()));
+    out << (invariantFailures.isEmpty()
+                ? QStringLiteral("invariants              all hold\n")
+                : QStringLiteral("INVARIANTS FAILED       %1\n").arg(invariantFailures.size()));
     for (const QString &f : invariantFailures.mid(0, 20))
         out << "  " << f << '\n';
     return t;
@@ -85,21 +88,28 @@ Result<QString> Simulator::businessDigest(const Connection &c)
     // Columns that carry business meaning; ids, UUIDs, lease owners and timings of the
     // worker are left out on purpose.
     const QStringList queries = {
-        "SELECT order_id, customer_ref, amount_minor, currency, state, version, current_request_id, channel,"
+        "SELECT order_id, customer_ref, amount_minor, currency, state, version, "
+        "current_request_id, channel,"
         " channel_txn_id, state_reason, paid_at, created_at FROM orders ORDER BY order_id",
-        "SELECT order_id, from_state, to_state, new_version, cause_kind, cause_id, reason, created_at"
+        "SELECT order_id, from_state, to_state, new_version, cause_kind, cause_id, reason, "
+        "created_at"
         " FROM order_transitions ORDER BY order_id, new_version",
-        "SELECT order_id, expected_version, actual_version, actual_state, requested_to, cause_kind, cause_id, reason"
+        "SELECT order_id, expected_version, actual_version, actual_state, requested_to, "
+        "cause_kind, cause_id, reason"
         " FROM transition_rejections ORDER BY order_id, cause_id, requested_to",
-        "SELECT order_id, channel, channel_txn_id, request_id, callback_id, amount_minor, currency, status"
+        "SELECT order_id, channel, channel_txn_id, request_id, callback_id, amount_minor, "
+        "currency, status"
         " FROM payments ORDER BY channel, channel_txn_id",
-        "SELECT entry_key, order_id, kind, amount_minor, currency, callback_id FROM ledger_entries ORDER BY entry_key",
+        "SELECT entry_key, order_id, kind, amount_minor, currency, callback_id FROM ledger_entries "
+        "ORDER BY entry_key",
         "SELECT order_id, callback_id FROM purchase_orders ORDER BY order_id",
         "SELECT order_id, callback_id FROM logistics_orders ORDER BY order_id",
-        "SELECT callback_id, channel, event_kind, order_ref, attempt_ref, channel_txn_id, amount_minor, currency,"
+        "SELECT callback_id, channel, event_kind, order_ref, attempt_ref, channel_txn_id, "
+        "amount_minor, currency,"
         " status, result_reason, raw_body FROM callback_messages ORDER BY callback_id",
         "SELECT callback_id, reason FROM dead_letters ORDER BY callback_id",
-        "SELECT callback_id, order_id, channel, channel_txn_id, amount_minor, currency, resolved_at IS NULL"
+        "SELECT callback_id, order_id, channel, channel_txn_id, amount_minor, currency, "
+        "resolved_at IS NULL"
         " FROM refund_obligations ORDER BY callback_id",
         "SELECT channel, reason_code, body_sha256 FROM ingest_rejections ORDER BY body_sha256",
     };
@@ -111,7 +121,8 @@ Result<QString> Simulator::businessDigest(const Connection &c)
         const int columns = q->record().count();
         while (q->next()) {
             for (int i = 0; i < columns; ++i) {
-                const QByteArray v = q->value(i).isNull() ? QByteArrayLiteral("\x01") : q->value(i).toString().toUtf8();
+                const QByteArray v = q->value(i).isNull() ? QByteArrayLiteral("\x01")
+                                                          : q->value(i).toString().toUtf8();
                 h.addData(QByteArray::number(v.size()));
                 h.addData(QByteArrayView(":"));
                 h.addData(v);
@@ -135,16 +146,21 @@ void checkInvariants(const Connection &c, const QList<SimOrder> &world, Simulati
     if (q)
         while (q->next())
             s.ordersByState[q->value(0).toString()] = q->value(1).toLongLong();
-    s.staleRejected = count("SELECT COUNT(*) FROM callback_messages WHERE status = 'skipped' AND result_reason LIKE 'stale:%'");
+    s.staleRejected = count("SELECT COUNT(*) FROM callback_messages WHERE status = 'skipped' AND "
+                            "result_reason LIKE 'stale:%'");
     s.deadLetters = count("SELECT COUNT(*) FROM dead_letters");
     s.stuckPaidUnconfirmed = count("SELECT COUNT(*) FROM orders WHERE state = 'paid_unconfirmed'");
     s.refundFlagsOpen = count("SELECT COUNT(*) FROM refund_obligations WHERE resolved_at IS NULL");
-    s.openMessages = count("SELECT COUNT(*) FROM callback_messages WHERE status IN ('pending','processing','failed')");
+    s.openMessages = count(
+        "SELECT COUNT(*) FROM callback_messages WHERE status IN ('pending','processing','failed')");
     s.auditRows = -1;
 
     QHash<QString, qint64> ledger;
     QHash<QString, QString> state;
-    if (auto l = Sql::exec(c.db(), QStringLiteral("SELECT order_id, SUM(amount_minor) FROM ledger_entries GROUP BY order_id")))
+    if (auto l = Sql::exec(
+            c.db(),
+            QStringLiteral(
+                "SELECT order_id, SUM(amount_minor) FROM ledger_entries GROUP BY order_id")))
         while (l->next())
             ledger[l->value(0).toString()] = l->value(1).toLongLong();
     if (auto o = Sql::exec(c.db(), QStringLiteral("SELECT order_id, state FROM orders")))
@@ -157,26 +173,35 @@ void checkInvariants(const Connection &c, const QList<SimOrder> &world, Simulati
     };
     for (const SimOrder &o : world) {
         failIf(state.value(o.id) != o.expectedState,
-               QStringLiteral("%1: state %2, expected %3").arg(o.id, state.value(o.id), o.expectedState));
+               QStringLiteral("%1: state %2, expected %3")
+                   .arg(o.id, state.value(o.id), o.expectedState));
         // Credits booked = captures succeeded − refunds, exactly.
-        failIf(ledger.value(o.id) != o.expectedLedger,
-               QStringLiteral("%1: ledger %2, expected %3").arg(o.id).arg(ledger.value(o.id)).arg(o.expectedLedger));
+        failIf(ledger.value(o.id) != o.expectedLedger, QStringLiteral("%1: ledger %2, expected %3")
+                                                           .arg(o.id)
+                                                           .arg(ledger.value(o.id))
+                                                           .arg(o.expectedLedger));
     }
-    failIf(count("SELECT COUNT(*) FROM (SELECT order_id FROM ledger_entries WHERE kind = 'payment_credit'"
+    failIf(count("SELECT COUNT(*) FROM (SELECT order_id FROM ledger_entries WHERE kind = "
+                 "'payment_credit'"
                  " GROUP BY order_id HAVING COUNT(*) > 1) d") != 0,
            QStringLiteral("an order has more than one payment credit"));
-    const qint64 reachedPaid = count("SELECT COUNT(*) FROM orders WHERE state IN ('paid', 'refunded')");
+    const qint64 reachedPaid =
+        count("SELECT COUNT(*) FROM orders WHERE state IN ('paid', 'refunded')");
     failIf(count("SELECT COUNT(*) FROM purchase_orders") != reachedPaid,
            QStringLiteral("purchase orders differ from orders that reached paid"));
     failIf(count("SELECT COUNT(*) FROM logistics_orders") != reachedPaid,
            QStringLiteral("logistics orders differ from orders that reached paid"));
-    failIf(s.openMessages != 0, QStringLiteral("%1 messages still open after settling").arg(s.openMessages));
-    failIf(s.staleRejected != s.staleSent,
-           QStringLiteral("stale rejected %1 != stale sent %2").arg(s.staleRejected).arg(s.staleSent));
-    failIf(s.deadLetters != s.poisonSent,
-           QStringLiteral("dead letters %1 != poison callbacks %2").arg(s.deadLetters).arg(s.poisonSent));
-    failIf(s.rejectedAtDoor != s.forgedSent,
-           QStringLiteral("rejected at the door %1 != forged %2").arg(s.rejectedAtDoor).arg(s.forgedSent));
+    failIf(s.openMessages != 0,
+           QStringLiteral("%1 messages still open after settling").arg(s.openMessages));
+    failIf(
+        s.staleRejected != s.staleSent,
+        QStringLiteral("stale rejected %1 != stale sent %2").arg(s.staleRejected).arg(s.staleSent));
+    failIf(s.deadLetters != s.poisonSent, QStringLiteral("dead letters %1 != poison callbacks %2")
+                                              .arg(s.deadLetters)
+                                              .arg(s.poisonSent));
+    failIf(s.rejectedAtDoor != s.forgedSent, QStringLiteral("rejected at the door %1 != forged %2")
+                                                 .arg(s.rejectedAtDoor)
+                                                 .arg(s.forgedSent));
     failIf(count("SELECT COUNT(*) FROM audit_outbox WHERE shipped_at IS NULL") != 0,
            QStringLiteral("audit outbox not drained after the outage"));
 }

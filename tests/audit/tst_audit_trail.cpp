@@ -547,7 +547,8 @@ private Q_SLOTS:
             QStringLiteral("{\"amount_minor\":-0,\"currency\":\"EUR\"}"),
             QStringLiteral("{\"z_minor\":\"9\",\"fee_minor\":\"-3\",\"currency\":\"CHF\"}"),
             QStringLiteral("{\"fee_minor\":\"x\",\"b_minor\":7,\"amount_minor\":null}"),
-            QStringLiteral("{\"amount_minor\":\"12\",\"amount_minor\":\"13\",\"currency\":\"EUR\"}"),
+            QStringLiteral(
+                "{\"amount_minor\":\"12\",\"amount_minor\":\"13\",\"currency\":\"EUR\"}"),
             QStringLiteral("{\"amount_minor\":\"12\",\"currency\":\"G\\u00e9\"}"),
             QStringLiteral("{\"am\\u006fount_minor\":\"14\",\"currency\":\"EUR\"}"),
             QStringLiteral("{\"amount_minor\":\"15\",\"currency\":7}"),
@@ -592,7 +593,8 @@ private Q_SLOTS:
             r.prevHash = prev;
             r.hash = AuditChain::computeHash(r);
             prev = r.hash;
-            auto inserted = Sql::exec(audit.db(), AuditChain::insertSql(), AuditChain::insertBinds(r));
+            auto inserted =
+                Sql::exec(audit.db(), AuditChain::insertSql(), AuditChain::insertBinds(r));
             QVERIFY2(inserted.ok(), inserted ? "" : qPrintable(inserted.error().message));
         }
 
@@ -604,9 +606,8 @@ private Q_SLOTS:
             QVERIFY(buffer.open(QIODevice::WriteOnly));
             AuditCsvWriter csv;
             QVERIFY(csv.begin(&buffer, {}).ok());
-            auto n = query.forEach({}, 4, [&](const AuditLogRow &row) {
-                return csv.write(row).ok();
-            }, kAuditor);
+            auto n = query.forEach(
+                {}, 4, [&](const AuditLogRow &row) { return csv.write(row).ok(); }, kAuditor);
             QVERIFY(n.ok());
             QCOMPARE(*n, qint64(afters.size()));
             QVERIFY(csv.finish(*n).ok());
@@ -631,16 +632,25 @@ private Q_SLOTS:
         QVERIFY(actual.contains("Zoë 代购 😀"));
 
         // The same rows as bytes, refused for a role without the right.
-        auto refused = query.forEachBytes({}, 4, [](const AuditLogRowBytes &) { return true; },
-                                          kAgent);
+        auto refused = query.forEachBytes(
+            {}, 4, [](const AuditLogRowBytes &) { return true; }, kAgent);
         QVERIFY(!refused.ok());
         QCOMPARE(refused.error().code, ErrorCode::Forbidden);
     }
 
     void isoTimeMatchesQt()
     {
-        QList<qint64> samples{0, 1, 999, 1000, 59'999, 86'399'999, 86'400'000, 951'782'400'000,
-                              951'868'799'999, 4'107'542'400'000, 253'402'300'799'999};
+        QList<qint64> samples{0,
+                              1,
+                              999,
+                              1000,
+                              59'999,
+                              86'399'999,
+                              86'400'000,
+                              951'782'400'000,
+                              951'868'799'999,
+                              4'107'542'400'000,
+                              253'402'300'799'999};
         quint64 x = 88172645463325252ull;
         for (int i = 0; i < 20000; ++i) {
             x ^= x << 13;

@@ -68,9 +68,9 @@ private Q_SLOTS:
             const QString id = QStringLiteral("o-%1").arg(i);
             f.createOrder(id, 1000 + i, "USD");
             f.pay(id, 1, QStringLiteral("a-%1").arg(i));
-            QCOMPARE(f.deliver(StripeEvents::paymentIntentSucceeded(
-                         f.params(id, QStringLiteral("a-%1").arg(i), 1000 + i, "USD",
-                                  QStringLiteral("evt_%1").arg(i), QStringLiteral("pi_%1").arg(i)))),
+            QCOMPARE(f.deliver(StripeEvents::paymentIntentSucceeded(f.params(
+                         id, QStringLiteral("a-%1").arg(i), 1000 + i, "USD",
+                         QStringLiteral("evt_%1").arg(i), QStringLiteral("pi_%1").arg(i)))),
                      IngestStatus::Stored);
         };
         for (int i = 0; i < kBefore; ++i)
@@ -91,7 +91,8 @@ private Q_SLOTS:
                           {QStringLiteral("max_attempts"), QStringLiteral("12")}};
         std::atomic<bool> stop{false};
         std::optional<Result<WorkerStats>> outcome;
-        std::thread pool([&] { outcome.emplace(WorkerPool::run(viaProxy, Clock::system(), options, stop)); });
+        std::thread pool(
+            [&] { outcome.emplace(WorkerPool::run(viaProxy, Clock::system(), options, stop)); });
         auto completed = [&] {
             return f.count("SELECT COUNT(*) FROM callback_messages WHERE status = 'completed'");
         };
@@ -107,7 +108,8 @@ private Q_SLOTS:
             QThread::msleep(3000);
             QVERIFY(shell(startCmd));
             QVERIFY(f.orders->reconnect().ok()); // the test's own link died with the server
-            QVERIFY2(completed() < kBefore, "the pool finished before the outage; nothing was tested");
+            QVERIFY2(completed() < kBefore,
+                     "the pool finished before the outage; nothing was tested");
             for (int i = kBefore; i < kTotal; ++i)
                 deliver(i);
         } else {
@@ -138,15 +140,18 @@ private Q_SLOTS:
         // Exactly once, whatever was in flight when the link broke.
         QCOMPARE(f.count("SELECT COUNT(*) FROM callback_messages WHERE status <> 'completed'"), 0);
         QCOMPARE(f.count("SELECT COUNT(*) FROM callback_messages"), kTotal);
-        QCOMPARE(f.count("SELECT COUNT(*) FROM ledger_entries WHERE kind = 'payment_credit'"), kTotal);
-        QCOMPARE(f.count("SELECT COUNT(DISTINCT order_id) FROM ledger_entries WHERE kind = 'payment_credit'"),
+        QCOMPARE(f.count("SELECT COUNT(*) FROM ledger_entries WHERE kind = 'payment_credit'"),
+                 kTotal);
+        QCOMPARE(f.count("SELECT COUNT(DISTINCT order_id) FROM ledger_entries WHERE kind = "
+                         "'payment_credit'"),
                  kTotal);
         QCOMPARE(f.count("SELECT COUNT(*) FROM purchase_orders"), kTotal);
         QCOMPARE(f.count("SELECT COUNT(*) FROM logistics_orders"), kTotal);
         QCOMPARE(f.count("SELECT COUNT(*) FROM order_transitions WHERE to_state = 'paid'"), kTotal);
-        QCOMPARE(f.count("SELECT COUNT(*) FROM orders o JOIN ledger_entries l ON l.order_id = o.order_id"
-                         " WHERE o.state = 'paid' AND l.amount_minor = o.amount_minor"),
-                 kTotal);
+        QCOMPARE(
+            f.count("SELECT COUNT(*) FROM orders o JOIN ledger_entries l ON l.order_id = o.order_id"
+                    " WHERE o.state = 'paid' AND l.amount_minor = o.amount_minor"),
+            kTotal);
     }
 
     // With --once an unreachable database is an error, not an endless wait.

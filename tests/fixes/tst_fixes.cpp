@@ -23,12 +23,9 @@ struct Desk {
         : fixes(*f.orders, f.clock)
     {
         StaffService staff(*f.orders, f.clock);
-        const QList<QPair<QString, StaffRole>> people = {{"amy", StaffRole::Agent},
-                                                         {"fay", StaffRole::Finance},
-                                                         {"fin", StaffRole::Finance},
-                                                         {"fox", StaffRole::Finance},
-                                                         {"aud", StaffRole::Auditor},
-                                                         {"adm", StaffRole::Admin}};
+        const QList<QPair<QString, StaffRole>> people = {
+            {"amy", StaffRole::Agent},   {"fay", StaffRole::Finance}, {"fin", StaffRole::Finance},
+            {"fox", StaffRole::Finance}, {"aud", StaffRole::Auditor}, {"adm", StaffRole::Admin}};
         for (const auto &[name, role] : people) {
             auto a = staff.add({name, name, role}, QStringLiteral("correct horse battery"),
                                Actor::system(QStringLiteral("test")));
@@ -69,7 +66,8 @@ Order makeUnconfirmed(EngineFixture &f, const QString &orderId, qint64 amount)
     return f.order(orderId);
 }
 
-FixProposal proposal(const QString &kind, const QString &target, const QString &comment = "seen in the stuck view")
+FixProposal proposal(const QString &kind, const QString &target,
+                     const QString &comment = "seen in the stuck view")
 {
     FixProposal p;
     p.kind = kind;
@@ -100,7 +98,9 @@ private Q_SLOTS:
         QVERIFY(!own.ok());
         QCOMPARE(own.error().code, ErrorCode::Forbidden);
         QCOMPARE(f.count("SELECT COUNT(*) FROM audit_outbox WHERE action = 'fix.refused'"
-                         " AND actor = 'fay' AND entity_id = ?", {QString::number(fix->id)}), 1);
+                         " AND actor = 'fay' AND entity_id = ?",
+                         {QString::number(fix->id)}),
+                 1);
 
         // An agent and an auditor may not decide at all.
         QCOMPARE(desk.fixes.approve(fix->id, fix->changeSha256, "", kOrigin, amy).error().code,
@@ -122,9 +122,9 @@ private Q_SLOTS:
         QVERIFY(!agent.ok());
         QVERIFY2(agent.error().message.contains("finance"), qPrintable(agent.error().message));
         // Nor can the fix be marked applied without its approvals.
-        auto applied = Sql::exec(f.orders->db(),
-                                 QStringLiteral("UPDATE fix_requests SET status = 'applied' WHERE id = ?"),
-                                 {fix->id});
+        auto applied = Sql::exec(
+            f.orders->db(),
+            QStringLiteral("UPDATE fix_requests SET status = 'applied' WHERE id = ?"), {fix->id});
         QVERIFY(!applied.ok());
         QCOMPARE(f.count("SELECT COUNT(*) FROM fix_decisions"), 0);
         QCOMPARE(f.count("SELECT COUNT(*) FROM callback_messages WHERE status = 'dead'"), 1);
@@ -144,22 +144,30 @@ private Q_SLOTS:
         QVERIFY(!second.ok());
         QCOMPARE(second.error().code, ErrorCode::Conflict);
         QVERIFY(second.error().message.contains(QStringLiteral("#%1").arg(first->id)));
-        QCOMPARE(f.count("SELECT COUNT(*) FROM audit_outbox WHERE action = 'fix.refused' AND actor = 'fay'"), 1);
+        QCOMPARE(
+            f.count(
+                "SELECT COUNT(*) FROM audit_outbox WHERE action = 'fix.refused' AND actor = 'fay'"),
+            1);
         QCOMPARE(f.count("SELECT COUNT(*) FROM fix_requests"), 1);
 
         // Once the first is decided, the target takes a new proposal.
         auto rejected = desk.fixes.reject(first->id, "", "", kOrigin, fin);
         QVERIFY(!rejected.ok()); // a rejection needs a reason code and a comment
         QCOMPARE(rejected.error().code, ErrorCode::Invalid);
-        rejected = desk.fixes.reject(first->id, "needs_investigation", "look at the order first", kOrigin, fin);
+        rejected = desk.fixes.reject(first->id, "needs_investigation", "look at the order first",
+                                     kOrigin, fin);
         QVERIFY(rejected.ok());
         QCOMPARE(rejected->status, FixStatus::Rejected);
         QVERIFY(desk.fixes.propose(proposal(FixKind::ResolveMessage, "stripe:evt_g"), fay).ok());
-        QCOMPARE(f.count("SELECT COUNT(*) FROM audit_outbox WHERE action = 'fix.rejected' AND actor = 'fin'"), 1);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM audit_outbox WHERE action = 'fix.rejected' AND "
+                         "actor = 'fin'"),
+                 1);
         // The database refuses a rejection without a reason even when the service is bypassed.
-        auto bare = Sql::exec(f.orders->db(),
-                              QStringLiteral("INSERT INTO fix_decisions (fix_id, decided_by, decision, comment,"
-                                             " decided_at) SELECT MAX(id), 'fox', 'reject', '', 1 FROM fix_requests"));
+        auto bare =
+            Sql::exec(f.orders->db(),
+                      QStringLiteral(
+                          "INSERT INTO fix_decisions (fix_id, decided_by, decision, comment,"
+                          " decided_at) SELECT MAX(id), 'fox', 'reject', '', 1 FROM fix_requests"));
         QVERIFY(!bare.ok());
     }
 
@@ -171,12 +179,16 @@ private Q_SLOTS:
         Desk desk(f);
         Order o = makeUnconfirmed(f, "o-1", 5000);
         QCOMPARE(o.state, OrderState::PaidUnconfirmed);
-        auto fix = desk.fixes.propose(proposal(FixKind::ConfirmPayment, "o-1", "customer sent the bank proof"), amy);
+        auto fix = desk.fixes.propose(
+            proposal(FixKind::ConfirmPayment, "o-1", "customer sent the bank proof"), amy);
         QVERIFY(fix.ok());
         QCOMPARE(fix->expectedVersion, o.version);
 
         // The platform rolls the order back meanwhile: the fix's version is gone.
-        QVERIFY(f.service->rollback("o-1", o.version, CauseKind::Request, "req-rb", Actor::platform(), "customer left").ok());
+        QVERIFY(f.service
+                    ->rollback("o-1", o.version, CauseKind::Request, "req-rb", Actor::platform(),
+                               "customer left")
+                    .ok());
         const Order moved = f.order("o-1");
 
         auto approved = desk.fixes.approve(fix->id, fix->changeSha256, "ok", kOrigin, fin);
@@ -189,9 +201,14 @@ private Q_SLOTS:
         QCOMPARE(after->approvals(), 1);
         QCOMPARE(f.order("o-1").version, moved.version);
         QCOMPARE(f.order("o-1").state, OrderState::PendingPayment);
-        QCOMPARE(f.count("SELECT COUNT(*) FROM ledger_entries WHERE order_id = 'o-1' AND kind = 'payment_credit'"), 0);
-        QCOMPARE(f.count("SELECT COUNT(*) FROM audit_outbox WHERE action = 'fix.failed' AND entity_id = ?",
-                         {QString::number(fix->id)}), 1);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM ledger_entries WHERE order_id = 'o-1' AND kind = "
+                         "'payment_credit'"),
+                 0);
+        QCOMPARE(
+            f.count(
+                "SELECT COUNT(*) FROM audit_outbox WHERE action = 'fix.failed' AND entity_id = ?",
+                {QString::number(fix->id)}),
+            1);
         // A digest that is not the proposal's is refused too.
         auto again = desk.fixes.propose(proposal(FixKind::RollbackPayment, "o-1"), amy);
         QVERIFY(!again.ok()); // pending_payment: nothing to roll back
@@ -205,11 +222,13 @@ private Q_SLOTS:
         EngineFixture f(*dbs);
         Desk desk(f);
         Order o = makeUnconfirmed(f, "o-2", 4000);
-        auto fix = desk.fixes.propose(proposal(FixKind::ConfirmPayment, "o-2", "verified with Stripe"), amy);
+        auto fix = desk.fixes.propose(
+            proposal(FixKind::ConfirmPayment, "o-2", "verified with Stripe"), amy);
         QVERIFY(fix.ok());
         QCOMPARE(fix->approvalsNeeded, 1);
 
-        auto wrongDigest = desk.fixes.approve(fix->id, QString(64, QLatin1Char('0')), "ok", kOrigin, fin);
+        auto wrongDigest =
+            desk.fixes.approve(fix->id, QString(64, QLatin1Char('0')), "ok", kOrigin, fin);
         QVERIFY(!wrongDigest.ok());
         QCOMPARE(wrongDigest.error().code, ErrorCode::Conflict);
 
@@ -226,12 +245,17 @@ private Q_SLOTS:
         QCOMPARE(other.error().code, ErrorCode::Conflict);
 
         QCOMPARE(f.order("o-2").version, o.version + 1);
-        QCOMPARE(f.count("SELECT COUNT(*) FROM ledger_entries WHERE order_id = 'o-2' AND kind = 'payment_credit'"), 1);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM ledger_entries WHERE order_id = 'o-2' AND kind = "
+                         "'payment_credit'"),
+                 1);
         QCOMPARE(f.count("SELECT COUNT(*) FROM purchase_orders WHERE order_id = 'o-2'"), 1);
         QCOMPARE(f.count("SELECT COUNT(*) FROM fix_decisions WHERE fix_id = ?", {fix->id}), 1);
         QCOMPARE(f.count("SELECT COUNT(*) FROM audit_outbox WHERE action = 'fix.applied'"), 1);
-        QCOMPARE(f.count("SELECT COUNT(*) FROM order_transitions WHERE order_id = 'o-2' AND cause_kind = 'fix'"
-                         " AND cause_id = ?", {QStringLiteral("fix:%1").arg(fix->id)}), 1);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM order_transitions WHERE order_id = 'o-2' AND "
+                         "cause_kind = 'fix'"
+                         " AND cause_id = ?",
+                         {QStringLiteral("fix:%1").arg(fix->id)}),
+                 1);
     }
 
     void largeFixNeedsTwoDifferentApprovers_data() { addEngineRows(); }
@@ -241,7 +265,8 @@ private Q_SLOTS:
         EngineFixture f(*dbs);
         Desk desk(f);
         makeUnconfirmed(f, "o-big", 250000); // 2,500.00 USD: above the 1,000.00 default
-        auto fix = desk.fixes.propose(proposal(FixKind::ConfirmPayment, "o-big", "wire confirmed"), fay);
+        auto fix =
+            desk.fixes.propose(proposal(FixKind::ConfirmPayment, "o-big", "wire confirmed"), fay);
         QVERIFY(fix.ok());
         QCOMPARE(fix->approvalsNeeded, 2);
         QCOMPARE(*fix->amountMinor, 250000);
@@ -254,9 +279,11 @@ private Q_SLOTS:
         // The same reviewer cannot supply the second approval, nor can the database be told
         // the fix is applied.
         QVERIFY(!desk.fixes.approve(fix->id, fix->changeSha256, "again", kOrigin, fin).ok());
-        QVERIFY(!Sql::exec(f.orders->db(),
-                           QStringLiteral("UPDATE fix_requests SET status = 'applied' WHERE id = ?"),
-                           {fix->id}).ok());
+        QVERIFY(
+            !Sql::exec(f.orders->db(),
+                       QStringLiteral("UPDATE fix_requests SET status = 'applied' WHERE id = ?"),
+                       {fix->id})
+                 .ok());
         QCOMPARE(f.order("o-big").state, OrderState::PaidUnconfirmed);
 
         auto two = desk.fixes.approve(fix->id, fix->changeSha256, "second look", kOrigin, fox);
@@ -273,7 +300,8 @@ private Q_SLOTS:
         EngineFixture f(*dbs);
         Desk desk(f);
         makeDeadLetter(f, "o-ghost", "evt_g");
-        const qint64 received = f.count("SELECT received_at FROM callback_messages WHERE callback_id = 'stripe:evt_g'");
+        const qint64 received =
+            f.count("SELECT received_at FROM callback_messages WHERE callback_id = 'stripe:evt_g'");
         auto early = desk.fixes.propose(proposal(FixKind::ResolveMessage, "stripe:evt_g"), amy);
         QVERIFY(early.ok());
 
@@ -283,10 +311,12 @@ private Q_SLOTS:
         QVERIFY(!unreconciled.ok());
         QCOMPARE(unreconciled.error().reason, QStringLiteral("not_reconciled"));
         QVERIFY(Sql::exec(f.orders->db(),
-                          QStringLiteral("INSERT INTO reconciliation_runs (period_from, period_to, status,"
-                                         " eligible, matched, coverage_ppm, actor, started_at, finished_at)"
-                                         " VALUES (?, ?, 'finished', 0, 0, 1000000, 'test', 1, 2)"),
-                          {received - 86400000, received + 86400000}).ok());
+                          QStringLiteral(
+                              "INSERT INTO reconciliation_runs (period_from, period_to, status,"
+                              " eligible, matched, coverage_ppm, actor, started_at, finished_at)"
+                              " VALUES (?, ?, 'finished', 0, 0, 1000000, 'test', 1, 2)"),
+                          {received - 86400000, received + 86400000})
+                    .ok());
         auto close = desk.fixes.propose(proposal(FixKind::ClosePeriod, period), fay);
         QVERIFY2(close.ok(), qPrintable(close.ok() ? QString() : close.error().message));
         QVERIFY(desk.fixes.approve(close->id, close->changeSha256, "month end", kOrigin, fin).ok());
@@ -301,7 +331,10 @@ private Q_SLOTS:
         auto refused = desk.fixes.propose(proposal(FixKind::RequeueMessage, "stripe:evt_g"), amy);
         QVERIFY(!refused.ok());
         QCOMPARE(refused.error().reason, QStringLiteral("period_closed"));
-        QCOMPARE(f.count("SELECT COUNT(*) FROM audit_outbox WHERE action = 'fix.refused' AND actor = 'amy'"), 1);
+        QCOMPARE(
+            f.count(
+                "SELECT COUNT(*) FROM audit_outbox WHERE action = 'fix.refused' AND actor = 'amy'"),
+            1);
         QCOMPARE(f.count("SELECT COUNT(*) FROM callback_messages WHERE status = 'dead'"), 1);
     }
 
@@ -317,24 +350,35 @@ private Q_SLOTS:
         Order o = f.createOrder("o-late", 2100);
         f.pay("o-late", o.version, "a1");
         auto fix = desk.fixes.propose(proposal(FixKind::RequeueMessage, "stripe:evt_late",
-                                               "order arrived late from checkout"), amy);
+                                               "order arrived late from checkout"),
+                                      amy);
         QVERIFY(fix.ok());
         auto evidence = FixTargets(*f.orders, f.clock).evidence(*fix, fin);
         QVERIFY(evidence.ok());
-        QVERIFY2(evidence->join('\n').contains("dead after 4 attempt(s)"), qPrintable(evidence->join('\n')));
-        QVERIFY2(evidence->join('\n').contains("unknown order o-late"), qPrintable(evidence->join('\n')));
+        QVERIFY2(evidence->join('\n').contains("dead after 4 attempt(s)"),
+                 qPrintable(evidence->join('\n')));
+        QVERIFY2(evidence->join('\n').contains("unknown order o-late"),
+                 qPrintable(evidence->join('\n')));
         QVERIFY(evidence->join('\n').contains("order o-late: paying at version 2"));
-        QCOMPARE(FixTargets(*f.orders, f.clock).evidence(*fix, Actor::system("x")).error().code, ErrorCode::Forbidden);
+        QCOMPARE(FixTargets(*f.orders, f.clock).evidence(*fix, Actor::system("x")).error().code,
+                 ErrorCode::Forbidden);
         QVERIFY(desk.fixes.approve(fix->id, fix->changeSha256, "go", kOrigin, fin).ok());
-        QCOMPARE(f.count("SELECT COUNT(*) FROM callback_messages WHERE status = 'pending' AND attempts = 0"), 1);
-        QVERIFY(f.count("SELECT requeued_at FROM dead_letters WHERE callback_id = 'stripe:evt_late'") > 0);
+        QCOMPARE(
+            f.count(
+                "SELECT COUNT(*) FROM callback_messages WHERE status = 'pending' AND attempts = 0"),
+            1);
+        QVERIFY(
+            f.count("SELECT requeued_at FROM dead_letters WHERE callback_id = 'stripe:evt_late'") >
+            0);
         f.drain();
         QCOMPARE(f.order("o-late").state, OrderState::Paid);
         QCOMPARE(f.count("SELECT COUNT(*) FROM ledger_entries WHERE order_id = 'o-late'"), 1);
         // The proposal, the approval and the application are each audited.
         for (const char *action : {"fix.proposed", "fix.approved", "fix.applied"})
-            QCOMPARE(f.count("SELECT COUNT(*) FROM audit_outbox WHERE action = ? AND callback_id = 'stripe:evt_late'",
-                             {QString::fromLatin1(action)}), 1);
+            QCOMPARE(f.count("SELECT COUNT(*) FROM audit_outbox WHERE action = ? AND callback_id = "
+                             "'stripe:evt_late'",
+                             {QString::fromLatin1(action)}),
+                     1);
         // Nothing else may be proposed against a completed message.
         auto done = desk.fixes.propose(proposal(FixKind::ResolveMessage, "stripe:evt_late"), amy);
         QVERIFY(!done.ok());
@@ -358,7 +402,9 @@ private Q_SLOTS:
         QCOMPARE(f.count("SELECT COUNT(*) FROM callback_messages WHERE status = 'dead'"), 1);
         QCOMPARE(f.count("SELECT COUNT(*) FROM dead_letters WHERE requeued_at IS NULL"), 1);
         QCOMPARE(f.count("SELECT COUNT(*) FROM dead_letters"), 1);
-        QCOMPARE(f.count("SELECT COUNT(*) FROM audit_outbox WHERE action = 'callback.dead_lettered'"), 2);
+        QCOMPARE(
+            f.count("SELECT COUNT(*) FROM audit_outbox WHERE action = 'callback.dead_lettered'"),
+            2);
         // … and can be requeued again by a new proposal.
         QVERIFY(desk.fixes.propose(proposal(FixKind::RequeueMessage, "stripe:evt_n"), amy).ok());
     }
@@ -369,14 +415,17 @@ private Q_SLOTS:
         ONCEPAY_SCRATCH(dbs);
         EngineFixture f(*dbs);
         Desk desk(f);
-        QCOMPARE(desk.fixes.propose(proposal("delete_everything", "x"), amy).error().code, ErrorCode::Invalid);
-        QCOMPARE(desk.fixes.propose(proposal(FixKind::ConfirmPayment, "' OR 1=1 --"), amy).error().code,
-                 ErrorCode::NotFound);
+        QCOMPARE(desk.fixes.propose(proposal("delete_everything", "x"), amy).error().code,
+                 ErrorCode::Invalid);
+        QCOMPARE(
+            desk.fixes.propose(proposal(FixKind::ConfirmPayment, "' OR 1=1 --"), amy).error().code,
+            ErrorCode::NotFound);
         FixProposal noReason = proposal(FixKind::ConfirmPayment, "o-1");
         noReason.reasonCode = QString();
         QCOMPARE(desk.fixes.propose(noReason, amy).error().code, ErrorCode::Invalid);
-        QCOMPARE(desk.fixes.propose(proposal(FixKind::ConfirmPayment, "o-1", "  "), amy).error().code,
-                 ErrorCode::Invalid);
+        QCOMPARE(
+            desk.fixes.propose(proposal(FixKind::ConfirmPayment, "o-1", "  "), amy).error().code,
+            ErrorCode::Invalid);
         QCOMPARE(desk.fixes.propose(proposal(FixKind::ConfirmPayment, "o-1"), aud).error().code,
                  ErrorCode::Forbidden);
         QCOMPARE(desk.fixes.propose(proposal(FixKind::ConfirmPayment, "o-1"), adm).error().code,

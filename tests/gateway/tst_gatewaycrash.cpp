@@ -31,8 +31,8 @@ quint16 startGateway(QProcess &p, const QString &config, const QProcessEnvironme
     p.setProcessEnvironment(env);
     p.setStandardErrorFile(errFile, QIODevice::Append); // the access log; nobody drains a pipe
     p.start(qEnvironmentVariable("ONCEPAY_BIN_DIR") + QStringLiteral("/oncepay"),
-            {QStringLiteral("--config"), config, QStringLiteral("gateway"), QStringLiteral("--listen"),
-             QStringLiteral("127.0.0.1:0")});
+            {QStringLiteral("--config"), config, QStringLiteral("gateway"),
+             QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0")});
     if (!p.waitForStarted())
         return 0;
     QByteArray out;
@@ -67,7 +67,8 @@ private Q_SLOTS:
         EngineFixture f(*dbs); // migrates; counts from its own connection
         QProcessEnvironment env;
         const QString config = dbs->writeConfigFile(&env);
-        env.insert(QStringLiteral("ONCEPAY_STRIPE_WEBHOOK_SECRET"), QString::fromLatin1(kGwStripeSecret));
+        env.insert(QStringLiteral("ONCEPAY_STRIPE_WEBHOOK_SECRET"),
+                   QString::fromLatin1(kGwStripeSecret));
         const QString errFile = dbs->tempPath() + QStringLiteral("/gateway.err");
 
         QProcess first;
@@ -77,7 +78,7 @@ private Q_SLOTS:
         // 8 clients send new callbacks and, every third request, a retry of one of their own.
         constexpr int kClients = 8;
         std::mutex mutex;
-        QSet<QString> sent;                // event ids sent at least once
+        QSet<QString> sent;                  // event ids sent at least once
         QMap<QString, QString> acknowledged; // event id → callback id, answered 200
         QMap<int, int> statuses;
         std::atomic<bool> stop{false};
@@ -97,7 +98,8 @@ private Q_SLOTS:
                         sent.insert(eventId);
                     }
                     const InboundRequest req = signedStripe(eventId);
-                    const HttpResult r = c.request("POST", "/webhooks/stripe", req.body, req.headers);
+                    const HttpResult r =
+                        c.request("POST", "/webhooks/stripe", req.body, req.headers);
                     std::lock_guard lock(mutex);
                     ++statuses[r.status];
                     if (r.status == 200)
@@ -156,7 +158,8 @@ private Q_SLOTS:
             for (const QString &eventId : retries) {
                 const InboundRequest req = signedStripe(eventId);
                 const HttpResult r = c.request("POST", "/webhooks/stripe", req.body, req.headers);
-                const QString s = QJsonDocument::fromJson(r.body).object().value("status").toString();
+                const QString s =
+                    QJsonDocument::fromJson(r.body).object().value("status").toString();
                 if (r.status != 200) {
                     ++other;
                     continue;
@@ -174,7 +177,8 @@ private Q_SLOTS:
         QCOMPARE(alreadyReceived, int(stored.size()));
         QCOMPARE(alreadyReceived + newlyStored, int(sent.size()));
         QCOMPARE(f.count("SELECT COUNT(*) FROM callback_messages"), qint64(sent.size()));
-        QCOMPARE(f.count("SELECT COUNT(DISTINCT callback_id) FROM callback_messages"), qint64(sent.size()));
+        QCOMPARE(f.count("SELECT COUNT(DISTINCT callback_id) FROM callback_messages"),
+                 qint64(sent.size()));
 
         ::kill(pid_t(second.processId()), SIGTERM);
         QVERIFY(second.waitForFinished(30000));

@@ -58,7 +58,9 @@ private Q_SLOTS:
         AppConfig direct = gatewayConfig(*dbs);
         auto counter = openMigrated(direct.orders, QStringLiteral("test"));
         QVERIFY(counter.ok());
-        auto count = [&](const QString &sql) { return Sql::scalar(counter->db(), sql)->toLongLong(); };
+        auto count = [&](const QString &sql) {
+            return Sql::scalar(counter->db(), sql)->toLongLong();
+        };
 
         TcpOutageProxy proxy(direct.orders.host, direct.orders.port);
         QVERIFY(proxy.start() > 0);
@@ -85,10 +87,12 @@ private Q_SLOTS:
                     a.eventId = QStringLiteral("evt_outage_%1_%2").arg(t).arg(k);
                     const InboundRequest req = signedStripe(a.eventId);
                     a.startNs = clock.nsecsElapsed();
-                    const HttpResult r = c.request("POST", "/webhooks/stripe", req.body, req.headers);
+                    const HttpResult r =
+                        c.request("POST", "/webhooks/stripe", req.body, req.headers);
                     a.endNs = clock.nsecsElapsed();
                     a.status = r.status;
-                    a.callbackId = QJsonDocument::fromJson(r.body).object().value("callback_id").toString();
+                    a.callbackId =
+                        QJsonDocument::fromJson(r.body).object().value("callback_id").toString();
                     {
                         std::lock_guard lock(mutex);
                         answers.push_back(a);
@@ -101,15 +105,17 @@ private Q_SLOTS:
         }
         auto acknowledgedSince = [&](qint64 ns) {
             std::lock_guard lock(mutex);
-            return std::count_if(answers.begin(), answers.end(),
-                                 [&](const Answer &a) { return a.status == 200 && a.startNs > ns; });
+            return std::count_if(answers.begin(), answers.end(), [&](const Answer &a) {
+                return a.status == 200 && a.startNs > ns;
+            });
         };
         auto health = [&] {
             return offThread([&] { return TestHttpClient(gw.port).request("GET", "/healthz"); });
         };
 
         // Up: load is acknowledged.
-        QVERIFY2(serveUntil([&] { return acknowledgedSince(0) >= 100; }, 60000), "no load acknowledged");
+        QVERIFY2(serveUntil([&] { return acknowledgedSince(0) >= 100; }, 60000),
+                 "no load acknowledged");
         // Down: the server "restarts" — links reset, connections refused.
         const int linksBeforeDown = proxy.accepted();
         proxy.down();
@@ -129,7 +135,8 @@ private Q_SLOTS:
 
         QCOMPARE(unhealthy.status, 503);
         QCOMPARE(QJsonDocument::fromJson(unhealthy.body).object().value("ready").toBool(), false);
-        QVERIFY2(recovered, "the gateway did not acknowledge callbacks again within 30 s of the database returning");
+        QVERIFY2(recovered, "the gateway did not acknowledge callbacks again within 30 s of the "
+                            "database returning");
         QCOMPARE(healthy.status, 200);
 
         QSet<QString> acknowledged;
@@ -142,7 +149,8 @@ private Q_SLOTS:
             if (a.startNs > downNs && a.endNs < upNs) {
                 ++during;
                 // Sent and answered while the database was down: never a 200.
-                QVERIFY2(a.status == 503, qPrintable(a.eventId + QStringLiteral(" acknowledged while down")));
+                QVERIFY2(a.status == 503,
+                         qPrintable(a.eventId + QStringLiteral(" acknowledged while down")));
                 ++unavailableDuring;
             }
             if (a.status == 200 && a.startNs > upNs) {
@@ -152,8 +160,10 @@ private Q_SLOTS:
         }
         QVERIFY2(during > 0, "no request was answered during the outage");
         QCOMPARE(unavailableDuring, during);
-        QVERIFY2(firstRecoveredMs >= 0 && firstRecoveredMs <= 30000, qPrintable(QString::number(firstRecoveredMs)));
-        qInfo("outage: %d requests answered 503 while down; first 200 %d ms after the database returned",
+        QVERIFY2(firstRecoveredMs >= 0 && firstRecoveredMs <= 30000,
+                 qPrintable(QString::number(firstRecoveredMs)));
+        qInfo("outage: %d requests answered 503 while down; first 200 %d ms after the database "
+              "returned",
               unavailableDuring, firstRecoveredMs);
 
         // Nothing acknowledged is lost, nothing is stored twice.

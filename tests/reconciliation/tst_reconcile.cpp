@@ -276,8 +276,7 @@ private Q_SLOTS:
 
         const qint64 settled = kT0 + kDay; // before the fee change: the list-price fee is right
         QList<SettlementLine> lines;
-        for (const char *id :
-             {"r-ok", "r-split", "r-missing", "r-short", "r-unbooked", "r-recent"})
+        for (const char *id : {"r-ok", "r-split", "r-missing", "r-short", "r-unbooked", "r-recent"})
             lines << (QString(id) == u"r-recent" // captured after the change: new rate
                           ? line(QStringLiteral("pi_") + id, 10000, 325, kT0 + 5 * kDay)
                           : line(QStringLiteral("pi_") + id, 10000, 320, settled));

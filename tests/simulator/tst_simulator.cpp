@@ -121,9 +121,9 @@ private Q_SLOTS:
             {"--config", config, "staff", "add", "agent", "--role", "agent", "--password-stdin"},
             env, "agent-own-password-1\n");
         QVERIFY2(own.exitCode == 0, qPrintable(own.err));
-        CliRun demo = runOncepay({"--config", config, "simulate", "--demo", "--orders", "20",
-                                  "--days", "1", "--json"},
-                                 env);
+        CliRun demo = runOncepay(
+            {"--config", config, "simulate", "--demo", "--orders", "20", "--days", "1", "--json"},
+            env);
         QVERIFY2(demo.exitCode == 0, qPrintable(demo.err + demo.out));
         QVERIFY2(demo.out.contains(R"("demo_accounts_created": [
         "finance",

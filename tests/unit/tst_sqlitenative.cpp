@@ -40,7 +40,8 @@ private Q_SLOTS:
         QVERIFY(c->db().rollback());
         QCOMPARE(Sql::scalar(c->db(), "SELECT COUNT(*) FROM t")->toLongLong(), 0);
 
-        QVERIFY(Sql::exec(c->db(), "INSERT INTO t VALUES (?, ?)", {big, QStringLiteral("支付 ✓")}).ok());
+        QVERIFY(Sql::exec(c->db(), "INSERT INTO t VALUES (?, ?)", {big, QStringLiteral("支付 ✓")})
+                    .ok());
         SqliteNative::Statement select;
         QVERIFY(select.prepare(h, "SELECT id, name FROM t").ok());
         auto row = select.step();

@@ -169,7 +169,9 @@ void AdminPage::changeSetting(const QString &key, const QString &value, const QS
     const Actor actor = m_actor;
     runBackgroundQuery<SettingRow>(
         this, m_orders, QStringLiteral("setting"),
-        [=](const Connection &c) { return SettingsService(c, Clock::system()).set(key, value, reason, actor); },
+        [=](const Connection &c) {
+            return SettingsService(c, Clock::system()).set(key, value, reason, actor);
+        },
         [this, key](const Result<SettingRow> &r) {
             report(r.ok(), r ? tr("%1 is now %2.").arg(key, r->value)
                              : tr("Not changed: %1").arg(r.error().message));
@@ -188,7 +190,8 @@ void AdminPage::addStaff(const QString &username, const QString &name, const QSt
     runBackgroundQuery<StaffAccount>(
         this, m_orders, QStringLiteral("staff-add"),
         [=](const Connection &c) {
-            return StaffService(c, Clock::system()).add({username, name, staffRole}, password, actor);
+            return StaffService(c, Clock::system())
+                .add({username, name, staffRole}, password, actor);
         },
         [this](const Result<StaffAccount> &r) {
             report(r.ok(), r ? tr("Account %1 added.").arg(r->username)
@@ -202,7 +205,9 @@ void AdminPage::disableStaff(const QString &username, const QString &reason)
     const Actor actor = m_actor;
     runBackgroundQuery<StaffAccount>(
         this, m_orders, QStringLiteral("staff-disable"),
-        [=](const Connection &c) { return StaffService(c, Clock::system()).disable(username, actor, reason); },
+        [=](const Connection &c) {
+            return StaffService(c, Clock::system()).disable(username, actor, reason);
+        },
         [this](const Result<StaffAccount> &r) {
             report(r.ok(), r ? tr("Account %1 disabled.").arg(r->username)
                              : tr("Not disabled: %1").arg(r.error().message));
@@ -219,10 +224,14 @@ void AdminPage::askSetting()
     auto *value = new QLineEdit(row.value);
     auto *reason = new QLineEdit;
     reason->setPlaceholderText(tr("Why (audited)"));
-    if (askForm(tr("Change %1").arg(row.spec.key),
-                {{tr("&Value (%1 … %2):").arg(row.spec.min).arg(row.spec.max), value}, {tr("&Reason:"), reason}},
-                [value, reason] { return !value->text().trimmed().isEmpty() && !reason->text().trimmed().isEmpty(); },
-                dialog))
+    if (askForm(
+            tr("Change %1").arg(row.spec.key),
+            {{tr("&Value (%1 … %2):").arg(row.spec.min).arg(row.spec.max), value},
+             {tr("&Reason:"), reason}},
+            [value, reason] {
+                return !value->text().trimmed().isEmpty() && !reason->text().trimmed().isEmpty();
+            },
+            dialog))
         changeSetting(row.spec.key, value->text().trimmed(), reason->text().trimmed());
 }
 
@@ -238,14 +247,18 @@ void AdminPage::askAddStaff()
     password->setEchoMode(QLineEdit::Password);
     auto *again = new QLineEdit;
     again->setEchoMode(QLineEdit::Password);
-    if (askForm(tr("Add a staff account"),
-                {{tr("&User name:"), user}, {tr("&Display name:"), name}, {tr("&Role:"), role},
-                 {tr("&Password:"), password}, {tr("&Again:"), again}},
-                [user, password, again] {
-                    return !user->text().trimmed().isEmpty() && !password->text().isEmpty() &&
-                           password->text() == again->text();
-                },
-                dialog))
+    if (askForm(
+            tr("Add a staff account"),
+            {{tr("&User name:"), user},
+             {tr("&Display name:"), name},
+             {tr("&Role:"), role},
+             {tr("&Password:"), password},
+             {tr("&Again:"), again}},
+            [user, password, again] {
+                return !user->text().trimmed().isEmpty() && !password->text().isEmpty() &&
+                       password->text() == again->text();
+            },
+            dialog))
         addStaff(user->text().trimmed(), name->text().trimmed(), role->currentData().toString(),
                  password->text());
 }
@@ -258,8 +271,9 @@ void AdminPage::askDisable()
     const StaffAccount account = m_staff->rowAt(current.row());
     QDialog dialog(this);
     auto *reason = new QLineEdit;
-    if (askForm(tr("Disable %1").arg(account.username), {{tr("&Reason:"), reason}},
-                [reason] { return !reason->text().trimmed().isEmpty(); }, dialog))
+    if (askForm(
+            tr("Disable %1").arg(account.username), {{tr("&Reason:"), reason}},
+            [reason] { return !reason->text().trimmed().isEmpty(); }, dialog))
         disableStaff(account.username, reason->text().trimmed());
 }
 
@@ -274,10 +288,13 @@ void AdminPage::askResetPassword()
     password->setEchoMode(QLineEdit::Password);
     auto *again = new QLineEdit;
     again->setEchoMode(QLineEdit::Password);
-    if (!askForm(tr("New password for %1").arg(account.username),
-                 {{tr("&Password:"), password}, {tr("&Again:"), again}},
-                 [password, again] { return !password->text().isEmpty() && password->text() == again->text(); },
-                 dialog))
+    if (!askForm(
+            tr("New password for %1").arg(account.username),
+            {{tr("&Password:"), password}, {tr("&Again:"), again}},
+            [password, again] {
+                return !password->text().isEmpty() && password->text() == again->text();
+            },
+            dialog))
         return;
     m_busy->setBusy(true);
     const Actor actor = m_actor;
@@ -285,7 +302,9 @@ void AdminPage::askResetPassword()
     const QString secret = password->text();
     runBackgroundQuery<StaffAccount>(
         this, m_orders, QStringLiteral("staff-reset"),
-        [=](const Connection &c) { return StaffService(c, Clock::system()).resetPassword(username, secret, actor); },
+        [=](const Connection &c) {
+            return StaffService(c, Clock::system()).resetPassword(username, secret, actor);
+        },
         [this](const Result<StaffAccount> &r) {
             report(r.ok(), r ? tr("Password of %1 reset.").arg(r->username)
                              : tr("Not reset: %1").arg(r.error().message));

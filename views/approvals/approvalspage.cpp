@@ -188,8 +188,9 @@ void ApprovalsPage::refresh()
             m_summary->setToolTip({});
             // Keep the reviewer's place; otherwise start at the oldest waiting proposal.
             if ((!keep || !select(keep)) && m_proxy->rowCount() > 0)
-                m_table->selectionModel()->setCurrentIndex(
-                    m_proxy->index(0, 0), QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+                m_table->selectionModel()->setCurrentIndex(m_proxy->index(0, 0),
+                                                           QItemSelectionModel::ClearAndSelect |
+                                                               QItemSelectionModel::Rows);
             showSelected();
             Q_EMIT loaded(int(r->size()));
         });
@@ -211,8 +212,8 @@ bool ApprovalsPage::select(qint64 fixId)
     for (int row = 0; row < m_proxy->rowCount(); ++row) {
         const QModelIndex i = m_proxy->index(row, 0);
         if (i.data(IdRole).toLongLong() == fixId) {
-            m_table->selectionModel()->setCurrentIndex(
-                i, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+            m_table->selectionModel()->setCurrentIndex(i, QItemSelectionModel::ClearAndSelect |
+                                                              QItemSelectionModel::Rows);
             return true;
         }
     }
@@ -233,26 +234,27 @@ void ApprovalsPage::showSelected()
         m_evidence->clear();
         return;
     }
-    QString header = tr("<b>Fix #%1 — %2</b> on %3<br>Proposed by %4 (%5) from %6, %7<br>"
-                        "Reason: %8 — %9<br>Status: %10 · approvals %11 of %12")
-                         .arg(f->id)
-                         .arg(Labels::fixKind(f->kind).toHtmlEscaped(),
-                              QString(f->targetKind + u':' + f->targetId).toHtmlEscaped(),
-                              f->proposedBy.toHtmlEscaped(), f->proposerRole.toHtmlEscaped(),
-                              f->proposedFrom.toHtmlEscaped(), Labels::time(f->proposedAt),
-                              Labels::fixReason(f->reasonCode).toHtmlEscaped(),
-                              f->comment.toHtmlEscaped())
-                         .arg(Labels::fixStatus(f->status).toHtmlEscaped())
-                         .arg(f->approvals())
-                         .arg(f->approvalsNeeded);
+    QString header =
+        tr("<b>Fix #%1 — %2</b> on %3<br>Proposed by %4 (%5) from %6, %7<br>"
+           "Reason: %8 — %9<br>Status: %10 · approvals %11 of %12")
+            .arg(f->id)
+            .arg(Labels::fixKind(f->kind).toHtmlEscaped(),
+                 QString(f->targetKind + u':' + f->targetId).toHtmlEscaped(),
+                 f->proposedBy.toHtmlEscaped(), f->proposerRole.toHtmlEscaped(),
+                 f->proposedFrom.toHtmlEscaped(), Labels::time(f->proposedAt),
+                 Labels::fixReason(f->reasonCode).toHtmlEscaped(), f->comment.toHtmlEscaped())
+            .arg(Labels::fixStatus(f->status).toHtmlEscaped())
+            .arg(f->approvals())
+            .arg(f->approvalsNeeded);
     if (f->expectedVersion)
         header += QStringLiteral("<br>") + tr("Bound to order version %1").arg(f->expectedVersion);
     if (!f->failureReason.isEmpty())
         header += QStringLiteral("<br><span style='color:#b00020'>%1</span>")
                       .arg(f->failureReason.toHtmlEscaped());
     if (f->proposedBy == m_actor.id && f->status == FixStatus::Open)
-        header += QStringLiteral("<br><i>%1</i>").arg(tr("This is your proposal: another finance "
-                                                         "reviewer must decide it."));
+        header += QStringLiteral("<br><i>%1</i>")
+                      .arg(tr("This is your proposal: another finance "
+                              "reviewer must decide it."));
     header += QStringLiteral("<br><small>%1 %2</small>").arg(tr("Digest"), f->changeSha256);
     m_header->setText(header);
     m_change->setChange(f->change);
@@ -338,7 +340,8 @@ void ApprovalsPage::askReject()
     buttons->button(QDialogButtonBox::Ok)->setText(tr("Re&ject"));
     buttons->button(QDialogButtonBox::Ok)->setEnabled(false);
     connect(comment, &QPlainTextEdit::textChanged, &dialog, [comment, buttons] {
-        buttons->button(QDialogButtonBox::Ok)->setEnabled(!comment->toPlainText().trimmed().isEmpty());
+        buttons->button(QDialogButtonBox::Ok)
+            ->setEnabled(!comment->toPlainText().trimmed().isEmpty());
     });
     connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
@@ -382,14 +385,13 @@ void ApprovalsPage::decide(bool approve, const QString &reasonCode, const QStrin
         [this, id](const Result<FixRequest> &r) {
             m_busy->setBusy(false);
             if (r) {
-                const QString message =
-                    r->status == FixStatus::Applied
-                        ? tr("Fix #%1 approved and applied.").arg(id)
-                    : r->status == FixStatus::Rejected
-                        ? tr("Fix #%1 rejected.").arg(id)
-                        : tr("Fix #%1 approved; it needs %2 more approval(s).")
-                              .arg(id)
-                              .arg(r->approvalsNeeded - r->approvals());
+                const QString message = r->status == FixStatus::Applied
+                                            ? tr("Fix #%1 approved and applied.").arg(id)
+                                        : r->status == FixStatus::Rejected
+                                            ? tr("Fix #%1 rejected.").arg(id)
+                                            : tr("Fix #%1 approved; it needs %2 more approval(s).")
+                                                  .arg(id)
+                                                  .arg(r->approvalsNeeded - r->approvals());
                 m_summary->setText(message);
                 Q_EMIT decided(id, r->status, message);
             } else {
