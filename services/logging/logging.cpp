@@ -1,18 +1,40 @@
 #include "logging.h"
 
 #include <QDir>
-#include <QFileInfo>
 
+#include <QFileInfo>
+#include <algorithm>
+
+#include <spdlog/sinks/dist_sink.h>
 #include <spdlog/sinks/rotating_file_sink.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
 namespace OncePay::Logging {
 
+namespace {
+
+// Sinks that come and go while the program runs (a log pane per window) are never put into
+// the logger's own sink list: spdlog reads that list on every thread without a lock, so
+// changing it while a worker logs crashed (a window closing while its sign-out task logged).
+// They hang off this one distributing sink instead, which adds and removes under its mutex.
+const std::shared_ptr<spdlog::sinks::dist_sink_mt> &attached()
+{
+    static const auto sink = std::make_shared<spdlog::sinks::dist_sink_mt>();
+    return sink;
+}
+
+bool hasAttached(const spdlog::logger &logger)
+{
+    const auto &sinks = logger.sinks();
+    return std::find(sinks.begin(), sinks.end(), attached()) != sinks.end();
+}
+
+} // namespace
+
 bool isValidLevel(const QString &level)
 {
-    return spdlog::level::from_str(level.toStdString()) != spdlog::level::off
-           || level == u"off";
+    return spdlog::level::from_str(level.toStdString()) != spdlog::level::off || level == u"off";
 }
 
 bool setup(const Options &options, QString *error)
@@ -32,6 +54,7 @@ bool setup(const Options &options, QString *error)
                 *error = QString::fromStdString(e.what());
         }
     }
+    sinks.push_back(attached());
     auto logger = std::make_shared<spdlog::logger>("oncepay", sinks.begin(), sinks.end());
     const auto level = spdlog::level::from_str(options.level.toStdString());
     logger->set_level(level);
@@ -44,13 +67,16 @@ bool setup(const Options &options, QString *error)
 
 void addSink(const std::shared_ptr<spdlog::sinks::sink> &sink)
 {
-    spdlog::default_logger()->sinks().push_back(sink);
+    // Without setup() (tests) the default logger lacks the distributing sink: it is added
+    // once to that logger and never removed.
+    if (auto logger = spdlog::default_logger(); !hasAttached(*logger))
+        logger->sinks().push_back(attached());
+    attached()->add_sink(sink);
 }
 
 void removeSink(const std::shared_ptr<spdlog::sinks::sink> &sink)
 {
-    auto &sinks = spdlog::default_logger()->sinks();
-    sinks.erase(std::remove(sinks.begin(), sinks.end(), sink), sinks.end());
+    attached()->remove_sink(sink);
 }
 
 } // namespace OncePay::Logging

@@ -16,6 +16,7 @@
 #include "investigation/dossier.h"
 #include "investigation/ordermodels.h"
 #include "investigation/stuckmodel.h"
+#include "log/logpane.h"
 #include "orders/orderpage.h"
 #include "orders/statediagram.h"
 #include "scenario.h"
@@ -46,7 +47,12 @@
 #include <QThreadPool>
 #include <QVBoxLayout>
 
+#include <atomic>
 #include <memory>
+#include <thread>
+#include <vector>
+
+#include <spdlog/spdlog.h>
 #include <thread>
 
 using namespace OncePay;
@@ -359,6 +365,31 @@ private Q_SLOTS:
         QTest::keyClick(table, Qt::Key_Return);
         QCOMPARE(open.count(), 1);
         QCOMPARE(open.first().first().toString(), QStringLiteral("ord-ghost"));
+    }
+
+    void logPanesComeAndGoWhileThreadsLog()
+    {
+        // Windows (each with a log pane) open and close while other threads log: lines reach
+        // the panes that exist, and nothing crashes (a pane's sink was once removed from the
+        // logger's list while a sign-out task iterated it).
+        std::atomic<bool> stop = false;
+        std::vector<std::thread> loggers;
+        for (int t = 0; t < 3; ++t)
+            loggers.emplace_back([&stop, t] {
+                while (!stop)
+                    spdlog::info("log pane test background line from thread {}", t);
+            });
+        for (int i = 0; i < 200; ++i) {
+            LogPane pane;
+            spdlog::warn("log pane test marker {}", i);
+            if (i % 50 == 0)
+                QTRY_VERIFY_WITH_TIMEOUT(
+                    pane.toPlainText().contains(QStringLiteral("log pane test marker %1").arg(i)),
+                    5000);
+        }
+        stop = true;
+        for (auto &t : loggers)
+            t.join();
     }
 
     void stuckRowOpensTheOrderInTheWindow()
