@@ -151,32 +151,80 @@ Result<void> Connection::reconnect()
     return {};
 }
 
-Result<int> Connection::execKept(const QString &sql, const QVariantList &binds) const
+KeptQuery::KeptQuery(QSqlQuery *kept, bool *inUse)
+    : m_query(kept)
+    , m_inUse(inUse)
+{
+    *m_inUse = true;
+}
+
+KeptQuery::KeptQuery(std::unique_ptr<QSqlQuery> own)
+    : m_own(std::move(own))
+    , m_query(m_own.get())
+{}
+
+KeptQuery::KeptQuery(KeptQuery &&other) noexcept
+    : m_own(std::move(other.m_own))
+    , m_query(std::exchange(other.m_query, nullptr))
+    , m_inUse(std::exchange(other.m_inUse, nullptr))
+{}
+
+KeptQuery::~KeptQuery()
+{
+    if (m_query)
+        m_query->finish();
+    if (m_inUse)
+        *m_inUse = false;
+}
+
+Result<KeptQuery> Connection::queryKept(const QString &sql, const QVariantList &binds) const
 {
     const QSqlDatabase database = db();
     if (!database.isOpen())
         return makeError(ErrorCode::Unavailable, QStringLiteral("database connection is closed"));
+    auto prepared = [&](QSqlQuery &q) -> Result<void> {
+        q.setForwardOnly(true);
+        if (!q.prepare(sql))
+            return Sql::classify(q.lastError(), sql.simplified().left(80));
+        return {};
+    };
+    auto run = [&](QSqlQuery &q) -> Result<void> {
+        for (int i = 0; i < binds.size(); ++i)
+            q.bindValue(i, binds[i]);
+        if (!q.exec())
+            return Sql::classify(q.lastError(), sql.simplified().left(80));
+        return {};
+    };
     auto it = m_kept.find(sql);
+    if (it != m_kept.end() && it->second.inUse) {
+        auto once = std::make_unique<QSqlQuery>(database);
+        if (auto r = prepared(*once); !r)
+            return r.error();
+        if (auto r = run(*once); !r)
+            return r.error();
+        return KeptQuery(std::move(once));
+    }
     if (it == m_kept.end()) {
-        if (m_kept.size() >= 256)
-            m_kept.clear(); // statements built from data would be a bug; never grow without bound
+        if (m_kept.size() >= kMaxKept) // statements built from data would be a bug; stay bounded
+            std::erase_if(m_kept, [](const auto &k) { return !k.second.inUse; });
         auto q = std::make_unique<QSqlQuery>(database);
-        q->setForwardOnly(true);
-        if (!q->prepare(sql))
-            return Sql::classify(q->lastError(), sql.simplified().left(80));
-        it = m_kept.emplace(sql, std::move(q)).first;
+        if (auto r = prepared(*q); !r)
+            return r.error();
+        it = m_kept.emplace(sql, Kept{std::move(q), false}).first;
     }
-    QSqlQuery &q = *it->second;
-    for (int i = 0; i < binds.size(); ++i)
-        q.bindValue(i, binds[i]);
-    if (!q.exec()) {
-        const Error e = Sql::classify(q.lastError(), sql.simplified().left(80));
-        m_kept.erase(it);
-        return e;
+    if (auto r = run(*it->second.query); !r) {
+        m_kept.erase(it); // prepared on a link that broke, or never valid: start again
+        return r.error();
     }
-    const int affected = q.numRowsAffected();
-    q.finish();
-    return affected;
+    return KeptQuery(it->second.query.get(), &it->second.inUse);
+}
+
+Result<int> Connection::execKept(const QString &sql, const QVariantList &binds) const
+{
+    auto q = queryKept(sql, binds);
+    if (!q)
+        return q.error();
+    return (*q)->numRowsAffected();
 }
 
 bool Connection::ping() const

@@ -70,8 +70,7 @@ Result<void> OrderPictureQuery::loadMessages(OrderPicture *p) const
         where += QStringLiteral(" OR m.channel_txn_id = ?");
         binds << p->order.channelTxnId;
     }
-    auto q = Sql::exec(
-        m_c.db(),
+    auto q = m_c.queryKept(
         QStringLiteral("SELECT m.id, m.callback_id, m.channel, m.event_kind, m.channel_event_type,"
                        " m.attempt_ref, m.channel_txn_id, m.amount_minor, m.currency, m.status,"
                        " m.attempts, m.last_error, m.result_reason, m.lease_owner, m.lease_until,"
@@ -117,8 +116,7 @@ Result<void> OrderPictureQuery::loadMessages(OrderPicture *p) const
 Result<void> OrderPictureQuery::loadMoney(OrderPicture *p) const
 {
     const QVariantList id{p->order.orderId};
-    auto pay = Sql::exec(
-        m_c.db(),
+    auto pay = m_c.queryKept(
         QStringLiteral("SELECT id, channel, channel_txn_id, request_id, callback_id, amount_minor,"
                        " currency, status, settlement_status, captured_at, refunded_at"
                        " FROM payments WHERE order_id = ? ORDER BY captured_at, id"),
@@ -131,13 +129,12 @@ Result<void> OrderPictureQuery::loadMoney(OrderPicture *p) const
             pay->value(3).toString(),   pay->value(4).toString(), pay->value(5).toLongLong(),
             pay->value(6).toString(),   pay->value(7).toString(), pay->value(8).toString(),
             ms(pay->value(9)),          ms(pay->value(10))};
-    auto led =
-        Sql::exec(m_c.db(),
-                  QStringLiteral(
-                      "SELECT id, entry_key, kind, amount_minor, currency, channel, channel_txn_id,"
-                      " callback_id, memo, created_at FROM ledger_entries WHERE order_id = ?"
-                      " ORDER BY created_at, id"),
-                  id);
+    auto led = m_c.queryKept(
+        QStringLiteral(
+            "SELECT id, entry_key, kind, amount_minor, currency, channel, channel_txn_id,"
+            " callback_id, memo, created_at FROM ledger_entries WHERE order_id = ?"
+            " ORDER BY created_at, id"),
+        id);
     if (!led)
         return led.error();
     while (led->next())
@@ -146,8 +143,7 @@ Result<void> OrderPictureQuery::loadMoney(OrderPicture *p) const
                                led->value(4).toString(),   led->value(5).toString(),
                                led->value(6).toString(),   led->value(7).toString(),
                                led->value(8).toString(),   ms(led->value(9))};
-    auto ref = Sql::exec(
-        m_c.db(),
+    auto ref = m_c.queryKept(
         QStringLiteral("SELECT id, callback_id, channel, channel_txn_id, amount_minor, currency,"
                        " reason, created_at, resolved_at FROM refund_obligations"
                        " WHERE order_id = ? ORDER BY created_at, id"),
@@ -165,8 +161,7 @@ Result<void> OrderPictureQuery::loadMoney(OrderPicture *p) const
 Result<void> OrderPictureQuery::loadRecords(OrderPicture *p) const
 {
     const QVariantList id{p->order.orderId};
-    auto idem = Sql::exec(
-        m_c.db(),
+    auto idem = m_c.queryKept(
         QStringLiteral("SELECT id, request_id, expected_version, operation, status, outcome,"
                        " created_at, updated_at FROM idempotency_records WHERE order_id = ?"
                        " ORDER BY created_at, id"),
@@ -180,8 +175,7 @@ Result<void> OrderPictureQuery::loadRecords(OrderPicture *p) const
                                          ms(idem->value(6)),          ms(idem->value(7))};
     for (const auto &[table, kind] :
          {std::pair{"purchase_orders", "purchase"}, std::pair{"logistics_orders", "logistics"}}) {
-        auto f = Sql::exec(
-            m_c.db(),
+        auto f = m_c.queryKept(
             QStringLiteral("SELECT status, callback_id, created_at FROM %1 WHERE order_id = ?")
                 .arg(QLatin1String(table)),
             id);
@@ -210,8 +204,7 @@ Result<void> OrderPictureQuery::loadAudit(OrderPicture *p) const
     }
     if (!marks.isEmpty())
         where += QStringLiteral(" OR callback_id IN (%1)").arg(marks.join(u", "));
-    auto q = Sql::exec(
-        m_c.db(),
+    auto q = m_c.queryKept(
         QStringLiteral("SELECT id, event_id, occurred_at, actor, actor_role, action, entity_kind,"
                        " entity_id, callback_id, before_json, after_json, reason, shipped_at"
                        " FROM audit_outbox WHERE %1 ORDER BY id")

@@ -1,7 +1,6 @@
 #include "ordersearch.h"
 
 #include "auth/permissions.h"
-#include "investigation/preparedstatements.h"
 
 #include <QSet>
 #include <QSqlQuery>
@@ -84,7 +83,8 @@ const QList<Lookup> &lookups()
     return all;
 }
 
-// Every lookup in one statement, run as a kept prepared statement (preparedstatements.h):
+// Every lookup in one statement, run as a statement its connection keeps prepared
+// (Connection::queryKept):
 // one parse and plan per connection, one round trip per search. Each branch keeps its own
 // LIMIT; the rows are put in order and made distinct here (search()), which on SQLite costs
 // far less than DISTINCT and ORDER BY in the statement (temporary b-trees: ~0.4 ms a search
@@ -144,7 +144,7 @@ Result<QList<OrderHit>> OrderSearch::search(const QString &rawTerm, const Actor 
         else
             binds << term;
     }
-    auto q = PreparedStatements::exec(m_c, searchSql(limit), binds);
+    auto q = m_c.queryKept(searchSql(limit), binds);
     if (!q)
         return q.error();
     struct Row {

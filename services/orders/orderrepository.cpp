@@ -12,7 +12,7 @@ Result<std::optional<Order>> OrderRepository::find(const QString &orderId, bool 
         " FROM orders WHERE order_id = ?");
     if (lock && m_c.dialect() != Dialect::Sqlite)
         sql += QStringLiteral(" FOR UPDATE");
-    auto q = Sql::exec(m_c.db(), sql, {orderId});
+    auto q = m_c.queryKept(sql, {orderId});
     if (!q)
         return q.error();
     if (!q->next())
@@ -41,8 +41,7 @@ Result<std::optional<Order>> OrderRepository::find(const QString &orderId, bool 
 
 Result<QList<OrderTransition>> OrderRepository::transitions(const QString &orderId) const
 {
-    auto q = Sql::exec(
-        m_c.db(),
+    auto q = m_c.queryKept(
         QStringLiteral("SELECT id, order_id, from_state, to_state, new_version, cause_kind,"
                        " cause_id, actor, reason, created_at FROM order_transitions"
                        " WHERE order_id = ? ORDER BY new_version"),
@@ -69,8 +68,7 @@ Result<QList<OrderTransition>> OrderRepository::transitions(const QString &order
 
 Result<QList<TransitionRejection>> OrderRepository::rejections(const QString &orderId) const
 {
-    auto q = Sql::exec(
-        m_c.db(),
+    auto q = m_c.queryKept(
         QStringLiteral("SELECT id, order_id, expected_version, actual_version, actual_state,"
                        " requested_to, cause_kind, cause_id, actor, reason, created_at"
                        " FROM transition_rejections WHERE order_id = ? ORDER BY id"),

@@ -91,6 +91,70 @@ private Q_SLOTS:
         QCOMPARE(Sql::scalar(c.db(), QStringLiteral("SELECT COUNT(*) FROM callback_messages"))->toInt(), 2);
     }
 
+    // The statements a Connection keeps prepared (the engine's hot writes, the console's search
+    // and order page): run again with new values, never a stale answer; the same text asked for
+    // while its run is still being read; a failed run; a reconnect.
+    void keptStatementsRunAgainAndRecover_data() { Test::addEngineRows(); }
+    void keptStatementsRunAgainAndRecover()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        Connection c = migrated(dbs->orders());
+        for (const char *id : {"o-1", "o-2", "o-3"})
+            QCOMPARE(c.execKept(kInsertOrder, {QString::fromLatin1(id), 1000}).value(), 1);
+        QCOMPARE(c.keptCount(), 1);
+        // A duplicate key: refused as a conflict, the statement dropped, the next run prepares it.
+        auto dup = c.execKept(kInsertOrder, {QStringLiteral("o-1"), 5});
+        QVERIFY(!dup.ok());
+        QCOMPARE(dup.error().code, ErrorCode::Conflict);
+        QCOMPARE(c.keptCount(), 0);
+        QCOMPARE(c.execKept(kInsertOrder, {QStringLiteral("o-4"), 4000}).value(), 1);
+
+        const QString byId =
+            QStringLiteral("SELECT order_id, amount_minor FROM orders WHERE order_id = ?");
+        const QString above = QStringLiteral(
+            "SELECT order_id FROM orders WHERE amount_minor >= ? ORDER BY order_id");
+        for (int round = 0; round < 2; ++round) {
+            auto a = c.queryKept(byId, {QStringLiteral("o-4")});
+            QVERIFY(a.ok());
+            QVERIFY(a->next());
+            QCOMPARE(a->value(1).toLongLong(), 4000);
+            QVERIFY(!a->next());
+        }
+        {
+            auto outer = c.queryKept(above, {1000});
+            QVERIFY(outer.ok());
+            QStringList seen;
+            while (outer->next())
+                seen << outer->value(0).toString();
+            QCOMPARE(seen.join(u' '), QStringLiteral("o-1 o-2 o-3 o-4"));
+            // The same statement again while the first run is still held: a one-off run.
+            // (Reads are not interleaved: forward-only results on one PostgreSQL link are not.)
+            auto inner = c.queryKept(above, {4000});
+            QVERIFY(inner.ok());
+            QVERIFY(inner->next());
+            QCOMPARE(inner->value(0).toString(), QStringLiteral("o-4"));
+            QVERIFY(!inner->next());
+        }
+        {
+            auto after = c.queryKept(above, {2000}); // the kept one again, new values
+            QVERIFY(after.ok());
+            QVERIFY(after->next());
+            QCOMPARE(after->value(0).toString(), QStringLiteral("o-4"));
+            QVERIFY(!after->next());
+        }
+        QCOMPARE(c.keptCount(), 3);
+        auto bad = c.queryKept(QStringLiteral("SELECT no_such_column FROM orders"), {});
+        QVERIFY(!bad.ok());
+        QCOMPARE(c.keptCount(), 3);
+
+        QVERIFY(c.reconnect().ok());
+        QCOMPARE(c.keptCount(), 0);
+        auto again = c.queryKept(byId, {QStringLiteral("o-2")});
+        QVERIFY(again.ok());
+        QVERIFY(again->next());
+        QCOMPARE(again->value(0).toString(), QStringLiteral("o-2"));
+    }
+
     void oneEffectPerOrderAndPayment_data() { Test::addEngineRows(); }
     void oneEffectPerOrderAndPayment()
     {

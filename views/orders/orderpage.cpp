@@ -204,7 +204,10 @@ QString OrderPage::statusText() const
 void OrderPage::setStatus(const QString &text, bool error)
 {
     m_status->setText(text);
-    m_status->setStyleSheet(error ? QStringLiteral("color: #b31b1b;") : QString());
+    if (error != m_statusIsError) { // a style sheet is parsed and applied anew on every set
+        m_statusIsError = error;
+        m_status->setStyleSheet(error ? QStringLiteral("color: #b31b1b;") : QString());
+    }
 }
 
 void OrderPage::focusSearch()

@@ -94,6 +94,7 @@ private:
     QPushButton *m_export = nullptr;
     QPushButton *m_propose = nullptr;
     QLabel *m_status = nullptr;
+    bool m_statusIsError = false;
     BusyIndicator *m_busy = nullptr;
     QTableView *m_hitTable = nullptr;
     QLabel *m_title = nullptr;
