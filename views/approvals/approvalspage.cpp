@@ -162,9 +162,7 @@ void ApprovalsPage::refresh()
                 return;
             m_busy->setBusy(false);
             if (!r) {
-                m_summary->setText(errorText(r.error()));
-                m_summary->setToolTip(r.error().message);
-                Q_EMIT failed(m_summary->text());
+                Q_EMIT failed(showFailure(m_summary, r.error()));
                 return;
             }
             const qint64 keep = selected() ? selected()->id : 0;

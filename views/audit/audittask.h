@@ -37,48 +37,28 @@ AuditTaskHandle runAuditTask(QObject *context, const ConnectionProfile &audit,
                              const ConnectionProfile &orders, const QString &purpose, Work work,
                              Progress progress, Done done)
 {
-    static QAtomicInteger<quint64> counter;
-    const QString name =
-        QStringLiteral("console-%1-%2").arg(purpose).arg(counter.fetchAndAddRelaxed(1));
+    const QString name = Internal::taskConnectionName(purpose);
     AuditTaskHandle handle;
     auto cancel = handle.m_cancel;
     QPointer<QObject> guard(context);
-    auto *watcher = new QFutureWatcher<TaskOutcome<T>>(context);
-    QObject::connect(watcher, &QFutureWatcher<TaskOutcome<T>>::finished, context, [watcher, done] {
-        watcher->deleteLater();
-        const TaskOutcome<T> outcome = watcher->result();
-        if (outcome.value)
-            done(Result<T>(*outcome.value));
-        else
-            done(Result<T>(outcome.error));
-    });
-    watcher->setFuture(QtConcurrent::run(
-        consoleTaskPool(),
+    Internal::runOnConsolePool<T>(
+        context,
         [audit, orders, name, work, progress, cancel, guard]() -> TaskOutcome<T> {
-            TaskOutcome<T> out;
             auto a = InvestigationDb::open(audit, name);
-            if (!a) {
-                out.error = a.error();
-                return out;
-            }
+            if (!a)
+                return Internal::outcomeOf<T>(a.error());
             auto o = InvestigationDb::open(orders, name + QStringLiteral("-orders"));
-            if (!o) {
-                out.error = o.error();
-                return out;
-            }
+            if (!o)
+                return Internal::outcomeOf<T>(o.error());
             const AuditTaskProgress report = [progress, cancel, guard](qint64 d, qint64 t) {
                 if (QObject *ctx = guard.data())
                     QMetaObject::invokeMethod(
                         ctx, [progress, d, t] { progress(d, t); }, Qt::QueuedConnection);
                 return !cancel->load();
             };
-            Result<T> r = work(*a, *o, report);
-            if (r)
-                out.value = std::move(r).value();
-            else
-                out.error = r.error();
-            return out;
-        }));
+            return Internal::outcomeOf<T>(work(*a, *o, report));
+        },
+        done);
     return handle;
 }
 

@@ -363,8 +363,7 @@ void AuditTrailPage::verifyChain()
         [this](const Result<AuditVerifyReport> &r) {
             finishTask();
             if (!r) {
-                m_result->setText(errorText(r.error()));
-                m_result->setToolTip(r.error().message);
+                showFailure(m_result, r.error());
                 Q_EMIT verified(false, r.error().message);
                 return;
             }
@@ -434,8 +433,7 @@ void AuditTrailPage::exportTo(const QString &format, const QString &path)
         [this](const Result<AuditExportResult> &r) {
             finishTask();
             if (!r) {
-                m_result->setText(errorText(r.error()));
-                m_result->setToolTip(r.error().message);
+                showFailure(m_result, r.error());
                 Q_EMIT failed(r.error().message);
                 return;
             }

@@ -102,9 +102,7 @@ void SignInDialog::signIn()
                 return;
             setWorking(false);
             if (!r) {
-                m_message->setText(errorText(r.error()));
-                m_message->setToolTip(r.error().message);
-                Q_EMIT refused(m_message->text());
+                Q_EMIT refused(showFailure(m_message, r.error()));
                 return;
             }
             if (!r->signedIn()) {

@@ -61,13 +61,31 @@ inline QString connectionKey(const ConnectionProfile &p)
 
 } // namespace Internal
 
-template <typename T, typename Work, typename Done>
-void runBackgroundQuery(QObject *context, const ConnectionProfile &profile, const QString &purpose,
-                        Work work, Done done)
+namespace Internal {
+
+// A unique connection name for one task: "console-<purpose>-<n>".
+inline QString taskConnectionName(const QString &purpose)
 {
     static QAtomicInteger<quint64> counter;
-    const QString name =
-        QStringLiteral("console-%1-%2").arg(purpose).arg(counter.fetchAndAddRelaxed(1));
+    return QStringLiteral("console-%1-%2").arg(purpose).arg(counter.fetchAndAddRelaxed(1));
+}
+
+// Result<T> as the value a task hands back across QFuture.
+template <typename T> TaskOutcome<T> outcomeOf(Result<T> r)
+{
+    TaskOutcome<T> out;
+    if (r)
+        out.value = std::move(r).value();
+    else
+        out.error = r.error();
+    return out;
+}
+
+// Runs `task` on the console's pool and hands its outcome, as a Result<T>, to `done` on the
+// GUI thread while `context` lives.
+template <typename T, typename Task, typename Done>
+void runOnConsolePool(QObject *context, Task task, Done done)
+{
     auto *watcher = new QFutureWatcher<TaskOutcome<T>>(context);
     QObject::connect(watcher, &QFutureWatcher<TaskOutcome<T>>::finished, context, [watcher, done] {
         watcher->deleteLater();
@@ -77,32 +95,36 @@ void runBackgroundQuery(QObject *context, const ConnectionProfile &profile, cons
         else
             done(Result<T>(outcome.error));
     });
-    watcher->setFuture(
-        QtConcurrent::run(consoleTaskPool(), [profile, name, work]() -> TaskOutcome<T> {
-            TaskOutcome<T> out;
+    watcher->setFuture(QtConcurrent::run(consoleTaskPool(), std::move(task)));
+}
+
+} // namespace Internal
+
+template <typename T, typename Work, typename Done>
+void runBackgroundQuery(QObject *context, const ConnectionProfile &profile, const QString &purpose,
+                        Work work, Done done)
+{
+    const QString name = Internal::taskConnectionName(purpose);
+    Internal::runOnConsolePool<T>(
+        context,
+        [profile, name, work]() -> TaskOutcome<T> {
             auto &connections = Internal::threadConnections();
             const QString key = Internal::connectionKey(profile);
             auto it = connections.find(key);
             if (it == connections.end()) {
                 auto c = InvestigationDb::open(profile, name);
-                if (!c) {
-                    out.error = c.error();
-                    return out;
-                }
+                if (!c)
+                    return Internal::outcomeOf<T>(c.error());
                 it = connections.emplace(key, std::make_unique<Connection>(std::move(c).value()))
                          .first;
             }
             Result<T> r = work(*it->second);
-            if (r) {
-                out.value = std::move(r).value();
-            } else {
-                out.error = r.error();
-                if (out.error.code == ErrorCode::Unavailable ||
-                    out.error.code == ErrorCode::Internal)
-                    connections.erase(key);
-            }
-            return out;
-        }));
+            if (!r &&
+                (r.error().code == ErrorCode::Unavailable || r.error().code == ErrorCode::Internal))
+                connections.erase(key); // a lost database is reopened by the next task
+            return Internal::outcomeOf<T>(std::move(r));
+        },
+        done);
 }
 
 } // namespace OncePay

@@ -7,6 +7,7 @@
 #include "core/result.h"
 
 #include <QCoreApplication>
+#include <QLabel>
 
 namespace OncePay {
 
@@ -43,6 +44,15 @@ inline QString errorText(const Error &e)
         return QCoreApplication::translate("OncePay::ErrorText", "Something went wrong: %1")
             .arg(e.message);
     }
+}
+
+// Shows a failed load in a page's summary line: the sentence, with the technical message as
+// its tooltip. Returns the sentence (for the page's failed() signal).
+inline QString showFailure(QLabel *line, const Error &e)
+{
+    line->setText(errorText(e));
+    line->setToolTip(e.message);
+    return line->text();
 }
 
 } // namespace OncePay

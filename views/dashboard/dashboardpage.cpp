@@ -172,9 +172,7 @@ void DashboardPage::refresh()
                 return; // a newer refresh is on its way
             m_busy->setBusy(false);
             if (!r) {
-                m_status->setText(errorText(r.error()));
-                m_status->setToolTip(r.error().message);
-                Q_EMIT failed(m_status->text());
+                Q_EMIT failed(showFailure(m_status, r.error()));
                 return;
             }
             showData(*r);

@@ -176,8 +176,9 @@ ReconciliationPage::ReconciliationPage(const ConnectionProfile &orders, const Ac
     bar->addWidget(m_run);
     bar->addWidget(m_refresh);
     auto *filters = new QHBoxLayout;
-    for (auto [label, box] : {std::pair{tr("&Show:"), m_status}, std::pair{tr("&Kind:"), m_kind},
-                              std::pair{tr("C&hannel:"), m_channel}, std::pair{tr("A&ge:"), m_age}}) {
+    for (auto [label, box] :
+         {std::pair{tr("&Show:"), m_status}, std::pair{tr("&Kind:"), m_kind},
+          std::pair{tr("C&hannel:"), m_channel}, std::pair{tr("A&ge:"), m_age}}) {
         auto *l = new QLabel(label, this);
         l->setBuddy(box);
         filters->addWidget(l);
@@ -243,9 +244,7 @@ void ReconciliationPage::refresh()
                 return;
             m_busy->setBusy(false);
             if (!r) {
-                m_summary->setText(errorText(r.error()));
-                m_summary->setToolTip(r.error().message);
-                Q_EMIT failed(m_summary->text());
+                Q_EMIT failed(showFailure(m_summary, r.error()));
                 return;
             }
             m_runs->setRows(r->runs);
@@ -254,7 +253,9 @@ void ReconciliationPage::refresh()
             m_exceptionTable->resizeColumnsToContents();
             QStringList byKind;
             for (auto it = r->summary.openByKind.cbegin(); it != r->summary.openByKind.cend(); ++it)
-                byKind << QStringLiteral("%1 %2").arg(it.value()).arg(Labels::discrepancyKind(it.key()));
+                byKind << QStringLiteral("%1 %2")
+                              .arg(it.value())
+                              .arg(Labels::discrepancyKind(it.key()));
             QString text = tr("%n open exception(s)", nullptr, int(r->summary.open));
             if (!byKind.isEmpty())
                 text += QStringLiteral(": ") + byKind.join(QStringLiteral(", "));
@@ -268,14 +269,16 @@ void ReconciliationPage::refresh()
                 text += QLatin1Char(' ') +
                         (r->summary.lastFinishedAt
                              ? tr("A run is overdue: the last one finished %1 ago (cadence %2).")
-                                   .arg(Labels::age(QDateTime::currentMSecsSinceEpoch() - r->summary.lastFinishedAt),
+                                   .arg(Labels::age(QDateTime::currentMSecsSinceEpoch() -
+                                                    r->summary.lastFinishedAt),
                                         Labels::age(r->summary.cadenceMs))
                              : tr("No reconciliation has run yet."));
             m_summary->setText(text);
             m_summary->setToolTip({});
             if (m_proxy->rowCount() > 0 && !m_exceptionTable->currentIndex().isValid())
                 m_exceptionTable->selectionModel()->setCurrentIndex(
-                    m_proxy->index(0, 0), QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+                    m_proxy->index(0, 0),
+                    QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
             showSelected();
             Q_EMIT loaded(int(r->exceptions.size()));
         });
@@ -296,37 +299,39 @@ void ReconciliationPage::showSelected()
     }
     const DiscrepancyRow &d = m_exceptions->rowAt(m_proxy->mapToSource(current).row());
     m_propose->setEnabled(d.status == u"open" && !d.openFixId);
-    m_lineSide->setText(
-        d.line.present
-            ? tr("Line #%1 (%2)<br>Gross %3<br>Fee %4<br>Net %5<br>Settled %6")
-                  .arg(d.line.lineId)
-                  .arg(d.line.kind.toHtmlEscaped(), Labels::money(d.line.grossMinor, d.line.currency),
-                       Labels::money(d.line.feeMinor, d.line.currency),
-                       Labels::money(d.line.netMinor, d.line.currency), Labels::time(d.line.settledAt))
-            : tr("No settlement line: the channel has not settled this payment."));
+    m_lineSide->setText(d.line.present
+                            ? tr("Line #%1 (%2)<br>Gross %3<br>Fee %4<br>Net %5<br>Settled %6")
+                                  .arg(d.line.lineId)
+                                  .arg(d.line.kind.toHtmlEscaped(),
+                                       Labels::money(d.line.grossMinor, d.line.currency),
+                                       Labels::money(d.line.feeMinor, d.line.currency),
+                                       Labels::money(d.line.netMinor, d.line.currency),
+                                       Labels::time(d.line.settledAt))
+                            : tr("No settlement line: the channel has not settled this payment."));
     m_paymentSide->setText(
         d.payment.present
             ? tr("Order %1 (%2)<br>Captured %3<br>Status %4<br>At %5")
                   .arg(d.payment.orderId.toHtmlEscaped(), Labels::orderState(d.payment.orderState),
                        Labels::money(d.payment.amountMinor, d.payment.currency),
                        d.payment.status.toHtmlEscaped(), Labels::time(d.payment.capturedAt))
-            : tr("No payment with transaction %1 is known to OncePay.").arg(d.channelTxnId.toHtmlEscaped()));
+            : tr("No payment with transaction %1 is known to OncePay.")
+                  .arg(d.channelTxnId.toHtmlEscaped()));
     QString rule = Labels::discrepancyStatus(d.status);
     if (!d.ruleId.isEmpty())
-        rule += QStringLiteral("<br>") +
-                tr("Rule %1 version %2; fee schedule #%3 %4")
-                    .arg(d.ruleId.toHtmlEscaped())
-                    .arg(d.ruleVersion)
-                    .arg(d.feeScheduleId)
-                    .arg(d.feeScheduleNote.toHtmlEscaped());
+        rule += QStringLiteral("<br>") + tr("Rule %1 version %2; fee schedule #%3 %4")
+                                             .arg(d.ruleId.toHtmlEscaped())
+                                             .arg(d.ruleVersion)
+                                             .arg(d.feeScheduleId)
+                                             .arg(d.feeScheduleNote.toHtmlEscaped());
     if (!d.evidenceSha256.isEmpty())
-        rule += QStringLiteral("<br><small>") + tr("Evidence SHA-256 %1").arg(d.evidenceSha256.left(24)) +
+        rule += QStringLiteral("<br><small>") +
+                tr("Evidence SHA-256 %1").arg(d.evidenceSha256.left(24)) +
                 QStringLiteral("…</small>");
     if (!d.detail.isEmpty())
         rule += QStringLiteral("<br>") + d.detail.toHtmlEscaped();
     if (d.openFixId)
-        rule += QStringLiteral("<br><i>") + tr("Fix #%1 is waiting for approval.").arg(d.openFixId) +
-                QStringLiteral("</i>");
+        rule += QStringLiteral("<br><i>") +
+                tr("Fix #%1 is waiting for approval.").arg(d.openFixId) + QStringLiteral("</i>");
     m_ruleSide->setText(rule);
 }
 
@@ -351,8 +356,9 @@ void ReconciliationPage::closeSelectedPeriod()
     if (!current.isValid())
         return;
     const ReconciliationRunRow &run = m_runs->rowAt(current.row());
-    FixTargetRow row{QStringLiteral("period"), FixTargets::periodTarget(run.periodFrom, run.periodTo),
-                     QStringLiteral("open"), QString(), QString()};
+    FixTargetRow row{QStringLiteral("period"),
+                     FixTargets::periodTarget(run.periodFrom, run.periodTo), QStringLiteral("open"),
+                     QString(), QString()};
     QPointer<ReconciliationPage> self(this);
     proposeFixes(this, m_orders, m_actor, {row}, [self](int) {
         if (self)
@@ -403,7 +409,8 @@ void ReconciliationPage::startRun(qint64 fromMs, qint64 toMs)
     options.toMs = toMs;
     options.progress = [cancel, self](qint64 done, qint64 total) {
         QMetaObject::invokeMethod(
-            qApp, [self, done, total] {
+            qApp,
+            [self, done, total] {
                 if (!self || total <= 0)
                     return;
                 self->m_progress->setRange(0, 1000);
@@ -428,14 +435,15 @@ void ReconciliationPage::startRun(qint64 fromMs, qint64 toMs)
                 message = tr("The run failed: %1").arg(r.error().message);
             } else {
                 status = r->status;
-                message = r->status == u"cancelled"
-                              ? tr("Run #%1 was cancelled; nothing it found was kept.").arg(r->runId)
-                              : tr("Run #%1 finished: coverage %2, %3 corrected automatically, %4 new "
-                                   "exception(s).")
-                                    .arg(r->runId)
-                                    .arg(Labels::coverage(r->coveragePpm))
-                                    .arg(r->autoFixed)
-                                    .arg(r->opened);
+                message =
+                    r->status == u"cancelled"
+                        ? tr("Run #%1 was cancelled; nothing it found was kept.").arg(r->runId)
+                        : tr("Run #%1 finished: coverage %2, %3 corrected automatically, %4 new "
+                             "exception(s).")
+                              .arg(r->runId)
+                              .arg(Labels::coverage(r->coveragePpm))
+                              .arg(r->autoFixed)
+                              .arg(r->opened);
             }
             refresh();
             m_summary->setText(message);

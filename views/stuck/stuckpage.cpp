@@ -10,10 +10,10 @@
 
 #include <QComboBox>
 #include <QHBoxLayout>
-#include <QItemSelectionModel>
-#include <QPointer>
 #include <QHeaderView>
+#include <QItemSelectionModel>
 #include <QLabel>
+#include <QPointer>
 #include <QPushButton>
 #include <QSortFilterProxyModel>
 #include <QTableView>
@@ -133,9 +133,7 @@ void StuckPage::refresh()
                 return;
             m_busy->setBusy(false);
             if (!r) {
-                m_summary->setText(errorText(r.error()));
-                m_summary->setToolTip(r.error().message);
-                Q_EMIT failed(m_summary->text());
+                Q_EMIT failed(showFailure(m_summary, r.error()));
                 return;
             }
             m_model->setRows(r->records);
@@ -164,23 +162,25 @@ std::optional<FixTargetRow> fixTarget(const StuckRecord &r)
 {
     switch (r.kind) {
     case StuckKind::DeadLetter:
-        return FixTargetRow{QStringLiteral("message"), r.callbackId, QStringLiteral("dead"), {}, r.currency};
+        return FixTargetRow{
+            QStringLiteral("message"), r.callbackId, QStringLiteral("dead"), {}, r.currency};
     case StuckKind::ExpiredLease:
     case StuckKind::ProcessingMessage:
-        return FixTargetRow{QStringLiteral("message"), r.callbackId, QStringLiteral("processing"), {}, r.currency};
+        return FixTargetRow{
+            QStringLiteral("message"), r.callbackId, QStringLiteral("processing"), {}, r.currency};
     case StuckKind::PendingMessage:
         return FixTargetRow{QStringLiteral("message"), r.callbackId, r.status, {}, r.currency};
     case StuckKind::OrderInFlight:
         return FixTargetRow{QStringLiteral("order"), r.orderId, r.status, {}, r.currency};
-    default:
-        return std::nullopt;
+    default: return std::nullopt;
     }
 }
 
 } // namespace
 
-static QList<FixTargetRow> selectedTargets(const QTableView *table, const QSortFilterProxyModel *proxy,
-                                    const StuckModel *model)
+static QList<FixTargetRow> selectedTargets(const QTableView *table,
+                                           const QSortFilterProxyModel *proxy,
+                                           const StuckModel *model)
 {
     QList<FixTargetRow> rows;
     for (const QModelIndex &i : table->selectionModel()->selectedRows()) {
