@@ -14,6 +14,10 @@
 
 #include <algorithm>
 #include <future>
+#include <memory>
+#include <optional>
+
+#include <sqlite3.h>
 
 #include <openssl/evp.h>
 
@@ -33,6 +37,51 @@ QString sha256Hex(const QByteArray &data)
             QCryptographicHash::hash(data, QCryptographicHash::Sha256).toHex());
     return QString::fromLatin1(
         QByteArray::fromRawData(reinterpret_cast<const char *>(digest), int(size)).toHex());
+}
+
+constexpr auto kInsertLine =
+    "INSERT INTO settlement_lines (statement_id, line_no, channel, channel_txn_id, kind,"
+    " gross_minor, fee_minor, net_minor, currency, settled_at, raw)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+
+void bindText(SqliteNative::Statement &st, int index, const QString &s)
+{
+    if (s.isNull())
+        st.bindNull(index);
+    else
+        st.bindText(index, s);
+}
+
+// The statement's lines through one native prepared INSERT on the connection's handle, reused
+// for every line (no QVariant per value), inside the caller's open transaction.
+Result<void> insertLinesNative(sqlite3 *h, qint64 statementId, const ParsedStatement &s)
+{
+    SqliteNative::Statement st;
+    if (auto p = st.prepare(h, QByteArray(kInsertLine)); !p)
+        return p.error();
+    const QString &channel = s.channel;
+    int seq = 0;
+    for (const SettlementLine &l : s.lines) {
+        st.bind(1, statementId);
+        st.bind(2, qint64(++seq)); // a record may settle twice (FedaPay refunded rows)
+        st.bindText(3, channel);
+        bindText(st, 4, l.channelTxnId);
+        bindText(st, 5, l.kind);
+        st.bind(6, l.grossMinor);
+        st.bind(7, l.feeMinor);
+        st.bind(8, l.netMinor);
+        bindText(st, 9, l.currency);
+        st.bind(10, l.settledAtMs);
+        bindText(st, 11, l.raw);
+        if (auto r = st.exec(); !r) {
+            Error e = r.error();
+            e.message =
+                QStringLiteral("insert settlement line %1: %2").arg(l.lineNo).arg(e.message);
+            return e;
+        }
+        st.reset();
+    }
+    return {};
 }
 
 } // namespace
@@ -89,6 +138,8 @@ std::vector<Result<StatementImport>>
 SettlementImporter::importFiles(const QList<std::pair<QString, QString>> &files,
                                 const Actor &actor) const
 {
+    if (files.size() > 1 && SqliteNative::handle(m_c.db()))
+        return importFilesSqlite(files, actor);
     std::vector<Result<StatementImport>> out;
     out.reserve(size_t(files.size()));
     auto start = [&](qsizetype i) {
@@ -99,27 +150,96 @@ SettlementImporter::importFiles(const QList<std::pair<QString, QString>> &files,
     std::future<Result<Prepared>> next;
     if (!files.isEmpty())
         next = start(0);
-    // On SQLite every commit is durable in the WAL (synchronous=FULL) before it returns; copying
-    // the WAL into the database file (the checkpoint) is done once after the batch instead of
-    // after every statement, so pages that several statements touch are written back once.
-    const bool sqlite = files.size() > 1 && SqliteNative::handle(m_c.db());
-    qint64 autoCheckpoint = 0;
-    if (sqlite) {
-        auto v = Sql::scalar(m_c.db(), QStringLiteral("PRAGMA wal_autocheckpoint"));
-        autoCheckpoint = v ? v->toLongLong() : 1000;
-        (void)Sql::exec(m_c.db(), QStringLiteral("PRAGMA wal_autocheckpoint = 0"));
-    }
     for (qsizetype i = 0; i < files.size(); ++i) {
         Result<Prepared> p = next.get();
         if (i + 1 < files.size())
             next = start(i + 1); // parsed while this one is stored
         out.push_back(p ? commit(*p, actor) : Result<StatementImport>(p.error()));
     }
-    if (sqlite) {
-        (void)Sql::exec(m_c.db(),
-                        QStringLiteral("PRAGMA wal_autocheckpoint = %1").arg(autoCheckpoint));
-        (void)Sql::exec(m_c.db(), QStringLiteral("PRAGMA wal_checkpoint(PASSIVE)"));
+    return out;
+}
+
+// SQLite: this thread reads, hashes and parses the files — as it would one by one — while a
+// helper thread inserts the previous file's lines and commits its transaction through SQLite's
+// C API on the same handle. Each file is still its own all-or-nothing transaction: this thread
+// checks for a duplicate, begins it and writes the statement row and its audit record, then
+// hands the open transaction over and touches the connection again only after the helper has
+// committed or rolled it back. The parsed statement is freed by the thread that made it (freeing
+// a million small allocations from another thread made both fight over one malloc arena).
+std::vector<Result<StatementImport>>
+SettlementImporter::importFilesSqlite(const QList<std::pair<QString, QString>> &files,
+                                      const Actor &actor) const
+{
+    sqlite3 *h = SqliteNative::handle(m_c.db());
+    std::vector<Result<StatementImport>> out;
+    out.reserve(size_t(files.size()));
+    // Every commit is durable in the WAL (synchronous=FULL) before it returns; copying the WAL
+    // into the database file (the checkpoint) is done once after the batch instead of after
+    // every statement, so pages that several statements touch are written back once.
+    auto v = Sql::scalar(m_c.db(), QStringLiteral("PRAGMA wal_autocheckpoint"));
+    const qint64 autoCheckpoint = v ? v->toLongLong() : 1000;
+    (void)Sql::exec(m_c.db(), QStringLiteral("PRAGMA wal_autocheckpoint = 0"));
+
+    struct InFlight {
+        std::unique_ptr<Prepared> prepared;
+        StatementImport result;
+        std::future<Result<void>> stored; // lines inserted and committed (or rolled back)
+    };
+    std::optional<InFlight> flight;
+    auto finish = [&] { // wait for the helper, then record the outcome of that file
+        if (!flight)
+            return;
+        Result<void> r = flight->stored.get();
+        out.push_back(r ? Result<StatementImport>(flight->result)
+                        : Result<StatementImport>(r.error()));
+    };
+    for (qsizetype i = 0; i < files.size(); ++i) {
+        Result<Prepared> p = prepareFile(files[i].first, files[i].second);
+        std::unique_ptr<Prepared> done; // freed here, after the next store has started
+        if (flight) {
+            finish();
+            done = std::move(flight->prepared);
+            flight.reset();
+        }
+        if (!p) {
+            out.push_back(p.error());
+            continue;
+        }
+        auto begun = begin(*p, actor);
+        if (!begun) {
+            out.push_back(begun.error());
+            continue;
+        }
+        if (begun->alreadyImported || !p->parsed) {
+            out.push_back(*begun);
+            continue;
+        }
+        flight.emplace();
+        flight->prepared = std::make_unique<Prepared>(std::move(*p));
+        flight->result = *begun;
+        flight->stored = std::async(
+            std::launch::async, [h, id = begun->statementId, s = &*flight->prepared->parsed] {
+                Result<void> r = insertLinesNative(h, id, *s);
+                if (r) {
+                    if (char *err = nullptr;
+                        sqlite3_exec(h, "COMMIT", nullptr, nullptr, &err) != SQLITE_OK) {
+                        r = makeError(ErrorCode::Unavailable,
+                                      QStringLiteral("commit statement %1: %2")
+                                          .arg(id)
+                                          .arg(QString::fromUtf8(err ? err : "?")));
+                        sqlite3_free(err);
+                    }
+                }
+                if (!r && !sqlite3_get_autocommit(h))
+                    sqlite3_exec(h, "ROLLBACK", nullptr, nullptr, nullptr);
+                return r;
+            });
+        done.reset(); // the previous statement, freed while this one is stored
     }
+    finish();
+    flight.reset();
+    (void)Sql::exec(m_c.db(), QStringLiteral("PRAGMA wal_autocheckpoint = %1").arg(autoCheckpoint));
+    (void)Sql::exec(m_c.db(), QStringLiteral("PRAGMA wal_checkpoint(PASSIVE)"));
     return out;
 }
 
@@ -128,16 +248,12 @@ Result<StatementImport> SettlementImporter::commit(const Prepared &p, const Acto
     StatementImport out;
     out.fileName = p.fileName;
     out.sha256 = p.sha256;
-    auto seen = Sql::exec(
-        m_c.db(),
-        QStringLiteral("SELECT id, line_count FROM settlement_statements WHERE channel = ? AND"
-                       " file_sha256 = ?"),
-        {p.channel, out.sha256});
+    auto seen = alreadyImported(p);
     if (!seen)
         return seen.error();
-    if (seen->next()) {
-        out.statementId = seen->value(0).toLongLong();
-        out.lines = seen->value(1).toInt();
+    if (seen->statementId) {
+        out.statementId = seen->statementId;
+        out.lines = seen->lines;
         out.alreadyImported = true;
         return out;
     }
@@ -161,8 +277,80 @@ Result<StatementImport> SettlementImporter::commit(const Prepared &p, const Acto
     return out;
 }
 
+Result<SettlementImporter::Seen> SettlementImporter::alreadyImported(const Prepared &p) const
+{
+    auto q = Sql::exec(
+        m_c.db(),
+        QStringLiteral("SELECT id, line_count FROM settlement_statements WHERE channel = ? AND"
+                       " file_sha256 = ?"),
+        {p.channel, p.sha256});
+    if (!q)
+        return q.error();
+    Seen seen;
+    if (q->next()) {
+        seen.statementId = q->value(0).toLongLong();
+        seen.lines = q->value(1).toInt();
+    }
+    return seen;
+}
+
+Result<StatementImport> SettlementImporter::begin(const Prepared &p, const Actor &actor) const
+{
+    StatementImport out;
+    out.fileName = p.fileName;
+    out.sha256 = p.sha256;
+    auto seen = alreadyImported(p);
+    if (!seen)
+        return seen.error();
+    if (seen->statementId) {
+        out.statementId = seen->statementId;
+        out.lines = seen->lines;
+        out.alreadyImported = true;
+        return out;
+    }
+    if (!p.parsed) {
+        Error e = p.parsed.error();
+        e.message = p.fileName + QStringLiteral(": ") + e.message;
+        return e;
+    }
+    const ParsedStatement &parsed = *p.parsed;
+    out.lines = int(parsed.lines.size());
+    out.skippedRecords = parsed.skippedRecords;
+    if (parsed.lines.size() > 10000) // room for the index pages
+        (void)Sql::exec(m_c.db(), QStringLiteral("PRAGMA cache_size = -262144"));
+    if (auto b = Sql::exec(m_c.db(), QStringLiteral("BEGIN IMMEDIATE")); !b)
+        return b.error();
+    auto id = storeHeader(parsed, p.fileName, out.sha256, actor);
+    if (!id) {
+        (void)Sql::exec(m_c.db(), QStringLiteral("ROLLBACK"));
+        if (id.error().code == ErrorCode::Conflict) { // imported concurrently by someone else
+            out.alreadyImported = true;
+            return out;
+        }
+        return id.error();
+    }
+    out.statementId = *id;
+    return out;
+}
+
 Result<qint64> SettlementImporter::store(const ParsedStatement &s, const QString &fileName,
                                          const QString &sha, const Actor &actor) const
+{
+    if (m_c.dialect() == Dialect::Sqlite && s.lines.size() > 10000) // room for the index pages
+        (void)Sql::exec(m_c.db(), QStringLiteral("PRAGMA cache_size = -262144"));
+    return inTransaction(m_c.db(), Transaction::Mode::Immediate, [&]() -> Result<qint64> {
+        auto id = storeHeader(s, fileName, sha, actor);
+        if (!id)
+            return id.error();
+        if (auto r = insertLines(*id, s); !r)
+            return r.error();
+        return *id;
+    });
+}
+
+// The statement row and its audit record, inside the caller's transaction.
+Result<qint64> SettlementImporter::storeHeader(const ParsedStatement &s, const QString &fileName,
+                                               const QString &sha, const Actor &actor) const
 {
     qint64 from = 0, to = 0;
     if (!s.lines.isEmpty()) {
@@ -173,86 +361,36 @@ Result<qint64> SettlementImporter::store(const ParsedStatement &s, const QString
         from = lo->settledAtMs;
         to = hi->settledAtMs;
     }
-    if (m_c.dialect() == Dialect::Sqlite && s.lines.size() > 10000) // room for the index pages
-        (void)Sql::exec(m_c.db(), QStringLiteral("PRAGMA cache_size = -262144"));
-    return inTransaction(m_c.db(), Transaction::Mode::Immediate, [&]() -> Result<qint64> {
-        auto id = Sql::insert(
-            m_c.db(), m_c.dialect(),
-            QStringLiteral("INSERT INTO settlement_statements (channel, file_sha256, file_name,"
-                           " line_count, period_from, period_to, imported_by, imported_at)"
-                           " VALUES (?, ?, ?, ?, ?, ?, ?, ?)"),
-            {s.channel, sha, fileName, qint64(s.lines.size()),
-             s.lines.isEmpty() ? QVariant() : from, s.lines.isEmpty() ? QVariant() : to, actor.id,
-             m_clock.nowMs()});
-        if (!id)
-            return id.error();
-        if (auto r = insertLines(*id, s); !r)
-            return r.error();
-        AuditEvent e;
-        e.actor = actor.id;
-        e.actorRole = actor.role;
-        e.action = QStringLiteral("settlement.imported");
-        e.entityKind = QStringLiteral("settlement_statement");
-        e.entityId = QString::number(*id);
-        e.after = {{QStringLiteral("channel"), s.channel},
-                   {QStringLiteral("file_name"), fileName},
-                   {QStringLiteral("file_sha256"), sha},
-                   {QStringLiteral("lines"), qint64(s.lines.size())}};
-        if (auto a = AuditOutbox::record(m_c.db(), e, m_clock); !a)
-            return a.error();
-        return *id;
-    });
+    auto id = Sql::insert(
+        m_c.db(), m_c.dialect(),
+        QStringLiteral("INSERT INTO settlement_statements (channel, file_sha256, file_name,"
+                       " line_count, period_from, period_to, imported_by, imported_at)"
+                       " VALUES (?, ?, ?, ?, ?, ?, ?, ?)"),
+        {s.channel, sha, fileName, qint64(s.lines.size()), s.lines.isEmpty() ? QVariant() : from,
+         s.lines.isEmpty() ? QVariant() : to, actor.id, m_clock.nowMs()});
+    if (!id)
+        return id.error();
+    AuditEvent e;
+    e.actor = actor.id;
+    e.actorRole = actor.role;
+    e.action = QStringLiteral("settlement.imported");
+    e.entityKind = QStringLiteral("settlement_statement");
+    e.entityId = QString::number(*id);
+    e.after = {{QStringLiteral("channel"), s.channel},
+               {QStringLiteral("file_name"), fileName},
+               {QStringLiteral("file_sha256"), sha},
+               {QStringLiteral("lines"), qint64(s.lines.size())}};
+    if (auto a = AuditOutbox::record(m_c.db(), e, m_clock); !a)
+        return a.error();
+    return *id;
 }
-
-namespace {
-
-constexpr auto kInsertLine =
-    "INSERT INTO settlement_lines (statement_id, line_no, channel, channel_txn_id, kind,"
-    " gross_minor, fee_minor, net_minor, currency, settled_at, raw)"
-    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
-
-void bindText(SqliteNative::Statement &st, int index, const QString &s)
-{
-    if (s.isNull())
-        st.bindNull(index);
-    else
-        st.bindText(index, s);
-}
-
-} // namespace
 
 // The statement's lines, inside the caller's transaction. On SQLite one native prepared INSERT
 // on the connection's own handle, reused for every line (no QVariant per value); QtSql elsewhere.
 Result<void> SettlementImporter::insertLines(qint64 statementId, const ParsedStatement &s) const
 {
-    if (sqlite3 *h = SqliteNative::handle(m_c.db())) {
-        SqliteNative::Statement st;
-        if (auto p = st.prepare(h, QByteArray(kInsertLine)); !p)
-            return p.error();
-        const QString &channel = s.channel;
-        int seq = 0;
-        for (const SettlementLine &l : s.lines) {
-            st.bind(1, statementId);
-            st.bind(2, qint64(++seq)); // a record may settle twice (FedaPay refunded rows)
-            st.bindText(3, channel);
-            bindText(st, 4, l.channelTxnId);
-            bindText(st, 5, l.kind);
-            st.bind(6, l.grossMinor);
-            st.bind(7, l.feeMinor);
-            st.bind(8, l.netMinor);
-            bindText(st, 9, l.currency);
-            st.bind(10, l.settledAtMs);
-            bindText(st, 11, l.raw);
-            if (auto r = st.exec(); !r) {
-                Error e = r.error();
-                e.message =
-                    QStringLiteral("insert settlement line %1: %2").arg(l.lineNo).arg(e.message);
-                return e;
-            }
-            st.reset();
-        }
-        return {};
-    }
+    if (sqlite3 *h = SqliteNative::handle(m_c.db()))
+        return insertLinesNative(h, statementId, s);
     QSqlQuery q(m_c.db());
     if (!q.prepare(QString::fromLatin1(kInsertLine)))
         return Sql::classify(q.lastError(), QStringLiteral("prepare settlement line insert"));

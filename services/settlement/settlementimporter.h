@@ -38,7 +38,8 @@ public:
                                        const QByteArray &data, const Actor &actor) const;
     // (channel, path) pairs in order, each exactly as importFile() would do it — its own
     // transaction, all or nothing, a failure affects only its own file — but the next file is
-    // read, hashed and parsed on a worker thread while this one is being stored.
+    // read, hashed and parsed while this one is being stored (on SQLite the files are parsed on
+    // this thread and the lines stored on a helper thread; elsewhere the other way round).
     std::vector<Result<StatementImport>>
     importFiles(const QList<std::pair<QString, QString>> &files, const Actor &actor) const;
 
@@ -56,6 +57,18 @@ public:
     Result<StatementImport> commit(const Prepared &p, const Actor &actor) const;
 
 private:
+    struct Seen {
+        qint64 statementId = 0; // 0: not imported yet
+        int lines = 0;
+    };
+    Result<Seen> alreadyImported(const Prepared &p) const;
+    std::vector<Result<StatementImport>>
+    importFilesSqlite(const QList<std::pair<QString, QString>> &files, const Actor &actor) const;
+    // SQLite batch: the duplicate check, BEGIN IMMEDIATE, the statement row and its audit
+    // record; the transaction is left open for the lines (unless already imported or failed).
+    Result<StatementImport> begin(const Prepared &p, const Actor &actor) const;
+    Result<qint64> storeHeader(const ParsedStatement &s, const QString &fileName,
+                               const QString &sha, const Actor &actor) const;
     Result<qint64> store(const ParsedStatement &s, const QString &fileName, const QString &sha,
                          const Actor &actor) const;
     Result<void> insertLines(qint64 statementId, const ParsedStatement &s) const;

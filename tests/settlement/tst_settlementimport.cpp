@@ -7,6 +7,7 @@
 #include "settlement/settlementimporter.h"
 
 #include <QFile>
+#include <QSqlError>
 #include <QSqlQuery>
 #include <QTest>
 
@@ -82,6 +83,90 @@ private Q_SLOTS:
     // importFile's, one after the other — a corrupt file in the middle refused whole with its
     // line and column, the files around it imported, a file seen before changing nothing, a
     // missing file reported — and the stored text (Korean included) byte for byte the file's.
+    // A line that fails to insert in the middle of a batch (on SQLite the lines are inserted
+    // and committed on a helper thread while the next file is parsed) takes its statement row
+    // and audit record with it; the files after it import on the same connection, and the
+    // failed file imports once the cause is gone.
+    void batchLineFailureRollsBackThatFileOnly_data() { addEngineRows(); }
+    void batchLineFailureRollsBackThatFileOnly()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        EngineFixture f(*dbs);
+        QSqlQuery q(f.orders->db());
+        const char *kTxn = "8MC585209K746392H"; // the second line of the PayPal file
+        switch (Dialect(dialect)) {
+        case Dialect::Sqlite:
+            QVERIFY2(q.exec(QStringLiteral("CREATE TRIGGER planted_failure BEFORE INSERT ON"
+                                           " settlement_lines WHEN NEW.channel_txn_id = '%1'"
+                                           " BEGIN SELECT RAISE(ABORT, 'planted failure'); END")
+                                .arg(kTxn)),
+                     qPrintable(q.lastError().text()));
+            break;
+        case Dialect::Postgres:
+            QVERIFY2(q.exec(QStringLiteral(
+                                "CREATE FUNCTION planted_failure() RETURNS trigger AS $$ BEGIN IF"
+                                " NEW.channel_txn_id = '%1' THEN RAISE EXCEPTION 'planted failure';"
+                                " END IF; RETURN NEW; END $$ LANGUAGE plpgsql")
+                                .arg(kTxn)),
+                     qPrintable(q.lastError().text()));
+            QVERIFY2(q.exec(QStringLiteral("CREATE TRIGGER planted_failure BEFORE INSERT ON"
+                                           " settlement_lines FOR EACH ROW EXECUTE FUNCTION"
+                                           " planted_failure()")),
+                     qPrintable(q.lastError().text()));
+            break;
+        case Dialect::MySql:
+            QVERIFY2(q.exec(QStringLiteral("CREATE TRIGGER planted_failure BEFORE INSERT ON"
+                                           " settlement_lines FOR EACH ROW BEGIN IF"
+                                           " NEW.channel_txn_id = '%1' THEN SIGNAL SQLSTATE"
+                                           " '45000' SET MESSAGE_TEXT = 'planted failure';"
+                                           " END IF; END")
+                                .arg(kTxn)),
+                     qPrintable(q.lastError().text()));
+            break;
+        }
+        SettlementImporter importer(*f.orders, f.clock);
+        const QList<std::pair<QString, QString>> files{
+            {"stripe", path("stripe_itemized_payout_reconciliation.csv")},
+            {"paypal", path("STL-20260101.01.009.CSV")},
+            {"kakaopay", path("kakaopay_settlement_20260101_20260107.csv")},
+            {"fedapay", path("fedapay_transactions_2026-01-01_2026-01-07.csv")}};
+        const auto results = importer.importFiles(files, kFinance);
+        QCOMPARE(results.size(), size_t(files.size()));
+        for (size_t i : {0, 2, 3}) {
+            QVERIFY2(results[i].ok(),
+                     results[i].ok() ? "" : qPrintable(results[i].error().message));
+            QVERIFY(!results[i]->alreadyImported);
+            QCOMPARE(results[i]->lines, 3);
+        }
+        QVERIFY(!results[1].ok());
+        QVERIFY2(results[1].error().message.contains("planted failure"),
+                 qPrintable(results[1].error().message));
+        QCOMPARE(f.count("SELECT COUNT(*) FROM settlement_statements"), 3);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM settlement_statements WHERE channel = 'paypal'"), 0);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM settlement_lines"), 9);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM settlement_lines WHERE channel = 'paypal'"), 0);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM audit_outbox WHERE action = 'settlement.imported'"),
+                 3);
+
+        QVERIFY2(
+            q.exec(QStringLiteral("DROP TRIGGER planted_failure") +
+                   (Dialect(dialect) == Dialect::Postgres ? QStringLiteral(" ON settlement_lines")
+                                                          : QString())),
+            qPrintable(q.lastError().text()));
+        const auto again = importer.importFiles(files, kFinance);
+        QCOMPARE(again.size(), size_t(files.size()));
+        for (size_t i : {0, 2, 3}) {
+            QVERIFY(again[i].ok());
+            QVERIFY(again[i]->alreadyImported);
+        }
+        QVERIFY2(again[1].ok(), again[1].ok() ? "" : qPrintable(again[1].error().message));
+        QVERIFY(!again[1]->alreadyImported);
+        QCOMPARE(again[1]->lines, 3);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM settlement_lines WHERE channel = 'paypal'"), 3);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM audit_outbox WHERE action = 'settlement.imported'"),
+                 4);
+    }
+
     void batchImportIsFileByFile_data() { addEngineRows(); }
     void batchImportIsFileByFile()
     {

@@ -24,6 +24,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <thread>
 
 using namespace OncePay;
 
@@ -135,9 +136,41 @@ int main(int argc, char **argv)
                  QStringLiteral("profiling aid: import the statements a --keep run left in DIR"
                                 " again, --runs times, and nothing else"),
                  QStringLiteral("DIR")});
+    p.addOption({QStringLiteral("parse-only"),
+                 QStringLiteral("profiling aid: parse the statements a --keep run left in DIR,"
+                                " --runs times, on this thread and then on a second thread"),
+                 QStringLiteral("DIR")});
     p.process(app);
     const qint64 n = p.value(QStringLiteral("n")).toLongLong();
     const int runs = std::max(1, p.value(QStringLiteral("runs")).toInt());
+    if (p.isSet(QStringLiteral("parse-only"))) {
+        const QDir kept(p.value(QStringLiteral("parse-only")));
+        QList<std::pair<QString, QString>> statements;
+        for (const QString &name :
+             kept.entryList({QStringLiteral("*-*-*")}, QDir::Files, QDir::Name))
+            statements << std::pair{name.section(u'-', 0, 0), kept.filePath(name)};
+        auto parseAll = [&] {
+            QElapsedTimer r;
+            r.start();
+            qint64 parsed = 0;
+            for (const auto &[channel, path] : statements) {
+                QFile f(path);
+                if (!f.open(QIODevice::ReadOnly))
+                    die(path);
+                parsed += must(StatementFormat::forChannel(channel)->parse(f.readAll()), "parse")
+                              .lines.size();
+            }
+            return std::pair{parsed, double(r.nsecsElapsed()) / 1e9};
+        };
+        for (int run = 0; run < runs; ++run) {
+            const auto [lines, here] = parseAll();
+            std::pair<qint64, double> there;
+            std::thread([&] { there = parseAll(); }).join();
+            std::printf("parse %lld lines: %.2f s on this thread, %.2f s on a second thread\n",
+                        static_cast<long long>(lines), here, there.second);
+        }
+        return 0;
+    }
     if (p.isSet(QStringLiteral("import-only"))) {
         const QDir kept(p.value(QStringLiteral("import-only")));
         ConnectionProfile profile;
