@@ -1,0 +1,4 @@
+-- SQLite and PostgreSQL turn payments_unsettled into a partial index of the pending payments
+-- here. MariaDB has no partial indexes: it keeps payments_unsettled (settlement_status,
+-- captured_at) from 0001, so this version changes nothing on MariaDB and only keeps the
+-- schema versions of the three engines equal.
