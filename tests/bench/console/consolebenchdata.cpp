@@ -116,12 +116,19 @@ Result<ConsoleBenchData> prepareConsoleBenchData(const QString &dir, qint64 n)
     d.callbackId = QStringLiteral("stripe:evt_%1").arg(pick, 8, 10, QLatin1Char('0'));
     d.requestId = QStringLiteral("req-%1").arg(pick, 8, 10, QLatin1Char('0'));
 
+    ConnectionProfile p;
+    p.role = DbRole::Orders;
+    p.path = d.ordersPath;
+    p.relaxedDurability = true; // generated data, never real payments
     const QString marker = d.ordersPath + QStringLiteral(".complete");
     if (QFile::exists(marker)) {
         QFile f(marker);
         if (f.open(QIODevice::ReadOnly)) {
             d.now = f.readAll().trimmed().toLongLong();
             std::fprintf(stderr, "bench: reusing %s\n", qPrintable(d.ordersPath));
+            // Brought to this build's schema: the console refuses an older one.
+            if (auto c = openMigrated(p, QStringLiteral("bench-reuse")); !c)
+                return c.error();
             return d;
         }
     }
@@ -132,10 +139,6 @@ Result<ConsoleBenchData> prepareConsoleBenchData(const QString &dir, qint64 n)
 
     d.now = QDateTime::currentMSecsSinceEpoch();
     const qint64 start = d.now - n * 2000 - 2000;
-    ConnectionProfile p;
-    p.role = DbRole::Orders;
-    p.path = d.ordersPath;
-    p.relaxedDurability = true; // generated data, never real payments
     auto c = openMigrated(p, QStringLiteral("bench-generate"));
     if (!c)
         return c.error();
