@@ -345,40 +345,31 @@ SettlementImporter::importFilesSqlite(const QList<std::pair<QString, QString>> &
 
 Result<StatementImport> SettlementImporter::commit(const Prepared &p, const Actor &actor) const
 {
+    auto out = opening(p);
+    if (!out || out->alreadyImported)
+        return out;
+    return stored(*out, store(*p.parsed, p.fileName, p.sha256, actor));
+}
+
+Result<StatementImport> SettlementImporter::begin(const Prepared &p, const Actor &actor) const
+{
+    auto out = opening(p);
+    if (!out || out->alreadyImported)
+        return out;
+    makeRoomForIndexPages(p.parsed->lines.size());
+    if (auto b = Sql::exec(m_c.db(), QStringLiteral("BEGIN IMMEDIATE")); !b)
+        return b.error();
+    auto id = storeHeader(*p.parsed, p.fileName, p.sha256, actor);
+    if (!id)
+        (void)Sql::exec(m_c.db(), QStringLiteral("ROLLBACK"));
+    return stored(*out, id);
+}
+
+Result<StatementImport> SettlementImporter::opening(const Prepared &p) const
+{
     StatementImport out;
     out.fileName = p.fileName;
     out.sha256 = p.sha256;
-    auto seen = alreadyImported(p);
-    if (!seen)
-        return seen.error();
-    if (seen->statementId) {
-        out.statementId = seen->statementId;
-        out.lines = seen->lines;
-        out.alreadyImported = true;
-        return out;
-    }
-    if (!p.parsed) {
-        Error e = p.parsed.error();
-        e.message = p.fileName + QStringLiteral(": ") + e.message;
-        return e;
-    }
-    const ParsedStatement &parsed = *p.parsed;
-    out.lines = int(parsed.lines.size());
-    out.skippedRecords = parsed.skippedRecords;
-    auto id = store(parsed, p.fileName, out.sha256, actor);
-    if (!id) {
-        if (id.error().code == ErrorCode::Conflict) { // imported concurrently by someone else
-            out.alreadyImported = true;
-            return out;
-        }
-        return id.error();
-    }
-    out.statementId = *id;
-    return out;
-}
-
-Result<SettlementImporter::Seen> SettlementImporter::alreadyImported(const Prepared &p) const
-{
     auto q = Sql::exec(
         m_c.db(),
         QStringLiteral("SELECT id, line_count FROM settlement_statements WHERE channel = ? AND"
@@ -386,25 +377,9 @@ Result<SettlementImporter::Seen> SettlementImporter::alreadyImported(const Prepa
         {p.channel, p.sha256});
     if (!q)
         return q.error();
-    Seen seen;
     if (q->next()) {
-        seen.statementId = q->value(0).toLongLong();
-        seen.lines = q->value(1).toInt();
-    }
-    return seen;
-}
-
-Result<StatementImport> SettlementImporter::begin(const Prepared &p, const Actor &actor) const
-{
-    StatementImport out;
-    out.fileName = p.fileName;
-    out.sha256 = p.sha256;
-    auto seen = alreadyImported(p);
-    if (!seen)
-        return seen.error();
-    if (seen->statementId) {
-        out.statementId = seen->statementId;
-        out.lines = seen->lines;
+        out.statementId = q->value(0).toLongLong();
+        out.lines = q->value(1).toInt();
         out.alreadyImported = true;
         return out;
     }
@@ -413,31 +388,33 @@ Result<StatementImport> SettlementImporter::begin(const Prepared &p, const Actor
         e.message = p.fileName + QStringLiteral(": ") + e.message;
         return e;
     }
-    const ParsedStatement &parsed = *p.parsed;
-    out.lines = int(parsed.lines.size());
-    out.skippedRecords = parsed.skippedRecords;
-    if (parsed.lines.size() > 10000) // room for the index pages
-        (void)Sql::exec(m_c.db(), QStringLiteral("PRAGMA cache_size = -262144"));
-    if (auto b = Sql::exec(m_c.db(), QStringLiteral("BEGIN IMMEDIATE")); !b)
-        return b.error();
-    auto id = storeHeader(parsed, p.fileName, out.sha256, actor);
+    out.lines = int(p.parsed->lines.size());
+    out.skippedRecords = p.parsed->skippedRecords;
+    return out;
+}
+
+Result<StatementImport> SettlementImporter::stored(StatementImport out, const Result<qint64> &id)
+{
     if (!id) {
-        (void)Sql::exec(m_c.db(), QStringLiteral("ROLLBACK"));
-        if (id.error().code == ErrorCode::Conflict) { // imported concurrently by someone else
-            out.alreadyImported = true;
-            return out;
-        }
-        return id.error();
+        if (id.error().code != ErrorCode::Conflict)
+            return id.error();
+        out.alreadyImported = true; // the same file, stored meanwhile by someone else
+        return out;
     }
     out.statementId = *id;
     return out;
 }
 
+void SettlementImporter::makeRoomForIndexPages(qsizetype lines) const
+{
+    if (m_c.dialect() == Dialect::Sqlite && lines > 10000)
+        (void)Sql::exec(m_c.db(), QStringLiteral("PRAGMA cache_size = -262144"));
+}
+
 Result<qint64> SettlementImporter::store(const ParsedStatement &s, const QString &fileName,
                                          const QString &sha, const Actor &actor) const
 {
-    if (m_c.dialect() == Dialect::Sqlite && s.lines.size() > 10000) // room for the index pages
-        (void)Sql::exec(m_c.db(), QStringLiteral("PRAGMA cache_size = -262144"));
+    makeRoomForIndexPages(s.lines.size());
     return inTransaction(m_c.db(), Transaction::Mode::Immediate, [&]() -> Result<qint64> {
         auto id = storeHeader(s, fileName, sha, actor);
         if (!id)

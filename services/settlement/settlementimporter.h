@@ -57,11 +57,14 @@ public:
     Result<StatementImport> commit(const Prepared &p, const Actor &actor) const;
 
 private:
-    struct Seen {
-        qint64 statementId = 0; // 0: not imported yet
-        int lines = 0;
-    };
-    Result<Seen> alreadyImported(const Prepared &p) const;
+    // The duplicate check, nothing written: the statement already imported (its id and line
+    // count), new (its counts), or its parse error named by file.
+    Result<StatementImport> opening(const Prepared &p) const;
+    // A new statement's outcome once its row was written: its id, or already imported when
+    // the unique key says someone else stored the same file meanwhile.
+    static Result<StatementImport> stored(StatementImport out, const Result<qint64> &id);
+    // On SQLite, a page cache big enough for the index pages of a large statement.
+    void makeRoomForIndexPages(qsizetype lines) const;
     std::vector<Result<StatementImport>>
     importFilesSqlite(const QList<std::pair<QString, QString>> &files, const Actor &actor) const;
     // SQLite batch: the duplicate check, BEGIN IMMEDIATE, the statement row and its audit
