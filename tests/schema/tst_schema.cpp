@@ -67,9 +67,10 @@ private Q_SLOTS:
     {
         ONCEPAY_SCRATCH(dbs);
         Connection c = migrated(dbs->orders());
-        QVERIFY(Sql::exec(c.db(), QStringLiteral("INSERT INTO schema_version (version, name, checksum,"
-                                                 " applied_at) VALUES (9999, 'future', 'x', 0)"))
-                    .ok());
+        QVERIFY(
+            Sql::exec(c.db(), QStringLiteral("INSERT INTO schema_version (version, name, checksum,"
+                                             " applied_at) VALUES (9999, 'future', 'x', 0)"))
+                .ok());
         auto r = Migrator::migrate(c);
         QVERIFY(!r.ok());
         QCOMPARE(r.error().code, ErrorCode::Newer);
@@ -88,7 +89,9 @@ private Q_SLOTS:
         QCOMPARE(dup.error().code, ErrorCode::Conflict);
         // Case matters: evt_A and evt_a are different channel events (binary collation).
         QVERIFY(Sql::exec(c.db(), kInsertMessage, {QStringLiteral("stripe:EVT_1")}).ok());
-        QCOMPARE(Sql::scalar(c.db(), QStringLiteral("SELECT COUNT(*) FROM callback_messages"))->toInt(), 2);
+        QCOMPARE(
+            Sql::scalar(c.db(), QStringLiteral("SELECT COUNT(*) FROM callback_messages"))->toInt(),
+            2);
     }
 
     // The statements a Connection keeps prepared (the engine's hot writes, the console's search
@@ -111,8 +114,8 @@ private Q_SLOTS:
 
         const QString byId =
             QStringLiteral("SELECT order_id, amount_minor FROM orders WHERE order_id = ?");
-        const QString above = QStringLiteral(
-            "SELECT order_id FROM orders WHERE amount_minor >= ? ORDER BY order_id");
+        const QString above =
+            QStringLiteral("SELECT order_id FROM orders WHERE amount_minor >= ? ORDER BY order_id");
         for (int round = 0; round < 2; ++round) {
             auto a = c.queryKept(byId, {QStringLiteral("o-4")});
             QVERIFY(a.ok());
@@ -162,33 +165,40 @@ private Q_SLOTS:
         Connection c = migrated(dbs->orders());
         QVERIFY(Sql::exec(c.db(), kInsertOrder, {QStringLiteral("o-1"), 1000}).ok());
 
-        const QString po = QStringLiteral("INSERT INTO purchase_orders (order_id, created_at) VALUES ('o-1', 0)");
+        const QString po =
+            QStringLiteral("INSERT INTO purchase_orders (order_id, created_at) VALUES ('o-1', 0)");
         QVERIFY(Sql::exec(c.db(), po).ok());
         auto po2 = Sql::exec(c.db(), po);
         QVERIFY(!po2.ok());
         QCOMPARE(po2.error().code, ErrorCode::Conflict);
 
-        const QString lo = QStringLiteral("INSERT INTO logistics_orders (order_id, created_at) VALUES ('o-1', 0)");
+        const QString lo =
+            QStringLiteral("INSERT INTO logistics_orders (order_id, created_at) VALUES ('o-1', 0)");
         QVERIFY(Sql::exec(c.db(), lo).ok());
         QCOMPARE(Sql::exec(c.db(), lo).error().code, ErrorCode::Conflict);
 
         const QString credit = QStringLiteral(
-            "INSERT INTO ledger_entries (entry_key, order_id, kind, amount_minor, currency, created_at)"
+            "INSERT INTO ledger_entries (entry_key, order_id, kind, amount_minor, currency, "
+            "created_at)"
             " VALUES ('credit:stripe:pi_1', 'o-1', 'payment_credit', 1000, 'USD', 0)");
         QVERIFY(Sql::exec(c.db(), credit).ok());
         QCOMPARE(Sql::exec(c.db(), credit).error().code, ErrorCode::Conflict);
 
         const QString idem = QStringLiteral(
             "INSERT INTO idempotency_records (request_id, order_id, expected_version, operation,"
-            " payload_digest, status, created_at, updated_at) VALUES ('req-1', 'o-1', 1, 'pay', 'd', 0, 0, 0)");
+            " payload_digest, status, created_at, updated_at) VALUES ('req-1', 'o-1', 1, 'pay', "
+            "'d', 0, 0, 0)");
         QVERIFY(Sql::exec(c.db(), idem).ok());
         QCOMPARE(Sql::exec(c.db(), idem).error().code, ErrorCode::Conflict);
 
-        const QString payment = QStringLiteral(
-            "INSERT INTO payments (order_id, channel, channel_txn_id, callback_id, amount_minor, currency,"
-            " status, captured_at) VALUES ('o-1', 'stripe', 'pi_1', ?, 1000, 'USD', 'captured', 0)");
+        const QString payment =
+            QStringLiteral("INSERT INTO payments (order_id, channel, channel_txn_id, callback_id, "
+                           "amount_minor, currency,"
+                           " status, captured_at) VALUES ('o-1', 'stripe', 'pi_1', ?, 1000, 'USD', "
+                           "'captured', 0)");
         QVERIFY(Sql::exec(c.db(), payment, {QStringLiteral("cb-1")}).ok());
-        QCOMPARE(Sql::exec(c.db(), payment, {QStringLiteral("cb-2")}).error().code, ErrorCode::Conflict);
+        QCOMPARE(Sql::exec(c.db(), payment, {QStringLiteral("cb-2")}).error().code,
+                 ErrorCode::Conflict);
     }
 
     void moneyAndStatesAreChecked_data() { Test::addEngineRows(); }
@@ -198,9 +208,10 @@ private Q_SLOTS:
         Connection c = migrated(dbs->orders());
         QVERIFY(!Sql::exec(c.db(), kInsertOrder, {QStringLiteral("o-neg"), -5}).ok());
         QVERIFY(!Sql::exec(c.db(), kInsertOrder, {QStringLiteral("o-zero"), 0}).ok());
-        QVERIFY(!Sql::exec(c.db(), QStringLiteral("INSERT INTO orders (order_id, customer_ref, amount_minor,"
-                                                  " currency, state, version, created_at, updated_at) VALUES"
-                                                  " ('o-x', 'c', 10, 'USD', 'shipped', 1, 0, 0)"))
+        QVERIFY(!Sql::exec(c.db(), QStringLiteral(
+                                       "INSERT INTO orders (order_id, customer_ref, amount_minor,"
+                                       " currency, state, version, created_at, updated_at) VALUES"
+                                       " ('o-x', 'c', 10, 'USD', 'shipped', 1, 0, 0)"))
                      .ok());
         QCOMPARE(Sql::scalar(c.db(), QStringLiteral("SELECT COUNT(*) FROM orders"))->toInt(), 0);
     }
@@ -213,9 +224,11 @@ private Q_SLOTS:
         QVERIFY(Sql::exec(c.db(), kInsertAudit, {1, QStringLiteral("e-1")}).ok());
         QVERIFY(Sql::exec(c.db(), kInsertAudit, {2, QStringLiteral("e-2")}).ok());
 
-        auto upd = Sql::exec(c.db(), QStringLiteral("UPDATE audit_log SET actor = 'mallory' WHERE seq = 1"));
+        auto upd = Sql::exec(
+            c.db(), QStringLiteral("UPDATE audit_log SET actor = 'mallory' WHERE seq = 1"));
         QVERIFY(!upd.ok());
-        QVERIFY2(upd.error().message.contains(QStringLiteral("append-only")), qPrintable(upd.error().message));
+        QVERIFY2(upd.error().message.contains(QStringLiteral("append-only")),
+                 qPrintable(upd.error().message));
         auto del = Sql::exec(c.db(), QStringLiteral("DELETE FROM audit_log WHERE seq = 2"));
         QVERIFY(!del.ok());
         QVERIFY(del.error().message.contains(QStringLiteral("append-only")));
@@ -223,14 +236,18 @@ private Q_SLOTS:
         QCOMPARE(dupEvent.error().code, ErrorCode::Conflict);
 
         QCOMPARE(Sql::scalar(c.db(), QStringLiteral("SELECT COUNT(*) FROM audit_log"))->toInt(), 2);
-        QCOMPARE(Sql::scalar(c.db(), QStringLiteral("SELECT actor FROM audit_log WHERE seq = 1"))->toString(),
+        QCOMPARE(Sql::scalar(c.db(), QStringLiteral("SELECT actor FROM audit_log WHERE seq = 1"))
+                     ->toString(),
                  QStringLiteral("system"));
 
-        auto seal = QStringLiteral("INSERT INTO audit_checkpoints (seq, head_hash, key_id, signature,"
-                                   " sealed_by, sealed_at) VALUES (2, 'h', 'k', 's', 'system', 0)");
+        auto seal =
+            QStringLiteral("INSERT INTO audit_checkpoints (seq, head_hash, key_id, signature,"
+                           " sealed_by, sealed_at) VALUES (2, 'h', 'k', 's', 'system', 0)");
         QVERIFY(Sql::exec(c.db(), seal).ok());
         QVERIFY(!Sql::exec(c.db(), QStringLiteral("DELETE FROM audit_checkpoints")).ok());
-        QCOMPARE(Sql::scalar(c.db(), QStringLiteral("SELECT COUNT(*) FROM audit_checkpoints"))->toInt(), 1);
+        QCOMPARE(
+            Sql::scalar(c.db(), QStringLiteral("SELECT COUNT(*) FROM audit_checkpoints"))->toInt(),
+            1);
     }
 
     void unreachableServerNamesRole_data()
