@@ -1,5 +1,6 @@
 #include "reconciler.h"
 
+#include "reconciliationloader.h"
 #include "reconciliationmatcher.h"
 #include "reconciliationwriter.h"
 
@@ -7,22 +8,11 @@
 #include "db/sqlitenative.h"
 
 #include <QElapsedTimer>
-#include <QFile>
 #include <QFileInfo>
-#include <QSqlError>
 
 #include <spdlog/spdlog.h>
 
-#include <sqlite3.h>
-
-#include <array>
-#include <condition_variable>
-#include <cstring>
-#include <deque>
-#include <mutex>
 #include <optional>
-#include <string_view>
-#include <thread>
 #include <utility>
 
 namespace OncePay {
@@ -48,298 +38,9 @@ Result<qint64> setting(const Connection &c, const QString &key, qint64 fallback)
     return n;
 }
 
-Result<QSqlQuery> forward(const Connection &c, const QString &sql, const QVariantList &binds)
-{
-    QSqlQuery q(c.db());
-    q.setForwardOnly(true);
-    if (!q.prepare(sql))
-        return Sql::classify(q.lastError(), sql.left(60));
-    for (const QVariant &b : binds)
-        q.addBindValue(b);
-    if (!q.exec())
-        return Sql::classify(q.lastError(), sql.left(60));
-    return q;
-}
-
-// Rows of the load phase, read either through QtSql or (on SQLite) through SQLite's C API on
-// the same connection, which skips a QVariant and a QString per value. Both give the same
-// values: NULL integers read as 0, NULL text as an empty string. Text comes as UTF-8 views,
-// valid until the next row; the matcher copies what it keeps.
-class QtRow {
-public:
-    explicit QtRow(QSqlQuery q)
-        : m_q(std::move(q))
-    {}
-    QSqlQuery &query() { return m_q; }
-    std::string_view bytes(int i)
-    {
-        QByteArray &b = m_utf8[size_t(i)];
-        b = m_q.value(i).toString().toUtf8();
-        return {b.constData(), size_t(b.size())};
-    }
-    qint64 number(int i) const { return m_q.value(i).toLongLong(); }
-
-private:
-    QSqlQuery m_q;
-    std::array<QByteArray, 16> m_utf8;
-};
-
-class NativeRow {
-public:
-    SqliteNative::Statement &statement() { return m_st; }
-    std::string_view bytes(int i) const
-    {
-        int n = 0;
-        const char *p = m_st.text(i, &n);
-        return {p, size_t(n)};
-    }
-    qint64 number(int i) const { return m_st.int64(i); }
-
-private:
-    SqliteNative::Statement m_st;
-};
-
-// Part of the load read on another SQLite connection (read-only, same file, its queries in
-// one read transaction) on a worker thread: it steps SQLite and copies the rows into chunks
-// while the caller's thread builds the hash table from them, so the cores share the work.
-// If the connection cannot be opened, the caller reads through its own connection instead.
-class LoadReader {
-public:
-    struct Query {
-        QByteArray sql;
-        qint64 from = 0, to = 0;
-        QByteArray columns; // 'i' integer, 't' text, per column
-        qint64 expected = 0;
-    };
-    struct Chunk {
-        int query = 0;
-        int width = 0;                                  // values per row
-        std::vector<qint64> values;                     // integers; for text an index into `texts`
-        std::vector<std::pair<quint32, quint32>> texts; // (offset, size) in `bytes`
-        std::vector<char> bytes;
-    };
-    // A row of a chunk with the interface of the other rows (number(i), bytes(i)).
-    struct ChunkRow {
-        const Chunk *chunk = nullptr;
-        size_t row = 0;
-        qint64 number(int i) const { return chunk->values[row * size_t(chunk->width) + size_t(i)]; }
-        std::string_view bytes(int i) const
-        {
-            const auto [at, size] = chunk->texts[size_t(number(i))];
-            return {chunk->bytes.data() + at, size};
-        }
-    };
-
-    LoadReader(const QString &path, std::vector<Query> queries, size_t maxChunks)
-        : m_queries(std::move(queries))
-        , m_maxChunks(maxChunks)
-    {
-        m_thread = std::thread([this, path = QFile::encodeName(path)] { run(path); });
-    }
-    ~LoadReader()
-    {
-        {
-            std::lock_guard lock(m_mutex);
-            m_stop = true;
-        }
-        m_cv.notify_all();
-        m_thread.join();
-    }
-
-    // false: the second connection could not be opened, nothing was read.
-    bool opened()
-    {
-        std::unique_lock lock(m_mutex);
-        m_cv.wait(lock, [&] { return m_state != State::Starting; });
-        return m_state != State::NotOpened;
-    }
-    // The next chunk, or nullopt when all is read (check error()).
-    std::optional<Chunk> next()
-    {
-        std::unique_lock lock(m_mutex);
-        m_cv.wait(lock, [&] { return !m_chunks.empty() || m_state == State::Done; });
-        if (m_chunks.empty())
-            return std::nullopt;
-        Chunk c = std::move(m_chunks.front());
-        m_chunks.pop_front();
-        m_cv.notify_all();
-        return c;
-    }
-    std::optional<Error> error()
-    {
-        std::lock_guard lock(m_mutex);
-        return m_error;
-    }
-
-private:
-    enum class State { Starting, NotOpened, Reading, Done };
-    static constexpr size_t kChunkRows = 8192;
-
-    bool push(Chunk &&c)
-    {
-        std::unique_lock lock(m_mutex);
-        m_cv.wait(lock, [&] { return m_stop || m_chunks.size() < m_maxChunks; });
-        if (m_stop)
-            return false;
-        m_chunks.push_back(std::move(c));
-        m_cv.notify_all();
-        return true;
-    }
-    void finish(State state, std::optional<Error> error = std::nullopt)
-    {
-        std::lock_guard lock(m_mutex);
-        m_state = state;
-        m_error = std::move(error);
-        m_cv.notify_all();
-    }
-    void run(const QByteArray &path)
-    {
-        sqlite3 *db = nullptr;
-        if (sqlite3_open_v2(path.constData(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX,
-                            nullptr) != SQLITE_OK ||
-            sqlite3_exec(db, "PRAGMA cache_size = -262144; PRAGMA mmap_size = 2147418112; BEGIN",
-                         nullptr, nullptr, nullptr) != SQLITE_OK) {
-            sqlite3_close(db);
-            finish(State::NotOpened);
-            return;
-        }
-        sqlite3_busy_timeout(db, 5000);
-        {
-            std::lock_guard lock(m_mutex);
-            m_state = State::Reading;
-            m_cv.notify_all();
-        }
-        std::optional<Error> error;
-        for (int qi = 0; qi < int(m_queries.size()) && !error; ++qi) {
-            const Query &q = m_queries[size_t(qi)];
-            SqliteNative::Statement st;
-            if (auto p = st.prepare(db, q.sql); !p) {
-                error = p.error();
-                break;
-            }
-            st.bind(1, q.from);
-            st.bind(2, q.to);
-            const int width = int(q.columns.size());
-            auto fresh = [&] {
-                Chunk c;
-                c.query = qi;
-                c.width = width;
-                c.values.reserve(kChunkRows * size_t(width));
-                c.texts.reserve(kChunkRows * size_t(q.columns.count('t')));
-                c.bytes.reserve(kChunkRows * 64);
-                return c;
-            };
-            Chunk c = fresh();
-            for (;;) {
-                auto more = st.step();
-                if (!more) {
-                    error = more.error();
-                    break;
-                }
-                if (!*more)
-                    break;
-                for (int i = 0; i < width; ++i) {
-                    if (q.columns[i] == 'i') {
-                        c.values.push_back(st.int64(i));
-                    } else {
-                        int n = 0;
-                        const char *t = st.text(i, &n);
-                        c.values.push_back(qint64(c.texts.size()));
-                        c.texts.emplace_back(quint32(c.bytes.size()), quint32(n));
-                        c.bytes.insert(c.bytes.end(), t, t + n);
-                    }
-                }
-                if (c.values.size() >= kChunkRows * size_t(width)) {
-                    if (!push(std::move(c)))
-                        break;
-                    c = fresh();
-                }
-            }
-            if (!error && !c.values.empty() && !push(std::move(c)))
-                break;
-        }
-        sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr);
-        sqlite3_close(db);
-        finish(State::Done, std::move(error));
-    }
-
-    std::vector<Query> m_queries;
-    size_t m_maxChunks = 16;
-    std::mutex m_mutex;
-    std::condition_variable m_cv;
-    std::deque<Chunk> m_chunks;
-    State m_state = State::Starting;
-    bool m_stop = false;
-    std::optional<Error> m_error;
-    std::thread m_thread;
-};
-
-// Runs a SELECT and hands each row to `row` until it returns false (cancelled): true when all
-// rows were read, false when cancelled.
-template <typename F>
-Result<bool> scan(const Connection &c, const QString &sql, const QVariantList &binds, F &&row)
-{
-    if (sqlite3 *h = SqliteNative::handle(c.db())) {
-        NativeRow r;
-        if (auto p = r.statement().prepare(h, sql.toUtf8()); !p)
-            return p.error();
-        r.statement().bindAll(binds);
-        for (;;) {
-            auto more = r.statement().step();
-            if (!more)
-                return more.error();
-            if (!*more)
-                return true;
-            if (!row(r))
-                return false;
-        }
-    }
-    auto q = forward(c, sql, binds);
-    if (!q)
-        return q.error();
-    QtRow r(std::move(*q));
-    while (r.query().next())
-        if (!row(r))
-            return false;
-    if (r.query().lastError().isValid())
-        return Sql::classify(r.query().lastError(), sql.left(60));
-    return true;
-}
-
-// Payments of other periods that unmatched lines belong to (captured before `from`).
-Result<QSet<QString>> settledElsewhere(const Connection &c, const QList<LineFact> &lines)
-{
-    QHash<QString, QStringList> byChannel;
-    for (const LineFact &l : lines)
-        byChannel[l.channel] << l.channelTxnId;
-    QSet<QString> found;
-    for (auto it = byChannel.cbegin(); it != byChannel.cend(); ++it) {
-        QStringList ids = it.value();
-        ids.removeDuplicates();
-        for (qsizetype i = 0; i < ids.size(); i += 500) {
-            const QStringList chunk = ids.mid(i, 500);
-            QVariantList binds{it.key()};
-            QString marks;
-            for (const QString &id : chunk) {
-                marks += marks.isEmpty() ? QStringLiteral("?") : QStringLiteral(",?");
-                binds << id;
-            }
-            auto q =
-                Sql::exec(c.db(),
-                          QStringLiteral("SELECT channel_txn_id FROM payments WHERE channel = ? AND"
-                                         " channel_txn_id IN (") +
-                              marks + u')',
-                          binds);
-            if (!q)
-                return q.error();
-            while (q->next())
-                found.insert(ReconciliationMatcher::keyOf(it.key(), q->value(0).toString()));
-        }
-    }
-    return found;
-}
-
 } // namespace
+
+using Internal::LoadReader;
 
 Reconciler::Reconciler(const Connection &connection, const Clock &clock, Actor actor)
     : m_c(connection)
@@ -559,20 +260,20 @@ Result<ReconcileReport> Reconciler::run(const ReconcileOptions &options) const
         if (const auto e = lineReader->error())
             return stop(QStringLiteral("failed"), &*e);
     } else {
-        auto payments = scan(m_c, paymentSql, paymentBinds, addPayment);
+        auto payments = Internal::scan(m_c, paymentSql, paymentBinds, addPayment);
         if (!payments)
             return stop(QStringLiteral("failed"), &payments.error());
         if (!*payments)
             return stop(QStringLiteral("cancelled"), nullptr);
         lap("load payments");
-        auto lines = scan(m_c, lineSql, lineBinds, addLine);
+        auto lines = Internal::scan(m_c, lineSql, lineBinds, addLine);
         if (!lines)
             return stop(QStringLiteral("failed"), &lines.error());
         if (!*lines)
             return stop(QStringLiteral("cancelled"), nullptr);
     }
     lap("load lines");
-    auto elsewhere = settledElsewhere(m_c, matcher.unmatchedLines());
+    auto elsewhere = Internal::settledElsewhere(m_c, matcher.unmatchedLines());
     if (!elsewhere)
         return stop(QStringLiteral("failed"), &elsewhere.error());
     QList<OpenNotSettled> open; // may be resolved by this run's lines

@@ -7,8 +7,6 @@
 #include <QJsonObject>
 
 #include <algorithm>
-#include <cstring>
-#include <functional>
 
 namespace OncePay {
 
@@ -50,262 +48,8 @@ ReconciliationMatcher::ReconciliationMatcher(ReconcileSettings settings, FeeSche
     , m_closed(std::move(closed))
     , m_obligations(std::move(obligations))
     , m_now(nowMs)
-    , m_from(fromMs)
-    , m_to(toMs)
-{
-    const QByteArray charge = SettlementKind::Charge.toUtf8();
-    const QByteArray refund = SettlementKind::Refund.toUtf8();
-    m_charge = atom({charge.constData(), size_t(charge.size())});
-    m_refund = atom({refund.constData(), size_t(refund.size())});
-    m_index.assign(1024, Bucket{});
-}
-
-quint16 ReconciliationMatcher::atom(std::string_view utf8)
-{
-    const int found = findAtom(utf8);
-    if (found >= 0)
-        return quint16(found);
-    QByteArray bytes(utf8.data(), qsizetype(utf8.size()));
-    QString text = QString::fromUtf8(bytes);
-    // "paid", "refunded" and "paid_unconfirmed" orders are the ones that take money.
-    m_takesMoney.push_back(text == u"paid" || text == u"refunded" || text == u"paid_unconfirmed");
-    m_atoms.emplace_back(std::move(bytes), std::move(text));
-    Q_ASSERT(m_atoms.size() < 65536);
-    return quint16(m_atoms.size() - 1);
-}
-
-int ReconciliationMatcher::findAtom(std::string_view utf8) const
-{
-    for (size_t i = 0; i < m_atoms.size(); ++i) {
-        const QByteArray &a = m_atoms[i].first;
-        if (size_t(a.size()) == utf8.size() &&
-            (utf8.empty() || std::memcmp(a.constData(), utf8.data(), utf8.size()) == 0))
-            return int(i);
-    }
-    return -1;
-}
-
-ReconciliationMatcher::Text ReconciliationMatcher::store(std::string_view utf8)
-{
-    Text t{m_arena.size(), quint32(utf8.size())};
-    m_arena.insert(m_arena.end(), utf8.begin(), utf8.end());
-    return t;
-}
-
-QString ReconciliationMatcher::string(Text t) const
-{
-    return QString::fromUtf8(m_arena.data() + t.at, qsizetype(t.size));
-}
-
-size_t ReconciliationMatcher::hashOf(quint16 channel, std::string_view txn)
-{
-    return std::hash<std::string_view>{}(txn) ^ (size_t(channel + 1) * 0x9E3779B97F4A7C15ULL);
-}
-
-qsizetype ReconciliationMatcher::find(quint16 channel, std::string_view txn, size_t hash,
-                                      size_t *bucket) const
-{
-    const size_t mask = m_index.size() - 1;
-    const quint32 tag = quint32(hash >> 32);
-    for (size_t i = hash & mask;; i = (i + 1) & mask) {
-        const Bucket &b = m_index[i];
-        if (b.slot == 0) {
-            if (bucket)
-                *bucket = i;
-            return -1;
-        }
-        if (b.tag != tag)
-            continue;
-        const Slot &s = m_slots[size_t(b.slot - 1)];
-        if (s.channel == channel && bytes(s.txn) == txn)
-            return b.slot - 1;
-    }
-}
-
-qsizetype ReconciliationMatcher::find(quint16 channel, std::string_view txn) const
-{
-    return find(channel, txn, hashOf(channel, txn), nullptr);
-}
-
-void ReconciliationMatcher::grow()
-{
-    std::vector<Bucket> index(m_index.size() * 2);
-    const size_t mask = index.size() - 1;
-    for (size_t k = 0; k < m_slots.size(); ++k) {
-        const Slot &s = m_slots[k];
-        const size_t hash = hashOf(s.channel, bytes(s.txn));
-        size_t i = hash & mask;
-        while (index[i].slot != 0)
-            i = (i + 1) & mask;
-        index[i] = {qint32(k + 1), quint32(hash >> 32)};
-    }
-    m_index = std::move(index);
-}
-
-void ReconciliationMatcher::reserve(qsizetype payments)
-{
-    m_slots.reserve(size_t(payments));
-    m_arena.reserve(size_t(payments) * 32);
-    size_t want = 1024;
-    while (want < size_t(payments) * 2)
-        want *= 2;
-    if (want > m_index.size()) {
-        m_index.assign(want / 2, Bucket{}); // grow() doubles it and re-inserts what is there
-        grow();
-    }
-}
-
-void ReconciliationMatcher::addPayment(const PaymentView &p)
-{
-    if ((m_slots.size() + 1) * 2 > m_index.size())
-        grow();
-    Slot s;
-    s.id = p.id;
-    s.amountMinor = p.amountMinor;
-    s.capturedAtMs = p.capturedAtMs;
-    s.refundedAtMs = p.refundedAtMs;
-    s.orderAmountMinor = p.orderAmountMinor;
-    s.channel = atom(p.channel);
-    s.currency = atom(p.currency);
-    s.orderCurrency = atom(p.orderCurrency);
-    s.orderState = atom(p.orderState);
-    s.refunded = p.refunded;
-    s.settled = p.settled;
-    const size_t hash = hashOf(s.channel, p.channelTxnId);
-    size_t bucket = 0;
-    const qsizetype existing = find(s.channel, p.channelTxnId, hash, &bucket);
-    s.orderId = store(p.orderId);
-    s.txn = store(p.channelTxnId);
-    if (existing >= 0) { // (channel, channel_txn_id) is unique; the last one wins, as before
-        m_slots[size_t(existing)] = s;
-        return;
-    }
-    m_slots.push_back(s);
-    m_index[bucket] = {qint32(m_slots.size()), quint32(hash >> 32)};
-}
-
-void ReconciliationMatcher::addPayment(const PaymentFact &p)
-{
-    const QByteArray orderId = p.orderId.toUtf8(), channel = p.channel.toUtf8(),
-                     txn = p.channelTxnId.toUtf8(), currency = p.currency.toUtf8(),
-                     orderCurrency = p.orderCurrency.toUtf8(), state = p.orderState.toUtf8();
-    auto v = [](const QByteArray &b) { return std::string_view(b.constData(), size_t(b.size())); };
-    PaymentView view;
-    view.id = p.id;
-    view.orderId = v(orderId);
-    view.channel = v(channel);
-    view.channelTxnId = v(txn);
-    view.amountMinor = p.amountMinor;
-    view.currency = v(currency);
-    view.refunded = p.refunded;
-    view.settled = p.settled;
-    view.capturedAtMs = p.capturedAtMs;
-    view.refundedAtMs = p.refundedAtMs;
-    view.orderAmountMinor = p.orderAmountMinor;
-    view.orderCurrency = v(orderCurrency);
-    view.orderState = v(state);
-    addPayment(view);
-}
-
-void ReconciliationMatcher::addLine(const LineView &l)
-{
-    const quint16 channel = atom(l.channel);
-    const quint16 kind = atom(l.kind);
-    const qsizetype at = find(channel, l.channelTxnId);
-    if (at < 0) {
-        const bool inPeriod = l.settledAtMs >= m_from && l.settledAtMs < m_to;
-        if (inPeriod && (kind == m_charge || kind == m_refund)) {
-            LineFact f;
-            f.id = l.id;
-            f.channel = text(channel);
-            f.channelTxnId =
-                QString::fromUtf8(l.channelTxnId.data(), qsizetype(l.channelTxnId.size()));
-            f.kind = text(kind);
-            f.grossMinor = l.grossMinor;
-            f.feeMinor = l.feeMinor;
-            f.currency = text(atom(l.currency));
-            f.settledAtMs = l.settledAtMs;
-            m_unmatched << f;
-        }
-        return;
-    }
-    if (kind != m_charge && kind != m_refund)
-        return;
-    Slot &s = m_slots[size_t(at)];
-    Line line;
-    line.id = l.id;
-    line.grossMinor = l.grossMinor;
-    line.feeMinor = l.feeMinor;
-    line.settledAtMs = l.settledAtMs;
-    line.currency = atom(l.currency);
-    line.kind = kind;
-    auto push = [&](qint32 &head, const Line &x) {
-        m_extra.push_back(x);
-        m_extra.back().next = head;
-        head = qint32(m_extra.size() - 1);
-    };
-    if (kind == m_refund) {
-        push(s.refunds, line);
-    } else if (!s.hasCharge) {
-        s.charge = line;
-        s.hasCharge = true;
-    } else if (line.id < s.charge.id) {
-        push(s.extraCharges, s.charge);
-        s.charge = line;
-    } else {
-        push(s.extraCharges, line);
-    }
-}
-
-void ReconciliationMatcher::addLine(const LineFact &l)
-{
-    const QByteArray channel = l.channel.toUtf8(), txn = l.channelTxnId.toUtf8(),
-                     kind = l.kind.toUtf8(), currency = l.currency.toUtf8();
-    auto v = [](const QByteArray &b) { return std::string_view(b.constData(), size_t(b.size())); };
-    LineView view;
-    view.id = l.id;
-    view.channel = v(channel);
-    view.channelTxnId = v(txn);
-    view.kind = v(kind);
-    view.grossMinor = l.grossMinor;
-    view.feeMinor = l.feeMinor;
-    view.currency = v(currency);
-    view.settledAtMs = l.settledAtMs;
-    addLine(view);
-}
-
-PaymentFact ReconciliationMatcher::payment(const Slot &s) const
-{
-    PaymentFact p;
-    p.id = s.id;
-    p.orderId = string(s.orderId);
-    p.channel = text(s.channel);
-    p.channelTxnId = string(s.txn);
-    p.amountMinor = s.amountMinor;
-    p.currency = text(s.currency);
-    p.refunded = s.refunded;
-    p.settled = s.settled;
-    p.capturedAtMs = s.capturedAtMs;
-    p.refundedAtMs = s.refundedAtMs;
-    p.orderAmountMinor = s.orderAmountMinor;
-    p.orderCurrency = text(s.orderCurrency);
-    p.orderState = text(s.orderState);
-    return p;
-}
-
-LineFact ReconciliationMatcher::line(const Slot &s, const Line &l) const
-{
-    LineFact f;
-    f.id = l.id;
-    f.channel = text(s.channel);
-    f.channelTxnId = string(s.txn);
-    f.kind = text(l.kind);
-    f.grossMinor = l.grossMinor;
-    f.feeMinor = l.feeMinor;
-    f.currency = text(l.currency);
-    f.settledAtMs = l.settledAtMs;
-    return f;
-}
+    , m_store(fromMs, toMs)
+{}
 
 const FeeRule *ReconciliationMatcher::ruleAt(quint16 channel, quint16 currency, qint64 atMs) const
 {
@@ -347,22 +91,28 @@ bool ReconciliationMatcher::inClosedPeriod(qint64 atMs) const
 MatchOutcome ReconciliationMatcher::finish(const QSet<QString> &settledElsewhere,
                                            const QList<OpenNotSettled> &openNotSettled) const
 {
+    // "paid", "refunded" and "paid_unconfirmed" orders are the ones that take money.
+    m_takesMoney.assign(m_store.atomCount(), false);
+    for (size_t i = 0; i < m_takesMoney.size(); ++i) {
+        const QString &t = text(quint16(i));
+        m_takesMoney[i] = t == u"paid" || t == u"refunded" || t == u"paid_unconfirmed";
+    }
     MatchOutcome out;
-    for (const Slot &s : m_slots)
+    for (const Slot &s : m_store.slots())
         classifyPayment(s, out);
 
     // Open not_settled discrepancies whose charge (or refund) line is here now.
     for (const OpenNotSettled &d : openNotSettled) {
         const QByteArray channel = d.channel.toUtf8(), txn = d.channelTxnId.toUtf8();
-        const int ch = findAtom({channel.constData(), size_t(channel.size())});
+        const int ch = m_store.findAtom(utf8View(channel));
         if (ch < 0)
             continue;
-        const qsizetype at = find(quint16(ch), {txn.constData(), size_t(txn.size())});
+        const qsizetype at = m_store.find(quint16(ch), utf8View(txn));
         if (at < 0)
             continue;
-        const Slot &s = m_slots[size_t(at)];
+        const Slot &s = m_store.slots()[size_t(at)];
         const QString chargeKey =
-            finding(DiscrepancyKind::NotSettled, text(s.channel), string(s.txn)).key;
+            finding(DiscrepancyKind::NotSettled, text(s.channel), m_store.string(s.txn)).key;
         if (d.key == chargeKey && s.hasCharge)
             out.settledKeys.insert(d.key);
         else if (d.key == chargeKey + QStringLiteral(":refund") && s.hasCharge &&
@@ -373,7 +123,7 @@ MatchOutcome ReconciliationMatcher::finish(const QSet<QString> &settledElsewhere
     // Lines of the period that belong to no payment of the period.
     QHash<QString, const LineFact *> firstCharge;
     QSet<QString> refunded;
-    for (const LineFact &l : m_unmatched) {
+    for (const LineFact &l : m_store.unmatchedLines()) {
         const QString key = keyOf(l.channel, l.channelTxnId);
         if (settledElsewhere.contains(key))
             continue; // its payment was captured before the period: that period's business
@@ -424,7 +174,7 @@ void ReconciliationMatcher::classifyPayment(const Slot &s, MatchOutcome &out) co
             return;
         }
         ++out.eligible;
-        const PaymentFact p = payment(s);
+        const PaymentFact p = m_store.payment(s);
         Finding f = finding(DiscrepancyKind::NotSettled, p.channel, p.channelTxnId);
         f.orderId = p.orderId;
         f.hasAmounts = true;
@@ -439,9 +189,9 @@ void ReconciliationMatcher::classifyPayment(const Slot &s, MatchOutcome &out) co
     if (!s.settled)
         out.newlySettledPaymentIds << s.id;
     const Line &l = s.charge;
-    for (qint32 e = s.extraCharges; e >= 0; e = m_extra[size_t(e)].next) {
-        const Line &extra = m_extra[size_t(e)];
-        const PaymentFact p = payment(s);
+    for (qint32 e = s.extraCharges; e >= 0; e = m_store.extra(e).next) {
+        const Line &extra = m_store.extra(e);
+        const PaymentFact p = m_store.payment(s);
         Finding f = finding(DiscrepancyKind::DuplicateSettlement, p.channel, p.channelTxnId,
                             QString::number(extra.id));
         f.orderId = p.orderId;
@@ -454,7 +204,7 @@ void ReconciliationMatcher::classifyPayment(const Slot &s, MatchOutcome &out) co
         out.findings << f;
     }
     if (!takesMoney(s.orderState)) {
-        const PaymentFact p = payment(s);
+        const PaymentFact p = m_store.payment(s);
         const bool owed = m_obligations.contains(keyOf(p.channel, p.channelTxnId));
         if (owed && s.refunds >= 0)
             return;
@@ -472,7 +222,7 @@ void ReconciliationMatcher::classifyPayment(const Slot &s, MatchOutcome &out) co
     bool matched = true;
     checkRefund(s, out, &matched);
     if (l.currency != s.orderCurrency) {
-        const PaymentFact p = payment(s);
+        const PaymentFact p = m_store.payment(s);
         Finding f = finding(DiscrepancyKind::CurrencyMismatch, p.channel, p.channelTxnId);
         f.orderId = p.orderId;
         f.settlementLineId = l.id;
@@ -485,7 +235,7 @@ void ReconciliationMatcher::classifyPayment(const Slot &s, MatchOutcome &out) co
         return; // amounts in different currencies do not compare
     }
     if (l.grossMinor != s.orderAmountMinor) {
-        const PaymentFact p = payment(s);
+        const PaymentFact p = m_store.payment(s);
         Finding f = finding(DiscrepancyKind::AmountMismatch, p.channel, p.channelTxnId);
         f.orderId = p.orderId;
         f.settlementLineId = l.id;
@@ -512,12 +262,12 @@ void ReconciliationMatcher::checkRefund(const Slot &s, MatchOutcome &out, bool *
 {
     if (!s.refunded && s.refunds < 0)
         return; // the common case: nothing refunded on either side
-    const PaymentFact p = payment(s);
+    const PaymentFact p = m_store.payment(s);
     const QString refundSuffix = QStringLiteral("refund");
     qint64 returned = 0;
     const Line *first = nullptr;
-    for (qint32 e = s.refunds; e >= 0; e = m_extra[size_t(e)].next) {
-        const Line &r = m_extra[size_t(e)];
+    for (qint32 e = s.refunds; e >= 0; e = m_store.extra(e).next) {
+        const Line &r = m_store.extra(e);
         returned += qAbs(r.grossMinor); // layouts print refunds negative or as a type
         if (!first || r.id < first->id)
             first = &r;
@@ -582,8 +332,8 @@ void ReconciliationMatcher::checkFee(const Slot &s, MatchOutcome &out, bool *mat
     if (m_settings.captureSkewMs > 0 && beforeCapture && beforeCapture->id != atCapture->id &&
         Fees::feeFor(charge.grossMinor, *beforeCapture) == charge.feeMinor)
         return;
-    const PaymentFact p = payment(s);
-    const LineFact l = line(s, charge);
+    const PaymentFact p = m_store.payment(s);
+    const LineFact l = m_store.line(s, charge);
     const qint64 diff = l.feeMinor - expected;
     __extension__ typedef __int128 Int128;
     const bool withinTolerance =
