@@ -29,7 +29,9 @@
 #include <QStatusBar>
 #include <QSysInfo>
 #include <QTimer>
+
 #include <QtConcurrent>
+#include <spdlog/spdlog.h>
 
 #include <type_traits>
 
@@ -352,8 +354,11 @@ void MainWindow::recordSignOut()
     const QString where = QStringLiteral("console@") + QSysInfo::machineHostName();
     m_signOutTask = QtConcurrent::run(consoleTaskPool(), [orders, account, where] {
         auto c = Connection::open(orders, QStringLiteral("console-signout"));
-        if (c)
-            (void)StaffService(*c, Clock::system()).signOut(account, where);
+        Result<void> r =
+            c ? StaffService(*c, Clock::system()).signOut(account, where) : Result<void>(c.error());
+        if (!r) // the sign-out row cannot be written: say so where operations look
+            spdlog::error("sign-out of {} was not audited: {}", account.username.toStdString(),
+                          r.error().message.toStdString());
     });
 }
 
