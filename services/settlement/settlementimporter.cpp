@@ -45,46 +45,6 @@ constexpr auto kInsertLine =
     " gross_minor, fee_minor, net_minor, currency, settled_at, raw)"
     " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
 
-void bindText(SqliteNative::Statement &st, int index, const QString &s)
-{
-    if (s.isNull())
-        st.bindNull(index);
-    else
-        st.bindText(index, s);
-}
-
-// The statement's lines through one native prepared INSERT on the connection's handle, reused
-// for every line (no QVariant per value), inside the caller's open transaction.
-Result<void> insertLinesNative(sqlite3 *h, qint64 statementId, const ParsedStatement &s)
-{
-    SqliteNative::Statement st;
-    if (auto p = st.prepare(h, QByteArray(kInsertLine)); !p)
-        return p.error();
-    const QString &channel = s.channel;
-    int seq = 0;
-    for (const SettlementLine &l : s.lines) {
-        st.bind(1, statementId);
-        st.bind(2, qint64(++seq)); // a record may settle twice (FedaPay refunded rows)
-        st.bindText(3, channel);
-        bindText(st, 4, l.channelTxnId);
-        bindText(st, 5, l.kind);
-        st.bind(6, l.grossMinor);
-        st.bind(7, l.feeMinor);
-        st.bind(8, l.netMinor);
-        bindText(st, 9, l.currency);
-        st.bind(10, l.settledAtMs);
-        bindText(st, 11, l.raw);
-        if (auto r = st.exec(); !r) {
-            Error e = r.error();
-            e.message =
-                QStringLiteral("insert settlement line %1: %2").arg(l.lineNo).arg(e.message);
-            return e;
-        }
-        st.reset();
-    }
-    return {};
-}
-
 // A statement's lines as the INSERT binds them: every text already UTF-8, back to back in one
 // buffer, so the parsed statement (a million small QStrings) can be freed at once by the thread
 // that parsed it, and the storing thread only binds pointers.
@@ -462,12 +422,13 @@ Result<qint64> SettlementImporter::storeHeader(const ParsedStatement &s, const Q
     return *id;
 }
 
-// The statement's lines, inside the caller's transaction. On SQLite one native prepared INSERT
-// on the connection's own handle, reused for every line (no QVariant per value); QtSql elsewhere.
+// The statement's lines, inside the caller's transaction. On SQLite they are encoded once and
+// go through one native prepared INSERT on the connection's own handle, as in the batch (no
+// QVariant per value); QtSql elsewhere.
 Result<void> SettlementImporter::insertLines(qint64 statementId, const ParsedStatement &s) const
 {
     if (sqlite3 *h = SqliteNative::handle(m_c.db()))
-        return insertLinesNative(h, statementId, s);
+        return insertEncodedNative(h, statementId, EncodedLines(s));
     QSqlQuery q(m_c.db());
     if (!q.prepare(QString::fromLatin1(kInsertLine)))
         return Sql::classify(q.lastError(), QStringLiteral("prepare settlement line insert"));
