@@ -53,7 +53,6 @@
 #include <vector>
 
 #include <spdlog/spdlog.h>
-#include <thread>
 
 using namespace OncePay;
 using namespace OncePay::Test;
