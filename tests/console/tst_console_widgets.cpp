@@ -161,6 +161,12 @@ private Q_SLOTS:
         QVERIFY(dialog.message().contains(u"1 more failed attempt"));
         attempt("temp", "wrong-again!");
         QVERIFY2(dialog.message().contains(u"locked"), qPrintable(dialog.message()));
+        // The long message wraps; the dialog is tall enough for it, nothing above is squeezed.
+        QVERIFY(dialog.layout()->hasHeightForWidth());
+        QVERIFY2(dialog.height() >= dialog.layout()->totalHeightForWidth(dialog.width()),
+                 qPrintable(QStringLiteral("%1 < %2")
+                                .arg(dialog.height())
+                                .arg(dialog.layout()->totalHeightForWidth(dialog.width()))));
         attempt("temp", "temp-demo-pw"); // right password, still locked
         QVERIFY(dialog.message().contains(u"locked"));
         QVERIFY(staff.resetPassword("temp", "temp-demo-pw", kAdmin).ok());

@@ -71,6 +71,21 @@ QString SignInDialog::message() const
     return m_message->text();
 }
 
+void SignInDialog::setMessage(const QString &text)
+{
+    m_message->setText(text);
+    fitMessage();
+}
+
+void SignInDialog::fitMessage()
+{
+    // A message wrapped over more lines than the dialog had room for squeezed the rows above
+    // it (the title was cut off): the dialog grows to the height its width needs.
+    if (layout() && layout()->hasHeightForWidth() &&
+        height() < layout()->totalHeightForWidth(width()))
+        adjustSize();
+}
+
 void SignInDialog::setWorking(bool working)
 {
     m_busy->setBusy(working);
@@ -85,11 +100,11 @@ void SignInDialog::signIn()
     const QString password = m_password->text();
     m_password->clear();
     if (user.isEmpty() || password.isEmpty()) {
-        m_message->setText(tr("Type your user name and password."));
+        setMessage(tr("Type your user name and password."));
         return;
     }
     setWorking(true);
-    m_message->setText(tr("Checking…"));
+    setMessage(tr("Checking…"));
     const quint64 generation = ++m_generation;
     const QString where = QStringLiteral("console@") + QSysInfo::machineHostName();
     runBackgroundQuery<SignInResult>(
@@ -102,7 +117,9 @@ void SignInDialog::signIn()
                 return;
             setWorking(false);
             if (!r) {
-                Q_EMIT refused(showFailure(m_message, r.error()));
+                showFailure(m_message, r.error());
+                fitMessage();
+                Q_EMIT refused(m_message->text());
                 return;
             }
             if (!r->signedIn()) {
@@ -110,7 +127,7 @@ void SignInDialog::signIn()
                 return;
             }
             m_account = r->account;
-            m_message->setText(
+            setMessage(
                 tr("Signed in as %1 (%2).").arg(m_account.username, Labels::role(m_account.role)));
             Q_EMIT signedIn(m_account);
             accept();
@@ -137,7 +154,7 @@ void SignInDialog::showRefusal(const SignInResult &r)
         break;
     case SignInRefusal::None: break;
     }
-    m_message->setText(text);
+    setMessage(text);
     m_password->setFocus();
     Q_EMIT refused(text);
 }

@@ -42,6 +42,8 @@ Q_SIGNALS:
 private:
     void showRefusal(const SignInResult &result);
     void setWorking(bool working);
+    void setMessage(const QString &text);
+    void fitMessage();
 
     ConnectionProfile m_orders;
     StaffAccount m_account;
