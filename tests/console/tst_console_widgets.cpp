@@ -37,6 +37,7 @@
 #include <QListWidget>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QSemaphore>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
@@ -218,6 +219,88 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(busy->isVisible(), BusyIndicator::kShowAfterMs * 8);
         busy->setBusy(false);
         QVERIFY(busy->isHidden());
+    }
+
+    // A read that answers at once changes nothing on the page before its answer; one that
+    // waits says so (status line, busy bar, export button off) once the wait can be seen.
+    void orderPageSaysItWaitsOnlyForSlowReads()
+    {
+        OrderPage page(m_fixture->config.orders, account("agent", StaffRole::Agent).actor());
+        page.show();
+        QSignalSpy loaded(&page, &OrderPage::orderLoaded);
+        QSignalSpy searched(&page, &OrderPage::searched);
+        page.openOrder("ord-rb");
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 10000);
+        const QString shown = page.statusText();
+        QVERIFY(page.exportButton()->isEnabled());
+
+        // Every pool thread held: the search waits.
+        auto hold = std::make_shared<QSemaphore>();
+        QObject holders;
+        for (int i = 0; i < kConsoleTaskThreads; ++i)
+            runBackgroundQuery<int>(
+                &holders, m_fixture->config.orders, QStringLiteral("hold"),
+                [hold](const Connection &) -> Result<int> {
+                    hold->acquire();
+                    return 0;
+                },
+                [](const Result<int> &) {});
+        auto stop = std::make_shared<QSemaphore>();
+        std::thread releaser([hold, stop] { // a hung test shows as a failure, not a hang
+            stop->tryAcquire(1, 5000);
+            hold->release(kConsoleTaskThreads);
+        });
+        page.search("ord-paid");
+        QCOMPARE(page.statusText(), shown); // nothing said yet
+        QVERIFY(page.exportButton()->isEnabled());
+        QTRY_COMPARE_WITH_TIMEOUT(page.statusText(),
+                                  QCoreApplication::translate("OncePay::OrderPage", "Searching…"),
+                                  BusyIndicator::kShowAfterMs * 8);
+        QVERIFY(!page.exportButton()->isEnabled());
+        QVERIFY(page.findChild<BusyIndicator *>()->isVisible());
+        stop->release();
+        releaser.join();
+        QTRY_COMPARE_WITH_TIMEOUT(searched.count(), 1, 10000);
+        QCOMPARE(searched.first().first().toInt(), 1);
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 2, 10000);
+        QCOMPARE(loaded.last().first().toString(), QStringLiteral("ord-paid"));
+        QVERIFY(page.exportButton()->isEnabled());
+        QVERIFY(page.findChild<BusyIndicator *>()->isHidden());
+    }
+
+    // A background read whose page is gone by the time it answers: its answer is dropped,
+    // nothing runs on the destroyed page.
+    void answerForAGonePageIsDropped()
+    {
+        auto hold = std::make_shared<QSemaphore>();
+        auto ran = std::make_shared<QAtomicInt>(0);
+        auto answered = std::make_shared<QAtomicInt>(0);
+        auto *context = new QObject;
+        runBackgroundQuery<int>(
+            context, m_fixture->config.orders, QStringLiteral("gone"),
+            [hold, ran](const Connection &) -> Result<int> {
+                hold->acquire();
+                ran->ref();
+                return 7;
+            },
+            [answered](const Result<int> &) { answered->ref(); });
+        QObject alive;
+        runBackgroundQuery<int>(
+            &alive, m_fixture->config.orders, QStringLiteral("alive"),
+            [hold](const Connection &) -> Result<int> {
+                hold->acquire();
+                return 8;
+            },
+            [answered](const Result<int> &r) {
+                if (r && *r == 8)
+                    answered->fetchAndAddRelaxed(10);
+            });
+        delete context;
+        hold->release(2);
+        QTRY_COMPARE_WITH_TIMEOUT(answered->loadRelaxed(), 10, 10000); // only the live one
+        QCOMPARE(ran->loadRelaxed(), 1);
+        QTest::qWait(50);
+        QCOMPARE(answered->loadRelaxed(), 10);
     }
 
     void paintingDoesNotWaitForDatabaseTasks()

@@ -16,17 +16,17 @@
 #include "investigation/investigationdb.h"
 
 #include <QAtomicInteger>
-#include <QFutureWatcher>
 #include <QObject>
-#include <QtConcurrent>
 
+#include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 
 namespace OncePay {
 
-// A default-constructible carrier for Result<T> across QFuture.
+// A default-constructible carrier for Result<T> from a pool thread to the GUI thread.
 template <typename T> struct TaskOutcome {
     std::optional<T> value;
     Error error;
@@ -70,7 +70,7 @@ inline QString taskConnectionName(const QString &purpose)
     return QStringLiteral("console-%1-%2").arg(purpose).arg(counter.fetchAndAddRelaxed(1));
 }
 
-// Result<T> as the value a task hands back across QFuture.
+// Result<T> as the value a task hands back to the GUI thread.
 template <typename T> TaskOutcome<T> outcomeOf(Result<T> r)
 {
     TaskOutcome<T> out;
@@ -81,21 +81,70 @@ template <typename T> TaskOutcome<T> outcomeOf(Result<T> r)
     return out;
 }
 
+// The GUI-thread end of one pool task: a child of the caller's context that keeps `done` and
+// receives the task's outcome as one queued call. The pool thread posts under a mutex that the
+// relay's destructor takes too, so an answer is never posted to a relay that is going away
+// with its context (the answer is then dropped). One posted event per task: a QFutureWatcher
+// took five (started, result, finished, ...) and a QFuture's shared state for each read.
+template <typename T> class TaskRelay final : public QObject {
+public:
+    struct Link {
+        std::mutex mutex;
+        TaskRelay *relay = nullptr;
+    };
+
+    TaskRelay(QObject *context, std::function<void(const Result<T> &)> done)
+        : QObject(context)
+        , m_done(std::move(done))
+        , m_link(std::make_shared<Link>())
+    {
+        m_link->relay = this;
+    }
+    ~TaskRelay() override
+    {
+        std::lock_guard lock(m_link->mutex);
+        m_link->relay = nullptr;
+    }
+    TaskRelay(const TaskRelay &) = delete;
+    TaskRelay &operator=(const TaskRelay &) = delete;
+
+    std::shared_ptr<Link> link() const { return m_link; }
+
+    // On a pool thread: hands `outcome` to `done` on the GUI thread, unless the context is gone.
+    static void post(const std::shared_ptr<Link> &link, TaskOutcome<T> outcome)
+    {
+        std::lock_guard lock(link->mutex);
+        if (TaskRelay *relay = link->relay)
+            QMetaObject::invokeMethod(
+                relay, [relay, outcome = std::move(outcome)] { relay->deliver(outcome); },
+                Qt::QueuedConnection);
+    }
+
+private:
+    void deliver(const TaskOutcome<T> &outcome)
+    {
+        // `done` may end the context, and this relay with it: nothing here is touched after.
+        const auto done = std::move(m_done);
+        deleteLater();
+        if (outcome.value)
+            done(Result<T>(*outcome.value));
+        else
+            done(Result<T>(outcome.error));
+    }
+
+    std::function<void(const Result<T> &)> m_done;
+    std::shared_ptr<Link> m_link;
+};
+
 // Runs `task` on the console's pool and hands its outcome, as a Result<T>, to `done` on the
 // GUI thread while `context` lives.
 template <typename T, typename Task, typename Done>
 void runOnConsolePool(QObject *context, Task task, Done done)
 {
-    auto *watcher = new QFutureWatcher<TaskOutcome<T>>(context);
-    QObject::connect(watcher, &QFutureWatcher<TaskOutcome<T>>::finished, context, [watcher, done] {
-        watcher->deleteLater();
-        const TaskOutcome<T> outcome = watcher->result();
-        if (outcome.value)
-            done(Result<T>(*outcome.value));
-        else
-            done(Result<T>(outcome.error));
+    auto *relay = new TaskRelay<T>(context, std::move(done));
+    consoleTaskPool()->start([link = relay->link(), task = std::move(task)]() mutable {
+        TaskRelay<T>::post(link, task());
     });
-    watcher->setFuture(QtConcurrent::run(consoleTaskPool(), std::move(task)));
 }
 
 } // namespace Internal

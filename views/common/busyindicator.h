@@ -3,7 +3,8 @@
 // A thin indeterminate progress bar shown while a page waits for its background query —
 // only once the wait has lasted kShowAfterMs. Most reads answer in a few milliseconds, and
 // showing the bar moves everything below it: the whole page was laid out and painted
-// again twice per search (show, hide), which cost more than the search itself.
+// again twice per search (show, hide), which cost more than the search itself. A page that
+// says more about a wait ("Searching…") says it on waitShown, at the same moment.
 // Thread contract: GUI thread only.
 
 #include <QProgressBar>
@@ -26,7 +27,10 @@ public:
         hide();
         m_delay.setSingleShot(true);
         m_delay.setInterval(kShowAfterMs);
-        connect(&m_delay, &QTimer::timeout, this, &QWidget::show);
+        connect(&m_delay, &QTimer::timeout, this, [this] {
+            show();
+            Q_EMIT waitShown();
+        });
     }
     void setBusy(bool busy)
     {
@@ -39,6 +43,10 @@ public:
         }
     }
     bool isBusy() const { return m_busy; }
+
+Q_SIGNALS:
+    // The wait has lasted kShowAfterMs and the bar is now shown.
+    void waitShown();
 
 private:
     QTimer m_delay;

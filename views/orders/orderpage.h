@@ -80,6 +80,9 @@ private:
     void showPicture(const OrderPicture &picture);
     void showMessage(int row);
     void setStatus(const QString &text, bool error = false);
+    // A read starts: the busy bar, `text` in the status line and the export button disabled
+    // follow if it has not answered within BusyIndicator::kShowAfterMs.
+    void beginWait(const QString &text);
     QWidget *buildHeader();
     QWidget *buildTabs();
     // Column widths of the tables on one tab, measured when the tab is first shown for the
@@ -95,6 +98,7 @@ private:
     QPushButton *m_propose = nullptr;
     QLabel *m_status = nullptr;
     bool m_statusIsError = false;
+    QString m_waitText;
     BusyIndicator *m_busy = nullptr;
     QTableView *m_hitTable = nullptr;
     QLabel *m_title = nullptr;

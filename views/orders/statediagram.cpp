@@ -68,6 +68,8 @@ StateDiagram::StateDiagram(QWidget *parent)
 
 void StateDiagram::setPath(const QList<std::pair<QString, QString>> &steps, const QString &current)
 {
+    if (steps == m_steps && current == m_current)
+        return; // the same picture (most orders take the same path): nothing to repaint
     m_steps = steps;
     m_current = current;
     setAccessibleDescription(tr("Current state: %1").arg(Labels::orderState(current)));
