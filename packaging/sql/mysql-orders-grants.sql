@@ -23,6 +23,8 @@ GRANT SELECT, INSERT, UPDATE ON transition_rejections TO 'oncepay_engine'@'%';
 GRANT SELECT, INSERT, UPDATE ON refund_obligations TO 'oncepay_engine'@'%';
 GRANT SELECT, INSERT, UPDATE ON settlement_statements TO 'oncepay_engine'@'%';
 GRANT SELECT, INSERT, UPDATE ON settlement_lines TO 'oncepay_engine'@'%';
+-- A settlement match is written once by the run that makes it and never changed.
+GRANT SELECT, INSERT ON settlement_matches TO 'oncepay_engine'@'%';
 GRANT SELECT, INSERT, UPDATE ON reconciliation_runs TO 'oncepay_engine'@'%';
 GRANT SELECT, INSERT, UPDATE ON discrepancies TO 'oncepay_engine'@'%';
 GRANT SELECT, INSERT, UPDATE ON fee_schedules TO 'oncepay_engine'@'%';
@@ -70,6 +72,7 @@ GRANT SELECT ON transition_rejections TO 'oncepay_auditor'@'%';
 GRANT SELECT ON refund_obligations TO 'oncepay_auditor'@'%';
 GRANT SELECT ON settlement_statements TO 'oncepay_auditor'@'%';
 GRANT SELECT ON settlement_lines TO 'oncepay_auditor'@'%';
+GRANT SELECT ON settlement_matches TO 'oncepay_auditor'@'%';
 GRANT SELECT ON reconciliation_runs TO 'oncepay_auditor'@'%';
 GRANT SELECT ON discrepancies TO 'oncepay_auditor'@'%';
 GRANT SELECT ON fee_schedules TO 'oncepay_auditor'@'%';

@@ -15,6 +15,8 @@ GRANT SELECT, INSERT, UPDATE ON
     transition_rejections, refund_obligations, settlement_statements, settlement_lines,
     reconciliation_runs, discrepancies, fee_schedules
     TO oncepay_engine;
+-- A settlement match is written once by the run that makes it and never changed.
+GRANT SELECT, INSERT ON settlement_matches TO oncepay_engine;
 GRANT SELECT ON ops_settings, fix_requests, fix_decisions, closed_periods TO oncepay_engine;
 -- Audit events: written once, marked shipped by the shipper, never otherwise changed.
 GRANT SELECT, INSERT ON audit_outbox TO oncepay_engine;

@@ -117,9 +117,11 @@ Result<void> OrderPictureQuery::loadMoney(OrderPicture *p) const
 {
     const QVariantList id{p->order.orderId};
     auto pay = m_c.queryKept(
-        QStringLiteral("SELECT id, channel, channel_txn_id, request_id, callback_id, amount_minor,"
-                       " currency, status, settlement_status, captured_at, refunded_at"
-                       " FROM payments WHERE order_id = ? ORDER BY captured_at, id"),
+        QStringLiteral("SELECT p.id, p.channel, p.channel_txn_id, p.request_id, p.callback_id,"
+                       " p.amount_minor, p.currency, p.status, CASE WHEN m.payment_id IS NULL"
+                       " THEN 'pending' ELSE 'settled' END, p.captured_at, p.refunded_at"
+                       " FROM payments p LEFT JOIN settlement_matches m ON m.payment_id = p.id"
+                       " WHERE p.order_id = ? ORDER BY p.captured_at, p.id"),
         id);
     if (!pay)
         return pay.error();

@@ -177,10 +177,11 @@ Result<ReconcileReport> Reconciler::run(const ReconcileOptions &options) const
     const QString paymentSql =
         QStringLiteral("SELECT p.id, p.order_id, p.channel, p.channel_txn_id, p.amount_minor,"
                        " p.currency, CASE WHEN p.status = 'refunded' THEN 1 ELSE 0 END,"
-                       " CASE WHEN p.settlement_status = 'settled' THEN 1 ELSE 0 END,"
+                       " CASE WHEN m.payment_id IS NULL THEN 0 ELSE 1 END,"
                        " p.captured_at, o.amount_minor,"
                        " o.currency, o.state, p.refunded_at FROM payments p"
                        " JOIN orders o ON o.order_id = p.order_id"
+                       " LEFT JOIN settlement_matches m ON m.payment_id = p.id"
                        " WHERE p.captured_at >= ? AND p.captured_at < ?");
     const QString lineSql =
         QStringLiteral("SELECT id, channel, channel_txn_id, kind, gross_minor, fee_minor, currency,"

@@ -187,7 +187,7 @@ void ReconciliationMatcher::classifyPayment(const Slot &s, MatchOutcome &out) co
     }
     ++out.eligible;
     if (!s.settled)
-        out.newlySettledPaymentIds << s.id;
+        out.newlySettled.emplace_back(s.id, s.charge.id);
     const Line &l = s.charge;
     for (qint32 e = s.extraCharges; e >= 0; e = m_store.extra(e).next) {
         const Line &extra = m_store.extra(e);

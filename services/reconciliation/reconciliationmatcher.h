@@ -19,6 +19,7 @@
 #include <QHash>
 #include <QSet>
 
+#include <utility>
 #include <vector>
 
 namespace OncePay {
@@ -36,7 +37,9 @@ struct ClosedPeriodFact {
 
 struct MatchOutcome {
     QList<Finding> findings;
-    QList<qint64> newlySettledPaymentIds; // were pending, now have a charge line
+    // Payments with no settlement_matches row yet that now have a charge line: (payment id,
+    // its first charge line's id), in payment order.
+    QList<std::pair<qint64, qint64>> newlySettled;
     // discrepancy_key of every not_settled finding (charge or refund) whose line is here now,
     // among the keys handed to finish() (the open not_settled discrepancies)
     QSet<QString> settledKeys;

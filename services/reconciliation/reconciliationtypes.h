@@ -38,7 +38,7 @@ struct PaymentFact {
     qint64 amountMinor = 0;
     QString currency;
     bool refunded = false; // OncePay booked the channel's refund (payments.status)
-    bool settled = false;  // payments.settlement_status = 'settled' already
+    bool settled = false;  // a settlement_matches row exists already
     qint64 capturedAtMs = 0;
     qint64 refundedAtMs = 0;
     qint64 orderAmountMinor = 0;
@@ -111,7 +111,7 @@ struct ReconcileReport {
     qint64 opened = 0;            // new open discrepancies in this run
     qint64 stillOpen = 0;         // found again, already open
     qint64 resolved = 0;          // earlier not_settled now settled
-    qint64 markedSettled = 0;     // payments.settlement_status set to settled
+    qint64 markedSettled = 0;     // payments matched to their line (settlement_matches)
     QMap<QString, qint64> counts; // findings by kind (auto-fixed fee mismatches included)
     QList<Finding> findings;      // this run's findings (all, for the report)
     qint64 elapsedMs = 0;

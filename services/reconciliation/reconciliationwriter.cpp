@@ -47,32 +47,47 @@ Result<void> updateIds(const QSqlDatabase &db, const QString &prefix, const QVar
     return {};
 }
 
-// payments.settlement_status = 'settled' for `ids`. On SQLite one native prepared UPDATE per
-// run of consecutive ids (a day's payments settle together, so runs are long); elsewhere the
-// literal IN chunks.
-Result<void> markSettled(const QSqlDatabase &db, QList<qint64> ids)
+// One settlement_matches row per newly settled payment: (payment, its charge line, this run).
+// Appending small rows in payment order is what keeps a run that settles a million payments
+// cheap (rewriting a status on each payment row pushed every payment page through the log).
+// On SQLite one native prepared INSERT; elsewhere multi-row INSERTs whose values are written
+// as integer literals: our own row ids, never text from outside.
+Result<void> recordMatches(const QSqlDatabase &db, QList<std::pair<qint64, qint64>> matches,
+                           qint64 runId)
 {
-    sqlite3 *h = SqliteNative::handle(db);
-    if (!h)
-        return updateIds(db, QStringLiteral("UPDATE payments SET settlement_status = 'settled'"),
-                         {}, std::move(ids));
-    std::sort(ids.begin(), ids.end());
-    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
-    SqliteNative::Statement st;
-    if (auto p = st.prepare(h, QByteArrayLiteral("UPDATE payments SET settlement_status ="
-                                                 " 'settled' WHERE id >= ? AND id <= ?"));
-        !p)
-        return p.error();
-    for (qsizetype i = 0; i < ids.size();) {
-        qsizetype j = i + 1;
-        while (j < ids.size() && ids[j] == ids[j - 1] + 1)
-            ++j;
-        st.bind(1, ids[i]);
-        st.bind(2, ids[j - 1]);
-        if (auto r = st.exec(); !r)
+    std::sort(matches.begin(), matches.end());
+    if (sqlite3 *h = SqliteNative::handle(db)) {
+        SqliteNative::Statement st;
+        if (auto p = st.prepare(h, QByteArrayLiteral("INSERT INTO settlement_matches (payment_id,"
+                                                     " settlement_line_id, run_id)"
+                                                     " VALUES (?, ?, ?)"));
+            !p)
+            return p.error();
+        for (const auto &[payment, line] : std::as_const(matches)) {
+            st.bind(1, payment);
+            st.bind(2, line);
+            st.bind(3, runId); // reset() clears every binding
+            if (auto r = st.exec(); !r)
+                return r.error();
+            st.reset();
+        }
+        return {};
+    }
+    QString sql;
+    const QString run = QString::number(runId);
+    for (qsizetype i = 0; i < matches.size(); i += kChunk) {
+        const qsizetype n = std::min<qsizetype>(kChunk, matches.size() - i);
+        sql = QStringLiteral("INSERT INTO settlement_matches (payment_id, settlement_line_id,"
+                             " run_id) VALUES ");
+        for (qsizetype k = 0; k < n; ++k) {
+            const auto &[payment, line] = matches[i + k];
+            if (k)
+                sql += u',';
+            sql +=
+                u'(' + QString::number(payment) + u',' + QString::number(line) + u',' + run + u')';
+        }
+        if (auto r = Sql::exec(db, sql); !r)
             return r.error();
-        st.reset();
-        i = j;
     }
     return {};
 }
@@ -255,9 +270,9 @@ Result<void> ReconciliationWriter::commit(const MatchOutcome &outcome,
                 {now, report.runId}, nowSettled);
             !r)
             return r;
-        if (auto r = markSettled(m_c.db(), outcome.newlySettledPaymentIds); !r)
+        if (auto r = recordMatches(m_c.db(), outcome.newlySettled, report.runId); !r)
             return r;
-        report.markedSettled = outcome.newlySettledPaymentIds.size();
+        report.markedSettled = outcome.newlySettled.size();
         return finishRun(report, QStringLiteral("finished"));
     });
 }

@@ -226,7 +226,17 @@ private Q_SLOTS:
             1);
         QCOMPARE(f.count("SELECT COUNT(*) FROM audit_outbox WHERE action = 'reconciliation.run'"),
                  1);
-        QCOMPARE(f.count("SELECT COUNT(*) FROM payments WHERE settlement_status = 'settled'"), 8);
+        // Each payment with a charge line is matched once, to its first charge line, by this run.
+        QCOMPARE(f.count("SELECT COUNT(*) FROM settlement_matches WHERE run_id = ?", {r.runId}), 8);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM settlement_matches m JOIN payments p ON p.id ="
+                         " m.payment_id JOIN settlement_lines s ON s.id = m.settlement_line_id"
+                         " WHERE s.channel_txn_id = p.channel_txn_id AND s.kind = 'charge'"
+                         " AND s.id = (SELECT MIN(x.id) FROM settlement_lines x WHERE"
+                         " x.channel_txn_id = p.channel_txn_id AND x.kind = 'charge')"),
+                 8);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM settlement_matches m JOIN payments p ON p.id ="
+                         " m.payment_id WHERE p.channel_txn_id IN ('pi_missing', 'pi_recent')"),
+                 0);
         QCOMPARE(f.count("SELECT coverage_ppm FROM reconciliation_runs"), 444444);
 
         // The same period again: nothing duplicated, last_run_id moves on.
@@ -234,6 +244,8 @@ private Q_SLOTS:
         QCOMPARE(again.opened, 0);
         QCOMPARE(again.autoFixed, 0);
         QCOMPARE(again.stillOpen, 8);
+        QCOMPARE(again.markedSettled, 0);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM settlement_matches"), 8);
         QCOMPARE(f.count("SELECT COUNT(*) FROM discrepancies"), 9);
         QCOMPARE(f.count("SELECT COUNT(*) FROM ledger_entries WHERE kind = 'fee_adjustment'"), 1);
         QCOMPARE(f.count("SELECT COUNT(*) FROM discrepancies WHERE last_run_id = ?", {again.runId}),
@@ -248,6 +260,11 @@ private Q_SLOTS:
         const ReconcileReport late = s.reconcile();
         QCOMPARE(late.resolved, 1);
         QCOMPARE(late.matched, 5);
+        QCOMPARE(late.markedSettled, 1);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM settlement_matches m JOIN payments p ON p.id ="
+                         " m.payment_id WHERE p.channel_txn_id = 'pi_missing' AND m.run_id = ?",
+                         {late.runId}),
+                 1);
         QCOMPARE(f.count("SELECT COUNT(*) FROM discrepancies WHERE kind = 'not_settled' AND status "
                          "= 'resolved'"),
                  1);

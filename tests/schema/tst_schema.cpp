@@ -6,6 +6,7 @@
 #include "db/sql.h"
 #include "testdatabases.h"
 
+#include <QFile>
 #include <QTest>
 
 using namespace OncePay;
@@ -76,6 +77,72 @@ private Q_SLOTS:
         QCOMPARE(r.error().code, ErrorCode::Newer);
         QVERIFY(r.error().message.contains(QStringLiteral("newer")));
         QVERIFY(r.error().message.contains(QStringLiteral("orders")));
+    }
+
+    // A database an older OncePay left at version 4, where a settled payment was a flag on the
+    // payment row: after 0005 every settled payment is matched to its first charge line and the
+    // latest run, a pending one is not, and the flag is gone.
+    void settledPaymentsKeepTheirSettlement_data() { Test::addEngineRows(); }
+    void settledPaymentsKeepTheirSettlement()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        auto c = Connection::open(dbs->orders(), QStringLiteral("test"));
+        QVERIFY(c.ok());
+        const QSqlDatabase db = c->db();
+        auto run = [&](const QString &sql) {
+            auto r = Sql::exec(db, sql);
+            if (!r)
+                qWarning("%s: %s", qPrintable(sql.left(80)), qPrintable(r.error().message));
+            return r.ok();
+        };
+        QVERIFY(run(QStringLiteral("CREATE TABLE schema_version (version INTEGER PRIMARY KEY,"
+                                   " name VARCHAR(191) NOT NULL, checksum VARCHAR(64) NOT NULL,"
+                                   " applied_at BIGINT NOT NULL)")));
+        for (const Migration &m : Migrator::available(QStringLiteral("orders"), c->dialect())) {
+            if (m.version > 4)
+                break;
+            QFile f(m.resourcePath);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            for (const QString &statement :
+                 Migrator::splitStatements(QString::fromUtf8(f.readAll())))
+                QVERIFY(run(statement));
+            QVERIFY(run(QStringLiteral("INSERT INTO schema_version VALUES (%1, '%2', 'x', 0)")
+                            .arg(m.version)
+                            .arg(m.name)));
+        }
+        for (const char *sql : {
+                 "INSERT INTO orders (order_id, customer_ref, amount_minor, currency, state,"
+                 " version, created_at, updated_at) VALUES ('ord-1', 'c', 1000, 'USD', 'paid', 3,"
+                 " 0, 0), ('ord-2', 'c', 2000, 'USD', 'paid', 3, 0, 0)",
+                 "INSERT INTO payments (order_id, channel, channel_txn_id, callback_id,"
+                 " amount_minor, currency, status, settlement_status, captured_at) VALUES"
+                 " ('ord-1', 'stripe', 'pi_1', 'cb-1', 1000, 'USD', 'captured', 'settled', 0),"
+                 " ('ord-2', 'stripe', 'pi_2', 'cb-2', 2000, 'USD', 'captured', 'pending', 0)",
+                 "INSERT INTO settlement_statements (channel, file_sha256, file_name, line_count,"
+                 " imported_by, imported_at) VALUES ('stripe', 'sha', 'a.csv', 3, 'test', 0)",
+                 "INSERT INTO settlement_lines (statement_id, line_no, channel, channel_txn_id,"
+                 " kind, gross_minor, fee_minor, net_minor, currency, settled_at, raw) VALUES"
+                 " (1, 1, 'stripe', 'pi_1', 'refund', -1000, 0, -1000, 'USD', 0, 'r'),"
+                 " (1, 2, 'stripe', 'pi_1', 'charge', 1000, 30, 970, 'USD', 0, 'c1'),"
+                 " (1, 3, 'stripe', 'pi_1', 'charge', 1000, 30, 970, 'USD', 0, 'c2')",
+                 "INSERT INTO reconciliation_runs (period_from, period_to, status, actor,"
+                 " started_at) VALUES (0, 1, 'finished', 'test', 0), (0, 1, 'finished', 'test', 1)",
+             })
+            QVERIFY(run(QString::fromLatin1(sql)));
+
+        auto r = Migrator::migrate(*c);
+        QVERIFY2(r.ok(), qPrintable(r.ok() ? QString() : r.error().message));
+        QCOMPARE(r->before, 4);
+        auto match = Sql::exec(db, QStringLiteral("SELECT p.channel_txn_id, m.settlement_line_id,"
+                                                  " m.run_id FROM settlement_matches m JOIN"
+                                                  " payments p ON p.id = m.payment_id"));
+        QVERIFY(match.ok());
+        QVERIFY(match->next());
+        QCOMPARE(match->value(0).toString(), QStringLiteral("pi_1"));
+        QCOMPARE(match->value(1).toLongLong(), 2); // the first charge line, not the refund
+        QCOMPARE(match->value(2).toLongLong(), 2); // the latest run
+        QVERIFY(!match->next());                   // pi_2 was pending: no match
+        QVERIFY(!Sql::exec(db, QStringLiteral("SELECT settlement_status FROM payments")).ok());
     }
 
     void duplicateCallbackIdRefused_data() { Test::addEngineRows(); }

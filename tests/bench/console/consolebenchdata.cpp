@@ -86,11 +86,11 @@ const char *kStatements[] = {
       SELECT id, callback_id, 'order not found', 12, updated_at FROM callback_messages
       WHERE status = 'dead')SQL",
     R"SQL(INSERT INTO payments (order_id, channel, channel_txn_id, request_id, callback_id,
-        amount_minor, currency, status, settlement_status, captured_at)
+        amount_minor, currency, status, captured_at)
       SELECT printf('ord-%08d', i), 'stripe', printf('txn-%08d', i), printf('req-%08d', i),
         printf('stripe:evt_%08d', i), 100 + (i * 7919) % 500000,
         CASE i % 3 WHEN 0 THEN 'USD' WHEN 1 THEN 'EUR' ELSE 'CNY' END, 'captured',
-        CASE WHEN i % 10 = 0 THEN 'pending' ELSE 'settled' END, :start + i * 2000 + 1500
+        :start + i * 2000 + 1500
       FROM n WHERE i % 100 < 90)SQL",
     R"SQL(INSERT INTO ledger_entries (entry_key, order_id, kind, amount_minor, currency, channel,
         channel_txn_id, callback_id, memo, created_at)

@@ -183,9 +183,9 @@ int main(int argc, char **argv)
              kept.entryList({QStringLiteral("*-*-*")}, QDir::Files, QDir::Name))
             statements << std::pair{name.section(u'-', 0, 0), kept.filePath(name)};
         for (int run = 0; run < runs; ++run) {
-            for (const char *sql :
-                 {"DELETE FROM discrepancies", "DELETE FROM ledger_entries",
-                  "DELETE FROM settlement_lines", "DELETE FROM settlement_statements"})
+            for (const char *sql : {"DELETE FROM settlement_matches", "DELETE FROM discrepancies",
+                                    "DELETE FROM ledger_entries", "DELETE FROM settlement_lines",
+                                    "DELETE FROM settlement_statements"})
                 must(Sql::exec(c.db(), QString::fromLatin1(sql)), sql);
             must(Sql::exec(c.db(), QStringLiteral("PRAGMA wal_checkpoint(TRUNCATE)")),
                  "checkpoint");
@@ -207,8 +207,8 @@ int main(int argc, char **argv)
         auto c = must(openMigrated(profile, QStringLiteral("bench")), "open");
         ManualClock clock(kStart + 60LL * 86400000);
         for (int run = 0; run < runs; ++run) {
-            for (const char *sql : {"DELETE FROM discrepancies", "DELETE FROM reconciliation_runs",
-                                    "UPDATE payments SET settlement_status = 'pending'"})
+            for (const char *sql : {"DELETE FROM settlement_matches", "DELETE FROM discrepancies",
+                                    "DELETE FROM reconciliation_runs"})
                 must(Sql::exec(c.db(), QString::fromLatin1(sql)), sql);
             must(Sql::exec(c.db(), QStringLiteral("PRAGMA wal_checkpoint(TRUNCATE)")),
                  "checkpoint");
@@ -259,10 +259,10 @@ int main(int argc, char **argv)
         parseS.push_back(double(t.nsecsElapsed()) / 1e9);
 
         // The program: import every statement, then reconcile.
-        for (const char *sql : {"DELETE FROM discrepancies", "DELETE FROM ledger_entries",
-                                "DELETE FROM settlement_lines", "DELETE FROM settlement_statements",
-                                "DELETE FROM reconciliation_runs", "DELETE FROM audit_outbox",
-                                "UPDATE payments SET settlement_status = 'pending'"})
+        for (const char *sql : {"DELETE FROM settlement_matches", "DELETE FROM discrepancies",
+                                "DELETE FROM ledger_entries", "DELETE FROM settlement_lines",
+                                "DELETE FROM settlement_statements",
+                                "DELETE FROM reconciliation_runs", "DELETE FROM audit_outbox"})
             must(Sql::exec(c.db(), QString::fromLatin1(sql)), sql);
         must(Sql::exec(c.db(), QStringLiteral("PRAGMA wal_checkpoint(TRUNCATE)")), "checkpoint");
         t.restart();
