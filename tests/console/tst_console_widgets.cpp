@@ -11,6 +11,7 @@
 #include "common/busyindicator.h"
 #include "common/language.h"
 #include "common/preferencesdialog.h"
+#include "common/tableviews.h"
 #include "connections/connectionspage.h"
 #include "dashboard/dashboardpage.h"
 #include "investigation/dossier.h"
@@ -19,6 +20,7 @@
 #include "log/logpane.h"
 #include "orders/orderpage.h"
 #include "orders/statediagram.h"
+#include "orders/textcelldelegate.h"
 #include "scenario.h"
 #include "shell/mainwindow.h"
 #include "stuck/stuckpage.h"
@@ -41,6 +43,7 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
+#include <QStandardItemModel>
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTableView>
@@ -553,6 +556,59 @@ private Q_SLOTS:
         QVERIFY2(page.statusText().contains(u"not exported"), qPrintable(page.statusText()));
         QVERIFY(!QFile::exists(nowhere));
         QCOMPARE(auditRows(), before + 1);
+    }
+
+    // The order page's tables draw their text cells with TextCellDelegate: the same pixels
+    // and the same column widths as the style's own delegate, selected, focused, bold,
+    // coloured, right-aligned, elided and empty cells included.
+    void textCellsLookAsTheStyleDrawsThem()
+    {
+        QStandardItemModel model(0, 4);
+        model.setHorizontalHeaderLabels({"Time", "Event", "Amount", "Detail"});
+        const QList<QStringList> rows{
+            {"2026-11-18 08:09:36", "pending payment → paying", "80.19 USD", ""},
+            {"2026-11-18 08:09:37", "Callback received", "5000 EUR", "payment_intent.succeeded"},
+            {"2026-11-18 08:09:38", "支付成功 → 已支付", "1.00 CNY",
+             "a detail far too long to fit in its column, so the style elides it at the edge"},
+            {"", "Refused: paying → paid", "0", "worker:bench/1"}};
+        for (const QStringList &cells : rows) {
+            QList<QStandardItem *> items;
+            for (const QString &c : cells)
+                items << new QStandardItem(c);
+            items[2]->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            model.appendRow(items);
+        }
+        QFont bold;
+        bold.setBold(true);
+        model.item(0, 1)->setFont(bold);
+        model.item(3, 1)->setBackground(QColor(0xff, 0xe0, 0xe0));
+        model.item(3, 3)->setForeground(QColor(0xb3, 0x1b, 0x1b));
+        auto shoot = [&](QAbstractItemDelegate *delegate) {
+            QWidget holder;
+            QTableView &view = *makeTable(&holder, &model, QStringLiteral("cells")); // as the page
+            view.setItemDelegate(delegate);
+            view.resize(640, 200);
+            view.show();
+            view.resizeColumnsToContents();
+            QList<int> widths;
+            for (int c = 0; c < model.columnCount(); ++c)
+                widths << view.columnWidth(c);
+            view.setColumnWidth(3, 160); // the long detail is elided
+            view.setCurrentIndex(model.index(1, 1));
+            view.setFocus();
+            return std::make_pair(view.grab().toImage(), widths);
+        };
+        QStyledItemDelegate styled;
+        TextCellDelegate cells;
+        const auto [expected, styledWidths] = shoot(&styled);
+        const auto [actual, cellWidths] = shoot(&cells);
+        QCOMPARE(cellWidths, styledWidths);
+        QCOMPARE(actual.size(), expected.size());
+        int differing = 0;
+        for (int y = 0; y < expected.height(); ++y)
+            for (int x = 0; x < expected.width(); ++x)
+                differing += expected.pixel(x, y) != actual.pixel(x, y);
+        QVERIFY2(differing == 0, qPrintable(QStringLiteral("%1 pixels differ").arg(differing)));
     }
 
     void stateDiagramHighlightsThePathTaken()

@@ -14,6 +14,7 @@
 #include "investigation/orderpicturequery.h"
 #include "investigation/ordersearch.h"
 #include "orders/statediagram.h"
+#include "orders/textcelldelegate.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -123,6 +124,10 @@ OrderPage::OrderPage(const ConnectionProfile &orders, const Actor &actor, QWidge
     layout->addWidget(m_status);
     layout->addWidget(m_hitTable);
     layout->addWidget(m_detail, 1);
+    // Every table on the page draws and measures its text cells once-shaped (textcelldelegate.h).
+    auto *cells = new TextCellDelegate(this);
+    for (QTableView *table : findChildren<QTableView *>())
+        table->setItemDelegate(cells);
     setStatus(tr("Search for an order by any of its identifiers."));
 }
 
