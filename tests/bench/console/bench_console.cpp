@@ -465,19 +465,33 @@ int main(int argc, char *argv[])
                  serviceMs([&] { return OrderSearch(*warm).search(searchTerm, actor).ok(); }));
         }
 
-        // 3. Opening an order page: everything the page shows, against the same statements.
-        if (step("order")) {
+        // 3. Opening an order page: everything the page shows, against the same statements —
+        //    the order the searches showed (shown again), then a paid order of the same shape
+        //    not shown before in this process (other ids, times and amounts: nothing on the
+        //    page or in its caches is the same text), a different one in each run.
+        const QString otherId = QStringLiteral("ord-%1").arg(
+            data.orderId.mid(4).toLongLong() + 100 * (run + 1), 8, 10, QLatin1Char('0'));
+        const QString otherTxn = QStringLiteral("txn-") + otherId.mid(4);
+        for (const auto &[name, orderId, txnId] :
+             {std::tuple{QStringLiteral("open an order page (loaded and painted)"), data.orderId,
+                         data.channelTxnId},
+              std::tuple{QStringLiteral("open another order page, not shown before"), otherId,
+                         otherTxn}}) {
+            if (!step("order"))
+                break;
             settle();
             QSignalSpy opened(&page, &OrderPage::orderLoaded);
             heartbeat.reset();
             QElapsedTimer t;
             t.start();
-            page.openOrder(data.orderId);
+            page.openOrder(orderId);
             waitFor([&] { return opened.count() > 0; }, t);
             QCoreApplication::processEvents(); // painted
             const double program = t.nsecsElapsed() / 1e6;
             const double gap = heartbeat.maxGapMs();
-            const QVariantList id{data.orderId};
+            if (page.picture().order.orderId != orderId || page.picture().timeline.isEmpty())
+                die("order " + orderId + " did not load");
+            const QVariantList id{orderId};
             const double raw = rawMs(
                 db,
                 {{"SELECT " + kOrderCols + " FROM orders o WHERE o.order_id = ?", id},
@@ -486,7 +500,7 @@ int main(int argc, char *argv[])
                  {"SELECT m.*, d.reason, d.created_at, d.id FROM callback_messages m LEFT JOIN"
                   " dead_letters d ON d.message_id = m.id WHERE m.order_ref = ? OR"
                   " m.channel_txn_id = ? ORDER BY m.received_at, m.id",
-                  {data.orderId, data.channelTxnId}},
+                  {orderId, txnId}},
                  {"SELECT p.*, m.payment_id FROM payments p LEFT JOIN settlement_matches m ON"
                   " m.payment_id = p.id WHERE p.order_id = ? ORDER BY p.captured_at, p.id",
                   id},
@@ -502,10 +516,10 @@ int main(int argc, char *argv[])
                  // the fixes proposed for it (FixService::list, with their decisions)
                  {"SELECT * FROM fix_requests WHERE ((target_kind = 'order' AND target_id = ?) OR"
                   " change_json LIKE ?) ORDER BY id DESC LIMIT 200",
-                  {data.orderId, QStringLiteral("%\"order_id\":\"%1\"%").arg(data.orderId)}}});
-            const QString orderId = data.orderId;
-            keep("open an order page (loaded and painted)", "its 11 SELECTs", program, raw, gap,
-                 serviceMs([&] { return OrderPictureQuery(*warm).load(orderId, actor).ok(); }));
+                  {orderId, QStringLiteral("%\"order_id\":\"%1\"%").arg(orderId)}}});
+            const QString loadId = orderId;
+            keep(name, "its 11 SELECTs", program, raw, gap,
+                 serviceMs([&] { return OrderPictureQuery(*warm).load(loadId, actor).ok(); }));
         }
 
         // 4. The stuck list: load it and scroll to its last row, painted.
