@@ -389,12 +389,21 @@ private Q_SLOTS:
         QFETCH(QString, term);
         OrderPage page(m_fixture->config.orders, account("agent", StaffRole::Agent).actor());
         page.show();
+        // An order is on the page first: its actions are on.
+        QSignalSpy loaded(&page, &OrderPage::orderLoaded);
+        page.search(QStringLiteral("ord-rb"));
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 10000);
+        auto *propose = page.findChild<QPushButton *>(QStringLiteral("proposeFix"));
+        QVERIFY(propose);
+        QVERIFY(propose->isEnabled());
         QSignalSpy searched(&page, &OrderPage::searched);
         page.search(term);
         QTRY_COMPARE_WITH_TIMEOUT(searched.count(), 1, 10000);
         QCOMPARE(searched.first().first().toInt(), 0);
         QVERIFY(!page.statusText().isEmpty());
         QCOMPARE(page.hitModel()->rowCount(), 0);
+        // Nothing is shown any more, so nothing can be proposed for the order that was.
+        QVERIFY(!propose->isEnabled());
     }
 
     void timelineOfDuplicatesRollbackAndStaleCallback()

@@ -93,7 +93,7 @@ OrderPage::OrderPage(const ConnectionProfile &orders, const Actor &actor, QWidge
     // "Searching…" first cost a layout and a repaint of the status line and the export
     // button per read (~0.4 ms, while the pool thread waited for the CPU).
     connect(m_busy, &BusyIndicator::waitShown, this, [this] {
-        m_export->setEnabled(false);
+        setOrderActionsEnabled(false);
         setStatus(m_waitText);
     });
 
@@ -223,6 +223,14 @@ void OrderPage::setStatus(const QString &text, bool error)
     }
 }
 
+// Export and propose act on the order shown: off while none is (no hit, several hits, a failed
+// read) so that neither reaches an order that is no longer on the page.
+void OrderPage::setOrderActionsEnabled(bool on)
+{
+    m_export->setEnabled(on);
+    m_propose->setEnabled(on);
+}
+
 void OrderPage::beginWait(const QString &text)
 {
     m_waitText = text;
@@ -249,8 +257,11 @@ void OrderPage::search(const QString &term)
             if (generation != m_generation)
                 return;
             m_busy->setBusy(false);
-            if (!r) {
-                m_export->setEnabled(false);
+            if (!r) { // as for no hit: nothing of an earlier search stays on the page
+                setOrderActionsEnabled(false);
+                m_hits->setRows({});
+                m_hitTable->hide();
+                m_detail->hide();
                 setStatus(errorText(r.error()), true);
                 Q_EMIT failed(m_status->text());
                 Q_EMIT searched(0);
@@ -261,11 +272,11 @@ void OrderPage::search(const QString &term)
             if (r->size() > 1) // a single hit opens at once; its list stays hidden
                 m_hitTable->resizeColumnsToContents();
             if (r->isEmpty()) {
-                m_export->setEnabled(false);
+                setOrderActionsEnabled(false);
                 setStatus(tr("No order matches “%1”.").arg(term.trimmed()), true);
                 m_detail->hide();
             } else if (r->size() > 1) {
-                m_export->setEnabled(false);
+                setOrderActionsEnabled(false);
                 setStatus(tr("%n orders match; choose one.", nullptr, int(r->size())));
                 m_detail->hide();
             }
@@ -291,7 +302,7 @@ void OrderPage::openOrder(const QString &orderId)
                 return;
             m_busy->setBusy(false);
             if (!r) {
-                m_export->setEnabled(false);
+                setOrderActionsEnabled(false);
                 setStatus(errorText(r.error()), true);
                 Q_EMIT failed(m_status->text());
                 return;
@@ -358,8 +369,7 @@ void OrderPage::showPicture(const OrderPicture &p)
     fitColumnsOf(m_tabs->currentIndex());
     m_raw->clear();
     m_detail->show();
-    m_export->setEnabled(true);
-    m_propose->setEnabled(true);
+    setOrderActionsEnabled(true);
     setStatus(tr("%n event(s) in the timeline.", nullptr, int(p.timeline.size())));
 }
 

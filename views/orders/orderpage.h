@@ -83,6 +83,7 @@ private:
     // A read starts: the busy bar, `text` in the status line and the export button disabled
     // follow if it has not answered within BusyIndicator::kShowAfterMs.
     void beginWait(const QString &text);
+    void setOrderActionsEnabled(bool on);
     QWidget *buildHeader();
     QWidget *buildTabs();
     // Column widths of the tables on one tab, measured when the tab is first shown for the
