@@ -46,7 +46,7 @@ QVariant ConnectionStatusModel::data(const QModelIndex &index, int role) const
         case Role:
             return roleName(s.role) == u"orders"     ? tr("Orders")
                    : roleName(s.role) == u"messages" ? tr("Messages")
-                                                      : tr("Audit");
+                                                     : tr("Audit");
         case Status:
             if (!s.reachable)
                 return tr("Unreachable");
@@ -56,7 +56,8 @@ QVariant ConnectionStatusModel::data(const QModelIndex &index, int role) const
             return s.sharesOrders ? tr("%1 (same database as orders)").arg(s.target) : s.target;
         case Server: return s.serverVersion;
         case Schema:
-            return s.reachable ? tr("%1 of %2").arg(s.schemaVersion).arg(s.latestVersion) : QString();
+            return s.reachable ? tr("%1 of %2").arg(s.schemaVersion).arg(s.latestVersion)
+                               : QString();
         }
     }
     if (role == Qt::ToolTipRole && !s.error.isEmpty())

@@ -24,11 +24,12 @@ Result<IniFile> IniFile::parse(const QString &text, const QString &origin)
         }
         const auto m = keyRe.match(line);
         if (!m.hasMatch())
-            return makeError(ErrorCode::Invalid,
-                             QStringLiteral("%1:%2: expected '[section]' or 'key = value', got '%3'")
-                                 .arg(origin)
-                                 .arg(i + 1)
-                                 .arg(line.left(60)));
+            return makeError(
+                ErrorCode::Invalid,
+                QStringLiteral("%1:%2: expected '[section]' or 'key = value', got '%3'")
+                    .arg(origin)
+                    .arg(i + 1)
+                    .arg(line.left(60)));
         if (current.isEmpty())
             return makeError(ErrorCode::Invalid,
                              QStringLiteral("%1:%2: key '%3' outside of any [section]")

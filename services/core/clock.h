@@ -21,7 +21,9 @@ public:
 
 class ManualClock final : public Clock {
 public:
-    explicit ManualClock(qint64 startMs) : m_now(startMs) {}
+    explicit ManualClock(qint64 startMs)
+        : m_now(startMs)
+    {}
     qint64 nowMs() const override { return m_now.load(); }
     void set(qint64 ms) { m_now.store(ms); }
     void advance(qint64 ms) { m_now.fetch_add(ms); }

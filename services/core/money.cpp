@@ -20,8 +20,8 @@ const QHash<QString, int> &exponents()
         {"MAD", 2}, {"AED", 2}, {"SAR", 2}, {"TRY", 2}, {"RUB", 2}, {"EGP", 2}, {"HUF", 2},
         {"JPY", 0}, {"KRW", 0}, {"XOF", 0}, {"XAF", 0}, {"VND", 0}, {"CLP", 0}, {"ISK", 0},
         {"UGX", 0}, {"PYG", 0}, {"RWF", 0}, {"GNF", 0}, {"KMF", 0}, {"VUV", 0}, {"XPF", 0},
-        {"BIF", 0}, {"DJF", 0}, {"MGA", 0},
-        {"BHD", 3}, {"KWD", 3}, {"OMR", 3}, {"JOD", 3}, {"TND", 3}, {"IQD", 3}, {"LYD", 3},
+        {"BIF", 0}, {"DJF", 0}, {"MGA", 0}, {"BHD", 3}, {"KWD", 3}, {"OMR", 3}, {"JOD", 3},
+        {"TND", 3}, {"IQD", 3}, {"LYD", 3},
     };
     return table;
 }
@@ -94,9 +94,10 @@ Result<qint64> parseDecimal(const QString &rawText, const QString &code, bool al
     while (fraction.size() > *exp && fraction.endsWith(u'0'))
         fraction.chop(1);
     if (fraction.size() > *exp)
-        return makeError(ErrorCode::Invalid, QStringLiteral("'%1' has more decimals than %2 allows (%3)")
-                                                 .arg(rawText, code)
-                                                 .arg(*exp));
+        return makeError(ErrorCode::Invalid,
+                         QStringLiteral("'%1' has more decimals than %2 allows (%3)")
+                             .arg(rawText, code)
+                             .arg(*exp));
     fraction = fraction.leftJustified(*exp, u'0');
 
     qint64 value = 0;
@@ -105,7 +106,8 @@ Result<qint64> parseDecimal(const QString &rawText, const QString &code, bool al
         const auto times10 = checkedMul(value, 10);
         const auto next = times10 ? checkedAdd(*times10, c.unicode() - u'0') : std::nullopt;
         if (!next)
-            return makeError(ErrorCode::Invalid, QStringLiteral("amount '%1' overflows").arg(rawText));
+            return makeError(ErrorCode::Invalid,
+                             QStringLiteral("amount '%1' overflows").arg(rawText));
         value = *next;
     }
     return negative ? -value : value;

@@ -27,7 +27,9 @@ RoleStatus HealthCheck::check(const ConnectionProfile &profile, bool sharesOrder
     s.reachable = true;
     s.schemaVersion = *v;
     if (*v > s.latestVersion)
-        s.error = QStringLiteral("schema %1 is newer than this program (%2)").arg(*v).arg(s.latestVersion);
+        s.error = QStringLiteral("schema %1 is newer than this program (%2)")
+                      .arg(*v)
+                      .arg(s.latestVersion);
     else if (*v < s.latestVersion)
         s.error = QStringLiteral("schema %1, migration to %2 pending").arg(*v).arg(s.latestVersion);
     return s;

@@ -12,14 +12,14 @@ namespace OncePay {
 
 struct RoleStatus {
     DbRole role = DbRole::Orders;
-    QString driver;        // "sqlite", "postgresql", "mysql"
-    QString target;        // profile without password
+    QString driver; // "sqlite", "postgresql", "mysql"
+    QString target; // profile without password
     bool reachable = false;
     bool sharesOrders = false;
     QString serverVersion;
     int schemaVersion = 0;
     int latestVersion = 0;
-    QString error;         // why not reachable / not current
+    QString error; // why not reachable / not current
 };
 
 class HealthCheck {

@@ -14,13 +14,15 @@
 namespace OncePay {
 
 namespace FixKind {
-inline const QString RequeueMessage = QStringLiteral("requeue_message");   // dead/failed/stuck → pending
-inline const QString ResolveMessage = QStringLiteral("resolve_message");   // → skipped, no business effect
-inline const QString ConfirmPayment = QStringLiteral("confirm_payment");   // paid_unconfirmed → paid
+inline const QString RequeueMessage =
+    QStringLiteral("requeue_message"); // dead/failed/stuck → pending
+inline const QString ResolveMessage =
+    QStringLiteral("resolve_message"); // → skipped, no business effect
+inline const QString ConfirmPayment = QStringLiteral("confirm_payment"); // paid_unconfirmed → paid
 inline const QString RollbackPayment = QStringLiteral("rollback_payment"); // → pending_payment
-inline const QString AdjustFee = QStringLiteral("adjust_fee");             // fee_mismatch → ledger
-inline const QString WriteOff = QStringLiteral("write_off");               // discrepancy → written off
-inline const QString ClosePeriod = QStringLiteral("close_period");         // reconciled period closed
+inline const QString AdjustFee = QStringLiteral("adjust_fee");     // fee_mismatch → ledger
+inline const QString WriteOff = QStringLiteral("write_off");       // discrepancy → written off
+inline const QString ClosePeriod = QStringLiteral("close_period"); // reconciled period closed
 QStringList all();
 // "message" (target = callback id), "order" (order id), "discrepancy" (discrepancy id) or
 // "period" (FROM_MS..TO_MS); empty for an unknown kind.

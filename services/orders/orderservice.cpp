@@ -245,8 +245,7 @@ Result<Order> OrderService::transitionInTransaction(TransitionRequest &t) const
     auto v = machine.apply(t);
     if (!v)
         return v.error();
-    if (to == OrderState::PendingPayment && captured &&
-        o.state == OrderState::PaidUnconfirmed) {
+    if (to == OrderState::PendingPayment && captured && o.state == OrderState::PaidUnconfirmed) {
         if (auto f = effects.flagRefund(
                 orderId, captured->channel, captured->channelTxnId, captured->amountMinor,
                 captured->currency, QStringLiteral("rollback:%1:v%2").arg(orderId).arg(*v),

@@ -68,9 +68,9 @@ public:
     // and audit rows. Errors leave the transaction to be rolled back by the caller; `t.from`
     // is filled so the caller can record the refusal afterwards.
     Result<Order> transitionInTransaction(TransitionRequest &t) const;
-    static TransitionRequest request(const QString &orderId, qint64 expectedVersion,
-                                     OrderState to, CauseKind cause, const QString &causeId,
-                                     const Actor &actor, const QString &reason);
+    static TransitionRequest request(const QString &orderId, qint64 expectedVersion, OrderState to,
+                                     CauseKind cause, const QString &causeId, const Actor &actor,
+                                     const QString &reason);
 
     Result<Order> get(const QString &orderId) const;
     Result<OrderHistory> history(const QString &orderId) const;

@@ -65,7 +65,8 @@ private Q_SLOTS:
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write("[orders]\ndriver = postgresql\nthis line is wrong\n");
         f.close();
-        CliRun r = runOncepay({"--config", path, "db", "check"}, QProcessEnvironment::systemEnvironment());
+        CliRun r =
+            runOncepay({"--config", path, "db", "check"}, QProcessEnvironment::systemEnvironment());
         QCOMPARE(r.exitCode, 3);
         QCOMPARE(r.err.trimmed().count(u'\n'), 0);
         QVERIFY2(r.err.contains(QStringLiteral("bad.ini:3")), qPrintable(r.err));
@@ -77,7 +78,8 @@ private Q_SLOTS:
         const QString path = dir.filePath("pg.ini");
         QFile f(path);
         QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write("[orders]\ndriver = postgresql\nhost = 127.0.0.1\nport = 1\ndatabase = x\nuser = u\n");
+        f.write(
+            "[orders]\ndriver = postgresql\nhost = 127.0.0.1\nport = 1\ndatabase = x\nuser = u\n");
         f.close();
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert("XDG_DATA_HOME", dir.filePath("data"));

@@ -4,8 +4,8 @@
 #include "enginefixture.h"
 #include "simulator/channelemitter.h"
 
-#include <QThread>
 #include <QTest>
+#include <QThread>
 
 #include <atomic>
 

@@ -19,7 +19,8 @@ private Q_SLOTS:
         EngineFixture f(*dbs);
         f.createOrder("o-1", 2112);
         f.pay("o-1", 1, "a1");
-        const QByteArray body = StripeEvents::paymentIntentSucceeded(f.params("o-1", "a1", 2112, "USD", "evt_1", "pi_1"));
+        const QByteArray body = StripeEvents::paymentIntentSucceeded(
+            f.params("o-1", "a1", 2112, "USD", "evt_1", "pi_1"));
         QCOMPARE(f.deliver(body), IngestStatus::Stored);
         QCOMPARE(f.deliver(body), IngestStatus::Duplicate); // the channel's retry
         WorkerStats s = f.drain();
@@ -30,14 +31,17 @@ private Q_SLOTS:
         QCOMPARE(o.channelTxnId, QStringLiteral("pi_1"));
         QCOMPARE(f.count("SELECT COUNT(*) FROM callback_messages"), 1);
         QCOMPARE(f.count("SELECT COUNT(*) FROM ledger_entries WHERE kind = 'payment_credit'"), 1);
-        QCOMPARE(f.count("SELECT SUM(amount_minor) FROM ledger_entries WHERE order_id = 'o-1'"), 2112);
+        QCOMPARE(f.count("SELECT SUM(amount_minor) FROM ledger_entries WHERE order_id = 'o-1'"),
+                 2112);
         QCOMPARE(f.count("SELECT COUNT(*) FROM purchase_orders WHERE order_id = 'o-1'"), 1);
         QCOMPARE(f.count("SELECT COUNT(*) FROM logistics_orders WHERE order_id = 'o-1'"), 1);
         QCOMPARE(f.count("SELECT COUNT(*) FROM callback_messages WHERE status = 'completed'"), 1);
-        QVERIFY(f.count("SELECT COUNT(*) FROM audit_outbox WHERE callback_id = 'stripe:evt_1'") >= 3);
+        QVERIFY(f.count("SELECT COUNT(*) FROM audit_outbox WHERE callback_id = 'stripe:evt_1'") >=
+                3);
 
         // The same payment reported again under a new event id: second layer says "already".
-        f.deliver(StripeEvents::paymentIntentSucceeded(f.params("o-1", "a1", 2112, "USD", "evt_1b", "pi_1")));
+        f.deliver(StripeEvents::paymentIntentSucceeded(
+            f.params("o-1", "a1", 2112, "USD", "evt_1b", "pi_1")));
         QCOMPARE(f.drain().skipped, 1);
         QCOMPARE(f.count("SELECT COUNT(*) FROM ledger_entries"), 1);
         QCOMPARE(f.order("o-1").version, 4);
@@ -51,29 +55,38 @@ private Q_SLOTS:
         EngineFixture f(*dbs);
         f.createOrder("o-2", 5000, "EUR");
         f.pay("o-2", 1, "a1");
-        f.deliver(StripeEvents::paymentIntentFailed(f.params("o-2", "a1", 5000, "EUR", "evt_f", "pi_a1")));
+        f.deliver(StripeEvents::paymentIntentFailed(
+            f.params("o-2", "a1", 5000, "EUR", "evt_f", "pi_a1")));
         f.drain();
         QCOMPARE(f.order("o-2").state, OrderState::PaymentFailed);
-        QVERIFY(f.service->rollback("o-2", 3, CauseKind::Request, "rb", Actor::platform(), "retry").ok());
+        QVERIFY(f.service->rollback("o-2", 3, CauseKind::Request, "rb", Actor::platform(), "retry")
+                    .ok());
         QCOMPARE(f.order("o-2").version, 4);
 
         // The old attempt's late success (money captured at the channel).
-        f.deliver(StripeEvents::paymentIntentSucceeded(f.params("o-2", "a1", 5000, "EUR", "evt_late", "pi_a1")));
+        f.deliver(StripeEvents::paymentIntentSucceeded(
+            f.params("o-2", "a1", 5000, "EUR", "evt_late", "pi_a1")));
         WorkerStats late = f.drain();
         QCOMPARE(late.skipped, 1);
         QCOMPARE(f.order("o-2").state, OrderState::PendingPayment);
         QCOMPARE(f.order("o-2").version, 4);
         QCOMPARE(f.count("SELECT COUNT(*) FROM ledger_entries"), 0);
-        QCOMPARE(f.count("SELECT COUNT(*) FROM refund_obligations WHERE order_id = 'o-2' AND resolved_at IS NULL"), 1);
-        QCOMPARE(f.count("SELECT COUNT(*) FROM transition_rejections WHERE order_id = 'o-2'"), 1);
-        QCOMPARE(f.count("SELECT COUNT(*) FROM callback_messages WHERE callback_id = 'stripe:evt_late' AND"
-                         " status = 'skipped'"),
+        QCOMPARE(f.count("SELECT COUNT(*) FROM refund_obligations WHERE order_id = 'o-2' AND "
+                         "resolved_at IS NULL"),
                  1);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM transition_rejections WHERE order_id = 'o-2'"), 1);
+        QCOMPARE(
+            f.count(
+                "SELECT COUNT(*) FROM callback_messages WHERE callback_id = 'stripe:evt_late' AND"
+                " status = 'skipped'"),
+            1);
 
         // A fresh attempt then succeeds exactly once.
         f.pay("o-2", 4, "a2");
-        f.deliver(StripeEvents::paymentIntentSucceeded(f.params("o-2", "a2", 5000, "EUR", "evt_ok", "pi_a2")));
-        f.deliver(StripeEvents::paymentIntentSucceeded(f.params("o-2", "a2", 5000, "EUR", "evt_ok", "pi_a2")));
+        f.deliver(StripeEvents::paymentIntentSucceeded(
+            f.params("o-2", "a2", 5000, "EUR", "evt_ok", "pi_a2")));
+        f.deliver(StripeEvents::paymentIntentSucceeded(
+            f.params("o-2", "a2", 5000, "EUR", "evt_ok", "pi_a2")));
         f.drain();
         QCOMPARE(f.order("o-2").state, OrderState::Paid);
         QCOMPARE(f.order("o-2").version, 7);
@@ -108,9 +121,11 @@ private Q_SLOTS:
         f.deliver(StripeEvents::paymentIntentFailed(failure));
         f.drain();
         QCOMPARE(f.order("o-3").state, OrderState::Paid);
-        QCOMPARE(f.count("SELECT COUNT(*) FROM callback_messages WHERE callback_id = 'stripe:evt_fail_after'"
-                         " AND status = 'skipped'"),
-                 1);
+        QCOMPARE(
+            f.count(
+                "SELECT COUNT(*) FROM callback_messages WHERE callback_id = 'stripe:evt_fail_after'"
+                " AND status = 'skipped'"),
+            1);
 
         // The refund's retry is due after its back-off: now it applies.
         f.clock.advance(60 * 1000);
@@ -118,7 +133,9 @@ private Q_SLOTS:
         QCOMPARE(f.order("o-3").state, OrderState::Refunded);
         QCOMPARE(f.count("SELECT SUM(amount_minor) FROM ledger_entries WHERE order_id = 'o-3'"), 0);
         QCOMPARE(f.count("SELECT COUNT(*) FROM ledger_entries WHERE kind = 'refund_debit'"), 1);
-        QCOMPARE(f.count("SELECT COUNT(*) FROM callback_messages WHERE status NOT IN ('completed', 'skipped')"), 0);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM callback_messages WHERE status NOT IN ('completed', "
+                         "'skipped')"),
+                 0);
     }
 
     void unknownOrderIsKeptThenDeadLettered_data() { addEngineRows(); }
@@ -126,15 +143,21 @@ private Q_SLOTS:
     {
         ONCEPAY_SCRATCH(dbs);
         EngineFixture f(*dbs);
-        f.deliver(StripeEvents::paymentIntentSucceeded(f.params("o-ghost", "a1", 100, "USD", "evt_g", "pi_g")));
+        f.deliver(StripeEvents::paymentIntentSucceeded(
+            f.params("o-ghost", "a1", 100, "USD", "evt_g", "pi_g")));
         for (int i = 0; i < 10; ++i) {
             f.drain();
             f.clock.advance(3600 * 1000);
         }
         QCOMPARE(f.count("SELECT COUNT(*) FROM callback_messages WHERE status = 'dead'"), 1);
         QCOMPARE(f.count("SELECT attempts FROM callback_messages"), 4);
-        QCOMPARE(f.count("SELECT COUNT(*) FROM dead_letters WHERE reason LIKE '%unknown order o-ghost%'"), 1);
-        QCOMPARE(f.count("SELECT COUNT(*) FROM audit_outbox WHERE action = 'callback.dead_lettered'"), 1);
+        QCOMPARE(
+            f.count(
+                "SELECT COUNT(*) FROM dead_letters WHERE reason LIKE '%unknown order o-ghost%'"),
+            1);
+        QCOMPARE(
+            f.count("SELECT COUNT(*) FROM audit_outbox WHERE action = 'callback.dead_lettered'"),
+            1);
     }
 
     void mismatchWaitsForAPerson_data() { addEngineRows(); }
@@ -144,10 +167,12 @@ private Q_SLOTS:
         EngineFixture f(*dbs);
         f.createOrder("o-4", 1000, "USD");
         f.pay("o-4", 1, "a1");
-        f.deliver(StripeEvents::paymentIntentSucceeded(f.params("o-4", "a1", 990, "USD", "evt_m", "pi_m")));
+        f.deliver(StripeEvents::paymentIntentSucceeded(
+            f.params("o-4", "a1", 990, "USD", "evt_m", "pi_m")));
         f.createOrder("o-5", 1000, "USD");
         f.pay("o-5", 1, "b1");
-        f.deliver(StripeEvents::paymentIntentSucceeded(f.params("o-5", "b1", 1000, "EUR", "evt_c", "pi_c")));
+        f.deliver(StripeEvents::paymentIntentSucceeded(
+            f.params("o-5", "b1", 1000, "EUR", "evt_c", "pi_c")));
         f.drain();
         for (const char *id : {"o-4", "o-5"}) {
             Order o = f.order(id);
@@ -161,7 +186,10 @@ private Q_SLOTS:
         QVERIFY(f.service->confirm("o-4", 3, "fix-1", {"fin", "finance"}, "customer agreed").ok());
         QCOMPARE(f.order("o-4").state, OrderState::Paid);
         QCOMPARE(f.count("SELECT amount_minor FROM ledger_entries WHERE order_id = 'o-4'"), 990);
-        QVERIFY(f.service->rollback("o-5", 3, CauseKind::Fix, "fix-2", {"fin", "finance"}, "wrong currency").ok());
+        QVERIFY(
+            f.service
+                ->rollback("o-5", 3, CauseKind::Fix, "fix-2", {"fin", "finance"}, "wrong currency")
+                .ok());
         QCOMPARE(f.order("o-5").version, 4);
         QCOMPARE(f.count("SELECT COUNT(*) FROM refund_obligations WHERE order_id = 'o-5'"), 1);
     }
@@ -171,14 +199,20 @@ private Q_SLOTS:
         QTest::addColumn<int>("dialect");
         QTest::addColumn<QString>("kind");
         QTest::addColumn<QString>("reason");
-        for (auto [name, d] : {std::pair{"sqlite", Dialect::Sqlite}, {"postgresql", Dialect::Postgres},
+        for (auto [name, d] : {std::pair{"sqlite", Dialect::Sqlite},
+                               {"postgresql", Dialect::Postgres},
                                {"mariadb", Dialect::MySql}}) {
-            for (auto [k, r] : {std::pair{"bad signature", "bad_signature"}, {"missing signature", "missing_signature"},
-                                {"old timestamp", "stale_timestamp"}, {"future timestamp", "stale_timestamp"},
-                                {"malformed json", "malformed"}, {"unknown channel", "unknown_channel"},
-                                {"negative amount", "bad_amount"}, {"overflowing amount", "bad_amount"},
+            for (auto [k, r] : {std::pair{"bad signature", "bad_signature"},
+                                {"missing signature", "missing_signature"},
+                                {"old timestamp", "stale_timestamp"},
+                                {"future timestamp", "stale_timestamp"},
+                                {"malformed json", "malformed"},
+                                {"unknown channel", "unknown_channel"},
+                                {"negative amount", "bad_amount"},
+                                {"overflowing amount", "bad_amount"},
                                 {"oversized body", "too_large"}})
-                QTest::newRow(qPrintable(QString("%1/%2").arg(name, k))) << int(d) << QString(k) << QString(r);
+                QTest::newRow(qPrintable(QString("%1/%2").arg(name, k)))
+                    << int(d) << QString(k) << QString(r);
         }
     }
     void badInputAtTheDoor()
@@ -207,20 +241,24 @@ private Q_SLOTS:
         else if (kind == "unknown channel")
             channel = QStringLiteral("bitpay");
         else if (kind == "negative amount")
-            req = f.stripe(QByteArray(body).replace("\"amount_received\": 100", "\"amount_received\": -100"));
+            req = f.stripe(
+                QByteArray(body).replace("\"amount_received\": 100", "\"amount_received\": -100"));
         else if (kind == "overflowing amount")
-            req = f.stripe(QByteArray(body).replace("\"amount_received\": 100",
-                                                    "\"amount_received\": 99999999999999999999999"));
+            req = f.stripe(QByteArray(body).replace(
+                "\"amount_received\": 100", "\"amount_received\": 99999999999999999999999"));
         else if (kind == "oversized body")
-            req = f.stripe(QByteArray(body).insert(1, "\"pad\": \"" + QByteArray(300 * 1024, 'x') + "\", "));
+            req = f.stripe(
+                QByteArray(body).insert(1, "\"pad\": \"" + QByteArray(300 * 1024, 'x') + "\", "));
 
         auto r = f.ingest->ingest(channel, req);
         QVERIFY(!r.ok());
         QCOMPARE(r.error().reason, reason);
         QVERIFY(!r.error().message.contains(QString::fromLatin1(kStripeSecret)));
         QCOMPARE(f.count("SELECT COUNT(*) FROM callback_messages"), 0);
-        QCOMPARE(f.count("SELECT COUNT(*) FROM ingest_rejections WHERE reason_code = ?", {reason}), 1);
-        QCOMPARE(f.count("SELECT COUNT(*) FROM audit_outbox WHERE action = 'callback.rejected'"), 1);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM ingest_rejections WHERE reason_code = ?", {reason}),
+                 1);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM audit_outbox WHERE action = 'callback.rejected'"),
+                 1);
         QCOMPARE(f.order("o-6").version, 2);
     }
 
@@ -229,8 +267,8 @@ private Q_SLOTS:
     {
         ONCEPAY_SCRATCH(dbs);
         EngineFixture f(*dbs);
-        auto status = f.deliver(StripeEvents::eventOfType("payment_intent.created",
-                                                          f.params("o-7", "a1", 100, "USD", "evt_c", "pi_c")));
+        auto status = f.deliver(StripeEvents::eventOfType(
+            "payment_intent.created", f.params("o-7", "a1", 100, "USD", "evt_c", "pi_c")));
         QCOMPARE(status, IngestStatus::Skipped);
         QCOMPARE(f.count("SELECT COUNT(*) FROM callback_messages WHERE status = 'skipped'"), 1);
         QCOMPARE(f.drain().claimed, 0);

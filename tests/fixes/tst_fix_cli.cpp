@@ -23,12 +23,19 @@ private Q_SLOTS:
         const QString config = dbs->writeConfigFile(&env);
         const QStringList c{QStringLiteral("--config"), config};
         const QByteArray password = "correct horse battery\n";
-        QCOMPARE(runOncepay(c + QStringList{"staff", "add", "amy", "--role", "agent"}, env, password).exitCode, 0);
-        QCOMPARE(runOncepay(c + QStringList{"staff", "add", "fin", "--role", "finance"}, env, password).exitCode, 0);
+        QCOMPARE(
+            runOncepay(c + QStringList{"staff", "add", "amy", "--role", "agent"}, env, password)
+                .exitCode,
+            0);
+        QCOMPARE(
+            runOncepay(c + QStringList{"staff", "add", "fin", "--role", "finance"}, env, password)
+                .exitCode,
+            0);
 
         {
             EngineFixture f(*dbs);
-            f.deliver(StripeEvents::paymentIntentSucceeded(f.params("o-ghost", "a1", 2100, "USD", "evt_g", "pi_g")));
+            f.deliver(StripeEvents::paymentIntentSucceeded(
+                f.params("o-ghost", "a1", 2100, "USD", "evt_g", "pi_g")));
             for (int i = 0; i < 10; ++i) {
                 f.drain();
                 f.clock.advance(3600 * 1000);
@@ -36,32 +43,37 @@ private Q_SLOTS:
             QCOMPARE(f.count("SELECT COUNT(*) FROM callback_messages WHERE status = 'dead'"), 1);
         }
 
-        auto wrong = runOncepay(c + QStringList{"fix", "propose", "requeue_message", "stripe:evt_g", "--user", "amy",
-                                            "--reason", "poison_message", "--comment", "replay"},
+        auto wrong = runOncepay(c + QStringList{"fix", "propose", "requeue_message", "stripe:evt_g",
+                                                "--user", "amy", "--reason", "poison_message",
+                                                "--comment", "replay"},
                                 env, "not the password\n");
         QVERIFY2(wrong.exitCode != 0, qPrintable(wrong.out));
         QVERIFY2(wrong.err.contains("sign-in refused"), qPrintable(wrong.err));
 
-        auto proposed = runOncepay(c + QStringList{"fix", "propose", "requeue_message", "stripe:evt_g", "--user", "amy",
-                                               "--reason", "poison_message", "--comment", "order arrived late"},
-                                   env, password);
+        auto proposed = runOncepay(
+            c + QStringList{"fix", "propose", "requeue_message", "stripe:evt_g", "--user", "amy",
+                            "--reason", "poison_message", "--comment", "order arrived late"},
+            env, password);
         QVERIFY2(proposed.exitCode == 0, qPrintable(proposed.err));
         QVERIFY(proposed.out.contains("fix #1"));
         const auto digest = QRegularExpression("digest\\s+([0-9a-f]{64})").match(proposed.out);
         QVERIFY2(digest.hasMatch(), qPrintable(proposed.out));
 
-        auto own = runOncepay(c + QStringList{"fix", "approve", "1", "--user", "amy", "--digest", digest.captured(1)},
-                              env, password);
+        auto own = runOncepay(
+            c + QStringList{"fix", "approve", "1", "--user", "amy", "--digest", digest.captured(1)},
+            env, password);
         QVERIFY(own.exitCode != 0);
         QVERIFY2(own.err.contains("may not"), qPrintable(own.err));
 
         auto listed = runOncepay(c + QStringList{"fix", "list"}, env);
         QCOMPARE(listed.exitCode, 0);
-        QVERIFY2(listed.out.contains("requeue_message") && listed.out.contains("0/1"), qPrintable(listed.out));
+        QVERIFY2(listed.out.contains("requeue_message") && listed.out.contains("0/1"),
+                 qPrintable(listed.out));
 
-        auto approved = runOncepay(c + QStringList{"fix", "approve", "#1", "--user", "fin", "--digest", digest.captured(1),
-                                               "--comment", "checked the checkout log"},
-                                   env, password);
+        auto approved =
+            runOncepay(c + QStringList{"fix", "approve", "#1", "--user", "fin", "--digest",
+                                       digest.captured(1), "--comment", "checked the checkout log"},
+                       env, password);
         QVERIFY2(approved.exitCode == 0, qPrintable(approved.err));
         QVERIFY2(approved.out.contains("status        applied"), qPrintable(approved.out));
 
@@ -71,8 +83,12 @@ private Q_SLOTS:
         QVERIFY(none.out.contains("no fixes match"));
 
         EngineFixture f(*dbs);
-        QCOMPARE(f.count("SELECT COUNT(*) FROM callback_messages WHERE status = 'pending' AND attempts = 0"), 1);
-        QCOMPARE(f.count("SELECT COUNT(*) FROM audit_outbox WHERE action LIKE 'fix.%'"), 4); // refused, proposed, approved, applied
+        QCOMPARE(
+            f.count(
+                "SELECT COUNT(*) FROM callback_messages WHERE status = 'pending' AND attempts = 0"),
+            1);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM audit_outbox WHERE action LIKE 'fix.%'"),
+                 4); // refused, proposed, approved, applied
     }
 };
 

@@ -27,19 +27,26 @@ private Q_SLOTS:
         QVERIFY(listed.ok());
         QCOMPARE(listed->size(), SettingsService::specs().size());
 
-        auto changed = settings.set("stuck.pending_seconds", "900", "night shift sees too much noise", admin);
+        auto changed =
+            settings.set("stuck.pending_seconds", "900", "night shift sees too much noise", admin);
         QVERIFY2(changed.ok(), qPrintable(changed.ok() ? QString() : changed.error().message));
         QCOMPARE(OpsSettings::load(*f.orders)->integer("stuck.pending_seconds", 0), 900);
         QCOMPARE(f.count("SELECT COUNT(*) FROM audit_outbox WHERE action = 'setting.changed'"
                          " AND entity_id = 'stuck.pending_seconds' AND before_json LIKE '%300%'"
-                         " AND after_json LIKE '%900%'"), 1);
+                         " AND after_json LIKE '%900%'"),
+                 1);
 
-        QCOMPARE(settings.set("stuck.pending_seconds", "1", "too low", admin).error().code, ErrorCode::Invalid);
-        QCOMPARE(settings.set("stuck.pending_seconds", "ten", "not a number", admin).error().code, ErrorCode::Invalid);
-        QCOMPARE(settings.set("worker.delete_everything", "1", "unknown", admin).error().code, ErrorCode::Invalid);
-        QCOMPARE(settings.set("stuck.pending_seconds", "600", "", admin).error().code, ErrorCode::Invalid);
-        QCOMPARE(settings.set("stuck.pending_seconds", "600", "finance may not", finance).error().code,
-                 ErrorCode::Forbidden);
+        QCOMPARE(settings.set("stuck.pending_seconds", "1", "too low", admin).error().code,
+                 ErrorCode::Invalid);
+        QCOMPARE(settings.set("stuck.pending_seconds", "ten", "not a number", admin).error().code,
+                 ErrorCode::Invalid);
+        QCOMPARE(settings.set("worker.delete_everything", "1", "unknown", admin).error().code,
+                 ErrorCode::Invalid);
+        QCOMPARE(settings.set("stuck.pending_seconds", "600", "", admin).error().code,
+                 ErrorCode::Invalid);
+        QCOMPARE(
+            settings.set("stuck.pending_seconds", "600", "finance may not", finance).error().code,
+            ErrorCode::Forbidden);
         QCOMPARE(OpsSettings::load(*f.orders)->integer("stuck.pending_seconds", 0), 900);
         QCOMPARE(f.count("SELECT COUNT(*) FROM audit_outbox WHERE action = 'setting.refused'"), 5);
 

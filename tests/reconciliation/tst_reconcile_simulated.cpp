@@ -142,8 +142,8 @@ private Q_SLOTS:
         QVERIFY(report->coveragePpm > 900000);
         qInfo("planted %lld, story findings %lld, auto-fixed %lld, coverage %lld ppm over %lld"
               " eligible",
-              planted, qint64(expected.size()) - planted, report->autoFixed,
-              report->coveragePpm, report->eligible);
+              planted, qint64(expected.size()) - planted, report->autoFixed, report->coveragePpm,
+              report->eligible);
 
         // Re-running the period changes nothing.
         auto again = Reconciler(*c, Clock::system(), finance).run({});

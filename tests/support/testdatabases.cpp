@@ -15,7 +15,8 @@ namespace {
 
 QString envPrefix(Dialect d)
 {
-    return d == Dialect::Postgres ? QStringLiteral("ONCEPAY_TEST_PG_") : QStringLiteral("ONCEPAY_TEST_MYSQL_");
+    return d == Dialect::Postgres ? QStringLiteral("ONCEPAY_TEST_PG_")
+                                  : QStringLiteral("ONCEPAY_TEST_MYSQL_");
 }
 
 QString env(Dialect d, const char *key)
@@ -99,12 +100,14 @@ Result<std::unique_ptr<ScratchDatabases>> ScratchDatabases::create(Dialect diale
         s->m_audit.path = s->m_dir.filePath(QStringLiteral("audit.db"));
         return s;
     }
-    for (auto [profile, role, name] :
-         {std::tuple{&s->m_orders, DbRole::Orders, "orders"}, std::tuple{&s->m_audit, DbRole::Audit, "audit"}}) {
+    for (auto [profile, role, name] : {std::tuple{&s->m_orders, DbRole::Orders, "orders"},
+                                       std::tuple{&s->m_audit, DbRole::Audit, "audit"}}) {
         const QString db = uniqueDbName(name);
-        const QString sql = dialect == Dialect::Postgres
-                                ? QStringLiteral("CREATE DATABASE %1 ENCODING 'UTF8' TEMPLATE template0").arg(db)
-                                : QStringLiteral("CREATE DATABASE %1 CHARACTER SET utf8mb4 COLLATE utf8mb4_bin").arg(db);
+        const QString sql =
+            dialect == Dialect::Postgres
+                ? QStringLiteral("CREATE DATABASE %1 ENCODING 'UTF8' TEMPLATE template0").arg(db)
+                : QStringLiteral("CREATE DATABASE %1 CHARACTER SET utf8mb4 COLLATE utf8mb4_bin")
+                      .arg(db);
         if (auto r = adminExec(dialect, sql); !r)
             return r.error();
         s->m_created << db;
@@ -155,13 +158,15 @@ QString ScratchDatabases::writeConfigFile(QProcessEnvironment *environment) cons
                 << "\nuser = " << p->user << "\npassword_env = ONCEPAY_TEST_DB_PASSWORD\n";
         }
     }
-    out << "\n[messages]\nsame_as = orders\n\n[log]\nfile = " << m_dir.filePath(QStringLiteral("cli.log"))
-        << '\n';
+    out << "\n[messages]\nsame_as = orders\n\n[log]\nfile = "
+        << m_dir.filePath(QStringLiteral("cli.log")) << '\n';
     if (environment) {
         *environment = QProcessEnvironment::systemEnvironment();
         environment->insert(QStringLiteral("ONCEPAY_TEST_DB_PASSWORD"), m_orders.password);
-        environment->insert(QStringLiteral("XDG_CONFIG_HOME"), m_dir.filePath(QStringLiteral("xdg-config")));
-        environment->insert(QStringLiteral("XDG_DATA_HOME"), m_dir.filePath(QStringLiteral("xdg-data")));
+        environment->insert(QStringLiteral("XDG_CONFIG_HOME"),
+                            m_dir.filePath(QStringLiteral("xdg-config")));
+        environment->insert(QStringLiteral("XDG_DATA_HOME"),
+                            m_dir.filePath(QStringLiteral("xdg-data")));
     }
     return path;
 }

@@ -59,17 +59,17 @@ ConnectionProfile serverProfile(Dialect dialect, DbRole role);
 
 // Resolves a ScratchDatabases for the current data row, or skips (locally) / fails (CI)
 // with a printed reason when the engine's server is not configured.
-#define ONCEPAY_SCRATCH(var)                                                                 \
-    QFETCH(int, dialect);                                                                    \
-    {                                                                                        \
-        QString why_;                                                                        \
-        if (!OncePay::Test::engineConfigured(OncePay::Dialect(dialect), &why_)) {            \
-            if (OncePay::Test::inCi())                                                       \
-                QFAIL(qPrintable(QStringLiteral("CI=true but ") + why_));                    \
-            QSKIP(qPrintable(why_));                                                         \
-        }                                                                                    \
-    }                                                                                        \
-    auto var##Result_ = OncePay::Test::ScratchDatabases::create(OncePay::Dialect(dialect));  \
-    QVERIFY2(var##Result_.ok(),                                                              \
-             qPrintable(var##Result_.ok() ? QString() : var##Result_.error().message));      \
+#define ONCEPAY_SCRATCH(var)                                                                       \
+    QFETCH(int, dialect);                                                                          \
+    {                                                                                              \
+        QString why_;                                                                              \
+        if (!OncePay::Test::engineConfigured(OncePay::Dialect(dialect), &why_)) {                  \
+            if (OncePay::Test::inCi())                                                             \
+                QFAIL(qPrintable(QStringLiteral("CI=true but ") + why_));                          \
+            QSKIP(qPrintable(why_));                                                               \
+        }                                                                                          \
+    }                                                                                              \
+    auto var##Result_ = OncePay::Test::ScratchDatabases::create(OncePay::Dialect(dialect));        \
+    QVERIFY2(var##Result_.ok(),                                                                    \
+             qPrintable(var##Result_.ok() ? QString() : var##Result_.error().message));            \
     std::unique_ptr<OncePay::Test::ScratchDatabases> var = std::move(var##Result_).value()

@@ -79,7 +79,8 @@ private Q_SLOTS:
     {
         QTest::addColumn<QByteArray>("text");
         QTest::addColumn<QString>("mentions");
-        QTest::newRow("garbage line") << QByteArray("[orders]\nthis is not ini\n") << "oncepay.ini:2";
+        QTest::newRow("garbage line")
+            << QByteArray("[orders]\nthis is not ini\n") << "oncepay.ini:2";
         QTest::newRow("key outside section") << QByteArray("driver = sqlite\n") << "outside";
         QTest::newRow("unknown driver") << QByteArray("[orders]\ndriver = oracle\n") << "[orders]";
         QTest::newRow("plain password") << QByteArray("[audit]\ndriver = postgresql\ndatabase = a\n"
@@ -88,8 +89,8 @@ private Q_SLOTS:
         QTest::newRow("bad port") << QByteArray("[orders]\ndriver = postgresql\ndatabase = x\n"
                                                 "port = 99999\n")
                                   << "port";
-        QTest::newRow("server without database") << QByteArray("[orders]\ndriver = mysql\n")
-                                                 << "database";
+        QTest::newRow("server without database")
+            << QByteArray("[orders]\ndriver = mysql\n") << "database";
         QTest::newRow("unknown key") << QByteArray("[orders]\ndrvier = sqlite\n") << "drvier";
         QTest::newRow("unknown section") << QByteArray("[order]\n") << "[order]";
         QTest::newRow("messages elsewhere")

@@ -14,28 +14,48 @@ private Q_SLOTS:
         QTest::addColumn<bool>("grouping");
         QTest::addColumn<bool>("ok");
         QTest::addColumn<qint64>("minor");
-        QTest::newRow("usd") << "21.12" << "USD" << false << true << qint64(2112);
-        QTest::newRow("usd whole") << "21" << "USD" << false << true << qint64(2100);
-        QTest::newRow("usd one decimal") << "0.5" << "USD" << false << true << qint64(50);
-        QTest::newRow("usd trailing zeros") << "1.500" << "USD" << false << true << qint64(150);
-        QTest::newRow("usd too precise") << "1.005" << "USD" << false << false << qint64(0);
-        QTest::newRow("jpy") << "1000" << "JPY" << false << true << qint64(1000);
-        QTest::newRow("jpy with fraction") << "1000.5" << "JPY" << false << false << qint64(0);
-        QTest::newRow("jpy .00") << "1000.00" << "JPY" << false << true << qint64(1000);
-        QTest::newRow("krw") << "45000" << "KRW" << false << true << qint64(45000);
-        QTest::newRow("xof") << "5000" << "XOF" << false << true << qint64(5000);
-        QTest::newRow("kwd") << "1.234" << "KWD" << false << true << qint64(1234);
-        QTest::newRow("negative") << "-3.10" << "EUR" << false << true << qint64(-310);
-        QTest::newRow("grouping allowed") << "1,234.50" << "USD" << true << true << qint64(123450);
-        QTest::newRow("grouping refused") << "1,234.50" << "USD" << false << false << qint64(0);
-        QTest::newRow("exponent notation") << "1e3" << "USD" << false << false << qint64(0);
-        QTest::newRow("empty") << "" << "USD" << false << false << qint64(0);
-        QTest::newRow("dot only") << "." << "USD" << false << false << qint64(0);
-        QTest::newRow("unknown currency") << "1.00" << "XXX" << false << false << qint64(0);
-        QTest::newRow("max") << "92233720368547758.07" << "USD" << false << true
-                             << std::numeric_limits<qint64>::max();
-        QTest::newRow("overflow") << "92233720368547758.08" << "USD" << false << false << qint64(0);
-        QTest::newRow("huge") << "99999999999999999999999" << "JPY" << false << false << qint64(0);
+        QTest::newRow("usd") << "21.12"
+                             << "USD" << false << true << qint64(2112);
+        QTest::newRow("usd whole") << "21"
+                                   << "USD" << false << true << qint64(2100);
+        QTest::newRow("usd one decimal") << "0.5"
+                                         << "USD" << false << true << qint64(50);
+        QTest::newRow("usd trailing zeros") << "1.500"
+                                            << "USD" << false << true << qint64(150);
+        QTest::newRow("usd too precise") << "1.005"
+                                         << "USD" << false << false << qint64(0);
+        QTest::newRow("jpy") << "1000"
+                             << "JPY" << false << true << qint64(1000);
+        QTest::newRow("jpy with fraction") << "1000.5"
+                                           << "JPY" << false << false << qint64(0);
+        QTest::newRow("jpy .00") << "1000.00"
+                                 << "JPY" << false << true << qint64(1000);
+        QTest::newRow("krw") << "45000"
+                             << "KRW" << false << true << qint64(45000);
+        QTest::newRow("xof") << "5000"
+                             << "XOF" << false << true << qint64(5000);
+        QTest::newRow("kwd") << "1.234"
+                             << "KWD" << false << true << qint64(1234);
+        QTest::newRow("negative") << "-3.10"
+                                  << "EUR" << false << true << qint64(-310);
+        QTest::newRow("grouping allowed") << "1,234.50"
+                                          << "USD" << true << true << qint64(123450);
+        QTest::newRow("grouping refused") << "1,234.50"
+                                          << "USD" << false << false << qint64(0);
+        QTest::newRow("exponent notation") << "1e3"
+                                           << "USD" << false << false << qint64(0);
+        QTest::newRow("empty") << ""
+                               << "USD" << false << false << qint64(0);
+        QTest::newRow("dot only") << "."
+                                  << "USD" << false << false << qint64(0);
+        QTest::newRow("unknown currency") << "1.00"
+                                          << "XXX" << false << false << qint64(0);
+        QTest::newRow("max") << "92233720368547758.07"
+                             << "USD" << false << true << std::numeric_limits<qint64>::max();
+        QTest::newRow("overflow") << "92233720368547758.08"
+                                  << "USD" << false << false << qint64(0);
+        QTest::newRow("huge") << "99999999999999999999999"
+                              << "JPY" << false << false << qint64(0);
     }
 
     void parse()

@@ -23,9 +23,7 @@ QStringList fixKindsFor(const QList<FixTargetRow> &rows)
     if (rows.isEmpty())
         return {};
     QStringList kinds;
-    const auto all = [&](auto pred) {
-        return std::all_of(rows.cbegin(), rows.cend(), pred);
-    };
+    const auto all = [&](auto pred) { return std::all_of(rows.cbegin(), rows.cend(), pred); };
     if (all([](const FixTargetRow &r) { return r.kindOfTarget == u"message"; })) {
         if (all([](const FixTargetRow &r) {
                 return r.status == u"dead" || r.status == u"failed" || r.status == u"processing";
@@ -108,15 +106,15 @@ void proposeFixes(QWidget *parent, const ConnectionProfile &orders, const Actor 
             if (!guard)
                 return;
             if (!r) {
-                QMessageBox::warning(guard, QObject::tr("Propose a fix"),
-                                     QObject::tr("Nothing was proposed: %1").arg(r.error().message));
+                QMessageBox::warning(
+                    guard, QObject::tr("Propose a fix"),
+                    QObject::tr("Nothing was proposed: %1").arg(r.error().message));
                 return;
             }
             QString text = QObject::tr("%n fix(es) proposed and waiting for approval.", nullptr,
                                        int(r->proposed.size()));
             if (!r->refused.isEmpty())
-                text += QStringLiteral("\n\n") +
-                        QObject::tr("Refused:") + QStringLiteral("\n") +
+                text += QStringLiteral("\n\n") + QObject::tr("Refused:") + QStringLiteral("\n") +
                         r->refused.join(QStringLiteral("\n"));
             if (r->refused.isEmpty())
                 QMessageBox::information(guard, QObject::tr("Propose a fix"), text);

@@ -21,7 +21,7 @@ namespace OncePay {
 struct FixTargetRow {
     QString kindOfTarget; // "message", "order", "discrepancy"
     QString targetId;
-    QString status;       // message status, order state or discrepancy status/kind
+    QString status; // message status, order state or discrepancy status/kind
     QString discrepancyKind;
     QString currency;
 };

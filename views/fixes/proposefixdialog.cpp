@@ -58,10 +58,11 @@ ProposeFixDialog::ProposeFixDialog(const QStringList &kinds, const QStringList &
     connect(m_buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
 
     auto *form = new QFormLayout(this);
-    auto *note = new QLabel(tr("A finance reviewer other than you must approve this before it takes "
-                               "effect. It is bound to the records as they are now: if they change "
-                               "first, the fix fails and must be proposed again."),
-                            this);
+    auto *note =
+        new QLabel(tr("A finance reviewer other than you must approve this before it takes "
+                      "effect. It is bound to the records as they are now: if they change "
+                      "first, the fix fails and must be proposed again."),
+                   this);
     note->setWordWrap(true);
     form->addRow(note);
     form->addRow(tr("&Fix:"), m_kind);
@@ -83,7 +84,8 @@ ProposeFixDialog::ProposeFixDialog(const QStringList &kinds, const QStringList &
 void ProposeFixDialog::updateState()
 {
     const QString kind = m_kind->currentData().toString();
-    const bool amount = !m_currency.isEmpty() && (kind == FixKind::AdjustFee || kind == FixKind::WriteOff);
+    const bool amount =
+        !m_currency.isEmpty() && (kind == FixKind::AdjustFee || kind == FixKind::WriteOff);
     m_amount->setVisible(amount);
     m_amountLabel->setVisible(amount);
     QString problem;

@@ -16,7 +16,9 @@ namespace {
 
 class PaneSink final : public spdlog::sinks::base_sink<std::mutex> {
 public:
-    explicit PaneSink(LogPane *pane) : m_pane(pane) {}
+    explicit PaneSink(LogPane *pane)
+        : m_pane(pane)
+    {}
     void detach()
     {
         std::lock_guard lock(mutex_);
@@ -30,7 +32,8 @@ protected:
             return;
         spdlog::memory_buf_t formatted;
         formatter_->format(msg, formatted);
-        const QString line = QString::fromUtf8(formatted.data(), qsizetype(formatted.size())).trimmed();
+        const QString line =
+            QString::fromUtf8(formatted.data(), qsizetype(formatted.size())).trimmed();
         QMetaObject::invokeMethod(m_pane, "appendLine", Qt::QueuedConnection, Q_ARG(QString, line));
     }
     void flush_() override {}
