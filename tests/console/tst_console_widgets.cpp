@@ -1,40 +1,28 @@
 // The console, offscreen, over real engine data: sign-in with each role (and wrong password,
-// lock, disabled), the main window's views and rights per role, the dashboard, search by
-// each kind of identifier, an order's timeline with duplicates, a rollback and a stale
-// callback, and the stuck view listing what was left stuck; the order's dossier as PDF,
-// the state diagram, the language preference and a lost connection that comes back.
+// lock, disabled), the main window's views and rights per role, the dashboard, waiting and
+// background answers, the stuck view listing what was left stuck, the log pane, the language
+// preference and a lost connection that comes back. The order page has tst_order_page.
 // Nothing blocks in exec().
 
 #include "auth/signindialog.h"
-#include "auth/staffservice.h"
 #include "common/backgroundquery.h"
 #include "common/busyindicator.h"
 #include "common/language.h"
 #include "common/preferencesdialog.h"
-#include "common/tableviews.h"
 #include "connections/connectionspage.h"
+#include "consolefixture.h"
 #include "dashboard/dashboardpage.h"
-#include "investigation/dossier.h"
 #include "investigation/ordermodels.h"
 #include "investigation/stuckmodel.h"
 #include "log/logpane.h"
 #include "orders/orderpage.h"
-#include "orders/statediagram.h"
-#include "orders/textcelldelegate.h"
-#include "scenario.h"
 #include "shell/mainwindow.h"
 #include "stuck/stuckpage.h"
 
-#include <QApplication>
 #include <QComboBox>
-#include <QCryptographicHash>
-#include <QDateTime>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
-#include <QJsonDocument>
-#include <QJsonObject>
-#include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QProgressBar>
@@ -43,7 +31,6 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
-#include <QStandardItemModel>
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTableView>
@@ -61,21 +48,6 @@
 using namespace OncePay;
 using namespace OncePay::Test;
 
-namespace {
-
-const Actor kAdmin{QStringLiteral("setup"), QStringLiteral("admin")};
-
-StaffAccount account(const QString &name, StaffRole role)
-{
-    StaffAccount a;
-    a.username = name;
-    a.displayName = name;
-    a.role = role;
-    return a;
-}
-
-} // namespace
-
 class TstConsoleWidgets : public QObject {
     Q_OBJECT
 private Q_SLOTS:
@@ -85,19 +57,7 @@ private Q_SLOTS:
         QSettings().clear();
         QVERIFY(m_dbs.ok());
         m_fixture = std::make_unique<EngineFixture>(*m_dbs.value());
-        // Recent data, so the dashboard's "last 24 hours" sees it and the stuck ages are real.
-        m_fixture->clock.set(QDateTime::currentMSecsSinceEpoch() - 14 * 3600 * 1000LL);
-        buildScenario(*m_fixture);
-        StaffService staff(*m_fixture->orders, Clock::system());
-        for (const auto &[name, role] :
-             {std::pair{"agent", StaffRole::Agent}, std::pair{"finance", StaffRole::Finance},
-              std::pair{"auditor", StaffRole::Auditor}, std::pair{"admin", StaffRole::Admin}})
-            QVERIFY(
-                staff.add({name, QString(), role}, QString::fromLatin1(name) + "-demo-pw", kAdmin)
-                    .ok());
-        QVERIFY(Sql::update(m_fixture->orders->db(), "UPDATE ops_settings SET setting_value = '2' "
-                                                     "WHERE setting_key = 'auth.max_failed_logins'")
-                    .ok());
+        QVERIFY(buildConsoleData(*m_fixture));
     }
 
     void signInWithEachRole_data()
@@ -224,53 +184,6 @@ private Q_SLOTS:
         QVERIFY(busy->isHidden());
     }
 
-    // A read that answers at once changes nothing on the page before its answer; one that
-    // waits says so (status line, busy bar, export button off) once the wait can be seen.
-    void orderPageSaysItWaitsOnlyForSlowReads()
-    {
-        OrderPage page(m_fixture->config.orders, account("agent", StaffRole::Agent).actor());
-        page.show();
-        QSignalSpy loaded(&page, &OrderPage::orderLoaded);
-        QSignalSpy searched(&page, &OrderPage::searched);
-        page.openOrder("ord-rb");
-        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 10000);
-        const QString shown = page.statusText();
-        QVERIFY(page.exportButton()->isEnabled());
-
-        // Every pool thread held: the search waits.
-        auto hold = std::make_shared<QSemaphore>();
-        QObject holders;
-        for (int i = 0; i < kConsoleTaskThreads; ++i)
-            runBackgroundQuery<int>(
-                &holders, m_fixture->config.orders, QStringLiteral("hold"),
-                [hold](const Connection &) -> Result<int> {
-                    hold->acquire();
-                    return 0;
-                },
-                [](const Result<int> &) {});
-        auto stop = std::make_shared<QSemaphore>();
-        std::thread releaser([hold, stop] { // a hung test shows as a failure, not a hang
-            stop->tryAcquire(1, 5000);
-            hold->release(kConsoleTaskThreads);
-        });
-        page.search("ord-paid");
-        QCOMPARE(page.statusText(), shown); // nothing said yet
-        QVERIFY(page.exportButton()->isEnabled());
-        QTRY_COMPARE_WITH_TIMEOUT(page.statusText(),
-                                  QCoreApplication::translate("OncePay::OrderPage", "Searching…"),
-                                  BusyIndicator::kShowAfterMs * 8);
-        QVERIFY(!page.exportButton()->isEnabled());
-        QVERIFY(page.findChild<BusyIndicator *>()->isVisible());
-        stop->release();
-        releaser.join();
-        QTRY_COMPARE_WITH_TIMEOUT(searched.count(), 1, 10000);
-        QCOMPARE(searched.first().first().toInt(), 1);
-        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 2, 10000);
-        QCOMPARE(loaded.last().first().toString(), QStringLiteral("ord-paid"));
-        QVERIFY(page.exportButton()->isEnabled());
-        QVERIFY(page.findChild<BusyIndicator *>()->isHidden());
-    }
-
     // A background read whose page is gone by the time it answers: its answer is dropped,
     // nothing runs on the destroyed page.
     void answerForAGonePageIsDropped()
@@ -353,90 +266,6 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(finished->loadRelaxed(), tasks, 10000);
     }
 
-    void searchByEachKindOfIdentifier_data()
-    {
-        QTest::addColumn<QString>("term");
-        QTest::newRow("order") << "ord-rb";
-        QTest::newRow("customer") << "cust-ord-rb";
-        QTest::newRow("transaction") << "pi_rb2";
-        QTest::newRow("callback") << "stripe:evt_rb_late";
-        QTest::newRow("event id") << "evt_rb_ok";
-        QTest::newRow("request") << "req-rb-1";
-    }
-    void searchByEachKindOfIdentifier()
-    {
-        QFETCH(QString, term);
-        OrderPage page(m_fixture->config.orders, account("agent", StaffRole::Agent).actor());
-        page.show();
-        QSignalSpy loaded(&page, &OrderPage::orderLoaded);
-        QLineEdit *box = page.searchBox();
-        box->setText(term);
-        QTest::keyClick(box, Qt::Key_Return);
-        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 10000);
-        QCOMPARE(loaded.first().first().toString(), QStringLiteral("ord-rb"));
-        QCOMPARE(page.picture().order.version, 7);
-    }
-
-    void searchForNothingSaysSo_data()
-    {
-        QTest::addColumn<QString>("term");
-        QTest::newRow("unknown") << "no-such-order";
-        QTest::newRow("injection") << "' OR 1=1 --";
-        QTest::newRow("blank") << "   ";
-    }
-    void searchForNothingSaysSo()
-    {
-        QFETCH(QString, term);
-        OrderPage page(m_fixture->config.orders, account("agent", StaffRole::Agent).actor());
-        page.show();
-        // An order is on the page first: its actions are on.
-        QSignalSpy loaded(&page, &OrderPage::orderLoaded);
-        page.search(QStringLiteral("ord-rb"));
-        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 10000);
-        auto *propose = page.findChild<QPushButton *>(QStringLiteral("proposeFix"));
-        QVERIFY(propose);
-        QVERIFY(propose->isEnabled());
-        QSignalSpy searched(&page, &OrderPage::searched);
-        page.search(term);
-        QTRY_COMPARE_WITH_TIMEOUT(searched.count(), 1, 10000);
-        QCOMPARE(searched.first().first().toInt(), 0);
-        QVERIFY(!page.statusText().isEmpty());
-        QCOMPARE(page.hitModel()->rowCount(), 0);
-        // Nothing is shown any more, so nothing can be proposed for the order that was.
-        QVERIFY(!propose->isEnabled());
-    }
-
-    void timelineOfDuplicatesRollbackAndStaleCallback()
-    {
-        OrderPage page(m_fixture->config.orders, account("auditor", StaffRole::Auditor).actor());
-        page.show();
-        QSignalSpy loaded(&page, &OrderPage::orderLoaded);
-        page.openOrder("ord-rb");
-        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 10000);
-        TimelineModel *t = page.timelineModel();
-        QStringList events;
-        int refused = 0;
-        for (int r = 0; r < t->rowCount(); ++r) {
-            events << t->index(r, TimelineModel::Event).data().toString();
-            refused += t->index(r, 0).data(RefusedRole).toBool() ? 1 : 0;
-        }
-        QVERIFY(events.contains(u"payment failed → pending payment")); // the rollback
-        QVERIFY(events.contains(u"Worker: skipped"));                  // the stale callback
-        QVERIFY(events.contains(u"Refused: pending payment → paid, unconfirmed") ||
-                events.join(u'|').contains(u"Refused:"));
-        QCOMPARE(refused, 3);
-        QVERIFY(page.auditModel()->rowCount() > 0);
-        QCOMPARE(page.messageModel()->rowCount(), 3);
-        QCOMPARE(page.ledgerModel()->rowCount(), 1);
-
-        // ord-paid: the channel's retry was absorbed at the door; the re-report is skipped.
-        page.openOrder("ord-paid");
-        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 2, 10000);
-        QCOMPARE(page.messageModel()->rowCount(), 2);
-        QVERIFY(page.messageModel()->index(1, 5).data(RefusedRole).toBool());
-        QCOMPARE(page.paymentModel()->rowCount(), 1);
-    }
-
     void stuckViewListsWhatWasLeftStuck()
     {
         StuckPage page(m_fixture->config.orders, account("finance", StaffRole::Finance).actor());
@@ -505,133 +334,6 @@ private Q_SLOTS:
         // The last view is remembered.
         MainWindow again(m_fixture->config, account("agent", StaffRole::Agent));
         QCOMPARE(again.currentView(), QStringLiteral("orders"));
-    }
-
-    void dossierExportsAPdfAndAuditsIt()
-    {
-        OrderPage page(m_fixture->config.orders, account("agent", StaffRole::Agent).actor());
-        page.show();
-        QSignalSpy loaded(&page, &OrderPage::orderLoaded);
-        QSignalSpy exported(&page, &OrderPage::dossierExported);
-        QSignalSpy failed(&page, &OrderPage::failed);
-        QVERIFY(!page.exportButton()->isEnabled()); // nothing to export yet
-        page.openOrder("ord-rb");
-        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 10000);
-        QVERIFY(page.exportButton()->isEnabled());
-
-        // The document says what the page says, with the exact amount.
-        const QString html = Dossier::html(page.picture(), "agent", 0);
-        QVERIFY(html.contains(u"ord-rb"));
-        QVERIFY2(html.contains(u"50.00 EUR"), qPrintable(html.left(2000)));
-        QVERIFY(html.contains(u"5000 EUR")); // minor units, as recorded
-        QVERIFY(html.contains(u"evt_rb_late"));
-        QVERIFY(!html.contains(u"Audit rows")); // agents do not read the audit trail
-
-        const auto auditRows = [&] {
-            return m_fixture->count(
-                "SELECT COUNT(*) FROM audit_outbox WHERE action = 'export.dossier'");
-        };
-        const qint64 before = auditRows();
-        const QString path = QDir(m_dbs.value()->tempPath()).filePath("dossier-ord-rb.pdf");
-        page.exportDossier(path);
-        QTRY_COMPARE_WITH_TIMEOUT(exported.count(), 1, 30000);
-        QFile pdf(path);
-        QVERIFY(pdf.open(QIODevice::ReadOnly));
-        const QByteArray bytes = pdf.readAll();
-        QVERIFY(bytes.startsWith("%PDF-"));
-        QVERIFY(bytes.size() > 5000);
-        // The order id is in the PDF's own metadata (title, UTF-16 as Qt writes it).
-        QByteArray title("\xfe\xff");
-        for (QChar c : QStringLiteral("ord-rb"))
-            title += '\0' + QByteArray(1, char(c.unicode()));
-        QVERIFY(bytes.contains(title));
-        const QString sha = QString::fromLatin1(
-            QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex());
-        QCOMPARE(exported.first().at(1).toString(), sha);
-        // Audited with the file's digest.
-        QCOMPARE(auditRows(), before + 1);
-        auto json = Sql::scalar(m_fixture->orders->db(),
-                                "SELECT after_json FROM audit_outbox WHERE action ="
-                                " 'export.dossier' ORDER BY id DESC LIMIT 1");
-        QVERIFY(json.ok());
-        const QJsonObject after = QJsonDocument::fromJson(json->toString().toUtf8()).object();
-        QCOMPARE(after.value("sha256").toString(), sha);
-        QCOMPARE(after.value("order_version").toInt(), 7);
-
-        // Bad input: a place that cannot be written. A clear message, no file, no audit row.
-        const QString nowhere = path + "/not-a-folder/dossier.pdf";
-        page.exportDossier(nowhere);
-        QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 30000);
-        QVERIFY2(page.statusText().contains(u"not exported"), qPrintable(page.statusText()));
-        QVERIFY(!QFile::exists(nowhere));
-        QCOMPARE(auditRows(), before + 1);
-    }
-
-    // The order page's tables draw their text cells with TextCellDelegate: the same pixels
-    // and the same column widths as the style's own delegate, selected, focused, bold,
-    // coloured, right-aligned, elided and empty cells included.
-    void textCellsLookAsTheStyleDrawsThem()
-    {
-        QStandardItemModel model(0, 4);
-        model.setHorizontalHeaderLabels({"Time", "Event", "Amount", "Detail"});
-        const QList<QStringList> rows{
-            {"2026-11-18 08:09:36", "pending payment → paying", "80.19 USD", ""},
-            {"2026-11-18 08:09:37", "Callback received", "5000 EUR", "payment_intent.succeeded"},
-            {"2026-11-18 08:09:38", "支付成功 → 已支付", "1.00 CNY",
-             "a detail far too long to fit in its column, so the style elides it at the edge"},
-            {"", "Refused: paying → paid", "0", "worker:bench/1"}};
-        for (const QStringList &cells : rows) {
-            QList<QStandardItem *> items;
-            for (const QString &c : cells)
-                items << new QStandardItem(c);
-            items[2]->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-            model.appendRow(items);
-        }
-        QFont bold;
-        bold.setBold(true);
-        model.item(0, 1)->setFont(bold);
-        model.item(3, 1)->setBackground(QColor(0xff, 0xe0, 0xe0));
-        model.item(3, 3)->setForeground(QColor(0xb3, 0x1b, 0x1b));
-        auto shoot = [&](QAbstractItemDelegate *delegate) {
-            QWidget holder;
-            QTableView &view = *makeTable(&holder, &model, QStringLiteral("cells")); // as the page
-            view.setItemDelegate(delegate);
-            view.resize(640, 200);
-            view.show();
-            view.resizeColumnsToContents();
-            QList<int> widths;
-            for (int c = 0; c < model.columnCount(); ++c)
-                widths << view.columnWidth(c);
-            view.setColumnWidth(3, 160); // the long detail is elided
-            view.setCurrentIndex(model.index(1, 1));
-            view.setFocus();
-            return std::make_pair(view.grab().toImage(), widths);
-        };
-        QStyledItemDelegate styled;
-        TextCellDelegate cells;
-        const auto [expected, styledWidths] = shoot(&styled);
-        const auto [actual, cellWidths] = shoot(&cells);
-        QCOMPARE(cellWidths, styledWidths);
-        QCOMPARE(actual.size(), expected.size());
-        int differing = 0;
-        for (int y = 0; y < expected.height(); ++y)
-            for (int x = 0; x < expected.width(); ++x)
-                differing += expected.pixel(x, y) != actual.pixel(x, y);
-        QVERIFY2(differing == 0, qPrintable(QStringLiteral("%1 pixels differ").arg(differing)));
-    }
-
-    void stateDiagramHighlightsThePathTaken()
-    {
-        OrderPage page(m_fixture->config.orders, account("agent", StaffRole::Agent).actor());
-        page.show();
-        QSignalSpy loaded(&page, &OrderPage::orderLoaded);
-        page.openOrder("ord-rb");
-        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 10000);
-        StateDiagram *d = page.stateDiagram();
-        QCOMPARE(d->timesTaken("payment_failed", "pending_payment"), 1); // the rollback
-        QCOMPARE(d->timesTaken("pending_payment", "paying"), 2);         // two attempts
-        QCOMPARE(d->timesTaken("paid", "refunded"), 0);
-        QVERIFY(!d->grab().isNull()); // paints
     }
 
     void languageIsAPreference()

@@ -1,0 +1,54 @@
+#pragma once
+
+// What the console's widget tests share: the engine's scenario (tests/investigation) on a
+// scratch SQLite database with recent times, one staff account per role, and a quick lock-out.
+
+#include "auth/staffservice.h"
+#include "db/sql.h"
+#include "enginefixture.h"
+#include "scenario.h"
+
+#include <QDateTime>
+#include <QString>
+
+namespace OncePay::Test {
+
+// The administrator who sets the accounts up.
+inline const Actor kAdmin{QStringLiteral("setup"), QStringLiteral("admin")};
+
+inline StaffAccount account(const QString &name, StaffRole role)
+{
+    StaffAccount a;
+    a.username = name;
+    a.displayName = name;
+    a.role = role;
+    return a;
+}
+
+// false (and a warning saying why) when a step fails.
+[[nodiscard]] inline bool buildConsoleData(EngineFixture &f)
+{
+    // Recent data, so the dashboard's "last 24 hours" sees it and the stuck ages are real.
+    f.clock.set(QDateTime::currentMSecsSinceEpoch() - 14 * 3600 * 1000LL);
+    buildScenario(f);
+    StaffService staff(*f.orders, Clock::system());
+    for (const auto &[name, role] :
+         {std::pair{"agent", StaffRole::Agent}, std::pair{"finance", StaffRole::Finance},
+          std::pair{"auditor", StaffRole::Auditor}, std::pair{"admin", StaffRole::Admin}}) {
+        if (auto r =
+                staff.add({name, QString(), role}, QString::fromLatin1(name) + "-demo-pw", kAdmin);
+            !r) {
+            qWarning("staff %s: %s", name, qPrintable(r.error().message));
+            return false;
+        }
+    }
+    if (auto r = Sql::update(f.orders->db(), "UPDATE ops_settings SET setting_value = '2' WHERE"
+                                             " setting_key = 'auth.max_failed_logins'");
+        !r) {
+        qWarning("settings: %s", qPrintable(r.error().message));
+        return false;
+    }
+    return true;
+}
+
+} // namespace OncePay::Test
