@@ -4,6 +4,7 @@
 // resolution of a late settlement, cancellation.
 
 #include "enginefixture.h"
+#include "investigation/orderpicturequery.h"
 
 #include "reconciliation/reconciler.h"
 #include "settlement/feeschedule.h"
@@ -237,6 +238,19 @@ private Q_SLOTS:
         QCOMPARE(f.count("SELECT COUNT(*) FROM settlement_matches m JOIN payments p ON p.id ="
                          " m.payment_id WHERE p.channel_txn_id IN ('pi_missing', 'pi_recent')"),
                  0);
+        // What an agent sees on the order page follows the matches.
+        auto settlementOf = [&](const char *txn) {
+            const auto order = Sql::scalar(
+                f.orders->db(),
+                QStringLiteral("SELECT order_id FROM payments WHERE channel_txn_id = '%1'")
+                    .arg(txn));
+            const auto picture = OrderPictureQuery(*f.orders).load(order->toString(), kFinance);
+            return picture && picture->payments.size() == 1
+                       ? picture->payments.first().settlementStatus
+                       : QStringLiteral("(no picture)");
+        };
+        QCOMPARE(settlementOf("pi_ok"), QStringLiteral("settled"));
+        QCOMPARE(settlementOf("pi_missing"), QStringLiteral("pending"));
         QCOMPARE(f.count("SELECT coverage_ppm FROM reconciliation_runs"), 444444);
 
         // The same period again: nothing duplicated, last_run_id moves on.
