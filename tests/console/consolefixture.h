@@ -9,7 +9,11 @@
 #include "scenario.h"
 
 #include <QDateTime>
+#include <QSettings>
+#include <QStandardPaths>
 #include <QString>
+
+#include <memory>
 
 namespace OncePay::Test {
 
@@ -49,6 +53,21 @@ inline StaffAccount account(const QString &name, StaffRole role)
         return false;
     }
     return true;
+}
+
+// A console test class's initTestCase(): test-mode settings, cleared, and the data above on the
+// scratch databases.
+[[nodiscard]] inline bool setUpConsoleTest(const Result<std::unique_ptr<ScratchDatabases>> &dbs,
+                                           std::unique_ptr<EngineFixture> &fixture)
+{
+    QStandardPaths::setTestModeEnabled(true);
+    QSettings().clear();
+    if (!dbs) {
+        qWarning("scratch databases: %s", qPrintable(dbs.error().message));
+        return false;
+    }
+    fixture = std::make_unique<EngineFixture>(*dbs.value());
+    return buildConsoleData(*fixture);
 }
 
 } // namespace OncePay::Test

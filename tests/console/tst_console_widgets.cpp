@@ -28,10 +28,8 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSemaphore>
-#include <QSettings>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
-#include <QStandardPaths>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTest>
@@ -51,14 +49,7 @@ using namespace OncePay::Test;
 class TstConsoleWidgets : public QObject {
     Q_OBJECT
 private Q_SLOTS:
-    void initTestCase()
-    {
-        QStandardPaths::setTestModeEnabled(true);
-        QSettings().clear();
-        QVERIFY(m_dbs.ok());
-        m_fixture = std::make_unique<EngineFixture>(*m_dbs.value());
-        QVERIFY(buildConsoleData(*m_fixture));
-    }
+    void initTestCase() { QVERIFY(setUpConsoleTest(m_dbs, m_fixture)); }
 
     void signInWithEachRole_data()
     {

@@ -20,10 +20,8 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSemaphore>
-#include <QSettings>
 #include <QSignalSpy>
 #include <QStandardItemModel>
-#include <QStandardPaths>
 #include <QStyledItemDelegate>
 #include <QTableView>
 #include <QTest>
@@ -37,14 +35,7 @@ using namespace OncePay::Test;
 class TstOrderPage : public QObject {
     Q_OBJECT
 private Q_SLOTS:
-    void initTestCase()
-    {
-        QStandardPaths::setTestModeEnabled(true);
-        QSettings().clear();
-        QVERIFY(m_dbs.ok());
-        m_fixture = std::make_unique<EngineFixture>(*m_dbs.value());
-        QVERIFY(buildConsoleData(*m_fixture));
-    }
+    void initTestCase() { QVERIFY(setUpConsoleTest(m_dbs, m_fixture)); }
 
     // A read that answers at once changes nothing on the page before its answer; one that
     // waits says so (status line, busy bar, export button off) once the wait can be seen.

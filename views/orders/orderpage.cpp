@@ -124,6 +124,7 @@ OrderPage::OrderPage(const ConnectionProfile &orders, const Actor &actor, QWidge
     layout->addWidget(m_status);
     layout->addWidget(m_hitTable);
     layout->addWidget(m_detail, 1);
+    layout->addStretch(); // with no order shown, the status line stays under the search box
     // Every table on the page draws and measures its text cells once-shaped (textcelldelegate.h).
     auto *cells = new TextCellDelegate(this);
     for (QTableView *table : findChildren<QTableView *>())
@@ -223,12 +224,21 @@ void OrderPage::setStatus(const QString &text, bool error)
     }
 }
 
-// Export and propose act on the order shown: off while none is (no hit, several hits, a failed
-// read) so that neither reaches an order that is no longer on the page.
+// Export and propose act on the order shown: off while none is, so that neither reaches an
+// order that is no longer on the page.
 void OrderPage::setOrderActionsEnabled(bool on)
 {
     m_export->setEnabled(on);
     m_propose->setEnabled(on);
+}
+
+// No order on the page (no hit, several hits, a failed read): its detail goes, and with it
+// what acts on it. showPicture() is the way back.
+void OrderPage::showNoOrder()
+{
+    m_detail->hide();
+    m_picture = {};
+    setOrderActionsEnabled(false);
 }
 
 void OrderPage::beginWait(const QString &text)
@@ -258,10 +268,9 @@ void OrderPage::search(const QString &term)
                 return;
             m_busy->setBusy(false);
             if (!r) { // as for no hit: nothing of an earlier search stays on the page
-                setOrderActionsEnabled(false);
                 m_hits->setRows({});
                 m_hitTable->hide();
-                m_detail->hide();
+                showNoOrder();
                 setStatus(errorText(r.error()), true);
                 Q_EMIT failed(m_status->text());
                 Q_EMIT searched(0);
@@ -272,13 +281,11 @@ void OrderPage::search(const QString &term)
             if (r->size() > 1) // a single hit opens at once; its list stays hidden
                 m_hitTable->resizeColumnsToContents();
             if (r->isEmpty()) {
-                setOrderActionsEnabled(false);
+                showNoOrder();
                 setStatus(tr("No order matches “%1”.").arg(term.trimmed()), true);
-                m_detail->hide();
             } else if (r->size() > 1) {
-                setOrderActionsEnabled(false);
+                showNoOrder();
                 setStatus(tr("%n orders match; choose one.", nullptr, int(r->size())));
-                m_detail->hide();
             }
             Q_EMIT searched(int(r->size()));
             // A single hit opens at once — after the search has answered: asking for the
@@ -302,7 +309,7 @@ void OrderPage::openOrder(const QString &orderId)
                 return;
             m_busy->setBusy(false);
             if (!r) {
-                setOrderActionsEnabled(false);
+                showNoOrder();
                 setStatus(errorText(r.error()), true);
                 Q_EMIT failed(m_status->text());
                 return;

@@ -84,6 +84,7 @@ private:
     // follow if it has not answered within BusyIndicator::kShowAfterMs.
     void beginWait(const QString &text);
     void setOrderActionsEnabled(bool on);
+    void showNoOrder();
     QWidget *buildHeader();
     QWidget *buildTabs();
     // Column widths of the tables on one tab, measured when the tab is first shown for the
