@@ -116,6 +116,11 @@ const Expectation kExpectations[] = {
     {"engine", DbRole::Orders, false,
      "INSERT INTO staff (username, display_name, role, password_hash, created_at, updated_at)"
      " VALUES ('mallory', 'M', 'admin', 'x', 1, 1)"},
+    // A settlement match is written once and never changed (no REFERENCES: any ids do here).
+    {"engine", DbRole::Orders, true,
+     "INSERT INTO settlement_matches (payment_id, settlement_line_id, run_id) VALUES (1, 1, 1)"},
+    {"engine", DbRole::Orders, false, "UPDATE settlement_matches SET run_id = 2"},
+    {"engine", DbRole::Orders, false, "DELETE FROM settlement_matches"},
     {"engine", DbRole::Orders, false, "UPDATE fix_requests SET kind = kind"},
     {"engine", DbRole::Orders, false, "UPDATE ops_settings SET setting_value = setting_value"},
     {"engine", DbRole::Audit, true,
