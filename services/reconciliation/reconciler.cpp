@@ -164,29 +164,42 @@ Result<ReconcileReport> Reconciler::run(const ReconcileOptions &options) const
     ReconciliationMatcher matcher(settings, FeeSchedule(*rules), closed, obligations, now,
                                   report.fromMs, report.toMs);
     matcher.reserve(paymentCount->toLongLong());
-    // When the period holds most of the lines, reading the table in rowid order beats a
-    // lookup per line through settlement_lines_time (SQLite has no statistics to know).
-    QString lineTable = QStringLiteral("settlement_lines");
-    if (m_c.dialect() == Dialect::Sqlite) {
-        auto all = Sql::scalar(m_c.db(), QStringLiteral("SELECT COUNT(*) FROM settlement_lines"));
+    // When the period holds most of a table, reading it in rowid order beats a lookup per row
+    // through its time index (payments_captured, settlement_lines_time): SQLite has no
+    // statistics to know.
+    auto source = [&](const QString &table, const QString &alias,
+                      qint64 inPeriod) -> Result<QString> {
+        const QString named = table + u' ' + alias;
+        if (m_c.dialect() != Dialect::Sqlite)
+            return named;
+        auto all = Sql::scalar(m_c.db(), QStringLiteral("SELECT COUNT(*) FROM ") + table);
         if (!all)
-            return stop(QStringLiteral("failed"), &all.error());
-        if (lineCount->toLongLong() * 4 > all->toLongLong() * 3)
-            lineTable += QStringLiteral(" NOT INDEXED");
-    }
+            return all.error();
+        return inPeriod * 4 > all->toLongLong() * 3 ? named + QStringLiteral(" NOT INDEXED")
+                                                    : named;
+    };
+    auto paymentTable =
+        source(QStringLiteral("payments"), QStringLiteral("p"), paymentCount->toLongLong());
+    if (!paymentTable)
+        return stop(QStringLiteral("failed"), &paymentTable.error());
+    auto lineTable =
+        source(QStringLiteral("settlement_lines"), QStringLiteral("l"), lineCount->toLongLong());
+    if (!lineTable)
+        return stop(QStringLiteral("failed"), &lineTable.error());
     const QString paymentSql =
         QStringLiteral("SELECT p.id, p.order_id, p.channel, p.channel_txn_id, p.amount_minor,"
                        " p.currency, CASE WHEN p.status = 'refunded' THEN 1 ELSE 0 END,"
                        " CASE WHEN m.payment_id IS NULL THEN 0 ELSE 1 END,"
                        " p.captured_at, o.amount_minor,"
-                       " o.currency, o.state, p.refunded_at FROM payments p"
-                       " JOIN orders o ON o.order_id = p.order_id"
+                       " o.currency, o.state, p.refunded_at FROM ") +
+        *paymentTable +
+        QStringLiteral(" JOIN orders o ON o.order_id = p.order_id"
                        " LEFT JOIN settlement_matches m ON m.payment_id = p.id"
                        " WHERE p.captured_at >= ? AND p.captured_at < ?");
     const QString lineSql =
-        QStringLiteral("SELECT id, channel, channel_txn_id, kind, gross_minor, fee_minor, currency,"
-                       " settled_at FROM ") +
-        lineTable + QStringLiteral(" WHERE settled_at >= ? AND settled_at < ?");
+        QStringLiteral("SELECT l.id, l.channel, l.channel_txn_id, l.kind, l.gross_minor,"
+                       " l.fee_minor, l.currency, l.settled_at FROM ") +
+        *lineTable + QStringLiteral(" WHERE l.settled_at >= ? AND l.settled_at < ?");
     // On SQLite two reader threads, one for each side, each on its own read-only connection:
     // this thread builds the hash table from the payments as they arrive, then probes it with
     // the lines the other reader has been buffering meanwhile (up to ~half a million).
@@ -241,22 +254,31 @@ Result<ReconcileReport> Reconciler::run(const ReconcileOptions &options) const
         return tick();
     };
     if (paymentReader) {
-        auto drain = [&](LoadReader &reader, auto &add) -> std::optional<bool> {
+        // Each row's hash bucket is asked for kFar rows ahead and, for a line, the payment that
+        // bucket names kNear rows ahead, so that adding a row seldom waits for memory.
+        constexpr size_t kFar = 16, kNear = 8;
+        auto drain = [&](LoadReader &reader, auto &add, int channel, int txn,
+                         bool slots) -> std::optional<bool> {
             while (auto chunk = reader.next()) {
                 const size_t rows = chunk->values.size() / size_t(chunk->width);
-                LoadReader::ChunkRow r{&*chunk, 0};
-                for (; r.row < rows; ++r.row)
+                LoadReader::ChunkRow r{&*chunk, 0}, ahead{&*chunk, 0};
+                for (; r.row < rows; ++r.row) {
+                    if ((ahead.row = r.row + kFar) < rows)
+                        matcher.prefetch(ahead.bytes(channel), ahead.bytes(txn), false);
+                    if (slots && (ahead.row = r.row + kNear) < rows)
+                        matcher.prefetch(ahead.bytes(channel), ahead.bytes(txn), true);
                     if (!add(r))
                         return false;
+                }
             }
             return std::nullopt;
         };
-        if (drain(*paymentReader, addPayment))
+        if (drain(*paymentReader, addPayment, 2, 3, false))
             return stop(QStringLiteral("cancelled"), nullptr);
         if (const auto e = paymentReader->error())
             return stop(QStringLiteral("failed"), &*e);
         lap("load payments");
-        if (drain(*lineReader, addLine))
+        if (drain(*lineReader, addLine, 1, 2, true))
             return stop(QStringLiteral("cancelled"), nullptr);
         if (const auto e = lineReader->error())
             return stop(QStringLiteral("failed"), &*e);

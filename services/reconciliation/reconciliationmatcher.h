@@ -73,6 +73,10 @@ public:
     void addLine(const LineView &l) { m_store.addLine(l); }
     void addPayment(const PaymentFact &p) { m_store.addPayment(p); } // converts to UTF-8
     void addLine(const LineFact &l) { m_store.addLine(l); }          // (the QtSql path)
+    void prefetch(std::string_view channel, std::string_view txn, bool slot) const
+    {
+        m_store.prefetch(channel, txn, slot);
+    }
 
     // Settled-in-period lines that matched no payment of the period; the caller removes those
     // whose payment lies outside the period (settledElsewhere) before finish().

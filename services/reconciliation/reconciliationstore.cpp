@@ -81,6 +81,19 @@ qsizetype ReconciliationStore::find(quint16 channel, std::string_view txn) const
     return find(channel, txn, hashOf(channel, txn), nullptr);
 }
 
+void ReconciliationStore::prefetch(std::string_view channel, std::string_view txn, bool slot) const
+{
+    const int a = findAtom(channel);
+    if (a < 0)
+        return;
+    const size_t hash = hashOf(quint16(a), txn);
+    const Bucket &b = m_index[hash & (m_index.size() - 1)];
+    if (!slot)
+        __builtin_prefetch(&b);
+    else if (b.slot != 0 && b.tag == quint32(hash >> 32))
+        __builtin_prefetch(&m_slots[size_t(b.slot - 1)]);
+}
+
 void ReconciliationStore::grow()
 {
     std::vector<Bucket> index(m_index.size() * 2);

@@ -110,6 +110,11 @@ public:
     const Line &extra(qint32 at) const { return m_extra[size_t(at)]; }
     // The slot of (channel, txn), or -1.
     qsizetype find(quint16 channel, std::string_view txn) const;
+    // Asks the CPU for the index bucket of (channel, txn) — or, with `slot`, for the payment its
+    // first bucket points at, once the bucket itself is cached — a few rows before addPayment()
+    // or addLine() needs it: the table is far larger than the caches, so each of those would
+    // otherwise wait for memory once or twice. Changes nothing.
+    void prefetch(std::string_view channel, std::string_view txn, bool slot) const;
 
     int findAtom(std::string_view utf8) const; // -1 when never seen
     size_t atomCount() const { return m_atoms.size(); }

@@ -112,9 +112,9 @@ public:
         QVERIFY(FeeScheduleStore(*m_f.orders, m_f.clock).import(*rules, kFinance).ok());
     }
 
-    ReconcileReport reconcile(std::function<bool(qint64, qint64)> progress = {})
+    ReconcileReport reconcile(std::function<bool(qint64, qint64)> progress = {},
+                              ReconcileOptions o = {})
     {
-        ReconcileOptions o;
         o.progress = std::move(progress);
         auto r = Reconciler(*m_f.orders, m_f.clock, kFinance).run(o);
         if (!r)
@@ -385,6 +385,42 @@ private Q_SLOTS:
         auto refused = Reconciler(*f.orders, f.clock, kFinance).run({});
         QVERIFY(!refused.ok());
         QVERIFY(refused.error().message.contains("reconcile.capture_skew_minutes"));
+    }
+
+    // A run for one day reads that day's payments only (on SQLite through payments_captured,
+    // the period holding a fifth of them); a run over everything then settles the rest.
+    void aPeriodTakesOnlyItsPayments_data() { addEngineRows(); }
+    void aPeriodTakesOnlyItsPayments()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        EngineFixture f(*dbs);
+        Scenario s(f);
+        for (const char *id : {"o-1", "o-2", "o-3", "o-4"})
+            s.paid(id, 10000, QStringLiteral("pi_") + id);
+        f.clock.set(kT0 + 5 * kDay);
+        s.paid("o-5", 10000, "pi_o-5");
+        QList<SettlementLine> lines;
+        for (const char *id : {"o-1", "o-2", "o-3", "o-4"})
+            lines << line(QStringLiteral("pi_") + id, 10000, 320, kT0 + kDay);
+        lines << line("pi_o-5", 10000, 320, kT0 + 6 * kDay);
+        s.importStatement(lines, "two-weeks.csv");
+        f.clock.set(kT0 + 8 * kDay);
+
+        ReconcileOptions day5;
+        day5.fromMs = kT0 + 5 * kDay;
+        day5.toMs = kT0 + 6 * kDay;
+        const ReconcileReport one = s.reconcile({}, day5);
+        QCOMPARE(one.payments, 1);
+        QCOMPARE(one.markedSettled, 1);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM settlement_matches m JOIN payments p ON p.id ="
+                         " m.payment_id WHERE p.channel_txn_id = 'pi_o-5'"),
+                 1);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM settlement_matches"), 1);
+
+        const ReconcileReport all = s.reconcile();
+        QCOMPARE(all.payments, 5);
+        QCOMPARE(all.markedSettled, 4);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM settlement_matches"), 5);
     }
 
     void nothingFoundIsStillRecordedAndCancelWritesNothing_data() { addEngineRows(); }

@@ -145,6 +145,57 @@ private Q_SLOTS:
         QVERIFY(!Sql::exec(db, QStringLiteral("SELECT settlement_status FROM payments")).ok());
     }
 
+    // 0006: a reconciliation run reads the payments of its period through payments_captured
+    // (a day's run must not read every payment ever captured), and settlement lines have no
+    // index by channel transaction, which nothing reads and every import paid for.
+    void reconciliationIndexes_data() { Test::addEngineRows(); }
+    void reconciliationIndexes()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        Connection c = migrated(dbs->orders());
+        auto indexes = [&](const QString &table) {
+            QString sql;
+            switch (c.dialect()) {
+            case Dialect::Sqlite:
+                sql = QStringLiteral("SELECT name FROM sqlite_master WHERE type = 'index' AND"
+                                     " tbl_name = ?");
+                break;
+            case Dialect::Postgres:
+                sql = QStringLiteral("SELECT indexname FROM pg_indexes WHERE tablename = ?");
+                break;
+            case Dialect::MySql:
+                sql = QStringLiteral("SELECT DISTINCT index_name FROM information_schema.statistics"
+                                     " WHERE table_schema = DATABASE() AND table_name = ?");
+                break;
+            }
+            QStringList names;
+            auto q = Sql::exec(c.db(), sql, {table});
+            while (q && q->next())
+                names << q->value(0).toString();
+            return names;
+        };
+        const QStringList payments = indexes(QStringLiteral("payments"));
+        QVERIFY2(payments.contains(QStringLiteral("payments_captured")),
+                 qPrintable(payments.join(u' ')));
+        const QStringList lines = indexes(QStringLiteral("settlement_lines"));
+        QVERIFY2(lines.contains(QStringLiteral("settlement_lines_time")),
+                 qPrintable(lines.join(u' ')));
+        QVERIFY2(!lines.contains(QStringLiteral("settlement_lines_txn")),
+                 qPrintable(lines.join(u' ')));
+        if (c.dialect() == Dialect::Sqlite) {
+            auto plan = Sql::exec(c.db(),
+                                  QStringLiteral("EXPLAIN QUERY PLAN SELECT id FROM payments"
+                                                 " WHERE captured_at >= ? AND"
+                                                 " captured_at < ?"),
+                                  {0, 86400000});
+            QVERIFY(plan.ok());
+            QString steps;
+            while (plan->next())
+                steps += plan->value(3).toString() + u'\n';
+            QVERIFY2(steps.contains(QStringLiteral("payments_captured")), qPrintable(steps));
+        }
+    }
+
     void duplicateCallbackIdRefused_data() { Test::addEngineRows(); }
     void duplicateCallbackIdRefused()
     {

@@ -82,6 +82,9 @@ SELECT kind, COUNT(*) FROM (
     WHERE p.channel = s.channel AND p.channel_txn_id = s.channel_txn_id)
 ) GROUP BY kind ORDER BY kind;
 )SQL";
+// The join's look-ups of a line by channel transaction, which the program does not need.
+const char *kJoinIndex =
+    "CREATE INDEX bench_join_txn ON settlement_lines (channel, channel_txn_id)";
 
 // The program's classification must be the join's: every kind the join counts, with the
 // same count (matched included), and no kind of finding the join does not have.
@@ -285,7 +288,11 @@ int main(int argc, char **argv)
             static_cast<long long>(report.findings.size()));
 
         // Baseline 2: the same matching as one SQL join in the sqlite3 shell, on the same data.
+        // The join looks lines up by channel transaction, which the program's schema does not
+        // index (0006): the index it needs is built before its timing and dropped after, so
+        // the baseline keeps the advantage it had and the next import does not pay for it.
         if (!p.value(QStringLiteral("sqlite3")).isEmpty()) {
+            must(Sql::exec(c.db(), QString::fromLatin1(kJoinIndex)), "join index");
             QProcess shell;
             t.restart();
             shell.start(p.value(QStringLiteral("sqlite3")), {profile.path});
@@ -294,6 +301,7 @@ int main(int argc, char **argv)
             if (!shell.waitForFinished(-1) || shell.exitCode() != 0)
                 die(QStringLiteral("sqlite3: ") + QString::fromUtf8(shell.readAllStandardError()));
             joinS.push_back(double(t.nsecsElapsed()) / 1e9);
+            must(Sql::exec(c.db(), QStringLiteral("DROP INDEX bench_join_txn")), "join index");
             std::printf("run %d: SQL join %.2f s\n", run + 1, joinS.back());
             const QByteArray out = shell.readAllStandardOutput();
             if (run == 0)
