@@ -6,7 +6,7 @@
 -- settlement_lines_txn: no query reads settlement lines by channel transaction (a run reads them
 -- by period; discrepancies and matches name their line by id). Each statement's import paid for
 -- it with a B-tree insert per line: without it, importing 1,000,000 lines on SQLite inserted
--- 20-30 % faster (tests/bench/README.md).
+-- 17-33 % faster (tests/bench/README.md).
 -- MariaDB commits each DDL statement on its own: both steps can run again after a failure.
 CREATE INDEX IF NOT EXISTS payments_captured ON payments (captured_at)
 -- @@
