@@ -137,6 +137,22 @@ Result<void> insertEncodedNative(sqlite3 *h, qint64 statementId, const EncodedLi
     return {};
 }
 
+// A PASSIVE checkpoint on a connection of its own: it copies into the database file what has
+// been committed to the WAL so far, takes no lock a writer needs, and syncs the file as the
+// engine's connections do (synchronous=FULL). Nothing happens for a database in memory or one
+// that cannot be opened again; the final checkpoint then copies everything, as before.
+void checkpointAside(const QString &path)
+{
+    if (!QFileInfo(path).isFile())
+        return;
+    sqlite3 *db = nullptr;
+    if (sqlite3_open_v2(QFile::encodeName(path).constData(), &db,
+                        SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nullptr) == SQLITE_OK &&
+        sqlite3_exec(db, "PRAGMA synchronous = FULL", nullptr, nullptr, nullptr) == SQLITE_OK)
+        sqlite3_wal_checkpoint_v2(db, nullptr, SQLITE_CHECKPOINT_PASSIVE, nullptr, nullptr);
+    sqlite3_close(db);
+}
+
 } // namespace
 
 Result<SettlementImporter::Prepared> SettlementImporter::prepareFile(const QString &channel,
@@ -296,6 +312,11 @@ SettlementImporter::importFilesSqlite(const QList<std::pair<QString, QString>> &
             });
         done.reset(); // the previous file's lines, freed while this one is stored
     }
+    // The last file is being stored and this thread has nothing left to parse: it copies what
+    // the files before committed into the database file meanwhile, so the checkpoint after the
+    // last commit has little more than that file's pages left to copy.
+    if (flight && files.size() > 1)
+        checkpointAside(m_c.db().databaseName());
     finish();
     flight.reset();
     (void)Sql::exec(m_c.db(), QStringLiteral("PRAGMA wal_autocheckpoint = %1").arg(autoCheckpoint));
