@@ -386,10 +386,14 @@ Result<StatementImport> SettlementImporter::stored(StatementImport out, const Re
     return out;
 }
 
+// 32 MB holds the pages of settlement_lines_time a statement touches across its period (17 MB
+// per million lines); the table and its (statement, line) key only grow at their ends. A larger
+// cache only costs fresh memory for every page written: 256 MB made storing a 62,000-line
+// statement 252 ms (insert and commit) against 220 ms.
 void SettlementImporter::makeRoomForIndexPages(qsizetype lines) const
 {
     if (m_c.dialect() == Dialect::Sqlite && lines > 10000)
-        (void)Sql::exec(m_c.db(), QStringLiteral("PRAGMA cache_size = -262144"));
+        (void)Sql::exec(m_c.db(), QStringLiteral("PRAGMA cache_size = -32768"));
 }
 
 Result<qint64> SettlementImporter::store(const ParsedStatement &s, const QString &fileName,
