@@ -255,7 +255,8 @@ Result<ReconcileReport> Reconciler::run(const ReconcileOptions &options) const
     };
     if (paymentReader) {
         // Each row's hash bucket is asked for kFar rows ahead and, for a line, the payment that
-        // bucket names kNear rows ahead, so that adding a row seldom waits for memory.
+        // bucket names kNear rows ahead, so that adding a row seldom waits for memory; `channel`
+        // and `txn` are the query's columns of the channel and its transaction id.
         constexpr size_t kFar = 16, kNear = 8;
         auto drain = [&](LoadReader &reader, auto &add, int channel, int txn,
                          bool slots) -> std::optional<bool> {
@@ -273,12 +274,12 @@ Result<ReconcileReport> Reconciler::run(const ReconcileOptions &options) const
             }
             return std::nullopt;
         };
-        if (drain(*paymentReader, addPayment, 2, 3, false))
+        if (drain(*paymentReader, addPayment, /*channel*/ 2, /*txn*/ 3, false))
             return stop(QStringLiteral("cancelled"), nullptr);
         if (const auto e = paymentReader->error())
             return stop(QStringLiteral("failed"), &*e);
         lap("load payments");
-        if (drain(*lineReader, addLine, 1, 2, true))
+        if (drain(*lineReader, addLine, /*channel*/ 1, /*txn*/ 2, true))
             return stop(QStringLiteral("cancelled"), nullptr);
         if (const auto e = lineReader->error())
             return stop(QStringLiteral("failed"), &*e);
