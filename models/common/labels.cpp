@@ -136,6 +136,33 @@ QString ledgerKind(const QString &code)
     return code;
 }
 
+QString paymentStatus(const QString &code)
+{
+    if (code == u"captured")
+        return QCoreApplication::translate("OncePay::Labels", "captured");
+    if (code == u"refunded")
+        return QCoreApplication::translate("OncePay::Labels", "refunded");
+    return code;
+}
+
+QString settlementStatus(const QString &code)
+{
+    if (code == u"settled")
+        return QCoreApplication::translate("OncePay::Labels", "settled");
+    if (code == u"pending")
+        return QCoreApplication::translate("OncePay::Labels", "not settled yet");
+    return code;
+}
+
+QString settlementKind(const QString &code)
+{
+    if (code == u"charge")
+        return QCoreApplication::translate("OncePay::Labels", "charge");
+    if (code == u"refund")
+        return QCoreApplication::translate("OncePay::Labels", "refund", "settlement line kind");
+    return code;
+}
+
 QString time(qint64 epochMs)
 {
     if (epochMs <= 0)

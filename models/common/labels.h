@@ -22,6 +22,9 @@ QString role(StaffRole role);
 QString causeKind(const QString &code);
 QString idempotencyStatus(int status);
 QString ledgerKind(const QString &code);
+QString paymentStatus(const QString &code);    // captured, refunded
+QString settlementStatus(const QString &code); // settled, pending
+QString settlementKind(const QString &code);   // a settlement line's charge, refund
 
 QString time(qint64 epochMs); // local time, "yyyy-MM-dd HH:mm:ss"; "—" for 0
 QString age(qint64 ms);       // "3 d 4 h", "12 min", "40 s"

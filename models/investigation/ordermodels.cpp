@@ -186,8 +186,11 @@ PaymentModel::PaymentModel(QObject *parent)
     addColumn(tr("Transaction"), display([](const PaymentRow &p) { return p.channelTxnId; }));
     addColumn(tr("Amount"), moneyCell([](const PaymentRow &p) { return p.amountMinor; },
                                       [](const PaymentRow &p) { return p.currency; }));
-    addColumn(tr("Status"), display([](const PaymentRow &p) { return p.status; }));
-    addColumn(tr("Settlement"), display([](const PaymentRow &p) { return p.settlementStatus; }));
+    addColumn(tr("Status"),
+              display([](const PaymentRow &p) { return Labels::paymentStatus(p.status); }));
+    addColumn(tr("Settlement"), display([](const PaymentRow &p) {
+                  return Labels::settlementStatus(p.settlementStatus);
+              }));
     addColumn(tr("Attempt"), display([](const PaymentRow &p) { return p.requestId; }));
     addColumn(tr("Callback"), display([](const PaymentRow &p) { return p.callbackId; }));
 }

@@ -49,110 +49,110 @@
         <translation>运营参数</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="174"/>
+        <location filename="../../views/admin/adminpage.cpp" line="176"/>
         <source>%1 is now %2.</source>
         <translation>%1 已改为 %2。</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="175"/>
+        <location filename="../../views/admin/adminpage.cpp" line="177"/>
         <source>Not changed: %1</source>
         <translation>未修改：%1</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="184"/>
+        <location filename="../../views/admin/adminpage.cpp" line="186"/>
         <source>Unknown role.</source>
         <translation>未知角色。</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="194"/>
+        <location filename="../../views/admin/adminpage.cpp" line="197"/>
         <source>Account %1 added.</source>
         <translation>已添加账号 %1。</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="195"/>
+        <location filename="../../views/admin/adminpage.cpp" line="198"/>
         <source>Not added: %1</source>
         <translation>未添加：%1</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="207"/>
+        <location filename="../../views/admin/adminpage.cpp" line="212"/>
         <source>Account %1 disabled.</source>
         <translation>已停用账号 %1。</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="208"/>
+        <location filename="../../views/admin/adminpage.cpp" line="213"/>
         <source>Not disabled: %1</source>
         <translation>未停用：%1</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="221"/>
+        <location filename="../../views/admin/adminpage.cpp" line="226"/>
         <source>Why (audited)</source>
         <translation>原因（记入审计）</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="222"/>
+        <location filename="../../views/admin/adminpage.cpp" line="228"/>
         <source>Change %1</source>
         <translation>修改 %1</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="223"/>
+        <location filename="../../views/admin/adminpage.cpp" line="229"/>
         <source>&amp;Value (%1 … %2):</source>
         <translation>值（%1 … %2）(&amp;V)：</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="223"/>
-        <location filename="../../views/admin/adminpage.cpp" line="261"/>
+        <location filename="../../views/admin/adminpage.cpp" line="230"/>
+        <location filename="../../views/admin/adminpage.cpp" line="275"/>
         <source>&amp;Reason:</source>
         <translation>原因(&amp;R)：</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="241"/>
+        <location filename="../../views/admin/adminpage.cpp" line="251"/>
         <source>Add a staff account</source>
         <translation>添加员工账号</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="242"/>
+        <location filename="../../views/admin/adminpage.cpp" line="252"/>
         <source>&amp;User name:</source>
         <translation>用户名(&amp;U)：</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="242"/>
+        <location filename="../../views/admin/adminpage.cpp" line="253"/>
         <source>&amp;Display name:</source>
         <translation>显示名称(&amp;D)：</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="242"/>
+        <location filename="../../views/admin/adminpage.cpp" line="254"/>
         <source>&amp;Role:</source>
         <translation>角色(&amp;R)：</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="243"/>
-        <location filename="../../views/admin/adminpage.cpp" line="278"/>
+        <location filename="../../views/admin/adminpage.cpp" line="255"/>
+        <location filename="../../views/admin/adminpage.cpp" line="293"/>
         <source>&amp;Password:</source>
         <translation>密码(&amp;P)：</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="243"/>
-        <location filename="../../views/admin/adminpage.cpp" line="278"/>
+        <location filename="../../views/admin/adminpage.cpp" line="256"/>
+        <location filename="../../views/admin/adminpage.cpp" line="293"/>
         <source>&amp;Again:</source>
         <translation>再次输入(&amp;A)：</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="261"/>
+        <location filename="../../views/admin/adminpage.cpp" line="275"/>
         <source>Disable %1</source>
         <translation>停用 %1</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="277"/>
+        <location filename="../../views/admin/adminpage.cpp" line="292"/>
         <source>New password for %1</source>
         <translation>为 %1 设置新密码</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="290"/>
+        <location filename="../../views/admin/adminpage.cpp" line="309"/>
         <source>Password of %1 reset.</source>
         <translation>已重置 %1 的密码。</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="291"/>
+        <location filename="../../views/admin/adminpage.cpp" line="310"/>
         <source>Not reset: %1</source>
         <translation>未重置：%1</translation>
     </message>
@@ -160,98 +160,98 @@
 <context>
     <name>OncePay::ApprovalsPage</name>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="47"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="48"/>
         <source>&lt;h2&gt;Approvals&lt;/h2&gt;</source>
         <translation>&lt;h2&gt;审批&lt;/h2&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="50"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="51"/>
         <source>Waiting for approval</source>
         <translation>等待审批</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="51"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="52"/>
         <source>Decided</source>
         <translation>已决定</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="53"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="54"/>
         <source>All</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="56"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="57"/>
         <source>All kinds</source>
         <translation>全部类型</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="61"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="62"/>
         <source>&amp;Refresh</source>
         <translation>刷新(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="89"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="90"/>
         <source>Evidence: the order&apos;s history or the discrepancy</source>
         <translation>证据：订单历史或对账差异</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="90"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="91"/>
         <source>&amp;Approve…</source>
         <translation>批准(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="92"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="93"/>
         <source>Re&amp;ject…</source>
         <translation>驳回(&amp;J)…</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="94"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="95"/>
         <source>Open &amp;order</source>
         <translation>打开订单(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="108"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="109"/>
         <source>&lt;b&gt;Change&lt;/b&gt; (before → after)</source>
         <translation>&lt;b&gt;变更&lt;/b&gt;（之前 → 之后）</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="111"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="112"/>
         <source>&lt;b&gt;Evidence&lt;/b&gt;</source>
         <translation>&lt;b&gt;证据&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="129"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="130"/>
         <source>&amp;Show:</source>
         <translation>显示(&amp;S)：</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="133"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="134"/>
         <source>&amp;Kind:</source>
         <translation>类型(&amp;K)：</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/approvals/approvalspage.cpp" line="180"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="177"/>
         <source>%n proposal(s) shown.</source>
         <translation>
             <numerusform>显示 %n 条修复提议。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/approvals/approvalspage.cpp" line="182"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="179"/>
         <source>%n waiting for a decision.</source>
         <translation>
             <numerusform>%n 条等待决定。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/approvals/approvalspage.cpp" line="185"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="182"/>
         <source>%n of them are yours: another reviewer decides those.</source>
         <translation>
             <numerusform>其中 %n 条是您提出的：须由其他审核人决定。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="187"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="184"/>
         <source>Your role may read proposals but not decide them.</source>
         <translation>您的角色可以查看提议，但不能决定。</translation>
     </message>
@@ -261,7 +261,7 @@
         <translation>选择一条提议以查看其变更和证据。</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="235"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="236"/>
         <source>&lt;b&gt;Fix #%1 — %2&lt;/b&gt; on %3&lt;br&gt;Proposed by %4 (%5) from %6, %7&lt;br&gt;Reason: %8 — %9&lt;br&gt;Status: %10 · approvals %11 of %12</source>
         <translation>&lt;b&gt;修复 #%1 — %2&lt;/b&gt;，对象 %3&lt;br&gt;由 %4（%5）于 %6 提出，%7&lt;br&gt;原因：%8 — %9&lt;br&gt;状态：%10 · 已批准 %11 / %12</translation>
     </message>
@@ -271,113 +271,113 @@
         <translation>绑定订单版本 %1</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="253"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="254"/>
         <source>This is your proposal: another finance reviewer must decide it.</source>
         <translation>这是您的提议：须由另一位财务审核人决定。</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="255"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="256"/>
         <source>Digest</source>
         <translation>摘要</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="261"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="262"/>
         <source>%1: %2 by %3 from %4%5</source>
         <translation>%1：%3 于 %4 %2%5</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="263"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="264"/>
         <source>approved</source>
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="263"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="264"/>
         <source>rejected</source>
         <translation>驳回</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="266"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="267"/>
         <source>No decisions yet.</source>
         <translation>尚无决定。</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="274"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="275"/>
         <source>Loading…</source>
         <translation>正在加载…</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="337"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="299"/>
         <source>Approve fix #%1</source>
         <translation>批准修复 #%1</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="340"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="302"/>
         <source>Optional comment (audited)</source>
         <translation>备注（可选，记入审计）</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="342"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="304"/>
         <source>&amp;Approve</source>
         <translation>批准(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="346"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="308"/>
         <source>You approve exactly this change (digest %1…). %2</source>
         <translation>您批准的正是此变更（摘要 %1…）。%2</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="349"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="311"/>
         <source>It is applied at once.</source>
         <translation>批准后立即执行。</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="350"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="312"/>
         <source>It needs one more approval from someone else.</source>
         <translation>还需要另一人批准。</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="354"/>
-        <location filename="../../views/approvals/approvalspage.cpp" line="385"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="316"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="348"/>
         <source>&amp;Comment:</source>
         <translation>备注(&amp;C)：</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="367"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="329"/>
         <source>Reject fix #%1</source>
         <translation>驳回修复 #%1</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="374"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="336"/>
         <source>Why (required, audited)</source>
         <translation>原因（必填，记入审计）</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="376"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="338"/>
         <source>Re&amp;ject</source>
         <translation>驳回(&amp;J)</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="384"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="347"/>
         <source>&amp;Reason:</source>
         <translation>原因(&amp;R)：</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="425"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="387"/>
         <source>Fix #%1 approved and applied.</source>
         <translation>修复 #%1 已批准并执行。</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="427"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="389"/>
         <source>Fix #%1 rejected.</source>
         <translation>修复 #%1 已驳回。</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="428"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="390"/>
         <source>Fix #%1 approved; it needs %2 more approval(s).</source>
         <translation>修复 #%1 已批准；还需要 %2 次批准。</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="434"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="396"/>
         <source>Fix #%1: %2</source>
         <translation>修复 #%1：%2</translation>
     </message>
@@ -466,12 +466,12 @@
         <translation>第 %1 页 · 导出 %2 · 链头序号 %3</translation>
     </message>
     <message>
-        <location filename="../../models/audit/auditpdfwriter.cpp" line="158"/>
+        <location filename="../../models/audit/auditpdfwriter.cpp" line="159"/>
         <source>reason: %1</source>
         <translation>原因：%1</translation>
     </message>
     <message>
-        <location filename="../../models/audit/auditpdfwriter.cpp" line="170"/>
+        <location filename="../../models/audit/auditpdfwriter.cpp" line="171"/>
         <source>End of report: %1 row(s).</source>
         <translation>报告结束：共 %1 行。</translation>
     </message>
@@ -479,57 +479,57 @@
 <context>
     <name>OncePay::AuditRowModel</name>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="259"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="262"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="260"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="263"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="261"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="264"/>
         <source>Actor</source>
         <translation>执行者</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="262"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="265"/>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="263"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="266"/>
         <source>Entity</source>
         <translation>对象</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="264"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="267"/>
         <source>%1 %2</source>
         <translation>%1 %2</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="265"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="268"/>
         <source>Before</source>
         <translation>变更前</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="266"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="269"/>
         <source>After</source>
         <translation>变更后</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="267"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="270"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="268"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="271"/>
         <source>Shipped</source>
         <translation>已归档</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="270"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="273"/>
         <source>not yet</source>
         <translation>尚未</translation>
     </message>
@@ -537,52 +537,52 @@
 <context>
     <name>OncePay::AuditTrailModel</name>
     <message>
-        <location filename="../../models/audit/audittrailmodel.cpp" line="96"/>
+        <location filename="../../models/audit/audittrailmodel.cpp" line="97"/>
         <source>Seq</source>
         <translation>序号</translation>
     </message>
     <message>
-        <location filename="../../models/audit/audittrailmodel.cpp" line="97"/>
+        <location filename="../../models/audit/audittrailmodel.cpp" line="98"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../models/audit/audittrailmodel.cpp" line="98"/>
+        <location filename="../../models/audit/audittrailmodel.cpp" line="99"/>
         <source>Actor</source>
         <translation>操作者</translation>
     </message>
     <message>
-        <location filename="../../models/audit/audittrailmodel.cpp" line="99"/>
+        <location filename="../../models/audit/audittrailmodel.cpp" line="100"/>
         <source>Role</source>
         <translation>角色</translation>
     </message>
     <message>
-        <location filename="../../models/audit/audittrailmodel.cpp" line="100"/>
+        <location filename="../../models/audit/audittrailmodel.cpp" line="101"/>
         <source>Action</source>
         <translation>动作</translation>
     </message>
     <message>
-        <location filename="../../models/audit/audittrailmodel.cpp" line="101"/>
+        <location filename="../../models/audit/audittrailmodel.cpp" line="102"/>
         <source>Entity</source>
         <translation>实体</translation>
     </message>
     <message>
-        <location filename="../../models/audit/audittrailmodel.cpp" line="102"/>
+        <location filename="../../models/audit/audittrailmodel.cpp" line="103"/>
         <source>Order</source>
         <translation>订单</translation>
     </message>
     <message>
-        <location filename="../../models/audit/audittrailmodel.cpp" line="103"/>
+        <location filename="../../models/audit/audittrailmodel.cpp" line="104"/>
         <source>Callback</source>
         <translation>回调</translation>
     </message>
     <message>
-        <location filename="../../models/audit/audittrailmodel.cpp" line="104"/>
+        <location filename="../../models/audit/audittrailmodel.cpp" line="105"/>
         <source>Amount (minor units)</source>
         <translation>金额（最小货币单位）</translation>
     </message>
     <message>
-        <location filename="../../models/audit/audittrailmodel.cpp" line="105"/>
+        <location filename="../../models/audit/audittrailmodel.cpp" line="106"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
@@ -660,119 +660,119 @@
         <translation>CSV（电子表格）…</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="97"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="98"/>
         <source>JSON (tools, hashes recomputable)…</source>
         <translation>JSON（工具用，可重算哈希）…</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="99"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="100"/>
         <source>PDF report for auditors…</source>
         <translation>审计员 PDF 报告…</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="102"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="103"/>
         <source>&amp;Cancel</source>
         <translation>取消(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="122"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="123"/>
         <source>Enter or double-click opens the order</source>
         <translation>按回车或双击打开订单</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="133"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="134"/>
         <source>Select a row to see what changed</source>
         <translation>选择一行查看变更内容</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="144"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="145"/>
         <source>&amp;From:</source>
         <translation>从(&amp;F)：</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="145"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="146"/>
         <source>&amp;To:</source>
         <translation>到(&amp;T)：</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="146"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="147"/>
         <source>Ac&amp;tor:</source>
         <translation>操作者(&amp;T)：</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="147"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="148"/>
         <source>Actio&amp;n:</source>
         <translation>动作(&amp;N)：</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="148"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="149"/>
         <source>&amp;Order:</source>
         <translation>订单(&amp;O)：</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="149"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="150"/>
         <source>Call&amp;back:</source>
         <translation>回调(&amp;B)：</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="150"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="151"/>
         <source>E&amp;ntity:</source>
         <translation>实体(&amp;N)：</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="182"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="183"/>
         <source>“%1” is not a time. Use 2026-11-01, 2026-11-01T09:00Z or epoch milliseconds.</source>
         <translation>“%1”不是时间。请使用 2026-11-01、2026-11-01T09:00Z 或纪元毫秒数。</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="214"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="215"/>
         <source>Loading…</source>
         <translation>正在加载…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/audit/audittrailpage.cpp" line="232"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="233"/>
         <source>%n row(s) match: %1.</source>
         <translation>
             <numerusform>%n 行符合：%1。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="279"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="280"/>
         <source>seq %1 · event %2
 </source>
         <translation>序号 %1 · 事件 %2
 </translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="280"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="281"/>
         <source>occurred %1 (UTC), recorded %2 (UTC)
 </source>
         <translation>发生于 %1（UTC），记录于 %2（UTC）
 </translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="282"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="284"/>
         <source>%1 (%2) · %3 · %4 %5
 </source>
         <translation>%1（%2）· %3 · %4 %5
 </translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="284"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="286"/>
         <source>order %1 · callback %2
 </source>
         <translation>订单 %1 · 回调 %2
 </translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="288"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="290"/>
         <source>reason: %1
 </source>
         <translation>原因：%1
 </translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="289"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="292"/>
         <source>
 before:
 %1
@@ -789,7 +789,7 @@ after:
 </translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="290"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="293"/>
         <source>
 prev_hash %1
 hash      %2</source>
@@ -798,72 +798,72 @@ prev_hash %1
 hash      %2</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="326"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="329"/>
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="341"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="344"/>
         <source>Verifying the audit chain…</source>
         <translation>正在校验审计链…</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="308"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="311"/>
         <source>%1 of %2 rows</source>
         <translation>%1 / %2 行</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="370"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="372"/>
         <source>&lt;b&gt;The audit chain is broken&lt;/b&gt; at row seq %1 (%2): %3</source>
         <translation>&lt;b&gt;审计链已损坏&lt;/b&gt;，位于序号 %1 的行（%2）：%3</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="374"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="377"/>
         <source>Verification cancelled after %1 of %2 rows.</source>
         <translation>已在 %2 行中的第 %1 行后取消校验。</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="378"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="381"/>
         <source>&lt;b&gt;The audit chain is valid&lt;/b&gt;: %1 rows up to seq %2, %3 seal(s) verified; sealed up to seq %4, %5 row(s) after the last seal.</source>
         <translation>&lt;b&gt;审计链有效&lt;/b&gt;：%1 行，至序号 %2，已验证 %3 个封印；已封印至序号 %4，最后封印之后有 %5 行。</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="386"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="389"/>
         <source>&lt;b&gt;The audit chain is valid&lt;/b&gt;: %1 rows up to seq %2; no seal yet.</source>
         <translation>&lt;b&gt;审计链有效&lt;/b&gt;：%1 行，至序号 %2；尚无封印。</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="404"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="406"/>
         <source>Export the audit trail</source>
         <translation>导出审计轨迹</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="405"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="407"/>
         <source>%1 files (*.%2)</source>
         <translation>%1 文件 (*.%2)</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="419"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="421"/>
         <source>Exporting to %1…</source>
         <translation>正在导出到 %1…</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="440"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="441"/>
         <source>Export cancelled; no file was written.</source>
         <translation>导出已取消；未写入任何文件。</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="445"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="446"/>
         <source>Exported %1 row(s) to %2&lt;br&gt;Manifest: %3&lt;br&gt;SHA-256: &lt;tt&gt;%4&lt;/tt&gt;&lt;br&gt;Chain head seq %5%6</source>
         <translation>已导出 %1 行到 %2&lt;br&gt;清单：%3&lt;br&gt;SHA-256：&lt;tt&gt;%4&lt;/tt&gt;&lt;br&gt;链头序号 %5%6</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="451"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="452"/>
         <source>, sealed at seq %1</source>
         <translation>，已封印于序号 %1</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="452"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="453"/>
         <source>, not sealed yet</source>
         <translation>，尚未封印</translation>
     </message>
@@ -871,17 +871,17 @@ hash      %2</translation>
 <context>
     <name>OncePay::ChangeModel</name>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="105"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="106"/>
         <source>Field</source>
         <translation>字段</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="108"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="109"/>
         <source>Before</source>
         <translation>之前</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="111"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="112"/>
         <source>After</source>
         <translation>之后</translation>
     </message>
@@ -982,32 +982,32 @@ hash      %2</translation>
         <translation>%1 / %2</translation>
     </message>
     <message>
-        <location filename="../../models/connections/connectionstatusmodel.cpp" line="74"/>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="75"/>
         <source>Database</source>
         <translation>数据库</translation>
     </message>
     <message>
-        <location filename="../../models/connections/connectionstatusmodel.cpp" line="75"/>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="76"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../models/connections/connectionstatusmodel.cpp" line="76"/>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="77"/>
         <source>Driver</source>
         <translation>驱动</translation>
     </message>
     <message>
-        <location filename="../../models/connections/connectionstatusmodel.cpp" line="77"/>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="78"/>
         <source>Location</source>
         <translation>位置</translation>
     </message>
     <message>
-        <location filename="../../models/connections/connectionstatusmodel.cpp" line="78"/>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="79"/>
         <source>Server version</source>
         <translation>服务器版本</translation>
     </message>
     <message>
-        <location filename="../../models/connections/connectionstatusmodel.cpp" line="79"/>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="80"/>
         <source>Schema</source>
         <translation>结构版本</translation>
     </message>
@@ -1015,27 +1015,27 @@ hash      %2</translation>
 <context>
     <name>OncePay::ConnectionsPage</name>
     <message>
-        <location filename="../../views/connections/connectionspage.cpp" line="20"/>
+        <location filename="../../views/connections/connectionspage.cpp" line="21"/>
         <source>&lt;h2&gt;Databases&lt;/h2&gt;</source>
         <translation>&lt;h2&gt;数据库&lt;/h2&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/connections/connectionspage.cpp" line="29"/>
+        <location filename="../../views/connections/connectionspage.cpp" line="30"/>
         <source>Check again</source>
         <translation>重新检查</translation>
     </message>
     <message>
-        <location filename="../../views/connections/connectionspage.cpp" line="44"/>
+        <location filename="../../views/connections/connectionspage.cpp" line="45"/>
         <source>Checking the orders, messages and audit databases…</source>
         <translation>正在检查订单、消息和审计数据库……</translation>
     </message>
     <message>
-        <location filename="../../views/connections/connectionspage.cpp" line="57"/>
+        <location filename="../../views/connections/connectionspage.cpp" line="58"/>
         <source>All three databases are reachable.</source>
         <translation>三个数据库均可连接。</translation>
     </message>
     <message>
-        <location filename="../../views/connections/connectionspage.cpp" line="58"/>
+        <location filename="../../views/connections/connectionspage.cpp" line="59"/>
         <source>At least one database is unreachable; see the Status column.</source>
         <translation>至少有一个数据库无法连接，请查看“状态”列。</translation>
     </message>
@@ -1089,7 +1089,7 @@ hash      %2</translation>
     </message>
     <message>
         <location filename="../../views/dashboard/dashboardpage.cpp" line="128"/>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="200"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="198"/>
         <source>&lt;b&gt;Open discrepancies by channel&lt;/b&gt;</source>
         <translation>&lt;b&gt;各渠道未结差异&lt;/b&gt;</translation>
     </message>
@@ -1099,47 +1099,47 @@ hash      %2</translation>
         <translation>加载中……</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="188"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="186"/>
         <source>Updated %1</source>
         <translation>更新于 %1</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="191"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="189"/>
         <source>Messages by status (range)</source>
         <translation>消息状态（所选范围）</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="193"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="191"/>
         <source>Orders by state (now)</source>
         <translation>订单状态（当前）</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="195"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="193"/>
         <source>Stuck records by kind (now)</source>
         <translation>滞留记录类型（当前）</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="210"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="208"/>
         <source>Callbacks over time</source>
         <translation>回调趋势</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="215"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="213"/>
         <source>received</source>
         <translation>已接收</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="217"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="215"/>
         <source>absorbed (already applied or stale)</source>
         <translation>已吸收（已生效或已过期）</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="219"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="217"/>
         <source>refused at the door</source>
         <translation>入口拒绝</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="289"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="287"/>
         <source>%1 — none</source>
         <translation>%1 —— 无</translation>
     </message>
@@ -1149,7 +1149,7 @@ hash      %2</translation>
         <translation>截至最新回调的 30 天</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="199"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="197"/>
         <source>&lt;b&gt;Open discrepancies by channel&lt;/b&gt; — none open</source>
         <translation>&lt;b&gt;各渠道未结差异&lt;/b&gt; —— 暂无</translation>
     </message>
@@ -1157,67 +1157,67 @@ hash      %2</translation>
 <context>
     <name>OncePay::DiscrepancyDeskModel</name>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="190"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="200"/>
         <source>#</source>
         <translation>编号</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="197"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="207"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="198"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="210"/>
         <source>Channel</source>
         <translation>渠道</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="199"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="211"/>
         <source>Transaction</source>
         <translation>交易</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="200"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="213"/>
         <source>Order</source>
         <translation>订单</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="201"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="214"/>
         <source>Expected</source>
         <translation>应为</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="204"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="218"/>
         <source>Actual</source>
         <translation>实际</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="207"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="221"/>
         <source>Difference</source>
         <translation>差额</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="211"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="225"/>
         <source>Age</source>
         <translation>时长</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="217"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="231"/>
         <source>opened %1</source>
         <translation>开立于 %1</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="220"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="234"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="223"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="237"/>
         <source> (fix #%1 proposed)</source>
         <translation>（已提议修复 #%1）</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="230"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="244"/>
         <source>Rule</source>
         <translation>规则</translation>
     </message>
@@ -1382,47 +1382,47 @@ hash      %2</translation>
 <context>
     <name>OncePay::ErrorText</name>
     <message>
-        <location filename="../../views/common/errortext.h" line="17"/>
+        <location filename="../../views/common/errortext.h" line="18"/>
         <source>The database cannot be reached. It will be tried again on the next refresh.</source>
         <translation>无法连接数据库。下次刷新时将重试。</translation>
     </message>
     <message>
-        <location filename="../../views/common/errortext.h" line="21"/>
+        <location filename="../../views/common/errortext.h" line="22"/>
         <source>The database was created by a newer OncePay. Upgrade this console before using it.</source>
         <translation>该数据库由更新版本的 OncePay 创建。请先升级本控制台。</translation>
     </message>
     <message>
-        <location filename="../../views/common/errortext.h" line="25"/>
+        <location filename="../../views/common/errortext.h" line="26"/>
         <source>Your role may not see this.</source>
         <translation>您的角色无权查看此内容。</translation>
     </message>
     <message>
-        <location filename="../../views/common/errortext.h" line="27"/>
+        <location filename="../../views/common/errortext.h" line="28"/>
         <source>Nothing was found.</source>
         <translation>未找到任何内容。</translation>
     </message>
     <message>
-        <location filename="../../views/common/errortext.h" line="30"/>
+        <location filename="../../views/common/errortext.h" line="31"/>
         <source>The database has an older schema; run `oncepay db migrate`.</source>
         <translation>数据库结构版本较旧，请运行 `oncepay db migrate`。</translation>
     </message>
     <message>
-        <location filename="../../views/common/errortext.h" line="34"/>
+        <location filename="../../views/common/errortext.h" line="35"/>
         <source>Type an order, customer, transaction, callback or request id.</source>
         <translation>请输入订单号、客户编号、交易号、回调编号或请求编号。</translation>
     </message>
     <message>
-        <location filename="../../views/common/errortext.h" line="38"/>
+        <location filename="../../views/common/errortext.h" line="39"/>
         <source>That is longer than any identifier.</source>
         <translation>输入内容超过了任何编号的长度。</translation>
     </message>
     <message>
-        <location filename="../../views/common/errortext.h" line="40"/>
+        <location filename="../../views/common/errortext.h" line="41"/>
         <source>The request was refused: %1</source>
         <translation>请求被拒绝：%1</translation>
     </message>
     <message>
-        <location filename="../../views/common/errortext.h" line="43"/>
+        <location filename="../../views/common/errortext.h" line="44"/>
         <source>Something went wrong: %1</source>
         <translation>出现错误：%1</translation>
     </message>
@@ -1430,83 +1430,83 @@ hash      %2</translation>
 <context>
     <name>OncePay::FixLabels</name>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="50"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="55"/>
         <source>Channel outage</source>
         <translation>渠道故障</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="51"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="56"/>
         <source>Message cannot be processed</source>
         <translation>消息无法处理</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="52"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="57"/>
         <source>Duplicate already handled</source>
         <translation>重复已处理</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="53"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="58"/>
         <source>Customer dispute</source>
         <translation>客户争议</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="54"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="60"/>
         <source>Payment verified with the channel</source>
         <translation>已向渠道核实付款</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="55"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="61"/>
         <source>Payment not received</source>
         <translation>未收到付款</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="56"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="62"/>
         <source>Settlement correction</source>
         <translation>结算更正</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="57"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="63"/>
         <source>Fee schedule change</source>
         <translation>费率变更</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="58"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="64"/>
         <source>Immaterial difference</source>
         <translation>差额不重要</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="59"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="65"/>
         <source>Period end</source>
         <translation>期末</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="60"/>
-        <location filename="../../models/fixes/fixlabels.cpp" line="75"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="66"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="82"/>
         <source>Other (see comment)</source>
         <translation>其他（见备注）</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="70"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="76"/>
         <source>Insufficient evidence</source>
         <translation>证据不足</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="71"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="77"/>
         <source>Wrong target</source>
         <translation>对象错误</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="72"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="78"/>
         <source>Wrong amount</source>
         <translation>金额错误</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="73"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="79"/>
         <source>Against policy</source>
         <translation>违反政策</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="74"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="81"/>
         <source>Needs more investigation</source>
         <translation>需要进一步调查</translation>
     </message>
@@ -1514,12 +1514,12 @@ hash      %2</translation>
 <context>
     <name>OncePay::FixModel</name>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="56"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="55"/>
         <source>#</source>
         <translation>编号</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="63"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="62"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
@@ -1549,17 +1549,17 @@ hash      %2</translation>
         <translation>时长</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="81"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="82"/>
         <source>proposed %1</source>
         <translation>提议于 %1</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="86"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="87"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="97"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="98"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
@@ -1567,32 +1567,32 @@ hash      %2</translation>
 <context>
     <name>OncePay::FulfilmentModel</name>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="248"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="251"/>
         <source>Created</source>
         <translation>创建时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="249"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="252"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="250"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="253"/>
         <source>purchase order</source>
         <translation>采购单</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="250"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="253"/>
         <source>logistics order</source>
         <translation>物流单</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="252"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="255"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="253"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="256"/>
         <source>Callback</source>
         <translation>回调</translation>
     </message>
@@ -1600,32 +1600,32 @@ hash      %2</translation>
 <context>
     <name>OncePay::IdempotencyModel</name>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="210"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="213"/>
         <source>Created</source>
         <translation>创建时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="211"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="214"/>
         <source>Request</source>
         <translation>请求</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="212"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="215"/>
         <source>Operation</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="213"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="216"/>
         <source>Expected version</source>
         <translation>预期版本</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="215"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="218"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="222"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="225"/>
         <source>Outcome</source>
         <translation>结果</translation>
     </message>
@@ -1664,6 +1664,7 @@ hash      %2</translation>
     </message>
     <message>
         <location filename="../../models/common/labels.cpp" line="25"/>
+        <location filename="../../models/common/labels.cpp" line="144"/>
         <source>refunded</source>
         <translation>已退款</translation>
     </message>
@@ -1725,7 +1726,7 @@ hash      %2</translation>
     </message>
     <message>
         <location filename="../../models/common/labels.cpp" line="60"/>
-        <location filename="../../models/fixes/fixlabels.cpp" line="97"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="104"/>
         <source>Refund due</source>
         <translation>待退款</translation>
     </message>
@@ -1835,147 +1836,173 @@ hash      %2</translation>
         <translation>核销</translation>
     </message>
     <message>
+        <location filename="../../models/common/labels.cpp" line="142"/>
+        <source>captured</source>
+        <translation>已收款</translation>
+    </message>
+    <message>
         <location filename="../../models/common/labels.cpp" line="151"/>
+        <source>settled</source>
+        <translation>已结算</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="153"/>
+        <source>not settled yet</source>
+        <translation>尚未结算</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="160"/>
+        <source>charge</source>
+        <translation>收款</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="162"/>
+        <source>refund</source>
+        <comment>settlement line kind</comment>
+        <translation>退款</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="178"/>
         <source>%1 s</source>
         <translation>%1 秒</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="153"/>
+        <location filename="../../models/common/labels.cpp" line="180"/>
         <source>%1 min</source>
         <translation>%1 分钟</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="155"/>
+        <location filename="../../models/common/labels.cpp" line="182"/>
         <source>%1 h %2 min</source>
         <translation>%1 小时 %2 分钟</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="158"/>
+        <location filename="../../models/common/labels.cpp" line="185"/>
         <source>%1 d %2 h</source>
         <translation>%1 天 %2 小时</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="18"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="23"/>
         <source>Requeue message</source>
         <translation>重新排队消息</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="20"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="25"/>
         <source>Resolve message (no effect)</source>
         <translation>结案消息（无业务影响）</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="22"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="27"/>
         <source>Confirm payment</source>
         <translation>确认付款</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="24"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="29"/>
         <source>Roll payment back</source>
         <translation>回滚付款</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="26"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="31"/>
         <source>Adjust fee</source>
         <translation>调整手续费</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="28"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="33"/>
         <source>Write off</source>
         <translation>核销</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="30"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="35"/>
         <source>Close period</source>
         <translation>关闭期间</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="37"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="42"/>
         <source>Waiting for approval</source>
         <translation>等待审批</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="39"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="44"/>
         <source>Applied</source>
         <translation>已执行</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="41"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="46"/>
         <source>Rejected</source>
         <translation>已驳回</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="43"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="48"/>
         <source>Failed (target moved)</source>
         <translation>失败（对象已变化）</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="85"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="92"/>
         <source>Paid, not settled</source>
         <translation>已付款未结算</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="87"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="94"/>
         <source>Settled, unknown to us</source>
         <translation>已结算但我方未知</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="89"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="96"/>
         <source>Amount mismatch</source>
         <translation>金额不符</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="91"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="98"/>
         <source>Fee mismatch</source>
         <translation>手续费不符</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="93"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="100"/>
         <source>Currency mismatch</source>
         <translation>币种不符</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="95"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="102"/>
         <source>Duplicate settlement</source>
         <translation>重复结算</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="104"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="111"/>
         <source>Open</source>
         <translation>未结</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="106"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="113"/>
         <source>Corrected automatically</source>
         <translation>已自动更正</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="108"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="115"/>
         <source>Resolved</source>
         <translation>已解决</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="110"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="117"/>
         <source>Written off</source>
         <translation>已核销</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="117"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="124"/>
         <source>Running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="119"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="126"/>
         <source>Finished</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="121"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="128"/>
         <source>Failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="123"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="130"/>
         <source>Cancelled</source>
         <translation>已取消</translation>
     </message>
@@ -1991,32 +2018,32 @@ hash      %2</translation>
 <context>
     <name>OncePay::LedgerModel</name>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="198"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="201"/>
         <source>Booked</source>
         <translation>记账时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="199"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="202"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="200"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="203"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="202"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="205"/>
         <source>Transaction</source>
         <translation>交易号</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="203"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="206"/>
         <source>Callback</source>
         <translation>回调</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="204"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="207"/>
         <source>Key</source>
         <translation>键</translation>
     </message>
@@ -2024,22 +2051,22 @@ hash      %2</translation>
 <context>
     <name>OncePay::MainWindow</name>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="40"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="45"/>
         <source>OncePay Console — %1</source>
         <translation>OncePay 控制台 —— %1</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="55"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="59"/>
         <source>Dashboard</source>
         <translation>仪表盘</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="57"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="60"/>
         <source>Order investigation</source>
         <translation>订单调查</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="59"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="61"/>
         <source>Stuck records</source>
         <translation>滞留记录</translation>
     </message>
@@ -2049,22 +2076,22 @@ hash      %2</translation>
         <translation>审批</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="65"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="63"/>
         <source>Reconciliation</source>
         <translation>对账</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="74"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="66"/>
         <source>Audit trail</source>
         <translation>审计轨迹</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="78"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="68"/>
         <source>Administration</source>
         <translation>系统管理</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="81"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="70"/>
         <source>Databases</source>
         <translation>数据库</translation>
     </message>
@@ -2075,19 +2102,19 @@ hash      %2</translation>
     </message>
     <message>
         <location filename="../../views/shell/mainwindow.cpp" line="120"/>
-        <location filename="../../views/shell/mainwindow.cpp" line="219"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="311"/>
         <source>Orders</source>
         <translation>订单库</translation>
     </message>
     <message>
         <location filename="../../views/shell/mainwindow.cpp" line="120"/>
-        <location filename="../../views/shell/mainwindow.cpp" line="219"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="311"/>
         <source>Messages</source>
         <translation>消息库</translation>
     </message>
     <message>
         <location filename="../../views/shell/mainwindow.cpp" line="120"/>
-        <location filename="../../views/shell/mainwindow.cpp" line="219"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="311"/>
         <source>Audit</source>
         <translation>审计库</translation>
     </message>
@@ -2097,57 +2124,57 @@ hash      %2</translation>
         <translation>%1：检查中……</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="154"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="142"/>
         <source>%1 (Ctrl+%2)</source>
         <translation>%1（Ctrl+%2）</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="160"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="252"/>
         <source>&amp;Console</source>
         <translation>控制台(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="161"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="253"/>
         <source>Connection &amp;profiles…</source>
         <translation>连接配置(&amp;P)…</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="162"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="254"/>
         <source>P&amp;references…</source>
         <translation>偏好设置(&amp;R)…</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="165"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="257"/>
         <source>Sign &amp;out</source>
         <translation>退出登录(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="167"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="259"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="170"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="262"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="178"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="270"/>
         <source>&amp;Find an order…</source>
         <translation>查找订单(&amp;F)……</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="190"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="282"/>
         <source>Signed in: %1 (%2)</source>
         <translation>已登录：%1（%2）</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="222"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="314"/>
         <source>%1: ● %2</source>
         <translation>%1：● %2</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="223"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="315"/>
         <source>%1: ✕ unreachable</source>
         <translation>%1：✕ 无法连接</translation>
     </message>
@@ -2241,210 +2268,210 @@ hash      %2</translation>
 <context>
     <name>OncePay::OrderPage</name>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="54"/>
+        <location filename="../../views/orders/orderpage.cpp" line="55"/>
         <source>&lt;h2&gt;Order investigation&lt;/h2&gt;</source>
         <translation>&lt;h2&gt;订单调查&lt;/h2&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="57"/>
+        <location filename="../../views/orders/orderpage.cpp" line="58"/>
         <source>Order, customer, transaction, callback or request id</source>
         <translation>订单号、客户编号、交易号、回调编号或请求编号</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="60"/>
+        <location filename="../../views/orders/orderpage.cpp" line="61"/>
         <source>&amp;Find</source>
         <translation>查找(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="63"/>
+        <location filename="../../views/orders/orderpage.cpp" line="64"/>
         <source>&amp;Export dossier…</source>
         <translation>导出案卷(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="65"/>
+        <location filename="../../views/orders/orderpage.cpp" line="66"/>
         <source>Save everything about this order as a PDF for a dispute</source>
         <translation>将此订单的全部信息保存为 PDF，用于争议处理</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="68"/>
+        <location filename="../../views/orders/orderpage.cpp" line="69"/>
         <source>&amp;Propose fix</source>
         <translation>提议修复(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="70"/>
+        <location filename="../../views/orders/orderpage.cpp" line="71"/>
         <source>Ask for a correction of this order or its messages; a finance reviewer approves it</source>
         <translation>申请更正此订单或其消息；由财务审核人批准</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="78"/>
+        <location filename="../../views/orders/orderpage.cpp" line="80"/>
         <source>Confirm or roll back this order…</source>
         <translation>确认或回滚此订单…</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="80"/>
+        <location filename="../../views/orders/orderpage.cpp" line="83"/>
         <source>Requeue or resolve its dead or failed messages…</source>
         <translation>重新排队或结案其死信或失败消息…</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="116"/>
+        <location filename="../../views/orders/orderpage.cpp" line="132"/>
         <source>Search for an order by any of its identifiers.</source>
         <translation>可用订单的任一编号进行搜索。</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="146"/>
+        <location filename="../../views/orders/orderpage.cpp" line="162"/>
         <source>&amp;Timeline</source>
         <translation>时间线(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="153"/>
+        <location filename="../../views/orders/orderpage.cpp" line="169"/>
         <source>Select a callback to see its body and headers as received.</source>
         <translation>选择一条回调，查看收到时的原始报文和请求头。</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="159"/>
+        <location filename="../../views/orders/orderpage.cpp" line="175"/>
         <source>&amp;Callbacks</source>
         <translation>回调(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="163"/>
+        <location filename="../../views/orders/orderpage.cpp" line="179"/>
         <source>&lt;b&gt;Payments&lt;/b&gt;</source>
         <translation>&lt;b&gt;支付记录&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="165"/>
+        <location filename="../../views/orders/orderpage.cpp" line="181"/>
         <source>&lt;b&gt;Ledger&lt;/b&gt;</source>
         <translation>&lt;b&gt;账本&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="167"/>
+        <location filename="../../views/orders/orderpage.cpp" line="183"/>
         <source>&lt;b&gt;Refunds due&lt;/b&gt;</source>
         <translation>&lt;b&gt;待退款&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="169"/>
+        <location filename="../../views/orders/orderpage.cpp" line="185"/>
         <source>&amp;Payments and ledger</source>
         <translation>支付与账本(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="170"/>
+        <location filename="../../views/orders/orderpage.cpp" line="186"/>
         <source>&amp;Requests</source>
         <translation>请求(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="172"/>
+        <location filename="../../views/orders/orderpage.cpp" line="188"/>
         <source>Purchase and &amp;logistics</source>
         <translation>采购与物流(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="178"/>
+        <location filename="../../views/orders/orderpage.cpp" line="195"/>
         <source>&amp;Audit rows</source>
         <translation>审计记录(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="208"/>
+        <location filename="../../views/orders/orderpage.cpp" line="261"/>
         <source>Searching…</source>
         <translation>搜索中……</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="227"/>
+        <location filename="../../views/orders/orderpage.cpp" line="285"/>
         <source>No order matches “%1”.</source>
         <translation>没有与“%1”匹配的订单。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/orders/orderpage.cpp" line="232"/>
+        <location filename="../../views/orders/orderpage.cpp" line="288"/>
         <source>%n orders match; choose one.</source>
         <translation>
             <numerusform>有 %n 个订单匹配，请选择一个。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="244"/>
+        <location filename="../../views/orders/orderpage.cpp" line="302"/>
         <source>Loading order %1…</source>
         <translation>正在加载订单 %1……</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="268"/>
+        <location filename="../../views/orders/orderpage.cpp" line="327"/>
         <source>&lt;h3&gt;Order %1 — %2, version %3&lt;/h3&gt;</source>
         <translation>&lt;h3&gt;订单 %1 —— %2，版本 %3&lt;/h3&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="271"/>
+        <location filename="../../views/orders/orderpage.cpp" line="330"/>
         <source>Amount: %1</source>
         <translation>金额：%1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="272"/>
+        <location filename="../../views/orders/orderpage.cpp" line="331"/>
         <source>Customer: %1</source>
         <translation>客户：%1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="274"/>
+        <location filename="../../views/orders/orderpage.cpp" line="333"/>
         <source>Current attempt: %1 on %2</source>
         <translation>当前支付尝试：%1（%2）</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="276"/>
+        <location filename="../../views/orders/orderpage.cpp" line="335"/>
         <source>Transaction: %1</source>
         <translation>交易号：%1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="278"/>
+        <location filename="../../views/orders/orderpage.cpp" line="337"/>
         <source>Reason: %1</source>
         <translation>原因：%1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="279"/>
+        <location filename="../../views/orders/orderpage.cpp" line="338"/>
         <source>Updated: %1</source>
         <translation>更新时间：%1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="297"/>
+        <location filename="../../views/orders/orderpage.cpp" line="356"/>
         <source>Path: %1</source>
         <translation>路径：%1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/orders/orderpage.cpp" line="301"/>
+        <location filename="../../views/orders/orderpage.cpp" line="360"/>
         <source>%n refused attempt(s)</source>
         <translation>
             <numerusform>%n 次被拒绝的尝试</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/orders/orderpage.cpp" line="323"/>
+        <location filename="../../views/orders/orderpage.cpp" line="380"/>
         <source>%n event(s) in the timeline.</source>
         <translation>
             <numerusform>时间线中共有 %n 个事件。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="332"/>
+        <location filename="../../views/orders/orderpage.cpp" line="389"/>
         <source>Export dossier</source>
         <translation>导出案卷</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="333"/>
+        <location filename="../../views/orders/orderpage.cpp" line="390"/>
         <source>PDF documents (*.pdf)</source>
         <translation>PDF 文档 (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="350"/>
+        <location filename="../../views/orders/orderpage.cpp" line="406"/>
         <source>Writing the dossier of order %1…</source>
         <translation>正在写入订单 %1 的案卷…</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="369"/>
+        <location filename="../../views/orders/orderpage.cpp" line="427"/>
         <source>The dossier was not exported: %1</source>
         <translation>案卷未导出：%1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/orders/orderpage.cpp" line="373"/>
+        <location filename="../../views/orders/orderpage.cpp" line="431"/>
         <source>Dossier saved to %1 (%n page(s), SHA-256 %2).</source>
         <translation>
             <numerusform>案卷已保存到 %1（%n 页，SHA-256 %2）。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="395"/>
+        <location filename="../../views/orders/orderpage.cpp" line="453"/>
         <source>Callback %1 — signature verified at the door (unsigned or wrongly signed requests are never stored)
 
 Headers:
@@ -2487,17 +2514,17 @@ Body:
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="190"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="191"/>
         <source>Settlement</source>
         <translation>结算</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="191"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="194"/>
         <source>Attempt</source>
         <translation>支付尝试</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="192"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="195"/>
         <source>Callback</source>
         <translation>回调</translation>
     </message>
@@ -2523,132 +2550,132 @@ Body:
 <context>
     <name>OncePay::ProfileForm</name>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="27"/>
+        <location filename="../../views/connections/profileform.cpp" line="29"/>
         <source>SQLite (a file on this computer)</source>
         <translation>SQLite（此计算机上的文件）</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="28"/>
+        <location filename="../../views/connections/profileform.cpp" line="30"/>
         <source>PostgreSQL</source>
         <translation>PostgreSQL</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="29"/>
+        <location filename="../../views/connections/profileform.cpp" line="31"/>
         <source>MySQL / MariaDB</source>
         <translation>MySQL / MariaDB</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="35"/>
+        <location filename="../../views/connections/profileform.cpp" line="37"/>
         <source>&amp;Browse…</source>
         <translation>浏览(&amp;B)…</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="38"/>
+        <location filename="../../views/connections/profileform.cpp" line="40"/>
         <source>SQLite database file</source>
         <translation>SQLite 数据库文件</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="38"/>
+        <location filename="../../views/connections/profileform.cpp" line="40"/>
         <source>SQLite databases (*.db)</source>
         <translation>SQLite 数据库 (*.db)</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="47"/>
+        <location filename="../../views/connections/profileform.cpp" line="49"/>
         <source>&amp;File:</source>
         <translation>文件(&amp;F)：</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="63"/>
+        <location filename="../../views/connections/profileform.cpp" line="67"/>
         <source>Asked at each start</source>
         <translation>每次启动时询问</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="64"/>
+        <location filename="../../views/connections/profileform.cpp" line="68"/>
         <source>Kept in the keychain of this computer</source>
         <translation>保存在此计算机的钥匙串中</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="65"/>
+        <location filename="../../views/connections/profileform.cpp" line="69"/>
         <source>Kept in the keychain (none available here)</source>
         <translation>保存在钥匙串中（此处不可用）</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="67"/>
+        <location filename="../../views/connections/profileform.cpp" line="71"/>
         <source>From an environment variable</source>
         <translation>来自环境变量</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="75"/>
+        <location filename="../../views/connections/profileform.cpp" line="79"/>
         <source>used for the test and this session; never written to a file</source>
         <translation>用于测试和本次会话；从不写入文件</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="81"/>
+        <location filename="../../views/connections/profileform.cpp" line="85"/>
         <source>driver options, e.g. sslmode=require</source>
         <translation>驱动选项，例如 sslmode=require</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="84"/>
+        <location filename="../../views/connections/profileform.cpp" line="88"/>
         <source>&amp;Host:</source>
         <translation>主机(&amp;H)：</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="85"/>
+        <location filename="../../views/connections/profileform.cpp" line="89"/>
         <source>P&amp;ort:</source>
         <translation>端口(&amp;O)：</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="86"/>
+        <location filename="../../views/connections/profileform.cpp" line="90"/>
         <source>&amp;Database:</source>
         <translation>数据库(&amp;D)：</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="87"/>
+        <location filename="../../views/connections/profileform.cpp" line="91"/>
         <source>&amp;User:</source>
         <translation>用户(&amp;U)：</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="88"/>
+        <location filename="../../views/connections/profileform.cpp" line="92"/>
         <source>Pass&amp;word from:</source>
         <translation>密码来源(&amp;W)：</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="89"/>
+        <location filename="../../views/connections/profileform.cpp" line="93"/>
         <source>Pa&amp;ssword:</source>
         <translation>密码(&amp;S)：</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="90"/>
+        <location filename="../../views/connections/profileform.cpp" line="94"/>
         <source>&amp;Variable:</source>
         <translation>变量(&amp;V)：</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="91"/>
+        <location filename="../../views/connections/profileform.cpp" line="95"/>
         <source>O&amp;ptions:</source>
         <translation>选项(&amp;P)：</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="97"/>
+        <location filename="../../views/connections/profileform.cpp" line="101"/>
         <source>&amp;Test connection</source>
         <translation>测试连接(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="106"/>
+        <location filename="../../views/connections/profileform.cpp" line="110"/>
         <source>D&amp;river:</source>
         <translation>驱动(&amp;R)：</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="202"/>
+        <location filename="../../views/connections/profileform.cpp" line="206"/>
         <source>Connecting to %1…</source>
         <translation>正在连接 %1…</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="212"/>
+        <location filename="../../views/connections/profileform.cpp" line="216"/>
         <source>Not reachable: %1</source>
         <translation>无法连接：%1</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="214"/>
+        <location filename="../../views/connections/profileform.cpp" line="218"/>
         <source>Connected. Driver %1, server %2, schema %3 of %4.</source>
         <translation>已连接。驱动 %1，服务器 %2，模式版本 %3 / %4。</translation>
     </message>
@@ -2693,42 +2720,42 @@ Body:
         <translation>提议(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../views/fixes/proposefixdialog.cpp" line="61"/>
+        <location filename="../../views/fixes/proposefixdialog.cpp" line="62"/>
         <source>A finance reviewer other than you must approve this before it takes effect. It is bound to the records as they are now: if they change first, the fix fails and must be proposed again.</source>
         <translation>须由您以外的财务审核人批准后才会生效。提议绑定记录的当前状态：如果记录先发生变化，修复将失败，需要重新提议。</translation>
     </message>
     <message>
-        <location filename="../../views/fixes/proposefixdialog.cpp" line="67"/>
+        <location filename="../../views/fixes/proposefixdialog.cpp" line="68"/>
         <source>&amp;Fix:</source>
         <translation>修复(&amp;F)：</translation>
     </message>
     <message>
-        <location filename="../../views/fixes/proposefixdialog.cpp" line="68"/>
+        <location filename="../../views/fixes/proposefixdialog.cpp" line="69"/>
         <source>Targets (%1):</source>
         <translation>对象（%1）：</translation>
     </message>
     <message>
-        <location filename="../../views/fixes/proposefixdialog.cpp" line="69"/>
+        <location filename="../../views/fixes/proposefixdialog.cpp" line="70"/>
         <source>&amp;Reason:</source>
         <translation>原因(&amp;R)：</translation>
     </message>
     <message>
-        <location filename="../../views/fixes/proposefixdialog.cpp" line="70"/>
+        <location filename="../../views/fixes/proposefixdialog.cpp" line="71"/>
         <source>&amp;Comment:</source>
         <translation>备注(&amp;C)：</translation>
     </message>
     <message>
-        <location filename="../../views/fixes/proposefixdialog.cpp" line="91"/>
+        <location filename="../../views/fixes/proposefixdialog.cpp" line="93"/>
         <source>Choose a reason.</source>
         <translation>请选择原因。</translation>
     </message>
     <message>
-        <location filename="../../views/fixes/proposefixdialog.cpp" line="93"/>
+        <location filename="../../views/fixes/proposefixdialog.cpp" line="95"/>
         <source>Write a comment.</source>
         <translation>请填写备注。</translation>
     </message>
     <message>
-        <location filename="../../views/fixes/proposefixdialog.cpp" line="96"/>
+        <location filename="../../views/fixes/proposefixdialog.cpp" line="98"/>
         <source>The amount is not a valid %1 amount.</source>
         <translation>该金额不是有效的 %1 金额。</translation>
     </message>
@@ -2836,136 +2863,136 @@ Body:
         <translation>打开订单(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="179"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="180"/>
         <source>&amp;Show:</source>
         <translation>显示(&amp;S)：</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="179"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="180"/>
         <source>&amp;Kind:</source>
         <translation>类型(&amp;K)：</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="180"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="181"/>
         <source>C&amp;hannel:</source>
         <translation>渠道(&amp;H)：</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="180"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="181"/>
         <source>A&amp;ge:</source>
         <translation>时长(&amp;G)：</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="205"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="206"/>
         <source>&lt;b&gt;Runs&lt;/b&gt;</source>
         <translation>&lt;b&gt;对账运行&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="207"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="208"/>
         <source>&lt;b&gt;Exceptions&lt;/b&gt;</source>
         <translation>&lt;b&gt;异常&lt;/b&gt;</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="258"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="259"/>
         <source>%n open exception(s)</source>
         <translation>
             <numerusform>%n 个未结异常</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="262"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="263"/>
         <source>%n corrected automatically under the minimal-intervention rule.</source>
         <translation>
             <numerusform>按最小干预规则自动更正 %n 项。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="265"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="266"/>
         <source>Latest run covers %1 of eligible payments.</source>
         <translation>最近一次运行覆盖了 %1 的应对账付款。</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="270"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="271"/>
         <source>A run is overdue: the last one finished %1 ago (cadence %2).</source>
         <translation>对账已逾期：上次运行于 %1 前完成（周期 %2）。</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="273"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="275"/>
         <source>No reconciliation has run yet.</source>
         <translation>尚未运行过对账。</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="289"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="295"/>
         <source>Select an exception.</source>
         <translation>请选择一个异常。</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="298"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="303"/>
         <source>Line #%1 (%2)&lt;br&gt;Gross %3&lt;br&gt;Fee %4&lt;br&gt;Net %5&lt;br&gt;Settled %6</source>
         <translation>第 %1 行（%2）&lt;br&gt;总额 %3&lt;br&gt;手续费 %4&lt;br&gt;净额 %5&lt;br&gt;结算于 %6</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="303"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="310"/>
         <source>No settlement line: the channel has not settled this payment.</source>
         <translation>无结算行：渠道尚未结算此付款。</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="306"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="312"/>
         <source>Order %1 (%2)&lt;br&gt;Captured %3&lt;br&gt;Status %4&lt;br&gt;At %5</source>
         <translation>订单 %1（%2）&lt;br&gt;已收款 %3&lt;br&gt;状态 %4&lt;br&gt;时间 %5</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="310"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="318"/>
         <source>No payment with transaction %1 is known to OncePay.</source>
         <translation>OncePay 中没有交易号为 %1 的付款。</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="314"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="322"/>
         <source>Rule %1 version %2; fee schedule #%3 %4</source>
         <translation>规则 %1 第 %2 版；费率表 #%3 %4</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="320"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="329"/>
         <source>Evidence SHA-256 %1</source>
         <translation>证据 SHA-256 %1</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="325"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="335"/>
         <source>Fix #%1 is waiting for approval.</source>
         <translation>修复 #%1 正在等待审批。</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="364"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="374"/>
         <source>Run reconciliation</source>
         <translation>运行对账</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="377"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="387"/>
         <source>&amp;Run</source>
         <translation>运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="381"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="391"/>
         <source>&amp;From (UTC):</source>
         <translation>起始（UTC）(&amp;F)：</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="382"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="392"/>
         <source>&amp;To, inclusive:</source>
         <translation>截止（含）(&amp;T)：</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="425"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="436"/>
         <source>The run failed: %1</source>
         <translation>运行失败：%1</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="429"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="441"/>
         <source>Run #%1 was cancelled; nothing it found was kept.</source>
         <translation>运行 #%1 已取消；其结果未保留。</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="430"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="442"/>
         <source>Run #%1 finished: coverage %2, %3 corrected automatically, %4 new exception(s).</source>
         <translation>运行 #%1 已完成：覆盖率 %2，自动更正 %3 项，新增 %4 个异常。</translation>
     </message>
@@ -2973,42 +3000,42 @@ Body:
 <context>
     <name>OncePay::RefundModel</name>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="228"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="231"/>
         <source>Flagged</source>
         <translation>标记时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="229"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="232"/>
         <source>Channel</source>
         <translation>渠道</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="230"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="233"/>
         <source>Transaction</source>
         <translation>交易号</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="232"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="235"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="234"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="237"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="235"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="238"/>
         <source>Callback</source>
         <translation>回调</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="236"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="239"/>
         <source>Resolved</source>
         <translation>已处理</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="238"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="241"/>
         <source>open</source>
         <translation>未处理</translation>
     </message>
@@ -3016,52 +3043,52 @@ Body:
 <context>
     <name>OncePay::RunModel</name>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="155"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="157"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="160"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="162"/>
         <source>Period</source>
         <translation>期间</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="164"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="166"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="165"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="169"/>
         <source>Coverage</source>
         <translation>覆盖率</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="173"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="177"/>
         <source>settled and matched ÷ eligible = %1 ÷ %2</source>
         <translation>已结算且匹配 ÷ 应对账 = %1 ÷ %2</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="176"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="180"/>
         <source>Matched</source>
         <translation>已匹配</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="179"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="183"/>
         <source>Auto-fixed</source>
         <translation>自动更正</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="180"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="186"/>
         <source>Opened</source>
         <translation>新开异常</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="181"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="189"/>
         <source>By</source>
         <translation>执行人</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="182"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="190"/>
         <source>Finished</source>
         <translation>已完成</translation>
     </message>
@@ -3074,117 +3101,117 @@ Body:
         <translation>消息成为死信前的尝试次数</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/adminmodels.cpp" line="23"/>
+        <location filename="../../models/fixes/adminmodels.cpp" line="25"/>
         <source>How long a worker holds a claimed message</source>
         <translation>工作进程持有已领取消息的时长</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/adminmodels.cpp" line="24"/>
+        <location filename="../../models/fixes/adminmodels.cpp" line="27"/>
         <source>First retry delay (ms), doubled per attempt</source>
         <translation>首次重试延迟（毫秒），每次加倍</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/adminmodels.cpp" line="25"/>
+        <location filename="../../models/fixes/adminmodels.cpp" line="30"/>
         <source>Longest retry delay (ms)</source>
         <translation>最长重试延迟（毫秒）</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/adminmodels.cpp" line="26"/>
+        <location filename="../../models/fixes/adminmodels.cpp" line="32"/>
         <source>A message or order in flight longer than this is stuck</source>
         <translation>消息或订单处理超过此时长即视为卡住</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/adminmodels.cpp" line="27"/>
+        <location filename="../../models/fixes/adminmodels.cpp" line="35"/>
         <source>A request pending longer than this is stuck</source>
         <translation>请求挂起超过此时长即视为卡住</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/adminmodels.cpp" line="28"/>
+        <location filename="../../models/fixes/adminmodels.cpp" line="38"/>
         <source>Fee difference corrected automatically (parts per million)</source>
         <translation>自动更正的手续费差额（百万分比）</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/adminmodels.cpp" line="29"/>
+        <location filename="../../models/fixes/adminmodels.cpp" line="41"/>
         <source>A payment not settled after this many hours is an exception</source>
         <translation>付款超过此小时数未结算即为异常</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/adminmodels.cpp" line="30"/>
+        <location filename="../../models/fixes/adminmodels.cpp" line="44"/>
         <source>How much earlier a channel may stamp a capture than OncePay booked it (minutes)</source>
         <translation>渠道记录的收款时间可早于 OncePay 入账时间的分钟数</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/adminmodels.cpp" line="31"/>
+        <location filename="../../models/fixes/adminmodels.cpp" line="48"/>
         <source>A reconciliation run is due this often</source>
         <translation>对账运行的周期</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/adminmodels.cpp" line="32"/>
+        <location filename="../../models/fixes/adminmodels.cpp" line="50"/>
         <source>Fixes above this amount (minor units) need two approvers</source>
         <translation>超过此金额（最小货币单位）的修复需要两人批准</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/adminmodels.cpp" line="33"/>
+        <location filename="../../models/fixes/adminmodels.cpp" line="53"/>
         <source>The same for JPY (whole yen)</source>
         <translation>日元的同一阈值（整日元）</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/adminmodels.cpp" line="34"/>
+        <location filename="../../models/fixes/adminmodels.cpp" line="55"/>
         <source>The same for KRW (whole won)</source>
         <translation>韩元的同一阈值（整韩元）</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/adminmodels.cpp" line="35"/>
+        <location filename="../../models/fixes/adminmodels.cpp" line="57"/>
         <source>The same for XOF (whole francs)</source>
         <translation>西非法郎的同一阈值（整法郎）</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/adminmodels.cpp" line="36"/>
+        <location filename="../../models/fixes/adminmodels.cpp" line="59"/>
         <source>Failed sign-ins before an account locks</source>
         <translation>账号锁定前允许的登录失败次数</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/adminmodels.cpp" line="37"/>
+        <location filename="../../models/fixes/adminmodels.cpp" line="61"/>
         <source>How long a locked account stays locked</source>
         <translation>账号锁定的时长</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/adminmodels.cpp" line="38"/>
+        <location filename="../../models/fixes/adminmodels.cpp" line="63"/>
         <source>Largest webhook body accepted</source>
         <translation>接受的最大 Webhook 正文</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/adminmodels.cpp" line="39"/>
+        <location filename="../../models/fixes/adminmodels.cpp" line="65"/>
         <source>Allowed clock difference of a signed webhook, both ways</source>
         <translation>签名 Webhook 允许的时钟偏差（双向）</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/adminmodels.cpp" line="69"/>
+        <location filename="../../models/fixes/adminmodels.cpp" line="102"/>
         <source>Setting</source>
         <translation>参数</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/adminmodels.cpp" line="70"/>
+        <location filename="../../models/fixes/adminmodels.cpp" line="104"/>
         <source>Value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/adminmodels.cpp" line="77"/>
+        <location filename="../../models/fixes/adminmodels.cpp" line="111"/>
         <source>Allowed</source>
         <translation>允许范围</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/adminmodels.cpp" line="80"/>
+        <location filename="../../models/fixes/adminmodels.cpp" line="114"/>
         <source>Meaning</source>
         <translation>含义</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/adminmodels.cpp" line="83"/>
+        <location filename="../../models/fixes/adminmodels.cpp" line="116"/>
         <source>Changed by</source>
         <translation>修改人</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/adminmodels.cpp" line="84"/>
+        <location filename="../../models/fixes/adminmodels.cpp" line="118"/>
         <source>Changed</source>
         <translation>修改时间</translation>
     </message>
@@ -3227,39 +3254,39 @@ Body:
         <translation>密码(&amp;P)：</translation>
     </message>
     <message>
-        <location filename="../../views/auth/signindialog.cpp" line="88"/>
+        <location filename="../../views/auth/signindialog.cpp" line="103"/>
         <source>Type your user name and password.</source>
         <translation>请输入用户名和密码。</translation>
     </message>
     <message>
-        <location filename="../../views/auth/signindialog.cpp" line="92"/>
+        <location filename="../../views/auth/signindialog.cpp" line="107"/>
         <source>Checking…</source>
         <translation>验证中……</translation>
     </message>
     <message>
-        <location filename="../../views/auth/signindialog.cpp" line="116"/>
+        <location filename="../../views/auth/signindialog.cpp" line="131"/>
         <source>Signed in as %1 (%2).</source>
         <translation>已登录为 %1（%2）。</translation>
     </message>
     <message>
-        <location filename="../../views/auth/signindialog.cpp" line="127"/>
+        <location filename="../../views/auth/signindialog.cpp" line="142"/>
         <source>Wrong user name or password.</source>
         <translation>用户名或密码错误。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/auth/signindialog.cpp" line="130"/>
+        <location filename="../../views/auth/signindialog.cpp" line="145"/>
         <source>%n more failed attempt(s) will lock the account.</source>
         <translation>
             <numerusform>再失败 %n 次，账号将被锁定。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/auth/signindialog.cpp" line="133"/>
+        <location filename="../../views/auth/signindialog.cpp" line="148"/>
         <source>This account is locked after repeated failed sign-ins until %1. Wait, or ask an administrator to reset the password.</source>
         <translation>该账号因多次登录失败已被锁定，直至 %1。请等待，或请管理员重置密码。</translation>
     </message>
     <message>
-        <location filename="../../views/auth/signindialog.cpp" line="138"/>
+        <location filename="../../views/auth/signindialog.cpp" line="153"/>
         <source>This account is disabled. Ask an administrator.</source>
         <translation>该账号已停用，请联系管理员。</translation>
     </message>
@@ -3267,42 +3294,42 @@ Body:
 <context>
     <name>OncePay::StaffModel</name>
     <message>
-        <location filename="../../models/fixes/adminmodels.cpp" line="52"/>
+        <location filename="../../models/fixes/adminmodels.cpp" line="79"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/adminmodels.cpp" line="53"/>
+        <location filename="../../models/fixes/adminmodels.cpp" line="81"/>
         <source>Name</source>
         <translation>姓名</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/adminmodels.cpp" line="54"/>
+        <location filename="../../models/fixes/adminmodels.cpp" line="83"/>
         <source>Role</source>
         <translation>角色</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/adminmodels.cpp" line="55"/>
+        <location filename="../../models/fixes/adminmodels.cpp" line="86"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/adminmodels.cpp" line="58"/>
+        <location filename="../../models/fixes/adminmodels.cpp" line="89"/>
         <source>disabled</source>
         <translation>已停用</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/adminmodels.cpp" line="58"/>
+        <location filename="../../models/fixes/adminmodels.cpp" line="89"/>
         <source>locked</source>
         <translation>已锁定</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/adminmodels.cpp" line="58"/>
+        <location filename="../../models/fixes/adminmodels.cpp" line="89"/>
         <source>active</source>
         <translation>正常</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/adminmodels.cpp" line="63"/>
+        <location filename="../../models/fixes/adminmodels.cpp" line="94"/>
         <source>Created</source>
         <translation>创建时间</translation>
     </message>
@@ -3310,12 +3337,12 @@ Body:
 <context>
     <name>OncePay::StateDiagram</name>
     <message>
-        <location filename="../../views/orders/statediagram.cpp" line="73"/>
+        <location filename="../../views/orders/statediagram.cpp" line="75"/>
         <source>Current state: %1</source>
         <translation>当前状态：%1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/statediagram.cpp" line="154"/>
+        <location filename="../../views/orders/statediagram.cpp" line="156"/>
         <source>×%1</source>
         <translation>×%1</translation>
     </message>
@@ -3441,19 +3468,19 @@ Body:
         <translation>时长(&amp;G)：</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/stuck/stuckpage.cpp" line="146"/>
+        <location filename="../../views/stuck/stuckpage.cpp" line="144"/>
         <source>%n record(s) need attention.</source>
         <translation>
             <numerusform>%n 条记录需要处理。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/stuck/stuckpage.cpp" line="149"/>
+        <location filename="../../views/stuck/stuckpage.cpp" line="147"/>
         <source>Showing the oldest %1 of each kind.</source>
         <translation>每种类型仅显示最早的 %1 条。</translation>
     </message>
     <message>
-        <location filename="../../views/stuck/stuckpage.cpp" line="150"/>
+        <location filename="../../views/stuck/stuckpage.cpp" line="148"/>
         <source>Thresholds from the operations settings: messages and orders after %1, requests after %2.</source>
         <translation>阈值来自运维设置：消息和订单超过 %1，请求超过 %2。</translation>
     </message>
@@ -3549,63 +3576,63 @@ Body:
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../../app/console/main.cpp" line="47"/>
+        <location filename="../../app/console/main.cpp" line="48"/>
         <source>Database password</source>
         <translation>数据库密码</translation>
     </message>
     <message>
-        <location filename="../../app/console/main.cpp" line="48"/>
+        <location filename="../../app/console/main.cpp" line="49"/>
         <source>Password for the %1 database %2
 (%3):</source>
         <translation>%1 数据库 %2 的密码
 （%3）：</translation>
     </message>
     <message>
-        <location filename="../../app/console/main.cpp" line="57"/>
-        <location filename="../../app/console/main.cpp" line="127"/>
+        <location filename="../../app/console/main.cpp" line="58"/>
+        <location filename="../../app/console/main.cpp" line="129"/>
         <source>OncePay Console</source>
         <translation>OncePay 控制台</translation>
     </message>
     <message>
-        <location filename="../../app/console/main.cpp" line="128"/>
+        <location filename="../../app/console/main.cpp" line="130"/>
         <source>The configuration cannot be used:
 %1</source>
         <translation>配置无法使用：
 %1</translation>
     </message>
     <message>
-        <location filename="../../views/fixes/fixactions.cpp" line="71"/>
-        <location filename="../../views/fixes/fixactions.cpp" line="77"/>
-        <location filename="../../views/fixes/fixactions.cpp" line="111"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="69"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="75"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="110"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="120"/>
         <location filename="../../views/fixes/fixactions.cpp" line="122"/>
-        <location filename="../../views/fixes/fixactions.cpp" line="124"/>
         <source>Propose a fix</source>
         <translation>提议修复</translation>
     </message>
     <message>
-        <location filename="../../views/fixes/fixactions.cpp" line="72"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="70"/>
         <source>Your role may not propose fixes.</source>
         <translation>您的角色不能提议修复。</translation>
     </message>
     <message>
-        <location filename="../../views/fixes/fixactions.cpp" line="78"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="76"/>
         <source>No fix fits the selected rows.</source>
         <translation>没有适用于所选行的修复。</translation>
     </message>
     <message>
-        <location filename="../../views/fixes/fixactions.cpp" line="112"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="111"/>
         <source>Nothing was proposed: %1</source>
         <translation>未提交任何提议：%1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/fixes/fixactions.cpp" line="115"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="114"/>
         <source>%n fix(es) proposed and waiting for approval.</source>
         <translation>
             <numerusform>已提议 %n 项修复，等待审批。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/fixes/fixactions.cpp" line="119"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="117"/>
         <source>Refused:</source>
         <translation>被拒绝：</translation>
     </message>

@@ -86,6 +86,24 @@ private Q_SLOTS:
         exercise<TimelineModel>(QList<TimelineEntry>{});
     }
 
+    // The payments tab reads words, not the engine's codes: a captured payment that no
+    // reconciliation has matched yet is "not settled yet", not "pending".
+    void paymentsShowWordsNotCodes()
+    {
+        auto paid = OrderPictureQuery(*m_fixture->orders).load("ord-paid", kFinance);
+        QVERIFY(paid.ok());
+        QVERIFY(!paid->payments.isEmpty());
+        QCOMPARE(paid->payments.first().settlementStatus, QStringLiteral("pending"));
+        PaymentModel model;
+        model.setRows(paid->payments);
+        QHash<QString, QString> cell;
+        for (int c = 0; c < model.columnCount(); ++c)
+            cell.insert(model.headerData(c, Qt::Horizontal).toString(),
+                        model.index(0, c).data().toString());
+        QCOMPARE(cell.value("Status"), QStringLiteral("captured"));
+        QCOMPARE(cell.value("Settlement"), QStringLiteral("not settled yet"));
+    }
+
     void timelineShowsVersionsCausesAndRefusals()
     {
         auto rb = OrderPictureQuery(*m_fixture->orders).load("ord-rb", kFinance);

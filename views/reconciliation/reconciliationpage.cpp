@@ -302,20 +302,21 @@ void ReconciliationPage::showSelected()
     m_lineSide->setText(d.line.present
                             ? tr("Line #%1 (%2)<br>Gross %3<br>Fee %4<br>Net %5<br>Settled %6")
                                   .arg(d.line.lineId)
-                                  .arg(d.line.kind.toHtmlEscaped(),
+                                  .arg(Labels::settlementKind(d.line.kind).toHtmlEscaped(),
                                        Labels::money(d.line.grossMinor, d.line.currency),
                                        Labels::money(d.line.feeMinor, d.line.currency),
                                        Labels::money(d.line.netMinor, d.line.currency),
                                        Labels::time(d.line.settledAt))
                             : tr("No settlement line: the channel has not settled this payment."));
-    m_paymentSide->setText(
-        d.payment.present
-            ? tr("Order %1 (%2)<br>Captured %3<br>Status %4<br>At %5")
-                  .arg(d.payment.orderId.toHtmlEscaped(), Labels::orderState(d.payment.orderState),
-                       Labels::money(d.payment.amountMinor, d.payment.currency),
-                       d.payment.status.toHtmlEscaped(), Labels::time(d.payment.capturedAt))
-            : tr("No payment with transaction %1 is known to OncePay.")
-                  .arg(d.channelTxnId.toHtmlEscaped()));
+    m_paymentSide->setText(d.payment.present
+                               ? tr("Order %1 (%2)<br>Captured %3<br>Status %4<br>At %5")
+                                     .arg(d.payment.orderId.toHtmlEscaped(),
+                                          Labels::orderState(d.payment.orderState),
+                                          Labels::money(d.payment.amountMinor, d.payment.currency),
+                                          Labels::paymentStatus(d.payment.status).toHtmlEscaped(),
+                                          Labels::time(d.payment.capturedAt))
+                               : tr("No payment with transaction %1 is known to OncePay.")
+                                     .arg(d.channelTxnId.toHtmlEscaped()));
     QString rule = Labels::discrepancyStatus(d.status);
     if (!d.ruleId.isEmpty())
         rule += QStringLiteral("<br>") + tr("Rule %1 version %2; fee schedule #%3 %4")
