@@ -161,7 +161,8 @@ private Q_SLOTS:
                                      " tbl_name = ?");
                 break;
             case Dialect::Postgres:
-                sql = QStringLiteral("SELECT indexname FROM pg_indexes WHERE tablename = ?");
+                sql = QStringLiteral("SELECT indexname FROM pg_indexes WHERE schemaname ="
+                                     " current_schema() AND tablename = ?");
                 break;
             case Dialect::MySql:
                 sql = QStringLiteral("SELECT DISTINCT index_name FROM information_schema.statistics"
