@@ -1,6 +1,7 @@
 #include "audittrailmodel.h"
 
 #include "audit/auditexportwriter.h"
+#include "common/enginetext.h"
 #include "common/labels.h"
 #include "common/rowtablemodel.h"
 
@@ -73,9 +74,14 @@ QVariant AuditTrailModel::data(const QModelIndex &index, int role) const
         return role == Qt::ToolTipRole ? AuditFilter::formatTime(r.occurredAt)
                                        : Labels::time(r.occurredAt);
     case Actor: return r.actor;
-    case Role: return r.actorRole;
-    case Action: return r.action;
-    case Entity: return QString(r.entityKind + QLatin1Char(' ') + r.entityId);
+    // Codes read as words; the tooltip keeps the code, which is what the action filter and
+    // the exports use.
+    case Role: return role == Qt::ToolTipRole ? r.actorRole : Labels::actorRole(r.actorRole);
+    case Action: return role == Qt::ToolTipRole ? r.action : Labels::auditAction(r.action);
+    case Entity:
+        return role == Qt::ToolTipRole
+                   ? QString(r.entityKind + QLatin1Char(' ') + r.entityId)
+                   : QString(Labels::entityKind(r.entityKind) + QLatin1Char(' ') + r.entityId);
     case Order: return r.orderId.value_or(QString());
     case Callback: return r.callbackId.value_or(QString());
     case Amount: {
@@ -83,7 +89,9 @@ QVariant AuditTrailModel::data(const QModelIndex &index, int role) const
         const AuditAmount a = auditRowAmount(r);
         return a.minor.isEmpty() ? QString() : QString(a.minor + QLatin1Char(' ') + a.currency);
     }
-    case Reason: return r.reason.value_or(QString());
+    case Reason:
+        return role == Qt::ToolTipRole ? r.reason.value_or(QString())
+                                       : Labels::engineText(r.reason.value_or(QString()));
     case Count: break;
     }
     return {};

@@ -1,9 +1,12 @@
 #include "labels.h"
 
 #include "core/money.h"
+#include "enginetext.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
+#include <QJsonDocument>
+#include <QJsonObject>
 
 namespace OncePay::Labels {
 
@@ -161,6 +164,187 @@ QString settlementKind(const QString &code)
     if (code == u"refund")
         return QCoreApplication::translate("OncePay::Labels", "refund", "settlement line kind");
     return code;
+}
+
+namespace {
+// lupdate files plain tr() calls here under the namespace's name.
+QString tr(const char *text, const char *disambiguation = nullptr)
+{
+    return QCoreApplication::translate("OncePay::Labels", text, disambiguation);
+}
+} // namespace
+
+QString auditAction(const QString &code)
+{
+    static const QList<QPair<const char *, const char *>> names = {
+        {"order.created", QT_TRANSLATE_NOOP("OncePay::AuditActions", "order created")},
+        {"order.transition", QT_TRANSLATE_NOOP("OncePay::AuditActions", "order state changed")},
+        {"order.rollback", QT_TRANSLATE_NOOP("OncePay::AuditActions", "order rolled back")},
+        {"order.transition_rejected",
+         QT_TRANSLATE_NOOP("OncePay::AuditActions", "state change refused")},
+        {"payment.booked", QT_TRANSLATE_NOOP("OncePay::AuditActions", "payment booked")},
+        {"payment.refunded", QT_TRANSLATE_NOOP("OncePay::AuditActions", "refund booked")},
+        {"payment.refund_flagged",
+         QT_TRANSLATE_NOOP("OncePay::AuditActions", "payment flagged for refund")},
+        {"callback.completed", QT_TRANSLATE_NOOP("OncePay::AuditActions", "callback processed")},
+        {"callback.skipped", QT_TRANSLATE_NOOP("OncePay::AuditActions", "callback skipped")},
+        {"callback.failed", QT_TRANSLATE_NOOP("OncePay::AuditActions", "callback failed")},
+        {"callback.dead_lettered",
+         QT_TRANSLATE_NOOP("OncePay::AuditActions", "callback dead-lettered")},
+        {"callback.rejected",
+         QT_TRANSLATE_NOOP("OncePay::AuditActions", "callback refused at the door")},
+        {"fix.proposed", QT_TRANSLATE_NOOP("OncePay::AuditActions", "fix proposed")},
+        {"fix.approved", QT_TRANSLATE_NOOP("OncePay::AuditActions", "fix approved")},
+        {"fix.rejected", QT_TRANSLATE_NOOP("OncePay::AuditActions", "fix rejected")},
+        {"fix.applied", QT_TRANSLATE_NOOP("OncePay::AuditActions", "fix applied")},
+        {"fix.failed", QT_TRANSLATE_NOOP("OncePay::AuditActions", "fix failed")},
+        {"fix.refused", QT_TRANSLATE_NOOP("OncePay::AuditActions", "fix request refused")},
+        {"login.succeeded", QT_TRANSLATE_NOOP("OncePay::AuditActions", "signed in")},
+        {"login.failed", QT_TRANSLATE_NOOP("OncePay::AuditActions", "sign-in failed")},
+        {"login.refused", QT_TRANSLATE_NOOP("OncePay::AuditActions", "sign-in refused")},
+        {"login.locked", QT_TRANSLATE_NOOP("OncePay::AuditActions", "account locked")},
+        {"staff.added", QT_TRANSLATE_NOOP("OncePay::AuditActions", "staff account added")},
+        {"staff.disabled", QT_TRANSLATE_NOOP("OncePay::AuditActions", "staff account disabled")},
+        {"staff.password_reset", QT_TRANSLATE_NOOP("OncePay::AuditActions", "password reset")},
+        {"setting.changed", QT_TRANSLATE_NOOP("OncePay::AuditActions", "setting changed")},
+        {"setting.refused", QT_TRANSLATE_NOOP("OncePay::AuditActions", "setting change refused")},
+        {"settlement.imported",
+         QT_TRANSLATE_NOOP("OncePay::AuditActions", "settlement statement imported")},
+        {"fees.imported", QT_TRANSLATE_NOOP("OncePay::AuditActions", "fee schedule imported")},
+        {"reconciliation.run", QT_TRANSLATE_NOOP("OncePay::AuditActions", "reconciliation run")},
+        {"reconciliation.failed",
+         QT_TRANSLATE_NOOP("OncePay::AuditActions", "reconciliation run failed")},
+        {"reconciliation.fee_auto_fixed",
+         QT_TRANSLATE_NOOP("OncePay::AuditActions", "fee corrected automatically")},
+        {"audit.exported", QT_TRANSLATE_NOOP("OncePay::AuditActions", "audit trail exported")},
+        {"audit.access_refused",
+         QT_TRANSLATE_NOOP("OncePay::AuditActions", "audit trail access refused")},
+        {"audit.crosscheck", QT_TRANSLATE_NOOP("OncePay::AuditActions", "audit cross-check")},
+        {"export.dossier", QT_TRANSLATE_NOOP("OncePay::AuditActions", "dispute dossier exported")}};
+    for (const auto &[c, name] : names)
+        if (code == QLatin1String(c))
+            return QCoreApplication::translate("OncePay::AuditActions", name);
+    return code;
+}
+
+QString actorRole(const QString &code)
+{
+    if (code == u"platform")
+        return tr("platform", "actor role");
+    if (code == u"system")
+        return tr("system");
+    if (code == u"channel")
+        return tr("channel", "actor role");
+    if (code == u"agent")
+        return tr("agent");
+    if (code == u"finance")
+        return tr("finance");
+    if (code == u"auditor")
+        return tr("auditor");
+    if (code == u"admin")
+        return tr("administrator");
+    if (code == u"anonymous")
+        return tr("anonymous", "actor role");
+    if (code == u"unknown")
+        return tr("unknown", "actor role");
+    return code;
+}
+
+QString entityKind(const QString &code)
+{
+    static const QList<QPair<const char *, const char *>> names = {
+        {"order", QT_TRANSLATE_NOOP("OncePay::EntityKinds", "order")},
+        {"callback", QT_TRANSLATE_NOOP("OncePay::EntityKinds", "callback")},
+        {"staff", QT_TRANSLATE_NOOP("OncePay::EntityKinds", "staff account")},
+        {"settlement_statement", QT_TRANSLATE_NOOP("OncePay::EntityKinds", "settlement statement")},
+        {"fee_schedule", QT_TRANSLATE_NOOP("OncePay::EntityKinds", "fee schedule")},
+        {"discrepancy", QT_TRANSLATE_NOOP("OncePay::EntityKinds", "discrepancy")},
+        {"reconciliation_run", QT_TRANSLATE_NOOP("OncePay::EntityKinds", "reconciliation run")},
+        {"audit", QT_TRANSLATE_NOOP("OncePay::EntityKinds", "audit trail")},
+        {"audit_trail", QT_TRANSLATE_NOOP("OncePay::EntityKinds", "audit trail")},
+        {"export", QT_TRANSLATE_NOOP("OncePay::EntityKinds", "export")},
+        {"fix", QT_TRANSLATE_NOOP("OncePay::EntityKinds", "fix")},
+        {"setting", QT_TRANSLATE_NOOP("OncePay::EntityKinds", "setting")}};
+    for (const auto &[c, name] : names)
+        if (code == QLatin1String(c))
+            return QCoreApplication::translate("OncePay::EntityKinds", name);
+    return code;
+}
+
+QString callbackEvent(const QString &eventKind, const QString &channelEventType)
+{
+    QString kind;
+    if (eventKind == u"payment_succeeded")
+        kind = tr("payment succeeded");
+    else if (eventKind == u"payment_failed")
+        kind = tr("payment failed", "callback event");
+    else if (eventKind == u"payment_pending")
+        kind = tr("payment pending");
+    else if (eventKind == u"refunded")
+        kind = tr("refunded", "callback event");
+    else if (eventKind == u"other")
+        kind = tr("other event");
+    else
+        kind = eventKind;
+    if (channelEventType.isEmpty() || channelEventType == kind)
+        return kind;
+    if (kind.isEmpty())
+        return channelEventType;
+    // The channel's own name of the event stays: it is what its dashboard and support say.
+    return tr("%1 (%2)", "callback event, channel's event type").arg(kind, channelEventType);
+}
+
+QString requestOperation(const QString &code)
+{
+    if (code == u"pay")
+        return tr("start payment");
+    if (code == u"rollback")
+        return tr("roll back", "request operation");
+    return code;
+}
+
+QString requestOutcome(const QString &outcome)
+{
+    const QJsonDocument doc = QJsonDocument::fromJson(outcome.toUtf8());
+    if (doc.isObject()) {
+        const QJsonObject o = doc.object();
+        if (o.value(u"state").isString() && o.value(u"version").isDouble())
+            return tr("%1, v%2", "request outcome: state, version")
+                .arg(orderState(o.value(u"state").toString()))
+                .arg(o.value(u"version").toInteger());
+    }
+    return engineText(outcome);
+}
+
+QString fulfilmentStatus(const QString &code)
+{
+    if (code == u"created")
+        return tr("created", "purchase or logistics order");
+    return code;
+}
+
+QString auditFilter(const AuditFilter &f)
+{
+    QStringList parts;
+    if (f.fromMs)
+        parts << tr("from %1").arg(AuditFilter::formatTime(f.fromMs));
+    if (f.toMs)
+        parts << tr("to %1").arg(AuditFilter::formatTime(f.toMs));
+    if (!f.actor.isEmpty())
+        parts << tr("actor %1").arg(f.actor);
+    if (!f.action.isEmpty())
+        parts << tr("action %1").arg(f.action);
+    if (!f.orderId.isEmpty())
+        parts << tr("order %1").arg(f.orderId);
+    if (!f.callbackId.isEmpty())
+        parts << tr("callback %1").arg(f.callbackId);
+    if (!f.entityKind.isEmpty())
+        parts << tr("entity kind %1").arg(entityKind(f.entityKind));
+    if (!f.entityId.isEmpty())
+        parts << tr("entity %1").arg(f.entityId);
+    if (f.maxSeq)
+        parts << tr("up to seq %1").arg(f.maxSeq);
+    return parts.isEmpty() ? tr("all rows") : parts.join(tr(", ", "list separator"));
 }
 
 QString time(qint64 epochMs)

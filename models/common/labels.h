@@ -5,6 +5,7 @@
 // audit trail; only what people read is translated.
 // Thread contract: GUI thread (uses the installed translators).
 
+#include "audit/auditfilter.h"
 #include "auth/permissions.h"
 #include "investigation/ordersearch.h"
 #include "investigation/stuckquery.h"
@@ -25,6 +26,14 @@ QString ledgerKind(const QString &code);
 QString paymentStatus(const QString &code);    // captured, refunded
 QString settlementStatus(const QString &code); // settled, pending
 QString settlementKind(const QString &code);   // a settlement line's charge, refund
+QString auditAction(const QString &code);      // order.transition, callback.dead_lettered, ...
+QString actorRole(const QString &code);        // platform, system, channel, finance, ...
+QString entityKind(const QString &code);       // order, callback, staff, fix, ...
+QString callbackEvent(const QString &eventKind, const QString &channelEventType);
+QString requestOperation(const QString &code);  // an idempotency record's operation: pay
+QString requestOutcome(const QString &outcome); // {"state":…,"version":…} or a refusal
+QString fulfilmentStatus(const QString &code);  // a purchase or logistics order's: created
+QString auditFilter(const AuditFilter &filter); // AuditFilter::describe(), translated
 
 QString time(qint64 epochMs); // local time, "yyyy-MM-dd HH:mm:ss"; "—" for 0
 QString age(qint64 ms);       // "3 d 4 h", "12 min", "40 s"

@@ -1,5 +1,6 @@
 #include "fixmodels.h"
 
+#include "common/enginetext.h"
 #include "common/labels.h"
 #include "fixlabels.h"
 
@@ -104,14 +105,24 @@ ChangeModel::ChangeModel(QObject *parent)
     : RowTableModel(parent)
 {
     addColumn(tr("Field"), [](const ChangeRow &r, int role) -> QVariant {
-        return role == Qt::DisplayRole ? QVariant(r.field) : QVariant();
+        if (role == Qt::DisplayRole)
+            return r.field;
+        if (role == Qt::ToolTipRole)
+            return r.fieldCode.isEmpty() ? r.field : r.fieldCode;
+        return {};
     });
     addColumn(tr("Before"), [](const ChangeRow &r, int role) -> QVariant {
-        return role == Qt::DisplayRole ? QVariant(r.before) : QVariant();
+        if (role == Qt::DisplayRole)
+            return r.before;
+        if (role == Qt::ToolTipRole)
+            return r.beforeCode.isEmpty() ? r.before : r.beforeCode;
+        return {};
     });
     addColumn(tr("After"), [](const ChangeRow &r, int role) -> QVariant {
         if (role == Qt::DisplayRole)
             return r.after;
+        if (role == Qt::ToolTipRole)
+            return r.afterCode.isEmpty() ? r.after : r.afterCode;
         if (role == Qt::FontRole && r.after != r.before) {
             QFont bold;
             bold.setBold(true);
@@ -121,11 +132,79 @@ ChangeModel::ChangeModel(QObject *parent)
     });
 }
 
+QString ChangeModel::fieldName(const QString &field)
+{
+    if (field == u"state")
+        return tr("state");
+    if (field == u"status")
+        return tr("status");
+    if (field == u"version")
+        return tr("version");
+    if (field == u"attempts")
+        return tr("attempts");
+    if (field == u"updated_at")
+        return tr("updated");
+    if (field == u"result_reason")
+        return tr("result");
+    if (field == u"channel")
+        return tr("channel");
+    if (field == u"amount")
+        return tr("amount");
+    if (field == u"expected_minor")
+        return tr("expected (minor units)");
+    if (field == u"actual_minor")
+        return tr("actual (minor units)");
+    if (field == u"ledger_kind")
+        return tr("ledger entry");
+    if (field == u"ledger_order")
+        return tr("ledger order");
+    if (field == u"period_from")
+        return tr("period from");
+    if (field == u"period_to")
+        return tr("period to");
+    if (field == u"open_discrepancies")
+        return tr("open discrepancies");
+    if (field == u"reconciliation_run")
+        return tr("reconciliation run");
+    if (field == u"coverage_ppm")
+        return tr("coverage");
+    return field;
+}
+
+QString ChangeModel::fieldValue(const QString &target, const QString &field, const QString &value)
+{
+    if (value.isEmpty() || value == u"—")
+        return value;
+    if (field == u"state")
+        return Labels::orderState(value);
+    if (field == u"status") {
+        if (target.startsWith(u"message:"))
+            return Labels::messageStatus(value);
+        if (target.startsWith(u"period:"))
+            return value == u"open"     ? tr("open", "period")
+                   : value == u"closed" ? tr("closed", "period")
+                                        : value;
+        return Labels::discrepancyStatus(value);
+    }
+    if (field == u"ledger_kind")
+        return Labels::ledgerKind(value);
+    if (field == u"result_reason")
+        return Labels::engineText(value);
+    if (field == u"coverage_ppm")
+        return Labels::coverage(value.toLongLong());
+    bool number = false;
+    const qint64 ms = value.toLongLong(&number);
+    if (number && (field.endsWith(u"_at") || field == u"period_from" || field == u"period_to"))
+        return Labels::time(ms);
+    return value;
+}
+
 void ChangeModel::setChange(const QJsonObject &change)
 {
     const QJsonObject before = change.value(QStringLiteral("before")).toObject();
     const QJsonObject after = change.value(QStringLiteral("after")).toObject();
     const QJsonObject detail = change.value(QStringLiteral("detail")).toObject();
+    const QString target = change.value(QStringLiteral("target")).toString();
     QList<ChangeRow> rows;
     QStringList keys = before.keys();
     for (const QString &k : after.keys())
@@ -134,18 +213,24 @@ void ChangeModel::setChange(const QJsonObject &change)
     const auto text = [](const QJsonValue &v) {
         return v.isUndefined() || v.isNull() ? QStringLiteral("—") : v.toVariant().toString();
     };
+    const auto row = [&](const QString &k, const QString &b, const QString &a) {
+        return ChangeRow{fieldName(k), fieldValue(target, k, b), fieldValue(target, k, a), k, b, a};
+    };
     for (const QString &k : keys) {
         const QJsonValue b = before.value(k);
         const QJsonValue a = after.contains(k) ? after.value(k) : b;
-        rows.append({k, text(b), text(a)});
+        rows.append(row(k, text(b), text(a)));
     }
     for (const QString &k : detail.keys())
-        rows.append({k, QString(), text(detail.value(k))});
+        rows.append(row(k, QString(), text(detail.value(k))));
     if (change.contains(QStringLiteral("amount_minor")))
         rows.append(
-            {QStringLiteral("amount"), QString(),
+            {fieldName(QStringLiteral("amount")), QString(),
              Labels::money(change.value(QStringLiteral("amount_minor")).toString().toLongLong(),
-                           change.value(QStringLiteral("currency")).toString())});
+                           change.value(QStringLiteral("currency")).toString()),
+             QStringLiteral("amount_minor"), QString(),
+             change.value(QStringLiteral("amount_minor")).toString() + QLatin1Char(' ') +
+                 change.value(QStringLiteral("currency")).toString()});
     setRows(rows);
 }
 

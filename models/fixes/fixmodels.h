@@ -25,10 +25,14 @@ private:
 };
 
 // One row per field of a proposal's change: field, before, after.
+// Shown as words; the stored field name and values stay in the tooltips.
 struct ChangeRow {
     QString field;
     QString before;
     QString after;
+    QString fieldCode;
+    QString beforeCode;
+    QString afterCode;
 };
 
 class ChangeModel : public RowTableModel<ChangeRow> {
@@ -36,6 +40,9 @@ class ChangeModel : public RowTableModel<ChangeRow> {
 public:
     explicit ChangeModel(QObject *parent = nullptr);
     void setChange(const QJsonObject &change);
+    // A change's field name and a value of it as words (the stored ones are codes).
+    static QString fieldName(const QString &field);
+    static QString fieldValue(const QString &target, const QString &field, const QString &value);
 };
 
 class RunModel : public RowTableModel<ReconciliationRunRow> {

@@ -1,5 +1,6 @@
 #include "ordermodels.h"
 
+#include "common/enginetext.h"
 #include "common/labels.h"
 
 #include <QBrush>
@@ -38,6 +39,31 @@ template <typename Fn, typename Cur> auto moneyCell(Fn amount, Cur currency)
             return amount(row);
         if (role == Qt::TextAlignmentRole)
             return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+        return {};
+    };
+}
+
+// A sentence the engine stored: shown in the interface language (common/enginetext.h), the
+// stored text as the tooltip.
+template <typename Fn> auto engineTextCell(Fn fn)
+{
+    return [fn](const auto &row, int role) -> QVariant {
+        if (role == Qt::DisplayRole)
+            return Labels::engineText(fn(row));
+        if (role == Qt::ToolTipRole)
+            return fn(row);
+        return {};
+    };
+}
+
+// A code the engine stored: shown as its word, the code as the tooltip.
+template <typename Fn, typename Label> auto codeCell(Fn fn, Label label)
+{
+    return [fn, label](const auto &row, int role) -> QVariant {
+        if (role == Qt::DisplayRole)
+            return label(fn(row));
+        if (role == Qt::ToolTipRole)
+            return fn(row);
         return {};
     };
 }
@@ -126,8 +152,14 @@ TimelineModel::TimelineModel(QObject *parent)
         return decorate(e, role);
     });
     addColumn(tr("Detail"), [decorate](const TimelineEntry &e, int role) -> QVariant {
+        // A callback's detail is the channel's own event name, kept as the channel says it;
+        // the other details are sentences the engine wrote (or a person's words, kept).
         if (role == Qt::DisplayRole)
-            return e.kind == TimelineKind::Ledger ? QString() : e.detail;
+            return e.kind == TimelineKind::Ledger             ? QString()
+                   : e.kind == TimelineKind::CallbackReceived ? e.detail
+                                                              : Labels::engineText(e.detail);
+        if (role == Qt::ToolTipRole && e.kind != TimelineKind::Ledger)
+            return e.detail;
         return decorate(e, role);
     });
     addColumn(tr("Cause"), [decorate](const TimelineEntry &e, int role) -> QVariant {
@@ -149,7 +181,7 @@ MessageModel::MessageModel(QObject *parent)
     addColumn(tr("Received"), timeCell([](const CallbackMessageRow &m) { return m.receivedAt; }));
     addColumn(tr("Callback"), display([](const CallbackMessageRow &m) { return m.callbackId; }));
     addColumn(tr("Event"), display([](const CallbackMessageRow &m) {
-                  return m.channelEventType.isEmpty() ? m.eventKind : m.channelEventType;
+                  return Labels::callbackEvent(m.eventKind, m.channelEventType);
               }));
     addColumn(tr("Attempt"), display([](const CallbackMessageRow &m) { return m.attemptRef; }));
     addColumn(tr("Amount"), [](const CallbackMessageRow &m, int role) -> QVariant {
@@ -171,7 +203,7 @@ MessageModel::MessageModel(QObject *parent)
         return {};
     });
     addColumn(tr("Tries"), display([](const CallbackMessageRow &m) { return m.attempts; }));
-    addColumn(tr("Reason / last error"), display([](const CallbackMessageRow &m) {
+    addColumn(tr("Reason / last error"), engineTextCell([](const CallbackMessageRow &m) {
                   return m.deadLettered             ? m.deadReason
                          : m.resultReason.isEmpty() ? m.lastError
                                                     : m.resultReason;
@@ -212,7 +244,8 @@ IdempotencyModel::IdempotencyModel(QObject *parent)
 {
     addColumn(tr("Created"), timeCell([](const IdempotencyRow &i) { return i.createdAt; }));
     addColumn(tr("Request"), display([](const IdempotencyRow &i) { return i.requestId; }));
-    addColumn(tr("Operation"), display([](const IdempotencyRow &i) { return i.operation; }));
+    addColumn(tr("Operation"), codeCell([](const IdempotencyRow &i) { return i.operation; },
+                                        Labels::requestOperation));
     addColumn(tr("Expected version"),
               display([](const IdempotencyRow &i) { return i.expectedVersion; }));
     addColumn(tr("Status"), [](const IdempotencyRow &i, int role) -> QVariant {
@@ -222,7 +255,8 @@ IdempotencyModel::IdempotencyModel(QObject *parent)
             return QBrush(QColor(Labels::rollbackColour()));
         return {};
     });
-    addColumn(tr("Outcome"), display([](const IdempotencyRow &i) { return i.outcome; }));
+    addColumn(tr("Outcome"),
+              codeCell([](const IdempotencyRow &i) { return i.outcome; }, Labels::requestOutcome));
 }
 
 RefundModel::RefundModel(QObject *parent)
@@ -234,7 +268,7 @@ RefundModel::RefundModel(QObject *parent)
               display([](const RefundObligationRow &r) { return r.channelTxnId; }));
     addColumn(tr("Amount"), moneyCell([](const RefundObligationRow &r) { return r.amountMinor; },
                                       [](const RefundObligationRow &r) { return r.currency; }));
-    addColumn(tr("Reason"), display([](const RefundObligationRow &r) { return r.reason; }));
+    addColumn(tr("Reason"), engineTextCell([](const RefundObligationRow &r) { return r.reason; }));
     addColumn(tr("Callback"), display([](const RefundObligationRow &r) { return r.callbackId; }));
     addColumn(tr("Resolved"), [](const RefundObligationRow &r, int role) -> QVariant {
         if (role == Qt::DisplayRole)
@@ -252,7 +286,8 @@ FulfilmentModel::FulfilmentModel(QObject *parent)
     addColumn(tr("Kind"), display([](const FulfilmentRow &f) {
                   return f.kind == u"purchase" ? tr("purchase order") : tr("logistics order");
               }));
-    addColumn(tr("Status"), display([](const FulfilmentRow &f) { return f.status; }));
+    addColumn(tr("Status"),
+              codeCell([](const FulfilmentRow &f) { return f.status; }, Labels::fulfilmentStatus));
     addColumn(tr("Callback"), display([](const FulfilmentRow &f) { return f.callbackId; }));
 }
 
@@ -260,14 +295,17 @@ AuditRowModel::AuditRowModel(QObject *parent)
     : RowTableModel(parent)
 {
     addColumn(tr("Time"), timeCell([](const AuditRow &a) { return a.occurredAt; }));
-    addColumn(tr("Action"), display([](const AuditRow &a) { return a.action; }));
-    addColumn(tr("Actor"),
-              display([](const AuditRow &a) { return tr("%1 (%2)").arg(a.actor, a.actorRole); }));
-    addColumn(tr("Entity"),
-              display([](const AuditRow &a) { return tr("%1 %2").arg(a.entityKind, a.entityId); }));
+    addColumn(tr("Action"),
+              codeCell([](const AuditRow &a) { return a.action; }, Labels::auditAction));
+    addColumn(tr("Actor"), display([](const AuditRow &a) {
+                  return tr("%1 (%2)").arg(a.actor, Labels::actorRole(a.actorRole));
+              }));
+    addColumn(tr("Entity"), display([](const AuditRow &a) {
+                  return tr("%1 %2").arg(Labels::entityKind(a.entityKind), a.entityId);
+              }));
     addColumn(tr("Before"), display([](const AuditRow &a) { return a.beforeJson; }));
     addColumn(tr("After"), display([](const AuditRow &a) { return a.afterJson; }));
-    addColumn(tr("Reason"), display([](const AuditRow &a) { return a.reason; }));
+    addColumn(tr("Reason"), engineTextCell([](const AuditRow &a) { return a.reason; }));
     addColumn(tr("Shipped"), [](const AuditRow &a, int role) -> QVariant {
         if (role == Qt::DisplayRole)
             return a.shippedAt ? Labels::time(a.shippedAt) : tr("not yet");

@@ -1,5 +1,6 @@
 #include "stuckmodel.h"
 
+#include "common/enginetext.h"
 #include "common/labels.h"
 
 namespace OncePay {
@@ -43,6 +44,8 @@ StuckModel::StuckModel(QObject *parent)
                       return Labels::orderState(r.status);
                   if (r.kind == StuckKind::RefundObligation)
                       return tr("to refund");
+                  if (r.kind == StuckKind::PendingIdempotency)
+                      return Labels::requestOperation(r.status); // the request's operation
                   return Labels::messageStatus(r.status);
               }));
     addColumn(tr("Tries"), cell([](const StuckRecord &r) {
@@ -62,7 +65,16 @@ StuckModel::StuckModel(QObject *parent)
     addColumn(tr("Reference"), cell([](const StuckRecord &r) {
                   return r.callbackId.isEmpty() ? r.reference : r.callbackId;
               }));
-    addColumn(tr("Reason / last error"), cell([](const StuckRecord &r) { return r.lastError; }));
+    addColumn(tr("Reason / last error"), [](const StuckRecord &r, int role) -> QVariant {
+        if (role == Qt::DisplayRole)
+            return r.kind == StuckKind::PendingIdempotency ? Labels::requestOutcome(r.lastError)
+                                                           : Labels::engineText(r.lastError);
+        if (role == Qt::ToolTipRole)
+            return r.lastError; // as the engine stored it
+        if (role == OrderIdRole)
+            return r.orderId;
+        return {};
+    });
 }
 
 } // namespace OncePay

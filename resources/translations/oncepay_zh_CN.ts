@@ -160,226 +160,409 @@
 <context>
     <name>OncePay::ApprovalsPage</name>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="48"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="49"/>
         <source>&lt;h2&gt;Approvals&lt;/h2&gt;</source>
         <translation>&lt;h2&gt;审批&lt;/h2&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="51"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="52"/>
         <source>Waiting for approval</source>
         <translation>等待审批</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="52"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="53"/>
         <source>Decided</source>
         <translation>已决定</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="54"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="55"/>
         <source>All</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="57"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="58"/>
         <source>All kinds</source>
         <translation>全部类型</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="62"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="63"/>
         <source>&amp;Refresh</source>
         <translation>刷新(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="90"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="91"/>
         <source>Evidence: the order&apos;s history or the discrepancy</source>
         <translation>证据：订单历史或对账差异</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="91"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="92"/>
         <source>&amp;Approve…</source>
         <translation>批准(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="93"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="94"/>
         <source>Re&amp;ject…</source>
         <translation>驳回(&amp;J)…</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="95"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="96"/>
         <source>Open &amp;order</source>
         <translation>打开订单(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="109"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="110"/>
         <source>&lt;b&gt;Change&lt;/b&gt; (before → after)</source>
         <translation>&lt;b&gt;变更&lt;/b&gt;（之前 → 之后）</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="112"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="113"/>
         <source>&lt;b&gt;Evidence&lt;/b&gt;</source>
         <translation>&lt;b&gt;证据&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="130"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="131"/>
         <source>&amp;Show:</source>
         <translation>显示(&amp;S)：</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="134"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="135"/>
         <source>&amp;Kind:</source>
         <translation>类型(&amp;K)：</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/approvals/approvalspage.cpp" line="177"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="178"/>
         <source>%n proposal(s) shown.</source>
         <translation>
             <numerusform>显示 %n 条修复提议。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/approvals/approvalspage.cpp" line="179"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="180"/>
         <source>%n waiting for a decision.</source>
         <translation>
             <numerusform>%n 条等待决定。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/approvals/approvalspage.cpp" line="182"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="183"/>
         <source>%n of them are yours: another reviewer decides those.</source>
         <translation>
             <numerusform>其中 %n 条是您提出的：须由其他审核人决定。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="184"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="185"/>
         <source>Your role may read proposals but not decide them.</source>
         <translation>您的角色可以查看提议，但不能决定。</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="229"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="230"/>
         <source>Select a proposal to see its change and evidence.</source>
         <translation>选择一条提议以查看其变更和证据。</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="236"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="237"/>
         <source>&lt;b&gt;Fix #%1 — %2&lt;/b&gt; on %3&lt;br&gt;Proposed by %4 (%5) from %6, %7&lt;br&gt;Reason: %8 — %9&lt;br&gt;Status: %10 · approvals %11 of %12</source>
         <translation>&lt;b&gt;修复 #%1 — %2&lt;/b&gt;，对象 %3&lt;br&gt;由 %4（%5）于 %6 提出，%7&lt;br&gt;原因：%8 — %9&lt;br&gt;状态：%10 · 已批准 %11 / %12</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="248"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="249"/>
         <source>Bound to order version %1</source>
         <translation>绑定订单版本 %1</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="254"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="255"/>
         <source>This is your proposal: another finance reviewer must decide it.</source>
         <translation>这是您的提议：须由另一位财务审核人决定。</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="256"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="257"/>
         <source>Digest</source>
         <translation>摘要</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="262"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="263"/>
         <source>%1: %2 by %3 from %4%5</source>
         <translation>%1：%3 于 %4 %2%5</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="264"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="265"/>
         <source>approved</source>
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="264"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="265"/>
         <source>rejected</source>
         <translation>驳回</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="267"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="268"/>
         <source>No decisions yet.</source>
         <translation>尚无决定。</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="275"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="276"/>
         <source>Loading…</source>
         <translation>正在加载…</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="299"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="308"/>
         <source>Approve fix #%1</source>
         <translation>批准修复 #%1</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="302"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="311"/>
         <source>Optional comment (audited)</source>
         <translation>备注（可选，记入审计）</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="304"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="313"/>
         <source>&amp;Approve</source>
         <translation>批准(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="308"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="317"/>
         <source>You approve exactly this change (digest %1…). %2</source>
         <translation>您批准的正是此变更（摘要 %1…）。%2</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="311"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="320"/>
         <source>It is applied at once.</source>
         <translation>批准后立即执行。</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="312"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="321"/>
         <source>It needs one more approval from someone else.</source>
         <translation>还需要另一人批准。</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="316"/>
-        <location filename="../../views/approvals/approvalspage.cpp" line="348"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="325"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="357"/>
         <source>&amp;Comment:</source>
         <translation>备注(&amp;C)：</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="329"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="338"/>
         <source>Reject fix #%1</source>
         <translation>驳回修复 #%1</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="336"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="345"/>
         <source>Why (required, audited)</source>
         <translation>原因（必填，记入审计）</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="338"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="347"/>
         <source>Re&amp;ject</source>
         <translation>驳回(&amp;J)</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="347"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="356"/>
         <source>&amp;Reason:</source>
         <translation>原因(&amp;R)：</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="387"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="396"/>
         <source>Fix #%1 approved and applied.</source>
         <translation>修复 #%1 已批准并执行。</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="389"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="398"/>
         <source>Fix #%1 rejected.</source>
         <translation>修复 #%1 已驳回。</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="390"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="399"/>
         <source>Fix #%1 approved; it needs %2 more approval(s).</source>
         <translation>修复 #%1 已批准；还需要 %2 次批准。</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="396"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="405"/>
         <source>Fix #%1: %2</source>
         <translation>修复 #%1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>OncePay::AuditActions</name>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="180"/>
+        <source>order created</source>
+        <translation>创建订单</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="181"/>
+        <source>order state changed</source>
+        <translation>订单状态变更</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="182"/>
+        <source>order rolled back</source>
+        <translation>订单回滚</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="184"/>
+        <source>state change refused</source>
+        <translation>状态变更被拒绝</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="185"/>
+        <source>payment booked</source>
+        <translation>收款入账</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="186"/>
+        <source>refund booked</source>
+        <translation>退款入账</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="188"/>
+        <source>payment flagged for refund</source>
+        <translation>标记待退款</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="189"/>
+        <source>callback processed</source>
+        <translation>回调已处理</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="190"/>
+        <source>callback skipped</source>
+        <translation>回调已跳过</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="191"/>
+        <source>callback failed</source>
+        <translation>回调处理失败</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="193"/>
+        <source>callback dead-lettered</source>
+        <translation>回调转入死信</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="195"/>
+        <source>callback refused at the door</source>
+        <translation>回调在入口处被拒绝</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="196"/>
+        <source>fix proposed</source>
+        <translation>提议修复</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="197"/>
+        <source>fix approved</source>
+        <translation>批准修复</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="198"/>
+        <source>fix rejected</source>
+        <translation>驳回修复</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="199"/>
+        <source>fix applied</source>
+        <translation>执行修复</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="200"/>
+        <source>fix failed</source>
+        <translation>修复失败</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="201"/>
+        <source>fix request refused</source>
+        <translation>修复请求被拒绝</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="202"/>
+        <source>signed in</source>
+        <translation>登录成功</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="203"/>
+        <source>sign-in failed</source>
+        <translation>登录失败</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="204"/>
+        <source>sign-in refused</source>
+        <translation>登录被拒绝</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="205"/>
+        <source>account locked</source>
+        <translation>账号已锁定</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="206"/>
+        <source>staff account added</source>
+        <translation>添加员工账号</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="207"/>
+        <source>staff account disabled</source>
+        <translation>停用员工账号</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="208"/>
+        <source>password reset</source>
+        <translation>重置密码</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="209"/>
+        <source>setting changed</source>
+        <translation>修改运营参数</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="210"/>
+        <source>setting change refused</source>
+        <translation>运营参数修改被拒绝</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="212"/>
+        <source>settlement statement imported</source>
+        <translation>导入结算单</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="213"/>
+        <source>fee schedule imported</source>
+        <translation>导入费率表</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="214"/>
+        <source>reconciliation run</source>
+        <translation>运行对账</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="216"/>
+        <source>reconciliation run failed</source>
+        <translation>对账运行失败</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="218"/>
+        <source>fee corrected automatically</source>
+        <translation>手续费自动更正</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="219"/>
+        <source>audit trail exported</source>
+        <translation>导出审计轨迹</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="221"/>
+        <source>audit trail access refused</source>
+        <translation>审计轨迹访问被拒绝</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="222"/>
+        <source>audit cross-check</source>
+        <translation>审计交叉核对</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="223"/>
+        <source>dispute dossier exported</source>
+        <translation>导出争议案卷</translation>
     </message>
 </context>
 <context>
@@ -479,57 +662,57 @@
 <context>
     <name>OncePay::AuditRowModel</name>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="262"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="297"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="263"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="298"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="264"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="300"/>
         <source>Actor</source>
         <translation>执行者</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="265"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="301"/>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="266"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="303"/>
         <source>Entity</source>
         <translation>对象</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="267"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="304"/>
         <source>%1 %2</source>
         <translation>%1 %2</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="268"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="306"/>
         <source>Before</source>
         <translation>变更前</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="269"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="307"/>
         <source>After</source>
         <translation>变更后</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="270"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="308"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="271"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="309"/>
         <source>Shipped</source>
         <translation>已归档</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="273"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="311"/>
         <source>not yet</source>
         <translation>尚未</translation>
     </message>
@@ -537,52 +720,52 @@
 <context>
     <name>OncePay::AuditTrailModel</name>
     <message>
-        <location filename="../../models/audit/audittrailmodel.cpp" line="97"/>
+        <location filename="../../models/audit/audittrailmodel.cpp" line="105"/>
         <source>Seq</source>
         <translation>序号</translation>
     </message>
     <message>
-        <location filename="../../models/audit/audittrailmodel.cpp" line="98"/>
+        <location filename="../../models/audit/audittrailmodel.cpp" line="106"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../models/audit/audittrailmodel.cpp" line="99"/>
+        <location filename="../../models/audit/audittrailmodel.cpp" line="107"/>
         <source>Actor</source>
         <translation>操作者</translation>
     </message>
     <message>
-        <location filename="../../models/audit/audittrailmodel.cpp" line="100"/>
+        <location filename="../../models/audit/audittrailmodel.cpp" line="108"/>
         <source>Role</source>
         <translation>角色</translation>
     </message>
     <message>
-        <location filename="../../models/audit/audittrailmodel.cpp" line="101"/>
+        <location filename="../../models/audit/audittrailmodel.cpp" line="109"/>
         <source>Action</source>
         <translation>动作</translation>
     </message>
     <message>
-        <location filename="../../models/audit/audittrailmodel.cpp" line="102"/>
+        <location filename="../../models/audit/audittrailmodel.cpp" line="110"/>
         <source>Entity</source>
         <translation>实体</translation>
     </message>
     <message>
-        <location filename="../../models/audit/audittrailmodel.cpp" line="103"/>
+        <location filename="../../models/audit/audittrailmodel.cpp" line="111"/>
         <source>Order</source>
         <translation>订单</translation>
     </message>
     <message>
-        <location filename="../../models/audit/audittrailmodel.cpp" line="104"/>
+        <location filename="../../models/audit/audittrailmodel.cpp" line="112"/>
         <source>Callback</source>
         <translation>回调</translation>
     </message>
     <message>
-        <location filename="../../models/audit/audittrailmodel.cpp" line="105"/>
+        <location filename="../../models/audit/audittrailmodel.cpp" line="113"/>
         <source>Amount (minor units)</source>
         <translation>金额（最小货币单位）</translation>
     </message>
     <message>
-        <location filename="../../models/audit/audittrailmodel.cpp" line="106"/>
+        <location filename="../../models/audit/audittrailmodel.cpp" line="114"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
@@ -871,19 +1054,116 @@ hash      %2</translation>
 <context>
     <name>OncePay::ChangeModel</name>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="106"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="107"/>
         <source>Field</source>
         <translation>字段</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="109"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="114"/>
         <source>Before</source>
         <translation>之前</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="112"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="121"/>
         <source>After</source>
         <translation>之后</translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixmodels.cpp" line="138"/>
+        <source>state</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixmodels.cpp" line="140"/>
+        <source>status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixmodels.cpp" line="142"/>
+        <source>version</source>
+        <translation>版本</translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixmodels.cpp" line="144"/>
+        <source>attempts</source>
+        <translation>尝试次数</translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixmodels.cpp" line="146"/>
+        <source>updated</source>
+        <translation>更新时间</translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixmodels.cpp" line="148"/>
+        <source>result</source>
+        <translation>处理结果</translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixmodels.cpp" line="150"/>
+        <source>channel</source>
+        <translation>渠道</translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixmodels.cpp" line="152"/>
+        <source>amount</source>
+        <translation>金额</translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixmodels.cpp" line="154"/>
+        <source>expected (minor units)</source>
+        <translation>应为（最小货币单位）</translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixmodels.cpp" line="156"/>
+        <source>actual (minor units)</source>
+        <translation>实际（最小货币单位）</translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixmodels.cpp" line="158"/>
+        <source>ledger entry</source>
+        <translation>账目类型</translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixmodels.cpp" line="160"/>
+        <source>ledger order</source>
+        <translation>记账订单</translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixmodels.cpp" line="162"/>
+        <source>period from</source>
+        <translation>账期开始</translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixmodels.cpp" line="164"/>
+        <source>period to</source>
+        <translation>账期结束</translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixmodels.cpp" line="166"/>
+        <source>open discrepancies</source>
+        <translation>未结异常</translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixmodels.cpp" line="168"/>
+        <source>reconciliation run</source>
+        <translation>对账运行</translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixmodels.cpp" line="170"/>
+        <source>coverage</source>
+        <translation>覆盖率</translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixmodels.cpp" line="184"/>
+        <source>open</source>
+        <comment>period</comment>
+        <translation>未关闭</translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixmodels.cpp" line="185"/>
+        <source>closed</source>
+        <comment>period</comment>
+        <translation>已关闭</translation>
     </message>
 </context>
 <context>
@@ -1157,67 +1437,67 @@ hash      %2</translation>
 <context>
     <name>OncePay::DiscrepancyDeskModel</name>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="200"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="285"/>
         <source>#</source>
         <translation>编号</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="207"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="292"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="210"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="295"/>
         <source>Channel</source>
         <translation>渠道</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="211"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="296"/>
         <source>Transaction</source>
         <translation>交易</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="213"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="298"/>
         <source>Order</source>
         <translation>订单</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="214"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="299"/>
         <source>Expected</source>
         <translation>应为</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="218"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="303"/>
         <source>Actual</source>
         <translation>实际</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="221"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="306"/>
         <source>Difference</source>
         <translation>差额</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="225"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="310"/>
         <source>Age</source>
         <translation>时长</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="231"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="316"/>
         <source>opened %1</source>
         <translation>开立于 %1</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="234"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="319"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="237"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="322"/>
         <source> (fix #%1 proposed)</source>
         <translation>（已提议修复 #%1）</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="244"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="329"/>
         <source>Rule</source>
         <translation>规则</translation>
     </message>
@@ -1380,6 +1660,433 @@ hash      %2</translation>
     </message>
 </context>
 <context>
+    <name>OncePay::EngineText</name>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="42"/>
+        <source>not an event OncePay acts on</source>
+        <translation>OncePay 不处理此类事件</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="43"/>
+        <source>informational: payment still pending at %1</source>
+        <translation>仅供参考：%1 上的支付仍在处理中</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="44"/>
+        <source>callback names no order</source>
+        <translation>回调未指明订单</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="45"/>
+        <source>unknown order %1</source>
+        <translation>未知订单 %1</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="46"/>
+        <source>stale: %1; captured money flagged for refund</source>
+        <translation>已过期：%1；已收款项已标记为待退款</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="47"/>
+        <source>stale: %1</source>
+        <translation>已过期：%1</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="48"/>
+        <source>success without transaction id or amount</source>
+        <translation>支付成功通知缺少交易号或金额</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="49"/>
+        <source>already applied: capture %1 is recorded</source>
+        <translation>已处理过：收款 %1 已有记录</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="50"/>
+        <source>attempt %1 is not the current attempt of order %2 (v%3, %4)</source>
+        <translation>支付尝试 %1 不是订单 %2 的当前支付尝试（版本 %3，%4）</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="53"/>
+        <source>success for attempt %1 while order %2 is %3 at v%4</source>
+        <translation>支付尝试 %1 成功时，订单 %2 为“%3”（版本 %4）</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="55"/>
+        <source>currency %1 differs from the order&apos;s %2</source>
+        <translation>币种 %1 与订单币种 %2 不一致</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="56"/>
+        <source>amount %1 differs from the order&apos;s %2</source>
+        <translation>金额 %1 与订单金额 %2 不一致</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="57"/>
+        <source>confirmation refused: %1</source>
+        <translation>拒绝确认：%1</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="58"/>
+        <source>paid_unconfirmed at v%1: %2; waiting for a person</source>
+        <translation>已付款待确认（版本 %1）：%2；等待人工处理</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="60"/>
+        <source>amount and currency confirmed</source>
+        <translation>金额与币种核对无误</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="61"/>
+        <source>failure of attempt %1, which is not the current attempt of order %2 (v%3)</source>
+        <translation>支付尝试 %1 的失败通知：该尝试不是订单 %2 的当前支付尝试（版本 %3）</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="64"/>
+        <source>already applied: attempt already failed</source>
+        <translation>已处理过：该支付尝试已失败</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="65"/>
+        <source>failure after success ignored: order %1 is %2 at v%3</source>
+        <translation>成功后的失败通知已忽略：订单 %1 为“%2”（版本 %3）</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="68"/>
+        <source>refund of %1 arrived before its capture</source>
+        <translation>%1 的退款通知早于其收款到达</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="69"/>
+        <source>refund of %1, not the order&apos;s current payment; %2 refund flag(s) resolved</source>
+        <translation>%1 的退款不属于订单当前的付款；已了结 %2 个待退款标记</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="72"/>
+        <source>already applied: order %1 already refunded</source>
+        <translation>已处理过：订单 %1 已退款</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="73"/>
+        <source>refund while order %1 is %2; waiting for it to be paid</source>
+        <translation>订单 %1 为“%2”时收到退款通知；等待其支付完成</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="76"/>
+        <source>%1 at v%2</source>
+        <translation>%1（版本 %2）</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="78"/>
+        <source>%1 reports success</source>
+        <translation>%1 通知支付成功</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="79"/>
+        <source>%1 reports failure</source>
+        <translation>%1 通知支付失败</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="80"/>
+        <source>%1 reports refund</source>
+        <translation>%1 通知已退款</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="81"/>
+        <source>payment attempt on %1</source>
+        <translation>通过 %1 发起支付</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="82"/>
+        <source>rolled back after capture: %1</source>
+        <translation>收款后回滚：%1</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="83"/>
+        <source>order %1 is no longer at version %2 in state %3</source>
+        <translation>订单 %1 已不是版本 %2、状态“%3”</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="85"/>
+        <source>order %1 is at version %2, not %3</source>
+        <translation>订单 %1 当前为版本 %2，而不是 %3</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="86"/>
+        <source>order %1 has no captured payment to confirm</source>
+        <translation>订单 %1 没有可确认的收款</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="87"/>
+        <source>order %1: %2 → %3 is not a transition of the state machine</source>
+        <translation>订单 %1：%2 → %3 不是状态机允许的状态变更</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="90"/>
+        <source>order %1 does not exist</source>
+        <translation>订单 %1 不存在</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="91"/>
+        <source>request id %1 was already used for a different request (%2 on order %3 at version %4)</source>
+        <translation>请求号 %1 已被另一请求使用（订单 %3 版本 %4 上的 %2）</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="96"/>
+        <source>captured money OncePay rejected (stale attempt) has settled; refund it</source>
+        <translation>OncePay 已拒绝（过期支付尝试）的收款已结算，需退款</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="99"/>
+        <source>%1 line for a transaction OncePay has no payment for</source>
+        <translation>该交易有%1结算行，但 OncePay 中没有对应付款</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="102"/>
+        <source>captured %1 h ago, no settlement line</source>
+        <translation>%1 小时前收款，尚无结算行</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="103"/>
+        <source>settled again (first settlement line %1)</source>
+        <translation>重复结算（首个结算行 %1）</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="104"/>
+        <source>settled, but order %1 is %2</source>
+        <translation>已结算，但订单 %1 为“%2”</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="105"/>
+        <source>settled in %1, order in %2</source>
+        <translation>结算币种 %1，订单币种 %2</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="106"/>
+        <source>settled %1, order %2</source>
+        <translation>结算金额 %1，订单金额 %2</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="107"/>
+        <source>the channel refunded %1; OncePay has no refund of this payment</source>
+        <translation>渠道已退款 %1；OncePay 没有这笔付款的退款记录</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="110"/>
+        <source>refunded %1 h ago, no refund line</source>
+        <translation>%1 小时前已退款，尚无退款结算行</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="111"/>
+        <source>refund lines return %1, OncePay refunded %2</source>
+        <translation>退款结算行退回 %1，OncePay 退款 %2</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="112"/>
+        <source>fee %1 instead of %2: the %3 schedule change (rate %4 ppm) explains it</source>
+        <translation>手续费为 %1 而非 %2：可由费率表 #%3 的变更（费率 %4 ppm）解释</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="115"/>
+        <source>fee %1 instead of %2 (%3)</source>
+        <translation>手续费为 %1 而非 %2（%3）</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="116"/>
+        <source>period closed</source>
+        <translation>账期已关闭</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="117"/>
+        <source>beyond the %1 ppm tolerance</source>
+        <translation>超出 %1 ppm 的容差</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="118"/>
+        <source>no fee schedule change explains it</source>
+        <translation>没有可解释的费率表变更</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="120"/>
+        <source>resolved by a manual fix</source>
+        <translation>已通过人工修复解决</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="122"/>
+        <source>%1 proposed (%2: %3)</source>
+        <translation>已提议修复“%1”（%2：%3）</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="123"/>
+        <source>%1 approved: %2</source>
+        <translation>修复“%1”已批准：%2</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="124"/>
+        <source>%1 approved</source>
+        <translation>修复“%1”已批准</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="125"/>
+        <source>%1 rejected: %2</source>
+        <translation>修复“%1”已驳回：%2</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="126"/>
+        <source>%1 rejected</source>
+        <translation>修复“%1”已驳回</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="127"/>
+        <source>%1 applied</source>
+        <translation>修复“%1”已执行</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="128"/>
+        <source>%1 failed: %2</source>
+        <translation>修复“%1”执行失败：%2</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="130"/>
+        <source>message %1 (%2 %3): %4 after %5 attempt(s), received %6, last change %7</source>
+        <translation>消息 %1（%2 %3）：尝试 %5 次后为“%4”，接收于 %6，最后变更于 %7</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="133"/>
+        <source>  last error: %1</source>
+        <translation>  最近错误：%1</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="134"/>
+        <source>discrepancy #%1 %2 on %3 %4, %5: expected %6, actual %7 %8</source>
+        <translation>异常 #%1 %2，%3 %4，%5：应为 %6，实际 %7 %8</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="137"/>
+        <source>  settlement line #%1 (%2): gross %3, fee %4, net %5 %6, settled %7</source>
+        <translation>  结算行 #%1（%2）：总额 %3，手续费 %4，净额 %5 %6，结算于 %7</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="140"/>
+        <source>  payment of order %1: %2 %3, %4, captured %5</source>
+        <translation>  订单 %1 的付款：%2 %3，%4，收款于 %5</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="142"/>
+        <source>order %1 does not exist (yet): a callback for it cannot be applied</source>
+        <translation>订单 %1（尚）不存在：无法应用针对它的回调</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="145"/>
+        <source>order %1: %2 at version %3, %4 %5</source>
+        <translation>订单 %1：%2，版本 %3，%4 %5</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="146"/>
+        <source>  v%1 %2 → %3 by %4 (%5 %6) %7</source>
+        <translation>  版本 %1：%2 → %3，操作者 %4（%5 %6）%7</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="147"/>
+        <source>  refused: %1</source>
+        <translation>  被拒绝：%1</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="148"/>
+        <source>period %1, bound to %2</source>
+        <translation>账期 %1，绑定于 %2</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="149"/>
+        <source>  %1</source>
+        <translation>  %1</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="151"/>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="152"/>
+        <source>no &apos;%1&apos; signature matches</source>
+        <translation>没有匹配的“%1”签名</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="153"/>
+        <source>no v1 signature matches</source>
+        <translation>没有匹配的 v1 签名</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="154"/>
+        <source>signature does not verify with the configured certificate</source>
+        <translation>签名无法用所配置的证书验证</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="157"/>
+        <source>signature header has no &apos;%1&apos; signature</source>
+        <translation>签名头中没有“%1”签名</translation>
+    </message>
+</context>
+<context>
+    <name>OncePay::EntityKinds</name>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="256"/>
+        <source>order</source>
+        <translation>订单</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="257"/>
+        <source>callback</source>
+        <translation>回调</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="258"/>
+        <source>staff account</source>
+        <translation>员工账号</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="259"/>
+        <source>settlement statement</source>
+        <translation>结算单</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="260"/>
+        <source>fee schedule</source>
+        <translation>费率表</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="261"/>
+        <source>discrepancy</source>
+        <translation>对账异常</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="262"/>
+        <source>reconciliation run</source>
+        <translation>对账运行</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="263"/>
+        <location filename="../../models/common/labels.cpp" line="264"/>
+        <source>audit trail</source>
+        <translation>审计轨迹</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="265"/>
+        <source>export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="266"/>
+        <source>fix</source>
+        <translation>修复</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="267"/>
+        <source>setting</source>
+        <translation>运营参数</translation>
+    </message>
+</context>
+<context>
     <name>OncePay::ErrorText</name>
     <message>
         <location filename="../../views/common/errortext.h" line="18"/>
@@ -1514,52 +2221,52 @@ hash      %2</translation>
 <context>
     <name>OncePay::FixModel</name>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="55"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="56"/>
         <source>#</source>
         <translation>编号</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="62"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="63"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="64"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="65"/>
         <source>Target</source>
         <translation>对象</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="65"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="66"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="70"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="71"/>
         <source>Approvals</source>
         <translation>批准数</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="73"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="74"/>
         <source>Proposed by</source>
         <translation>提议人</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="74"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="75"/>
         <source>Age</source>
         <translation>时长</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="82"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="83"/>
         <source>proposed %1</source>
         <translation>提议于 %1</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="87"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="88"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="98"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="99"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
@@ -1567,32 +2274,32 @@ hash      %2</translation>
 <context>
     <name>OncePay::FulfilmentModel</name>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="251"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="285"/>
         <source>Created</source>
         <translation>创建时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="252"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="286"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="253"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="287"/>
         <source>purchase order</source>
         <translation>采购单</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="253"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="287"/>
         <source>logistics order</source>
         <translation>物流单</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="255"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="289"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="256"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="291"/>
         <source>Callback</source>
         <translation>回调</translation>
     </message>
@@ -1600,32 +2307,32 @@ hash      %2</translation>
 <context>
     <name>OncePay::IdempotencyModel</name>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="213"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="245"/>
         <source>Created</source>
         <translation>创建时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="214"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="246"/>
         <source>Request</source>
         <translation>请求</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="215"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="247"/>
         <source>Operation</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="216"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="249"/>
         <source>Expected version</source>
         <translation>预期版本</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="218"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="251"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="225"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="258"/>
         <source>Outcome</source>
         <translation>结果</translation>
     </message>
@@ -1633,251 +2340,392 @@ hash      %2</translation>
 <context>
     <name>OncePay::Labels</name>
     <message>
-        <location filename="../../models/common/labels.cpp" line="13"/>
+        <location filename="../../models/common/labels.cpp" line="16"/>
         <source>pending payment</source>
         <translation>待支付</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="15"/>
+        <location filename="../../models/common/labels.cpp" line="18"/>
         <source>paying</source>
         <translation>支付中</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="17"/>
+        <location filename="../../models/common/labels.cpp" line="20"/>
         <source>paid, unconfirmed</source>
         <translation>已付款待确认</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="19"/>
+        <location filename="../../models/common/labels.cpp" line="22"/>
         <source>paid</source>
         <translation>已支付</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="21"/>
+        <location filename="../../models/common/labels.cpp" line="24"/>
         <source>payment failed</source>
         <translation>支付失败</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="23"/>
+        <location filename="../../models/common/labels.cpp" line="26"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="25"/>
-        <location filename="../../models/common/labels.cpp" line="144"/>
+        <location filename="../../models/common/labels.cpp" line="28"/>
+        <location filename="../../models/common/labels.cpp" line="147"/>
         <source>refunded</source>
         <translation>已退款</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="32"/>
-        <location filename="../../models/common/labels.cpp" line="119"/>
+        <location filename="../../models/common/labels.cpp" line="35"/>
+        <location filename="../../models/common/labels.cpp" line="122"/>
         <source>pending</source>
         <translation>待处理</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="34"/>
+        <location filename="../../models/common/labels.cpp" line="37"/>
         <source>processing</source>
         <translation>处理中</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="36"/>
+        <location filename="../../models/common/labels.cpp" line="39"/>
         <source>completed</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="38"/>
+        <location filename="../../models/common/labels.cpp" line="41"/>
         <source>skipped</source>
         <translation>已跳过</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="40"/>
+        <location filename="../../models/common/labels.cpp" line="43"/>
         <source>failed, will retry</source>
         <translation>失败，将重试</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="42"/>
+        <location filename="../../models/common/labels.cpp" line="45"/>
         <source>dead letter</source>
         <translation>死信</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="50"/>
+        <location filename="../../models/common/labels.cpp" line="53"/>
         <source>Message waiting</source>
         <translation>消息等待处理</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="52"/>
+        <location filename="../../models/common/labels.cpp" line="55"/>
         <source>Message processing too long</source>
         <translation>消息处理超时</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="54"/>
+        <location filename="../../models/common/labels.cpp" line="57"/>
         <source>Expired lease</source>
         <translation>租约已过期</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="56"/>
+        <location filename="../../models/common/labels.cpp" line="59"/>
         <source>Dead letter</source>
         <translation>死信</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="58"/>
+        <location filename="../../models/common/labels.cpp" line="61"/>
         <source>Unfinished request</source>
         <translation>未完成的请求</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="60"/>
+        <location filename="../../models/common/labels.cpp" line="63"/>
         <location filename="../../models/fixes/fixlabels.cpp" line="104"/>
         <source>Refund due</source>
         <translation>待退款</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="62"/>
+        <location filename="../../models/common/labels.cpp" line="65"/>
         <source>Order in flight</source>
         <translation>订单停滞在途</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="78"/>
+        <location filename="../../models/common/labels.cpp" line="81"/>
         <source>order id</source>
         <translation>订单号</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="80"/>
+        <location filename="../../models/common/labels.cpp" line="83"/>
         <source>customer reference</source>
         <translation>客户编号</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="82"/>
+        <location filename="../../models/common/labels.cpp" line="85"/>
         <source>channel transaction</source>
         <translation>渠道交易号</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="84"/>
+        <location filename="../../models/common/labels.cpp" line="87"/>
         <source>callback id</source>
         <translation>回调编号</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="85"/>
+        <location filename="../../models/common/labels.cpp" line="88"/>
         <source>request id</source>
         <translation>请求编号</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="93"/>
+        <location filename="../../models/common/labels.cpp" line="96"/>
+        <location filename="../../models/common/labels.cpp" line="239"/>
         <source>agent</source>
         <translation>客服</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="94"/>
+        <location filename="../../models/common/labels.cpp" line="97"/>
+        <location filename="../../models/common/labels.cpp" line="241"/>
         <source>finance</source>
         <translation>财务</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="95"/>
+        <location filename="../../models/common/labels.cpp" line="98"/>
+        <location filename="../../models/common/labels.cpp" line="243"/>
         <source>auditor</source>
         <translation>审计</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="96"/>
+        <location filename="../../models/common/labels.cpp" line="99"/>
+        <location filename="../../models/common/labels.cpp" line="245"/>
         <source>administrator</source>
         <translation>管理员</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="104"/>
+        <location filename="../../models/common/labels.cpp" line="107"/>
         <source>request</source>
         <translation>请求</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="106"/>
+        <location filename="../../models/common/labels.cpp" line="109"/>
         <source>callback</source>
         <translation>回调</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="108"/>
+        <location filename="../../models/common/labels.cpp" line="111"/>
         <source>fix</source>
         <translation>修复</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="110"/>
+        <location filename="../../models/common/labels.cpp" line="113"/>
         <source>timer</source>
         <translation>定时器</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="112"/>
+        <location filename="../../models/common/labels.cpp" line="115"/>
+        <location filename="../../models/common/labels.cpp" line="235"/>
         <source>system</source>
         <translation>系统</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="120"/>
+        <location filename="../../models/common/labels.cpp" line="123"/>
         <source>succeeded</source>
         <translation>成功</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="121"/>
+        <location filename="../../models/common/labels.cpp" line="124"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="129"/>
+        <location filename="../../models/common/labels.cpp" line="132"/>
         <source>payment credit</source>
         <translation>支付入账</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="131"/>
+        <location filename="../../models/common/labels.cpp" line="134"/>
         <source>refund debit</source>
         <translation>退款出账</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="133"/>
+        <location filename="../../models/common/labels.cpp" line="136"/>
         <source>fee adjustment</source>
         <translation>手续费调整</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="135"/>
+        <location filename="../../models/common/labels.cpp" line="138"/>
         <source>write-off</source>
         <translation>核销</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="142"/>
+        <location filename="../../models/common/labels.cpp" line="145"/>
         <source>captured</source>
         <translation>已收款</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="151"/>
+        <location filename="../../models/common/labels.cpp" line="154"/>
         <source>settled</source>
         <translation>已结算</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="153"/>
+        <location filename="../../models/common/labels.cpp" line="156"/>
         <source>not settled yet</source>
         <translation>尚未结算</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="160"/>
+        <location filename="../../models/common/labels.cpp" line="163"/>
         <source>charge</source>
         <translation>收款</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="162"/>
+        <location filename="../../models/common/labels.cpp" line="165"/>
         <source>refund</source>
         <comment>settlement line kind</comment>
         <translation>退款</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="178"/>
+        <location filename="../../models/common/labels.cpp" line="233"/>
+        <source>platform</source>
+        <comment>actor role</comment>
+        <translation>平台</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="237"/>
+        <source>channel</source>
+        <comment>actor role</comment>
+        <translation>渠道</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="247"/>
+        <source>anonymous</source>
+        <comment>actor role</comment>
+        <translation>匿名</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="249"/>
+        <source>unknown</source>
+        <comment>actor role</comment>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="278"/>
+        <source>payment succeeded</source>
+        <translation>支付成功</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="280"/>
+        <source>payment failed</source>
+        <comment>callback event</comment>
+        <translation>支付失败</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="282"/>
+        <source>payment pending</source>
+        <translation>支付处理中</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="284"/>
+        <source>refunded</source>
+        <comment>callback event</comment>
+        <translation>已退款</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="286"/>
+        <source>other event</source>
+        <translation>其他事件</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="294"/>
+        <source>%1 (%2)</source>
+        <comment>callback event, channel&apos;s event type</comment>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="300"/>
+        <source>start payment</source>
+        <translation>发起支付</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="302"/>
+        <source>roll back</source>
+        <comment>request operation</comment>
+        <translation>回滚</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="312"/>
+        <source>%1, v%2</source>
+        <comment>request outcome: state, version</comment>
+        <translation>%1，版本 %2</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="322"/>
+        <source>created</source>
+        <comment>purchase or logistics order</comment>
+        <translation>已创建</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="330"/>
+        <source>from %1</source>
+        <translation>起始 %1</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="332"/>
+        <source>to %1</source>
+        <translation>截至 %1</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="334"/>
+        <source>actor %1</source>
+        <translation>操作者 %1</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="336"/>
+        <source>action %1</source>
+        <translation>动作 %1</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="338"/>
+        <source>order %1</source>
+        <translation>订单 %1</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="340"/>
+        <source>callback %1</source>
+        <translation>回调 %1</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="342"/>
+        <source>entity kind %1</source>
+        <translation>实体类型 %1</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="344"/>
+        <source>entity %1</source>
+        <translation>实体 %1</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="346"/>
+        <source>up to seq %1</source>
+        <translation>序号不超过 %1</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="347"/>
+        <source>all rows</source>
+        <translation>全部记录</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="347"/>
+        <source>, </source>
+        <comment>list separator</comment>
+        <translation>，</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="362"/>
         <source>%1 s</source>
         <translation>%1 秒</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="180"/>
+        <location filename="../../models/common/labels.cpp" line="364"/>
         <source>%1 min</source>
         <translation>%1 分钟</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="182"/>
+        <location filename="../../models/common/labels.cpp" line="366"/>
         <source>%1 h %2 min</source>
         <translation>%1 小时 %2 分钟</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="185"/>
+        <location filename="../../models/common/labels.cpp" line="369"/>
         <source>%1 d %2 h</source>
         <translation>%1 天 %2 小时</translation>
     </message>
@@ -2018,32 +2866,32 @@ hash      %2</translation>
 <context>
     <name>OncePay::LedgerModel</name>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="201"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="233"/>
         <source>Booked</source>
         <translation>记账时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="202"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="234"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="203"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="235"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="205"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="237"/>
         <source>Transaction</source>
         <translation>交易号</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="206"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="238"/>
         <source>Callback</source>
         <translation>回调</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="207"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="239"/>
         <source>Key</source>
         <translation>键</translation>
     </message>
@@ -2182,42 +3030,42 @@ hash      %2</translation>
 <context>
     <name>OncePay::MessageModel</name>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="149"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="181"/>
         <source>Received</source>
         <translation>接收时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="150"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="182"/>
         <source>Callback</source>
         <translation>回调</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="151"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="183"/>
         <source>Event</source>
         <translation>事件</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="154"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="186"/>
         <source>Attempt</source>
         <translation>支付尝试</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="155"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="187"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="164"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="196"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="173"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="205"/>
         <source>Tries</source>
         <translation>尝试次数</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="174"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="206"/>
         <source>Reason / last error</source>
         <translation>原因 / 最近错误</translation>
     </message>
@@ -2225,42 +3073,42 @@ hash      %2</translation>
 <context>
     <name>OncePay::OrderHitModel</name>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="50"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="76"/>
         <source>Order</source>
         <translation>订单</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="55"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="81"/>
         <source>Found by</source>
         <translation>匹配方式</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="56"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="82"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="58"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="84"/>
         <source>State</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="61"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="87"/>
         <source>Version</source>
         <translation>版本</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="62"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="88"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="64"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="90"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="65"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="91"/>
         <source>Updated</source>
         <translation>更新时间</translation>
     </message>
@@ -2489,42 +3337,42 @@ Body:
 <context>
     <name>OncePay::PaymentModel</name>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="184"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="216"/>
         <source>Captured</source>
         <translation>扣款时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="185"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="217"/>
         <source>Channel</source>
         <translation>渠道</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="186"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="218"/>
         <source>Transaction</source>
         <translation>交易号</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="187"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="219"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="189"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="221"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="191"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="223"/>
         <source>Settlement</source>
         <translation>结算</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="194"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="226"/>
         <source>Attempt</source>
         <translation>支付尝试</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="195"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="227"/>
         <source>Callback</source>
         <translation>回调</translation>
     </message>
@@ -2763,236 +3611,236 @@ Body:
 <context>
     <name>OncePay::ReconciliationPage</name>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="76"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="77"/>
         <source>&lt;h2&gt;Reconciliation&lt;/h2&gt;</source>
         <translation>&lt;h2&gt;对账&lt;/h2&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="77"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="78"/>
         <source>R&amp;un reconciliation…</source>
         <translation>运行对账(&amp;U)…</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="80"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="81"/>
         <source>&amp;Cancel run</source>
         <translation>取消运行(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="86"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="87"/>
         <source>&amp;Refresh</source>
         <translation>刷新(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="102"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="103"/>
         <source>Open exceptions</source>
         <translation>未结异常</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="103"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="104"/>
         <source>Corrected automatically</source>
         <translation>已自动更正</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="104"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="105"/>
         <source>Resolved or written off</source>
         <translation>已解决或已核销</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="106"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="107"/>
         <source>All</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="109"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="110"/>
         <source>All kinds</source>
         <translation>全部类型</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="114"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="115"/>
         <source>All channels</source>
         <translation>全部渠道</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="119"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="120"/>
         <source>Any age</source>
         <translation>任意时长</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="120"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="121"/>
         <source>Older than 1 day</source>
         <translation>超过 1 天</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="121"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="122"/>
         <source>Older than 7 days</source>
         <translation>超过 7 天</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="122"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="123"/>
         <source>Older than 30 days</source>
         <translation>超过 30 天</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="146"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="147"/>
         <source>Settlement line</source>
         <translation>结算行</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="147"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="148"/>
         <source>Our payment</source>
         <translation>我方付款</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="148"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="149"/>
         <source>Rule and evidence</source>
         <translation>规则与证据</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="150"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="151"/>
         <source>&amp;Propose fix…</source>
         <translation>提议修复(&amp;P)…</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="153"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="154"/>
         <source>C&amp;lose period of selected run…</source>
         <translation>关闭所选运行的期间(&amp;L)…</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="156"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="157"/>
         <source>Open &amp;order</source>
         <translation>打开订单(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="180"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="181"/>
         <source>&amp;Show:</source>
         <translation>显示(&amp;S)：</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="180"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="181"/>
         <source>&amp;Kind:</source>
         <translation>类型(&amp;K)：</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="181"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="182"/>
         <source>C&amp;hannel:</source>
         <translation>渠道(&amp;H)：</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="181"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="182"/>
         <source>A&amp;ge:</source>
         <translation>时长(&amp;G)：</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="206"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="207"/>
         <source>&lt;b&gt;Runs&lt;/b&gt;</source>
         <translation>&lt;b&gt;对账运行&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="208"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="209"/>
         <source>&lt;b&gt;Exceptions&lt;/b&gt;</source>
         <translation>&lt;b&gt;异常&lt;/b&gt;</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="259"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="260"/>
         <source>%n open exception(s)</source>
         <translation>
             <numerusform>%n 个未结异常</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="263"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="264"/>
         <source>%n corrected automatically under the minimal-intervention rule.</source>
         <translation>
             <numerusform>按最小干预规则自动更正 %n 项。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="266"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="267"/>
         <source>Latest run covers %1 of eligible payments.</source>
         <translation>最近一次运行覆盖了 %1 的应对账付款。</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="271"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="272"/>
         <source>A run is overdue: the last one finished %1 ago (cadence %2).</source>
         <translation>对账已逾期：上次运行于 %1 前完成（周期 %2）。</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="275"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="276"/>
         <source>No reconciliation has run yet.</source>
         <translation>尚未运行过对账。</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="295"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="296"/>
         <source>Select an exception.</source>
         <translation>请选择一个异常。</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="303"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="304"/>
         <source>Line #%1 (%2)&lt;br&gt;Gross %3&lt;br&gt;Fee %4&lt;br&gt;Net %5&lt;br&gt;Settled %6</source>
         <translation>第 %1 行（%2）&lt;br&gt;总额 %3&lt;br&gt;手续费 %4&lt;br&gt;净额 %5&lt;br&gt;结算于 %6</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="310"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="311"/>
         <source>No settlement line: the channel has not settled this payment.</source>
         <translation>无结算行：渠道尚未结算此付款。</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="312"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="313"/>
         <source>Order %1 (%2)&lt;br&gt;Captured %3&lt;br&gt;Status %4&lt;br&gt;At %5</source>
         <translation>订单 %1（%2）&lt;br&gt;已收款 %3&lt;br&gt;状态 %4&lt;br&gt;时间 %5</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="318"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="319"/>
         <source>No payment with transaction %1 is known to OncePay.</source>
         <translation>OncePay 中没有交易号为 %1 的付款。</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="322"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="323"/>
         <source>Rule %1 version %2; fee schedule #%3 %4</source>
         <translation>规则 %1 第 %2 版；费率表 #%3 %4</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="329"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="330"/>
         <source>Evidence SHA-256 %1</source>
         <translation>证据 SHA-256 %1</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="335"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="336"/>
         <source>Fix #%1 is waiting for approval.</source>
         <translation>修复 #%1 正在等待审批。</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="374"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="375"/>
         <source>Run reconciliation</source>
         <translation>运行对账</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="387"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="388"/>
         <source>&amp;Run</source>
         <translation>运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="391"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="392"/>
         <source>&amp;From (UTC):</source>
         <translation>起始（UTC）(&amp;F)：</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="392"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="393"/>
         <source>&amp;To, inclusive:</source>
         <translation>截止（含）(&amp;T)：</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="436"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="437"/>
         <source>The run failed: %1</source>
         <translation>运行失败：%1</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="441"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="442"/>
         <source>Run #%1 was cancelled; nothing it found was kept.</source>
         <translation>运行 #%1 已取消；其结果未保留。</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="442"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="443"/>
         <source>Run #%1 finished: coverage %2, %3 corrected automatically, %4 new exception(s).</source>
         <translation>运行 #%1 已完成：覆盖率 %2，自动更正 %3 项，新增 %4 个异常。</translation>
     </message>
@@ -3000,42 +3848,42 @@ Body:
 <context>
     <name>OncePay::RefundModel</name>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="231"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="265"/>
         <source>Flagged</source>
         <translation>标记时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="232"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="266"/>
         <source>Channel</source>
         <translation>渠道</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="233"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="267"/>
         <source>Transaction</source>
         <translation>交易号</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="235"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="269"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="237"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="271"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="238"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="272"/>
         <source>Callback</source>
         <translation>回调</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="239"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="273"/>
         <source>Resolved</source>
         <translation>已处理</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="241"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="275"/>
         <source>open</source>
         <translation>未处理</translation>
     </message>
@@ -3043,52 +3891,52 @@ Body:
 <context>
     <name>OncePay::RunModel</name>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="157"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="242"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="162"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="247"/>
         <source>Period</source>
         <translation>期间</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="166"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="251"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="169"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="254"/>
         <source>Coverage</source>
         <translation>覆盖率</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="177"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="262"/>
         <source>settled and matched ÷ eligible = %1 ÷ %2</source>
         <translation>已结算且匹配 ÷ 应对账 = %1 ÷ %2</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="180"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="265"/>
         <source>Matched</source>
         <translation>已匹配</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="183"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="268"/>
         <source>Auto-fixed</source>
         <translation>自动更正</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="186"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="271"/>
         <source>Opened</source>
         <translation>新开异常</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="189"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="274"/>
         <source>By</source>
         <translation>执行人</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="190"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="275"/>
         <source>Finished</source>
         <translation>已完成</translation>
     </message>
@@ -3350,57 +4198,57 @@ Body:
 <context>
     <name>OncePay::StuckModel</name>
     <message>
-        <location filename="../../models/investigation/stuckmodel.cpp" line="19"/>
+        <location filename="../../models/investigation/stuckmodel.cpp" line="20"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/stuckmodel.cpp" line="28"/>
+        <location filename="../../models/investigation/stuckmodel.cpp" line="29"/>
         <source>Age</source>
         <translation>滞留时长</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/stuckmodel.cpp" line="34"/>
+        <location filename="../../models/investigation/stuckmodel.cpp" line="35"/>
         <source>since %1</source>
         <translation>自 %1 起</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/stuckmodel.cpp" line="39"/>
+        <location filename="../../models/investigation/stuckmodel.cpp" line="40"/>
         <source>Order</source>
         <translation>订单</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/stuckmodel.cpp" line="40"/>
+        <location filename="../../models/investigation/stuckmodel.cpp" line="41"/>
         <source>Channel</source>
         <translation>渠道</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/stuckmodel.cpp" line="41"/>
+        <location filename="../../models/investigation/stuckmodel.cpp" line="42"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/stuckmodel.cpp" line="48"/>
+        <location filename="../../models/investigation/stuckmodel.cpp" line="51"/>
         <source>Tries</source>
         <translation>尝试次数</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/stuckmodel.cpp" line="51"/>
+        <location filename="../../models/investigation/stuckmodel.cpp" line="54"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/stuckmodel.cpp" line="62"/>
+        <location filename="../../models/investigation/stuckmodel.cpp" line="65"/>
         <source>Reference</source>
         <translation>引用</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/stuckmodel.cpp" line="65"/>
+        <location filename="../../models/investigation/stuckmodel.cpp" line="68"/>
         <source>Reason / last error</source>
         <translation>原因 / 最近错误</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/stuckmodel.cpp" line="45"/>
+        <location filename="../../models/investigation/stuckmodel.cpp" line="46"/>
         <source>to refund</source>
         <translation>待退款</translation>
     </message>
@@ -3488,87 +4336,87 @@ Body:
 <context>
     <name>OncePay::TimelineModel</name>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="73"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="99"/>
         <source>%1 → %2</source>
         <translation>%1 → %2</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="75"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="101"/>
         <source>Refused: %1 → %2</source>
         <translation>已拒绝：%1 → %2</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="78"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="104"/>
         <source>Callback received</source>
         <translation>收到回调</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="78"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="104"/>
         <source>Callback received, %1</source>
         <translation>收到回调，%1</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="80"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="106"/>
         <source>Worker: %1</source>
         <translation>处理器：%1</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="81"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="107"/>
         <source>Ledger: %1 %2</source>
         <translation>账本：%1 %2</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="82"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="108"/>
         <source>Refund due: %1</source>
         <translation>待退款：%1</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="83"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="109"/>
         <source>Manual fix %1</source>
         <translation>人工修复 %1</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="103"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="129"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="108"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="134"/>
         <source>Version</source>
         <translation>版本</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="111"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="137"/>
         <source>v%1</source>
         <translation>v%1</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="113"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="139"/>
         <source>expected v%1</source>
         <translation>预期 v%1</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="118"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="144"/>
         <source>Event</source>
         <translation>事件</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="128"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="154"/>
         <source>Detail</source>
         <translation>详情</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="133"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="165"/>
         <source>Cause</source>
         <translation>起因</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="136"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="168"/>
         <source>%1 %2</source>
         <translation>%1 %2</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="139"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="171"/>
         <source>Actor</source>
         <translation>执行者</translation>
     </message>

@@ -1,6 +1,10 @@
 // Every console model over real engine data passes QAbstractItemModelTester, and shows what
 // matters: refused rows flagged, money formatted exactly, the order of each row known.
 
+#include "common/enginetext.h"
+#include "common/labels.h"
+#include "common/language.h"
+#include "fixes/fixmodels.h"
 #include "investigation/discrepancymodel.h"
 #include "investigation/ordermodels.h"
 #include "investigation/orderpicturequery.h"
@@ -10,6 +14,9 @@
 
 #include <QAbstractItemModelTester>
 #include <QGuiApplication>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRegularExpression>
 #include <QSortFilterProxyModel>
 #include <QTest>
 
@@ -45,6 +52,65 @@ template <typename Model, typename Rows> void exercise(Rows rows)
     QCOMPARE(model.rowCount(), 0);
     model.setRows(rows);
 }
+
+// The Latin words left in a text shown in 简体中文. Identifiers (they carry digits, '_', '-',
+// ':', '.' or '/'), currency codes, channel names and the product's name are data, not words.
+QStringList englishWords(const QString &text)
+{
+    static const QRegularExpression separators(QStringLiteral("[\\s，。：；（）()“”、→,;:]+"));
+    static const QRegularExpression identifier(QStringLiteral("[0-9_\\-:./]"));
+    static const QRegularExpression word(QStringLiteral("[A-Za-z]{2,}"));
+    static const QRegularExpression currency(QStringLiteral("\\A[A-Z]{3}\\z"));
+    static const QStringList data{"stripe", "paypal", "kakaopay", "fedapay", "OncePay"};
+    QStringList out;
+    for (const QString &token : text.split(separators, Qt::SkipEmptyParts))
+        if (!identifier.match(token).hasMatch() && !currency.match(token).hasMatch() &&
+            !data.contains(token) && word.match(token).hasMatch())
+            out << token;
+    return out;
+}
+
+// Every cell of the given columns reads as 简体中文: no Latin word left, and something Chinese
+// whenever the cell shows anything but data.
+template <typename Model, typename Rows>
+void expectChinese(const Rows &rows, const QStringList &columns, const QStringList &kept = {})
+{
+    Model model;
+    model.setRows(rows);
+    QVERIFY(model.rowCount() > 0);
+    static const QRegularExpression han(QStringLiteral("\\p{Han}"));
+    for (int c = 0; c < model.columnCount(); ++c) {
+        const QString title = model.headerData(c, Qt::Horizontal).toString();
+        QVERIFY2(han.match(title).hasMatch(), qPrintable(title));
+    }
+    for (const QString &column : columns) {
+        int c = 0;
+        while (c < model.columnCount() && model.headerData(c, Qt::Horizontal).toString() != column)
+            ++c;
+        QVERIFY2(c < model.columnCount(), qPrintable(column));
+        for (int r = 0; r < model.rowCount(); ++r) {
+            const QString shown = model.index(r, c).data().toString();
+            if (kept.contains(shown))
+                continue; // a person's or the platform's own words: kept as written
+            const QStringList left = englishWords(shown);
+            QVERIFY2(left.isEmpty(), qPrintable(QStringLiteral("%1 row %2: '%3' (%4)")
+                                                    .arg(column)
+                                                    .arg(r)
+                                                    .arg(shown, left.join(u' '))));
+        }
+    }
+}
+
+// The real 简体中文 translation (the .qm compiled into the views library), for one test.
+class Chinese {
+public:
+    Chinese() { m_ok = Language::apply(QStringLiteral("zh_CN")).language() == QLocale::Chinese; }
+    ~Chinese() { Language::apply(QStringLiteral("en")); }
+    bool ok() const { return m_ok; }
+
+private:
+    bool m_ok = false;
+};
 
 } // namespace
 
@@ -102,6 +168,149 @@ private Q_SLOTS:
                         model.index(0, c).data().toString());
         QCOMPARE(cell.value("Status"), QStringLiteral("captured"));
         QCOMPARE(cell.value("Settlement"), QStringLiteral("not settled yet"));
+    }
+
+    // What the engine wrote (reasons, outcomes, dead letters, refund reasons) and its codes
+    // (audit actions, roles, entity kinds, event kinds, operations) read as 简体中文 on every tab
+    // of the order page and in the stuck list, over the real engine's scenario. The platform's
+    // own words for a rollback ("new attempt") stay as written, and so does the stored text,
+    // in the tooltip.
+    void zhShowsWordsNotEngineText()
+    {
+        Chinese zh;
+        QVERIFY(zh.ok());
+        QStringList orders{"ord-paid", "ord-rb", "ord-ref", "ord-wait", "ord-stuck"};
+        for (const QString &id : orders) {
+            auto p = OrderPictureQuery(*m_fixture->orders).load(id, kFinance);
+            QVERIFY2(p.ok(), qPrintable(id));
+            expectChinese<TimelineModel>(p->timeline, {"版本", "事件", "详情", "起因"},
+                                         {"new attempt"});
+            if (!p->messages.isEmpty())
+                expectChinese<MessageModel>(p->messages, {"事件", "状态", "原因 / 最近错误"});
+            if (!p->payments.isEmpty())
+                expectChinese<PaymentModel>(p->payments, {"状态", "结算"});
+            if (!p->ledger.isEmpty())
+                expectChinese<LedgerModel>(p->ledger, {"类型"});
+            if (!p->idempotency.isEmpty())
+                expectChinese<IdempotencyModel>(p->idempotency, {"操作", "状态", "结果"});
+            if (!p->refunds.isEmpty())
+                expectChinese<RefundModel>(p->refunds, {"原因"});
+            if (!p->fulfilment.isEmpty())
+                expectChinese<FulfilmentModel>(p->fulfilment, {"类型", "状态"});
+            QVERIFY(p->auditVisible);
+            QVERIFY(!p->audit.isEmpty());
+            expectChinese<AuditRowModel>(p->audit, {"操作", "对象", "原因"}, {"new attempt"});
+        }
+        auto stuck = StuckQuery(*m_fixture->orders, m_fixture->clock).load({}, kFinance);
+        QVERIFY(stuck.ok());
+        expectChinese<StuckModel>(stuck->records, {"类型", "状态", "原因 / 最近错误"});
+
+        // The stale late success of ord-rb, word for word, and its stored text as the tooltip.
+        auto rb = OrderPictureQuery(*m_fixture->orders).load("ord-rb", kFinance);
+        QVERIFY(rb.ok());
+        QVERIFY(!rb->refunds.isEmpty());
+        RefundModel refunds;
+        refunds.setRows(rb->refunds);
+        const QString stored = rb->refunds.first().reason;
+        QCOMPARE(stored,
+                 QStringLiteral("attempt req-rb-1 is not the current attempt of order ord-rb"
+                                " (v4, pending_payment)"));
+        QCOMPARE(
+            refunds.index(0, 4).data().toString(),
+            QStringLiteral("支付尝试 req-rb-1 不是订单 ord-rb 的当前支付尝试（版本 4，待支付）"));
+        QCOMPARE(refunds.index(0, 4).data(Qt::ToolTipRole).toString(), stored);
+        TimelineModel timeline;
+        timeline.setRows(rb->timeline);
+        QStringList details;
+        for (int r = 0; r < timeline.rowCount(); ++r)
+            details << timeline.index(r, TimelineModel::Detail).data().toString();
+        QVERIFY2(details.contains(QStringLiteral("stripe 通知支付失败")),
+                 qPrintable(details.join('|')));
+        QVERIFY(details.contains(QStringLiteral("金额与币种核对无误")));
+        QVERIFY(details.contains(QStringLiteral("new attempt"))); // the platform's words
+    }
+
+    // Each mapping on its own, in 简体中文 and in English, and every engine template translated.
+    void engineTextAndCodesInBothLanguages()
+    {
+        const QString stale = QStringLiteral(
+            "stale: attempt a-1 is not the current attempt of order o-1 (v7, paid); captured "
+            "money flagged for refund");
+        const QString mismatch =
+            QStringLiteral("paid_unconfirmed at v3: amount 898.74 CNY differs "
+                           "from the order's 998.59 CNY; waiting for a person");
+        {
+            Chinese zh;
+            QVERIFY(zh.ok());
+            static const QRegularExpression words(QStringLiteral("[A-Za-z]{2,}"));
+            for (const QString &t : Labels::engineTemplates())
+                if (words.match(t).hasMatch()) // "  %1" and "%1: %2" have nothing to translate
+                    QVERIFY2(
+                        QCoreApplication::translate("OncePay::EngineText", qPrintable(t)) != t,
+                        qPrintable(QStringLiteral("no 简体中文 for the engine's '%1'").arg(t)));
+            QCOMPARE(Labels::engineText(stale),
+                     QStringLiteral(
+                         "已过期：支付尝试 a-1 不是订单 o-1 的当前支付尝试（版本 7，已支付）；"
+                         "已收款项已标记为待退款"));
+            QCOMPARE(Labels::engineText(mismatch),
+                     QStringLiteral("已付款待确认（版本 3）：金额 898.74 CNY 与订单金额 998.59 CNY "
+                                    "不一致；等待人工处理"));
+            QCOMPARE(Labels::engineText("paid at v4"), QStringLiteral("已支付（版本 4）"));
+            QCOMPARE(Labels::engineText("unknown order ghost-1"),
+                     QStringLiteral("未知订单 ghost-1"));
+            QCOMPARE(Labels::engineText("settled 62700 XOF, order 66000 XOF"),
+                     QStringLiteral("结算金额 62700 XOF，订单金额 66000 XOF"));
+            QCOMPARE(Labels::engineText("confirm_payment proposed (payment_verified: seen)"),
+                     QStringLiteral("已提议修复“确认付款”（已向渠道核实付款：seen）"));
+            // A fix's evidence, line by line.
+            QCOMPARE(Labels::engineText("  last error: unknown order ghost-1"),
+                     QStringLiteral("  最近错误：未知订单 ghost-1"));
+            QCOMPARE(Labels::engineText(
+                         "order ghost-1 does not exist (yet): a callback for it cannot be applied"),
+                     QStringLiteral("订单 ghost-1（尚）不存在：无法应用针对它的回调"));
+            QCOMPARE(Labels::engineText("  v2 pending_payment → paying by checkout (request r-1) "
+                                        "payment attempt on stripe"),
+                     QStringLiteral("  版本 2：待支付 → 支付中，操作者 checkout（请求 r-1）"
+                                    "通过 stripe 发起支付"));
+            // Not the engine's: as written.
+            QCOMPARE(Labels::engineText("customer cancelled"),
+                     QStringLiteral("customer cancelled"));
+            QCOMPARE(Labels::engineText("stripe: the dog ate it"),
+                     QStringLiteral("stripe: the dog ate it"));
+            QCOMPARE(Labels::auditAction("order.transition"), QStringLiteral("订单状态变更"));
+            QCOMPARE(Labels::auditAction("callback.dead_lettered"), QStringLiteral("回调转入死信"));
+            QCOMPARE(Labels::actorRole("platform"), QStringLiteral("平台"));
+            QCOMPARE(Labels::actorRole("system"), QStringLiteral("系统"));
+            QCOMPARE(Labels::entityKind("order"), QStringLiteral("订单"));
+            QCOMPARE(Labels::callbackEvent("payment_succeeded", "APPROVE"),
+                     QStringLiteral("支付成功（APPROVE）"));
+            QCOMPARE(Labels::requestOperation("pay"), QStringLiteral("发起支付"));
+            QCOMPARE(Labels::requestOutcome(R"({"state":"paying","version":2})"),
+                     QStringLiteral("支付中，版本 2"));
+            QCOMPARE(Labels::fulfilmentStatus("created"), QStringLiteral("已创建"));
+            QCOMPARE(Labels::auditFilter({}), QStringLiteral("全部记录"));
+
+            // A fix's change: field names and values as words, the stored ones as tooltips.
+            ChangeModel change;
+            change.setChange(QJsonDocument::fromJson(
+                                 R"({"after":{"attempts":"0","status":"pending"},
+                                     "before":{"attempts":"12","status":"dead"},
+                                     "target":"message:stripe:evt_1"})")
+                                 .object());
+            QHash<QString, QStringList> rows;
+            for (int r = 0; r < change.rowCount(); ++r)
+                rows.insert(change.index(r, 0).data(Qt::ToolTipRole).toString(),
+                            {change.index(r, 0).data().toString(),
+                             change.index(r, 1).data().toString(),
+                             change.index(r, 2).data().toString(),
+                             change.index(r, 2).data(Qt::ToolTipRole).toString()});
+            QCOMPARE(rows.value("status"), QStringList({"状态", "死信", "待处理", "pending"}));
+            QCOMPARE(rows.value("attempts").value(0), QStringLiteral("尝试次数"));
+        }
+        QCOMPARE(Labels::engineText("stripe reports success"),
+                 QStringLiteral("stripe reports success"));
+        QCOMPARE(Labels::auditAction("order.transition"), QStringLiteral("order state changed"));
+        QCOMPARE(Labels::engineText(mismatch), mismatch); // English: as the engine wrote it
     }
 
     void timelineShowsVersionsCausesAndRefusals()

@@ -3,6 +3,7 @@
 #include "auth/permissions.h"
 #include "common/backgroundquery.h"
 #include "common/busyindicator.h"
+#include "common/enginetext.h"
 #include "common/errortext.h"
 #include "common/labels.h"
 #include "common/tableviews.h"
@@ -285,7 +286,15 @@ void ApprovalsPage::loadEvidence(const FixRequest &fix)
         [this, generation](const Result<QString> &r) {
             if (generation != m_evidenceGeneration)
                 return;
-            m_evidence->setPlainText(r ? *r : errorText(r.error()));
+            if (!r) {
+                m_evidence->setPlainText(errorText(r.error()));
+                return;
+            }
+            // The engine's lines in the interface language; what it cannot place stays as is.
+            QStringList lines = r->split(QLatin1Char('\n'));
+            for (QString &line : lines)
+                line = Labels::engineText(line);
+            m_evidence->setPlainText(lines.join(QLatin1Char('\n')));
         });
 }
 

@@ -231,7 +231,7 @@ void AuditTrailPage::refresh()
                 return;
             }
             m_summary->setText(tr("%n row(s) match: %1.", nullptr, int(qMin<qint64>(*n, INT_MAX)))
-                                   .arg(filter.describe()));
+                                   .arg(Labels::auditFilter(filter)));
         });
     m_model->fetchMore({});
 }

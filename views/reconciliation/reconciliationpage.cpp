@@ -3,6 +3,7 @@
 #include "auth/permissions.h"
 #include "common/backgroundquery.h"
 #include "common/busyindicator.h"
+#include "common/enginetext.h"
 #include "common/errortext.h"
 #include "common/labels.h"
 #include "common/tableviews.h"
@@ -329,7 +330,7 @@ void ReconciliationPage::showSelected()
                 tr("Evidence SHA-256 %1").arg(d.evidenceSha256.left(24)) +
                 QStringLiteral("…</small>");
     if (!d.detail.isEmpty())
-        rule += QStringLiteral("<br>") + d.detail.toHtmlEscaped();
+        rule += QStringLiteral("<br>") + Labels::engineText(d.detail).toHtmlEscaped();
     if (d.openFixId)
         rule += QStringLiteral("<br><i>") +
                 tr("Fix #%1 is waiting for approval.").arg(d.openFixId) + QStringLiteral("</i>");

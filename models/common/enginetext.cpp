@@ -1,0 +1,298 @@
+#include "enginetext.h"
+
+#include "common/labels.h"
+#include "fixes/fixlabels.h"
+
+#include <QCoreApplication>
+#include <QRegularExpression>
+
+#include <optional>
+#include <vector>
+
+namespace OncePay::Labels {
+
+namespace {
+
+// One template per sentence the engine writes, in the engine's exact English (services/ builds
+// it with QString::arg). `args` says what each %n stands for, in the order of the numbers:
+//   t  any text, shown as is (an amount with its currency, a person's comment)
+//   c  one word, shown as is (a channel, an order id, an attempt, a transaction)
+//   v  a number (a version, hours, a count)
+//   s  an order state code, shown as its word
+//   k  a settlement line kind code, shown as its word
+//   f  a fix kind code, shown as its word
+//   r  a fix reason code, shown as its word
+//   e  a callback's event kind code, shown as its word
+//   m  a callback message's status code, shown as its word
+//   K  a cause kind code (request, callback, ...), shown as its word
+//   D  a discrepancy kind code, shown as its word
+//   S  a discrepancy status code, shown as its word
+//   P  a payment status code, shown as its word
+//   n  another engine sentence, translated in turn (as is when it is none)
+//   N  another engine sentence that must be one (else the whole text is not this template)
+// More specific templates come first: the first whole match wins.
+struct Template {
+    const char *source;
+    const char *args;
+};
+
+const Template kTemplates[] = {
+    // What the worker did with a callback (services/worker/callbackprocessor.cpp), also the
+    // reasons of refusals, refund obligations and dead letters.
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "not an event OncePay acts on"), ""},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "informational: payment still pending at %1"), "c"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "callback names no order"), ""},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "unknown order %1"), "c"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "stale: %1; captured money flagged for refund"), "n"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "stale: %1"), "n"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "success without transaction id or amount"), ""},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "already applied: capture %1 is recorded"), "c"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "attempt %1 is not the current attempt of order %2 (v%3, %4)"),
+     "ccvs"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "success for attempt %1 while order %2 is %3 at v%4"),
+     "ccsv"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "currency %1 differs from the order's %2"), "cc"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "amount %1 differs from the order's %2"), "tt"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "confirmation refused: %1"), "n"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "paid_unconfirmed at v%1: %2; waiting for a person"),
+     "vn"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "amount and currency confirmed"), ""},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "failure of attempt %1, which is not the current attempt of order %2 (v%3)"),
+     "ccv"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "already applied: attempt already failed"), ""},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "failure after success ignored: order %1 is %2 at v%3"),
+     "csv"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "refund of %1 arrived before its capture"), "c"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "refund of %1, not the order's current payment; %2 refund flag(s) resolved"),
+     "cv"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "already applied: order %1 already refunded"), "c"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "refund while order %1 is %2; waiting for it to be paid"),
+     "cs"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "%1 at v%2"), "sv"},
+    // Transitions and refusals (services/orders).
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "%1 reports success"), "c"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "%1 reports failure"), "c"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "%1 reports refund"), "c"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "payment attempt on %1"), "c"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "rolled back after capture: %1"), "t"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "order %1 is no longer at version %2 in state %3"),
+     "cvs"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "order %1 is at version %2, not %3"), "cvv"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "order %1 has no captured payment to confirm"), "c"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "order %1: %2 → %3 is not a transition of the state machine"),
+     "css"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "order %1 does not exist"), "c"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "request id %1 was already used for a different request (%2 on order %3 at "
+                       "version %4)"),
+     "cccv"},
+    // Discrepancies (services/reconciliation/reconciliationmatcher.cpp).
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "captured money OncePay rejected (stale attempt) has settled; refund it"),
+     ""},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "%1 line for a transaction OncePay has no payment for"),
+     "k"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "captured %1 h ago, no settlement line"), "v"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "settled again (first settlement line %1)"), "v"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "settled, but order %1 is %2"), "cs"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "settled in %1, order in %2"), "cc"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "settled %1, order %2"), "tt"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "the channel refunded %1; OncePay has no refund of this payment"),
+     "t"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "refunded %1 h ago, no refund line"), "v"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "refund lines return %1, OncePay refunded %2"), "tt"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "fee %1 instead of %2: the %3 schedule change (rate %4 ppm) explains it"),
+     "ttvv"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "fee %1 instead of %2 (%3)"), "ttn"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "period closed"), ""},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "beyond the %1 ppm tolerance"), "v"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "no fee schedule change explains it"), ""},
+    // A fix (services/fixes/fixtargets.cpp).
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "resolved by a manual fix"), ""},
+    // A fix's lines on the order timeline (services/investigation/ordertimeline.cpp).
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "%1 proposed (%2: %3)"), "frt"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "%1 approved: %2"), "ft"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "%1 approved"), "f"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "%1 rejected: %2"), "ft"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "%1 rejected"), "f"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "%1 applied"), "f"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "%1 failed: %2"), "fn"},
+    // A fix's evidence, line by line (services/fixes/fixtargets.cpp, FixTargets::evidence).
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "message %1 (%2 %3): %4 after %5 attempt(s), received %6, last change %7"),
+     "ccemvcc"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "  last error: %1"), "n"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "discrepancy #%1 %2 on %3 %4, %5: expected %6, actual %7 %8"),
+     "vDccSccc"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "  settlement line #%1 (%2): gross %3, fee %4, net %5 %6, settled %7"),
+     "vkvvvcc"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "  payment of order %1: %2 %3, %4, captured %5"),
+     "cvcPc"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "order %1 does not exist (yet): a callback for it cannot be applied"),
+     "c"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "order %1: %2 at version %3, %4 %5"), "csvvc"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "  v%1 %2 → %3 by %4 (%5 %6) %7"), "vsscKtn"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "  refused: %1"), "n"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "period %1, bound to %2"), "ct"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "  %1"), "N"},
+    // Callbacks refused at the door (services/channels, prefixed with the channel).
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "%1: %2"), "cN"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "no '%1' signature matches"), "c"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "no v1 signature matches"), ""},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "signature does not verify with the configured certificate"),
+     ""},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "signature header has no '%1' signature"), "c"},
+};
+
+struct Compiled {
+    const Template *t;
+    QRegularExpression re;
+    QList<int> order; // the %n of each capture group, in the order they appear
+};
+
+QString groupFor(char kind)
+{
+    switch (kind) {
+    case 'c': return QStringLiteral("(\\S+)");
+    case 'v': return QStringLiteral("(-?\\d+)");
+    case 's':
+    case 'k':
+    case 'f':
+    case 'r':
+    case 'e':
+    case 'm':
+    case 'K':
+    case 'D':
+    case 'S':
+    case 'P': return QStringLiteral("([a-z_]+)");
+    default: return QStringLiteral("(.*?)");
+    }
+}
+
+const std::vector<Compiled> &compiled()
+{
+    static const std::vector<Compiled> all = [] {
+        std::vector<Compiled> out;
+        static const QRegularExpression placeholder(QStringLiteral("%(\\d)"));
+        for (const Template &t : kTemplates) {
+            const QString source = QString::fromUtf8(t.source);
+            const QString args = QString::fromLatin1(t.args);
+            Compiled c{&t, {}, {}};
+            QString pattern = QStringLiteral("\\A");
+            qsizetype at = 0;
+            for (auto it = placeholder.globalMatch(source); it.hasNext();) {
+                const QRegularExpressionMatch m = it.next();
+                const int n = m.captured(1).toInt();
+                pattern += QRegularExpression::escape(source.mid(at, m.capturedStart() - at));
+                pattern += groupFor(n >= 1 && n <= args.size() ? args.at(n - 1).toLatin1() : 't');
+                c.order << n;
+                at = m.capturedEnd();
+            }
+            pattern += QRegularExpression::escape(source.mid(at)) + QStringLiteral("\\z");
+            c.re = QRegularExpression(pattern, QRegularExpression::DotMatchesEverythingOption);
+            Q_ASSERT(c.re.isValid());
+            out.push_back(std::move(c));
+        }
+        return out;
+    }();
+    return all;
+}
+
+// %1..%9 of `text` replaced in one pass, so an argument that contains "%2" stays as it is.
+QString fill(const QString &text, const QStringList &args)
+{
+    QString out;
+    out.reserve(text.size() + 32);
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        if (text.at(i) == u'%' && i + 1 < text.size() && text.at(i + 1).isDigit()) {
+            const int n = text.at(i + 1).digitValue();
+            if (n >= 1 && n <= args.size()) {
+                out += args.at(n - 1);
+                ++i;
+                continue;
+            }
+        }
+        out += text.at(i);
+    }
+    return out;
+}
+
+std::optional<QString> translated(const QString &raw, int depth);
+
+// One argument as the interface shows it; nullopt when a required sentence is not one.
+std::optional<QString> argument(char kind, const QString &value, int depth)
+{
+    switch (kind) {
+    case 's': return orderState(value);
+    case 'k': return settlementKind(value);
+    case 'f': return fixKind(value);
+    case 'r': return fixReason(value);
+    case 'e': return callbackEvent(value, QString());
+    case 'm': return messageStatus(value);
+    case 'K': return causeKind(value);
+    case 'D': return discrepancyKind(value);
+    case 'S': return discrepancyStatus(value);
+    case 'P': return paymentStatus(value);
+    case 'n': return translated(value, depth + 1).value_or(value);
+    case 'N': return translated(value, depth + 1);
+    default: return value;
+    }
+}
+
+std::optional<QString> translated(const QString &raw, int depth)
+{
+    if (raw.isEmpty() || depth > 3)
+        return std::nullopt;
+    for (const Compiled &c : compiled()) {
+        const QRegularExpressionMatch m = c.re.match(raw);
+        if (!m.hasMatch())
+            continue;
+        const QString kinds = QString::fromLatin1(c.t->args);
+        QStringList args(kinds.size());
+        bool ok = true;
+        for (int g = 0; g < c.order.size() && ok; ++g) {
+            const int n = c.order.at(g);
+            if (n < 1 || n > kinds.size())
+                continue;
+            const auto shown = argument(kinds.at(n - 1).toLatin1(), m.captured(g + 1), depth);
+            if (shown)
+                args[n - 1] = *shown;
+            else
+                ok = false;
+        }
+        if (!ok)
+            continue;
+        return fill(QCoreApplication::translate("OncePay::EngineText", c.t->source), args);
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
+QString engineText(const QString &raw)
+{
+    return translated(raw, 0).value_or(raw);
+}
+
+QStringList engineTemplates()
+{
+    QStringList out;
+    for (const Template &t : kTemplates)
+        out << QString::fromUtf8(t.source);
+    return out;
+}
+
+} // namespace OncePay::Labels
