@@ -4,7 +4,8 @@
 // its transitions and refused attempts, its callbacks as stored in the message table (with
 // dead letters), payments, ledger entries, refund obligations, idempotency records, purchase
 // and logistics orders, the audit_outbox rows, and a timeline that interleaves them.
-// Thread contract: plain values.
+// Thread contract: plain values. The rows a page shows compare equal field by field, so a page
+// can tell what changed when it reads an order again.
 
 #include "fixes/fixtypes.h"
 #include "orders/order.h"
@@ -39,6 +40,8 @@ struct CallbackMessageRow {
     bool deadLettered = false;
     QString deadReason;
     qint64 deadAt = 0;
+
+    bool operator==(const CallbackMessageRow &) const = default;
 };
 
 struct PaymentRow {
@@ -53,6 +56,8 @@ struct PaymentRow {
     QString settlementStatus;
     qint64 capturedAt = 0;
     qint64 refundedAt = 0;
+
+    bool operator==(const PaymentRow &) const = default;
 };
 
 struct LedgerRow {
@@ -66,6 +71,8 @@ struct LedgerRow {
     QString callbackId;
     QString memo;
     qint64 createdAt = 0;
+
+    bool operator==(const LedgerRow &) const = default;
 };
 
 struct RefundObligationRow {
@@ -78,6 +85,8 @@ struct RefundObligationRow {
     QString reason;
     qint64 createdAt = 0;
     qint64 resolvedAt = 0;
+
+    bool operator==(const RefundObligationRow &) const = default;
 };
 
 struct IdempotencyRow {
@@ -89,6 +98,8 @@ struct IdempotencyRow {
     QString outcome;
     qint64 createdAt = 0;
     qint64 updatedAt = 0;
+
+    bool operator==(const IdempotencyRow &) const = default;
 };
 
 struct FulfilmentRow {
@@ -96,6 +107,8 @@ struct FulfilmentRow {
     QString status;
     QString callbackId;
     qint64 createdAt = 0;
+
+    bool operator==(const FulfilmentRow &) const = default;
 };
 
 struct AuditRow {
@@ -112,6 +125,8 @@ struct AuditRow {
     QString afterJson;
     QString reason;
     qint64 shippedAt = 0;
+
+    bool operator==(const AuditRow &) const = default;
 };
 
 enum class TimelineKind {
@@ -138,6 +153,8 @@ struct TimelineEntry {
     QString currency;
     bool hasAmount = false;
     bool refused = false; // rejections, skipped and dead messages: highlighted
+
+    bool operator==(const TimelineEntry &) const = default;
 };
 
 struct OrderPicture {

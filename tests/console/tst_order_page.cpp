@@ -18,6 +18,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLineEdit>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSemaphore>
 #include <QSignalSpy>
@@ -293,6 +294,52 @@ private Q_SLOTS:
         QCOMPARE(d->timesTaken("pending_payment", "paying"), 2);         // two attempts
         QCOMPARE(d->timesTaken("paid", "refunded"), 0);
         QVERIFY(!d->grab().isNull()); // paints
+    }
+
+    // The order on the page read again keeps the reader's place when nothing changed (no
+    // table reset: the selected callback, its raw body and the timeline's row stay), and shows
+    // what did change once the engine has written it (last: it adds a callback to ord-paid).
+    void anOrderReadAgainKeepsTheReadersPlace()
+    {
+        OrderPage page(m_fixture->config.orders, account("agent", StaffRole::Agent).actor());
+        page.show();
+        QSignalSpy loaded(&page, &OrderPage::orderLoaded);
+        page.openOrder("ord-paid");
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 10000);
+        auto *messages = page.findChild<QTableView *>(QStringLiteral("messages"));
+        auto *timeline = page.findChild<QTableView *>(QStringLiteral("timeline"));
+        auto *raw = page.findChild<QPlainTextEdit *>(QStringLiteral("rawCallback"));
+        QVERIFY(messages && timeline && raw);
+        QCOMPARE(page.messageModel()->rowCount(), 2);
+        messages->setCurrentIndex(page.messageModel()->index(1, 0));
+        timeline->setCurrentIndex(page.timelineModel()->index(2, 0));
+        const QString body = raw->toPlainText();
+        QVERIFY(body.contains(u"evt_paid_again"));
+        QSignalSpy timelineReset(page.timelineModel(), &QAbstractItemModel::modelReset);
+        QSignalSpy messagesReset(page.messageModel(), &QAbstractItemModel::modelReset);
+        QSignalSpy ledgerReset(page.ledgerModel(), &QAbstractItemModel::modelReset);
+
+        page.openOrder("ord-paid");
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 2, 10000);
+        QCOMPARE(timelineReset.count(), 0);
+        QCOMPARE(messagesReset.count(), 0);
+        QCOMPARE(messages->currentIndex().row(), 1);
+        QCOMPARE(timeline->currentIndex().row(), 2);
+        QCOMPARE(raw->toPlainText(), body);
+
+        // The channel reports the payment once more: the callbacks and the timeline change,
+        // the ledger does not (the worker skips the re-report).
+        m_fixture->deliver(StripeEvents::paymentIntentSucceeded(
+            m_fixture->params("ord-paid", "req-paid-1", 2112, "USD", "evt_paid_third", "pi_paid")));
+        m_fixture->drain();
+        page.openOrder("ord-paid");
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 3, 10000);
+        QCOMPARE(messagesReset.count(), 1);
+        QCOMPARE(page.messageModel()->rowCount(), 3);
+        QCOMPARE(timelineReset.count(), 1);
+        QCOMPARE(ledgerReset.count(), 0);
+        QCOMPARE(page.ledgerModel()->rowCount(), 1);
+        QVERIFY(raw->toPlainText().isEmpty()); // the list was reset: no callback selected
     }
 
 private:

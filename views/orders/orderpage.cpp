@@ -321,6 +321,27 @@ void OrderPage::openOrder(const QString &orderId)
 
 void OrderPage::showPicture(const OrderPicture &p)
 {
+    // The order on the page read again (searched again, opened again from another view): a
+    // table is set anew only if its rows changed, so the reader keeps their place (selection,
+    // scroll, the callback open below the list) and an unchanged order costs no relayout or
+    // repaint. The header's labels and the diagram already skip an unchanged text or path.
+    const bool again = !m_detail->isHidden() && m_picture.order.orderId == p.order.orderId;
+    bool tablesChanged = false;
+    auto refill = [&](auto *model, const auto &rows) {
+        if (again && model->rows() == rows)
+            return false;
+        model->setRows(rows);
+        tablesChanged = true;
+        return true;
+    };
+    const bool messagesChanged = refill(m_messages, p.messages);
+    refill(m_timeline, p.timeline);
+    refill(m_payments, p.payments);
+    refill(m_ledger, p.ledger);
+    refill(m_requests, p.idempotency);
+    refill(m_refunds, p.refunds);
+    refill(m_fulfilment, p.fulfilment);
+    refill(m_audit, p.audit);
     m_picture = p;
     const Order &o = p.order;
     const QString state = orderStateName(o.state);
@@ -364,17 +385,12 @@ void OrderPage::showPicture(const OrderPicture &p)
         taken.append({t.fromState, t.toState});
     m_diagram->setPath(taken, state);
 
-    m_timeline->setRows(p.timeline);
-    m_messages->setRows(p.messages);
-    m_payments->setRows(p.payments);
-    m_ledger->setRows(p.ledger);
-    m_requests->setRows(p.idempotency);
-    m_refunds->setRows(p.refunds);
-    m_fulfilment->setRows(p.fulfilment);
-    m_audit->setRows(p.audit);
-    m_tabFitted = QList<bool>(m_tabs->count(), false);
-    fitColumnsOf(m_tabs->currentIndex());
-    m_raw->clear();
+    if (tablesChanged) {
+        m_tabFitted = QList<bool>(m_tabs->count(), false);
+        fitColumnsOf(m_tabs->currentIndex());
+    }
+    if (messagesChanged) // the list was reset: no callback is selected any more
+        m_raw->clear();
     m_detail->show();
     setOrderActionsEnabled(true);
     setStatus(tr("%n event(s) in the timeline.", nullptr, int(p.timeline.size())));
