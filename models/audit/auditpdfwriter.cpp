@@ -1,5 +1,7 @@
 #include "auditpdfwriter.h"
 
+#include "common/labels.h"
+
 #include <QCoreApplication>
 #include <QFontMetrics>
 #include <QPageLayout>
@@ -61,7 +63,7 @@ Result<void> AuditPdfWriter::begin(QIODevice *out, const AuditExportHeader &head
     title.setPointSize(13);
     line(tr("OncePay audit trail report"), title);
     const AuditHead &h = header.head;
-    line(tr("Filter: %1").arg(header.filter.describe()), m_body);
+    line(tr("Filter: %1").arg(Labels::auditFilter(header.filter)), m_body);
     line(tr("Chain head: seq %1, hash %2").arg(h.seq).arg(h.hash), m_body);
     if (h.seal)
         line(tr("Seal: checkpoint %1 at seq %2 (key %3, sealed %4 by %5); %6 row(s) after it")

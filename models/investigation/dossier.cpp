@@ -1,5 +1,6 @@
 #include "dossier.h"
 
+#include "common/enginetext.h"
 #include "common/labels.h"
 #include "investigation/ordermodels.h"
 
@@ -96,7 +97,7 @@ QString html(const OrderPicture &p, const QString &exportedBy, qint64 exportedAt
         {Text::tr("Channel"), o.channel},
         {Text::tr("Channel transaction"), o.channelTxnId},
         {Text::tr("Current attempt"), o.currentRequestId},
-        {Text::tr("Reason"), o.stateReason},
+        {Text::tr("Reason"), Labels::engineText(o.stateReason)},
         {Text::tr("Created"), Labels::time(o.createdAt)},
         {Text::tr("Paid"), Labels::time(o.paidAt)},
         {Text::tr("Updated"), Labels::time(o.updatedAt)},

@@ -568,93 +568,93 @@
 <context>
     <name>OncePay::AuditPdfWriter</name>
     <message>
-        <location filename="../../models/audit/auditpdfwriter.cpp" line="41"/>
-        <location filename="../../models/audit/auditpdfwriter.cpp" line="62"/>
+        <location filename="../../models/audit/auditpdfwriter.cpp" line="43"/>
+        <location filename="../../models/audit/auditpdfwriter.cpp" line="64"/>
         <source>OncePay audit trail report</source>
         <translation>OncePay 审计轨迹报告</translation>
     </message>
     <message>
-        <location filename="../../models/audit/auditpdfwriter.cpp" line="64"/>
+        <location filename="../../models/audit/auditpdfwriter.cpp" line="66"/>
         <source>Filter: %1</source>
         <translation>筛选：%1</translation>
     </message>
     <message>
-        <location filename="../../models/audit/auditpdfwriter.cpp" line="65"/>
+        <location filename="../../models/audit/auditpdfwriter.cpp" line="67"/>
         <source>Chain head: seq %1, hash %2</source>
         <translation>链头：序号 %1，哈希 %2</translation>
     </message>
     <message>
-        <location filename="../../models/audit/auditpdfwriter.cpp" line="67"/>
+        <location filename="../../models/audit/auditpdfwriter.cpp" line="69"/>
         <source>Seal: checkpoint %1 at seq %2 (key %3, sealed %4 by %5); %6 row(s) after it</source>
         <translation>封印：检查点 %1，序号 %2（密钥 %3，%4 由 %5 封印）；其后 %6 行</translation>
     </message>
     <message>
-        <location filename="../../models/audit/auditpdfwriter.cpp" line="74"/>
+        <location filename="../../models/audit/auditpdfwriter.cpp" line="76"/>
         <source>Seal: none yet — the rows are covered by the hash chain only</source>
         <translation>封印：尚无 —— 这些行仅由哈希链保护</translation>
     </message>
     <message>
-        <location filename="../../models/audit/auditpdfwriter.cpp" line="75"/>
+        <location filename="../../models/audit/auditpdfwriter.cpp" line="77"/>
         <source>Generated %1 by %2 (%3); export %4</source>
         <translation>生成于 %1，生成者 %2（%3）；导出 %4</translation>
     </message>
     <message>
-        <location filename="../../models/audit/auditpdfwriter.cpp" line="79"/>
+        <location filename="../../models/audit/auditpdfwriter.cpp" line="81"/>
         <source>Rows: %1. Amounts are integer minor units with their currency, as recorded.</source>
         <translation>行数：%1。金额按记录值以最小货币单位整数及其币种给出。</translation>
     </message>
     <message>
-        <location filename="../../models/audit/auditpdfwriter.cpp" line="100"/>
+        <location filename="../../models/audit/auditpdfwriter.cpp" line="102"/>
         <source>Seq</source>
         <translation>序号</translation>
     </message>
     <message>
-        <location filename="../../models/audit/auditpdfwriter.cpp" line="100"/>
+        <location filename="../../models/audit/auditpdfwriter.cpp" line="102"/>
         <source>Time (UTC)</source>
         <translation>时间（UTC）</translation>
     </message>
     <message>
-        <location filename="../../models/audit/auditpdfwriter.cpp" line="100"/>
+        <location filename="../../models/audit/auditpdfwriter.cpp" line="102"/>
         <source>Actor (role)</source>
         <translation>操作者（角色）</translation>
     </message>
     <message>
-        <location filename="../../models/audit/auditpdfwriter.cpp" line="100"/>
+        <location filename="../../models/audit/auditpdfwriter.cpp" line="102"/>
         <source>Action</source>
         <translation>动作</translation>
     </message>
     <message>
-        <location filename="../../models/audit/auditpdfwriter.cpp" line="101"/>
+        <location filename="../../models/audit/auditpdfwriter.cpp" line="103"/>
         <source>Entity</source>
         <translation>实体</translation>
     </message>
     <message>
-        <location filename="../../models/audit/auditpdfwriter.cpp" line="101"/>
+        <location filename="../../models/audit/auditpdfwriter.cpp" line="103"/>
         <source>Order</source>
         <translation>订单</translation>
     </message>
     <message>
-        <location filename="../../models/audit/auditpdfwriter.cpp" line="101"/>
+        <location filename="../../models/audit/auditpdfwriter.cpp" line="103"/>
         <source>Callback</source>
         <translation>回调</translation>
     </message>
     <message>
-        <location filename="../../models/audit/auditpdfwriter.cpp" line="101"/>
+        <location filename="../../models/audit/auditpdfwriter.cpp" line="103"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../models/audit/auditpdfwriter.cpp" line="116"/>
+        <location filename="../../models/audit/auditpdfwriter.cpp" line="118"/>
         <source>Page %1 · export %2 · chain head seq %3</source>
         <translation>第 %1 页 · 导出 %2 · 链头序号 %3</translation>
     </message>
     <message>
-        <location filename="../../models/audit/auditpdfwriter.cpp" line="159"/>
+        <location filename="../../models/audit/auditpdfwriter.cpp" line="161"/>
         <source>reason: %1</source>
         <translation>原因：%1</translation>
     </message>
     <message>
-        <location filename="../../models/audit/auditpdfwriter.cpp" line="171"/>
+        <location filename="../../models/audit/auditpdfwriter.cpp" line="173"/>
         <source>End of report: %1 row(s).</source>
         <translation>报告结束：共 %1 行。</translation>
     </message>
@@ -1523,138 +1523,138 @@ hash      %2</translation>
 <context>
     <name>OncePay::Dossier</name>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="37"/>
-        <location filename="../../models/investigation/dossier.cpp" line="133"/>
+        <location filename="../../models/investigation/dossier.cpp" line="38"/>
+        <location filename="../../models/investigation/dossier.cpp" line="134"/>
         <source>None.</source>
         <translation>无。</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="71"/>
+        <location filename="../../models/investigation/dossier.cpp" line="72"/>
         <source>[… %1 more characters in the message table]</source>
         <translation>[… 消息表中还有 %1 个字符]</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="87"/>
+        <location filename="../../models/investigation/dossier.cpp" line="88"/>
         <source>Dispute dossier — order %1</source>
         <translation>争议案卷 — 订单 %1</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="89"/>
+        <location filename="../../models/investigation/dossier.cpp" line="90"/>
         <source>Order</source>
         <translation>订单</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="90"/>
+        <location filename="../../models/investigation/dossier.cpp" line="91"/>
         <source>State</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="91"/>
+        <location filename="../../models/investigation/dossier.cpp" line="92"/>
         <source>Version</source>
         <translation>版本</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="92"/>
+        <location filename="../../models/investigation/dossier.cpp" line="93"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="93"/>
+        <location filename="../../models/investigation/dossier.cpp" line="94"/>
         <source>Amount in minor units</source>
         <translation>金额（最小货币单位）</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="95"/>
+        <location filename="../../models/investigation/dossier.cpp" line="96"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="96"/>
+        <location filename="../../models/investigation/dossier.cpp" line="97"/>
         <source>Channel</source>
         <translation>渠道</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="97"/>
+        <location filename="../../models/investigation/dossier.cpp" line="98"/>
         <source>Channel transaction</source>
         <translation>渠道交易号</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="98"/>
+        <location filename="../../models/investigation/dossier.cpp" line="99"/>
         <source>Current attempt</source>
         <translation>当前支付尝试</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="99"/>
+        <location filename="../../models/investigation/dossier.cpp" line="100"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="100"/>
+        <location filename="../../models/investigation/dossier.cpp" line="101"/>
         <source>Created</source>
         <translation>创建时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="101"/>
+        <location filename="../../models/investigation/dossier.cpp" line="102"/>
         <source>Paid</source>
         <translation>支付时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="102"/>
+        <location filename="../../models/investigation/dossier.cpp" line="103"/>
         <source>Updated</source>
         <translation>更新时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="114"/>
+        <location filename="../../models/investigation/dossier.cpp" line="115"/>
         <source>Path through the state machine</source>
         <translation>状态机中的路径</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="116"/>
+        <location filename="../../models/investigation/dossier.cpp" line="117"/>
         <source>Timeline</source>
         <translation>时间线</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="117"/>
+        <location filename="../../models/investigation/dossier.cpp" line="118"/>
         <source>Callbacks</source>
         <translation>回调</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="118"/>
+        <location filename="../../models/investigation/dossier.cpp" line="119"/>
         <source>Payments</source>
         <translation>支付</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="119"/>
+        <location filename="../../models/investigation/dossier.cpp" line="120"/>
         <source>Ledger</source>
         <translation>账本</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="120"/>
+        <location filename="../../models/investigation/dossier.cpp" line="121"/>
         <source>Refunds due</source>
         <translation>待退款</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="121"/>
+        <location filename="../../models/investigation/dossier.cpp" line="122"/>
         <source>Requests</source>
         <translation>请求</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="123"/>
+        <location filename="../../models/investigation/dossier.cpp" line="124"/>
         <source>Purchase and logistics orders</source>
         <translation>采购单与物流单</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="125"/>
+        <location filename="../../models/investigation/dossier.cpp" line="126"/>
         <source>Audit rows</source>
         <translation>审计记录</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="132"/>
+        <location filename="../../models/investigation/dossier.cpp" line="133"/>
         <source>Callbacks as received (headers, then body)</source>
         <translation>收到的原始回调（先请求头，后正文）</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="138"/>
+        <location filename="../../models/investigation/dossier.cpp" line="139"/>
         <source>Exported by %1 at %2. Amounts are exact, as recorded in minor units; signatures were verified when each callback was received (unsigned or wrongly signed requests are never stored).</source>
         <translation>由 %1 于 %2 导出。金额精确，按最小货币单位记录；每个回调在接收时均已验证签名（未签名或签名错误的请求从不存储）。</translation>
     </message>
@@ -3238,88 +3238,88 @@ hash      %2</translation>
         <translation>正在加载订单 %1……</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="327"/>
+        <location filename="../../views/orders/orderpage.cpp" line="348"/>
         <source>&lt;h3&gt;Order %1 — %2, version %3&lt;/h3&gt;</source>
         <translation>&lt;h3&gt;订单 %1 —— %2，版本 %3&lt;/h3&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="330"/>
+        <location filename="../../views/orders/orderpage.cpp" line="351"/>
         <source>Amount: %1</source>
         <translation>金额：%1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="331"/>
+        <location filename="../../views/orders/orderpage.cpp" line="352"/>
         <source>Customer: %1</source>
         <translation>客户：%1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="333"/>
+        <location filename="../../views/orders/orderpage.cpp" line="354"/>
         <source>Current attempt: %1 on %2</source>
         <translation>当前支付尝试：%1（%2）</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="335"/>
+        <location filename="../../views/orders/orderpage.cpp" line="356"/>
         <source>Transaction: %1</source>
         <translation>交易号：%1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="337"/>
+        <location filename="../../views/orders/orderpage.cpp" line="358"/>
         <source>Reason: %1</source>
         <translation>原因：%1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="338"/>
+        <location filename="../../views/orders/orderpage.cpp" line="359"/>
         <source>Updated: %1</source>
         <translation>更新时间：%1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="356"/>
+        <location filename="../../views/orders/orderpage.cpp" line="377"/>
         <source>Path: %1</source>
         <translation>路径：%1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/orders/orderpage.cpp" line="360"/>
+        <location filename="../../views/orders/orderpage.cpp" line="381"/>
         <source>%n refused attempt(s)</source>
         <translation>
             <numerusform>%n 次被拒绝的尝试</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/orders/orderpage.cpp" line="380"/>
+        <location filename="../../views/orders/orderpage.cpp" line="396"/>
         <source>%n event(s) in the timeline.</source>
         <translation>
             <numerusform>时间线中共有 %n 个事件。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="389"/>
+        <location filename="../../views/orders/orderpage.cpp" line="405"/>
         <source>Export dossier</source>
         <translation>导出案卷</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="390"/>
+        <location filename="../../views/orders/orderpage.cpp" line="406"/>
         <source>PDF documents (*.pdf)</source>
         <translation>PDF 文档 (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="406"/>
+        <location filename="../../views/orders/orderpage.cpp" line="422"/>
         <source>Writing the dossier of order %1…</source>
         <translation>正在写入订单 %1 的案卷…</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="427"/>
+        <location filename="../../views/orders/orderpage.cpp" line="443"/>
         <source>The dossier was not exported: %1</source>
         <translation>案卷未导出：%1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/orders/orderpage.cpp" line="431"/>
+        <location filename="../../views/orders/orderpage.cpp" line="447"/>
         <source>Dossier saved to %1 (%n page(s), SHA-256 %2).</source>
         <translation>
             <numerusform>案卷已保存到 %1（%n 页，SHA-256 %2）。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="453"/>
+        <location filename="../../views/orders/orderpage.cpp" line="469"/>
         <source>Callback %1 — signature verified at the door (unsigned or wrongly signed requests are never stored)
 
 Headers:
@@ -3741,106 +3741,130 @@ Body:
         <translation>&lt;b&gt;异常&lt;/b&gt;</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="260"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="262"/>
         <source>%n open exception(s)</source>
         <translation>
             <numerusform>%n 个未结异常</numerusform>
         </translation>
     </message>
-    <message numerus="yes">
+    <message>
         <location filename="../../views/reconciliation/reconciliationpage.cpp" line="264"/>
+        <source>%1: %2</source>
+        <comment>open exceptions: how many of each kind</comment>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="265"/>
+        <source>, </source>
+        <comment>list separator</comment>
+        <translation>，</translation>
+    </message>
+    <message>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="267"/>
+        <source>%1 %2</source>
+        <comment>two sentences, one after the other</comment>
+        <translation>%1%2</translation>
+    </message>
+    <message>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="269"/>
+        <source>%1. %2</source>
+        <comment>a sentence without its full stop, then another</comment>
+        <translation>%1。%2</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="270"/>
         <source>%n corrected automatically under the minimal-intervention rule.</source>
         <translation>
             <numerusform>按最小干预规则自动更正 %n 项。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="267"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="274"/>
         <source>Latest run covers %1 of eligible payments.</source>
         <translation>最近一次运行覆盖了 %1 的应对账付款。</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="272"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="279"/>
         <source>A run is overdue: the last one finished %1 ago (cadence %2).</source>
         <translation>对账已逾期：上次运行于 %1 前完成（周期 %2）。</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="276"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="283"/>
         <source>No reconciliation has run yet.</source>
         <translation>尚未运行过对账。</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="296"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="303"/>
         <source>Select an exception.</source>
         <translation>请选择一个异常。</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="304"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="311"/>
         <source>Line #%1 (%2)&lt;br&gt;Gross %3&lt;br&gt;Fee %4&lt;br&gt;Net %5&lt;br&gt;Settled %6</source>
         <translation>第 %1 行（%2）&lt;br&gt;总额 %3&lt;br&gt;手续费 %4&lt;br&gt;净额 %5&lt;br&gt;结算于 %6</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="311"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="318"/>
         <source>No settlement line: the channel has not settled this payment.</source>
         <translation>无结算行：渠道尚未结算此付款。</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="313"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="320"/>
         <source>Order %1 (%2)&lt;br&gt;Captured %3&lt;br&gt;Status %4&lt;br&gt;At %5</source>
         <translation>订单 %1（%2）&lt;br&gt;已收款 %3&lt;br&gt;状态 %4&lt;br&gt;时间 %5</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="319"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="326"/>
         <source>No payment with transaction %1 is known to OncePay.</source>
         <translation>OncePay 中没有交易号为 %1 的付款。</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="323"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="330"/>
         <source>Rule %1 version %2; fee schedule #%3 %4</source>
         <translation>规则 %1 第 %2 版；费率表 #%3 %4</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="330"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="337"/>
         <source>Evidence SHA-256 %1</source>
         <translation>证据 SHA-256 %1</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="336"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="343"/>
         <source>Fix #%1 is waiting for approval.</source>
         <translation>修复 #%1 正在等待审批。</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="375"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="382"/>
         <source>Run reconciliation</source>
         <translation>运行对账</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="388"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="395"/>
         <source>&amp;Run</source>
         <translation>运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="392"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="399"/>
         <source>&amp;From (UTC):</source>
         <translation>起始（UTC）(&amp;F)：</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="393"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="400"/>
         <source>&amp;To, inclusive:</source>
         <translation>截止（含）(&amp;T)：</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="437"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="444"/>
         <source>The run failed: %1</source>
         <translation>运行失败：%1</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="442"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="449"/>
         <source>Run #%1 was cancelled; nothing it found was kept.</source>
         <translation>运行 #%1 已取消；其结果未保留。</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="443"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="450"/>
         <source>Run #%1 finished: coverage %2, %3 corrected automatically, %4 new exception(s).</source>
         <translation>运行 #%1 已完成：覆盖率 %2，自动更正 %3 项，新增 %4 个异常。</translation>
     </message>

@@ -257,23 +257,30 @@ void ReconciliationPage::refresh()
                 byKind << QStringLiteral("%1 %2")
                               .arg(it.value())
                               .arg(Labels::discrepancyKind(it.key()));
+            // The punctuation is the language's too (简体中文: "：", "，", "。" and no space
+            // between sentences).
             QString text = tr("%n open exception(s)", nullptr, int(r->summary.open));
             if (!byKind.isEmpty())
-                text += QStringLiteral(": ") + byKind.join(QStringLiteral(", "));
-            text += QStringLiteral(". ") +
-                    tr("%n corrected automatically under the minimal-intervention rule.", nullptr,
-                       int(r->summary.autoFixed));
+                text = tr("%1: %2", "open exceptions: how many of each kind")
+                           .arg(text, byKind.join(tr(", ", "list separator")));
+            const auto sentence = [this](const QString &before, const QString &next) {
+                return tr("%1 %2", "two sentences, one after the other").arg(before, next);
+            };
+            text = tr("%1. %2", "a sentence without its full stop, then another")
+                       .arg(text, tr("%n corrected automatically under the minimal-intervention "
+                                     "rule.",
+                                     nullptr, int(r->summary.autoFixed)));
             if (!r->runs.isEmpty() && r->runs.first().coveragePpm)
-                text += QLatin1Char(' ') + tr("Latest run covers %1 of eligible payments.")
-                                               .arg(Labels::coverage(*r->runs.first().coveragePpm));
+                text = sentence(text, tr("Latest run covers %1 of eligible payments.")
+                                          .arg(Labels::coverage(*r->runs.first().coveragePpm)));
             if (r->summary.overdue)
-                text += QLatin1Char(' ') +
-                        (r->summary.lastFinishedAt
-                             ? tr("A run is overdue: the last one finished %1 ago (cadence %2).")
-                                   .arg(Labels::age(QDateTime::currentMSecsSinceEpoch() -
-                                                    r->summary.lastFinishedAt),
-                                        Labels::age(r->summary.cadenceMs))
-                             : tr("No reconciliation has run yet."));
+                text = sentence(
+                    text, r->summary.lastFinishedAt
+                              ? tr("A run is overdue: the last one finished %1 ago (cadence %2).")
+                                    .arg(Labels::age(QDateTime::currentMSecsSinceEpoch() -
+                                                     r->summary.lastFinishedAt),
+                                         Labels::age(r->summary.cadenceMs))
+                              : tr("No reconciliation has run yet."));
             m_summary->setText(text);
             m_summary->setToolTip({});
             if (m_proxy->rowCount() > 0 && !m_exceptionTable->currentIndex().isValid())
