@@ -17,11 +17,12 @@ namespace {
 struct KindSpec {
     StuckKind kind;
     QString select;
-    QString from; // FROM + WHERE, binds: cutoff [, now]
+    QString from; // FROM + WHERE, binds: cutoff (`cutoffs` times) [, now]
     QString order;
     bool bindsNow = false;
     bool usesIdempotencyThreshold = false;
     bool usesPendingThreshold = true;
+    int cutoffs = 1;
 };
 
 QList<KindSpec> specs()
@@ -29,11 +30,18 @@ QList<KindSpec> specs()
     const QString msgCols =
         QStringLiteral("m.id, m.order_ref, m.callback_id, m.channel, m.status, %1, m.attempts,"
                        " m.last_error, m.amount_minor, m.currency");
+    const QString pendingSince =
+        QStringLiteral("(CASE WHEN m.status = 'pending' THEN m.updated_at ELSE m.received_at END)");
     return {
-        {StuckKind::PendingMessage, msgCols.arg(QStringLiteral("m.received_at")),
+        // Waiting since it last became pending (received, or requeued by a fix: only the
+        // ingest and a requeue set a message pending, and both stamp updated_at), or failing
+        // since it was received. updated_at >= received_at, so the received_at test first
+        // keeps the (status, received_at) index in use.
+        {StuckKind::PendingMessage, msgCols.arg(pendingSince),
          QStringLiteral("FROM callback_messages m WHERE m.status IN ('pending', 'failed') AND "
-                        "m.received_at < ?"),
-         QStringLiteral("m.received_at"), false, false, true},
+                        "m.received_at < ? AND ") +
+             pendingSince + QStringLiteral(" < ?"),
+         pendingSince, false, false, true, 2},
         {StuckKind::ProcessingMessage, msgCols.arg(QStringLiteral("m.updated_at")),
          QStringLiteral(
              "FROM callback_messages m WHERE m.status = 'processing' AND m.updated_at < ?"
@@ -47,13 +55,21 @@ QList<KindSpec> specs()
         {StuckKind::DeadLetter,
          QStringLiteral("d.id, m.order_ref, d.callback_id, m.channel, m.status, d.created_at,"
                         " d.attempts, d.reason, m.amount_minor, m.currency"),
+         // Stuck while its message is still dead: a requeue (requeued_at, status pending)
+         // and a resolve (status skipped) both end it; a message that dies again renews its
+         // dead letter (requeued_at back to NULL).
          QStringLiteral("FROM dead_letters d JOIN callback_messages m ON m.id = d.message_id"
-                        " WHERE d.requeued_at IS NULL AND d.created_at < ?"),
+                        " WHERE m.status = 'dead' AND d.requeued_at IS NULL AND d.created_at < ?"),
          QStringLiteral("d.created_at"), false, false, false},
         {StuckKind::PendingIdempotency,
          QStringLiteral("i.request_id, i.order_id, NULL, NULL, i.operation, i.created_at, 0, "
                         "i.outcome, NULL, NULL"),
-         QStringLiteral("FROM idempotency_records i WHERE i.status = 0 AND i.created_at < ?"),
+         // Stuck while a retry could still do the work: its order still sits at the version
+         // the request was made against. Once the order has moved on (by this request or
+         // another), a retry can only be refused as stale; nothing waits on the record.
+         QStringLiteral("FROM idempotency_records i WHERE i.status = 0 AND i.created_at < ?"
+                        " AND EXISTS (SELECT 1 FROM orders o WHERE o.order_id = i.order_id"
+                        " AND o.version = i.expected_version)"),
          QStringLiteral("i.created_at"), false, true, false},
         {StuckKind::RefundObligation,
          QStringLiteral("r.id, r.order_id, r.callback_id, r.channel, 'refund_due',"
@@ -92,7 +108,9 @@ QVariantList bindsFor(const KindSpec &spec, const Thresholds &t, qint64 now, qin
         threshold = t.pendingMs;
     if (spec.usesIdempotencyThreshold)
         threshold = t.idempotencyMs;
-    QVariantList binds{now - qMax(threshold, minAgeMs)};
+    QVariantList binds;
+    for (int i = 0; i < spec.cutoffs; ++i)
+        binds << now - qMax(threshold, minAgeMs);
     if (spec.bindsNow)
         binds << now;
     return binds;

@@ -1,10 +1,13 @@
 #pragma once
 
 // Records that should have moved on and did not (DESIGN.md §6): messages pending or
-// processing past `stuck.pending_seconds`, expired leases, dead letters not requeued,
-// idempotency records pending past `stuck.idempotency_pending_seconds`, unresolved refund
-// obligations (money captured for a superseded attempt), and orders sitting in paying or
-// paid_unconfirmed past `stuck.pending_seconds`. Thresholds come from ops_settings.
+// processing past `stuck.pending_seconds`, expired leases, dead letters whose message is
+// still dead (neither requeued nor resolved), idempotency records pending past
+// `stuck.idempotency_pending_seconds` while their order still sits at the request's version,
+// unresolved refund obligations (money captured for a superseded attempt), and orders
+// sitting in paying or paid_unconfirmed past `stuck.pending_seconds`. Every kind tests the
+// record's current state, so a record that left its stuck condition (through a fix or the
+// engine) leaves the list and the counts. Thresholds come from ops_settings.
 // Thread contract: the connection's thread; results are plain values.
 
 #include "core/actor.h"
@@ -18,11 +21,12 @@
 namespace OncePay {
 
 enum class StuckKind {
-    PendingMessage,     // pending or failed (waiting for a retry) past the threshold
+    PendingMessage,     // pending (since received or requeued) or failed (waiting for a
+                        // retry, since received) past the threshold
     ProcessingMessage,  // processing, lease still valid, but not finished past the threshold
     ExpiredLease,       // processing with a lease that ran out: its worker died
-    DeadLetter,         // attempts used up; waits for a person
-    PendingIdempotency, // a request that never finished
+    DeadLetter,         // attempts used up, message still dead; waits for a person
+    PendingIdempotency, // a request that never finished, its order still at its version
     RefundObligation,   // captured money to give back
     OrderInFlight,      // paying or paid_unconfirmed past the threshold
 };

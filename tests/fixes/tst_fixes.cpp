@@ -8,6 +8,8 @@
 #include "enginefixture.h"
 #include "fixes/fixservice.h"
 #include "fixes/fixtargets.h"
+#include "investigation/dashboardquery.h"
+#include "investigation/stuckquery.h"
 
 #include <QTest>
 
@@ -76,6 +78,29 @@ FixProposal proposal(const QString &kind, const QString &target,
     p.comment = comment;
     p.origin = kOrigin;
     return p;
+}
+
+// The stuck records of one message (any kind), and the dead-letter counts as the stuck list
+// and the dashboard read them.
+QList<StuckRecord> stuckOf(const StuckReport &r, const QString &callbackId)
+{
+    QList<StuckRecord> out;
+    for (const StuckRecord &s : r.records)
+        if (s.callbackId == callbackId)
+            out << s;
+    return out;
+}
+
+qint64 dashboardStuck(EngineFixture &f, const QString &kind)
+{
+    auto d = DashboardQuery(*f.orders, f.clock)
+                 .load({f.clock.nowMs() - 24 * 3600 * 1000LL, f.clock.nowMs()}, amy);
+    if (!d)
+        qFatal("dashboard: %s", qPrintable(d.error().message));
+    for (const KeyCount &k : d->stuckByKind)
+        if (k.key == kind)
+            return k.count;
+    return 0;
 }
 
 } // namespace
@@ -407,6 +432,86 @@ private Q_SLOTS:
             2);
         // … and can be requeued again by a new proposal.
         QVERIFY(desk.fixes.propose(proposal(FixKind::RequeueMessage, "stripe:evt_n"), amy).ok());
+    }
+
+    // A dead letter is stuck while its message is still dead: resolved (skipped) or requeued
+    // (pending again) through the fix workflow, it leaves the stuck list, its counts and the
+    // dashboard's; a requeued message is pending from the requeue on, so it shows as a
+    // pending message only once it has waited past the threshold since then.
+    void resolvedOrRequeuedDeadLetterIsNoLongerStuck_data() { addEngineRows(); }
+    void resolvedOrRequeuedDeadLetterIsNoLongerStuck()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        EngineFixture f(*dbs);
+        Desk desk(f);
+        makeDeadLetter(f, "o-res", "evt_res");
+        makeDeadLetter(f, "o-req", "evt_req");
+        makeDeadLetter(f, "o-dead", "evt_dead");
+        const StuckQuery stuck(*f.orders, f.clock);
+        auto before = stuck.load({}, amy);
+        QVERIFY(before.ok());
+        QCOMPARE(before->counts.value(StuckKind::DeadLetter), 3);
+        QCOMPARE(dashboardStuck(f, "dead_letter"), 3);
+
+        auto resolve = desk.fixes.propose(
+            proposal(FixKind::ResolveMessage, "stripe:evt_res", "duplicate of a paid order"), amy);
+        QVERIFY2(resolve.ok(), qPrintable(resolve.ok() ? QString() : resolve.error().message));
+        auto resolved = desk.fixes.approve(resolve->id, resolve->changeSha256, "ok", kOrigin, fin);
+        QVERIFY2(resolved.ok(), qPrintable(resolved.ok() ? QString() : resolved.error().message));
+        QCOMPARE(resolved->status, FixStatus::Applied);
+        auto requeue = desk.fixes.propose(
+            proposal(FixKind::RequeueMessage, "stripe:evt_req", "order arrives later"), amy);
+        QVERIFY(requeue.ok());
+        auto requeued = desk.fixes.approve(requeue->id, requeue->changeSha256, "go", kOrigin, fox);
+        QVERIFY2(requeued.ok(), qPrintable(requeued.ok() ? QString() : requeued.error().message));
+        QCOMPARE(requeued->status, FixStatus::Applied);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM callback_messages WHERE status = 'skipped'"), 1);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM callback_messages WHERE status = 'pending'"), 1);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM dead_letters"), 3);
+
+        f.clock.advance(1000);
+        auto after = stuck.load({}, amy);
+        QVERIFY(after.ok());
+        QVERIFY(stuckOf(*after, "stripe:evt_res").isEmpty());
+        QVERIFY(stuckOf(*after, "stripe:evt_req").isEmpty());
+        const auto still = stuckOf(*after, "stripe:evt_dead");
+        QCOMPARE(still.size(), 1);
+        QCOMPARE(still.first().kind, StuckKind::DeadLetter);
+        QCOMPARE(still.first().status, QStringLiteral("dead"));
+        QCOMPARE(after->counts.value(StuckKind::DeadLetter), 1);
+        QCOMPARE(after->counts.value(StuckKind::PendingMessage), 0);
+        QCOMPARE(stuck.counts()->value(StuckKind::DeadLetter), 1);
+        QCOMPARE(stuck.counts()->value(StuckKind::PendingMessage), 0);
+        QCOMPARE(dashboardStuck(f, "dead_letter"), 1);
+        QCOMPARE(dashboardStuck(f, "pending_message"), 0);
+        StuckFilter onlyDead;
+        onlyDead.kinds = {StuckKind::DeadLetter};
+        QCOMPARE(stuck.load(onlyDead, amy)->records.size(), 1);
+
+        // No worker picks the requeued message up: past the threshold since the requeue, it
+        // is a stuck pending message (not a dead letter), waiting since the requeue.
+        const qint64 requeuedAt =
+            f.count("SELECT requeued_at FROM dead_letters WHERE callback_id = 'stripe:evt_req'");
+        f.clock.advance(301 * 1000);
+        auto later = stuck.load({}, amy);
+        QVERIFY(later.ok());
+        const auto waiting = stuckOf(*later, "stripe:evt_req");
+        QCOMPARE(waiting.size(), 1);
+        QCOMPARE(waiting.first().kind, StuckKind::PendingMessage);
+        QCOMPARE(waiting.first().status, QStringLiteral("pending"));
+        QCOMPARE(waiting.first().sinceMs, requeuedAt);
+        QVERIFY(stuckOf(*later, "stripe:evt_res").isEmpty());
+        QCOMPARE(later->counts.value(StuckKind::DeadLetter), 1);
+        QCOMPARE(dashboardStuck(f, "pending_message"), 1);
+
+        // When it dies again it is a dead letter again, and stuck again.
+        for (int i = 0; i < 10; ++i) {
+            f.drain();
+            f.clock.advance(3600 * 1000);
+        }
+        QCOMPARE(stuck.counts()->value(StuckKind::DeadLetter), 2);
+        QCOMPARE(stuck.counts()->value(StuckKind::PendingMessage), 0);
+        QCOMPARE(dashboardStuck(f, "dead_letter"), 2);
     }
 
     void badProposalsChangeNothing_data() { addEngineRows(); }

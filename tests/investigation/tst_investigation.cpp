@@ -270,6 +270,62 @@ private Q_SLOTS:
         QCOMPARE(q.counts()->value(StuckKind::PendingIdempotency), 0);
     }
 
+    // A record that the engine moved on leaves the stuck list and the dashboard's counts: the
+    // request that never finished stops being stuck once its order is past the version it
+    // was made against (a retry can only be refused as stale), the order leaves paying, the
+    // waiting callback is processed.
+    void stuckRecordsLeaveWhenTheEngineMovesThemOn_data() { addEngineRows(); }
+    void stuckRecordsLeaveWhenTheEngineMovesThemOn()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        EngineFixture f(*dbs);
+        const Scenario s = buildScenario(f);
+        StuckQuery q(*f.orders, f.clock);
+        auto stuckCount = [&](const char *kind) {
+            auto d = DashboardQuery(*f.orders, f.clock).load({s.start, f.clock.nowMs()}, kAgent);
+            return d ? countOf(d->stuckByKind, QString::fromLatin1(kind)) : -1;
+        };
+        QCOMPARE(q.counts()->value(StuckKind::PendingIdempotency), 1);
+        QCOMPARE(stuckCount("pending_idempotency"), 1);
+        QCOMPARE(q.counts()->value(StuckKind::OrderInFlight), 2);
+        QCOMPARE(q.counts()->value(StuckKind::PendingMessage), 1);
+
+        // ord-stuck's payment fails: the order moves from paying (v2) to payment_failed (v3).
+        f.deliver(StripeEvents::paymentIntentFailed(
+            f.params("ord-stuck", "req-stuck-1", 990, "USD", "evt_stuck_fail", "pi_stuck")));
+        f.drain();
+        f.clock.advance(1000);
+        QCOMPARE(f.order("ord-stuck").version, 3);
+        QCOMPARE(f.count("SELECT status FROM idempotency_records WHERE request_id = 'req-crashed'"),
+                 0);
+        auto r = q.load({}, kAgent);
+        QVERIFY(r.ok());
+        QCOMPARE(r->counts.value(StuckKind::PendingIdempotency), 0);
+        QVERIFY(ofKind(*r, StuckKind::PendingIdempotency).isEmpty());
+        QCOMPARE(q.counts()->value(StuckKind::PendingIdempotency), 0);
+        QCOMPARE(stuckCount("pending_idempotency"), 0);
+        // The engine processed the waiting callback too: ord-wait is paid, nothing pending.
+        QCOMPARE(r->counts.value(StuckKind::PendingMessage), 0);
+        QCOMPARE(r->counts.value(StuckKind::OrderInFlight), 0);
+        QCOMPARE(stuckCount("order_in_flight"), 0);
+
+        // A request against an order still at its version stays stuck.
+        QVERIFY(Sql::exec(f.orders->db(),
+                          "INSERT INTO idempotency_records (request_id, order_id,"
+                          " expected_version, operation, payload_digest, status, created_at,"
+                          " updated_at) VALUES ('req-crashed-2', 'ord-stuck', 3, 'pay', 'y', 0,"
+                          " ?, ?)",
+                          {f.clock.nowMs(), f.clock.nowMs()})
+                    .ok());
+        f.clock.advance(601 * 1000);
+        auto again = q.load({}, kAgent);
+        QVERIFY(again.ok());
+        QCOMPARE(ofKind(*again, StuckKind::PendingIdempotency).size(), 1);
+        QCOMPARE(ofKind(*again, StuckKind::PendingIdempotency).first().reference,
+                 QStringLiteral("req-crashed-2"));
+        QCOMPARE(stuckCount("pending_idempotency"), 1);
+    }
+
     void refusesNewerSchema_data() { addEngineRows(); }
     void refusesNewerSchema()
     {

@@ -157,17 +157,15 @@ void StuckPage::refresh()
 
 namespace {
 
-// What a stuck record is, as a fix target; nothing for kinds no fix applies to.
+// What a stuck record is, as a fix target, with the status the query read (the message's
+// or the order's, never one assumed from the kind); nothing for kinds no fix applies to.
+// FixService decides in the end and refuses what no longer fits.
 std::optional<FixTargetRow> fixTarget(const StuckRecord &r)
 {
     switch (r.kind) {
     case StuckKind::DeadLetter:
-        return FixTargetRow{
-            QStringLiteral("message"), r.callbackId, QStringLiteral("dead"), {}, r.currency};
     case StuckKind::ExpiredLease:
     case StuckKind::ProcessingMessage:
-        return FixTargetRow{
-            QStringLiteral("message"), r.callbackId, QStringLiteral("processing"), {}, r.currency};
     case StuckKind::PendingMessage:
         return FixTargetRow{QStringLiteral("message"), r.callbackId, r.status, {}, r.currency};
     case StuckKind::OrderInFlight:
