@@ -228,7 +228,7 @@ void OrderPage::setStatus(const QString &text, bool error)
 // order that is no longer on the page.
 void OrderPage::setOrderActionsEnabled(bool on)
 {
-    m_export->setEnabled(on);
+    m_export->setEnabled(on && !m_exporting); // one export at a time
     m_propose->setEnabled(on);
 }
 
@@ -244,7 +244,13 @@ void OrderPage::showNoOrder()
 void OrderPage::beginWait(const QString &text)
 {
     m_waitText = text;
-    m_busy->setBusy(true);
+    m_reading = true;
+    updateBusy();
+}
+
+void OrderPage::updateBusy()
+{
+    m_busy->setBusy(m_reading || m_exporting);
 }
 
 void OrderPage::focusSearch()
@@ -266,7 +272,8 @@ void OrderPage::search(const QString &term)
         [this, generation, term](const Result<QList<OrderHit>> &r) {
             if (generation != m_generation)
                 return;
-            m_busy->setBusy(false);
+            m_reading = false;
+            updateBusy();
             if (!r) { // as for no hit: nothing of an earlier search stays on the page
                 m_hits->setRows({});
                 m_hitTable->hide();
@@ -307,7 +314,8 @@ void OrderPage::openOrder(const QString &orderId)
         [this, generation](const Result<OrderPicture> &r) {
             if (generation != m_generation)
                 return;
-            m_busy->setBusy(false);
+            m_reading = false;
+            updateBusy();
             if (!r) {
                 showNoOrder();
                 setStatus(errorText(r.error()), true);
@@ -418,9 +426,11 @@ void OrderPage::exportDossier(const QString &path)
     const QString orderId = m_picture.order.orderId;
     const qint64 version = m_picture.order.version;
     const Actor actor = m_actor;
+    m_exporting = true;
     m_export->setEnabled(false);
     const QString writing = tr("Writing the dossier of order %1…").arg(orderId);
-    beginWait(writing);
+    m_waitText = writing;
+    updateBusy();
     setStatus(writing);
     runBackgroundQuery<Dossier::WrittenFile>(
         this, m_orders, QStringLiteral("dossier"),
@@ -437,7 +447,10 @@ void OrderPage::exportDossier(const QString &path)
             return file;
         },
         [this](const Result<Dossier::WrittenFile> &r) {
-            m_busy->setBusy(false);
+            // A search or an order started meanwhile keeps its busy bar; the export's outcome
+            // is said now all the same (that read's answer says its own when it comes).
+            m_exporting = false;
+            updateBusy();
             m_export->setEnabled(!m_picture.order.orderId.isEmpty());
             if (!r) {
                 setStatus(tr("The dossier was not exported: %1").arg(errorText(r.error())), true);

@@ -83,6 +83,7 @@ private:
     // A read starts: the busy bar, `text` in the status line and the export button disabled
     // follow if it has not answered within BusyIndicator::kShowAfterMs.
     void beginWait(const QString &text);
+    void updateBusy();
     void setOrderActionsEnabled(bool on);
     void showNoOrder();
     QWidget *buildHeader();
@@ -100,6 +101,10 @@ private:
     QPushButton *m_propose = nullptr;
     QLabel *m_status = nullptr;
     bool m_statusIsError = false;
+    // The busy bar shows while a read (search or order) or a dossier export is in flight:
+    // whichever answers first does not hide the other's wait.
+    bool m_reading = false;
+    bool m_exporting = false;
     QString m_waitText;
     BusyIndicator *m_busy = nullptr;
     QTableView *m_hitTable = nullptr;

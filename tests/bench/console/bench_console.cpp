@@ -469,9 +469,11 @@ int main(int argc, char *argv[])
         }
 
         // 3. Opening an order page: everything the page shows, against the same statements —
-        //    the order the searches showed (shown again), then a paid order of the same shape
-        //    not shown before in this process (other ids, times and amounts: nothing on the
-        //    page or in its caches is the same text), a different one in each run.
+        //    the order the searches showed, read again while it is on the page (unchanged: the
+        //    page sets no table anew, so this is the read and the comparison), then a paid
+        //    order of the same shape not shown before in this process (other ids, times and
+        //    amounts: nothing on the page or in its caches is the same text), a different one
+        //    in each run.
         // The statements the order page needs for one order (OrderPictureQuery's reads).
         auto orderStatements = [](const QString &orderId, const QString &txnId) {
             const QVariantList id{orderId};
@@ -503,7 +505,7 @@ int main(int argc, char *argv[])
             data.orderId.mid(4).toLongLong() + 100 * (run + 1), 8, 10, QLatin1Char('0'));
         const QString otherTxn = QStringLiteral("txn-") + otherId.mid(4);
         for (const auto &[name, orderId, txnId] :
-             {std::tuple{QStringLiteral("open an order page (loaded and painted)"), data.orderId,
+             {std::tuple{QStringLiteral("order on the page read again (unchanged)"), data.orderId,
                          data.channelTxnId},
               std::tuple{QStringLiteral("open another order page, not shown before"), otherId,
                          otherTxn}}) {
