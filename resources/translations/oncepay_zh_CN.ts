@@ -1169,52 +1169,62 @@ hash      %2</translation>
 <context>
     <name>OncePay::ConnectionProfilesDialog</name>
     <message>
-        <location filename="../../views/connections/connectionprofilesdialog.cpp" line="29"/>
+        <location filename="../../views/connections/connectionprofilesdialog.cpp" line="31"/>
         <source>Connection profiles</source>
         <translation>连接配置</translation>
     </message>
     <message>
-        <location filename="../../views/connections/connectionprofilesdialog.cpp" line="34"/>
+        <location filename="../../views/connections/connectionprofilesdialog.cpp" line="36"/>
         <source>Where the console finds its three databases. Saved to %1; passwords are never written there.</source>
         <translation>控制台在何处找到它的三个数据库。保存到 %1；密码从不写入该文件。</translation>
     </message>
     <message>
-        <location filename="../../views/connections/connectionprofilesdialog.cpp" line="45"/>
-        <source>The message table lives in the orders database and commits with the orders, so this profile is always the orders profile (same connection).</source>
-        <translation>消息表位于订单数据库中，并与订单一同提交，因此此配置始终就是订单配置（同一连接）。</translation>
+        <location filename="../../views/connections/connectionprofilesdialog.cpp" line="47"/>
+        <source>Messages always use the orders database: claiming a message, moving its order and booking the money commit in one transaction, so the message table cannot live in a database of its own. There is nothing to set here: messages follow the orders profile (same connection).</source>
+        <translation>消息始终使用订单数据库：认领消息、推进其订单和记账在同一个事务中提交，因此消息表不能放在单独的数据库中。此处无需设置：消息沿用订单配置（同一连接）。</translation>
     </message>
     <message>
-        <location filename="../../views/connections/connectionprofilesdialog.cpp" line="53"/>
+        <location filename="../../views/connections/connectionprofilesdialog.cpp" line="57"/>
         <source>&amp;Orders</source>
         <translation>订单(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../views/connections/connectionprofilesdialog.cpp" line="54"/>
+        <location filename="../../views/connections/connectionprofilesdialog.cpp" line="58"/>
         <source>&amp;Messages</source>
         <translation>消息(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../views/connections/connectionprofilesdialog.cpp" line="55"/>
+        <location filename="../../views/connections/connectionprofilesdialog.cpp" line="59"/>
         <source>&amp;Audit</source>
         <translation>审计(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../views/connections/connectionprofilesdialog.cpp" line="61"/>
+        <location filename="../../views/connections/connectionprofilesdialog.cpp" line="65"/>
         <source>No keychain is available on this computer: server passwords are asked at each start or read from an environment variable.</source>
         <translation>此计算机上没有可用的钥匙串：服务器密码将在每次启动时询问，或从环境变量读取。</translation>
     </message>
     <message>
-        <location filename="../../views/connections/connectionprofilesdialog.cpp" line="65"/>
+        <location filename="../../views/connections/connectionprofilesdialog.cpp" line="69"/>
         <source>&amp;Save and switch</source>
         <translation>保存并切换(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../views/connections/connectionprofilesdialog.cpp" line="114"/>
+        <location filename="../../views/connections/connectionprofilesdialog.cpp" line="105"/>
+        <source>The option “%1” would carry a secret, and the configuration file is plain text. Remove it from Options and choose where the password comes from under “Password from”.</source>
+        <translation>选项“%1”会携带机密信息，而配置文件是明文。请从“选项”中删除它，并在“密码来源”中选择密码的来源。</translation>
+    </message>
+    <message>
+        <location filename="../../views/connections/connectionprofilesdialog.cpp" line="125"/>
+        <source>The password was cleared. Type it again to keep it in the keychain, or choose “Asked at each start” to remove it from the keychain.</source>
+        <translation>密码已被清空。请重新输入以保存在钥匙串中，或选择“每次启动时询问”以将其从钥匙串中删除。</translation>
+    </message>
+    <message>
+        <location filename="../../views/connections/connectionprofilesdialog.cpp" line="144"/>
         <source>The password could not be stored in the keychain: %1</source>
         <translation>无法将密码保存到钥匙串：%1</translation>
     </message>
     <message>
-        <location filename="../../views/connections/connectionprofilesdialog.cpp" line="118"/>
+        <location filename="../../views/connections/connectionprofilesdialog.cpp" line="151"/>
         <source>Type the password once so it can be kept in the keychain.</source>
         <translation>请输入一次密码，以便保存在钥匙串中。</translation>
     </message>
@@ -3463,67 +3473,77 @@ Body:
         <translation>驱动选项，例如 sslmode=require</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="88"/>
+        <location filename="../../views/connections/profileform.cpp" line="86"/>
+        <source>Driver options only, never a password: an option that carries one is refused. Choose where the password comes from under “Password from”.</source>
+        <translation>此处仅填写驱动选项，不得填写密码：携带密码的选项会被拒绝。请在“密码来源”中选择密码的来源。</translation>
+    </message>
+    <message>
+        <location filename="../../views/connections/profileform.cpp" line="91"/>
         <source>&amp;Host:</source>
         <translation>主机(&amp;H)：</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="89"/>
+        <location filename="../../views/connections/profileform.cpp" line="92"/>
         <source>P&amp;ort:</source>
         <translation>端口(&amp;O)：</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="90"/>
+        <location filename="../../views/connections/profileform.cpp" line="93"/>
         <source>&amp;Database:</source>
         <translation>数据库(&amp;D)：</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="91"/>
+        <location filename="../../views/connections/profileform.cpp" line="94"/>
         <source>&amp;User:</source>
         <translation>用户(&amp;U)：</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="92"/>
+        <location filename="../../views/connections/profileform.cpp" line="95"/>
         <source>Pass&amp;word from:</source>
         <translation>密码来源(&amp;W)：</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="93"/>
+        <location filename="../../views/connections/profileform.cpp" line="96"/>
         <source>Pa&amp;ssword:</source>
         <translation>密码(&amp;S)：</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="94"/>
+        <location filename="../../views/connections/profileform.cpp" line="97"/>
         <source>&amp;Variable:</source>
         <translation>变量(&amp;V)：</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="95"/>
+        <location filename="../../views/connections/profileform.cpp" line="98"/>
         <source>O&amp;ptions:</source>
         <translation>选项(&amp;P)：</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="101"/>
+        <location filename="../../views/connections/profileform.cpp" line="104"/>
         <source>&amp;Test connection</source>
         <translation>测试连接(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="110"/>
+        <location filename="../../views/connections/profileform.cpp" line="113"/>
         <source>D&amp;river:</source>
         <translation>驱动(&amp;R)：</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="206"/>
+        <location filename="../../views/connections/profileform.cpp" line="215"/>
+        <source>Not tested: the option “%1” would carry a secret. Remove it from Options and choose where the password comes from under “Password from”.</source>
+        <translation>未测试：选项“%1”会携带机密信息。请从“选项”中删除它，并在“密码来源”中选择密码的来源。</translation>
+    </message>
+    <message>
+        <location filename="../../views/connections/profileform.cpp" line="224"/>
         <source>Connecting to %1…</source>
         <translation>正在连接 %1…</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="216"/>
+        <location filename="../../views/connections/profileform.cpp" line="234"/>
         <source>Not reachable: %1</source>
         <translation>无法连接：%1</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="218"/>
+        <location filename="../../views/connections/profileform.cpp" line="236"/>
         <source>Connected. Driver %1, server %2, schema %3 of %4.</source>
         <translation>已连接。驱动 %1，服务器 %2，模式版本 %3 / %4。</translation>
     </message>

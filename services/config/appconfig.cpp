@@ -6,6 +6,8 @@
 #include <QFileInfo>
 #include <QStandardPaths>
 
+#include <spdlog/spdlog.h>
+
 namespace OncePay {
 
 namespace {
@@ -74,8 +76,26 @@ Result<void> applyProfile(ConnectionProfile &p, const QMap<QString, QString> &se
         p.database = values.value(QStringLiteral("database"));
     if (values.contains(QStringLiteral("user")))
         p.user = values.value(QStringLiteral("user"));
-    if (values.contains(QStringLiteral("options")))
-        p.options = values.value(QStringLiteral("options"));
+    if (values.contains(QStringLiteral("options"))) {
+        // A password in the driver options would sit in the file (or the environment) in
+        // clear: refused, naming the option and where it came from, never its value.
+        const QString options = values.value(QStringLiteral("options"));
+        if (const QString secret = secretOption(options); !secret.isEmpty()) {
+            const QString var = prefix + QStringLiteral("OPTIONS");
+            const QString where = env.contains(var) ? var : QStringLiteral("options");
+            spdlog::warn("{} profile: option '{}' in {} refused: it would carry a secret",
+                         roleName(p.role).toStdString(), secret.toStdString(), where.toStdString());
+            return makeError(
+                ErrorCode::Invalid,
+                QStringLiteral("[%1] %2: the option '%3' would carry a secret, and the "
+                               "configuration is plain text; remove it and give the password "
+                               "through password_env, the keychain (password_keychain) or at "
+                               "start")
+                    .arg(roleName(p.role), where, secret),
+                QStringLiteral("secret_in_options"));
+        }
+        p.options = options;
+    }
 
     p.passwordEnv = values.value(QStringLiteral("password_env"));
     p.passwordKeychain = values.value(QStringLiteral("password_keychain")).trimmed();
@@ -182,7 +202,8 @@ Result<AppConfig> AppConfig::load(const QString &explicitPath, const QProcessEnv
 
     for (ConnectionProfile *p : {&c.orders, &c.messages, &c.audit}) {
         if (auto r = applyProfile(*p, ini.section(roleName(p->role)), env); !r)
-            return makeError(r.error().code, path + QStringLiteral(": ") + r.error().message);
+            return makeError(r.error().code, path + QStringLiteral(": ") + r.error().message,
+                             r.error().reason);
     }
 
     // The worker claims a message, moves the order and books money in one local transaction,

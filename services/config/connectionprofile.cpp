@@ -1,5 +1,7 @@
 #include "connectionprofile.h"
 
+#include <QRegularExpression>
+
 namespace OncePay {
 
 QString dialectName(Dialect dialect)
@@ -42,6 +44,29 @@ QString roleName(DbRole role)
     case DbRole::Orders: return QStringLiteral("orders");
     case DbRole::Messages: return QStringLiteral("messages");
     case DbRole::Audit: return QStringLiteral("audit");
+    }
+    return {};
+}
+
+QString secretOption(const QString &options)
+{
+    // Every `name =` in the text, wherever it is: Qt passes PostgreSQL's options to libpq as
+    // a conninfo string (';' becomes ' '), so one `;`-separated item may hold several keys.
+    // A key-like word inside a quoted value is read as a key too: that can only refuse more.
+    static const QRegularExpression key(QStringLiteral(R"(([A-Za-z_][A-Za-z0-9_.\-]*)\s*=)"));
+    for (auto it = key.globalMatch(options); it.hasNext();) {
+        const auto m = it.next();
+        const QString name = m.captured(1).toLower();
+        if (name.contains(u"pass") || name.contains(u"pwd") || name.contains(u"secret"))
+            return m.captured(1);
+    }
+    // scheme://user:password@host — the userinfo part with a colon.
+    static const QRegularExpression uri(
+        QStringLiteral(R"(([A-Za-z_][A-Za-z0-9_.\-]*\s*=\s*)?['"]?[A-Za-z][A-Za-z0-9+.\-]*://)"
+                       R"([^/@\s;'"]*:[^/@\s;'"]*@)"));
+    if (const auto m = uri.match(options); m.hasMatch()) {
+        const QString name = m.captured(1).section(u'=', 0, 0).trimmed();
+        return name.isEmpty() ? QStringLiteral("URI") : name;
     }
     return {};
 }

@@ -17,6 +17,16 @@ enum class DbRole { Orders, Messages, Audit };
 
 QString roleName(DbRole role);
 
+// The name of the first driver option in `options` that would carry a secret, or an empty
+// string. Profiles refuse such options (issue 8): the file they are written to is plain text,
+// and a password belongs in the keychain, an environment variable or the start-up question.
+// Caught, whatever the driver or the case: any key naming a password, a password file or a
+// passphrase (password, passwd, pwd, passfile, sslpassword, tls_passphrase, *secret*, ...),
+// in `key=value` or libpq's `key = value` form, and user:password@ credentials inside a
+// URI value (a libpq dbname=postgresql://...). Returns the key, never the value; a URI with
+// credentials outside any key is named "URI".
+QString secretOption(const QString &options);
+
 struct ConnectionProfile {
     DbRole role = DbRole::Orders;
     Dialect dialect = Dialect::Sqlite;

@@ -89,6 +89,21 @@ QString keychainKey(const ConnectionProfile &p)
         .arg(p.database.trimmed());
 }
 
+QStringList staleKeychainEntries(const QList<ConnectionProfile> &before,
+                                 const QList<ConnectionProfile> &after)
+{
+    QStringList kept;
+    for (const ConnectionProfile &p : after)
+        if (p.dialect != Dialect::Sqlite && !p.sameAsOrders && !p.passwordKeychain.isEmpty())
+            kept << p.passwordKeychain;
+    QStringList stale;
+    for (const ConnectionProfile &p : before)
+        if (!p.passwordKeychain.isEmpty() && !kept.contains(p.passwordKeychain) &&
+            !stale.contains(p.passwordKeychain))
+            stale << p.passwordKeychain;
+    return stale;
+}
+
 Result<void> save(const QString &path, const ConnectionProfile &orders,
                   const ConnectionProfile &audit)
 {

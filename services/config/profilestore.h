@@ -22,6 +22,13 @@ Result<void> validate(const ConnectionProfile &profile);
 // "<role>/<user>@<host>:<port>/<database>" — no secret in the name.
 QString keychainKey(const ConnectionProfile &profile);
 
+// The keychain entries the profiles named `before` that none of the profiles `after` names:
+// the server, port, user or database changed (the entry's name holds them), the password is
+// no longer kept in the keychain (asked at start, an environment variable, SQLite). The
+// editor removes them once the new profiles are saved, so no stale password stays behind.
+QStringList staleKeychainEntries(const QList<ConnectionProfile> &before,
+                                 const QList<ConnectionProfile> &after);
+
 // Writes the three profiles into `path` (created with its folder when missing); messages
 // always share the orders database (DESIGN.md §1). Comments inside the three rewritten
 // sections are not kept. The file is replaced atomically, and only after the new text

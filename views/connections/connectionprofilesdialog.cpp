@@ -12,7 +12,9 @@
 #include <QTabWidget>
 #include <QVBoxLayout>
 
+#include <optional>
 #include <tuple>
+#include <utility>
 
 #include <spdlog/spdlog.h>
 
@@ -42,8 +44,10 @@ ConnectionProfilesDialog::ConnectionProfilesDialog(const AppConfig &config,
     m_audit = new ProfileForm(DbRole::Audit, keychain, this);
     m_audit->setProfile(config.audit);
     m_messages = new QLabel(
-        tr("The message table lives in the orders database and commits with the orders, so "
-           "this profile is always the orders profile (same connection)."),
+        tr("Messages always use the orders database: claiming a message, moving its order and "
+           "booking the money commit in one transaction, so the message table cannot live in a "
+           "database of its own. There is nothing to set here: messages follow the orders "
+           "profile (same connection)."),
         this);
     m_messages->setObjectName(QStringLiteral("messagesProfile"));
     m_messages->setWordWrap(true);
@@ -94,6 +98,17 @@ void ConnectionProfilesDialog::fail(const QString &why, int tab)
     spdlog::warn("connection profiles not saved: {}", why.toStdString());
 }
 
+QString ConnectionProfilesDialog::refusal(const Error &error,
+                                          const ConnectionProfile &profile) const
+{
+    if (error.reason == u"secret_in_options")
+        return tr("The option “%1” would carry a secret, and the configuration file is plain "
+                  "text. Remove it from Options and choose where the password comes from under "
+                  "“Password from”.")
+            .arg(secretOption(profile.options));
+    return error.message;
+}
+
 void ConnectionProfilesDialog::save()
 {
     ConnectionProfile orders = m_orders->profile();
@@ -102,25 +117,62 @@ void ConnectionProfilesDialog::save()
                                                                            {&audit, m_audit, 2}};
     for (const auto &[p, form, tab] : forms) {
         if (auto r = ProfileStore::validate(*p); !r)
-            return fail(r.error().message, tab);
+            return fail(refusal(r.error(), *p), tab);
     }
-    // Keychain entries first: if one cannot be stored, nothing is written.
+    for (const auto &[p, form, tab] : forms) {
+        if (p->dialect != Dialect::Sqlite && form->passwordSource() == ProfileForm::Keychain &&
+            form->passwordCleared())
+            return fail(tr("The password was cleared. Type it again to keep it in the keychain, "
+                           "or choose “Asked at each start” to remove it from the keychain."),
+                        tab);
+    }
+    // Keychain entries first: if one cannot be stored, nothing is written. Each entry written
+    // is put back as it was (or removed) when a later step fails.
+    QList<std::pair<QString, std::optional<QString>>> written;
+    auto forgetWritten = [this, &written] {
+        for (const auto &[key, previous] : std::as_const(written))
+            std::ignore = previous ? m_secrets->write(key, *previous) : m_secrets->remove(key);
+    };
     for (const auto &[p, form, tab] : forms) {
         if (p->dialect == Dialect::Sqlite || form->passwordSource() != ProfileForm::Keychain)
             continue;
         const QString key = ProfileStore::keychainKey(*p);
         if (!form->typedPassword().isEmpty()) {
-            if (auto r = m_secrets->write(key, form->typedPassword()); !r)
+            auto previous = m_secrets->read(key);
+            if (auto r = m_secrets->write(key, form->typedPassword()); !r) {
+                forgetWritten();
                 return fail(tr("The password could not be stored in the keychain: %1")
                                 .arg(r.error().message),
                             tab);
+            }
+            written.append({key, previous ? std::optional<QString>(*previous) : std::nullopt});
         } else if (p->passwordKeychain != key) {
+            forgetWritten();
             return fail(tr("Type the password once so it can be kept in the keychain."), tab);
         }
         p->passwordKeychain = key;
     }
-    if (auto r = ProfileStore::save(m_path, orders, audit); !r)
+    if (auto r = ProfileStore::save(m_path, orders, audit); !r) {
+        forgetWritten(); // no file names the new entries
         return fail(r.error().message, -1);
+    }
+    // The file no longer names these entries: a password left there would be forgotten but
+    // kept. A failure to remove one does not undo the switch; it is logged by name.
+    for (const QString &key : ProfileStore::staleKeychainEntries(
+             {m_config.orders, m_config.messages, m_config.audit}, {orders, audit})) {
+        if (!m_secrets || !m_secrets->available()) {
+            spdlog::warn("keychain entry {} is no longer used but no keychain is available to "
+                         "remove it",
+                         key.toStdString());
+            continue;
+        }
+        if (auto r = m_secrets->remove(key); !r && r.error().code != ErrorCode::NotFound)
+            spdlog::warn("keychain entry {} is no longer used and could not be removed: {}",
+                         key.toStdString(), r.error().message.toStdString());
+        else
+            spdlog::info("keychain entry {} removed: no connection profile names it any more",
+                         key.toStdString());
+    }
 
     m_config.orders = orders;
     m_config.audit = audit;

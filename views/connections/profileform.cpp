@@ -83,6 +83,9 @@ ProfileForm::ProfileForm(DbRole role, bool keychainAvailable, QWidget *parent)
     m_options = new QLineEdit(server);
     m_options->setObjectName(QStringLiteral("options"));
     m_options->setPlaceholderText(tr("driver options, e.g. sslmode=require"));
+    m_options->setToolTip(tr("Driver options only, never a password: an option that carries "
+                             "one is refused. Choose where the password comes from under "
+                             "“Password from”."));
     auto *serverForm = new QFormLayout(server);
     serverForm->setContentsMargins(0, 0, 0, 0);
     serverForm->addRow(tr("&Host:"), m_host);
@@ -147,6 +150,7 @@ void ProfileForm::setProfile(const ConnectionProfile &p)
     m_database->setText(p.database);
     m_user->setText(p.user);
     m_password->setText(p.password);
+    m_hadPassword = !p.password.isEmpty();
     m_env->setText(p.passwordEnv);
     m_options->setText(p.options);
     m_keychainKey = p.passwordKeychain;
@@ -167,6 +171,11 @@ ProfileForm::PasswordSource ProfileForm::passwordSource() const
 QString ProfileForm::typedPassword() const
 {
     return m_password->text();
+}
+
+bool ProfileForm::passwordCleared() const
+{
+    return m_hadPassword && m_password->text().isEmpty();
 }
 
 QString ProfileForm::testResult() const
@@ -201,6 +210,15 @@ void ProfileForm::test()
 {
     const quint64 generation = ++m_generation;
     const ConnectionProfile p = profile();
+    if (const QString secret = secretOption(p.options); !secret.isEmpty()) {
+        // Not even for a test: what is tested is what would be saved.
+        m_result->setText(tr("Not tested: the option “%1” would carry a secret. Remove it from "
+                             "Options and choose where the password comes from under "
+                             "“Password from”.")
+                              .arg(secret));
+        m_result->setStyleSheet(QStringLiteral("color: #b31b1b;"));
+        return;
+    }
     m_test->setEnabled(false);
     m_result->setStyleSheet(QString());
     m_result->setText(tr("Connecting to %1…").arg(p.describe()));

@@ -3,8 +3,8 @@
 // The form for one connection profile (orders or audit) in the profile editor: driver,
 // SQLite file or server, database, user, where the password comes from (the OS keychain,
 // an environment variable, or asked at each start), and a Test button that connects on a
-// pool thread and shows the driver, server and schema versions. It only shows and asks:
-// the rules are ProfileStore::validate's.
+// pool thread and shows the driver, server and schema versions (not with options that carry
+// a secret: secretOption). It only shows and asks: the rules are ProfileStore::validate's.
 // Thread contract: GUI thread only.
 
 #include "config/connectionprofile.h"
@@ -33,6 +33,8 @@ public:
     ConnectionProfile profile() const;
     PasswordSource passwordSource() const;
     QString typedPassword() const;
+    // The password field held a password when the profile was shown and is empty now.
+    bool passwordCleared() const;
     QString testResult() const;
 
 public Q_SLOTS:
@@ -60,6 +62,7 @@ private:
     QPushButton *m_test = nullptr;
     QLabel *m_result = nullptr;
     QString m_keychainKey; // the entry the loaded profile named
+    bool m_hadPassword = false;
     quint64 m_generation = 0;
 };
 
