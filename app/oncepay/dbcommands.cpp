@@ -32,7 +32,9 @@ int migrate(Context &ctx, const QCommandLineParser &)
 int check(Context &ctx, const QCommandLineParser &)
 {
     int rc = Ok;
-    for (const RoleStatus &s : HealthCheck::checkAll(ctx.config)) {
+    // As before: a missing SQLite file is created and reported as "migration pending".
+    for (const RoleStatus &s :
+         HealthCheck::checkAll(ctx.config, Connection::OpenMode::CreateIfMissing)) {
         ctx.out << roleName(s.role).leftJustified(9) << ' ';
         if (!s.reachable) {
             ctx.out << "UNREACHABLE  " << s.driver << "  " << s.target << "\n          " << s.error

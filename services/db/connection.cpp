@@ -8,6 +8,7 @@
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QThread>
+#include <QUrl>
 
 #include <spdlog/spdlog.h>
 
@@ -41,6 +42,7 @@ Connection::~Connection()
 Connection::Connection(Connection &&other) noexcept
     : m_name(std::exchange(other.m_name, QString()))
     , m_purpose(other.m_purpose)
+    , m_mode(other.m_mode)
     , m_profile(other.m_profile)
     , m_kept(std::exchange(other.m_kept, {}))
 {}
@@ -51,6 +53,7 @@ Connection &Connection::operator=(Connection &&other) noexcept
         Connection old(std::move(*this));
         m_name = std::exchange(other.m_name, QString());
         m_purpose = other.m_purpose;
+        m_mode = other.m_mode;
         m_profile = other.m_profile;
         m_kept = std::exchange(other.m_kept, {});
     }
@@ -62,7 +65,8 @@ QSqlDatabase Connection::db() const
     return QSqlDatabase::database(m_name, false);
 }
 
-Result<Connection> Connection::open(const ConnectionProfile &profile, const QString &purpose)
+Result<Connection> Connection::open(const ConnectionProfile &profile, const QString &purpose,
+                                    OpenMode mode)
 {
     const QString role = roleName(profile.role);
     if (!QSqlDatabase::isDriverAvailable(qtDriverName(profile.dialect)))
@@ -73,6 +77,7 @@ Result<Connection> Connection::open(const ConnectionProfile &profile, const QStr
     Connection c;
     c.m_profile = profile;
     c.m_purpose = purpose;
+    c.m_mode = mode;
     c.m_name = uniqueName(profile, purpose);
     QSqlDatabase db = QSqlDatabase::addDatabase(qtDriverName(profile.dialect), c.m_name);
 
@@ -82,11 +87,26 @@ Result<Connection> Connection::open(const ConnectionProfile &profile, const QStr
     };
     switch (profile.dialect) {
     case Dialect::Sqlite: {
-        const QString dir = QFileInfo(profile.path).absolutePath();
-        if (!QDir().mkpath(dir))
-            return makeError(ErrorCode::Unavailable,
-                             QStringLiteral("%1: cannot create directory %2").arg(role, dir));
-        db.setDatabaseName(profile.path);
+        const QFileInfo file(profile.path);
+        if (mode == OpenMode::ExistingOnly) {
+            if (!file.isFile())
+                return makeError(
+                    ErrorCode::Unavailable,
+                    QStringLiteral("%1: database file not found: %2").arg(role, profile.path),
+                    QStringLiteral("database_missing"));
+            // mode=rw: SQLite itself refuses to create the file, even if it vanished since
+            // the check above (a plain path would be opened with SQLITE_OPEN_CREATE).
+            db.setDatabaseName(
+                QUrl::fromLocalFile(file.absoluteFilePath()).toString(QUrl::FullyEncoded) +
+                QStringLiteral("?mode=rw"));
+            addOption(QStringLiteral("QSQLITE_OPEN_URI"));
+        } else {
+            const QString dir = file.absolutePath();
+            if (!QDir().mkpath(dir))
+                return makeError(ErrorCode::Unavailable,
+                                 QStringLiteral("%1: cannot create directory %2").arg(role, dir));
+            db.setDatabaseName(profile.path);
+        }
         addOption(QStringLiteral("QSQLITE_BUSY_TIMEOUT=10000"));
         break;
     }
@@ -142,7 +162,7 @@ Result<Connection> Connection::open(const ConnectionProfile &profile, const QStr
 
 Result<void> Connection::reconnect()
 {
-    auto fresh = open(m_profile, m_purpose);
+    auto fresh = open(m_profile, m_purpose, m_mode);
     if (!fresh)
         return fresh.error();
     *this = std::move(fresh).value(); // closes and removes the old link

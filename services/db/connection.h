@@ -52,12 +52,22 @@ public:
     Connection(const Connection &) = delete;
     Connection &operator=(const Connection &) = delete;
 
-    // Opens (and, for SQLite, creates) the database; sets the session options OncePay relies
-    // on (WAL + full fsync + busy timeout on SQLite; strict mode and UTC on MySQL).
-    // Errors name the role and the reason, never the password.
-    static Result<Connection> open(const ConnectionProfile &profile, const QString &purpose);
+    // Whether opening a SQLite database may create it. The engine's commands that create and
+    // migrate databases (simulate, db migrate, init, the gateway, the worker) create the file
+    // and its folder when missing; the console and checks only open what exists, so a wrong or
+    // vanished path is reported, never replaced by an empty database. Servers are unaffected.
+    enum class OpenMode { CreateIfMissing, ExistingOnly };
 
-    // Closes this connection and opens it again with the same profile and purpose, after the
+    // Opens the database (SQLite: creating the file and its folder only with CreateIfMissing);
+    // sets the session options OncePay relies on (WAL + full fsync + busy timeout on SQLite;
+    // strict mode and UTC on MySQL). Errors name the role and the reason, never the password.
+    // ExistingOnly on a missing SQLite file: Unavailable, reason "database_missing", message
+    // "<role>: database file not found: <path>"; nothing is created (the file is opened as a
+    // `file:` URI with mode=rw, so db().databaseName() is that URI).
+    static Result<Connection> open(const ConnectionProfile &profile, const QString &purpose,
+                                   OpenMode mode = OpenMode::CreateIfMissing);
+
+    // Closes this connection and opens it again with the same profile, purpose and mode, after the
     // server restarted or the link broke. References to this Connection stay valid (the
     // services holding one go on working); queries prepared on the old link do not (db()
     // now has another connectionName()). On failure the old, broken link is kept and the
@@ -99,6 +109,7 @@ private:
 
     QString m_name;
     QString m_purpose;
+    OpenMode m_mode = OpenMode::CreateIfMissing;
     ConnectionProfile m_profile;
     mutable std::map<QString, Kept> m_kept;
 };

@@ -5,16 +5,20 @@
 
 namespace OncePay {
 
-RoleStatus HealthCheck::check(const ConnectionProfile &profile, bool sharesOrders)
+RoleStatus HealthCheck::check(const ConnectionProfile &profile, bool sharesOrders,
+                              Connection::OpenMode mode)
 {
     RoleStatus s;
     s.role = profile.role;
     s.driver = dialectName(profile.dialect);
     s.target = profile.describe();
     s.sharesOrders = sharesOrders;
+    if (profile.dialect == Dialect::Sqlite)
+        s.path = profile.path;
     s.latestVersion = Migrator::latestVersion(Migrator::schemaFor(profile.role), profile.dialect);
-    auto c = Connection::open(profile, QStringLiteral("check"));
+    auto c = Connection::open(profile, QStringLiteral("check"), mode);
     if (!c) {
+        s.fileMissing = c.error().reason == u"database_missing";
         s.error = c.error().message;
         return s;
     }
@@ -35,14 +39,14 @@ RoleStatus HealthCheck::check(const ConnectionProfile &profile, bool sharesOrder
     return s;
 }
 
-QList<RoleStatus> HealthCheck::checkAll(const AppConfig &config)
+QList<RoleStatus> HealthCheck::checkAll(const AppConfig &config, Connection::OpenMode mode)
 {
     QList<RoleStatus> out;
-    out << check(config.orders);
+    out << check(config.orders, false, mode);
     ConnectionProfile messages = config.profile(DbRole::Messages);
     messages.role = DbRole::Messages;
-    out << check(messages, config.messages.sameAsOrders);
-    out << check(config.audit);
+    out << check(messages, config.messages.sameAsOrders, mode);
+    out << check(config.audit, false, mode);
     return out;
 }
 

@@ -5,27 +5,51 @@
 // worker thread in the console.
 
 #include "config/appconfig.h"
+#include "db/connection.h"
 
 #include <QList>
 
 namespace OncePay {
 
+// A database is one of three things to whoever looks: usable (Ok); reachable but with a
+// schema other than the one this build expects (Warning: older = a migration is pending,
+// newer = this program is older than the database); or not there (Down: the server cannot be
+// reached, the SQLite file does not exist, or its schema version cannot be read).
+enum class Health { Ok, Warning, Down };
+
 struct RoleStatus {
     DbRole role = DbRole::Orders;
     QString driver; // "sqlite", "postgresql", "mysql"
     QString target; // profile without password
+    QString path;   // SQLite: the database file
     bool reachable = false;
+    bool fileMissing = false; // SQLite: no file at `path` (a check never creates one)
     bool sharesOrders = false;
     QString serverVersion;
     int schemaVersion = 0;
     int latestVersion = 0;
-    QString error; // why not reachable / not current
+    QString error; // why not reachable / not current (English, for logs and the CLI)
+
+    Health health() const
+    {
+        if (!reachable)
+            return Health::Down;
+        return schemaVersion == latestVersion ? Health::Ok : Health::Warning;
+    }
+    bool schemaOlder() const { return reachable && schemaVersion < latestVersion; }
+    bool schemaNewer() const { return reachable && schemaVersion > latestVersion; }
 };
 
 class HealthCheck {
 public:
-    static RoleStatus check(const ConnectionProfile &profile, bool sharesOrders = false);
-    static QList<RoleStatus> checkAll(const AppConfig &config);
+    // ExistingOnly (the default, and what the console uses): a missing SQLite file is Down
+    // with fileMissing set, and nothing is created. `oncepay db check` keeps its historical
+    // CreateIfMissing (it reports a fresh install as "schema 0, migration pending").
+    static RoleStatus check(const ConnectionProfile &profile, bool sharesOrders = false,
+                            Connection::OpenMode mode = Connection::OpenMode::ExistingOnly);
+    static QList<RoleStatus>
+    checkAll(const AppConfig &config,
+             Connection::OpenMode mode = Connection::OpenMode::ExistingOnly);
 };
 
 } // namespace OncePay

@@ -6,7 +6,7 @@ namespace OncePay::InvestigationDb {
 
 Result<Connection> open(const ConnectionProfile &profile, const QString &purpose)
 {
-    auto c = Connection::open(profile, purpose);
+    auto c = Connection::open(profile, purpose, Connection::OpenMode::ExistingOnly);
     if (!c)
         return c.error();
     auto current = Migrator::currentVersion(*c);

@@ -2,7 +2,8 @@
 
 // Opens the orders database for reading by the console: checks that its schema is the one
 // this program knows (a newer schema is refused with ErrorCode::Newer, a database without a
-// schema says how to create it) and never migrates — the console only looks.
+// schema says how to create it) and never migrates — the console only looks. Nor does it
+// create a SQLite database: a missing file is Unavailable ("database file not found: …").
 // Thread contract: call inside the thread that will use the connection.
 
 #include "core/result.h"
