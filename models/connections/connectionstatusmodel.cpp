@@ -26,6 +26,53 @@ bool ConnectionStatusModel::allReachable() const
     return true;
 }
 
+QString ConnectionStatusModel::healthText(const RoleStatus &s)
+{
+    switch (s.health()) {
+    case Health::Ok: return tr("OK");
+    case Health::Warning:
+        return s.schemaNewer() ? tr("Newer than this console") : tr("Migration pending");
+    case Health::Down: return s.fileMissing ? tr("File not found") : tr("Unreachable");
+    }
+    return {};
+}
+
+QString ConnectionStatusModel::reasonText(const RoleStatus &s)
+{
+    switch (s.health()) {
+    case Health::Ok:
+        return tr("Reachable; schema version %1, the one this console expects.")
+            .arg(s.schemaVersion);
+    case Health::Warning:
+        if (s.schemaNewer())
+            return tr("The database has schema version %1, newer than this console knows (%2):"
+                      " this console is older than the database. Upgrade the console to the"
+                      " engine's version; until then it shows no data from this database and"
+                      " writes nothing to it.")
+                .arg(s.schemaVersion)
+                .arg(s.latestVersion);
+        return tr("The database has schema version %1; this console expects %2. A migration is"
+                  " pending: run “oncepay db migrate”.")
+            .arg(s.schemaVersion)
+            .arg(s.latestVersion);
+    case Health::Down:
+        if (s.fileMissing)
+            return tr("database file not found: %1").arg(s.path);
+        return tr("Cannot reach the database: %1").arg(s.error);
+    }
+    return {};
+}
+
+QColor ConnectionStatusModel::healthColor(Health health)
+{
+    switch (health) {
+    case Health::Ok: return QColor(0x1b, 0x7f, 0x3b);
+    case Health::Warning: return QColor(0x9a, 0x5b, 0x00);
+    case Health::Down: return QColor(0xb3, 0x1b, 0x1b);
+    }
+    return {};
+}
+
 int ConnectionStatusModel::rowCount(const QModelIndex &parent) const
 {
     return parent.isValid() ? 0 : int(m_rows.size());
@@ -47,10 +94,7 @@ QVariant ConnectionStatusModel::data(const QModelIndex &index, int role) const
             return roleName(s.role) == u"orders"     ? tr("Orders")
                    : roleName(s.role) == u"messages" ? tr("Messages")
                                                      : tr("Audit");
-        case Status:
-            if (!s.reachable)
-                return tr("Unreachable");
-            return s.error.isEmpty() ? tr("Reachable") : tr("Reachable (%1)").arg(s.error);
+        case Status: return healthText(s);
         case Driver: return s.driver;
         case Target:
             return s.sharesOrders ? tr("%1 (same database as orders)").arg(s.target) : s.target;
@@ -60,10 +104,10 @@ QVariant ConnectionStatusModel::data(const QModelIndex &index, int role) const
                                : QString();
         }
     }
-    if (role == Qt::ToolTipRole && !s.error.isEmpty())
-        return s.error;
+    if (role == Qt::ToolTipRole)
+        return reasonText(s);
     if (role == Qt::ForegroundRole && index.column() == Status)
-        return QBrush(s.reachable ? QColor(0x1b, 0x7f, 0x3b) : QColor(0xb3, 0x1b, 0x1b));
+        return QBrush(healthColor(s.health()));
     return {};
 }
 

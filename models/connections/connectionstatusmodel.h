@@ -1,12 +1,16 @@
 #pragma once
 
 // One row per database role (orders, messages, audit) with its driver, target, versions and
-// health, as HealthCheck reported them.
+// health, as HealthCheck reported them. Health reads as one of three states — OK, a warning
+// (reachable, but the schema is older or newer than this console expects) or down
+// (unreachable, or the SQLite file is missing) — in colour, in words and, as the tooltip, the
+// reason; the status bar uses the same words (healthText, reasonText, healthColor).
 // Thread contract: GUI thread only; fed with plain RoleStatus values computed elsewhere.
 
 #include "db/healthcheck.h"
 
 #include <QAbstractTableModel>
+#include <QColor>
 
 namespace OncePay {
 
@@ -20,6 +24,14 @@ public:
     void setStatuses(const QList<RoleStatus> &statuses);
     const QList<RoleStatus> &statuses() const { return m_rows; }
     bool allReachable() const;
+
+    // The state in a few words ("OK", "Migration pending", "Newer than this console",
+    // "File not found", "Unreachable"), translated.
+    static QString healthText(const RoleStatus &s);
+    // Why, in a sentence or two, translated: which schema versions, what to do, which file.
+    static QString reasonText(const RoleStatus &s);
+    // Green, amber, red: readable on a light background.
+    static QColor healthColor(Health health);
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;

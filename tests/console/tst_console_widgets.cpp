@@ -1,8 +1,9 @@
 // The console, offscreen, over real engine data: sign-in with each role (and wrong password,
 // lock, disabled), the main window's views and rights per role, the dashboard, waiting and
 // background answers, the stuck view listing what was left stuck, the log pane, the language
-// preference and a lost connection that comes back. The order page has tst_order_page.
-// Nothing blocks in exec().
+// preference, a lost connection that comes back (and is never replaced by an empty database)
+// and a database with a newer schema (a warning; nothing written). The order page has
+// tst_order_page. Nothing blocks in exec().
 
 #include "auth/signindialog.h"
 #include "common/backgroundquery.h"
@@ -10,8 +11,12 @@
 #include "common/language.h"
 #include "common/preferencesdialog.h"
 #include "connections/connectionspage.h"
+#include "connections/connectionstatusmodel.h"
 #include "consolefixture.h"
 #include "dashboard/dashboardpage.h"
+#include "db/migrator.h"
+#include "db/sql.h"
+#include "investigation/investigationdb.h"
 #include "investigation/ordermodels.h"
 #include "investigation/stuckmodel.h"
 #include "log/logpane.h"
@@ -19,10 +24,14 @@
 #include "shell/mainwindow.h"
 #include "stuck/stuckpage.h"
 
+#include <QBrush>
 #include <QComboBox>
+#include <QCryptographicHash>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
+#include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QProgressBar>
@@ -351,23 +360,105 @@ private Q_SLOTS:
 
     void lostConnectionShowsAndRecovers()
     {
-        // The orders database "goes away" (its folder is a file), then comes back.
-        AppConfig config = m_fixture->config;
+        // The real orders database (file and folder) is moved away while the console runs,
+        // then put back: the status bar says so at the next check (what the 30-second timer
+        // does), nothing is created at the old place meanwhile, and it recovers without a
+        // restart.
         const QString dir = QDir(m_dbs.value()->tempPath()).filePath("moving");
-        QFile blocker(dir);
-        QVERIFY(blocker.open(QIODevice::WriteOnly));
-        blocker.close();
+        const QString away = dir + "-away";
+        AppConfig config = m_fixture->config;
         config.orders.path = dir + "/orders.db";
-        ConnectionsPage page(config);
-        QSignalSpy statuses(&page, &ConnectionsPage::statusesChanged);
-        page.refresh();
-        QTRY_COMPARE_WITH_TIMEOUT(statuses.count(), 1, 10000);
-        QVERIFY(!statuses.last().first().value<QList<RoleStatus>>().first().reachable);
-        QVERIFY(QFile::remove(dir));
-        QVERIFY(QDir().mkpath(dir));
-        page.refresh();
-        QTRY_COMPARE_WITH_TIMEOUT(statuses.count(), 2, 10000);
-        QVERIFY(statuses.last().first().value<QList<RoleStatus>>().first().reachable);
+        QVERIFY(makeDatabase(config.orders));
+        MainWindow window(config, account("agent", StaffRole::Agent));
+        window.show();
+        ConnectionsPage *page = window.connectionsPage();
+        auto *orders = window.findChild<QLabel *>("ordersHealth");
+        QVERIFY(orders);
+        QTRY_COMPARE_WITH_TIMEOUT(orders->property("health").toString(), QStringLiteral("ok"),
+                                  10000);
+        QVERIFY2(orders->text().contains(QStringLiteral("● sqlite")), qPrintable(orders->text()));
+
+        QVERIFY(QDir().rename(dir, away));
+        page->refresh();
+        QTRY_COMPARE_WITH_TIMEOUT(orders->property("health").toString(), QStringLiteral("down"),
+                                  10000);
+        QVERIFY2(orders->text().contains(QStringLiteral("file not found")),
+                 qPrintable(orders->text()));
+        QVERIFY2(orders->toolTip().contains("database file not found: " + config.orders.path),
+                 qPrintable(orders->toolTip()));
+        const RoleStatus down = page->model()->statuses().first();
+        QCOMPARE(down.health(), Health::Down);
+        QVERIFY(down.fileMissing);
+        QCOMPARE(page->model()->index(0, ConnectionStatusModel::Status).data().toString(),
+                 QStringLiteral("File not found"));
+        // A background task on the missing database fails the same way.
+        auto task = InvestigationDb::open(config.orders, QStringLiteral("test-missing"));
+        QVERIFY(!task);
+        QVERIFY2(task.error().message.contains("database file not found: " + config.orders.path),
+                 qPrintable(task.error().message));
+        // Neither the folder nor an empty database took the real one's place.
+        QVERIFY(!QFileInfo::exists(dir));
+
+        QVERIFY(QDir().rename(away, dir));
+        page->refresh();
+        QTRY_COMPARE_WITH_TIMEOUT(orders->property("health").toString(), QStringLiteral("ok"),
+                                  10000);
+        QVERIFY2(orders->text().contains(QStringLiteral("● sqlite")), qPrintable(orders->text()));
+        QCOMPARE(page->model()->statuses().first().schemaVersion,
+                 page->model()->statuses().first().latestVersion);
+    }
+
+    void newerSchemaIsAWarningAndNothingIsWritten()
+    {
+        // A database the engine already migrated past this console: reachable, but not
+        // healthy. The status bar and the Databases view say which and why, and the console —
+        // its checks, its pages, the audited sign-out — writes nothing into it.
+        const QString path = QDir(m_dbs.value()->tempPath()).filePath("newer/orders.db");
+        AppConfig config = m_fixture->config;
+        config.orders.path = path;
+        QVERIFY(makeDatabase(config.orders, 9999));
+        const QByteArray before = fingerprint(path);
+        QVERIFY(!before.isEmpty());
+        QVERIFY(!QFileInfo::exists(path + "-wal"));
+        {
+            MainWindow window(config, account("agent", StaffRole::Agent));
+            window.show();
+            auto *orders = window.findChild<QLabel *>("ordersHealth");
+            QVERIFY(orders);
+            QTRY_COMPARE_WITH_TIMEOUT(orders->property("health").toString(),
+                                      QStringLiteral("warning"), 10000);
+            QVERIFY2(orders->text().contains(QStringLiteral("schema newer than this console")),
+                     qPrintable(orders->text()));
+            QVERIFY2(orders->toolTip().contains(QStringLiteral("schema version 9999")) &&
+                         orders->toolTip().contains(QStringLiteral("this console is older")),
+                     qPrintable(orders->toolTip()));
+            const QColor amber = ConnectionStatusModel::healthColor(Health::Warning);
+            QVERIFY(amber != ConnectionStatusModel::healthColor(Health::Ok));
+            QVERIFY(amber != ConnectionStatusModel::healthColor(Health::Down));
+            QVERIFY2(orders->styleSheet().contains(amber.name()), qPrintable(orders->styleSheet()));
+            // The Databases view: the same state in its Status column, amber, the reason as tip.
+            ConnectionStatusModel *model = window.connectionsPage()->model();
+            const QModelIndex status = model->index(0, ConnectionStatusModel::Status);
+            QCOMPARE(status.data().toString(), QStringLiteral("Newer than this console"));
+            QCOMPARE(status.data(Qt::ForegroundRole).value<QBrush>().color(), amber);
+            QVERIFY(status.data(Qt::ToolTipRole).toString().contains(QStringLiteral("9999")));
+            // Its pages refuse to read it, saying why.
+            QSignalSpy failed(window.dashboardPage(), &DashboardPage::failed);
+            window.dashboardPage()->refresh();
+            QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 10000);
+            QVERIFY2(failed.first().first().toString().contains(QStringLiteral("newer")),
+                     qPrintable(failed.first().first().toString()));
+            // In 简体中文 the reason is Chinese, the versions kept.
+            Language::apply(QStringLiteral("zh_CN"));
+            const QString zh = ConnectionStatusModel::reasonText(model->statuses().first());
+            Language::apply(QStringLiteral("en"));
+            QVERIFY2(zh != ConnectionStatusModel::reasonText(model->statuses().first()) &&
+                         zh.contains(QStringLiteral("9999")),
+                     qPrintable(zh));
+            window.close(); // the audited sign-out is attempted, and refused
+        }                   // the window waits for its sign-out task
+        QCOMPARE(fingerprint(path), before);
+        QVERIFY(!QFileInfo::exists(path + "-wal"));
     }
 
     void unreachableDatabaseSaysSo()
@@ -382,6 +473,33 @@ private Q_SLOTS:
     }
 
 private:
+    // A SQLite database migrated by the engine (its schema version raised to `version` if
+    // given), every connection to it closed: the file alone is the database.
+    static bool makeDatabase(const ConnectionProfile &profile, int version = 0)
+    {
+        auto c = openMigrated(profile, QStringLiteral("test-setup"));
+        if (!c) {
+            qWarning("%s", qPrintable(c.error().message));
+            return false;
+        }
+        if (version > 0)
+            return Sql::exec(c->db(), QStringLiteral("INSERT INTO schema_version (version, name,"
+                                                     " checksum, applied_at) VALUES (%1,"
+                                                     " 'future', 'x', 0)")
+                                          .arg(version))
+                .ok();
+        return true;
+    }
+    // The database file's bytes and modification time.
+    static QByteArray fingerprint(const QString &path)
+    {
+        QFile f(path);
+        if (!f.open(QIODevice::ReadOnly))
+            return {};
+        return QCryptographicHash::hash(f.readAll(), QCryptographicHash::Sha256).toHex() + ' ' +
+               QByteArray::number(QFileInfo(path).lastModified().toMSecsSinceEpoch());
+    }
+
     Result<std::unique_ptr<ScratchDatabases>> m_dbs = ScratchDatabases::create(Dialect::Sqlite);
     std::unique_ptr<EngineFixture> m_fixture;
 };

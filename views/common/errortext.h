@@ -15,6 +15,11 @@ inline QString errorText(const Error &e)
 {
     switch (e.code) {
     case ErrorCode::Unavailable:
+        if (e.reason == u"database_missing") // the console opens existing files only
+            return QCoreApplication::translate("OncePay::ErrorText",
+                                               "Database file not found: %1. Check the connection"
+                                               " profile, or put the file back.")
+                .arg(e.message.section(QStringLiteral("database file not found: "), 1));
         return QCoreApplication::translate(
             "OncePay::ErrorText", "The database cannot be reached. It will be tried again on the"
                                   " next refresh.");

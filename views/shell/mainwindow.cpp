@@ -10,9 +10,11 @@
 #include "common/taskpool.h"
 #include "connections/connectionprofilesdialog.h"
 #include "connections/connectionspage.h"
+#include "connections/connectionstatusmodel.h"
 #include "connections/keychainstore.h"
 #include "dashboard/dashboardpage.h"
 #include "db/connection.h"
+#include "investigation/investigationdb.h"
 #include "log/logpane.h"
 #include "orders/orderpage.h"
 #include "reconciliation/reconciliationpage.h"
@@ -117,8 +119,12 @@ MainWindow::MainWindow(const AppConfig &config, const StaffAccount &account, QWi
     m_person = new QLabel(signedInText(), this);
     m_person->setObjectName(QStringLiteral("signedIn"));
     statusBar()->addWidget(m_person);
-    for (const QString &name : {tr("Orders"), tr("Messages"), tr("Audit")}) {
-        auto *label = new QLabel(tr("%1: checking…").arg(name), this);
+    const QStringList roles{QStringLiteral("orders"), QStringLiteral("messages"),
+                            QStringLiteral("audit")};
+    const QStringList names{tr("Orders"), tr("Messages"), tr("Audit")};
+    for (int i = 0; i < roles.size(); ++i) {
+        auto *label = new QLabel(tr("%1: checking…").arg(names[i]), this);
+        label->setObjectName(roles[i] + QStringLiteral("Health"));
         m_roleLabels << label;
         statusBar()->addPermanentWidget(label);
     }
@@ -311,10 +317,45 @@ void MainWindow::showStatuses(const QList<RoleStatus> &statuses)
     const QStringList names{tr("Orders"), tr("Messages"), tr("Audit")};
     for (int i = 0; i < statuses.size() && i < m_roleLabels.size(); ++i) {
         const RoleStatus &s = statuses[i];
-        m_roleLabels[i]->setText(s.reachable ? tr("%1: ● %2").arg(names[i], s.driver)
-                                             : tr("%1: ✕ unreachable").arg(names[i]));
-        m_roleLabels[i]->setStyleSheet(s.reachable ? QString() : QStringLiteral("color: #b31b1b;"));
-        m_roleLabels[i]->setToolTip(s.reachable ? s.target : s.error);
+        QLabel *label = m_roleLabels[i];
+        // Three states, told apart by symbol, words and colour: a reachable database whose
+        // schema is not the one this console expects is a warning, not "● healthy".
+        QString text, state;
+        switch (s.health()) {
+        case Health::Ok:
+            text = tr("%1: ● %2").arg(names[i], s.driver);
+            state = QStringLiteral("ok");
+            break;
+        case Health::Warning:
+            text = s.schemaNewer() ? tr("%1: ▲ schema newer than this console").arg(names[i])
+                                   : tr("%1: ▲ migration pending").arg(names[i]);
+            state = QStringLiteral("warning");
+            break;
+        case Health::Down:
+            text = s.fileMissing ? tr("%1: ✕ file not found").arg(names[i])
+                                 : tr("%1: ✕ unreachable").arg(names[i]);
+            state = QStringLiteral("down");
+            break;
+        }
+        label->setText(text);
+        label->setProperty("health", state);
+        label->setStyleSheet(QStringLiteral("color: %1;")
+                                 .arg(ConnectionStatusModel::healthColor(s.health()).name()));
+        label->setToolTip(s.target + u'\n' + ConnectionStatusModel::reasonText(s));
+        const QString logged = label->property("loggedHealth").toString();
+        if (state != logged && !(logged.isEmpty() && s.health() == Health::Ok)) {
+            // Each change of state once in the log pane, where operations look (a database
+            // that is fine from the start goes unmentioned).
+            label->setProperty("loggedHealth", state);
+            const std::string line =
+                QStringLiteral("%1 database (%2): %3")
+                    .arg(roleName(s.role), s.target, s.error.isEmpty() ? state : s.error)
+                    .toStdString();
+            if (s.health() == Health::Ok)
+                spdlog::info("{}", line);
+            else
+                spdlog::warn("{}", line);
+        }
     }
 }
 
@@ -353,7 +394,9 @@ void MainWindow::recordSignOut()
     const StaffAccount account = m_account;
     const QString where = QStringLiteral("console@") + QSysInfo::machineHostName();
     m_signOutTask = QtConcurrent::run(consoleTaskPool(), [orders, account, where] {
-        auto c = Connection::open(orders, QStringLiteral("console-signout"));
+        // Like every console task: an existing database with the schema this console knows,
+        // never a created one, never a write into a newer schema.
+        auto c = InvestigationDb::open(orders, QStringLiteral("console-signout"));
         Result<void> r =
             c ? StaffService(*c, Clock::system()).signOut(account, where) : Result<void>(c.error());
         if (!r) // the sign-out row cannot be written: say so where operations look
