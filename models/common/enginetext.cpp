@@ -28,6 +28,7 @@ namespace {
 //   D  a discrepancy kind code, shown as its word
 //   S  a discrepancy status code, shown as its word
 //   P  a payment status code, shown as its word
+//   X  a fix status code, shown as its word
 //   n  another engine sentence, translated in turn (as is when it is none)
 //   N  another engine sentence that must be one (else the whole text is not this template)
 // More specific templates come first: the first whole match wins.
@@ -147,6 +148,63 @@ const Template kTemplates[] = {
     {QT_TRANSLATE_NOOP("OncePay::EngineText", "  refused: %1"), "n"},
     {QT_TRANSLATE_NOOP("OncePay::EngineText", "period %1, bound to %2"), "ct"},
     {QT_TRANSLATE_NOOP("OncePay::EngineText", "  %1"), "N"},
+    // A fix refused (services/fixes: FixService, FixTargets).
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "%1 already has an open proposal (#%2); decide that one first"),
+     "cv"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "%1 got an open proposal at the same moment; decide that one first"),
+     "c"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "fix #%1 was decided meanwhile"), "v"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "fix #%1 is %2; only an open proposal is decided"),
+     "vX"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "%1 proposed fix #%2 and may not decide it"), "cv"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "fix #%1's stored change no longer matches its digest"),
+     "v"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "order %1 is %2; %3 takes paid_unconfirmed orders"),
+     "csf"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "order %1 is %2; %3 takes paid_unconfirmed or payment_failed orders"),
+     "csf"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "message %1 is %2; %3 takes dead or failed messages and expired leases"),
+     "cmf"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "message %1 is %2 under a live lease; %3 takes dead or failed messages "
+                       "and expired leases"),
+     "cmf"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "message %1 is %2; %3 takes dead or failed messages, pending ones and "
+                       "expired leases"),
+     "cmf"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "message %1 is %2 under a live lease; %3 takes dead or failed messages, "
+                       "pending ones and expired leases"),
+     "cmf"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "discrepancy #%1 is %2, not open"), "vS"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "discrepancy #%1 is a %2; adjust_fee takes fee mismatches"),
+     "vD"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "discrepancy #%1 has no order to book a fee adjustment on"),
+     "v"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "discrepancy #%1 carries no amounts; give the amount to book"),
+     "v"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "%1 discrepancies of the period are still open; decide them first"),
+     "v"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "no finished reconciliation run covers the period; reconcile it first"),
+     ""},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "the period overlaps a period that is already closed"),
+     ""},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "no discrepancy #%1"), "v"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "no message with callback id '%1'"), "c"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "no order '%1'"), "c"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "a fix of amount 0 changes nothing"), ""},
     // Callbacks refused at the door (services/channels, prefixed with the channel).
     {QT_TRANSLATE_NOOP("OncePay::EngineText", "%1: %2"), "cN"},
     {QT_TRANSLATE_NOOP("OncePay::EngineText", "no '%1' signature matches"), "c"},
@@ -177,7 +235,8 @@ QString groupFor(char kind)
     case 'K':
     case 'D':
     case 'S':
-    case 'P': return QStringLiteral("([a-z_]+)");
+    case 'P':
+    case 'X': return QStringLiteral("([a-z_]+)");
     default: return QStringLiteral("(.*?)");
     }
 }
@@ -246,6 +305,7 @@ std::optional<QString> argument(char kind, const QString &value, int depth)
     case 'D': return discrepancyKind(value);
     case 'S': return discrepancyStatus(value);
     case 'P': return paymentStatus(value);
+    case 'X': return fixStatus(value);
     case 'n': return translated(value, depth + 1).value_or(value);
     case 'N': return translated(value, depth + 1);
     default: return value;

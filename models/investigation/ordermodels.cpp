@@ -152,12 +152,14 @@ TimelineModel::TimelineModel(QObject *parent)
         return decorate(e, role);
     });
     addColumn(tr("Detail"), [decorate](const TimelineEntry &e, int role) -> QVariant {
-        // A callback's detail is the channel's own event name, kept as the channel says it;
-        // the other details are sentences the engine wrote (or a person's words, kept).
+        // A callback's detail is its kind as words, with the channel's own event name as the
+        // channel says it; the other details are sentences the engine wrote (or a person's
+        // words, kept).
         if (role == Qt::DisplayRole)
-            return e.kind == TimelineKind::Ledger             ? QString()
-                   : e.kind == TimelineKind::CallbackReceived ? e.detail
-                                                              : Labels::engineText(e.detail);
+            return e.kind == TimelineKind::Ledger ? QString()
+                   : e.kind == TimelineKind::CallbackReceived
+                       ? Labels::callbackEvent(e.toState, e.detail)
+                       : Labels::engineText(e.detail);
         if (role == Qt::ToolTipRole && e.kind != TimelineKind::Ledger)
             return e.detail;
         return decorate(e, role);

@@ -78,6 +78,7 @@ QList<TimelineEntry> buildTimeline(const OrderPicture &p)
         in.causeId = m.callbackId;
         in.actor = m.channel;
         in.detail = m.channelEventType.isEmpty() ? m.eventKind : m.channelEventType;
+        in.toState = m.eventKind; // the normalised kind, which the console shows as words
         in.hasAmount = m.hasAmount;
         in.amountMinor = m.amountMinor;
         in.currency = m.currency;

@@ -228,6 +228,10 @@ private Q_SLOTS:
                  qPrintable(details.join('|')));
         QVERIFY(details.contains(QStringLiteral("金额与币种核对无误")));
         QVERIFY(details.contains(QStringLiteral("new attempt"))); // the platform's words
+        // A callback: its kind as words, the channel's own name of the event kept.
+        QVERIFY2(details.contains(QStringLiteral("支付失败（payment_intent.payment_failed）")),
+                 qPrintable(details.join('|')));
+        QVERIFY(details.contains(QStringLiteral("支付成功（payment_intent.succeeded）")));
     }
 
     // Each mapping on its own, in 简体中文 and in English, and every engine template translated.
@@ -272,6 +276,12 @@ private Q_SLOTS:
                                         "payment attempt on stripe"),
                      QStringLiteral("  版本 2：待支付 → 支付中，操作者 checkout（请求 r-1）"
                                     "通过 stripe 发起支付"));
+            // A fix refused, as the propose dialog lists it ("target: why").
+            QCOMPARE(
+                Labels::engineText(
+                    "ord-1: order ord-1 is paid; confirm_payment takes paid_unconfirmed orders"),
+                QStringLiteral(
+                    "ord-1：订单 ord-1 为“已支付”；“确认付款”只适用于已付款待确认的订单"));
             // Not the engine's: as written.
             QCOMPARE(Labels::engineText("customer cancelled"),
                      QStringLiteral("customer cancelled"));

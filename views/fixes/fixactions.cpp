@@ -2,6 +2,7 @@
 
 #include "auth/permissions.h"
 #include "common/backgroundquery.h"
+#include "common/enginetext.h"
 #include "fixes/fixservice.h"
 #include "proposefixdialog.h"
 
@@ -113,9 +114,14 @@ void proposeFixes(QWidget *parent, const ConnectionProfile &orders, const Actor 
             }
             QString text = QObject::tr("%n fix(es) proposed and waiting for approval.", nullptr,
                                        int(r->proposed.size()));
-            if (!r->refused.isEmpty())
+            if (!r->refused.isEmpty()) {
+                // "target: why", the engine's why in the interface language.
+                QStringList refused = r->refused;
+                for (QString &line : refused)
+                    line = Labels::engineText(line);
                 text += QStringLiteral("\n\n") + QObject::tr("Refused:") + QStringLiteral("\n") +
-                        r->refused.join(QStringLiteral("\n"));
+                        refused.join(QStringLiteral("\n"));
+            }
             if (r->refused.isEmpty())
                 QMessageBox::information(guard, QObject::tr("Propose a fix"), text);
             else
