@@ -145,12 +145,15 @@ QList<std::pair<QString, QVariantList>> stuckStatements(qint64 now, bool rows)
                          " m.attempts, m.last_error, m.amount_minor, m.currency";
     QList<std::pair<QString, QVariantList>> statements{
         {"SELECT setting_key, setting_value FROM ops_settings", {}}};
+    const QString pendingSince =
+        "(CASE WHEN m.status = 'pending' THEN m.updated_at ELSE m.received_at END)";
     const QList<std::tuple<QString, QString, QString, QVariantList>> kinds{
-        {cols.arg("m.received_at"),
+        {cols.arg(pendingSince),
          "FROM callback_messages m WHERE m.status IN ('pending',"
-         " 'failed') AND m.received_at < ?",
-         "m.received_at",
-         {cut}},
+         " 'failed') AND m.received_at < ? AND " +
+             pendingSince + " < ?",
+         pendingSince,
+         {cut, cut}},
         {cols.arg("m.updated_at"),
          "FROM callback_messages m WHERE m.status = 'processing'"
          " AND m.updated_at < ? AND m.lease_until >= ?",
@@ -164,12 +167,14 @@ QList<std::pair<QString, QVariantList>> stuckStatements(qint64 now, bool rows)
         {"d.id, m.order_ref, d.callback_id, m.channel, m.status, d.created_at, d.attempts,"
          " d.reason, m.amount_minor, m.currency",
          "FROM dead_letters d JOIN callback_messages m ON m.id = d.message_id WHERE"
-         " d.requeued_at IS NULL AND d.created_at < ?",
+         " m.status = 'dead' AND d.requeued_at IS NULL AND d.created_at < ?",
          "d.created_at",
          {now}},
         {"i.request_id, i.order_id, NULL, NULL, i.operation, i.created_at, 0, i.outcome,"
          " NULL, NULL",
-         "FROM idempotency_records i WHERE i.status = 0 AND i.created_at < ?",
+         "FROM idempotency_records i WHERE i.status = 0 AND i.created_at < ? AND EXISTS"
+         " (SELECT 1 FROM orders o WHERE o.order_id = i.order_id AND o.version ="
+         " i.expected_version)",
          "i.created_at",
          {idemCut}},
         {"r.id, r.order_id, r.callback_id, r.channel, 'refund_due', r.created_at, 0,"
