@@ -1232,72 +1232,107 @@ hash      %2</translation>
 <context>
     <name>OncePay::ConnectionStatusModel</name>
     <message>
-        <location filename="../../models/connections/connectionstatusmodel.cpp" line="47"/>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="94"/>
         <source>Orders</source>
         <translation>订单库</translation>
     </message>
     <message>
-        <location filename="../../models/connections/connectionstatusmodel.cpp" line="48"/>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="95"/>
         <source>Messages</source>
         <translation>消息库</translation>
     </message>
     <message>
-        <location filename="../../models/connections/connectionstatusmodel.cpp" line="49"/>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="96"/>
         <source>Audit</source>
         <translation>审计库</translation>
     </message>
     <message>
-        <location filename="../../models/connections/connectionstatusmodel.cpp" line="52"/>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="35"/>
         <source>Unreachable</source>
         <translation>无法连接</translation>
     </message>
     <message>
-        <location filename="../../models/connections/connectionstatusmodel.cpp" line="53"/>
-        <source>Reachable</source>
-        <translation>可连接</translation>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="32"/>
+        <source>OK</source>
+        <translation>正常</translation>
     </message>
     <message>
-        <location filename="../../models/connections/connectionstatusmodel.cpp" line="53"/>
-        <source>Reachable (%1)</source>
-        <translation>可连接（%1）</translation>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="34"/>
+        <source>Newer than this console</source>
+        <translation>比本控制台新</translation>
     </message>
     <message>
-        <location filename="../../models/connections/connectionstatusmodel.cpp" line="56"/>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="34"/>
+        <source>Migration pending</source>
+        <translation>待迁移</translation>
+    </message>
+    <message>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="35"/>
+        <source>File not found</source>
+        <translation>文件不存在</translation>
+    </message>
+    <message>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="44"/>
+        <source>Reachable; schema version %1, the one this console expects.</source>
+        <translation>可连接；数据库结构版本 %1，正是本控制台所需的版本。</translation>
+    </message>
+    <message>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="48"/>
+        <source>The database has schema version %1, newer than this console knows (%2): this console is older than the database. Upgrade the console to the engine&apos;s version; until then it shows no data from this database and writes nothing to it.</source>
+        <translation>数据库结构版本为 %1，比本控制台所知的版本（%2）新：本控制台比数据库旧。请将控制台升级到与引擎相同的版本；在此之前，它不显示此数据库的数据，也不向其写入任何内容。</translation>
+    </message>
+    <message>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="54"/>
+        <source>The database has schema version %1; this console expects %2. A migration is pending: run “oncepay db migrate”.</source>
+        <translation>数据库结构版本为 %1，本控制台需要 %2。有待执行的迁移：请运行“oncepay db migrate”。</translation>
+    </message>
+    <message>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="60"/>
+        <source>database file not found: %1</source>
+        <translation>找不到数据库文件：%1</translation>
+    </message>
+    <message>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="61"/>
+        <source>Cannot reach the database: %1</source>
+        <translation>无法连接数据库：%1</translation>
+    </message>
+    <message>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="100"/>
         <source>%1 (same database as orders)</source>
         <translation>%1（与订单库相同）</translation>
     </message>
     <message>
-        <location filename="../../models/connections/connectionstatusmodel.cpp" line="59"/>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="103"/>
         <source>%1 of %2</source>
         <translation>%1 / %2</translation>
     </message>
     <message>
-        <location filename="../../models/connections/connectionstatusmodel.cpp" line="75"/>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="119"/>
         <source>Database</source>
         <translation>数据库</translation>
     </message>
     <message>
-        <location filename="../../models/connections/connectionstatusmodel.cpp" line="76"/>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="120"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../models/connections/connectionstatusmodel.cpp" line="77"/>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="121"/>
         <source>Driver</source>
         <translation>驱动</translation>
     </message>
     <message>
-        <location filename="../../models/connections/connectionstatusmodel.cpp" line="78"/>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="122"/>
         <source>Location</source>
         <translation>位置</translation>
     </message>
     <message>
-        <location filename="../../models/connections/connectionstatusmodel.cpp" line="79"/>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="123"/>
         <source>Server version</source>
         <translation>服务器版本</translation>
     </message>
     <message>
-        <location filename="../../models/connections/connectionstatusmodel.cpp" line="80"/>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="124"/>
         <source>Schema</source>
         <translation>结构版本</translation>
     </message>
@@ -2214,47 +2249,52 @@ hash      %2</translation>
 <context>
     <name>OncePay::ErrorText</name>
     <message>
-        <location filename="../../views/common/errortext.h" line="18"/>
+        <location filename="../../views/common/errortext.h" line="19"/>
+        <source>Database file not found: %1. Check the connection profile, or put the file back.</source>
+        <translation>找不到数据库文件：%1。请检查连接配置，或把文件放回原处。</translation>
+    </message>
+    <message>
+        <location filename="../../views/common/errortext.h" line="23"/>
         <source>The database cannot be reached. It will be tried again on the next refresh.</source>
         <translation>无法连接数据库。下次刷新时将重试。</translation>
     </message>
     <message>
-        <location filename="../../views/common/errortext.h" line="22"/>
+        <location filename="../../views/common/errortext.h" line="27"/>
         <source>The database was created by a newer OncePay. Upgrade this console before using it.</source>
         <translation>该数据库由更新版本的 OncePay 创建。请先升级本控制台。</translation>
     </message>
     <message>
-        <location filename="../../views/common/errortext.h" line="26"/>
+        <location filename="../../views/common/errortext.h" line="31"/>
         <source>Your role may not see this.</source>
         <translation>您的角色无权查看此内容。</translation>
     </message>
     <message>
-        <location filename="../../views/common/errortext.h" line="28"/>
+        <location filename="../../views/common/errortext.h" line="33"/>
         <source>Nothing was found.</source>
         <translation>未找到任何内容。</translation>
     </message>
     <message>
-        <location filename="../../views/common/errortext.h" line="31"/>
+        <location filename="../../views/common/errortext.h" line="36"/>
         <source>The database has an older schema; run `oncepay db migrate`.</source>
         <translation>数据库结构版本较旧，请运行 `oncepay db migrate`。</translation>
     </message>
     <message>
-        <location filename="../../views/common/errortext.h" line="35"/>
+        <location filename="../../views/common/errortext.h" line="40"/>
         <source>Type an order, customer, transaction, callback or request id.</source>
         <translation>请输入订单号、客户编号、交易号、回调编号或请求编号。</translation>
     </message>
     <message>
-        <location filename="../../views/common/errortext.h" line="39"/>
+        <location filename="../../views/common/errortext.h" line="44"/>
         <source>That is longer than any identifier.</source>
         <translation>输入内容超过了任何编号的长度。</translation>
     </message>
     <message>
-        <location filename="../../views/common/errortext.h" line="41"/>
+        <location filename="../../views/common/errortext.h" line="46"/>
         <source>The request was refused: %1</source>
         <translation>请求被拒绝：%1</translation>
     </message>
     <message>
-        <location filename="../../views/common/errortext.h" line="44"/>
+        <location filename="../../views/common/errortext.h" line="49"/>
         <source>Something went wrong: %1</source>
         <translation>出现错误：%1</translation>
     </message>
@@ -3024,130 +3064,145 @@ hash      %2</translation>
 <context>
     <name>OncePay::MainWindow</name>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="45"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="47"/>
         <source>OncePay Console — %1</source>
         <translation>OncePay 控制台 —— %1</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="59"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="61"/>
         <source>Dashboard</source>
         <translation>仪表盘</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="60"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="62"/>
         <source>Order investigation</source>
         <translation>订单调查</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="61"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="63"/>
         <source>Stuck records</source>
         <translation>滞留记录</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="62"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="64"/>
         <source>Approvals</source>
         <translation>审批</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="63"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="65"/>
         <source>Reconciliation</source>
         <translation>对账</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="66"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="68"/>
         <source>Audit trail</source>
         <translation>审计轨迹</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="68"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="70"/>
         <source>Administration</source>
         <translation>系统管理</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="70"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="72"/>
         <source>Databases</source>
         <translation>数据库</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="112"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="114"/>
         <source>Log</source>
         <translation>日志</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="120"/>
-        <location filename="../../views/shell/mainwindow.cpp" line="311"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="124"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="317"/>
         <source>Orders</source>
         <translation>订单库</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="120"/>
-        <location filename="../../views/shell/mainwindow.cpp" line="311"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="124"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="317"/>
         <source>Messages</source>
         <translation>消息库</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="120"/>
-        <location filename="../../views/shell/mainwindow.cpp" line="311"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="124"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="317"/>
         <source>Audit</source>
         <translation>审计库</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="121"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="126"/>
         <source>%1: checking…</source>
         <translation>%1：检查中……</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="142"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="148"/>
         <source>%1 (Ctrl+%2)</source>
         <translation>%1（Ctrl+%2）</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="252"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="258"/>
         <source>&amp;Console</source>
         <translation>控制台(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="253"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="259"/>
         <source>Connection &amp;profiles…</source>
         <translation>连接配置(&amp;P)…</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="254"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="260"/>
         <source>P&amp;references…</source>
         <translation>偏好设置(&amp;R)…</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="257"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="263"/>
         <source>Sign &amp;out</source>
         <translation>退出登录(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="259"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="265"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="262"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="268"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="270"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="276"/>
         <source>&amp;Find an order…</source>
         <translation>查找订单(&amp;F)……</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="282"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="288"/>
         <source>Signed in: %1 (%2)</source>
         <translation>已登录：%1（%2）</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="314"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="326"/>
         <source>%1: ● %2</source>
         <translation>%1：● %2</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="315"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="330"/>
+        <source>%1: ▲ schema newer than this console</source>
+        <translation>%1：▲ 结构版本比本控制台新</translation>
+    </message>
+    <message>
+        <location filename="../../views/shell/mainwindow.cpp" line="331"/>
+        <source>%1: ▲ migration pending</source>
+        <translation>%1：▲ 待迁移</translation>
+    </message>
+    <message>
+        <location filename="../../views/shell/mainwindow.cpp" line="335"/>
+        <source>%1: ✕ file not found</source>
+        <translation>%1：✕ 找不到文件</translation>
+    </message>
+    <message>
+        <location filename="../../views/shell/mainwindow.cpp" line="336"/>
         <source>%1: ✕ unreachable</source>
         <translation>%1：✕ 无法连接</translation>
     </message>
