@@ -25,18 +25,27 @@ struct StaffAccount {
 
 enum class SignInRefusal {
     None,
-    BadCredentials, // unknown user or wrong password: the same answer for both
-    Locked,         // too many failures; lockedUntil says until when
-    Disabled,       // an administrator disabled the account
+    // An unknown user name, a wrong password, or a locked account (whatever password was
+    // typed): one answer for all three, so the answer cannot tell which user names exist
+    // and a lock cannot be used to find out whether a guess was right. The audit row says
+    // which it was.
+    BadCredentials,
+    // The right password for an account an administrator disabled: only someone who knows
+    // the password learns this.
+    Disabled,
 };
 
 // The outcome of a sign-in attempt. A refusal is a normal answer, not an Error; an Error
 // from authenticate() means the database could not be asked.
 struct SignInResult {
     SignInRefusal refusal = SignInRefusal::None;
-    StaffAccount account;   // filled when signed in
-    qint64 lockedUntil = 0; // for Locked
-    int attemptsLeft = -1;  // for BadCredentials on a known account, before it locks
+    StaffAccount account; // filled when signed in
+    // The lockout policy (ops_settings auth.max_failed_logins, auth.lockout_seconds), the same
+    // for every attempt and every user name, known or not: what a refusal may say about locks.
+    // There is deliberately no per-account count of attempts left (issue #8): only existing
+    // accounts have one, so showing it would tell anyone which user names exist.
+    int maxFailedLogins = 0;
+    int lockoutSeconds = 0;
 
     bool signedIn() const { return refusal == SignInRefusal::None; }
 };

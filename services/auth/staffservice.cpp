@@ -5,10 +5,13 @@
 #include "db/transaction.h"
 #include "passwordhasher.h"
 #include "settings/opssettings.h"
+#include "staffrights.h"
 
 #include <QCryptographicHash>
 #include <QRegularExpression>
 #include <QSqlQuery>
+
+#include <algorithm>
 
 #include <spdlog/spdlog.h>
 
@@ -89,7 +92,7 @@ Result<StaffAccount> StaffService::add(const NewStaff &staff, const QString &pas
                                        const Actor &by) const
 {
     if (auto r = require(by, Action::ManageStaff); !r)
-        return r.error();
+        return refuse(r.error(), QStringLiteral("add"), staff.username, by);
     if (!validUsername(staff.username))
         return makeError(
             ErrorCode::Invalid,
@@ -106,6 +109,8 @@ Result<StaffAccount> StaffService::add(const NewStaff &staff, const QString &pas
         staff.displayName.trimmed().isEmpty() ? staff.username : staff.displayName.trimmed();
     auto done =
         inTransaction(m_c.db(), Transaction::Mode::Immediate, [&]() -> Result<StaffAccount> {
+            if (auto r = requireCurrent(m_c, by, Action::ManageStaff); !r)
+                return r.error();
             auto id = Sql::insert(
                 m_c.db(), m_c.dialect(),
                 QStringLiteral("INSERT INTO staff (username, display_name, role, password_hash,"
@@ -127,6 +132,8 @@ Result<StaffAccount> StaffService::add(const NewStaff &staff, const QString &pas
                 return r.error();
             return a;
         });
+    if (!done)
+        return refuse(done.error(), QStringLiteral("add"), staff.username, by);
     if (done)
         spdlog::info("staff account {} added as {} by {}", staff.username.toStdString(),
                      staffRoleName(staff.role).toStdString(), by.id.toStdString());
@@ -137,68 +144,82 @@ Result<StaffAccount> StaffService::disable(const QString &username, const Actor 
                                            const QString &reason) const
 {
     if (auto r = require(by, Action::ManageStaff); !r)
-        return r.error();
-    return inTransaction(m_c.db(), Transaction::Mode::Immediate, [&]() -> Result<StaffAccount> {
-        auto before = find(username);
-        if (!before)
-            return before.error();
-        if (before->disabled)
-            return *before;
-        const qint64 now = m_clock.nowMs();
-        auto n = Sql::update(
-            m_c.db(), QStringLiteral("UPDATE staff SET disabled = 1, updated_at = ? WHERE id = ?"),
-            {now, before->id});
-        if (!n)
-            return n.error();
-        StaffAccount after = *before;
-        after.disabled = true;
-        after.updatedAt = now;
-        AuditEvent e = staffEvent(by, QStringLiteral("staff.disabled"), after);
-        e.before = accountJson(*before);
-        e.after = accountJson(after);
-        e.reason = reason;
-        if (auto r = AuditOutbox::record(m_c.db(), e, m_clock); !r)
-            return r.error();
-        return after;
-    });
+        return refuse(r.error(), QStringLiteral("disable"), username, by);
+    auto done =
+        inTransaction(m_c.db(), Transaction::Mode::Immediate, [&]() -> Result<StaffAccount> {
+            if (auto r = requireCurrent(m_c, by, Action::ManageStaff); !r)
+                return r.error();
+            auto before = find(username);
+            if (!before)
+                return before.error();
+            if (before->disabled)
+                return *before;
+            const qint64 now = m_clock.nowMs();
+            auto n = Sql::update(
+                m_c.db(),
+                QStringLiteral("UPDATE staff SET disabled = 1, updated_at = ? WHERE id = ?"),
+                {now, before->id});
+            if (!n)
+                return n.error();
+            StaffAccount after = *before;
+            after.disabled = true;
+            after.updatedAt = now;
+            AuditEvent e = staffEvent(by, QStringLiteral("staff.disabled"), after);
+            e.before = accountJson(*before);
+            e.after = accountJson(after);
+            e.reason = reason;
+            if (auto r = AuditOutbox::record(m_c.db(), e, m_clock); !r)
+                return r.error();
+            return after;
+        });
+    if (!done)
+        return refuse(done.error(), QStringLiteral("disable"), username, by);
+    return done;
 }
 
 Result<StaffAccount> StaffService::resetPassword(const QString &username, const QString &password,
                                                  const Actor &by) const
 {
     if (auto r = require(by, Action::ManageStaff); !r)
-        return r.error();
+        return refuse(r.error(), QStringLiteral("reset_password"), username, by);
     if (auto r = PasswordHasher::checkPolicy(password); !r)
         return r.error();
     auto hash = PasswordHasher::hash(password);
     if (!hash)
         return hash.error();
-    return inTransaction(m_c.db(), Transaction::Mode::Immediate, [&]() -> Result<StaffAccount> {
-        auto a = find(username);
-        if (!a)
-            return a.error();
-        const qint64 now = m_clock.nowMs();
-        auto n =
-            Sql::update(m_c.db(),
-                        QStringLiteral("UPDATE staff SET password_hash = ?, failed_attempts = 0,"
-                                       " locked_until = NULL, updated_at = ? WHERE id = ?"),
-                        {*hash, now, a->id});
-        if (!n)
-            return n.error();
-        AuditEvent e = staffEvent(by, QStringLiteral("staff.password_reset"), *a);
-        e.after = accountJson(*a);
-        if (auto r = AuditOutbox::record(m_c.db(), e, m_clock); !r)
-            return r.error();
-        a->failedAttempts = 0;
-        a->lockedUntil = 0;
-        a->updatedAt = now;
-        return *a;
-    });
+    auto done =
+        inTransaction(m_c.db(), Transaction::Mode::Immediate, [&]() -> Result<StaffAccount> {
+            if (auto r = requireCurrent(m_c, by, Action::ManageStaff); !r)
+                return r.error();
+            auto a = find(username);
+            if (!a)
+                return a.error();
+            const qint64 now = m_clock.nowMs();
+            auto n = Sql::update(
+                m_c.db(),
+                QStringLiteral("UPDATE staff SET password_hash = ?, failed_attempts = 0,"
+                               " locked_until = NULL, updated_at = ? WHERE id = ?"),
+                {*hash, now, a->id});
+            if (!n)
+                return n.error();
+            AuditEvent e = staffEvent(by, QStringLiteral("staff.password_reset"), *a);
+            e.after = accountJson(*a);
+            if (auto r = AuditOutbox::record(m_c.db(), e, m_clock); !r)
+                return r.error();
+            a->failedAttempts = 0;
+            a->lockedUntil = 0;
+            a->updatedAt = now;
+            return *a;
+        });
+    if (!done)
+        return refuse(done.error(), QStringLiteral("reset_password"), username, by);
+    return done;
 }
 
 Result<QList<StaffAccount>> StaffService::list(const Actor &by) const
 {
-    if (auto r = require(by, Action::ManageStaff); !r)
+    // Personal data: the account's rights as they are now, not as they were at sign-in.
+    if (auto r = requireCurrent(m_c, by, Action::ManageStaff); !r)
         return r.error();
     auto q =
         Sql::exec(m_c.db(), QStringLiteral("SELECT %1 FROM staff ORDER BY username").arg(kColumns));
@@ -213,6 +234,14 @@ Result<QList<StaffAccount>> StaffService::list(const Actor &by) const
 Result<SignInResult> StaffService::authenticate(const QString &username, const QString &password,
                                                 const QString &where) const
 {
+    // What the person at the dialog learns must not depend on whether the user name exists
+    // (issue #8). Every path below reads the account and the lockout policy, verifies one
+    // Argon2id hash (the account's, or the dummy for an unknown name; also for a locked or
+    // disabled account) and writes one audit row, and the answer is BadCredentials for an
+    // unknown name, a wrong password and a locked account alike. Only the audit row (read by
+    // staff with audit rights) keeps the true cause: login.failed with unknown_user or
+    // wrong_password, login.locked, login.refused with locked or disabled.
+    const QString &dummy = dummyHash(); // made once, before any answer depends on it
     const QString name = username.trimmed().toLower();
     QString hash;
     std::optional<StaffAccount> account;
@@ -225,11 +254,22 @@ Result<SignInResult> StaffService::authenticate(const QString &username, const Q
         if (q->next())
             account = fromQuery(*q, &hash);
     }
+    auto settings = OpsSettings::load(m_c);
+    if (!settings)
+        return settings.error();
+    const int maxFailures = int(std::clamp<qint64>(
+        settings->integer(QStringLiteral("auth.max_failed_logins"), 5), 1, 1000));
+    const int lockSeconds = int(std::clamp<qint64>(
+        settings->integer(QStringLiteral("auth.lockout_seconds"), 900), 1, 864000));
     const qint64 now = m_clock.nowMs();
     SignInResult result;
+    result.maxFailedLogins = maxFailures;
+    result.lockoutSeconds = lockSeconds;
+
+    // Verified on every path, whatever follows, so no path answers sooner than another.
+    const bool passwordOk = PasswordHasher::verify(account ? hash : dummy, password);
 
     if (!account) {
-        PasswordHasher::verify(dummyHash(), password); // same time as a wrong password
         result.refusal = SignInRefusal::BadCredentials;
         AuditEvent e;
         e.actor = QStringLiteral("anonymous");
@@ -252,8 +292,9 @@ Result<SignInResult> StaffService::authenticate(const QString &username, const Q
     }
 
     if (account->lockedUntil > now) {
-        result.refusal = SignInRefusal::Locked;
-        result.lockedUntil = account->lockedUntil;
+        // The same answer as a wrong password, even for the right one: a lock that answered
+        // differently to the right password would let guessing go on through it.
+        result.refusal = SignInRefusal::BadCredentials;
         AuditEvent e = staffEvent(account->actor(), QStringLiteral("login.refused"), *account);
         e.after = {{QStringLiteral("locked_until"), account->lockedUntil},
                    {QStringLiteral("where"), where}};
@@ -264,9 +305,10 @@ Result<SignInResult> StaffService::authenticate(const QString &username, const Q
         return result;
     }
 
-    if (!PasswordHasher::verify(hash, password)) {
-        if (auto r = recordFailure(*account, where, &result); !r)
+    if (!passwordOk) {
+        if (auto r = recordFailure(*account, where, maxFailures, qint64(lockSeconds) * 1000); !r)
             return r.error();
+        result.refusal = SignInRefusal::BadCredentials;
         return result;
     }
 
@@ -306,15 +348,8 @@ Result<SignInResult> StaffService::authenticate(const QString &username, const Q
 }
 
 Result<void> StaffService::recordFailure(const StaffAccount &account, const QString &where,
-                                         SignInResult *result) const
+                                         qint64 maxFailures, qint64 lockMs) const
 {
-    auto settings = OpsSettings::load(m_c);
-    if (!settings)
-        return settings.error();
-    const qint64 maxFailures =
-        qMax<qint64>(1, settings->integer(QStringLiteral("auth.max_failed_logins"), 5));
-    const qint64 lockMs =
-        qMax<qint64>(1, settings->integer(QStringLiteral("auth.lockout_seconds"), 900)) * 1000;
     const qint64 now = m_clock.nowMs();
     auto done = inTransaction(m_c.db(), Transaction::Mode::Immediate, [&]() -> Result<bool> {
         // A lock that has run out starts a fresh count.
@@ -339,11 +374,8 @@ Result<void> StaffService::recordFailure(const StaffAccount &account, const QStr
         e.reason = QStringLiteral("wrong_password");
         if (auto r = AuditOutbox::record(m_c.db(), e, m_clock); !r)
             return r.error();
-        if (count < maxFailures) {
-            result->refusal = SignInRefusal::BadCredentials;
-            result->attemptsLeft = int(maxFailures - count);
+        if (count < maxFailures)
             return false;
-        }
         const qint64 until = now + lockMs;
         auto l = Sql::update(
             m_c.db(),
@@ -358,8 +390,6 @@ Result<void> StaffService::recordFailure(const StaffAccount &account, const QStr
         lock.reason = QStringLiteral("too_many_failures");
         if (auto r = AuditOutbox::record(m_c.db(), lock, m_clock); !r)
             return r.error();
-        result->refusal = SignInRefusal::Locked;
-        result->lockedUntil = until;
         return true;
     });
     if (!done)
@@ -370,6 +400,35 @@ Result<void> StaffService::recordFailure(const StaffAccount &account, const QStr
     else
         spdlog::warn("sign-in refused for {}: wrong password", account.username.toStdString());
     return {};
+}
+
+Error StaffService::refuse(const Error &why, const QString &step, const QString &target,
+                           const Actor &by) const
+{
+    // Only a refusal of rights is audited here; a bad user name, a short password or a clash
+    // is the caller's mistake and changes nothing worth an audit row.
+    if (why.code != ErrorCode::Forbidden)
+        return why;
+    spdlog::warn("staff {} of {} refused for {} ({}): {}", step.toStdString(), target.toStdString(),
+                 by.id.toStdString(), by.role.toStdString(), why.message.toStdString());
+    AuditEvent e;
+    e.actor = by.id.isEmpty() ? QStringLiteral("unknown") : by.id;
+    e.actorRole = by.role.isEmpty() ? QStringLiteral("unknown") : by.role;
+    e.action = QStringLiteral("staff.refused");
+    e.entityKind = QStringLiteral("staff");
+    // The name asked for; not the text when it is no valid user name (it may be anything, a
+    // password typed into the wrong field among them).
+    e.entityId = validUsername(target) ? target : QStringLiteral("(invalid)");
+    e.after = {{QStringLiteral("step"), step},
+               {QStringLiteral("code"), errorCodeName(why.code)},
+               {QStringLiteral("reason"), why.reason}};
+    e.reason = why.message.left(500);
+    auto a = inTransaction(m_c.db(), Transaction::Mode::Immediate, [&]() -> Result<QString> {
+        return AuditOutbox::record(m_c.db(), e, m_clock);
+    });
+    if (!a)
+        spdlog::error("staff refusal could not be audited: {}", a.error().message.toStdString());
+    return why;
 }
 
 Result<void> StaffService::signOut(const StaffAccount &account, const QString &where) const

@@ -3,7 +3,11 @@
 // Staff accounts and sign-in (DESIGN.md §5, §6): Argon2id hashes, one role per account, a
 // lock after `auth.max_failed_logins` failures for `auth.lockout_seconds` (ops_settings),
 // and an audit_outbox row for every account change, sign-in, failure, lock and sign-out.
-// Managing accounts requires Action::ManageStaff (admin, or the server operator's CLI).
+// Managing accounts requires Action::ManageStaff (admin, or the server operator's CLI); for a
+// staff actor the account's row is read again inside each change's transaction
+// (requireCurrent), so a disabled or demoted administrator is refused at once, and every
+// refusal of rights leaves a staff.refused audit row. A sign-in answers the same for an
+// unknown name, a wrong password and a locked account (see SignInRefusal).
 // Thread contract: the connection's thread. authenticate() spends ~0.1 s hashing: never on
 // the GUI thread.
 
@@ -45,7 +49,10 @@ public:
 
 private:
     Result<void> recordFailure(const StaffAccount &account, const QString &where,
-                               SignInResult *result) const;
+                               qint64 maxFailures, qint64 lockMs) const;
+    // Audits a refusal of rights (staff.refused) and hands `why` back.
+    Error refuse(const Error &why, const QString &step, const QString &target,
+                 const Actor &by) const;
 
     const Connection &m_c;
     const Clock &m_clock;

@@ -1,6 +1,7 @@
 #include "reconciliationdesk.h"
 
 #include "auth/permissions.h"
+#include "auth/staffrights.h"
 #include "db/sql.h"
 #include "reconciliation/reconciler.h"
 #include "settings/opssettings.h"
@@ -195,6 +196,10 @@ Result<ReconcileReport> ReconciliationDesk::reconcile(const ReconcileOptions &op
             ErrorCode::Forbidden,
             QStringLiteral("%1 (%2) may not start a reconciliation run").arg(actor.id, actor.role),
             QStringLiteral("forbidden"));
+    // The reviewer's rights as they are now, not as at sign-in (issue #8). A run writes in
+    // many transactions of its own, so this is checked once, before it starts.
+    if (auto current = requireCurrent(m_c, actor, Action::DecideFix); !current)
+        return current.error();
     return Reconciler(m_c, m_clock, actor).run(options);
 }
 

@@ -3,6 +3,7 @@
 #include "audit/auditevent.h"
 #include "audit/auditoutbox.h"
 #include "auth/permissions.h"
+#include "auth/staffrights.h"
 #include "db/sql.h"
 #include "db/transaction.h"
 #include "fixtargets.h"
@@ -114,6 +115,9 @@ Result<FixRequest> FixService::propose(const FixProposal &p, const Actor &actor)
 
     FixTargets targets(m_c, m_clock);
     auto done = inTransaction(m_c.db(), Transaction::Mode::Immediate, [&]() -> Result<FixRequest> {
+        // The proposer's rights as they are now, not as at sign-in (issue #8).
+        if (auto r = requireCurrent(m_c, actor, Action::ProposeFix); !r)
+            return r.error();
         auto planned = targets.plan(p);
         if (!planned)
             return planned.error();
@@ -226,6 +230,9 @@ Result<FixRequest> FixService::approve(qint64 fixId, const QString &changeSha256
     // is never left unapplied.
     std::optional<FixRequest> decided; // set when the decision held but the change did not
     auto done = inTransaction(m_c.db(), Transaction::Mode::Immediate, [&]() -> Result<FixRequest> {
+        // The reviewer's rights as they are now, not as at sign-in (issue #8).
+        if (auto r = requireCurrent(m_c, actor, Action::DecideFix); !r)
+            return r.error();
         auto loaded = loadForDecision(fixId, actor);
         if (!loaded)
             return loaded.error();
@@ -367,6 +374,9 @@ Result<FixRequest> FixService::reject(qint64 fixId, const QString &reasonCode,
         if (!check)
             return refuse(check.error(), QStringLiteral("reject"), fixId, target, actor, origin);
     auto done = inTransaction(m_c.db(), Transaction::Mode::Immediate, [&]() -> Result<FixRequest> {
+        // The reviewer's rights as they are now, not as at sign-in (issue #8).
+        if (auto r = requireCurrent(m_c, actor, Action::DecideFix); !r)
+            return r.error();
         auto loaded = loadForDecision(fixId, actor);
         if (!loaded)
             return loaded.error();

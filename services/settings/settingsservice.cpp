@@ -3,6 +3,7 @@
 #include "audit/auditevent.h"
 #include "audit/auditoutbox.h"
 #include "auth/permissions.h"
+#include "auth/staffrights.h"
 #include "db/sql.h"
 #include "db/transaction.h"
 
@@ -103,6 +104,9 @@ Result<SettingRow> SettingsService::set(const QString &key, const QString &value
         return refuse(
             makeError(ErrorCode::Invalid, QStringLiteral("a settings change needs a reason")));
     auto done = inTransaction(m_c.db(), Transaction::Mode::Immediate, [&]() -> Result<SettingRow> {
+        // The administrator's rights as they are now, not as at sign-in (issue #8).
+        if (auto r = requireCurrent(m_c, actor, Action::ManageSettings); !r)
+            return r.error();
         auto before = Sql::exec(
             m_c.db(),
             QStringLiteral("SELECT setting_value FROM ops_settings WHERE setting_key = ?"), {key});

@@ -1,6 +1,7 @@
 // Operational thresholds are changed only by administrators, only to known keys within their
 // range, each change and each refusal audited (issue #9, Administration).
 
+#include "auth/staffservice.h"
 #include "db/sql.h"
 #include "enginefixture.h"
 #include "settings/opssettings.h"
@@ -22,6 +23,12 @@ private Q_SLOTS:
         SettingsService settings(*f.orders, f.clock);
         const Actor admin{QStringLiteral("adm"), QStringLiteral("admin")};
         const Actor finance{QStringLiteral("fin"), QStringLiteral("finance")};
+        // Staff rights are read from the accounts at every change: they must exist.
+        for (const auto &[name, role] :
+             {std::pair{"adm", StaffRole::Admin}, std::pair{"fin", StaffRole::Finance}})
+            QVERIFY(StaffService(*f.orders, f.clock)
+                        .add({name, name, role}, "correct horse battery", Actor::system("test"))
+                        .ok());
 
         auto listed = settings.list(finance);
         QVERIFY(listed.ok());

@@ -134,26 +134,27 @@ void SignInDialog::signIn()
         });
 }
 
-void SignInDialog::showRefusal(const SignInResult &r)
+QString SignInDialog::refusalText(const SignInResult &r)
 {
-    QString text;
     switch (r.refusal) {
     case SignInRefusal::BadCredentials:
-        text = tr("Wrong user name or password.");
-        if (r.attemptsLeft > 0)
-            text += QLatin1Char(' ') +
-                    tr("%n more failed attempt(s) will lock the account.", nullptr, r.attemptsLeft);
-        break;
-    case SignInRefusal::Locked:
-        text = tr("This account is locked after repeated failed sign-ins until %1. Wait, or ask an"
-                  " administrator to reset the password.")
-                   .arg(Labels::time(r.lockedUntil));
-        break;
-    case SignInRefusal::Disabled:
-        text = tr("This account is disabled. Ask an administrator.");
-        break;
+        // One text for an unknown name, a wrong password and a locked account (issue #8): the
+        // lockout rule is stated as a rule, with the same numbers for everyone, never as a
+        // count for this account, which only existing accounts would have.
+        return tr("Wrong user name or password, or the account is locked.") + QLatin1Char(' ') +
+               tr("After %n failed sign-in(s) in a row an account is locked for %1; an"
+                  " administrator can lift the lock by resetting the password.",
+                  nullptr, r.maxFailedLogins)
+                   .arg(Labels::age(qint64(r.lockoutSeconds) * 1000));
+    case SignInRefusal::Disabled: return tr("This account is disabled. Ask an administrator.");
     case SignInRefusal::None: break;
     }
+    return {};
+}
+
+void SignInDialog::showRefusal(const SignInResult &r)
+{
+    const QString text = refusalText(r);
     setMessage(text);
     m_password->setFocus();
     Q_EMIT refused(text);

@@ -1,9 +1,10 @@
 #pragma once
 
 // Asks for a user name and password and checks them against the staff accounts on a pool
-// thread (Argon2id takes a moment; the window stays responsive). A refusal says why: wrong
-// name or password (and how many tries remain), locked until when, or disabled. The
-// password field is cleared after every try and never logged.
+// thread (Argon2id takes a moment; the window stays responsive). A refusal reads the same for
+// an unknown name, a wrong password and a locked account, with the lockout rule (not a count
+// for the account: that would say which names exist); "disabled" only after the right
+// password. The password field is cleared after every try and never logged.
 // Thread contract: GUI thread only.
 
 #include "auth/staffaccount.h"
@@ -29,6 +30,9 @@ public:
 
     // For scripted start-up (demo, screenshots): fill the fields as if typed.
     void prefill(const QString &user, const QString &password);
+
+    // What the dialog shows for a refused sign-in.
+    static QString refusalText(const SignInResult &result);
 
 public Q_SLOTS:
     void signIn();
