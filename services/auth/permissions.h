@@ -37,6 +37,8 @@ bool can(StaffRole role, Action action);
 // For services: staff actors are checked against the table; the `system` role (the
 // operator's own command line on the server, which already holds the database credentials)
 // may manage staff and settings; anything else is refused with ErrorCode::Forbidden.
+// This checks the role the Actor carries (for staff: the one at sign-in); a write by a staff
+// member also uses requireCurrent() (staffrights.h), which reads the account as it is now.
 Result<void> require(const Actor &actor, Action action);
 
 } // namespace OncePay
