@@ -1,5 +1,7 @@
 #include "connectionstatusmodel.h"
 
+#include <algorithm>
+
 #include <QBrush>
 #include <QColor>
 
@@ -16,14 +18,14 @@ void ConnectionStatusModel::setStatuses(const QList<RoleStatus> &statuses)
     endResetModel();
 }
 
-bool ConnectionStatusModel::allReachable() const
+Health ConnectionStatusModel::worstHealth() const
 {
     if (m_rows.isEmpty())
-        return false;
+        return Health::Down;
+    Health worst = Health::Ok;
     for (const auto &s : m_rows)
-        if (!s.reachable)
-            return false;
-    return true;
+        worst = std::max(worst, s.health());
+    return worst;
 }
 
 QString ConnectionStatusModel::healthText(const RoleStatus &s)

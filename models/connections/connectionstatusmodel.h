@@ -23,7 +23,9 @@ public:
 
     void setStatuses(const QList<RoleStatus> &statuses);
     const QList<RoleStatus> &statuses() const { return m_rows; }
-    bool allReachable() const;
+    // The worst of the three: Down if any is down (or nothing was checked yet), else Warning
+    // if any schema is not what this console expects, else Ok.
+    Health worstHealth() const;
 
     // The state in a few words ("OK", "Migration pending", "Newer than this console",
     // "File not found", "Unreachable"), translated.

@@ -20,6 +20,7 @@ ConnectionsPage::ConnectionsPage(const AppConfig &config, QWidget *parent)
 {
     auto *title = new QLabel(tr("<h2>Databases</h2>"), this);
     m_summary = new QLabel(this);
+    m_summary->setObjectName(QStringLiteral("summary"));
     m_summary->setWordWrap(true);
     m_table = new QTableView(this);
     m_table->setModel(m_model);
@@ -53,10 +54,20 @@ void ConnectionsPage::refresh()
                 m_model->setStatuses(statuses);
                 m_table->resizeColumnsToContents();
                 m_refresh->setEnabled(true);
-                m_summary->setText(
-                    m_model->allReachable()
-                        ? tr("All three databases are reachable.")
-                        : tr("At least one database is unreachable; see the Status column."));
+                switch (m_model->worstHealth()) {
+                case Health::Ok:
+                    m_summary->setText(tr("All three databases are reachable and up to date."));
+                    break;
+                case Health::Warning:
+                    m_summary->setText(tr("All three databases are reachable, but a schema is not"
+                                          " the version this console expects; see the Status"
+                                          " column."));
+                    break;
+                case Health::Down:
+                    m_summary->setText(
+                        tr("At least one database is unreachable; see the Status column."));
+                    break;
+                }
                 Q_EMIT statusesChanged(statuses);
             });
     const AppConfig config = m_config;
