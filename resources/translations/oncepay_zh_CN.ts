@@ -4331,21 +4331,16 @@ Body:
         <translation>已登录为 %1（%2）。</translation>
     </message>
     <message>
-        <location filename="../../views/auth/signindialog.cpp" line="142"/>
-        <source>Wrong user name or password.</source>
-        <translation>用户名或密码错误。</translation>
+        <location filename="../../views/auth/signindialog.cpp" line="144"/>
+        <source>Wrong user name or password, or the account is locked.</source>
+        <translation>用户名或密码错误，或账号已被锁定。</translation>
     </message>
     <message numerus="yes">
         <location filename="../../views/auth/signindialog.cpp" line="145"/>
-        <source>%n more failed attempt(s) will lock the account.</source>
+        <source>After %n failed sign-in(s) in a row an account is locked for %1; an administrator can lift the lock by resetting the password.</source>
         <translation>
-            <numerusform>再失败 %n 次，账号将被锁定。</numerusform>
+            <numerusform>连续 %n 次登录失败后，账号将被锁定 %1；管理员可通过重置密码解除锁定。</numerusform>
         </translation>
-    </message>
-    <message>
-        <location filename="../../views/auth/signindialog.cpp" line="148"/>
-        <source>This account is locked after repeated failed sign-ins until %1. Wait, or ask an administrator to reset the password.</source>
-        <translation>该账号因多次登录失败已被锁定，直至 %1。请等待，或请管理员重置密码。</translation>
     </message>
     <message>
         <location filename="../../views/auth/signindialog.cpp" line="153"/>
