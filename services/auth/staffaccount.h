@@ -43,7 +43,11 @@ struct SignInResult {
     // The lockout policy (ops_settings auth.max_failed_logins, auth.lockout_seconds), the same
     // for every attempt and every user name, known or not: what a refusal may say about locks.
     // There is deliberately no per-account count of attempts left (issue #8): only existing
-    // accounts have one, so showing it would tell anyone which user names exist.
+    // accounts have one, so showing it would tell anyone which user names exist. Counting for
+    // unknown names too was rejected: it needs failure state for every name anyone types (a
+    // table an attacker fills at will) and fake locks that mimic real ones in every detail,
+    // and any mismatch is again an oracle. The rule, stated the same to everyone, tells an
+    // honest person what they need (how many tries, how long a lock lasts) and nothing else.
     int maxFailedLogins = 0;
     int lockoutSeconds = 0;
 
