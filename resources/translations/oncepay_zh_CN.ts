@@ -662,57 +662,57 @@
 <context>
     <name>OncePay::AuditRowModel</name>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="297"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="299"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="298"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="300"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="300"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="302"/>
         <source>Actor</source>
         <translation>执行者</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="301"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="303"/>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="303"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="305"/>
         <source>Entity</source>
         <translation>对象</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="304"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="306"/>
         <source>%1 %2</source>
         <translation>%1 %2</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="306"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="308"/>
         <source>Before</source>
         <translation>变更前</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="307"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="309"/>
         <source>After</source>
         <translation>变更后</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="308"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="310"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="309"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="311"/>
         <source>Shipped</source>
         <translation>已归档</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="311"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="313"/>
         <source>not yet</source>
         <translation>尚未</translation>
     </message>
@@ -1232,107 +1232,107 @@ hash      %2</translation>
 <context>
     <name>OncePay::ConnectionStatusModel</name>
     <message>
-        <location filename="../../models/connections/connectionstatusmodel.cpp" line="94"/>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="96"/>
         <source>Orders</source>
         <translation>订单库</translation>
     </message>
     <message>
-        <location filename="../../models/connections/connectionstatusmodel.cpp" line="95"/>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="97"/>
         <source>Messages</source>
         <translation>消息库</translation>
     </message>
     <message>
-        <location filename="../../models/connections/connectionstatusmodel.cpp" line="96"/>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="98"/>
         <source>Audit</source>
         <translation>审计库</translation>
     </message>
     <message>
-        <location filename="../../models/connections/connectionstatusmodel.cpp" line="35"/>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="37"/>
         <source>Unreachable</source>
         <translation>无法连接</translation>
     </message>
     <message>
-        <location filename="../../models/connections/connectionstatusmodel.cpp" line="32"/>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="34"/>
         <source>OK</source>
         <translation>正常</translation>
     </message>
     <message>
-        <location filename="../../models/connections/connectionstatusmodel.cpp" line="34"/>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="36"/>
         <source>Newer than this console</source>
         <translation>比本控制台新</translation>
     </message>
     <message>
-        <location filename="../../models/connections/connectionstatusmodel.cpp" line="34"/>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="36"/>
         <source>Migration pending</source>
         <translation>待迁移</translation>
     </message>
     <message>
-        <location filename="../../models/connections/connectionstatusmodel.cpp" line="35"/>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="37"/>
         <source>File not found</source>
         <translation>文件不存在</translation>
     </message>
     <message>
-        <location filename="../../models/connections/connectionstatusmodel.cpp" line="44"/>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="46"/>
         <source>Reachable; schema version %1, the one this console expects.</source>
         <translation>可连接；数据库结构版本 %1，正是本控制台所需的版本。</translation>
     </message>
     <message>
-        <location filename="../../models/connections/connectionstatusmodel.cpp" line="48"/>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="50"/>
         <source>The database has schema version %1, newer than this console knows (%2): this console is older than the database. Upgrade the console to the engine&apos;s version; until then it shows no data from this database and writes nothing to it.</source>
         <translation>数据库结构版本为 %1，比本控制台所知的版本（%2）新：本控制台比数据库旧。请将控制台升级到与引擎相同的版本；在此之前，它不显示此数据库的数据，也不向其写入任何内容。</translation>
     </message>
     <message>
-        <location filename="../../models/connections/connectionstatusmodel.cpp" line="54"/>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="56"/>
         <source>The database has schema version %1; this console expects %2. A migration is pending: run “oncepay db migrate”.</source>
         <translation>数据库结构版本为 %1，本控制台需要 %2。有待执行的迁移：请运行“oncepay db migrate”。</translation>
     </message>
     <message>
-        <location filename="../../models/connections/connectionstatusmodel.cpp" line="60"/>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="62"/>
         <source>database file not found: %1</source>
         <translation>找不到数据库文件：%1</translation>
     </message>
     <message>
-        <location filename="../../models/connections/connectionstatusmodel.cpp" line="61"/>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="63"/>
         <source>Cannot reach the database: %1</source>
         <translation>无法连接数据库：%1</translation>
     </message>
     <message>
-        <location filename="../../models/connections/connectionstatusmodel.cpp" line="100"/>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="102"/>
         <source>%1 (same database as orders)</source>
         <translation>%1（与订单库相同）</translation>
     </message>
     <message>
-        <location filename="../../models/connections/connectionstatusmodel.cpp" line="103"/>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="105"/>
         <source>%1 of %2</source>
         <translation>%1 / %2</translation>
     </message>
     <message>
-        <location filename="../../models/connections/connectionstatusmodel.cpp" line="119"/>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="121"/>
         <source>Database</source>
         <translation>数据库</translation>
     </message>
     <message>
-        <location filename="../../models/connections/connectionstatusmodel.cpp" line="120"/>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="122"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../models/connections/connectionstatusmodel.cpp" line="121"/>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="123"/>
         <source>Driver</source>
         <translation>驱动</translation>
     </message>
     <message>
-        <location filename="../../models/connections/connectionstatusmodel.cpp" line="122"/>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="124"/>
         <source>Location</source>
         <translation>位置</translation>
     </message>
     <message>
-        <location filename="../../models/connections/connectionstatusmodel.cpp" line="123"/>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="125"/>
         <source>Server version</source>
         <translation>服务器版本</translation>
     </message>
     <message>
-        <location filename="../../models/connections/connectionstatusmodel.cpp" line="124"/>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="126"/>
         <source>Schema</source>
         <translation>结构版本</translation>
     </message>
@@ -1345,22 +1345,27 @@ hash      %2</translation>
         <translation>&lt;h2&gt;数据库&lt;/h2&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/connections/connectionspage.cpp" line="30"/>
+        <location filename="../../views/connections/connectionspage.cpp" line="31"/>
         <source>Check again</source>
         <translation>重新检查</translation>
     </message>
     <message>
-        <location filename="../../views/connections/connectionspage.cpp" line="45"/>
+        <location filename="../../views/connections/connectionspage.cpp" line="46"/>
         <source>Checking the orders, messages and audit databases…</source>
         <translation>正在检查订单、消息和审计数据库……</translation>
     </message>
     <message>
-        <location filename="../../views/connections/connectionspage.cpp" line="58"/>
-        <source>All three databases are reachable.</source>
-        <translation>三个数据库均可连接。</translation>
+        <location filename="../../views/connections/connectionspage.cpp" line="59"/>
+        <source>All three databases are reachable and up to date.</source>
+        <translation>三个数据库均可连接，结构版本均为最新。</translation>
     </message>
     <message>
-        <location filename="../../views/connections/connectionspage.cpp" line="59"/>
+        <location filename="../../views/connections/connectionspage.cpp" line="62"/>
+        <source>All three databases are reachable, but a schema is not the version this console expects; see the Status column.</source>
+        <translation>三个数据库均可连接，但有数据库的结构版本与本控制台所需不符；请查看“状态”列。</translation>
+    </message>
+    <message>
+        <location filename="../../views/connections/connectionspage.cpp" line="68"/>
         <source>At least one database is unreachable; see the Status column.</source>
         <translation>至少有一个数据库无法连接，请查看“状态”列。</translation>
     </message>
@@ -1707,367 +1712,367 @@ hash      %2</translation>
 <context>
     <name>OncePay::EngineText</name>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="42"/>
+        <location filename="../../models/common/enginetext.cpp" line="43"/>
         <source>not an event OncePay acts on</source>
         <translation>OncePay 不处理此类事件</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="43"/>
+        <location filename="../../models/common/enginetext.cpp" line="44"/>
         <source>informational: payment still pending at %1</source>
         <translation>仅供参考：%1 上的支付仍在处理中</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="44"/>
+        <location filename="../../models/common/enginetext.cpp" line="45"/>
         <source>callback names no order</source>
         <translation>回调未指明订单</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="45"/>
+        <location filename="../../models/common/enginetext.cpp" line="46"/>
         <source>unknown order %1</source>
         <translation>未知订单 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="46"/>
+        <location filename="../../models/common/enginetext.cpp" line="47"/>
         <source>stale: %1; captured money flagged for refund</source>
         <translation>已过期：%1；已收款项已标记为待退款</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="47"/>
+        <location filename="../../models/common/enginetext.cpp" line="48"/>
         <source>stale: %1</source>
         <translation>已过期：%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="48"/>
+        <location filename="../../models/common/enginetext.cpp" line="49"/>
         <source>success without transaction id or amount</source>
         <translation>支付成功通知缺少交易号或金额</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="49"/>
+        <location filename="../../models/common/enginetext.cpp" line="50"/>
         <source>already applied: capture %1 is recorded</source>
         <translation>已处理过：收款 %1 已有记录</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="50"/>
+        <location filename="../../models/common/enginetext.cpp" line="51"/>
         <source>attempt %1 is not the current attempt of order %2 (v%3, %4)</source>
         <translation>支付尝试 %1 不是订单 %2 的当前支付尝试（版本 %3，%4）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="53"/>
+        <location filename="../../models/common/enginetext.cpp" line="54"/>
         <source>success for attempt %1 while order %2 is %3 at v%4</source>
         <translation>支付尝试 %1 成功时，订单 %2 为“%3”（版本 %4）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="55"/>
+        <location filename="../../models/common/enginetext.cpp" line="56"/>
         <source>currency %1 differs from the order&apos;s %2</source>
         <translation>币种 %1 与订单币种 %2 不一致</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="56"/>
+        <location filename="../../models/common/enginetext.cpp" line="57"/>
         <source>amount %1 differs from the order&apos;s %2</source>
         <translation>金额 %1 与订单金额 %2 不一致</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="57"/>
+        <location filename="../../models/common/enginetext.cpp" line="58"/>
         <source>confirmation refused: %1</source>
         <translation>拒绝确认：%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="58"/>
+        <location filename="../../models/common/enginetext.cpp" line="59"/>
         <source>paid_unconfirmed at v%1: %2; waiting for a person</source>
         <translation>已付款待确认（版本 %1）：%2；等待人工处理</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="60"/>
+        <location filename="../../models/common/enginetext.cpp" line="61"/>
         <source>amount and currency confirmed</source>
         <translation>金额与币种核对无误</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="61"/>
+        <location filename="../../models/common/enginetext.cpp" line="62"/>
         <source>failure of attempt %1, which is not the current attempt of order %2 (v%3)</source>
         <translation>支付尝试 %1 的失败通知：该尝试不是订单 %2 的当前支付尝试（版本 %3）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="64"/>
+        <location filename="../../models/common/enginetext.cpp" line="65"/>
         <source>already applied: attempt already failed</source>
         <translation>已处理过：该支付尝试已失败</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="65"/>
+        <location filename="../../models/common/enginetext.cpp" line="66"/>
         <source>failure after success ignored: order %1 is %2 at v%3</source>
         <translation>成功后的失败通知已忽略：订单 %1 为“%2”（版本 %3）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="68"/>
+        <location filename="../../models/common/enginetext.cpp" line="69"/>
         <source>refund of %1 arrived before its capture</source>
         <translation>%1 的退款通知早于其收款到达</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="69"/>
+        <location filename="../../models/common/enginetext.cpp" line="70"/>
         <source>refund of %1, not the order&apos;s current payment; %2 refund flag(s) resolved</source>
         <translation>%1 的退款不属于订单当前的付款；已了结 %2 个待退款标记</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="72"/>
+        <location filename="../../models/common/enginetext.cpp" line="73"/>
         <source>already applied: order %1 already refunded</source>
         <translation>已处理过：订单 %1 已退款</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="73"/>
+        <location filename="../../models/common/enginetext.cpp" line="74"/>
         <source>refund while order %1 is %2; waiting for it to be paid</source>
         <translation>订单 %1 为“%2”时收到退款通知；等待其支付完成</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="76"/>
+        <location filename="../../models/common/enginetext.cpp" line="77"/>
         <source>%1 at v%2</source>
         <translation>%1（版本 %2）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="78"/>
+        <location filename="../../models/common/enginetext.cpp" line="79"/>
         <source>%1 reports success</source>
         <translation>%1 通知支付成功</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="79"/>
+        <location filename="../../models/common/enginetext.cpp" line="80"/>
         <source>%1 reports failure</source>
         <translation>%1 通知支付失败</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="80"/>
+        <location filename="../../models/common/enginetext.cpp" line="81"/>
         <source>%1 reports refund</source>
         <translation>%1 通知已退款</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="81"/>
+        <location filename="../../models/common/enginetext.cpp" line="82"/>
         <source>payment attempt on %1</source>
         <translation>通过 %1 发起支付</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="82"/>
+        <location filename="../../models/common/enginetext.cpp" line="83"/>
         <source>rolled back after capture: %1</source>
         <translation>收款后回滚：%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="83"/>
+        <location filename="../../models/common/enginetext.cpp" line="84"/>
         <source>order %1 is no longer at version %2 in state %3</source>
         <translation>订单 %1 已不是版本 %2、状态“%3”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="85"/>
+        <location filename="../../models/common/enginetext.cpp" line="86"/>
         <source>order %1 is at version %2, not %3</source>
         <translation>订单 %1 当前为版本 %2，而不是 %3</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="86"/>
+        <location filename="../../models/common/enginetext.cpp" line="87"/>
         <source>order %1 has no captured payment to confirm</source>
         <translation>订单 %1 没有可确认的收款</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="87"/>
+        <location filename="../../models/common/enginetext.cpp" line="88"/>
         <source>order %1: %2 → %3 is not a transition of the state machine</source>
         <translation>订单 %1：%2 → %3 不是状态机允许的状态变更</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="90"/>
+        <location filename="../../models/common/enginetext.cpp" line="91"/>
         <source>order %1 does not exist</source>
         <translation>订单 %1 不存在</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="91"/>
+        <location filename="../../models/common/enginetext.cpp" line="92"/>
         <source>request id %1 was already used for a different request (%2 on order %3 at version %4)</source>
         <translation>请求号 %1 已被另一请求使用（订单 %3 版本 %4 上的 %2）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="96"/>
+        <location filename="../../models/common/enginetext.cpp" line="97"/>
         <source>captured money OncePay rejected (stale attempt) has settled; refund it</source>
         <translation>OncePay 已拒绝（过期支付尝试）的收款已结算，需退款</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="99"/>
+        <location filename="../../models/common/enginetext.cpp" line="100"/>
         <source>%1 line for a transaction OncePay has no payment for</source>
         <translation>该交易有%1结算行，但 OncePay 中没有对应付款</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="102"/>
+        <location filename="../../models/common/enginetext.cpp" line="103"/>
         <source>captured %1 h ago, no settlement line</source>
         <translation>%1 小时前收款，尚无结算行</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="103"/>
+        <location filename="../../models/common/enginetext.cpp" line="104"/>
         <source>settled again (first settlement line %1)</source>
         <translation>重复结算（首个结算行 %1）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="104"/>
+        <location filename="../../models/common/enginetext.cpp" line="105"/>
         <source>settled, but order %1 is %2</source>
         <translation>已结算，但订单 %1 为“%2”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="105"/>
+        <location filename="../../models/common/enginetext.cpp" line="106"/>
         <source>settled in %1, order in %2</source>
         <translation>结算币种 %1，订单币种 %2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="106"/>
+        <location filename="../../models/common/enginetext.cpp" line="107"/>
         <source>settled %1, order %2</source>
         <translation>结算金额 %1，订单金额 %2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="107"/>
+        <location filename="../../models/common/enginetext.cpp" line="108"/>
         <source>the channel refunded %1; OncePay has no refund of this payment</source>
         <translation>渠道已退款 %1；OncePay 没有这笔付款的退款记录</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="110"/>
+        <location filename="../../models/common/enginetext.cpp" line="111"/>
         <source>refunded %1 h ago, no refund line</source>
         <translation>%1 小时前已退款，尚无退款结算行</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="111"/>
+        <location filename="../../models/common/enginetext.cpp" line="112"/>
         <source>refund lines return %1, OncePay refunded %2</source>
         <translation>退款结算行退回 %1，OncePay 退款 %2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="112"/>
+        <location filename="../../models/common/enginetext.cpp" line="113"/>
         <source>fee %1 instead of %2: the %3 schedule change (rate %4 ppm) explains it</source>
         <translation>手续费为 %1 而非 %2：可由费率表 #%3 的变更（费率 %4 ppm）解释</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="115"/>
+        <location filename="../../models/common/enginetext.cpp" line="116"/>
         <source>fee %1 instead of %2 (%3)</source>
         <translation>手续费为 %1 而非 %2（%3）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="116"/>
+        <location filename="../../models/common/enginetext.cpp" line="117"/>
         <source>period closed</source>
         <translation>账期已关闭</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="117"/>
+        <location filename="../../models/common/enginetext.cpp" line="118"/>
         <source>beyond the %1 ppm tolerance</source>
         <translation>超出 %1 ppm 的容差</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="118"/>
+        <location filename="../../models/common/enginetext.cpp" line="119"/>
         <source>no fee schedule change explains it</source>
         <translation>没有可解释的费率表变更</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="120"/>
+        <location filename="../../models/common/enginetext.cpp" line="121"/>
         <source>resolved by a manual fix</source>
         <translation>已通过人工修复解决</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="122"/>
+        <location filename="../../models/common/enginetext.cpp" line="123"/>
         <source>%1 proposed (%2: %3)</source>
         <translation>已提议修复“%1”（%2：%3）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="123"/>
+        <location filename="../../models/common/enginetext.cpp" line="124"/>
         <source>%1 approved: %2</source>
         <translation>修复“%1”已批准：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="124"/>
+        <location filename="../../models/common/enginetext.cpp" line="125"/>
         <source>%1 approved</source>
         <translation>修复“%1”已批准</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="125"/>
+        <location filename="../../models/common/enginetext.cpp" line="126"/>
         <source>%1 rejected: %2</source>
         <translation>修复“%1”已驳回：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="126"/>
+        <location filename="../../models/common/enginetext.cpp" line="127"/>
         <source>%1 rejected</source>
         <translation>修复“%1”已驳回</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="127"/>
+        <location filename="../../models/common/enginetext.cpp" line="128"/>
         <source>%1 applied</source>
         <translation>修复“%1”已执行</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="128"/>
+        <location filename="../../models/common/enginetext.cpp" line="129"/>
         <source>%1 failed: %2</source>
         <translation>修复“%1”执行失败：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="130"/>
+        <location filename="../../models/common/enginetext.cpp" line="131"/>
         <source>message %1 (%2 %3): %4 after %5 attempt(s), received %6, last change %7</source>
         <translation>消息 %1（%2 %3）：尝试 %5 次后为“%4”，接收于 %6，最后变更于 %7</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="133"/>
+        <location filename="../../models/common/enginetext.cpp" line="134"/>
         <source>  last error: %1</source>
         <translation>  最近错误：%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="134"/>
+        <location filename="../../models/common/enginetext.cpp" line="135"/>
         <source>discrepancy #%1 %2 on %3 %4, %5: expected %6, actual %7 %8</source>
         <translation>异常 #%1 %2，%3 %4，%5：应为 %6，实际 %7 %8</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="137"/>
+        <location filename="../../models/common/enginetext.cpp" line="138"/>
         <source>  settlement line #%1 (%2): gross %3, fee %4, net %5 %6, settled %7</source>
         <translation>  结算行 #%1（%2）：总额 %3，手续费 %4，净额 %5 %6，结算于 %7</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="140"/>
+        <location filename="../../models/common/enginetext.cpp" line="141"/>
         <source>  payment of order %1: %2 %3, %4, captured %5</source>
         <translation>  订单 %1 的付款：%2 %3，%4，收款于 %5</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="142"/>
+        <location filename="../../models/common/enginetext.cpp" line="143"/>
         <source>order %1 does not exist (yet): a callback for it cannot be applied</source>
         <translation>订单 %1（尚）不存在：无法应用针对它的回调</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="145"/>
+        <location filename="../../models/common/enginetext.cpp" line="146"/>
         <source>order %1: %2 at version %3, %4 %5</source>
         <translation>订单 %1：%2，版本 %3，%4 %5</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="146"/>
+        <location filename="../../models/common/enginetext.cpp" line="147"/>
         <source>  v%1 %2 → %3 by %4 (%5 %6) %7</source>
         <translation>  版本 %1：%2 → %3，操作者 %4（%5 %6）%7</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="147"/>
+        <location filename="../../models/common/enginetext.cpp" line="148"/>
         <source>  refused: %1</source>
         <translation>  被拒绝：%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="148"/>
+        <location filename="../../models/common/enginetext.cpp" line="149"/>
         <source>period %1, bound to %2</source>
         <translation>账期 %1，绑定于 %2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="149"/>
+        <location filename="../../models/common/enginetext.cpp" line="150"/>
         <source>  %1</source>
         <translation>  %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="151"/>
+        <location filename="../../models/common/enginetext.cpp" line="209"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="152"/>
+        <location filename="../../models/common/enginetext.cpp" line="210"/>
         <source>no &apos;%1&apos; signature matches</source>
         <translation>没有匹配的“%1”签名</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="153"/>
+        <location filename="../../models/common/enginetext.cpp" line="211"/>
         <source>no v1 signature matches</source>
         <translation>没有匹配的 v1 签名</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="154"/>
+        <location filename="../../models/common/enginetext.cpp" line="212"/>
         <source>signature does not verify with the configured certificate</source>
         <translation>签名无法用所配置的证书验证</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="157"/>
+        <location filename="../../models/common/enginetext.cpp" line="215"/>
         <source>signature header has no &apos;%1&apos; signature</source>
         <translation>签名头中没有“%1”签名</translation>
     </message>
@@ -2439,32 +2444,32 @@ hash      %2</translation>
 <context>
     <name>OncePay::FulfilmentModel</name>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="285"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="287"/>
         <source>Created</source>
         <translation>创建时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="286"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="288"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="287"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="289"/>
         <source>purchase order</source>
         <translation>采购单</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="287"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="289"/>
         <source>logistics order</source>
         <translation>物流单</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="289"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="291"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="291"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="293"/>
         <source>Callback</source>
         <translation>回调</translation>
     </message>
@@ -2472,32 +2477,32 @@ hash      %2</translation>
 <context>
     <name>OncePay::IdempotencyModel</name>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="245"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="247"/>
         <source>Created</source>
         <translation>创建时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="246"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="248"/>
         <source>Request</source>
         <translation>请求</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="247"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="249"/>
         <source>Operation</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="249"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="251"/>
         <source>Expected version</source>
         <translation>预期版本</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="251"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="253"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="258"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="260"/>
         <source>Outcome</source>
         <translation>结果</translation>
     </message>
@@ -3031,32 +3036,32 @@ hash      %2</translation>
 <context>
     <name>OncePay::LedgerModel</name>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="233"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="235"/>
         <source>Booked</source>
         <translation>记账时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="234"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="236"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="235"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="237"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="237"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="239"/>
         <source>Transaction</source>
         <translation>交易号</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="238"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="240"/>
         <source>Callback</source>
         <translation>回调</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="239"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="241"/>
         <source>Key</source>
         <translation>键</translation>
     </message>
@@ -3210,42 +3215,42 @@ hash      %2</translation>
 <context>
     <name>OncePay::MessageModel</name>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="181"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="183"/>
         <source>Received</source>
         <translation>接收时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="182"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="184"/>
         <source>Callback</source>
         <translation>回调</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="183"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="185"/>
         <source>Event</source>
         <translation>事件</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="186"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="188"/>
         <source>Attempt</source>
         <translation>支付尝试</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="187"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="189"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="196"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="198"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="205"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="207"/>
         <source>Tries</source>
         <translation>尝试次数</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="206"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="208"/>
         <source>Reason / last error</source>
         <translation>原因 / 最近错误</translation>
     </message>
@@ -3396,110 +3401,110 @@ hash      %2</translation>
         <translation>审计记录(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="261"/>
+        <location filename="../../views/orders/orderpage.cpp" line="267"/>
         <source>Searching…</source>
         <translation>搜索中……</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="285"/>
+        <location filename="../../views/orders/orderpage.cpp" line="292"/>
         <source>No order matches “%1”.</source>
         <translation>没有与“%1”匹配的订单。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/orders/orderpage.cpp" line="288"/>
+        <location filename="../../views/orders/orderpage.cpp" line="295"/>
         <source>%n orders match; choose one.</source>
         <translation>
             <numerusform>有 %n 个订单匹配，请选择一个。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="302"/>
+        <location filename="../../views/orders/orderpage.cpp" line="309"/>
         <source>Loading order %1…</source>
         <translation>正在加载订单 %1……</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="348"/>
+        <location filename="../../views/orders/orderpage.cpp" line="356"/>
         <source>&lt;h3&gt;Order %1 — %2, version %3&lt;/h3&gt;</source>
         <translation>&lt;h3&gt;订单 %1 —— %2，版本 %3&lt;/h3&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="351"/>
+        <location filename="../../views/orders/orderpage.cpp" line="359"/>
         <source>Amount: %1</source>
         <translation>金额：%1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="352"/>
+        <location filename="../../views/orders/orderpage.cpp" line="360"/>
         <source>Customer: %1</source>
         <translation>客户：%1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="354"/>
+        <location filename="../../views/orders/orderpage.cpp" line="362"/>
         <source>Current attempt: %1 on %2</source>
         <translation>当前支付尝试：%1（%2）</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="356"/>
+        <location filename="../../views/orders/orderpage.cpp" line="364"/>
         <source>Transaction: %1</source>
         <translation>交易号：%1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="358"/>
+        <location filename="../../views/orders/orderpage.cpp" line="366"/>
         <source>Reason: %1</source>
         <translation>原因：%1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="359"/>
+        <location filename="../../views/orders/orderpage.cpp" line="367"/>
         <source>Updated: %1</source>
         <translation>更新时间：%1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="377"/>
+        <location filename="../../views/orders/orderpage.cpp" line="385"/>
         <source>Path: %1</source>
         <translation>路径：%1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/orders/orderpage.cpp" line="381"/>
+        <location filename="../../views/orders/orderpage.cpp" line="389"/>
         <source>%n refused attempt(s)</source>
         <translation>
             <numerusform>%n 次被拒绝的尝试</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/orders/orderpage.cpp" line="396"/>
+        <location filename="../../views/orders/orderpage.cpp" line="404"/>
         <source>%n event(s) in the timeline.</source>
         <translation>
             <numerusform>时间线中共有 %n 个事件。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="405"/>
+        <location filename="../../views/orders/orderpage.cpp" line="413"/>
         <source>Export dossier</source>
         <translation>导出案卷</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="406"/>
+        <location filename="../../views/orders/orderpage.cpp" line="414"/>
         <source>PDF documents (*.pdf)</source>
         <translation>PDF 文档 (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="422"/>
+        <location filename="../../views/orders/orderpage.cpp" line="431"/>
         <source>Writing the dossier of order %1…</source>
         <translation>正在写入订单 %1 的案卷…</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="443"/>
+        <location filename="../../views/orders/orderpage.cpp" line="456"/>
         <source>The dossier was not exported: %1</source>
         <translation>案卷未导出：%1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/orders/orderpage.cpp" line="447"/>
+        <location filename="../../views/orders/orderpage.cpp" line="460"/>
         <source>Dossier saved to %1 (%n page(s), SHA-256 %2).</source>
         <translation>
             <numerusform>案卷已保存到 %1（%n 页，SHA-256 %2）。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="469"/>
+        <location filename="../../views/orders/orderpage.cpp" line="482"/>
         <source>Callback %1 — signature verified at the door (unsigned or wrongly signed requests are never stored)
 
 Headers:
@@ -3517,42 +3522,42 @@ Body:
 <context>
     <name>OncePay::PaymentModel</name>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="216"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="218"/>
         <source>Captured</source>
         <translation>扣款时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="217"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="219"/>
         <source>Channel</source>
         <translation>渠道</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="218"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="220"/>
         <source>Transaction</source>
         <translation>交易号</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="219"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="221"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="221"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="223"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="223"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="225"/>
         <source>Settlement</source>
         <translation>结算</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="226"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="228"/>
         <source>Attempt</source>
         <translation>支付尝试</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="227"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="229"/>
         <source>Callback</source>
         <translation>回调</translation>
     </message>
@@ -4062,42 +4067,42 @@ Body:
 <context>
     <name>OncePay::RefundModel</name>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="265"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="267"/>
         <source>Flagged</source>
         <translation>标记时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="266"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="268"/>
         <source>Channel</source>
         <translation>渠道</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="267"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="269"/>
         <source>Transaction</source>
         <translation>交易号</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="269"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="271"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="271"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="273"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="272"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="274"/>
         <source>Callback</source>
         <translation>回调</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="273"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="275"/>
         <source>Resolved</source>
         <translation>已处理</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="275"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="277"/>
         <source>open</source>
         <translation>未处理</translation>
     </message>
@@ -4343,7 +4348,7 @@ Body:
         </translation>
     </message>
     <message>
-        <location filename="../../views/auth/signindialog.cpp" line="153"/>
+        <location filename="../../views/auth/signindialog.cpp" line="149"/>
         <source>This account is disabled. Ask an administrator.</source>
         <translation>该账号已停用，请联系管理员。</translation>
     </message>
@@ -4615,17 +4620,17 @@ Body:
         <translation>详情</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="165"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="167"/>
         <source>Cause</source>
         <translation>起因</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="168"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="170"/>
         <source>%1 %2</source>
         <translation>%1 %2</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="171"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="173"/>
         <source>Actor</source>
         <translation>执行者</translation>
     </message>
@@ -4658,38 +4663,38 @@ Body:
 %1</translation>
     </message>
     <message>
-        <location filename="../../views/fixes/fixactions.cpp" line="69"/>
-        <location filename="../../views/fixes/fixactions.cpp" line="75"/>
-        <location filename="../../views/fixes/fixactions.cpp" line="110"/>
-        <location filename="../../views/fixes/fixactions.cpp" line="120"/>
-        <location filename="../../views/fixes/fixactions.cpp" line="122"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="70"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="76"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="111"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="126"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="128"/>
         <source>Propose a fix</source>
         <translation>提议修复</translation>
     </message>
     <message>
-        <location filename="../../views/fixes/fixactions.cpp" line="70"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="71"/>
         <source>Your role may not propose fixes.</source>
         <translation>您的角色不能提议修复。</translation>
     </message>
     <message>
-        <location filename="../../views/fixes/fixactions.cpp" line="76"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="77"/>
         <source>No fix fits the selected rows.</source>
         <translation>没有适用于所选行的修复。</translation>
     </message>
     <message>
-        <location filename="../../views/fixes/fixactions.cpp" line="111"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="112"/>
         <source>Nothing was proposed: %1</source>
         <translation>未提交任何提议：%1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/fixes/fixactions.cpp" line="114"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="115"/>
         <source>%n fix(es) proposed and waiting for approval.</source>
         <translation>
             <numerusform>已提议 %n 项修复，等待审批。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/fixes/fixactions.cpp" line="117"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="122"/>
         <source>Refused:</source>
         <translation>被拒绝：</translation>
     </message>
