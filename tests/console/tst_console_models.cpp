@@ -1,9 +1,13 @@
 // Every console model over real engine data passes QAbstractItemModelTester, and shows what
 // matters: refused rows flagged, money formatted exactly, the order of each row known.
 
+#include "auth/staffservice.h"
 #include "common/enginetext.h"
 #include "common/labels.h"
 #include "common/language.h"
+#include "connections/connectionstatusmodel.h"
+#include "db/healthcheck.h"
+#include "fixes/adminmodels.h"
 #include "fixes/fixmodels.h"
 #include "investigation/discrepancymodel.h"
 #include "investigation/ordermodels.h"
@@ -150,6 +154,49 @@ private Q_SLOTS:
         exercise<DiscrepancyTotalModel>(
             QList<DiscrepancyTotal>{{"stripe", "USD", 2, 12345}, {"paypal", "", 1, 7}});
         exercise<TimelineModel>(QList<TimelineEntry>{});
+    }
+
+    // The administration's staff list, a fix's change and the Databases view's statuses.
+    void staffChangeAndConnectionModelsPassTheTester()
+    {
+        const Actor setup = Actor::system(QStringLiteral("setup"));
+        StaffService staff(*m_fixture->orders, Clock::system());
+        for (const auto &[name, role] :
+             {std::pair{"amy", StaffRole::Agent}, std::pair{"fin", StaffRole::Finance}})
+            QVERIFY(
+                staff.add({name, QString(), role}, QString::fromLatin1(name) + "-demo-pw", setup)
+                    .ok());
+        auto accounts = staff.list(setup);
+        QVERIFY(accounts.ok());
+        QCOMPARE(accounts->size(), 2);
+        exercise<StaffModel>(*accounts);
+
+        ChangeModel change;
+        change.setChange(QJsonDocument::fromJson(R"({"after":{"attempts":"0","status":"pending"},
+                                                    "before":{"attempts":"12","status":"dead"},
+                                                    "target":"message:stripe:evt_1"})")
+                             .object());
+        QVERIFY(change.rowCount() >= 2);
+        exercise<ChangeModel>(change.rows());
+
+        ConnectionStatusModel statuses;
+        QAbstractItemModelTester tester(&statuses,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        const QList<RoleStatus> checked = HealthCheck::checkAll(m_fixture->config);
+        statuses.setStatuses(checked);
+        QCOMPARE(statuses.rowCount(), 3);
+        QCOMPARE(statuses.index(0, ConnectionStatusModel::Status).data().toString(),
+                 QStringLiteral("OK"));
+        for (int r = 0; r < statuses.rowCount(); ++r)
+            for (int c = 0; c < statuses.columnCount(); ++c)
+                for (int role : {int(Qt::DisplayRole), int(Qt::ToolTipRole),
+                                 int(Qt::ForegroundRole), int(Qt::BackgroundRole)})
+                    (void)statuses.index(r, c).data(role);
+        statuses.setStatuses({});
+        QCOMPARE(statuses.rowCount(), 0);
+        QCOMPARE(statuses.worstHealth(), Health::Down); // nothing checked is not healthy
+        statuses.setStatuses(checked);
+        QCOMPARE(statuses.rowCount(), 3);
     }
 
     // The payments tab reads words, not the engine's codes: a captured payment that no
