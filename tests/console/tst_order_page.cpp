@@ -358,6 +358,28 @@ private Q_SLOTS:
         QVERIFY(!d->grab().isNull()); // paints
     }
 
+    // Another view hands an order over by its id: exactly that order opens, even when the id
+    // is also another order's customer reference (a search for it lists both).
+    void anOrderHandedOverOpensExactlyThatOrder()
+    {
+        auto twin = m_fixture->service->create(
+            {QStringLiteral("ord-twin"), QStringLiteral("ord-wait"), 999, QStringLiteral("USD")},
+            Actor::platform());
+        QVERIFY(twin.ok());
+        OrderPage page(m_fixture->config.orders, account("agent", StaffRole::Agent).actor());
+        page.show();
+        QSignalSpy searched(&page, &OrderPage::searched);
+        QSignalSpy loaded(&page, &OrderPage::orderLoaded);
+        page.search(QStringLiteral("ord-wait"));
+        QTRY_COMPARE_WITH_TIMEOUT(searched.count(), 1, 10000);
+        QCOMPARE(searched.first().first().toInt(), 2); // its own id, the twin's customer
+        page.showOrder(QStringLiteral("ord-wait"));
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 10000);
+        QCOMPARE(loaded.first().first().toString(), QStringLiteral("ord-wait"));
+        QCOMPARE(page.searchBox()->text(), QStringLiteral("ord-wait"));
+        QCOMPARE(page.hitModel()->rowCount(), 0);
+    }
+
     // The order on the page read again keeps the reader's place when nothing changed (no
     // table reset: the selected callback, its raw body and the timeline's row stay), and shows
     // what did change once the engine has written it (last: it adds a callback to ord-paid).

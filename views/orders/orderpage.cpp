@@ -327,6 +327,14 @@ void OrderPage::openOrder(const QString &orderId)
         });
 }
 
+void OrderPage::showOrder(const QString &orderId)
+{
+    m_search->setText(orderId);
+    m_hits->setRows({}); // a list of an earlier search does not stay beside it
+    m_hitTable->hide();
+    openOrder(orderId);
+}
+
 void OrderPage::showPicture(const OrderPicture &p)
 {
     // The order on the page read again (searched again, opened again from another view): a

@@ -58,6 +58,9 @@ public:
 public Q_SLOTS:
     void search(const QString &term);
     void openOrder(const QString &orderId);
+    // Opens exactly this order, its id in the search box: how other views hand an order over
+    // (a search for the id could also match another order's customer reference).
+    void showOrder(const QString &orderId);
     void focusSearch();
     // Asks where to save (a file dialog) and exports the shown order's dossier there.
     void exportDossierAs();

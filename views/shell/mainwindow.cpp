@@ -309,7 +309,7 @@ void MainWindow::openOrder(const QString &orderId)
     if (!m_viewNames.contains(QStringLiteral("orders")))
         return;
     showView(QStringLiteral("orders"));
-    m_orderPage->search(orderId);
+    m_orderPage->showOrder(orderId);
 }
 
 void MainWindow::showStatuses(const QList<RoleStatus> &statuses)
