@@ -113,6 +113,8 @@ QString causeKind(const QString &code)
         return QCoreApplication::translate("OncePay::Labels", "timer");
     if (code == u"system")
         return QCoreApplication::translate("OncePay::Labels", "system");
+    if (code == u"audit")
+        return QCoreApplication::translate("OncePay::Labels", "audit row");
     return code;
 }
 

@@ -107,6 +107,7 @@ QString TimelineModel::describe(const TimelineEntry &e)
     case TimelineKind::Ledger: return tr("Ledger: %1 %2").arg(Labels::ledgerKind(e.detail), amount);
     case TimelineKind::RefundDue: return tr("Refund due: %1").arg(amount);
     case TimelineKind::Fix: return tr("Manual fix %1").arg(e.causeId);
+    case TimelineKind::Audit: return tr("Audit: %1").arg(Labels::auditAction(e.toState));
     }
     return {};
 }

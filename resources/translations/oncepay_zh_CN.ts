@@ -385,182 +385,182 @@
 <context>
     <name>OncePay::AuditActions</name>
     <message>
-        <location filename="../../models/common/labels.cpp" line="180"/>
+        <location filename="../../models/common/labels.cpp" line="182"/>
         <source>order created</source>
         <translation>创建订单</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="181"/>
+        <location filename="../../models/common/labels.cpp" line="183"/>
         <source>order state changed</source>
         <translation>订单状态变更</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="182"/>
+        <location filename="../../models/common/labels.cpp" line="184"/>
         <source>order rolled back</source>
         <translation>订单回滚</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="184"/>
+        <location filename="../../models/common/labels.cpp" line="186"/>
         <source>state change refused</source>
         <translation>状态变更被拒绝</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="185"/>
+        <location filename="../../models/common/labels.cpp" line="187"/>
         <source>payment booked</source>
         <translation>收款入账</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="186"/>
+        <location filename="../../models/common/labels.cpp" line="188"/>
         <source>refund booked</source>
         <translation>退款入账</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="188"/>
+        <location filename="../../models/common/labels.cpp" line="190"/>
         <source>payment flagged for refund</source>
         <translation>标记待退款</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="189"/>
+        <location filename="../../models/common/labels.cpp" line="191"/>
         <source>callback processed</source>
         <translation>回调已处理</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="190"/>
+        <location filename="../../models/common/labels.cpp" line="192"/>
         <source>callback skipped</source>
         <translation>回调已跳过</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="191"/>
+        <location filename="../../models/common/labels.cpp" line="193"/>
         <source>callback failed</source>
         <translation>回调处理失败</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="193"/>
+        <location filename="../../models/common/labels.cpp" line="195"/>
         <source>callback dead-lettered</source>
         <translation>回调转入死信</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="195"/>
+        <location filename="../../models/common/labels.cpp" line="197"/>
         <source>callback refused at the door</source>
         <translation>回调在入口处被拒绝</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="196"/>
+        <location filename="../../models/common/labels.cpp" line="198"/>
         <source>fix proposed</source>
         <translation>提议修复</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="197"/>
+        <location filename="../../models/common/labels.cpp" line="199"/>
         <source>fix approved</source>
         <translation>批准修复</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="198"/>
+        <location filename="../../models/common/labels.cpp" line="200"/>
         <source>fix rejected</source>
         <translation>驳回修复</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="199"/>
+        <location filename="../../models/common/labels.cpp" line="201"/>
         <source>fix applied</source>
         <translation>执行修复</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="200"/>
+        <location filename="../../models/common/labels.cpp" line="202"/>
         <source>fix failed</source>
         <translation>修复失败</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="201"/>
+        <location filename="../../models/common/labels.cpp" line="203"/>
         <source>fix request refused</source>
         <translation>修复请求被拒绝</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="202"/>
+        <location filename="../../models/common/labels.cpp" line="204"/>
         <source>signed in</source>
         <translation>登录成功</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="203"/>
+        <location filename="../../models/common/labels.cpp" line="205"/>
         <source>sign-in failed</source>
         <translation>登录失败</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="204"/>
+        <location filename="../../models/common/labels.cpp" line="206"/>
         <source>sign-in refused</source>
         <translation>登录被拒绝</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="205"/>
+        <location filename="../../models/common/labels.cpp" line="207"/>
         <source>account locked</source>
         <translation>账号已锁定</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="206"/>
+        <location filename="../../models/common/labels.cpp" line="208"/>
         <source>staff account added</source>
         <translation>添加员工账号</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="207"/>
+        <location filename="../../models/common/labels.cpp" line="209"/>
         <source>staff account disabled</source>
         <translation>停用员工账号</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="208"/>
+        <location filename="../../models/common/labels.cpp" line="210"/>
         <source>password reset</source>
         <translation>重置密码</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="209"/>
+        <location filename="../../models/common/labels.cpp" line="211"/>
         <source>setting changed</source>
         <translation>修改运营参数</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="210"/>
+        <location filename="../../models/common/labels.cpp" line="212"/>
         <source>setting change refused</source>
         <translation>运营参数修改被拒绝</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="212"/>
+        <location filename="../../models/common/labels.cpp" line="214"/>
         <source>settlement statement imported</source>
         <translation>导入结算单</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="213"/>
+        <location filename="../../models/common/labels.cpp" line="215"/>
         <source>fee schedule imported</source>
         <translation>导入费率表</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="214"/>
+        <location filename="../../models/common/labels.cpp" line="216"/>
         <source>reconciliation run</source>
         <translation>运行对账</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="216"/>
+        <location filename="../../models/common/labels.cpp" line="218"/>
         <source>reconciliation run failed</source>
         <translation>对账运行失败</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="218"/>
+        <location filename="../../models/common/labels.cpp" line="220"/>
         <source>fee corrected automatically</source>
         <translation>手续费自动更正</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="219"/>
+        <location filename="../../models/common/labels.cpp" line="221"/>
         <source>audit trail exported</source>
         <translation>导出审计轨迹</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="221"/>
+        <location filename="../../models/common/labels.cpp" line="223"/>
         <source>audit trail access refused</source>
         <translation>审计轨迹访问被拒绝</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="222"/>
+        <location filename="../../models/common/labels.cpp" line="224"/>
         <source>audit cross-check</source>
         <translation>审计交叉核对</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="223"/>
+        <location filename="../../models/common/labels.cpp" line="225"/>
         <source>dispute dossier exported</source>
         <translation>导出争议案卷</translation>
     </message>
@@ -662,57 +662,57 @@
 <context>
     <name>OncePay::AuditRowModel</name>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="299"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="300"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="300"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="301"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="302"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="303"/>
         <source>Actor</source>
         <translation>执行者</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="303"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="304"/>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="305"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="306"/>
         <source>Entity</source>
         <translation>对象</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="306"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="307"/>
         <source>%1 %2</source>
         <translation>%1 %2</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="308"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="309"/>
         <source>Before</source>
         <translation>变更前</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="309"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="310"/>
         <source>After</source>
         <translation>变更后</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="310"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="311"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="311"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="312"/>
         <source>Shipped</source>
         <translation>已归档</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="313"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="314"/>
         <source>not yet</source>
         <translation>尚未</translation>
     </message>
@@ -2195,58 +2195,58 @@ hash      %2</translation>
 <context>
     <name>OncePay::EntityKinds</name>
     <message>
-        <location filename="../../models/common/labels.cpp" line="256"/>
+        <location filename="../../models/common/labels.cpp" line="258"/>
         <source>order</source>
         <translation>订单</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="257"/>
+        <location filename="../../models/common/labels.cpp" line="259"/>
         <source>callback</source>
         <translation>回调</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="258"/>
+        <location filename="../../models/common/labels.cpp" line="260"/>
         <source>staff account</source>
         <translation>员工账号</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="259"/>
+        <location filename="../../models/common/labels.cpp" line="261"/>
         <source>settlement statement</source>
         <translation>结算单</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="260"/>
+        <location filename="../../models/common/labels.cpp" line="262"/>
         <source>fee schedule</source>
         <translation>费率表</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="261"/>
+        <location filename="../../models/common/labels.cpp" line="263"/>
         <source>discrepancy</source>
         <translation>对账异常</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="262"/>
+        <location filename="../../models/common/labels.cpp" line="264"/>
         <source>reconciliation run</source>
         <translation>对账运行</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="263"/>
-        <location filename="../../models/common/labels.cpp" line="264"/>
+        <location filename="../../models/common/labels.cpp" line="265"/>
+        <location filename="../../models/common/labels.cpp" line="266"/>
         <source>audit trail</source>
         <translation>审计轨迹</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="265"/>
+        <location filename="../../models/common/labels.cpp" line="267"/>
         <source>export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="266"/>
+        <location filename="../../models/common/labels.cpp" line="268"/>
         <source>fix</source>
         <translation>修复</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="267"/>
+        <location filename="../../models/common/labels.cpp" line="269"/>
         <source>setting</source>
         <translation>运营参数</translation>
     </message>
@@ -2444,32 +2444,32 @@ hash      %2</translation>
 <context>
     <name>OncePay::FulfilmentModel</name>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="287"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="288"/>
         <source>Created</source>
         <translation>创建时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="288"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="289"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="289"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="290"/>
         <source>purchase order</source>
         <translation>采购单</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="289"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="290"/>
         <source>logistics order</source>
         <translation>物流单</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="291"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="292"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="293"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="294"/>
         <source>Callback</source>
         <translation>回调</translation>
     </message>
@@ -2477,32 +2477,32 @@ hash      %2</translation>
 <context>
     <name>OncePay::IdempotencyModel</name>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="247"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="248"/>
         <source>Created</source>
         <translation>创建时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="248"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="249"/>
         <source>Request</source>
         <translation>请求</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="249"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="250"/>
         <source>Operation</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="251"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="252"/>
         <source>Expected version</source>
         <translation>预期版本</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="253"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="254"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="260"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="261"/>
         <source>Outcome</source>
         <translation>结果</translation>
     </message>
@@ -2541,13 +2541,13 @@ hash      %2</translation>
     </message>
     <message>
         <location filename="../../models/common/labels.cpp" line="28"/>
-        <location filename="../../models/common/labels.cpp" line="147"/>
+        <location filename="../../models/common/labels.cpp" line="149"/>
         <source>refunded</source>
         <translation>已退款</translation>
     </message>
     <message>
         <location filename="../../models/common/labels.cpp" line="35"/>
-        <location filename="../../models/common/labels.cpp" line="122"/>
+        <location filename="../../models/common/labels.cpp" line="124"/>
         <source>pending</source>
         <translation>待处理</translation>
     </message>
@@ -2639,25 +2639,25 @@ hash      %2</translation>
     </message>
     <message>
         <location filename="../../models/common/labels.cpp" line="96"/>
-        <location filename="../../models/common/labels.cpp" line="239"/>
+        <location filename="../../models/common/labels.cpp" line="241"/>
         <source>agent</source>
         <translation>客服</translation>
     </message>
     <message>
         <location filename="../../models/common/labels.cpp" line="97"/>
-        <location filename="../../models/common/labels.cpp" line="241"/>
+        <location filename="../../models/common/labels.cpp" line="243"/>
         <source>finance</source>
         <translation>财务</translation>
     </message>
     <message>
         <location filename="../../models/common/labels.cpp" line="98"/>
-        <location filename="../../models/common/labels.cpp" line="243"/>
+        <location filename="../../models/common/labels.cpp" line="245"/>
         <source>auditor</source>
         <translation>审计</translation>
     </message>
     <message>
         <location filename="../../models/common/labels.cpp" line="99"/>
-        <location filename="../../models/common/labels.cpp" line="245"/>
+        <location filename="../../models/common/labels.cpp" line="247"/>
         <source>administrator</source>
         <translation>管理员</translation>
     </message>
@@ -2683,219 +2683,224 @@ hash      %2</translation>
     </message>
     <message>
         <location filename="../../models/common/labels.cpp" line="115"/>
-        <location filename="../../models/common/labels.cpp" line="235"/>
+        <location filename="../../models/common/labels.cpp" line="237"/>
         <source>system</source>
         <translation>系统</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="123"/>
+        <location filename="../../models/common/labels.cpp" line="117"/>
+        <source>audit row</source>
+        <translation>审计记录</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="125"/>
         <source>succeeded</source>
         <translation>成功</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="124"/>
+        <location filename="../../models/common/labels.cpp" line="126"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="132"/>
+        <location filename="../../models/common/labels.cpp" line="134"/>
         <source>payment credit</source>
         <translation>支付入账</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="134"/>
+        <location filename="../../models/common/labels.cpp" line="136"/>
         <source>refund debit</source>
         <translation>退款出账</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="136"/>
+        <location filename="../../models/common/labels.cpp" line="138"/>
         <source>fee adjustment</source>
         <translation>手续费调整</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="138"/>
+        <location filename="../../models/common/labels.cpp" line="140"/>
         <source>write-off</source>
         <translation>核销</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="145"/>
+        <location filename="../../models/common/labels.cpp" line="147"/>
         <source>captured</source>
         <translation>已收款</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="154"/>
+        <location filename="../../models/common/labels.cpp" line="156"/>
         <source>settled</source>
         <translation>已结算</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="156"/>
+        <location filename="../../models/common/labels.cpp" line="158"/>
         <source>not settled yet</source>
         <translation>尚未结算</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="163"/>
+        <location filename="../../models/common/labels.cpp" line="165"/>
         <source>charge</source>
         <translation>收款</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="165"/>
+        <location filename="../../models/common/labels.cpp" line="167"/>
         <source>refund</source>
         <comment>settlement line kind</comment>
         <translation>退款</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="233"/>
+        <location filename="../../models/common/labels.cpp" line="235"/>
         <source>platform</source>
         <comment>actor role</comment>
         <translation>平台</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="237"/>
+        <location filename="../../models/common/labels.cpp" line="239"/>
         <source>channel</source>
         <comment>actor role</comment>
         <translation>渠道</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="247"/>
+        <location filename="../../models/common/labels.cpp" line="249"/>
         <source>anonymous</source>
         <comment>actor role</comment>
         <translation>匿名</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="249"/>
+        <location filename="../../models/common/labels.cpp" line="251"/>
         <source>unknown</source>
         <comment>actor role</comment>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="278"/>
+        <location filename="../../models/common/labels.cpp" line="280"/>
         <source>payment succeeded</source>
         <translation>支付成功</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="280"/>
+        <location filename="../../models/common/labels.cpp" line="282"/>
         <source>payment failed</source>
         <comment>callback event</comment>
         <translation>支付失败</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="282"/>
+        <location filename="../../models/common/labels.cpp" line="284"/>
         <source>payment pending</source>
         <translation>支付处理中</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="284"/>
+        <location filename="../../models/common/labels.cpp" line="286"/>
         <source>refunded</source>
         <comment>callback event</comment>
         <translation>已退款</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="286"/>
+        <location filename="../../models/common/labels.cpp" line="288"/>
         <source>other event</source>
         <translation>其他事件</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="294"/>
+        <location filename="../../models/common/labels.cpp" line="296"/>
         <source>%1 (%2)</source>
         <comment>callback event, channel&apos;s event type</comment>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="300"/>
+        <location filename="../../models/common/labels.cpp" line="302"/>
         <source>start payment</source>
         <translation>发起支付</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="302"/>
+        <location filename="../../models/common/labels.cpp" line="304"/>
         <source>roll back</source>
         <comment>request operation</comment>
         <translation>回滚</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="312"/>
+        <location filename="../../models/common/labels.cpp" line="314"/>
         <source>%1, v%2</source>
         <comment>request outcome: state, version</comment>
         <translation>%1，版本 %2</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="322"/>
+        <location filename="../../models/common/labels.cpp" line="324"/>
         <source>created</source>
         <comment>purchase or logistics order</comment>
         <translation>已创建</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="330"/>
+        <location filename="../../models/common/labels.cpp" line="332"/>
         <source>from %1</source>
         <translation>起始 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="332"/>
+        <location filename="../../models/common/labels.cpp" line="334"/>
         <source>to %1</source>
         <translation>截至 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="334"/>
+        <location filename="../../models/common/labels.cpp" line="336"/>
         <source>actor %1</source>
         <translation>操作者 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="336"/>
+        <location filename="../../models/common/labels.cpp" line="338"/>
         <source>action %1</source>
         <translation>动作 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="338"/>
+        <location filename="../../models/common/labels.cpp" line="340"/>
         <source>order %1</source>
         <translation>订单 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="340"/>
+        <location filename="../../models/common/labels.cpp" line="342"/>
         <source>callback %1</source>
         <translation>回调 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="342"/>
+        <location filename="../../models/common/labels.cpp" line="344"/>
         <source>entity kind %1</source>
         <translation>实体类型 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="344"/>
+        <location filename="../../models/common/labels.cpp" line="346"/>
         <source>entity %1</source>
         <translation>实体 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="346"/>
+        <location filename="../../models/common/labels.cpp" line="348"/>
         <source>up to seq %1</source>
         <translation>序号不超过 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="347"/>
+        <location filename="../../models/common/labels.cpp" line="349"/>
         <source>all rows</source>
         <translation>全部记录</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="347"/>
+        <location filename="../../models/common/labels.cpp" line="349"/>
         <source>, </source>
         <comment>list separator</comment>
         <translation>，</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="362"/>
+        <location filename="../../models/common/labels.cpp" line="364"/>
         <source>%1 s</source>
         <translation>%1 秒</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="364"/>
+        <location filename="../../models/common/labels.cpp" line="366"/>
         <source>%1 min</source>
         <translation>%1 分钟</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="366"/>
+        <location filename="../../models/common/labels.cpp" line="368"/>
         <source>%1 h %2 min</source>
         <translation>%1 小时 %2 分钟</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="369"/>
+        <location filename="../../models/common/labels.cpp" line="371"/>
         <source>%1 d %2 h</source>
         <translation>%1 天 %2 小时</translation>
     </message>
@@ -3036,32 +3041,32 @@ hash      %2</translation>
 <context>
     <name>OncePay::LedgerModel</name>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="235"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="236"/>
         <source>Booked</source>
         <translation>记账时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="236"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="237"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="237"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="238"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="239"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="240"/>
         <source>Transaction</source>
         <translation>交易号</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="240"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="241"/>
         <source>Callback</source>
         <translation>回调</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="241"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="242"/>
         <source>Key</source>
         <translation>键</translation>
     </message>
@@ -3215,42 +3220,42 @@ hash      %2</translation>
 <context>
     <name>OncePay::MessageModel</name>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="183"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="184"/>
         <source>Received</source>
         <translation>接收时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="184"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="185"/>
         <source>Callback</source>
         <translation>回调</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="185"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="186"/>
         <source>Event</source>
         <translation>事件</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="188"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="189"/>
         <source>Attempt</source>
         <translation>支付尝试</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="189"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="190"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="198"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="199"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="207"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="208"/>
         <source>Tries</source>
         <translation>尝试次数</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="208"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="209"/>
         <source>Reason / last error</source>
         <translation>原因 / 最近错误</translation>
     </message>
@@ -3423,88 +3428,88 @@ hash      %2</translation>
         <translation>正在加载订单 %1……</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="356"/>
+        <location filename="../../views/orders/orderpage.cpp" line="364"/>
         <source>&lt;h3&gt;Order %1 — %2, version %3&lt;/h3&gt;</source>
         <translation>&lt;h3&gt;订单 %1 —— %2，版本 %3&lt;/h3&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="359"/>
+        <location filename="../../views/orders/orderpage.cpp" line="367"/>
         <source>Amount: %1</source>
         <translation>金额：%1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="360"/>
+        <location filename="../../views/orders/orderpage.cpp" line="368"/>
         <source>Customer: %1</source>
         <translation>客户：%1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="362"/>
+        <location filename="../../views/orders/orderpage.cpp" line="370"/>
         <source>Current attempt: %1 on %2</source>
         <translation>当前支付尝试：%1（%2）</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="364"/>
+        <location filename="../../views/orders/orderpage.cpp" line="372"/>
         <source>Transaction: %1</source>
         <translation>交易号：%1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="366"/>
+        <location filename="../../views/orders/orderpage.cpp" line="374"/>
         <source>Reason: %1</source>
         <translation>原因：%1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="367"/>
+        <location filename="../../views/orders/orderpage.cpp" line="375"/>
         <source>Updated: %1</source>
         <translation>更新时间：%1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="385"/>
+        <location filename="../../views/orders/orderpage.cpp" line="393"/>
         <source>Path: %1</source>
         <translation>路径：%1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/orders/orderpage.cpp" line="389"/>
+        <location filename="../../views/orders/orderpage.cpp" line="397"/>
         <source>%n refused attempt(s)</source>
         <translation>
             <numerusform>%n 次被拒绝的尝试</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/orders/orderpage.cpp" line="404"/>
+        <location filename="../../views/orders/orderpage.cpp" line="412"/>
         <source>%n event(s) in the timeline.</source>
         <translation>
             <numerusform>时间线中共有 %n 个事件。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="413"/>
+        <location filename="../../views/orders/orderpage.cpp" line="421"/>
         <source>Export dossier</source>
         <translation>导出案卷</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="414"/>
+        <location filename="../../views/orders/orderpage.cpp" line="422"/>
         <source>PDF documents (*.pdf)</source>
         <translation>PDF 文档 (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="431"/>
+        <location filename="../../views/orders/orderpage.cpp" line="439"/>
         <source>Writing the dossier of order %1…</source>
         <translation>正在写入订单 %1 的案卷…</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="456"/>
+        <location filename="../../views/orders/orderpage.cpp" line="464"/>
         <source>The dossier was not exported: %1</source>
         <translation>案卷未导出：%1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/orders/orderpage.cpp" line="460"/>
+        <location filename="../../views/orders/orderpage.cpp" line="468"/>
         <source>Dossier saved to %1 (%n page(s), SHA-256 %2).</source>
         <translation>
             <numerusform>案卷已保存到 %1（%n 页，SHA-256 %2）。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="482"/>
+        <location filename="../../views/orders/orderpage.cpp" line="490"/>
         <source>Callback %1 — signature verified at the door (unsigned or wrongly signed requests are never stored)
 
 Headers:
@@ -3522,42 +3527,42 @@ Body:
 <context>
     <name>OncePay::PaymentModel</name>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="218"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="219"/>
         <source>Captured</source>
         <translation>扣款时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="219"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="220"/>
         <source>Channel</source>
         <translation>渠道</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="220"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="221"/>
         <source>Transaction</source>
         <translation>交易号</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="221"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="222"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="223"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="224"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="225"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="226"/>
         <source>Settlement</source>
         <translation>结算</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="228"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="229"/>
         <source>Attempt</source>
         <translation>支付尝试</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="229"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="230"/>
         <source>Callback</source>
         <translation>回调</translation>
     </message>
@@ -4067,42 +4072,42 @@ Body:
 <context>
     <name>OncePay::RefundModel</name>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="267"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="268"/>
         <source>Flagged</source>
         <translation>标记时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="268"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="269"/>
         <source>Channel</source>
         <translation>渠道</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="269"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="270"/>
         <source>Transaction</source>
         <translation>交易号</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="271"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="272"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="273"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="274"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="274"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="275"/>
         <source>Callback</source>
         <translation>回调</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="275"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="276"/>
         <source>Resolved</source>
         <translation>已处理</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="277"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="278"/>
         <source>open</source>
         <translation>未处理</translation>
     </message>
@@ -4590,47 +4595,52 @@ Body:
         <translation>人工修复 %1</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="129"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="110"/>
+        <source>Audit: %1</source>
+        <translation>审计：%1</translation>
+    </message>
+    <message>
+        <location filename="../../models/investigation/ordermodels.cpp" line="130"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="134"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="135"/>
         <source>Version</source>
         <translation>版本</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="137"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="138"/>
         <source>v%1</source>
         <translation>v%1</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="139"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="140"/>
         <source>expected v%1</source>
         <translation>预期 v%1</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="144"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="145"/>
         <source>Event</source>
         <translation>事件</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="154"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="155"/>
         <source>Detail</source>
         <translation>详情</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="167"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="168"/>
         <source>Cause</source>
         <translation>起因</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="170"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="171"/>
         <source>%1 %2</source>
         <translation>%1 %2</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="173"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="174"/>
         <source>Actor</source>
         <translation>执行者</translation>
     </message>

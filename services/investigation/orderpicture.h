@@ -137,6 +137,7 @@ enum class TimelineKind {
     Ledger,           // money booked
     RefundDue,        // captured money flagged for refund
     Fix,              // a manual fix: proposed, approved, rejected, applied or failed
+    Audit,            // an audit row about the order (readers with audit rights only)
 };
 
 struct TimelineEntry {
@@ -173,8 +174,9 @@ struct OrderPicture {
     QList<TimelineEntry> timeline; // oldest first
 };
 
-// Interleaves transitions, refusals, callbacks, worker outcomes, ledger entries and refund
-// obligations by time (ties keep that order). Pure.
+// Interleaves transitions, refusals, callbacks, worker outcomes, ledger entries, refund
+// obligations, fixes and — when the reader may see them — the order's audit rows by time (at
+// the same instant a callback comes first and an audit row after what it records). Pure.
 QList<TimelineEntry> buildTimeline(const OrderPicture &picture);
 
 } // namespace OncePay

@@ -124,6 +124,18 @@ QList<TimelineEntry> buildTimeline(const OrderPicture &p)
         e.refused = true;
         out << e;
     }
+    // The audit rows last, so that at the same instant each follows what it records.
+    for (const AuditRow &a : p.audit) {
+        TimelineEntry e;
+        e.at = a.occurredAt;
+        e.kind = TimelineKind::Audit;
+        e.toState = a.action; // the console names it (Labels::auditAction)
+        e.causeKind = QStringLiteral("audit");
+        e.causeId = a.eventId;
+        e.actor = a.actor;
+        e.detail = a.reason;
+        out << e;
+    }
     std::stable_sort(out.begin(), out.end(), [](const TimelineEntry &a, const TimelineEntry &b) {
         if (a.at != b.at)
             return a.at < b.at;

@@ -27,6 +27,7 @@
 #include <QTableView>
 #include <QTest>
 
+#include <algorithm>
 #include <memory>
 #include <thread>
 
@@ -172,6 +173,11 @@ private Q_SLOTS:
                  qPrintable(events.join(u'|')));
         QCOMPARE(refused, 3);
         QVERIFY(page.auditModel()->rowCount() > 0);
+        // An auditor reads the audit rows on the timeline too, among the rest.
+        QCOMPARE(events.count(u"Audit: order rolled back"), 1);
+        QCOMPARE(int(std::count_if(events.begin(), events.end(),
+                                   [](const QString &e) { return e.startsWith(u"Audit: "); })),
+                 page.auditModel()->rowCount());
         QCOMPARE(page.messageModel()->rowCount(), 3);
         QCOMPARE(page.ledgerModel()->rowCount(), 1);
 

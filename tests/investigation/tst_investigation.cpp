@@ -10,6 +10,7 @@
 #include "scenario.h"
 
 #include <QTest>
+#include <algorithm>
 
 using namespace OncePay;
 using namespace OncePay::Test;
@@ -202,6 +203,18 @@ private Q_SLOTS:
         QVERIFY(sawRollback);
         QCOMPARE(lastVersion, 7);
         QCOMPARE(refused, 3); // the rejection, the skipped stale message, the refund due
+        // Every audit row about the order is on the timeline (an auditor reads them), each
+        // after the transition it records when both have the same time.
+        QList<TimelineEntry> audited;
+        for (const TimelineEntry &e : t)
+            if (e.kind == TimelineKind::Audit)
+                audited << e;
+        QCOMPARE(audited.size(), p->audit.size());
+        QVERIFY(std::any_of(audited.begin(), audited.end(),
+                            [](const TimelineEntry &e) { return e.toState == u"order.rollback"; }));
+        for (int i = 1; i < t.size(); ++i)
+            if (t[i].kind == TimelineKind::Transition && t[i - 1].kind == TimelineKind::Audit)
+                QVERIFY(t[i - 1].at < t[i].at);
 
         // The duplicate of ord-paid: one stored message for the retry, one skipped re-report.
         auto paid = OrderPictureQuery(*f.orders).load("ord-paid", kAgent);
@@ -211,6 +224,8 @@ private Q_SLOTS:
         // Agents read the order's history but not the audit trail (DESIGN.md §6).
         QVERIFY(!paid->auditVisible);
         QVERIFY(paid->audit.isEmpty());
+        QVERIFY(std::none_of(paid->timeline.begin(), paid->timeline.end(),
+                             [](const TimelineEntry &e) { return e.kind == TimelineKind::Audit; }));
         QVERIFY(p->auditVisible);
 
         QCOMPARE(OrderPictureQuery(*f.orders).load("ord-nobody", kAgent).error().code,
