@@ -3,6 +3,7 @@
 
 #include "auth/staffservice.h"
 #include "common/enginetext.h"
+#include "common/errortext.h"
 #include "common/labels.h"
 #include "common/language.h"
 #include "connections/connectionstatusmodel.h"
@@ -307,6 +308,12 @@ private Q_SLOTS:
                      QStringLiteral("已付款待确认（版本 3）：金额 898.74 CNY 与订单金额 998.59 CNY "
                                     "不一致；等待人工处理"));
             QCOMPARE(Labels::engineText("paid at v4"), QStringLiteral("已支付（版本 4）"));
+            // A refusal the engine worded reads as words in a page's error line too.
+            for (ErrorCode code : {ErrorCode::Conflict, ErrorCode::Stale, ErrorCode::Invalid}) {
+                const QString said = errorText(makeError(code, "unknown order ghost-1", "x"));
+                QVERIFY2(said.contains(u"未知订单 ghost-1") && !said.contains(u"unknown"),
+                         qPrintable(said));
+            }
             QCOMPARE(Labels::engineText("unknown order ghost-1"),
                      QStringLiteral("未知订单 ghost-1"));
             QCOMPARE(Labels::engineText("settled 62700 XOF, order 66000 XOF"),

@@ -4,6 +4,7 @@
 // to the tooltip and the log.
 // Thread contract: GUI thread only.
 
+#include "common/enginetext.h"
 #include "core/result.h"
 
 #include <QCoreApplication>
@@ -43,11 +44,14 @@ inline QString errorText(const Error &e)
         if (e.reason == u"search_too_long")
             return QCoreApplication::translate("OncePay::ErrorText",
                                                "That is longer than any identifier.");
+        [[fallthrough]];
+    case ErrorCode::Stale:
+    case ErrorCode::Conflict:
         return QCoreApplication::translate("OncePay::ErrorText", "The request was refused: %1")
-            .arg(e.message);
+            .arg(Labels::engineText(e.message));
     default:
         return QCoreApplication::translate("OncePay::ErrorText", "Something went wrong: %1")
-            .arg(e.message);
+            .arg(Labels::engineText(e.message));
     }
 }
 

@@ -5,6 +5,7 @@
 #include "auth/permissions.h"
 #include "common/backgroundquery.h"
 #include "common/busyindicator.h"
+#include "common/enginetext.h"
 #include "common/errortext.h"
 #include "common/labels.h"
 #include "common/tableviews.h"
@@ -371,7 +372,7 @@ void OrderPage::showPicture(const OrderPicture &p)
     if (!o.channelTxnId.isEmpty())
         facts << tr("Transaction: %1").arg(o.channelTxnId);
     if (!o.stateReason.isEmpty())
-        facts << tr("Reason: %1").arg(o.stateReason);
+        facts << tr("Reason: %1").arg(Labels::engineText(o.stateReason));
     facts << tr("Updated: %1").arg(Labels::time(o.updatedAt));
     m_facts->setText(facts.join(QStringLiteral("   ·   ")));
 
