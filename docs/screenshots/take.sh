@@ -31,12 +31,30 @@ month="$(date -u -d "@$((first / 1000))" +%Y-%m-01)"
 # An order with a rollback, a stale late success and money to refund.
 order="$(sqlite3 "$work/data/orders.db" 'SELECT order_id FROM refund_obligations ORDER BY id LIMIT 1')"
 
-shot() { # NAME LANG ARGS...   (signs in as $user, default finance)
-    local name="$1" lang="$2" who="${user:-finance}"; shift 2
-    echo "$who-demo" | xvfb-run -a -s "-screen 0 1400x900x24" "$bin/oncepay-console" \
+width() { od -An -tu1 -j16 -N4 "$1" | awk '{print $1*16777216 + $2*65536 + $3*256 + $4}'; }
+# NAME LANG PASSWORD ARGS...: the console signed in as $user (default finance) with PASSWORD,
+# its window (or the dialog in front) saved as NAME. Fails loudly, with the console's output,
+# if it fails or if what was saved is not what was asked for: a view is the main window (or
+# the profiles dialog), never the sign-in dialog left by a failed sign-in.
+capture() {
+    local name="$1" lang="$2" password="$3" who="${user:-finance}"; shift 3
+    rm -f "$out/$name"
+    if ! echo "$password" | xvfb-run -a -s "-screen 0 1400x900x24" "$bin/oncepay-console" \
         --config "$work/oncepay.ini" --lang "$lang" --user "$who" --password-stdin \
-        --screenshot "$out/$name" "$@" >/dev/null 2>&1
+        --screenshot "$out/$name" "$@" >"$work/console.log" 2>&1 || [[ ! -s "$out/$name" ]]; then
+        cat "$work/console.log" >&2
+        echo "take.sh: $name was not taken" >&2
+        exit 1
+    fi
+    local w; w="$(width "$out/$name")"
+    if { [[ "$name" == signin-* ]] && (( w >= 500 )); } ||
+        { [[ "$name" != signin-* ]] && (( w < 500 )); }; then
+        cat "$work/console.log" >&2
+        echo "take.sh: $name is ${w} px wide: not the window asked for" >&2
+        exit 1
+    fi
 }
+shot() { capture "$1" "$2" "${user:-finance}-demo" "${@:3}"; } # NAME LANG ARGS...
 for l in en zh_CN; do
     s="${l%%_*}"
     shot "dashboard-$s.png" "$l" --view dashboard
@@ -48,7 +66,6 @@ for l in en zh_CN; do
     shot "reconciliation-$s.png" "$l" --view reconciliation
     shot "audit-$s.png" "$l" --view audit
     user=admin shot "admin-$s.png" "$l" --view admin
-    echo wrong-password | xvfb-run -a "$bin/oncepay-console" --config "$work/oncepay.ini" --lang "$l" \
-        --user finance --password-stdin --screenshot "$out/signin-$s.png" >/dev/null 2>&1
+    capture "signin-$s.png" "$l" wrong-password # the dialog, saying why
 done
 echo "screenshots in $out"
