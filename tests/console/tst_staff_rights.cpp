@@ -40,17 +40,6 @@ const Actor kOperator = Actor::system(QStringLiteral("cli:test"));
         .ok();
 }
 
-// A Stripe success for an order nobody created: retried until it is a dead letter.
-void makeDeadLetter(EngineFixture &f, const QString &orderId, const QString &event)
-{
-    f.deliver(StripeEvents::paymentIntentSucceeded(
-        f.params(orderId, "a1", 2100, "USD", event, "pi_" + event)));
-    for (int i = 0; i < 10; ++i) {
-        f.drain();
-        f.clock.advance(3600 * 1000);
-    }
-}
-
 FixProposal resolve(const QString &callbackId)
 {
     FixProposal p;
@@ -178,7 +167,7 @@ private Q_SLOTS:
         const Actor amy{QStringLiteral("amy"), QStringLiteral("agent")};
         const Actor fin{QStringLiteral("fin"), QStringLiteral("finance")};
         const Actor fox{QStringLiteral("fox"), QStringLiteral("finance")};
-        makeDeadLetter(f, "o-ghost", "evt_g");
+        f.makeDeadLetter("o-ghost", "evt_g");
         QCOMPARE(f.count("SELECT COUNT(*) FROM callback_messages WHERE status = 'dead'"), 1);
         auto fix = fixes.propose(resolve("stripe:evt_g"), amy);
         QVERIFY2(fix.ok(), qPrintable(fix.ok() ? QString() : fix.error().message));

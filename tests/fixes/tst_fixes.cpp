@@ -46,17 +46,6 @@ const Actor fox{QStringLiteral("fox"), QStringLiteral("finance")};
 const Actor aud{QStringLiteral("aud"), QStringLiteral("auditor")};
 const Actor adm{QStringLiteral("adm"), QStringLiteral("admin")};
 
-// A Stripe success for an order nobody created: retried until it is a dead letter.
-void makeDeadLetter(EngineFixture &f, const QString &orderId, const QString &event)
-{
-    f.deliver(StripeEvents::paymentIntentSucceeded(
-        f.params(orderId, "a1", 2100, "USD", event, "pi_" + event)));
-    for (int i = 0; i < 10; ++i) {
-        f.drain();
-        f.clock.advance(3600 * 1000);
-    }
-}
-
 // An order whose capture disagrees with it: paid_unconfirmed, waiting for a person.
 Order makeUnconfirmed(EngineFixture &f, const QString &orderId, qint64 amount)
 {
@@ -114,7 +103,7 @@ private Q_SLOTS:
         ONCEPAY_SCRATCH(dbs);
         EngineFixture f(*dbs);
         Desk desk(f);
-        makeDeadLetter(f, "o-ghost", "evt_g");
+        f.makeDeadLetter("o-ghost", "evt_g");
         auto fix = desk.fixes.propose(proposal(FixKind::RequeueMessage, "stripe:evt_g"), fay);
         QVERIFY2(fix.ok(), qPrintable(fix.ok() ? QString() : fix.error().message));
         QCOMPARE(fix->status, FixStatus::Open);
@@ -162,7 +151,7 @@ private Q_SLOTS:
         ONCEPAY_SCRATCH(dbs);
         EngineFixture f(*dbs);
         Desk desk(f);
-        makeDeadLetter(f, "o-ghost", "evt_g");
+        f.makeDeadLetter("o-ghost", "evt_g");
         auto first = desk.fixes.propose(proposal(FixKind::RequeueMessage, "stripe:evt_g"), amy);
         QVERIFY(first.ok());
         auto second = desk.fixes.propose(proposal(FixKind::ResolveMessage, "stripe:evt_g"), fay);
@@ -324,7 +313,7 @@ private Q_SLOTS:
         ONCEPAY_SCRATCH(dbs);
         EngineFixture f(*dbs);
         Desk desk(f);
-        makeDeadLetter(f, "o-ghost", "evt_g");
+        f.makeDeadLetter("o-ghost", "evt_g");
         const qint64 received =
             f.count("SELECT received_at FROM callback_messages WHERE callback_id = 'stripe:evt_g'");
         auto early = desk.fixes.propose(proposal(FixKind::ResolveMessage, "stripe:evt_g"), amy);
@@ -369,7 +358,7 @@ private Q_SLOTS:
         ONCEPAY_SCRATCH(dbs);
         EngineFixture f(*dbs);
         Desk desk(f);
-        makeDeadLetter(f, "o-late", "evt_late");
+        f.makeDeadLetter("o-late", "evt_late");
         QCOMPARE(f.count("SELECT COUNT(*) FROM callback_messages WHERE status = 'dead'"), 1);
         // The platform's order shows up late; the agent asks for the callback to be replayed.
         Order o = f.createOrder("o-late", 2100);
@@ -416,7 +405,7 @@ private Q_SLOTS:
         ONCEPAY_SCRATCH(dbs);
         EngineFixture f(*dbs);
         Desk desk(f);
-        makeDeadLetter(f, "o-never", "evt_n");
+        f.makeDeadLetter("o-never", "evt_n");
         auto fix = desk.fixes.propose(proposal(FixKind::RequeueMessage, "stripe:evt_n"), amy);
         QVERIFY(fix.ok());
         QVERIFY(desk.fixes.approve(fix->id, fix->changeSha256, "try once more", kOrigin, fin).ok());
@@ -444,9 +433,9 @@ private Q_SLOTS:
         ONCEPAY_SCRATCH(dbs);
         EngineFixture f(*dbs);
         Desk desk(f);
-        makeDeadLetter(f, "o-res", "evt_res");
-        makeDeadLetter(f, "o-req", "evt_req");
-        makeDeadLetter(f, "o-dead", "evt_dead");
+        f.makeDeadLetter("o-res", "evt_res");
+        f.makeDeadLetter("o-req", "evt_req");
+        f.makeDeadLetter("o-dead", "evt_dead");
         const StuckQuery stuck(*f.orders, f.clock);
         auto before = stuck.load({}, amy);
         QVERIFY(before.ok());

@@ -24,16 +24,6 @@ namespace {
 const Actor amy{QStringLiteral("amy"), QStringLiteral("agent")};
 const Actor fin{QStringLiteral("fin"), QStringLiteral("finance")};
 
-void deadLetter(EngineFixture &f, const QString &orderId, const QString &event)
-{
-    f.deliver(StripeEvents::paymentIntentSucceeded(
-        f.params(orderId, "a1", 2100, "USD", event, "pi_" + event)));
-    for (int i = 0; i < 10; ++i) {
-        f.drain();
-        f.clock.advance(3600 * 1000);
-    }
-}
-
 bool applyFix(FixService &fixes, const QString &kind, const QString &callbackId)
 {
     FixProposal p;
@@ -74,9 +64,9 @@ private Q_SLOTS:
                  {"amy", StaffRole::Agent}, {"fin", StaffRole::Finance}})
             QVERIFY(
                 staff.add({name, name, role}, "correct horse battery", Actor::system("test")).ok());
-        deadLetter(f, "o-res", "evt_res");
-        deadLetter(f, "o-req", "evt_req");
-        deadLetter(f, "o-dead", "evt_dead");
+        f.makeDeadLetter("o-res", "evt_res");
+        f.makeDeadLetter("o-req", "evt_req");
+        f.makeDeadLetter("o-dead", "evt_dead");
 
         StuckPage page(dbs->orders(), amy);
         page.resize(1000, 600);

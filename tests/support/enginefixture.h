@@ -108,6 +108,18 @@ public:
         return total;
     }
 
+    // A Stripe success for an order nobody created, retried (an hour apart) until the worker
+    // gives it up as a dead letter.
+    void makeDeadLetter(const QString &orderId, const QString &event)
+    {
+        deliver(StripeEvents::paymentIntentSucceeded(
+            params(orderId, "a1", 2100, "USD", event, "pi_" + event)));
+        for (int i = 0; i < 10; ++i) {
+            drain();
+            clock.advance(3600 * 1000);
+        }
+    }
+
     qint64 count(const QString &sql, const QVariantList &binds = {}) const
     {
         auto v = Sql::scalar(orders->db(), sql, binds);
