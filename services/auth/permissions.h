@@ -26,7 +26,10 @@ enum class Action {
     DecideFix,      // approve or reject (never one's own: checked where fixes are decided)
     ReadAudit,      // read and export the audit trail, verify the chain
     ManageStaff,    // staff accounts
-    ManageSettings, // ops_settings and connection profiles
+    ManageSettings, // ops_settings, the shared settings in the orders database. Not the
+                    // connection profiles: those are this computer's own configuration (the
+                    // ini file and the user's keychain), needed before anyone signs in and open
+                    // to every role; the database accounts decide what a connection may do.
 };
 
 QString actionName(Action action);
