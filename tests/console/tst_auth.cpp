@@ -20,6 +20,14 @@ using namespace OncePay::Test;
 
 namespace {
 
+// Sets one ops setting straight in the database (what an administrator would set).
+[[nodiscard]] bool setSetting(const Connection &c, const char *key, const char *value)
+{
+    return Sql::update(c.db(), "UPDATE ops_settings SET setting_value = ? WHERE setting_key = ?",
+                       {QString::fromLatin1(value), QString::fromLatin1(key)})
+        .ok();
+}
+
 // The administrator the tests act as; addRootAdmin() gives it its account (a staff actor's
 // rights are read from its account at every change).
 const Actor kAdmin{QStringLiteral("root-admin"), QStringLiteral("admin")};
@@ -144,12 +152,8 @@ private Q_SLOTS:
         ONCEPAY_SCRATCH(dbs);
         auto c = openMigrated(dbs->orders(), QStringLiteral("test"));
         QVERIFY(c.ok());
-        QVERIFY(Sql::update(c->db(), "UPDATE ops_settings SET setting_value = '3' WHERE "
-                                     "setting_key = 'auth.max_failed_logins'")
-                    .ok());
-        QVERIFY(Sql::update(c->db(), "UPDATE ops_settings SET setting_value = '60' WHERE "
-                                     "setting_key = 'auth.lockout_seconds'")
-                    .ok());
+        QVERIFY(setSetting(*c, "auth.max_failed_logins", "3"));
+        QVERIFY(setSetting(*c, "auth.lockout_seconds", "60"));
         ManualClock clock(1767225600000);
         StaffService staff(*c, clock);
         QVERIFY(addRootAdmin(staff));
@@ -212,9 +216,7 @@ private Q_SLOTS:
         ONCEPAY_SCRATCH(dbs);
         auto c = openMigrated(dbs->orders(), QStringLiteral("test"));
         QVERIFY(c.ok());
-        QVERIFY(Sql::update(c->db(), "UPDATE ops_settings SET setting_value = '3' WHERE "
-                                     "setting_key = 'auth.max_failed_logins'")
-                    .ok());
+        QVERIFY(setSetting(*c, "auth.max_failed_logins", "3"));
         ManualClock clock(1767225600000);
         StaffService staff(*c, clock);
         QVERIFY(addRootAdmin(staff));

@@ -324,6 +324,13 @@ private Q_SLOTS:
 
     void stuckRowOpensTheOrderInTheWindow()
     {
+        // Its id is also another order's customer reference: a search for it lists both, the
+        // hand-over opens exactly it.
+        QVERIFY(m_fixture->service
+                    ->create({QStringLiteral("ord-twin"), QStringLiteral("ord-wait"), 999,
+                              QStringLiteral("USD")},
+                             Actor::platform())
+                    .ok());
         MainWindow window(m_fixture->config, account("agent", StaffRole::Agent));
         window.show();
         QSignalSpy loaded(window.orderPage(), &OrderPage::orderLoaded);
