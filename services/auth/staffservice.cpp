@@ -269,8 +269,18 @@ Result<SignInResult> StaffService::authenticate(const QString &username, const Q
     // Verified on every path, whatever follows, so no path answers sooner than another.
     const bool passwordOk = PasswordHasher::verify(account ? hash : dummy, password);
 
+    // A refusal: its audit row (with the true cause) and a log line, then the answer.
+    auto refuse = [&](SignInRefusal refusal, AuditEvent e, const QString &reason,
+                      const QString &logged) -> Result<SignInResult> {
+        result.refusal = refusal;
+        e.reason = reason;
+        if (auto r = AuditOutbox::record(m_c.db(), e, m_clock); !r)
+            return r.error();
+        spdlog::warn("sign-in refused {}", logged.toStdString());
+        return result;
+    };
+
     if (!account) {
-        result.refusal = SignInRefusal::BadCredentials;
         AuditEvent e;
         e.actor = QStringLiteral("anonymous");
         e.actorRole = QStringLiteral("anonymous");
@@ -284,25 +294,18 @@ Result<SignInResult> StaffService::authenticate(const QString &username, const Q
                                      .toHex()
                                      .left(16))},
             {QStringLiteral("where"), where}};
-        e.reason = QStringLiteral("unknown_user");
-        if (auto r = AuditOutbox::record(m_c.db(), e, m_clock); !r)
-            return r.error();
-        spdlog::warn("sign-in refused for an unknown user name from {}", where.toStdString());
-        return result;
+        return refuse(SignInRefusal::BadCredentials, e, QStringLiteral("unknown_user"),
+                      QStringLiteral("for an unknown user name from %1").arg(where));
     }
 
     if (account->lockedUntil > now) {
         // The same answer as a wrong password, even for the right one: a lock that answered
         // differently to the right password would let guessing go on through it.
-        result.refusal = SignInRefusal::BadCredentials;
         AuditEvent e = staffEvent(account->actor(), QStringLiteral("login.refused"), *account);
         e.after = {{QStringLiteral("locked_until"), account->lockedUntil},
                    {QStringLiteral("where"), where}};
-        e.reason = QStringLiteral("locked");
-        if (auto r = AuditOutbox::record(m_c.db(), e, m_clock); !r)
-            return r.error();
-        spdlog::warn("sign-in refused for {}: account locked", name.toStdString());
-        return result;
+        return refuse(SignInRefusal::BadCredentials, e, QStringLiteral("locked"),
+                      QStringLiteral("for %1: account locked").arg(name));
     }
 
     if (!passwordOk) {
@@ -313,14 +316,10 @@ Result<SignInResult> StaffService::authenticate(const QString &username, const Q
     }
 
     if (account->disabled) {
-        result.refusal = SignInRefusal::Disabled;
         AuditEvent e = staffEvent(account->actor(), QStringLiteral("login.refused"), *account);
         e.after = {{QStringLiteral("where"), where}};
-        e.reason = QStringLiteral("disabled");
-        if (auto r = AuditOutbox::record(m_c.db(), e, m_clock); !r)
-            return r.error();
-        spdlog::warn("sign-in refused for {}: account disabled", name.toStdString());
-        return result;
+        return refuse(SignInRefusal::Disabled, e, QStringLiteral("disabled"),
+                      QStringLiteral("for %1: account disabled").arg(name));
     }
 
     auto ok = inTransaction(m_c.db(), Transaction::Mode::Immediate, [&]() -> Result<bool> {
