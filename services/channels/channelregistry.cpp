@@ -40,6 +40,19 @@ ChannelRegistry::ChannelRegistry(const AppConfig &config)
     add(std::make_shared<PayPalAdapter>(settingsFor(config, QStringLiteral("paypal"))));
 }
 
+QString ChannelRegistry::signatureScheme(const QString &channel)
+{
+    if (channel == u"stripe")
+        return StripeAdapter::signatureScheme();
+    if (channel == u"fedapay")
+        return FedaPayAdapter::signatureScheme();
+    if (channel == u"kakaopay")
+        return KakaoPayAdapter::signatureScheme();
+    if (channel == u"paypal")
+        return PayPalAdapter::signatureScheme();
+    return {};
+}
+
 const ChannelAdapter *ChannelRegistry::adapter(const QString &name) const
 {
     auto it = m_adapters.constFind(name);

@@ -24,6 +24,11 @@ public:
     // for rotation) or `webhook_secrets`, `tolerance_seconds`, and the rest in `extra`.
     static ChannelSettings settingsFor(const AppConfig &config, const QString &channel);
 
+    // How a channel's callbacks are signed and what the gateway checks before it stores one,
+    // in the channel's own header names and formula (the same in every language), for people
+    // reading a stored callback; empty for a channel OncePay does not have.
+    static QString signatureScheme(const QString &channel);
+
 private:
     QMap<QString, std::shared_ptr<const ChannelAdapter>> m_adapters;
 };

@@ -1,6 +1,12 @@
 #include "channels/channeljson.h"
+#include "channels/channelregistry.h"
+#include "channels/fedapay/fedapayadapter.h"
+#include "channels/kakaopay/kakaopayadapter.h"
+#include "channels/paypal/paypaladapter.h"
 #include "channels/signature.h"
+#include "channels/stripe/stripeadapter.h"
 
+#include <QDir>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTest>
@@ -145,6 +151,25 @@ private Q_SLOTS:
             {"z[0][0]", "8"},     {"z[1][0]", "9"},  {"z[1][1].k", "10"}};
         QCOMPARE(doc->numbers, expected);
         QCOMPARE(*doc->nonNegativeInteger("a.c[1].e[1]", "e"), qint64(4));
+    }
+
+    // The console's raw-callback tab says how a stored callback was verified: every channel
+    // the registry builds has a scheme, naming the header its adapter reads the signature from.
+    void everyChannelNamesItsSignatureScheme()
+    {
+        const ChannelRegistry registry(AppConfig::defaults(QDir::tempPath()));
+        const QMap<QString, const char *> header{{"stripe", StripeAdapter::kSignatureHeader},
+                                                 {"fedapay", FedaPayAdapter::kSignatureHeader},
+                                                 {"kakaopay", KakaoPayAdapter::kSignatureHeader},
+                                                 {"paypal", PayPalAdapter::kTransmissionSig}};
+        QCOMPARE(registry.names(), header.keys());
+        for (const QString &channel : registry.names()) {
+            const QString scheme = ChannelRegistry::signatureScheme(channel);
+            QVERIFY2(scheme.startsWith(QLatin1String(header.value(channel))), qPrintable(scheme));
+            QVERIFY2(scheme.contains(u"HMAC-SHA256") || scheme.contains(u"RSA-SHA256"),
+                     qPrintable(scheme));
+        }
+        QVERIFY(ChannelRegistry::signatureScheme(QStringLiteral("nope")).isEmpty());
     }
 
     void decimalStrings()

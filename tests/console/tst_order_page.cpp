@@ -405,6 +405,10 @@ private Q_SLOTS:
         timeline->setCurrentIndex(page.timelineModel()->index(2, 0));
         const QString body = raw->toPlainText();
         QVERIFY(body.contains(u"evt_paid_again"));
+        // How it was verified, in the channel's own terms: Stripe's header and construction.
+        QVERIFY2(body.contains(u"from stripe") &&
+                     body.contains(u"stripe-signature: t=<unix seconds>,v1=<hex HMAC-SHA256"),
+                 qPrintable(body));
         QSignalSpy timelineReset(page.timelineModel(), &QAbstractItemModel::modelReset);
         QSignalSpy messagesReset(page.messageModel(), &QAbstractItemModel::modelReset);
         QSignalSpy ledgerReset(page.ledgerModel(), &QAbstractItemModel::modelReset);

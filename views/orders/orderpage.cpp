@@ -3,6 +3,7 @@
 #include "fixes/fixactions.h"
 
 #include "auth/permissions.h"
+#include "channels/channelregistry.h"
 #include "common/backgroundquery.h"
 #include "common/busyindicator.h"
 #include "common/enginetext.h"
@@ -487,10 +488,18 @@ void OrderPage::showMessage(int row)
     const QJsonDocument h = QJsonDocument::fromJson(m.headers.toUtf8());
     if (!h.isNull())
         headers = QString::fromUtf8(h.toJson(QJsonDocument::Indented));
+    // Only a callback whose signature verified is ever stored: the gateway answers anything
+    // else with an error and keeps no row of it. What it checked is the channel's scheme.
+    const QString scheme = ChannelRegistry::signatureScheme(m.channel);
+    const QString signature =
+        scheme.isEmpty()
+            ? tr("Signature: verified by the gateway before the callback was stored.")
+            : tr("Signature: verified by the gateway before the callback was stored — %1")
+                  .arg(scheme);
     m_raw->setPlainText(
-        tr("Callback %1 — signature verified at the door (unsigned or wrongly signed requests are"
-           " never stored)\n\nHeaders:\n%2\nBody:\n%3")
-            .arg(m.callbackId, headers, body));
+        tr("Callback %1 from %2\n%3\nUnsigned, wrongly signed or late requests are refused and"
+           " never stored.\n\nHeaders:\n%4\nBody:\n%5")
+            .arg(m.callbackId, m.channel, signature, headers, body));
 }
 
 void OrderPage::proposeOrderFix()

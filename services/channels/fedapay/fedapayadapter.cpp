@@ -30,6 +30,13 @@ FedaPayAdapter::FedaPayAdapter(ChannelSettings settings)
     : m_settings(std::move(settings))
 {}
 
+QString FedaPayAdapter::signatureScheme()
+{
+    return QStringLiteral("%1: t=<unix seconds>,s=<hex HMAC-SHA256 of \"t.body\" under a webhook "
+                          "secret>; timestamp within the tolerance window")
+        .arg(QLatin1String(kSignatureHeader));
+}
+
 Result<void> FedaPayAdapter::verify(const InboundRequest &request, qint64 nowMs) const
 {
     return Signature::verifyTimestampedHmac(request, kSignatureHeader, "s", m_settings.secrets,

@@ -96,6 +96,14 @@ KakaoPayAdapter::KakaoPayAdapter(ChannelSettings settings)
     }
 }
 
+QString KakaoPayAdapter::signatureScheme()
+{
+    return QStringLiteral("%1: v1,<base64 HMAC-SHA256 of \"%2.%3.body\" under the relay's "
+                          "secret> (Standard Webhooks); timestamp within the tolerance window")
+        .arg(QLatin1String(kSignatureHeader), QLatin1String(kIdHeader),
+             QLatin1String(kTimestampHeader));
+}
+
 Result<void> KakaoPayAdapter::verify(const InboundRequest &request, qint64 nowMs) const
 {
     if (m_keys.isEmpty())

@@ -33,6 +33,10 @@ public:
     Result<void> verify(const InboundRequest &request, qint64 nowMs) const override;
     Result<NormalizedCallback> parse(const InboundRequest &request) const override;
 
+    // How this channel signs a callback and what verify() checks (ChannelRegistry::
+    // signatureScheme), in the channel's header names.
+    static QString signatureScheme();
+
     static constexpr const char *kIdHeader = "webhook-id";
     static constexpr const char *kTimestampHeader = "webhook-timestamp";
     static constexpr const char *kSignatureHeader = "webhook-signature";

@@ -107,6 +107,16 @@ bool PayPalAdapter::isPayPalCertUrl(const QByteArray &text)
     return host == QLatin1String("paypal.com") || host.endsWith(QLatin1String(".paypal.com"));
 }
 
+QString PayPalAdapter::signatureScheme()
+{
+    return QStringLiteral("%1: base64 RSA-SHA256 (%2 SHA256withRSA) of \"%3|%4|webhook id|CRC32 "
+                          "of the body\", verified with PayPal's certificate (%5 on paypal.com); "
+                          "transmission time within the tolerance window")
+        .arg(QLatin1String(kTransmissionSig), QLatin1String(kAuthAlgo),
+             QLatin1String(kTransmissionId), QLatin1String(kTransmissionTime),
+             QLatin1String(kCertUrl));
+}
+
 Result<void> PayPalAdapter::verify(const InboundRequest &request, qint64 nowMs) const
 {
     if (m_keys.empty() || m_webhookId.isEmpty())

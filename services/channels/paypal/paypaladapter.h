@@ -37,6 +37,10 @@ public:
     Result<void> verify(const InboundRequest &request, qint64 nowMs) const override;
     Result<NormalizedCallback> parse(const InboundRequest &request) const override;
 
+    // How this channel signs a callback and what verify() checks (ChannelRegistry::
+    // signatureScheme), in the channel's header names.
+    static QString signatureScheme();
+
     // Why the adapter cannot verify (no webhook_id, unreadable certificate), or empty.
     QString configurationError() const { return m_configError; }
 

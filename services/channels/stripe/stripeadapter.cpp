@@ -11,6 +11,13 @@ StripeAdapter::StripeAdapter(ChannelSettings settings)
     : m_settings(std::move(settings))
 {}
 
+QString StripeAdapter::signatureScheme()
+{
+    return QStringLiteral("%1: t=<unix seconds>,v1=<hex HMAC-SHA256 of \"t.body\" under a webhook "
+                          "signing secret>; timestamp within the tolerance window")
+        .arg(QLatin1String(kSignatureHeader));
+}
+
 Result<void> StripeAdapter::verify(const InboundRequest &request, qint64 nowMs) const
 {
     return Signature::verifyTimestampedHmac(request, kSignatureHeader, "v1", m_settings.secrets,

@@ -24,6 +24,10 @@ public:
     Result<void> verify(const InboundRequest &request, qint64 nowMs) const override;
     Result<NormalizedCallback> parse(const InboundRequest &request) const override;
 
+    // How this channel signs a callback and what verify() checks (ChannelRegistry::
+    // signatureScheme), in the channel's header names.
+    static QString signatureScheme();
+
     static constexpr const char *kSignatureHeader = "stripe-signature";
 
 private:
