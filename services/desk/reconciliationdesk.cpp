@@ -191,16 +191,22 @@ Result<DeskSummary> ReconciliationDesk::summary(const Actor &actor) const
 Result<ReconcileReport> ReconciliationDesk::reconcile(const ReconcileOptions &options,
                                                       const Actor &actor) const
 {
+    const Reconciler reconciler(m_c, m_clock, actor);
+    // Each refusal of rights: a log line and a reconciliation.refused audit row, no run row.
     if (auto allowed = require(actor, Action::DecideFix); !allowed)
-        return makeError(
-            ErrorCode::Forbidden,
-            QStringLiteral("%1 (%2) may not start a reconciliation run").arg(actor.id, actor.role),
-            QStringLiteral("forbidden"));
+        return reconciler.refuse(
+            makeError(ErrorCode::Forbidden,
+                      QStringLiteral("%1 (%2) may not start a reconciliation run")
+                          .arg(actor.id, actor.role),
+                      QStringLiteral("forbidden")),
+            QStringLiteral("rights"), options);
     // The reviewer's rights as they are now, not as at sign-in (issue #8). A run writes in
     // many transactions of its own, so this is checked once, before it starts.
     if (auto current = requireCurrent(m_c, actor, Action::DecideFix); !current)
-        return current.error();
-    return Reconciler(m_c, m_clock, actor).run(options);
+        return current.error().code == ErrorCode::Forbidden
+                   ? reconciler.refuse(current.error(), QStringLiteral("rights"), options)
+                   : current.error(); // the staff row could not be read: no refusal
+    return reconciler.run(options);
 }
 
 } // namespace OncePay

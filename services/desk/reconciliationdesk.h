@@ -114,7 +114,9 @@ public:
     Result<DeskSummary> summary(const Actor &actor) const;
 
     // Starts a reconciliation run from the console: finance reviewers only (they answer for
-    // what it opens and corrects); progress and cancellation as in Reconciler.
+    // what it opens and corrects); progress and cancellation as in Reconciler. Every refusal
+    // (no right to, now or at sign-in; a bad period; a bad ops setting) is audited as
+    // reconciliation.refused and logged (Reconciler::refuse).
     Result<ReconcileReport> reconcile(const ReconcileOptions &options, const Actor &actor) const;
 
 private:

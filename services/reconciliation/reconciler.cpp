@@ -4,8 +4,10 @@
 #include "reconciliationmatcher.h"
 #include "reconciliationwriter.h"
 
+#include "audit/auditoutbox.h"
 #include "db/sql.h"
 #include "db/sqlitenative.h"
+#include "db/transaction.h"
 
 #include <QElapsedTimer>
 #include <QFileInfo>
@@ -20,6 +22,13 @@ namespace OncePay {
 namespace {
 
 constexpr qint64 kProgressEvery = 20000;
+constexpr qint64 kDayMs = 24LL * 3600 * 1000;
+
+// The period's end as asked: none means up to a day past now.
+qint64 periodEnd(const ReconcileOptions &options, qint64 now)
+{
+    return options.toMs > 0 ? options.toMs : now + kDayMs;
+}
 
 Result<qint64> setting(const Connection &c, const QString &key, qint64 fallback)
 {
@@ -34,7 +43,8 @@ Result<qint64> setting(const Connection &c, const QString &key, qint64 fallback)
     const qint64 n = v->toString().toLongLong(&ok);
     if (!ok || n < 0)
         return makeError(ErrorCode::Invalid,
-                         QStringLiteral("ops setting %1 is not a non-negative number").arg(key));
+                         QStringLiteral("ops setting %1 is not a non-negative number").arg(key),
+                         QStringLiteral("bad_setting"));
     return n;
 }
 
@@ -48,6 +58,36 @@ Reconciler::Reconciler(const Connection &connection, const Clock &clock, Actor a
     , m_actor(std::move(actor))
 {}
 
+Error Reconciler::refuse(const Error &why, const QString &step,
+                         const ReconcileOptions &options) const
+{
+    const qint64 toMs = periodEnd(options, m_clock.nowMs());
+    spdlog::warn("reconciliation run refused for {} ({}), period {}..{}, {}: {}",
+                 m_actor.id.toStdString(), m_actor.role.toStdString(), options.fromMs, toMs,
+                 step.toStdString(), why.message.toStdString());
+    if (why.code == ErrorCode::Unavailable)
+        return why; // the database is away; there is nowhere to write the audit row
+    AuditEvent e;
+    e.actor = m_actor.id.isEmpty() ? QStringLiteral("unknown") : m_actor.id;
+    e.actorRole = m_actor.role.isEmpty() ? QStringLiteral("unknown") : m_actor.role;
+    e.action = QStringLiteral("reconciliation.refused");
+    e.entityKind = QStringLiteral("reconciliation_run");
+    e.entityId = QStringLiteral("(not started)");
+    e.after = {{QStringLiteral("step"), step},
+               {QStringLiteral("code"), errorCodeName(why.code)},
+               {QStringLiteral("reason"), why.reason},
+               {QStringLiteral("period_from"), QString::number(options.fromMs)},
+               {QStringLiteral("period_to"), QString::number(toMs)}};
+    e.reason = why.message.left(500);
+    auto a = inTransaction(m_c.db(), Transaction::Mode::Immediate, [&]() -> Result<QString> {
+        return AuditOutbox::record(m_c.db(), e, m_clock);
+    });
+    if (!a)
+        spdlog::error("reconciliation refusal could not be audited: {}",
+                      a.error().message.toStdString());
+    return why;
+}
+
 Result<ReconcileReport> Reconciler::run(const ReconcileOptions &options) const
 {
     QElapsedTimer timer;
@@ -55,9 +95,12 @@ Result<ReconcileReport> Reconciler::run(const ReconcileOptions &options) const
     const qint64 now = m_clock.nowMs();
     ReconcileReport report;
     report.fromMs = options.fromMs;
-    report.toMs = options.toMs > 0 ? options.toMs : now + 24LL * 3600 * 1000;
+    report.toMs = periodEnd(options, now);
     if (report.toMs <= report.fromMs)
-        return makeError(ErrorCode::Invalid, QStringLiteral("the period ends before it starts"));
+        return refuse(makeError(ErrorCode::Invalid,
+                                QStringLiteral("the period ends before it starts"),
+                                QStringLiteral("bad_period")),
+                      QStringLiteral("period"), options);
 
     ReconcileSettings settings;
     auto tolerance =
@@ -66,8 +109,10 @@ Result<ReconcileReport> Reconciler::run(const ReconcileOptions &options) const
     auto skew = setting(m_c, QStringLiteral("reconcile.capture_skew_minutes"),
                         settings.captureSkewMs / 60000);
     for (const auto *r : {&tolerance, &hours, &skew})
-        if (!*r)
-            return r->error();
+        if (!*r) // a setting that is no number refuses the run; a failed read is no refusal
+            return r->error().code == ErrorCode::Invalid
+                       ? refuse(r->error(), QStringLiteral("settings"), options)
+                       : r->error();
     settings.feeTolerancePpm = *tolerance;
     settings.unsettledAfterMs = *hours * 3600 * 1000;
     settings.captureSkewMs = *skew * 60000;

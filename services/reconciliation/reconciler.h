@@ -22,7 +22,17 @@ class Reconciler {
 public:
     Reconciler(const Connection &connection, const Clock &clock, Actor actor);
 
+    // Refused, with no run row, when the period ends before it starts (reason "bad_period")
+    // or an ops setting it reads is not a non-negative number ("bad_setting"): see refuse().
     Result<ReconcileReport> run(const ReconcileOptions &options) const;
+
+    // A refusal to start a run — the two above, or the console's right to start one
+    // (ReconciliationDesk::reconcile) — writes a log line and one `reconciliation.refused`
+    // audit row (actor, step, code, reason, the period asked for, the message) in a
+    // transaction of its own, and nothing else; returns `why`. A database that cannot be
+    // reached (ErrorCode::Unavailable) has nowhere to take the row: logged only. `step` is
+    // "period", "settings" or "rights".
+    Error refuse(const Error &why, const QString &step, const ReconcileOptions &options) const;
 
     // How far past the period's end a settlement may arrive and still belong to it.
     static constexpr qint64 kSettlementLookaheadMs = 45LL * 24 * 3600 * 1000;

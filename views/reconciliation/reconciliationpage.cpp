@@ -399,8 +399,9 @@ void ReconciliationPage::askRun()
     form->addRow(tr("&From (UTC):"), from);
     form->addRow(tr("&To, inclusive:"), to);
     form->addRow(buttons);
-    if (dialog.exec() != QDialog::Accepted || from->date() > to->date())
+    if (dialog.exec() != QDialog::Accepted)
         return;
+    // An inverted period goes to the service too: it refuses it, audited, and says why.
     startRun(dayStart(from->date()), dayStart(to->date().addDays(1)));
 }
 
