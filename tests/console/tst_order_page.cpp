@@ -5,6 +5,7 @@
 #include "common/backgroundquery.h"
 #include "common/busyindicator.h"
 #include "common/tableviews.h"
+#include "common/taskpool.h"
 #include "consolefixture.h"
 #include "investigation/dossier.h"
 #include "investigation/ordermodels.h"
@@ -434,6 +435,36 @@ private Q_SLOTS:
         QCOMPARE(ledgerReset.count(), 0);
         QCOMPARE(page.ledgerModel()->rowCount(), 1);
         QVERIFY(raw->toPlainText().isEmpty()); // the list was reset: no callback selected
+    }
+
+    // An open SQLite handle keeps reading its file after the file is moved away: the pool
+    // threads' kept connections must not go on showing a database that is no longer at the
+    // profile's path. Every read after the move says the database is missing; after the move
+    // back the page reads again without a restart.
+    void aDatabaseFileMovedAwayIsNotReadThroughAKeptConnection()
+    {
+        OrderPage page(m_fixture->config.orders, account("agent", StaffRole::Agent).actor());
+        page.show();
+        QSignalSpy loaded(&page, &OrderPage::orderLoaded);
+        QSignalSpy failed(&page, &OrderPage::failed);
+        // Every pool thread reads once first, so each keeps a connection.
+        for (int i = 0; i < 2 * kConsoleTaskThreads; ++i)
+            page.openOrder("ord-paid");
+        QTRY_VERIFY_WITH_TIMEOUT(loaded.count() >= 1, 10000);
+        QTest::qWait(200);
+        const QString path = m_fixture->config.orders.path;
+        const QString moved = path + QStringLiteral(".moved");
+        QVERIFY(QFile::rename(path, moved));
+        const int before = int(loaded.count());
+        for (int i = 0; i < 2 * kConsoleTaskThreads; ++i) {
+            page.openOrder("ord-paid");
+            QTRY_COMPARE_WITH_TIMEOUT(failed.count(), i + 1, 10000);
+        }
+        QCOMPARE(loaded.count(), before);
+        QVERIFY2(page.statusText().contains(path), qPrintable(page.statusText()));
+        QVERIFY(QFile::rename(moved, path));
+        page.openOrder("ord-paid");
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), before + 1, 10000);
     }
 
 private:

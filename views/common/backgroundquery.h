@@ -17,6 +17,7 @@
 
 #include <QAtomicInteger>
 #include <QObject>
+#include <spdlog/spdlog.h>
 
 #include <functional>
 #include <map>
@@ -34,6 +35,15 @@ template <typename T> struct TaskOutcome {
 
 namespace Internal {
 
+// A pool thread's open connection to one database, with the identity of the SQLite file it
+// opened (none for a server): an open SQLite handle keeps reading its file after the file is
+// moved, deleted or replaced, so a kept connection is used again only while the profile's
+// path still names that same file (sqliteFileIdentity, one stat()).
+struct KeptConnection {
+    std::unique_ptr<Connection> connection;
+    std::optional<FileIdentity> file;
+};
+
 // The connections of the calling pool thread, by profile; closed when the thread ends,
 // before the pool's drain at exit lets QtSql clean up (taskpool.h).
 struct ThreadConnections {
@@ -45,10 +55,10 @@ struct ThreadConnections {
     }
     ThreadConnections(const ThreadConnections &) = delete;
     ThreadConnections &operator=(const ThreadConnections &) = delete;
-    std::map<QString, std::unique_ptr<Connection>> connections;
+    std::map<QString, KeptConnection> connections;
 };
 
-inline std::map<QString, std::unique_ptr<Connection>> &threadConnections()
+inline std::map<QString, KeptConnection> &threadConnections()
 {
     thread_local ThreadConnections held;
     return held.connections;
@@ -160,14 +170,25 @@ void runBackgroundQuery(QObject *context, const ConnectionProfile &profile, cons
             auto &connections = Internal::threadConnections();
             const QString key = Internal::connectionKey(profile);
             auto it = connections.find(key);
+            if (it != connections.end() && it->second.file &&
+                Internal::sqliteFileIdentity(profile) != it->second.file) {
+                spdlog::info("console: {} is no longer the file this thread opened; reopening",
+                             profile.path.toStdString());
+                connections.erase(it); // moved, deleted or replaced: the next open says which
+                it = connections.end();
+            }
             if (it == connections.end()) {
+                const auto file = Internal::sqliteFileIdentity(profile);
                 auto c = InvestigationDb::open(profile, name);
                 if (!c)
                     return Internal::outcomeOf<T>(c.error());
-                it = connections.emplace(key, std::make_unique<Connection>(std::move(c).value()))
+                it = connections
+                         .emplace(key,
+                                  Internal::KeptConnection{
+                                      std::make_unique<Connection>(std::move(c).value()), file})
                          .first;
             }
-            Result<T> r = work(*it->second);
+            Result<T> r = work(*it->second.connection);
             if (!r &&
                 (r.error().code == ErrorCode::Unavailable || r.error().code == ErrorCode::Internal))
                 connections.erase(key); // a lost database is reopened by the next task

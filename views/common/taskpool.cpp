@@ -1,6 +1,7 @@
 #include "taskpool.h"
 
 #include <QCoreApplication>
+#include <QFile>
 #include <QPointer>
 
 #include <spdlog/spdlog.h>
@@ -8,6 +9,8 @@
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
+
+#include <sys/stat.h>
 
 namespace OncePay {
 
@@ -48,6 +51,16 @@ void drainPool()
 } // namespace
 
 namespace Internal {
+
+std::optional<FileIdentity> sqliteFileIdentity(const ConnectionProfile &profile)
+{
+    if (profile.dialect != Dialect::Sqlite || profile.path.isEmpty())
+        return std::nullopt;
+    struct stat st {};
+    if (::stat(QFile::encodeName(profile.path).constData(), &st) != 0)
+        return std::nullopt;
+    return FileIdentity{quint64(st.st_dev), quint64(st.st_ino)};
+}
 
 void takeThreadResources()
 {

@@ -10,7 +10,11 @@
 // closed before QtSql cleans up.
 // Thread contract: call consoleTaskPool() on the GUI thread; tasks run on its threads.
 
+#include "config/connectionprofile.h"
+
 #include <QThreadPool>
+
+#include <optional>
 
 namespace OncePay {
 
@@ -20,7 +24,19 @@ inline constexpr int kConsoleTaskThreads = 4;
 
 QThreadPool *consoleTaskPool();
 
+// Which file a path names (device and inode): a file moved away and another put in its
+// place, or the same file moved back, are told apart.
+struct FileIdentity {
+    quint64 device = 0;
+    quint64 inode = 0;
+    bool operator==(const FileIdentity &) const = default;
+};
+
 namespace Internal {
+
+// The file a SQLite profile's path names now; nothing for a server profile or a path that
+// names no file.
+std::optional<FileIdentity> sqliteFileIdentity(const ConnectionProfile &profile);
 
 // A pool thread that keeps database resources for its later tasks (its connections,
 // backgroundquery.h) takes a token when it first keeps one and gives it back from its
