@@ -1,5 +1,5 @@
-// oncepay staff add | disable | reset-password | list — the administrator's tool for staff
-// accounts. Passwords come from stdin (first line; prompted without echo on a terminal),
+// oncepay staff add | disable | reset-password | set-role | list — the administrator's tool for
+// staff accounts. Passwords come from stdin (first line; prompted without echo on a terminal),
 // never from an argument, which other users could read in the process list.
 
 #include "auth/staffservice.h"
@@ -152,6 +152,30 @@ int resetPassword(Context &ctx, const QCommandLineParser &p)
     return Ok;
 }
 
+int setRole(Context &ctx, const QCommandLineParser &p)
+{
+    if (p.positionalArguments().size() != 2) {
+        ctx.err << "oncepay staff set-role: give USER and ROLE\n";
+        return Usage;
+    }
+    const QString user = p.positionalArguments().at(0);
+    const QString role = p.positionalArguments().at(1);
+    auto c = openMigrated(ctx.config.orders, QStringLiteral("cli-staff"));
+    if (!c)
+        return fail(ctx, c.error());
+    // The role goes to the service even when it is none, so the refusal is audited like any.
+    auto a = StaffService(*c, Clock::system())
+                 .setRole(user, role, operatorActor(), p.value(QStringLiteral("reason")));
+    if (!a && a.error().reason == u"unknown_role")
+        return ctx.err << "oncepay staff set-role: ROLE must be agent, finance, auditor or admin\n",
+               Usage;
+    if (!a)
+        return fail(ctx, a.error());
+    ctx.out << "role set ";
+    printAccount(ctx.out, *a);
+    return Ok;
+}
+
 int list(Context &ctx, const QCommandLineParser &)
 {
     auto c = openMigrated(ctx.config.orders, QStringLiteral("cli-staff"));
@@ -198,6 +222,16 @@ const bool registered = registerCommands({
      QStringLiteral("USER"),
      addPasswordStdin,
      resetPassword},
+    {{QStringLiteral("staff"), QStringLiteral("set-role")},
+     QStringLiteral("change a staff account's role (the last enabled admin keeps theirs)"),
+     QStringLiteral("USER ROLE"),
+     [](QCommandLineParser &p) {
+         p.addOption(
+             {QStringLiteral("reason"), QStringLiteral("Why (audited)."), QStringLiteral("TEXT")});
+     },
+     setRole,
+     false,
+     QStringLiteral("USER: the account's user name. ROLE: agent, finance, auditor or admin.")},
     {{QStringLiteral("staff"), QStringLiteral("list")},
      QStringLiteral("list staff accounts"),
      QString(),

@@ -216,6 +216,113 @@ Result<StaffAccount> StaffService::resetPassword(const QString &username, const 
     return done;
 }
 
+Result<StaffAccount> StaffService::setRole(const QString &username, const QString &role,
+                                           const Actor &by, const QString &reason) const
+{
+    const QString step = QStringLiteral("set_role");
+    const auto newRole = parseStaffRole(role);
+    // The role asked for goes into the refusal's audit row; not the text when it is no role.
+    const QJsonObject asked{
+        {QStringLiteral("role"), newRole ? staffRoleName(*newRole) : QStringLiteral("(invalid)")}};
+    auto refused = [&](const Error &why) {
+        return refuse(why, step, username, by, Audited::EveryRefusal, asked);
+    };
+    if (auto r = require(by, Action::ManageStaff); !r)
+        return refused(r.error());
+    if (!newRole)
+        return refused(
+            makeError(ErrorCode::Invalid,
+                      QStringLiteral("unknown role: a role is agent, finance, auditor or admin"),
+                      QStringLiteral("unknown_role")));
+    // Row locks on PostgreSQL and MariaDB; SQLite's immediate transaction holds the write lock.
+    const QString forUpdate =
+        m_c.dialect() == Dialect::Sqlite ? QString() : QStringLiteral(" FOR UPDATE");
+    const QString admin = staffRoleName(StaffRole::Admin);
+    StaffRole was = *newRole;
+    auto done =
+        inTransaction(m_c.db(), Transaction::Mode::Immediate, [&]() -> Result<StaffAccount> {
+            // The enabled administrators' rows first, always in the order of their ids: two
+            // administrators demoting each other at the same moment then take turns (the
+            // second finds itself demoted, or the other one the last administrator) instead of
+            // both finding another administrator left, or deadlocking.
+            auto admins = Sql::exec(
+                m_c.db(),
+                QStringLiteral("SELECT id FROM staff WHERE role = ? AND disabled = 0 ORDER BY id") +
+                    forUpdate,
+                {admin});
+            if (!admins)
+                return admins.error();
+            if (auto r = requireCurrent(m_c, by, Action::ManageStaff); !r)
+                return r.error();
+            auto q = Sql::exec(
+                m_c.db(),
+                QStringLiteral("SELECT %1 FROM staff WHERE username = ?").arg(kColumns) + forUpdate,
+                {username});
+            if (!q)
+                return q.error();
+            if (!q->next())
+                return makeError(ErrorCode::NotFound,
+                                 validUsername(username)
+                                     ? QStringLiteral("there is no staff account %1").arg(username)
+                                     : QStringLiteral("there is no staff account by that name"),
+                                 QStringLiteral("unknown_staff"));
+            const StaffAccount before = fromQuery(*q);
+            if (before.username == by.id)
+                return makeError(ErrorCode::Conflict,
+                                 QStringLiteral("an administrator may not change their own role"),
+                                 QStringLiteral("own_role"));
+            if (before.role == *newRole)
+                return makeError(ErrorCode::Conflict,
+                                 QStringLiteral("%1 already has the role %2")
+                                     .arg(before.username, staffRoleName(*newRole)),
+                                 QStringLiteral("same_role"));
+            if (before.role == StaffRole::Admin && !before.disabled) {
+                // Read again now that every row it depends on is locked (a locking read sees
+                // the latest committed rows on MariaDB too).
+                auto others = Sql::exec(
+                    m_c.db(),
+                    QStringLiteral(
+                        "SELECT id FROM staff WHERE role = ? AND disabled = 0 AND id <> ?") +
+                        forUpdate,
+                    {admin, before.id});
+                if (!others)
+                    return others.error();
+                if (!others->next())
+                    return makeError(
+                        ErrorCode::Conflict,
+                        QStringLiteral("%1 is the last enabled administrator and keeps the role")
+                            .arg(before.username),
+                        QStringLiteral("last_admin"));
+            }
+            const qint64 now = m_clock.nowMs();
+            auto n = Sql::update(
+                m_c.db(), QStringLiteral("UPDATE staff SET role = ?, updated_at = ? WHERE id = ?"),
+                {staffRoleName(*newRole), now, before.id});
+            if (!n)
+                return n.error();
+            if (*n != 1)
+                return makeError(ErrorCode::Internal,
+                                 QStringLiteral("the role of %1 was not changed").arg(username));
+            StaffAccount after = before;
+            after.role = *newRole;
+            after.updatedAt = now;
+            AuditEvent e = staffEvent(by, QStringLiteral("staff.role_changed"), after);
+            e.before = accountJson(before);
+            e.after = accountJson(after);
+            e.reason = reason;
+            if (auto r = AuditOutbox::record(m_c.db(), e, m_clock); !r)
+                return r.error();
+            was = before.role;
+            return after;
+        });
+    if (!done)
+        return refused(done.error());
+    spdlog::info("staff account {} role changed from {} to {} by {}", username.toStdString(),
+                 staffRoleName(was).toStdString(), staffRoleName(*newRole).toStdString(),
+                 by.id.toStdString());
+    return done;
+}
+
 Result<QList<StaffAccount>> StaffService::list(const Actor &by) const
 {
     // Personal data: the account's rights as they are now, not as they were at sign-in.
@@ -402,13 +509,24 @@ Result<void> StaffService::recordFailure(const StaffAccount &account, const QStr
 }
 
 Error StaffService::refuse(const Error &why, const QString &step, const QString &target,
-                           const Actor &by) const
+                           const Actor &by, Audited audited, const QJsonObject &details) const
 {
-    // Only a refusal of rights is audited here; a bad user name, a short password or a clash
-    // is the caller's mistake and changes nothing worth an audit row.
-    if (why.code != ErrorCode::Forbidden)
+    // Most steps audit only a refusal of rights; a bad user name, a short password or a clash
+    // is the caller's mistake and changes nothing worth an audit row. A role change audits
+    // every refusal. A database that failed refused nothing.
+    switch (why.code) {
+    case ErrorCode::Forbidden: break;
+    case ErrorCode::Invalid:
+    case ErrorCode::NotFound:
+    case ErrorCode::Conflict:
+    case ErrorCode::Stale:
+        if (audited == Audited::EveryRefusal)
+            break;
         return why;
-    spdlog::warn("staff {} of {} refused for {} ({}): {}", step.toStdString(), target.toStdString(),
+    default: return why;
+    }
+    spdlog::warn("staff {} of {} refused for {} ({}): {}", step.toStdString(),
+                 (validUsername(target) ? target : QStringLiteral("(invalid)")).toStdString(),
                  by.id.toStdString(), by.role.toStdString(), why.message.toStdString());
     AuditEvent e;
     e.actor = by.id.isEmpty() ? QStringLiteral("unknown") : by.id;
@@ -418,9 +536,10 @@ Error StaffService::refuse(const Error &why, const QString &step, const QString 
     // The name asked for; not the text when it is no valid user name (it may be anything, a
     // password typed into the wrong field among them).
     e.entityId = validUsername(target) ? target : QStringLiteral("(invalid)");
-    e.after = {{QStringLiteral("step"), step},
-               {QStringLiteral("code"), errorCodeName(why.code)},
-               {QStringLiteral("reason"), why.reason}};
+    e.after = details;
+    e.after.insert(QStringLiteral("step"), step);
+    e.after.insert(QStringLiteral("code"), errorCodeName(why.code));
+    e.after.insert(QStringLiteral("reason"), why.reason);
     e.reason = why.message.left(500);
     auto a = inTransaction(m_c.db(), Transaction::Mode::Immediate, [&]() -> Result<QString> {
         return AuditOutbox::record(m_c.db(), e, m_clock);

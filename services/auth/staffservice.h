@@ -16,6 +16,8 @@
 #include "db/connection.h"
 #include "staffaccount.h"
 
+#include <QJsonObject>
+
 namespace OncePay {
 
 struct NewStaff {
@@ -37,6 +39,19 @@ public:
     // Sets a new password and lifts a lock.
     Result<StaffAccount> resetPassword(const QString &username, const QString &password,
                                        const Actor &by) const;
+    // Gives `username` the role named `role` (agent, finance, auditor, admin) and returns the
+    // account as it is now. Refused, with nothing changed: Forbidden when `by` may not manage
+    // staff (for a staff actor: as the account is now, read inside the change's transaction);
+    // Invalid "unknown_role"; NotFound "unknown_staff"; Conflict "own_role" (an administrator
+    // does not change their own role), "same_role" (the account has that role already) and
+    // "last_admin" (the last enabled administrator keeps the role). A change leaves a
+    // staff.role_changed audit row (before, after, `reason`), every refusal a staff.refused row.
+    // The person's rights follow at once, the way a disable does: every change they make reads
+    // their account again (requireCurrent), so a demoted administrator is refused at the next
+    // one, with the Actor they signed in with; pages already open are not rebuilt until they
+    // sign in again (nor does a promotion add any before then).
+    Result<StaffAccount> setRole(const QString &username, const QString &role, const Actor &by,
+                                 const QString &reason = {}) const;
     Result<QList<StaffAccount>> list(const Actor &by) const;
     Result<StaffAccount> find(const QString &username) const;
 
@@ -50,9 +65,13 @@ public:
 private:
     Result<void> recordFailure(const StaffAccount &account, const QString &where,
                                qint64 maxFailures, qint64 lockMs) const;
-    // Audits a refusal of rights (staff.refused) and hands `why` back.
-    Error refuse(const Error &why, const QString &step, const QString &target,
-                 const Actor &by) const;
+    // Which refusals refuse() audits: only those of rights (a bad user name, a short password
+    // or a clash is the caller's mistake), or every refusal (not a database failure).
+    enum class Audited { RightsOnly, EveryRefusal };
+    // Audits a refusal (staff.refused, with `details` in its payload), logs it, and hands
+    // `why` back.
+    Error refuse(const Error &why, const QString &step, const QString &target, const Actor &by,
+                 Audited audited = Audited::RightsOnly, const QJsonObject &details = {}) const;
 
     const Connection &m_c;
     const Clock &m_clock;

@@ -1,5 +1,6 @@
 // `oncepay staff …` end to end: the password comes from stdin and never from an argument;
-// add, list, reset-password and disable leave the account and the audit rows expected.
+// add, list, reset-password, set-role and disable leave the account and the audit rows
+// expected, and set-role's refusals their exit codes and audit rows.
 
 #include "auth/staffservice.h"
 #include "cliprocess.h"
@@ -44,6 +45,42 @@ private Q_SLOTS:
         QCOMPARE(list.exitCode, 0);
         QVERIFY(list.out.contains(u"agent") && list.out.contains(u"active"));
 
+        // set-role: the change, then each refusal with its exit code.
+        auto promoted = runOncepay(
+            base + QStringList{"staff", "set-role", "agent", "finance", "--reason", "new desk"},
+            env);
+        QVERIFY2(promoted.exitCode == 0, qPrintable(promoted.err));
+        QVERIFY2(promoted.out.startsWith(u"role set agent") && promoted.out.contains(u"finance"),
+                 qPrintable(promoted.out));
+        auto sameRole =
+            runOncepay(base + QStringList{"staff", "set-role", "agent", "finance"}, env);
+        QCOMPARE(sameRole.exitCode, 1);
+        QVERIFY2(sameRole.err.contains(u"already has the role finance"), qPrintable(sameRole.err));
+        auto unknownRole =
+            runOncepay(base + QStringList{"staff", "set-role", "agent", "root"}, env);
+        QCOMPARE(unknownRole.exitCode, 2);
+        QVERIFY2(unknownRole.err.contains(u"ROLE must be agent, finance, auditor or admin"),
+                 qPrintable(unknownRole.err));
+        auto unknownUser =
+            runOncepay(base + QStringList{"staff", "set-role", "nobody", "auditor"}, env);
+        QCOMPARE(unknownUser.exitCode, 1);
+        QVERIFY2(unknownUser.err.contains(u"no staff account nobody"), qPrintable(unknownUser.err));
+        QCOMPARE(runOncepay(base + QStringList{"staff", "set-role", "agent"}, env).exitCode, 2);
+        QCOMPARE(runOncepay(base + QStringList{"staff", "set-role", "agent", "agent", "x"}, env)
+                     .exitCode,
+                 2);
+        auto boss = runOncepay(base + QStringList{"staff", "add", "boss", "--role", "admin"}, env,
+                               "boss-demo-pw\n");
+        QVERIFY2(boss.exitCode == 0, qPrintable(boss.err));
+        auto lastAdmin = runOncepay(base + QStringList{"staff", "set-role", "boss", "agent"}, env);
+        QCOMPARE(lastAdmin.exitCode, 1);
+        QVERIFY2(lastAdmin.err.contains(u"last enabled administrator"), qPrintable(lastAdmin.err));
+        auto help = runOncepay(base + QStringList{"staff", "set-role", "--help"}, env);
+        QCOMPARE(help.exitCode, 0);
+        QVERIFY2(help.out.contains(u"oncepay staff set-role") && help.out.contains(u"USER ROLE") &&
+                     help.out.contains(u"--reason"),
+                 qPrintable(help.out));
+
         auto reset = runOncepay(base + QStringList{"staff", "reset-password", "agent"}, env,
                                 "agent-demo-new\n");
         QVERIFY2(reset.exitCode == 0, qPrintable(reset.err));
@@ -62,7 +99,19 @@ private Q_SLOTS:
             Sql::scalar(c->db(), "SELECT COUNT(*) FROM audit_outbox WHERE action IN"
                                  " ('staff.added', 'staff.password_reset', 'staff.disabled')"
                                  " AND actor_role = 'system'");
-        QCOMPARE(rows->toInt(), 3);
+        QCOMPARE(rows->toInt(), 4); // agent and boss added, agent's password reset, disabled
+        auto changed = Sql::scalar(
+            c->db(), "SELECT COUNT(*) FROM audit_outbox WHERE action = 'staff.role_changed' AND"
+                     " entity_id = 'agent' AND actor_role = 'system' AND reason = 'new desk'"
+                     " AND after_json LIKE '%\"role\":\"finance\"%'");
+        QCOMPARE(changed->toInt(), 1);
+        // Each refusal of a role change is audited: same role, unknown role, unknown account,
+        // the last administrator (not the usage errors, which never reached the service).
+        auto refused = Sql::scalar(
+            c->db(), "SELECT COUNT(*) FROM audit_outbox WHERE action = 'staff.refused' AND"
+                     " actor_role = 'system' AND after_json LIKE '%\"step\":\"set_role\"%'");
+        QCOMPARE(refused->toInt(), 4);
+        QCOMPARE(StaffService(*c, clock).find("boss")->role, StaffRole::Admin);
     }
 };
 
