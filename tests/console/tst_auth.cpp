@@ -1,16 +1,25 @@
 // Staff accounts and sign-in on every engine: Argon2id hashes, wrong password, lockout and
 // its expiry, disabled accounts, unknown names (answered exactly like a wrong password or a
-// locked account, in words and in time), rights, and the audit rows each leaves.
+// locked account, in words and in time), rights, role changes (their rules, a change made at
+// the same moment, the administration page's offer), and the audit rows each leaves.
 
+#include "admin/adminpage.h"
 #include "auth/passwordhasher.h"
 #include "auth/signindialog.h"
 #include "auth/staffservice.h"
 #include "db/migrator.h"
 #include "db/sql.h"
+#include "db/transaction.h"
+#include "fixes/adminmodels.h"
 #include "testdatabases.h"
 
 #include <QElapsedTimer>
+#include <QLabel>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTableView>
 #include <QTest>
+#include <QThread>
 
 #include <algorithm>
 #include <limits>
@@ -60,6 +69,66 @@ qint64 count(const Connection &c, const QString &sql, const QVariantList &binds 
     if (!v)
         qFatal("count: %s", qPrintable(v.error().message));
     return v->toLongLong();
+}
+
+// Every column of every staff row: what a refused change must leave as it was.
+QString staffRows(const Connection &c)
+{
+    auto q = Sql::exec(c.db(), "SELECT username, role, disabled, failed_attempts, locked_until,"
+                               " updated_at, password_hash FROM staff ORDER BY username");
+    if (!q)
+        qFatal("staffRows: %s", qPrintable(q.error().message));
+    QStringList rows;
+    while (q->next()) {
+        QStringList row;
+        for (int i = 0; i < 7; ++i)
+            row << q->value(i).toString();
+        rows << row.join(u'|');
+    }
+    return rows.join(u'\n');
+}
+
+qint64 roleRefusals(const Connection &c, const QString &reason)
+{
+    return count(c,
+                 "SELECT COUNT(*) FROM audit_outbox WHERE action = 'staff.refused' AND after_json"
+                 " LIKE '%\"step\":\"set_role\"%' AND after_json LIKE ?",
+                 {QStringLiteral("%\"reason\":\"%1\"%").arg(reason)});
+}
+
+// setRole refused with `code` and `reason`: nothing in the staff table changed, no change
+// audited, one staff.refused row for it.
+[[nodiscard]] bool roleRefused(const StaffService &staff, const Connection &c,
+                               const QString &username, const QString &role, const Actor &by,
+                               ErrorCode code, const QString &reason)
+{
+    const QString before = staffRows(c);
+    const qint64 refusals = roleRefusals(c, reason);
+    const qint64 changes =
+        count(c, "SELECT COUNT(*) FROM audit_outbox WHERE action = 'staff.role_changed'");
+    auto r = staff.setRole(username, role, by, QStringLiteral("test"));
+    if (r) {
+        qWarning("%s -> %s by %s: changed", qPrintable(username), qPrintable(role),
+                 qPrintable(by.id));
+        return false;
+    }
+    if (r.error().code != code || r.error().reason != reason) {
+        qWarning("%s -> %s by %s: %s (%s)", qPrintable(username), qPrintable(role),
+                 qPrintable(by.id), qPrintable(r.error().toString()), qPrintable(r.error().reason));
+        return false;
+    }
+    const bool same = staffRows(c) == before;
+    const qint64 nowRefusals = roleRefusals(c, reason);
+    const qint64 nowChanges =
+        count(c, "SELECT COUNT(*) FROM audit_outbox WHERE action = 'staff.role_changed'");
+    if (!same || nowRefusals != refusals + 1 || nowChanges != changes) {
+        qWarning("%s -> %s by %s: rows unchanged %d, refusal rows %lld -> %lld, changes %lld ->"
+                 " %lld",
+                 qPrintable(username), qPrintable(role), qPrintable(by.id), int(same), refusals,
+                 nowRefusals, changes, nowChanges);
+        return false;
+    }
+    return true;
 }
 
 } // namespace
@@ -377,7 +446,201 @@ private Q_SLOTS:
                            "actor IN ('agent1', 'fin1')"),
                  3);
     }
+
+    void changingARole_data() { addEngineRows(); }
+    void changingARole()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        auto c = openMigrated(dbs->orders(), QStringLiteral("test"));
+        QVERIFY(c.ok());
+        ManualClock clock(1767225600000);
+        StaffService staff(*c, clock);
+        const Actor system = Actor::system(QStringLiteral("cli:test"));
+        QVERIFY(addRootAdmin(staff));
+        QVERIFY(staff.add({"amy", "", StaffRole::Agent}, "amy-secret-pw", kAdmin).ok());
+        QVERIFY(staff.add({"fin", "", StaffRole::Finance}, "finance-secret", kAdmin).ok());
+
+        clock.advance(1000);
+        auto promoted = staff.setRole("amy", "finance", kAdmin, "moved to the finance desk");
+        QVERIFY2(promoted.ok(), qPrintable(promoted ? QString() : promoted.error().message));
+        QCOMPARE(promoted->role, StaffRole::Finance);
+        QCOMPARE(staff.find("amy")->role, StaffRole::Finance);
+        QCOMPARE(staff.find("amy")->updatedAt, clock.nowMs());
+        QCOMPARE(count(*c, "SELECT COUNT(*) FROM audit_outbox WHERE action = 'staff.role_changed'"
+                           " AND entity_kind = 'staff' AND entity_id = 'amy'"
+                           " AND actor = 'root-admin' AND actor_role = 'admin'"
+                           " AND before_json LIKE '%\"role\":\"agent\"%'"
+                           " AND after_json LIKE '%\"role\":\"finance\"%'"
+                           " AND reason = 'moved to the finance desk'"),
+                 1);
+        // The new role is the one she signs in with.
+        QCOMPARE(staff.authenticate("amy", "amy-secret-pw", "test")->account.role,
+                 StaffRole::Finance);
+
+        // Refusals: each with its reason, nothing changed, each audited.
+        QVERIFY(roleRefused(staff, *c, "amy", "finance", kAdmin, ErrorCode::Conflict, "same_role"));
+        QVERIFY(roleRefused(staff, *c, "nobody", "agent", kAdmin, ErrorCode::NotFound,
+                            "unknown_staff"));
+        QVERIFY(roleRefused(staff, *c, "amy", "root", kAdmin, ErrorCode::Invalid, "unknown_role"));
+        QVERIFY(roleRefused(staff, *c, "amy", "", system, ErrorCode::Invalid, "unknown_role"));
+        const Actor fin{QStringLiteral("fin"), QStringLiteral("finance")};
+        QVERIFY(roleRefused(staff, *c, "amy", "agent", fin, ErrorCode::Forbidden, "forbidden"));
+        QVERIFY(roleRefused(staff, *c, "fin", "admin", fin, ErrorCode::Forbidden, "forbidden"));
+        QVERIFY(roleRefused(staff, *c, "root-admin", "auditor", kAdmin, ErrorCode::Conflict,
+                            "own_role"));
+        // The only administrator keeps the role, whoever asks.
+        QVERIFY(roleRefused(staff, *c, "root-admin", "agent", system, ErrorCode::Conflict,
+                            "last_admin"));
+        // A disabled administrator is not one who could take over.
+        QVERIFY(staff.add({"adm2", "", StaffRole::Admin}, "adm2-secret-pw", kAdmin).ok());
+        QVERIFY(staff.disable("adm2", kAdmin, "on leave").ok());
+        QVERIFY(roleRefused(staff, *c, "root-admin", "agent", system, ErrorCode::Conflict,
+                            "last_admin"));
+        // ...and may be demoted: the enabled administrators stay as they are.
+        QVERIFY(staff.setRole("adm2", "auditor", kAdmin).ok());
+        // The refusal rows name who asked, the account and the role asked for (not a text
+        // that is no role).
+        QCOMPARE(count(*c, "SELECT COUNT(*) FROM audit_outbox WHERE action = 'staff.refused'"
+                           " AND actor = 'fin' AND actor_role = 'finance' AND entity_id = 'amy'"
+                           " AND after_json LIKE '%\"role\":\"agent\"%'"),
+                 1);
+        QCOMPARE(count(*c, "SELECT COUNT(*) FROM audit_outbox WHERE action = 'staff.refused'"
+                           " AND after_json LIKE '%\"role\":\"(invalid)\"%'"),
+                 2);
+        QCOMPARE(count(*c, "SELECT COUNT(*) FROM audit_outbox WHERE after_json LIKE '%root\"%'"),
+                 0);
+
+        // A demoted administrator's rights end at once, as for a disable: with the Actor they
+        // signed in with, their next change and the staff list are refused.
+        QVERIFY(staff.add({"adm3", "", StaffRole::Admin}, "adm3-secret-pw", kAdmin).ok());
+        const Actor adm3{QStringLiteral("adm3"), QStringLiteral("admin")};
+        QVERIFY(staff.setRole("amy", "auditor", adm3, "audit team").ok());
+        QVERIFY(staff.setRole("adm3", "agent", kAdmin, "back to the desk").ok());
+        QVERIFY(roleRefused(staff, *c, "amy", "agent", adm3, ErrorCode::Forbidden, "role_changed"));
+        QCOMPARE(staff.list(adm3).error().reason, QStringLiteral("role_changed"));
+        QCOMPARE(staff.add({"x9", "", StaffRole::Agent}, "x9-secret-pw", adm3).error().reason,
+                 QStringLiteral("role_changed"));
+
+        // With another enabled administrator, one may be demoted; then the other is the last.
+        QVERIFY(staff.setRole("adm3", "admin", system, "acting administrator").ok());
+        QVERIFY(staff.setRole("root-admin", "agent", adm3, "handed over").ok());
+        QVERIFY(
+            roleRefused(staff, *c, "amy", "agent", kAdmin, ErrorCode::Forbidden, "role_changed"));
+        QVERIFY(roleRefused(staff, *c, "adm3", "agent", system, ErrorCode::Conflict, "last_admin"));
+        QCOMPARE(count(*c, "SELECT COUNT(*) FROM staff WHERE role = 'admin' AND disabled = 0"), 1);
+        QCOMPARE(count(*c, "SELECT COUNT(*) FROM audit_outbox WHERE action = 'staff.role_changed'"),
+                 6);
+        QCOMPARE(count(*c, "SELECT COUNT(*) FROM audit_outbox WHERE action = 'staff.refused'"
+                           " AND after_json LIKE '%\"step\":\"set_role\"%'"),
+                 12);
+    }
+
+    // An administrator is demoted in a transaction that has not committed yet while the last
+    // other one is being demoted: the second change must wait and then see the first, so one
+    // enabled administrator is always left. Without its row locks the second change read the
+    // administrators before the first committed and demoted the last one.
+    void lastAdministratorHoldsWhenTwoChangesMeet_data() { addEngineRows(); }
+    void lastAdministratorHoldsWhenTwoChangesMeet()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        auto c = openMigrated(dbs->orders(), QStringLiteral("test"));
+        QVERIFY(c.ok());
+        ManualClock clock(1767225600000);
+        StaffService staff(*c, clock);
+        QVERIFY(addRootAdmin(staff));
+        QVERIFY(staff.add({"adm2", "", StaffRole::Admin}, "adm2-secret-pw", kAdmin).ok());
+
+        // The first change, as another console makes it: holds root-admin's row (as
+        // requireCurrent does for root-admin) and demotes adm2, not committed yet.
+        Transaction first(c->db(), Transaction::Mode::Immediate);
+        QVERIFY(first.begin().ok());
+        if (c->dialect() != Dialect::Sqlite)
+            QVERIFY(Sql::exec(c->db(),
+                              "SELECT role FROM staff WHERE username = 'root-admin' FOR UPDATE")
+                        .ok());
+        QVERIFY(
+            Sql::update(c->db(), "UPDATE staff SET role = 'agent' WHERE username = 'adm2'").ok());
+
+        Result<StaffAccount> second =
+            makeError(ErrorCode::Internal, QStringLiteral("the second change did not run"));
+        const ConnectionProfile profile = dbs->orders();
+        QThread *other = QThread::create([&] {
+            auto c2 = Connection::open(profile, QStringLiteral("second"));
+            if (!c2) {
+                second = c2.error();
+                return;
+            }
+            second =
+                StaffService(*c2, clock)
+                    .setRole("root-admin", "auditor", Actor::system(QStringLiteral("cli:test")));
+        });
+        other->start();
+        QVERIFY(!other->wait(1500)); // waits for the first change's locks
+        QVERIFY(first.commit().ok());
+        QVERIFY(other->wait(30000));
+        delete other;
+        QVERIFY2(!second.ok(), "the last enabled administrator was demoted");
+        QCOMPARE(second.error().reason, QStringLiteral("last_admin"));
+        QCOMPARE(count(*c, "SELECT COUNT(*) FROM staff WHERE role = 'admin' AND disabled = 0"), 1);
+    }
+
+    // The administration page offers a role change to administrators, for a selected account
+    // other than their own, and makes it through the service off the GUI thread; a refusal
+    // reads as the error line says it.
+    void adminPageChangesARole_data() { addEngineRows(); }
+    void adminPageChangesARole()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        auto c = openMigrated(dbs->orders(), QStringLiteral("test"));
+        QVERIFY(c.ok());
+        ManualClock clock(QDateTime::currentMSecsSinceEpoch());
+        StaffService staff(*c, clock);
+        QVERIFY(addRootAdmin(staff));
+        QVERIFY(staff.add({"amy", "", StaffRole::Agent}, "amy-secret-pw", kAdmin).ok());
+
+        AdminPage page(dbs->orders(), kAdmin);
+        QSignalSpy loaded(&page, &AdminPage::loaded);
+        page.refresh();
+        QVERIFY(loaded.wait(20000));
+        QVERIFY(page.roleButton()->isVisibleTo(&page));
+        QVERIFY(!page.roleButton()->isEnabled()); // nothing selected
+        auto select = [&](const QString &username) {
+            for (int row = 0; row < page.staff()->rowCount(); ++row)
+                if (page.staff()->rowAt(row).username == username)
+                    page.staffTable()->setCurrentIndex(page.staff()->index(row, 0));
+        };
+        select("root-admin");
+        QVERIFY(!page.roleButton()->isEnabled()); // never one's own
+        select("amy");
+        QVERIFY(page.roleButton()->isEnabled());
+
+        QSignalSpy changed(&page, &AdminPage::changed);
+        page.setStaffRole("amy", "auditor", "audit team");
+        QVERIFY(changed.wait(20000));
+        QCOMPARE(changed.first().first().toBool(), true);
+        QCOMPARE(staff.find("amy")->role, StaffRole::Auditor);
+        QCOMPARE(count(*c, "SELECT COUNT(*) FROM audit_outbox WHERE action = 'staff.role_changed'"
+                           " AND entity_id = 'amy' AND actor = 'root-admin'"
+                           " AND reason = 'audit team'"),
+                 1);
+
+        // A refusal: the error line's sentence, the service's words as its tooltip.
+        page.setStaffRole("root-admin", "agent", "trying");
+        QTRY_COMPARE_WITH_TIMEOUT(changed.count(), 2, 20000);
+        QCOMPARE(changed.at(1).first().toBool(), false);
+        const QString text = changed.at(1).at(1).toString();
+        QVERIFY2(text.contains(u"The request was refused:") &&
+                     text.contains(u"may not change their own role"),
+                 qPrintable(text));
+        QVERIFY2(page.summary()->toolTip().contains(u"own role"),
+                 qPrintable(page.summary()->toolTip()));
+        QCOMPARE(staff.find("root-admin")->role, StaffRole::Admin);
+
+        // Not offered to anyone who may not manage staff.
+        AdminPage notAdmin(dbs->orders(), {QStringLiteral("amy"), QStringLiteral("auditor")});
+        QVERIFY(!notAdmin.roleButton()->isVisibleTo(&notAdmin));
+    }
 };
 
-QTEST_GUILESS_MAIN(TstAuth)
+QTEST_MAIN(TstAuth)
 #include "tst_auth.moc"

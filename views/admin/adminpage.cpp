@@ -1,5 +1,6 @@
 #include "adminpage.h"
 
+#include "auth/permissions.h"
 #include "auth/staffservice.h"
 #include "common/backgroundquery.h"
 #include "common/busyindicator.h"
@@ -45,9 +46,12 @@ bool askForm(const QString &title, const QList<QPair<QString, QWidget *>> &rows,
     QObject::connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
     QObject::connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
     auto update = [buttons, valid] { buttons->button(QDialogButtonBox::Ok)->setEnabled(valid()); };
-    for (const auto &[label, w] : rows)
+    for (const auto &[label, w] : rows) {
         if (auto *edit = qobject_cast<QLineEdit *>(w))
             QObject::connect(edit, &QLineEdit::textChanged, &dialog, update);
+        if (auto *combo = qobject_cast<QComboBox *>(w))
+            QObject::connect(combo, &QComboBox::currentIndexChanged, &dialog, update);
+    }
     update();
     form->addRow(buttons);
     return dialog.exec() == QDialog::Accepted;
@@ -80,11 +84,22 @@ AdminPage::AdminPage(const ConnectionProfile &orders, const Actor &actor, QWidge
     connect(add, &QPushButton::clicked, this, &AdminPage::askAddStaff);
     connect(disable, &QPushButton::clicked, this, &AdminPage::askDisable);
     connect(reset, &QPushButton::clicked, this, &AdminPage::askResetPassword);
+    m_roleButton = new QPushButton(tr("Change &role…"), this);
+    m_roleButton->setObjectName(QStringLiteral("changeRole"));
+    // Only for those who may manage staff (the service checks again, against the account as
+    // it is then).
+    m_roleButton->setVisible(require(m_actor, Action::ManageStaff).ok());
+    connect(m_roleButton, &QPushButton::clicked, this, &AdminPage::askRole);
+    connect(m_staffTable->selectionModel(), &QItemSelectionModel::currentChanged, this,
+            &AdminPage::updateStaffButtons);
+    connect(m_staff, &QAbstractItemModel::modelReset, this, &AdminPage::updateStaffButtons);
+    updateStaffButtons();
     auto *staffTab = new QWidget(this);
     auto *sl = new QVBoxLayout(staffTab);
     sl->addWidget(m_staffTable, 1);
     auto *sb = new QHBoxLayout;
     sb->addStretch(1);
+    sb->addWidget(m_roleButton);
     sb->addWidget(reset);
     sb->addWidget(disable);
     sb->addWidget(add);
@@ -155,10 +170,11 @@ void AdminPage::refresh()
         });
 }
 
-void AdminPage::report(bool ok, const QString &message)
+void AdminPage::report(bool ok, const QString &message, const QString &detail)
 {
     m_busy->setBusy(false);
     m_summary->setText(message);
+    m_summary->setToolTip(detail);
     Q_EMIT changed(ok, message);
     refresh();
 }
@@ -212,6 +228,56 @@ void AdminPage::disableStaff(const QString &username, const QString &reason)
             report(r.ok(), r ? tr("Account %1 disabled.").arg(r->username)
                              : tr("Not disabled: %1").arg(r.error().message));
         });
+}
+
+void AdminPage::setStaffRole(const QString &username, const QString &role, const QString &reason)
+{
+    m_busy->setBusy(true);
+    const Actor actor = m_actor;
+    runBackgroundQuery<StaffAccount>(
+        this, m_orders, QStringLiteral("staff-role"),
+        [=](const Connection &c) {
+            return StaffService(c, Clock::system()).setRole(username, role, actor, reason);
+        },
+        [this](const Result<StaffAccount> &r) {
+            if (r)
+                return report(true, tr("%1 is now %2.").arg(r->username, Labels::role(r->role)));
+            report(false, tr("Role not changed: %1").arg(errorText(r.error())), r.error().message);
+        });
+}
+
+void AdminPage::updateStaffButtons()
+{
+    const QModelIndex current = m_staffTable->currentIndex();
+    const bool own = current.isValid() && m_staff->rowAt(current.row()).username == m_actor.id;
+    m_roleButton->setEnabled(current.isValid() && !own);
+    m_roleButton->setToolTip(own ? tr("An administrator's own role is changed by another"
+                                      " administrator.")
+                                 : QString());
+}
+
+void AdminPage::askRole()
+{
+    const QModelIndex current = m_staffTable->currentIndex();
+    if (!current.isValid())
+        return;
+    const StaffAccount account = m_staff->rowAt(current.row());
+    QDialog dialog(this);
+    auto *role = new QComboBox;
+    for (StaffRole r : allStaffRoles())
+        role->addItem(Labels::role(r), staffRoleName(r));
+    role->setCurrentIndex(role->findData(staffRoleName(account.role)));
+    auto *reason = new QLineEdit;
+    reason->setPlaceholderText(tr("Why (audited)"));
+    const QString was = staffRoleName(account.role);
+    if (askForm(
+            tr("Change the role of %1").arg(account.username),
+            {{tr("&Role:"), role}, {tr("&Reason:"), reason}},
+            [role, reason, was] {
+                return role->currentData().toString() != was && !reason->text().trimmed().isEmpty();
+            },
+            dialog))
+        setStaffRole(account.username, role->currentData().toString(), reason->text().trimmed());
 }
 
 void AdminPage::askSetting()

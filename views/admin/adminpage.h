@@ -1,9 +1,9 @@
 #pragma once
 
-// Administration (DESIGN.md §6, admin role): staff accounts (add, disable, reset a password)
-// and the operational thresholds in ops_settings, each change with a reason and audited by
-// the services. Admins manage; they never approve fixes.
-// Thread contract: GUI thread only.
+// Administration (DESIGN.md §6, admin role): staff accounts (add, disable, reset a password,
+// change the role) and the operational thresholds in ops_settings, each change with a reason and
+// audited by the services. Admins manage; they never approve fixes. Thread contract: GUI thread
+// only.
 
 #include "config/connectionprofile.h"
 #include "core/actor.h"
@@ -28,7 +28,10 @@ public:
 
     StaffModel *staff() const { return m_staff; }
     SettingsModel *settings() const { return m_settings; }
+    QTableView *staffTable() const { return m_staffTable; }
     QTableView *settingsTable() const { return m_settingsTable; }
+    // Offered to administrators only, for a selected account other than their own.
+    QPushButton *roleButton() const { return m_roleButton; }
     QLabel *summary() const { return m_summary; }
 
     // What the dialogs call when accepted.
@@ -36,6 +39,7 @@ public:
     void addStaff(const QString &username, const QString &name, const QString &role,
                   const QString &password);
     void disableStaff(const QString &username, const QString &reason);
+    void setStaffRole(const QString &username, const QString &role, const QString &reason);
 
 public Q_SLOTS:
     void refresh();
@@ -49,7 +53,11 @@ private:
     void askAddStaff();
     void askDisable();
     void askResetPassword();
-    void report(bool ok, const QString &message);
+    void askRole();
+    void updateStaffButtons();
+    // Shows the outcome in the summary line (`detail`, the technical message, as its tooltip)
+    // and loads the page again.
+    void report(bool ok, const QString &message, const QString &detail = {});
 
     ConnectionProfile m_orders;
     Actor m_actor;
@@ -58,6 +66,7 @@ private:
     QTabWidget *m_tabs = nullptr;
     QTableView *m_staffTable = nullptr;
     QTableView *m_settingsTable = nullptr;
+    QPushButton *m_roleButton = nullptr;
     QLabel *m_summary = nullptr;
     BusyIndicator *m_busy = nullptr;
     quint64 m_generation = 0;
