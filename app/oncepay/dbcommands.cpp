@@ -4,6 +4,8 @@
 #include "db/healthcheck.h"
 #include "db/migrator.h"
 
+#include <spdlog/spdlog.h>
+
 namespace OncePay::Cli {
 
 namespace {
@@ -32,10 +34,19 @@ int migrate(Context &ctx, const QCommandLineParser &)
 int check(Context &ctx, const QCommandLineParser &)
 {
     int rc = Ok;
-    // As before: a missing SQLite file is created and reported as "migration pending".
-    for (const RoleStatus &s :
-         HealthCheck::checkAll(ctx.config, Connection::OpenMode::CreateIfMissing)) {
+    // A check changes nothing: a missing SQLite file is reported, never created.
+    for (const RoleStatus &s : HealthCheck::checkAll(ctx.config)) {
         ctx.out << roleName(s.role).leftJustified(9) << ' ';
+        if (s.fileMissing) {
+            spdlog::warn("db check: the {} database file {} does not exist",
+                         roleName(s.role).toStdString(), s.path.toStdString());
+            ctx.out << "MISSING      " << s.driver << "  " << s.target
+                    << (s.sharesOrders ? QStringLiteral("  (same database as orders)") : QString())
+                    << "\n          the " << roleName(s.role) << " database file " << s.path
+                    << " does not exist; run `oncepay db migrate` to create it\n";
+            rc = Unavailable;
+            continue;
+        }
         if (!s.reachable) {
             ctx.out << "UNREACHABLE  " << s.driver << "  " << s.target << "\n          " << s.error
                     << '\n';

@@ -5,8 +5,7 @@
 
 namespace OncePay {
 
-RoleStatus HealthCheck::check(const ConnectionProfile &profile, bool sharesOrders,
-                              Connection::OpenMode mode)
+RoleStatus HealthCheck::check(const ConnectionProfile &profile, bool sharesOrders)
 {
     RoleStatus s;
     s.role = profile.role;
@@ -16,7 +15,7 @@ RoleStatus HealthCheck::check(const ConnectionProfile &profile, bool sharesOrder
     if (profile.dialect == Dialect::Sqlite)
         s.path = profile.path;
     s.latestVersion = Migrator::latestVersion(Migrator::schemaFor(profile.role), profile.dialect);
-    auto c = Connection::open(profile, QStringLiteral("check"), mode);
+    auto c = Connection::open(profile, QStringLiteral("check"), Connection::OpenMode::ExistingOnly);
     if (!c) {
         s.fileMissing = c.error().reason == u"database_missing";
         s.error = c.error().message;
@@ -39,14 +38,14 @@ RoleStatus HealthCheck::check(const ConnectionProfile &profile, bool sharesOrder
     return s;
 }
 
-QList<RoleStatus> HealthCheck::checkAll(const AppConfig &config, Connection::OpenMode mode)
+QList<RoleStatus> HealthCheck::checkAll(const AppConfig &config)
 {
     QList<RoleStatus> out;
-    out << check(config.orders, false, mode);
+    out << check(config.orders, false);
     ConnectionProfile messages = config.profile(DbRole::Messages);
     messages.role = DbRole::Messages;
-    out << check(messages, config.messages.sameAsOrders, mode);
-    out << check(config.audit, false, mode);
+    out << check(messages, config.messages.sameAsOrders);
+    out << check(config.audit, false);
     return out;
 }
 

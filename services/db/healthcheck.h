@@ -42,14 +42,11 @@ struct RoleStatus {
 
 class HealthCheck {
 public:
-    // ExistingOnly (the default, and what the console uses): a missing SQLite file is Down
-    // with fileMissing set, and nothing is created. `oncepay db check` keeps its historical
-    // CreateIfMissing (it reports a fresh install as "schema 0, migration pending").
-    static RoleStatus check(const ConnectionProfile &profile, bool sharesOrders = false,
-                            Connection::OpenMode mode = Connection::OpenMode::ExistingOnly);
-    static QList<RoleStatus>
-    checkAll(const AppConfig &config,
-             Connection::OpenMode mode = Connection::OpenMode::ExistingOnly);
+    // A check changes nothing: it opens with Connection::OpenMode::ExistingOnly, so a missing
+    // SQLite file is Down with fileMissing set and is not created (`oncepay db check` and the
+    // console alike; `oncepay db migrate` is what creates it).
+    static RoleStatus check(const ConnectionProfile &profile, bool sharesOrders = false);
+    static QList<RoleStatus> checkAll(const AppConfig &config);
 };
 
 } // namespace OncePay

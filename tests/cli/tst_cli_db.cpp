@@ -4,6 +4,7 @@
 #include "testdatabases.h"
 
 #include <QFile>
+#include <QFileInfo>
 #include <QTest>
 
 using namespace OncePay;
@@ -20,8 +21,16 @@ private Q_SLOTS:
         const QString config = dbs->writeConfigFile(&env);
 
         CliRun before = runOncepay({"--config", config, "db", "check"}, env);
-        QCOMPARE(before.out.count(QStringLiteral("reachable")), 3);
-        QVERIFY2(before.out.contains(QStringLiteral("migration to")), qPrintable(before.out));
+        if (dbs->dialect() == Dialect::Sqlite) {
+            // A check changes nothing: the files that are not there yet are named, not made.
+            QCOMPARE(before.exitCode, 4);
+            QCOMPARE(before.out.count(QStringLiteral("MISSING")), 3);
+            QVERIFY(!QFile::exists(dbs->orders().path));
+            QVERIFY(!QFile::exists(dbs->audit().path));
+        } else {
+            QCOMPARE(before.out.count(QStringLiteral("reachable")), 3);
+            QVERIFY2(before.out.contains(QStringLiteral("migration to")), qPrintable(before.out));
+        }
 
         CliRun m = runOncepay({"--config", config, "db", "migrate"}, env);
         QVERIFY2(m.exitCode == 0, qPrintable(m.err));
@@ -41,6 +50,59 @@ private Q_SLOTS:
             QVERIFY(!check.out.contains(dbs->orders().password));
     }
 
+    // `db check` on SQLite profiles whose files do not exist: each missing database named with
+    // its path and how to create it, exit code 4 (unavailable), and nothing created — no
+    // file, no folder, no -wal/-shm. One present and one missing: only that one reported.
+    void checkOfMissingSqliteFilesCreatesNothing()
+    {
+        QTemporaryDir dir;
+        const QString data = dir.filePath("not-yet");
+        const QString orders = data + "/orders.db", audit = data + "/audit.db";
+        const QString path = dir.filePath("oncepay.ini");
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QStringLiteral("[orders]\ndriver = sqlite\npath = %1\n\n[audit]\ndriver = "
+                               "sqlite\npath = %2\n\n[log]\nfile = %3\n")
+                    .arg(orders, audit, dir.filePath("cli.log"))
+                    .toUtf8());
+        f.close();
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("XDG_DATA_HOME", dir.filePath("xdg-data"));
+
+        CliRun check = runOncepay({"--config", path, "db", "check"}, env);
+        QCOMPARE(check.exitCode, 4);
+        for (const auto &[role, file] : {std::pair{QStringLiteral("orders"), orders},
+                                         std::pair{QStringLiteral("messages"), orders},
+                                         std::pair{QStringLiteral("audit"), audit}})
+            QVERIFY2(check.out.contains(
+                         QStringLiteral("the %1 database file %2 does not exist; run `oncepay db "
+                                        "migrate` to create it")
+                             .arg(role, file)),
+                     qPrintable(check.out));
+        QCOMPARE(check.out.count(QStringLiteral("MISSING")), 3);
+        QVERIFY(!QFileInfo::exists(data));
+        QVERIFY(!QFileInfo::exists(dir.filePath("xdg-data")));
+        QFile log(dir.filePath("cli.log"));
+        QVERIFY(log.open(QIODevice::ReadOnly));
+        QVERIFY(log.readAll().contains("the audit database file"));
+
+        // Created by the command that creates databases; then only the missing one is named.
+        CliRun m = runOncepay({"--config", path, "db", "migrate"}, env);
+        QVERIFY2(m.exitCode == 0, qPrintable(m.err));
+        QVERIFY(QFile::remove(audit));
+        for (const char *suffix : {"-wal", "-shm"})
+            QFile::remove(audit + QLatin1String(suffix));
+        CliRun half = runOncepay({"--config", path, "db", "check"}, env);
+        QCOMPARE(half.exitCode, 4);
+        QCOMPARE(half.out.count(QStringLiteral("MISSING")), 1);
+        QCOMPARE(half.out.count(QStringLiteral("reachable")), 2);
+        QVERIFY(half.out.contains(
+            QStringLiteral("the audit database file %1 does not exist").arg(audit)));
+        QVERIFY(!QFileInfo::exists(audit));
+        QVERIFY(!QFileInfo::exists(audit + "-wal"));
+        QVERIFY(!QFileInfo::exists(audit + "-shm"));
+    }
+
     void missingConfigUsesEmbeddedDefaults()
     {
         QTemporaryDir home;
@@ -48,6 +110,11 @@ private Q_SLOTS:
         env.insert("XDG_CONFIG_HOME", home.filePath("config"));
         env.insert("XDG_DATA_HOME", home.filePath("data"));
         env.remove("ONCEPAY_CONFIG");
+        CliRun first = runOncepay({"db", "check"}, env); // a fresh install: nothing made
+        QCOMPARE(first.exitCode, 4);
+        QVERIFY(first.out.contains(QStringLiteral("run `oncepay db migrate` to create it")));
+        QVERIFY(!QFile::exists(home.filePath("data/oncepay/orders.db")));
+        QVERIFY(!QFile::exists(home.filePath("data/oncepay/audit.db")));
         CliRun m = runOncepay({"db", "migrate"}, env);
         QVERIFY2(m.exitCode == 0, qPrintable(m.err));
         QVERIFY(QFile::exists(home.filePath("data/oncepay/orders.db")));
