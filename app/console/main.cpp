@@ -2,9 +2,10 @@
 // who is there (sign-in), opens the main window. Everything else lives in views/ and below.
 //
 // Demo and development only: `--user NAME --password-stdin` signs in with the password
-// read from the first line of stdin (never from an argument), `--view NAME` and
-// `--order ID` choose what the window shows, and `--screenshot FILE` saves a PNG of the
-// window after start-up and quits. The scripted screenshots in docs/screenshots use them.
+// read from the first line of stdin (never from an argument), `--view NAME` and `--order ID`
+// (with `--order-callback ROW`) choose what the window shows, and `--screenshot FILE` saves a
+// PNG of the window after start-up and quits. The scripted screenshots in docs/screenshots
+// use them.
 
 #include "auth/signindialog.h"
 #include "buildinfo.h"
@@ -14,6 +15,7 @@
 #include "connections/connectionprofilesdialog.h"
 #include "connections/keychainstore.h"
 #include "logging/logging.h"
+#include "orders/orderpage.h"
 #include "shell/mainwindow.h"
 
 #include <QApplication>
@@ -116,8 +118,13 @@ int main(int argc, char *argv[])
     const QCommandLineOption orderOption(
         QStringLiteral("order"), QStringLiteral("Search for this identifier on the order page."),
         QStringLiteral("ID"));
+    const QCommandLineOption callbackOption(
+        QStringLiteral("order-callback"),
+        QStringLiteral("With --order: show the order's callback at this row (0 = the first), "
+                       "its headers, body and signature scheme."),
+        QStringLiteral("ROW"));
     parser.addOptions({configOption, langOption, shotOption, delayOption, userOption,
-                       passwordStdinOption, viewOption, orderOption});
+                       passwordStdinOption, viewOption, orderOption, callbackOption});
     parser.process(app);
 
     // --lang wins for this run; otherwise the language chosen in Preferences, else the system's.
@@ -193,8 +200,16 @@ int main(int argc, char *argv[])
                 else
                     window.showView(view);
             }
-            if (first && firstWindow && parser.isSet(orderOption))
+            if (first && firstWindow && parser.isSet(orderOption)) {
                 window.openOrder(parser.value(orderOption));
+                if (parser.isSet(callbackOption)) {
+                    OrderPage *page = window.orderPage();
+                    const int row = parser.value(callbackOption).toInt();
+                    QObject::connect(
+                        page, &OrderPage::orderLoaded, page,
+                        [page, row] { page->showCallback(row); }, Qt::SingleShotConnection);
+                }
+            }
             window.show();
             code = app.exec();
         }

@@ -59,6 +59,7 @@ for l in en zh_CN; do
     s="${l%%_*}"
     shot "dashboard-$s.png" "$l" --view dashboard
     shot "order-$s.png" "$l" --order "$order"
+    shot "callback-$s.png" "$l" --order "$order" --order-callback 0
     shot "stuck-$s.png" "$l" --view stuck
     shot "databases-$s.png" "$l" --view databases
     shot "profiles-$s.png" "$l" --view profiles

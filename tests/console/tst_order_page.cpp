@@ -410,6 +410,10 @@ private Q_SLOTS:
         QVERIFY2(body.contains(u"from stripe") &&
                      body.contains(u"stripe-signature: t=<unix seconds>,v1=<hex HMAC-SHA256"),
                  qPrintable(body));
+        // Its headers one per line, as on the wire (stored as a JSON list of pairs).
+        QVERIFY2(body.contains(u"\ncontent-type: application/json; charset=utf-8\n") &&
+                     body.contains(u"\nstripe-signature: t="),
+                 qPrintable(body));
         QSignalSpy timelineReset(page.timelineModel(), &QAbstractItemModel::modelReset);
         QSignalSpy messagesReset(page.messageModel(), &QAbstractItemModel::modelReset);
         QSignalSpy ledgerReset(page.ledgerModel(), &QAbstractItemModel::modelReset);

@@ -25,6 +25,7 @@
 #include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QLabel>
 #include <QLineEdit>
@@ -261,6 +262,12 @@ void OrderPage::focusSearch()
     m_search->selectAll();
 }
 
+void OrderPage::showCallback(int row)
+{
+    m_tabs->setCurrentWidget(m_messageTable->parentWidget());
+    m_messageTable->setCurrentIndex(m_messages->index(row, 0));
+}
+
 void OrderPage::search(const QString &term)
 {
     if (m_search->text() != term)
@@ -484,10 +491,26 @@ void OrderPage::showMessage(int row)
     const QJsonDocument doc = QJsonDocument::fromJson(m.rawBody.toUtf8());
     if (!doc.isNull())
         body = QString::fromUtf8(doc.toJson(QJsonDocument::Indented));
+    // Headers are stored as received, a JSON list of [name, value] pairs: shown one per line,
+    // as on the wire; anything else stored there is shown as it is (pretty if it is JSON).
     QString headers = m.headers;
     const QJsonDocument h = QJsonDocument::fromJson(m.headers.toUtf8());
-    if (!h.isNull())
+    if (h.isArray()) {
+        QStringList lines;
+        for (const QJsonValue &pair : h.array()) {
+            const QJsonArray nv = pair.toArray();
+            if (nv.size() != 2 || !nv.at(0).isString() || !nv.at(1).isString()) {
+                lines.clear();
+                break;
+            }
+            lines << nv.at(0).toString() + QStringLiteral(": ") + nv.at(1).toString();
+        }
+        headers = lines.isEmpty() && !h.array().isEmpty()
+                      ? QString::fromUtf8(h.toJson(QJsonDocument::Indented))
+                      : lines.join(u'\n') + u'\n';
+    } else if (!h.isNull()) {
         headers = QString::fromUtf8(h.toJson(QJsonDocument::Indented));
+    }
     // Only a callback whose signature verified is ever stored: the gateway answers anything
     // else with an error and keeps no row of it. What it checked is the channel's scheme.
     const QString scheme = ChannelRegistry::signatureScheme(m.channel);

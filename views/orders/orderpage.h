@@ -62,6 +62,9 @@ public Q_SLOTS:
     // (a search for the id could also match another order's customer reference).
     void showOrder(const QString &orderId);
     void focusSearch();
+    // The Callbacks tab with the shown order's callback at `row` selected: its headers, body
+    // and signature scheme below the list.
+    void showCallback(int row);
     // Asks where to save (a file dialog) and exports the shown order's dossier there.
     void exportDossierAs();
     // Writes the shown order's dossier to `path` (PDF) off the GUI thread and audits it;
