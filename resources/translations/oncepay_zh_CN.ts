@@ -4,155 +4,179 @@
 <context>
     <name>OncePay::AdminPage</name>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="66"/>
+        <location filename="../../views/admin/adminpage.cpp" line="70"/>
         <source>&lt;h2&gt;Administration&lt;/h2&gt;</source>
         <translation>&lt;h2&gt;系统管理&lt;/h2&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="67"/>
+        <location filename="../../views/admin/adminpage.cpp" line="71"/>
         <source>&amp;Refresh</source>
         <translation>刷新(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="77"/>
+        <location filename="../../views/admin/adminpage.cpp" line="81"/>
         <source>&amp;Add account…</source>
         <translation>添加账号(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="78"/>
+        <location filename="../../views/admin/adminpage.cpp" line="82"/>
         <source>&amp;Disable…</source>
         <translation>停用(&amp;D)…</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="79"/>
+        <location filename="../../views/admin/adminpage.cpp" line="83"/>
         <source>Reset &amp;password…</source>
         <translation>重置密码(&amp;P)…</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="97"/>
+        <location filename="../../views/admin/adminpage.cpp" line="87"/>
+        <source>Change &amp;role…</source>
+        <translation>更改角色(&amp;R)…</translation>
+    </message>
+    <message>
+        <location filename="../../views/admin/adminpage.cpp" line="112"/>
         <source>&amp;Change…</source>
         <translation>修改(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="103"/>
+        <location filename="../../views/admin/adminpage.cpp" line="118"/>
         <source>Every change needs a reason and is audited.</source>
         <translation>每次修改都需填写原因，并记入审计。</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="109"/>
+        <location filename="../../views/admin/adminpage.cpp" line="124"/>
         <source>Staff accounts</source>
         <translation>员工账号</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="110"/>
+        <location filename="../../views/admin/adminpage.cpp" line="125"/>
         <source>Operational settings</source>
         <translation>运营参数</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="176"/>
+        <location filename="../../views/admin/adminpage.cpp" line="192"/>
+        <location filename="../../views/admin/adminpage.cpp" line="244"/>
         <source>%1 is now %2.</source>
         <translation>%1 已改为 %2。</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="177"/>
+        <location filename="../../views/admin/adminpage.cpp" line="193"/>
         <source>Not changed: %1</source>
         <translation>未修改：%1</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="186"/>
+        <location filename="../../views/admin/adminpage.cpp" line="202"/>
         <source>Unknown role.</source>
         <translation>未知角色。</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="197"/>
+        <location filename="../../views/admin/adminpage.cpp" line="213"/>
         <source>Account %1 added.</source>
         <translation>已添加账号 %1。</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="198"/>
+        <location filename="../../views/admin/adminpage.cpp" line="214"/>
         <source>Not added: %1</source>
         <translation>未添加：%1</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="212"/>
+        <location filename="../../views/admin/adminpage.cpp" line="228"/>
         <source>Account %1 disabled.</source>
         <translation>已停用账号 %1。</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="213"/>
+        <location filename="../../views/admin/adminpage.cpp" line="229"/>
         <source>Not disabled: %1</source>
         <translation>未停用：%1</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="226"/>
+        <location filename="../../views/admin/adminpage.cpp" line="245"/>
+        <source>Role not changed: %1</source>
+        <translation>角色未更改：%1</translation>
+    </message>
+    <message>
+        <location filename="../../views/admin/adminpage.cpp" line="254"/>
+        <source>An administrator&apos;s own role is changed by another administrator.</source>
+        <translation>管理员本人的角色须由另一位管理员更改。</translation>
+    </message>
+    <message>
+        <location filename="../../views/admin/adminpage.cpp" line="271"/>
+        <location filename="../../views/admin/adminpage.cpp" line="292"/>
         <source>Why (audited)</source>
         <translation>原因（记入审计）</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="228"/>
+        <location filename="../../views/admin/adminpage.cpp" line="274"/>
+        <source>Change the role of %1</source>
+        <translation>更改 %1 的角色</translation>
+    </message>
+    <message>
+        <location filename="../../views/admin/adminpage.cpp" line="294"/>
         <source>Change %1</source>
         <translation>修改 %1</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="229"/>
+        <location filename="../../views/admin/adminpage.cpp" line="295"/>
         <source>&amp;Value (%1 … %2):</source>
         <translation>值（%1 … %2）(&amp;V)：</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="230"/>
         <location filename="../../views/admin/adminpage.cpp" line="275"/>
+        <location filename="../../views/admin/adminpage.cpp" line="296"/>
+        <location filename="../../views/admin/adminpage.cpp" line="341"/>
         <source>&amp;Reason:</source>
         <translation>原因(&amp;R)：</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="251"/>
+        <location filename="../../views/admin/adminpage.cpp" line="317"/>
         <source>Add a staff account</source>
         <translation>添加员工账号</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="252"/>
+        <location filename="../../views/admin/adminpage.cpp" line="318"/>
         <source>&amp;User name:</source>
         <translation>用户名(&amp;U)：</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="253"/>
+        <location filename="../../views/admin/adminpage.cpp" line="319"/>
         <source>&amp;Display name:</source>
         <translation>显示名称(&amp;D)：</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="254"/>
+        <location filename="../../views/admin/adminpage.cpp" line="275"/>
+        <location filename="../../views/admin/adminpage.cpp" line="320"/>
         <source>&amp;Role:</source>
         <translation>角色(&amp;R)：</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="255"/>
-        <location filename="../../views/admin/adminpage.cpp" line="293"/>
+        <location filename="../../views/admin/adminpage.cpp" line="321"/>
+        <location filename="../../views/admin/adminpage.cpp" line="359"/>
         <source>&amp;Password:</source>
         <translation>密码(&amp;P)：</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="256"/>
-        <location filename="../../views/admin/adminpage.cpp" line="293"/>
+        <location filename="../../views/admin/adminpage.cpp" line="322"/>
+        <location filename="../../views/admin/adminpage.cpp" line="359"/>
         <source>&amp;Again:</source>
         <translation>再次输入(&amp;A)：</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="275"/>
+        <location filename="../../views/admin/adminpage.cpp" line="341"/>
         <source>Disable %1</source>
         <translation>停用 %1</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="292"/>
+        <location filename="../../views/admin/adminpage.cpp" line="358"/>
         <source>New password for %1</source>
         <translation>为 %1 设置新密码</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="309"/>
+        <location filename="../../views/admin/adminpage.cpp" line="375"/>
         <source>Password of %1 reset.</source>
         <translation>已重置 %1 的密码。</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="310"/>
+        <location filename="../../views/admin/adminpage.cpp" line="376"/>
         <source>Not reset: %1</source>
         <translation>未重置：%1</translation>
     </message>
@@ -496,71 +520,96 @@
     </message>
     <message>
         <location filename="../../models/common/labels.cpp" line="208"/>
+        <source>signed out</source>
+        <translation>已退出登录</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="209"/>
         <source>staff account added</source>
         <translation>添加员工账号</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="209"/>
+        <location filename="../../models/common/labels.cpp" line="210"/>
         <source>staff account disabled</source>
         <translation>停用员工账号</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="210"/>
+        <location filename="../../models/common/labels.cpp" line="211"/>
         <source>password reset</source>
         <translation>重置密码</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="211"/>
+        <location filename="../../models/common/labels.cpp" line="212"/>
+        <source>role changed</source>
+        <translation>角色已更改</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="213"/>
+        <source>staff change refused</source>
+        <translation>员工账户变更被拒绝</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="214"/>
         <source>setting changed</source>
         <translation>修改运营参数</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="212"/>
+        <location filename="../../models/common/labels.cpp" line="215"/>
         <source>setting change refused</source>
         <translation>运营参数修改被拒绝</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="214"/>
+        <location filename="../../models/common/labels.cpp" line="217"/>
         <source>settlement statement imported</source>
         <translation>导入结算单</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="215"/>
+        <location filename="../../models/common/labels.cpp" line="218"/>
         <source>fee schedule imported</source>
         <translation>导入费率表</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="216"/>
+        <location filename="../../models/common/labels.cpp" line="219"/>
         <source>reconciliation run</source>
         <translation>运行对账</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="218"/>
+        <location filename="../../models/common/labels.cpp" line="221"/>
         <source>reconciliation run failed</source>
         <translation>对账运行失败</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="220"/>
+        <location filename="../../models/common/labels.cpp" line="223"/>
+        <source>reconciliation run cancelled</source>
+        <translation>对账运行已取消</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="225"/>
+        <source>reconciliation run refused</source>
+        <translation>对账运行被拒绝</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="227"/>
         <source>fee corrected automatically</source>
         <translation>手续费自动更正</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="221"/>
+        <location filename="../../models/common/labels.cpp" line="228"/>
         <source>audit trail exported</source>
         <translation>导出审计轨迹</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="223"/>
+        <location filename="../../models/common/labels.cpp" line="230"/>
         <source>audit trail access refused</source>
         <translation>审计轨迹访问被拒绝</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="224"/>
+        <location filename="../../models/common/labels.cpp" line="231"/>
         <source>audit cross-check</source>
         <translation>审计交叉核对</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="225"/>
+        <location filename="../../models/common/labels.cpp" line="232"/>
         <source>dispute dossier exported</source>
         <translation>导出争议案卷</translation>
     </message>
@@ -2195,58 +2244,58 @@ hash      %2</translation>
 <context>
     <name>OncePay::EntityKinds</name>
     <message>
-        <location filename="../../models/common/labels.cpp" line="258"/>
+        <location filename="../../models/common/labels.cpp" line="265"/>
         <source>order</source>
         <translation>订单</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="259"/>
+        <location filename="../../models/common/labels.cpp" line="266"/>
         <source>callback</source>
         <translation>回调</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="260"/>
+        <location filename="../../models/common/labels.cpp" line="267"/>
         <source>staff account</source>
         <translation>员工账号</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="261"/>
+        <location filename="../../models/common/labels.cpp" line="268"/>
         <source>settlement statement</source>
         <translation>结算单</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="262"/>
+        <location filename="../../models/common/labels.cpp" line="269"/>
         <source>fee schedule</source>
         <translation>费率表</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="263"/>
+        <location filename="../../models/common/labels.cpp" line="270"/>
         <source>discrepancy</source>
         <translation>对账异常</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="264"/>
+        <location filename="../../models/common/labels.cpp" line="271"/>
         <source>reconciliation run</source>
         <translation>对账运行</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="265"/>
-        <location filename="../../models/common/labels.cpp" line="266"/>
+        <location filename="../../models/common/labels.cpp" line="272"/>
+        <location filename="../../models/common/labels.cpp" line="273"/>
         <source>audit trail</source>
         <translation>审计轨迹</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="267"/>
+        <location filename="../../models/common/labels.cpp" line="274"/>
         <source>export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="268"/>
+        <location filename="../../models/common/labels.cpp" line="275"/>
         <source>fix</source>
         <translation>修复</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="269"/>
+        <location filename="../../models/common/labels.cpp" line="276"/>
         <source>setting</source>
         <translation>运营参数</translation>
     </message>
@@ -2254,52 +2303,52 @@ hash      %2</translation>
 <context>
     <name>OncePay::ErrorText</name>
     <message>
-        <location filename="../../views/common/errortext.h" line="19"/>
+        <location filename="../../views/common/errortext.h" line="20"/>
         <source>Database file not found: %1. Check the connection profile, or put the file back.</source>
         <translation>找不到数据库文件：%1。请检查连接配置，或把文件放回原处。</translation>
     </message>
     <message>
-        <location filename="../../views/common/errortext.h" line="23"/>
+        <location filename="../../views/common/errortext.h" line="24"/>
         <source>The database cannot be reached. It will be tried again on the next refresh.</source>
         <translation>无法连接数据库。下次刷新时将重试。</translation>
     </message>
     <message>
-        <location filename="../../views/common/errortext.h" line="27"/>
+        <location filename="../../views/common/errortext.h" line="28"/>
         <source>The database was created by a newer OncePay. Upgrade this console before using it.</source>
         <translation>该数据库由更新版本的 OncePay 创建。请先升级本控制台。</translation>
     </message>
     <message>
-        <location filename="../../views/common/errortext.h" line="31"/>
+        <location filename="../../views/common/errortext.h" line="32"/>
         <source>Your role may not see this.</source>
         <translation>您的角色无权查看此内容。</translation>
     </message>
     <message>
-        <location filename="../../views/common/errortext.h" line="33"/>
+        <location filename="../../views/common/errortext.h" line="34"/>
         <source>Nothing was found.</source>
         <translation>未找到任何内容。</translation>
     </message>
     <message>
-        <location filename="../../views/common/errortext.h" line="36"/>
+        <location filename="../../views/common/errortext.h" line="37"/>
         <source>The database has an older schema; run `oncepay db migrate`.</source>
         <translation>数据库结构版本较旧，请运行 `oncepay db migrate`。</translation>
     </message>
     <message>
-        <location filename="../../views/common/errortext.h" line="40"/>
+        <location filename="../../views/common/errortext.h" line="41"/>
         <source>Type an order, customer, transaction, callback or request id.</source>
         <translation>请输入订单号、客户编号、交易号、回调编号或请求编号。</translation>
     </message>
     <message>
-        <location filename="../../views/common/errortext.h" line="44"/>
+        <location filename="../../views/common/errortext.h" line="45"/>
         <source>That is longer than any identifier.</source>
         <translation>输入内容超过了任何编号的长度。</translation>
     </message>
     <message>
-        <location filename="../../views/common/errortext.h" line="46"/>
+        <location filename="../../views/common/errortext.h" line="50"/>
         <source>The request was refused: %1</source>
         <translation>请求被拒绝：%1</translation>
     </message>
     <message>
-        <location filename="../../views/common/errortext.h" line="49"/>
+        <location filename="../../views/common/errortext.h" line="53"/>
         <source>Something went wrong: %1</source>
         <translation>出现错误：%1</translation>
     </message>
@@ -2639,25 +2688,25 @@ hash      %2</translation>
     </message>
     <message>
         <location filename="../../models/common/labels.cpp" line="96"/>
-        <location filename="../../models/common/labels.cpp" line="241"/>
+        <location filename="../../models/common/labels.cpp" line="248"/>
         <source>agent</source>
         <translation>客服</translation>
     </message>
     <message>
         <location filename="../../models/common/labels.cpp" line="97"/>
-        <location filename="../../models/common/labels.cpp" line="243"/>
+        <location filename="../../models/common/labels.cpp" line="250"/>
         <source>finance</source>
         <translation>财务</translation>
     </message>
     <message>
         <location filename="../../models/common/labels.cpp" line="98"/>
-        <location filename="../../models/common/labels.cpp" line="245"/>
+        <location filename="../../models/common/labels.cpp" line="252"/>
         <source>auditor</source>
         <translation>审计</translation>
     </message>
     <message>
         <location filename="../../models/common/labels.cpp" line="99"/>
-        <location filename="../../models/common/labels.cpp" line="247"/>
+        <location filename="../../models/common/labels.cpp" line="254"/>
         <source>administrator</source>
         <translation>管理员</translation>
     </message>
@@ -2683,7 +2732,7 @@ hash      %2</translation>
     </message>
     <message>
         <location filename="../../models/common/labels.cpp" line="115"/>
-        <location filename="../../models/common/labels.cpp" line="237"/>
+        <location filename="../../models/common/labels.cpp" line="244"/>
         <source>system</source>
         <translation>系统</translation>
     </message>
@@ -2749,158 +2798,158 @@ hash      %2</translation>
         <translation>退款</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="235"/>
+        <location filename="../../models/common/labels.cpp" line="242"/>
         <source>platform</source>
         <comment>actor role</comment>
         <translation>平台</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="239"/>
+        <location filename="../../models/common/labels.cpp" line="246"/>
         <source>channel</source>
         <comment>actor role</comment>
         <translation>渠道</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="249"/>
+        <location filename="../../models/common/labels.cpp" line="256"/>
         <source>anonymous</source>
         <comment>actor role</comment>
         <translation>匿名</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="251"/>
+        <location filename="../../models/common/labels.cpp" line="258"/>
         <source>unknown</source>
         <comment>actor role</comment>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="280"/>
+        <location filename="../../models/common/labels.cpp" line="287"/>
         <source>payment succeeded</source>
         <translation>支付成功</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="282"/>
+        <location filename="../../models/common/labels.cpp" line="289"/>
         <source>payment failed</source>
         <comment>callback event</comment>
         <translation>支付失败</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="284"/>
+        <location filename="../../models/common/labels.cpp" line="291"/>
         <source>payment pending</source>
         <translation>支付处理中</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="286"/>
+        <location filename="../../models/common/labels.cpp" line="293"/>
         <source>refunded</source>
         <comment>callback event</comment>
         <translation>已退款</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="288"/>
+        <location filename="../../models/common/labels.cpp" line="295"/>
         <source>other event</source>
         <translation>其他事件</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="296"/>
+        <location filename="../../models/common/labels.cpp" line="303"/>
         <source>%1 (%2)</source>
         <comment>callback event, channel&apos;s event type</comment>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="302"/>
+        <location filename="../../models/common/labels.cpp" line="309"/>
         <source>start payment</source>
         <translation>发起支付</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="304"/>
+        <location filename="../../models/common/labels.cpp" line="311"/>
         <source>roll back</source>
         <comment>request operation</comment>
         <translation>回滚</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="314"/>
+        <location filename="../../models/common/labels.cpp" line="321"/>
         <source>%1, v%2</source>
         <comment>request outcome: state, version</comment>
         <translation>%1，版本 %2</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="324"/>
+        <location filename="../../models/common/labels.cpp" line="331"/>
         <source>created</source>
         <comment>purchase or logistics order</comment>
         <translation>已创建</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="332"/>
+        <location filename="../../models/common/labels.cpp" line="339"/>
         <source>from %1</source>
         <translation>起始 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="334"/>
+        <location filename="../../models/common/labels.cpp" line="341"/>
         <source>to %1</source>
         <translation>截至 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="336"/>
+        <location filename="../../models/common/labels.cpp" line="343"/>
         <source>actor %1</source>
         <translation>操作者 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="338"/>
+        <location filename="../../models/common/labels.cpp" line="345"/>
         <source>action %1</source>
         <translation>动作 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="340"/>
+        <location filename="../../models/common/labels.cpp" line="347"/>
         <source>order %1</source>
         <translation>订单 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="342"/>
+        <location filename="../../models/common/labels.cpp" line="349"/>
         <source>callback %1</source>
         <translation>回调 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="344"/>
+        <location filename="../../models/common/labels.cpp" line="351"/>
         <source>entity kind %1</source>
         <translation>实体类型 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="346"/>
+        <location filename="../../models/common/labels.cpp" line="353"/>
         <source>entity %1</source>
         <translation>实体 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="348"/>
+        <location filename="../../models/common/labels.cpp" line="355"/>
         <source>up to seq %1</source>
         <translation>序号不超过 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="349"/>
+        <location filename="../../models/common/labels.cpp" line="356"/>
         <source>all rows</source>
         <translation>全部记录</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="349"/>
+        <location filename="../../models/common/labels.cpp" line="356"/>
         <source>, </source>
         <comment>list separator</comment>
         <translation>，</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="364"/>
+        <location filename="../../models/common/labels.cpp" line="371"/>
         <source>%1 s</source>
         <translation>%1 秒</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="366"/>
+        <location filename="../../models/common/labels.cpp" line="373"/>
         <source>%1 min</source>
         <translation>%1 分钟</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="368"/>
+        <location filename="../../models/common/labels.cpp" line="375"/>
         <source>%1 h %2 min</source>
         <translation>%1 小时 %2 分钟</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="371"/>
+        <location filename="../../models/common/labels.cpp" line="378"/>
         <source>%1 d %2 h</source>
         <translation>%1 天 %2 小时</translation>
     </message>
@@ -3306,222 +3355,236 @@ hash      %2</translation>
 <context>
     <name>OncePay::OrderPage</name>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="55"/>
+        <location filename="../../views/orders/orderpage.cpp" line="58"/>
         <source>&lt;h2&gt;Order investigation&lt;/h2&gt;</source>
         <translation>&lt;h2&gt;订单调查&lt;/h2&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="58"/>
+        <location filename="../../views/orders/orderpage.cpp" line="61"/>
         <source>Order, customer, transaction, callback or request id</source>
         <translation>订单号、客户编号、交易号、回调编号或请求编号</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="61"/>
+        <location filename="../../views/orders/orderpage.cpp" line="64"/>
         <source>&amp;Find</source>
         <translation>查找(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="64"/>
+        <location filename="../../views/orders/orderpage.cpp" line="67"/>
         <source>&amp;Export dossier…</source>
         <translation>导出案卷(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="66"/>
+        <location filename="../../views/orders/orderpage.cpp" line="69"/>
         <source>Save everything about this order as a PDF for a dispute</source>
         <translation>将此订单的全部信息保存为 PDF，用于争议处理</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="69"/>
+        <location filename="../../views/orders/orderpage.cpp" line="72"/>
         <source>&amp;Propose fix</source>
         <translation>提议修复(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="71"/>
+        <location filename="../../views/orders/orderpage.cpp" line="74"/>
         <source>Ask for a correction of this order or its messages; a finance reviewer approves it</source>
         <translation>申请更正此订单或其消息；由财务审核人批准</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="80"/>
+        <location filename="../../views/orders/orderpage.cpp" line="83"/>
         <source>Confirm or roll back this order…</source>
         <translation>确认或回滚此订单…</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="83"/>
+        <location filename="../../views/orders/orderpage.cpp" line="86"/>
         <source>Requeue or resolve its dead or failed messages…</source>
         <translation>重新排队或结案其死信或失败消息…</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="132"/>
+        <location filename="../../views/orders/orderpage.cpp" line="135"/>
         <source>Search for an order by any of its identifiers.</source>
         <translation>可用订单的任一编号进行搜索。</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="162"/>
+        <location filename="../../views/orders/orderpage.cpp" line="165"/>
         <source>&amp;Timeline</source>
         <translation>时间线(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="169"/>
+        <location filename="../../views/orders/orderpage.cpp" line="172"/>
         <source>Select a callback to see its body and headers as received.</source>
         <translation>选择一条回调，查看收到时的原始报文和请求头。</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="175"/>
+        <location filename="../../views/orders/orderpage.cpp" line="178"/>
         <source>&amp;Callbacks</source>
         <translation>回调(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="179"/>
+        <location filename="../../views/orders/orderpage.cpp" line="182"/>
         <source>&lt;b&gt;Payments&lt;/b&gt;</source>
         <translation>&lt;b&gt;支付记录&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="181"/>
+        <location filename="../../views/orders/orderpage.cpp" line="184"/>
         <source>&lt;b&gt;Ledger&lt;/b&gt;</source>
         <translation>&lt;b&gt;账本&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="183"/>
+        <location filename="../../views/orders/orderpage.cpp" line="186"/>
         <source>&lt;b&gt;Refunds due&lt;/b&gt;</source>
         <translation>&lt;b&gt;待退款&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="185"/>
+        <location filename="../../views/orders/orderpage.cpp" line="188"/>
         <source>&amp;Payments and ledger</source>
         <translation>支付与账本(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="186"/>
+        <location filename="../../views/orders/orderpage.cpp" line="189"/>
         <source>&amp;Requests</source>
         <translation>请求(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="188"/>
+        <location filename="../../views/orders/orderpage.cpp" line="191"/>
         <source>Purchase and &amp;logistics</source>
         <translation>采购与物流(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="195"/>
+        <location filename="../../views/orders/orderpage.cpp" line="198"/>
         <source>&amp;Audit rows</source>
         <translation>审计记录(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="267"/>
+        <location filename="../../views/orders/orderpage.cpp" line="276"/>
         <source>Searching…</source>
         <translation>搜索中……</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="292"/>
+        <location filename="../../views/orders/orderpage.cpp" line="301"/>
         <source>No order matches “%1”.</source>
         <translation>没有与“%1”匹配的订单。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/orders/orderpage.cpp" line="295"/>
+        <location filename="../../views/orders/orderpage.cpp" line="304"/>
         <source>%n orders match; choose one.</source>
         <translation>
             <numerusform>有 %n 个订单匹配，请选择一个。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="309"/>
+        <location filename="../../views/orders/orderpage.cpp" line="318"/>
         <source>Loading order %1…</source>
         <translation>正在加载订单 %1……</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="364"/>
+        <location filename="../../views/orders/orderpage.cpp" line="373"/>
         <source>&lt;h3&gt;Order %1 — %2, version %3&lt;/h3&gt;</source>
         <translation>&lt;h3&gt;订单 %1 —— %2，版本 %3&lt;/h3&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="367"/>
+        <location filename="../../views/orders/orderpage.cpp" line="376"/>
         <source>Amount: %1</source>
         <translation>金额：%1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="368"/>
+        <location filename="../../views/orders/orderpage.cpp" line="377"/>
         <source>Customer: %1</source>
         <translation>客户：%1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="370"/>
+        <location filename="../../views/orders/orderpage.cpp" line="379"/>
         <source>Current attempt: %1 on %2</source>
         <translation>当前支付尝试：%1（%2）</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="372"/>
+        <location filename="../../views/orders/orderpage.cpp" line="381"/>
         <source>Transaction: %1</source>
         <translation>交易号：%1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="374"/>
+        <location filename="../../views/orders/orderpage.cpp" line="383"/>
         <source>Reason: %1</source>
         <translation>原因：%1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="375"/>
+        <location filename="../../views/orders/orderpage.cpp" line="384"/>
         <source>Updated: %1</source>
         <translation>更新时间：%1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="393"/>
+        <location filename="../../views/orders/orderpage.cpp" line="402"/>
         <source>Path: %1</source>
         <translation>路径：%1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/orders/orderpage.cpp" line="397"/>
+        <location filename="../../views/orders/orderpage.cpp" line="406"/>
         <source>%n refused attempt(s)</source>
         <translation>
             <numerusform>%n 次被拒绝的尝试</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/orders/orderpage.cpp" line="412"/>
+        <location filename="../../views/orders/orderpage.cpp" line="421"/>
         <source>%n event(s) in the timeline.</source>
         <translation>
             <numerusform>时间线中共有 %n 个事件。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="421"/>
+        <location filename="../../views/orders/orderpage.cpp" line="430"/>
         <source>Export dossier</source>
         <translation>导出案卷</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="422"/>
+        <location filename="../../views/orders/orderpage.cpp" line="431"/>
         <source>PDF documents (*.pdf)</source>
         <translation>PDF 文档 (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="439"/>
+        <location filename="../../views/orders/orderpage.cpp" line="448"/>
         <source>Writing the dossier of order %1…</source>
         <translation>正在写入订单 %1 的案卷…</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="464"/>
+        <location filename="../../views/orders/orderpage.cpp" line="473"/>
         <source>The dossier was not exported: %1</source>
         <translation>案卷未导出：%1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/orders/orderpage.cpp" line="468"/>
+        <location filename="../../views/orders/orderpage.cpp" line="477"/>
         <source>Dossier saved to %1 (%n page(s), SHA-256 %2).</source>
         <translation>
             <numerusform>案卷已保存到 %1（%n 页，SHA-256 %2）。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="490"/>
-        <source>Callback %1 — signature verified at the door (unsigned or wrongly signed requests are never stored)
+        <location filename="../../views/orders/orderpage.cpp" line="519"/>
+        <source>Signature: verified by the gateway before the callback was stored.</source>
+        <translation>签名：网关在存储该回调之前已验证。</translation>
+    </message>
+    <message>
+        <location filename="../../views/orders/orderpage.cpp" line="520"/>
+        <source>Signature: verified by the gateway before the callback was stored — %1</source>
+        <translation>签名：网关在存储该回调之前已验证 —— %1</translation>
+    </message>
+    <message>
+        <location filename="../../views/orders/orderpage.cpp" line="523"/>
+        <source>Callback %1 from %2
+%3
+Unsigned, wrongly signed or late requests are refused and never stored.
 
 Headers:
-%2
+%4
 Body:
-%3</source>
-        <translation>回调 %1 —— 签名已在入口处验证（未签名或签名错误的请求不会入库）
+%5</source>
+        <translation>回调 %1，来自 %2
+%3
+未签名、签名错误或过期的请求会被拒绝，且从不存储。
 
 请求头：
-%2
-报文：
-%3</translation>
+%4
+正文：
+%5</translation>
     </message>
 </context>
 <context>
@@ -4054,17 +4117,17 @@ Body:
         <translation>截止（含）(&amp;T)：</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="444"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="445"/>
         <source>The run failed: %1</source>
         <translation>运行失败：%1</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="449"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="450"/>
         <source>Run #%1 was cancelled; nothing it found was kept.</source>
         <translation>运行 #%1 已取消；其结果未保留。</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="450"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="451"/>
         <source>Run #%1 finished: coverage %2, %3 corrected automatically, %4 new exception(s).</source>
         <translation>运行 #%1 已完成：覆盖率 %2，自动更正 %3 项，新增 %4 个异常。</translation>
     </message>
@@ -4648,63 +4711,63 @@ Body:
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../../app/console/main.cpp" line="48"/>
+        <location filename="../../app/console/main.cpp" line="50"/>
         <source>Database password</source>
         <translation>数据库密码</translation>
     </message>
     <message>
-        <location filename="../../app/console/main.cpp" line="49"/>
+        <location filename="../../app/console/main.cpp" line="51"/>
         <source>Password for the %1 database %2
 (%3):</source>
         <translation>%1 数据库 %2 的密码
 （%3）：</translation>
     </message>
     <message>
-        <location filename="../../app/console/main.cpp" line="58"/>
-        <location filename="../../app/console/main.cpp" line="129"/>
+        <location filename="../../app/console/main.cpp" line="60"/>
+        <location filename="../../app/console/main.cpp" line="136"/>
         <source>OncePay Console</source>
         <translation>OncePay 控制台</translation>
     </message>
     <message>
-        <location filename="../../app/console/main.cpp" line="130"/>
+        <location filename="../../app/console/main.cpp" line="137"/>
         <source>The configuration cannot be used:
 %1</source>
         <translation>配置无法使用：
 %1</translation>
     </message>
     <message>
-        <location filename="../../views/fixes/fixactions.cpp" line="70"/>
-        <location filename="../../views/fixes/fixactions.cpp" line="76"/>
-        <location filename="../../views/fixes/fixactions.cpp" line="111"/>
-        <location filename="../../views/fixes/fixactions.cpp" line="126"/>
-        <location filename="../../views/fixes/fixactions.cpp" line="128"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="50"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="56"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="91"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="106"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="108"/>
         <source>Propose a fix</source>
         <translation>提议修复</translation>
     </message>
     <message>
-        <location filename="../../views/fixes/fixactions.cpp" line="71"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="51"/>
         <source>Your role may not propose fixes.</source>
         <translation>您的角色不能提议修复。</translation>
     </message>
     <message>
-        <location filename="../../views/fixes/fixactions.cpp" line="77"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="57"/>
         <source>No fix fits the selected rows.</source>
         <translation>没有适用于所选行的修复。</translation>
     </message>
     <message>
-        <location filename="../../views/fixes/fixactions.cpp" line="112"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="92"/>
         <source>Nothing was proposed: %1</source>
         <translation>未提交任何提议：%1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/fixes/fixactions.cpp" line="115"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="95"/>
         <source>%n fix(es) proposed and waiting for approval.</source>
         <translation>
             <numerusform>已提议 %n 项修复，等待审批。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/fixes/fixactions.cpp" line="122"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="102"/>
         <source>Refused:</source>
         <translation>被拒绝：</translation>
     </message>

@@ -18,10 +18,13 @@
 #include "scenario.h"
 
 #include <QAbstractItemModelTester>
+#include <QDirIterator>
+#include <QFile>
 #include <QGuiApplication>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QRegularExpression>
+#include <QSet>
 #include <QSortFilterProxyModel>
 #include <QTest>
 
@@ -375,6 +378,42 @@ private Q_SLOTS:
                  QStringLiteral("stripe reports success"));
         QCOMPARE(Labels::auditAction("order.transition"), QStringLiteral("order state changed"));
         QCOMPARE(Labels::engineText(mismatch), mismatch); // English: as the engine wrote it
+    }
+
+    // Every audit action the engine writes reads as words in both languages (the audit tab,
+    // the audit trail and the dossier show Labels::auditAction): found in the services' sources
+    // as written — a literal "<entity>.<verb>" or "logout" — plus the two built from a status
+    // (worker.cpp: "callback." + completed/skipped; reconciliationwriter.cpp:
+    // "reconciliation." + failed/cancelled). An action added without words fails here.
+    void everyAuditActionTheEngineWritesHasWords()
+    {
+        static const QRegularExpression literal(
+            QStringLiteral(R"re(QStringLiteral\("((?:order|payment|callback|fix|login|staff|)re"
+                           R"re(setting|settlement|fees|reconciliation|audit|export)\.[a-z_]+|)re"
+                           R"re(logout)"\))re"));
+        QSet<QString> actions{"callback.completed", "callback.skipped", "reconciliation.failed",
+                              "reconciliation.cancelled"};
+        QDirIterator files(QStringLiteral(ONCEPAY_SERVICES_DIR), {"*.cpp", "*.h"}, QDir::Files,
+                           QDirIterator::Subdirectories);
+        int scanned = 0;
+        while (files.hasNext()) {
+            QFile f(files.next());
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            ++scanned;
+            for (const auto &m : literal.globalMatch(QString::fromUtf8(f.readAll())))
+                actions.insert(m.captured(1));
+        }
+        QVERIFY2(scanned > 100, "the services' sources were not found");
+        actions.remove(QStringLiteral("audit.db")); // the audit database's file name
+        QVERIFY2(actions.size() > 35, qPrintable(QStringList(actions.values()).join(u' ')));
+        for (const QString &a : actions)
+            QVERIFY2(Labels::auditAction(a) != a, qPrintable(a + " has no words"));
+        Chinese zh;
+        QVERIFY(zh.ok());
+        static const QRegularExpression latin(QStringLiteral("[A-Za-z]"));
+        for (const QString &a : actions)
+            QVERIFY2(!latin.match(Labels::auditAction(a)).hasMatch(),
+                     qPrintable(a + " has no 简体中文: " + Labels::auditAction(a)));
     }
 
     void timelineShowsVersionsCausesAndRefusals()
