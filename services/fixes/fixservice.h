@@ -3,8 +3,9 @@
 // Manual fixes under maker-checker (DESIGN.md §6).
 //
 // propose: an agent or finance reviewer names a target and a reason; the service reads the
-//   target, records the exact change (before → after), its SHA-256, the order version it is
-//   bound to, the amount and how many approvals it needs (two above
+//   target, refuses a kind its state does not take (fixFits, fixrules.h: the rule the console
+//   asks before it offers a kind), records the exact change (before → after), its SHA-256,
+//   the order version it is bound to, the amount and how many approvals it needs (two above
 //   `fixes.second_approver_above_minor`). One open proposal per target (a unique key).
 // approve: a finance reviewer other than the proposer approves the digest they were shown.
 //   When the last needed approval arrives, the change is applied in the same transaction as

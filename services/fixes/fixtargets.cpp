@@ -5,6 +5,7 @@
 #include "auth/permissions.h"
 #include "db/sql.h"
 #include "desk/reconciliationdesk.h"
+#include "fixrules.h"
 #include "orders/orderrepository.h"
 #include "orders/orderservice.h"
 
@@ -24,11 +25,6 @@ QString str(qint64 v)
 Error stale(const QString &what)
 {
     return makeError(ErrorCode::Stale, what, QStringLiteral("target_moved"));
-}
-
-bool leaseExpired(const QSqlQuery &q, int column, qint64 now)
-{
-    return !q.value(column).isNull() && q.value(column).toLongLong() < now;
 }
 
 } // namespace
@@ -118,22 +114,15 @@ Result<PlannedFix> FixTargets::planMessage(const FixProposal &p) const
     if (!q->next())
         return makeError(ErrorCode::NotFound,
                          QStringLiteral("no message with callback id '%1'").arg(p.targetId));
-    const qint64 now = m_clock.nowMs();
     const QString status = q->value(2).toString();
-    const bool expired = status == u"processing" && leaseExpired(*q, 5, now);
+    FixTargetState state{
+        .targetKind = QStringLiteral("message"), .targetId = p.targetId, .status = status};
+    if (!q->value(5).isNull())
+        state.leaseUntilMs = q->value(5).toLongLong();
+    // The rule the console's offer asks too (fixrules.h).
+    if (auto fits = fixFits(p.kind, state, m_clock.nowMs()); !fits)
+        return fits.error();
     const bool requeue = p.kind == FixKind::RequeueMessage;
-    const bool fits =
-        status == u"dead" || status == u"failed" || expired || (!requeue && status == u"pending");
-    if (!fits)
-        return makeError(
-            ErrorCode::Conflict,
-            QStringLiteral("message %1 is %2%3; %4 takes dead or failed messages%5")
-                .arg(p.targetId, status,
-                     status == u"processing" ? QStringLiteral(" under a live lease") : QString(),
-                     p.kind,
-                     requeue ? QStringLiteral(" and expired leases")
-                             : QStringLiteral(", pending ones and expired leases")),
-            QStringLiteral("not_applicable"));
     PlannedFix f;
     f.targetKind = QStringLiteral("message");
     f.callbackId = q->value(0).toString();
@@ -209,17 +198,14 @@ Result<PlannedFix> FixTargets::planOrder(const FixProposal &p) const
     const Order o = **found;
     const bool confirm = p.kind == FixKind::ConfirmPayment;
     const OrderState to = confirm ? OrderState::Paid : OrderState::PendingPayment;
-    const bool fits =
-        confirm ? o.state == OrderState::PaidUnconfirmed
-                : (o.state == OrderState::PaidUnconfirmed || o.state == OrderState::PaymentFailed);
-    if (!fits)
-        return makeError(
-            ErrorCode::Conflict,
-            QStringLiteral("order %1 is %2; %3 takes %4")
-                .arg(o.orderId, orderStateName(o.state), p.kind,
-                     confirm ? QStringLiteral("paid_unconfirmed orders")
-                             : QStringLiteral("paid_unconfirmed or payment_failed orders")),
-            QStringLiteral("not_applicable"));
+    // The rule the console's offer asks too (fixrules.h).
+    if (auto fits = fixFits(p.kind,
+                            {.targetKind = QStringLiteral("order"),
+                             .targetId = o.orderId,
+                             .status = orderStateName(o.state)},
+                            m_clock.nowMs());
+        !fits)
+        return fits.error();
     auto captured =
         Sql::scalar(m_c.db(),
                     QStringLiteral("SELECT MAX(captured_at) FROM payments WHERE order_id = ?"
@@ -290,17 +276,16 @@ Result<PlannedFix> FixTargets::planDiscrepancy(const FixProposal &p) const
         return makeError(ErrorCode::NotFound, QStringLiteral("no discrepancy #%1").arg(id));
     const QString kind = q->value(0).toString();
     const QString status = q->value(7).toString();
-    if (status != u"open")
-        return makeError(ErrorCode::Conflict,
-                         QStringLiteral("discrepancy #%1 is %2, not open").arg(id).arg(status),
-                         QStringLiteral("not_applicable"));
+    // The rule the console's offer asks too (fixrules.h).
+    if (auto fits = fixFits(p.kind,
+                            {.targetKind = QStringLiteral("discrepancy"),
+                             .targetId = QString::number(id),
+                             .status = status,
+                             .discrepancyKind = kind},
+                            m_clock.nowMs());
+        !fits)
+        return fits.error();
     const bool adjust = p.kind == FixKind::AdjustFee;
-    if (adjust && kind != u"fee_mismatch")
-        return makeError(ErrorCode::Conflict,
-                         QStringLiteral("discrepancy #%1 is a %2; adjust_fee takes fee mismatches")
-                             .arg(id)
-                             .arg(kind),
-                         QStringLiteral("not_applicable"));
     const QString orderId = q->value(3).toString();
     if (adjust && orderId.isEmpty())
         return makeError(
@@ -385,6 +370,12 @@ Result<PlannedFix> FixTargets::planPeriod(const FixProposal &p) const
     auto period = parsePeriod(p.targetId);
     if (!period)
         return period.error();
+    // The rule the console's offer asks too (fixrules.h); what decides a period is read below.
+    if (auto fits =
+            fixFits(p.kind, {.targetKind = QStringLiteral("period"), .targetId = p.targetId},
+                    m_clock.nowMs());
+        !fits)
+        return fits.error();
     const auto [from, to] = *period;
     auto overlap = Sql::scalar(m_c.db(),
                                QStringLiteral("SELECT COUNT(*) FROM closed_periods"

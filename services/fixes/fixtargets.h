@@ -34,7 +34,8 @@ public:
         , m_clock(clock)
     {}
 
-    // Refuses (Invalid, NotFound, Conflict) a target that the kind does not fit now.
+    // Refuses (Invalid, NotFound, Conflict) a target that the kind does not fit now: its state
+    // by fixFits (fixrules.h, the rule the console's offer asks too), then what needs reading.
     Result<PlannedFix> plan(const FixProposal &proposal) const;
 
     // Re-plans the stored proposal and refuses with Stale when the target moved; then makes

@@ -13,7 +13,7 @@ namespace {
 // One kind of stuck record: the rows it selects (FROM … WHERE …, with `?` for the cut-off
 // time and, where needed, `now`) and how a row becomes a StuckRecord. Every column list is
 // the same shape: reference, order, callback, channel, status, since, attempts, error,
-// amount, currency.
+// amount, currency, lease end.
 struct KindSpec {
     StuckKind kind;
     QString select;
@@ -29,7 +29,7 @@ QList<KindSpec> specs()
 {
     const QString msgCols =
         QStringLiteral("m.id, m.order_ref, m.callback_id, m.channel, m.status, %1, m.attempts,"
-                       " m.last_error, m.amount_minor, m.currency");
+                       " m.last_error, m.amount_minor, m.currency, m.lease_until");
     const QString pendingSince =
         QStringLiteral("(CASE WHEN m.status = 'pending' THEN m.updated_at ELSE m.received_at END)");
     return {
@@ -54,7 +54,7 @@ QList<KindSpec> specs()
          QStringLiteral("m.lease_until"), true, false, false},
         {StuckKind::DeadLetter,
          QStringLiteral("d.id, m.order_ref, d.callback_id, m.channel, m.status, d.created_at,"
-                        " d.attempts, d.reason, m.amount_minor, m.currency"),
+                        " d.attempts, d.reason, m.amount_minor, m.currency, m.lease_until"),
          // Stuck while its message is still dead: a requeue (requeued_at, status pending)
          // and a resolve (status skipped) both end it; a message that dies again renews its
          // dead letter (requeued_at back to NULL).
@@ -63,7 +63,7 @@ QList<KindSpec> specs()
          QStringLiteral("d.created_at"), false, false, false},
         {StuckKind::PendingIdempotency,
          QStringLiteral("i.request_id, i.order_id, NULL, NULL, i.operation, i.created_at, 0, "
-                        "i.outcome, NULL, NULL"),
+                        "i.outcome, NULL, NULL, NULL"),
          // Stuck while a retry could still do the work: its order still sits at the version
          // the request was made against. Once the order has moved on (by this request or
          // another), a retry can only be refused as stale; nothing waits on the record.
@@ -73,14 +73,14 @@ QList<KindSpec> specs()
          QStringLiteral("i.created_at"), false, true, false},
         {StuckKind::RefundObligation,
          QStringLiteral("r.id, r.order_id, r.callback_id, r.channel, 'refund_due',"
-                        " r.created_at, 0, r.reason, r.amount_minor, r.currency"),
+                        " r.created_at, 0, r.reason, r.amount_minor, r.currency, NULL"),
          QStringLiteral(
              "FROM refund_obligations r WHERE r.resolved_at IS NULL AND r.created_at < ?"),
          QStringLiteral("r.created_at"), false, false, false},
         {StuckKind::OrderInFlight,
          QStringLiteral(
              "o.order_id, o.order_id, NULL, o.channel, o.state, o.updated_at, 0, o.state_reason,"
-             " o.amount_minor, o.currency"),
+             " o.amount_minor, o.currency, NULL"),
          QStringLiteral(
              "FROM orders o WHERE o.state IN ('paying', 'paid_unconfirmed') AND o.updated_at < ?"),
          QStringLiteral("o.updated_at"), false, false, true},
@@ -183,6 +183,8 @@ Result<StuckReport> StuckQuery::load(const StuckFilter &filter, const Actor &act
             r.hasAmount = !q->value(8).isNull();
             r.amountMinor = q->value(8).toLongLong();
             r.currency = q->value(9).toString();
+            if (!q->value(10).isNull())
+                r.leaseUntilMs = q->value(10).toLongLong();
             report.records << r;
         }
     }

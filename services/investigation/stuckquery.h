@@ -18,6 +18,8 @@
 #include <QList>
 #include <QMap>
 
+#include <optional>
+
 namespace OncePay {
 
 enum class StuckKind {
@@ -48,6 +50,9 @@ struct StuckRecord {
     bool hasAmount = false;
     qint64 amountMinor = 0;
     QString currency;
+    // A message's lease end (epoch ms), when it has one: what decides whether a processing
+    // message may take a manual fix (services/fixes/fixrules.h) without asking again.
+    std::optional<qint64> leaseUntilMs;
 };
 
 struct StuckFilter {

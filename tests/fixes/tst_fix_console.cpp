@@ -164,6 +164,70 @@ private Q_SLOTS:
         QVERIFY2(verified->ok(), qPrintable(verified->summary()));
     }
 
+    // The stuck page offers what the service's rule (fixKindsOffered) answers for the rows its
+    // background query read, lease end included: nothing for a message a worker holds under a
+    // live lease (propose would be refused), requeue and resolve once the lease ran out, and
+    // the proposal made from there is taken.
+    void stuckPageOffersNoFixUnderALiveLease()
+    {
+        auto made = ScratchDatabases::create(Dialect::Sqlite);
+        QVERIFY(made.ok());
+        auto dbs = std::move(made).value();
+        EngineFixture f(*dbs);
+        addStaff(f);
+        for (const char *event : {"evt_live", "evt_gone"})
+            f.deliver(StripeEvents::paymentIntentSucceeded(
+                f.params(QStringLiteral("o-") + event, "a1", 2100, "USD", event,
+                         QStringLiteral("pi_") + event)));
+        // The page reads with the wall clock: one worker still holds its lease for an hour, the
+        // other's ran out a minute ago; both claimed the message an hour ago.
+        const qint64 now = QDateTime::currentMSecsSinceEpoch();
+        const QString claim = QStringLiteral(
+            "UPDATE callback_messages SET status = 'processing', lease_owner = 'worker:x/1',"
+            " lease_until = ?, updated_at = ? WHERE callback_id = ?");
+        QVERIFY(Sql::update(f.orders->db(), claim,
+                            {now + 3600 * 1000, now - 3600 * 1000, "stripe:evt_live"})
+                    .ok());
+        QVERIFY(Sql::update(f.orders->db(), claim,
+                            {now - 60 * 1000, now - 3600 * 1000, "stripe:evt_gone"})
+                    .ok());
+
+        StuckPage stuck(dbs->orders(), amy);
+        QSignalSpy stuckLoaded(&stuck, &StuckPage::loaded);
+        stuck.refresh();
+        QVERIFY(stuckLoaded.wait(20000));
+        QModelIndex live, gone;
+        for (int r = 0; r < stuck.model()->rowCount(); ++r) {
+            const StuckRecord &rec = stuck.model()->rowAt(r);
+            const QModelIndex i = stuck.proxy()->mapFromSource(stuck.model()->index(r, 0));
+            if (rec.callbackId == u"stripe:evt_live" && rec.kind == StuckKind::ProcessingMessage)
+                live = i;
+            if (rec.callbackId == u"stripe:evt_gone" && rec.kind == StuckKind::ExpiredLease)
+                gone = i;
+        }
+        QVERIFY(live.isValid());
+        QVERIFY(gone.isValid());
+        auto *selection = stuck.table()->selectionModel();
+        const auto pick = QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows;
+        selection->setCurrentIndex(live, pick);
+        QVERIFY(!stuck.proposeButton()->isEnabled());
+        selection->select(gone, QItemSelectionModel::Select | QItemSelectionModel::Rows);
+        QCOMPARE(selection->selectedRows().size(), 2);
+        QVERIFY(!stuck.proposeButton()->isEnabled());
+        selection->setCurrentIndex(gone, pick);
+        QVERIFY(stuck.proposeButton()->isEnabled());
+
+        answerProposeDialog("poison_message", "its worker died");
+        QSignalSpy proposed(&stuck, &StuckPage::fixesProposed);
+        stuck.proposeButton()->click();
+        QTRY_COMPARE_WITH_TIMEOUT(proposed.count(), 1, 20000);
+        QCOMPARE(proposed.first().first().toInt(), 1);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM fix_requests WHERE status = 'open' AND kind ="
+                         " 'requeue_message' AND target_id = 'stripe:evt_gone'"),
+                 1);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM fix_requests"), 1);
+    }
+
     void ownProposalCannotBeDecidedInTheConsole()
     {
         // What the README promises: a reviewer's own proposal is shown but its approve and

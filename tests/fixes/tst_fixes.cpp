@@ -6,6 +6,7 @@
 #include "auth/staffservice.h"
 #include "db/sql.h"
 #include "enginefixture.h"
+#include "fixes/fixrules.h"
 #include "fixes/fixservice.h"
 #include "fixes/fixtargets.h"
 #include "investigation/dashboardquery.h"
@@ -78,6 +79,26 @@ QList<StuckRecord> stuckOf(const StuckReport &r, const QString &callbackId)
         if (s.callbackId == callbackId)
             out << s;
     return out;
+}
+
+// A stuck record as a fix target, with what the stuck query read (as the stuck page hands it
+// to the offer).
+FixTargetState targetOf(const StuckRecord &r)
+{
+    return {.targetKind = QStringLiteral("message"),
+            .targetId = r.callbackId,
+            .status = r.status,
+            .leaseUntilMs = r.leaseUntilMs};
+}
+
+FixTargetState target(const QString &kind, const QString &status,
+                      std::optional<qint64> leaseUntilMs = {}, const QString &discrepancyKind = {})
+{
+    return {.targetKind = kind,
+            .targetId = QStringLiteral("t-") + status,
+            .status = status,
+            .discrepancyKind = discrepancyKind,
+            .leaseUntilMs = leaseUntilMs};
 }
 
 qint64 dashboardStuck(EngineFixture &f, const QString &kind)
@@ -501,6 +522,144 @@ private Q_SLOTS:
         QCOMPARE(stuck.counts()->value(StuckKind::DeadLetter), 2);
         QCOMPARE(stuck.counts()->value(StuckKind::PendingMessage), 0);
         QCOMPARE(dashboardStuck(f, "dead_letter"), 2);
+    }
+
+    // The offer (fixKindsOffered, what the console shows for a selection) answers from the
+    // same rule propose enforces. What it offered before the rule moved to the service is
+    // kept, except a processing message under a live lease (or with no lease): no requeue,
+    // no resolve. The lease runs out strictly before `now`, as the stuck list's expired
+    // leases and the worker's reclaim count it.
+    void offerAnswersFromTheServiceRule()
+    {
+        const qint64 now = 1767225600000;
+        const QStringList both{FixKind::RequeueMessage, FixKind::ResolveMessage};
+        const QStringList resolve{FixKind::ResolveMessage};
+        const QStringList none;
+        const auto offered = [now](const QList<FixTargetState> &targets) {
+            return fixKindsOffered(targets, now);
+        };
+        const QString m = QStringLiteral("message");
+        QCOMPARE(offered({}), none);
+        QCOMPARE(offered({target(m, "dead")}), both);
+        QCOMPARE(offered({target(m, "failed")}), both);
+        QCOMPARE(offered({target(m, "pending")}), resolve);
+        QCOMPARE(offered({target(m, "completed")}), none);
+        QCOMPARE(offered({target(m, "skipped")}), none);
+        QCOMPARE(offered({target(m, "processing", now - 1)}), both);
+        QCOMPARE(offered({target(m, "processing", now)}), none);
+        QCOMPARE(offered({target(m, "processing", now + 60000)}), none);
+        QCOMPARE(offered({target(m, "processing")}), none);
+        // Several messages at once: what fits every one of them.
+        QCOMPARE(offered({target(m, "dead"), target(m, "failed"), target(m, "processing", 1)}),
+                 both);
+        QCOMPARE(offered({target(m, "dead"), target(m, "pending")}), resolve);
+        QCOMPARE(offered({target(m, "dead"), target(m, "processing", now + 1)}), none);
+        QCOMPARE(offered({target(m, "dead"), target(m, "completed")}), none);
+
+        const QString o = QStringLiteral("order");
+        QCOMPARE(offered({target(o, "paid_unconfirmed")}),
+                 (QStringList{FixKind::ConfirmPayment, FixKind::RollbackPayment}));
+        QCOMPARE(offered({target(o, "payment_failed")}), QStringList{FixKind::RollbackPayment});
+        for (const char *state : {"paying", "pending_payment", "paid", "cancelled", "refunded"})
+            QCOMPARE(offered({target(o, state)}), none);
+        QCOMPARE(offered({target(o, "paid_unconfirmed"), target(o, "paid_unconfirmed")}), none);
+
+        const QString d = QStringLiteral("discrepancy");
+        QCOMPARE(offered({target(d, "open", {}, "fee_mismatch")}),
+                 (QStringList{FixKind::AdjustFee, FixKind::WriteOff}));
+        QCOMPARE(offered({target(d, "open", {}, "amount_mismatch")}),
+                 QStringList{FixKind::WriteOff});
+        QCOMPARE(offered({target(d, "resolved", {}, "fee_mismatch")}), none);
+        QCOMPARE(offered({target(d, "open", {}, "fee_mismatch"), target(d, "open", {}, "x")}),
+                 none);
+
+        const QString period = QStringLiteral("period");
+        QCOMPARE(offered({target(period, "open")}), QStringList{FixKind::ClosePeriod});
+        QCOMPARE(offered({target(period, "open"), target(period, "open")}), none);
+
+        // Targets of different kinds take nothing together.
+        QCOMPARE(offered({target(m, "dead"), target(o, "paid_unconfirmed")}), none);
+
+        // Each kind is refused for a target of another kind, and for an unknown kind.
+        QCOMPARE(fixFits(FixKind::RequeueMessage, target(o, "paid_unconfirmed"), now).error().code,
+                 ErrorCode::Invalid);
+        QCOMPARE(fixFits("delete_everything", target(m, "dead"), now).error().code,
+                 ErrorCode::Invalid);
+        const auto live = fixFits(FixKind::ResolveMessage, target(m, "processing", now), now);
+        QVERIFY(!live.ok());
+        QCOMPARE(live.error().code, ErrorCode::Conflict);
+        QCOMPARE(live.error().reason, QStringLiteral("not_applicable"));
+        QVERIFY2(live.error().message.contains("under a live lease"),
+                 qPrintable(live.error().message));
+    }
+
+    // One rule for the offer and the refusal: a message a worker holds under a live lease is
+    // offered neither requeue nor resolve, and propose refuses both with the very error the
+    // rule gives; once its lease has run out (the worker died), both are offered, and a
+    // requeue is proposed, approved and applied.
+    void liveLeaseIsNeitherOfferedNorProposed_data() { addEngineRows(); }
+    void liveLeaseIsNeitherOfferedNorProposed()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        EngineFixture f(*dbs);
+        Desk desk(f);
+        f.deliver(StripeEvents::paymentIntentSucceeded(
+            f.params("o-busy", "a1", 2100, "USD", "evt_busy", "pi_busy")));
+        f.clock.advance(10 * 60 * 1000);
+        // A worker claimed it six minutes ago and holds its lease for one more minute.
+        const qint64 leaseUntil = f.clock.nowMs() + 60 * 1000;
+        QVERIFY(Sql::update(f.orders->db(),
+                            "UPDATE callback_messages SET status = 'processing',"
+                            " lease_owner = 'worker:slow/1', lease_until = ?, updated_at = ?"
+                            " WHERE callback_id = 'stripe:evt_busy'",
+                            {leaseUntil, f.clock.nowMs() - 6 * 60 * 1000})
+                    .ok());
+
+        const StuckQuery stuck(*f.orders, f.clock);
+        auto held = stuck.load({}, amy);
+        QVERIFY(held.ok());
+        auto rows = stuckOf(*held, "stripe:evt_busy");
+        QCOMPARE(rows.size(), 1);
+        QCOMPARE(rows.first().kind, StuckKind::ProcessingMessage);
+        QVERIFY(rows.first().leaseUntilMs == leaseUntil);
+        QCOMPARE(fixKindsOffered({targetOf(rows.first())}, f.clock.nowMs()), QStringList());
+        for (const QString &kind : {FixKind::RequeueMessage, FixKind::ResolveMessage}) {
+            const auto why = fixFits(kind, targetOf(rows.first()), f.clock.nowMs());
+            QVERIFY(!why.ok());
+            auto refused = desk.fixes.propose(proposal(kind, "stripe:evt_busy"), amy);
+            QVERIFY(!refused.ok());
+            QCOMPARE(refused.error().code, why.error().code);
+            QCOMPARE(refused.error().reason, why.error().reason);
+            QCOMPARE(refused.error().message, why.error().message);
+            QVERIFY2(refused.error().message.contains("under a live lease"),
+                     qPrintable(refused.error().message));
+        }
+        QCOMPARE(f.count("SELECT COUNT(*) FROM fix_requests"), 0);
+        QCOMPARE(
+            f.count(
+                "SELECT COUNT(*) FROM audit_outbox WHERE action = 'fix.refused' AND actor = 'amy'"),
+            2);
+
+        // The lease runs out: the worker died.
+        f.clock.advance(61 * 1000);
+        auto lapsed = stuck.load({}, amy);
+        QVERIFY(lapsed.ok());
+        rows = stuckOf(*lapsed, "stripe:evt_busy");
+        QCOMPARE(rows.size(), 1);
+        QCOMPARE(rows.first().kind, StuckKind::ExpiredLease);
+        QVERIFY(rows.first().leaseUntilMs == leaseUntil);
+        QCOMPARE(fixKindsOffered({targetOf(rows.first())}, f.clock.nowMs()),
+                 (QStringList{FixKind::RequeueMessage, FixKind::ResolveMessage}));
+        QVERIFY(fixFits(FixKind::ResolveMessage, targetOf(rows.first()), f.clock.nowMs()).ok());
+        auto fix = desk.fixes.propose(proposal(FixKind::RequeueMessage, "stripe:evt_busy"), amy);
+        QVERIFY2(fix.ok(), qPrintable(fix.ok() ? QString() : fix.error().message));
+        auto applied = desk.fixes.approve(fix->id, fix->changeSha256, "worker died", kOrigin, fin);
+        QVERIFY2(applied.ok(), qPrintable(applied.ok() ? QString() : applied.error().message));
+        QCOMPARE(applied->status, FixStatus::Applied);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM callback_messages WHERE callback_id ="
+                         " 'stripe:evt_busy' AND status = 'pending' AND attempts = 0"
+                         " AND lease_until IS NULL"),
+                 1);
     }
 
     void badProposalsChangeNothing_data() { addEngineRows(); }

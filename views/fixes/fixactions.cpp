@@ -3,6 +3,7 @@
 #include "auth/permissions.h"
 #include "common/backgroundquery.h"
 #include "common/enginetext.h"
+#include "fixes/fixrules.h"
 #include "fixes/fixservice.h"
 #include "proposefixdialog.h"
 
@@ -19,38 +20,17 @@ QString consoleOrigin()
     return QStringLiteral("console@%1").arg(QSysInfo::machineHostName());
 }
 
-QStringList fixKindsFor(const QList<FixTargetRow> &rows)
+QStringList fixKindsFor(const QList<FixTargetRow> &rows, qint64 nowMs)
 {
-    if (rows.isEmpty())
-        return {};
-    QStringList kinds;
-    const auto all = [&](auto pred) { return std::all_of(rows.cbegin(), rows.cend(), pred); };
-    if (all([](const FixTargetRow &r) { return r.kindOfTarget == u"message"; })) {
-        if (all([](const FixTargetRow &r) {
-                return r.status == u"dead" || r.status == u"failed" || r.status == u"processing";
-            }))
-            kinds << FixKind::RequeueMessage;
-        if (all([](const FixTargetRow &r) {
-                return r.status != u"completed" && r.status != u"skipped";
-            }))
-            kinds << FixKind::ResolveMessage;
-    }
-    if (rows.size() == 1 && rows.first().kindOfTarget == u"order") {
-        const QString state = rows.first().status;
-        if (state == u"paid_unconfirmed")
-            kinds << FixKind::ConfirmPayment;
-        if (state == u"paid_unconfirmed" || state == u"payment_failed")
-            kinds << FixKind::RollbackPayment;
-    }
-    if (rows.size() == 1 && rows.first().kindOfTarget == u"period")
-        kinds << FixKind::ClosePeriod;
-    if (rows.size() == 1 && rows.first().kindOfTarget == u"discrepancy" &&
-        rows.first().status == u"open") {
-        if (rows.first().discrepancyKind == u"fee_mismatch")
-            kinds << FixKind::AdjustFee;
-        kinds << FixKind::WriteOff;
-    }
-    return kinds;
+    QList<FixTargetState> targets;
+    targets.reserve(rows.size());
+    for (const FixTargetRow &r : rows)
+        targets.append({.targetKind = r.kindOfTarget,
+                        .targetId = r.targetId,
+                        .status = r.status,
+                        .discrepancyKind = r.discrepancyKind,
+                        .leaseUntilMs = r.leaseUntilMs});
+    return fixKindsOffered(targets, nowMs);
 }
 
 namespace {
@@ -71,7 +51,7 @@ void proposeFixes(QWidget *parent, const ConnectionProfile &orders, const Actor 
                                  QObject::tr("Your role may not propose fixes."));
         return;
     }
-    const QStringList kinds = fixKindsFor(rows);
+    const QStringList kinds = fixKindsFor(rows, Clock::system().nowMs());
     if (kinds.isEmpty()) {
         QMessageBox::information(parent, QObject::tr("Propose a fix"),
                                  QObject::tr("No fix fits the selected rows."));

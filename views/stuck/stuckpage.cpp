@@ -167,7 +167,8 @@ std::optional<FixTargetRow> fixTarget(const StuckRecord &r)
     case StuckKind::ExpiredLease:
     case StuckKind::ProcessingMessage:
     case StuckKind::PendingMessage:
-        return FixTargetRow{QStringLiteral("message"), r.callbackId, r.status, {}, r.currency};
+        return FixTargetRow{
+            QStringLiteral("message"), r.callbackId, r.status, {}, r.currency, r.leaseUntilMs};
     case StuckKind::OrderInFlight:
         return FixTargetRow{QStringLiteral("order"), r.orderId, r.status, {}, r.currency};
     default: return std::nullopt;
@@ -192,7 +193,9 @@ static QList<FixTargetRow> selectedTargets(const QTableView *table,
 
 void StuckPage::updateActions()
 {
-    m_propose->setEnabled(!fixKindsFor(selectedTargets(m_table, m_proxy, m_model)).isEmpty());
+    m_propose->setEnabled(
+        !fixKindsFor(selectedTargets(m_table, m_proxy, m_model), Clock::system().nowMs())
+             .isEmpty());
 }
 
 void StuckPage::proposeFix()
