@@ -1,5 +1,6 @@
 #include "enginetext.h"
 
+#include "auth/permissions.h"
 #include "common/labels.h"
 #include "fixes/fixlabels.h"
 
@@ -31,6 +32,7 @@ namespace {
 //   X  a fix status code, shown as its word
 //   n  another engine sentence, translated in turn (as is when it is none)
 //   N  another engine sentence that must be one (else the whole text is not this template)
+//   o  a staff role code (agent, finance, auditor, admin), shown as its word
 // More specific templates come first: the first whole match wins.
 struct Template {
     const char *source;
@@ -205,6 +207,19 @@ const Template kTemplates[] = {
     {QT_TRANSLATE_NOOP("OncePay::EngineText", "no message with callback id '%1'"), "c"},
     {QT_TRANSLATE_NOOP("OncePay::EngineText", "no order '%1'"), "c"},
     {QT_TRANSLATE_NOOP("OncePay::EngineText", "a fix of amount 0 changes nothing"), ""},
+    // Staff accounts (services/auth/staffservice.cpp).
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "unknown role: a role is agent, finance, auditor or admin"),
+     ""},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "there is no staff account by that name"), ""},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "there is no staff account %1"), "c"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "an administrator may not change their own role"),
+     ""},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "%1 already has the role %2"), "co"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "%1 is the last enabled administrator and keeps the role"),
+     "c"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "the role of %1 was not changed"), "c"},
     // Callbacks refused at the door (services/channels, prefixed with the channel).
     {QT_TRANSLATE_NOOP("OncePay::EngineText", "%1: %2"), "cN"},
     {QT_TRANSLATE_NOOP("OncePay::EngineText", "no '%1' signature matches"), "c"},
@@ -306,6 +321,10 @@ std::optional<QString> argument(char kind, const QString &value, int depth)
     case 'S': return discrepancyStatus(value);
     case 'P': return paymentStatus(value);
     case 'X': return fixStatus(value);
+    case 'o': {
+        const auto role = parseStaffRole(value);
+        return role ? Labels::role(*role) : value;
+    }
     case 'n': return translated(value, depth + 1).value_or(value);
     case 'N': return translated(value, depth + 1);
     default: return value;

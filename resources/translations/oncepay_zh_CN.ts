@@ -1761,482 +1761,517 @@ hash      %2</translation>
 <context>
     <name>OncePay::EngineText</name>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="43"/>
+        <location filename="../../models/common/enginetext.cpp" line="45"/>
         <source>not an event OncePay acts on</source>
         <translation>OncePay 不处理此类事件</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="44"/>
+        <location filename="../../models/common/enginetext.cpp" line="46"/>
         <source>informational: payment still pending at %1</source>
         <translation>仅供参考：%1 上的支付仍在处理中</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="45"/>
+        <location filename="../../models/common/enginetext.cpp" line="47"/>
         <source>callback names no order</source>
         <translation>回调未指明订单</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="46"/>
+        <location filename="../../models/common/enginetext.cpp" line="48"/>
         <source>unknown order %1</source>
         <translation>未知订单 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="47"/>
+        <location filename="../../models/common/enginetext.cpp" line="49"/>
         <source>stale: %1; captured money flagged for refund</source>
         <translation>已过期：%1；已收款项已标记为待退款</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="48"/>
+        <location filename="../../models/common/enginetext.cpp" line="50"/>
         <source>stale: %1</source>
         <translation>已过期：%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="49"/>
+        <location filename="../../models/common/enginetext.cpp" line="51"/>
         <source>success without transaction id or amount</source>
         <translation>支付成功通知缺少交易号或金额</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="50"/>
+        <location filename="../../models/common/enginetext.cpp" line="52"/>
         <source>already applied: capture %1 is recorded</source>
         <translation>已处理过：收款 %1 已有记录</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="51"/>
+        <location filename="../../models/common/enginetext.cpp" line="53"/>
         <source>attempt %1 is not the current attempt of order %2 (v%3, %4)</source>
         <translation>支付尝试 %1 不是订单 %2 的当前支付尝试（版本 %3，%4）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="54"/>
+        <location filename="../../models/common/enginetext.cpp" line="56"/>
         <source>success for attempt %1 while order %2 is %3 at v%4</source>
         <translation>支付尝试 %1 成功时，订单 %2 为“%3”（版本 %4）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="56"/>
+        <location filename="../../models/common/enginetext.cpp" line="58"/>
         <source>currency %1 differs from the order&apos;s %2</source>
         <translation>币种 %1 与订单币种 %2 不一致</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="57"/>
+        <location filename="../../models/common/enginetext.cpp" line="59"/>
         <source>amount %1 differs from the order&apos;s %2</source>
         <translation>金额 %1 与订单金额 %2 不一致</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="58"/>
+        <location filename="../../models/common/enginetext.cpp" line="60"/>
         <source>confirmation refused: %1</source>
         <translation>拒绝确认：%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="59"/>
+        <location filename="../../models/common/enginetext.cpp" line="61"/>
         <source>paid_unconfirmed at v%1: %2; waiting for a person</source>
         <translation>已付款待确认（版本 %1）：%2；等待人工处理</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="61"/>
+        <location filename="../../models/common/enginetext.cpp" line="63"/>
         <source>amount and currency confirmed</source>
         <translation>金额与币种核对无误</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="62"/>
+        <location filename="../../models/common/enginetext.cpp" line="64"/>
         <source>failure of attempt %1, which is not the current attempt of order %2 (v%3)</source>
         <translation>支付尝试 %1 的失败通知：该尝试不是订单 %2 的当前支付尝试（版本 %3）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="65"/>
+        <location filename="../../models/common/enginetext.cpp" line="67"/>
         <source>already applied: attempt already failed</source>
         <translation>已处理过：该支付尝试已失败</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="66"/>
+        <location filename="../../models/common/enginetext.cpp" line="68"/>
         <source>failure after success ignored: order %1 is %2 at v%3</source>
         <translation>成功后的失败通知已忽略：订单 %1 为“%2”（版本 %3）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="69"/>
+        <location filename="../../models/common/enginetext.cpp" line="71"/>
         <source>refund of %1 arrived before its capture</source>
         <translation>%1 的退款通知早于其收款到达</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="70"/>
+        <location filename="../../models/common/enginetext.cpp" line="72"/>
         <source>refund of %1, not the order&apos;s current payment; %2 refund flag(s) resolved</source>
         <translation>%1 的退款不属于订单当前的付款；已了结 %2 个待退款标记</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="73"/>
+        <location filename="../../models/common/enginetext.cpp" line="75"/>
         <source>already applied: order %1 already refunded</source>
         <translation>已处理过：订单 %1 已退款</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="74"/>
+        <location filename="../../models/common/enginetext.cpp" line="76"/>
         <source>refund while order %1 is %2; waiting for it to be paid</source>
         <translation>订单 %1 为“%2”时收到退款通知；等待其支付完成</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="77"/>
+        <location filename="../../models/common/enginetext.cpp" line="79"/>
         <source>%1 at v%2</source>
         <translation>%1（版本 %2）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="79"/>
+        <location filename="../../models/common/enginetext.cpp" line="81"/>
         <source>%1 reports success</source>
         <translation>%1 通知支付成功</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="80"/>
+        <location filename="../../models/common/enginetext.cpp" line="82"/>
         <source>%1 reports failure</source>
         <translation>%1 通知支付失败</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="81"/>
+        <location filename="../../models/common/enginetext.cpp" line="83"/>
         <source>%1 reports refund</source>
         <translation>%1 通知已退款</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="82"/>
+        <location filename="../../models/common/enginetext.cpp" line="84"/>
         <source>payment attempt on %1</source>
         <translation>通过 %1 发起支付</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="83"/>
+        <location filename="../../models/common/enginetext.cpp" line="85"/>
         <source>rolled back after capture: %1</source>
         <translation>收款后回滚：%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="84"/>
+        <location filename="../../models/common/enginetext.cpp" line="86"/>
         <source>order %1 is no longer at version %2 in state %3</source>
         <translation>订单 %1 已不是版本 %2、状态“%3”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="86"/>
+        <location filename="../../models/common/enginetext.cpp" line="88"/>
         <source>order %1 is at version %2, not %3</source>
         <translation>订单 %1 当前为版本 %2，而不是 %3</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="87"/>
+        <location filename="../../models/common/enginetext.cpp" line="89"/>
         <source>order %1 has no captured payment to confirm</source>
         <translation>订单 %1 没有可确认的收款</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="88"/>
+        <location filename="../../models/common/enginetext.cpp" line="90"/>
         <source>order %1: %2 → %3 is not a transition of the state machine</source>
         <translation>订单 %1：%2 → %3 不是状态机允许的状态变更</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="91"/>
+        <location filename="../../models/common/enginetext.cpp" line="93"/>
         <source>order %1 does not exist</source>
         <translation>订单 %1 不存在</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="92"/>
+        <location filename="../../models/common/enginetext.cpp" line="94"/>
         <source>request id %1 was already used for a different request (%2 on order %3 at version %4)</source>
         <translation>请求号 %1 已被另一请求使用（订单 %3 版本 %4 上的 %2）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="97"/>
+        <location filename="../../models/common/enginetext.cpp" line="99"/>
         <source>captured money OncePay rejected (stale attempt) has settled; refund it</source>
         <translation>OncePay 已拒绝（过期支付尝试）的收款已结算，需退款</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="100"/>
+        <location filename="../../models/common/enginetext.cpp" line="102"/>
         <source>%1 line for a transaction OncePay has no payment for</source>
         <translation>该交易有%1结算行，但 OncePay 中没有对应付款</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="103"/>
+        <location filename="../../models/common/enginetext.cpp" line="105"/>
         <source>captured %1 h ago, no settlement line</source>
         <translation>%1 小时前收款，尚无结算行</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="104"/>
+        <location filename="../../models/common/enginetext.cpp" line="106"/>
         <source>settled again (first settlement line %1)</source>
         <translation>重复结算（首个结算行 %1）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="105"/>
+        <location filename="../../models/common/enginetext.cpp" line="107"/>
         <source>settled, but order %1 is %2</source>
         <translation>已结算，但订单 %1 为“%2”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="106"/>
+        <location filename="../../models/common/enginetext.cpp" line="108"/>
         <source>settled in %1, order in %2</source>
         <translation>结算币种 %1，订单币种 %2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="107"/>
+        <location filename="../../models/common/enginetext.cpp" line="109"/>
         <source>settled %1, order %2</source>
         <translation>结算金额 %1，订单金额 %2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="108"/>
+        <location filename="../../models/common/enginetext.cpp" line="110"/>
         <source>the channel refunded %1; OncePay has no refund of this payment</source>
         <translation>渠道已退款 %1；OncePay 没有这笔付款的退款记录</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="111"/>
+        <location filename="../../models/common/enginetext.cpp" line="113"/>
         <source>refunded %1 h ago, no refund line</source>
         <translation>%1 小时前已退款，尚无退款结算行</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="112"/>
+        <location filename="../../models/common/enginetext.cpp" line="114"/>
         <source>refund lines return %1, OncePay refunded %2</source>
         <translation>退款结算行退回 %1，OncePay 退款 %2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="113"/>
+        <location filename="../../models/common/enginetext.cpp" line="115"/>
         <source>fee %1 instead of %2: the %3 schedule change (rate %4 ppm) explains it</source>
         <translation>手续费为 %1 而非 %2：可由费率表 #%3 的变更（费率 %4 ppm）解释</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="116"/>
+        <location filename="../../models/common/enginetext.cpp" line="118"/>
         <source>fee %1 instead of %2 (%3)</source>
         <translation>手续费为 %1 而非 %2（%3）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="117"/>
+        <location filename="../../models/common/enginetext.cpp" line="119"/>
         <source>period closed</source>
         <translation>账期已关闭</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="118"/>
+        <location filename="../../models/common/enginetext.cpp" line="120"/>
         <source>beyond the %1 ppm tolerance</source>
         <translation>超出 %1 ppm 的容差</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="119"/>
+        <location filename="../../models/common/enginetext.cpp" line="121"/>
         <source>no fee schedule change explains it</source>
         <translation>没有可解释的费率表变更</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="121"/>
+        <location filename="../../models/common/enginetext.cpp" line="123"/>
         <source>resolved by a manual fix</source>
         <translation>已通过人工修复解决</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="123"/>
+        <location filename="../../models/common/enginetext.cpp" line="125"/>
         <source>%1 proposed (%2: %3)</source>
         <translation>已提议修复“%1”（%2：%3）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="124"/>
+        <location filename="../../models/common/enginetext.cpp" line="126"/>
         <source>%1 approved: %2</source>
         <translation>修复“%1”已批准：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="125"/>
+        <location filename="../../models/common/enginetext.cpp" line="127"/>
         <source>%1 approved</source>
         <translation>修复“%1”已批准</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="126"/>
+        <location filename="../../models/common/enginetext.cpp" line="128"/>
         <source>%1 rejected: %2</source>
         <translation>修复“%1”已驳回：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="127"/>
+        <location filename="../../models/common/enginetext.cpp" line="129"/>
         <source>%1 rejected</source>
         <translation>修复“%1”已驳回</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="128"/>
+        <location filename="../../models/common/enginetext.cpp" line="130"/>
         <source>%1 applied</source>
         <translation>修复“%1”已执行</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="129"/>
+        <location filename="../../models/common/enginetext.cpp" line="131"/>
         <source>%1 failed: %2</source>
         <translation>修复“%1”执行失败：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="131"/>
+        <location filename="../../models/common/enginetext.cpp" line="133"/>
         <source>message %1 (%2 %3): %4 after %5 attempt(s), received %6, last change %7</source>
         <translation>消息 %1（%2 %3）：尝试 %5 次后为“%4”，接收于 %6，最后变更于 %7</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="134"/>
+        <location filename="../../models/common/enginetext.cpp" line="136"/>
         <source>  last error: %1</source>
         <translation>  最近错误：%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="135"/>
+        <location filename="../../models/common/enginetext.cpp" line="137"/>
         <source>discrepancy #%1 %2 on %3 %4, %5: expected %6, actual %7 %8</source>
         <translation>异常 #%1 %2，%3 %4，%5：应为 %6，实际 %7 %8</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="138"/>
+        <location filename="../../models/common/enginetext.cpp" line="140"/>
         <source>  settlement line #%1 (%2): gross %3, fee %4, net %5 %6, settled %7</source>
         <translation>  结算行 #%1（%2）：总额 %3，手续费 %4，净额 %5 %6，结算于 %7</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="141"/>
+        <location filename="../../models/common/enginetext.cpp" line="143"/>
         <source>  payment of order %1: %2 %3, %4, captured %5</source>
         <translation>  订单 %1 的付款：%2 %3，%4，收款于 %5</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="143"/>
+        <location filename="../../models/common/enginetext.cpp" line="145"/>
         <source>order %1 does not exist (yet): a callback for it cannot be applied</source>
         <translation>订单 %1（尚）不存在：无法应用针对它的回调</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="146"/>
+        <location filename="../../models/common/enginetext.cpp" line="148"/>
         <source>order %1: %2 at version %3, %4 %5</source>
         <translation>订单 %1：%2，版本 %3，%4 %5</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="147"/>
+        <location filename="../../models/common/enginetext.cpp" line="149"/>
         <source>  v%1 %2 → %3 by %4 (%5 %6) %7</source>
         <translation>  版本 %1：%2 → %3，操作者 %4（%5 %6）%7</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="148"/>
+        <location filename="../../models/common/enginetext.cpp" line="150"/>
         <source>  refused: %1</source>
         <translation>  被拒绝：%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="149"/>
+        <location filename="../../models/common/enginetext.cpp" line="151"/>
         <source>period %1, bound to %2</source>
         <translation>账期 %1，绑定于 %2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="150"/>
+        <location filename="../../models/common/enginetext.cpp" line="152"/>
         <source>  %1</source>
         <translation>  %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="209"/>
+        <location filename="../../models/common/enginetext.cpp" line="211"/>
+        <source>unknown role: a role is agent, finance, auditor or admin</source>
+        <translation>未知角色：角色须为 agent（客服）、finance（财务）、auditor（审计）或 admin（管理员）</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="214"/>
+        <source>there is no staff account by that name</source>
+        <translation>没有该名称的员工账户</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="215"/>
+        <source>there is no staff account %1</source>
+        <translation>没有员工账户 %1</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="216"/>
+        <source>an administrator may not change their own role</source>
+        <translation>管理员不能更改自己的角色</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="218"/>
+        <source>%1 already has the role %2</source>
+        <translation>%1 已是%2角色</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="219"/>
+        <source>%1 is the last enabled administrator and keeps the role</source>
+        <translation>%1 是最后一位启用的管理员，保留其角色</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="222"/>
+        <source>the role of %1 was not changed</source>
+        <translation>%1 的角色未更改</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="224"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="210"/>
+        <location filename="../../models/common/enginetext.cpp" line="225"/>
         <source>no &apos;%1&apos; signature matches</source>
         <translation>没有匹配的“%1”签名</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="211"/>
+        <location filename="../../models/common/enginetext.cpp" line="226"/>
         <source>no v1 signature matches</source>
         <translation>没有匹配的 v1 签名</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="212"/>
+        <location filename="../../models/common/enginetext.cpp" line="227"/>
         <source>signature does not verify with the configured certificate</source>
         <translation>签名无法用所配置的证书验证</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="215"/>
+        <location filename="../../models/common/enginetext.cpp" line="230"/>
         <source>signature header has no &apos;%1&apos; signature</source>
         <translation>签名头中没有“%1”签名</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="152"/>
+        <location filename="../../models/common/enginetext.cpp" line="154"/>
         <source>%1 already has an open proposal (#%2); decide that one first</source>
         <translation>%1 已有一个待审批的修复提议（#%2）；请先处理那一个</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="155"/>
+        <location filename="../../models/common/enginetext.cpp" line="157"/>
         <source>%1 got an open proposal at the same moment; decide that one first</source>
         <translation>%1 同时收到了另一个修复提议；请先处理那一个</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="158"/>
+        <location filename="../../models/common/enginetext.cpp" line="160"/>
         <source>fix #%1 was decided meanwhile</source>
         <translation>修复 #%1 已在此期间被处理</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="159"/>
+        <location filename="../../models/common/enginetext.cpp" line="161"/>
         <source>fix #%1 is %2; only an open proposal is decided</source>
         <translation>修复 #%1 为“%2”；只有等待审批的提议才能决定</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="161"/>
+        <location filename="../../models/common/enginetext.cpp" line="163"/>
         <source>%1 proposed fix #%2 and may not decide it</source>
         <translation>%1 提议了修复 #%2，不能由本人审批</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="162"/>
+        <location filename="../../models/common/enginetext.cpp" line="164"/>
         <source>fix #%1&apos;s stored change no longer matches its digest</source>
         <translation>修复 #%1 存储的变更与其摘要不再一致</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="165"/>
+        <location filename="../../models/common/enginetext.cpp" line="167"/>
         <source>order %1 is %2; %3 takes paid_unconfirmed orders</source>
         <translation>订单 %1 为“%2”；“%3”只适用于已付款待确认的订单</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="167"/>
+        <location filename="../../models/common/enginetext.cpp" line="169"/>
         <source>order %1 is %2; %3 takes paid_unconfirmed or payment_failed orders</source>
         <translation>订单 %1 为“%2”；“%3”只适用于已付款待确认或支付失败的订单</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="170"/>
+        <location filename="../../models/common/enginetext.cpp" line="172"/>
         <source>message %1 is %2; %3 takes dead or failed messages and expired leases</source>
         <translation>消息 %1 为“%2”；“%3”只适用于死信、处理失败的消息和租约已过期的消息</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="173"/>
+        <location filename="../../models/common/enginetext.cpp" line="175"/>
         <source>message %1 is %2 under a live lease; %3 takes dead or failed messages and expired leases</source>
         <translation>消息 %1 为“%2”且租约仍有效；“%3”只适用于死信、处理失败的消息和租约已过期的消息</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="177"/>
+        <location filename="../../models/common/enginetext.cpp" line="179"/>
         <source>message %1 is %2; %3 takes dead or failed messages, pending ones and expired leases</source>
         <translation>消息 %1 为“%2”；“%3”只适用于死信、处理失败或待处理的消息和租约已过期的消息</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="181"/>
+        <location filename="../../models/common/enginetext.cpp" line="183"/>
         <source>message %1 is %2 under a live lease; %3 takes dead or failed messages, pending ones and expired leases</source>
         <translation>消息 %1 为“%2”且租约仍有效；“%3”只适用于死信、处理失败或待处理的消息和租约已过期的消息</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="185"/>
+        <location filename="../../models/common/enginetext.cpp" line="187"/>
         <source>discrepancy #%1 is %2, not open</source>
         <translation>异常 #%1 为“%2”，不是未结状态</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="186"/>
+        <location filename="../../models/common/enginetext.cpp" line="188"/>
         <source>discrepancy #%1 is a %2; adjust_fee takes fee mismatches</source>
         <translation>异常 #%1 是“%2”；调整手续费只适用于手续费不符</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="189"/>
+        <location filename="../../models/common/enginetext.cpp" line="191"/>
         <source>discrepancy #%1 has no order to book a fee adjustment on</source>
         <translation>异常 #%1 没有可记入手续费调整的订单</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="192"/>
+        <location filename="../../models/common/enginetext.cpp" line="194"/>
         <source>discrepancy #%1 carries no amounts; give the amount to book</source>
         <translation>异常 #%1 没有金额；请给出要记账的金额</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="195"/>
+        <location filename="../../models/common/enginetext.cpp" line="197"/>
         <source>%1 discrepancies of the period are still open; decide them first</source>
         <translation>该账期还有 %1 个未结异常；请先处理它们</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="198"/>
+        <location filename="../../models/common/enginetext.cpp" line="200"/>
         <source>no finished reconciliation run covers the period; reconcile it first</source>
         <translation>没有已完成的对账运行覆盖该账期；请先对账</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="201"/>
+        <location filename="../../models/common/enginetext.cpp" line="203"/>
         <source>the period overlaps a period that is already closed</source>
         <translation>该账期与已关闭的账期重叠</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="204"/>
+        <location filename="../../models/common/enginetext.cpp" line="206"/>
         <source>no discrepancy #%1</source>
         <translation>没有异常 #%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="205"/>
+        <location filename="../../models/common/enginetext.cpp" line="207"/>
         <source>no message with callback id &apos;%1&apos;</source>
         <translation>没有回调号为“%1”的消息</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="206"/>
+        <location filename="../../models/common/enginetext.cpp" line="208"/>
         <source>no order &apos;%1&apos;</source>
         <translation>没有订单“%1”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="207"/>
+        <location filename="../../models/common/enginetext.cpp" line="209"/>
         <source>a fix of amount 0 changes nothing</source>
         <translation>金额为 0 的修复不会改变任何东西</translation>
     </message>

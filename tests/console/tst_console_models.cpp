@@ -319,6 +319,12 @@ private Q_SLOTS:
             }
             QCOMPARE(Labels::engineText("unknown order ghost-1"),
                      QStringLiteral("未知订单 ghost-1"));
+            // A staff refusal, its role code as the role's word.
+            QCOMPARE(Labels::engineText("amy already has the role finance"),
+                     QStringLiteral("amy 已是财务角色"));
+            QCOMPARE(
+                Labels::engineText("boss is the last enabled administrator and keeps the role"),
+                QStringLiteral("boss 是最后一位启用的管理员，保留其角色"));
             QCOMPARE(Labels::engineText("settled 62700 XOF, order 66000 XOF"),
                      QStringLiteral("结算金额 62700 XOF，订单金额 66000 XOF"));
             QCOMPARE(Labels::engineText("confirm_payment proposed (payment_verified: seen)"),
