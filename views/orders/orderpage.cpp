@@ -546,10 +546,21 @@ void OrderPage::proposeOrderFix()
 
 void OrderPage::proposeMessageFix()
 {
+    // The order's messages that take a fix now, as the service's rule answers (a processing
+    // message only once its lease has run out).
+    const qint64 now = Clock::system().nowMs();
     QList<FixTargetRow> rows;
-    for (const CallbackMessageRow &m : m_picture.messages)
-        if (m.status == u"dead" || m.status == u"failed" || m.status == u"pending")
-            rows.append({QStringLiteral("message"), m.callbackId, m.status, {}, m.currency});
+    for (const CallbackMessageRow &m : m_picture.messages) {
+        const FixTargetRow row{QStringLiteral("message"),
+                               m.callbackId,
+                               m.status,
+                               {},
+                               m.currency,
+                               m.leaseUntil > 0 ? std::optional<qint64>(m.leaseUntil)
+                                                : std::nullopt};
+        if (!fixKindsFor({row}, now).isEmpty())
+            rows.append(row);
+    }
     const QString orderId = m_picture.order.orderId;
     QPointer<OrderPage> self(this);
     proposeFixes(this, m_orders, m_actor, rows, [self, orderId](int n) {

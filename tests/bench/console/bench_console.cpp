@@ -142,7 +142,7 @@ QList<std::pair<QString, QVariantList>> stuckStatements(qint64 now, bool rows)
 {
     const qint64 cut = now - 300 * 1000, idemCut = now - 600 * 1000;
     const QString cols = "m.id, m.order_ref, m.callback_id, m.channel, m.status, %1,"
-                         " m.attempts, m.last_error, m.amount_minor, m.currency";
+                         " m.attempts, m.last_error, m.amount_minor, m.currency, m.lease_until";
     QList<std::pair<QString, QVariantList>> statements{
         {"SELECT setting_key, setting_value FROM ops_settings", {}}};
     const QString pendingSince =
@@ -165,25 +165,25 @@ QList<std::pair<QString, QVariantList>> stuckStatements(qint64 now, bool rows)
          "m.lease_until",
          {now, now}},
         {"d.id, m.order_ref, d.callback_id, m.channel, m.status, d.created_at, d.attempts,"
-         " d.reason, m.amount_minor, m.currency",
+         " d.reason, m.amount_minor, m.currency, m.lease_until",
          "FROM dead_letters d JOIN callback_messages m ON m.id = d.message_id WHERE"
          " m.status = 'dead' AND d.requeued_at IS NULL AND d.created_at < ?",
          "d.created_at",
          {now}},
         {"i.request_id, i.order_id, NULL, NULL, i.operation, i.created_at, 0, i.outcome,"
-         " NULL, NULL",
+         " NULL, NULL, NULL",
          "FROM idempotency_records i WHERE i.status = 0 AND i.created_at < ? AND EXISTS"
          " (SELECT 1 FROM orders o WHERE o.order_id = i.order_id AND o.version ="
          " i.expected_version)",
          "i.created_at",
          {idemCut}},
         {"r.id, r.order_id, r.callback_id, r.channel, 'refund_due', r.created_at, 0,"
-         " r.reason, r.amount_minor, r.currency",
+         " r.reason, r.amount_minor, r.currency, NULL",
          "FROM refund_obligations r WHERE r.resolved_at IS NULL AND r.created_at < ?",
          "r.created_at",
          {now}},
         {"o.order_id, o.order_id, NULL, o.channel, o.state, o.updated_at, 0,"
-         " o.state_reason, o.amount_minor, o.currency",
+         " o.state_reason, o.amount_minor, o.currency, NULL",
          "FROM orders o WHERE o.state IN ('paying', 'paid_unconfirmed') AND o.updated_at < "
          "?",
          "o.updated_at",
