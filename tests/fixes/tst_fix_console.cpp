@@ -232,6 +232,24 @@ private Q_SLOTS:
                          " 'requeue_message' AND target_id = 'stripe:evt_gone'"),
                  1);
         QCOMPARE(f.count("SELECT COUNT(*) FROM fix_requests"), 1);
+
+        // A lease that runs out while its row stays selected is offered then, with no click
+        // and no reload.
+        QVERIFY(Sql::update(f.orders->db(),
+                            "UPDATE callback_messages SET lease_until = ? WHERE callback_id = ?",
+                            {QDateTime::currentMSecsSinceEpoch() + 1500, "stripe:evt_live"})
+                    .ok());
+        stuckLoaded.clear();
+        stuck.refresh();
+        QVERIFY(stuckLoaded.wait(20000));
+        QModelIndex ending;
+        for (int r = 0; r < stuck.model()->rowCount(); ++r)
+            if (stuck.model()->rowAt(r).callbackId == u"stripe:evt_live")
+                ending = stuck.proxy()->mapFromSource(stuck.model()->index(r, 0));
+        QVERIFY(ending.isValid());
+        stuck.table()->selectionModel()->setCurrentIndex(ending, pick);
+        QVERIFY(!stuck.proposeButton()->isEnabled());
+        QTRY_VERIFY_WITH_TIMEOUT(stuck.proposeButton()->isEnabled(), 5000);
     }
 
     // The order page's "requeue or resolve its messages" proposes for the order's messages the

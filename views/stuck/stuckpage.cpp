@@ -17,6 +17,7 @@
 #include <QPushButton>
 #include <QSortFilterProxyModel>
 #include <QTableView>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -74,6 +75,9 @@ StuckPage::StuckPage(const ConnectionProfile &orders, const Actor &actor, QWidge
     m_table->setSelectionMode(QAbstractItemView::ExtendedSelection);
     connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             &StuckPage::updateActions);
+    m_leaseEnds = new QTimer(this);
+    m_leaseEnds->setSingleShot(true);
+    connect(m_leaseEnds, &QTimer::timeout, this, &StuckPage::updateActions);
     m_propose = new QPushButton(tr("&Propose fix…"), this);
     m_propose->setObjectName(QStringLiteral("propose"));
     m_propose->setToolTip(tr("Requeue or resolve the selected messages, or confirm or roll back "
@@ -193,9 +197,17 @@ static QList<FixTargetRow> selectedTargets(const QTableView *table,
 
 void StuckPage::updateActions()
 {
-    m_propose->setEnabled(
-        !fixKindsFor(selectedTargets(m_table, m_proxy, m_model), Clock::system().nowMs())
-             .isEmpty());
+    const qint64 now = Clock::system().nowMs();
+    const QList<FixTargetRow> rows = selectedTargets(m_table, m_proxy, m_model);
+    m_propose->setEnabled(!fixKindsFor(rows, now).isEmpty());
+    std::optional<qint64> next;
+    for (const FixTargetRow &r : rows)
+        if (r.leaseUntilMs && *r.leaseUntilMs >= now)
+            next = std::min(next.value_or(*r.leaseUntilMs), *r.leaseUntilMs);
+    if (next)
+        m_leaseEnds->start(int(std::min<qint64>(*next - now + 1, 24LL * 3600 * 1000)));
+    else
+        m_leaseEnds->stop();
 }
 
 void StuckPage::proposeFix()

@@ -18,6 +18,7 @@ class QLabel;
 class QPushButton;
 class QSortFilterProxyModel;
 class QTableView;
+class QTimer;
 
 namespace OncePay {
 
@@ -62,6 +63,9 @@ private:
     QLabel *m_summary = nullptr;
     BusyIndicator *m_busy = nullptr;
     QTableView *m_table = nullptr;
+    // Asks again when the earliest live lease among the selected rows runs out: what the
+    // rule offers for a processing message changes then, with no click and no reload.
+    QTimer *m_leaseEnds = nullptr;
     quint64 m_generation = 0;
 };
 
