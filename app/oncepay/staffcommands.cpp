@@ -122,6 +122,8 @@ int disable(Context &ctx, const QCommandLineParser &p)
     auto c = openMigrated(ctx.config.orders, QStringLiteral("cli-staff"));
     if (!c)
         return fail(ctx, c.error());
+    // A refusal (unknown account, the last enabled administrator) is audited by the service
+    // and exits 1, like set-role's.
     auto a = StaffService(*c, Clock::system())
                  .disable(user, operatorActor(), p.value(QStringLiteral("reason")));
     if (!a)
@@ -210,7 +212,7 @@ const bool registered = registerCommands({
      },
      add},
     {{QStringLiteral("staff"), QStringLiteral("disable")},
-     QStringLiteral("disable a staff account"),
+     QStringLiteral("disable a staff account (the last enabled admin stays enabled)"),
      QStringLiteral("USER"),
      [](QCommandLineParser &p) {
          p.addOption(

@@ -67,6 +67,15 @@ QJsonObject accountJson(const StaffAccount &a)
             {QStringLiteral("disabled"), a.disabled}};
 }
 
+// Whether `a` is an enabled administrator and no other one is among `enabledAdmins` (their
+// ids, locked by lockEnabledAdmins).
+bool lastEnabledAdmin(const StaffAccount &a, const QList<qint64> &enabledAdmins)
+{
+    return a.role == StaffRole::Admin && !a.disabled &&
+           std::none_of(enabledAdmins.cbegin(), enabledAdmins.cend(),
+                        [&](qint64 id) { return id != a.id; });
+}
+
 } // namespace
 
 bool StaffService::validUsername(const QString &username)
@@ -143,17 +152,36 @@ Result<StaffAccount> StaffService::add(const NewStaff &staff, const QString &pas
 Result<StaffAccount> StaffService::disable(const QString &username, const Actor &by,
                                            const QString &reason) const
 {
+    const QString step = QStringLiteral("disable");
+    auto refused = [&](const Error &why) {
+        return refuse(why, step, username, by, Audited::EveryRefusal);
+    };
     if (auto r = require(by, Action::ManageStaff); !r)
-        return refuse(r.error(), QStringLiteral("disable"), username, by);
+        return refused(r.error());
+    bool changed = false;
     auto done =
         inTransaction(m_c.db(), Transaction::Mode::Immediate, [&]() -> Result<StaffAccount> {
+            auto admins = lockEnabledAdmins();
+            if (!admins)
+                return admins.error();
             if (auto r = requireCurrent(m_c, by, Action::ManageStaff); !r)
                 return r.error();
-            auto before = find(username);
+            auto before = lockAccount(username);
             if (!before)
                 return before.error();
+            if (before->username == by.id)
+                return makeError(
+                    ErrorCode::Conflict,
+                    QStringLiteral("an administrator may not disable their own account"),
+                    QStringLiteral("own_account"));
             if (before->disabled)
                 return *before;
+            if (lastEnabledAdmin(*before, *admins))
+                return makeError(
+                    ErrorCode::Conflict,
+                    QStringLiteral("%1 is the last enabled administrator and stays enabled")
+                        .arg(before->username),
+                    QStringLiteral("last_admin"));
             const qint64 now = m_clock.nowMs();
             auto n = Sql::update(
                 m_c.db(),
@@ -161,6 +189,9 @@ Result<StaffAccount> StaffService::disable(const QString &username, const Actor 
                 {now, before->id});
             if (!n)
                 return n.error();
+            if (*n != 1)
+                return makeError(ErrorCode::Internal,
+                                 QStringLiteral("%1 was not disabled").arg(username));
             StaffAccount after = *before;
             after.disabled = true;
             after.updatedAt = now;
@@ -170,10 +201,14 @@ Result<StaffAccount> StaffService::disable(const QString &username, const Actor 
             e.reason = reason;
             if (auto r = AuditOutbox::record(m_c.db(), e, m_clock); !r)
                 return r.error();
+            changed = true;
             return after;
         });
     if (!done)
-        return refuse(done.error(), QStringLiteral("disable"), username, by);
+        return refused(done.error());
+    if (changed)
+        spdlog::info("staff account {} disabled by {}", username.toStdString(),
+                     by.id.toStdString());
     return done;
 }
 
@@ -234,39 +269,18 @@ Result<StaffAccount> StaffService::setRole(const QString &username, const QStrin
             makeError(ErrorCode::Invalid,
                       QStringLiteral("unknown role: a role is agent, finance, auditor or admin"),
                       QStringLiteral("unknown_role")));
-    // Row locks on PostgreSQL and MariaDB; SQLite's immediate transaction holds the write lock.
-    const QString forUpdate =
-        m_c.dialect() == Dialect::Sqlite ? QString() : QStringLiteral(" FOR UPDATE");
-    const QString admin = staffRoleName(StaffRole::Admin);
     StaffRole was = *newRole;
     auto done =
         inTransaction(m_c.db(), Transaction::Mode::Immediate, [&]() -> Result<StaffAccount> {
-            // The enabled administrators' rows first, always in the order of their ids: two
-            // administrators demoting each other at the same moment then take turns (the
-            // second finds itself demoted, or the other one the last administrator) instead of
-            // both finding another administrator left, or deadlocking.
-            auto admins = Sql::exec(
-                m_c.db(),
-                QStringLiteral("SELECT id FROM staff WHERE role = ? AND disabled = 0 ORDER BY id") +
-                    forUpdate,
-                {admin});
+            auto admins = lockEnabledAdmins();
             if (!admins)
                 return admins.error();
             if (auto r = requireCurrent(m_c, by, Action::ManageStaff); !r)
                 return r.error();
-            auto q = Sql::exec(
-                m_c.db(),
-                QStringLiteral("SELECT %1 FROM staff WHERE username = ?").arg(kColumns) + forUpdate,
-                {username});
-            if (!q)
-                return q.error();
-            if (!q->next())
-                return makeError(ErrorCode::NotFound,
-                                 validUsername(username)
-                                     ? QStringLiteral("there is no staff account %1").arg(username)
-                                     : QStringLiteral("there is no staff account by that name"),
-                                 QStringLiteral("unknown_staff"));
-            const StaffAccount before = fromQuery(*q);
+            auto found = lockAccount(username);
+            if (!found)
+                return found.error();
+            const StaffAccount before = *found;
             if (before.username == by.id)
                 return makeError(ErrorCode::Conflict,
                                  QStringLiteral("an administrator may not change their own role"),
@@ -276,24 +290,12 @@ Result<StaffAccount> StaffService::setRole(const QString &username, const QStrin
                                  QStringLiteral("%1 already has the role %2")
                                      .arg(before.username, staffRoleName(*newRole)),
                                  QStringLiteral("same_role"));
-            if (before.role == StaffRole::Admin && !before.disabled) {
-                // Read again now that every row it depends on is locked (a locking read sees
-                // the latest committed rows on MariaDB too).
-                auto others = Sql::exec(
-                    m_c.db(),
-                    QStringLiteral(
-                        "SELECT id FROM staff WHERE role = ? AND disabled = 0 AND id <> ?") +
-                        forUpdate,
-                    {admin, before.id});
-                if (!others)
-                    return others.error();
-                if (!others->next())
-                    return makeError(
-                        ErrorCode::Conflict,
-                        QStringLiteral("%1 is the last enabled administrator and keeps the role")
-                            .arg(before.username),
-                        QStringLiteral("last_admin"));
-            }
+            if (lastEnabledAdmin(before, *admins))
+                return makeError(
+                    ErrorCode::Conflict,
+                    QStringLiteral("%1 is the last enabled administrator and keeps the role")
+                        .arg(before.username),
+                    QStringLiteral("last_admin"));
             const qint64 now = m_clock.nowMs();
             auto n = Sql::update(
                 m_c.db(), QStringLiteral("UPDATE staff SET role = ?, updated_at = ? WHERE id = ?"),
@@ -321,6 +323,49 @@ Result<StaffAccount> StaffService::setRole(const QString &username, const QStrin
                  staffRoleName(was).toStdString(), staffRoleName(*newRole).toStdString(),
                  by.id.toStdString());
     return done;
+}
+
+QString StaffService::forUpdate() const
+{
+    return m_c.dialect() == Dialect::Sqlite ? QString() : QStringLiteral(" FOR UPDATE");
+}
+
+Result<QList<qint64>> StaffService::lockEnabledAdmins() const
+{
+    const QString sql =
+        QStringLiteral("SELECT id FROM staff WHERE role = ? AND disabled = 0 ORDER BY id") +
+        forUpdate();
+    const QVariantList binds{staffRoleName(StaffRole::Admin)};
+    // The first read takes the locks (waiting for a change that holds one); the second reads
+    // the rows as they are now that none of them can change, and locks any that became an
+    // enabled administrator while the first waited (PostgreSQL's first read does not see a
+    // promotion committed meanwhile; it would only ever refuse too much).
+    if (auto locked = Sql::exec(m_c.db(), sql, binds); !locked)
+        return locked.error();
+    auto q = Sql::exec(m_c.db(), sql, binds);
+    if (!q)
+        return q.error();
+    QList<qint64> ids;
+    while (q->next())
+        ids << q->value(0).toLongLong();
+    return ids;
+}
+
+Result<StaffAccount> StaffService::lockAccount(const QString &username) const
+{
+    auto q = Sql::exec(m_c.db(),
+                       QStringLiteral("SELECT %1 FROM staff WHERE username = ?").arg(kColumns) +
+                           forUpdate(),
+                       {username});
+    if (!q)
+        return q.error();
+    if (!q->next())
+        return makeError(ErrorCode::NotFound,
+                         validUsername(username)
+                             ? QStringLiteral("there is no staff account %1").arg(username)
+                             : QStringLiteral("there is no staff account by that name"),
+                         QStringLiteral("unknown_staff"));
+    return fromQuery(*q);
 }
 
 Result<QList<StaffAccount>> StaffService::list(const Actor &by) const

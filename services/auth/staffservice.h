@@ -34,6 +34,14 @@ public:
     {}
 
     Result<StaffAccount> add(const NewStaff &staff, const QString &password, const Actor &by) const;
+    // Disables `username` (they can no longer sign in; their open pages are refused at the
+    // next change) and returns the account as it is now; an account disabled already is
+    // returned as it is. Refused, with nothing changed: Forbidden when `by` may not manage
+    // staff (for a staff actor: as the account is now, read inside the change's transaction);
+    // NotFound "unknown_staff"; Conflict "own_account" (an administrator does not disable their
+    // own account) and "last_admin" (the last enabled administrator stays enabled, whoever
+    // asks). A disable leaves a staff.disabled audit row (before, after, `reason`), every
+    // refusal a staff.refused row (step disable).
     Result<StaffAccount> disable(const QString &username, const Actor &by,
                                  const QString &reason) const;
     // Sets a new password and lifts a lock.
@@ -63,6 +71,19 @@ public:
     static bool validUsername(const QString &username);
 
 private:
+    // " FOR UPDATE" on PostgreSQL and MariaDB; nothing on SQLite, whose immediate
+    // transaction holds the write lock.
+    QString forUpdate() const;
+    // For a change that could leave no enabled administrator (a demotion, a disable), first
+    // in its transaction: locks the enabled administrators' rows in the order of their ids,
+    // then reads them again now that they are locked, and answers their ids. While the rows
+    // are locked no other such change can take one away, and two such changes take turns
+    // (the second sees what the first did) instead of both finding another administrator
+    // left, or deadlocking.
+    Result<QList<qint64>> lockEnabledAdmins() const;
+    // The account `username`, its row locked (inside a transaction); NotFound
+    // "unknown_staff" when there is none.
+    Result<StaffAccount> lockAccount(const QString &username) const;
     Result<void> recordFailure(const StaffAccount &account, const QString &where,
                                qint64 maxFailures, qint64 lockMs) const;
     // Which refusals refuse() audits: only those of rights (a bad user name, a short password

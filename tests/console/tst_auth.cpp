@@ -1,7 +1,8 @@
 // Staff accounts and sign-in on every engine: Argon2id hashes, wrong password, lockout and
 // its expiry, disabled accounts, unknown names (answered exactly like a wrong password or a
-// locked account, in words and in time), rights, role changes (their rules, a change made at
-// the same moment, the administration page's offer), and the audit rows each leaves.
+// locked account, in words and in time), rights, role changes and disables (their rules, a
+// change made at the same moment, the administration page's offer), and the audit rows each
+// leaves.
 
 #include "admin/adminpage.h"
 #include "auth/passwordhasher.h"
@@ -22,6 +23,7 @@
 #include <QThread>
 
 #include <algorithm>
+#include <functional>
 #include <limits>
 
 using namespace OncePay;
@@ -88,47 +90,109 @@ QString staffRows(const Connection &c)
     return rows.join(u'\n');
 }
 
-qint64 roleRefusals(const Connection &c, const QString &reason)
+qint64 refusals(const Connection &c, const QString &step, const QString &reason)
 {
     return count(c,
                  "SELECT COUNT(*) FROM audit_outbox WHERE action = 'staff.refused' AND after_json"
-                 " LIKE '%\"step\":\"set_role\"%' AND after_json LIKE ?",
-                 {QStringLiteral("%\"reason\":\"%1\"%").arg(reason)});
+                 " LIKE ? AND after_json LIKE ?",
+                 {QStringLiteral("%\"step\":\"%1\"%").arg(step),
+                  QStringLiteral("%\"reason\":\"%1\"%").arg(reason)});
 }
 
-// setRole refused with `code` and `reason`: nothing in the staff table changed, no change
-// audited, one staff.refused row for it.
+// `change` (`what`, for the messages) refused with `code` and `reason`: nothing in the staff
+// table changed, no `changeAction` audited, one staff.refused row for `step`.
+[[nodiscard]] bool refusedUnchanged(const Connection &c, const QString &what, const QString &step,
+                                    const QString &changeAction, ErrorCode code,
+                                    const QString &reason,
+                                    const std::function<Result<StaffAccount>()> &change)
+{
+    const QString before = staffRows(c);
+    const qint64 refused = refusals(c, step, reason);
+    const QString changesSql =
+        QStringLiteral("SELECT COUNT(*) FROM audit_outbox WHERE action = '%1'").arg(changeAction);
+    const qint64 changes = count(c, changesSql);
+    auto r = change();
+    if (r) {
+        qWarning("%s: changed", qPrintable(what));
+        return false;
+    }
+    if (r.error().code != code || r.error().reason != reason) {
+        qWarning("%s: %s (%s)", qPrintable(what), qPrintable(r.error().toString()),
+                 qPrintable(r.error().reason));
+        return false;
+    }
+    const bool same = staffRows(c) == before;
+    const qint64 nowRefused = refusals(c, step, reason);
+    const qint64 nowChanges = count(c, changesSql);
+    if (!same || nowRefused != refused + 1 || nowChanges != changes) {
+        qWarning("%s: rows unchanged %d, refusal rows %lld -> %lld, changes %lld -> %lld",
+                 qPrintable(what), int(same), refused, nowRefused, changes, nowChanges);
+        return false;
+    }
+    return true;
+}
+
+// setRole refused with `code` and `reason`, nothing changed, one staff.refused row for it.
 [[nodiscard]] bool roleRefused(const StaffService &staff, const Connection &c,
                                const QString &username, const QString &role, const Actor &by,
                                ErrorCode code, const QString &reason)
 {
-    const QString before = staffRows(c);
-    const qint64 refusals = roleRefusals(c, reason);
-    const qint64 changes =
-        count(c, "SELECT COUNT(*) FROM audit_outbox WHERE action = 'staff.role_changed'");
-    auto r = staff.setRole(username, role, by, QStringLiteral("test"));
-    if (r) {
-        qWarning("%s -> %s by %s: changed", qPrintable(username), qPrintable(role),
-                 qPrintable(by.id));
-        return false;
+    return refusedUnchanged(
+        c, QStringLiteral("%1 -> %2 by %3").arg(username, role, by.id), QStringLiteral("set_role"),
+        QStringLiteral("staff.role_changed"), code, reason,
+        [&] { return staff.setRole(username, role, by, QStringLiteral("test")); });
+}
+
+// disable refused with `code` and `reason`, nothing changed, one staff.refused row for it.
+[[nodiscard]] bool disableRefused(const StaffService &staff, const Connection &c,
+                                  const QString &username, const Actor &by, ErrorCode code,
+                                  const QString &reason)
+{
+    return refusedUnchanged(c, QStringLiteral("disable %1 by %2").arg(username, by.id),
+                            QStringLiteral("disable"), QStringLiteral("staff.disabled"), code,
+                            reason,
+                            [&] { return staff.disable(username, by, QStringLiteral("test")); });
+}
+
+// Another console's change, not committed yet: it holds root-admin's row (as requireCurrent
+// does for root-admin) and runs `firstSql`. Meanwhile `second` runs on a connection of its
+// own; it must wait for the first change's locks (`*waited`) and then see that change.
+// Answers what `second` answered.
+Result<StaffAccount> whenTwoChangesMeet(
+    const Connection &c, const ConnectionProfile &profile, const Clock &clock, const char *firstSql,
+    const std::function<Result<StaffAccount>(const StaffService &)> &second, bool *waited)
+{
+    *waited = false;
+    Transaction first(c.db(), Transaction::Mode::Immediate);
+    if (auto r = first.begin(); !r)
+        return r.error();
+    if (c.dialect() != Dialect::Sqlite) {
+        if (auto r = Sql::exec(c.db(),
+                               "SELECT role FROM staff WHERE username = 'root-admin' FOR UPDATE");
+            !r)
+            return r.error();
     }
-    if (r.error().code != code || r.error().reason != reason) {
-        qWarning("%s -> %s by %s: %s (%s)", qPrintable(username), qPrintable(role),
-                 qPrintable(by.id), qPrintable(r.error().toString()), qPrintable(r.error().reason));
-        return false;
-    }
-    const bool same = staffRows(c) == before;
-    const qint64 nowRefusals = roleRefusals(c, reason);
-    const qint64 nowChanges =
-        count(c, "SELECT COUNT(*) FROM audit_outbox WHERE action = 'staff.role_changed'");
-    if (!same || nowRefusals != refusals + 1 || nowChanges != changes) {
-        qWarning("%s -> %s by %s: rows unchanged %d, refusal rows %lld -> %lld, changes %lld ->"
-                 " %lld",
-                 qPrintable(username), qPrintable(role), qPrintable(by.id), int(same), refusals,
-                 nowRefusals, changes, nowChanges);
-        return false;
-    }
-    return true;
+    if (auto r = Sql::update(c.db(), QString::fromLatin1(firstSql)); !r)
+        return r.error();
+    Result<StaffAccount> answer =
+        makeError(ErrorCode::Internal, QStringLiteral("the second change did not run"));
+    QThread *other = QThread::create([&] {
+        auto c2 = Connection::open(profile, QStringLiteral("second"));
+        if (!c2) {
+            answer = c2.error();
+            return;
+        }
+        answer = second(StaffService(*c2, clock));
+    });
+    other->start();
+    *waited = !other->wait(1500);
+    auto committed = first.commit();
+    if (!other->wait(60000))
+        qFatal("the second change still waits after the first committed");
+    delete other;
+    if (!committed)
+        return committed.error();
+    return answer;
 }
 
 } // namespace
@@ -535,6 +599,74 @@ private Q_SLOTS:
                  12);
     }
 
+    // A disable: never one's own account, never the last enabled administrator (a disabled
+    // one does not count), whoever asks; each refusal changes nothing and is audited.
+    void disablingAnAccount_data() { addEngineRows(); }
+    void disablingAnAccount()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        auto c = openMigrated(dbs->orders(), QStringLiteral("test"));
+        QVERIFY(c.ok());
+        ManualClock clock(1767225600000);
+        StaffService staff(*c, clock);
+        const Actor system = Actor::system(QStringLiteral("cli:test"));
+        QVERIFY(addRootAdmin(staff));
+        QVERIFY(staff.add({"amy", "", StaffRole::Agent}, "amy-secret-pw", kAdmin).ok());
+
+        clock.advance(1000);
+        auto disabled = staff.disable("amy", kAdmin, "left the company");
+        QVERIFY2(disabled.ok(), qPrintable(disabled ? QString() : disabled.error().message));
+        QVERIFY(disabled->disabled);
+        QVERIFY(staff.find("amy")->disabled);
+        QCOMPARE(staff.find("amy")->updatedAt, clock.nowMs());
+        QCOMPARE(count(*c, "SELECT COUNT(*) FROM audit_outbox WHERE action = 'staff.disabled'"
+                           " AND entity_id = 'amy' AND actor = 'root-admin'"
+                           " AND before_json LIKE '%\"disabled\":false%'"
+                           " AND after_json LIKE '%\"disabled\":true%'"
+                           " AND reason = 'left the company'"),
+                 1);
+        // Disabled already: answered as it is, nothing written.
+        QVERIFY(staff.disable("amy", kAdmin, "again").ok());
+        QCOMPARE(count(*c, "SELECT COUNT(*) FROM audit_outbox WHERE action = 'staff.disabled'"), 1);
+
+        // Refusals: each with its reason, nothing changed, each audited.
+        QVERIFY(
+            disableRefused(staff, *c, "root-admin", kAdmin, ErrorCode::Conflict, "own_account"));
+        QVERIFY(disableRefused(staff, *c, "root-admin", system, ErrorCode::Conflict, "last_admin"));
+        QVERIFY(disableRefused(staff, *c, "nobody", kAdmin, ErrorCode::NotFound, "unknown_staff"));
+        const Actor fin{QStringLiteral("fin"), QStringLiteral("finance")};
+        QVERIFY(disableRefused(staff, *c, "root-admin", fin, ErrorCode::Forbidden, "forbidden"));
+        // A disabled administrator is not one who could take over.
+        QVERIFY(staff.add({"adm2", "", StaffRole::Admin}, "adm2-secret-pw", kAdmin).ok());
+        QVERIFY(staff.disable("adm2", kAdmin, "on leave").ok());
+        QVERIFY(disableRefused(staff, *c, "root-admin", system, ErrorCode::Conflict, "last_admin"));
+        // Nor is an administrator demoted.
+        QVERIFY(staff.add({"adm3", "", StaffRole::Admin}, "adm3-secret-pw", kAdmin).ok());
+        QVERIFY(staff.setRole("adm3", "auditor", kAdmin, "audit team").ok());
+        QVERIFY(disableRefused(staff, *c, "root-admin", system, ErrorCode::Conflict, "last_admin"));
+
+        // With another enabled administrator, one may be disabled; then the other is the last,
+        // and the one disabled may change nothing any more.
+        QVERIFY(staff.setRole("adm3", "admin", system, "acting administrator").ok());
+        const Actor adm3{QStringLiteral("adm3"), QStringLiteral("admin")};
+        QVERIFY(staff.disable("root-admin", adm3, "handed over").ok());
+        QVERIFY(disableRefused(staff, *c, "adm3", kAdmin, ErrorCode::Forbidden, "staff_disabled"));
+        QVERIFY(disableRefused(staff, *c, "adm3", adm3, ErrorCode::Conflict, "own_account"));
+        QVERIFY(disableRefused(staff, *c, "adm3", system, ErrorCode::Conflict, "last_admin"));
+        QVERIFY(roleRefused(staff, *c, "adm3", "agent", system, ErrorCode::Conflict, "last_admin"));
+        QCOMPARE(count(*c, "SELECT COUNT(*) FROM staff WHERE role = 'admin' AND disabled = 0"), 1);
+        QCOMPARE(count(*c, "SELECT COUNT(*) FROM audit_outbox WHERE action = 'staff.disabled'"), 3);
+        // The refusal rows name who asked and the account; the last administrator's say so.
+        QCOMPARE(count(*c, "SELECT COUNT(*) FROM audit_outbox WHERE action = 'staff.refused'"
+                           " AND after_json LIKE '%\"step\":\"disable\"%'"),
+                 9);
+        QCOMPARE(count(*c, "SELECT COUNT(*) FROM audit_outbox WHERE action = 'staff.refused'"
+                           " AND entity_id = 'adm3' AND actor = 'cli:test'"
+                           " AND after_json LIKE '%\"reason\":\"last_admin\"%'"
+                           " AND reason LIKE '%last enabled administrator%'"),
+                 2);
+    }
+
     // An administrator is demoted in a transaction that has not committed yet while the last
     // other one is being demoted: the second change must wait and then see the first, so one
     // enabled administrator is always left. Without its row locks the second change read the
@@ -550,38 +682,67 @@ private Q_SLOTS:
         QVERIFY(addRootAdmin(staff));
         QVERIFY(staff.add({"adm2", "", StaffRole::Admin}, "adm2-secret-pw", kAdmin).ok());
 
-        // The first change, as another console makes it: holds root-admin's row (as
-        // requireCurrent does for root-admin) and demotes adm2, not committed yet.
-        Transaction first(c->db(), Transaction::Mode::Immediate);
-        QVERIFY(first.begin().ok());
-        if (c->dialect() != Dialect::Sqlite)
-            QVERIFY(Sql::exec(c->db(),
-                              "SELECT role FROM staff WHERE username = 'root-admin' FOR UPDATE")
-                        .ok());
-        QVERIFY(
-            Sql::update(c->db(), "UPDATE staff SET role = 'agent' WHERE username = 'adm2'").ok());
-
-        Result<StaffAccount> second =
-            makeError(ErrorCode::Internal, QStringLiteral("the second change did not run"));
-        const ConnectionProfile profile = dbs->orders();
-        QThread *other = QThread::create([&] {
-            auto c2 = Connection::open(profile, QStringLiteral("second"));
-            if (!c2) {
-                second = c2.error();
-                return;
-            }
-            second =
-                StaffService(*c2, clock)
-                    .setRole("root-admin", "auditor", Actor::system(QStringLiteral("cli:test")));
-        });
-        other->start();
-        QVERIFY(!other->wait(1500)); // waits for the first change's locks
-        QVERIFY(first.commit().ok());
-        QVERIFY(other->wait(30000));
-        delete other;
+        bool waited = false;
+        auto second = whenTwoChangesMeet(
+            *c, dbs->orders(), clock, "UPDATE staff SET role = 'agent' WHERE username = 'adm2'",
+            [](const StaffService &s) {
+                return s.setRole("root-admin", "auditor",
+                                 Actor::system(QStringLiteral("cli:test")));
+            },
+            &waited);
+        QVERIFY(waited); // waited for the first change's locks
         QVERIFY2(!second.ok(), "the last enabled administrator was demoted");
         QCOMPARE(second.error().reason, QStringLiteral("last_admin"));
         QCOMPARE(count(*c, "SELECT COUNT(*) FROM staff WHERE role = 'admin' AND disabled = 0"), 1);
+    }
+
+    // The same for a disable: the other enabled administrator is disabled or demoted in a
+    // transaction that has not committed yet while the last one is being disabled, or demoted
+    // while it is being disabled. The second change waits, sees the first, and refuses.
+    void lastAdministratorHoldsWhenADisableMeetsAnotherChange_data() { addEngineRows(); }
+    void lastAdministratorHoldsWhenADisableMeetsAnotherChange()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        auto c = openMigrated(dbs->orders(), QStringLiteral("test"));
+        QVERIFY(c.ok());
+        ManualClock clock(1767225600000);
+        StaffService staff(*c, clock);
+        QVERIFY(addRootAdmin(staff));
+        QVERIFY(staff.add({"adm2", "", StaffRole::Admin}, "adm2-secret-pw", kAdmin).ok());
+        const Actor op = Actor::system(QStringLiteral("cli:test"));
+        auto disableRoot = [op](const StaffService &s) {
+            return s.disable("root-admin", op, QStringLiteral("test"));
+        };
+        auto demoteRoot = [op](const StaffService &s) {
+            return s.setRole("root-admin", "agent", op, QStringLiteral("test"));
+        };
+        const struct {
+            const char *first;
+            std::function<Result<StaffAccount>(const StaffService &)> second;
+        } meetings[] = {
+            {"UPDATE staff SET disabled = 1 WHERE username = 'adm2'", disableRoot},
+            {"UPDATE staff SET role = 'agent' WHERE username = 'adm2'", disableRoot},
+            {"UPDATE staff SET disabled = 1 WHERE username = 'adm2'", demoteRoot},
+        };
+        for (const auto &m : meetings) {
+            bool waited = false;
+            auto second = whenTwoChangesMeet(*c, dbs->orders(), clock, m.first, m.second, &waited);
+            QVERIFY2(waited, m.first);
+            QVERIFY2(!second.ok(), m.first); // the last enabled administrator was not left
+            QCOMPARE(second.error().reason, QStringLiteral("last_admin"));
+            QCOMPARE(count(*c, "SELECT COUNT(*) FROM staff WHERE role = 'admin' AND disabled = 0"),
+                     1);
+            QCOMPARE(count(*c, "SELECT COUNT(*) FROM staff WHERE username = 'root-admin' AND"
+                               " role = 'admin' AND disabled = 0"),
+                     1);
+            // adm2 an enabled administrator again for the next meeting.
+            QVERIFY(Sql::update(c->db(), "UPDATE staff SET role = 'admin', disabled = 0"
+                                         " WHERE username = 'adm2'")
+                        .ok());
+        }
+        QCOMPARE(count(*c, "SELECT COUNT(*) FROM audit_outbox WHERE action IN ('staff.disabled',"
+                           " 'staff.role_changed')"),
+                 0);
     }
 
     // The administration page offers a role change to administrators, for a selected account
@@ -609,10 +770,16 @@ private Q_SLOTS:
                 if (page.staff()->rowAt(row).username == username)
                     page.staffTable()->setCurrentIndex(page.staff()->index(row, 0));
         };
+        QVERIFY(!page.disableButton()->isEnabled());
         select("root-admin");
         QVERIFY(!page.roleButton()->isEnabled()); // never one's own
+        QVERIFY(!page.disableButton()->isEnabled());
+        QVERIFY2(page.disableButton()->toolTip().contains(u"own account"),
+                 qPrintable(page.disableButton()->toolTip()));
         select("amy");
         QVERIFY(page.roleButton()->isEnabled());
+        QVERIFY(page.disableButton()->isEnabled());
+        QVERIFY(page.disableButton()->toolTip().isEmpty());
 
         QSignalSpy changed(&page, &AdminPage::changed);
         page.setStaffRole("amy", "auditor", "audit team");
@@ -635,6 +802,16 @@ private Q_SLOTS:
         QVERIFY2(page.summary()->toolTip().contains(u"own role"),
                  qPrintable(page.summary()->toolTip()));
         QCOMPARE(staff.find("root-admin")->role, StaffRole::Admin);
+
+        // Disabling one's own account is refused by the service as well, read the same way.
+        page.disableStaff("root-admin", "trying");
+        QTRY_COMPARE_WITH_TIMEOUT(changed.count(), 3, 20000);
+        QCOMPARE(changed.at(2).first().toBool(), false);
+        const QString disableText = changed.at(2).at(1).toString();
+        QVERIFY2(disableText.startsWith(u"Not disabled: The request was refused:") &&
+                     disableText.contains(u"may not disable their own account"),
+                 qPrintable(disableText));
+        QVERIFY(!staff.find("root-admin")->disabled);
 
         // Not offered to anyone who may not manage staff.
         AdminPage notAdmin(dbs->orders(), {QStringLiteral("amy"), QStringLiteral("auditor")});

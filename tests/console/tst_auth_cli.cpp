@@ -1,6 +1,6 @@
 // `oncepay staff …` end to end: the password comes from stdin and never from an argument;
 // add, list, reset-password, set-role and disable leave the account and the audit rows
-// expected, and set-role's refusals their exit codes and audit rows.
+// expected, and set-role's and disable's refusals their exit codes and audit rows.
 
 #include "auth/staffservice.h"
 #include "cliprocess.h"
@@ -75,6 +75,20 @@ private Q_SLOTS:
         auto lastAdmin = runOncepay(base + QStringList{"staff", "set-role", "boss", "agent"}, env);
         QCOMPARE(lastAdmin.exitCode, 1);
         QVERIFY2(lastAdmin.err.contains(u"last enabled administrator"), qPrintable(lastAdmin.err));
+        // disable: the last enabled administrator stays enabled, an unknown account is
+        // refused; both exit 1 like set-role's refusals, a missing USER 2.
+        auto lastAdminDisabled =
+            runOncepay(base + QStringList{"staff", "disable", "boss", "--reason", "test"}, env);
+        QCOMPARE(lastAdminDisabled.exitCode, 1);
+        QVERIFY2(lastAdminDisabled.err.contains(
+                     u"boss is the last enabled administrator and stays enabled"),
+                 qPrintable(lastAdminDisabled.err));
+        QVERIFY2(!lastAdminDisabled.out.contains(u"disabled"), qPrintable(lastAdminDisabled.out));
+        auto unknownDisabled = runOncepay(base + QStringList{"staff", "disable", "nobody"}, env);
+        QCOMPARE(unknownDisabled.exitCode, 1);
+        QVERIFY2(unknownDisabled.err.contains(u"no staff account nobody"),
+                 qPrintable(unknownDisabled.err));
+        QCOMPARE(runOncepay(base + QStringList{"staff", "disable"}, env).exitCode, 2);
         auto help = runOncepay(base + QStringList{"staff", "set-role", "--help"}, env);
         QCOMPARE(help.exitCode, 0);
         QVERIFY2(help.out.contains(u"oncepay staff set-role") && help.out.contains(u"USER ROLE") &&
@@ -111,7 +125,13 @@ private Q_SLOTS:
             c->db(), "SELECT COUNT(*) FROM audit_outbox WHERE action = 'staff.refused' AND"
                      " actor_role = 'system' AND after_json LIKE '%\"step\":\"set_role\"%'");
         QCOMPARE(refused->toInt(), 4);
+        // And each refusal of a disable: the last administrator, the unknown account.
+        auto disableRefused = Sql::scalar(
+            c->db(), "SELECT COUNT(*) FROM audit_outbox WHERE action = 'staff.refused' AND"
+                     " actor_role = 'system' AND after_json LIKE '%\"step\":\"disable\"%'");
+        QCOMPARE(disableRefused->toInt(), 2);
         QCOMPARE(StaffService(*c, clock).find("boss")->role, StaffRole::Admin);
+        QVERIFY(!StaffService(*c, clock).find("boss")->disabled);
     }
 };
 

@@ -102,6 +102,8 @@ private Q_SLOTS:
         SettingsService settings(*f.orders, f.clock);
         QVERIFY(addStaff(f, "boss", StaffRole::Admin));
         QVERIFY(addStaff(f, "amy", StaffRole::Agent));
+        // The other administrator (the last enabled one is never disabled).
+        QVERIFY(addStaff(f, "adm2", StaffRole::Admin));
         // What the console's admin page holds since boss signed in.
         const Actor boss = staff.find("boss")->actor();
         QVERIFY(staff.add({"new1", "", StaffRole::Agent}, "first-password", boss).ok());

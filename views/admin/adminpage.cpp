@@ -79,10 +79,11 @@ AdminPage::AdminPage(const ConnectionProfile &orders, const Actor &actor, QWidge
     m_staffTable = makeTable(this, m_staff, QStringLiteral("staff"));
     m_staffTable->setSelectionMode(QAbstractItemView::SingleSelection);
     auto *add = new QPushButton(tr("&Add account…"), this);
-    auto *disable = new QPushButton(tr("&Disable…"), this);
+    m_disableButton = new QPushButton(tr("&Disable…"), this);
+    m_disableButton->setObjectName(QStringLiteral("disableStaff"));
     auto *reset = new QPushButton(tr("Reset &password…"), this);
     connect(add, &QPushButton::clicked, this, &AdminPage::askAddStaff);
-    connect(disable, &QPushButton::clicked, this, &AdminPage::askDisable);
+    connect(m_disableButton, &QPushButton::clicked, this, &AdminPage::askDisable);
     connect(reset, &QPushButton::clicked, this, &AdminPage::askResetPassword);
     m_roleButton = new QPushButton(tr("Change &role…"), this);
     m_roleButton->setObjectName(QStringLiteral("changeRole"));
@@ -101,7 +102,7 @@ AdminPage::AdminPage(const ConnectionProfile &orders, const Actor &actor, QWidge
     sb->addStretch(1);
     sb->addWidget(m_roleButton);
     sb->addWidget(reset);
-    sb->addWidget(disable);
+    sb->addWidget(m_disableButton);
     sb->addWidget(add);
     sl->addLayout(sb);
 
@@ -225,8 +226,9 @@ void AdminPage::disableStaff(const QString &username, const QString &reason)
             return StaffService(c, Clock::system()).disable(username, actor, reason);
         },
         [this](const Result<StaffAccount> &r) {
-            report(r.ok(), r ? tr("Account %1 disabled.").arg(r->username)
-                             : tr("Not disabled: %1").arg(r.error().message));
+            if (r)
+                return report(true, tr("Account %1 disabled.").arg(r->username));
+            report(false, tr("Not disabled: %1").arg(errorText(r.error())), r.error().message);
         });
 }
 
@@ -254,6 +256,10 @@ void AdminPage::updateStaffButtons()
     m_roleButton->setToolTip(own ? tr("An administrator's own role is changed by another"
                                       " administrator.")
                                  : QString());
+    m_disableButton->setEnabled(current.isValid() && !own);
+    m_disableButton->setToolTip(own ? tr("An administrator's own account is disabled by another"
+                                         " administrator.")
+                                    : QString());
 }
 
 void AdminPage::askRole()

@@ -32,6 +32,8 @@ public:
     QTableView *settingsTable() const { return m_settingsTable; }
     // Offered to administrators only, for a selected account other than their own.
     QPushButton *roleButton() const { return m_roleButton; }
+    // For a selected account other than one's own (the service refuses that too).
+    QPushButton *disableButton() const { return m_disableButton; }
     QLabel *summary() const { return m_summary; }
 
     // What the dialogs call when accepted.
@@ -67,6 +69,7 @@ private:
     QTableView *m_staffTable = nullptr;
     QTableView *m_settingsTable = nullptr;
     QPushButton *m_roleButton = nullptr;
+    QPushButton *m_disableButton = nullptr;
     QLabel *m_summary = nullptr;
     BusyIndicator *m_busy = nullptr;
     quint64 m_generation = 0;
