@@ -33,6 +33,8 @@ namespace {
 //   n  another engine sentence, translated in turn (as is when it is none)
 //   N  another engine sentence that must be one (else the whole text is not this template)
 //   o  a staff role code (agent, finance, auditor, admin), shown as its word
+//   a  what a role may do, as services/auth/permissions.cpp names it ("read orders"), shown
+//      in words (else the whole text is not this template)
 // More specific templates come first: the first whole match wins.
 struct Template {
     const char *source;
@@ -220,6 +222,22 @@ const Template kTemplates[] = {
                        "%1 is the last enabled administrator and keeps the role"),
      "c"},
     {QT_TRANSLATE_NOOP("OncePay::EngineText", "the role of %1 was not changed"), "c"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "an administrator may not disable their own account"),
+     ""},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "%1 is the last enabled administrator and stays enabled"),
+     "c"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "%1 was not disabled"), "c"},
+    // Rights (services/auth/permissions.cpp, staffrights.cpp; the reconciliation desk's own).
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "%1 (%2) may not start a reconciliation run"), "co"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "%1 (%2) may not %3: %4"), "coaN"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "%1 (%2) may not %3"), "coa"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "there is no such staff account"), ""},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "the staff account has been disabled"), ""},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "the staff account's role is now %1"), "o"},
+    // Reconciliation refused (services/reconciliation/reconciler.cpp).
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "the period ends before it starts"), ""},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "ops setting %1 is not a non-negative number"), "c"},
     // Callbacks refused at the door (services/channels, prefixed with the channel).
     {QT_TRANSLATE_NOOP("OncePay::EngineText", "%1: %2"), "cN"},
     {QT_TRANSLATE_NOOP("OncePay::EngineText", "no '%1' signature matches"), "c"},
@@ -321,6 +339,19 @@ std::optional<QString> argument(char kind, const QString &value, int depth)
     case 'S': return discrepancyStatus(value);
     case 'P': return paymentStatus(value);
     case 'X': return fixStatus(value);
+    case 'a': {
+        static const char *const actions[] = {
+            QT_TRANSLATE_NOOP("OncePay::EngineText", "read orders"),
+            QT_TRANSLATE_NOOP("OncePay::EngineText", "propose a fix"),
+            QT_TRANSLATE_NOOP("OncePay::EngineText", "approve or reject a fix"),
+            QT_TRANSLATE_NOOP("OncePay::EngineText", "read the audit trail"),
+            QT_TRANSLATE_NOOP("OncePay::EngineText", "manage staff accounts"),
+            QT_TRANSLATE_NOOP("OncePay::EngineText", "manage settings")};
+        for (const char *a : actions)
+            if (value == QLatin1String(a))
+                return QCoreApplication::translate("OncePay::EngineText", a);
+        return std::nullopt;
+    }
     case 'o': {
         const auto role = parseStaffRole(value);
         return role ? Labels::role(*role) : value;

@@ -24,159 +24,164 @@
         <translation>停用(&amp;D)…</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="83"/>
+        <location filename="../../views/admin/adminpage.cpp" line="84"/>
         <source>Reset &amp;password…</source>
         <translation>重置密码(&amp;P)…</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="87"/>
+        <location filename="../../views/admin/adminpage.cpp" line="88"/>
         <source>Change &amp;role…</source>
         <translation>更改角色(&amp;R)…</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="112"/>
+        <location filename="../../views/admin/adminpage.cpp" line="113"/>
         <source>&amp;Change…</source>
         <translation>修改(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="118"/>
+        <location filename="../../views/admin/adminpage.cpp" line="119"/>
         <source>Every change needs a reason and is audited.</source>
         <translation>每次修改都需填写原因，并记入审计。</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="124"/>
+        <location filename="../../views/admin/adminpage.cpp" line="125"/>
         <source>Staff accounts</source>
         <translation>员工账号</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="125"/>
+        <location filename="../../views/admin/adminpage.cpp" line="126"/>
         <source>Operational settings</source>
         <translation>运营参数</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="192"/>
-        <location filename="../../views/admin/adminpage.cpp" line="244"/>
+        <location filename="../../views/admin/adminpage.cpp" line="193"/>
+        <location filename="../../views/admin/adminpage.cpp" line="246"/>
         <source>%1 is now %2.</source>
         <translation>%1 已改为 %2。</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="193"/>
+        <location filename="../../views/admin/adminpage.cpp" line="194"/>
         <source>Not changed: %1</source>
         <translation>未修改：%1</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="202"/>
+        <location filename="../../views/admin/adminpage.cpp" line="203"/>
         <source>Unknown role.</source>
         <translation>未知角色。</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="213"/>
+        <location filename="../../views/admin/adminpage.cpp" line="214"/>
         <source>Account %1 added.</source>
         <translation>已添加账号 %1。</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="214"/>
+        <location filename="../../views/admin/adminpage.cpp" line="215"/>
         <source>Not added: %1</source>
         <translation>未添加：%1</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="228"/>
+        <location filename="../../views/admin/adminpage.cpp" line="230"/>
         <source>Account %1 disabled.</source>
         <translation>已停用账号 %1。</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="229"/>
+        <location filename="../../views/admin/adminpage.cpp" line="231"/>
         <source>Not disabled: %1</source>
         <translation>未停用：%1</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="245"/>
+        <location filename="../../views/admin/adminpage.cpp" line="247"/>
         <source>Role not changed: %1</source>
         <translation>角色未更改：%1</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="254"/>
+        <location filename="../../views/admin/adminpage.cpp" line="256"/>
         <source>An administrator&apos;s own role is changed by another administrator.</source>
         <translation>管理员本人的角色须由另一位管理员更改。</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="271"/>
-        <location filename="../../views/admin/adminpage.cpp" line="292"/>
+        <location filename="../../views/admin/adminpage.cpp" line="260"/>
+        <source>An administrator&apos;s own account is disabled by another administrator.</source>
+        <translation>管理员自己的账户须由另一位管理员停用。</translation>
+    </message>
+    <message>
+        <location filename="../../views/admin/adminpage.cpp" line="277"/>
+        <location filename="../../views/admin/adminpage.cpp" line="298"/>
         <source>Why (audited)</source>
         <translation>原因（记入审计）</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="274"/>
+        <location filename="../../views/admin/adminpage.cpp" line="280"/>
         <source>Change the role of %1</source>
         <translation>更改 %1 的角色</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="294"/>
+        <location filename="../../views/admin/adminpage.cpp" line="300"/>
         <source>Change %1</source>
         <translation>修改 %1</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="295"/>
+        <location filename="../../views/admin/adminpage.cpp" line="301"/>
         <source>&amp;Value (%1 … %2):</source>
         <translation>值（%1 … %2）(&amp;V)：</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="275"/>
-        <location filename="../../views/admin/adminpage.cpp" line="296"/>
-        <location filename="../../views/admin/adminpage.cpp" line="341"/>
+        <location filename="../../views/admin/adminpage.cpp" line="281"/>
+        <location filename="../../views/admin/adminpage.cpp" line="302"/>
+        <location filename="../../views/admin/adminpage.cpp" line="347"/>
         <source>&amp;Reason:</source>
         <translation>原因(&amp;R)：</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="317"/>
+        <location filename="../../views/admin/adminpage.cpp" line="323"/>
         <source>Add a staff account</source>
         <translation>添加员工账号</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="318"/>
+        <location filename="../../views/admin/adminpage.cpp" line="324"/>
         <source>&amp;User name:</source>
         <translation>用户名(&amp;U)：</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="319"/>
+        <location filename="../../views/admin/adminpage.cpp" line="325"/>
         <source>&amp;Display name:</source>
         <translation>显示名称(&amp;D)：</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="275"/>
-        <location filename="../../views/admin/adminpage.cpp" line="320"/>
+        <location filename="../../views/admin/adminpage.cpp" line="281"/>
+        <location filename="../../views/admin/adminpage.cpp" line="326"/>
         <source>&amp;Role:</source>
         <translation>角色(&amp;R)：</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="321"/>
-        <location filename="../../views/admin/adminpage.cpp" line="359"/>
+        <location filename="../../views/admin/adminpage.cpp" line="327"/>
+        <location filename="../../views/admin/adminpage.cpp" line="365"/>
         <source>&amp;Password:</source>
         <translation>密码(&amp;P)：</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="322"/>
-        <location filename="../../views/admin/adminpage.cpp" line="359"/>
+        <location filename="../../views/admin/adminpage.cpp" line="328"/>
+        <location filename="../../views/admin/adminpage.cpp" line="365"/>
         <source>&amp;Again:</source>
         <translation>再次输入(&amp;A)：</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="341"/>
+        <location filename="../../views/admin/adminpage.cpp" line="347"/>
         <source>Disable %1</source>
         <translation>停用 %1</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="358"/>
+        <location filename="../../views/admin/adminpage.cpp" line="364"/>
         <source>New password for %1</source>
         <translation>为 %1 设置新密码</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="375"/>
+        <location filename="../../views/admin/adminpage.cpp" line="381"/>
         <source>Password of %1 reset.</source>
         <translation>已重置 %1 的密码。</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="376"/>
+        <location filename="../../views/admin/adminpage.cpp" line="382"/>
         <source>Not reset: %1</source>
         <translation>未重置：%1</translation>
     </message>
@@ -1761,517 +1766,602 @@ hash      %2</translation>
 <context>
     <name>OncePay::EngineText</name>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="45"/>
+        <location filename="../../models/common/enginetext.cpp" line="47"/>
         <source>not an event OncePay acts on</source>
         <translation>OncePay 不处理此类事件</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="46"/>
+        <location filename="../../models/common/enginetext.cpp" line="48"/>
         <source>informational: payment still pending at %1</source>
         <translation>仅供参考：%1 上的支付仍在处理中</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="47"/>
+        <location filename="../../models/common/enginetext.cpp" line="49"/>
         <source>callback names no order</source>
         <translation>回调未指明订单</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="48"/>
+        <location filename="../../models/common/enginetext.cpp" line="50"/>
         <source>unknown order %1</source>
         <translation>未知订单 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="49"/>
+        <location filename="../../models/common/enginetext.cpp" line="51"/>
         <source>stale: %1; captured money flagged for refund</source>
         <translation>已过期：%1；已收款项已标记为待退款</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="50"/>
+        <location filename="../../models/common/enginetext.cpp" line="52"/>
         <source>stale: %1</source>
         <translation>已过期：%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="51"/>
+        <location filename="../../models/common/enginetext.cpp" line="53"/>
         <source>success without transaction id or amount</source>
         <translation>支付成功通知缺少交易号或金额</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="52"/>
+        <location filename="../../models/common/enginetext.cpp" line="54"/>
         <source>already applied: capture %1 is recorded</source>
         <translation>已处理过：收款 %1 已有记录</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="53"/>
+        <location filename="../../models/common/enginetext.cpp" line="55"/>
         <source>attempt %1 is not the current attempt of order %2 (v%3, %4)</source>
         <translation>支付尝试 %1 不是订单 %2 的当前支付尝试（版本 %3，%4）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="56"/>
+        <location filename="../../models/common/enginetext.cpp" line="58"/>
         <source>success for attempt %1 while order %2 is %3 at v%4</source>
         <translation>支付尝试 %1 成功时，订单 %2 为“%3”（版本 %4）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="58"/>
+        <location filename="../../models/common/enginetext.cpp" line="60"/>
         <source>currency %1 differs from the order&apos;s %2</source>
         <translation>币种 %1 与订单币种 %2 不一致</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="59"/>
+        <location filename="../../models/common/enginetext.cpp" line="61"/>
         <source>amount %1 differs from the order&apos;s %2</source>
         <translation>金额 %1 与订单金额 %2 不一致</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="60"/>
+        <location filename="../../models/common/enginetext.cpp" line="62"/>
         <source>confirmation refused: %1</source>
         <translation>拒绝确认：%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="61"/>
+        <location filename="../../models/common/enginetext.cpp" line="63"/>
         <source>paid_unconfirmed at v%1: %2; waiting for a person</source>
         <translation>已付款待确认（版本 %1）：%2；等待人工处理</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="63"/>
+        <location filename="../../models/common/enginetext.cpp" line="65"/>
         <source>amount and currency confirmed</source>
         <translation>金额与币种核对无误</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="64"/>
+        <location filename="../../models/common/enginetext.cpp" line="66"/>
         <source>failure of attempt %1, which is not the current attempt of order %2 (v%3)</source>
         <translation>支付尝试 %1 的失败通知：该尝试不是订单 %2 的当前支付尝试（版本 %3）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="67"/>
+        <location filename="../../models/common/enginetext.cpp" line="69"/>
         <source>already applied: attempt already failed</source>
         <translation>已处理过：该支付尝试已失败</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="68"/>
+        <location filename="../../models/common/enginetext.cpp" line="70"/>
         <source>failure after success ignored: order %1 is %2 at v%3</source>
         <translation>成功后的失败通知已忽略：订单 %1 为“%2”（版本 %3）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="71"/>
+        <location filename="../../models/common/enginetext.cpp" line="73"/>
         <source>refund of %1 arrived before its capture</source>
         <translation>%1 的退款通知早于其收款到达</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="72"/>
+        <location filename="../../models/common/enginetext.cpp" line="74"/>
         <source>refund of %1, not the order&apos;s current payment; %2 refund flag(s) resolved</source>
         <translation>%1 的退款不属于订单当前的付款；已了结 %2 个待退款标记</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="75"/>
+        <location filename="../../models/common/enginetext.cpp" line="77"/>
         <source>already applied: order %1 already refunded</source>
         <translation>已处理过：订单 %1 已退款</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="76"/>
+        <location filename="../../models/common/enginetext.cpp" line="78"/>
         <source>refund while order %1 is %2; waiting for it to be paid</source>
         <translation>订单 %1 为“%2”时收到退款通知；等待其支付完成</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="79"/>
+        <location filename="../../models/common/enginetext.cpp" line="81"/>
         <source>%1 at v%2</source>
         <translation>%1（版本 %2）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="81"/>
+        <location filename="../../models/common/enginetext.cpp" line="83"/>
         <source>%1 reports success</source>
         <translation>%1 通知支付成功</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="82"/>
+        <location filename="../../models/common/enginetext.cpp" line="84"/>
         <source>%1 reports failure</source>
         <translation>%1 通知支付失败</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="83"/>
+        <location filename="../../models/common/enginetext.cpp" line="85"/>
         <source>%1 reports refund</source>
         <translation>%1 通知已退款</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="84"/>
+        <location filename="../../models/common/enginetext.cpp" line="86"/>
         <source>payment attempt on %1</source>
         <translation>通过 %1 发起支付</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="85"/>
+        <location filename="../../models/common/enginetext.cpp" line="87"/>
         <source>rolled back after capture: %1</source>
         <translation>收款后回滚：%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="86"/>
+        <location filename="../../models/common/enginetext.cpp" line="88"/>
         <source>order %1 is no longer at version %2 in state %3</source>
         <translation>订单 %1 已不是版本 %2、状态“%3”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="88"/>
+        <location filename="../../models/common/enginetext.cpp" line="90"/>
         <source>order %1 is at version %2, not %3</source>
         <translation>订单 %1 当前为版本 %2，而不是 %3</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="89"/>
+        <location filename="../../models/common/enginetext.cpp" line="91"/>
         <source>order %1 has no captured payment to confirm</source>
         <translation>订单 %1 没有可确认的收款</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="90"/>
+        <location filename="../../models/common/enginetext.cpp" line="92"/>
         <source>order %1: %2 → %3 is not a transition of the state machine</source>
         <translation>订单 %1：%2 → %3 不是状态机允许的状态变更</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="93"/>
+        <location filename="../../models/common/enginetext.cpp" line="95"/>
         <source>order %1 does not exist</source>
         <translation>订单 %1 不存在</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="94"/>
+        <location filename="../../models/common/enginetext.cpp" line="96"/>
         <source>request id %1 was already used for a different request (%2 on order %3 at version %4)</source>
         <translation>请求号 %1 已被另一请求使用（订单 %3 版本 %4 上的 %2）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="99"/>
+        <location filename="../../models/common/enginetext.cpp" line="101"/>
         <source>captured money OncePay rejected (stale attempt) has settled; refund it</source>
         <translation>OncePay 已拒绝（过期支付尝试）的收款已结算，需退款</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="102"/>
+        <location filename="../../models/common/enginetext.cpp" line="104"/>
         <source>%1 line for a transaction OncePay has no payment for</source>
         <translation>该交易有%1结算行，但 OncePay 中没有对应付款</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="105"/>
+        <location filename="../../models/common/enginetext.cpp" line="107"/>
         <source>captured %1 h ago, no settlement line</source>
         <translation>%1 小时前收款，尚无结算行</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="106"/>
+        <location filename="../../models/common/enginetext.cpp" line="108"/>
         <source>settled again (first settlement line %1)</source>
         <translation>重复结算（首个结算行 %1）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="107"/>
+        <location filename="../../models/common/enginetext.cpp" line="109"/>
         <source>settled, but order %1 is %2</source>
         <translation>已结算，但订单 %1 为“%2”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="108"/>
+        <location filename="../../models/common/enginetext.cpp" line="110"/>
         <source>settled in %1, order in %2</source>
         <translation>结算币种 %1，订单币种 %2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="109"/>
+        <location filename="../../models/common/enginetext.cpp" line="111"/>
         <source>settled %1, order %2</source>
         <translation>结算金额 %1，订单金额 %2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="110"/>
+        <location filename="../../models/common/enginetext.cpp" line="112"/>
         <source>the channel refunded %1; OncePay has no refund of this payment</source>
         <translation>渠道已退款 %1；OncePay 没有这笔付款的退款记录</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="113"/>
+        <location filename="../../models/common/enginetext.cpp" line="115"/>
         <source>refunded %1 h ago, no refund line</source>
         <translation>%1 小时前已退款，尚无退款结算行</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="114"/>
+        <location filename="../../models/common/enginetext.cpp" line="116"/>
         <source>refund lines return %1, OncePay refunded %2</source>
         <translation>退款结算行退回 %1，OncePay 退款 %2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="115"/>
+        <location filename="../../models/common/enginetext.cpp" line="117"/>
         <source>fee %1 instead of %2: the %3 schedule change (rate %4 ppm) explains it</source>
         <translation>手续费为 %1 而非 %2：可由费率表 #%3 的变更（费率 %4 ppm）解释</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="118"/>
+        <location filename="../../models/common/enginetext.cpp" line="120"/>
         <source>fee %1 instead of %2 (%3)</source>
         <translation>手续费为 %1 而非 %2（%3）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="119"/>
+        <location filename="../../models/common/enginetext.cpp" line="121"/>
         <source>period closed</source>
         <translation>账期已关闭</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="120"/>
+        <location filename="../../models/common/enginetext.cpp" line="122"/>
         <source>beyond the %1 ppm tolerance</source>
         <translation>超出 %1 ppm 的容差</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="121"/>
+        <location filename="../../models/common/enginetext.cpp" line="123"/>
         <source>no fee schedule change explains it</source>
         <translation>没有可解释的费率表变更</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="123"/>
+        <location filename="../../models/common/enginetext.cpp" line="125"/>
         <source>resolved by a manual fix</source>
         <translation>已通过人工修复解决</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="125"/>
+        <location filename="../../models/common/enginetext.cpp" line="127"/>
         <source>%1 proposed (%2: %3)</source>
         <translation>已提议修复“%1”（%2：%3）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="126"/>
+        <location filename="../../models/common/enginetext.cpp" line="128"/>
         <source>%1 approved: %2</source>
         <translation>修复“%1”已批准：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="127"/>
+        <location filename="../../models/common/enginetext.cpp" line="129"/>
         <source>%1 approved</source>
         <translation>修复“%1”已批准</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="128"/>
+        <location filename="../../models/common/enginetext.cpp" line="130"/>
         <source>%1 rejected: %2</source>
         <translation>修复“%1”已驳回：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="129"/>
+        <location filename="../../models/common/enginetext.cpp" line="131"/>
         <source>%1 rejected</source>
         <translation>修复“%1”已驳回</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="130"/>
+        <location filename="../../models/common/enginetext.cpp" line="132"/>
         <source>%1 applied</source>
         <translation>修复“%1”已执行</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="131"/>
+        <location filename="../../models/common/enginetext.cpp" line="133"/>
         <source>%1 failed: %2</source>
         <translation>修复“%1”执行失败：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="133"/>
+        <location filename="../../models/common/enginetext.cpp" line="135"/>
         <source>message %1 (%2 %3): %4 after %5 attempt(s), received %6, last change %7</source>
         <translation>消息 %1（%2 %3）：尝试 %5 次后为“%4”，接收于 %6，最后变更于 %7</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="136"/>
+        <location filename="../../models/common/enginetext.cpp" line="138"/>
         <source>  last error: %1</source>
         <translation>  最近错误：%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="137"/>
+        <location filename="../../models/common/enginetext.cpp" line="139"/>
         <source>discrepancy #%1 %2 on %3 %4, %5: expected %6, actual %7 %8</source>
         <translation>异常 #%1 %2，%3 %4，%5：应为 %6，实际 %7 %8</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="140"/>
+        <location filename="../../models/common/enginetext.cpp" line="142"/>
         <source>  settlement line #%1 (%2): gross %3, fee %4, net %5 %6, settled %7</source>
         <translation>  结算行 #%1（%2）：总额 %3，手续费 %4，净额 %5 %6，结算于 %7</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="143"/>
+        <location filename="../../models/common/enginetext.cpp" line="145"/>
         <source>  payment of order %1: %2 %3, %4, captured %5</source>
         <translation>  订单 %1 的付款：%2 %3，%4，收款于 %5</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="145"/>
+        <location filename="../../models/common/enginetext.cpp" line="147"/>
         <source>order %1 does not exist (yet): a callback for it cannot be applied</source>
         <translation>订单 %1（尚）不存在：无法应用针对它的回调</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="148"/>
+        <location filename="../../models/common/enginetext.cpp" line="150"/>
         <source>order %1: %2 at version %3, %4 %5</source>
         <translation>订单 %1：%2，版本 %3，%4 %5</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="149"/>
+        <location filename="../../models/common/enginetext.cpp" line="151"/>
         <source>  v%1 %2 → %3 by %4 (%5 %6) %7</source>
         <translation>  版本 %1：%2 → %3，操作者 %4（%5 %6）%7</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="150"/>
+        <location filename="../../models/common/enginetext.cpp" line="152"/>
         <source>  refused: %1</source>
         <translation>  被拒绝：%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="151"/>
+        <location filename="../../models/common/enginetext.cpp" line="153"/>
         <source>period %1, bound to %2</source>
         <translation>账期 %1，绑定于 %2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="152"/>
+        <location filename="../../models/common/enginetext.cpp" line="154"/>
         <source>  %1</source>
         <translation>  %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="211"/>
+        <location filename="../../models/common/enginetext.cpp" line="213"/>
         <source>unknown role: a role is agent, finance, auditor or admin</source>
         <translation>未知角色：角色须为 agent（客服）、finance（财务）、auditor（审计）或 admin（管理员）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="214"/>
+        <location filename="../../models/common/enginetext.cpp" line="216"/>
         <source>there is no staff account by that name</source>
         <translation>没有该名称的员工账户</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="215"/>
+        <location filename="../../models/common/enginetext.cpp" line="217"/>
         <source>there is no staff account %1</source>
         <translation>没有员工账户 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="216"/>
+        <location filename="../../models/common/enginetext.cpp" line="218"/>
         <source>an administrator may not change their own role</source>
         <translation>管理员不能更改自己的角色</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="218"/>
+        <location filename="../../models/common/enginetext.cpp" line="220"/>
         <source>%1 already has the role %2</source>
         <translation>%1 已是%2角色</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="219"/>
+        <location filename="../../models/common/enginetext.cpp" line="221"/>
         <source>%1 is the last enabled administrator and keeps the role</source>
         <translation>%1 是最后一位启用的管理员，保留其角色</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="222"/>
+        <location filename="../../models/common/enginetext.cpp" line="224"/>
         <source>the role of %1 was not changed</source>
         <translation>%1 的角色未更改</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="224"/>
+        <location filename="../../models/common/enginetext.cpp" line="225"/>
+        <source>an administrator may not disable their own account</source>
+        <translation>管理员不能停用自己的账户</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="227"/>
+        <source>%1 is the last enabled administrator and stays enabled</source>
+        <translation>%1 是最后一位启用的管理员，不能停用</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="230"/>
+        <source>%1 was not disabled</source>
+        <translation>未能停用 %1</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="232"/>
+        <source>%1 (%2) may not start a reconciliation run</source>
+        <translation>%1（%2）无权启动对账运行</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="233"/>
+        <source>%1 (%2) may not %3: %4</source>
+        <translation>%1（%2）无权%3：%4</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="234"/>
+        <source>%1 (%2) may not %3</source>
+        <translation>%1（%2）无权%3</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="235"/>
+        <source>there is no such staff account</source>
+        <translation>不存在该员工账户</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="236"/>
+        <source>the staff account has been disabled</source>
+        <translation>该员工账户已被停用</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="237"/>
+        <source>the staff account&apos;s role is now %1</source>
+        <translation>该员工账户的角色现为%1</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="239"/>
+        <source>the period ends before it starts</source>
+        <translation>期间的结束早于开始</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="240"/>
+        <source>ops setting %1 is not a non-negative number</source>
+        <translation>运营设置 %1 不是非负数</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="242"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="225"/>
+        <location filename="../../models/common/enginetext.cpp" line="243"/>
         <source>no &apos;%1&apos; signature matches</source>
         <translation>没有匹配的“%1”签名</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="226"/>
+        <location filename="../../models/common/enginetext.cpp" line="244"/>
         <source>no v1 signature matches</source>
         <translation>没有匹配的 v1 签名</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="227"/>
+        <location filename="../../models/common/enginetext.cpp" line="245"/>
         <source>signature does not verify with the configured certificate</source>
         <translation>签名无法用所配置的证书验证</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="230"/>
+        <location filename="../../models/common/enginetext.cpp" line="248"/>
         <source>signature header has no &apos;%1&apos; signature</source>
         <translation>签名头中没有“%1”签名</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="154"/>
+        <location filename="../../models/common/enginetext.cpp" line="344"/>
+        <source>read orders</source>
+        <translation>查看订单</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="345"/>
+        <source>propose a fix</source>
+        <translation>提议修复</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="346"/>
+        <source>approve or reject a fix</source>
+        <translation>批准或驳回修复</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="347"/>
+        <source>read the audit trail</source>
+        <translation>查看审计轨迹</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="348"/>
+        <source>manage staff accounts</source>
+        <translation>管理员工账户</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="349"/>
+        <source>manage settings</source>
+        <translation>管理设置</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="156"/>
         <source>%1 already has an open proposal (#%2); decide that one first</source>
         <translation>%1 已有一个待审批的修复提议（#%2）；请先处理那一个</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="157"/>
+        <location filename="../../models/common/enginetext.cpp" line="159"/>
         <source>%1 got an open proposal at the same moment; decide that one first</source>
         <translation>%1 同时收到了另一个修复提议；请先处理那一个</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="160"/>
+        <location filename="../../models/common/enginetext.cpp" line="162"/>
         <source>fix #%1 was decided meanwhile</source>
         <translation>修复 #%1 已在此期间被处理</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="161"/>
+        <location filename="../../models/common/enginetext.cpp" line="163"/>
         <source>fix #%1 is %2; only an open proposal is decided</source>
         <translation>修复 #%1 为“%2”；只有等待审批的提议才能决定</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="163"/>
+        <location filename="../../models/common/enginetext.cpp" line="165"/>
         <source>%1 proposed fix #%2 and may not decide it</source>
         <translation>%1 提议了修复 #%2，不能由本人审批</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="164"/>
+        <location filename="../../models/common/enginetext.cpp" line="166"/>
         <source>fix #%1&apos;s stored change no longer matches its digest</source>
         <translation>修复 #%1 存储的变更与其摘要不再一致</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="167"/>
+        <location filename="../../models/common/enginetext.cpp" line="169"/>
         <source>order %1 is %2; %3 takes paid_unconfirmed orders</source>
         <translation>订单 %1 为“%2”；“%3”只适用于已付款待确认的订单</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="169"/>
+        <location filename="../../models/common/enginetext.cpp" line="171"/>
         <source>order %1 is %2; %3 takes paid_unconfirmed or payment_failed orders</source>
         <translation>订单 %1 为“%2”；“%3”只适用于已付款待确认或支付失败的订单</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="172"/>
+        <location filename="../../models/common/enginetext.cpp" line="174"/>
         <source>message %1 is %2; %3 takes dead or failed messages and expired leases</source>
         <translation>消息 %1 为“%2”；“%3”只适用于死信、处理失败的消息和租约已过期的消息</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="175"/>
+        <location filename="../../models/common/enginetext.cpp" line="177"/>
         <source>message %1 is %2 under a live lease; %3 takes dead or failed messages and expired leases</source>
         <translation>消息 %1 为“%2”且租约仍有效；“%3”只适用于死信、处理失败的消息和租约已过期的消息</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="179"/>
+        <location filename="../../models/common/enginetext.cpp" line="181"/>
         <source>message %1 is %2; %3 takes dead or failed messages, pending ones and expired leases</source>
         <translation>消息 %1 为“%2”；“%3”只适用于死信、处理失败或待处理的消息和租约已过期的消息</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="183"/>
+        <location filename="../../models/common/enginetext.cpp" line="185"/>
         <source>message %1 is %2 under a live lease; %3 takes dead or failed messages, pending ones and expired leases</source>
         <translation>消息 %1 为“%2”且租约仍有效；“%3”只适用于死信、处理失败或待处理的消息和租约已过期的消息</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="187"/>
+        <location filename="../../models/common/enginetext.cpp" line="189"/>
         <source>discrepancy #%1 is %2, not open</source>
         <translation>异常 #%1 为“%2”，不是未结状态</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="188"/>
+        <location filename="../../models/common/enginetext.cpp" line="190"/>
         <source>discrepancy #%1 is a %2; adjust_fee takes fee mismatches</source>
         <translation>异常 #%1 是“%2”；调整手续费只适用于手续费不符</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="191"/>
+        <location filename="../../models/common/enginetext.cpp" line="193"/>
         <source>discrepancy #%1 has no order to book a fee adjustment on</source>
         <translation>异常 #%1 没有可记入手续费调整的订单</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="194"/>
+        <location filename="../../models/common/enginetext.cpp" line="196"/>
         <source>discrepancy #%1 carries no amounts; give the amount to book</source>
         <translation>异常 #%1 没有金额；请给出要记账的金额</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="197"/>
+        <location filename="../../models/common/enginetext.cpp" line="199"/>
         <source>%1 discrepancies of the period are still open; decide them first</source>
         <translation>该账期还有 %1 个未结异常；请先处理它们</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="200"/>
+        <location filename="../../models/common/enginetext.cpp" line="202"/>
         <source>no finished reconciliation run covers the period; reconcile it first</source>
         <translation>没有已完成的对账运行覆盖该账期；请先对账</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="203"/>
+        <location filename="../../models/common/enginetext.cpp" line="205"/>
         <source>the period overlaps a period that is already closed</source>
         <translation>该账期与已关闭的账期重叠</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="206"/>
+        <location filename="../../models/common/enginetext.cpp" line="208"/>
         <source>no discrepancy #%1</source>
         <translation>没有异常 #%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="207"/>
+        <location filename="../../models/common/enginetext.cpp" line="209"/>
         <source>no message with callback id &apos;%1&apos;</source>
         <translation>没有回调号为“%1”的消息</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="208"/>
+        <location filename="../../models/common/enginetext.cpp" line="210"/>
         <source>no order &apos;%1&apos;</source>
         <translation>没有订单“%1”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="209"/>
+        <location filename="../../models/common/enginetext.cpp" line="211"/>
         <source>a fix of amount 0 changes nothing</source>
         <translation>金额为 0 的修复不会改变任何东西</translation>
     </message>
@@ -4152,17 +4242,22 @@ Body:
         <translation>截止（含）(&amp;T)：</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="445"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="446"/>
+        <source>The run was not started: %1</source>
+        <translation>对账运行未启动：%1</translation>
+    </message>
+    <message>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="449"/>
         <source>The run failed: %1</source>
         <translation>运行失败：%1</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="450"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="454"/>
         <source>Run #%1 was cancelled; nothing it found was kept.</source>
         <translation>运行 #%1 已取消；其结果未保留。</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="451"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="455"/>
         <source>Run #%1 finished: coverage %2, %3 corrected automatically, %4 new exception(s).</source>
         <translation>运行 #%1 已完成：覆盖率 %2，自动更正 %3 项，新增 %4 个异常。</translation>
     </message>
@@ -4573,79 +4668,79 @@ Body:
 <context>
     <name>OncePay::StuckPage</name>
     <message>
-        <location filename="../../views/stuck/stuckpage.cpp" line="37"/>
+        <location filename="../../views/stuck/stuckpage.cpp" line="38"/>
         <source>&lt;h2&gt;Stuck records&lt;/h2&gt;</source>
         <translation>&lt;h2&gt;滞留记录&lt;/h2&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/stuck/stuckpage.cpp" line="40"/>
+        <location filename="../../views/stuck/stuckpage.cpp" line="41"/>
         <source>All kinds</source>
         <translation>全部类型</translation>
     </message>
     <message>
-        <location filename="../../views/stuck/stuckpage.cpp" line="45"/>
+        <location filename="../../views/stuck/stuckpage.cpp" line="46"/>
         <source>Any age past the threshold</source>
         <translation>超过阈值的全部</translation>
     </message>
     <message>
-        <location filename="../../views/stuck/stuckpage.cpp" line="46"/>
+        <location filename="../../views/stuck/stuckpage.cpp" line="47"/>
         <source>Older than 1 hour</source>
         <translation>超过 1 小时</translation>
     </message>
     <message>
-        <location filename="../../views/stuck/stuckpage.cpp" line="47"/>
+        <location filename="../../views/stuck/stuckpage.cpp" line="48"/>
         <source>Older than 1 day</source>
         <translation>超过 1 天</translation>
     </message>
     <message>
-        <location filename="../../views/stuck/stuckpage.cpp" line="48"/>
+        <location filename="../../views/stuck/stuckpage.cpp" line="49"/>
         <source>Older than 7 days</source>
         <translation>超过 7 天</translation>
     </message>
     <message>
-        <location filename="../../views/stuck/stuckpage.cpp" line="51"/>
+        <location filename="../../views/stuck/stuckpage.cpp" line="52"/>
         <source>&amp;Refresh</source>
         <translation>刷新(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../views/stuck/stuckpage.cpp" line="73"/>
+        <location filename="../../views/stuck/stuckpage.cpp" line="74"/>
         <source>Enter or double-click opens the order</source>
         <translation>按回车或双击打开订单</translation>
     </message>
     <message>
-        <location filename="../../views/stuck/stuckpage.cpp" line="77"/>
+        <location filename="../../views/stuck/stuckpage.cpp" line="81"/>
         <source>&amp;Propose fix…</source>
         <translation>提议修复(&amp;P)…</translation>
     </message>
     <message>
-        <location filename="../../views/stuck/stuckpage.cpp" line="79"/>
+        <location filename="../../views/stuck/stuckpage.cpp" line="83"/>
         <source>Requeue or resolve the selected messages, or confirm or roll back the selected order; a finance reviewer approves it</source>
         <translation>重新排队或结案所选消息，或确认、回滚所选订单；由财务审核人批准</translation>
     </message>
     <message>
-        <location filename="../../views/stuck/stuckpage.cpp" line="94"/>
+        <location filename="../../views/stuck/stuckpage.cpp" line="98"/>
         <source>&amp;Kind:</source>
         <translation>类型(&amp;K)：</translation>
     </message>
     <message>
-        <location filename="../../views/stuck/stuckpage.cpp" line="98"/>
+        <location filename="../../views/stuck/stuckpage.cpp" line="102"/>
         <source>A&amp;ge:</source>
         <translation>时长(&amp;G)：</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/stuck/stuckpage.cpp" line="144"/>
+        <location filename="../../views/stuck/stuckpage.cpp" line="148"/>
         <source>%n record(s) need attention.</source>
         <translation>
             <numerusform>%n 条记录需要处理。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/stuck/stuckpage.cpp" line="147"/>
+        <location filename="../../views/stuck/stuckpage.cpp" line="151"/>
         <source>Showing the oldest %1 of each kind.</source>
         <translation>每种类型仅显示最早的 %1 条。</translation>
     </message>
     <message>
-        <location filename="../../views/stuck/stuckpage.cpp" line="148"/>
+        <location filename="../../views/stuck/stuckpage.cpp" line="152"/>
         <source>Thresholds from the operations settings: messages and orders after %1, requests after %2.</source>
         <translation>阈值来自运维设置：消息和订单超过 %1，请求超过 %2。</translation>
     </message>

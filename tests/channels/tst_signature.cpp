@@ -169,6 +169,9 @@ private Q_SLOTS:
             QVERIFY2(scheme.contains(u"HMAC-SHA256") || scheme.contains(u"RSA-SHA256"),
                      qPrintable(scheme));
         }
+        // PayPal's certificate is the configured file, never one fetched from the request's URL.
+        QVERIFY(ChannelRegistry::signatureScheme(QStringLiteral("paypal"))
+                    .contains(u"configured PayPal certificate (cert_file, never fetched"));
         QVERIFY(ChannelRegistry::signatureScheme(QStringLiteral("nope")).isEmpty());
     }
 

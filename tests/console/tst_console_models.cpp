@@ -1,6 +1,7 @@
 // Every console model over real engine data passes QAbstractItemModelTester, and shows what
 // matters: refused rows flagged, money formatted exactly, the order of each row known.
 
+#include "auth/permissions.h"
 #include "auth/staffservice.h"
 #include "common/enginetext.h"
 #include "common/errortext.h"
@@ -319,6 +320,19 @@ private Q_SLOTS:
             }
             QCOMPARE(Labels::engineText("unknown order ghost-1"),
                      QStringLiteral("未知订单 ghost-1"));
+            // A refusal of rights, for every right: the role and what it may not do in words.
+            for (Action a : {Action::ReadOrders, Action::ProposeFix, Action::DecideFix,
+                             Action::ReadAudit, Action::ManageStaff, Action::ManageSettings}) {
+                const QString said =
+                    Labels::engineText(QStringLiteral("amy (agent) may not %1").arg(actionName(a)));
+                QVERIFY2(said.startsWith(u"amy（客服）") && !said.contains(actionName(a)),
+                         qPrintable(said));
+            }
+            QCOMPARE(Labels::engineText("amy (finance) may not manage settings: the staff "
+                                        "account's role is now auditor"),
+                     QStringLiteral("amy（财务）无权管理设置：该员工账户的角色现为审计"));
+            QCOMPARE(Labels::engineText("the period ends before it starts"),
+                     QStringLiteral("期间的结束早于开始"));
             // A staff refusal, its role code as the role's word.
             QCOMPARE(Labels::engineText("amy already has the role finance"),
                      QStringLiteral("amy 已是财务角色"));

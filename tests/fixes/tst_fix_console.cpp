@@ -361,6 +361,16 @@ private Q_SLOTS:
         QVERIFY(loaded.wait(20000));
         QCOMPARE(desk.runs()->rowCount(), 1);
 
+        // A period that ends before it starts: refused by the service (audited there), said as
+        // its own sentence, not as a failed run; no run row.
+        finished.clear();
+        desk.startRun(f.clock.nowMs(), f.clock.nowMs() - 86400000LL);
+        QVERIFY(finished.wait(30000));
+        QCOMPARE(finished.first().first().toString(), QStringLiteral("refused"));
+        QCOMPARE(finished.first().at(1).toString(),
+                 QStringLiteral("The run was not started: the period ends before it starts"));
+        QCOMPARE(f.count("SELECT COUNT(*) FROM reconciliation_runs"), 1);
+
         ReconciliationPage agentDesk(dbs->orders(), amy);
         QVERIFY(!agentDesk.runButton()->isVisibleTo(&agentDesk));
 

@@ -55,6 +55,21 @@ inline QString errorText(const Error &e)
     }
 }
 
+// A service said no to what was asked (rights, the target's state, bad input) — as opposed to
+// a database that failed or is away: the service's own sentence (Labels::engineText) is the
+// answer to show.
+inline bool isRefusal(const Error &e)
+{
+    switch (e.code) {
+    case ErrorCode::Forbidden:
+    case ErrorCode::NotFound:
+    case ErrorCode::Invalid:
+    case ErrorCode::Conflict:
+    case ErrorCode::Stale: return true;
+    default: return false;
+    }
+}
+
 // Shows a failed load in a page's summary line: the sentence, with the technical message as
 // its tooltip. Returns the sentence (for the page's failed() signal).
 inline QString showFailure(QLabel *line, const Error &e)

@@ -440,9 +440,13 @@ void ReconciliationPage::startRun(qint64 fromMs, qint64 toMs)
             m_cancel->hide();
             m_progress->hide();
             QString status, message;
-            if (!r) {
+            if (!r && isRefusal(r.error())) { // audited by the service; no run was started
+                status = QStringLiteral("refused");
+                message =
+                    tr("The run was not started: %1").arg(Labels::engineText(r.error().message));
+            } else if (!r) {
                 status = QStringLiteral("failed");
-                message = tr("The run failed: %1").arg(r.error().message);
+                message = tr("The run failed: %1").arg(errorText(r.error()));
             } else {
                 status = r->status;
                 message =
@@ -457,6 +461,7 @@ void ReconciliationPage::startRun(qint64 fromMs, qint64 toMs)
             }
             refresh();
             m_summary->setText(message);
+            m_summary->setToolTip(r ? QString() : r.error().message);
             Q_EMIT runFinished(status, message);
         });
 }

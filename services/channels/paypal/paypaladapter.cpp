@@ -110,8 +110,9 @@ bool PayPalAdapter::isPayPalCertUrl(const QByteArray &text)
 QString PayPalAdapter::signatureScheme()
 {
     return QStringLiteral("%1: base64 RSA-SHA256 (%2 SHA256withRSA) of \"%3|%4|webhook id|CRC32 "
-                          "of the body\", verified with PayPal's certificate (%5 on paypal.com); "
-                          "transmission time within the tolerance window")
+                          "of the body\", verified with the configured PayPal certificate "
+                          "(cert_file, never fetched; %5 must be on paypal.com); transmission time "
+                          "within the tolerance window")
         .arg(QLatin1String(kTransmissionSig), QLatin1String(kAuthAlgo),
              QLatin1String(kTransmissionId), QLatin1String(kTransmissionTime),
              QLatin1String(kCertUrl));
