@@ -177,10 +177,15 @@ int reconcile(Context &ctx, const QCommandLineParser &p)
     if (!c)
         return fail(ctx, c.error());
     auto report = Reconciler(*c, Clock::system(), actorOf(p)).run(o);
-    if (!report)
-        return report.error().code == ErrorCode::Invalid
-                   ? (ctx.err << "oncepay reconcile: " << report.error().message << '\n', Usage)
-                   : fail(ctx, report.error());
+    if (!report) {
+        // Refused by the reconciler (audited there): a bad period is how it was asked (usage),
+        // an ops setting that is no number is how the system is configured.
+        const Error &e = report.error();
+        if (e.code == ErrorCode::Invalid)
+            return ctx.err << "oncepay reconcile: " << e.message << '\n',
+                   e.reason == u"bad_setting" ? ConfigError : Usage;
+        return fail(ctx, e);
+    }
     if (json)
         ctx.out << QJsonDocument(ReconciliationReportFormat::json(*report))
                        .toJson(QJsonDocument::Indented);

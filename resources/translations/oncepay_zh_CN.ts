@@ -4,184 +4,175 @@
 <context>
     <name>OncePay::AdminPage</name>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="70"/>
+        <location filename="../../views/admin/adminpage.cpp" line="89"/>
         <source>&lt;h2&gt;Administration&lt;/h2&gt;</source>
         <translation>&lt;h2&gt;系统管理&lt;/h2&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="71"/>
+        <location filename="../../views/admin/adminpage.cpp" line="90"/>
         <source>&amp;Refresh</source>
         <translation>刷新(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="81"/>
+        <location filename="../../views/admin/adminpage.cpp" line="100"/>
         <source>&amp;Add account…</source>
         <translation>添加账号(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="82"/>
+        <location filename="../../views/admin/adminpage.cpp" line="101"/>
         <source>&amp;Disable…</source>
         <translation>停用(&amp;D)…</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="84"/>
+        <location filename="../../views/admin/adminpage.cpp" line="103"/>
         <source>Reset &amp;password…</source>
         <translation>重置密码(&amp;P)…</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="88"/>
+        <location filename="../../views/admin/adminpage.cpp" line="107"/>
         <source>Change &amp;role…</source>
         <translation>更改角色(&amp;R)…</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="113"/>
+        <location filename="../../views/admin/adminpage.cpp" line="132"/>
         <source>&amp;Change…</source>
         <translation>修改(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="119"/>
+        <location filename="../../views/admin/adminpage.cpp" line="138"/>
         <source>Every change needs a reason and is audited.</source>
         <translation>每次修改都需填写原因，并记入审计。</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="125"/>
+        <location filename="../../views/admin/adminpage.cpp" line="144"/>
         <source>Staff accounts</source>
         <translation>员工账号</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="126"/>
+        <location filename="../../views/admin/adminpage.cpp" line="145"/>
         <source>Operational settings</source>
         <translation>运营参数</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="193"/>
-        <location filename="../../views/admin/adminpage.cpp" line="246"/>
+        <location filename="../../views/admin/adminpage.cpp" line="212"/>
+        <location filename="../../views/admin/adminpage.cpp" line="266"/>
         <source>%1 is now %2.</source>
         <translation>%1 已改为 %2。</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="194"/>
+        <location filename="../../views/admin/adminpage.cpp" line="213"/>
         <source>Not changed: %1</source>
         <translation>未修改：%1</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="203"/>
+        <location filename="../../views/admin/adminpage.cpp" line="222"/>
         <source>Unknown role.</source>
         <translation>未知角色。</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="214"/>
+        <location filename="../../views/admin/adminpage.cpp" line="233"/>
         <source>Account %1 added.</source>
         <translation>已添加账号 %1。</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="215"/>
+        <location filename="../../views/admin/adminpage.cpp" line="234"/>
         <source>Not added: %1</source>
         <translation>未添加：%1</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="230"/>
+        <location filename="../../views/admin/adminpage.cpp" line="249"/>
         <source>Account %1 disabled.</source>
         <translation>已停用账号 %1。</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="231"/>
+        <location filename="../../views/admin/adminpage.cpp" line="250"/>
         <source>Not disabled: %1</source>
         <translation>未停用：%1</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="247"/>
+        <location filename="../../views/admin/adminpage.cpp" line="267"/>
         <source>Role not changed: %1</source>
         <translation>角色未更改：%1</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="256"/>
-        <source>An administrator&apos;s own role is changed by another administrator.</source>
-        <translation>管理员本人的角色须由另一位管理员更改。</translation>
-    </message>
-    <message>
-        <location filename="../../views/admin/adminpage.cpp" line="260"/>
-        <source>An administrator&apos;s own account is disabled by another administrator.</source>
-        <translation>管理员自己的账户须由另一位管理员停用。</translation>
-    </message>
-    <message>
-        <location filename="../../views/admin/adminpage.cpp" line="277"/>
-        <location filename="../../views/admin/adminpage.cpp" line="298"/>
+        <location filename="../../views/admin/adminpage.cpp" line="302"/>
+        <location filename="../../views/admin/adminpage.cpp" line="328"/>
+        <location filename="../../views/admin/adminpage.cpp" line="376"/>
         <source>Why (audited)</source>
         <translation>原因（记入审计）</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="280"/>
+        <location filename="../../views/admin/adminpage.cpp" line="305"/>
         <source>Change the role of %1</source>
         <translation>更改 %1 的角色</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="300"/>
+        <location filename="../../views/admin/adminpage.cpp" line="330"/>
         <source>Change %1</source>
         <translation>修改 %1</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="301"/>
+        <location filename="../../views/admin/adminpage.cpp" line="331"/>
         <source>&amp;Value (%1 … %2):</source>
         <translation>值（%1 … %2）(&amp;V)：</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="281"/>
-        <location filename="../../views/admin/adminpage.cpp" line="302"/>
-        <location filename="../../views/admin/adminpage.cpp" line="347"/>
+        <location filename="../../views/admin/adminpage.cpp" line="306"/>
+        <location filename="../../views/admin/adminpage.cpp" line="332"/>
+        <location filename="../../views/admin/adminpage.cpp" line="379"/>
         <source>&amp;Reason:</source>
         <translation>原因(&amp;R)：</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="323"/>
+        <location filename="../../views/admin/adminpage.cpp" line="353"/>
         <source>Add a staff account</source>
         <translation>添加员工账号</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="324"/>
+        <location filename="../../views/admin/adminpage.cpp" line="354"/>
         <source>&amp;User name:</source>
         <translation>用户名(&amp;U)：</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="325"/>
+        <location filename="../../views/admin/adminpage.cpp" line="355"/>
         <source>&amp;Display name:</source>
         <translation>显示名称(&amp;D)：</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="281"/>
-        <location filename="../../views/admin/adminpage.cpp" line="326"/>
+        <location filename="../../views/admin/adminpage.cpp" line="306"/>
+        <location filename="../../views/admin/adminpage.cpp" line="356"/>
         <source>&amp;Role:</source>
         <translation>角色(&amp;R)：</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="327"/>
-        <location filename="../../views/admin/adminpage.cpp" line="365"/>
+        <location filename="../../views/admin/adminpage.cpp" line="357"/>
+        <location filename="../../views/admin/adminpage.cpp" line="404"/>
         <source>&amp;Password:</source>
         <translation>密码(&amp;P)：</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="328"/>
-        <location filename="../../views/admin/adminpage.cpp" line="365"/>
+        <location filename="../../views/admin/adminpage.cpp" line="358"/>
+        <location filename="../../views/admin/adminpage.cpp" line="404"/>
         <source>&amp;Again:</source>
         <translation>再次输入(&amp;A)：</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="347"/>
+        <location filename="../../views/admin/adminpage.cpp" line="379"/>
         <source>Disable %1</source>
         <translation>停用 %1</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="364"/>
+        <location filename="../../views/admin/adminpage.cpp" line="403"/>
         <source>New password for %1</source>
         <translation>为 %1 设置新密码</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="381"/>
+        <location filename="../../views/admin/adminpage.cpp" line="420"/>
         <source>Password of %1 reset.</source>
         <translation>已重置 %1 的密码。</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="382"/>
+        <location filename="../../views/admin/adminpage.cpp" line="421"/>
         <source>Not reset: %1</source>
         <translation>未重置：%1</translation>
     </message>
@@ -2468,6 +2459,7 @@ hash      %2</translation>
         <translation>输入内容超过了任何编号的长度。</translation>
     </message>
     <message>
+        <location filename="../../views/admin/adminpage.cpp" line="73"/>
         <location filename="../../views/common/errortext.h" line="50"/>
         <source>The request was refused: %1</source>
         <translation>请求被拒绝：%1</translation>
@@ -3521,8 +3513,8 @@ hash      %2</translation>
     </message>
     <message>
         <location filename="../../views/orders/orderpage.cpp" line="86"/>
-        <source>Requeue or resolve its dead or failed messages…</source>
-        <translation>重新排队或结案其死信或失败消息…</translation>
+        <source>Requeue or resolve its stuck messages…</source>
+        <translation>重新入队或解决其滞留的消息…</translation>
     </message>
     <message>
         <location filename="../../views/orders/orderpage.cpp" line="135"/>

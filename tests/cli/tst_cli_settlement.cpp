@@ -63,6 +63,40 @@ private Q_SLOTS:
         QVERIFY2(out[0].contains(QStringLiteral(", %1 lines imported").arg(lines)),
                  qPrintable(r.out));
     }
+
+    // `oncepay reconcile` refused: a period that ends before it starts is a usage error (2),
+    // an ops setting that is no number a configuration error (3); each is audited by the
+    // reconciler and starts no run.
+    void reconcileRefusalsExitAsDocumented_data() { addEngineRows(); }
+    void reconcileRefusalsExitAsDocumented()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        QProcessEnvironment env;
+        const QString config = dbs->writeConfigFile(&env);
+        QCOMPARE(runOncepay({"--config", config, "db", "migrate"}, env).exitCode, 0);
+        CliRun r = runOncepay(
+            {"--config", config, "reconcile", "--from", "2026-01-10", "--to", "2026-01-01"}, env);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(u"the period ends before it starts"), qPrintable(r.err));
+
+        auto c = Connection::open(dbs->orders(), QStringLiteral("check"));
+        QVERIFY(c.ok());
+        QSqlQuery q(c->db());
+        QVERIFY(q.exec(QStringLiteral("UPDATE ops_settings SET setting_value = 'soon' WHERE"
+                                      " setting_key = 'reconcile.capture_skew_minutes'")));
+        QCOMPARE(q.numRowsAffected(), 1);
+        r = runOncepay(
+            {"--config", config, "reconcile", "--from", "2026-01-01", "--to", "2026-01-10"}, env);
+        QCOMPARE(r.exitCode, 3);
+        QVERIFY2(r.err.contains(u"reconcile.capture_skew_minutes"), qPrintable(r.err));
+
+        QVERIFY(q.exec(QStringLiteral("SELECT COUNT(*) FROM reconciliation_runs")) && q.next());
+        QCOMPARE(q.value(0).toInt(), 0);
+        QVERIFY(q.exec(QStringLiteral("SELECT COUNT(*) FROM audit_outbox WHERE action ="
+                                      " 'reconciliation.refused'")) &&
+                q.next());
+        QCOMPARE(q.value(0).toInt(), 2);
+    }
 };
 
 QTEST_GUILESS_MAIN(TstCliSettlement)

@@ -83,7 +83,7 @@ OrderPage::OrderPage(const ConnectionProfile &orders, const Actor &actor, QWidge
         ->addAction(tr("Confirm or roll back this order…"), this, &OrderPage::proposeOrderFix)
         ->setObjectName(QStringLiteral("proposeOrder"));
     proposeMenu
-        ->addAction(tr("Requeue or resolve its dead or failed messages…"), this,
+        ->addAction(tr("Requeue or resolve its stuck messages…"), this,
                     &OrderPage::proposeMessageFix)
         ->setObjectName(QStringLiteral("proposeMessages"));
     m_propose->setMenu(proposeMenu);
