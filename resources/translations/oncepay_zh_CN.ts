@@ -3675,20 +3675,20 @@ hash      %2</translation>
         </translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="519"/>
+        <location filename="../../views/orders/orderpage.cpp" line="521"/>
         <source>Signature: verified by the gateway before the callback was stored.</source>
         <translation>签名：网关在存储该回调之前已验证。</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="520"/>
+        <location filename="../../views/orders/orderpage.cpp" line="522"/>
         <source>Signature: verified by the gateway before the callback was stored — %1</source>
         <translation>签名：网关在存储该回调之前已验证 —— %1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="523"/>
+        <location filename="../../views/orders/orderpage.cpp" line="525"/>
         <source>Callback %1 from %2
 %3
-Unsigned, wrongly signed or late requests are refused and never stored.
+Unsigned, wrongly signed or late requests are refused: only the refusal is recorded (reason, size, body hash), never the request.
 
 Headers:
 %4
@@ -3696,7 +3696,7 @@ Body:
 %5</source>
         <translation>回调 %1，来自 %2
 %3
-未签名、签名错误或过期的请求会被拒绝，且从不存储。
+未签名、签名错误或过期的请求会被拒绝：只记录拒绝本身（原因、大小、正文哈希），从不保存请求。
 
 请求头：
 %4

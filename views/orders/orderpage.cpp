@@ -511,8 +511,10 @@ void OrderPage::showMessage(int row)
     } else if (!h.isNull()) {
         headers = QString::fromUtf8(h.toJson(QJsonDocument::Indented));
     }
-    // Only a callback whose signature verified is ever stored: the gateway answers anything
-    // else with an error and keeps no row of it. What it checked is the channel's scheme.
+    // Only a callback whose signature verified is ever stored as a message: the gateway answers
+    // anything else with an error and keeps only a record of the refusal (reason, size, body
+    // hash; ingest_rejections and a callback.rejected audit row). What it checked is the
+    // channel's scheme.
     const QString scheme = ChannelRegistry::signatureScheme(m.channel);
     const QString signature =
         scheme.isEmpty()
@@ -520,8 +522,9 @@ void OrderPage::showMessage(int row)
             : tr("Signature: verified by the gateway before the callback was stored — %1")
                   .arg(scheme);
     m_raw->setPlainText(
-        tr("Callback %1 from %2\n%3\nUnsigned, wrongly signed or late requests are refused and"
-           " never stored.\n\nHeaders:\n%4\nBody:\n%5")
+        tr("Callback %1 from %2\n%3\nUnsigned, wrongly signed or late requests are refused: only"
+           " the refusal is recorded (reason, size, body hash), never the request.\n\nHeaders:"
+           "\n%4\nBody:\n%5")
             .arg(m.callbackId, m.channel, signature, headers, body));
 }
 
