@@ -123,9 +123,12 @@ int disable(Context &ctx, const QCommandLineParser &p)
     if (!c)
         return fail(ctx, c.error());
     // A refusal (unknown account, the last enabled administrator) is audited by the service
-    // and exits 1, like set-role's.
+    // and exits 1, like set-role's. The reason is the service's rule too: a missing one goes
+    // to the service (and is audited) and exits 2, as a missing required option does.
     auto a = StaffService(*c, Clock::system())
                  .disable(user, operatorActor(), p.value(QStringLiteral("reason")));
+    if (!a && a.error().reason == u"reason_required")
+        return ctx.err << "oncepay staff disable: --reason is required\n", Usage;
     if (!a)
         return fail(ctx, a.error());
     ctx.out << "disabled ";
@@ -165,12 +168,15 @@ int setRole(Context &ctx, const QCommandLineParser &p)
     auto c = openMigrated(ctx.config.orders, QStringLiteral("cli-staff"));
     if (!c)
         return fail(ctx, c.error());
-    // The role goes to the service even when it is none, so the refusal is audited like any.
+    // The role and the reason go to the service even when they are none, so the refusal is
+    // audited like any; each is still the caller's mistake (exit 2).
     auto a = StaffService(*c, Clock::system())
                  .setRole(user, role, operatorActor(), p.value(QStringLiteral("reason")));
     if (!a && a.error().reason == u"unknown_role")
         return ctx.err << "oncepay staff set-role: ROLE must be agent, finance, auditor or admin\n",
                Usage;
+    if (!a && a.error().reason == u"reason_required")
+        return ctx.err << "oncepay staff set-role: --reason is required\n", Usage;
     if (!a)
         return fail(ctx, a.error());
     ctx.out << "role set ";
@@ -215,8 +221,8 @@ const bool registered = registerCommands({
      QStringLiteral("disable a staff account (the last enabled admin stays enabled)"),
      QStringLiteral("USER"),
      [](QCommandLineParser &p) {
-         p.addOption(
-             {QStringLiteral("reason"), QStringLiteral("Why (audited)."), QStringLiteral("TEXT")});
+         p.addOption({QStringLiteral("reason"), QStringLiteral("Why (required; audited)."),
+                      QStringLiteral("TEXT")});
      },
      disable},
     {{QStringLiteral("staff"), QStringLiteral("reset-password")},
@@ -228,8 +234,8 @@ const bool registered = registerCommands({
      QStringLiteral("change a staff account's role (the last enabled admin keeps theirs)"),
      QStringLiteral("USER ROLE"),
      [](QCommandLineParser &p) {
-         p.addOption(
-             {QStringLiteral("reason"), QStringLiteral("Why (audited)."), QStringLiteral("TEXT")});
+         p.addOption({QStringLiteral("reason"), QStringLiteral("Why (required; audited)."),
+                      QStringLiteral("TEXT")});
      },
      setRole,
      false,

@@ -6,6 +6,7 @@
 #include "passwordhasher.h"
 #include "settings/opssettings.h"
 #include "staffrights.h"
+#include "staffrules.h"
 
 #include <QCryptographicHash>
 #include <QRegularExpression>
@@ -158,6 +159,8 @@ Result<StaffAccount> StaffService::disable(const QString &username, const Actor 
     };
     if (auto r = require(by, Action::ManageStaff); !r)
         return refused(r.error());
+    if (auto r = staffReasonGiven(reason); !r)
+        return refused(r.error());
     bool changed = false;
     auto done =
         inTransaction(m_c.db(), Transaction::Mode::Immediate, [&]() -> Result<StaffAccount> {
@@ -169,11 +172,12 @@ Result<StaffAccount> StaffService::disable(const QString &username, const Actor 
             auto before = lockAccount(username);
             if (!before)
                 return before.error();
-            if (before->username == by.id)
-                return makeError(
-                    ErrorCode::Conflict,
-                    QStringLiteral("an administrator may not disable their own account"),
-                    QStringLiteral("own_account"));
+            if (auto r = disableFits({.by = by.id,
+                                      .username = before->username,
+                                      .role = before->role,
+                                      .reason = reason});
+                !r)
+                return r.error();
             if (before->disabled)
                 return *before;
             if (lastEnabledAdmin(*before, *admins))
@@ -269,6 +273,8 @@ Result<StaffAccount> StaffService::setRole(const QString &username, const QStrin
             makeError(ErrorCode::Invalid,
                       QStringLiteral("unknown role: a role is agent, finance, auditor or admin"),
                       QStringLiteral("unknown_role")));
+    if (auto r = staffReasonGiven(reason); !r)
+        return refused(r.error());
     StaffRole was = *newRole;
     auto done =
         inTransaction(m_c.db(), Transaction::Mode::Immediate, [&]() -> Result<StaffAccount> {
@@ -281,15 +287,13 @@ Result<StaffAccount> StaffService::setRole(const QString &username, const QStrin
             if (!found)
                 return found.error();
             const StaffAccount before = *found;
-            if (before.username == by.id)
-                return makeError(ErrorCode::Conflict,
-                                 QStringLiteral("an administrator may not change their own role"),
-                                 QStringLiteral("own_role"));
-            if (before.role == *newRole)
-                return makeError(ErrorCode::Conflict,
-                                 QStringLiteral("%1 already has the role %2")
-                                     .arg(before.username, staffRoleName(*newRole)),
-                                 QStringLiteral("same_role"));
+            if (auto r = roleChangeFits({.by = by.id,
+                                         .username = before.username,
+                                         .role = before.role,
+                                         .newRole = *newRole,
+                                         .reason = reason});
+                !r)
+                return r.error();
             if (lastEnabledAdmin(before, *admins))
                 return makeError(
                     ErrorCode::Conflict,
@@ -568,7 +572,12 @@ Error StaffService::refuse(const Error &why, const QString &step, const QString 
         if (audited == Audited::EveryRefusal)
             break;
         return why;
-    default: return why;
+    default:
+        // Nothing to audit (the database is what failed), but the change ended: say so.
+        spdlog::error("staff {} of {} for {} ({}) failed: {}", step.toStdString(),
+                      (validUsername(target) ? target : QStringLiteral("(invalid)")).toStdString(),
+                      by.id.toStdString(), by.role.toStdString(), why.message.toStdString());
+        return why;
     }
     spdlog::warn("staff {} of {} refused for {} ({}): {}", step.toStdString(),
                  (validUsername(target) ? target : QStringLiteral("(invalid)")).toStdString(),

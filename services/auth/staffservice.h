@@ -38,10 +38,12 @@ public:
     // next change) and returns the account as it is now; an account disabled already is
     // returned as it is. Refused, with nothing changed: Forbidden when `by` may not manage
     // staff (for a staff actor: as the account is now, read inside the change's transaction);
-    // NotFound "unknown_staff"; Conflict "own_account" (an administrator does not disable their
-    // own account) and "last_admin" (the last enabled administrator stays enabled, whoever
-    // asks). A disable leaves a staff.disabled audit row (before, after, `reason`), every
-    // refusal a staff.refused row (step disable).
+    // Invalid "reason_required" (an empty or blank `reason`); NotFound "unknown_staff";
+    // Conflict "own_account" (an administrator does not disable their own account) and
+    // "last_admin" (the last enabled administrator stays enabled, whoever asks). The rules on
+    // the account's own state are disableFits (staffrules.h). A disable leaves a
+    // staff.disabled audit row (before, after, `reason`), every refusal a staff.refused row
+    // (step disable); a database failure an error log line.
     Result<StaffAccount> disable(const QString &username, const Actor &by,
                                  const QString &reason) const;
     // Sets a new password and lifts a lock.
@@ -50,16 +52,18 @@ public:
     // Gives `username` the role named `role` (agent, finance, auditor, admin) and returns the
     // account as it is now. Refused, with nothing changed: Forbidden when `by` may not manage
     // staff (for a staff actor: as the account is now, read inside the change's transaction);
-    // Invalid "unknown_role"; NotFound "unknown_staff"; Conflict "own_role" (an administrator
-    // does not change their own role), "same_role" (the account has that role already) and
-    // "last_admin" (the last enabled administrator keeps the role). A change leaves a
-    // staff.role_changed audit row (before, after, `reason`), every refusal a staff.refused row.
+    // Invalid "unknown_role" and "reason_required" (an empty or blank `reason`); NotFound
+    // "unknown_staff"; Conflict "own_role" (an administrator does not change their own role),
+    // "same_role" (the account has that role already) and "last_admin" (the last enabled
+    // administrator keeps the role). The rules on the account's own state are roleChangeFits
+    // (staffrules.h). A change leaves a staff.role_changed audit row (before, after, `reason`),
+    // every refusal a staff.refused row, a database failure an error log line.
     // The person's rights follow at once, the way a disable does: every change they make reads
     // their account again (requireCurrent), so a demoted administrator is refused at the next
     // one, with the Actor they signed in with; pages already open are not rebuilt until they
     // sign in again (nor does a promotion add any before then).
     Result<StaffAccount> setRole(const QString &username, const QString &role, const Actor &by,
-                                 const QString &reason = {}) const;
+                                 const QString &reason) const;
     Result<QList<StaffAccount>> list(const Actor &by) const;
     Result<StaffAccount> find(const QString &username) const;
 
@@ -90,7 +94,7 @@ private:
     // or a clash is the caller's mistake), or every refusal (not a database failure).
     enum class Audited { RightsOnly, EveryRefusal };
     // Audits a refusal (staff.refused, with `details` in its payload), logs it, and hands
-    // `why` back.
+    // `why` back; a database failure is logged as an error and not audited.
     Error refuse(const Error &why, const QString &step, const QString &target, const Actor &by,
                  Audited audited = Audited::RightsOnly, const QJsonObject &details = {}) const;
 

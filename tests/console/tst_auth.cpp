@@ -7,6 +7,7 @@
 #include "admin/adminpage.h"
 #include "auth/passwordhasher.h"
 #include "auth/signindialog.h"
+#include "auth/staffrules.h"
 #include "auth/staffservice.h"
 #include "db/migrator.h"
 #include "db/sql.h"
@@ -14,17 +15,25 @@
 #include "fixes/adminmodels.h"
 #include "testdatabases.h"
 
+#include <QDeadlineTimer>
 #include <QElapsedTimer>
 #include <QLabel>
 #include <QPushButton>
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTest>
 #include <QThread>
 
 #include <algorithm>
+#include <atomic>
 #include <functional>
 #include <limits>
+#include <memory>
+#include <sstream>
+
+#include <spdlog/sinks/ostream_sink.h>
+#include <spdlog/spdlog.h>
 
 using namespace OncePay;
 using namespace OncePay::Test;
@@ -154,10 +163,48 @@ qint64 refusals(const Connection &c, const QString &step, const QString &reason)
                             [&] { return staff.disable(username, by, QStringLiteral("test")); });
 }
 
+// Whether, within `timeoutMs`, the server reports a session of this database waiting for a
+// lock (PostgreSQL: pg_stat_activity; MariaDB: a transaction in LOCK WAIT), asked on a
+// connection of its own (PostgreSQL keeps one snapshot of pg_stat_activity per transaction).
+bool aSessionWaitsOnALock(const ConnectionProfile &profile, int timeoutMs)
+{
+    auto watch = Connection::open(profile, QStringLiteral("watch"));
+    if (!watch) {
+        qWarning("watch: %s", qPrintable(watch.error().message));
+        return false;
+    }
+    const QString sql =
+        watch->dialect() == Dialect::Postgres
+            ? QStringLiteral("SELECT COUNT(*) FROM pg_stat_activity WHERE datname ="
+                             " current_database() AND wait_event_type = 'Lock'")
+            : QStringLiteral("SELECT COUNT(*) FROM information_schema.INNODB_TRX t JOIN"
+                             " information_schema.PROCESSLIST p ON p.ID = t.trx_mysql_thread_id"
+                             " WHERE t.trx_state = 'LOCK WAIT' AND p.DB = DATABASE()");
+    QDeadlineTimer deadline(timeoutMs);
+    for (;;) {
+        auto n = Sql::scalar(watch->db(), sql);
+        if (!n) {
+            qWarning("watch: %s", qPrintable(n.error().message));
+            return false;
+        }
+        if (n->toLongLong() > 0)
+            return true;
+        if (deadline.hasExpired())
+            return false;
+        // MariaDB refreshes its INNODB_TRX table only when nobody read it for 0.1 s.
+        QThread::msleep(250);
+    }
+}
+
 // Another console's change, not committed yet: it holds root-admin's row (as requireCurrent
 // does for root-admin) and runs `firstSql`. Meanwhile `second` runs on a connection of its
 // own; it must wait for the first change's locks (`*waited`) and then see that change.
-// Answers what `second` answered.
+// Answers what `second` answered. On PostgreSQL and MariaDB `*waited` says the server
+// reported the second session waiting on a lock while the first held its locks (not merely
+// that the second had not finished by some time); SQLite reports no such thing, so there it
+// says the second had begun and answered only after the first committed (its immediate
+// transaction lets no other write begin). The second's thread is always joined before this
+// returns, after the first change ended (committed, or rolled back on a failure).
 Result<StaffAccount> whenTwoChangesMeet(
     const Connection &c, const ConnectionProfile &profile, const Clock &clock, const char *firstSql,
     const std::function<Result<StaffAccount>(const StaffService &)> &second, bool *waited)
@@ -176,20 +223,45 @@ Result<StaffAccount> whenTwoChangesMeet(
         return r.error();
     Result<StaffAccount> answer =
         makeError(ErrorCode::Internal, QStringLiteral("the second change did not run"));
-    QThread *other = QThread::create([&] {
+    std::atomic<bool> begun = false;
+    std::atomic<bool> firstEnded = false;
+    std::atomic<bool> answeredAfterFirst = false;
+    std::unique_ptr<QThread> other(QThread::create([&] {
         auto c2 = Connection::open(profile, QStringLiteral("second"));
         if (!c2) {
             answer = c2.error();
             return;
         }
+        begun = true;
         answer = second(StaffService(*c2, clock));
+        answeredAfterFirst = firstEnded.load();
+    }));
+    // Whatever happens below, the first change ends before the thread is joined (else the
+    // second would wait for it for ever), and the thread is joined before anything it
+    // refers to goes away.
+    auto join = qScopeGuard([&] {
+        if (first.active())
+            first.rollback();
+        firstEnded = true;
+        other->wait();
     });
     other->start();
-    *waited = !other->wait(1500);
+    if (c.dialect() == Dialect::Sqlite) {
+        QDeadlineTimer deadline(20000);
+        while (!begun && !other->isFinished() && !deadline.hasExpired())
+            QThread::msleep(10);
+        QThread::msleep(200); // a chance to reach the write lock; proven only by the order
+    } else {
+        *waited = aSessionWaitsOnALock(profile, 20000);
+    }
+    firstEnded = true;
     auto committed = first.commit();
-    if (!other->wait(60000))
-        qFatal("the second change still waits after the first committed");
-    delete other;
+    join.dismiss();
+    if (first.active())
+        first.rollback();
+    other->wait();
+    if (c.dialect() == Dialect::Sqlite)
+        *waited = begun && answeredAfterFirst;
     if (!committed)
         return committed.error();
     return answer;
@@ -218,6 +290,47 @@ private Q_SLOTS:
         for (StaffRole r : allStaffRoles())
             QCOMPARE(parseStaffRole(staffRoleName(r)), r);
         QVERIFY(!parseStaffRole("root"));
+    }
+
+    // The rule the service and the administration page share (staffrules.h), from plain
+    // values: a reason given but blank, one's own account, the same role; nothing asked yet
+    // (the page's offer) is judged on the account alone.
+    void staffChangeRules()
+    {
+        const auto reason = [](const Result<void> &r) { return r ? QString() : r.error().reason; };
+        const StaffChange amy{.by = "root-admin", .username = "amy", .role = StaffRole::Agent};
+        QVERIFY(roleChangeFits(amy).ok());
+        QVERIFY(disableFits(amy).ok());
+        StaffChange own = amy;
+        own.username = "root-admin";
+        QCOMPARE(reason(roleChangeFits(own)), QStringLiteral("own_role"));
+        QCOMPARE(reason(disableFits(own)), QStringLiteral("own_account"));
+        QCOMPARE(roleChangeFits(own).error().code, ErrorCode::Conflict);
+
+        StaffChange change = amy;
+        change.newRole = StaffRole::Auditor;
+        change.reason = QStringLiteral("audit team");
+        QVERIFY(roleChangeFits(change).ok());
+        change.newRole = StaffRole::Agent;
+        QCOMPARE(reason(roleChangeFits(change)), QStringLiteral("same_role"));
+        change.newRole = StaffRole::Auditor;
+        for (const char *blank : {"", "   ", "\t\n"}) {
+            change.reason = QString::fromLatin1(blank);
+            QCOMPARE(reason(roleChangeFits(change)), QStringLiteral("reason_required"));
+            QCOMPARE(roleChangeFits(change).error().code, ErrorCode::Invalid);
+            StaffChange disable = amy;
+            disable.reason = change.reason;
+            QCOMPARE(reason(disableFits(disable)), QStringLiteral("reason_required"));
+            QCOMPARE(reason(staffReasonGiven(*change.reason)), QStringLiteral("reason_required"));
+        }
+        StaffChange disable = amy;
+        disable.reason = QStringLiteral("left");
+        QVERIFY(disableFits(disable).ok());
+        QVERIFY(staffReasonGiven(QStringLiteral("left")).ok());
+        // A blank reason is named first, whatever else is wrong.
+        own.reason = QString();
+        QCOMPARE(reason(roleChangeFits(own)), QStringLiteral("reason_required"));
+        QCOMPARE(reason(disableFits(own)), QStringLiteral("reason_required"));
     }
 
     void hashesAreArgon2id()
@@ -561,7 +674,7 @@ private Q_SLOTS:
         QVERIFY(roleRefused(staff, *c, "root-admin", "agent", system, ErrorCode::Conflict,
                             "last_admin"));
         // ...and may be demoted: the enabled administrators stay as they are.
-        QVERIFY(staff.setRole("adm2", "auditor", kAdmin).ok());
+        QVERIFY(staff.setRole("adm2", "auditor", kAdmin, "no longer an administrator").ok());
         // The refusal rows name who asked, the account and the role asked for (not a text
         // that is no role).
         QCOMPARE(count(*c, "SELECT COUNT(*) FROM audit_outbox WHERE action = 'staff.refused'"
@@ -667,6 +780,81 @@ private Q_SLOTS:
                  2);
     }
 
+    // A role change and a disable are audited with a reason: an empty or blank one is
+    // refused (Invalid reason_required) by the service itself, whoever asks (the CLI's
+    // operator too), nothing changed and the refusal audited.
+    void aChangeNeedsAReason_data() { addEngineRows(); }
+    void aChangeNeedsAReason()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        auto c = openMigrated(dbs->orders(), QStringLiteral("test"));
+        QVERIFY(c.ok());
+        ManualClock clock(1767225600000);
+        StaffService staff(*c, clock);
+        const Actor system = Actor::system(QStringLiteral("cli:test"));
+        QVERIFY(addRootAdmin(staff));
+        QVERIFY(staff.add({"amy", "", StaffRole::Agent}, "amy-secret-pw", kAdmin).ok());
+        for (const Actor &by : {kAdmin, system}) {
+            for (const QString &blank : {QString(), QStringLiteral("  \t")}) {
+                const QString what = QStringLiteral("by %1, reason '%2'").arg(by.id, blank);
+                QVERIFY2(
+                    refusedUnchanged(*c, what, "set_role", "staff.role_changed", ErrorCode::Invalid,
+                                     "reason_required",
+                                     [&] { return staff.setRole("amy", "finance", by, blank); }),
+                    qPrintable(what));
+                QVERIFY2(refusedUnchanged(*c, what, "disable", "staff.disabled", ErrorCode::Invalid,
+                                          "reason_required",
+                                          [&] { return staff.disable("amy", by, blank); }),
+                         qPrintable(what));
+            }
+        }
+        // The refusal row names the role asked for, like the other refusals of a role change.
+        QCOMPARE(count(*c, "SELECT COUNT(*) FROM audit_outbox WHERE action = 'staff.refused'"
+                           " AND entity_id = 'amy' AND after_json LIKE '%\"role\":\"finance\"%'"
+                           " AND after_json LIKE '%\"reason\":\"reason_required\"%'"),
+                 4);
+        QVERIFY(staff.setRole("amy", "finance", kAdmin, "finance desk").ok());
+        QVERIFY(staff.disable("amy", kAdmin, "left").ok());
+    }
+
+    // A role change or a disable that a failing database ends leaves an error log line (and
+    // no audit row: the database is away).
+    void aDatabaseFailureIsLogged_data() { addEngineRows(); }
+    void aDatabaseFailureIsLogged()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        auto c = openMigrated(dbs->orders(), QStringLiteral("test"));
+        QVERIFY(c.ok());
+        ManualClock clock(1767225600000);
+        StaffService staff(*c, clock);
+        QVERIFY(addRootAdmin(staff));
+        QVERIFY(staff.add({"amy", "", StaffRole::Agent}, "amy-secret-pw", kAdmin).ok());
+        const qint64 auditRows = count(*c, "SELECT COUNT(*) FROM audit_outbox");
+        // The staff table gone: every read of it fails as a broken database's would.
+        QVERIFY(Sql::exec(c->db(), "ALTER TABLE staff RENAME TO staff_away").ok());
+        std::ostringstream log;
+        auto sink = std::make_shared<spdlog::sinks::ostream_sink_mt>(log);
+        sink->set_pattern("%l %v");
+        spdlog::default_logger()->sinks().push_back(sink);
+        auto restore = qScopeGuard([] { spdlog::default_logger()->sinks().pop_back(); });
+
+        auto role = staff.setRole("amy", "finance", Actor::system("cli:test"), "finance desk");
+        QVERIFY(!role.ok());
+        QVERIFY2(
+            role.error().code != ErrorCode::Forbidden && role.error().code != ErrorCode::Conflict &&
+                role.error().code != ErrorCode::NotFound && role.error().code != ErrorCode::Invalid,
+            qPrintable(role.error().toString()));
+        auto disabled = staff.disable("amy", Actor::system("cli:test"), "left");
+        QVERIFY(!disabled.ok());
+        spdlog::default_logger()->flush();
+        const QString logged = QString::fromStdString(log.str());
+        QVERIFY2(logged.contains(u"error staff set_role of amy for cli:test (system) failed: ") &&
+                     logged.contains(u"error staff disable of amy for cli:test (system) failed: "),
+                 qPrintable(logged));
+        QVERIFY(Sql::exec(c->db(), "ALTER TABLE staff_away RENAME TO staff").ok());
+        QCOMPARE(count(*c, "SELECT COUNT(*) FROM audit_outbox"), auditRows);
+    }
+
     // An administrator is demoted in a transaction that has not committed yet while the last
     // other one is being demoted: the second change must wait and then see the first, so one
     // enabled administrator is always left. Without its row locks the second change read the
@@ -686,8 +874,8 @@ private Q_SLOTS:
         auto second = whenTwoChangesMeet(
             *c, dbs->orders(), clock, "UPDATE staff SET role = 'agent' WHERE username = 'adm2'",
             [](const StaffService &s) {
-                return s.setRole("root-admin", "auditor",
-                                 Actor::system(QStringLiteral("cli:test")));
+                return s.setRole("root-admin", "auditor", Actor::system(QStringLiteral("cli:test")),
+                                 QStringLiteral("test"));
             },
             &waited);
         QVERIFY(waited); // waited for the first change's locks
@@ -776,6 +964,8 @@ private Q_SLOTS:
         QVERIFY(!page.disableButton()->isEnabled());
         QVERIFY2(page.disableButton()->toolTip().contains(u"own account"),
                  qPrintable(page.disableButton()->toolTip()));
+        QVERIFY2(page.roleButton()->toolTip().contains(u"own role"),
+                 qPrintable(page.roleButton()->toolTip()));
         select("amy");
         QVERIFY(page.roleButton()->isEnabled());
         QVERIFY(page.disableButton()->isEnabled());
@@ -812,6 +1002,29 @@ private Q_SLOTS:
                      disableText.contains(u"may not disable their own account"),
                  qPrintable(disableText));
         QVERIFY(!staff.find("root-admin")->disabled);
+
+        // Every refusal of a change reads as the service's own sentence, an unknown account, a
+        // missing reason and a refusal of rights too (not "Nothing was found." or "Your role
+        // may not see this.").
+        page.setStaffRole("nobody", "agent", "trying");
+        QTRY_COMPARE_WITH_TIMEOUT(changed.count(), 4, 20000);
+        QCOMPARE(changed.at(3).at(1).toString(),
+                 QStringLiteral("Role not changed: The request was refused: there is no staff"
+                                " account nobody"));
+        page.disableStaff("amy", " ");
+        QTRY_COMPARE_WITH_TIMEOUT(changed.count(), 5, 20000);
+        QCOMPARE(changed.at(4).at(1).toString(),
+                 QStringLiteral("Not disabled: The request was refused: a reason is required"));
+        QVERIFY(!staff.find("amy")->disabled);
+        AdminPage auditorPage(dbs->orders(), {QStringLiteral("amy"), QStringLiteral("auditor")});
+        QSignalSpy refused(&auditorPage, &AdminPage::changed);
+        auditorPage.disableStaff("root-admin", "trying");
+        QVERIFY(refused.wait(20000));
+        const QString forbidden = refused.first().at(1).toString();
+        QVERIFY2(forbidden.startsWith(u"Not disabled: The request was refused: amy (auditor) may"
+                                      u" not ") &&
+                     !forbidden.contains(u"Your role may not see this"),
+                 qPrintable(forbidden));
 
         // Not offered to anyone who may not manage staff.
         AdminPage notAdmin(dbs->orders(), {QStringLiteral("amy"), QStringLiteral("auditor")});

@@ -52,17 +52,17 @@ private Q_SLOTS:
         QVERIFY2(promoted.exitCode == 0, qPrintable(promoted.err));
         QVERIFY2(promoted.out.startsWith(u"role set agent") && promoted.out.contains(u"finance"),
                  qPrintable(promoted.out));
-        auto sameRole =
-            runOncepay(base + QStringList{"staff", "set-role", "agent", "finance"}, env);
+        auto sameRole = runOncepay(
+            base + QStringList{"staff", "set-role", "agent", "finance", "--reason", "test"}, env);
         QCOMPARE(sameRole.exitCode, 1);
         QVERIFY2(sameRole.err.contains(u"already has the role finance"), qPrintable(sameRole.err));
-        auto unknownRole =
-            runOncepay(base + QStringList{"staff", "set-role", "agent", "root"}, env);
+        auto unknownRole = runOncepay(
+            base + QStringList{"staff", "set-role", "agent", "root", "--reason", "test"}, env);
         QCOMPARE(unknownRole.exitCode, 2);
         QVERIFY2(unknownRole.err.contains(u"ROLE must be agent, finance, auditor or admin"),
                  qPrintable(unknownRole.err));
-        auto unknownUser =
-            runOncepay(base + QStringList{"staff", "set-role", "nobody", "auditor"}, env);
+        auto unknownUser = runOncepay(
+            base + QStringList{"staff", "set-role", "nobody", "auditor", "--reason", "test"}, env);
         QCOMPARE(unknownUser.exitCode, 1);
         QVERIFY2(unknownUser.err.contains(u"no staff account nobody"), qPrintable(unknownUser.err));
         QCOMPARE(runOncepay(base + QStringList{"staff", "set-role", "agent"}, env).exitCode, 2);
@@ -72,7 +72,8 @@ private Q_SLOTS:
         auto boss = runOncepay(base + QStringList{"staff", "add", "boss", "--role", "admin"}, env,
                                "boss-demo-pw\n");
         QVERIFY2(boss.exitCode == 0, qPrintable(boss.err));
-        auto lastAdmin = runOncepay(base + QStringList{"staff", "set-role", "boss", "agent"}, env);
+        auto lastAdmin = runOncepay(
+            base + QStringList{"staff", "set-role", "boss", "agent", "--reason", "test"}, env);
         QCOMPARE(lastAdmin.exitCode, 1);
         QVERIFY2(lastAdmin.err.contains(u"last enabled administrator"), qPrintable(lastAdmin.err));
         // disable: the last enabled administrator stays enabled, an unknown account is
@@ -84,11 +85,23 @@ private Q_SLOTS:
                      u"boss is the last enabled administrator and stays enabled"),
                  qPrintable(lastAdminDisabled.err));
         QVERIFY2(!lastAdminDisabled.out.contains(u"disabled"), qPrintable(lastAdminDisabled.out));
-        auto unknownDisabled = runOncepay(base + QStringList{"staff", "disable", "nobody"}, env);
+        auto unknownDisabled =
+            runOncepay(base + QStringList{"staff", "disable", "nobody", "--reason", "test"}, env);
         QCOMPARE(unknownDisabled.exitCode, 1);
         QVERIFY2(unknownDisabled.err.contains(u"no staff account nobody"),
                  qPrintable(unknownDisabled.err));
         QCOMPARE(runOncepay(base + QStringList{"staff", "disable"}, env).exitCode, 2);
+        // The reason is required by the service: without one (or a blank one) a change is
+        // refused, audited, and exits 2 like a missing required option.
+        auto noReasonRole =
+            runOncepay(base + QStringList{"staff", "set-role", "agent", "auditor"}, env);
+        QCOMPARE(noReasonRole.exitCode, 2);
+        QVERIFY2(noReasonRole.err.contains(u"--reason is required"), qPrintable(noReasonRole.err));
+        auto noReasonDisable =
+            runOncepay(base + QStringList{"staff", "disable", "agent", "--reason", "  "}, env);
+        QCOMPARE(noReasonDisable.exitCode, 2);
+        QVERIFY2(noReasonDisable.err.contains(u"--reason is required"),
+                 qPrintable(noReasonDisable.err));
         auto help = runOncepay(base + QStringList{"staff", "set-role", "--help"}, env);
         QCOMPARE(help.exitCode, 0);
         QVERIFY2(help.out.contains(u"oncepay staff set-role") && help.out.contains(u"USER ROLE") &&
@@ -120,16 +133,22 @@ private Q_SLOTS:
                      " AND after_json LIKE '%\"role\":\"finance\"%'");
         QCOMPARE(changed->toInt(), 1);
         // Each refusal of a role change is audited: same role, unknown role, unknown account,
-        // the last administrator (not the usage errors, which never reached the service).
+        // the last administrator, a missing reason (not the usage errors, which never reached
+        // the service).
         auto refused = Sql::scalar(
             c->db(), "SELECT COUNT(*) FROM audit_outbox WHERE action = 'staff.refused' AND"
                      " actor_role = 'system' AND after_json LIKE '%\"step\":\"set_role\"%'");
-        QCOMPARE(refused->toInt(), 4);
-        // And each refusal of a disable: the last administrator, the unknown account.
+        QCOMPARE(refused->toInt(), 5);
+        // And each refusal of a disable: the last administrator, the unknown account, a blank
+        // reason.
         auto disableRefused = Sql::scalar(
             c->db(), "SELECT COUNT(*) FROM audit_outbox WHERE action = 'staff.refused' AND"
                      " actor_role = 'system' AND after_json LIKE '%\"step\":\"disable\"%'");
-        QCOMPARE(disableRefused->toInt(), 2);
+        QCOMPARE(disableRefused->toInt(), 3);
+        auto noReason = Sql::scalar(
+            c->db(), "SELECT COUNT(*) FROM audit_outbox WHERE action = 'staff.refused' AND"
+                     " entity_id = 'agent' AND after_json LIKE '%\"reason\":\"reason_required\"%'");
+        QCOMPARE(noReason->toInt(), 2);
         QCOMPARE(StaffService(*c, clock).find("boss")->role, StaffRole::Admin);
         QVERIFY(!StaffService(*c, clock).find("boss")->disabled);
     }

@@ -1,6 +1,7 @@
 #include "adminpage.h"
 
 #include "auth/permissions.h"
+#include "auth/staffrules.h"
 #include "auth/staffservice.h"
 #include "common/backgroundquery.h"
 #include "common/busyindicator.h"
@@ -11,6 +12,7 @@
 #include "settings/settingsservice.h"
 
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QFormLayout>
@@ -55,6 +57,23 @@ bool askForm(const QString &title, const QList<QPair<QString, QWidget *>> &rows,
     update();
     form->addRow(buttons);
     return dialog.exec() == QDialog::Accepted;
+}
+
+// A staff change's failure for the summary line. A refusal (Conflict, NotFound, Invalid,
+// Forbidden) reads as the service's own sentence, translated; errorText's general sentences
+// ("Your role may not see this.", "Nothing was found.") do not fit a change. A database
+// failure reads as errorText says.
+QString staffChangeFailure(const Error &e)
+{
+    switch (e.code) {
+    case ErrorCode::Conflict:
+    case ErrorCode::NotFound:
+    case ErrorCode::Invalid:
+    case ErrorCode::Forbidden:
+        return QCoreApplication::translate("OncePay::ErrorText", "The request was refused: %1")
+            .arg(Labels::engineText(e.message));
+    default: return errorText(e);
+    }
 }
 
 } // namespace
@@ -228,7 +247,8 @@ void AdminPage::disableStaff(const QString &username, const QString &reason)
         [this](const Result<StaffAccount> &r) {
             if (r)
                 return report(true, tr("Account %1 disabled.").arg(r->username));
-            report(false, tr("Not disabled: %1").arg(errorText(r.error())), r.error().message);
+            report(false, tr("Not disabled: %1").arg(staffChangeFailure(r.error())),
+                   r.error().message);
         });
 }
 
@@ -244,22 +264,27 @@ void AdminPage::setStaffRole(const QString &username, const QString &role, const
         [this](const Result<StaffAccount> &r) {
             if (r)
                 return report(true, tr("%1 is now %2.").arg(r->username, Labels::role(r->role)));
-            report(false, tr("Role not changed: %1").arg(errorText(r.error())), r.error().message);
+            report(false, tr("Role not changed: %1").arg(staffChangeFailure(r.error())),
+                   r.error().message);
         });
 }
 
 void AdminPage::updateStaffButtons()
 {
+    // What is offered for the selected account is the service's rule (staffrules.h), asked
+    // with nothing chosen yet; its refusal, in the service's words, is the tooltip.
     const QModelIndex current = m_staffTable->currentIndex();
-    const bool own = current.isValid() && m_staff->rowAt(current.row()).username == m_actor.id;
-    m_roleButton->setEnabled(current.isValid() && !own);
-    m_roleButton->setToolTip(own ? tr("An administrator's own role is changed by another"
-                                      " administrator.")
-                                 : QString());
-    m_disableButton->setEnabled(current.isValid() && !own);
-    m_disableButton->setToolTip(own ? tr("An administrator's own account is disabled by another"
-                                         " administrator.")
-                                    : QString());
+    std::optional<StaffChange> change;
+    if (current.isValid()) {
+        const StaffAccount account = m_staff->rowAt(current.row());
+        change = StaffChange{.by = m_actor.id, .username = account.username, .role = account.role};
+    }
+    auto offer = [&](QPushButton *button, const Result<void> &fits) {
+        button->setEnabled(change && fits.ok());
+        button->setToolTip(change && !fits ? Labels::engineText(fits.error().message) : QString());
+    };
+    offer(m_roleButton, change ? roleChangeFits(*change) : Result<void>{});
+    offer(m_disableButton, change ? disableFits(*change) : Result<void>{});
 }
 
 void AdminPage::askRole()
@@ -275,12 +300,17 @@ void AdminPage::askRole()
     role->setCurrentIndex(role->findData(staffRoleName(account.role)));
     auto *reason = new QLineEdit;
     reason->setPlaceholderText(tr("Why (audited)"));
-    const QString was = staffRoleName(account.role);
+    const QString by = m_actor.id;
     if (askForm(
             tr("Change the role of %1").arg(account.username),
             {{tr("&Role:"), role}, {tr("&Reason:"), reason}},
-            [role, reason, was] {
-                return role->currentData().toString() != was && !reason->text().trimmed().isEmpty();
+            [role, reason, account, by] {
+                return roleChangeFits({.by = by,
+                                       .username = account.username,
+                                       .role = account.role,
+                                       .newRole = parseStaffRole(role->currentData().toString()),
+                                       .reason = reason->text()})
+                    .ok();
             },
             dialog))
         setStaffRole(account.username, role->currentData().toString(), reason->text().trimmed());
@@ -343,9 +373,18 @@ void AdminPage::askDisable()
     const StaffAccount account = m_staff->rowAt(current.row());
     QDialog dialog(this);
     auto *reason = new QLineEdit;
+    reason->setPlaceholderText(tr("Why (audited)"));
+    const QString by = m_actor.id;
     if (askForm(
             tr("Disable %1").arg(account.username), {{tr("&Reason:"), reason}},
-            [reason] { return !reason->text().trimmed().isEmpty(); }, dialog))
+            [reason, account, by] {
+                return disableFits({.by = by,
+                                    .username = account.username,
+                                    .role = account.role,
+                                    .reason = reason->text()})
+                    .ok();
+            },
+            dialog))
         disableStaff(account.username, reason->text().trimmed());
 }
 

@@ -30,9 +30,10 @@ public:
     SettingsModel *settings() const { return m_settings; }
     QTableView *staffTable() const { return m_staffTable; }
     QTableView *settingsTable() const { return m_settingsTable; }
-    // Offered to administrators only, for a selected account other than their own.
+    // Shown to administrators only; on for a selected account the service's rule
+    // (roleChangeFits, staffrules.h) lets them change, its refusal as the tooltip otherwise.
     QPushButton *roleButton() const { return m_roleButton; }
-    // For a selected account other than one's own (the service refuses that too).
+    // On for a selected account disableFits (staffrules.h) lets them disable.
     QPushButton *disableButton() const { return m_disableButton; }
     QLabel *summary() const { return m_summary; }
 
