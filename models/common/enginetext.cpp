@@ -222,6 +222,7 @@ const Template kTemplates[] = {
                        "%1 is the last enabled administrator and keeps the role"),
      "c"},
     {QT_TRANSLATE_NOOP("OncePay::EngineText", "the role of %1 was not changed"), "c"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "a reason is required"), ""},
     {QT_TRANSLATE_NOOP("OncePay::EngineText", "an administrator may not disable their own account"),
      ""},
     {QT_TRANSLATE_NOOP("OncePay::EngineText",

@@ -331,6 +331,7 @@ private Q_SLOTS:
             QCOMPARE(Labels::engineText("amy (finance) may not manage settings: the staff "
                                         "account's role is now auditor"),
                      QStringLiteral("amy（财务）无权管理设置：该员工账户的角色现为审计"));
+            QCOMPARE(Labels::engineText("a reason is required"), QStringLiteral("必须填写原因"));
             QCOMPARE(Labels::engineText("the period ends before it starts"),
                      QStringLiteral("期间的结束早于开始"));
             // A staff refusal, its role code as the role's word.
