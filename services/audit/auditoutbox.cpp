@@ -1,9 +1,12 @@
 #include "auditoutbox.h"
 
 #include "db/sql.h"
+#include "db/transaction.h"
 
 #include <QJsonDocument>
 #include <QUuid>
+
+#include <spdlog/spdlog.h>
 
 namespace OncePay {
 
@@ -67,6 +70,21 @@ Result<QString> AuditOutbox::record(const Connection &c, AuditEvent e, const Clo
     if (auto r = c.execKept(insertSql(), values); !r)
         return r.error();
     return e.eventId;
+}
+
+void AuditOutbox::recordRefusal(const Connection &c, const Clock &clock, const Actor &by,
+                                AuditEvent e, const Error &why)
+{
+    e.actor = by.id.isEmpty() ? QStringLiteral("unknown") : by.id;
+    e.actorRole = by.role.isEmpty() ? QStringLiteral("unknown") : by.role;
+    e.after.insert(QStringLiteral("code"), errorCodeName(why.code));
+    e.after.insert(QStringLiteral("reason"), why.reason);
+    e.reason = why.message.left(500);
+    auto a = inTransaction(c.db(), Transaction::Mode::Immediate,
+                           [&]() -> Result<QString> { return record(c.db(), e, clock); });
+    if (!a)
+        spdlog::error("{} refusal could not be audited: {}",
+                      e.action.section(u'.', 0, 0).toStdString(), a.error().message.toStdString());
 }
 
 } // namespace OncePay

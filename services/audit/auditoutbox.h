@@ -6,6 +6,7 @@
 // Thread contract: call on the thread that owns `db`.
 
 #include "auditevent.h"
+#include "core/actor.h"
 #include "core/clock.h"
 #include "core/result.h"
 #include "db/connection.h"
@@ -20,6 +21,17 @@ public:
     static Result<QString> record(const QSqlDatabase &db, AuditEvent event, const Clock &clock);
     // The same through the connection's kept INSERT (the worker's and state machine's path).
     static Result<QString> record(const Connection &c, AuditEvent event, const Clock &clock);
+
+    // A refused request, audited in a transaction of its own (the request's own, if it had
+    // one, ended with the refusal). `event` names the action ("<what>.refused"), the entity
+    // and the request's own details in `after`; this adds who asked (`by`; "unknown" for an
+    // empty id or role), the refusal's code and reason (after: code, reason) and its message
+    // (reason, at most 500 characters), then records it. A row that cannot be written is
+    // logged as an error ("<what> refusal could not be audited: …"), not returned: the
+    // refusal stands either way. Which refusals to audit, and their warning line, are the
+    // caller's (a database that is away has nowhere to take the row).
+    static void recordRefusal(const Connection &c, const Clock &clock, const Actor &by,
+                              AuditEvent event, const Error &why);
 
     static QString newEventId();
     static QString toJson(const QJsonObject &object); // compact, keys sorted

@@ -583,8 +583,6 @@ Error StaffService::refuse(const Error &why, const QString &step, const QString 
                  (validUsername(target) ? target : QStringLiteral("(invalid)")).toStdString(),
                  by.id.toStdString(), by.role.toStdString(), why.message.toStdString());
     AuditEvent e;
-    e.actor = by.id.isEmpty() ? QStringLiteral("unknown") : by.id;
-    e.actorRole = by.role.isEmpty() ? QStringLiteral("unknown") : by.role;
     e.action = QStringLiteral("staff.refused");
     e.entityKind = QStringLiteral("staff");
     // The name asked for; not the text when it is no valid user name (it may be anything, a
@@ -592,14 +590,7 @@ Error StaffService::refuse(const Error &why, const QString &step, const QString 
     e.entityId = validUsername(target) ? target : QStringLiteral("(invalid)");
     e.after = details;
     e.after.insert(QStringLiteral("step"), step);
-    e.after.insert(QStringLiteral("code"), errorCodeName(why.code));
-    e.after.insert(QStringLiteral("reason"), why.reason);
-    e.reason = why.message.left(500);
-    auto a = inTransaction(m_c.db(), Transaction::Mode::Immediate, [&]() -> Result<QString> {
-        return AuditOutbox::record(m_c.db(), e, m_clock);
-    });
-    if (!a)
-        spdlog::error("staff refusal could not be audited: {}", a.error().message.toStdString());
+    AuditOutbox::recordRefusal(m_c, m_clock, by, e, why);
     return why;
 }
 

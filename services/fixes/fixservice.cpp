@@ -498,22 +498,13 @@ Error FixService::refuse(const Error &why, const QString &step, qint64 fixId, co
     if (why.code == ErrorCode::Unavailable)
         return why; // the database is away; there is nowhere to write the audit row
     AuditEvent e;
-    e.actor = actor.id.isEmpty() ? QStringLiteral("unknown") : actor.id;
-    e.actorRole = actor.role.isEmpty() ? QStringLiteral("unknown") : actor.role;
     e.action = QStringLiteral("fix.refused");
     e.entityKind = QStringLiteral("fix");
     e.entityId = fixId > 0 ? QString::number(fixId) : target;
     e.after = {{QStringLiteral("step"), step},
                {QStringLiteral("target"), target},
-               {QStringLiteral("code"), errorCodeName(why.code)},
-               {QStringLiteral("reason"), why.reason},
                {QStringLiteral("from"), origin}};
-    e.reason = why.message.left(500);
-    auto a = inTransaction(m_c.db(), Transaction::Mode::Immediate, [&]() -> Result<QString> {
-        return AuditOutbox::record(m_c.db(), e, m_clock);
-    });
-    if (!a)
-        spdlog::error("fix refusal could not be audited: {}", a.error().message.toStdString());
+    AuditOutbox::recordRefusal(m_c, m_clock, actor, e, why);
     return why;
 }
 

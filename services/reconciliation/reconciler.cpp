@@ -68,23 +68,13 @@ Error Reconciler::refuse(const Error &why, const QString &step,
     if (why.code == ErrorCode::Unavailable)
         return why; // the database is away; there is nowhere to write the audit row
     AuditEvent e;
-    e.actor = m_actor.id.isEmpty() ? QStringLiteral("unknown") : m_actor.id;
-    e.actorRole = m_actor.role.isEmpty() ? QStringLiteral("unknown") : m_actor.role;
     e.action = QStringLiteral("reconciliation.refused");
     e.entityKind = QStringLiteral("reconciliation_run");
     e.entityId = QStringLiteral("(not started)");
     e.after = {{QStringLiteral("step"), step},
-               {QStringLiteral("code"), errorCodeName(why.code)},
-               {QStringLiteral("reason"), why.reason},
                {QStringLiteral("period_from"), QString::number(options.fromMs)},
                {QStringLiteral("period_to"), QString::number(toMs)}};
-    e.reason = why.message.left(500);
-    auto a = inTransaction(m_c.db(), Transaction::Mode::Immediate, [&]() -> Result<QString> {
-        return AuditOutbox::record(m_c.db(), e, m_clock);
-    });
-    if (!a)
-        spdlog::error("reconciliation refusal could not be audited: {}",
-                      a.error().message.toStdString());
+    AuditOutbox::recordRefusal(m_c, m_clock, m_actor, e, why);
     return why;
 }
 

@@ -813,6 +813,19 @@ private Q_SLOTS:
                            " AND entity_id = 'amy' AND after_json LIKE '%\"role\":\"finance\"%'"
                            " AND after_json LIKE '%\"reason\":\"reason_required\"%'"),
                  4);
+        // One refusal row whole (AuditOutbox::recordRefusal writes every service's refusal
+        // rows; their form is what audit readers rely on).
+        auto row = Sql::exec(c->db(), "SELECT actor, actor_role, entity_kind, entity_id,"
+                                      " after_json, reason FROM audit_outbox WHERE action ="
+                                      " 'staff.refused' ORDER BY id LIMIT 1");
+        QVERIFY(row && row->next());
+        QStringList fields;
+        for (int i = 0; i < 6; ++i)
+            fields << row->value(i).toString();
+        QCOMPARE(fields.join(u'|'),
+                 QStringLiteral("root-admin|admin|staff|amy|{\"code\":\"invalid\",\"reason\":"
+                                "\"reason_required\",\"role\":\"finance\",\"step\":\"set_role\"}|"
+                                "a reason is required"));
         QVERIFY(staff.setRole("amy", "finance", kAdmin, "finance desk").ok());
         QVERIFY(staff.disable("amy", kAdmin, "left").ok());
     }
