@@ -161,59 +161,33 @@ Result<StaffAccount> StaffService::disable(const QString &username, const Actor 
         return refused(r.error());
     if (auto r = staffReasonGiven(reason); !r)
         return refused(r.error());
-    bool changed = false;
-    auto done =
-        inTransaction(m_c.db(), Transaction::Mode::Immediate, [&]() -> Result<StaffAccount> {
-            auto admins = lockEnabledAdmins();
-            if (!admins)
-                return admins.error();
-            if (auto r = requireCurrent(m_c, by, Action::ManageStaff); !r)
-                return r.error();
-            auto before = lockAccount(username);
-            if (!before)
-                return before.error();
+    auto done = changeAccount(
+        username, by, reason, QStringLiteral("staff.disabled"),
+        [&](const StaffAccount &before, const QList<qint64> &admins) -> Result<StaffAccount> {
             if (auto r = disableFits({.by = by.id,
-                                      .username = before->username,
-                                      .role = before->role,
+                                      .username = before.username,
+                                      .role = before.role,
                                       .reason = reason});
                 !r)
                 return r.error();
-            if (before->disabled)
-                return *before;
-            if (lastEnabledAdmin(*before, *admins))
+            if (before.disabled)
+                return before; // nothing to do
+            if (lastEnabledAdmin(before, admins))
                 return makeError(
                     ErrorCode::Conflict,
                     QStringLiteral("%1 is the last enabled administrator and stays enabled")
-                        .arg(before->username),
+                        .arg(before.username),
                     QStringLiteral("last_admin"));
-            const qint64 now = m_clock.nowMs();
-            auto n = Sql::update(
-                m_c.db(),
-                QStringLiteral("UPDATE staff SET disabled = 1, updated_at = ? WHERE id = ?"),
-                {now, before->id});
-            if (!n)
-                return n.error();
-            if (*n != 1)
-                return makeError(ErrorCode::Internal,
-                                 QStringLiteral("%1 was not disabled").arg(username));
-            StaffAccount after = *before;
+            StaffAccount after = before;
             after.disabled = true;
-            after.updatedAt = now;
-            AuditEvent e = staffEvent(by, QStringLiteral("staff.disabled"), after);
-            e.before = accountJson(*before);
-            e.after = accountJson(after);
-            e.reason = reason;
-            if (auto r = AuditOutbox::record(m_c.db(), e, m_clock); !r)
-                return r.error();
-            changed = true;
             return after;
         });
     if (!done)
         return refused(done.error());
-    if (changed)
+    if (done->changed)
         spdlog::info("staff account {} disabled by {}", username.toStdString(),
                      by.id.toStdString());
-    return done;
+    return done->after;
 }
 
 Result<StaffAccount> StaffService::resetPassword(const QString &username, const QString &password,
@@ -275,18 +249,9 @@ Result<StaffAccount> StaffService::setRole(const QString &username, const QStrin
                       QStringLiteral("unknown_role")));
     if (auto r = staffReasonGiven(reason); !r)
         return refused(r.error());
-    StaffRole was = *newRole;
-    auto done =
-        inTransaction(m_c.db(), Transaction::Mode::Immediate, [&]() -> Result<StaffAccount> {
-            auto admins = lockEnabledAdmins();
-            if (!admins)
-                return admins.error();
-            if (auto r = requireCurrent(m_c, by, Action::ManageStaff); !r)
-                return r.error();
-            auto found = lockAccount(username);
-            if (!found)
-                return found.error();
-            const StaffAccount before = *found;
+    auto done = changeAccount(
+        username, by, reason, QStringLiteral("staff.role_changed"),
+        [&](const StaffAccount &before, const QList<qint64> &admins) -> Result<StaffAccount> {
             if (auto r = roleChangeFits({.by = by.id,
                                          .username = before.username,
                                          .role = before.role,
@@ -294,39 +259,65 @@ Result<StaffAccount> StaffService::setRole(const QString &username, const QStrin
                                          .reason = reason});
                 !r)
                 return r.error();
-            if (lastEnabledAdmin(before, *admins))
+            if (lastEnabledAdmin(before, admins))
                 return makeError(
                     ErrorCode::Conflict,
                     QStringLiteral("%1 is the last enabled administrator and keeps the role")
                         .arg(before.username),
                     QStringLiteral("last_admin"));
-            const qint64 now = m_clock.nowMs();
-            auto n = Sql::update(
-                m_c.db(), QStringLiteral("UPDATE staff SET role = ?, updated_at = ? WHERE id = ?"),
-                {staffRoleName(*newRole), now, before.id});
-            if (!n)
-                return n.error();
-            if (*n != 1)
-                return makeError(ErrorCode::Internal,
-                                 QStringLiteral("the role of %1 was not changed").arg(username));
             StaffAccount after = before;
             after.role = *newRole;
-            after.updatedAt = now;
-            AuditEvent e = staffEvent(by, QStringLiteral("staff.role_changed"), after);
-            e.before = accountJson(before);
-            e.after = accountJson(after);
-            e.reason = reason;
-            if (auto r = AuditOutbox::record(m_c.db(), e, m_clock); !r)
-                return r.error();
-            was = before.role;
             return after;
         });
     if (!done)
         return refused(done.error());
     spdlog::info("staff account {} role changed from {} to {} by {}", username.toStdString(),
-                 staffRoleName(was).toStdString(), staffRoleName(*newRole).toStdString(),
-                 by.id.toStdString());
-    return done;
+                 staffRoleName(done->before.role).toStdString(),
+                 staffRoleName(*newRole).toStdString(), by.id.toStdString());
+    return done->after;
+}
+
+Result<StaffService::AccountChange> StaffService::changeAccount(
+    const QString &username, const Actor &by, const QString &reason, const QString &action,
+    const std::function<Result<StaffAccount>(const StaffAccount &before,
+                                             const QList<qint64> &admins)> &decide) const
+{
+    return inTransaction(m_c.db(), Transaction::Mode::Immediate, [&]() -> Result<AccountChange> {
+        auto admins = lockEnabledAdmins();
+        if (!admins)
+            return admins.error();
+        if (auto r = requireCurrent(m_c, by, Action::ManageStaff); !r)
+            return r.error();
+        auto before = lockAccount(username);
+        if (!before)
+            return before.error();
+        auto wanted = decide(*before, *admins);
+        if (!wanted)
+            return wanted.error();
+        if (wanted->role == before->role && wanted->disabled == before->disabled)
+            return AccountChange{*before, *before, false};
+        const qint64 now = m_clock.nowMs();
+        auto n = Sql::update(
+            m_c.db(),
+            QStringLiteral("UPDATE staff SET role = ?, disabled = ?, updated_at = ? WHERE id = ?"),
+            {staffRoleName(wanted->role), wanted->disabled ? 1 : 0, now, before->id});
+        if (!n)
+            return n.error();
+        if (*n != 1)
+            return makeError(ErrorCode::Internal,
+                             QStringLiteral("the staff account %1 was not changed").arg(username));
+        StaffAccount after = *before;
+        after.role = wanted->role;
+        after.disabled = wanted->disabled;
+        after.updatedAt = now;
+        AuditEvent e = staffEvent(by, action, after);
+        e.before = accountJson(*before);
+        e.after = accountJson(after);
+        e.reason = reason;
+        if (auto r = AuditOutbox::record(m_c.db(), e, m_clock); !r)
+            return r.error();
+        return AccountChange{*before, after, true};
+    });
 }
 
 QString StaffService::forUpdate() const

@@ -18,6 +18,8 @@
 
 #include <QJsonObject>
 
+#include <functional>
+
 namespace OncePay {
 
 struct NewStaff {
@@ -88,6 +90,21 @@ private:
     // The account `username`, its row locked (inside a transaction); NotFound
     // "unknown_staff" when there is none.
     Result<StaffAccount> lockAccount(const QString &username) const;
+    // An administrator's change of another staff account (a disable, a role change), in one
+    // transaction: the enabled administrators' rows locked first (lockEnabledAdmins), the
+    // actor's account read again (requireCurrent), the account locked; then `decide` answers
+    // the account as it is to be — or an error that refuses the change, or the account as it
+    // is when there is nothing to do — and a change of role or of disabled is written and
+    // audited as `action`, with the account before and after and the reason.
+    struct AccountChange {
+        StaffAccount before;
+        StaffAccount after;
+        bool changed = false;
+    };
+    Result<AccountChange> changeAccount(
+        const QString &username, const Actor &by, const QString &reason, const QString &action,
+        const std::function<Result<StaffAccount>(const StaffAccount &before,
+                                                 const QList<qint64> &admins)> &decide) const;
     Result<void> recordFailure(const StaffAccount &account, const QString &where,
                                qint64 maxFailures, qint64 lockMs) const;
     // Which refusals refuse() audits: only those of rights (a bad user name, a short password

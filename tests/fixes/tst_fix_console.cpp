@@ -75,6 +75,19 @@ void answerProposeDialog(const QString &reason, const QString &comment)
     });
 }
 
+// A worker claimed the message an hour ago (by the wall clock, which the pages read with); its
+// lease ends `leaseLeftMs` from now (negative: it ran out).
+bool claimedAnHourAgo(EngineFixture &f, const char *callbackId, qint64 leaseLeftMs)
+{
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    auto n = Sql::update(
+        f.orders->db(),
+        "UPDATE callback_messages SET status = 'processing', lease_owner = 'worker:x/1',"
+        " lease_until = ?, updated_at = ? WHERE callback_id = ?",
+        {now + leaseLeftMs, now - 3600 * 1000, QString::fromLatin1(callbackId)});
+    return n && *n == 1;
+}
+
 } // namespace
 
 class TstFixConsole : public QObject {
@@ -187,16 +200,8 @@ private Q_SLOTS:
                          QStringLiteral("pi_") + event)));
         // The page reads with the wall clock: one worker still holds its lease for an hour, the
         // other's ran out a minute ago; both claimed the message an hour ago.
-        const qint64 now = QDateTime::currentMSecsSinceEpoch();
-        const QString claim = QStringLiteral(
-            "UPDATE callback_messages SET status = 'processing', lease_owner = 'worker:x/1',"
-            " lease_until = ?, updated_at = ? WHERE callback_id = ?");
-        QVERIFY(Sql::update(f.orders->db(), claim,
-                            {now + 3600 * 1000, now - 3600 * 1000, "stripe:evt_live"})
-                    .ok());
-        QVERIFY(Sql::update(f.orders->db(), claim,
-                            {now - 60 * 1000, now - 3600 * 1000, "stripe:evt_gone"})
-                    .ok());
+        QVERIFY(claimedAnHourAgo(f, "stripe:evt_live", 3600 * 1000));
+        QVERIFY(claimedAnHourAgo(f, "stripe:evt_gone", -60 * 1000));
 
         StuckPage stuck(dbs->orders(), amy);
         QSignalSpy stuckLoaded(&stuck, &StuckPage::loaded);
@@ -266,16 +271,8 @@ private Q_SLOTS:
         for (const char *event : {"evt_held", "evt_lost"})
             f.deliver(StripeEvents::paymentIntentSucceeded(
                 f.params(o.orderId, "a1", 2100, "USD", event, QStringLiteral("pi_lease"))));
-        const qint64 now = QDateTime::currentMSecsSinceEpoch();
-        const QString claim = QStringLiteral(
-            "UPDATE callback_messages SET status = 'processing', lease_owner = 'worker:x/1',"
-            " lease_until = ?, updated_at = ? WHERE callback_id = ?");
-        QVERIFY(Sql::update(f.orders->db(), claim,
-                            {now + 3600 * 1000, now - 3600 * 1000, "stripe:evt_held"})
-                    .ok());
-        QVERIFY(Sql::update(f.orders->db(), claim,
-                            {now - 60 * 1000, now - 3600 * 1000, "stripe:evt_lost"})
-                    .ok());
+        QVERIFY(claimedAnHourAgo(f, "stripe:evt_held", 3600 * 1000));
+        QVERIFY(claimedAnHourAgo(f, "stripe:evt_lost", -60 * 1000));
 
         OrderPage page(dbs->orders(), amy);
         QSignalSpy loaded(&page, &OrderPage::orderLoaded);
