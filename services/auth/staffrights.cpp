@@ -22,25 +22,42 @@ Error refused(const Actor &actor, Action action, const QString &why, const QStri
 
 } // namespace
 
+Result<std::optional<QSqlQuery>> lockStaffRow(const Connection &connection, const QString &username,
+                                              const QString &columns)
+{
+    auto id = Sql::scalar(connection.db(),
+                          QStringLiteral("SELECT id FROM staff WHERE username = ?"), {username});
+    if (!id)
+        return id.error();
+    if (id->isNull())
+        return std::optional<QSqlQuery>();
+    QString sql = QStringLiteral("SELECT %1 FROM staff WHERE id = ?").arg(columns);
+    if (connection.dialect() != Dialect::Sqlite)
+        sql += QStringLiteral(" FOR UPDATE");
+    auto q = Sql::exec(connection.db(), sql, {*id});
+    if (!q)
+        return q.error();
+    if (!q->next()) // cannot happen: rows are never deleted
+        return std::optional<QSqlQuery>();
+    return std::optional<QSqlQuery>(std::move(*q));
+}
+
 Result<void> requireCurrent(const Connection &connection, const Actor &actor, Action action)
 {
     if (auto r = require(actor, action); !r)
         return r.error();
     if (!parseStaffRole(actor.role))
         return {}; // system or platform: no staff row to read
-    QString sql = QStringLiteral("SELECT role, disabled FROM staff WHERE username = ?");
-    if (connection.dialect() != Dialect::Sqlite)
-        sql += QStringLiteral(" FOR UPDATE");
-    auto q = Sql::exec(connection.db(), sql, {actor.id});
+    auto q = lockStaffRow(connection, actor.id, QStringLiteral("role, disabled"));
     if (!q)
         return q.error();
-    if (!q->next())
+    if (!*q)
         return refused(actor, action, QStringLiteral("there is no such staff account"),
                        QStringLiteral("unknown_staff"));
-    if (q->value(1).toInt() != 0)
+    if ((*q)->value(1).toInt() != 0)
         return refused(actor, action, QStringLiteral("the staff account has been disabled"),
                        QStringLiteral("staff_disabled"));
-    const QString nowRole = q->value(0).toString();
+    const QString nowRole = (*q)->value(0).toString();
     const auto role = parseStaffRole(nowRole);
     if (!role || !can(*role, action))
         return refused(actor, action,

@@ -10,6 +10,10 @@
 #include "db/connection.h"
 #include "permissions.h"
 
+#include <QSqlQuery>
+
+#include <optional>
+
 namespace OncePay {
 
 // For a write by `actor`: require(actor, action), and, for a staff actor (agent, finance,
@@ -26,5 +30,15 @@ namespace OncePay {
 // platform and the engine's own parts) are checked by require() alone, as before.
 // Logs a warning for every refusal; auditing it is the caller's (its "….refused" row).
 Result<void> requireCurrent(const Connection &connection, const Actor &actor, Action action);
+
+// The staff row of `username`, locked (FOR UPDATE on PostgreSQL and MariaDB) through its primary
+// key only, with the columns `columns`; no row when there is no such account. Every locking
+// read of a staff row goes through here: locking it through the unique user-name index takes
+// that index entry first and the row second — the opposite order of a staff change that
+// already holds the row (StaffService locks the enabled administrators' rows first) — and
+// InnoDB ended one of the two as a deadlock. The id is read first without a lock (user names
+// never change and rows are never deleted).
+Result<std::optional<QSqlQuery>> lockStaffRow(const Connection &connection, const QString &username,
+                                              const QString &columns);
 
 } // namespace OncePay

@@ -348,19 +348,16 @@ Result<QList<qint64>> StaffService::lockEnabledAdmins() const
 
 Result<StaffAccount> StaffService::lockAccount(const QString &username) const
 {
-    auto q = Sql::exec(m_c.db(),
-                       QStringLiteral("SELECT %1 FROM staff WHERE username = ?").arg(kColumns) +
-                           forUpdate(),
-                       {username});
+    auto q = lockStaffRow(m_c, username, kColumns);
     if (!q)
         return q.error();
-    if (!q->next())
+    if (!*q)
         return makeError(ErrorCode::NotFound,
                          validUsername(username)
                              ? QStringLiteral("there is no staff account %1").arg(username)
                              : QStringLiteral("there is no staff account by that name"),
                          QStringLiteral("unknown_staff"));
-    return fromQuery(*q);
+    return fromQuery(**q);
 }
 
 Result<QList<StaffAccount>> StaffService::list(const Actor &by) const
