@@ -59,23 +59,6 @@ bool askForm(const QString &title, const QList<QPair<QString, QWidget *>> &rows,
     return dialog.exec() == QDialog::Accepted;
 }
 
-// A staff change's failure for the summary line. A refusal (Conflict, NotFound, Invalid,
-// Forbidden) reads as the service's own sentence, translated; errorText's general sentences
-// ("Your role may not see this.", "Nothing was found.") do not fit a change. A database
-// failure reads as errorText says.
-QString staffChangeFailure(const Error &e)
-{
-    switch (e.code) {
-    case ErrorCode::Conflict:
-    case ErrorCode::NotFound:
-    case ErrorCode::Invalid:
-    case ErrorCode::Forbidden:
-        return QCoreApplication::translate("OncePay::ErrorText", "The request was refused: %1")
-            .arg(Labels::engineText(e.message));
-    default: return errorText(e);
-    }
-}
-
 } // namespace
 
 AdminPage::AdminPage(const ConnectionProfile &orders, const Actor &actor, QWidget *parent)
@@ -247,7 +230,7 @@ void AdminPage::disableStaff(const QString &username, const QString &reason)
         [this](const Result<StaffAccount> &r) {
             if (r)
                 return report(true, tr("Account %1 disabled.").arg(r->username));
-            report(false, tr("Not disabled: %1").arg(staffChangeFailure(r.error())),
+            report(false, tr("Not disabled: %1").arg(actionErrorText(r.error())),
                    r.error().message);
         });
 }
@@ -264,7 +247,7 @@ void AdminPage::setStaffRole(const QString &username, const QString &role, const
         [this](const Result<StaffAccount> &r) {
             if (r)
                 return report(true, tr("%1 is now %2.").arg(r->username, Labels::role(r->role)));
-            report(false, tr("Role not changed: %1").arg(staffChangeFailure(r.error())),
+            report(false, tr("Role not changed: %1").arg(actionErrorText(r.error())),
                    r.error().message);
         });
 }

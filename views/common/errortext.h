@@ -70,6 +70,16 @@ inline bool isRefusal(const Error &e)
     }
 }
 
+// What a page says when an action it asked for did not happen: a refusal as the service's
+// own sentence ("The request was refused: …"), anything else as errorText() says it.
+inline QString actionErrorText(const Error &e)
+{
+    if (isRefusal(e))
+        return QCoreApplication::translate("OncePay::ErrorText", "The request was refused: %1")
+            .arg(Labels::engineText(e.message));
+    return errorText(e);
+}
+
 // Shows a failed load in a page's summary line: the sentence, with the technical message as
 // its tooltip. Returns the sentence (for the page's failed() signal).
 inline QString showFailure(QLabel *line, const Error &e)
