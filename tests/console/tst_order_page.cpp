@@ -111,6 +111,71 @@ private Q_SLOTS:
         QCOMPARE(page.picture().order.version, 7);
     }
 
+    // The text typed into the box is looked up before Return, one lookup at a time (the
+    // letters typed while one is on its way make one more, for the latest text): Return then
+    // answers within the key press and opens the order, and uses that answer once.
+    void returnShowsWhatWasLookedUpAsTyped()
+    {
+        OrderPage page(m_fixture->config.orders, account("agent", StaffRole::Agent).actor());
+        page.show();
+        QSignalSpy ahead(&page, &OrderPage::lookedAhead);
+        QSignalSpy searched(&page, &OrderPage::searched);
+        QSignalSpy loaded(&page, &OrderPage::orderLoaded);
+        QLineEdit *box = page.searchBox();
+        QTest::keyClicks(box, QStringLiteral("pi_rb2")); // six edits before any answer
+        QTRY_COMPARE_WITH_TIMEOUT(ahead.count(), 2, 10000);
+        QCOMPARE(ahead.at(0).first().toString(), QStringLiteral("p"));
+        QCOMPARE(ahead.at(1).first().toString(), QStringLiteral("pi_rb2"));
+        QCOMPARE(searched.count(), 0); // looking up shows nothing
+
+        QTest::keyClick(box, Qt::Key_Return);
+        QCOMPARE(searched.count(), 1); // within the key press: no read was waited for
+        QCOMPARE(searched.first().first().toInt(), 1);
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 10000);
+        QCOMPARE(loaded.first().first().toString(), QStringLiteral("ord-rb"));
+
+        QTest::keyClick(box, Qt::Key_Return); // searched again: read anew
+        QCOMPARE(searched.count(), 1);
+        QTRY_COMPARE_WITH_TIMEOUT(searched.count(), 2, 10000);
+        QCOMPARE(searched.last().first().toInt(), 1);
+
+        // Text the program puts in the box (another view handing an order over) is not.
+        page.showOrder(QStringLiteral("ord-paid"));
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 3, 10000);
+        QCOMPARE(ahead.count(), 2);
+    }
+
+    // Return while the lookup is on its way waits for it and shows it once; a lookup older than
+    // kLookAheadFreshMs is not shown: Return reads again and sees what changed since.
+    void aLookAheadAnswersOnlyWhileFresh()
+    {
+        OrderPage page(m_fixture->config.orders, account("agent", StaffRole::Agent).actor());
+        page.show();
+        QSignalSpy ahead(&page, &OrderPage::lookedAhead);
+        QSignalSpy searched(&page, &OrderPage::searched);
+        QLineEdit *box = page.searchBox();
+
+        QTest::keyClicks(box, QStringLiteral("ord-rb"));
+        QTest::keyClick(box, Qt::Key_Return); // the lookup of "o" still on its way
+        QCOMPARE(searched.count(), 0);
+        QTRY_COMPARE_WITH_TIMEOUT(searched.count(), 1, 10000);
+        QCOMPARE(searched.first().first().toInt(), 1);
+        QTRY_COMPARE_WITH_TIMEOUT(ahead.count(), 2, 10000); // "o", then "ord-rb"
+        QTest::qWait(100);
+        QCOMPARE(searched.count(), 1); // shown once
+
+        box->clear();
+        QTest::keyClicks(box, QStringLiteral("ord-lookahead"));
+        QTRY_VERIFY_WITH_TIMEOUT(
+            !ahead.isEmpty() && ahead.last().first().toString() == "ord-lookahead", 10000);
+        m_fixture->createOrder(QStringLiteral("ord-lookahead"), 1200); // after the lookup
+        QTest::qWait(OrderPage::kLookAheadFreshMs + 200);
+        QTest::keyClick(box, Qt::Key_Return);
+        QCOMPARE(searched.count(), 1); // not answered from the stale lookup
+        QTRY_COMPARE_WITH_TIMEOUT(searched.count(), 2, 10000);
+        QCOMPARE(searched.last().first().toInt(), 1); // the order made after the lookup
+    }
+
     void searchForNothingSaysSo_data()
     {
         QTest::addColumn<QString>("term");

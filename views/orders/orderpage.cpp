@@ -38,6 +38,8 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <utility>
+
 namespace OncePay {
 
 OrderPage::OrderPage(const ConnectionProfile &orders, const Actor &actor, QWidget *parent)
@@ -63,6 +65,7 @@ OrderPage::OrderPage(const ConnectionProfile &orders, const Actor &actor, QWidge
     m_search->setMaxLength(OrderSearch::kMaxTermLength);
     m_go = new QPushButton(tr("&Find"), this);
     connect(m_search, &QLineEdit::returnPressed, this, [this] { search(m_search->text()); });
+    connect(m_search, &QLineEdit::textEdited, this, &OrderPage::lookAhead);
     connect(m_go, &QPushButton::clicked, this, [this] { search(m_search->text()); });
     m_export = new QPushButton(tr("&Export dossier…"), this);
     m_export->setObjectName(QStringLiteral("exportDossier"));
@@ -273,43 +276,104 @@ void OrderPage::search(const QString &term)
     if (m_search->text() != term)
         m_search->setText(term);
     const quint64 generation = ++m_generation;
+    // What the box looked up as it was typed or pasted (lookAhead()) answers the search if it is
+    // for this very text and fresh; if it is still on its way, the search waits for it.
+    const QString trimmed = term.trimmed();
+    if (!trimmed.isEmpty() && m_ahead.term == trimmed && !m_ahead.next) {
+        if (m_ahead.inFlight) {
+            m_ahead.wantedBy = generation;
+            beginWait(tr("Searching…"));
+            return;
+        }
+        if (m_ahead.answer && m_ahead.answeredAt.elapsed() <= kLookAheadFreshMs) {
+            const Result<QList<OrderHit>> answer = *std::exchange(m_ahead.answer, std::nullopt);
+            m_reading = false; // what was in flight is superseded, as by any new read
+            updateBusy();
+            showHits(trimmed, answer);
+            return;
+        }
+    }
     beginWait(tr("Searching…"));
     const Actor actor = m_actor;
     runBackgroundQuery<QList<OrderHit>>(
         this, m_orders, QStringLiteral("search"),
         [term, actor](const Connection &c) { return OrderSearch(c).search(term, actor); },
-        [this, generation, term](const Result<QList<OrderHit>> &r) {
+        [this, generation, trimmed](const Result<QList<OrderHit>> &r) {
             if (generation != m_generation)
                 return;
             m_reading = false;
             updateBusy();
-            if (!r) { // as for no hit: nothing of an earlier search stays on the page
-                m_hits->setRows({});
-                m_hitTable->hide();
-                showNoOrder();
-                setStatus(errorText(r.error()), true);
-                Q_EMIT failed(m_status->text());
-                Q_EMIT searched(0);
-                return;
-            }
-            m_hits->setRows(*r);
-            m_hitTable->setVisible(r->size() > 1);
-            if (r->size() > 1) // a single hit opens at once; its list stays hidden
-                m_hitTable->resizeColumnsToContents();
-            if (r->isEmpty()) {
-                showNoOrder();
-                setStatus(tr("No order matches “%1”.").arg(term.trimmed()), true);
-            } else if (r->size() > 1) {
-                showNoOrder();
-                setStatus(tr("%n orders match; choose one.", nullptr, int(r->size())));
-            }
-            Q_EMIT searched(int(r->size()));
-            // A single hit opens at once — after the search has answered: asking for the
-            // order wakes a pool thread, which took the GUI thread's CPU for up to 1 ms
-            // before `searched` was emitted.
-            if (r->size() == 1)
-                openOrder(r->first().order.orderId);
+            showHits(trimmed, r);
         });
+}
+
+void OrderPage::lookAhead(const QString &text)
+{
+    const QString term = text.trimmed();
+    if (m_ahead.inFlight) { // one at a time: the latest text is looked up when this one answers
+        m_ahead.next = term;
+        return;
+    }
+    m_ahead.answer.reset();
+    m_ahead.next.reset();
+    m_ahead.term.clear();
+    if (term.isEmpty() || term.size() > OrderSearch::kMaxTermLength)
+        return; // Return gets the search's own message
+    m_ahead.term = term;
+    m_ahead.inFlight = true;
+    const Actor actor = m_actor;
+    runBackgroundQuery<QList<OrderHit>>(
+        this, m_orders, QStringLiteral("look-ahead"),
+        [term, actor](const Connection &c) { return OrderSearch(c).search(term, actor); },
+        [this, term](const Result<QList<OrderHit>> &r) {
+            m_ahead.inFlight = false;
+            const quint64 wanted = std::exchange(m_ahead.wantedBy, 0);
+            if (wanted != 0) {
+                // Return was pressed for this text meanwhile: this is that search's answer,
+                // unless another read has superseded it since.
+                if (wanted == m_generation) {
+                    m_reading = false;
+                    updateBusy();
+                    showHits(term, r);
+                }
+            } else if (r) { // kept for Return; a failure is not — Return asks again
+                m_ahead.answer = r;
+                m_ahead.answeredAt.start();
+            }
+            Q_EMIT lookedAhead(term);
+            if (const std::optional<QString> next = std::exchange(m_ahead.next, std::nullopt))
+                lookAhead(*next);
+        });
+}
+
+void OrderPage::showHits(const QString &term, const Result<QList<OrderHit>> &r)
+{
+    if (!r) { // as for no hit: nothing of an earlier search stays on the page
+        m_hits->setRows({});
+        m_hitTable->hide();
+        showNoOrder();
+        setStatus(errorText(r.error()), true);
+        Q_EMIT failed(m_status->text());
+        Q_EMIT searched(0);
+        return;
+    }
+    m_hits->setRows(*r);
+    m_hitTable->setVisible(r->size() > 1);
+    if (r->size() > 1) // a single hit opens at once; its list stays hidden
+        m_hitTable->resizeColumnsToContents();
+    if (r->isEmpty()) {
+        showNoOrder();
+        setStatus(tr("No order matches “%1”.").arg(term), true);
+    } else if (r->size() > 1) {
+        showNoOrder();
+        setStatus(tr("%n orders match; choose one.", nullptr, int(r->size())));
+    }
+    Q_EMIT searched(int(r->size()));
+    // A single hit opens at once — after the search has answered: asking for the order wakes
+    // a pool thread, which took the GUI thread's CPU for up to 1 ms before `searched` was
+    // emitted.
+    if (r->size() == 1)
+        openOrder(r->first().order.orderId);
 }
 
 void OrderPage::openOrder(const QString &orderId)

@@ -12,8 +12,12 @@
 #include "config/connectionprofile.h"
 #include "core/actor.h"
 #include "investigation/orderpicture.h"
+#include "investigation/ordersearch.h"
 
+#include <QElapsedTimer>
 #include <QWidget>
+
+#include <optional>
 
 class QLabel;
 class QLineEdit;
@@ -40,6 +44,11 @@ class OrderPage : public QWidget {
     Q_OBJECT
 public:
     OrderPage(const ConnectionProfile &orders, const Actor &actor, QWidget *parent = nullptr);
+
+    // How long the hits looked up while the search text was typed or pasted may answer the
+    // search (Return, Find) instead of a new read: long enough for the reach from paste to
+    // Return, short enough that a list of several orders shows their states as they are.
+    static constexpr int kLookAheadFreshMs = 2000;
 
     OrderHitModel *hitModel() const { return m_hits; }
     TimelineModel *timelineModel() const { return m_timeline; }
@@ -77,12 +86,20 @@ public Q_SLOTS:
 
 Q_SIGNALS:
     void searched(int hits);
+    // The hits for the search text as typed or pasted have been looked up (see lookAhead()).
+    void lookedAhead(const QString &term);
     void orderLoaded(const QString &orderId);
     void failed(const QString &why);
     void dossierExported(const QString &path, const QString &sha256Hex);
     void fixesProposed(int count);
 
 private:
+    // The search box's text, looked up on a pool thread as it is typed or pasted (only edits
+    // by the reader: text set by the program is not), so that Return finds the hits already
+    // here: one lookup in flight at a time, the latest text after it. Reads only.
+    void lookAhead(const QString &text);
+    // A search's answer on the page: the hit list, the message, the single hit opened.
+    void showHits(const QString &term, const Result<QList<OrderHit>> &answer);
     void showPicture(const OrderPicture &picture);
     void showMessage(int row);
     void setStatus(const QString &text, bool error = false);
@@ -134,6 +151,14 @@ private:
     AuditRowModel *m_audit = nullptr;
     QWidget *m_detail = nullptr;
     quint64 m_generation = 0;
+    struct LookAhead {
+        QString term; // trimmed; empty when nothing is looked up or kept
+        bool inFlight = false;
+        std::optional<QString> next; // edited while in flight: looked up after it
+        std::optional<Result<QList<OrderHit>>> answer;
+        QElapsedTimer answeredAt;
+        quint64 wantedBy = 0; // the search (its generation) waiting for the one in flight
+    } m_ahead;
 };
 
 } // namespace OncePay
