@@ -25,6 +25,8 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <utility>
+
 namespace OncePay {
 
 namespace {
@@ -34,9 +36,11 @@ struct AdminData {
     QList<SettingRow> settings;
 };
 
-// A small form dialog: rows of (label, widget), OK enabled while `valid()` holds.
+// A small form dialog: rows of (label, widget), then a line saying why OK is off: `problem()`
+// answers that (empty while the form may be sent), asked again as the fields change. Its
+// widgets keep the object names they were given (tests and accessibility find them by these).
 bool askForm(const QString &title, const QList<QPair<QString, QWidget *>> &rows,
-             const std::function<bool()> &valid, QDialog &dialog)
+             const std::function<QString()> &problem, QDialog &dialog)
 {
     dialog.setWindowTitle(title);
     auto *form = new QFormLayout(&dialog);
@@ -44,10 +48,18 @@ bool askForm(const QString &title, const QList<QPair<QString, QWidget *>> &rows,
         w->setParent(&dialog);
         form->addRow(label, w);
     }
+    auto *why = new QLabel(&dialog);
+    why->setObjectName(QStringLiteral("problem"));
+    why->setWordWrap(true);
+    form->addRow(why);
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
     QObject::connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
     QObject::connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
-    auto update = [buttons, valid] { buttons->button(QDialogButtonBox::Ok)->setEnabled(valid()); };
+    auto update = [buttons, why, problem] {
+        const QString text = problem();
+        why->setText(text);
+        buttons->button(QDialogButtonBox::Ok)->setEnabled(text.isEmpty());
+    };
     for (const auto &[label, w] : rows) {
         if (auto *edit = qobject_cast<QLineEdit *>(w))
             QObject::connect(edit, &QLineEdit::textChanged, &dialog, update);
@@ -57,6 +69,12 @@ bool askForm(const QString &title, const QList<QPair<QString, QWidget *>> &rows,
     update();
     form->addRow(buttons);
     return dialog.exec() == QDialog::Accepted;
+}
+
+// What a page shows for a refusal of the staff rule (staffrules.h): the service's own words.
+QString refusalText(const Result<void> &fits)
+{
+    return fits ? QString() : Labels::engineText(fits.error().message);
 }
 
 } // namespace
@@ -81,9 +99,11 @@ AdminPage::AdminPage(const ConnectionProfile &orders, const Actor &actor, QWidge
     m_staffTable = makeTable(this, m_staff, QStringLiteral("staff"));
     m_staffTable->setSelectionMode(QAbstractItemView::SingleSelection);
     auto *add = new QPushButton(tr("&Add account…"), this);
+    add->setObjectName(QStringLiteral("addStaff"));
     m_disableButton = new QPushButton(tr("&Disable…"), this);
     m_disableButton->setObjectName(QStringLiteral("disableStaff"));
     auto *reset = new QPushButton(tr("Reset &password…"), this);
+    reset->setObjectName(QStringLiteral("resetPassword"));
     connect(add, &QPushButton::clicked, this, &AdminPage::askAddStaff);
     connect(m_disableButton, &QPushButton::clicked, this, &AdminPage::askDisable);
     connect(reset, &QPushButton::clicked, this, &AdminPage::askResetPassword);
@@ -113,6 +133,7 @@ AdminPage::AdminPage(const ConnectionProfile &orders, const Actor &actor, QWidge
     m_settingsTable->horizontalHeader()->setStretchLastSection(true);
     connect(m_settingsTable, &QTableView::activated, this, &AdminPage::askSetting);
     auto *edit = new QPushButton(tr("&Change…"), this);
+    edit->setObjectName(QStringLiteral("changeSetting"));
     connect(edit, &QPushButton::clicked, this, &AdminPage::askSetting);
     auto *settingsTab = new QWidget(this);
     auto *tl = new QVBoxLayout(settingsTab);
@@ -161,8 +182,16 @@ void AdminPage::refresh()
             if (generation != m_generation)
                 return;
             m_busy->setBusy(false);
+            // What the last action's report said stays: a failed load is shown after it (a
+            // refused change by someone no longer allowed to list staff reads as both).
+            const QString outcome = std::exchange(m_outcome, {});
+            const QString outcomeDetail = std::exchange(m_outcomeDetail, {});
             if (!r) {
-                m_summary->setText(errorText(r.error()));
+                const auto both = [](const QString &first, const QString &second) {
+                    return first.isEmpty() ? second : first + u'\n' + second;
+                };
+                m_summary->setText(both(outcome, errorText(r.error())));
+                m_summary->setToolTip(both(outcomeDetail, r.error().message));
                 return;
             }
             m_staff->setRows(r->staff);
@@ -178,6 +207,8 @@ void AdminPage::report(bool ok, const QString &message, const QString &detail)
     m_busy->setBusy(false);
     m_summary->setText(message);
     m_summary->setToolTip(detail);
+    m_outcome = message;
+    m_outcomeDetail = detail;
     Q_EMIT changed(ok, message);
     refresh();
 }
@@ -192,8 +223,9 @@ void AdminPage::changeSetting(const QString &key, const QString &value, const QS
             return SettingsService(c, Clock::system()).set(key, value, reason, actor);
         },
         [this, key](const Result<SettingRow> &r) {
-            report(r.ok(), r ? tr("%1 is now %2.").arg(key, r->value)
-                             : tr("Not changed: %1").arg(r.error().message));
+            if (r)
+                return report(true, tr("%1 is now %2.").arg(key, r->value));
+            report(false, tr("Not changed: %1").arg(actionErrorText(r.error())), r.error().message);
         });
 }
 
@@ -213,8 +245,9 @@ void AdminPage::addStaff(const QString &username, const QString &name, const QSt
                 .add({username, name, staffRole}, password, actor);
         },
         [this](const Result<StaffAccount> &r) {
-            report(r.ok(), r ? tr("Account %1 added.").arg(r->username)
-                             : tr("Not added: %1").arg(r.error().message));
+            if (r)
+                return report(true, tr("Account %1 added.").arg(r->username));
+            report(false, tr("Not added: %1").arg(actionErrorText(r.error())), r.error().message);
         });
 }
 
@@ -277,23 +310,26 @@ void AdminPage::askRole()
         return;
     const StaffAccount account = m_staff->rowAt(current.row());
     QDialog dialog(this);
+    dialog.setObjectName(QStringLiteral("roleDialog"));
     auto *role = new QComboBox;
+    role->setObjectName(QStringLiteral("role"));
     for (StaffRole r : allStaffRoles())
         role->addItem(Labels::role(r), staffRoleName(r));
     role->setCurrentIndex(role->findData(staffRoleName(account.role)));
     auto *reason = new QLineEdit;
+    reason->setObjectName(QStringLiteral("reason"));
     reason->setPlaceholderText(tr("Why (audited)"));
     const QString by = m_actor.id;
     if (askForm(
             tr("Change the role of %1").arg(account.username),
             {{tr("&Role:"), role}, {tr("&Reason:"), reason}},
             [role, reason, account, by] {
-                return roleChangeFits({.by = by,
-                                       .username = account.username,
-                                       .role = account.role,
-                                       .newRole = parseStaffRole(role->currentData().toString()),
-                                       .reason = reason->text()})
-                    .ok();
+                return refusalText(
+                    roleChangeFits({.by = by,
+                                    .username = account.username,
+                                    .role = account.role,
+                                    .newRole = parseStaffRole(role->currentData().toString()),
+                                    .reason = reason->text()}));
             },
             dialog))
         setStaffRole(account.username, role->currentData().toString(), reason->text().trimmed());
@@ -306,15 +342,20 @@ void AdminPage::askSetting()
         return;
     const SettingRow row = m_settings->rowAt(current.row());
     QDialog dialog(this);
+    dialog.setObjectName(QStringLiteral("settingDialog"));
     auto *value = new QLineEdit(row.value);
+    value->setObjectName(QStringLiteral("value"));
     auto *reason = new QLineEdit;
+    reason->setObjectName(QStringLiteral("reason"));
     reason->setPlaceholderText(tr("Why (audited)"));
     if (askForm(
             tr("Change %1").arg(row.spec.key),
             {{tr("&Value (%1 … %2):").arg(row.spec.min).arg(row.spec.max), value},
              {tr("&Reason:"), reason}},
             [value, reason] {
-                return !value->text().trimmed().isEmpty() && !reason->text().trimmed().isEmpty();
+                return value->text().trimmed().isEmpty() || reason->text().trimmed().isEmpty()
+                           ? tr("Type a value and a reason.")
+                           : QString();
             },
             dialog))
         changeSetting(row.spec.key, value->text().trimmed(), reason->text().trimmed());
@@ -323,14 +364,20 @@ void AdminPage::askSetting()
 void AdminPage::askAddStaff()
 {
     QDialog dialog(this);
+    dialog.setObjectName(QStringLiteral("addStaffDialog"));
     auto *user = new QLineEdit;
+    user->setObjectName(QStringLiteral("username"));
     auto *name = new QLineEdit;
+    name->setObjectName(QStringLiteral("displayName"));
     auto *role = new QComboBox;
+    role->setObjectName(QStringLiteral("role"));
     for (StaffRole r : allStaffRoles())
         role->addItem(Labels::role(r), staffRoleName(r));
     auto *password = new QLineEdit;
+    password->setObjectName(QStringLiteral("password"));
     password->setEchoMode(QLineEdit::Password);
     auto *again = new QLineEdit;
+    again->setObjectName(QStringLiteral("passwordAgain"));
     again->setEchoMode(QLineEdit::Password);
     if (askForm(
             tr("Add a staff account"),
@@ -340,8 +387,11 @@ void AdminPage::askAddStaff()
              {tr("&Password:"), password},
              {tr("&Again:"), again}},
             [user, password, again] {
-                return !user->text().trimmed().isEmpty() && !password->text().isEmpty() &&
-                       password->text() == again->text();
+                if (user->text().trimmed().isEmpty())
+                    return tr("Type a user name.");
+                if (password->text().isEmpty() || password->text() != again->text())
+                    return tr("Type the password twice, the same both times.");
+                return QString();
             },
             dialog))
         addStaff(user->text().trimmed(), name->text().trimmed(), role->currentData().toString(),
@@ -355,17 +405,18 @@ void AdminPage::askDisable()
         return;
     const StaffAccount account = m_staff->rowAt(current.row());
     QDialog dialog(this);
+    dialog.setObjectName(QStringLiteral("disableDialog"));
     auto *reason = new QLineEdit;
+    reason->setObjectName(QStringLiteral("reason"));
     reason->setPlaceholderText(tr("Why (audited)"));
     const QString by = m_actor.id;
     if (askForm(
             tr("Disable %1").arg(account.username), {{tr("&Reason:"), reason}},
             [reason, account, by] {
-                return disableFits({.by = by,
-                                    .username = account.username,
-                                    .role = account.role,
-                                    .reason = reason->text()})
-                    .ok();
+                return refusalText(disableFits({.by = by,
+                                                .username = account.username,
+                                                .role = account.role,
+                                                .reason = reason->text()}));
             },
             dialog))
         disableStaff(account.username, reason->text().trimmed());
@@ -378,15 +429,20 @@ void AdminPage::askResetPassword()
         return;
     const StaffAccount account = m_staff->rowAt(current.row());
     QDialog dialog(this);
+    dialog.setObjectName(QStringLiteral("resetPasswordDialog"));
     auto *password = new QLineEdit;
+    password->setObjectName(QStringLiteral("password"));
     password->setEchoMode(QLineEdit::Password);
     auto *again = new QLineEdit;
+    again->setObjectName(QStringLiteral("passwordAgain"));
     again->setEchoMode(QLineEdit::Password);
     if (!askForm(
             tr("New password for %1").arg(account.username),
             {{tr("&Password:"), password}, {tr("&Again:"), again}},
             [password, again] {
-                return !password->text().isEmpty() && password->text() == again->text();
+                return password->text().isEmpty() || password->text() != again->text()
+                           ? tr("Type the password twice, the same both times.")
+                           : QString();
             },
             dialog))
         return;
@@ -400,8 +456,9 @@ void AdminPage::askResetPassword()
             return StaffService(c, Clock::system()).resetPassword(username, secret, actor);
         },
         [this](const Result<StaffAccount> &r) {
-            report(r.ok(), r ? tr("Password of %1 reset.").arg(r->username)
-                             : tr("Not reset: %1").arg(r.error().message));
+            if (r)
+                return report(true, tr("Password of %1 reset.").arg(r->username));
+            report(false, tr("Not reset: %1").arg(actionErrorText(r.error())), r.error().message);
         });
 }
 

@@ -72,6 +72,10 @@ private:
     QPushButton *m_roleButton = nullptr;
     QPushButton *m_disableButton = nullptr;
     QLabel *m_summary = nullptr;
+    // What report() last showed (and its tooltip), until the refresh it started has loaded:
+    // that refresh's failure is shown after it, not instead of it.
+    QString m_outcome;
+    QString m_outcomeDetail;
     BusyIndicator *m_busy = nullptr;
     quint64 m_generation = 0;
 };
