@@ -18,6 +18,7 @@
 #include <QDeadlineTimer>
 #include <QElapsedTimer>
 #include <QMutex>
+#include <QScopeGuard>
 #include <QTest>
 #include <QThread>
 
@@ -151,11 +152,162 @@ QThread *onItsOwnConnection(const ConnectionProfile &profile, const QString &pur
     });
 }
 
+// Whether, within `timeoutMs`, the server reports a session of this database waiting for a
+// lock (PostgreSQL: pg_stat_activity; MariaDB: a transaction in LOCK WAIT), asked on a
+// connection of its own (as tst_staff_changes asks it).
+bool aSessionWaitsOnALock(const ConnectionProfile &profile, int timeoutMs)
+{
+    auto watch = Connection::open(profile, QStringLiteral("watch"));
+    if (!watch) {
+        qWarning("watch: %s", qPrintable(watch.error().message));
+        return false;
+    }
+    const QString sql =
+        watch->dialect() == Dialect::Postgres
+            ? QStringLiteral("SELECT COUNT(*) FROM pg_stat_activity WHERE datname ="
+                             " current_database() AND wait_event_type = 'Lock'")
+            : QStringLiteral("SELECT COUNT(*) FROM information_schema.INNODB_TRX t JOIN"
+                             " information_schema.PROCESSLIST p ON p.ID = t.trx_mysql_thread_id"
+                             " WHERE t.trx_state = 'LOCK WAIT' AND p.DB = DATABASE()");
+    QDeadlineTimer deadline(timeoutMs);
+    for (;;) {
+        auto n = Sql::scalar(watch->db(), sql);
+        if (!n) {
+            qWarning("watch: %s", qPrintable(n.error().message));
+            return false;
+        }
+        if (n->toLongLong() > 0)
+            return true;
+        if (deadline.hasExpired())
+            return false;
+        QThread::msleep(250); // MariaDB refreshes INNODB_TRX only when unread for 0.1 s
+    }
+}
+
 } // namespace
 
 class TstFixLocks : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    // The order, one step at a time. A role change of fay holds her staff row (locked through
+    // the primary key and written, as StaffService::changeAccount does) and has not committed;
+    // fay's decision meanwhile — through the service, or written straight into fix_decisions —
+    // queues behind it instead of deadlocking, and then sees the change: refused, nothing
+    // stored. Only PostgreSQL's guard trigger reads the staff row without a lock (its
+    // snapshot): the written decision is stored at once, before the change commits, and so
+    // comes first.
+    void aDecisionQueuesBehindAChangeOfItsReviewer_data()
+    {
+        QTest::addColumn<int>("dialect");
+        QTest::addColumn<bool>("bypass");
+        for (auto [name, d] : {std::pair{"sqlite", Dialect::Sqlite},
+                               {"postgresql", Dialect::Postgres},
+                               {"mariadb", Dialect::MySql}})
+            for (bool bypass : {false, true})
+                QTest::newRow(qPrintable(QStringLiteral("%1/%2").arg(
+                    QString::fromLatin1(name),
+                    bypass ? QStringLiteral("written") : QStringLiteral("service"))))
+                    << int(d) << bypass;
+    }
+    void aDecisionQueuesBehindAChangeOfItsReviewer()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        QFETCH(bool, bypass);
+        EngineFixture f(*dbs);
+        StaffService staff(*f.orders, f.clock);
+        const Actor system = Actor::system(QStringLiteral("cli:test"));
+        QVERIFY(staff.add({amy.id, amy.id, StaffRole::Agent}, kPassword, system).ok());
+        QVERIFY(staff.add({fay.id, fay.id, StaffRole::Finance}, kPassword, system).ok());
+        f.makeDeadLetter("o-ghost", "evt_q");
+        FixService fixes(*f.orders, f.clock);
+        FixProposal p;
+        p.kind = FixKind::ResolveMessage;
+        p.targetId = QStringLiteral("stripe:evt_q");
+        p.reasonCode = QStringLiteral("poison_message");
+        p.comment = QStringLiteral("seen in the stuck view");
+        p.origin = kOrigin;
+        auto fix = fixes.propose(p, amy);
+        QVERIFY2(fix.ok(), qPrintable(fix.ok() ? QString() : fix.error().message));
+        const qint64 fayId = f.count("SELECT id FROM staff WHERE username = 'fay'");
+
+        Transaction change(f.orders->db(), Transaction::Mode::Immediate);
+        QVERIFY(change.begin().ok());
+        if (f.orders->dialect() != Dialect::Sqlite)
+            QVERIFY(
+                Sql::exec(f.orders->db(), "SELECT role FROM staff WHERE id = ? FOR UPDATE", {fayId})
+                    .ok());
+        QVERIFY(Sql::update(f.orders->db(),
+                            "UPDATE staff SET role = 'auditor', updated_at = updated_at + 1"
+                            " WHERE id = ?",
+                            {fayId})
+                    .ok());
+
+        Result<bool> answer = makeError(ErrorCode::Internal, QStringLiteral("did not run"));
+        std::atomic<bool> begun = false;
+        std::atomic<bool> changeEnded = false;
+        std::atomic<bool> answeredAfterChange = false;
+        std::unique_ptr<QThread> other(QThread::create([&] {
+            auto c = Connection::open(f.config.orders, QStringLiteral("fay"));
+            if (!c) {
+                answer = c.error();
+                return;
+            }
+            begun = true;
+            if (bypass) {
+                answer = bypassReject(*c, fix->id, fay.id);
+            } else {
+                auto r = FixService(*c, f.clock)
+                             .reject(fix->id, QStringLiteral("other"),
+                                     QStringLiteral("not this way"), kOrigin, fay);
+                answer = r ? Result<bool>(true) : Result<bool>(r.error());
+            }
+            answeredAfterChange = changeEnded.load();
+        }));
+        // Whatever happens below, the change ends before the thread is joined.
+        auto join = qScopeGuard([&] {
+            if (change.active())
+                change.rollback();
+            changeEnded = true;
+            other->wait();
+        });
+        other->start();
+        const bool readsWithoutLock = bypass && f.orders->dialect() == Dialect::Postgres;
+        bool waited = false;
+        if (readsWithoutLock) {
+            QVERIFY2(other->wait(20000), "the written decision waited for the change");
+        } else if (f.orders->dialect() == Dialect::Sqlite) {
+            QDeadlineTimer deadline(20000);
+            while (!begun && !other->isFinished() && !deadline.hasExpired())
+                QThread::msleep(10);
+            QThread::msleep(200); // a chance to reach the write lock; proven by the order
+        } else {
+            waited = aSessionWaitsOnALock(f.config.orders, 20000);
+        }
+        changeEnded = true;
+        QVERIFY(change.commit().ok());
+        join.dismiss();
+        other->wait();
+        if (f.orders->dialect() == Dialect::Sqlite)
+            waited = begun && answeredAfterChange;
+
+        const qint64 stored =
+            f.count("SELECT COUNT(*) FROM fix_decisions WHERE fix_id = ?", {fix->id});
+        if (readsWithoutLock) {
+            QVERIFY2(answer.ok(), qPrintable(answer.ok() ? QString() : answer.error().message));
+            QVERIFY(!answeredAfterChange);
+            QCOMPARE(stored, 1);
+            QCOMPARE(fixes.get(fix->id)->status, FixStatus::Rejected);
+            return;
+        }
+        QVERIFY2(waited, "the decision did not wait for the change of its reviewer");
+        QVERIFY(!answer.ok());
+        QCOMPARE(answer.error().code, ErrorCode::Forbidden);
+        QCOMPARE(answer.error().reason,
+                 bypass ? QStringLiteral("database_rule") : QStringLiteral("role_changed"));
+        QCOMPARE(stored, 0);
+        QCOMPARE(fixes.get(fix->id)->status, FixStatus::Open);
+    }
+
     void decisionsRaceStaffChanges_data() { addEngineRows(); }
     void decisionsRaceStaffChanges()
     {
