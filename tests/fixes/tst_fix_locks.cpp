@@ -58,7 +58,10 @@ struct FayChange {
     FayIs after = FayIs::Finance;
 };
 
-enum class Path { Approve, Reject, Bypass };
+// Approve; Moved: approve a fix whose target moved after it was proposed (the approval is then
+// recorded in a second transaction that locks no staff row first, and the fix marked failed);
+// Reject; Bypass: a rejection written straight into the database.
+enum class Path { Approve, Moved, Reject, Bypass };
 
 // One decision as it was asked and answered.
 struct Attempt {
@@ -117,6 +120,7 @@ Result<bool> bypassReject(const Connection &c, qint64 fixId, const QString &by)
 QString describe(const Attempt &d)
 {
     const char *path = d.path == Path::Approve  ? "approve"
+                       : d.path == Path::Moved  ? "approve (target moved)"
                        : d.path == Path::Reject ? "reject"
                                                 : "bypass";
     return QStringLiteral("fix #%1 %2%3: %4")
@@ -367,7 +371,17 @@ private Q_SLOTS:
             d.fixId = fix->id;
             d.sha = fix->changeSha256;
             d.own = own;
-            d.path = forBypass ? Path::Bypass : i % 2 == 0 ? Path::Approve : Path::Reject;
+            d.path = forBypass    ? Path::Bypass
+                     : i % 6 == 2 ? Path::Moved
+                     : i % 2 == 0 ? Path::Approve
+                                  : Path::Reject;
+            // The worker touched the message after the proposal: the change no longer applies.
+            if (d.path == Path::Moved)
+                QVERIFY(Sql::update(f.orders->db(),
+                                    "UPDATE callback_messages SET updated_at = updated_at + 1"
+                                    " WHERE callback_id = ?",
+                                    {p.targetId})
+                            .ok());
             (forFay ? fayPlan : forBypass ? bypassPlan : finPlan) << d;
         }
 
@@ -404,7 +418,7 @@ private Q_SLOTS:
                             why = r.error();
                     } else {
                         auto r =
-                            d.path == Path::Approve
+                            d.path != Path::Reject
                                 ? service.approve(d.fixId, d.sha, QStringLiteral("looks right"),
                                                   kOrigin, actor)
                                 : service.reject(d.fixId, QStringLiteral("other"),
@@ -536,7 +550,7 @@ private Q_SLOTS:
         QVERIFY2(failures.isEmpty(), qPrintable(failures.join(u'\n')));
 
         // What each decision answered, against fay's account as the decision must have seen it.
-        int ok = 0, refused = 0, raced = 0;
+        int ok = 0, refused = 0, recordedFailed = 0, raced = 0;
         auto check = [&](const Attempt &d, const Actor &actor) -> QString {
             const bool serviceSide = d.path != Path::Bypass;
             std::optional<FayIs> state = FayIs::Finance;
@@ -545,10 +559,20 @@ private Q_SLOTS:
             raced += !state;
             if (d.ok) {
                 ++ok;
+                if (d.path == Path::Moved)
+                    return QStringLiteral("applied a change whose target had moved");
                 if (d.own)
                     return QStringLiteral("decided its own proposal");
                 if (state && *state != FayIs::Finance)
                     return QStringLiteral("decided while demoted or disabled");
+                return {};
+            }
+            if (d.path == Path::Moved && d.code == ErrorCode::Stale) {
+                ++recordedFailed; // the approval recorded, the fix failed
+                if (d.reason != u"target_moved")
+                    return QStringLiteral("failed for another cause");
+                if (state && *state != FayIs::Finance)
+                    return QStringLiteral("approval recorded while demoted or disabled");
                 return {};
             }
             ++refused;
@@ -565,8 +589,12 @@ private Q_SLOTS:
                                                                  : QStringLiteral("(none)");
             if (!expected.isEmpty() && d.reason != expected)
                 return QStringLiteral("refused for the wrong cause (expected %1)").arg(expected);
-            if (expected.isEmpty() &&
-                !QStringList{"role_changed", "staff_disabled", "own_proposal"}.contains(d.reason))
+            // Raced: refused by the service's check, or (a moved target's approval, recorded
+            // in its second transaction) by the trigger.
+            QStringList causes{"role_changed", "staff_disabled", "own_proposal"};
+            if (d.path == Path::Moved)
+                causes << QStringLiteral("database_rule");
+            if (expected.isEmpty() && !causes.contains(d.reason))
                 return QStringLiteral("refused for an unknown cause");
             return {};
         };
@@ -583,7 +611,8 @@ private Q_SLOTS:
                 "SELECT COUNT(*) FROM fix_decisions WHERE fix_id = ? AND decided_by = ?"
                 " AND decision = ?",
                 {d.fixId, actor.id,
-                 d.path == Path::Approve ? QStringLiteral("approve") : QStringLiteral("reject")});
+                 d.path == Path::Approve || d.path == Path::Moved ? QStringLiteral("approve")
+                                                                  : QStringLiteral("reject")});
             auto audited = [&](const char *action) {
                 return f.count("SELECT COUNT(*) FROM audit_outbox WHERE action = ? AND"
                                " entity_kind = 'fix' AND entity_id = ?",
@@ -595,6 +624,19 @@ private Q_SLOTS:
                         {fix->targetId}) == 1
                     ? QStringLiteral("skipped")
                     : QStringLiteral("not skipped");
+            if (d.path == Path::Moved && d.code == ErrorCode::Stale) {
+                if (fix->status != FixStatus::Failed || rows != 1 || mine != 1 ||
+                    message != u"not skipped")
+                    return QStringLiteral("failed, yet %1 with %2 decisions (%3 as asked), "
+                                          "message %4")
+                        .arg(fix->status)
+                        .arg(rows)
+                        .arg(mine)
+                        .arg(message);
+                if (audited("fix.approved") != 1 || audited("fix.failed") != 1)
+                    return QStringLiteral("failed without one fix.approved and one fix.failed row");
+                return {};
+            }
             if (!d.ok) {
                 if (fix->status != FixStatus::Open || rows != 0 || message != u"not skipped")
                     return QStringLiteral("refused, yet %1 with %2 decisions, message %3")
@@ -630,8 +672,9 @@ private Q_SLOTS:
                                      QStringLiteral(" — ") + why;
             }
         QVERIFY2(wrong.isEmpty(), qPrintable(wrong.join(u'\n')));
-        for (const Attempt &d : finPlan)
-            QVERIFY2(d.ok, qPrintable(describe(d))); // fin was never changed
+        for (const Attempt &d : finPlan) // fin was never changed
+            QVERIFY2(d.path == Path::Moved ? d.code == ErrorCode::Stale : d.ok,
+                     qPrintable(describe(d)));
         // fay was demoted at least once while she was deciding, and disabled in the end.
         QVERIFY(fayChanges.size() >= 3);
         auto fayNow = staff.find(fay.id);
@@ -641,10 +684,11 @@ private Q_SLOTS:
         QCOMPARE(f.count("SELECT COUNT(*) FROM audit_outbox WHERE action IN"
                          " ('staff.role_changed', 'staff.disabled')"),
                  qint64(staffChanges));
-        qInfo("%d decisions: %d done, %d refused, %d while fay's account was changing; %d staff "
-              "changes (%lld of fay), %d staff-list reads, %.1f s",
-              kFixes, ok, refused, raced, staffChanges, qint64(fayChanges.size()), staffReads,
-              clock.nsecsElapsed() / 1e9);
+        qInfo("%d decisions: %d done, %d recorded as failed (target moved), %d refused, %d while "
+              "fay's account was changing; %d staff changes (%lld of fay), %d staff-list reads, "
+              "%.1f s",
+              kFixes, ok, recordedFailed, refused, raced, staffChanges, qint64(fayChanges.size()),
+              staffReads, clock.nsecsElapsed() / 1e9);
     }
 };
 
