@@ -55,6 +55,11 @@ QString meaning(const QString &key)
          QT_TRANSLATE_NOOP("OncePay::SettingsModel", "The same for KRW (whole won)")},
         {"fixes.second_approver_above_minor.XOF",
          QT_TRANSLATE_NOOP("OncePay::SettingsModel", "The same for XOF (whole francs)")},
+        {"fixes.lease_skew_ms",
+         QT_TRANSLATE_NOOP("OncePay::SettingsModel",
+                           "How long past its end (ms) a worker's lease must be before a fix "
+                           "may requeue or resolve its message: clocks of other hosts may run "
+                           "ahead")},
         {"auth.max_failed_logins",
          QT_TRANSLATE_NOOP("OncePay::SettingsModel", "Failed sign-ins before an account locks")},
         {"auth.lockout_seconds",

@@ -13,14 +13,32 @@ Error notApplicable(const QString &why)
     return makeError(ErrorCode::Conflict, why, QStringLiteral("not_applicable"));
 }
 
-Result<void> messageFits(const QString &kind, const FixTargetState &m, qint64 nowMs)
+Result<void> messageFits(const QString &kind, const FixTargetState &m, const FixClock &at)
 {
-    const bool expired =
-        m.status == u"processing" && m.leaseUntilMs.has_value() && *m.leaseUntilMs < nowMs;
     const bool requeue = kind == FixKind::RequeueMessage;
-    if (m.status == u"dead" || m.status == u"failed" || expired ||
+    if (m.status == u"dead" || m.status == u"failed" || leaseExpiredForFix(m, at) ||
         (!requeue && m.status == u"pending"))
         return {};
+    const bool ended =
+        m.status == u"processing" && m.leaseUntilMs.has_value() && *m.leaseUntilMs < at.nowMs;
+    if (ended && !at.leaseSkewMs)
+        return makeError(ErrorCode::Invalid,
+                         QStringLiteral("message %1 is processing under a lease that ended; "
+                                        "without a valid clock-skew allowance "
+                                        "(fixes.lease_skew_ms) it is not judged expired")
+                             .arg(m.targetId),
+                         QStringLiteral("bad_setting"));
+    if (ended) // past its end by no more than the allowance: the worker's clock may be behind
+        return makeError(
+            ErrorCode::Conflict,
+            QStringLiteral("message %1 is processing under a lease that ended %2 ms ago, within "
+                           "the clock-skew allowance of %3 ms (fixes.lease_skew_ms); %4 takes "
+                           "it once its lease is past its end by more than that")
+                .arg(m.targetId)
+                .arg(at.nowMs - *m.leaseUntilMs)
+                .arg(*at.leaseSkewMs)
+                .arg(kind),
+            QStringLiteral("lease_within_skew"));
     return notApplicable(
         QStringLiteral("message %1 is %2%3; %4 takes dead or failed messages%5")
             .arg(m.targetId, m.status,
@@ -58,7 +76,13 @@ Result<void> discrepancyFits(const QString &kind, const FixTargetState &d)
 
 } // namespace
 
-Result<void> fixFits(const QString &fixKind, const FixTargetState &target, qint64 nowMs)
+bool leaseExpiredForFix(const FixTargetState &target, const FixClock &at)
+{
+    return target.status == u"processing" && target.leaseUntilMs.has_value() &&
+           at.leaseSkewMs.has_value() && *target.leaseUntilMs + *at.leaseSkewMs < at.nowMs;
+}
+
+Result<void> fixFits(const QString &fixKind, const FixTargetState &target, const FixClock &at)
 {
     const QString takes = FixKind::targetKind(fixKind);
     if (takes.isEmpty())
@@ -70,7 +94,7 @@ Result<void> fixFits(const QString &fixKind, const FixTargetState &target, qint6
             ErrorCode::Invalid,
             QStringLiteral("%1 takes a %2, not a %3").arg(fixKind, takes, target.targetKind));
     if (takes == u"message")
-        return messageFits(fixKind, target, nowMs);
+        return messageFits(fixKind, target, at);
     if (takes == u"order")
         return orderFits(fixKind, target);
     if (takes == u"discrepancy")
@@ -78,20 +102,46 @@ Result<void> fixFits(const QString &fixKind, const FixTargetState &target, qint6
     return {}; // a period: what decides it (closed, reconciled) is read by FixTargets::plan
 }
 
-QStringList fixKindsOffered(const QList<FixTargetState> &targets, qint64 nowMs)
+QList<FixOffer> fixOffers(const QList<FixTargetState> &targets, const FixClock &at, FixCover cover)
 {
-    QStringList kinds;
-    if (targets.isEmpty())
-        return kinds;
+    QList<FixOffer> offers;
     for (const QString &kind : FixKind::all()) {
         const bool several = FixKind::targetKind(kind) == u"message";
         if (targets.size() > 1 && !several)
             continue;
-        if (std::all_of(targets.cbegin(), targets.cend(),
-                        [&](const FixTargetState &t) { return fixFits(kind, t, nowMs).ok(); }))
-            kinds << kind;
+        FixOffer offer{kind, {}};
+        for (int i = 0; i < targets.size(); ++i)
+            if (fixFits(kind, targets.at(i), at).ok())
+                offer.targets << i;
+        const bool covered = cover == FixCover::EveryTarget ? offer.targets.size() == targets.size()
+                                                            : !offer.targets.isEmpty();
+        if (covered && !offer.targets.isEmpty())
+            offers << offer;
     }
+    return offers;
+}
+
+QStringList fixKindsOffered(const QList<FixTargetState> &targets, const FixClock &at)
+{
+    QStringList kinds;
+    for (const FixOffer &o : fixOffers(targets, at, FixCover::EveryTarget))
+        kinds << o.kind;
     return kinds;
+}
+
+std::optional<qint64> fixOfferChangesAt(const QList<FixTargetState> &targets, const FixClock &at)
+{
+    std::optional<qint64> next;
+    if (!at.leaseSkewMs)
+        return next;
+    for (const FixTargetState &t : targets) {
+        if (t.status != u"processing" || !t.leaseUntilMs || leaseExpiredForFix(t, at))
+            continue;
+        // The first millisecond at which the lease is past its end by more than the allowance.
+        const qint64 expires = *t.leaseUntilMs + *at.leaseSkewMs + 1;
+        next = std::min(next.value_or(expires), expires);
+    }
+    return next;
 }
 
 } // namespace OncePay

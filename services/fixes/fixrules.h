@@ -32,19 +32,58 @@ struct FixTargetState {
     std::optional<qint64> leaseUntilMs = {}; // messages: the lease's end (epoch ms), if any
 };
 
-// Whether a fix of `fixKind` may be proposed for `target` at `nowMs`. A message takes:
-// requeue when dead, failed, or processing under a lease that ran out (lease end < now);
-// resolve in those cases and when pending. A processing message under a live lease (or
-// without a lease) takes neither: its worker may still finish it. An order takes
-// confirm_payment when paid_unconfirmed, rollback_payment when paid_unconfirmed or
-// payment_failed; an open discrepancy takes write_off, and adjust_fee when it is a fee
-// mismatch; a period takes close_period. Otherwise a Conflict with reason "not_applicable"
-// (Invalid for a kind that does not take this kind of target), the error propose returns.
-Result<void> fixFits(const QString &fixKind, const FixTargetState &target, qint64 nowMs);
+// When a target is judged, and with what allowance.
+struct FixClock {
+    qint64 nowMs = 0; // the judge's clock (the console's, or the applying service's)
+    // How far past its end a lease must be before it counts as expired for a fix
+    // (fixes.lease_skew_ms, fixsettings.h): the worker wrote the lease end with its own clock.
+    // Absent when the setting could not be read as a valid value: then no lease counts as
+    // expired (the service refuses with the setting's own error before it asks).
+    std::optional<qint64> leaseSkewMs = {};
+};
 
-// The kinds that may be offered for a selection, in FixKind::all() order: those that fit
-// every target. Requeue and resolve take several messages at once; the other kinds one
-// target at a time. Empty for an empty selection.
-QStringList fixKindsOffered(const QList<FixTargetState> &targets, qint64 nowMs);
+// Whether a processing message's lease counts as expired for a fix at `at`: it has a lease
+// end, an allowance is known, and now is past the end by more than the allowance.
+bool leaseExpiredForFix(const FixTargetState &target, const FixClock &at);
+
+// Whether a fix of `fixKind` may be proposed for `target` at `at`. A message takes:
+// requeue when dead, failed, or processing under a lease expired for a fix
+// (leaseExpiredForFix); resolve in those cases and when pending. A processing message under
+// a live lease, under one that ended within the clock-skew allowance, or without a lease takes
+// neither: its worker may still finish it. An order takes confirm_payment when
+// paid_unconfirmed, rollback_payment when paid_unconfirmed or payment_failed; an open
+// discrepancy takes write_off, and adjust_fee when it is a fee mismatch; a period takes
+// close_period. Otherwise a Conflict with reason "not_applicable" ("lease_within_skew" for a
+// lease that ended no more than the allowance ago; Invalid for a kind that does not take this
+// kind of target, Invalid "bad_setting" for a lease judged without a known allowance), the
+// error propose returns.
+Result<void> fixFits(const QString &fixKind, const FixTargetState &target, const FixClock &at);
+
+// A kind offered for part of a selection: the targets it fits, as indexes into the list asked
+// about, in that list's order.
+struct FixOffer {
+    QString kind;
+    QList<int> targets;
+};
+
+// How the kinds offered for a selection cover it: each kind for every target (a selection in
+// a list, taken as a whole: the stuck page), or each kind for those targets it fits, a
+// proposal then covering only those (an order's messages: the order page).
+enum class FixCover { EveryTarget, EachTarget };
+
+// The kinds offered for `targets`, in FixKind::all() order, each with the targets it covers:
+// with EveryTarget the kinds that fit every target, with EachTarget every kind that fits at
+// least one. Requeue and resolve take several messages at once; the other kinds one target at
+// a time, so they are offered only for a selection of one. Empty for an empty selection.
+QList<FixOffer> fixOffers(const QList<FixTargetState> &targets, const FixClock &at, FixCover cover);
+
+// The kinds that fit every target (fixOffers with EveryTarget, its kinds).
+QStringList fixKindsOffered(const QList<FixTargetState> &targets, const FixClock &at);
+
+// The next moment after `at.nowMs` at which the offer for `targets` changes by the clock
+// alone: the earliest at which a processing message's lease becomes expired for a fix. None
+// when no lease is waiting for that (or no allowance is known). A page that shows the offer
+// asks again then.
+std::optional<qint64> fixOfferChangesAt(const QList<FixTargetState> &targets, const FixClock &at);
 
 } // namespace OncePay

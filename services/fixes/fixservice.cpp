@@ -305,6 +305,11 @@ Result<FixRequest> FixService::approve(qint64 fixId, const QString &changeSha256
     const Error why = done.error();
     if (why.code == ErrorCode::Unavailable)
         return why; // nothing was recorded; the reviewer can approve again
+    // The rule could not judge the lease (its setting is no valid number), or this clock sees it
+    // ended within the clock-skew allowance: the target did not move, so the approval is refused
+    // (audited), nothing is recorded and the proposal stays open to be approved later.
+    if (why.reason == u"bad_setting" || why.reason == u"lease_within_skew")
+        return refuse(why, QStringLiteral("approve"), fixId, target, actor, origin);
     auto failed =
         inTransaction(m_c.db(), Transaction::Mode::Immediate, [&]() -> Result<FixRequest> {
             auto loaded = load(fixId, true);

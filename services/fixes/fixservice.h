@@ -12,6 +12,11 @@
 //   that approval, through the state machine with the expected version; if the target moved,
 //   nothing is applied, the proposal is recorded as failed with the reason, and it must be
 //   made again. A fix is therefore applied at most once and an approval is never lost.
+//   A message's lease is judged (at propose and again at apply) with the clock-skew allowance
+//   `fixes.lease_skew_ms` (fixsettings.h). A lease that ended no more than that ago
+//   (Conflict, "lease_within_skew") and a value of the setting that is no valid number
+//   (Invalid, "bad_setting") refuse the step: nothing but the refusal is recorded, and an
+//   approval refused so leaves the proposal open.
 // reject: a finance reviewer other than the proposer, with a reason code and a comment.
 //
 // Every step — and every refusal — leaves an audit row with who, role, where from, what and

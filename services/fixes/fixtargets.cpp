@@ -6,6 +6,7 @@
 #include "db/sql.h"
 #include "desk/reconciliationdesk.h"
 #include "fixrules.h"
+#include "fixsettings.h"
 #include "orders/orderrepository.h"
 #include "orders/orderservice.h"
 
@@ -119,8 +120,12 @@ Result<PlannedFix> FixTargets::planMessage(const FixProposal &p) const
         .targetKind = QStringLiteral("message"), .targetId = p.targetId, .status = status};
     if (!q->value(5).isNull())
         state.leaseUntilMs = q->value(5).toLongLong();
+    // A lease end was written by its worker's clock: judged with the clock-skew allowance.
+    auto skew = FixSettings::leaseSkewMs(m_c);
+    if (!skew)
+        return skew.error();
     // The rule the console's offer asks too (fixrules.h).
-    if (auto fits = fixFits(p.kind, state, m_clock.nowMs()); !fits)
+    if (auto fits = fixFits(p.kind, state, {.nowMs = m_clock.nowMs(), .leaseSkewMs = *skew}); !fits)
         return fits.error();
     const bool requeue = p.kind == FixKind::RequeueMessage;
     PlannedFix f;
@@ -203,7 +208,7 @@ Result<PlannedFix> FixTargets::planOrder(const FixProposal &p) const
                             {.targetKind = QStringLiteral("order"),
                              .targetId = o.orderId,
                              .status = orderStateName(o.state)},
-                            m_clock.nowMs());
+                            {.nowMs = m_clock.nowMs()});
         !fits)
         return fits.error();
     auto captured =
@@ -282,7 +287,7 @@ Result<PlannedFix> FixTargets::planDiscrepancy(const FixProposal &p) const
                              .targetId = QString::number(id),
                              .status = status,
                              .discrepancyKind = kind},
-                            m_clock.nowMs());
+                            {.nowMs = m_clock.nowMs()});
         !fits)
         return fits.error();
     const bool adjust = p.kind == FixKind::AdjustFee;
@@ -373,7 +378,7 @@ Result<PlannedFix> FixTargets::planPeriod(const FixProposal &p) const
     // The rule the console's offer asks too (fixrules.h); what decides a period is read below.
     if (auto fits =
             fixFits(p.kind, {.targetKind = QStringLiteral("period"), .targetId = p.targetId},
-                    m_clock.nowMs());
+                    {.nowMs = m_clock.nowMs()});
         !fits)
         return fits.error();
     const auto [from, to] = *period;
@@ -455,7 +460,11 @@ Result<void> FixTargets::apply(const FixRequest &fix, const Actor &approver) con
     again.amountMinor = fix.amountMinor;
     auto now = plan(again);
     if (!now) {
-        if (now.error().code == ErrorCode::Unavailable || now.error().code == ErrorCode::Internal)
+        // Neither a setting nobody meant nor a lease this clock cannot yet call expired is a
+        // move of the target: refused as they are (FixService then records nothing but the
+        // refusal, and the proposal stays open), not failed as stale.
+        if (now.error().code == ErrorCode::Unavailable || now.error().code == ErrorCode::Internal ||
+            now.error().reason == u"bad_setting" || now.error().reason == u"lease_within_skew")
             return now.error();
         return stale(
             QStringLiteral("the target moved since the proposal: %1").arg(now.error().message));

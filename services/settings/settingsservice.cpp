@@ -6,6 +6,7 @@
 #include "auth/staffrights.h"
 #include "db/sql.h"
 #include "db/transaction.h"
+#include "fixes/fixsettings.h"
 
 #include <QSqlQuery>
 
@@ -30,6 +31,8 @@ const QList<SettingSpec> &SettingsService::specs()
         {QStringLiteral("fixes.second_approver_above_minor.JPY"), 0, 1000000000000LL, 150000},
         {QStringLiteral("fixes.second_approver_above_minor.KRW"), 0, 1000000000000LL, 1300000},
         {QStringLiteral("fixes.second_approver_above_minor.XOF"), 0, 1000000000000LL, 600000},
+        {FixSettings::LeaseSkewKey, 0, FixSettings::kLeaseSkewMaxMs,
+         FixSettings::kLeaseSkewDefaultMs},
         {QStringLiteral("auth.max_failed_logins"), 1, 100, 5},
         {QStringLiteral("auth.lockout_seconds"), 10, 86400, 900},
         {QStringLiteral("ingest.max_body_bytes"), 1024, 10485760, 262144},

@@ -23,6 +23,8 @@
 #include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QComboBox>
+#include <QElapsedTimer>
+#include <QLabel>
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -49,17 +51,36 @@ void addStaff(EngineFixture &f)
         QVERIFY(staff.add({name, name, role}, "correct horse battery", Actor::system("test")).ok());
 }
 
-// Answers the next modal dialogs: fills and accepts the propose dialog, then closes the
-// summary message box.
-void answerProposeDialog(const QString &reason, const QString &comment)
+// What the propose dialog showed: each kind offered with the targets it covered.
+using Offered = QList<QPair<QString, QStringList>>;
+
+// Answers the next modal dialogs: waits for the propose dialog (it opens once the fix rule's
+// setting has been read in the background), notes what it offered in `offered`, picks `kind`
+// (the first offered when empty), fills and accepts it, then closes the summary message box.
+void answerProposeDialog(const QString &reason, const QString &comment, const QString &kind = {},
+                         std::shared_ptr<Offered> offered = {})
 {
-    QTimer::singleShot(0, [reason, comment] {
+    auto tries = std::make_shared<int>(0);
+    auto answer = std::make_shared<std::function<void()>>();
+    *answer = [reason, comment, kind, offered, tries, answer] {
         auto *d = qobject_cast<ProposeFixDialog *>(QApplication::activeModalWidget());
-        if (!d) { // e.g. "No fix fits": closed, so the test fails on what it checks, not hangs
-            if (auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget()))
+        if (!d) {
+            // e.g. "No fix fits": closed, so the test fails on what it checks, not hangs
+            if (auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget())) {
                 box->accept();
-            QFAIL("no propose dialog");
+                QFAIL("no propose dialog");
+            }
+            if (++*tries < 400)
+                QTimer::singleShot(25, *answer);
+            return;
         }
+        if (offered) {
+            for (int i = 0; i < d->kindBox()->count(); ++i) {
+                d->kindBox()->setCurrentIndex(i);
+                offered->append({d->kindBox()->currentData().toString(), d->currentTargets()});
+            }
+        }
+        d->kindBox()->setCurrentIndex(kind.isEmpty() ? 0 : d->kindBox()->findData(kind));
         d->reasonBox()->setCurrentIndex(d->reasonBox()->findData(reason));
         d->commentEdit()->setPlainText(comment);
         d->accept();
@@ -72,7 +93,17 @@ void answerProposeDialog(const QString &reason, const QString &comment)
                 QTimer::singleShot(50, *closeSummary);
         };
         QTimer::singleShot(50, *closeSummary);
-    });
+    };
+    QTimer::singleShot(0, *answer);
+}
+
+// Sets an ops setting as an administrator's change would leave it.
+bool setSetting(EngineFixture &f, const QString &key, const QString &value)
+{
+    auto n = Sql::update(f.orders->db(),
+                         "UPDATE ops_settings SET setting_value = ? WHERE setting_key = ?",
+                         {value, key});
+    return n && *n == 1;
 }
 
 // A worker claimed the message an hour ago (by the wall clock, which the pages read with); its
@@ -238,8 +269,9 @@ private Q_SLOTS:
                  1);
         QCOMPARE(f.count("SELECT COUNT(*) FROM fix_requests"), 1);
 
-        // A lease that runs out while its row stays selected is offered then, with no click
-        // and no reload.
+        // A lease that runs out while its row stays selected is offered then (past the
+        // clock-skew allowance, here one second), with no click and no reload.
+        QVERIFY(setSetting(f, "fixes.lease_skew_ms", "1000"));
         QVERIFY(Sql::update(f.orders->db(),
                             "UPDATE callback_messages SET lease_until = ? WHERE callback_id = ?",
                             {QDateTime::currentMSecsSinceEpoch() + 1500, "stripe:evt_live"})
@@ -255,6 +287,59 @@ private Q_SLOTS:
         stuck.table()->selectionModel()->setCurrentIndex(ending, pick);
         QVERIFY(!stuck.proposeButton()->isEnabled());
         QTRY_VERIFY_WITH_TIMEOUT(stuck.proposeButton()->isEnabled(), 5000);
+    }
+
+    // The stuck page judges leases with the clock-skew allowance (fixes.lease_skew_ms), as the
+    // service does: a lease that ended within it is not offered, and the page's timer offers it
+    // the moment it is past it; a setting that is no valid number is said in the summary, and
+    // then no expired lease is offered (a dead letter still is).
+    void stuckPageWaitsForTheSkewAllowance()
+    {
+        auto made = ScratchDatabases::create(Dialect::Sqlite);
+        QVERIFY(made.ok());
+        auto dbs = std::move(made).value();
+        EngineFixture f(*dbs);
+        addStaff(f);
+        f.deliver(StripeEvents::paymentIntentSucceeded(
+            f.params("o-skew", "a1", 2100, "USD", "evt_skew", "pi_skew")));
+        // Its lease ended ten seconds ago by this clock; the allowance is twelve.
+        QVERIFY(claimedAnHourAgo(f, "stripe:evt_skew", -10 * 1000));
+        QVERIFY(setSetting(f, "fixes.lease_skew_ms", "12000"));
+
+        StuckPage stuck(dbs->orders(), amy);
+        QSignalSpy stuckLoaded(&stuck, &StuckPage::loaded);
+        stuck.refresh();
+        QVERIFY(stuckLoaded.wait(20000));
+        const auto pick = QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows;
+        const auto select = [&](const char *callbackId) {
+            for (int r = 0; r < stuck.model()->rowCount(); ++r)
+                if (stuck.model()->rowAt(r).callbackId == QLatin1String(callbackId)) {
+                    stuck.table()->selectionModel()->setCurrentIndex(
+                        stuck.proxy()->mapFromSource(stuck.model()->index(r, 0)), pick);
+                    return true;
+                }
+            return false;
+        };
+        QVERIFY(select("stripe:evt_skew"));
+        QElapsedTimer waited;
+        waited.start();
+        QVERIFY(!stuck.proposeButton()->isEnabled());
+        QTRY_VERIFY_WITH_TIMEOUT(stuck.proposeButton()->isEnabled(), 8000);
+        QVERIFY2(waited.elapsed() >= 1000, qPrintable(QString::number(waited.elapsed())));
+
+        // A setting nobody meant: said, and no expired lease offered.
+        QVERIFY(setSetting(f, "fixes.lease_skew_ms", "soon"));
+        stuckLoaded.clear();
+        stuck.refresh();
+        QVERIFY(stuckLoaded.wait(20000));
+        QVERIFY(select("stripe:evt_skew"));
+        QVERIFY(!stuck.proposeButton()->isEnabled());
+        auto *summary = stuck.findChild<QLabel *>(QStringLiteral("summary"));
+        QVERIFY(summary);
+        QVERIFY2(summary->text().contains(
+                     "Expired leases are offered no fix until this is corrected: ops setting "
+                     "fixes.lease_skew_ms is not a whole number from 0 to 3600000: 'soon'"),
+                 qPrintable(summary->text()));
     }
 
     // The order page's "requeue or resolve its messages" proposes for the order's messages the
@@ -288,6 +373,78 @@ private Q_SLOTS:
                          " 'stripe:evt_lost'"),
                  1);
         QCOMPARE(f.count("SELECT COUNT(*) FROM fix_requests"), 1);
+    }
+
+    // An order with one pending and one dead message: the order page offers requeue for the
+    // dead one and resolve for both (each kind for the messages it fits), and a proposal covers
+    // only the messages its kind fits. The service still decides: a second proposal for a
+    // message that has one open is refused, the other is taken.
+    void orderPageOffersEachKindForTheMessagesItFits()
+    {
+        auto made = ScratchDatabases::create(Dialect::Sqlite);
+        QVERIFY(made.ok());
+        auto dbs = std::move(made).value();
+        EngineFixture f(*dbs);
+        addStaff(f);
+        // A callback for an order checkout had not created yet: retried until it is dead.
+        f.deliver(StripeEvents::paymentIntentSucceeded(
+            f.params("o-mixed", "a1", 2100, "USD", "evt_dead", "pi_mixed")));
+        for (int i = 0; i < 10; ++i) {
+            f.drain();
+            f.clock.advance(3600 * 1000);
+        }
+        Order o = f.createOrder("o-mixed", 2100);
+        f.pay("o-mixed", o.version, "a1");
+        // A second callback, not processed yet.
+        f.deliver(StripeEvents::paymentIntentSucceeded(
+            f.params("o-mixed", "a1", 2100, "USD", "evt_wait", "pi_mixed")));
+        QCOMPARE(f.count("SELECT COUNT(*) FROM callback_messages WHERE callback_id ="
+                         " 'stripe:evt_dead' AND status = 'dead'"),
+                 1);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM callback_messages WHERE callback_id ="
+                         " 'stripe:evt_wait' AND status = 'pending'"),
+                 1);
+
+        OrderPage page(dbs->orders(), amy);
+        QSignalSpy loaded(&page, &OrderPage::orderLoaded);
+        page.openOrder("o-mixed");
+        QVERIFY(loaded.wait(20000));
+        QCOMPARE(page.messageModel()->rowCount(), 2);
+
+        auto offered = std::make_shared<Offered>();
+        answerProposeDialog("poison_message", "arrived before its order", FixKind::RequeueMessage,
+                            offered);
+        QSignalSpy proposed(&page, &OrderPage::fixesProposed);
+        page.proposeMessageFix();
+        QTRY_COMPARE_WITH_TIMEOUT(proposed.count(), 1, 20000);
+        QCOMPARE(offered->size(), 2);
+        QCOMPARE(offered->at(0).first, FixKind::RequeueMessage);
+        QCOMPARE(offered->at(0).second, QStringList{"stripe:evt_dead"});
+        QCOMPARE(offered->at(1).first, FixKind::ResolveMessage);
+        QStringList both = offered->at(1).second;
+        both.sort();
+        QCOMPARE(both, (QStringList{"stripe:evt_dead", "stripe:evt_wait"}));
+        QCOMPARE(proposed.first().first().toInt(), 1);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM fix_requests WHERE status = 'open' AND kind ="
+                         " 'requeue_message' AND target_id = 'stripe:evt_dead'"),
+                 1);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM fix_requests"), 1);
+
+        // Resolve covers both; the dead one already has an open proposal, so the service takes
+        // the pending one only.
+        // The page reads the order again after proposing.
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 2, 20000);
+        answerProposeDialog("duplicate_handled", "handled by hand", FixKind::ResolveMessage);
+        page.proposeMessageFix();
+        QTRY_COMPARE_WITH_TIMEOUT(proposed.count(), 2, 20000);
+        QCOMPARE(proposed.at(1).first().toInt(), 1);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM fix_requests WHERE status = 'open' AND kind ="
+                         " 'resolve_message' AND target_id = 'stripe:evt_wait'"),
+                 1);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM fix_requests"), 2);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM audit_outbox WHERE action = 'fix.refused' AND"
+                         " reason LIKE '%already has an open proposal%'"),
+                 1);
     }
 
     void ownProposalCannotBeDecidedInTheConsole()

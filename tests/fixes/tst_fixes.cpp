@@ -8,9 +8,11 @@
 #include "enginefixture.h"
 #include "fixes/fixrules.h"
 #include "fixes/fixservice.h"
+#include "fixes/fixsettings.h"
 #include "fixes/fixtargets.h"
 #include "investigation/dashboardquery.h"
 #include "investigation/stuckquery.h"
+#include "settings/settingsservice.h"
 
 #include <QTest>
 
@@ -99,6 +101,36 @@ FixTargetState target(const QString &kind, const QString &status,
             .status = status,
             .discrepancyKind = discrepancyKind,
             .leaseUntilMs = leaseUntilMs};
+}
+
+// Sets an ops setting as a person with database access might (bypassing SettingsService's
+// range check, as a bad value would get there).
+bool setSetting(EngineFixture &f, const QString &key, const QString &value)
+{
+    auto n = Sql::update(f.orders->db(),
+                         "UPDATE ops_settings SET setting_value = ? WHERE setting_key = ?",
+                         {value, key});
+    return n && *n == 1;
+}
+
+// The rule's clock as the service judges with it: the fixture's clock and the stored allowance.
+FixClock judgedAt(EngineFixture &f)
+{
+    auto skew = FixSettings::leaseSkewMs(*f.orders);
+    if (!skew)
+        qFatal("lease skew: %s", qPrintable(skew.error().message));
+    return {.nowMs = f.clock.nowMs(), .leaseSkewMs = *skew};
+}
+
+// A worker claimed the message six minutes ago; its lease ends at `leaseUntil`.
+bool claimed(EngineFixture &f, const QString &callbackId, qint64 leaseUntil)
+{
+    auto n = Sql::update(f.orders->db(),
+                         "UPDATE callback_messages SET status = 'processing',"
+                         " lease_owner = 'worker:slow/1', lease_until = ?, updated_at = ?"
+                         " WHERE callback_id = ?",
+                         {leaseUntil, f.clock.nowMs() - 6 * 60 * 1000, callbackId});
+    return n && *n == 1;
 }
 
 qint64 dashboardStuck(EngineFixture &f, const QString &kind)
@@ -527,16 +559,17 @@ private Q_SLOTS:
     // The offer (fixKindsOffered, what the console shows for a selection) answers from the
     // same rule propose enforces. What it offered before the rule moved to the service is
     // kept, except a processing message under a live lease (or with no lease): no requeue,
-    // no resolve. The lease runs out strictly before `now`, as the stuck list's expired
-    // leases and the worker's reclaim count it.
+    // no resolve. With no clock-skew allowance a lease runs out strictly before `now`, as the
+    // stuck list's expired leases and the worker's reclaim count it.
     void offerAnswersFromTheServiceRule()
     {
         const qint64 now = 1767225600000;
+        const FixClock strict{.nowMs = now, .leaseSkewMs = 0};
         const QStringList both{FixKind::RequeueMessage, FixKind::ResolveMessage};
         const QStringList resolve{FixKind::ResolveMessage};
         const QStringList none;
-        const auto offered = [now](const QList<FixTargetState> &targets) {
-            return fixKindsOffered(targets, now);
+        const auto offered = [strict](const QList<FixTargetState> &targets) {
+            return fixKindsOffered(targets, strict);
         };
         const QString m = QStringLiteral("message");
         QCOMPARE(offered({}), none);
@@ -581,11 +614,12 @@ private Q_SLOTS:
         QCOMPARE(offered({target(m, "dead"), target(o, "paid_unconfirmed")}), none);
 
         // Each kind is refused for a target of another kind, and for an unknown kind.
-        QCOMPARE(fixFits(FixKind::RequeueMessage, target(o, "paid_unconfirmed"), now).error().code,
+        QCOMPARE(
+            fixFits(FixKind::RequeueMessage, target(o, "paid_unconfirmed"), strict).error().code,
+            ErrorCode::Invalid);
+        QCOMPARE(fixFits("delete_everything", target(m, "dead"), strict).error().code,
                  ErrorCode::Invalid);
-        QCOMPARE(fixFits("delete_everything", target(m, "dead"), now).error().code,
-                 ErrorCode::Invalid);
-        const auto live = fixFits(FixKind::ResolveMessage, target(m, "processing", now), now);
+        const auto live = fixFits(FixKind::ResolveMessage, target(m, "processing", now), strict);
         QVERIFY(!live.ok());
         QCOMPARE(live.error().code, ErrorCode::Conflict);
         QCOMPARE(live.error().reason, QStringLiteral("not_applicable"));
@@ -593,10 +627,107 @@ private Q_SLOTS:
                  qPrintable(live.error().message));
     }
 
+    // A lease end was written by its worker's clock: a lease counts as expired for a fix only
+    // once it is past its end by more than the clock-skew allowance (fixes.lease_skew_ms), in
+    // the offer and in the refusal alike; without a valid allowance, never. The page's timer
+    // asks again at the first millisecond past the allowance.
+    void aLeaseCountsAsExpiredOnlyPastTheSkewAllowance()
+    {
+        const qint64 now = 1767225600000;
+        const qint64 skew = 30000;
+        const FixClock at{.nowMs = now, .leaseSkewMs = skew};
+        const QStringList both{FixKind::RequeueMessage, FixKind::ResolveMessage};
+        const QString m = QStringLiteral("message");
+        QCOMPARE(fixKindsOffered({target(m, "processing", now - skew - 1)}, at), both);
+        QCOMPARE(fixKindsOffered({target(m, "processing", now - skew)}, at), QStringList());
+        QCOMPARE(fixKindsOffered({target(m, "processing", now - 1)}, at), QStringList());
+        QCOMPARE(fixKindsOffered({target(m, "processing", now + 60000)}, at), QStringList());
+        // Dead, failed and pending messages do not depend on the allowance.
+        QCOMPARE(fixKindsOffered({target(m, "dead")}, at), both);
+        QCOMPARE(fixKindsOffered({target(m, "dead")}, FixClock{.nowMs = now}), both);
+
+        const auto within =
+            fixFits(FixKind::RequeueMessage, target(m, "processing", now - 12000), at);
+        QVERIFY(!within.ok());
+        QCOMPARE(within.error().code, ErrorCode::Conflict);
+        QCOMPARE(within.error().reason, QStringLiteral("lease_within_skew"));
+        QCOMPARE(within.error().message,
+                 QStringLiteral("message t-processing is processing under a lease that ended "
+                                "12000 ms ago, within the clock-skew allowance of 30000 ms "
+                                "(fixes.lease_skew_ms); requeue_message takes it once its lease "
+                                "is past its end by more than that"));
+
+        // No valid allowance: an ended lease is never judged expired.
+        const FixClock unknown{.nowMs = now};
+        QCOMPARE(fixKindsOffered({target(m, "processing", now - 3600 * 1000)}, unknown),
+                 QStringList());
+        const auto unjudged =
+            fixFits(FixKind::ResolveMessage, target(m, "processing", now - 3600 * 1000), unknown);
+        QVERIFY(!unjudged.ok());
+        QCOMPARE(unjudged.error().code, ErrorCode::Invalid);
+        QCOMPARE(unjudged.error().reason, QStringLiteral("bad_setting"));
+        QVERIFY(!fixOfferChangesAt({target(m, "processing", now + 1)}, unknown));
+
+        // When the offer changes by the clock alone: the earliest lease's end plus the
+        // allowance, plus one millisecond; nothing for leases already past it or for rows
+        // without a lease.
+        QCOMPARE(fixOfferChangesAt({target(m, "processing", now + 5000),
+                                    target(m, "processing", now - 1000), target(m, "dead"),
+                                    target(m, "processing", now - skew - 1)},
+                                   at),
+                 std::optional<qint64>(now - 1000 + skew + 1));
+        QVERIFY(
+            !fixOfferChangesAt({target(m, "processing", now - skew - 1), target(m, "dead")}, at));
+        const qint64 changes = *fixOfferChangesAt({target(m, "processing", now - 1000)}, at);
+        QCOMPARE(fixKindsOffered({target(m, "processing", now - 1000)},
+                                 FixClock{.nowMs = changes - 1, .leaseSkewMs = skew}),
+                 QStringList());
+        QCOMPARE(fixKindsOffered({target(m, "processing", now - 1000)},
+                                 FixClock{.nowMs = changes, .leaseSkewMs = skew}),
+                 both);
+    }
+
+    // The order page's offer: each kind for the messages it fits (fixOffers, EachTarget), not
+    // only the kinds that fit all of them. One pending and one dead message: requeue for the
+    // dead one, resolve for both.
+    void eachKindIsOfferedForTheTargetsItFits()
+    {
+        const qint64 now = 1767225600000;
+        const FixClock at{.nowMs = now, .leaseSkewMs = 30000};
+        const QString m = QStringLiteral("message");
+        const QList<FixTargetState> order{target(m, "pending"), target(m, "dead"),
+                                          target(m, "completed"),
+                                          target(m, "processing", now - 1000)};
+        const auto each = fixOffers(order, at, FixCover::EachTarget);
+        QCOMPARE(each.size(), 2);
+        QCOMPARE(each.at(0).kind, FixKind::RequeueMessage);
+        QCOMPARE(each.at(0).targets, QList<int>{1});
+        QCOMPARE(each.at(1).kind, FixKind::ResolveMessage);
+        QCOMPARE(each.at(1).targets, (QList<int>{0, 1}));
+        // Taken as a whole (the stuck page), the same selection takes nothing; the two that
+        // fit take resolve only.
+        QVERIFY(fixOffers(order, at, FixCover::EveryTarget).isEmpty());
+        QCOMPARE(fixKindsOffered({order.at(0), order.at(1)}, at),
+                 QStringList{FixKind::ResolveMessage});
+        // Once the lease is past the allowance, the processing message joins both.
+        const auto later = fixOffers(order, FixClock{.nowMs = now + 30000, .leaseSkewMs = 30000},
+                                     FixCover::EachTarget);
+        QCOMPARE(later.at(0).targets, (QList<int>{1, 3}));
+        QCOMPARE(later.at(1).targets, (QList<int>{0, 1, 3}));
+        // Kinds that take one target at a time are not offered for several.
+        const QString o = QStringLiteral("order");
+        QVERIFY(fixOffers({target(o, "paid_unconfirmed"), target(o, "payment_failed")}, at,
+                          FixCover::EachTarget)
+                    .isEmpty());
+        QVERIFY(fixOffers({}, at, FixCover::EachTarget).isEmpty());
+    }
+
     // One rule for the offer and the refusal: a message a worker holds under a live lease is
     // offered neither requeue nor resolve, and propose refuses both with the very error the
-    // rule gives; once its lease has run out (the worker died), both are offered, and a
-    // requeue is proposed, approved and applied.
+    // rule gives; so is one whose lease ended within the clock-skew allowance (the worker's
+    // clock may be behind: it may still hold it). Once its lease is past its end by more than
+    // the allowance (the worker died), both are offered, and a requeue is proposed, approved
+    // and applied.
     void liveLeaseIsNeitherOfferedNorProposed_data() { addEngineRows(); }
     void liveLeaseIsNeitherOfferedNorProposed()
     {
@@ -606,51 +737,56 @@ private Q_SLOTS:
         f.deliver(StripeEvents::paymentIntentSucceeded(
             f.params("o-busy", "a1", 2100, "USD", "evt_busy", "pi_busy")));
         f.clock.advance(10 * 60 * 1000);
+        // The allowance as migration 0007 sets it.
+        QCOMPARE(judgedAt(f).leaseSkewMs, std::optional<qint64>(30000));
         // A worker claimed it six minutes ago and holds its lease for one more minute.
         const qint64 leaseUntil = f.clock.nowMs() + 60 * 1000;
-        QVERIFY(Sql::update(f.orders->db(),
-                            "UPDATE callback_messages SET status = 'processing',"
-                            " lease_owner = 'worker:slow/1', lease_until = ?, updated_at = ?"
-                            " WHERE callback_id = 'stripe:evt_busy'",
-                            {leaseUntil, f.clock.nowMs() - 6 * 60 * 1000})
-                    .ok());
+        QVERIFY(claimed(f, "stripe:evt_busy", leaseUntil));
 
         const StuckQuery stuck(*f.orders, f.clock);
-        auto held = stuck.load({}, amy);
-        QVERIFY(held.ok());
-        auto rows = stuckOf(*held, "stripe:evt_busy");
-        QCOMPARE(rows.size(), 1);
-        QCOMPARE(rows.first().kind, StuckKind::ProcessingMessage);
-        QVERIFY(rows.first().leaseUntilMs == leaseUntil);
-        QCOMPARE(fixKindsOffered({targetOf(rows.first())}, f.clock.nowMs()), QStringList());
-        for (const QString &kind : {FixKind::RequeueMessage, FixKind::ResolveMessage}) {
-            const auto why = fixFits(kind, targetOf(rows.first()), f.clock.nowMs());
-            QVERIFY(!why.ok());
-            auto refused = desk.fixes.propose(proposal(kind, "stripe:evt_busy"), amy);
-            QVERIFY(!refused.ok());
-            QCOMPARE(refused.error().code, why.error().code);
-            QCOMPARE(refused.error().reason, why.error().reason);
-            QCOMPARE(refused.error().message, why.error().message);
-            QVERIFY2(refused.error().message.contains("under a live lease"),
-                     qPrintable(refused.error().message));
+        // Refused while the lease is live, and again while it ended within the allowance.
+        int refusals = 0;
+        for (const char *phase : {"under a live lease", "within the clock-skew allowance"}) {
+            auto held = stuck.load({}, amy);
+            QVERIFY(held.ok());
+            const auto rows = stuckOf(*held, "stripe:evt_busy");
+            QCOMPARE(rows.size(), 1);
+            QVERIFY(rows.first().leaseUntilMs == leaseUntil);
+            QCOMPARE(fixKindsOffered({targetOf(rows.first())}, judgedAt(f)), QStringList());
+            for (const QString &kind : {FixKind::RequeueMessage, FixKind::ResolveMessage}) {
+                const auto why = fixFits(kind, targetOf(rows.first()), judgedAt(f));
+                QVERIFY(!why.ok());
+                auto refused = desk.fixes.propose(proposal(kind, "stripe:evt_busy"), amy);
+                QVERIFY(!refused.ok());
+                QCOMPARE(refused.error().code, why.error().code);
+                QCOMPARE(refused.error().reason, why.error().reason);
+                QCOMPARE(refused.error().message, why.error().message);
+                QVERIFY2(refused.error().message.contains(phase),
+                         qPrintable(refused.error().message));
+                ++refusals;
+            }
+            QCOMPARE(f.count("SELECT COUNT(*) FROM fix_requests"), 0);
+            QCOMPARE(f.count("SELECT COUNT(*) FROM audit_outbox WHERE action = 'fix.refused'"
+                             " AND actor = 'amy'"),
+                     refusals);
+            // The lease runs out, but this clock is past it by only a second.
+            f.clock.advance(61 * 1000);
         }
-        QCOMPARE(f.count("SELECT COUNT(*) FROM fix_requests"), 0);
-        QCOMPARE(
-            f.count(
-                "SELECT COUNT(*) FROM audit_outbox WHERE action = 'fix.refused' AND actor = 'amy'"),
-            2);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM callback_messages WHERE callback_id ="
+                         " 'stripe:evt_busy' AND status = 'processing' AND lease_until = ?",
+                         {leaseUntil}),
+                 1);
 
-        // The lease runs out: the worker died.
-        f.clock.advance(61 * 1000);
+        // Past the allowance: the worker died.
+        f.clock.advance(30 * 1000);
         auto lapsed = stuck.load({}, amy);
         QVERIFY(lapsed.ok());
-        rows = stuckOf(*lapsed, "stripe:evt_busy");
+        const auto rows = stuckOf(*lapsed, "stripe:evt_busy");
         QCOMPARE(rows.size(), 1);
         QCOMPARE(rows.first().kind, StuckKind::ExpiredLease);
-        QVERIFY(rows.first().leaseUntilMs == leaseUntil);
-        QCOMPARE(fixKindsOffered({targetOf(rows.first())}, f.clock.nowMs()),
+        QCOMPARE(fixKindsOffered({targetOf(rows.first())}, judgedAt(f)),
                  (QStringList{FixKind::RequeueMessage, FixKind::ResolveMessage}));
-        QVERIFY(fixFits(FixKind::ResolveMessage, targetOf(rows.first()), f.clock.nowMs()).ok());
+        QVERIFY(fixFits(FixKind::ResolveMessage, targetOf(rows.first()), judgedAt(f)).ok());
         auto fix = desk.fixes.propose(proposal(FixKind::RequeueMessage, "stripe:evt_busy"), amy);
         QVERIFY2(fix.ok(), qPrintable(fix.ok() ? QString() : fix.error().message));
         auto applied = desk.fixes.approve(fix->id, fix->changeSha256, "worker died", kOrigin, fin);
@@ -660,6 +796,129 @@ private Q_SLOTS:
                          " 'stripe:evt_busy' AND status = 'pending' AND attempts = 0"
                          " AND lease_until IS NULL"),
                  1);
+    }
+
+    // The approving host judges the lease again with its own clock: a requeue proposed where the
+    // lease was past the allowance is not applied where it is not yet (that host's clock is
+    // behind). The approval is refused with the rule's error and audited, nothing changes (no
+    // decision, the message as it was, the proposal still open), and the same reviewer's
+    // approval is taken once that clock too is past the allowance.
+    void aLeaseWithinTheAllowanceIsNotApplied_data() { addEngineRows(); }
+    void aLeaseWithinTheAllowanceIsNotApplied()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        EngineFixture f(*dbs);
+        Desk desk(f);
+        f.deliver(StripeEvents::paymentIntentSucceeded(
+            f.params("o-skew", "a1", 2100, "USD", "evt_skew", "pi_skew")));
+        f.clock.advance(10 * 60 * 1000);
+        const qint64 leaseUntil = f.clock.nowMs() - 40 * 1000; // ended 40 s ago by this clock
+        QVERIFY(claimed(f, "stripe:evt_skew", leaseUntil));
+        auto fix = desk.fixes.propose(proposal(FixKind::RequeueMessage, "stripe:evt_skew"), amy);
+        QVERIFY2(fix.ok(), qPrintable(fix.ok() ? QString() : fix.error().message));
+
+        // The reviewer's host: its clock is 25 s behind, so the lease ended 15 s ago there.
+        ManualClock behind(f.clock.nowMs() - 25 * 1000);
+        const FixService slow(*f.orders, behind);
+        auto refused = slow.approve(fix->id, fix->changeSha256, "worker died", kOrigin, fin);
+        QVERIFY(!refused.ok());
+        QCOMPARE(refused.error().code, ErrorCode::Conflict);
+        QCOMPARE(refused.error().reason, QStringLiteral("lease_within_skew"));
+        QVERIFY2(refused.error().message.contains("ended 15000 ms ago, within the clock-skew "
+                                                  "allowance of 30000 ms"),
+                 qPrintable(refused.error().message));
+        QCOMPARE(f.count("SELECT COUNT(*) FROM fix_decisions"), 0);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM fix_requests WHERE status = 'open'"), 1);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM callback_messages WHERE callback_id ="
+                         " 'stripe:evt_skew' AND status = 'processing' AND lease_until = ?",
+                         {leaseUntil}),
+                 1);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM audit_outbox WHERE action = 'fix.refused'"
+                         " AND actor = 'fin' AND reason LIKE '%within the clock-skew allowance%'"),
+                 1);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM audit_outbox WHERE action IN ('fix.approved',"
+                         " 'fix.applied', 'fix.failed')"),
+                 0);
+
+        // Past the allowance on that host too: approved and applied.
+        behind.advance(16 * 1000);
+        auto applied = slow.approve(fix->id, fix->changeSha256, "worker died", kOrigin, fin);
+        QVERIFY2(applied.ok(), qPrintable(applied.ok() ? QString() : applied.error().message));
+        QCOMPARE(applied->status, FixStatus::Applied);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM callback_messages WHERE callback_id ="
+                         " 'stripe:evt_skew' AND status = 'pending' AND lease_until IS NULL"),
+                 1);
+    }
+
+    // fixes.lease_skew_ms is read, validated and defaulted in one place: a value that is no
+    // whole number from 0 to an hour refuses a message fix (propose and approve) with a clear
+    // error, audited, and changes nothing; with no row the default (30 s) holds; the settings
+    // service refuses to store such a value; 0 judges strictly.
+    void aBadSkewSettingIsRefused_data() { addEngineRows(); }
+    void aBadSkewSettingIsRefused()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        EngineFixture f(*dbs);
+        Desk desk(f);
+        f.deliver(StripeEvents::paymentIntentSucceeded(
+            f.params("o-set", "a1", 2100, "USD", "evt_set", "pi_set")));
+        for (int i = 0; i < 10; ++i) {
+            f.drain();
+            f.clock.advance(3600 * 1000);
+        }
+        QCOMPARE(f.count("SELECT COUNT(*) FROM callback_messages WHERE status = 'dead'"), 1);
+        auto open = desk.fixes.propose(proposal(FixKind::RequeueMessage, "stripe:evt_set"), amy);
+        QVERIFY2(open.ok(), qPrintable(open.ok() ? QString() : open.error().message));
+
+        int refusals = 0;
+        for (const char *bad : {"-1", "soon", "3600001", ""}) {
+            QVERIFY(setSetting(f, FixSettings::LeaseSkewKey, bad));
+            auto read = FixSettings::leaseSkewMs(*f.orders);
+            QVERIFY(!read.ok());
+            QCOMPARE(read.error().code, ErrorCode::Invalid);
+            QCOMPARE(read.error().reason, QStringLiteral("bad_setting"));
+            QCOMPARE(read.error().message,
+                     QStringLiteral("ops setting fixes.lease_skew_ms is not a whole number from 0 "
+                                    "to 3600000: '%1'")
+                         .arg(bad));
+            auto proposed =
+                desk.fixes.propose(proposal(FixKind::ResolveMessage, "stripe:evt_set"), fay);
+            QVERIFY(!proposed.ok());
+            QCOMPARE(proposed.error().message, read.error().message);
+            auto approved = desk.fixes.approve(open->id, open->changeSha256, "ok", kOrigin, fin);
+            QVERIFY(!approved.ok());
+            QCOMPARE(approved.error().reason, QStringLiteral("bad_setting"));
+            QCOMPARE(approved.error().message, read.error().message);
+            refusals += 2;
+        }
+        QCOMPARE(f.count("SELECT COUNT(*) FROM audit_outbox WHERE action = 'fix.refused'"
+                         " AND reason LIKE '%fixes.lease_skew_ms is not a whole number%'"),
+                 refusals);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM fix_requests"), 1);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM fix_requests WHERE status = 'open'"), 1);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM fix_decisions"), 0);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM callback_messages WHERE callback_id ="
+                         " 'stripe:evt_set' AND status = 'dead'"),
+                 1);
+
+        // The settings service stores only a whole number from 0 to an hour.
+        SettingsService settings(*f.orders, f.clock);
+        QCOMPARE(settings.set(FixSettings::LeaseSkewKey, "-5", "typo", adm).error().code,
+                 ErrorCode::Invalid);
+        QCOMPARE(settings.set(FixSettings::LeaseSkewKey, "3600001", "an hour and more", adm)
+                     .error()
+                     .code,
+                 ErrorCode::Invalid);
+        QVERIFY(settings.set(FixSettings::LeaseSkewKey, "0", "our hosts share one NTP", adm).ok());
+        QCOMPARE(judgedAt(f).leaseSkewMs, std::optional<qint64>(0));
+        // No row: the default.
+        QVERIFY(Sql::update(f.orders->db(), "DELETE FROM ops_settings WHERE setting_key = ?",
+                            {FixSettings::LeaseSkewKey})
+                    .ok());
+        QCOMPARE(judgedAt(f).leaseSkewMs, std::optional<qint64>(FixSettings::kLeaseSkewDefaultMs));
+        auto applied = desk.fixes.approve(open->id, open->changeSha256, "ok", kOrigin, fin);
+        QVERIFY2(applied.ok(), qPrintable(applied.ok() ? QString() : applied.error().message));
+        QCOMPARE(applied->status, FixStatus::Applied);
     }
 
     void badProposalsChangeNothing_data() { addEngineRows(); }

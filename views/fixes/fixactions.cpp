@@ -5,6 +5,7 @@
 #include "common/enginetext.h"
 #include "fixes/fixrules.h"
 #include "fixes/fixservice.h"
+#include "fixes/fixsettings.h"
 #include "proposefixdialog.h"
 
 #include <QMessageBox>
@@ -20,7 +21,17 @@ QString consoleOrigin()
     return QStringLiteral("console@%1").arg(QSysInfo::machineHostName());
 }
 
-QStringList fixKindsFor(const QList<FixTargetRow> &rows, qint64 nowMs)
+Result<FixRuleSetting> readFixRuleSetting(const Connection &c)
+{
+    auto skew = FixSettings::leaseSkewMs(c);
+    if (skew)
+        return FixRuleSetting{*skew, {}};
+    if (skew.error().reason == u"bad_setting")
+        return FixRuleSetting{std::nullopt, skew.error().message};
+    return skew.error();
+}
+
+QList<FixTargetState> fixTargetStates(const QList<FixTargetRow> &rows)
 {
     QList<FixTargetState> targets;
     targets.reserve(rows.size());
@@ -30,7 +41,12 @@ QStringList fixKindsFor(const QList<FixTargetRow> &rows, qint64 nowMs)
                         .status = r.status,
                         .discrepancyKind = r.discrepancyKind,
                         .leaseUntilMs = r.leaseUntilMs});
-    return fixKindsOffered(targets, nowMs);
+    return targets;
+}
+
+QStringList fixKindsFor(const QList<FixTargetRow> &rows, const FixClock &at)
+{
+    return fixKindsOffered(fixTargetStates(rows), at);
 }
 
 namespace {
@@ -42,8 +58,40 @@ struct ProposeOutcome {
 
 } // namespace
 
+namespace {
+
+void sendProposals(QWidget *parent, const ConnectionProfile &orders, const Actor &actor,
+                   const QList<FixProposal> &proposals, std::function<void(int)> done);
+
+// The dialog for what the rule offers at this moment with `setting`, then the proposals.
+void askAndPropose(QWidget *parent, const ConnectionProfile &orders, const Actor &actor,
+                   const QList<FixTargetRow> &rows, const FixRuleSetting &setting, FixCover cover,
+                   std::function<void(int)> done)
+{
+    const FixClock at{.nowMs = Clock::system().nowMs(), .leaseSkewMs = setting.leaseSkewMs};
+    const QList<FixOffer> offers = fixOffers(fixTargetStates(rows), at, cover);
+    if (offers.isEmpty()) {
+        QString text = QObject::tr("No fix fits the selected rows.");
+        if (!setting.problem.isEmpty())
+            text += QStringLiteral("\n\n") + Labels::engineText(setting.problem);
+        QMessageBox::information(parent, QObject::tr("Propose a fix"), text);
+        return;
+    }
+    QStringList targets;
+    for (const FixTargetRow &r : rows)
+        targets << r.targetId;
+    ProposeFixDialog dialog(offers, targets, rows.first().currency, parent);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    const QList<FixProposal> proposals = dialog.proposals(consoleOrigin());
+    if (!proposals.isEmpty())
+        sendProposals(parent, orders, actor, proposals, std::move(done));
+}
+
+} // namespace
+
 void proposeFixes(QWidget *parent, const ConnectionProfile &orders, const Actor &actor,
-                  const QList<FixTargetRow> &rows, std::function<void(int)> done)
+                  const QList<FixTargetRow> &rows, std::function<void(int)> done, FixCover cover)
 {
     const auto role = parseStaffRole(actor.role);
     if (!role || !can(*role, Action::ProposeFix)) {
@@ -51,21 +99,33 @@ void proposeFixes(QWidget *parent, const ConnectionProfile &orders, const Actor 
                                  QObject::tr("Your role may not propose fixes."));
         return;
     }
-    const QStringList kinds = fixKindsFor(rows, Clock::system().nowMs());
-    if (kinds.isEmpty()) {
+    if (rows.isEmpty()) {
         QMessageBox::information(parent, QObject::tr("Propose a fix"),
                                  QObject::tr("No fix fits the selected rows."));
         return;
     }
-    QStringList targets;
-    for (const FixTargetRow &r : rows)
-        targets << r.targetId;
-    ProposeFixDialog dialog(kinds, targets, rows.first().currency, parent);
-    if (dialog.exec() != QDialog::Accepted)
-        return;
-    const QList<FixProposal> proposals = dialog.proposals(consoleOrigin());
-    if (proposals.isEmpty())
-        return;
+    // The allowance as it is now, read off the GUI thread; the offer is made when it arrives.
+    QPointer<QWidget> guard(parent);
+    runBackgroundQuery<FixRuleSetting>(
+        parent, orders, QStringLiteral("fix-rule"), &readFixRuleSetting,
+        [guard, orders, actor, rows, cover, done](const Result<FixRuleSetting> &r) {
+            if (!guard)
+                return;
+            if (!r) {
+                QMessageBox::warning(
+                    guard, QObject::tr("Propose a fix"),
+                    QObject::tr("Nothing was proposed: %1").arg(r.error().message));
+                return;
+            }
+            askAndPropose(guard, orders, actor, rows, *r, cover, done);
+        });
+}
+
+namespace {
+
+void sendProposals(QWidget *parent, const ConnectionProfile &orders, const Actor &actor,
+                   const QList<FixProposal> &proposals, std::function<void(int)> done)
+{
     QPointer<QWidget> guard(parent);
     runBackgroundQuery<ProposeOutcome>(
         parent, orders, QStringLiteral("propose"),
@@ -110,5 +170,7 @@ void proposeFixes(QWidget *parent, const ConnectionProfile &orders, const Actor 
                 done(int(r->proposed.size()));
         });
 }
+
+} // namespace
 
 } // namespace OncePay

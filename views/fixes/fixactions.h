@@ -4,10 +4,13 @@
 // service's rule answers them, services/fixes/fixrules.h), the dialog, and sending the
 // proposals off the GUI thread through FixService, one per target, with a summary of what was
 // proposed and what was refused (and why).
-// Thread contract: GUI thread only.
+// Thread contract: GUI thread only, except readFixRuleSetting (a pool thread's connection).
 
 #include "config/connectionprofile.h"
 #include "core/actor.h"
+#include "core/result.h"
+#include "db/connection.h"
+#include "fixes/fixrules.h"
 #include "fixes/fixtypes.h"
 
 #include <QString>
@@ -27,21 +30,37 @@ struct FixTargetRow {
     QString discrepancyKind;
     QString currency;
     // A message's lease end (epoch ms) as the page's background query read it, if any: a
-    // processing message takes a fix only once its lease has run out.
+    // processing message takes a fix only once its lease is past its end by the clock-skew
+    // allowance.
     std::optional<qint64> leaseUntilMs = {};
 };
 
-// The kinds to offer for the rows at `nowMs`, as the service's rule answers them
-// (fixKindsOffered, services/fixes/fixrules.h: the rule FixService::propose enforces). Asks
-// no database.
-QStringList fixKindsFor(const QList<FixTargetRow> &rows, qint64 nowMs);
+// The fix rule's setting as a page's background read found it (FixSettings::leaseSkewMs):
+// a value that is no valid number is no failed read — the rule then counts no lease as
+// expired, and `problem` holds the service's sentence for the page to show.
+struct FixRuleSetting {
+    std::optional<qint64> leaseSkewMs;
+    QString problem;
+};
+// On the connection's thread (a pool thread); fails only when the database does.
+Result<FixRuleSetting> readFixRuleSetting(const Connection &connection);
+
+// The rows as the rule's targets.
+QList<FixTargetState> fixTargetStates(const QList<FixTargetRow> &rows);
+
+// The kinds to offer for the rows taken as a whole (fixKindsOffered, the rule FixService
+// enforces). Asks no database.
+QStringList fixKindsFor(const QList<FixTargetRow> &rows, const FixClock &at);
 
 // Where proposals come from, for the audit trail's "from where".
 QString consoleOrigin();
 
-// Opens the dialog and, if accepted, proposes in the background; `done(proposed)` runs on the
-// GUI thread afterwards. Does nothing (and says why) for a role that may not propose.
+// Reads the fix rule's setting off the GUI thread, then opens the dialog with the kinds the
+// rule offers now (fixOffers, covering the rows as `cover` says) and, if accepted, proposes in the
+// background; `done(proposed)` runs on the GUI thread afterwards. Does nothing (and says why) for a
+// role that may not propose.
 void proposeFixes(QWidget *parent, const ConnectionProfile &orders, const Actor &actor,
-                  const QList<FixTargetRow> &rows, std::function<void(int proposed)> done = {});
+                  const QList<FixTargetRow> &rows, std::function<void(int proposed)> done = {},
+                  FixCover cover = FixCover::EveryTarget);
 
 } // namespace OncePay

@@ -10,12 +10,34 @@
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QSet>
 
 namespace OncePay {
 
+namespace {
+
+QList<FixOffer> coveringAll(const QStringList &kinds, qsizetype targets)
+{
+    QList<int> all;
+    for (int i = 0; i < targets; ++i)
+        all << i;
+    QList<FixOffer> offers;
+    for (const QString &k : kinds)
+        offers.append({k, all});
+    return offers;
+}
+
+} // namespace
+
 ProposeFixDialog::ProposeFixDialog(const QStringList &kinds, const QStringList &targets,
                                    const QString &currency, QWidget *parent)
+    : ProposeFixDialog(coveringAll(kinds, targets.size()), targets, currency, parent)
+{}
+
+ProposeFixDialog::ProposeFixDialog(const QList<FixOffer> &offers, const QStringList &targets,
+                                   const QString &currency, QWidget *parent)
     : QDialog(parent)
+    , m_offers(offers)
     , m_targets(targets)
     , m_currency(currency)
 {
@@ -23,8 +45,8 @@ ProposeFixDialog::ProposeFixDialog(const QStringList &kinds, const QStringList &
     setWindowTitle(tr("Propose a fix"));
     m_kind = new QComboBox(this);
     m_kind->setObjectName(QStringLiteral("kind"));
-    for (const QString &k : kinds)
-        m_kind->addItem(Labels::fixKind(k), k);
+    for (const FixOffer &o : offers)
+        m_kind->addItem(Labels::fixKind(o.kind), o.kind);
     m_reason = new QComboBox(this);
     m_reason->setObjectName(QStringLiteral("reason"));
     m_reason->addItem(tr("— choose a reason —"), QString());
@@ -43,14 +65,11 @@ ProposeFixDialog::ProposeFixDialog(const QStringList &kinds, const QStringList &
     m_problem->setObjectName(QStringLiteral("problem"));
     m_problem->setStyleSheet(QStringLiteral("color: #b00020"));
 
-    auto *targetList = new QLabel(this);
-    targetList->setObjectName(QStringLiteral("targets"));
-    targetList->setWordWrap(true);
-    targetList->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    QStringList shown = targets.mid(0, 12);
-    if (targets.size() > 12)
-        shown << tr("… and %n more", nullptr, int(targets.size() - 12));
-    targetList->setText(shown.join(QStringLiteral("\n")));
+    m_targetList = new QLabel(this);
+    m_targetList->setObjectName(QStringLiteral("targets"));
+    m_targetList->setWordWrap(true);
+    m_targetList->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_targetsLabel = new QLabel(this);
 
     m_buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     m_buttons->button(QDialogButtonBox::Ok)->setText(tr("&Propose"));
@@ -66,19 +85,50 @@ ProposeFixDialog::ProposeFixDialog(const QStringList &kinds, const QStringList &
     note->setWordWrap(true);
     form->addRow(note);
     form->addRow(tr("&Fix:"), m_kind);
-    form->addRow(tr("Targets (%1):").arg(targets.size()), targetList);
+    form->addRow(m_targetsLabel, m_targetList);
     form->addRow(tr("&Reason:"), m_reason);
     form->addRow(tr("&Comment:"), m_comment);
     form->addRow(m_amountLabel, m_amount);
     form->addRow(m_problem);
     form->addRow(m_buttons);
 
+    connect(m_kind, &QComboBox::currentIndexChanged, this, &ProposeFixDialog::showTargets);
     connect(m_kind, &QComboBox::currentIndexChanged, this, &ProposeFixDialog::updateState);
     connect(m_reason, &QComboBox::currentIndexChanged, this, &ProposeFixDialog::updateState);
     connect(m_comment, &QPlainTextEdit::textChanged, this, &ProposeFixDialog::updateState);
     connect(m_amount, &QLineEdit::textChanged, this, &ProposeFixDialog::updateState);
+    showTargets();
     updateState();
     resize(520, sizeHint().height());
+}
+
+QStringList ProposeFixDialog::currentTargets() const
+{
+    QStringList out;
+    const int i = m_kind->currentIndex();
+    if (i < 0 || i >= m_offers.size())
+        return out;
+    for (int t : m_offers.at(i).targets)
+        out << m_targets.value(t);
+    return out;
+}
+
+void ProposeFixDialog::showTargets()
+{
+    const QStringList targets = currentTargets();
+    QStringList shown = targets.mid(0, 12);
+    if (targets.size() > 12)
+        shown << tr("… and %n more", nullptr, int(targets.size() - 12));
+    m_targetList->setText(shown.join(QStringLiteral("\n")));
+    // When another kind covers targets this one does not, say how many of them this one takes.
+    QSet<int> offered;
+    for (const FixOffer &o : m_offers)
+        for (int t : o.targets)
+            offered.insert(t);
+    m_targetsLabel->setText(
+        targets.size() == offered.size()
+            ? tr("Targets (%1):").arg(targets.size())
+            : tr("Targets (%1 of %2):").arg(targets.size()).arg(offered.size()));
 }
 
 void ProposeFixDialog::updateState()
@@ -114,7 +164,7 @@ QList<FixProposal> ProposeFixDialog::proposals(const QString &origin) const
         p.amountMinor = *minor;
     }
     QList<FixProposal> out;
-    for (const QString &t : m_targets) {
+    for (const QString &t : currentTargets()) {
         p.targetId = t;
         out.append(p);
     }

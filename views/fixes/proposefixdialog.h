@@ -1,10 +1,12 @@
 #pragma once
 
-// Asks for what a fix proposal needs beyond its targets: the kind (among those that fit the
-// selected rows), a reason code, a comment and, for fee adjustments and write-offs, an
-// optional amount. Shows the targets; the rules are checked by FixService when it is sent.
+// Asks for what a fix proposal needs beyond its targets: the kind (among those the rule
+// offers), a reason code, a comment and, for fee adjustments and write-offs, an optional
+// amount. Shows the targets the chosen kind covers (each kind may cover a part of them); the
+// rules are checked by FixService when it is sent.
 // Thread contract: GUI thread only.
 
+#include "fixes/fixrules.h"
 #include "fixes/fixtypes.h"
 
 #include <QDialog>
@@ -23,9 +25,14 @@ public:
     // `kinds`: the kinds that fit all `targets`; `currency`: for the amount field (empty hides it).
     ProposeFixDialog(const QStringList &kinds, const QStringList &targets, const QString &currency,
                      QWidget *parent = nullptr);
+    // `offers`: each kind with the targets it covers, as indexes into `targets` (fixOffers).
+    ProposeFixDialog(const QList<FixOffer> &offers, const QStringList &targets,
+                     const QString &currency, QWidget *parent = nullptr);
 
-    // One proposal per target; empty when the amount does not parse.
+    // One proposal per target the chosen kind covers; empty when the amount does not parse.
     QList<FixProposal> proposals(const QString &origin) const;
+    // The targets the chosen kind covers.
+    QStringList currentTargets() const;
 
     QComboBox *kindBox() const { return m_kind; }
     QComboBox *reasonBox() const { return m_reason; }
@@ -34,7 +41,9 @@ public:
 
 private:
     void updateState();
+    void showTargets();
 
+    QList<FixOffer> m_offers;
     QStringList m_targets;
     QString m_currency;
     QComboBox *m_kind = nullptr;
@@ -43,6 +52,8 @@ private:
     QLineEdit *m_amount = nullptr;
     QLabel *m_amountLabel = nullptr;
     QLabel *m_problem = nullptr;
+    QLabel *m_targetsLabel = nullptr;
+    QLabel *m_targetList = nullptr;
     QDialogButtonBox *m_buttons = nullptr;
 };
 

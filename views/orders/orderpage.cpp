@@ -613,29 +613,28 @@ void OrderPage::proposeOrderFix()
 
 void OrderPage::proposeMessageFix()
 {
-    // The order's messages that take a fix now, as the service's rule answers (a processing
-    // message only once its lease has run out).
-    const qint64 now = Clock::system().nowMs();
+    // All the order's messages; the service's rule offers each kind for the ones it fits now
+    // (a processing message only once its lease is past its end by the clock-skew allowance),
+    // and a proposal covers only those.
     QList<FixTargetRow> rows;
-    for (const CallbackMessageRow &m : m_picture.messages) {
-        const FixTargetRow row{QStringLiteral("message"),
-                               m.callbackId,
-                               m.status,
-                               {},
-                               m.currency,
-                               m.leaseUntil > 0 ? std::optional<qint64>(m.leaseUntil)
-                                                : std::nullopt};
-        if (!fixKindsFor({row}, now).isEmpty())
-            rows.append(row);
-    }
+    for (const CallbackMessageRow &m : m_picture.messages)
+        rows.append({QStringLiteral("message"),
+                     m.callbackId,
+                     m.status,
+                     {},
+                     m.currency,
+                     m.leaseUntil > 0 ? std::optional<qint64>(m.leaseUntil) : std::nullopt});
     const QString orderId = m_picture.order.orderId;
     QPointer<OrderPage> self(this);
-    proposeFixes(this, m_orders, m_actor, rows, [self, orderId](int n) {
-        if (!self)
-            return;
-        Q_EMIT self->fixesProposed(n);
-        self->openOrder(orderId);
-    });
+    proposeFixes(
+        this, m_orders, m_actor, rows,
+        [self, orderId](int n) {
+            if (!self)
+                return;
+            Q_EMIT self->fixesProposed(n);
+            self->openOrder(orderId);
+        },
+        FixCover::EachTarget);
 }
 
 } // namespace OncePay

@@ -2,6 +2,7 @@
 
 #include "common/backgroundquery.h"
 #include "common/busyindicator.h"
+#include "common/enginetext.h"
 #include "common/errortext.h"
 #include "common/labels.h"
 #include "common/tableviews.h"
@@ -112,6 +113,16 @@ StuckPage::StuckPage(const ConnectionProfile &orders, const Actor &actor, QWidge
     layout->addWidget(m_table, 1);
 }
 
+namespace {
+
+// What the stuck page's read hands to the GUI thread.
+struct StuckLoad {
+    StuckReport report;
+    FixRuleSetting fix;
+};
+
+} // namespace
+
 void StuckPage::refresh()
 {
     const quint64 generation = ++m_generation;
@@ -121,25 +132,32 @@ void StuckPage::refresh()
         filter.kinds = {StuckKind(m_kind->currentData().toInt())};
     filter.minAgeMs = m_age->currentData().toLongLong() * 1000;
     const Actor actor = m_actor;
-    runBackgroundQuery<StuckReport>(
+    runBackgroundQuery<StuckLoad>(
         this, m_orders, QStringLiteral("stuck"),
-        [filter, actor](const Connection &c) -> Result<StuckReport> {
+        [filter, actor](const Connection &c) -> Result<StuckLoad> {
             auto report = StuckQuery(c, Clock::system()).load(filter, actor);
-            if (report) // oldest first across kinds: the table's default order
-                std::stable_sort(report->records.begin(), report->records.end(),
-                                 [](const StuckRecord &a, const StuckRecord &b) {
-                                     return a.sinceMs < b.sinceMs;
-                                 });
-            return report;
+            if (!report)
+                return report.error();
+            // oldest first across kinds: the table's default order
+            std::stable_sort(
+                report->records.begin(), report->records.end(),
+                [](const StuckRecord &a, const StuckRecord &b) { return a.sinceMs < b.sinceMs; });
+            // What the fix offer judges leases with (the clock-skew allowance).
+            auto setting = readFixRuleSetting(c);
+            if (!setting)
+                return setting.error();
+            return StuckLoad{std::move(*report), *setting};
         },
-        [this, generation](const Result<StuckReport> &r) {
+        [this, generation](const Result<StuckLoad> &loaded) {
             if (generation != m_generation)
                 return;
             m_busy->setBusy(false);
-            if (!r) {
-                Q_EMIT failed(showFailure(m_summary, r.error()));
+            if (!loaded) {
+                Q_EMIT failed(showFailure(m_summary, loaded.error()));
                 return;
             }
+            const StuckReport *r = &loaded->report;
+            m_fixSetting = loaded->fix;
             m_model->setRows(r->records);
             m_table->resizeColumnsToContents();
             qint64 total = 0;
@@ -153,9 +171,14 @@ void StuckPage::refresh()
                                           "orders after %1, requests after %2.")
                                            .arg(Labels::age(r->pendingThresholdMs),
                                                 Labels::age(r->idempotencyThresholdMs));
+            if (!m_fixSetting.problem.isEmpty())
+                text += QLatin1Char(' ') +
+                        tr("Expired leases are offered no fix until this is corrected: %1")
+                            .arg(Labels::engineText(m_fixSetting.problem));
             m_summary->setText(text);
             m_summary->setToolTip({});
-            Q_EMIT loaded(int(r->records.size()));
+            updateActions();
+            Q_EMIT this->loaded(int(r->records.size()));
         });
 }
 
@@ -197,15 +220,12 @@ static QList<FixTargetRow> selectedTargets(const QTableView *table,
 
 void StuckPage::updateActions()
 {
-    const qint64 now = Clock::system().nowMs();
-    const QList<FixTargetRow> rows = selectedTargets(m_table, m_proxy, m_model);
-    m_propose->setEnabled(!fixKindsFor(rows, now).isEmpty());
-    std::optional<qint64> next;
-    for (const FixTargetRow &r : rows)
-        if (r.leaseUntilMs && *r.leaseUntilMs >= now)
-            next = std::min(next.value_or(*r.leaseUntilMs), *r.leaseUntilMs);
-    if (next)
-        m_leaseEnds->start(int(std::min<qint64>(*next - now + 1, 24LL * 3600 * 1000)));
+    const FixClock at{.nowMs = Clock::system().nowMs(), .leaseSkewMs = m_fixSetting.leaseSkewMs};
+    const QList<FixTargetState> targets =
+        fixTargetStates(selectedTargets(m_table, m_proxy, m_model));
+    m_propose->setEnabled(!fixKindsOffered(targets, at).isEmpty());
+    if (const auto next = fixOfferChangesAt(targets, at))
+        m_leaseEnds->start(int(std::min<qint64>(*next - at.nowMs, 24LL * 3600 * 1000)));
     else
         m_leaseEnds->stop();
 }

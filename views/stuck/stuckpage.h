@@ -9,6 +9,7 @@
 
 #include "config/connectionprofile.h"
 #include "core/actor.h"
+#include "fixes/fixactions.h"
 #include "investigation/stuckquery.h"
 
 #include <QWidget>
@@ -63,9 +64,12 @@ private:
     QLabel *m_summary = nullptr;
     BusyIndicator *m_busy = nullptr;
     QTableView *m_table = nullptr;
-    // Asks again when the earliest live lease among the selected rows runs out: what the
-    // rule offers for a processing message changes then, with no click and no reload.
+    // Asks again when the earliest lease among the selected rows becomes expired for a fix
+    // (past its end by the clock-skew allowance, fixOfferChangesAt): what the rule offers for
+    // a processing message changes then, with no click and no reload.
     QTimer *m_leaseEnds = nullptr;
+    // The fix rule's setting (fixes.lease_skew_ms) as read with the rows.
+    FixRuleSetting m_fixSetting;
     quint64 m_generation = 0;
 };
 
