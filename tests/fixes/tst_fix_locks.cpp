@@ -2,12 +2,18 @@
 // reviewer's staff row through the primary key (requireCurrent → lockStaffRow) and then inserts
 // into fix_decisions, whose guard trigger (migration 0002) reads the reviewer's staff row again
 // by user name — on MariaDB a locking read even at READ COMMITTED (shared locks on the
-// user-name index entry, then on the row). A staff change locks staff rows through the
-// primary key only (lockEnabledAdmins, lockStaffRow) and writes no user name. The decisions and
-// changes below run at once, each on a connection and thread of its own, and must neither
-// deadlock nor fail: every decision is applied once or cleanly refused, and the maker-checker
-// rule holds at every moment (never one's own proposal; a demoted or disabled reviewer does not
-// decide, also when the service is bypassed and only the trigger stands in the way).
+// user-name index entry, then on the row); PostgreSQL's trigger reads its snapshot, unlocked.
+// A staff change locks staff rows through the primary key only (lockEnabledAdmins,
+// lockStaffRow) and writes no user name, so no one ever holds a user-name index entry
+// exclusively: a decision may wait for a change's row lock (or a change for the decision's),
+// and the waits never close a circle. These tests hold that order: the decisions and changes
+// below run at once, each on a connection and thread of its own, and must neither deadlock nor
+// fail: every decision is applied once, recorded as failed (its target moved) or cleanly
+// refused, and the maker-checker rule holds at every moment (never one's own proposal; a
+// demoted or disabled reviewer does not decide, also when the service is bypassed and only the
+// trigger stands in the way). With the order before 528abab (staff rows locked through the
+// user-name index) the race fails at once on MariaDB: the staff-list refresh is ended as a
+// deadlock.
 
 #include "auth/staffservice.h"
 #include "db/sql.h"
