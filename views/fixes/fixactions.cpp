@@ -44,11 +44,6 @@ QList<FixTargetState> fixTargetStates(const QList<FixTargetRow> &rows)
     return targets;
 }
 
-QStringList fixKindsFor(const QList<FixTargetRow> &rows, const FixClock &at)
-{
-    return fixKindsOffered(fixTargetStates(rows), at);
-}
-
 namespace {
 
 struct ProposeOutcome {

@@ -45,12 +45,9 @@ struct FixRuleSetting {
 // On the connection's thread (a pool thread); fails only when the database does.
 Result<FixRuleSetting> readFixRuleSetting(const Connection &connection);
 
-// The rows as the rule's targets.
+// The rows as the rule's targets, for fixOffers / fixKindsOffered / fixOfferChangesAt
+// (services/fixes/fixrules.h, the rule FixService enforces). Asks no database.
 QList<FixTargetState> fixTargetStates(const QList<FixTargetRow> &rows);
-
-// The kinds to offer for the rows taken as a whole (fixKindsOffered, the rule FixService
-// enforces). Asks no database.
-QStringList fixKindsFor(const QList<FixTargetRow> &rows, const FixClock &at);
 
 // Where proposals come from, for the audit trail's "from where".
 QString consoleOrigin();

@@ -14,26 +14,6 @@
 
 namespace OncePay {
 
-namespace {
-
-QList<FixOffer> coveringAll(const QStringList &kinds, qsizetype targets)
-{
-    QList<int> all;
-    for (int i = 0; i < targets; ++i)
-        all << i;
-    QList<FixOffer> offers;
-    for (const QString &k : kinds)
-        offers.append({k, all});
-    return offers;
-}
-
-} // namespace
-
-ProposeFixDialog::ProposeFixDialog(const QStringList &kinds, const QStringList &targets,
-                                   const QString &currency, QWidget *parent)
-    : ProposeFixDialog(coveringAll(kinds, targets.size()), targets, currency, parent)
-{}
-
 ProposeFixDialog::ProposeFixDialog(const QList<FixOffer> &offers, const QStringList &targets,
                                    const QString &currency, QWidget *parent)
     : QDialog(parent)

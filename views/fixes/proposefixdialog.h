@@ -22,10 +22,8 @@ namespace OncePay {
 class ProposeFixDialog : public QDialog {
     Q_OBJECT
 public:
-    // `kinds`: the kinds that fit all `targets`; `currency`: for the amount field (empty hides it).
-    ProposeFixDialog(const QStringList &kinds, const QStringList &targets, const QString &currency,
-                     QWidget *parent = nullptr);
-    // `offers`: each kind with the targets it covers, as indexes into `targets` (fixOffers).
+    // `offers`: each kind with the targets it covers, as indexes into `targets` (fixOffers);
+    // `currency`: for the amount field (empty hides it).
     ProposeFixDialog(const QList<FixOffer> &offers, const QStringList &targets,
                      const QString &currency, QWidget *parent = nullptr);
 
