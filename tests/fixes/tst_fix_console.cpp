@@ -51,8 +51,14 @@ void addStaff(EngineFixture &f)
         QVERIFY(staff.add({name, name, role}, "correct horse battery", Actor::system("test")).ok());
 }
 
-// What the propose dialog showed: each kind offered with the targets it covered.
-using Offered = QList<QPair<QString, QStringList>>;
+// What the propose dialog showed for each kind offered: the targets it covered, and how the
+// dialog counted them.
+struct OfferedKind {
+    QString kind;
+    QStringList targets;
+    QString label;
+};
+using Offered = QList<OfferedKind>;
 
 // Answers the next modal dialogs: waits for the propose dialog (it opens once the fix rule's
 // setting has been read in the background), notes what it offered in `offered`, picks `kind`
@@ -77,7 +83,9 @@ void answerProposeDialog(const QString &reason, const QString &comment, const QS
         if (offered) {
             for (int i = 0; i < d->kindBox()->count(); ++i) {
                 d->kindBox()->setCurrentIndex(i);
-                offered->append({d->kindBox()->currentData().toString(), d->currentTargets()});
+                auto *label = d->findChild<QLabel *>(QStringLiteral("targetsLabel"));
+                offered->append({d->kindBox()->currentData().toString(), d->currentTargets(),
+                                 label ? label->text() : QString()});
             }
         }
         d->kindBox()->setCurrentIndex(kind.isEmpty() ? 0 : d->kindBox()->findData(kind));
@@ -418,12 +426,14 @@ private Q_SLOTS:
         page.proposeMessageFix();
         QTRY_COMPARE_WITH_TIMEOUT(proposed.count(), 1, 20000);
         QCOMPARE(offered->size(), 2);
-        QCOMPARE(offered->at(0).first, FixKind::RequeueMessage);
-        QCOMPARE(offered->at(0).second, QStringList{"stripe:evt_dead"});
-        QCOMPARE(offered->at(1).first, FixKind::ResolveMessage);
-        QStringList both = offered->at(1).second;
+        QCOMPARE(offered->at(0).kind, FixKind::RequeueMessage);
+        QCOMPARE(offered->at(0).targets, QStringList{"stripe:evt_dead"});
+        QCOMPARE(offered->at(0).label, QStringLiteral("Targets (1 of 2):"));
+        QCOMPARE(offered->at(1).kind, FixKind::ResolveMessage);
+        QStringList both = offered->at(1).targets;
         both.sort();
         QCOMPARE(both, (QStringList{"stripe:evt_dead", "stripe:evt_wait"}));
+        QCOMPARE(offered->at(1).label, QStringLiteral("Targets (2):"));
         QCOMPARE(proposed.first().first().toInt(), 1);
         QCOMPARE(f.count("SELECT COUNT(*) FROM fix_requests WHERE status = 'open' AND kind ="
                          " 'requeue_message' AND target_id = 'stripe:evt_dead'"),

@@ -50,6 +50,7 @@ ProposeFixDialog::ProposeFixDialog(const QList<FixOffer> &offers, const QStringL
     m_targetList->setWordWrap(true);
     m_targetList->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_targetsLabel = new QLabel(this);
+    m_targetsLabel->setObjectName(QStringLiteral("targetsLabel"));
 
     m_buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     m_buttons->button(QDialogButtonBox::Ok)->setText(tr("&Propose"));
