@@ -151,8 +151,8 @@ bool aSessionWaitsOnALock(const ConnectionProfile &profile, int timeoutMs)
 }
 
 // Another console's change, not committed yet: it holds root-admin's row (as requireCurrent
-// does for root-admin) and runs `firstSql`. Meanwhile `second` runs on a connection of its
-// own; it must wait for the first change's locks (`*waited`) and then see that change.
+// does for root-admin, by primary key) and runs `firstSql`. Meanwhile `second` runs on a connection
+// of its own; it must wait for the first change's locks (`*waited`) and then see that change.
 // Answers what `second` answered. On PostgreSQL and MariaDB `*waited` says the server
 // reported the second session waiting on a lock while the first held its locks (not merely
 // that the second had not finished by some time); SQLite reports no such thing, so there it
@@ -168,8 +168,10 @@ Result<StaffAccount> whenTwoChangesMeet(
     if (auto r = first.begin(); !r)
         return r.error();
     if (c.dialect() != Dialect::Sqlite) {
-        if (auto r = Sql::exec(c.db(),
-                               "SELECT role FROM staff WHERE username = 'root-admin' FOR UPDATE");
+        // By primary key, as requireCurrent locks it (lockStaffRow): the id read without a
+        // lock first.
+        const qint64 rootId = count(c, "SELECT id FROM staff WHERE username = 'root-admin'");
+        if (auto r = Sql::exec(c.db(), "SELECT role FROM staff WHERE id = ? FOR UPDATE", {rootId});
             !r)
             return r.error();
     }
