@@ -458,7 +458,10 @@ Result<void> FixService::recordDecision(const FixRequest &fix, const QString &de
         m_c.db(),
         QStringLiteral("INSERT INTO fix_decisions (fix_id, decided_by, decision, reason_code,"
                        " comment, decided_from, decided_at) VALUES (?, ?, ?, ?, ?, ?, ?)"),
-        {fix.id, actor.id, decision, Sql::nullIfEmpty(reasonCode), comment.trimmed(), origin,
+        // An approval's comment is optional: none (or blanks) is stored as empty text — the
+        // column is NOT NULL, and a null QString binds as NULL.
+        {fix.id, actor.id, decision, Sql::nullIfEmpty(reasonCode),
+         comment.trimmed().isEmpty() ? QStringLiteral("") : comment.trimmed(), origin,
          m_clock.nowMs()});
     if (!r)
         return r.error();

@@ -282,6 +282,35 @@ private Q_SLOTS:
         QCOMPARE(again.error().code, ErrorCode::Conflict);
     }
 
+    // A comment is optional on an approval (`oncepay fix approve` without --comment passes
+    // none): the approval is recorded and applied, its comment stored empty, not refused by
+    // the column's NOT NULL as an unavailable database.
+    void anApprovalWithoutACommentIsApplied_data() { addEngineRows(); }
+    void anApprovalWithoutACommentIsApplied()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        EngineFixture f(*dbs);
+        Desk desk(f);
+        makeUnconfirmed(f, "o-nc", 3000);
+        auto fix = desk.fixes.propose(
+            proposal(FixKind::ConfirmPayment, "o-nc", "verified with Stripe"), amy);
+        QVERIFY(fix.ok());
+        auto approved = desk.fixes.approve(fix->id, fix->changeSha256, QString(), kOrigin, fin);
+        QVERIFY2(approved.ok(), qPrintable(approved ? QString() : approved.error().toString()));
+        QCOMPARE(approved->status, FixStatus::Applied);
+        QCOMPARE(f.order("o-nc").state, OrderState::Paid);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM fix_decisions WHERE fix_id = ? AND comment = ''",
+                         {fix->id}),
+                 1);
+        // Blanks alike.
+        makeUnconfirmed(f, "o-nc2", 3000);
+        auto blank = desk.fixes.propose(
+            proposal(FixKind::ConfirmPayment, "o-nc2", "verified with Stripe"), amy);
+        QVERIFY(blank.ok());
+        QVERIFY(desk.fixes.approve(blank->id, blank->changeSha256, "   ", kOrigin, fin).ok());
+        QCOMPARE(f.order("o-nc2").state, OrderState::Paid);
+    }
+
     void fixApprovedTwiceIsAppliedOnce_data() { addEngineRows(); }
     void fixApprovedTwiceIsAppliedOnce()
     {
