@@ -186,6 +186,15 @@ const Template kTemplates[] = {
                        "message %1 is %2 under a live lease; %3 takes dead or failed messages, "
                        "pending ones and expired leases"),
      "cmf"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "message %1 is processing under a lease that ended %2 ms ago, within the "
+                       "clock-skew allowance of %3 ms (fixes.lease_skew_ms); %4 takes it once "
+                       "its lease is past its end by more than that"),
+     "cvvf"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "message %1 is processing under a lease that ended; without a valid "
+                       "clock-skew allowance (fixes.lease_skew_ms) it is not judged expired"),
+     "c"},
     {QT_TRANSLATE_NOOP("OncePay::EngineText", "discrepancy #%1 is %2, not open"), "vS"},
     {QT_TRANSLATE_NOOP("OncePay::EngineText",
                        "discrepancy #%1 is a %2; adjust_fee takes fee mismatches"),
@@ -238,6 +247,10 @@ const Template kTemplates[] = {
     // Reconciliation refused (services/reconciliation/reconciler.cpp).
     {QT_TRANSLATE_NOOP("OncePay::EngineText", "the period ends before it starts"), ""},
     {QT_TRANSLATE_NOOP("OncePay::EngineText", "ops setting %1 is not a non-negative number"), "c"},
+    // The fix rule's setting (services/fixes/fixsettings.cpp).
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "ops setting %1 is not a whole number from 0 to %2: '%3'"),
+     "cvt"},
     // Callbacks refused at the door (services/channels, prefixed with the channel).
     {QT_TRANSLATE_NOOP("OncePay::EngineText", "%1: %2"), "cN"},
     {QT_TRANSLATE_NOOP("OncePay::EngineText", "no '%1' signature matches"), "c"},

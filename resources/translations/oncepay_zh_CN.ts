@@ -4,175 +4,213 @@
 <context>
     <name>OncePay::AdminPage</name>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="89"/>
+        <location filename="../../views/admin/adminpage.cpp" line="90"/>
         <source>&lt;h2&gt;Administration&lt;/h2&gt;</source>
         <translation>&lt;h2&gt;系统管理&lt;/h2&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="90"/>
+        <location filename="../../views/admin/adminpage.cpp" line="91"/>
         <source>&amp;Refresh</source>
         <translation>刷新(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="100"/>
+        <location filename="../../views/admin/adminpage.cpp" line="101"/>
         <source>&amp;Add account…</source>
         <translation>添加账号(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="101"/>
+        <location filename="../../views/admin/adminpage.cpp" line="103"/>
         <source>&amp;Disable…</source>
         <translation>停用(&amp;D)…</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="103"/>
+        <location filename="../../views/admin/adminpage.cpp" line="105"/>
+        <source>&amp;Enable…</source>
+        <translation>启用(&amp;E)…</translation>
+    </message>
+    <message>
+        <location filename="../../views/admin/adminpage.cpp" line="107"/>
         <source>Reset &amp;password…</source>
         <translation>重置密码(&amp;P)…</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="107"/>
+        <location filename="../../views/admin/adminpage.cpp" line="113"/>
         <source>Change &amp;role…</source>
         <translation>更改角色(&amp;R)…</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="132"/>
+        <location filename="../../views/admin/adminpage.cpp" line="139"/>
         <source>&amp;Change…</source>
         <translation>修改(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="138"/>
+        <location filename="../../views/admin/adminpage.cpp" line="146"/>
         <source>Every change needs a reason and is audited.</source>
         <translation>每次修改都需填写原因，并记入审计。</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="144"/>
+        <location filename="../../views/admin/adminpage.cpp" line="152"/>
         <source>Staff accounts</source>
         <translation>员工账号</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="145"/>
+        <location filename="../../views/admin/adminpage.cpp" line="153"/>
         <source>Operational settings</source>
         <translation>运营参数</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="212"/>
-        <location filename="../../views/admin/adminpage.cpp" line="266"/>
+        <location filename="../../views/admin/adminpage.cpp" line="231"/>
+        <location filename="../../views/admin/adminpage.cpp" line="302"/>
         <source>%1 is now %2.</source>
         <translation>%1 已改为 %2。</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="213"/>
+        <location filename="../../views/admin/adminpage.cpp" line="232"/>
         <source>Not changed: %1</source>
         <translation>未修改：%1</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="222"/>
+        <location filename="../../views/admin/adminpage.cpp" line="241"/>
         <source>Unknown role.</source>
         <translation>未知角色。</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="233"/>
+        <location filename="../../views/admin/adminpage.cpp" line="253"/>
         <source>Account %1 added.</source>
         <translation>已添加账号 %1。</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="234"/>
+        <location filename="../../views/admin/adminpage.cpp" line="254"/>
         <source>Not added: %1</source>
         <translation>未添加：%1</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="249"/>
+        <location filename="../../views/admin/adminpage.cpp" line="269"/>
         <source>Account %1 disabled.</source>
         <translation>已停用账号 %1。</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="250"/>
+        <location filename="../../views/admin/adminpage.cpp" line="270"/>
         <source>Not disabled: %1</source>
         <translation>未停用：%1</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="267"/>
+        <location filename="../../views/admin/adminpage.cpp" line="286"/>
+        <source>Account %1 enabled.</source>
+        <translation>已启用账号 %1。</translation>
+    </message>
+    <message>
+        <location filename="../../views/admin/adminpage.cpp" line="287"/>
+        <source>Not enabled: %1</source>
+        <translation>未启用：%1</translation>
+    </message>
+    <message>
+        <location filename="../../views/admin/adminpage.cpp" line="303"/>
         <source>Role not changed: %1</source>
         <translation>角色未更改：%1</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="302"/>
-        <location filename="../../views/admin/adminpage.cpp" line="328"/>
-        <location filename="../../views/admin/adminpage.cpp" line="376"/>
+        <location filename="../../views/admin/adminpage.cpp" line="345"/>
+        <location filename="../../views/admin/adminpage.cpp" line="374"/>
+        <location filename="../../views/admin/adminpage.cpp" line="435"/>
+        <location filename="../../views/admin/adminpage.cpp" line="460"/>
         <source>Why (audited)</source>
         <translation>原因（记入审计）</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="305"/>
+        <location filename="../../views/admin/adminpage.cpp" line="348"/>
         <source>Change the role of %1</source>
         <translation>更改 %1 的角色</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="330"/>
+        <location filename="../../views/admin/adminpage.cpp" line="376"/>
         <source>Change %1</source>
         <translation>修改 %1</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="331"/>
+        <location filename="../../views/admin/adminpage.cpp" line="377"/>
         <source>&amp;Value (%1 … %2):</source>
         <translation>值（%1 … %2）(&amp;V)：</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="306"/>
-        <location filename="../../views/admin/adminpage.cpp" line="332"/>
-        <location filename="../../views/admin/adminpage.cpp" line="379"/>
+        <location filename="../../views/admin/adminpage.cpp" line="349"/>
+        <location filename="../../views/admin/adminpage.cpp" line="378"/>
+        <location filename="../../views/admin/adminpage.cpp" line="438"/>
+        <location filename="../../views/admin/adminpage.cpp" line="463"/>
         <source>&amp;Reason:</source>
         <translation>原因(&amp;R)：</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="353"/>
+        <location filename="../../views/admin/adminpage.cpp" line="407"/>
         <source>Add a staff account</source>
         <translation>添加员工账号</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="354"/>
+        <location filename="../../views/admin/adminpage.cpp" line="408"/>
         <source>&amp;User name:</source>
         <translation>用户名(&amp;U)：</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="355"/>
+        <location filename="../../views/admin/adminpage.cpp" line="409"/>
         <source>&amp;Display name:</source>
         <translation>显示名称(&amp;D)：</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="306"/>
-        <location filename="../../views/admin/adminpage.cpp" line="356"/>
+        <location filename="../../views/admin/adminpage.cpp" line="349"/>
+        <location filename="../../views/admin/adminpage.cpp" line="410"/>
         <source>&amp;Role:</source>
         <translation>角色(&amp;R)：</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="357"/>
-        <location filename="../../views/admin/adminpage.cpp" line="404"/>
+        <location filename="../../views/admin/adminpage.cpp" line="381"/>
+        <source>Type a value and a reason.</source>
+        <translation>请输入数值和原因。</translation>
+    </message>
+    <message>
+        <location filename="../../views/admin/adminpage.cpp" line="411"/>
+        <location filename="../../views/admin/adminpage.cpp" line="491"/>
         <source>&amp;Password:</source>
         <translation>密码(&amp;P)：</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="358"/>
-        <location filename="../../views/admin/adminpage.cpp" line="404"/>
+        <location filename="../../views/admin/adminpage.cpp" line="412"/>
+        <location filename="../../views/admin/adminpage.cpp" line="491"/>
         <source>&amp;Again:</source>
         <translation>再次输入(&amp;A)：</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="379"/>
+        <location filename="../../views/admin/adminpage.cpp" line="415"/>
+        <source>Type a user name.</source>
+        <translation>请输入用户名。</translation>
+    </message>
+    <message>
+        <location filename="../../views/admin/adminpage.cpp" line="417"/>
+        <location filename="../../views/admin/adminpage.cpp" line="494"/>
+        <source>Type the password twice, the same both times.</source>
+        <translation>请输入两次相同的密码。</translation>
+    </message>
+    <message>
+        <location filename="../../views/admin/adminpage.cpp" line="438"/>
         <source>Disable %1</source>
         <translation>停用 %1</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="403"/>
+        <location filename="../../views/admin/adminpage.cpp" line="463"/>
+        <source>Enable %1</source>
+        <translation>启用 %1</translation>
+    </message>
+    <message>
+        <location filename="../../views/admin/adminpage.cpp" line="490"/>
         <source>New password for %1</source>
         <translation>为 %1 设置新密码</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="420"/>
+        <location filename="../../views/admin/adminpage.cpp" line="510"/>
         <source>Password of %1 reset.</source>
         <translation>已重置 %1 的密码。</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="421"/>
+        <location filename="../../views/admin/adminpage.cpp" line="511"/>
         <source>Not reset: %1</source>
         <translation>未重置：%1</translation>
     </message>
@@ -2097,147 +2135,162 @@ hash      %2</translation>
         <translation>  %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="213"/>
+        <location filename="../../models/common/enginetext.cpp" line="189"/>
+        <source>message %1 is processing under a lease that ended %2 ms ago, within the clock-skew allowance of %3 ms (fixes.lease_skew_ms); %4 takes it once its lease is past its end by more than that</source>
+        <translation>消息 %1 正在处理中，其租约已于 %2 毫秒前结束，仍在时钟偏差容许范围 %3 毫秒（fixes.lease_skew_ms）之内；须待租约结束超过该时长后方可%4</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="194"/>
+        <source>message %1 is processing under a lease that ended; without a valid clock-skew allowance (fixes.lease_skew_ms) it is not judged expired</source>
+        <translation>消息 %1 正在处理中，其租约已结束；由于时钟偏差容许值（fixes.lease_skew_ms）无效，不判定租约已过期</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="222"/>
         <source>unknown role: a role is agent, finance, auditor or admin</source>
         <translation>未知角色：角色须为 agent（客服）、finance（财务）、auditor（审计）或 admin（管理员）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="216"/>
+        <location filename="../../models/common/enginetext.cpp" line="225"/>
         <source>there is no staff account by that name</source>
         <translation>没有该名称的员工账户</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="217"/>
+        <location filename="../../models/common/enginetext.cpp" line="226"/>
         <source>there is no staff account %1</source>
         <translation>没有员工账户 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="218"/>
+        <location filename="../../models/common/enginetext.cpp" line="227"/>
         <source>an administrator may not change their own role</source>
         <translation>管理员不能更改自己的角色</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="220"/>
+        <location filename="../../models/common/enginetext.cpp" line="229"/>
         <source>%1 already has the role %2</source>
         <translation>%1 已是%2角色</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="221"/>
+        <location filename="../../models/common/enginetext.cpp" line="230"/>
         <source>%1 is the last enabled administrator and keeps the role</source>
         <translation>%1 是最后一位启用的管理员，保留其角色</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="224"/>
+        <location filename="../../models/common/enginetext.cpp" line="233"/>
         <source>the staff account %1 was not changed</source>
         <translation>员工账户 %1 未更改</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="225"/>
+        <location filename="../../models/common/enginetext.cpp" line="234"/>
         <source>a reason is required</source>
         <translation>必须填写原因</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="226"/>
+        <location filename="../../models/common/enginetext.cpp" line="235"/>
         <source>an administrator may not disable their own account</source>
         <translation>管理员不能停用自己的账户</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="228"/>
+        <location filename="../../models/common/enginetext.cpp" line="237"/>
         <source>%1 is the last enabled administrator and stays enabled</source>
         <translation>%1 是最后一位启用的管理员，不能停用</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="232"/>
+        <location filename="../../models/common/enginetext.cpp" line="241"/>
         <source>%1 (%2) may not start a reconciliation run</source>
         <translation>%1（%2）无权启动对账运行</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="233"/>
+        <location filename="../../models/common/enginetext.cpp" line="242"/>
         <source>%1 (%2) may not %3: %4</source>
         <translation>%1（%2）无权%3：%4</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="234"/>
+        <location filename="../../models/common/enginetext.cpp" line="243"/>
         <source>%1 (%2) may not %3</source>
         <translation>%1（%2）无权%3</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="235"/>
+        <location filename="../../models/common/enginetext.cpp" line="244"/>
         <source>there is no such staff account</source>
         <translation>不存在该员工账户</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="236"/>
+        <location filename="../../models/common/enginetext.cpp" line="245"/>
         <source>the staff account has been disabled</source>
         <translation>该员工账户已被停用</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="237"/>
+        <location filename="../../models/common/enginetext.cpp" line="246"/>
         <source>the staff account&apos;s role is now %1</source>
         <translation>该员工账户的角色现为%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="239"/>
+        <location filename="../../models/common/enginetext.cpp" line="248"/>
         <source>the period ends before it starts</source>
         <translation>期间的结束早于开始</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="240"/>
+        <location filename="../../models/common/enginetext.cpp" line="249"/>
         <source>ops setting %1 is not a non-negative number</source>
         <translation>运营设置 %1 不是非负数</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="242"/>
+        <location filename="../../models/common/enginetext.cpp" line="251"/>
+        <source>ops setting %1 is not a whole number from 0 to %2: &apos;%3&apos;</source>
+        <translation>运营设置 %1 不是 0 到 %2 之间的整数：“%3”</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="255"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="243"/>
+        <location filename="../../models/common/enginetext.cpp" line="256"/>
         <source>no &apos;%1&apos; signature matches</source>
         <translation>没有匹配的“%1”签名</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="244"/>
+        <location filename="../../models/common/enginetext.cpp" line="257"/>
         <source>no v1 signature matches</source>
         <translation>没有匹配的 v1 签名</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="245"/>
+        <location filename="../../models/common/enginetext.cpp" line="258"/>
         <source>signature does not verify with the configured certificate</source>
         <translation>签名无法用所配置的证书验证</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="248"/>
+        <location filename="../../models/common/enginetext.cpp" line="261"/>
         <source>signature header has no &apos;%1&apos; signature</source>
         <translation>签名头中没有“%1”签名</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="344"/>
+        <location filename="../../models/common/enginetext.cpp" line="357"/>
         <source>read orders</source>
         <translation>查看订单</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="345"/>
+        <location filename="../../models/common/enginetext.cpp" line="358"/>
         <source>propose a fix</source>
         <translation>提议修复</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="346"/>
+        <location filename="../../models/common/enginetext.cpp" line="359"/>
         <source>approve or reject a fix</source>
         <translation>批准或驳回修复</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="347"/>
+        <location filename="../../models/common/enginetext.cpp" line="360"/>
         <source>read the audit trail</source>
         <translation>查看审计轨迹</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="348"/>
+        <location filename="../../models/common/enginetext.cpp" line="361"/>
         <source>manage staff accounts</source>
         <translation>管理员工账户</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="349"/>
+        <location filename="../../models/common/enginetext.cpp" line="362"/>
         <source>manage settings</source>
         <translation>管理设置</translation>
     </message>
@@ -2302,57 +2355,57 @@ hash      %2</translation>
         <translation>消息 %1 为“%2”且租约仍有效；“%3”只适用于死信、处理失败或待处理的消息和租约已过期的消息</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="189"/>
+        <location filename="../../models/common/enginetext.cpp" line="198"/>
         <source>discrepancy #%1 is %2, not open</source>
         <translation>异常 #%1 为“%2”，不是未结状态</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="190"/>
+        <location filename="../../models/common/enginetext.cpp" line="199"/>
         <source>discrepancy #%1 is a %2; adjust_fee takes fee mismatches</source>
         <translation>异常 #%1 是“%2”；调整手续费只适用于手续费不符</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="193"/>
+        <location filename="../../models/common/enginetext.cpp" line="202"/>
         <source>discrepancy #%1 has no order to book a fee adjustment on</source>
         <translation>异常 #%1 没有可记入手续费调整的订单</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="196"/>
+        <location filename="../../models/common/enginetext.cpp" line="205"/>
         <source>discrepancy #%1 carries no amounts; give the amount to book</source>
         <translation>异常 #%1 没有金额；请给出要记账的金额</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="199"/>
+        <location filename="../../models/common/enginetext.cpp" line="208"/>
         <source>%1 discrepancies of the period are still open; decide them first</source>
         <translation>该账期还有 %1 个未结异常；请先处理它们</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="202"/>
+        <location filename="../../models/common/enginetext.cpp" line="211"/>
         <source>no finished reconciliation run covers the period; reconcile it first</source>
         <translation>没有已完成的对账运行覆盖该账期；请先对账</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="205"/>
+        <location filename="../../models/common/enginetext.cpp" line="214"/>
         <source>the period overlaps a period that is already closed</source>
         <translation>该账期与已关闭的账期重叠</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="208"/>
+        <location filename="../../models/common/enginetext.cpp" line="217"/>
         <source>no discrepancy #%1</source>
         <translation>没有异常 #%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="209"/>
+        <location filename="../../models/common/enginetext.cpp" line="218"/>
         <source>no message with callback id &apos;%1&apos;</source>
         <translation>没有回调号为“%1”的消息</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="210"/>
+        <location filename="../../models/common/enginetext.cpp" line="219"/>
         <source>no order &apos;%1&apos;</source>
         <translation>没有订单“%1”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="211"/>
+        <location filename="../../models/common/enginetext.cpp" line="220"/>
         <source>a fix of amount 0 changes nothing</source>
         <translation>金额为 0 的修复不会改变任何东西</translation>
     </message>
@@ -2459,8 +2512,8 @@ hash      %2</translation>
         <translation>输入内容超过了任何编号的长度。</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="73"/>
         <location filename="../../views/common/errortext.h" line="50"/>
+        <location filename="../../views/common/errortext.h" line="78"/>
         <source>The request was refused: %1</source>
         <translation>请求被拒绝：%1</translation>
     </message>
@@ -3472,220 +3525,221 @@ hash      %2</translation>
 <context>
     <name>OncePay::OrderPage</name>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="58"/>
+        <location filename="../../views/orders/orderpage.cpp" line="60"/>
         <source>&lt;h2&gt;Order investigation&lt;/h2&gt;</source>
         <translation>&lt;h2&gt;订单调查&lt;/h2&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="61"/>
+        <location filename="../../views/orders/orderpage.cpp" line="63"/>
         <source>Order, customer, transaction, callback or request id</source>
         <translation>订单号、客户编号、交易号、回调编号或请求编号</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="64"/>
+        <location filename="../../views/orders/orderpage.cpp" line="66"/>
         <source>&amp;Find</source>
         <translation>查找(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="67"/>
+        <location filename="../../views/orders/orderpage.cpp" line="70"/>
         <source>&amp;Export dossier…</source>
         <translation>导出案卷(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="69"/>
+        <location filename="../../views/orders/orderpage.cpp" line="72"/>
         <source>Save everything about this order as a PDF for a dispute</source>
         <translation>将此订单的全部信息保存为 PDF，用于争议处理</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="72"/>
+        <location filename="../../views/orders/orderpage.cpp" line="75"/>
         <source>&amp;Propose fix</source>
         <translation>提议修复(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="74"/>
+        <location filename="../../views/orders/orderpage.cpp" line="77"/>
         <source>Ask for a correction of this order or its messages; a finance reviewer approves it</source>
         <translation>申请更正此订单或其消息；由财务审核人批准</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="83"/>
+        <location filename="../../views/orders/orderpage.cpp" line="86"/>
         <source>Confirm or roll back this order…</source>
         <translation>确认或回滚此订单…</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="86"/>
+        <location filename="../../views/orders/orderpage.cpp" line="89"/>
         <source>Requeue or resolve its stuck messages…</source>
         <translation>重新入队或解决其滞留的消息…</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="135"/>
+        <location filename="../../views/orders/orderpage.cpp" line="138"/>
         <source>Search for an order by any of its identifiers.</source>
         <translation>可用订单的任一编号进行搜索。</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="165"/>
+        <location filename="../../views/orders/orderpage.cpp" line="168"/>
         <source>&amp;Timeline</source>
         <translation>时间线(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="172"/>
+        <location filename="../../views/orders/orderpage.cpp" line="175"/>
         <source>Select a callback to see its body and headers as received.</source>
         <translation>选择一条回调，查看收到时的原始报文和请求头。</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="178"/>
+        <location filename="../../views/orders/orderpage.cpp" line="181"/>
         <source>&amp;Callbacks</source>
         <translation>回调(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="182"/>
+        <location filename="../../views/orders/orderpage.cpp" line="185"/>
         <source>&lt;b&gt;Payments&lt;/b&gt;</source>
         <translation>&lt;b&gt;支付记录&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="184"/>
+        <location filename="../../views/orders/orderpage.cpp" line="187"/>
         <source>&lt;b&gt;Ledger&lt;/b&gt;</source>
         <translation>&lt;b&gt;账本&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="186"/>
+        <location filename="../../views/orders/orderpage.cpp" line="189"/>
         <source>&lt;b&gt;Refunds due&lt;/b&gt;</source>
         <translation>&lt;b&gt;待退款&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="188"/>
+        <location filename="../../views/orders/orderpage.cpp" line="191"/>
         <source>&amp;Payments and ledger</source>
         <translation>支付与账本(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="189"/>
+        <location filename="../../views/orders/orderpage.cpp" line="192"/>
         <source>&amp;Requests</source>
         <translation>请求(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="191"/>
+        <location filename="../../views/orders/orderpage.cpp" line="194"/>
         <source>Purchase and &amp;logistics</source>
         <translation>采购与物流(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="198"/>
+        <location filename="../../views/orders/orderpage.cpp" line="201"/>
         <source>&amp;Audit rows</source>
         <translation>审计记录(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="276"/>
+        <location filename="../../views/orders/orderpage.cpp" line="285"/>
+        <location filename="../../views/orders/orderpage.cpp" line="296"/>
         <source>Searching…</source>
         <translation>搜索中……</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="301"/>
+        <location filename="../../views/orders/orderpage.cpp" line="366"/>
         <source>No order matches “%1”.</source>
         <translation>没有与“%1”匹配的订单。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/orders/orderpage.cpp" line="304"/>
+        <location filename="../../views/orders/orderpage.cpp" line="369"/>
         <source>%n orders match; choose one.</source>
         <translation>
             <numerusform>有 %n 个订单匹配，请选择一个。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="318"/>
+        <location filename="../../views/orders/orderpage.cpp" line="382"/>
         <source>Loading order %1…</source>
         <translation>正在加载订单 %1……</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="373"/>
+        <location filename="../../views/orders/orderpage.cpp" line="437"/>
         <source>&lt;h3&gt;Order %1 — %2, version %3&lt;/h3&gt;</source>
         <translation>&lt;h3&gt;订单 %1 —— %2，版本 %3&lt;/h3&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="376"/>
+        <location filename="../../views/orders/orderpage.cpp" line="440"/>
         <source>Amount: %1</source>
         <translation>金额：%1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="377"/>
+        <location filename="../../views/orders/orderpage.cpp" line="441"/>
         <source>Customer: %1</source>
         <translation>客户：%1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="379"/>
+        <location filename="../../views/orders/orderpage.cpp" line="443"/>
         <source>Current attempt: %1 on %2</source>
         <translation>当前支付尝试：%1（%2）</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="381"/>
+        <location filename="../../views/orders/orderpage.cpp" line="445"/>
         <source>Transaction: %1</source>
         <translation>交易号：%1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="383"/>
+        <location filename="../../views/orders/orderpage.cpp" line="447"/>
         <source>Reason: %1</source>
         <translation>原因：%1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="384"/>
+        <location filename="../../views/orders/orderpage.cpp" line="448"/>
         <source>Updated: %1</source>
         <translation>更新时间：%1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="402"/>
+        <location filename="../../views/orders/orderpage.cpp" line="466"/>
         <source>Path: %1</source>
         <translation>路径：%1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/orders/orderpage.cpp" line="406"/>
+        <location filename="../../views/orders/orderpage.cpp" line="470"/>
         <source>%n refused attempt(s)</source>
         <translation>
             <numerusform>%n 次被拒绝的尝试</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/orders/orderpage.cpp" line="421"/>
+        <location filename="../../views/orders/orderpage.cpp" line="485"/>
         <source>%n event(s) in the timeline.</source>
         <translation>
             <numerusform>时间线中共有 %n 个事件。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="430"/>
+        <location filename="../../views/orders/orderpage.cpp" line="494"/>
         <source>Export dossier</source>
         <translation>导出案卷</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="431"/>
+        <location filename="../../views/orders/orderpage.cpp" line="495"/>
         <source>PDF documents (*.pdf)</source>
         <translation>PDF 文档 (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="448"/>
+        <location filename="../../views/orders/orderpage.cpp" line="512"/>
         <source>Writing the dossier of order %1…</source>
         <translation>正在写入订单 %1 的案卷…</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="473"/>
+        <location filename="../../views/orders/orderpage.cpp" line="537"/>
         <source>The dossier was not exported: %1</source>
         <translation>案卷未导出：%1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/orders/orderpage.cpp" line="477"/>
+        <location filename="../../views/orders/orderpage.cpp" line="541"/>
         <source>Dossier saved to %1 (%n page(s), SHA-256 %2).</source>
         <translation>
             <numerusform>案卷已保存到 %1（%n 页，SHA-256 %2）。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="521"/>
+        <location filename="../../views/orders/orderpage.cpp" line="585"/>
         <source>Signature: verified by the gateway before the callback was stored.</source>
         <translation>签名：网关在存储该回调之前已验证。</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="522"/>
+        <location filename="../../views/orders/orderpage.cpp" line="586"/>
         <source>Signature: verified by the gateway before the callback was stored — %1</source>
         <translation>签名：网关在存储该回调之前已验证 —— %1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="525"/>
+        <location filename="../../views/orders/orderpage.cpp" line="589"/>
         <source>Callback %1 from %2
 %3
 Unsigned, wrongly signed or late requests are refused: only the refusal is recorded (reason, size, body hash), never the request.
@@ -3911,32 +3965,32 @@ Body:
 <context>
     <name>OncePay::ProposeFixDialog</name>
     <message>
-        <location filename="../../views/fixes/proposefixdialog.cpp" line="23"/>
+        <location filename="../../views/fixes/proposefixdialog.cpp" line="25"/>
         <source>Propose a fix</source>
         <translation>提议修复</translation>
     </message>
     <message>
-        <location filename="../../views/fixes/proposefixdialog.cpp" line="30"/>
+        <location filename="../../views/fixes/proposefixdialog.cpp" line="32"/>
         <source>— choose a reason —</source>
         <translation>— 选择原因 —</translation>
     </message>
     <message>
-        <location filename="../../views/fixes/proposefixdialog.cpp" line="35"/>
+        <location filename="../../views/fixes/proposefixdialog.cpp" line="37"/>
         <source>What you saw and why this fix is right (required, audited)</source>
         <translation>您看到了什么，为什么这个修复是正确的（必填，记入审计）</translation>
     </message>
     <message>
-        <location filename="../../views/fixes/proposefixdialog.cpp" line="39"/>
+        <location filename="../../views/fixes/proposefixdialog.cpp" line="41"/>
         <source>empty: the discrepancy&apos;s own difference</source>
         <translation>留空：使用差异本身的差额</translation>
     </message>
     <message>
-        <location filename="../../views/fixes/proposefixdialog.cpp" line="40"/>
+        <location filename="../../views/fixes/proposefixdialog.cpp" line="42"/>
         <source>&amp;Amount (%1):</source>
         <translation>金额（%1）(&amp;A)：</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/fixes/proposefixdialog.cpp" line="52"/>
+        <location filename="../../views/fixes/proposefixdialog.cpp" line="102"/>
         <source>… and %n more</source>
         <translation>
             <numerusform>… 另有 %n 项</numerusform>
@@ -3958,7 +4012,7 @@ Body:
         <translation>修复(&amp;F)：</translation>
     </message>
     <message>
-        <location filename="../../views/fixes/proposefixdialog.cpp" line="69"/>
+        <location filename="../../views/fixes/proposefixdialog.cpp" line="111"/>
         <source>Targets (%1):</source>
         <translation>对象（%1）：</translation>
     </message>
@@ -3973,17 +4027,22 @@ Body:
         <translation>备注(&amp;C)：</translation>
     </message>
     <message>
-        <location filename="../../views/fixes/proposefixdialog.cpp" line="93"/>
+        <location filename="../../views/fixes/proposefixdialog.cpp" line="112"/>
+        <source>Targets (%1 of %2):</source>
+        <translation>对象（共 %2 个中的 %1 个）：</translation>
+    </message>
+    <message>
+        <location filename="../../views/fixes/proposefixdialog.cpp" line="124"/>
         <source>Choose a reason.</source>
         <translation>请选择原因。</translation>
     </message>
     <message>
-        <location filename="../../views/fixes/proposefixdialog.cpp" line="95"/>
+        <location filename="../../views/fixes/proposefixdialog.cpp" line="126"/>
         <source>Write a comment.</source>
         <translation>请填写备注。</translation>
     </message>
     <message>
-        <location filename="../../views/fixes/proposefixdialog.cpp" line="98"/>
+        <location filename="../../views/fixes/proposefixdialog.cpp" line="129"/>
         <source>The amount is not a valid %1 amount.</source>
         <translation>该金额不是有效的 %1 金额。</translation>
     </message>
@@ -4424,51 +4483,56 @@ Body:
     </message>
     <message>
         <location filename="../../models/fixes/adminmodels.cpp" line="59"/>
+        <source>How long past its end (ms) a worker&apos;s lease must be before a fix may requeue or resolve its message: clocks of other hosts may run ahead</source>
+        <translation>工作进程的租约须在结束后超过此时长（毫秒），修复才能重新排队或了结其消息：其他主机的时钟可能偏快</translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/adminmodels.cpp" line="64"/>
         <source>Failed sign-ins before an account locks</source>
         <translation>账号锁定前允许的登录失败次数</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/adminmodels.cpp" line="61"/>
+        <location filename="../../models/fixes/adminmodels.cpp" line="66"/>
         <source>How long a locked account stays locked</source>
         <translation>账号锁定的时长</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/adminmodels.cpp" line="63"/>
+        <location filename="../../models/fixes/adminmodels.cpp" line="68"/>
         <source>Largest webhook body accepted</source>
         <translation>接受的最大 Webhook 正文</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/adminmodels.cpp" line="65"/>
+        <location filename="../../models/fixes/adminmodels.cpp" line="70"/>
         <source>Allowed clock difference of a signed webhook, both ways</source>
         <translation>签名 Webhook 允许的时钟偏差（双向）</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/adminmodels.cpp" line="102"/>
+        <location filename="../../models/fixes/adminmodels.cpp" line="107"/>
         <source>Setting</source>
         <translation>参数</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/adminmodels.cpp" line="104"/>
+        <location filename="../../models/fixes/adminmodels.cpp" line="109"/>
         <source>Value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/adminmodels.cpp" line="111"/>
+        <location filename="../../models/fixes/adminmodels.cpp" line="116"/>
         <source>Allowed</source>
         <translation>允许范围</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/adminmodels.cpp" line="114"/>
+        <location filename="../../models/fixes/adminmodels.cpp" line="119"/>
         <source>Meaning</source>
         <translation>含义</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/adminmodels.cpp" line="116"/>
+        <location filename="../../models/fixes/adminmodels.cpp" line="121"/>
         <source>Changed by</source>
         <translation>修改人</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/adminmodels.cpp" line="118"/>
+        <location filename="../../models/fixes/adminmodels.cpp" line="123"/>
         <source>Changed</source>
         <translation>修改时间</translation>
     </message>
@@ -4546,42 +4610,42 @@ Body:
 <context>
     <name>OncePay::StaffModel</name>
     <message>
-        <location filename="../../models/fixes/adminmodels.cpp" line="79"/>
+        <location filename="../../models/fixes/adminmodels.cpp" line="84"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/adminmodels.cpp" line="81"/>
+        <location filename="../../models/fixes/adminmodels.cpp" line="86"/>
         <source>Name</source>
         <translation>姓名</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/adminmodels.cpp" line="83"/>
+        <location filename="../../models/fixes/adminmodels.cpp" line="88"/>
         <source>Role</source>
         <translation>角色</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/adminmodels.cpp" line="86"/>
+        <location filename="../../models/fixes/adminmodels.cpp" line="91"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/adminmodels.cpp" line="89"/>
+        <location filename="../../models/fixes/adminmodels.cpp" line="94"/>
         <source>disabled</source>
         <translation>已停用</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/adminmodels.cpp" line="89"/>
+        <location filename="../../models/fixes/adminmodels.cpp" line="94"/>
         <source>locked</source>
         <translation>已锁定</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/adminmodels.cpp" line="89"/>
+        <location filename="../../models/fixes/adminmodels.cpp" line="94"/>
         <source>active</source>
         <translation>正常</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/adminmodels.cpp" line="94"/>
+        <location filename="../../models/fixes/adminmodels.cpp" line="99"/>
         <source>Created</source>
         <translation>创建时间</translation>
     </message>
@@ -4660,81 +4724,86 @@ Body:
 <context>
     <name>OncePay::StuckPage</name>
     <message>
-        <location filename="../../views/stuck/stuckpage.cpp" line="38"/>
+        <location filename="../../views/stuck/stuckpage.cpp" line="39"/>
         <source>&lt;h2&gt;Stuck records&lt;/h2&gt;</source>
         <translation>&lt;h2&gt;滞留记录&lt;/h2&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/stuck/stuckpage.cpp" line="41"/>
+        <location filename="../../views/stuck/stuckpage.cpp" line="42"/>
         <source>All kinds</source>
         <translation>全部类型</translation>
     </message>
     <message>
-        <location filename="../../views/stuck/stuckpage.cpp" line="46"/>
+        <location filename="../../views/stuck/stuckpage.cpp" line="47"/>
         <source>Any age past the threshold</source>
         <translation>超过阈值的全部</translation>
     </message>
     <message>
-        <location filename="../../views/stuck/stuckpage.cpp" line="47"/>
+        <location filename="../../views/stuck/stuckpage.cpp" line="48"/>
         <source>Older than 1 hour</source>
         <translation>超过 1 小时</translation>
     </message>
     <message>
-        <location filename="../../views/stuck/stuckpage.cpp" line="48"/>
+        <location filename="../../views/stuck/stuckpage.cpp" line="49"/>
         <source>Older than 1 day</source>
         <translation>超过 1 天</translation>
     </message>
     <message>
-        <location filename="../../views/stuck/stuckpage.cpp" line="49"/>
+        <location filename="../../views/stuck/stuckpage.cpp" line="50"/>
         <source>Older than 7 days</source>
         <translation>超过 7 天</translation>
     </message>
     <message>
-        <location filename="../../views/stuck/stuckpage.cpp" line="52"/>
+        <location filename="../../views/stuck/stuckpage.cpp" line="53"/>
         <source>&amp;Refresh</source>
         <translation>刷新(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../views/stuck/stuckpage.cpp" line="74"/>
+        <location filename="../../views/stuck/stuckpage.cpp" line="75"/>
         <source>Enter or double-click opens the order</source>
         <translation>按回车或双击打开订单</translation>
     </message>
     <message>
-        <location filename="../../views/stuck/stuckpage.cpp" line="81"/>
+        <location filename="../../views/stuck/stuckpage.cpp" line="82"/>
         <source>&amp;Propose fix…</source>
         <translation>提议修复(&amp;P)…</translation>
     </message>
     <message>
-        <location filename="../../views/stuck/stuckpage.cpp" line="83"/>
+        <location filename="../../views/stuck/stuckpage.cpp" line="84"/>
         <source>Requeue or resolve the selected messages, or confirm or roll back the selected order; a finance reviewer approves it</source>
         <translation>重新排队或结案所选消息，或确认、回滚所选订单；由财务审核人批准</translation>
     </message>
     <message>
-        <location filename="../../views/stuck/stuckpage.cpp" line="98"/>
+        <location filename="../../views/stuck/stuckpage.cpp" line="99"/>
         <source>&amp;Kind:</source>
         <translation>类型(&amp;K)：</translation>
     </message>
     <message>
-        <location filename="../../views/stuck/stuckpage.cpp" line="102"/>
+        <location filename="../../views/stuck/stuckpage.cpp" line="103"/>
         <source>A&amp;ge:</source>
         <translation>时长(&amp;G)：</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/stuck/stuckpage.cpp" line="148"/>
+        <location filename="../../views/stuck/stuckpage.cpp" line="166"/>
         <source>%n record(s) need attention.</source>
         <translation>
             <numerusform>%n 条记录需要处理。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/stuck/stuckpage.cpp" line="151"/>
+        <location filename="../../views/stuck/stuckpage.cpp" line="169"/>
         <source>Showing the oldest %1 of each kind.</source>
         <translation>每种类型仅显示最早的 %1 条。</translation>
     </message>
     <message>
-        <location filename="../../views/stuck/stuckpage.cpp" line="152"/>
+        <location filename="../../views/stuck/stuckpage.cpp" line="170"/>
         <source>Thresholds from the operations settings: messages and orders after %1, requests after %2.</source>
         <translation>阈值来自运维设置：消息和订单超过 %1，请求超过 %2。</translation>
+    </message>
+    <message>
+        <location filename="../../views/stuck/stuckpage.cpp" line="176"/>
+        <source>Expired leases are offered no fix until this is corrected: %1</source>
+        <translation>在更正此项之前，租约已过期的消息不提供修复：%1</translation>
     </message>
 </context>
 <context>
@@ -4858,38 +4927,42 @@ Body:
 %1</translation>
     </message>
     <message>
-        <location filename="../../views/fixes/fixactions.cpp" line="50"/>
-        <location filename="../../views/fixes/fixactions.cpp" line="56"/>
-        <location filename="../../views/fixes/fixactions.cpp" line="91"/>
-        <location filename="../../views/fixes/fixactions.cpp" line="106"/>
-        <location filename="../../views/fixes/fixactions.cpp" line="108"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="72"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="93"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="98"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="111"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="146"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="161"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="163"/>
         <source>Propose a fix</source>
         <translation>提议修复</translation>
     </message>
     <message>
-        <location filename="../../views/fixes/fixactions.cpp" line="51"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="94"/>
         <source>Your role may not propose fixes.</source>
         <translation>您的角色不能提议修复。</translation>
     </message>
     <message>
-        <location filename="../../views/fixes/fixactions.cpp" line="57"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="69"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="99"/>
         <source>No fix fits the selected rows.</source>
         <translation>没有适用于所选行的修复。</translation>
     </message>
     <message>
-        <location filename="../../views/fixes/fixactions.cpp" line="92"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="112"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="147"/>
         <source>Nothing was proposed: %1</source>
         <translation>未提交任何提议：%1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/fixes/fixactions.cpp" line="95"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="150"/>
         <source>%n fix(es) proposed and waiting for approval.</source>
         <translation>
             <numerusform>已提议 %n 项修复，等待审批。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/fixes/fixactions.cpp" line="102"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="157"/>
         <source>Refused:</source>
         <translation>被拒绝：</translation>
     </message>

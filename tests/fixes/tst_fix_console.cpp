@@ -8,10 +8,13 @@
 #include "audit/auditshipper.h"
 #include "audit/auditverifier.h"
 #include "auth/staffservice.h"
+#include "common/enginetext.h"
 #include "enginefixture.h"
 #include "fixes/adminmodels.h"
 #include "fixes/fixmodels.h"
+#include "fixes/fixrules.h"
 #include "fixes/fixservice.h"
+#include "fixes/fixsettings.h"
 #include "fixes/proposefixdialog.h"
 #include "investigation/ordermodels.h"
 #include "investigation/orderpicturequery.h"
@@ -33,6 +36,7 @@
 #include <QTableView>
 #include <QTest>
 #include <QTimer>
+#include <QTranslator>
 
 using namespace OncePay;
 using namespace OncePay::Test;
@@ -455,6 +459,52 @@ private Q_SLOTS:
         QCOMPARE(f.count("SELECT COUNT(*) FROM audit_outbox WHERE action = 'fix.refused' AND"
                          " reason LIKE '%already has an open proposal%'"),
                  1);
+    }
+
+    // The fix rule's new sentences (a lease within the clock-skew allowance, a lease judged
+    // without one, a bad fixes.lease_skew_ms) are engine templates the console recognises, so
+    // they read in the interface language once translated: with a translator that marks what it
+    // translates, each comes back marked, its numbers and ids put back.
+    void theLeaseSkewSentencesAreEngineTemplates()
+    {
+        struct Marking : QTranslator {
+            QString translate(const char *, const char *source, const char *, int) const override
+            {
+                return QStringLiteral("[zh] ") + QString::fromUtf8(source);
+            }
+            bool isEmpty() const override { return false; }
+        } marking;
+        QVERIFY(QCoreApplication::installTranslator(&marking));
+        const qint64 now = 1767225600000;
+        const FixTargetState held{.targetKind = QStringLiteral("message"),
+                                  .targetId = QStringLiteral("stripe:evt_x"),
+                                  .status = QStringLiteral("processing"),
+                                  .leaseUntilMs = now - 12000};
+        const QString within =
+            fixFits(FixKind::RequeueMessage, held, {.nowMs = now, .leaseSkewMs = 30000})
+                .error()
+                .message;
+        const QString unjudged =
+            fixFits(FixKind::ResolveMessage, held, {.nowMs = now}).error().message;
+        auto made = ScratchDatabases::create(Dialect::Sqlite);
+        QVERIFY(made.ok());
+        auto dbs = std::move(made).value();
+        EngineFixture f(*dbs);
+        QVERIFY(setSetting(f, "fixes.lease_skew_ms", "soon"));
+        const QString bad = FixSettings::leaseSkewMs(*f.orders).error().message;
+        const QString shownWithin = Labels::engineText(within);
+        const QString shownUnjudged = Labels::engineText(unjudged);
+        const QString shownBad = Labels::engineText(bad);
+        QCoreApplication::removeTranslator(&marking);
+        QVERIFY2(shownWithin.startsWith("[zh] message stripe:evt_x is processing under a lease "
+                                        "that ended 12000 ms ago, within the clock-skew "
+                                        "allowance of 30000 ms"),
+                 qPrintable(shownWithin));
+        QVERIFY2(shownUnjudged.startsWith("[zh] message stripe:evt_x is processing under a lease "
+                                          "that ended; without a valid clock-skew allowance"),
+                 qPrintable(shownUnjudged));
+        QCOMPARE(shownBad, QStringLiteral("[zh] ops setting fixes.lease_skew_ms is not a whole "
+                                          "number from 0 to 3600000: 'soon'"));
     }
 
     void ownProposalCannotBeDecidedInTheConsole()
