@@ -1,6 +1,6 @@
-// oncepay staff add | disable | reset-password | set-role | list — the administrator's tool for
-// staff accounts. Passwords come from stdin (first line; prompted without echo on a terminal),
-// never from an argument, which other users could read in the process list.
+// oncepay staff add | disable | enable | reset-password | set-role | list — the administrator's
+// tool for staff accounts. Passwords come from stdin (first line; prompted without echo on a
+// terminal), never from an argument, which other users could read in the process list.
 
 #include "auth/staffservice.h"
 #include "cli.h"
@@ -136,6 +136,27 @@ int disable(Context &ctx, const QCommandLineParser &p)
     return Ok;
 }
 
+int enable(Context &ctx, const QCommandLineParser &p)
+{
+    QString user;
+    if (int rc = oneUser(ctx, p, "enable", &user); rc != Ok)
+        return rc;
+    auto c = openMigrated(ctx.config.orders, QStringLiteral("cli-staff"));
+    if (!c)
+        return fail(ctx, c.error());
+    // As disable: a refusal (unknown account, enabled already) is audited by the service and
+    // exits 1; a missing reason goes to the service too (audited) and exits 2.
+    auto a = StaffService(*c, Clock::system())
+                 .enable(user, operatorActor(), p.value(QStringLiteral("reason")));
+    if (!a && a.error().reason == u"reason_required")
+        return ctx.err << "oncepay staff enable: --reason is required\n", Usage;
+    if (!a)
+        return fail(ctx, a.error());
+    ctx.out << "enabled ";
+    printAccount(ctx.out, *a);
+    return Ok;
+}
+
 int resetPassword(Context &ctx, const QCommandLineParser &p)
 {
     QString user;
@@ -225,6 +246,14 @@ const bool registered = registerCommands({
                       QStringLiteral("TEXT")});
      },
      disable},
+    {{QStringLiteral("staff"), QStringLiteral("enable")},
+     QStringLiteral("enable a disabled staff account again (clears failed sign-ins and a lock)"),
+     QStringLiteral("USER"),
+     [](QCommandLineParser &p) {
+         p.addOption({QStringLiteral("reason"), QStringLiteral("Why (required; audited)."),
+                      QStringLiteral("TEXT")});
+     },
+     enable},
     {{QStringLiteral("staff"), QStringLiteral("reset-password")},
      QStringLiteral("set a new password (from stdin) and lift a lock"),
      QStringLiteral("USER"),

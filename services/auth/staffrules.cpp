@@ -36,6 +36,22 @@ Result<void> disableFits(const StaffChange &change)
         return makeError(ErrorCode::Conflict,
                          QStringLiteral("an administrator may not disable their own account"),
                          QStringLiteral("own_account"));
+    if (change.disabled)
+        return makeError(ErrorCode::Conflict,
+                         QStringLiteral("%1 is disabled already").arg(change.username),
+                         QStringLiteral("already_disabled"));
+    return {};
+}
+
+Result<void> enableFits(const StaffChange &change)
+{
+    if (change.reason)
+        if (auto r = staffReasonGiven(*change.reason); !r)
+            return r;
+    if (!change.disabled)
+        return makeError(ErrorCode::Conflict,
+                         QStringLiteral("%1 is enabled already").arg(change.username),
+                         QStringLiteral("already_enabled"));
     return {};
 }
 

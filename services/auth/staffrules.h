@@ -1,7 +1,7 @@
 #pragma once
 
 // Which staff account changes fit an account as it stands: the one rule both StaffService
-// (setRole, disable) and the administration page (which buttons it offers for the selected
+// (setRole, disable, enable) and the administration page (which buttons it offers for the selected
 // account, when its dialog's OK is on) ask, so the two cannot drift. Pure: no database; the
 // caller says what it read.
 //
@@ -27,6 +27,7 @@ struct StaffChange {
     QString by = {};                       // the actor's id (a user name, or the CLI's cli:…)
     QString username = {};                 // the account changed
     StaffRole role = StaffRole::Agent;     // its role as read
+    bool disabled = false;                 // whether it is disabled, as read
     std::optional<StaffRole> newRole = {}; // a role change: the role asked for
     // The reason given; unset while the change is only being offered (nothing asked yet).
     std::optional<QString> reason = {};
@@ -43,7 +44,14 @@ Result<void> roleChangeFits(const StaffChange &change);
 
 // Whether `change` may disable the account. Refused, in this order: Invalid "reason_required"
 // (a reason given but blank), Conflict "own_account" (an administrator does not disable their
-// own account). `role` and `newRole` play no part.
+// own account), Conflict "already_disabled" (the account is disabled). `role` and `newRole`
+// play no part.
 Result<void> disableFits(const StaffChange &change);
+
+// Whether `change` may enable (re-enable) the account. Refused, in this order: Invalid
+// "reason_required" (a reason given but blank), Conflict "already_enabled" (the account is not
+// disabled; one's own account always is not, or one could not ask). `role` and `newRole` play
+// no part.
+Result<void> enableFits(const StaffChange &change);
 
 } // namespace OncePay

@@ -167,11 +167,10 @@ Result<StaffAccount> StaffService::disable(const QString &username, const Actor 
             if (auto r = disableFits({.by = by.id,
                                       .username = before.username,
                                       .role = before.role,
+                                      .disabled = before.disabled,
                                       .reason = reason});
                 !r)
                 return r.error();
-            if (before.disabled)
-                return before; // nothing to do
             if (lastEnabledAdmin(before, admins))
                 return makeError(
                     ErrorCode::Conflict,
@@ -184,9 +183,44 @@ Result<StaffAccount> StaffService::disable(const QString &username, const Actor 
         });
     if (!done)
         return refused(done.error());
-    if (done->changed)
-        spdlog::info("staff account {} disabled by {}", username.toStdString(),
-                     by.id.toStdString());
+    spdlog::info("staff account {} disabled by {}", username.toStdString(), by.id.toStdString());
+    return done->after;
+}
+
+Result<StaffAccount> StaffService::enable(const QString &username, const Actor &by,
+                                          const QString &reason) const
+{
+    const QString step = QStringLiteral("enable");
+    auto refused = [&](const Error &why) {
+        return refuse(why, step, username, by, Audited::EveryRefusal);
+    };
+    if (auto r = require(by, Action::ManageStaff); !r)
+        return refused(r.error());
+    if (auto r = staffReasonGiven(reason); !r)
+        return refused(r.error());
+    // The same locks in the same order as a disable or a role change (changeAccount), although
+    // an enable never takes an administrator away: an enable meeting a disable of the same
+    // account then waits for it, instead of the two locking the rows in opposite orders.
+    auto done = changeAccount(
+        username, by, reason, QStringLiteral("staff.enabled"),
+        [&](const StaffAccount &before, const QList<qint64> &) -> Result<StaffAccount> {
+            if (auto r = enableFits({.by = by.id,
+                                     .username = before.username,
+                                     .role = before.role,
+                                     .disabled = before.disabled,
+                                     .reason = reason});
+                !r)
+                return r.error();
+            StaffAccount after = before;
+            after.disabled = false;
+            // Failed sign-ins (and a lock) gathered while disabled do not count against them.
+            after.failedAttempts = 0;
+            after.lockedUntil = 0;
+            return after;
+        });
+    if (!done)
+        return refused(done.error());
+    spdlog::info("staff account {} enabled by {}", username.toStdString(), by.id.toStdString());
     return done->after;
 }
 
@@ -294,13 +328,19 @@ Result<StaffService::AccountChange> StaffService::changeAccount(
         auto wanted = decide(*before, *admins);
         if (!wanted)
             return wanted.error();
-        if (wanted->role == before->role && wanted->disabled == before->disabled)
+        const bool attemptsChanged = wanted->failedAttempts != before->failedAttempts ||
+                                     wanted->lockedUntil != before->lockedUntil;
+        if (wanted->role == before->role && wanted->disabled == before->disabled &&
+            !attemptsChanged)
             return AccountChange{*before, *before, false};
         const qint64 now = m_clock.nowMs();
+        // The row is locked: the failed sign-ins and the lock written back are the ones read.
         auto n = Sql::update(
             m_c.db(),
-            QStringLiteral("UPDATE staff SET role = ?, disabled = ?, updated_at = ? WHERE id = ?"),
-            {staffRoleName(wanted->role), wanted->disabled ? 1 : 0, now, before->id});
+            QStringLiteral("UPDATE staff SET role = ?, disabled = ?, failed_attempts = ?,"
+                           " locked_until = ?, updated_at = ? WHERE id = ?"),
+            {staffRoleName(wanted->role), wanted->disabled ? 1 : 0, wanted->failedAttempts,
+             wanted->lockedUntil ? QVariant(wanted->lockedUntil) : QVariant(), now, before->id});
         if (!n)
             return n.error();
         if (*n != 1)
@@ -309,10 +349,18 @@ Result<StaffService::AccountChange> StaffService::changeAccount(
         StaffAccount after = *before;
         after.role = wanted->role;
         after.disabled = wanted->disabled;
+        after.failedAttempts = wanted->failedAttempts;
+        after.lockedUntil = wanted->lockedUntil;
         after.updatedAt = now;
         AuditEvent e = staffEvent(by, action, after);
         e.before = accountJson(*before);
         e.after = accountJson(after);
+        if (attemptsChanged)
+            for (auto [json, a] : {std::pair{&e.before, &*before}, std::pair{&e.after, &after}}) {
+                json->insert(QStringLiteral("failed_attempts"), a->failedAttempts);
+                json->insert(QStringLiteral("locked_until"),
+                             a->lockedUntil ? QJsonValue(a->lockedUntil) : QJsonValue());
+            }
         e.reason = reason;
         if (auto r = AuditOutbox::record(m_c.db(), e, m_clock); !r)
             return r.error();

@@ -37,17 +37,30 @@ public:
 
     Result<StaffAccount> add(const NewStaff &staff, const QString &password, const Actor &by) const;
     // Disables `username` (they can no longer sign in; their open pages are refused at the
-    // next change) and returns the account as it is now; an account disabled already is
-    // returned as it is. Refused, with nothing changed: Forbidden when `by` may not manage
-    // staff (for a staff actor: as the account is now, read inside the change's transaction);
-    // Invalid "reason_required" (an empty or blank `reason`); NotFound "unknown_staff";
-    // Conflict "own_account" (an administrator does not disable their own account) and
+    // next change) and returns the account as it is now. Refused, with nothing changed:
+    // Forbidden when `by` may not manage staff (for a staff actor: as the account is now, read
+    // inside the change's transaction); Invalid "reason_required" (an empty or blank
+    // `reason`); NotFound "unknown_staff"; Conflict "own_account" (an administrator does not
+    // disable their own account), "already_disabled" (the account is disabled already) and
     // "last_admin" (the last enabled administrator stays enabled, whoever asks). The rules on
     // the account's own state are disableFits (staffrules.h). A disable leaves a
     // staff.disabled audit row (before, after, `reason`), every refusal a staff.refused row
     // (step disable); a database failure an error log line.
     Result<StaffAccount> disable(const QString &username, const Actor &by,
                                  const QString &reason) const;
+    // Enables `username` again (a disabled account; they may sign in with their password, with
+    // a fresh count of failed sign-ins and no lock: what they met while disabled does not count)
+    // and returns the account as it is now. Refused, with nothing changed: Forbidden when `by`
+    // may not manage staff (for a staff actor: as the account is now, read inside the change's
+    // transaction); Invalid "reason_required" (an empty or blank `reason`); NotFound
+    // "unknown_staff"; Conflict "already_enabled" (the account is not disabled). The rules on
+    // the account's own state are enableFits (staffrules.h). Takes the same row locks in the
+    // same order as disable and setRole (changeAccount), so an enable and a disable of the same
+    // account take turns. An enable leaves a staff.enabled audit row (before, after — with the
+    // failed sign-ins and lock it cleared, when there were any — and `reason`), every refusal a
+    // staff.refused row (step enable); a database failure an error log line.
+    Result<StaffAccount> enable(const QString &username, const Actor &by,
+                                const QString &reason) const;
     // Sets a new password and lifts a lock.
     Result<StaffAccount> resetPassword(const QString &username, const QString &password,
                                        const Actor &by) const;
@@ -90,12 +103,13 @@ private:
     // The account `username`, its row locked (inside a transaction); NotFound
     // "unknown_staff" when there is none.
     Result<StaffAccount> lockAccount(const QString &username) const;
-    // An administrator's change of another staff account (a disable, a role change), in one
-    // transaction: the enabled administrators' rows locked first (lockEnabledAdmins), the
-    // actor's account read again (requireCurrent), the account locked; then `decide` answers
-    // the account as it is to be — or an error that refuses the change, or the account as it
-    // is when there is nothing to do — and a change of role or of disabled is written and
-    // audited as `action`, with the account before and after and the reason.
+    // An administrator's change of another staff account (a disable, an enable, a role
+    // change), in one transaction: the enabled administrators' rows locked first
+    // (lockEnabledAdmins), the actor's account read again (requireCurrent), the account locked;
+    // then `decide` answers the account as it is to be — or an error that refuses the change, or
+    // the account as it is when there is nothing to do — and a change of role, of disabled, or
+    // of the failed sign-ins and lock (an enable clears them) is written and audited as
+    // `action`, with the account before and after and the reason.
     struct AccountChange {
         StaffAccount before;
         StaffAccount after;

@@ -409,6 +409,138 @@ private Q_SLOTS:
         QCOMPARE(s.shown("amy", StaffModel::Status), QStringLiteral("disabled"));
     }
 
+    // A disabled account: Disable… is not offered (off, the rule's sentence as its tooltip, a
+    // press opens nothing) and Enable… is. Its dialog asks for a reason (OK off, saying why,
+    // until one is typed; Cancel changes nothing); OK enables the account through the service,
+    // its failed sign-ins and lock cleared, audited with the reason typed (trimmed), and the
+    // list shows it active, offering Disable… again and not Enable…. Enabled meanwhile by
+    // another console, the dialog's OK reads as the service's refusal and changes nothing.
+    void enableDialogEnablesTheAccount_data() { addEngineRows(); }
+    void enableDialogEnablesTheAccount()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        Scene s;
+        QVERIFY(s.open(std::move(dbs), false));
+        QSignalSpy changed(s.page.get(), &AdminPage::changed);
+        QSignalSpy loaded(s.page.get(), &AdminPage::loaded);
+        QVERIFY(s.pageButton("enableStaff") == s.page->enableButton());
+        QVERIFY(!s.page->enableButton()->isEnabled()); // nothing selected
+        QVERIFY(clickStaff(s, "amy"));
+        QVERIFY(s.page->disableButton()->isEnabled());
+        QVERIFY(!s.page->enableButton()->isEnabled());
+        QCOMPARE(s.page->enableButton()->toolTip(), QStringLiteral("amy is enabled already"));
+
+        QVERIFY(s.staff->disable("amy", kAdmin, "on leave").ok());
+        QVERIFY(Sql::update(s.c->db(),
+                            "UPDATE staff SET failed_attempts = 2, locked_until = ? WHERE"
+                            " username = 'amy'",
+                            {s.clock->nowMs() + 3600000})
+                    .ok());
+        s.page->refresh();
+        QVERIFY(loaded.wait(20000));
+        QCOMPARE(s.shown("amy", StaffModel::Status), QStringLiteral("disabled"));
+        QVERIFY(clickStaff(s, "amy"));
+        QVERIFY(!s.page->disableButton()->isEnabled());
+        QCOMPARE(s.page->disableButton()->toolTip(), QStringLiteral("amy is disabled already"));
+        QVERIFY(s.page->enableButton()->isEnabled());
+        QCOMPARE(s.page->enableButton()->toolTip(), QString());
+        const QString before = staffAndAudit(*s.c);
+        QCOMPARE(pressAndAnswer(s.page->disableButton(), [](QDialog *d) { d->reject(); }).dialog,
+                 QString());
+
+        QString atOpen, blank;
+        bool okAtOpen = true, okBlank = true, openAfterOk = false;
+        Answered a = pressAndAnswer(s.page->enableButton(), [&](QDialog *d) {
+            atOpen = problem(d);
+            okAtOpen = button(d, QDialogButtonBox::Ok)->isEnabled();
+            type(d, "reason", QStringLiteral("   "));
+            blank = problem(d);
+            okBlank = button(d, QDialogButtonBox::Ok)->isEnabled();
+            click(button(d, QDialogButtonBox::Ok));
+            openAfterOk = d->isVisible();
+            click(button(d, QDialogButtonBox::Cancel));
+        });
+        QCOMPARE(a.dialog, QStringLiteral("enableDialog"));
+        QCOMPARE(a.title, QStringLiteral("Enable amy"));
+        QVERIFY(!a.leftOpen);
+        QCOMPARE(atOpen, QStringLiteral("a reason is required"));
+        QVERIFY(!okAtOpen);
+        QCOMPARE(blank, QStringLiteral("a reason is required"));
+        QVERIFY(!okBlank);
+        QVERIFY(openAfterOk);
+        QVERIFY(clickStaff(s, "amy"));
+        a = pressAndAnswer(s.page->enableButton(), [&](QDialog *d) {
+            type(d, "reason", QStringLiteral("back from leave"));
+            click(button(d, QDialogButtonBox::Cancel));
+        });
+        QCOMPARE(a.dialog, QStringLiteral("enableDialog"));
+        QTest::qWait(300);
+        QCOMPARE(changed.count(), 0);
+        QCOMPARE(staffAndAudit(*s.c), before);
+
+        QVERIFY(clickStaff(s, "amy"));
+        QString ready = QStringLiteral("(not read)");
+        bool okReady = false;
+        a = pressAndAnswer(s.page->enableButton(), [&](QDialog *d) {
+            type(d, "reason", QStringLiteral("  back from leave "));
+            ready = problem(d);
+            okReady = button(d, QDialogButtonBox::Ok)->isEnabled();
+            click(button(d, QDialogButtonBox::Ok));
+        });
+        QCOMPARE(a.dialog, QStringLiteral("enableDialog"));
+        QVERIFY(!a.leftOpen);
+        QCOMPARE(ready, QString());
+        QVERIFY(okReady);
+        QTRY_COMPARE_WITH_TIMEOUT(changed.count(), 1, 20000);
+        QCOMPARE(changed.first().at(0).toBool(), true);
+        QCOMPARE(s.page->summary()->text(), QStringLiteral("Account amy enabled."));
+        const StaffAccount amy = *s.staff->find("amy");
+        QVERIFY(!amy.disabled);
+        QCOMPARE(amy.failedAttempts, 0);
+        QCOMPARE(amy.lockedUntil, 0);
+        QVERIFY(signsIn(*s.staff, "amy", "amy-secret-pw"));
+        QCOMPARE(count(*s.c, "SELECT COUNT(*) FROM audit_outbox WHERE action = 'staff.enabled'"
+                             " AND entity_id = 'amy' AND actor = 'root-admin'"
+                             " AND before_json LIKE '%\"disabled\":true%'"
+                             " AND after_json LIKE '%\"disabled\":false%'"
+                             " AND reason = 'back from leave'"),
+                 1);
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 2, 20000);
+        QCOMPARE(s.shown("amy", StaffModel::Status), QStringLiteral("active"));
+        QVERIFY(clickStaff(s, "amy"));
+        QVERIFY(s.page->disableButton()->isEnabled());
+        QVERIFY(!s.page->enableButton()->isEnabled());
+        QCOMPARE(s.page->enableButton()->toolTip(), QStringLiteral("amy is enabled already"));
+
+        // Disabled again; while the dialog is open another console enables amy: refused.
+        QVERIFY(s.staff->disable("amy", kAdmin, "on leave again").ok());
+        s.page->refresh();
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 3, 20000);
+        QVERIFY(clickStaff(s, "amy"));
+        QString beforeOk;
+        a = pressAndAnswer(s.page->enableButton(), [&](QDialog *d) {
+            type(d, "reason", QStringLiteral("back"));
+            QVERIFY(s.staff->enable("amy", Actor::system(QStringLiteral("cli:test")), "back").ok());
+            beforeOk = staffRows(*s.c);
+            click(button(d, QDialogButtonBox::Ok));
+        });
+        QCOMPARE(a.dialog, QStringLiteral("enableDialog"));
+        QVERIFY(!a.leftOpen);
+        QTRY_COMPARE_WITH_TIMEOUT(changed.count(), 2, 20000);
+        QCOMPARE(changed.at(1).at(0).toBool(), false);
+        QCOMPARE(changed.at(1).at(1).toString(),
+                 QStringLiteral("Not enabled: The request was refused: amy is enabled already"));
+        QCOMPARE(staffRows(*s.c), beforeOk);
+        QCOMPARE(count(*s.c, "SELECT COUNT(*) FROM audit_outbox WHERE action = 'staff.enabled'"
+                             " AND actor = 'root-admin'"),
+                 1);
+        QCOMPARE(count(*s.c, "SELECT COUNT(*) FROM audit_outbox WHERE action = 'staff.refused'"
+                             " AND actor = 'root-admin' AND entity_id = 'amy'"
+                             " AND after_json LIKE '%\"step\":\"enable\"%'"
+                             " AND after_json LIKE '%\"reason\":\"already_enabled\"%'"),
+                 1);
+    }
+
     // What the service refuses reads on the page as its sentence, and changes nothing. One's
     // own account is not offered at all (the buttons are off, their tooltip the rule's
     // sentence, a press opens no dialog). A dialog answered after the account or the

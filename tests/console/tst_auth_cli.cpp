@@ -1,6 +1,6 @@
 // `oncepay staff …` end to end: the password comes from stdin and never from an argument;
-// add, list, reset-password, set-role and disable leave the account and the audit rows
-// expected, and set-role's and disable's refusals their exit codes and audit rows.
+// add, list, reset-password, set-role, disable and enable leave the account and the audit rows
+// expected, and set-role's, disable's and enable's refusals their exit codes and audit rows.
 
 #include "auth/staffservice.h"
 #include "cliprocess.h"
@@ -115,6 +115,11 @@ private Q_SLOTS:
             runOncepay(base + QStringList{"staff", "disable", "agent", "--reason", "test"}, env);
         QCOMPARE(disabled.exitCode, 0);
         QVERIFY(runOncepay(base + QStringList{"staff", "list"}, env).out.contains(u"disabled"));
+        // Disabled already: refused with its own sentence, exit 1.
+        auto again =
+            runOncepay(base + QStringList{"staff", "disable", "agent", "--reason", "test"}, env);
+        QCOMPARE(again.exitCode, 1);
+        QVERIFY2(again.err.contains(u"agent is disabled already"), qPrintable(again.err));
 
         auto c = Connection::open(dbs->orders(), QStringLiteral("check"));
         QVERIFY(c.ok());
@@ -122,6 +127,58 @@ private Q_SLOTS:
         auto in = StaffService(*c, clock).authenticate("agent", "agent-demo-new", "test");
         QVERIFY(in.ok());
         QCOMPARE(in->refusal, SignInRefusal::Disabled); // right password, disabled account
+
+        // enable: a missing USER or reason is a usage error (exit 2; the reason's refusal
+        // audited), an unknown account and one enabled already are refused (exit 1); then the
+        // account is enabled again and signs in.
+        QCOMPARE(runOncepay(base + QStringList{"staff", "enable"}, env).exitCode, 2);
+        QCOMPARE(
+            runOncepay(base + QStringList{"staff", "enable", "agent", "boss", "--reason", "x"}, env)
+                .exitCode,
+            2);
+        auto noReasonEnable = runOncepay(base + QStringList{"staff", "enable", "agent"}, env);
+        QCOMPARE(noReasonEnable.exitCode, 2);
+        QVERIFY2(noReasonEnable.err.contains(u"oncepay staff enable: --reason is required"),
+                 qPrintable(noReasonEnable.err));
+        auto unknownEnabled =
+            runOncepay(base + QStringList{"staff", "enable", "nobody", "--reason", "test"}, env);
+        QCOMPARE(unknownEnabled.exitCode, 1);
+        QVERIFY2(unknownEnabled.err.contains(u"no staff account nobody"),
+                 qPrintable(unknownEnabled.err));
+        auto bossEnabled =
+            runOncepay(base + QStringList{"staff", "enable", "boss", "--reason", "test"}, env);
+        QCOMPARE(bossEnabled.exitCode, 1);
+        QVERIFY2(bossEnabled.err.contains(u"boss is enabled already"), qPrintable(bossEnabled.err));
+        QVERIFY2(bossEnabled.out.isEmpty(), qPrintable(bossEnabled.out));
+        QVERIFY(StaffService(*c, clock).find("agent")->disabled);
+        auto enabled = runOncepay(
+            base + QStringList{"staff", "enable", "agent", "--reason", "back from leave"}, env);
+        QVERIFY2(enabled.exitCode == 0, qPrintable(enabled.err));
+        QVERIFY2(enabled.out.startsWith(u"enabled agent") && enabled.out.contains(u"active"),
+                 qPrintable(enabled.out));
+        QVERIFY(!StaffService(*c, clock).find("agent")->disabled);
+        in = StaffService(*c, clock).authenticate("agent", "agent-demo-new", "test");
+        QVERIFY(in.ok());
+        QCOMPARE(in->refusal, SignInRefusal::None);
+        auto enableHelp = runOncepay(base + QStringList{"staff", "enable", "--help"}, env);
+        QCOMPARE(enableHelp.exitCode, 0);
+        QVERIFY2(enableHelp.out.contains(u"oncepay staff enable") &&
+                     enableHelp.out.contains(u"USER") && enableHelp.out.contains(u"--reason"),
+                 qPrintable(enableHelp.out));
+        QCOMPARE(Sql::scalar(c->db(),
+                             "SELECT COUNT(*) FROM audit_outbox WHERE action = 'staff.enabled' AND"
+                             " entity_id = 'agent' AND actor_role = 'system' AND"
+                             " reason = 'back from leave' AND before_json LIKE"
+                             " '%\"disabled\":true%' AND after_json LIKE '%\"disabled\":false%'")
+                     ->toInt(),
+                 1);
+        // Each refusal of an enable that reached the service: no reason, the unknown account,
+        // the one enabled already.
+        QCOMPARE(Sql::scalar(c->db(),
+                             "SELECT COUNT(*) FROM audit_outbox WHERE action = 'staff.refused' AND"
+                             " actor_role = 'system' AND after_json LIKE '%\"step\":\"enable\"%'")
+                     ->toInt(),
+                 3);
         auto rows =
             Sql::scalar(c->db(), "SELECT COUNT(*) FROM audit_outbox WHERE action IN"
                                  " ('staff.added', 'staff.password_reset', 'staff.disabled')"
@@ -140,15 +197,15 @@ private Q_SLOTS:
                      " actor_role = 'system' AND after_json LIKE '%\"step\":\"set_role\"%'");
         QCOMPARE(refused->toInt(), 5);
         // And each refusal of a disable: the last administrator, the unknown account, a blank
-        // reason.
+        // reason, the account disabled already.
         auto disableRefused = Sql::scalar(
             c->db(), "SELECT COUNT(*) FROM audit_outbox WHERE action = 'staff.refused' AND"
                      " actor_role = 'system' AND after_json LIKE '%\"step\":\"disable\"%'");
-        QCOMPARE(disableRefused->toInt(), 3);
+        QCOMPARE(disableRefused->toInt(), 4);
         auto noReason = Sql::scalar(
             c->db(), "SELECT COUNT(*) FROM audit_outbox WHERE action = 'staff.refused' AND"
                      " entity_id = 'agent' AND after_json LIKE '%\"reason\":\"reason_required\"%'");
-        QCOMPARE(noReason->toInt(), 2);
+        QCOMPARE(noReason->toInt(), 3);
         QCOMPARE(StaffService(*c, clock).find("boss")->role, StaffRole::Admin);
         QVERIFY(!StaffService(*c, clock).find("boss")->disabled);
     }

@@ -102,10 +102,13 @@ AdminPage::AdminPage(const ConnectionProfile &orders, const Actor &actor, QWidge
     add->setObjectName(QStringLiteral("addStaff"));
     m_disableButton = new QPushButton(tr("&Disable…"), this);
     m_disableButton->setObjectName(QStringLiteral("disableStaff"));
+    m_enableButton = new QPushButton(tr("&Enable…"), this);
+    m_enableButton->setObjectName(QStringLiteral("enableStaff"));
     auto *reset = new QPushButton(tr("Reset &password…"), this);
     reset->setObjectName(QStringLiteral("resetPassword"));
     connect(add, &QPushButton::clicked, this, &AdminPage::askAddStaff);
     connect(m_disableButton, &QPushButton::clicked, this, &AdminPage::askDisable);
+    connect(m_enableButton, &QPushButton::clicked, this, &AdminPage::askEnable);
     connect(reset, &QPushButton::clicked, this, &AdminPage::askResetPassword);
     m_roleButton = new QPushButton(tr("Change &role…"), this);
     m_roleButton->setObjectName(QStringLiteral("changeRole"));
@@ -125,6 +128,7 @@ AdminPage::AdminPage(const ConnectionProfile &orders, const Actor &actor, QWidge
     sb->addWidget(m_roleButton);
     sb->addWidget(reset);
     sb->addWidget(m_disableButton);
+    sb->addWidget(m_enableButton);
     sb->addWidget(add);
     sl->addLayout(sb);
 
@@ -268,6 +272,22 @@ void AdminPage::disableStaff(const QString &username, const QString &reason)
         });
 }
 
+void AdminPage::enableStaff(const QString &username, const QString &reason)
+{
+    m_busy->setBusy(true);
+    const Actor actor = m_actor;
+    runBackgroundQuery<StaffAccount>(
+        this, m_orders, QStringLiteral("staff-enable"),
+        [=](const Connection &c) {
+            return StaffService(c, Clock::system()).enable(username, actor, reason);
+        },
+        [this](const Result<StaffAccount> &r) {
+            if (r)
+                return report(true, tr("Account %1 enabled.").arg(r->username));
+            report(false, tr("Not enabled: %1").arg(actionErrorText(r.error())), r.error().message);
+        });
+}
+
 void AdminPage::setStaffRole(const QString &username, const QString &role, const QString &reason)
 {
     m_busy->setBusy(true);
@@ -293,7 +313,10 @@ void AdminPage::updateStaffButtons()
     std::optional<StaffChange> change;
     if (current.isValid()) {
         const StaffAccount account = m_staff->rowAt(current.row());
-        change = StaffChange{.by = m_actor.id, .username = account.username, .role = account.role};
+        change = StaffChange{.by = m_actor.id,
+                             .username = account.username,
+                             .role = account.role,
+                             .disabled = account.disabled};
     }
     auto offer = [&](QPushButton *button, const Result<void> &fits) {
         button->setEnabled(change && fits.ok());
@@ -301,6 +324,7 @@ void AdminPage::updateStaffButtons()
     };
     offer(m_roleButton, change ? roleChangeFits(*change) : Result<void>{});
     offer(m_disableButton, change ? disableFits(*change) : Result<void>{});
+    offer(m_enableButton, change ? enableFits(*change) : Result<void>{});
 }
 
 void AdminPage::askRole()
@@ -416,10 +440,36 @@ void AdminPage::askDisable()
                 return refusalText(disableFits({.by = by,
                                                 .username = account.username,
                                                 .role = account.role,
+                                                .disabled = account.disabled,
                                                 .reason = reason->text()}));
             },
             dialog))
         disableStaff(account.username, reason->text().trimmed());
+}
+
+void AdminPage::askEnable()
+{
+    const QModelIndex current = m_staffTable->currentIndex();
+    if (!current.isValid())
+        return;
+    const StaffAccount account = m_staff->rowAt(current.row());
+    QDialog dialog(this);
+    dialog.setObjectName(QStringLiteral("enableDialog"));
+    auto *reason = new QLineEdit;
+    reason->setObjectName(QStringLiteral("reason"));
+    reason->setPlaceholderText(tr("Why (audited)"));
+    const QString by = m_actor.id;
+    if (askForm(
+            tr("Enable %1").arg(account.username), {{tr("&Reason:"), reason}},
+            [reason, account, by] {
+                return refusalText(enableFits({.by = by,
+                                               .username = account.username,
+                                               .role = account.role,
+                                               .disabled = account.disabled,
+                                               .reason = reason->text()}));
+            },
+            dialog))
+        enableStaff(account.username, reason->text().trimmed());
 }
 
 void AdminPage::askResetPassword()

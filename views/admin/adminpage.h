@@ -1,9 +1,9 @@
 #pragma once
 
-// Administration (DESIGN.md §6, admin role): staff accounts (add, disable, reset a password,
-// change the role) and the operational thresholds in ops_settings, each change with a reason and
-// audited by the services. Admins manage; they never approve fixes. Thread contract: GUI thread
-// only.
+// Administration (DESIGN.md §6, admin role): staff accounts (add, disable, enable again, reset
+// a password, change the role) and the operational thresholds in ops_settings, each change with a
+// reason and audited by the services. Admins manage; they never approve fixes. Thread contract: GUI
+// thread only.
 
 #include "config/connectionprofile.h"
 #include "core/actor.h"
@@ -33,8 +33,12 @@ public:
     // Shown to administrators only; on for a selected account the service's rule
     // (roleChangeFits, staffrules.h) lets them change, its refusal as the tooltip otherwise.
     QPushButton *roleButton() const { return m_roleButton; }
-    // On for a selected account disableFits (staffrules.h) lets them disable.
+    // On for a selected account disableFits (staffrules.h) lets them disable (not their own,
+    // not one disabled already), its refusal as the tooltip otherwise.
     QPushButton *disableButton() const { return m_disableButton; }
+    // On for a selected account enableFits (staffrules.h) lets them enable (a disabled one),
+    // its refusal as the tooltip otherwise.
+    QPushButton *enableButton() const { return m_enableButton; }
     QLabel *summary() const { return m_summary; }
 
     // What the dialogs call when accepted.
@@ -42,6 +46,7 @@ public:
     void addStaff(const QString &username, const QString &name, const QString &role,
                   const QString &password);
     void disableStaff(const QString &username, const QString &reason);
+    void enableStaff(const QString &username, const QString &reason);
     void setStaffRole(const QString &username, const QString &role, const QString &reason);
 
 public Q_SLOTS:
@@ -55,6 +60,7 @@ private:
     void askSetting();
     void askAddStaff();
     void askDisable();
+    void askEnable();
     void askResetPassword();
     void askRole();
     void updateStaffButtons();
@@ -71,6 +77,7 @@ private:
     QTableView *m_settingsTable = nullptr;
     QPushButton *m_roleButton = nullptr;
     QPushButton *m_disableButton = nullptr;
+    QPushButton *m_enableButton = nullptr;
     QLabel *m_summary = nullptr;
     // What report() last showed (and its tooltip), until the refresh it started has loaded:
     // that refresh's failure is shown after it, not instead of it.
