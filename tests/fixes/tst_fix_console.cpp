@@ -9,6 +9,7 @@
 #include "audit/auditverifier.h"
 #include "auth/staffservice.h"
 #include "common/enginetext.h"
+#include "common/labels.h"
 #include "enginefixture.h"
 #include "fixes/adminmodels.h"
 #include "fixes/fixmodels.h"
@@ -336,8 +337,20 @@ private Q_SLOTS:
         QElapsedTimer waited;
         waited.start();
         QVERIFY(!stuck.proposeButton()->isEnabled());
+        // The button says why it waits, and until when (lease end + allowance + 1 ms).
+        QVERIFY2(stuck.proposeButton()->toolTip().contains(
+                     "clock-skew allowance (fixes.lease_skew_ms) is not past yet"),
+                 qPrintable(stuck.proposeButton()->toolTip()));
+        QVERIFY(stuck.proposeButton()->toolTip().contains(Labels::time(
+            *stuck.model()
+                 ->rowAt(stuck.proxy()
+                             ->mapToSource(stuck.table()->selectionModel()->currentIndex())
+                             .row())
+                 .leaseUntilMs +
+            14000 + 1)));
         QTRY_VERIFY_WITH_TIMEOUT(stuck.proposeButton()->isEnabled(), 10000);
         QVERIFY2(waited.elapsed() >= 1000, qPrintable(QString::number(waited.elapsed())));
+        QVERIFY(!stuck.proposeButton()->toolTip().contains("not past yet"));
 
         // A setting nobody meant: said, and no expired lease offered.
         QVERIFY(setSetting(f, "fixes.lease_skew_ms", "soon"));

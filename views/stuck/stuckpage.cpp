@@ -81,8 +81,9 @@ StuckPage::StuckPage(const ConnectionProfile &orders, const Actor &actor, QWidge
     connect(m_leaseEnds, &QTimer::timeout, this, &StuckPage::updateActions);
     m_propose = new QPushButton(tr("&Propose fix…"), this);
     m_propose->setObjectName(QStringLiteral("propose"));
-    m_propose->setToolTip(tr("Requeue or resolve the selected messages, or confirm or roll back "
-                             "the selected order; a finance reviewer approves it"));
+    m_proposeHint = tr("Requeue or resolve the selected messages, or confirm or roll back the "
+                       "selected order; a finance reviewer approves it");
+    m_propose->setToolTip(m_proposeHint);
     const auto role = parseStaffRole(actor.role);
     m_propose->setVisible(role && can(*role, Action::ProposeFix));
     m_propose->setEnabled(false);
@@ -223,11 +224,22 @@ void StuckPage::updateActions()
     const FixClock at{.nowMs = Clock::system().nowMs(), .leaseSkewMs = m_fixSetting.leaseSkewMs};
     const QList<FixTargetState> targets =
         fixTargetStates(selectedTargets(m_table, m_proxy, m_model));
-    m_propose->setEnabled(!fixKindsOffered(targets, at).isEmpty());
-    if (const auto next = fixOfferChangesAt(targets, at))
+    const bool offered = !fixKindsOffered(targets, at).isEmpty();
+    m_propose->setEnabled(offered);
+    const auto next = fixOfferChangesAt(targets, at);
+    if (next)
         m_leaseEnds->start(int(std::min<qint64>(*next - at.nowMs, 24LL * 3600 * 1000)));
     else
         m_leaseEnds->stop();
+    // Why a selected lease, listed as expired, is not offered a fix yet: the rule waits out
+    // the clock-skew allowance (its worker's clock wrote the lease end).
+    m_propose->setToolTip(
+        !offered && next
+            ? tr("A selected message may still be held by its worker: its lease end plus the "
+                 "clock-skew allowance (fixes.lease_skew_ms) is not past yet. A fix is offered "
+                 "from %1.")
+                  .arg(Labels::time(*next))
+            : m_proposeHint);
 }
 
 void StuckPage::proposeFix()

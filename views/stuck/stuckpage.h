@@ -70,6 +70,7 @@ private:
     QTimer *m_leaseEnds = nullptr;
     // The fix rule's setting (fixes.lease_skew_ms) as read with the rows.
     FixRuleSetting m_fixSetting;
+    QString m_proposeHint; // the propose button's tooltip while nothing makes it wait
     quint64 m_generation = 0;
 };
 
