@@ -234,6 +234,8 @@ const Template kTemplates[] = {
     {QT_TRANSLATE_NOOP("OncePay::EngineText", "a reason is required"), ""},
     {QT_TRANSLATE_NOOP("OncePay::EngineText", "an administrator may not disable their own account"),
      ""},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "%1 is disabled already"), "c"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "%1 is enabled already"), "c"},
     {QT_TRANSLATE_NOOP("OncePay::EngineText",
                        "%1 is the last enabled administrator and stays enabled"),
      "c"},

@@ -208,6 +208,7 @@ QString auditAction(const QString &code)
         {"logout", QT_TRANSLATE_NOOP("OncePay::AuditActions", "signed out")},
         {"staff.added", QT_TRANSLATE_NOOP("OncePay::AuditActions", "staff account added")},
         {"staff.disabled", QT_TRANSLATE_NOOP("OncePay::AuditActions", "staff account disabled")},
+        {"staff.enabled", QT_TRANSLATE_NOOP("OncePay::AuditActions", "staff account enabled")},
         {"staff.password_reset", QT_TRANSLATE_NOOP("OncePay::AuditActions", "password reset")},
         {"staff.role_changed", QT_TRANSLATE_NOOP("OncePay::AuditActions", "role changed")},
         {"staff.refused", QT_TRANSLATE_NOOP("OncePay::AuditActions", "staff change refused")},

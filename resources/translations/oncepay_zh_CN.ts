@@ -569,81 +569,86 @@
     </message>
     <message>
         <location filename="../../models/common/labels.cpp" line="211"/>
+        <source>staff account enabled</source>
+        <translation>启用员工账号</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="212"/>
         <source>password reset</source>
         <translation>重置密码</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="212"/>
+        <location filename="../../models/common/labels.cpp" line="213"/>
         <source>role changed</source>
         <translation>角色已更改</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="213"/>
+        <location filename="../../models/common/labels.cpp" line="214"/>
         <source>staff change refused</source>
         <translation>员工账户变更被拒绝</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="214"/>
+        <location filename="../../models/common/labels.cpp" line="215"/>
         <source>setting changed</source>
         <translation>修改运营参数</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="215"/>
+        <location filename="../../models/common/labels.cpp" line="216"/>
         <source>setting change refused</source>
         <translation>运营参数修改被拒绝</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="217"/>
+        <location filename="../../models/common/labels.cpp" line="218"/>
         <source>settlement statement imported</source>
         <translation>导入结算单</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="218"/>
+        <location filename="../../models/common/labels.cpp" line="219"/>
         <source>fee schedule imported</source>
         <translation>导入费率表</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="219"/>
+        <location filename="../../models/common/labels.cpp" line="220"/>
         <source>reconciliation run</source>
         <translation>运行对账</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="221"/>
+        <location filename="../../models/common/labels.cpp" line="222"/>
         <source>reconciliation run failed</source>
         <translation>对账运行失败</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="223"/>
+        <location filename="../../models/common/labels.cpp" line="224"/>
         <source>reconciliation run cancelled</source>
         <translation>对账运行已取消</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="225"/>
+        <location filename="../../models/common/labels.cpp" line="226"/>
         <source>reconciliation run refused</source>
         <translation>对账运行被拒绝</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="227"/>
+        <location filename="../../models/common/labels.cpp" line="228"/>
         <source>fee corrected automatically</source>
         <translation>手续费自动更正</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="228"/>
+        <location filename="../../models/common/labels.cpp" line="229"/>
         <source>audit trail exported</source>
         <translation>导出审计轨迹</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="230"/>
+        <location filename="../../models/common/labels.cpp" line="231"/>
         <source>audit trail access refused</source>
         <translation>审计轨迹访问被拒绝</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="231"/>
+        <location filename="../../models/common/labels.cpp" line="232"/>
         <source>audit cross-check</source>
         <translation>审计交叉核对</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="232"/>
+        <location filename="../../models/common/labels.cpp" line="233"/>
         <source>dispute dossier exported</source>
         <translation>导出争议案卷</translation>
     </message>
@@ -2191,106 +2196,116 @@ hash      %2</translation>
     </message>
     <message>
         <location filename="../../models/common/enginetext.cpp" line="237"/>
+        <source>%1 is disabled already</source>
+        <translation>%1 已是停用状态</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="238"/>
+        <source>%1 is enabled already</source>
+        <translation>%1 已是启用状态</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="239"/>
         <source>%1 is the last enabled administrator and stays enabled</source>
         <translation>%1 是最后一位启用的管理员，不能停用</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="241"/>
+        <location filename="../../models/common/enginetext.cpp" line="243"/>
         <source>%1 (%2) may not start a reconciliation run</source>
         <translation>%1（%2）无权启动对账运行</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="242"/>
+        <location filename="../../models/common/enginetext.cpp" line="244"/>
         <source>%1 (%2) may not %3: %4</source>
         <translation>%1（%2）无权%3：%4</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="243"/>
+        <location filename="../../models/common/enginetext.cpp" line="245"/>
         <source>%1 (%2) may not %3</source>
         <translation>%1（%2）无权%3</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="244"/>
+        <location filename="../../models/common/enginetext.cpp" line="246"/>
         <source>there is no such staff account</source>
         <translation>不存在该员工账户</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="245"/>
+        <location filename="../../models/common/enginetext.cpp" line="247"/>
         <source>the staff account has been disabled</source>
         <translation>该员工账户已被停用</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="246"/>
+        <location filename="../../models/common/enginetext.cpp" line="248"/>
         <source>the staff account&apos;s role is now %1</source>
         <translation>该员工账户的角色现为%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="248"/>
+        <location filename="../../models/common/enginetext.cpp" line="250"/>
         <source>the period ends before it starts</source>
         <translation>期间的结束早于开始</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="249"/>
+        <location filename="../../models/common/enginetext.cpp" line="251"/>
         <source>ops setting %1 is not a non-negative number</source>
         <translation>运营设置 %1 不是非负数</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="251"/>
+        <location filename="../../models/common/enginetext.cpp" line="253"/>
         <source>ops setting %1 is not a whole number from 0 to %2: &apos;%3&apos;</source>
         <translation>运营设置 %1 不是 0 到 %2 之间的整数：“%3”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="255"/>
+        <location filename="../../models/common/enginetext.cpp" line="257"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="256"/>
+        <location filename="../../models/common/enginetext.cpp" line="258"/>
         <source>no &apos;%1&apos; signature matches</source>
         <translation>没有匹配的“%1”签名</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="257"/>
+        <location filename="../../models/common/enginetext.cpp" line="259"/>
         <source>no v1 signature matches</source>
         <translation>没有匹配的 v1 签名</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="258"/>
+        <location filename="../../models/common/enginetext.cpp" line="260"/>
         <source>signature does not verify with the configured certificate</source>
         <translation>签名无法用所配置的证书验证</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="261"/>
+        <location filename="../../models/common/enginetext.cpp" line="263"/>
         <source>signature header has no &apos;%1&apos; signature</source>
         <translation>签名头中没有“%1”签名</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="357"/>
+        <location filename="../../models/common/enginetext.cpp" line="359"/>
         <source>read orders</source>
         <translation>查看订单</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="358"/>
+        <location filename="../../models/common/enginetext.cpp" line="360"/>
         <source>propose a fix</source>
         <translation>提议修复</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="359"/>
+        <location filename="../../models/common/enginetext.cpp" line="361"/>
         <source>approve or reject a fix</source>
         <translation>批准或驳回修复</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="360"/>
+        <location filename="../../models/common/enginetext.cpp" line="362"/>
         <source>read the audit trail</source>
         <translation>查看审计轨迹</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="361"/>
+        <location filename="../../models/common/enginetext.cpp" line="363"/>
         <source>manage staff accounts</source>
         <translation>管理员工账户</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="362"/>
+        <location filename="../../models/common/enginetext.cpp" line="364"/>
         <source>manage settings</source>
         <translation>管理设置</translation>
     </message>
@@ -2413,58 +2428,58 @@ hash      %2</translation>
 <context>
     <name>OncePay::EntityKinds</name>
     <message>
-        <location filename="../../models/common/labels.cpp" line="265"/>
+        <location filename="../../models/common/labels.cpp" line="266"/>
         <source>order</source>
         <translation>订单</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="266"/>
+        <location filename="../../models/common/labels.cpp" line="267"/>
         <source>callback</source>
         <translation>回调</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="267"/>
+        <location filename="../../models/common/labels.cpp" line="268"/>
         <source>staff account</source>
         <translation>员工账号</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="268"/>
+        <location filename="../../models/common/labels.cpp" line="269"/>
         <source>settlement statement</source>
         <translation>结算单</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="269"/>
+        <location filename="../../models/common/labels.cpp" line="270"/>
         <source>fee schedule</source>
         <translation>费率表</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="270"/>
+        <location filename="../../models/common/labels.cpp" line="271"/>
         <source>discrepancy</source>
         <translation>对账异常</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="271"/>
+        <location filename="../../models/common/labels.cpp" line="272"/>
         <source>reconciliation run</source>
         <translation>对账运行</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="272"/>
         <location filename="../../models/common/labels.cpp" line="273"/>
+        <location filename="../../models/common/labels.cpp" line="274"/>
         <source>audit trail</source>
         <translation>审计轨迹</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="274"/>
+        <location filename="../../models/common/labels.cpp" line="275"/>
         <source>export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="275"/>
+        <location filename="../../models/common/labels.cpp" line="276"/>
         <source>fix</source>
         <translation>修复</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="276"/>
+        <location filename="../../models/common/labels.cpp" line="277"/>
         <source>setting</source>
         <translation>运营参数</translation>
     </message>
@@ -2858,25 +2873,25 @@ hash      %2</translation>
     </message>
     <message>
         <location filename="../../models/common/labels.cpp" line="96"/>
-        <location filename="../../models/common/labels.cpp" line="248"/>
+        <location filename="../../models/common/labels.cpp" line="249"/>
         <source>agent</source>
         <translation>客服</translation>
     </message>
     <message>
         <location filename="../../models/common/labels.cpp" line="97"/>
-        <location filename="../../models/common/labels.cpp" line="250"/>
+        <location filename="../../models/common/labels.cpp" line="251"/>
         <source>finance</source>
         <translation>财务</translation>
     </message>
     <message>
         <location filename="../../models/common/labels.cpp" line="98"/>
-        <location filename="../../models/common/labels.cpp" line="252"/>
+        <location filename="../../models/common/labels.cpp" line="253"/>
         <source>auditor</source>
         <translation>审计</translation>
     </message>
     <message>
         <location filename="../../models/common/labels.cpp" line="99"/>
-        <location filename="../../models/common/labels.cpp" line="254"/>
+        <location filename="../../models/common/labels.cpp" line="255"/>
         <source>administrator</source>
         <translation>管理员</translation>
     </message>
@@ -2902,7 +2917,7 @@ hash      %2</translation>
     </message>
     <message>
         <location filename="../../models/common/labels.cpp" line="115"/>
-        <location filename="../../models/common/labels.cpp" line="244"/>
+        <location filename="../../models/common/labels.cpp" line="245"/>
         <source>system</source>
         <translation>系统</translation>
     </message>
@@ -2968,158 +2983,158 @@ hash      %2</translation>
         <translation>退款</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="242"/>
+        <location filename="../../models/common/labels.cpp" line="243"/>
         <source>platform</source>
         <comment>actor role</comment>
         <translation>平台</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="246"/>
+        <location filename="../../models/common/labels.cpp" line="247"/>
         <source>channel</source>
         <comment>actor role</comment>
         <translation>渠道</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="256"/>
+        <location filename="../../models/common/labels.cpp" line="257"/>
         <source>anonymous</source>
         <comment>actor role</comment>
         <translation>匿名</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="258"/>
+        <location filename="../../models/common/labels.cpp" line="259"/>
         <source>unknown</source>
         <comment>actor role</comment>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="287"/>
+        <location filename="../../models/common/labels.cpp" line="288"/>
         <source>payment succeeded</source>
         <translation>支付成功</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="289"/>
+        <location filename="../../models/common/labels.cpp" line="290"/>
         <source>payment failed</source>
         <comment>callback event</comment>
         <translation>支付失败</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="291"/>
+        <location filename="../../models/common/labels.cpp" line="292"/>
         <source>payment pending</source>
         <translation>支付处理中</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="293"/>
+        <location filename="../../models/common/labels.cpp" line="294"/>
         <source>refunded</source>
         <comment>callback event</comment>
         <translation>已退款</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="295"/>
+        <location filename="../../models/common/labels.cpp" line="296"/>
         <source>other event</source>
         <translation>其他事件</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="303"/>
+        <location filename="../../models/common/labels.cpp" line="304"/>
         <source>%1 (%2)</source>
         <comment>callback event, channel&apos;s event type</comment>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="309"/>
+        <location filename="../../models/common/labels.cpp" line="310"/>
         <source>start payment</source>
         <translation>发起支付</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="311"/>
+        <location filename="../../models/common/labels.cpp" line="312"/>
         <source>roll back</source>
         <comment>request operation</comment>
         <translation>回滚</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="321"/>
+        <location filename="../../models/common/labels.cpp" line="322"/>
         <source>%1, v%2</source>
         <comment>request outcome: state, version</comment>
         <translation>%1，版本 %2</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="331"/>
+        <location filename="../../models/common/labels.cpp" line="332"/>
         <source>created</source>
         <comment>purchase or logistics order</comment>
         <translation>已创建</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="339"/>
+        <location filename="../../models/common/labels.cpp" line="340"/>
         <source>from %1</source>
         <translation>起始 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="341"/>
+        <location filename="../../models/common/labels.cpp" line="342"/>
         <source>to %1</source>
         <translation>截至 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="343"/>
+        <location filename="../../models/common/labels.cpp" line="344"/>
         <source>actor %1</source>
         <translation>操作者 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="345"/>
+        <location filename="../../models/common/labels.cpp" line="346"/>
         <source>action %1</source>
         <translation>动作 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="347"/>
+        <location filename="../../models/common/labels.cpp" line="348"/>
         <source>order %1</source>
         <translation>订单 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="349"/>
+        <location filename="../../models/common/labels.cpp" line="350"/>
         <source>callback %1</source>
         <translation>回调 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="351"/>
+        <location filename="../../models/common/labels.cpp" line="352"/>
         <source>entity kind %1</source>
         <translation>实体类型 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="353"/>
+        <location filename="../../models/common/labels.cpp" line="354"/>
         <source>entity %1</source>
         <translation>实体 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="355"/>
+        <location filename="../../models/common/labels.cpp" line="356"/>
         <source>up to seq %1</source>
         <translation>序号不超过 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="356"/>
+        <location filename="../../models/common/labels.cpp" line="357"/>
         <source>all rows</source>
         <translation>全部记录</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="356"/>
+        <location filename="../../models/common/labels.cpp" line="357"/>
         <source>, </source>
         <comment>list separator</comment>
         <translation>，</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="371"/>
+        <location filename="../../models/common/labels.cpp" line="372"/>
         <source>%1 s</source>
         <translation>%1 秒</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="373"/>
+        <location filename="../../models/common/labels.cpp" line="374"/>
         <source>%1 min</source>
         <translation>%1 分钟</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="375"/>
+        <location filename="../../models/common/labels.cpp" line="376"/>
         <source>%1 h %2 min</source>
         <translation>%1 小时 %2 分钟</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="378"/>
+        <location filename="../../models/common/labels.cpp" line="379"/>
         <source>%1 d %2 h</source>
         <translation>%1 天 %2 小时</translation>
     </message>
@@ -4774,36 +4789,41 @@ Body:
         <translation>重新排队或结案所选消息，或确认、回滚所选订单；由财务审核人批准</translation>
     </message>
     <message>
-        <location filename="../../views/stuck/stuckpage.cpp" line="99"/>
+        <location filename="../../views/stuck/stuckpage.cpp" line="100"/>
         <source>&amp;Kind:</source>
         <translation>类型(&amp;K)：</translation>
     </message>
     <message>
-        <location filename="../../views/stuck/stuckpage.cpp" line="103"/>
+        <location filename="../../views/stuck/stuckpage.cpp" line="104"/>
         <source>A&amp;ge:</source>
         <translation>时长(&amp;G)：</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/stuck/stuckpage.cpp" line="166"/>
+        <location filename="../../views/stuck/stuckpage.cpp" line="167"/>
         <source>%n record(s) need attention.</source>
         <translation>
             <numerusform>%n 条记录需要处理。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/stuck/stuckpage.cpp" line="169"/>
+        <location filename="../../views/stuck/stuckpage.cpp" line="170"/>
         <source>Showing the oldest %1 of each kind.</source>
         <translation>每种类型仅显示最早的 %1 条。</translation>
     </message>
     <message>
-        <location filename="../../views/stuck/stuckpage.cpp" line="170"/>
+        <location filename="../../views/stuck/stuckpage.cpp" line="171"/>
         <source>Thresholds from the operations settings: messages and orders after %1, requests after %2.</source>
         <translation>阈值来自运维设置：消息和订单超过 %1，请求超过 %2。</translation>
     </message>
     <message>
-        <location filename="../../views/stuck/stuckpage.cpp" line="176"/>
+        <location filename="../../views/stuck/stuckpage.cpp" line="177"/>
         <source>Expired leases are offered no fix until this is corrected: %1</source>
         <translation>在更正此项之前，租约已过期的消息不提供修复：%1</translation>
+    </message>
+    <message>
+        <location filename="../../views/stuck/stuckpage.cpp" line="238"/>
+        <source>A selected message may still be held by its worker: its lease end plus the clock-skew allowance (fixes.lease_skew_ms) is not past yet. A fix is offered from %1.</source>
+        <translation>所选消息可能仍由其工作进程持有：租约结束时间加上时钟偏差容许值（fixes.lease_skew_ms）尚未过去。自 %1 起提供修复。</translation>
     </message>
 </context>
 <context>
