@@ -20,6 +20,7 @@
 #include "db/transaction.h"
 #include "enginefixture.h"
 #include "fixes/fixservice.h"
+#include "lockwait.h"
 
 #include <QDeadlineTimer>
 #include <QElapsedTimer>
@@ -160,38 +161,6 @@ QThread *onItsOwnConnection(const ConnectionProfile &profile, const QString &pur
         if (over)
             over();
     });
-}
-
-// Whether, within `timeoutMs`, the server reports a session of this database waiting for a
-// lock (PostgreSQL: pg_stat_activity; MariaDB: a transaction in LOCK WAIT), asked on a
-// connection of its own (as tst_staff_changes asks it).
-bool aSessionWaitsOnALock(const ConnectionProfile &profile, int timeoutMs)
-{
-    auto watch = Connection::open(profile, QStringLiteral("watch"));
-    if (!watch) {
-        qWarning("watch: %s", qPrintable(watch.error().message));
-        return false;
-    }
-    const QString sql =
-        watch->dialect() == Dialect::Postgres
-            ? QStringLiteral("SELECT COUNT(*) FROM pg_stat_activity WHERE datname ="
-                             " current_database() AND wait_event_type = 'Lock'")
-            : QStringLiteral("SELECT COUNT(*) FROM information_schema.INNODB_TRX t JOIN"
-                             " information_schema.PROCESSLIST p ON p.ID = t.trx_mysql_thread_id"
-                             " WHERE t.trx_state = 'LOCK WAIT' AND p.DB = DATABASE()");
-    QDeadlineTimer deadline(timeoutMs);
-    for (;;) {
-        auto n = Sql::scalar(watch->db(), sql);
-        if (!n) {
-            qWarning("watch: %s", qPrintable(n.error().message));
-            return false;
-        }
-        if (n->toLongLong() > 0)
-            return true;
-        if (deadline.hasExpired())
-            return false;
-        QThread::msleep(250); // MariaDB refreshes INNODB_TRX only when unread for 0.1 s
-    }
 }
 
 } // namespace
