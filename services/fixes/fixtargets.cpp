@@ -87,9 +87,14 @@ Result<void> FixTargets::ensurePeriodOpen(qint64 effectiveAt) const
 
 Result<PlannedFix> FixTargets::plan(const FixProposal &p) const
 {
+    return plan(p, nullptr);
+}
+
+Result<PlannedFix> FixTargets::plan(const FixProposal &p, QJsonObject *seenBefore) const
+{
     const QString target = FixKind::targetKind(p.kind);
     if (target == u"message")
-        return planMessage(p);
+        return planMessage(p, seenBefore);
     if (target == u"order")
         return planOrder(p);
     if (target == u"discrepancy")
@@ -103,7 +108,7 @@ Result<PlannedFix> FixTargets::plan(const FixProposal &p) const
 
 // --- messages --------------------------------------------------------------------------
 
-Result<PlannedFix> FixTargets::planMessage(const FixProposal &p) const
+Result<PlannedFix> FixTargets::planMessage(const FixProposal &p, QJsonObject *seenBefore) const
 {
     auto q = Sql::exec(m_c.db(),
                        QStringLiteral("SELECT callback_id, order_ref, status, attempts, updated_at,"
@@ -120,6 +125,13 @@ Result<PlannedFix> FixTargets::planMessage(const FixProposal &p) const
         .targetKind = QStringLiteral("message"), .targetId = p.targetId, .status = status};
     if (!q->value(5).isNull())
         state.leaseUntilMs = q->value(5).toLongLong();
+    const QJsonObject before{{QStringLiteral("status"), status},
+                             {QStringLiteral("attempts"), str(q->value(3).toLongLong())},
+                             {QStringLiteral("updated_at"), str(q->value(4).toLongLong())}};
+    // Seen before the rule judges it: an approval compares it with the proposal's first, so a
+    // message that moved fails as moved even when the rule would refuse it now.
+    if (seenBefore)
+        *seenBefore = before;
     // A lease end was written by its worker's clock: judged with the clock-skew allowance.
     auto skew = FixSettings::leaseSkewMs(m_c);
     if (!skew)
@@ -132,9 +144,7 @@ Result<PlannedFix> FixTargets::planMessage(const FixProposal &p) const
     f.targetKind = QStringLiteral("message");
     f.callbackId = q->value(0).toString();
     f.orderId = q->value(1).toString();
-    f.before = {{QStringLiteral("status"), status},
-                {QStringLiteral("attempts"), str(q->value(3).toLongLong())},
-                {QStringLiteral("updated_at"), str(q->value(4).toLongLong())}};
+    f.before = before;
     if (requeue)
         f.after = {{QStringLiteral("status"), QStringLiteral("pending")},
                    {QStringLiteral("attempts"), QStringLiteral("0")}};
@@ -458,21 +468,30 @@ Result<void> FixTargets::apply(const FixRequest &fix, const Actor &approver) con
     again.kind = fix.kind;
     again.targetId = fix.targetId;
     again.amountMinor = fix.amountMinor;
-    auto now = plan(again);
+    const QJsonObject before = fix.change.value(QStringLiteral("before")).toObject();
+    const auto moved = [&before](const QJsonObject &seen) {
+        return stale(QStringLiteral("the target moved since the proposal: it was %1, it is now %2")
+                         .arg(AuditOutbox::toJson(before), AuditOutbox::toJson(seen)));
+    };
+    QJsonObject seen;
+    auto now = plan(again, &seen);
     if (!now) {
+        if (now.error().code == ErrorCode::Unavailable || now.error().code == ErrorCode::Internal)
+            return now.error();
+        // The target as the proposal saw it comes first: one that moved (a worker claimed the
+        // message again) fails as moved whatever the rule says of it now.
+        if (!seen.isEmpty() && seen != before)
+            return moved(seen);
         // Neither a setting nobody meant nor a lease this clock cannot yet call expired is a
-        // move of the target: refused as they are (FixService then records nothing but the
-        // refusal, and the proposal stays open), not failed as stale.
-        if (now.error().code == ErrorCode::Unavailable || now.error().code == ErrorCode::Internal ||
-            now.error().reason == u"bad_setting" || now.error().reason == u"lease_within_skew")
+        // move of an unmoved target: refused as they are (FixService then records nothing but
+        // the refusal, and the proposal stays open), not failed as stale.
+        if (now.error().reason == u"bad_setting" || now.error().reason == u"lease_within_skew")
             return now.error();
         return stale(
             QStringLiteral("the target moved since the proposal: %1").arg(now.error().message));
     }
-    const QJsonObject before = fix.change.value(QStringLiteral("before")).toObject();
     if (now->before != before)
-        return stale(QStringLiteral("the target moved since the proposal: it was %1, it is now %2")
-                         .arg(AuditOutbox::toJson(before), AuditOutbox::toJson(now->before)));
+        return moved(now->before);
     if (auto open = ensurePeriodOpen(now->effectiveAt); !open)
         return open.error();
     if (fix.targetKind == u"message")

@@ -57,7 +57,10 @@ public:
     static QString periodTarget(qint64 fromMs, qint64 toMs);
 
 private:
-    Result<PlannedFix> planMessage(const FixProposal &p) const;
+    // As plan(); `seenBefore`, when given, receives the target's `before` state as soon as it is
+    // read, also when the rule then refuses the target (only messages fill it so far).
+    Result<PlannedFix> plan(const FixProposal &proposal, QJsonObject *seenBefore) const;
+    Result<PlannedFix> planMessage(const FixProposal &p, QJsonObject *seenBefore) const;
     Result<PlannedFix> planOrder(const FixProposal &p) const;
     Result<PlannedFix> planDiscrepancy(const FixProposal &p) const;
     Result<PlannedFix> planPeriod(const FixProposal &p) const;

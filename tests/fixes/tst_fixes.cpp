@@ -879,6 +879,59 @@ private Q_SLOTS:
                  1);
     }
 
+    // The target as the proposal saw it is compared first: a message a worker claimed again
+    // after the proposal (more attempts, a later update) has moved, even while its new lease
+    // ended within the clock-skew allowance. The approval fails as moved (Stale target_moved,
+    // the approval and the failure recorded, fix.failed audited, the proposal no longer open so
+    // a new one can be made), not refused as "try later" with the proposal left open.
+    void aMessageClaimedAgainAfterTheProposalHasMoved_data() { addEngineRows(); }
+    void aMessageClaimedAgainAfterTheProposalHasMoved()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        EngineFixture f(*dbs);
+        Desk desk(f);
+        f.deliver(StripeEvents::paymentIntentSucceeded(
+            f.params("o-again", "a1", 2100, "USD", "evt_again", "pi_again")));
+        f.clock.advance(10 * 60 * 1000);
+        QVERIFY(claimed(f, "stripe:evt_again", f.clock.nowMs() - 40 * 1000));
+        auto fix = desk.fixes.propose(proposal(FixKind::RequeueMessage, "stripe:evt_again"), amy);
+        QVERIFY2(fix.ok(), qPrintable(fix.ok() ? QString() : fix.error().message));
+
+        // A worker claims it again: one more attempt, updated a minute ago, and its new lease
+        // ended 10 s ago, within the allowance of 30 s.
+        const qint64 leaseUntil = f.clock.nowMs() - 10 * 1000;
+        auto n = Sql::update(f.orders->db(),
+                             "UPDATE callback_messages SET attempts = attempts + 1,"
+                             " lease_owner = 'worker:fast/2', lease_until = ?, updated_at = ?"
+                             " WHERE callback_id = ?",
+                             {leaseUntil, f.clock.nowMs() - 60 * 1000, "stripe:evt_again"});
+        QVERIFY(n && *n == 1);
+        QCOMPARE(fixFits(FixKind::RequeueMessage,
+                         target(QStringLiteral("message"), "processing", leaseUntil), judgedAt(f))
+                     .error()
+                     .reason,
+                 QStringLiteral("lease_within_skew"));
+
+        auto failed = desk.fixes.approve(fix->id, fix->changeSha256, "worker died", kOrigin, fin);
+        QVERIFY(!failed.ok());
+        QCOMPARE(failed.error().code, ErrorCode::Stale);
+        QCOMPARE(failed.error().reason, QStringLiteral("target_moved"));
+        QVERIFY2(failed.error().message.contains("recorded as failed"),
+                 qPrintable(failed.error().message));
+        QCOMPARE(f.count("SELECT COUNT(*) FROM fix_requests WHERE status = 'failed'"), 1);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM fix_requests WHERE status = 'open'"), 0);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM fix_decisions WHERE decision = 'approve'"), 1);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM audit_outbox WHERE action = 'fix.failed'"
+                         " AND actor = 'fin'"),
+                 1);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM audit_outbox WHERE action = 'fix.refused'"), 0);
+        // The message as the worker left it.
+        QCOMPARE(f.count("SELECT COUNT(*) FROM callback_messages WHERE callback_id ="
+                         " 'stripe:evt_again' AND status = 'processing' AND lease_until = ?",
+                         {leaseUntil}),
+                 1);
+    }
+
     // fixes.lease_skew_ms is read, validated and defaulted in one place: a value that is no
     // whole number from 0 to an hour refuses a message fix (propose and approve) with a clear
     // error, audited, and changes nothing; with no row the default (30 s) holds; the settings
