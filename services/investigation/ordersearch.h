@@ -23,6 +23,15 @@ struct OrderHit {
     QString matchedValue;
 };
 
+// Whether a match by `kind` names its order for good: an order id, a channel transaction, a
+// callback and an idempotency request each belong to one order once written, so an answer
+// found by one of them a moment ago is still the answer. A customer reference is not (the
+// customer may order again), nor is "nothing matches" (the order may arrive).
+constexpr bool matchNamesOneOrderForGood(MatchKind kind)
+{
+    return kind != MatchKind::CustomerRef;
+}
+
 class OrderSearch {
 public:
     explicit OrderSearch(const Connection &connection)

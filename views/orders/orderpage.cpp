@@ -15,6 +15,7 @@
 #include "investigation/ordermodels.h"
 #include "investigation/orderpicturequery.h"
 #include "investigation/ordersearch.h"
+#include "orders/searchlookahead.h"
 #include "orders/statediagram.h"
 #include "orders/textcelldelegate.h"
 
@@ -37,8 +38,6 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
-
-#include <utility>
 
 namespace OncePay {
 
@@ -65,7 +64,8 @@ OrderPage::OrderPage(const ConnectionProfile &orders, const Actor &actor, QWidge
     m_search->setMaxLength(OrderSearch::kMaxTermLength);
     m_go = new QPushButton(tr("&Find"), this);
     connect(m_search, &QLineEdit::returnPressed, this, [this] { search(m_search->text()); });
-    connect(m_search, &QLineEdit::textEdited, this, &OrderPage::lookAhead);
+    m_lookAhead = new SearchLookAhead(orders, actor, this);
+    connect(m_search, &QLineEdit::textEdited, m_lookAhead, &SearchLookAhead::edited);
     connect(m_go, &QPushButton::clicked, this, [this] { search(m_search->text()); });
     m_export = new QPushButton(tr("&Export dossier…"), this);
     m_export->setObjectName(QStringLiteral("exportDossier"));
@@ -276,73 +276,45 @@ void OrderPage::search(const QString &term)
     if (m_search->text() != term)
         m_search->setText(term);
     const quint64 generation = ++m_generation;
-    // What the box looked up as it was typed or pasted (lookAhead()) answers the search if it is
-    // for this very text and fresh; if it is still on its way, the search waits for it.
     const QString trimmed = term.trimmed();
-    if (!trimmed.isEmpty() && m_ahead.term == trimmed && !m_ahead.next) {
-        if (m_ahead.inFlight) {
-            m_ahead.wantedBy = generation;
-            beginWait(tr("Searching…"));
-            return;
-        }
-        if (m_ahead.answer && m_ahead.answeredAt.elapsed() <= kLookAheadFreshMs) {
-            const Result<QList<OrderHit>> answer = *std::exchange(m_ahead.answer, std::nullopt);
-            m_reading = false; // what was in flight is superseded, as by any new read
+    // What the box looked up as it was typed or pasted answers the search if it may
+    // (searchlookahead.h); if that lookup is still on its way, the search waits for it.
+    std::optional<SearchLookAhead::Answer> answer;
+    switch (m_lookAhead->take(
+        trimmed, &answer,
+        [this, generation, trimmed](const std::optional<SearchLookAhead::Answer> &a) {
+            if (generation != m_generation)
+                return; // another read superseded this search
+            if (!a)
+                return readSearch(generation, trimmed);
+            m_reading = false;
             updateBusy();
-            showHits(trimmed, answer);
-            return;
-        }
+            showHits(trimmed, *a);
+        })) {
+    case SearchLookAhead::Take::Answer:
+        m_reading = false; // what was in flight is superseded, as by any new read
+        updateBusy();
+        showHits(trimmed, *answer);
+        return;
+    case SearchLookAhead::Take::Wait: beginWait(tr("Searching…")); return;
+    case SearchLookAhead::Take::Read: break;
     }
     beginWait(tr("Searching…"));
+    readSearch(generation, trimmed);
+}
+
+void OrderPage::readSearch(quint64 generation, const QString &term)
+{
     const Actor actor = m_actor;
     runBackgroundQuery<QList<OrderHit>>(
         this, m_orders, QStringLiteral("search"),
         [term, actor](const Connection &c) { return OrderSearch(c).search(term, actor); },
-        [this, generation, trimmed](const Result<QList<OrderHit>> &r) {
+        [this, generation, term](const Result<QList<OrderHit>> &r) {
             if (generation != m_generation)
                 return;
             m_reading = false;
             updateBusy();
-            showHits(trimmed, r);
-        });
-}
-
-void OrderPage::lookAhead(const QString &text)
-{
-    const QString term = text.trimmed();
-    if (m_ahead.inFlight) { // one at a time: the latest text is looked up when this one answers
-        m_ahead.next = term;
-        return;
-    }
-    m_ahead.answer.reset();
-    m_ahead.next.reset();
-    m_ahead.term.clear();
-    if (term.isEmpty() || term.size() > OrderSearch::kMaxTermLength)
-        return; // Return gets the search's own message
-    m_ahead.term = term;
-    m_ahead.inFlight = true;
-    const Actor actor = m_actor;
-    runBackgroundQuery<QList<OrderHit>>(
-        this, m_orders, QStringLiteral("look-ahead"),
-        [term, actor](const Connection &c) { return OrderSearch(c).search(term, actor); },
-        [this, term](const Result<QList<OrderHit>> &r) {
-            m_ahead.inFlight = false;
-            const quint64 wanted = std::exchange(m_ahead.wantedBy, 0);
-            if (wanted != 0) {
-                // Return was pressed for this text meanwhile: this is that search's answer,
-                // unless another read has superseded it since.
-                if (wanted == m_generation) {
-                    m_reading = false;
-                    updateBusy();
-                    showHits(term, r);
-                }
-            } else if (r) { // kept for Return; a failure is not — Return asks again
-                m_ahead.answer = r;
-                m_ahead.answeredAt.start();
-            }
-            Q_EMIT lookedAhead(term);
-            if (const std::optional<QString> next = std::exchange(m_ahead.next, std::nullopt))
-                lookAhead(*next);
+            showHits(term, r);
         });
 }
 
@@ -603,11 +575,13 @@ void OrderPage::proposeOrderFix()
                            m_picture.order.currency};
     const QString orderId = m_picture.order.orderId;
     QPointer<OrderPage> self(this);
-    proposeFixes(this, m_orders, m_actor, {row}, [self, orderId](int n) {
+    const quint64 shown = m_generation;
+    proposeFixes(this, m_orders, m_actor, {row}, [self, orderId, shown](int n) {
         if (!self)
             return;
         Q_EMIT self->fixesProposed(n);
-        self->openOrder(orderId);
+        if (self->m_generation == shown) // not if the page has moved on meanwhile
+            self->openOrder(orderId);
     });
 }
 
@@ -626,13 +600,15 @@ void OrderPage::proposeMessageFix()
                      m.leaseUntil > 0 ? std::optional<qint64>(m.leaseUntil) : std::nullopt});
     const QString orderId = m_picture.order.orderId;
     QPointer<OrderPage> self(this);
+    const quint64 shown = m_generation;
     proposeFixes(
         this, m_orders, m_actor, rows,
-        [self, orderId](int n) {
+        [self, orderId, shown](int n) {
             if (!self)
                 return;
             Q_EMIT self->fixesProposed(n);
-            self->openOrder(orderId);
+            if (self->m_generation == shown) // not if the page has moved on meanwhile
+                self->openOrder(orderId);
         },
         FixCover::EachTarget);
 }

@@ -14,10 +14,7 @@
 #include "investigation/orderpicture.h"
 #include "investigation/ordersearch.h"
 
-#include <QElapsedTimer>
 #include <QWidget>
-
-#include <optional>
 
 class QLabel;
 class QLineEdit;
@@ -36,6 +33,7 @@ class MessageModel;
 class OrderHitModel;
 class PaymentModel;
 class RefundModel;
+class SearchLookAhead;
 class StateDiagram;
 class FulfilmentModel;
 class TimelineModel;
@@ -44,11 +42,6 @@ class OrderPage : public QWidget {
     Q_OBJECT
 public:
     OrderPage(const ConnectionProfile &orders, const Actor &actor, QWidget *parent = nullptr);
-
-    // How long the hits looked up while the search text was typed or pasted may answer the
-    // search (Return, Find) instead of a new read: long enough for the reach from paste to
-    // Return, short enough that a list of several orders shows their states as they are.
-    static constexpr int kLookAheadFreshMs = 2000;
 
     OrderHitModel *hitModel() const { return m_hits; }
     TimelineModel *timelineModel() const { return m_timeline; }
@@ -61,6 +54,8 @@ public:
     QTabWidget *tabs() const { return m_tabs; }
     StateDiagram *stateDiagram() const { return m_diagram; }
     QLineEdit *searchBox() const { return m_search; }
+    // What the search box looked up as it was typed or pasted (searchlookahead.h).
+    SearchLookAhead *lookAhead() const { return m_lookAhead; }
     QPushButton *exportButton() const { return m_export; }
     QPushButton *proposeButton() const { return m_propose; }
 
@@ -86,18 +81,14 @@ public Q_SLOTS:
 
 Q_SIGNALS:
     void searched(int hits);
-    // The hits for the search text as typed or pasted have been looked up (see lookAhead()).
-    void lookedAhead(const QString &term);
     void orderLoaded(const QString &orderId);
     void failed(const QString &why);
     void dossierExported(const QString &path, const QString &sha256Hex);
     void fixesProposed(int count);
 
 private:
-    // The search box's text, looked up on a pool thread as it is typed or pasted (only edits
-    // by the reader: text set by the program is not), so that Return finds the hits already
-    // here: one lookup in flight at a time, the latest text after it. Reads only.
-    void lookAhead(const QString &text);
+    // The search's own read, answered as `generation`.
+    void readSearch(quint64 generation, const QString &term);
     // A search's answer on the page: the hit list, the message, the single hit opened.
     void showHits(const QString &term, const Result<QList<OrderHit>> &answer);
     void showPicture(const OrderPicture &picture);
@@ -151,14 +142,7 @@ private:
     AuditRowModel *m_audit = nullptr;
     QWidget *m_detail = nullptr;
     quint64 m_generation = 0;
-    struct LookAhead {
-        QString term; // trimmed; empty when nothing is looked up or kept
-        bool inFlight = false;
-        std::optional<QString> next; // edited while in flight: looked up after it
-        std::optional<Result<QList<OrderHit>>> answer;
-        QElapsedTimer answeredAt;
-        quint64 wantedBy = 0; // the search (its generation) waiting for the one in flight
-    } m_ahead;
+    SearchLookAhead *m_lookAhead = nullptr;
 };
 
 } // namespace OncePay

