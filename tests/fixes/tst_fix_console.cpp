@@ -9,9 +9,11 @@
 #include "audit/auditverifier.h"
 #include "auth/staffservice.h"
 #include "common/enginetext.h"
+#include "common/errortext.h"
 #include "common/labels.h"
 #include "enginefixture.h"
 #include "fixes/adminmodels.h"
+#include "fixes/fixactions.h"
 #include "fixes/fixmodels.h"
 #include "fixes/fixrules.h"
 #include "fixes/fixservice.h"
@@ -300,6 +302,32 @@ private Q_SLOTS:
         stuck.table()->selectionModel()->setCurrentIndex(ending, pick);
         QVERIFY(!stuck.proposeButton()->isEnabled());
         QTRY_VERIFY_WITH_TIMEOUT(stuck.proposeButton()->isEnabled(), 5000);
+    }
+
+    // The sentence after proposing several targets when the database went away part-way:
+    // the ones proposed before are committed, so it says how many and that the rest were not
+    // sent, why as errorText says it (not the raw English error); with none proposed, "Nothing
+    // was proposed". Without the database going away, the usual summary.
+    void proposeSummarySaysWhatWasNotSent()
+    {
+        const Error away = makeError(ErrorCode::Unavailable,
+                                     QStringLiteral("database file not found: /gone/orders.db"),
+                                     QStringLiteral("database_missing"));
+        const QString partway = proposeSummary(2, {}, away);
+        QVERIFY2(partway.startsWith(QStringLiteral("2 proposed; the rest were not sent: ")),
+                 qPrintable(partway));
+        QVERIFY2(partway.contains(errorText(away)), qPrintable(partway));
+        QVERIFY2(!partway.contains(QStringLiteral("Nothing was proposed")), qPrintable(partway));
+        QVERIFY(!partway.contains(away.message.left(24)));
+        const QString withRefusal =
+            proposeSummary(1, {QStringLiteral("stripe:evt_x: no message")}, away);
+        QVERIFY2(withRefusal.startsWith(QStringLiteral("1 proposed; the rest were not sent: ")),
+                 qPrintable(withRefusal));
+        QVERIFY(withRefusal.contains(QStringLiteral("Refused:\nstripe:evt_x: no message")));
+        QCOMPARE(proposeSummary(0, {}, away),
+                 QStringLiteral("Nothing was proposed: %1").arg(errorText(away)));
+        QCOMPARE(proposeSummary(3, {}),
+                 QStringLiteral("3 fix(es) proposed and waiting for approval."));
     }
 
     // The stuck page judges leases with the clock-skew allowance (fixes.lease_skew_ms), as the

@@ -3,6 +3,7 @@
 #include "auth/permissions.h"
 #include "common/backgroundquery.h"
 #include "common/enginetext.h"
+#include "common/errortext.h"
 #include "fixes/fixrules.h"
 #include "fixes/fixservice.h"
 #include "fixes/fixsettings.h"
@@ -48,10 +49,40 @@ namespace {
 
 struct ProposeOutcome {
     QList<qint64> proposed;
-    QStringList refused; // "target: why"
+    QStringList refused;            // "target: why"
+    std::optional<Error> stoppedBy; // the database went away: the rest were not sent
 };
 
+// Nothing was proposed because a read or the database failed before the first proposal.
+void warnNothingProposed(QWidget *parent, const Error &e)
+{
+    QMessageBox::warning(parent, QObject::tr("Propose a fix"),
+                         QObject::tr("Nothing was proposed: %1").arg(errorText(e)));
+}
+
 } // namespace
+
+QString proposeSummary(int proposed, const QStringList &refused,
+                       const std::optional<Error> &stoppedBy)
+{
+    QString text;
+    if (stoppedBy && proposed == 0 && refused.isEmpty())
+        return QObject::tr("Nothing was proposed: %1").arg(errorText(*stoppedBy));
+    if (stoppedBy)
+        text = QObject::tr("%n proposed; the rest were not sent: %1", nullptr, proposed)
+                   .arg(errorText(*stoppedBy));
+    else
+        text = QObject::tr("%n fix(es) proposed and waiting for approval.", nullptr, proposed);
+    if (!refused.isEmpty()) {
+        // "target: why", the engine's why in the interface language.
+        QStringList lines = refused;
+        for (QString &line : lines)
+            line = Labels::engineText(line);
+        text += QStringLiteral("\n\n") + QObject::tr("Refused:") + QStringLiteral("\n") +
+                lines.join(QStringLiteral("\n"));
+    }
+    return text;
+}
 
 namespace {
 
@@ -107,9 +138,7 @@ void proposeFixes(QWidget *parent, const ConnectionProfile &orders, const Actor 
             if (!guard)
                 return;
             if (!r) {
-                QMessageBox::warning(
-                    guard, QObject::tr("Propose a fix"),
-                    QObject::tr("Nothing was proposed: %1").arg(r.error().message));
+                warnNothingProposed(guard, r.error());
                 return;
             }
             askAndPropose(guard, orders, actor, rows, *r, cover, done);
@@ -129,11 +158,15 @@ void sendProposals(QWidget *parent, const ConnectionProfile &orders, const Actor
             FixService fixes(c, Clock::system());
             for (const FixProposal &p : proposals) {
                 auto r = fixes.propose(p, actor);
-                if (r)
+                if (r) {
                     out.proposed << r->id;
-                else if (r.error().code == ErrorCode::Unavailable)
-                    return r.error();
-                else
+                } else if (r.error().code == ErrorCode::Unavailable) {
+                    // The ones proposed so far are committed: stop here and say so.
+                    spdlog::warn("proposing stopped after {} of {}: {}", out.proposed.size(),
+                                 proposals.size(), r.error().message.toStdString());
+                    out.stoppedBy = r.error();
+                    return out;
+                } else
                     out.refused << p.targetId + QStringLiteral(": ") + r.error().message;
             }
             return out;
@@ -142,22 +175,11 @@ void sendProposals(QWidget *parent, const ConnectionProfile &orders, const Actor
             if (!guard)
                 return;
             if (!r) {
-                QMessageBox::warning(
-                    guard, QObject::tr("Propose a fix"),
-                    QObject::tr("Nothing was proposed: %1").arg(r.error().message));
+                warnNothingProposed(guard, r.error());
                 return;
             }
-            QString text = QObject::tr("%n fix(es) proposed and waiting for approval.", nullptr,
-                                       int(r->proposed.size()));
-            if (!r->refused.isEmpty()) {
-                // "target: why", the engine's why in the interface language.
-                QStringList refused = r->refused;
-                for (QString &line : refused)
-                    line = Labels::engineText(line);
-                text += QStringLiteral("\n\n") + QObject::tr("Refused:") + QStringLiteral("\n") +
-                        refused.join(QStringLiteral("\n"));
-            }
-            if (r->refused.isEmpty())
+            const QString text = proposeSummary(int(r->proposed.size()), r->refused, r->stoppedBy);
+            if (r->refused.isEmpty() && !r->stoppedBy)
                 QMessageBox::information(guard, QObject::tr("Propose a fix"), text);
             else
                 QMessageBox::warning(guard, QObject::tr("Propose a fix"), text);

@@ -49,6 +49,12 @@ Result<FixRuleSetting> readFixRuleSetting(const Connection &connection);
 // (services/fixes/fixrules.h, the rule FixService enforces). Asks no database.
 QList<FixTargetState> fixTargetStates(const QList<FixTargetRow> &rows);
 
+// The sentence after proposing: how many were proposed, the refusals ("target: why", in the
+// interface language) and, when the database went away part-way (`stoppedBy`), that the rest
+// were not sent and why (errorText). Asks no database.
+QString proposeSummary(int proposed, const QStringList &refused,
+                       const std::optional<Error> &stoppedBy = std::nullopt);
+
 // Where proposals come from, for the audit trail's "from where".
 QString consoleOrigin();
 
