@@ -17,6 +17,7 @@
 #include <QClipboard>
 #include <QCryptographicHash>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QGuiApplication>
 #include <QJsonDocument>
@@ -125,14 +126,23 @@ private Q_SLOTS:
         QSignalSpy searched(&page, &OrderPage::searched);
         QSignalSpy loaded(&page, &OrderPage::orderLoaded);
         QLineEdit *box = page.searchBox();
+        QElapsedTimer sinceTyped; // at least as long as since "pi_rb2" was asked for
+        sinceTyped.start();
         QTest::keyClicks(box, QStringLiteral("pi_rb2")); // six edits before any answer
         QTRY_COMPARE_WITH_TIMEOUT(ahead.count(), 2, 10000);
         QCOMPARE(ahead.at(0).first().toString(), QStringLiteral("p"));
         QCOMPARE(ahead.at(1).first().toString(), QStringLiteral("pi_rb2"));
         QCOMPARE(searched.count(), 0); // looking up shows nothing
 
+        const bool fresh = sinceTyped.elapsed() < SearchLookAhead::kFreshMs;
         QTest::keyClick(box, Qt::Key_Return);
-        QCOMPARE(searched.count(), 1); // within the key press: no read was waited for
+        if (fresh) {
+            QCOMPARE(searched.count(), 1); // within the key press: no read was waited for
+        } else { // a machine so loaded that the lookups took longer than their freshness
+            qWarning("lookups took %lld ms: Return read again, as it must",
+                     qint64(sinceTyped.elapsed()));
+            QTRY_COMPARE_WITH_TIMEOUT(searched.count(), 1, 10000);
+        }
         QCOMPARE(searched.first().first().toInt(), 1);
         QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 10000);
         QCOMPARE(loaded.first().first().toString(), QStringLiteral("ord-rb"));
