@@ -7,6 +7,7 @@
 
 #include "admin/adminpage.h"
 #include "auth/staffservice.h"
+#include "common/busyindicator.h"
 #include "common/labels.h"
 #include "db/migrator.h"
 #include "db/sql.h"
@@ -165,6 +166,16 @@ struct Scene {
     std::unique_ptr<AdminPage> page;
 
     QTableView *table() const { return page->staffTable(); }
+    // Whether the page waits for a background query: set at the very moment a change (or a
+    // load) is sent, before the dialog's press returns, and cleared when its answer came. Right
+    // after a Cancel it tells, without waiting for any answer, that nothing was sent.
+    bool waiting() const
+    {
+        auto *busy = page->findChild<BusyIndicator *>();
+        if (!busy)
+            qFatal("the administration page has no busy indicator");
+        return busy->isBusy();
+    }
     QPushButton *pageButton(const char *name) const
     {
         return page->findChild<QPushButton *>(QString::fromLatin1(name));
@@ -305,6 +316,7 @@ private Q_SLOTS:
         QVERIFY(s.open(std::move(dbs), false));
         const QString before = staffAndAudit(*s.c);
         QSignalSpy changed(s.page.get(), &AdminPage::changed);
+        QVERIFY(!s.waiting()); // loaded: a wait seen below is one a press started
         QVERIFY(clickStaff(s, "amy"));
         QString blank;
         bool okOn = true, openAfterOk = false, openAfterReturn = false;
@@ -325,6 +337,8 @@ private Q_SLOTS:
         QVERIFY(openAfterOk);
         QVERIFY(openAfterReturn);
         QVERIFY(!a.leftOpen); // Cancel closed it
+        QVERIFY(!s.waiting());
+        QCOMPARE(changed.count(), 0);
 
         QVERIFY(clickStaff(s, "amy"));
         a = pressAndAnswer(s.page->roleButton(), [&](QDialog *d) {
@@ -337,7 +351,9 @@ private Q_SLOTS:
         QVERIFY(okOn); // it could have been sent
         QVERIFY(!a.leftOpen);
 
-        QTest::qWait(300); // anything sent would have left the GUI thread by now
+        // Nothing was sent: a change sent marks the page waiting before the press returns (and
+        // an answer already back would have said so in `changed`).
+        QVERIFY(!s.waiting());
         QCOMPARE(changed.count(), 0);
         QCOMPARE(s.page->summary()->text(), QString());
         QCOMPARE(staffAndAudit(*s.c), before);
@@ -357,6 +373,7 @@ private Q_SLOTS:
         QSignalSpy changed(s.page.get(), &AdminPage::changed);
         QSignalSpy loaded(s.page.get(), &AdminPage::loaded);
 
+        QVERIFY(!s.waiting()); // loaded: a wait seen below is one a press started
         QVERIFY(clickStaff(s, "amy"));
         QVERIFY(s.page->disableButton()->isEnabled());
         QString blank;
@@ -375,13 +392,17 @@ private Q_SLOTS:
         QVERIFY(!okOn);
         QVERIFY(openAfterOk);
         QVERIFY(!a.leftOpen);
+        QVERIFY(!s.waiting());
+        QCOMPARE(changed.count(), 0);
         QVERIFY(clickStaff(s, "amy"));
         a = pressAndAnswer(s.page->disableButton(), [&](QDialog *d) {
             type(d, "reason", QStringLiteral("left the company"));
             click(button(d, QDialogButtonBox::Cancel));
         });
         QCOMPARE(a.dialog, QStringLiteral("disableDialog"));
-        QTest::qWait(300);
+        // Nothing was sent: a change sent marks the page waiting before the press returns (and
+        // an answer already back would have said so in `changed`).
+        QVERIFY(!s.waiting());
         QCOMPARE(changed.count(), 0);
         QCOMPARE(staffAndAudit(*s.c), before);
 
@@ -447,6 +468,7 @@ private Q_SLOTS:
         const QString before = staffAndAudit(*s.c);
         QCOMPARE(pressAndAnswer(s.page->disableButton(), [](QDialog *d) { d->reject(); }).dialog,
                  QString());
+        QVERIFY(!s.waiting()); // loaded: a wait seen below is one a press started
 
         QString atOpen, blank;
         bool okAtOpen = true, okBlank = true, openAfterOk = false;
@@ -468,13 +490,17 @@ private Q_SLOTS:
         QCOMPARE(blank, QStringLiteral("a reason is required"));
         QVERIFY(!okBlank);
         QVERIFY(openAfterOk);
+        QVERIFY(!s.waiting());
+        QCOMPARE(changed.count(), 0);
         QVERIFY(clickStaff(s, "amy"));
         a = pressAndAnswer(s.page->enableButton(), [&](QDialog *d) {
             type(d, "reason", QStringLiteral("back from leave"));
             click(button(d, QDialogButtonBox::Cancel));
         });
         QCOMPARE(a.dialog, QStringLiteral("enableDialog"));
-        QTest::qWait(300);
+        // Nothing was sent: a change sent marks the page waiting before the press returns (and
+        // an answer already back would have said so in `changed`).
+        QVERIFY(!s.waiting());
         QCOMPARE(changed.count(), 0);
         QCOMPARE(staffAndAudit(*s.c), before);
 
@@ -679,9 +705,12 @@ private Q_SLOTS:
                               "Type the password twice, the same both times.",
                               "Type the password twice, the same both times."}));
         QCOMPARE(okOn, (QList<bool>{false, false, false, false}));
+        QVERIFY(!s.waiting()); // nothing sent (OK was off); a wait seen below is the Cancel's
         a = fill("fin", "finance-secret-pw", "finance-secret-pw", false); // Cancel
         QVERIFY(!a.leftOpen);
-        QTest::qWait(300);
+        // Nothing was sent: a change sent marks the page waiting before the press returns (and
+        // an answer already back would have said so in `changed`).
+        QVERIFY(!s.waiting());
         QCOMPARE(changed.count(), 0);
         QCOMPARE(staffAndAudit(*s.c), before);
 
@@ -762,10 +791,13 @@ private Q_SLOTS:
         QVERIFY(a.leftOpen);
         QVERIFY(!ok);
         QCOMPARE(why, QStringLiteral("Type the password twice, the same both times."));
+        QVERIFY(!s.waiting()); // nothing sent (OK was off); a wait seen below is the Cancel's
         QVERIFY(clickStaff(s, "amy"));
         a = answer("new-amy-secret", "new-amy-secret", false);
         QVERIFY(!a.leftOpen);
-        QTest::qWait(300);
+        // Nothing was sent: a change sent marks the page waiting before the press returns (and
+        // an answer already back would have said so in `changed`).
+        QVERIFY(!s.waiting());
         QCOMPARE(changed.count(), 0);
         QCOMPARE(staffAndAudit(*s.c), before);
 
@@ -841,10 +873,13 @@ private Q_SLOTS:
         QCOMPARE(a.dialog, QStringLiteral("settingDialog"));
         QVERIFY(a.leftOpen);
         QCOMPARE(why, QStringLiteral("Type a value and a reason."));
+        QVERIFY(!s.waiting()); // nothing sent (OK was off); a wait seen below is the Cancel's
         QVERIFY(select());
         a = answer("7", "more retries", false);
         QVERIFY(!a.leftOpen);
-        QTest::qWait(300);
+        // Nothing was sent: a change sent marks the page waiting before the press returns (and
+        // an answer already back would have said so in `changed`).
+        QVERIFY(!s.waiting());
         QCOMPARE(changed.count(), 0);
         QCOMPARE(staffAndAudit(*s.c), before);
 
