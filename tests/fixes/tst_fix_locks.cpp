@@ -368,24 +368,44 @@ private Q_SLOTS:
         int staffChanges = 0, staffReads = 0;
         std::atomic<int> fayDone{0};
         std::atomic<int> decidersLeft{3};
-        std::atomic<int> fayChangesMade{0};
         std::atomic<int> ready{0};
+        // The meetings the race must reach, whatever the scheduling. After each demotion of fay
+        // the administrator waits until each of fay's consoles has made a decision begun after
+        // it (the script: one that is not her own proposal), so that she is met demoted; fay's
+        // console waits at each of its first three quarters for one more demotion, and before
+        // its last tenth until she is disabled; the script waits halfway for the first demotion.
+        std::atomic<int> fayDemotions{0};     // committed so far
+        std::atomic<int> fayConsoleMet{0};    // the last demotion a decision of hers began after
+        std::atomic<int> fayScriptMet{0};     // the same for the script, not her own proposals
+        std::atomic<bool> fayDisabled{false}; // committed
+        std::atomic<bool> fayConsoleWaitsForDisable{false};
+        std::atomic<bool> fayConsoleOver{false}, fayScriptOver{false};
 
         auto decide = [&](QList<Attempt> *plan, const Actor &actor) {
             return [&, plan, actor](const Connection &c) {
                 FixService service(c, f.clock);
+                const bool fayConsole = plan == &fayPlan;
+                const bool fayScript = plan == &bypassPlan;
+                const qsizetype quarter = plan->size() / 4;
+                auto waitFor = [](const std::function<bool()> &met) {
+                    QDeadlineTimer deadline(20000);
+                    while (!met() && !deadline.hasExpired())
+                        QThread::msleep(1);
+                };
                 for (qsizetype i = 0; i < plan->size(); ++i) {
                     Attempt &d = (*plan)[i];
-                    // fay's console waits, at each quarter of its decisions, until the
-                    // administrator has changed her account twice more: however the threads
-                    // are scheduled, her decisions meet her changes.
-                    if (actor.id == fay.id && d.path != Path::Bypass && i > 0 &&
-                        i % (plan->size() / 4) == 0) {
-                        const int wanted = int(2 * i / (plan->size() / 4));
-                        QDeadlineTimer deadline(20000);
-                        while (fayChangesMade.load() < wanted && !deadline.hasExpired())
-                            QThread::msleep(1);
+                    if (fayConsole && i > 0 && i % quarter == 0 && i / quarter <= 3) {
+                        const int wanted = int(i / quarter);
+                        waitFor([&] { return fayDemotions.load() >= wanted; });
                     }
+                    if (fayConsole && i == plan->size() * 9 / 10) {
+                        fayConsoleWaitsForDisable = true;
+                        waitFor([&] { return fayDisabled.load(); });
+                        fayConsoleWaitsForDisable = false;
+                    }
+                    if (fayScript && i == plan->size() / 2)
+                        waitFor([&] { return fayDemotions.load() >= 1; });
+                    const int demotionsBefore = fayDemotions.load();
                     d.start = clock.nsecsElapsed();
                     std::optional<Error> why;
                     if (d.path == Path::Bypass) {
@@ -408,8 +428,12 @@ private Q_SLOTS:
                         d.message = why->message;
                     }
                     d.end = clock.nsecsElapsed();
-                    if (actor.id == fay.id && d.path != Path::Bypass)
+                    if (fayConsole) {
                         ++fayDone;
+                        fayConsoleMet = demotionsBefore;
+                    }
+                    if (fayScript && !d.own)
+                        fayScriptMet = demotionsBefore;
                 }
             };
         };
@@ -441,9 +465,23 @@ private Q_SLOTS:
                                                adm, QStringLiteral("rota"));
                 change.end = clock.nsecsElapsed();
                 if (changed(QStringLiteral("fay"), r)) {
-                    QMutexLocker lock(&mutex);
-                    fayChanges << change;
-                    ++fayChangesMade;
+                    {
+                        QMutexLocker lock(&mutex);
+                        fayChanges << change;
+                    }
+                    if (to == FayIs::Disabled)
+                        fayDisabled = true;
+                    if (to == FayIs::Demoted) {
+                        // Not restored before each of her consoles has met her demoted (or is
+                        // over, or waits for the disable).
+                        const int k = ++fayDemotions;
+                        QDeadlineTimer deadline(20000);
+                        while (!((fayConsoleMet.load() >= k || fayConsoleOver.load() ||
+                                  fayConsoleWaitsForDisable.load()) &&
+                                 (fayScriptMet.load() >= k || fayScriptOver.load())) &&
+                               !deadline.hasExpired())
+                            QThread::msleep(1);
+                    }
                 }
                 fayIs = to;
             };
@@ -509,8 +547,16 @@ private Q_SLOTS:
             return onItsOwnConnection(profile, QString::fromLatin1(purpose), &failures, &mutex,
                                       &ready, 5, std::move(body), std::move(over));
         };
-        QList<QThread *> threads{thread("fay", decide(&fayPlan, fay), oneDeciderLess),
-                                 thread("fay-script", decide(&bypassPlan, fay), oneDeciderLess),
+        QList<QThread *> threads{thread("fay", decide(&fayPlan, fay),
+                                        [&] {
+                                            fayConsoleOver = true;
+                                            oneDeciderLess();
+                                        }),
+                                 thread("fay-script", decide(&bypassPlan, fay),
+                                        [&] {
+                                            fayScriptOver = true;
+                                            oneDeciderLess();
+                                        }),
                                  thread("fin", decide(&finPlan, fin), oneDeciderLess),
                                  thread("adm", administer), thread("adm-page", refresh)};
         for (QThread *t : threads)
@@ -647,6 +693,25 @@ private Q_SLOTS:
                                      QStringLiteral(" — ") + why;
             }
         QVERIFY2(wrong.isEmpty(), qPrintable(wrong.join(u'\n')));
+        // The race met each state it is about: fay's console refused while she was demoted and
+        // while she was disabled, and her script's direct write (not her own proposal) refused by
+        // the trigger while she was not finance — each with fay's account settled at the time.
+        int metDemoted = 0, metDisabled = 0, metByTrigger = 0;
+        for (const Attempt &d : fayPlan) {
+            const std::optional<FayIs> state = settled(fayChanges, d.start, d.end);
+            metDemoted += !d.ok && state == FayIs::Demoted && d.reason == u"role_changed";
+            metDisabled += !d.ok && state == FayIs::Disabled && d.reason == u"staff_disabled";
+        }
+        for (const Attempt &d : bypassPlan) {
+            const std::optional<FayIs> state = settled(fayChanges, d.start, d.end);
+            metByTrigger += !d.ok && !d.own && state && *state != FayIs::Finance &&
+                            d.reason == u"database_rule";
+        }
+        QVERIFY2(metDemoted > 0, "fay's console never met her demoted (no role_changed refusal)");
+        QVERIFY2(metDisabled > 0,
+                 "fay's console never met her disabled (no staff_disabled refusal)");
+        QVERIFY2(metByTrigger > 0, "fay's script never wrote a decision while she was not finance "
+                                   "(no database_rule refusal of another's proposal)");
         for (const Attempt &d : finPlan) // fin was never changed
             QVERIFY2(d.path == Path::Moved ? d.code == ErrorCode::Stale : d.ok,
                      qPrintable(describe(d)));
@@ -660,10 +725,12 @@ private Q_SLOTS:
                          " ('staff.role_changed', 'staff.disabled')"),
                  qint64(staffChanges));
         qInfo("%d decisions: %d done, %d recorded as failed (target moved), %d refused, %d while "
-              "fay's account was changing; %d staff changes (%lld of fay), %d staff-list reads, "
-              "%.1f s",
-              kFixes, ok, recordedFailed, refused, raced, staffChanges, qint64(fayChanges.size()),
-              staffReads, clock.nsecsElapsed() / 1e9);
+              "fay's account was changing; refused while settled: %d role_changed, %d "
+              "staff_disabled, %d database_rule (script, not her own); %d staff changes (%lld of "
+              "fay, %d demotions), %d staff-list reads, %.1f s",
+              kFixes, ok, recordedFailed, refused, raced, metDemoted, metDisabled, metByTrigger,
+              staffChanges, qint64(fayChanges.size()), fayDemotions.load(), staffReads,
+              clock.nsecsElapsed() / 1e9);
     }
 };
 
