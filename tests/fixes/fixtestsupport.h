@@ -1,0 +1,119 @@
+#pragma once
+
+// What the fix tests share (tst_fixes, tst_fix_lease_skew): the staff desk, the actors, a
+// proposal, targets for the rule, a message claimed by a worker, an ops setting written as a
+// person with database access might.
+
+#include "auth/staffservice.h"
+#include "db/sql.h"
+#include "enginefixture.h"
+#include "fixes/fixrules.h"
+#include "fixes/fixservice.h"
+#include "fixes/fixsettings.h"
+#include "investigation/stuckquery.h"
+
+namespace OncePay::Test::FixSupport {
+
+inline const QString kOrigin = QStringLiteral("test@localhost");
+
+struct Desk {
+    explicit Desk(EngineFixture &f)
+        : fixes(*f.orders, f.clock)
+    {
+        StaffService staff(*f.orders, f.clock);
+        const QList<QPair<QString, StaffRole>> people = {
+            {"amy", StaffRole::Agent},   {"fay", StaffRole::Finance}, {"fin", StaffRole::Finance},
+            {"fox", StaffRole::Finance}, {"aud", StaffRole::Auditor}, {"adm", StaffRole::Admin}};
+        for (const auto &[name, role] : people) {
+            auto a = staff.add({name, name, role}, QStringLiteral("correct horse battery"),
+                               Actor::system(QStringLiteral("test")));
+            if (!a)
+                qFatal("staff: %s", qPrintable(a.error().message));
+        }
+    }
+    static Actor as(const QString &name, const QString &role) { return {name, role}; }
+    FixService fixes;
+};
+
+inline const Actor amy{QStringLiteral("amy"), QStringLiteral("agent")};
+inline const Actor fay{QStringLiteral("fay"), QStringLiteral("finance")};
+inline const Actor fin{QStringLiteral("fin"), QStringLiteral("finance")};
+inline const Actor fox{QStringLiteral("fox"), QStringLiteral("finance")};
+inline const Actor aud{QStringLiteral("aud"), QStringLiteral("auditor")};
+inline const Actor adm{QStringLiteral("adm"), QStringLiteral("admin")};
+
+inline FixProposal proposal(const QString &kind, const QString &target,
+                            const QString &comment = "seen in the stuck view")
+{
+    FixProposal p;
+    p.kind = kind;
+    p.targetId = target;
+    p.reasonCode = QStringLiteral("poison_message");
+    p.comment = comment;
+    p.origin = kOrigin;
+    return p;
+}
+
+// The stuck records of one message (any kind), and the dead-letter counts as the stuck list
+// and the dashboard read them.
+inline QList<StuckRecord> stuckOf(const StuckReport &r, const QString &callbackId)
+{
+    QList<StuckRecord> out;
+    for (const StuckRecord &s : r.records)
+        if (s.callbackId == callbackId)
+            out << s;
+    return out;
+}
+
+// A stuck record as a fix target, with what the stuck query read (as the stuck page hands it
+// to the offer).
+inline FixTargetState targetOf(const StuckRecord &r)
+{
+    return {.targetKind = QStringLiteral("message"),
+            .targetId = r.callbackId,
+            .status = r.status,
+            .leaseUntilMs = r.leaseUntilMs};
+}
+
+inline FixTargetState target(const QString &kind, const QString &status,
+                             std::optional<qint64> leaseUntilMs = {},
+                             const QString &discrepancyKind = {})
+{
+    return {.targetKind = kind,
+            .targetId = QStringLiteral("t-") + status,
+            .status = status,
+            .discrepancyKind = discrepancyKind,
+            .leaseUntilMs = leaseUntilMs};
+}
+
+// Sets an ops setting as a person with database access might (bypassing SettingsService's
+// range check, as a bad value would get there).
+inline bool setSetting(EngineFixture &f, const QString &key, const QString &value)
+{
+    auto n = Sql::update(f.orders->db(),
+                         "UPDATE ops_settings SET setting_value = ? WHERE setting_key = ?",
+                         {value, key});
+    return n && *n == 1;
+}
+
+// The rule's clock as the service judges with it: the fixture's clock and the stored allowance.
+inline FixClock judgedAt(EngineFixture &f)
+{
+    auto skew = FixSettings::leaseSkewMs(*f.orders);
+    if (!skew)
+        qFatal("lease skew: %s", qPrintable(skew.error().message));
+    return {.nowMs = f.clock.nowMs(), .leaseSkewMs = *skew};
+}
+
+// A worker claimed the message six minutes ago; its lease ends at `leaseUntil`.
+inline bool claimed(EngineFixture &f, const QString &callbackId, qint64 leaseUntil)
+{
+    auto n = Sql::update(f.orders->db(),
+                         "UPDATE callback_messages SET status = 'processing',"
+                         " lease_owner = 'worker:slow/1', lease_until = ?, updated_at = ?"
+                         " WHERE callback_id = ?",
+                         {leaseUntil, f.clock.nowMs() - 6 * 60 * 1000, callbackId});
+    return n && *n == 1;
+}
+
+} // namespace OncePay::Test::FixSupport
