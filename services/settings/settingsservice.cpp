@@ -10,6 +10,8 @@
 
 #include <QSqlQuery>
 
+#include <algorithm>
+
 #include <spdlog/spdlog.h>
 
 namespace OncePay {
@@ -39,6 +41,30 @@ const QList<SettingSpec> &SettingsService::specs()
         {QStringLiteral("channels.timestamp_tolerance_seconds"), 10, 3600, 300},
     };
     return all;
+}
+
+Result<void> settingChangeFits(const QString &key, const QString &value, const QString &reason)
+{
+    const QList<SettingSpec> &all = SettingsService::specs();
+    const auto spec =
+        std::find_if(all.cbegin(), all.cend(), [&](const SettingSpec &s) { return s.key == key; });
+    if (spec == all.cend())
+        return makeError(ErrorCode::Invalid, QStringLiteral("unknown setting '%1'").arg(key),
+                         QStringLiteral("unknown_setting"));
+    bool ok = false;
+    const qint64 v = value.trimmed().toLongLong(&ok);
+    if (!ok || v < spec->min || v > spec->max)
+        return makeError(ErrorCode::Invalid,
+                         QStringLiteral("%1 takes a whole number from %2 to %3, not '%4'")
+                             .arg(key)
+                             .arg(spec->min)
+                             .arg(spec->max)
+                             .arg(value.left(40)),
+                         QStringLiteral("out_of_range"));
+    if (reason.trimmed().isEmpty())
+        return makeError(ErrorCode::Invalid, QStringLiteral("a settings change needs a reason"),
+                         QStringLiteral("reason_required"));
+    return {};
 }
 
 Result<QList<SettingRow>> SettingsService::list(const Actor &actor) const
@@ -89,23 +115,11 @@ Result<SettingRow> SettingsService::set(const QString &key, const QString &value
     };
     if (auto r = require(actor, Action::ManageSettings); !r)
         return refuse(r.error());
+    if (auto fits = settingChangeFits(key, value, reason); !fits)
+        return refuse(fits.error());
     const auto spec = std::find_if(specs().cbegin(), specs().cend(),
                                    [&](const SettingSpec &s) { return s.key == key; });
-    if (spec == specs().cend())
-        return refuse(
-            makeError(ErrorCode::Invalid, QStringLiteral("unknown setting '%1'").arg(key)));
-    bool ok = false;
-    const qint64 v = value.trimmed().toLongLong(&ok);
-    if (!ok || v < spec->min || v > spec->max)
-        return refuse(makeError(ErrorCode::Invalid,
-                                QStringLiteral("%1 takes a whole number from %2 to %3, not '%4'")
-                                    .arg(key)
-                                    .arg(spec->min)
-                                    .arg(spec->max)
-                                    .arg(value.left(40))));
-    if (reason.trimmed().isEmpty())
-        return refuse(
-            makeError(ErrorCode::Invalid, QStringLiteral("a settings change needs a reason")));
+    const qint64 v = value.trimmed().toLongLong(); // a whole number in range: the rule said so
     auto done = inTransaction(m_c.db(), Transaction::Mode::Immediate, [&]() -> Result<SettingRow> {
         // The administrator's rights as they are now, not as at sign-in (issue #8).
         if (auto r = requireCurrent(m_c, actor, Action::ManageSettings); !r)

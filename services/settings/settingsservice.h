@@ -30,6 +30,15 @@ struct SettingRow {
     qint64 updatedAt = 0;
 };
 
+// Whether `value` may be stored under `key` with `reason`: the one rule both
+// SettingsService::set and the administration page's dialog (when its OK is on, the sentence it
+// shows) ask, so the two cannot drift. Pure: no database, no rights (set() checks those).
+// Refused, all Invalid, in this order: "unknown_setting" (a key not in specs()),
+// "out_of_range" (not a whole number within the key's min … max, after trimming),
+// "reason_required" (an empty or blank reason).
+// Thread contract: a plain function over plain values, any thread.
+Result<void> settingChangeFits(const QString &key, const QString &value, const QString &reason);
+
 class SettingsService {
 public:
     SettingsService(const Connection &connection, const Clock &clock)
@@ -40,8 +49,9 @@ public:
     static const QList<SettingSpec> &specs();
 
     Result<QList<SettingRow>> list(const Actor &actor) const;
-    // Refuses unknown keys, non-integers and values out of range (Invalid), and actors without
-    // ManageSettings (Forbidden) — each refusal audited. Returns the row as stored.
+    // Refuses actors without ManageSettings (Forbidden), then what settingChangeFits refuses
+    // (Invalid: unknown keys, non-integers, values out of range, a blank reason), each refusal
+    // audited. Returns the row as stored.
     Result<SettingRow> set(const QString &key, const QString &value, const QString &reason,
                            const Actor &actor) const;
 

@@ -61,6 +61,94 @@ private Q_SLOTS:
         QVERIFY(settings.set("reconcile.cadence_hours", "12", "twice a day", admin).ok());
         QCOMPARE(OpsSettings::load(*f.orders)->integer("reconcile.cadence_hours", 0), 12);
     }
+
+    // One rule (settingChangeFits) for the service and the page's dialog: every key's range
+    // bounds fit and one past them does not; a value not a whole number, an unknown key and a
+    // blank reason are refused, in that order, with the sentences the service's refusals use.
+    // The service refuses exactly what the rule refuses, with the rule's very error, audited
+    // with its sentence, and changes nothing; what the rule lets through it stores.
+    void serviceRefusesWhatTheRuleRefuses_data() { addEngineRows(); }
+    void serviceRefusesWhatTheRuleRefuses()
+    {
+        for (const SettingSpec &spec : SettingsService::specs()) {
+            QVERIFY2(settingChangeFits(spec.key, QString::number(spec.min), "r").ok(),
+                     qPrintable(spec.key));
+            QVERIFY2(settingChangeFits(spec.key, QString::number(spec.max), "r").ok(),
+                     qPrintable(spec.key));
+            QVERIFY2(settingChangeFits(spec.key, QString::number(spec.fallback), "r").ok(),
+                     qPrintable(spec.key));
+            for (qint64 outside : {spec.min - 1, spec.max + 1}) {
+                const auto r = settingChangeFits(spec.key, QString::number(outside), "r");
+                QVERIFY2(!r, qPrintable(spec.key));
+                QCOMPARE(r.error().code, ErrorCode::Invalid);
+                QCOMPARE(r.error().reason, QStringLiteral("out_of_range"));
+                QCOMPARE(r.error().message, QStringLiteral("%1 takes a whole number from %2 to"
+                                                           " %3, not '%4'")
+                                                .arg(spec.key)
+                                                .arg(spec.min)
+                                                .arg(spec.max)
+                                                .arg(outside));
+            }
+        }
+        QVERIFY(settingChangeFits("worker.max_attempts", " 7 ", " why ").ok());
+        const auto sentence = [](const QString &key, const QString &value, const QString &reason) {
+            const auto r = settingChangeFits(key, value, reason);
+            return r ? QString() : r.error().reason + u' ' + r.error().message;
+        };
+        QCOMPARE(sentence("worker.max_attempts", "7.5", ""),
+                 QStringLiteral("out_of_range worker.max_attempts takes a whole number from 1 to"
+                                " 100, not '7.5'"));
+        QCOMPARE(sentence("worker.max_attempts", "", "why"),
+                 QStringLiteral("out_of_range worker.max_attempts takes a whole number from 1 to"
+                                " 100, not ''"));
+        QCOMPARE(sentence("worker.nope", "abc", ""),
+                 QStringLiteral("unknown_setting unknown setting 'worker.nope'"));
+        QCOMPARE(sentence("worker.max_attempts", "7", " \t"),
+                 QStringLiteral("reason_required a settings change needs a reason"));
+
+        ONCEPAY_SCRATCH(dbs);
+        EngineFixture f(*dbs);
+        SettingsService settings(*f.orders, f.clock);
+        const Actor admin{QStringLiteral("adm"), QStringLiteral("admin")};
+        QVERIFY(StaffService(*f.orders, f.clock)
+                    .add({"adm", "adm", StaffRole::Admin}, "correct horse battery",
+                         Actor::system("test"))
+                    .ok());
+        const struct {
+            const char *key, *value, *reason;
+        } asked[] = {
+            {"worker.max_attempts", "101", "more"},   {"worker.max_attempts", "0", "none"},
+            {"worker.max_attempts", "1e2", "more"},   {"worker.nope", "1", "unknown"},
+            {"worker.max_attempts", "7", "  "},       {"worker.max_attempts", "100", "most"},
+            {"worker.max_attempts", " 1 ", "fewest"},
+        };
+        int refusals = 0;
+        for (const auto &a : asked) {
+            const auto fits = settingChangeFits(a.key, a.value, a.reason);
+            const qint64 auditedBefore = f.count("SELECT COUNT(*) FROM audit_outbox");
+            const auto r = settings.set(a.key, a.value, a.reason, admin);
+            QCOMPARE(r.ok(), fits.ok());
+            if (fits) {
+                QCOMPARE(r->value,
+                         QString::number(QString::fromLatin1(a.value).trimmed().toLongLong()));
+                QCOMPARE(OpsSettings::load(*f.orders)->integer(a.key, -1), r->value.toLongLong());
+                continue;
+            }
+            ++refusals;
+            QCOMPARE(r.error().code, fits.error().code);
+            QCOMPARE(r.error().message, fits.error().message);
+            QCOMPARE(r.error().reason, fits.error().reason);
+            QCOMPARE(f.count("SELECT COUNT(*) FROM audit_outbox"), auditedBefore + 1);
+            QCOMPARE(f.count("SELECT COUNT(*) FROM audit_outbox WHERE action = 'setting.refused'"
+                             " AND entity_id = ? AND reason = ?",
+                             {QString::fromLatin1(a.key), fits.error().message}),
+                     1);
+        }
+        QCOMPARE(refusals, 5);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM audit_outbox WHERE action = 'setting.refused'"), 5);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM audit_outbox WHERE action = 'setting.changed'"), 2);
+        QCOMPARE(OpsSettings::load(*f.orders)->integer("worker.max_attempts", -1), 1);
+    }
 };
 
 QTEST_GUILESS_MAIN(TstSettings)

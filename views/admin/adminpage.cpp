@@ -71,7 +71,8 @@ bool askForm(const QString &title, const QList<QPair<QString, QWidget *>> &rows,
     return dialog.exec() == QDialog::Accepted;
 }
 
-// What a page shows for a refusal of the staff rule (staffrules.h): the service's own words.
+// What a page shows for a refusal of a service's rule (staffrules.h, settingChangeFits): the
+// service's own words.
 QString refusalText(const Result<void> &fits)
 {
     return fits ? QString() : Labels::engineText(fits.error().message);
@@ -376,10 +377,9 @@ void AdminPage::askSetting()
             tr("Change %1").arg(row.spec.key),
             {{tr("&Value (%1 … %2):").arg(row.spec.min).arg(row.spec.max), value},
              {tr("&Reason:"), reason}},
-            [value, reason] {
-                return value->text().trimmed().isEmpty() || reason->text().trimmed().isEmpty()
-                           ? tr("Type a value and a reason.")
-                           : QString();
+            [value, reason, key = row.spec.key] {
+                // The service's own rule (settingChangeFits), in its words.
+                return refusalText(settingChangeFits(key, value->text(), reason->text()));
             },
             dialog))
         changeSetting(row.spec.key, value->text().trimmed(), reason->text().trimmed());
