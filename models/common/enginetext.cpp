@@ -249,6 +249,12 @@ const Template kTemplates[] = {
     // Reconciliation refused (services/reconciliation/reconciler.cpp).
     {QT_TRANSLATE_NOOP("OncePay::EngineText", "the period ends before it starts"), ""},
     {QT_TRANSLATE_NOOP("OncePay::EngineText", "ops setting %1 is not a non-negative number"), "c"},
+    // A settings change (services/settings/settingsservice.cpp, settingChangeFits): shown in
+    // the Administration page's dialog as it is typed.
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "%1 takes a whole number from %2 to %3, not '%4'"),
+     "cvvt"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "a settings change needs a reason"), ""},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "unknown setting '%1'"), "t"},
     // The fix rule's setting (services/fixes/fixsettings.cpp).
     {QT_TRANSLATE_NOOP("OncePay::EngineText",
                        "ops setting %1 is not a whole number from 0 to %2: '%3'"),

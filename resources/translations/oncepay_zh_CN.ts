@@ -4,137 +4,137 @@
 <context>
     <name>OncePay::AdminPage</name>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="90"/>
+        <location filename="../../views/admin/adminpage.cpp" line="91"/>
         <source>&lt;h2&gt;Administration&lt;/h2&gt;</source>
         <translation>&lt;h2&gt;系统管理&lt;/h2&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="91"/>
+        <location filename="../../views/admin/adminpage.cpp" line="92"/>
         <source>&amp;Refresh</source>
         <translation>刷新(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="101"/>
+        <location filename="../../views/admin/adminpage.cpp" line="102"/>
         <source>&amp;Add account…</source>
         <translation>添加账号(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="103"/>
+        <location filename="../../views/admin/adminpage.cpp" line="104"/>
         <source>&amp;Disable…</source>
         <translation>停用(&amp;D)…</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="105"/>
+        <location filename="../../views/admin/adminpage.cpp" line="106"/>
         <source>&amp;Enable…</source>
         <translation>启用(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="107"/>
+        <location filename="../../views/admin/adminpage.cpp" line="108"/>
         <source>Reset &amp;password…</source>
         <translation>重置密码(&amp;P)…</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="113"/>
+        <location filename="../../views/admin/adminpage.cpp" line="114"/>
         <source>Change &amp;role…</source>
         <translation>更改角色(&amp;R)…</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="139"/>
+        <location filename="../../views/admin/adminpage.cpp" line="140"/>
         <source>&amp;Change…</source>
         <translation>修改(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="146"/>
+        <location filename="../../views/admin/adminpage.cpp" line="147"/>
         <source>Every change needs a reason and is audited.</source>
         <translation>每次修改都需填写原因，并记入审计。</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="152"/>
+        <location filename="../../views/admin/adminpage.cpp" line="153"/>
         <source>Staff accounts</source>
         <translation>员工账号</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="153"/>
+        <location filename="../../views/admin/adminpage.cpp" line="154"/>
         <source>Operational settings</source>
         <translation>运营参数</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="231"/>
-        <location filename="../../views/admin/adminpage.cpp" line="302"/>
+        <location filename="../../views/admin/adminpage.cpp" line="232"/>
+        <location filename="../../views/admin/adminpage.cpp" line="303"/>
         <source>%1 is now %2.</source>
         <translation>%1 已改为 %2。</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="232"/>
+        <location filename="../../views/admin/adminpage.cpp" line="233"/>
         <source>Not changed: %1</source>
         <translation>未修改：%1</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="241"/>
+        <location filename="../../views/admin/adminpage.cpp" line="242"/>
         <source>Unknown role.</source>
         <translation>未知角色。</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="253"/>
+        <location filename="../../views/admin/adminpage.cpp" line="254"/>
         <source>Account %1 added.</source>
         <translation>已添加账号 %1。</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="254"/>
+        <location filename="../../views/admin/adminpage.cpp" line="255"/>
         <source>Not added: %1</source>
         <translation>未添加：%1</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="269"/>
+        <location filename="../../views/admin/adminpage.cpp" line="270"/>
         <source>Account %1 disabled.</source>
         <translation>已停用账号 %1。</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="270"/>
+        <location filename="../../views/admin/adminpage.cpp" line="271"/>
         <source>Not disabled: %1</source>
         <translation>未停用：%1</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="286"/>
+        <location filename="../../views/admin/adminpage.cpp" line="287"/>
         <source>Account %1 enabled.</source>
         <translation>已启用账号 %1。</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="287"/>
+        <location filename="../../views/admin/adminpage.cpp" line="288"/>
         <source>Not enabled: %1</source>
         <translation>未启用：%1</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="303"/>
+        <location filename="../../views/admin/adminpage.cpp" line="304"/>
         <source>Role not changed: %1</source>
         <translation>角色未更改：%1</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="345"/>
-        <location filename="../../views/admin/adminpage.cpp" line="374"/>
+        <location filename="../../views/admin/adminpage.cpp" line="346"/>
+        <location filename="../../views/admin/adminpage.cpp" line="375"/>
         <location filename="../../views/admin/adminpage.cpp" line="435"/>
         <location filename="../../views/admin/adminpage.cpp" line="460"/>
         <source>Why (audited)</source>
         <translation>原因（记入审计）</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="348"/>
+        <location filename="../../views/admin/adminpage.cpp" line="349"/>
         <source>Change the role of %1</source>
         <translation>更改 %1 的角色</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="376"/>
+        <location filename="../../views/admin/adminpage.cpp" line="377"/>
         <source>Change %1</source>
         <translation>修改 %1</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="377"/>
+        <location filename="../../views/admin/adminpage.cpp" line="378"/>
         <source>&amp;Value (%1 … %2):</source>
         <translation>值（%1 … %2）(&amp;V)：</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="349"/>
-        <location filename="../../views/admin/adminpage.cpp" line="378"/>
+        <location filename="../../views/admin/adminpage.cpp" line="350"/>
+        <location filename="../../views/admin/adminpage.cpp" line="379"/>
         <location filename="../../views/admin/adminpage.cpp" line="438"/>
         <location filename="../../views/admin/adminpage.cpp" line="463"/>
         <source>&amp;Reason:</source>
@@ -156,15 +156,10 @@
         <translation>显示名称(&amp;D)：</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="349"/>
+        <location filename="../../views/admin/adminpage.cpp" line="350"/>
         <location filename="../../views/admin/adminpage.cpp" line="410"/>
         <source>&amp;Role:</source>
         <translation>角色(&amp;R)：</translation>
-    </message>
-    <message>
-        <location filename="../../views/admin/adminpage.cpp" line="381"/>
-        <source>Type a value and a reason.</source>
-        <translation>请输入数值和原因。</translation>
     </message>
     <message>
         <location filename="../../views/admin/adminpage.cpp" line="411"/>
@@ -2250,62 +2245,77 @@ hash      %2</translation>
         <translation>运营设置 %1 不是非负数</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="253"/>
+        <location filename="../../models/common/enginetext.cpp" line="254"/>
+        <source>%1 takes a whole number from %2 to %3, not &apos;%4&apos;</source>
+        <translation>%1 须为 %2 至 %3 之间的整数，而不是“%4”</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="256"/>
+        <source>a settings change needs a reason</source>
+        <translation>更改设置须填写原因</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="257"/>
+        <source>unknown setting &apos;%1&apos;</source>
+        <translation>未知设置“%1”</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="259"/>
         <source>ops setting %1 is not a whole number from 0 to %2: &apos;%3&apos;</source>
         <translation>运营设置 %1 不是 0 到 %2 之间的整数：“%3”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="257"/>
+        <location filename="../../models/common/enginetext.cpp" line="263"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="258"/>
+        <location filename="../../models/common/enginetext.cpp" line="264"/>
         <source>no &apos;%1&apos; signature matches</source>
         <translation>没有匹配的“%1”签名</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="259"/>
+        <location filename="../../models/common/enginetext.cpp" line="265"/>
         <source>no v1 signature matches</source>
         <translation>没有匹配的 v1 签名</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="260"/>
+        <location filename="../../models/common/enginetext.cpp" line="266"/>
         <source>signature does not verify with the configured certificate</source>
         <translation>签名无法用所配置的证书验证</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="263"/>
+        <location filename="../../models/common/enginetext.cpp" line="269"/>
         <source>signature header has no &apos;%1&apos; signature</source>
         <translation>签名头中没有“%1”签名</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="359"/>
+        <location filename="../../models/common/enginetext.cpp" line="365"/>
         <source>read orders</source>
         <translation>查看订单</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="360"/>
+        <location filename="../../models/common/enginetext.cpp" line="366"/>
         <source>propose a fix</source>
         <translation>提议修复</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="361"/>
+        <location filename="../../models/common/enginetext.cpp" line="367"/>
         <source>approve or reject a fix</source>
         <translation>批准或驳回修复</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="362"/>
+        <location filename="../../models/common/enginetext.cpp" line="368"/>
         <source>read the audit trail</source>
         <translation>查看审计轨迹</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="363"/>
+        <location filename="../../models/common/enginetext.cpp" line="369"/>
         <source>manage staff accounts</source>
         <translation>管理员工账户</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="364"/>
+        <location filename="../../models/common/enginetext.cpp" line="370"/>
         <source>manage settings</source>
         <translation>管理设置</translation>
     </message>
@@ -3540,17 +3550,17 @@ hash      %2</translation>
 <context>
     <name>OncePay::OrderPage</name>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="60"/>
+        <location filename="../../views/orders/orderpage.cpp" line="59"/>
         <source>&lt;h2&gt;Order investigation&lt;/h2&gt;</source>
         <translation>&lt;h2&gt;订单调查&lt;/h2&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="63"/>
+        <location filename="../../views/orders/orderpage.cpp" line="62"/>
         <source>Order, customer, transaction, callback or request id</source>
         <translation>订单号、客户编号、交易号、回调编号或请求编号</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="66"/>
+        <location filename="../../views/orders/orderpage.cpp" line="65"/>
         <source>&amp;Find</source>
         <translation>查找(&amp;F)</translation>
     </message>
@@ -3640,121 +3650,121 @@ hash      %2</translation>
         <translation>审计记录(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="285"/>
-        <location filename="../../views/orders/orderpage.cpp" line="296"/>
+        <location filename="../../views/orders/orderpage.cpp" line="299"/>
+        <location filename="../../views/orders/orderpage.cpp" line="302"/>
         <source>Searching…</source>
         <translation>搜索中……</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="366"/>
+        <location filename="../../views/orders/orderpage.cpp" line="338"/>
         <source>No order matches “%1”.</source>
         <translation>没有与“%1”匹配的订单。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/orders/orderpage.cpp" line="369"/>
+        <location filename="../../views/orders/orderpage.cpp" line="341"/>
         <source>%n orders match; choose one.</source>
         <translation>
             <numerusform>有 %n 个订单匹配，请选择一个。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="382"/>
+        <location filename="../../views/orders/orderpage.cpp" line="354"/>
         <source>Loading order %1…</source>
         <translation>正在加载订单 %1……</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="437"/>
+        <location filename="../../views/orders/orderpage.cpp" line="409"/>
         <source>&lt;h3&gt;Order %1 — %2, version %3&lt;/h3&gt;</source>
         <translation>&lt;h3&gt;订单 %1 —— %2，版本 %3&lt;/h3&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="440"/>
+        <location filename="../../views/orders/orderpage.cpp" line="412"/>
         <source>Amount: %1</source>
         <translation>金额：%1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="441"/>
+        <location filename="../../views/orders/orderpage.cpp" line="413"/>
         <source>Customer: %1</source>
         <translation>客户：%1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="443"/>
+        <location filename="../../views/orders/orderpage.cpp" line="415"/>
         <source>Current attempt: %1 on %2</source>
         <translation>当前支付尝试：%1（%2）</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="445"/>
+        <location filename="../../views/orders/orderpage.cpp" line="417"/>
         <source>Transaction: %1</source>
         <translation>交易号：%1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="447"/>
+        <location filename="../../views/orders/orderpage.cpp" line="419"/>
         <source>Reason: %1</source>
         <translation>原因：%1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="448"/>
+        <location filename="../../views/orders/orderpage.cpp" line="420"/>
         <source>Updated: %1</source>
         <translation>更新时间：%1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="466"/>
+        <location filename="../../views/orders/orderpage.cpp" line="438"/>
         <source>Path: %1</source>
         <translation>路径：%1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/orders/orderpage.cpp" line="470"/>
+        <location filename="../../views/orders/orderpage.cpp" line="442"/>
         <source>%n refused attempt(s)</source>
         <translation>
             <numerusform>%n 次被拒绝的尝试</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/orders/orderpage.cpp" line="485"/>
+        <location filename="../../views/orders/orderpage.cpp" line="457"/>
         <source>%n event(s) in the timeline.</source>
         <translation>
             <numerusform>时间线中共有 %n 个事件。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="494"/>
+        <location filename="../../views/orders/orderpage.cpp" line="466"/>
         <source>Export dossier</source>
         <translation>导出案卷</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="495"/>
+        <location filename="../../views/orders/orderpage.cpp" line="467"/>
         <source>PDF documents (*.pdf)</source>
         <translation>PDF 文档 (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="512"/>
+        <location filename="../../views/orders/orderpage.cpp" line="484"/>
         <source>Writing the dossier of order %1…</source>
         <translation>正在写入订单 %1 的案卷…</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="537"/>
+        <location filename="../../views/orders/orderpage.cpp" line="509"/>
         <source>The dossier was not exported: %1</source>
         <translation>案卷未导出：%1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/orders/orderpage.cpp" line="541"/>
+        <location filename="../../views/orders/orderpage.cpp" line="513"/>
         <source>Dossier saved to %1 (%n page(s), SHA-256 %2).</source>
         <translation>
             <numerusform>案卷已保存到 %1（%n 页，SHA-256 %2）。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="585"/>
+        <location filename="../../views/orders/orderpage.cpp" line="557"/>
         <source>Signature: verified by the gateway before the callback was stored.</source>
         <translation>签名：网关在存储该回调之前已验证。</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="586"/>
+        <location filename="../../views/orders/orderpage.cpp" line="558"/>
         <source>Signature: verified by the gateway before the callback was stored — %1</source>
         <translation>签名：网关在存储该回调之前已验证 —— %1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="589"/>
+        <location filename="../../views/orders/orderpage.cpp" line="561"/>
         <source>Callback %1 from %2
 %3
 Unsigned, wrongly signed or late requests are refused: only the refusal is recorded (reason, size, body hash), never the request.
@@ -4947,42 +4957,48 @@ Body:
 %1</translation>
     </message>
     <message>
-        <location filename="../../views/fixes/fixactions.cpp" line="72"/>
-        <location filename="../../views/fixes/fixactions.cpp" line="93"/>
-        <location filename="../../views/fixes/fixactions.cpp" line="98"/>
-        <location filename="../../views/fixes/fixactions.cpp" line="111"/>
-        <location filename="../../views/fixes/fixactions.cpp" line="146"/>
-        <location filename="../../views/fixes/fixactions.cpp" line="161"/>
-        <location filename="../../views/fixes/fixactions.cpp" line="163"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="59"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="103"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="124"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="129"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="183"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="185"/>
         <source>Propose a fix</source>
         <translation>提议修复</translation>
     </message>
     <message>
-        <location filename="../../views/fixes/fixactions.cpp" line="94"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="125"/>
         <source>Your role may not propose fixes.</source>
         <translation>您的角色不能提议修复。</translation>
     </message>
     <message>
-        <location filename="../../views/fixes/fixactions.cpp" line="69"/>
-        <location filename="../../views/fixes/fixactions.cpp" line="99"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="100"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="130"/>
         <source>No fix fits the selected rows.</source>
         <translation>没有适用于所选行的修复。</translation>
     </message>
     <message>
-        <location filename="../../views/fixes/fixactions.cpp" line="112"/>
-        <location filename="../../views/fixes/fixactions.cpp" line="147"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="60"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="70"/>
         <source>Nothing was proposed: %1</source>
         <translation>未提交任何提议：%1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/fixes/fixactions.cpp" line="150"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="72"/>
+        <source>%n proposed; the rest were not sent: %1</source>
+        <translation>
+            <numerusform>已提议 %n 项；其余未发送：%1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../views/fixes/fixactions.cpp" line="75"/>
         <source>%n fix(es) proposed and waiting for approval.</source>
         <translation>
             <numerusform>已提议 %n 项修复，等待审批。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/fixes/fixactions.cpp" line="157"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="81"/>
         <source>Refused:</source>
         <translation>被拒绝：</translation>
     </message>
