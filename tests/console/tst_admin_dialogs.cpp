@@ -783,7 +783,9 @@ private Q_SLOTS:
             });
         };
         const QString before = staffAndAudit(*s.c);
+        QVERIFY(!reset->isEnabled()); // no account chosen: nothing to reset
         QVERIFY(clickStaff(s, "amy"));
+        QVERIFY(reset->isEnabled());
         QString why;
         bool ok = true;
         Answered a = answer("new-amy-secret", "new-amy-secreT", true, &why, &ok);

@@ -105,7 +105,7 @@ AdminPage::AdminPage(const ConnectionProfile &orders, const Actor &actor, QWidge
     m_disableButton->setObjectName(QStringLiteral("disableStaff"));
     m_enableButton = new QPushButton(tr("&Enable…"), this);
     m_enableButton->setObjectName(QStringLiteral("enableStaff"));
-    auto *reset = new QPushButton(tr("Reset &password…"), this);
+    auto *reset = m_resetButton = new QPushButton(tr("Reset &password…"), this);
     reset->setObjectName(QStringLiteral("resetPassword"));
     connect(add, &QPushButton::clicked, this, &AdminPage::askAddStaff);
     connect(m_disableButton, &QPushButton::clicked, this, &AdminPage::askDisable);
@@ -326,6 +326,7 @@ void AdminPage::updateStaffButtons()
     offer(m_roleButton, change ? roleChangeFits(*change) : Result<void>{});
     offer(m_disableButton, change ? disableFits(*change) : Result<void>{});
     offer(m_enableButton, change ? enableFits(*change) : Result<void>{});
+    m_resetButton->setEnabled(change.has_value()); // a password is reset for a chosen account
 }
 
 void AdminPage::askRole()

@@ -78,6 +78,7 @@ private:
     QPushButton *m_roleButton = nullptr;
     QPushButton *m_disableButton = nullptr;
     QPushButton *m_enableButton = nullptr;
+    QPushButton *m_resetButton = nullptr;
     QLabel *m_summary = nullptr;
     // What report() last showed (and its tooltip), until the refresh it started has loaded:
     // that refresh's failure is shown after it, not instead of it.
