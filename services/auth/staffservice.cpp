@@ -153,7 +153,19 @@ Result<StaffAccount> StaffService::add(const NewStaff &staff, const QString &pas
 Result<StaffAccount> StaffService::disable(const QString &username, const Actor &by,
                                            const QString &reason) const
 {
-    const QString step = QStringLiteral("disable");
+    return setEnabled(username, false, by, reason);
+}
+
+Result<StaffAccount> StaffService::enable(const QString &username, const Actor &by,
+                                          const QString &reason) const
+{
+    return setEnabled(username, true, by, reason);
+}
+
+Result<StaffAccount> StaffService::setEnabled(const QString &username, bool enable, const Actor &by,
+                                              const QString &reason) const
+{
+    const QString step = enable ? QStringLiteral("enable") : QStringLiteral("disable");
     auto refused = [&](const Error &why) {
         return refuse(why, step, username, by, Audited::EveryRefusal);
     };
@@ -161,66 +173,39 @@ Result<StaffAccount> StaffService::disable(const QString &username, const Actor 
         return refused(r.error());
     if (auto r = staffReasonGiven(reason); !r)
         return refused(r.error());
+    // An enable takes the same locks in the same order as a disable or a role change
+    // (changeAccount), although it never takes an administrator away: an enable meeting a
+    // disable of the same account then waits for it, instead of the two locking the rows in
+    // opposite orders.
     auto done = changeAccount(
-        username, by, reason, QStringLiteral("staff.disabled"),
+        username, by, reason,
+        enable ? QStringLiteral("staff.enabled") : QStringLiteral("staff.disabled"),
         [&](const StaffAccount &before, const QList<qint64> &admins) -> Result<StaffAccount> {
-            if (auto r = disableFits({.by = by.id,
-                                      .username = before.username,
-                                      .role = before.role,
-                                      .disabled = before.disabled,
-                                      .reason = reason});
-                !r)
+            const StaffChange change{.by = by.id,
+                                     .username = before.username,
+                                     .role = before.role,
+                                     .disabled = before.disabled,
+                                     .reason = reason};
+            if (auto r = enable ? enableFits(change) : disableFits(change); !r)
                 return r.error();
-            if (lastEnabledAdmin(before, admins))
+            if (!enable && lastEnabledAdmin(before, admins))
                 return makeError(
                     ErrorCode::Conflict,
                     QStringLiteral("%1 is the last enabled administrator and stays enabled")
                         .arg(before.username),
                     QStringLiteral("last_admin"));
             StaffAccount after = before;
-            after.disabled = true;
+            after.disabled = !enable;
+            if (enable) { // failed sign-ins (and a lock) gathered while disabled do not count
+                after.failedAttempts = 0;
+                after.lockedUntil = 0;
+            }
             return after;
         });
     if (!done)
         return refused(done.error());
-    spdlog::info("staff account {} disabled by {}", username.toStdString(), by.id.toStdString());
-    return done->after;
-}
-
-Result<StaffAccount> StaffService::enable(const QString &username, const Actor &by,
-                                          const QString &reason) const
-{
-    const QString step = QStringLiteral("enable");
-    auto refused = [&](const Error &why) {
-        return refuse(why, step, username, by, Audited::EveryRefusal);
-    };
-    if (auto r = require(by, Action::ManageStaff); !r)
-        return refused(r.error());
-    if (auto r = staffReasonGiven(reason); !r)
-        return refused(r.error());
-    // The same locks in the same order as a disable or a role change (changeAccount), although
-    // an enable never takes an administrator away: an enable meeting a disable of the same
-    // account then waits for it, instead of the two locking the rows in opposite orders.
-    auto done = changeAccount(
-        username, by, reason, QStringLiteral("staff.enabled"),
-        [&](const StaffAccount &before, const QList<qint64> &) -> Result<StaffAccount> {
-            if (auto r = enableFits({.by = by.id,
-                                     .username = before.username,
-                                     .role = before.role,
-                                     .disabled = before.disabled,
-                                     .reason = reason});
-                !r)
-                return r.error();
-            StaffAccount after = before;
-            after.disabled = false;
-            // Failed sign-ins (and a lock) gathered while disabled do not count against them.
-            after.failedAttempts = 0;
-            after.lockedUntil = 0;
-            return after;
-        });
-    if (!done)
-        return refused(done.error());
-    spdlog::info("staff account {} enabled by {}", username.toStdString(), by.id.toStdString());
+    spdlog::info("staff account {} {} by {}", username.toStdString(),
+                 enable ? "enabled" : "disabled", by.id.toStdString());
     return done->after;
 }
 

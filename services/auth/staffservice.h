@@ -90,6 +90,10 @@ public:
     static bool validUsername(const QString &username);
 
 private:
+    // disable and enable: one path, their rules (disableFits, enableFits) and the last
+    // administrator apart.
+    Result<StaffAccount> setEnabled(const QString &username, bool enable, const Actor &by,
+                                    const QString &reason) const;
     // " FOR UPDATE" on PostgreSQL and MariaDB; nothing on SQLite, whose immediate
     // transaction holds the write lock.
     QString forUpdate() const;
