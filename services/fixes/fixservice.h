@@ -17,6 +17,10 @@
 //   (Conflict, "lease_within_skew") and a value of the setting that is no valid number
 //   (Invalid, "bad_setting") refuse the step: nothing but the refusal is recorded, and an
 //   approval refused so leaves the proposal open.
+// proposeEach: a batch (a selection in the console), one proposal at a time, each in its own
+//   transaction: a refusal is collected and the rest go on; a database that becomes
+//   unavailable stops the batch, the ones proposed before it standing; the caller's progress
+//   callback may stop it between two proposals.
 // reject: a finance reviewer other than the proposer, with a reason code and a comment.
 //
 // Every step — and every refusal — leaves an audit row with who, role, where from, what and
@@ -29,6 +33,8 @@
 #include "db/connection.h"
 #include "fixtypes.h"
 
+#include <functional>
+
 namespace OncePay {
 
 class FixService {
@@ -39,6 +45,14 @@ public:
     {}
 
     Result<FixRequest> propose(const FixProposal &proposal, const Actor &actor) const;
+
+    // Called after each proposal of a batch, sent or refused, with how many are done of how
+    // many; false stops the batch there (ProposeOutcome::cancelled). On the connection's thread.
+    using BatchProgress = std::function<bool(int done, int total)>;
+    // Proposes each in turn (propose, each committed on its own) and says what came of them.
+    // Never fails as a whole: a database gone away is ProposeOutcome::stoppedBy.
+    ProposeOutcome proposeEach(const QList<FixProposal> &proposals, const Actor &actor,
+                               const BatchProgress &progress = {}) const;
 
     // `changeSha256` is the digest of the change the reviewer was shown; it must still be the
     // proposal's. Returns the fix as it stands afterwards (open with one approval of two, or

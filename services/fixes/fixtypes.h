@@ -4,6 +4,8 @@
 // records, and what a decision records.
 // Thread contract: plain values, safe to hand from a worker thread to the GUI.
 
+#include "core/result.h"
+
 #include <QJsonObject>
 #include <QList>
 #include <QString>
@@ -49,6 +51,18 @@ struct FixProposal {
     // adjust_fee and write_off: the amount to book, in the discrepancy's currency; when
     // absent, the discrepancy's own difference (expected - actual).
     std::optional<qint64> amountMinor;
+};
+
+// What a batch of proposals came to (FixService::proposeEach): each proposal is committed on
+// its own, so the ones in `proposed` stand whatever happened after them.
+// Every member has a default, so an outcome names only what it has (designated initializers).
+struct ProposeOutcome {
+    QList<qint64> proposed = {}; // the new fixes' ids, in the order sent
+    QStringList refused = {};    // "target: why" (the service's sentence), in the order sent
+    // The database went away (Unavailable): the proposal that met it and the rest were not sent.
+    std::optional<Error> stoppedBy = {};
+    bool cancelled = false; // the caller stopped the batch: the rest were not sent
+    int notSent = 0;        // how many were not sent (stoppedBy or cancelled)
 };
 
 struct FixDecision {

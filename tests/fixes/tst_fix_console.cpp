@@ -307,27 +307,42 @@ private Q_SLOTS:
     // The sentence after proposing several targets when the database went away part-way:
     // the ones proposed before are committed, so it says how many and that the rest were not
     // sent, why as errorText says it (not the raw English error); with none proposed, "Nothing
-    // was proposed". Without the database going away, the usual summary.
+    // was proposed". When the person stopped the batch, that the rest were not sent. Without
+    // either, the usual summary.
     void proposeSummarySaysWhatWasNotSent()
     {
         const Error away = makeError(ErrorCode::Unavailable,
                                      QStringLiteral("database file not found: /gone/orders.db"),
                                      QStringLiteral("database_missing"));
-        const QString partway = proposeSummary(2, {}, away);
+        const QString partway =
+            proposeSummary({.proposed = {1, 2}, .stoppedBy = away, .notSent = 3});
         QVERIFY2(partway.startsWith(QStringLiteral("2 proposed; the rest were not sent: ")),
                  qPrintable(partway));
         QVERIFY2(partway.contains(errorText(away)), qPrintable(partway));
         QVERIFY2(!partway.contains(QStringLiteral("Nothing was proposed")), qPrintable(partway));
         QVERIFY(!partway.contains(away.message.left(24)));
         const QString withRefusal =
-            proposeSummary(1, {QStringLiteral("stripe:evt_x: no message")}, away);
+            proposeSummary({.proposed = {7},
+                            .refused = {QStringLiteral("stripe:evt_x: no message")},
+                            .stoppedBy = away,
+                            .notSent = 1});
         QVERIFY2(withRefusal.startsWith(QStringLiteral("1 proposed; the rest were not sent: ")),
                  qPrintable(withRefusal));
         QVERIFY(withRefusal.contains(QStringLiteral("Refused:\nstripe:evt_x: no message")));
-        QCOMPARE(proposeSummary(0, {}, away),
+        QCOMPARE(proposeSummary({.stoppedBy = away, .notSent = 2}),
                  QStringLiteral("Nothing was proposed: %1").arg(errorText(away)));
-        QCOMPARE(proposeSummary(3, {}),
+        QCOMPARE(proposeSummary({.proposed = {1, 2, 3}}),
                  QStringLiteral("3 fix(es) proposed and waiting for approval."));
+        const QString stopped =
+            proposeSummary({.proposed = {4},
+                            .refused = {QStringLiteral("stripe:evt_y: no message")},
+                            .cancelled = true,
+                            .notSent = 5});
+        QVERIFY2(stopped.startsWith(
+                     QStringLiteral("1 proposed; you stopped before the rest were sent.")),
+                 qPrintable(stopped));
+        QVERIFY(stopped.contains(QStringLiteral("Refused:\nstripe:evt_y: no message")));
+        QVERIFY(!stopped.contains(QStringLiteral("waiting for approval")));
     }
 
     // The stuck page judges leases with the clock-skew allowance (fixes.lease_skew_ms), as the

@@ -11,7 +11,12 @@
 
 #include <QMessageBox>
 #include <QPointer>
+#include <QProgressDialog>
 #include <QSysInfo>
+#include <QTimer>
+
+#include <atomic>
+#include <memory>
 
 #include <spdlog/spdlog.h>
 
@@ -47,12 +52,6 @@ QList<FixTargetState> fixTargetStates(const QList<FixTargetRow> &rows)
 
 namespace {
 
-struct ProposeOutcome {
-    QList<qint64> proposed;
-    QStringList refused;            // "target: why"
-    std::optional<Error> stoppedBy; // the database went away: the rest were not sent
-};
-
 // Nothing was proposed because a read or the database failed before the first proposal.
 void warnNothingProposed(QWidget *parent, const Error &e)
 {
@@ -62,15 +61,19 @@ void warnNothingProposed(QWidget *parent, const Error &e)
 
 } // namespace
 
-QString proposeSummary(int proposed, const QStringList &refused,
-                       const std::optional<Error> &stoppedBy)
+QString proposeSummary(const ProposeOutcome &outcome)
 {
+    const int proposed = int(outcome.proposed.size());
+    const QStringList &refused = outcome.refused;
     QString text;
-    if (stoppedBy && proposed == 0 && refused.isEmpty())
-        return QObject::tr("Nothing was proposed: %1").arg(errorText(*stoppedBy));
-    if (stoppedBy)
+    if (outcome.stoppedBy && proposed == 0 && refused.isEmpty())
+        return QObject::tr("Nothing was proposed: %1").arg(errorText(*outcome.stoppedBy));
+    if (outcome.stoppedBy)
         text = QObject::tr("%n proposed; the rest were not sent: %1", nullptr, proposed)
-                   .arg(errorText(*stoppedBy));
+                   .arg(errorText(*outcome.stoppedBy));
+    else if (outcome.cancelled)
+        text =
+            QObject::tr("%n proposed; you stopped before the rest were sent.", nullptr, proposed);
     else
         text = QObject::tr("%n fix(es) proposed and waiting for approval.", nullptr, proposed);
     if (!refused.isEmpty()) {
@@ -117,7 +120,8 @@ void askAndPropose(QWidget *parent, const ConnectionProfile &orders, const Actor
 } // namespace
 
 void proposeFixes(QWidget *parent, const ConnectionProfile &orders, const Actor &actor,
-                  const QList<FixTargetRow> &rows, std::function<void(int)> done, FixCover cover)
+                  const QList<FixTargetRow> &rows, std::function<void(int)> done, FixCover cover,
+                  std::function<bool()> stillCurrent)
 {
     const auto role = parseStaffRole(actor.role);
     if (!role || !can(*role, Action::ProposeFix)) {
@@ -134,9 +138,17 @@ void proposeFixes(QWidget *parent, const ConnectionProfile &orders, const Actor 
     QPointer<QWidget> guard(parent);
     runBackgroundQuery<FixRuleSetting>(
         parent, orders, QStringLiteral("fix-rule"), &readFixRuleSetting,
-        [guard, orders, actor, rows, cover, done](const Result<FixRuleSetting> &r) {
+        [guard, orders, actor, rows, cover, done, stillCurrent](const Result<FixRuleSetting> &r) {
             if (!guard)
                 return;
+            // A dialog (or a message) about rows the page no longer shows would be taken for
+            // the ones it shows now; the person has moved on, so nothing is said.
+            if (stillCurrent && !stillCurrent()) {
+                spdlog::info("propose a fix for {} ({} row(s)): the page moved on before the fix "
+                             "rule's setting was read; nothing asked",
+                             rows.first().targetId.toStdString(), rows.size());
+                return;
+            }
             if (!r) {
                 warnNothingProposed(guard, r.error());
                 return;
@@ -147,38 +159,62 @@ void proposeFixes(QWidget *parent, const ConnectionProfile &orders, const Actor 
 
 namespace {
 
+// A batch that takes longer than this shows its progress, with a button to stop it.
+constexpr int kShowProgressAfterMs = 800;
+
 void sendProposals(QWidget *parent, const ConnectionProfile &orders, const Actor &actor,
                    const QList<FixProposal> &proposals, std::function<void(int)> done)
 {
+    // The pool thread counts what is done and reads whether to stop; the GUI thread shows the
+    // count and sets the stop. Plain atomics: no object of the GUI is touched off its thread.
+    auto sent = std::make_shared<std::atomic<int>>(0);
+    auto stop = std::make_shared<std::atomic<bool>>(false);
+    const int total = int(proposals.size());
+    QPointer<QProgressDialog> progress;
+    if (total > 1) {
+        progress = new QProgressDialog(parent);
+        progress->setWindowTitle(QObject::tr("Propose a fix"));
+        progress->setCancelButtonText(QObject::tr("Stop"));
+        progress->setRange(0, total);
+        progress->setMinimumDuration(kShowProgressAfterMs);
+        progress->setAutoClose(false);
+        progress->setAutoReset(false);
+        progress->setLabelText(QObject::tr("Proposing %1 of %2…").arg(1).arg(total));
+        progress->setValue(0);
+        // The dialog hides itself; the summary follows once the proposal being sent is done.
+        QObject::connect(progress, &QProgressDialog::canceled, progress,
+                         [stop] { stop->store(true); });
+        auto *tick = new QTimer(progress);
+        QObject::connect(tick, &QTimer::timeout, progress, [progress, sent, stop, total] {
+            const int n = sent->load();
+            if (n != progress->value() && !stop->load()) {
+                progress->setLabelText(
+                    QObject::tr("Proposing %1 of %2…").arg(qMin(n + 1, total)).arg(total));
+                progress->setValue(n);
+            }
+        });
+        tick->start(100);
+    }
     QPointer<QWidget> guard(parent);
     runBackgroundQuery<ProposeOutcome>(
         parent, orders, QStringLiteral("propose"),
-        [proposals, actor](const Connection &c) -> Result<ProposeOutcome> {
-            ProposeOutcome out;
-            FixService fixes(c, Clock::system());
-            for (const FixProposal &p : proposals) {
-                auto r = fixes.propose(p, actor);
-                if (r) {
-                    out.proposed << r->id;
-                } else if (r.error().code == ErrorCode::Unavailable) {
-                    // The ones proposed so far are committed: stop here and say so.
-                    spdlog::warn("proposing stopped after {} of {}: {}", out.proposed.size(),
-                                 proposals.size(), r.error().message.toStdString());
-                    out.stoppedBy = r.error();
-                    return out;
-                } else
-                    out.refused << p.targetId + QStringLiteral(": ") + r.error().message;
-            }
-            return out;
+        [proposals, actor, sent, stop](const Connection &c) -> Result<ProposeOutcome> {
+            return FixService(c, Clock::system())
+                .proposeEach(proposals, actor, [sent, stop](int n, int) {
+                    sent->store(n);
+                    return !stop->load();
+                });
         },
-        [guard, done](const Result<ProposeOutcome> &r) {
+        [guard, done, progress](const Result<ProposeOutcome> &r) {
+            if (progress)
+                delete progress.data(); // not shown under the summary
             if (!guard)
                 return;
             if (!r) {
                 warnNothingProposed(guard, r.error());
                 return;
             }
-            const QString text = proposeSummary(int(r->proposed.size()), r->refused, r->stoppedBy);
+            const QString text = proposeSummary(*r);
             if (r->refused.isEmpty() && !r->stoppedBy)
                 QMessageBox::information(guard, QObject::tr("Propose a fix"), text);
             else

@@ -49,21 +49,24 @@ Result<FixRuleSetting> readFixRuleSetting(const Connection &connection);
 // (services/fixes/fixrules.h, the rule FixService enforces). Asks no database.
 QList<FixTargetState> fixTargetStates(const QList<FixTargetRow> &rows);
 
-// The sentence after proposing: how many were proposed, the refusals ("target: why", in the
-// interface language) and, when the database went away part-way (`stoppedBy`), that the rest
-// were not sent and why (errorText). Asks no database.
-QString proposeSummary(int proposed, const QStringList &refused,
-                       const std::optional<Error> &stoppedBy = std::nullopt);
+// The sentence after proposing (FixService::proposeEach's outcome): how many were proposed,
+// the refusals ("target: why", in the interface language) and, when the database went away
+// part-way (`stoppedBy`), that the rest were not sent and why (errorText), or, when the person
+// stopped the batch, that the rest were not sent. Asks no database.
+QString proposeSummary(const ProposeOutcome &outcome);
 
 // Where proposals come from, for the audit trail's "from where".
 QString consoleOrigin();
 
 // Reads the fix rule's setting off the GUI thread, then opens the dialog with the kinds the
 // rule offers now (fixOffers, covering the rows as `cover` says) and, if accepted, proposes in the
-// background; `done(proposed)` runs on the GUI thread afterwards. Does nothing (and says why) for a
-// role that may not propose.
+// background (FixService::proposeEach; a batch that takes a while shows its progress and may be
+// stopped); `done(proposed)` runs on the GUI thread afterwards. Does nothing (and says why) for a
+// role that may not propose. `stillCurrent` is asked when the setting has been read, before
+// anything is shown: false (the page has moved on to other rows) and nothing is shown or
+// proposed, only logged.
 void proposeFixes(QWidget *parent, const ConnectionProfile &orders, const Actor &actor,
                   const QList<FixTargetRow> &rows, std::function<void(int proposed)> done = {},
-                  FixCover cover = FixCover::EveryTarget);
+                  FixCover cover = FixCover::EveryTarget, std::function<bool()> stillCurrent = {});
 
 } // namespace OncePay

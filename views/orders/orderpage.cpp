@@ -568,21 +568,12 @@ void OrderPage::proposeOrderFix()
 {
     if (m_picture.order.orderId.isEmpty())
         return;
-    const FixTargetRow row{QStringLiteral("order"),
-                           m_picture.order.orderId,
-                           orderStateName(m_picture.order.state),
-                           {},
-                           m_picture.order.currency};
-    const QString orderId = m_picture.order.orderId;
-    QPointer<OrderPage> self(this);
-    const quint64 shown = m_generation;
-    proposeFixes(this, m_orders, m_actor, {row}, [self, orderId, shown](int n) {
-        if (!self)
-            return;
-        Q_EMIT self->fixesProposed(n);
-        if (self->m_generation == shown) // not if the page has moved on meanwhile
-            self->openOrder(orderId);
-    });
+    proposeFor({{QStringLiteral("order"),
+                 m_picture.order.orderId,
+                 orderStateName(m_picture.order.state),
+                 {},
+                 m_picture.order.currency}},
+               FixCover::EveryTarget);
 }
 
 void OrderPage::proposeMessageFix()
@@ -598,9 +589,17 @@ void OrderPage::proposeMessageFix()
                      {},
                      m.currency,
                      m.leaseUntil > 0 ? std::optional<qint64>(m.leaseUntil) : std::nullopt});
+    proposeFor(rows, FixCover::EachTarget);
+}
+
+void OrderPage::proposeFor(const QList<FixTargetRow> &rows, FixCover cover)
+{
     const QString orderId = m_picture.order.orderId;
     QPointer<OrderPage> self(this);
     const quint64 shown = m_generation;
+    // Still this order: nothing read since (a search or a hand-over, even one still on its
+    // way, is the page moving on).
+    const auto stillShown = [self, shown] { return self && self->m_generation == shown; };
     proposeFixes(
         this, m_orders, m_actor, rows,
         [self, orderId, shown](int n) {
@@ -610,7 +609,7 @@ void OrderPage::proposeMessageFix()
             if (self->m_generation == shown) // not if the page has moved on meanwhile
                 self->openOrder(orderId);
         },
-        FixCover::EachTarget);
+        cover, stillShown);
 }
 
 } // namespace OncePay

@@ -36,6 +36,8 @@ class RefundModel;
 class SearchLookAhead;
 class StateDiagram;
 class FulfilmentModel;
+struct FixTargetRow;
+enum class FixCover;
 class TimelineModel;
 
 class OrderPage : public QWidget {
@@ -100,6 +102,10 @@ private:
     void updateBusy();
     void setOrderActionsEnabled(bool on);
     void showNoOrder();
+    // Proposes a fix for `rows` of the order shown: the dialog opens only if the page still
+    // shows that order when the fix rule's setting has been read; afterwards the order is read
+    // again unless the page has moved on.
+    void proposeFor(const QList<FixTargetRow> &rows, FixCover cover);
     QWidget *buildHeader();
     QWidget *buildTabs();
     // Column widths of the tables on one tab, measured when the tab is first shown for the
