@@ -6,6 +6,8 @@
 #include <QDir>
 #include <QJsonDocument>
 
+#include <spdlog/spdlog.h>
+
 #include <cstdio>
 #include <unistd.h>
 
@@ -59,6 +61,23 @@ int simulate(Context &ctx, const QCommandLineParser &p)
     o.seed = quint64(seed);
     if (!ok)
         return Usage;
+    // "Today" is read once; which starts are allowed is the simulator's rule.
+    const ManualClock now(Clock::systemNowMs());
+    if (p.isSet(QStringLiteral("start"))) {
+        auto start = SimulationOptions::startOfDate(p.value(QStringLiteral("start")));
+        Result<void> allowed;
+        if (start) {
+            o.startMs = *start;
+            allowed = o.checkStart(now);
+        }
+        if (!start || !allowed) {
+            const QString why = (start ? allowed.error() : start.error()).message;
+            spdlog::warn("simulate refused, nothing created: {}", why.toStdString());
+            return ctx.err << "oncepay simulate: " << why << '\n', Usage;
+        }
+    } else if (p.isSet(QStringLiteral("demo"))) {
+        o.startMs = SimulationOptions::startEndingToday(o.days, now);
+    }
     auto profile = FaultProfile::named(p.value(QStringLiteral("profile")));
     if (!profile)
         return ctx.err << "oncepay simulate: " << profile.error().message << '\n', Usage;
@@ -99,6 +118,12 @@ const bool registered = registerCommands({
                       QStringLiteral("Orders to simulate (default 1000)."), QStringLiteral("N")});
          p.addOption({QStringLiteral("days"),
                       QStringLiteral("Days of simulated time (default 30)."), QStringLiteral("D")});
+         p.addOption({QStringLiteral("start"),
+                      QStringLiteral("First day of simulated time, YYYY-MM-DD (00:00 UTC), from"
+                                     " 2000-01-01; the period must end by the end of today"
+                                     " (default 2025-11-01, or with --demo the days ending"
+                                     " today)."),
+                      QStringLiteral("DATE")});
          p.addOption({QStringLiteral("seed"),
                       QStringLiteral("Seed; same seed, same story (default 1)."),
                       QStringLiteral("S")});
@@ -118,7 +143,8 @@ const bool registered = registerCommands({
          p.addOption(
              {QStringLiteral("demo"),
               QStringLiteral(
-                  "The console's demo: 3000 orders over 30 days, seed 2026, statements in the"
+                  "The console's demo: 3000 orders over the 30 days that end today at 00:00"
+                  " UTC (unless --start or --days say otherwise), seed 2026, statements in the"
                   " data directory's demo/, and demo staff accounts (agent, finance, finance2,"
                   " auditor, admin; password <user>-demo).")});
      },

@@ -23,10 +23,12 @@ for ch in paypal:STL stripe:stripe_ kakaopay:kakaopay_ fedapay:fedapay_; do
     "$bin/oncepay" "${cfg[@]}" settlement import --channel "${ch%%:*}" \
         "$work/data/demo/statements/${ch#*:}"* >/dev/null
 done
+# The demo's 30 days end today, across two calendar months: reconcile from its first capture's
+# day to its last capture's.
 first="$(sqlite3 "$work/data/orders.db" 'SELECT MIN(captured_at) FROM payments')"
-month="$(date -u -d "@$((first / 1000))" +%Y-%m-01)"
-"$bin/oncepay" "${cfg[@]}" reconcile --from "$month" \
-    --to "$(date -u -d "$month +1 month -1 day" +%Y-%m-%d)" >/dev/null || true
+last="$(sqlite3 "$work/data/orders.db" 'SELECT MAX(captured_at) FROM payments')"
+"$bin/oncepay" "${cfg[@]}" reconcile --from "$(date -u -d "@$((first / 1000))" +%F)" \
+    --to "$(date -u -d "@$((last / 1000))" +%F)" >/dev/null || true
 "$root/packaging/demo-fixes.sh" "$bin/oncepay" "$work/data/orders.db" "${cfg[@]}" >/dev/null
 # An order with a rollback, a stale late success and money to refund.
 order="$(sqlite3 "$work/data/orders.db" 'SELECT order_id FROM refund_obligations ORDER BY id LIMIT 1')"

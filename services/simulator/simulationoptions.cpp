@@ -1,6 +1,55 @@
 #include "simulationoptions.h"
 
+#include <QDateTime>
+
 namespace OncePay {
+
+namespace {
+
+constexpr qint64 kDayMs = 24LL * 3600 * 1000;
+
+QString dateOf(qint64 ms)
+{
+    return QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).date().toString(Qt::ISODate);
+}
+
+} // namespace
+
+qint64 SimulationOptions::startEndingToday(int days, const Clock &now)
+{
+    return now.nowMs() / kDayMs * kDayMs - qint64(days) * kDayMs;
+}
+
+Result<qint64> SimulationOptions::startOfDate(const QString &date)
+{
+    const QDate d = QDate::fromString(date, Qt::ISODate);
+    if (date.size() != 10 || !d.isValid())
+        return makeError(ErrorCode::Invalid,
+                         QStringLiteral("--start must be a date YYYY-MM-DD, not '%1'").arg(date));
+    return QDateTime(d, QTime(0, 0), Qt::UTC).toMSecsSinceEpoch();
+}
+
+Result<void> SimulationOptions::checkStart(const Clock &now) const
+{
+    if (startMs % kDayMs != 0)
+        return makeError(ErrorCode::Invalid, QStringLiteral("--start must be a UTC midnight"));
+    if (startMs < kEarliestStartMs)
+        return makeError(
+            ErrorCode::Invalid,
+            QStringLiteral("--start must be 2000-01-01 or later, not %1").arg(dateOf(startMs)));
+    const qint64 latestEnd = now.nowMs() / kDayMs * kDayMs + kDayMs; // tomorrow, 00:00 UTC
+    const qint64 end = startMs + qint64(days) * kDayMs;
+    if (end > latestEnd)
+        return makeError(
+            ErrorCode::Invalid,
+            QStringLiteral("--start %1 with --days %2 would simulate up to %3, after today (%4 "
+                           "UTC); the latest start for %2 days is %5")
+                .arg(dateOf(startMs))
+                .arg(days)
+                .arg(dateOf(end - kDayMs), dateOf(latestEnd - kDayMs),
+                     dateOf(latestEnd - qint64(days) * kDayMs)));
+    return {};
+}
 
 Result<FaultProfile> FaultProfile::named(const QString &name)
 {

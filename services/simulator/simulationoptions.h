@@ -4,6 +4,7 @@
 // Every rate is a probability per order (stories) or per delivery (transport faults).
 // Thread contract: plain values.
 
+#include "core/clock.h"
 #include "core/result.h"
 
 #include <QMap>
@@ -37,10 +38,16 @@ struct FaultProfile {
 };
 
 struct SimulationOptions {
+    // Without --start and --demo the world starts on a fixed date, so that the same options
+    // always give the same digest (tests and benchmarks rely on it).
+    static constexpr qint64 kFixedStartMs = 1761955200000; // 2025-11-01T00:00:00Z
+    // The earliest start allowed (the simulated PayPal certificate is valid from then).
+    static constexpr qint64 kEarliestStartMs = 946684800000; // 2000-01-01T00:00:00Z
+
     int orders = 1000;
     int days = 30;
     quint64 seed = 1;
-    qint64 startMs = 1761955200000; // 2025-11-01T00:00:00Z
+    qint64 startMs = kFixedStartMs;
     FaultProfile faults;
     QString outDir; // statements, fee schedule, PayPal certificate; empty = no files
     bool force = false;
@@ -48,6 +55,16 @@ struct SimulationOptions {
     // finance reviewer for approvals that need two), passwords "<user>-demo", made through
     // services/auth like `oncepay staff add`. Existing accounts are left as they are.
     bool demoAccounts = false;
+
+    // The start of a period of `days` that ends at today's UTC midnight (the demo's default):
+    // what a console opened today shows as the month just past.
+    static qint64 startEndingToday(int days, const Clock &now);
+    // The UTC midnight of an ISO date YYYY-MM-DD; an error for anything else (2026-02-30).
+    static Result<qint64> startOfDate(const QString &date);
+    // Which starts are allowed: a UTC midnight (the fee schedule it writes holds dates) from
+    // 2000-01-01 on, whose period (start + days) ends by the end of today, UTC — a simulation
+    // tells what happened, not what will.
+    Result<void> checkStart(const Clock &now) const;
 };
 
 } // namespace OncePay

@@ -4,12 +4,22 @@
 #include "simulator.h"
 
 #include <QCryptographicHash>
+#include <QDateTime>
 #include <QHash>
 #include <QJsonArray>
 #include <QSqlRecord>
 #include <QTextStream>
 
 namespace OncePay {
+
+namespace {
+
+QString dayOf(qint64 ms)
+{
+    return QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).date().toString(Qt::ISODate);
+}
+
+} // namespace
 
 QJsonObject SimulationSummary::toJson() const
 {
@@ -19,6 +29,8 @@ QJsonObject SimulationSummary::toJson() const
     for (auto it = defectsPlanted.cbegin(); it != defectsPlanted.cend(); ++it)
         defects.insert(it.key(), it.value());
     return {{"orders", orders},
+            {"first_day", dayOf(startMs)},
+            {"last_day", dayOf(endMs - 1)},
             {"callbacks_sent", callbacksSent},
             {"stored_new", storedNew},
             {"duplicates_absorbed", duplicatesAbsorbed},
@@ -47,7 +59,8 @@ QString SimulationSummary::toText() const
 {
     QString t;
     QTextStream out(&t);
-    out << "orders                  " << orders << " in " << elapsedMs / 1000.0 << " s\n"
+    out << "simulated days          " << dayOf(startMs) << " to " << dayOf(endMs - 1) << " (UTC)\n"
+        << "orders                  " << orders << " in " << elapsedMs / 1000.0 << " s\n"
         << "callbacks sent          " << callbacksSent << " (" << storedNew << " new, "
         << duplicatesAbsorbed << " duplicates absorbed, " << rejectedAtDoor
         << " rejected at the door of " << forgedSent << " forged)\n"

@@ -460,6 +460,8 @@ Result<SimulationSummary> Run::execute()
         if (auto r = createDemoAccounts(); !r)
             return r.error();
     m_s.orders = m_o.orders;
+    m_s.startMs = m_o.startMs;
+    m_s.endMs = m_o.startMs + qint64(m_o.days) * kDay;
     checkInvariants(*m_orders, m_world, m_s);
     if (auto rows = Sql::scalar(m_audit->db(), QStringLiteral("SELECT COUNT(*) FROM audit_log")))
         m_s.auditRows = rows->toLongLong();

@@ -21,6 +21,8 @@ namespace OncePay {
 
 struct SimulationSummary {
     qint64 orders = 0;
+    qint64 startMs = 0; // the simulated period: [startMs, endMs), UTC
+    qint64 endMs = 0;
     qint64 callbacksSent = 0; // every HTTP delivery, duplicates and forgeries included
     qint64 storedNew = 0;
     qint64 duplicatesAbsorbed = 0; // answered "already received"
