@@ -76,7 +76,7 @@ int simulate(Context &ctx, const QCommandLineParser &p)
             return ctx.err << "oncepay simulate: " << why << '\n', Usage;
         }
     } else if (p.isSet(QStringLiteral("demo"))) {
-        o.startMs = SimulationOptions::startEndingToday(o.days, now);
+        o.startMs = SimulationOptions::latestStart(o.days, now);
     }
     auto profile = FaultProfile::named(p.value(QStringLiteral("profile")));
     if (!profile)
@@ -120,9 +120,9 @@ const bool registered = registerCommands({
                       QStringLiteral("Days of simulated time (default 30)."), QStringLiteral("D")});
          p.addOption({QStringLiteral("start"),
                       QStringLiteral("First day of simulated time, YYYY-MM-DD (00:00 UTC), from"
-                                     " 2000-01-01; the period must end by the end of today"
-                                     " (default 2025-11-01, or with --demo the days ending"
-                                     " today)."),
+                                     " 2000-01-01; the period and the 5 days its last retries"
+                                     " and settlements take must be over by today (default"
+                                     " 2025-11-01, or with --demo the latest such start)."),
                       QStringLiteral("DATE")});
          p.addOption({QStringLiteral("seed"),
                       QStringLiteral("Seed; same seed, same story (default 1)."),
@@ -143,8 +143,9 @@ const bool registered = registerCommands({
          p.addOption(
              {QStringLiteral("demo"),
               QStringLiteral(
-                  "The console's demo: 3000 orders over the 30 days that end today at 00:00"
-                  " UTC (unless --start or --days say otherwise), seed 2026, statements in the"
+                  "The console's demo: 3000 orders over the latest 30 days whose settlements"
+                  " are all in by today (the 30 days ending 5 days ago; --start and --days"
+                  " choose others), seed 2026, statements in the"
                   " data directory's demo/, and demo staff accounts (agent, finance, finance2,"
                   " auditor, admin; password <user>-demo).")});
      },

@@ -15,9 +15,9 @@ QString dateOf(qint64 ms)
 
 } // namespace
 
-qint64 SimulationOptions::startEndingToday(int days, const Clock &now)
+qint64 SimulationOptions::latestStart(int days, const Clock &now)
 {
-    return now.nowMs() / kDayMs * kDayMs - qint64(days) * kDayMs;
+    return now.nowMs() / kDayMs * kDayMs - qint64(days + kTailDays) * kDayMs;
 }
 
 Result<qint64> SimulationOptions::startOfDate(const QString &date)
@@ -37,17 +37,19 @@ Result<void> SimulationOptions::checkStart(const Clock &now) const
         return makeError(
             ErrorCode::Invalid,
             QStringLiteral("--start must be 2000-01-01 or later, not %1").arg(dateOf(startMs)));
-    const qint64 latestEnd = now.nowMs() / kDayMs * kDayMs + kDayMs; // tomorrow, 00:00 UTC
-    const qint64 end = startMs + qint64(days) * kDayMs;
-    if (end > latestEnd)
+    const qint64 latest = latestStart(days, now);
+    if (startMs > latest) {
+        const qint64 end = startMs + qint64(days) * kDayMs; // the day after the last
         return makeError(
             ErrorCode::Invalid,
-            QStringLiteral("--start %1 with --days %2 would simulate up to %3, after today (%4 "
-                           "UTC); the latest start for %2 days is %5")
+            QStringLiteral("--start %1 with --days %2 would simulate up to %3 and its last "
+                           "retries and settlements up to %4, which has not passed yet (today "
+                           "is %5 UTC); the latest start for %2 days is %6")
                 .arg(dateOf(startMs))
                 .arg(days)
-                .arg(dateOf(end - kDayMs), dateOf(latestEnd - kDayMs),
-                     dateOf(latestEnd - qint64(days) * kDayMs)));
+                .arg(dateOf(end - kDayMs), dateOf(end + (kTailDays - 1) * kDayMs),
+                     dateOf(now.nowMs()), dateOf(latest)));
+    }
     return {};
 }
 

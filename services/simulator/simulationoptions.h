@@ -43,6 +43,10 @@ struct SimulationOptions {
     static constexpr qint64 kFixedStartMs = 1761955200000; // 2025-11-01T00:00:00Z
     // The earliest start allowed (the simulated PayPal certificate is valid from then).
     static constexpr qint64 kEarliestStartMs = 946684800000; // 2000-01-01T00:00:00Z
+    // How long the world goes on after its last day: the channels' last retries and the
+    // worker's back-offs (up to four days) and the settlements of the last captures (up to
+    // D+3, and the statement that carries them).
+    static constexpr int kTailDays = 5;
 
     int orders = 1000;
     int days = 30;
@@ -56,14 +60,15 @@ struct SimulationOptions {
     // services/auth like `oncepay staff add`. Existing accounts are left as they are.
     bool demoAccounts = false;
 
-    // The start of a period of `days` that ends at today's UTC midnight (the demo's default):
-    // what a console opened today shows as the month just past.
-    static qint64 startEndingToday(int days, const Clock &now);
+    // The latest start of a period of `days` whose tail (kTailDays) ends by today's UTC
+    // midnight — the demo's default: what a console opened today shows as the month just past,
+    // with every settlement of it already in.
+    static qint64 latestStart(int days, const Clock &now);
     // The UTC midnight of an ISO date YYYY-MM-DD; an error for anything else (2026-02-30).
     static Result<qint64> startOfDate(const QString &date);
     // Which starts are allowed: a UTC midnight (the fee schedule it writes holds dates) from
-    // 2000-01-01 on, whose period (start + days) ends by the end of today, UTC — a simulation
-    // tells what happened, not what will.
+    // 2000-01-01 on, no later than latestStart — a simulation tells what happened, not what
+    // will: its retries and settlements included, nothing it writes lies after today.
     Result<void> checkStart(const Clock &now) const;
 };
 

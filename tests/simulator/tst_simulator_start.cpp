@@ -1,9 +1,9 @@
 // When the simulated world happens: `simulate --start DATE` moves every timestamp — orders,
 // callbacks, the audit outage, statements and the fee schedule — into the chosen period; the
-// same seed and start tell the same story; `--demo` without --start ends at today's UTC
-// midnight, so a console opened today sees records aged as an operations team would; and a
-// start that is no date or whose period has not happened yet is refused before anything is
-// created.
+// same seed and start tell the same story; `--demo` without --start is the latest month whose
+// retries and settlements are all over by today, so a console opened today sees records aged as
+// an operations team would; and a start that is no date or whose period (with its tail) has
+// not passed yet is refused before anything is created.
 
 #include "cliprocess.h"
 #include "db/migrator.h"
@@ -28,9 +28,9 @@ using namespace OncePay::Test;
 namespace {
 
 constexpr qint64 kDay = 24LL * 3600 * 1000;
-// How far past the period's end the world may still move: the channels' last retries and the
-// worker's back-offs play out (up to four days), and statements settle up to D+3.
-constexpr qint64 kTail = 5 * kDay;
+// How far past the period's end the world may still move (the channels' last retries and the
+// worker's back-offs, statements settling up to D+3): the tail the start rule allows for.
+constexpr qint64 kTail = SimulationOptions::kTailDays * kDay;
 
 qint64 at(const char *isoUtc)
 {
@@ -77,18 +77,18 @@ QStringList filesUnder(const QString &dir)
 class TstSimulatorStart : public QObject {
     Q_OBJECT
 private Q_SLOTS:
-    // The demo's default, exactly, against an injected clock: the period ends at today's
-    // UTC midnight, whatever the hour.
-    void demoPeriodEndsAtTodaysMidnight_data()
+    // The demo's default, exactly, against an injected clock: the period and its tail end at
+    // today's UTC midnight, whatever the hour.
+    void demoIsTheLatestPeriodOver_data()
     {
         QTest::addColumn<QString>("now");
         QTest::addColumn<int>("days");
         QTest::addColumn<QString>("start");
-        QTest::newRow("afternoon") << "2026-11-30T12:48:07Z" << 30 << "2026-10-31";
-        QTest::newRow("midnight") << "2026-03-01T00:00:00Z" << 1 << "2026-02-28";
-        QTest::newRow("last ms of a leap day") << "2028-02-29T23:59:59.999Z" << 30 << "2028-01-30";
+        QTest::newRow("afternoon") << "2026-11-30T12:48:07Z" << 30 << "2026-10-26";
+        QTest::newRow("midnight") << "2026-03-01T00:00:00Z" << 1 << "2026-02-23";
+        QTest::newRow("last ms of a leap day") << "2028-02-29T23:59:59.999Z" << 30 << "2028-01-25";
     }
-    void demoPeriodEndsAtTodaysMidnight()
+    void demoIsTheLatestPeriodOver()
     {
         QFETCH(QString, now);
         QFETCH(int, days);
@@ -96,30 +96,35 @@ private Q_SLOTS:
         const ManualClock clock(at(qPrintable(now)));
         SimulationOptions o;
         o.days = days;
-        o.startMs = SimulationOptions::startEndingToday(days, clock);
+        o.startMs = SimulationOptions::latestStart(days, clock);
         QCOMPARE(dayOf(o.startMs), start);
         QCOMPARE(o.startMs % kDay, 0);
-        QCOMPARE(o.startMs + days * kDay, clock.nowMs() / kDay * kDay);
+        QCOMPARE(o.startMs + days * kDay + kTail, clock.nowMs() / kDay * kDay);
         QVERIFY(o.checkStart(clock).ok());
+        o.startMs += kDay; // the latest: a day later is refused
+        QVERIFY(!o.checkStart(clock).ok());
     }
 
     // Which starts are allowed, decided in the simulator without the CLI: dates only, from
-    // 2000-01-01 on, and the period must end by the end of today (UTC).
+    // 2000-01-01 on, and the period with its tail must be over by today (UTC).
     void startRule_data()
     {
         QTest::addColumn<QString>("date");
         QTest::addColumn<int>("days");
         QTest::addColumn<QString>("refusal"); // empty: accepted
-        QTest::newRow("ends tomorrow 00:00") << "2026-11-01" << 30 << "";
-        QTest::newRow("today only") << "2026-11-30" << 1 << "";
+        QTest::newRow("latest for 30 days") << "2026-10-26" << 30 << "";
+        QTest::newRow("latest single day") << "2026-11-24" << 1 << "";
         QTest::newRow("earliest") << "2000-01-01" << 30 << "";
         QTest::newRow("leap day") << "2024-02-29" << 30 << "";
         QTest::newRow("one day too late")
-            << "2026-11-02" << 30
-            << "--start 2026-11-02 with --days 30 would simulate up to 2026-12-01, after today "
-               "(2026-11-30 UTC); the latest start for 30 days is 2026-11-01";
+            << "2026-10-27" << 30
+            << "--start 2026-10-27 with --days 30 would simulate up to 2026-11-25 and its last "
+               "retries and settlements up to 2026-11-30, which has not passed yet (today is "
+               "2026-11-30 UTC); the latest start for 30 days is 2026-10-26";
+        QTest::newRow("single day too late") << "2026-11-25" << 1 << "up to 2026-11-30, which";
+        QTest::newRow("today only") << "2026-11-30" << 1 << "would simulate up to 2026-11-30";
         QTest::newRow("tomorrow") << "2026-12-01" << 1 << "would simulate up to 2026-12-01";
-        QTest::newRow("next year") << "2027-11-01" << 30 << "after today (2026-11-30 UTC)";
+        QTest::newRow("next year") << "2027-11-01" << 30 << "(today is 2026-11-30 UTC)";
         QTest::newRow("before 2000")
             << "1999-12-31" << 1 << "--start must be 2000-01-01 or later, not 1999-12-31";
         QTest::newRow("impossible")
@@ -281,7 +286,8 @@ private Q_SLOTS:
         QVERIFY(digests[0] != digests[2]);
     }
 
-    // The command line: --start puts the world where asked; --demo without it ends today.
+    // The command line: --start puts the world where asked; --demo without it is the latest month
+    // whose tail is over.
     void startAndDemoOnTheCommandLine()
     {
         auto dbs = ScratchDatabases::create(Dialect::Sqlite);
@@ -303,7 +309,7 @@ private Q_SLOTS:
         QVERIFY2(demo.exitCode == 0, qPrintable(demo.err + demo.out));
         j = QJsonDocument::fromJson(demo.out.toUtf8()).object();
         const QString lastDay = j["last_day"].toString();
-        QVERIFY2(lastDay == dayOf(before - kDay) || lastDay == dayOf(after - kDay),
+        QVERIFY2(lastDay == dayOf(before - kDay - kTail) || lastDay == dayOf(after - kDay - kTail),
                  qPrintable(demo.out));
 
         auto c = openMigrated((*dbs)->orders(), QStringLiteral("cli-start-check"));
@@ -317,10 +323,10 @@ private Q_SLOTS:
         const auto [chosenFirst, chosenLast] = span("3");
         QVERIFY(chosenFirst >= at("2026-03-01T00:00:00Z"));
         QVERIFY(chosenLast < at("2026-03-03T00:00:00Z"));
-        // The demo's orders are of the last 31 days, none in the future.
+        // The demo's orders are of the 30 days that ended 5 days ago, none later.
         const auto [demoFirst, demoLast] = span("2026");
-        QVERIFY2(demoFirst >= before - 31 * kDay, qPrintable(dayOf(demoFirst)));
-        QVERIFY2(demoLast <= after, qPrintable(dayOf(demoLast)));
+        QVERIFY2(demoFirst >= before - 31 * kDay - kTail, qPrintable(dayOf(demoFirst)));
+        QVERIFY2(demoLast <= after - kTail, qPrintable(dayOf(demoLast)));
     }
 
     // A start that is no date, or whose period has not happened yet: refused as bad usage
@@ -340,13 +346,13 @@ private Q_SLOTS:
                                      << "--start must be 2000-01-01 or later, not 1999-12-31";
         QTest::newRow("tomorrow") << QStringList{"--start", today.addDays(1).toString(Qt::ISODate),
                                                  "--days", "1"}
-                                  << "after today (" + today.toString(Qt::ISODate) + " UTC)";
-        QTest::newRow("month not over")
-            << QStringList{"--start", today.addDays(-5).toString(Qt::ISODate)}
-            << "the latest start for 30 days is " + today.addDays(-29).toString(Qt::ISODate);
+                                  << "(today is " + today.toString(Qt::ISODate) + " UTC)";
+        QTest::newRow("settlements not in")
+            << QStringList{"--start", today.addDays(-34).toString(Qt::ISODate)}
+            << "the latest start for 30 days is " + today.addDays(-35).toString(Qt::ISODate);
         QTest::newRow("demo in the future")
             << QStringList{"--demo", "--start", today.addDays(10).toString(Qt::ISODate)}
-            << "after today (" + today.toString(Qt::ISODate) + " UTC)";
+            << "(today is " + today.toString(Qt::ISODate) + " UTC)";
     }
     void badStartsAreRefusedAndCreateNothing()
     {
