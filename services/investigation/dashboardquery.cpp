@@ -138,12 +138,16 @@ Result<DashboardData> DashboardQuery::load(const TimeRange &range, const Actor &
     for (auto it = stuck->cbegin(); it != stuck->cend(); ++it)
         data.stuckByKind << KeyCount{stuckKindName(it.key()), it.value()};
 
-    auto d =
-        Sql::exec(m_c.db(), QStringLiteral(
-                                "SELECT channel, COALESCE(currency, ''), COUNT(*),"
-                                " SUM(ABS(COALESCE(expected_minor, 0) - COALESCE(actual_minor, 0)))"
-                                " FROM discrepancies WHERE status = 'open'"
-                                " GROUP BY channel, COALESCE(currency, '') ORDER BY channel, 2"));
+    // A currency mismatch's two amounts are in different currencies: all that was settled (in
+    // the row's currency, the settlement's) is at issue, not their difference.
+    auto d = Sql::exec(
+        m_c.db(),
+        QStringLiteral(
+            "SELECT channel, COALESCE(currency, ''), COUNT(*),"
+            " SUM(CASE WHEN kind = 'currency_mismatch' THEN ABS(COALESCE(actual_minor, 0))"
+            " ELSE ABS(COALESCE(expected_minor, 0) - COALESCE(actual_minor, 0)) END)"
+            " FROM discrepancies WHERE status = 'open'"
+            " GROUP BY channel, COALESCE(currency, '') ORDER BY channel, 2"));
     if (!d)
         return d.error();
     while (d->next())

@@ -39,7 +39,9 @@ struct DiscrepancyTotal {
     QString channel;
     QString currency;
     qint64 count = 0;
-    qint64 amountMinor = 0; // |expected − actual| summed; the whole amount when one side is missing
+    // |expected − actual| summed: the whole amount when one side is missing, and all that was
+    // settled when it was settled in another currency (the row's currency is the settlement's)
+    qint64 amountMinor = 0;
 };
 
 struct DashboardData {

@@ -84,6 +84,42 @@ private Q_SLOTS:
         QCOMPARE(q.load({s.start, s.end}, Actor::platform()).error().code, ErrorCode::Forbidden);
     }
 
+    // What finance reads as "amount at issue" per channel and currency: the difference for an
+    // amount or fee, the whole amount when one side is missing, all that was settled when it
+    // was settled in another currency (never 0); closed findings count for nothing.
+    void dashboardOpenDiscrepancies_data() { addEngineRows(); }
+    void dashboardOpenDiscrepancies()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        EngineFixture f(*dbs);
+        const Scenario s = buildScenario(f);
+        const QList<QVariantList> rows{
+            // key, kind, channel, expected, actual, currency, status
+            {"d1", "currency_mismatch", "fedapay", 271500, 271500, "XAF", "open"},
+            {"d2", "amount_mismatch", "fedapay", 1000, 900, "XOF", "open"},
+            {"d3", "not_settled", "fedapay", 5000, QVariant(), "XOF", "open"},
+            {"d4", "unknown_settlement", "fedapay", QVariant(), 700, "XOF", "resolved"},
+            {"d5", "fee_mismatch", "stripe", 330, 362, "USD", "open"},
+        };
+        for (const QVariantList &r : rows)
+            QVERIFY(Sql::exec(f.orders->db(),
+                              "INSERT INTO discrepancies (discrepancy_key, kind, channel,"
+                              " expected_minor, actual_minor, currency, status, first_run_id,"
+                              " last_run_id, opened_at) VALUES (?, ?, ?, ?, ?, ?, ?, 1, 1, ?)",
+                              r + QVariantList{f.clock.nowMs()})
+                        .ok());
+        auto d = DashboardQuery(*f.orders, f.clock).load({s.start, s.end}, kAgent);
+        QVERIFY(d.ok());
+        QStringList totals;
+        for (const DiscrepancyTotal &t : d->openDiscrepancies)
+            totals << QStringLiteral("%1 %2 %3 %4")
+                          .arg(t.channel, t.currency)
+                          .arg(t.count)
+                          .arg(t.amountMinor);
+        QCOMPARE(totals,
+                 (QStringList{"fedapay XAF 1 271500", "fedapay XOF 2 5100", "stripe USD 1 32"}));
+    }
+
     void searchByEachKind_data() { addEngineRows(); }
     void searchByEachKind()
     {
