@@ -1,0 +1,133 @@
+// The order page's search and hits: the search box answered (by its look-ahead or a read), the
+// hit list, and the order a hit or a hand-over opens. The rest of OrderPage is in orderpage.cpp.
+
+#include "orderpage.h"
+
+#include "common/backgroundquery.h"
+#include "common/errortext.h"
+#include "investigation/ordermodels.h"
+#include "investigation/orderpicturequery.h"
+#include "investigation/ordersearch.h"
+#include "orders/searchlookahead.h"
+
+#include <QLineEdit>
+#include <QTableView>
+
+namespace OncePay {
+
+void OrderPage::focusSearch()
+{
+    m_search->setFocus();
+    m_search->selectAll();
+}
+
+void OrderPage::search(const QString &term)
+{
+    if (m_search->text() != term)
+        m_search->setText(term);
+    const quint64 generation = ++m_generation;
+    const QString trimmed = term.trimmed();
+    // What the box looked up as it was typed or pasted answers the search if it may
+    // (searchlookahead.h); if that lookup is still on its way, the search waits for it.
+    std::optional<SearchLookAhead::Answer> answer;
+    switch (m_lookAhead->take(
+        trimmed, &answer,
+        [this, generation, trimmed](const std::optional<SearchLookAhead::Answer> &a) {
+            if (generation != m_generation)
+                return; // another read superseded this search
+            if (!a)
+                return readSearch(generation, trimmed);
+            m_reading = false;
+            updateBusy();
+            showHits(trimmed, *a);
+        })) {
+    case SearchLookAhead::Take::Answer:
+        m_reading = false; // what was in flight is superseded, as by any new read
+        updateBusy();
+        showHits(trimmed, *answer);
+        return;
+    case SearchLookAhead::Take::Wait: beginWait(tr("Searching…")); return;
+    case SearchLookAhead::Take::Read: break;
+    }
+    beginWait(tr("Searching…"));
+    readSearch(generation, trimmed);
+}
+
+void OrderPage::readSearch(quint64 generation, const QString &term)
+{
+    const Actor actor = m_actor;
+    runBackgroundQuery<QList<OrderHit>>(
+        this, m_orders, QStringLiteral("search"),
+        [term, actor](const Connection &c) { return OrderSearch(c).search(term, actor); },
+        [this, generation, term](const Result<QList<OrderHit>> &r) {
+            if (generation != m_generation)
+                return;
+            m_reading = false;
+            updateBusy();
+            showHits(term, r);
+        });
+}
+
+void OrderPage::showHits(const QString &term, const Result<QList<OrderHit>> &r)
+{
+    if (!r) { // as for no hit: nothing of an earlier search stays on the page
+        m_hits->setRows({});
+        m_hitTable->hide();
+        showNoOrder();
+        setStatus(errorText(r.error()), true);
+        Q_EMIT failed(m_status->text());
+        Q_EMIT searched(0);
+        return;
+    }
+    m_hits->setRows(*r);
+    m_hitTable->setVisible(r->size() > 1);
+    if (r->size() > 1) // a single hit opens at once; its list stays hidden
+        m_hitTable->resizeColumnsToContents();
+    if (r->isEmpty()) {
+        showNoOrder();
+        setStatus(tr("No order matches “%1”.").arg(term), true);
+    } else if (r->size() > 1) {
+        showNoOrder();
+        setStatus(tr("%n orders match; choose one.", nullptr, int(r->size())));
+    }
+    Q_EMIT searched(int(r->size()));
+    // A single hit opens at once — after the search has answered: asking for the order wakes
+    // a pool thread, which took the GUI thread's CPU for up to 1 ms before `searched` was
+    // emitted.
+    if (r->size() == 1)
+        openOrder(r->first().order.orderId);
+}
+
+void OrderPage::openOrder(const QString &orderId)
+{
+    const quint64 generation = ++m_generation;
+    beginWait(tr("Loading order %1…").arg(orderId));
+    const Actor actor = m_actor;
+    runBackgroundQuery<OrderPicture>(
+        this, m_orders, QStringLiteral("order"),
+        [orderId, actor](const Connection &c) { return OrderPictureQuery(c).load(orderId, actor); },
+        [this, generation](const Result<OrderPicture> &r) {
+            if (generation != m_generation)
+                return;
+            m_reading = false;
+            updateBusy();
+            if (!r) {
+                showNoOrder();
+                setStatus(errorText(r.error()), true);
+                Q_EMIT failed(m_status->text());
+                return;
+            }
+            showPicture(*r);
+            Q_EMIT orderLoaded(r->order.orderId);
+        });
+}
+
+void OrderPage::showOrder(const QString &orderId)
+{
+    m_search->setText(orderId);
+    m_hits->setRows({}); // a list of an earlier search does not stay beside it
+    m_hitTable->hide();
+    openOrder(orderId);
+}
+
+} // namespace OncePay
