@@ -297,15 +297,15 @@ DiscrepancyDeskModel::DiscrepancyDeskModel(QObject *parent)
               cell([](const DiscrepancyRow &d) -> QString { return d.channelTxnId; }));
     addColumn(tr("Order"), cell([](const DiscrepancyRow &d) -> QString { return d.orderId; }));
     addColumn(tr("Expected"), [](const DiscrepancyRow &d, int role) -> QVariant {
-        return moneyCell(d.expectedMinor.has_value(), d.expectedMinor.value_or(0), d.currency,
-                         role);
+        return moneyCell(d.expectedMinor.has_value(), d.expectedMinor.value_or(0),
+                         d.expectedCurrency(), role);
     });
     addColumn(tr("Actual"), [](const DiscrepancyRow &d, int role) -> QVariant {
         return moneyCell(d.actualMinor.has_value(), d.actualMinor.value_or(0), d.currency, role);
     });
     addColumn(tr("Difference"), [](const DiscrepancyRow &d, int role) -> QVariant {
-        const bool has = d.expectedMinor && d.actualMinor;
-        return moneyCell(has, has ? *d.actualMinor - *d.expectedMinor : 0, d.currency, role);
+        const auto difference = d.differenceMinor();
+        return moneyCell(difference.has_value(), difference.value_or(0), d.currency, role);
     });
     addColumn(tr("Age"), [](const DiscrepancyRow &d, int role) -> QVariant {
         if (role == Qt::DisplayRole)

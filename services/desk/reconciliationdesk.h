@@ -79,6 +79,20 @@ struct DiscrepancyRow {
     qint64 openFixId = 0; // an open proposal on it, if any
     SettlementSide line;
     PaymentSide payment;
+
+    // The expected amount is in the payment's currency where there is a payment: for a
+    // currency mismatch that is not the row's own (the settlement's).
+    QString expectedCurrency() const
+    {
+        return payment.present && !payment.currency.isEmpty() ? payment.currency : currency;
+    }
+    // Actual − expected, when both sides are there in one currency; none across currencies.
+    std::optional<qint64> differenceMinor() const
+    {
+        if (!expectedMinor || !actualMinor || expectedCurrency() != currency)
+            return std::nullopt;
+        return *actualMinor - *expectedMinor;
+    }
 };
 
 struct DiscrepancyFilter {

@@ -236,6 +236,21 @@ private Q_SLOTS:
                  30000);
         QCOMPARE(f.count("SELECT actual_minor FROM discrepancies WHERE kind = 'amount_mismatch'"),
                  29000);
+        // As the desk shows them: each amount in its own currency, and a difference only
+        // where both are in one currency (USD captured, EUR settled: none).
+        const Actor reader{QStringLiteral("fin"), QStringLiteral("finance")};
+        auto shown = ReconciliationDesk(*f.orders, f.clock).discrepancies({}, reader);
+        QVERIFY2(shown.ok(), shown.ok() ? "" : qPrintable(shown.error().message));
+        QHash<QString, DiscrepancyRow> byKind;
+        for (const DiscrepancyRow &d : *shown)
+            byKind.insert(d.kind, d);
+        const DiscrepancyRow currency = byKind.value(QStringLiteral("currency_mismatch"));
+        QCOMPARE(currency.currency, QStringLiteral("EUR"));
+        QCOMPARE(currency.expectedCurrency(), QStringLiteral("USD"));
+        QVERIFY(!currency.differenceMinor().has_value());
+        const DiscrepancyRow amount = byKind.value(QStringLiteral("amount_mismatch"));
+        QCOMPARE(amount.expectedCurrency(), amount.currency);
+        QCOMPARE(amount.differenceMinor(), std::optional<qint64>(-1000));
 
         // Minimal intervention: only the explained one is corrected, with its evidence.
         QCOMPARE(f.count("SELECT COUNT(*) FROM discrepancies WHERE status = 'auto_fixed'"), 1);
