@@ -25,7 +25,6 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSignalSpy>
-#include <QSqlRecord>
 #include <QTabBar>
 #include <QTabWidget>
 #include <QTableView>
@@ -118,30 +117,6 @@ void click(QPushButton *b)
 {
     if (b)
         QTest::mouseClick(b, Qt::LeftButton);
-}
-
-// Every column of every row `sql` reads, one line a row.
-QString rows(const Connection &c, const char *sql)
-{
-    auto q = Sql::exec(c.db(), QString::fromLatin1(sql));
-    if (!q)
-        qFatal("rows: %s", qPrintable(q.error().message));
-    QStringList lines;
-    const int columns = q->record().count();
-    while (q->next()) {
-        QStringList row;
-        for (int i = 0; i < columns; ++i)
-            row << q->value(i).toString();
-        lines << row.join(u'|');
-    }
-    return lines.join(u'\n');
-}
-
-// Every column of every staff row.
-QString staffRows(const Connection &c)
-{
-    return rows(c, "SELECT username, display_name, role, disabled, failed_attempts, locked_until,"
-                   " updated_at, password_hash FROM staff ORDER BY username");
 }
 
 // The staff rows, every audit row and every ops setting: what a change not made leaves as it
