@@ -1,8 +1,9 @@
 #pragma once
 
-// What the fix tests share (tst_fixes, tst_fix_lease_skew): the staff desk, the actors, a
-// proposal, targets for the rule, a message claimed by a worker, an ops setting written as a
-// person with database access might.
+// What the fix tests share (tst_fixes, tst_fix_offers, tst_fix_lease_skew, tst_fix_console,
+// tst_fix_console_offers): the staff desk (or the console's three), the actors, a proposal,
+// targets for the rule, a message claimed by a worker, an ops setting written as a person with
+// database access might.
 
 #include "auth/staffservice.h"
 #include "db/sql.h"
@@ -11,6 +12,9 @@
 #include "fixes/fixservice.h"
 #include "fixes/fixsettings.h"
 #include "investigation/stuckquery.h"
+
+#include <QDateTime>
+#include <QTest>
 
 namespace OncePay::Test::FixSupport {
 
@@ -34,6 +38,15 @@ struct Desk {
     static Actor as(const QString &name, const QString &role) { return {name, role}; }
     FixService fixes;
 };
+
+// The staff the console tests sign in as: amy (agent), fin (finance) and adm (admin).
+inline void addStaff(EngineFixture &f)
+{
+    StaffService staff(*f.orders, f.clock);
+    for (const auto &[name, role] : QList<QPair<QString, StaffRole>>{
+             {"amy", StaffRole::Agent}, {"fin", StaffRole::Finance}, {"adm", StaffRole::Admin}})
+        QVERIFY(staff.add({name, name, role}, "correct horse battery", Actor::system("test")).ok());
+}
 
 inline const Actor amy{QStringLiteral("amy"), QStringLiteral("agent")};
 inline const Actor fay{QStringLiteral("fay"), QStringLiteral("finance")};
@@ -113,6 +126,19 @@ inline bool claimed(EngineFixture &f, const QString &callbackId, qint64 leaseUnt
                          " lease_owner = 'worker:slow/1', lease_until = ?, updated_at = ?"
                          " WHERE callback_id = ?",
                          {leaseUntil, f.clock.nowMs() - 6 * 60 * 1000, callbackId});
+    return n && *n == 1;
+}
+
+// A worker claimed the message an hour ago (by the wall clock, which the pages read with); its
+// lease ends `leaseLeftMs` from now (negative: it ran out).
+inline bool claimedAnHourAgo(EngineFixture &f, const char *callbackId, qint64 leaseLeftMs)
+{
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    auto n = Sql::update(
+        f.orders->db(),
+        "UPDATE callback_messages SET status = 'processing', lease_owner = 'worker:x/1',"
+        " lease_until = ?, updated_at = ? WHERE callback_id = ?",
+        {now + leaseLeftMs, now - 3600 * 1000, QString::fromLatin1(callbackId)});
     return n && *n == 1;
 }
 
