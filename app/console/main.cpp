@@ -127,8 +127,13 @@ int main(int argc, char *argv[])
                        passwordStdinOption, viewOption, orderOption, callbackOption});
     parser.process(app);
 
+    // Logging with the defaults until the configuration says otherwise: what is logged while it
+    // loads (a refused profile option, a missing translation) is kept for the log pane too.
+    Logging::setup(Logging::Options());
+
     // --lang wins for this run; otherwise the language chosen in Preferences, else the system's.
-    Language::apply(parser.isSet(langOption) ? parser.value(langOption) : Language::chosen());
+    const QLocale locale =
+        Language::apply(parser.isSet(langOption) ? parser.value(langOption) : Language::chosen());
 
     auto config = AppConfig::load(parser.value(configOption));
     if (!config) {
@@ -140,8 +145,16 @@ int main(int argc, char *argv[])
     Logging::Options log;
     log.level = config->logLevel;
     log.file = config->logFile;
-    Logging::setup(log);
-    spdlog::info("console starting on {}", config->orders.describe().toStdString());
+    QString logError;
+    if (!Logging::setup(log, &logError))
+        spdlog::warn("log file {} unavailable: {}", log.file.toStdString(), logError.toStdString());
+    // The profile without its password; each database is opened (and its schema read) by the
+    // main window's health check once signed in, and logged then.
+    spdlog::info("oncepay-console {} starting: configuration {}, orders database {}, language {}",
+                 QApplication::applicationVersion().toStdString(),
+                 config->sourcePath.isEmpty() ? std::string("(defaults)")
+                                              : config->sourcePath.toStdString(),
+                 config->orders.describe().toStdString(), locale.name().toStdString());
 
     QString scriptedPassword;
     if (parser.isSet(passwordStdinOption)) {
@@ -188,7 +201,8 @@ int main(int argc, char *argv[])
             QObject::connect(&window, &MainWindow::profilesSwitched, &app,
                              [&switchTo](const AppConfig &c) { switchTo = c; });
             QObject::connect(&window, &MainWindow::languageChanged, &app, [] {
-                Language::apply(Language::chosen());
+                const QLocale now = Language::apply(Language::chosen());
+                spdlog::info("interface language changed to {}", now.name().toStdString());
                 QApplication::exit(kRebuildWindow);
             });
             if (first && firstWindow && parser.isSet(viewOption)) {

@@ -3,68 +3,63 @@
 #include "logging/logging.h"
 
 #include <QMetaObject>
-#include <QPointer>
-
-#include <spdlog/sinks/base_sink.h>
-#include <spdlog/spdlog.h>
-
-#include <mutex>
+#include <QThread>
 
 namespace OncePay {
-
-namespace {
-
-class PaneSink final : public spdlog::sinks::base_sink<std::mutex> {
-public:
-    explicit PaneSink(LogPane *pane)
-        : m_pane(pane)
-    {}
-    void detach()
-    {
-        std::lock_guard lock(mutex_);
-        m_pane = nullptr;
-    }
-
-protected:
-    void sink_it_(const spdlog::details::log_msg &msg) override
-    {
-        if (!m_pane)
-            return;
-        spdlog::memory_buf_t formatted;
-        formatter_->format(msg, formatted);
-        const QString line =
-            QString::fromUtf8(formatted.data(), qsizetype(formatted.size())).trimmed();
-        QMetaObject::invokeMethod(m_pane, "appendLine", Qt::QueuedConnection, Q_ARG(QString, line));
-    }
-    void flush_() override {}
-
-private:
-    QPointer<LogPane> m_pane;
-};
-
-} // namespace
 
 LogPane::LogPane(QWidget *parent)
     : QPlainTextEdit(parent)
 {
     setReadOnly(true);
-    setMaximumBlockCount(2000);
+    setMaximumBlockCount(kMaxLines);
     setObjectName(QStringLiteral("logPane"));
-    auto sink = std::make_shared<PaneSink>(this);
-    sink->set_pattern("%H:%M:%S %l %v");
-    m_sink = sink;
-    Logging::addSink(m_sink);
+    // Called under the log's lock, in the order the lines were logged. A line logged on the
+    // GUI thread is shown at once, after those waiting; others wait for one queued show.
+    // Posting to `this` is safe: the destructor removes the listener first, and removal waits
+    // for a call in progress; a show posted and not yet run dies with the widget.
+    Logging::Subscription s = Logging::addListener([this](const QString &line) {
+        std::unique_lock lock(m_mutex);
+        m_waiting << line;
+        if (m_waiting.size() > kMaxLines) // the pane would drop it anyway
+            m_waiting.removeFirst();
+        if (QThread::currentThread() == thread()) {
+            QStringList lines;
+            lines.swap(m_waiting);
+            lock.unlock();
+            appendPlainText(lines.join(u'\n'));
+            return;
+        }
+        if (m_showPosted)
+            return;
+        m_showPosted = true;
+        QMetaObject::invokeMethod(
+            this, [this] { showWaiting(); }, Qt::QueuedConnection);
+    });
+    m_listener = s.id;
+    if (!s.backlog.isEmpty())
+        appendPlainText(s.backlog.join(u'\n'));
 }
 
 LogPane::~LogPane()
 {
-    Logging::removeSink(m_sink);
-    static_cast<PaneSink *>(m_sink.get())->detach();
+    Logging::removeListener(m_listener);
 }
 
 void LogPane::appendLine(const QString &line)
 {
     appendPlainText(line);
+}
+
+void LogPane::showWaiting()
+{
+    QStringList lines;
+    {
+        std::lock_guard lock(m_mutex);
+        lines.swap(m_waiting);
+        m_showPosted = false;
+    }
+    if (!lines.isEmpty())
+        appendPlainText(lines.join(u'\n'));
 }
 
 } // namespace OncePay

@@ -39,6 +39,35 @@
 
 namespace OncePay {
 
+namespace {
+
+// What the log says of a database's state; `before` is the state logged last ("" = none yet).
+// The profile is described without its password.
+void logHealth(const RoleStatus &s, const QString &before)
+{
+    const std::string role = roleName(s.role).toStdString();
+    const std::string target = s.target.toStdString();
+    switch (s.health()) {
+    case Health::Ok:
+        spdlog::info("{} database {}: {}{}, schema version {}{}", role,
+                     before.isEmpty()    ? "opened"
+                     : before == u"down" ? "reachable again"
+                                         : "up to date again",
+                     target, s.sharesOrders ? " (the orders connection)" : "", s.schemaVersion,
+                     s.serverVersion.isEmpty() ? std::string()
+                                               : ", server " + s.serverVersion.toStdString());
+        break;
+    case Health::Warning:
+        spdlog::warn("{} database {}: {}", role, target, s.error.toStdString());
+        break;
+    case Health::Down:
+        spdlog::warn("{} database {} unreachable: {}", role, target, s.error.toStdString());
+        break;
+    }
+}
+
+} // namespace
+
 MainWindow::MainWindow(const AppConfig &config, const StaffAccount &account, QWidget *parent)
     : QMainWindow(parent)
     , m_config(config)
@@ -342,19 +371,12 @@ void MainWindow::showStatuses(const QList<RoleStatus> &statuses)
         label->setStyleSheet(QStringLiteral("color: %1;")
                                  .arg(ConnectionStatusModel::healthColor(s.health()).name()));
         label->setToolTip(s.target + u'\n' + ConnectionStatusModel::reasonText(s));
+        // Each change of state once in the log pane, where operations look: the first answer
+        // (the profile, its schema), a loss, a return.
         const QString logged = label->property("loggedHealth").toString();
-        if (state != logged && !(logged.isEmpty() && s.health() == Health::Ok)) {
-            // Each change of state once in the log pane, where operations look (a database
-            // that is fine from the start goes unmentioned).
+        if (state != logged) {
             label->setProperty("loggedHealth", state);
-            const std::string line =
-                QStringLiteral("%1 database (%2): %3")
-                    .arg(roleName(s.role), s.target, s.error.isEmpty() ? state : s.error)
-                    .toStdString();
-            if (s.health() == Health::Ok)
-                spdlog::info("{}", line);
-            else
-                spdlog::warn("{}", line);
+            logHealth(s, logged);
         }
     }
 }
