@@ -37,8 +37,10 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSemaphore>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
+#include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTest>
@@ -342,6 +344,34 @@ private Q_SLOTS:
         // The last view is remembered.
         MainWindow again(m_fixture->config, account("agent", StaffRole::Agent));
         QCOMPARE(again.currentView(), QStringLiteral("orders"));
+    }
+
+    // The navigation is as wide as its longest entry (nothing cut, no blank band beside it),
+    // the page gets the rest, and a width the person chose is kept for the next start.
+    void navigationFitsItsEntriesAndIsRemembered()
+    {
+        QSettings().remove(QStringLiteral("window/navigation"));
+        {
+            MainWindow window(m_fixture->config, account("finance", StaffRole::Finance));
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            QListWidget *nav = window.navigation();
+            const int needed = nav->sizeHintForColumn(0) + 2 * nav->frameWidth();
+            QVERIFY2(nav->width() >= needed && nav->width() <= needed + 24,
+                     qPrintable(QStringLiteral("%1 for %2").arg(nav->width()).arg(needed)));
+            auto *split = window.findChild<QSplitter *>(QStringLiteral("navigationSplit"));
+            QVERIFY(split);
+            QCOMPARE(split->widget(0), nav);
+            QVERIFY(split->sizes().value(1) > window.width() / 2);
+            split->setSizes({300, window.width() - 300});
+            window.close();
+        }
+        MainWindow again(m_fixture->config, account("finance", StaffRole::Finance));
+        again.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&again));
+        QCOMPARE(again.navigation()->width(), 300);
+        again.close();
+        QSettings().remove(QStringLiteral("window/navigation"));
     }
 
     void languageIsAPreference()

@@ -78,8 +78,7 @@ MainWindow::MainWindow(const AppConfig &config, const StaffAccount &account, QWi
 
     m_nav = new QListWidget(this);
     m_nav->setObjectName(QStringLiteral("navigation"));
-    m_nav->setMaximumWidth(220);
-    m_nav->setMinimumWidth(150);
+    m_nav->setMinimumWidth(120);
     m_pages = new QStackedWidget(this);
 
     // Every role reads orders, messages and history (DESIGN.md §6); the audit trail is for
@@ -133,11 +132,14 @@ MainWindow::MainWindow(const AppConfig &config, const StaffAccount &account, QWi
             m_orderPage->focusSearch();
     });
 
-    auto *central = new QSplitter(this);
-    central->addWidget(m_nav);
-    central->addWidget(m_pages);
-    central->setStretchFactor(1, 1);
-    setCentralWidget(central);
+    m_split = new QSplitter(this);
+    m_split->setObjectName(QStringLiteral("navigationSplit"));
+    m_split->addWidget(m_nav);
+    m_split->addWidget(m_pages);
+    m_split->setStretchFactor(1, 1);
+    m_split->setCollapsible(0, false);
+    m_split->setCollapsible(1, false);
+    setCentralWidget(m_split);
 
     m_log = new LogPane(this);
     auto *dock = new QDockWidget(tr("Log"), this);
@@ -389,6 +391,11 @@ void MainWindow::restoreLayout()
     if (!restoreState(settings.value(QStringLiteral("window/state")).toByteArray()))
         if (auto *dock = findChild<QDockWidget *>(QStringLiteral("logDock")))
             resizeDocks({dock}, {110}, Qt::Vertical);
+    if (!m_split->restoreState(settings.value(QStringLiteral("window/navigation")).toByteArray())) {
+        // As wide as its longest entry in this language, the rest to the page.
+        const int nav = m_nav->sizeHintForColumn(0) + 2 * m_nav->frameWidth() + 12;
+        m_split->setSizes({nav, qMax(1, width() - nav)});
+    }
     showView(
         settings.value(QStringLiteral("window/lastView"), QStringLiteral("dashboard")).toString());
 }
@@ -398,6 +405,7 @@ void MainWindow::saveLayout()
     QSettings settings;
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("window/state"), saveState());
+    settings.setValue(QStringLiteral("window/navigation"), m_split->saveState());
     settings.setValue(QStringLiteral("window/lastView"), currentView());
 }
 

@@ -21,6 +21,7 @@
 
 class QLabel;
 class QListWidget;
+class QSplitter;
 class QStackedWidget;
 class QTimer;
 
@@ -91,6 +92,7 @@ private:
     AppConfig m_config;
     StaffAccount m_account;
     QListWidget *m_nav = nullptr;
+    QSplitter *m_split = nullptr;
     QStackedWidget *m_pages = nullptr;
     DashboardPage *m_dashboard = nullptr;
     OrderPage *m_orderPage = nullptr;
