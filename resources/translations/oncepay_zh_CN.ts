@@ -110,102 +110,102 @@
         <translation>角色未更改：%1</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="346"/>
-        <location filename="../../views/admin/adminpage.cpp" line="375"/>
-        <location filename="../../views/admin/adminpage.cpp" line="435"/>
-        <location filename="../../views/admin/adminpage.cpp" line="460"/>
+        <location filename="../../views/admin/adminpage.cpp" line="347"/>
+        <location filename="../../views/admin/adminpage.cpp" line="376"/>
+        <location filename="../../views/admin/adminpage.cpp" line="436"/>
+        <location filename="../../views/admin/adminpage.cpp" line="461"/>
         <source>Why (audited)</source>
         <translation>原因（记入审计）</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="349"/>
+        <location filename="../../views/admin/adminpage.cpp" line="350"/>
         <source>Change the role of %1</source>
         <translation>更改 %1 的角色</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="377"/>
+        <location filename="../../views/admin/adminpage.cpp" line="378"/>
         <source>Change %1</source>
         <translation>修改 %1</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="378"/>
+        <location filename="../../views/admin/adminpage.cpp" line="379"/>
         <source>&amp;Value (%1 … %2):</source>
         <translation>值（%1 … %2）(&amp;V)：</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="350"/>
-        <location filename="../../views/admin/adminpage.cpp" line="379"/>
-        <location filename="../../views/admin/adminpage.cpp" line="438"/>
-        <location filename="../../views/admin/adminpage.cpp" line="463"/>
+        <location filename="../../views/admin/adminpage.cpp" line="351"/>
+        <location filename="../../views/admin/adminpage.cpp" line="380"/>
+        <location filename="../../views/admin/adminpage.cpp" line="439"/>
+        <location filename="../../views/admin/adminpage.cpp" line="464"/>
         <source>&amp;Reason:</source>
         <translation>原因(&amp;R)：</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="407"/>
+        <location filename="../../views/admin/adminpage.cpp" line="408"/>
         <source>Add a staff account</source>
         <translation>添加员工账号</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="408"/>
+        <location filename="../../views/admin/adminpage.cpp" line="409"/>
         <source>&amp;User name:</source>
         <translation>用户名(&amp;U)：</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="409"/>
+        <location filename="../../views/admin/adminpage.cpp" line="410"/>
         <source>&amp;Display name:</source>
         <translation>显示名称(&amp;D)：</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="350"/>
-        <location filename="../../views/admin/adminpage.cpp" line="410"/>
+        <location filename="../../views/admin/adminpage.cpp" line="351"/>
+        <location filename="../../views/admin/adminpage.cpp" line="411"/>
         <source>&amp;Role:</source>
         <translation>角色(&amp;R)：</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="411"/>
-        <location filename="../../views/admin/adminpage.cpp" line="491"/>
+        <location filename="../../views/admin/adminpage.cpp" line="412"/>
+        <location filename="../../views/admin/adminpage.cpp" line="492"/>
         <source>&amp;Password:</source>
         <translation>密码(&amp;P)：</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="412"/>
-        <location filename="../../views/admin/adminpage.cpp" line="491"/>
+        <location filename="../../views/admin/adminpage.cpp" line="413"/>
+        <location filename="../../views/admin/adminpage.cpp" line="492"/>
         <source>&amp;Again:</source>
         <translation>再次输入(&amp;A)：</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="415"/>
+        <location filename="../../views/admin/adminpage.cpp" line="416"/>
         <source>Type a user name.</source>
         <translation>请输入用户名。</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="417"/>
-        <location filename="../../views/admin/adminpage.cpp" line="494"/>
+        <location filename="../../views/admin/adminpage.cpp" line="418"/>
+        <location filename="../../views/admin/adminpage.cpp" line="495"/>
         <source>Type the password twice, the same both times.</source>
         <translation>请输入两次相同的密码。</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="438"/>
+        <location filename="../../views/admin/adminpage.cpp" line="439"/>
         <source>Disable %1</source>
         <translation>停用 %1</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="463"/>
+        <location filename="../../views/admin/adminpage.cpp" line="464"/>
         <source>Enable %1</source>
         <translation>启用 %1</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="490"/>
+        <location filename="../../views/admin/adminpage.cpp" line="491"/>
         <source>New password for %1</source>
         <translation>为 %1 设置新密码</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="510"/>
+        <location filename="../../views/admin/adminpage.cpp" line="511"/>
         <source>Password of %1 reset.</source>
         <translation>已重置 %1 的密码。</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="511"/>
+        <location filename="../../views/admin/adminpage.cpp" line="512"/>
         <source>Not reset: %1</source>
         <translation>未重置：%1</translation>
     </message>
@@ -3318,145 +3318,145 @@ hash      %2</translation>
 <context>
     <name>OncePay::MainWindow</name>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="47"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="76"/>
         <source>OncePay Console — %1</source>
         <translation>OncePay 控制台 —— %1</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="61"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="89"/>
         <source>Dashboard</source>
         <translation>仪表盘</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="62"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="90"/>
         <source>Order investigation</source>
         <translation>订单调查</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="63"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="91"/>
         <source>Stuck records</source>
         <translation>滞留记录</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="64"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="92"/>
         <source>Approvals</source>
         <translation>审批</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="65"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="93"/>
         <source>Reconciliation</source>
         <translation>对账</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="68"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="96"/>
         <source>Audit trail</source>
         <translation>审计轨迹</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="70"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="98"/>
         <source>Administration</source>
         <translation>系统管理</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="72"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="100"/>
         <source>Databases</source>
         <translation>数据库</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="114"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="145"/>
         <source>Log</source>
         <translation>日志</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="124"/>
-        <location filename="../../views/shell/mainwindow.cpp" line="317"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="155"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="348"/>
         <source>Orders</source>
         <translation>订单库</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="124"/>
-        <location filename="../../views/shell/mainwindow.cpp" line="317"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="155"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="348"/>
         <source>Messages</source>
         <translation>消息库</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="124"/>
-        <location filename="../../views/shell/mainwindow.cpp" line="317"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="155"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="348"/>
         <source>Audit</source>
         <translation>审计库</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="126"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="157"/>
         <source>%1: checking…</source>
         <translation>%1：检查中……</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="148"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="179"/>
         <source>%1 (Ctrl+%2)</source>
         <translation>%1（Ctrl+%2）</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="258"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="289"/>
         <source>&amp;Console</source>
         <translation>控制台(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="259"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="290"/>
         <source>Connection &amp;profiles…</source>
         <translation>连接配置(&amp;P)…</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="260"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="291"/>
         <source>P&amp;references…</source>
         <translation>偏好设置(&amp;R)…</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="263"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="294"/>
         <source>Sign &amp;out</source>
         <translation>退出登录(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="265"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="296"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="268"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="299"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="276"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="307"/>
         <source>&amp;Find an order…</source>
         <translation>查找订单(&amp;F)……</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="288"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="319"/>
         <source>Signed in: %1 (%2)</source>
         <translation>已登录：%1（%2）</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="326"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="357"/>
         <source>%1: ● %2</source>
         <translation>%1：● %2</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="330"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="361"/>
         <source>%1: ▲ schema newer than this console</source>
         <translation>%1：▲ 结构版本比本控制台新</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="331"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="362"/>
         <source>%1: ▲ migration pending</source>
         <translation>%1：▲ 待迁移</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="335"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="366"/>
         <source>%1: ✕ file not found</source>
         <translation>%1：✕ 找不到文件</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="336"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="367"/>
         <source>%1: ✕ unreachable</source>
         <translation>%1：✕ 无法连接</translation>
     </message>
@@ -3550,221 +3550,221 @@ hash      %2</translation>
 <context>
     <name>OncePay::OrderPage</name>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="59"/>
+        <location filename="../../views/orders/orderpage.cpp" line="62"/>
         <source>&lt;h2&gt;Order investigation&lt;/h2&gt;</source>
         <translation>&lt;h2&gt;订单调查&lt;/h2&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="62"/>
+        <location filename="../../views/orders/orderpage.cpp" line="65"/>
         <source>Order, customer, transaction, callback or request id</source>
         <translation>订单号、客户编号、交易号、回调编号或请求编号</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="65"/>
+        <location filename="../../views/orders/orderpage.cpp" line="68"/>
         <source>&amp;Find</source>
         <translation>查找(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="70"/>
+        <location filename="../../views/orders/orderpage.cpp" line="73"/>
         <source>&amp;Export dossier…</source>
         <translation>导出案卷(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="72"/>
+        <location filename="../../views/orders/orderpage.cpp" line="75"/>
         <source>Save everything about this order as a PDF for a dispute</source>
         <translation>将此订单的全部信息保存为 PDF，用于争议处理</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="75"/>
+        <location filename="../../views/orders/orderpage.cpp" line="78"/>
         <source>&amp;Propose fix</source>
         <translation>提议修复(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="77"/>
+        <location filename="../../views/orders/orderpage.cpp" line="80"/>
         <source>Ask for a correction of this order or its messages; a finance reviewer approves it</source>
         <translation>申请更正此订单或其消息；由财务审核人批准</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="86"/>
+        <location filename="../../views/orders/orderpage.cpp" line="89"/>
         <source>Confirm or roll back this order…</source>
         <translation>确认或回滚此订单…</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="89"/>
+        <location filename="../../views/orders/orderpage.cpp" line="92"/>
         <source>Requeue or resolve its stuck messages…</source>
         <translation>重新入队或解决其滞留的消息…</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="138"/>
+        <location filename="../../views/orders/orderpage.cpp" line="141"/>
         <source>Search for an order by any of its identifiers.</source>
         <translation>可用订单的任一编号进行搜索。</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="168"/>
+        <location filename="../../views/orders/orderpage.cpp" line="171"/>
         <source>&amp;Timeline</source>
         <translation>时间线(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="175"/>
+        <location filename="../../views/orders/orderpage.cpp" line="178"/>
         <source>Select a callback to see its body and headers as received.</source>
         <translation>选择一条回调，查看收到时的原始报文和请求头。</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="181"/>
+        <location filename="../../views/orders/orderpage.cpp" line="184"/>
         <source>&amp;Callbacks</source>
         <translation>回调(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="185"/>
+        <location filename="../../views/orders/orderpage.cpp" line="188"/>
         <source>&lt;b&gt;Payments&lt;/b&gt;</source>
         <translation>&lt;b&gt;支付记录&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="187"/>
+        <location filename="../../views/orders/orderpage.cpp" line="190"/>
         <source>&lt;b&gt;Ledger&lt;/b&gt;</source>
         <translation>&lt;b&gt;账本&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="189"/>
+        <location filename="../../views/orders/orderpage.cpp" line="192"/>
         <source>&lt;b&gt;Refunds due&lt;/b&gt;</source>
         <translation>&lt;b&gt;待退款&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="191"/>
+        <location filename="../../views/orders/orderpage.cpp" line="194"/>
         <source>&amp;Payments and ledger</source>
         <translation>支付与账本(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="192"/>
+        <location filename="../../views/orders/orderpage.cpp" line="195"/>
         <source>&amp;Requests</source>
         <translation>请求(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="194"/>
+        <location filename="../../views/orders/orderpage.cpp" line="197"/>
         <source>Purchase and &amp;logistics</source>
         <translation>采购与物流(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="201"/>
+        <location filename="../../views/orders/orderpage.cpp" line="204"/>
         <source>&amp;Audit rows</source>
         <translation>审计记录(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="299"/>
-        <location filename="../../views/orders/orderpage.cpp" line="302"/>
+        <location filename="../../views/orders/orderpage_search.cpp" line="49"/>
+        <location filename="../../views/orders/orderpage_search.cpp" line="52"/>
         <source>Searching…</source>
         <translation>搜索中……</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="338"/>
+        <location filename="../../views/orders/orderpage_search.cpp" line="88"/>
         <source>No order matches “%1”.</source>
         <translation>没有与“%1”匹配的订单。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/orders/orderpage.cpp" line="341"/>
+        <location filename="../../views/orders/orderpage_search.cpp" line="91"/>
         <source>%n orders match; choose one.</source>
         <translation>
             <numerusform>有 %n 个订单匹配，请选择一个。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="354"/>
+        <location filename="../../views/orders/orderpage_search.cpp" line="104"/>
         <source>Loading order %1…</source>
         <translation>正在加载订单 %1……</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="409"/>
+        <location filename="../../views/orders/orderpage.cpp" line="297"/>
         <source>&lt;h3&gt;Order %1 — %2, version %3&lt;/h3&gt;</source>
         <translation>&lt;h3&gt;订单 %1 —— %2，版本 %3&lt;/h3&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="412"/>
+        <location filename="../../views/orders/orderpage.cpp" line="300"/>
         <source>Amount: %1</source>
         <translation>金额：%1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="413"/>
+        <location filename="../../views/orders/orderpage.cpp" line="301"/>
         <source>Customer: %1</source>
         <translation>客户：%1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="415"/>
+        <location filename="../../views/orders/orderpage.cpp" line="303"/>
         <source>Current attempt: %1 on %2</source>
         <translation>当前支付尝试：%1（%2）</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="417"/>
+        <location filename="../../views/orders/orderpage.cpp" line="305"/>
         <source>Transaction: %1</source>
         <translation>交易号：%1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="419"/>
+        <location filename="../../views/orders/orderpage.cpp" line="307"/>
         <source>Reason: %1</source>
         <translation>原因：%1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="420"/>
+        <location filename="../../views/orders/orderpage.cpp" line="308"/>
         <source>Updated: %1</source>
         <translation>更新时间：%1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="438"/>
+        <location filename="../../views/orders/orderpage.cpp" line="326"/>
         <source>Path: %1</source>
         <translation>路径：%1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/orders/orderpage.cpp" line="442"/>
+        <location filename="../../views/orders/orderpage.cpp" line="330"/>
         <source>%n refused attempt(s)</source>
         <translation>
             <numerusform>%n 次被拒绝的尝试</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/orders/orderpage.cpp" line="457"/>
+        <location filename="../../views/orders/orderpage.cpp" line="345"/>
         <source>%n event(s) in the timeline.</source>
         <translation>
             <numerusform>时间线中共有 %n 个事件。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="466"/>
+        <location filename="../../views/orders/orderpage.cpp" line="354"/>
         <source>Export dossier</source>
         <translation>导出案卷</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="467"/>
+        <location filename="../../views/orders/orderpage.cpp" line="355"/>
         <source>PDF documents (*.pdf)</source>
         <translation>PDF 文档 (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="484"/>
+        <location filename="../../views/orders/orderpage.cpp" line="372"/>
         <source>Writing the dossier of order %1…</source>
         <translation>正在写入订单 %1 的案卷…</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="509"/>
+        <location filename="../../views/orders/orderpage.cpp" line="397"/>
         <source>The dossier was not exported: %1</source>
         <translation>案卷未导出：%1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/orders/orderpage.cpp" line="513"/>
+        <location filename="../../views/orders/orderpage.cpp" line="401"/>
         <source>Dossier saved to %1 (%n page(s), SHA-256 %2).</source>
         <translation>
             <numerusform>案卷已保存到 %1（%n 页，SHA-256 %2）。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="557"/>
+        <location filename="../../views/orders/orderpage.cpp" line="445"/>
         <source>Signature: verified by the gateway before the callback was stored.</source>
         <translation>签名：网关在存储该回调之前已验证。</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="558"/>
+        <location filename="../../views/orders/orderpage.cpp" line="446"/>
         <source>Signature: verified by the gateway before the callback was stored — %1</source>
         <translation>签名：网关在存储该回调之前已验证 —— %1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="561"/>
+        <location filename="../../views/orders/orderpage.cpp" line="449"/>
         <source>Callback %1 from %2
 %3
 Unsigned, wrongly signed or late requests are refused: only the refusal is recorded (reason, size, body hash), never the request.
@@ -4945,40 +4945,41 @@ Body:
     </message>
     <message>
         <location filename="../../app/console/main.cpp" line="60"/>
-        <location filename="../../app/console/main.cpp" line="136"/>
+        <location filename="../../app/console/main.cpp" line="141"/>
         <source>OncePay Console</source>
         <translation>OncePay 控制台</translation>
     </message>
     <message>
-        <location filename="../../app/console/main.cpp" line="137"/>
+        <location filename="../../app/console/main.cpp" line="142"/>
         <source>The configuration cannot be used:
 %1</source>
         <translation>配置无法使用：
 %1</translation>
     </message>
     <message>
-        <location filename="../../views/fixes/fixactions.cpp" line="59"/>
-        <location filename="../../views/fixes/fixactions.cpp" line="103"/>
-        <location filename="../../views/fixes/fixactions.cpp" line="124"/>
-        <location filename="../../views/fixes/fixactions.cpp" line="129"/>
-        <location filename="../../views/fixes/fixactions.cpp" line="183"/>
-        <location filename="../../views/fixes/fixactions.cpp" line="185"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="58"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="106"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="128"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="133"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="176"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="219"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="221"/>
         <source>Propose a fix</source>
         <translation>提议修复</translation>
     </message>
     <message>
-        <location filename="../../views/fixes/fixactions.cpp" line="125"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="129"/>
         <source>Your role may not propose fixes.</source>
         <translation>您的角色不能提议修复。</translation>
     </message>
     <message>
-        <location filename="../../views/fixes/fixactions.cpp" line="100"/>
-        <location filename="../../views/fixes/fixactions.cpp" line="130"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="103"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="134"/>
         <source>No fix fits the selected rows.</source>
         <translation>没有适用于所选行的修复。</translation>
     </message>
     <message>
-        <location filename="../../views/fixes/fixactions.cpp" line="60"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="59"/>
         <location filename="../../views/fixes/fixactions.cpp" line="70"/>
         <source>Nothing was proposed: %1</source>
         <translation>未提交任何提议：%1</translation>
@@ -4991,16 +4992,34 @@ Body:
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/fixes/fixactions.cpp" line="75"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="76"/>
+        <source>%n proposed; you stopped before the rest were sent.</source>
+        <translation>
+            <numerusform>已提议 %n 项；您在其余项发送前停止了。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../views/fixes/fixactions.cpp" line="78"/>
         <source>%n fix(es) proposed and waiting for approval.</source>
         <translation>
             <numerusform>已提议 %n 项修复，等待审批。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/fixes/fixactions.cpp" line="81"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="84"/>
         <source>Refused:</source>
         <translation>被拒绝：</translation>
+    </message>
+    <message>
+        <location filename="../../views/fixes/fixactions.cpp" line="177"/>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <location filename="../../views/fixes/fixactions.cpp" line="182"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="192"/>
+        <source>Proposing %1 of %2…</source>
+        <translation>正在提议第 %1 项，共 %2 项…</translation>
     </message>
 </context>
 </TS>
