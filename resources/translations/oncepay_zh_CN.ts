@@ -1498,7 +1498,7 @@ hash      %2</translation>
     <message>
         <location filename="../../views/dashboard/dashboardpage.cpp" line="108"/>
         <source>A channel&apos;s exact redelivery is answered “already received” at the door and not stored, so it is not counted here (the gateway&apos;s metrics count it). “Absorbed” counts stored callbacks the worker skipped because the payment was already applied or the attempt was stale; “refused” counts requests rejected at the door (bad signature, malformed, too large).</source>
-        <translation>渠道对同一回调的原样重发在入口处即答复“已收到”且不入库，因此此处不计（由网关指标统计）。“已吸收”统计已入库、但因支付已生效或支付尝试已过期而被处理器跳过的回调；“入口拒绝”统计在入口处被拒绝的请求（签名错误、格式错误、过大）。</translation>
+        <translation>渠道对同一回调的原样重发在入口处即答复“已收到”且不入库，因此此处不计（由网关指标统计）。“已吸收”统计已入库、但因支付已生效或支付尝试已过时而被处理器跳过的回调；“入口拒绝”统计在入口处被拒绝的请求（签名错误、格式错误、过大）。</translation>
     </message>
     <message>
         <location filename="../../views/dashboard/dashboardpage.cpp" line="128"/>
@@ -1544,7 +1544,7 @@ hash      %2</translation>
     <message>
         <location filename="../../views/dashboard/dashboardpage.cpp" line="215"/>
         <source>absorbed (already applied or stale)</source>
-        <translation>已吸收（已生效或已过期）</translation>
+        <translation>已吸收（已生效或属过时的支付尝试）</translation>
     </message>
     <message>
         <location filename="../../views/dashboard/dashboardpage.cpp" line="217"/>
@@ -1817,12 +1817,12 @@ hash      %2</translation>
     <message>
         <location filename="../../models/common/enginetext.cpp" line="51"/>
         <source>stale: %1; captured money flagged for refund</source>
-        <translation>已过期：%1；已收款项已标记为待退款</translation>
+        <translation>过时的支付尝试：%1；已收款项已标记为待退款</translation>
     </message>
     <message>
         <location filename="../../models/common/enginetext.cpp" line="52"/>
         <source>stale: %1</source>
-        <translation>已过期：%1</translation>
+        <translation>过时的支付尝试：%1</translation>
     </message>
     <message>
         <location filename="../../models/common/enginetext.cpp" line="53"/>

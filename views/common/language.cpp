@@ -39,8 +39,11 @@ QString displayName(const QString &code)
         return QStringLiteral("English");
     if (code == u"zh_CN")
         return QStringLiteral("简体中文");
+    // What following the system gives here: the console has two languages, 简体中文 for a
+    // Chinese system and English for any other (a C or POSIX locale included).
     return QCoreApplication::translate("OncePay::Language", "Follow the system (%1)")
-        .arg(QLocale::system().nativeLanguageName());
+        .arg(displayName(QLocale::system().language() == QLocale::Chinese ? QStringLiteral("zh_CN")
+                                                                          : QStringLiteral("en")));
 }
 
 QString chosen()
