@@ -133,8 +133,8 @@ QString runStatus(const QString &code)
 
 QString coverage(qint64 ppm)
 {
-    // Integer arithmetic: ppm → hundredths of a percent, no floating point in what is shown.
-    const qint64 hundredths = ppm / 100;
+    // Hundredths of a percent, half up, in integers: 943469 ppm is 94.35 %, 943449 is 94.34 %.
+    const qint64 hundredths = (qMax<qint64>(0, ppm) + 50) / 100;
     return QStringLiteral("%1.%2 %")
         .arg(hundredths / 100)
         .arg(hundredths % 100, 2, 10, QLatin1Char('0'));

@@ -63,13 +63,26 @@ Result<QList<DiscrepancyRow>> ReconciliationDesk::discrepancies(const Discrepanc
     if (auto allowed = require(actor, Action::ReadOrders); !allowed)
         return allowed.error();
     const qint64 now = m_clock.nowMs();
+    // The moment each exception ages from (reconciliationdesk.h, DiscrepancyRow::agedFromMs):
+    // the money movement it is about where it is known, else when a run found it. One
+    // expression for the column, the age filter and the order.
+    const QString agedFrom = QStringLiteral(
+        "COALESCE(CASE"
+        " WHEN d.kind IN ('not_settled', 'amount_mismatch')"
+        "  AND d.discrepancy_key LIKE '%:refund' THEN p.refunded_at"
+        " WHEN d.kind IN ('not_settled', 'amount_mismatch', 'fee_mismatch', 'currency_mismatch')"
+        "  THEN p.captured_at"
+        " WHEN d.kind IN ('unknown_settlement', 'duplicate_settlement') THEN l.settled_at"
+        " WHEN d.kind = 'refund_due' THEN (SELECT MIN(ro.created_at) FROM refund_obligations ro"
+        "  WHERE ro.channel = d.channel AND ro.channel_txn_id = d.channel_txn_id)"
+        " END, d.opened_at)");
     QString sql = QStringLiteral(
         "SELECT d.id, d.kind, d.channel, d.channel_txn_id, d.order_id, d.expected_minor,"
         " d.actual_minor, d.currency, d.status, d.rule_id, d.rule_version, d.fee_schedule_id,"
         " fs.note, d.evidence_sha256, d.detail, d.opened_at, d.closed_at,"
         " l.id, l.kind, l.gross_minor, l.fee_minor, l.net_minor, l.currency, l.settled_at,"
         " p.order_id, p.amount_minor, p.currency, p.status, p.captured_at, o.state,"
-        " (SELECT f.id FROM fix_requests f WHERE f.open_target = %1)"
+        " (SELECT f.id FROM fix_requests f WHERE f.open_target = %1), %2"
         " FROM discrepancies d"
         " LEFT JOIN settlement_lines l ON l.id = d.settlement_line_id"
         " LEFT JOIN payments p ON p.channel = d.channel AND p.channel_txn_id = d.channel_txn_id"
@@ -79,8 +92,14 @@ Result<QList<DiscrepancyRow>> ReconciliationDesk::discrepancies(const Discrepanc
     // open_target is "discrepancy:<id>"; concatenation differs by dialect.
     sql = sql.arg(m_c.dialect() == Dialect::MySql
                       ? QStringLiteral("CONCAT('discrepancy:', d.id)")
-                      : QStringLiteral("'discrepancy:' || CAST(d.id AS TEXT)"));
-    QVariantList binds{now - filter.minAgeMs};
+                      : QStringLiteral("'discrepancy:' || CAST(d.id AS TEXT)"),
+                  agedFrom);
+    QVariantList binds{now};
+    if (filter.minAgeMs > 0) {
+        // The age as shown: to when it was closed, or to now while it is not.
+        sql += QStringLiteral(" AND COALESCE(d.closed_at, ?) - %1 >= ?").arg(agedFrom);
+        binds << now << filter.minAgeMs;
+    }
     if (!filter.statuses.isEmpty()) {
         QStringList marks;
         for (const QString &s : filter.statuses) {
@@ -101,8 +120,9 @@ Result<QList<DiscrepancyRow>> ReconciliationDesk::discrepancies(const Discrepanc
         sql += QStringLiteral(" AND d.channel = ?");
         binds << filter.channel;
     }
-    sql +=
-        QStringLiteral(" ORDER BY d.opened_at, d.id LIMIT %1").arg(qBound(1, filter.limit, 100000));
+    // Oldest money first.
+    sql += QStringLiteral(" ORDER BY %1, d.id LIMIT %2")
+               .arg(agedFrom, QString::number(qBound(1, filter.limit, 100000)));
     auto q = Sql::exec(m_c.db(), sql, binds);
     if (!q)
         return q.error();
@@ -126,7 +146,8 @@ Result<QList<DiscrepancyRow>> ReconciliationDesk::discrepancies(const Discrepanc
         d.detail = q->value(14).toString();
         d.openedAt = q->value(15).toLongLong();
         d.closedAt = q->value(16).toLongLong();
-        d.ageMs = (d.closedAt ? d.closedAt : now) - d.openedAt;
+        d.agedFromMs = q->value(31).toLongLong();
+        d.ageMs = qMax<qint64>(0, (d.closedAt ? d.closedAt : now) - d.agedFromMs);
         if (!q->value(17).isNull()) {
             d.line.present = true;
             d.line.lineId = q->value(17).toLongLong();

@@ -73,8 +73,21 @@ struct DiscrepancyRow {
     QString feeScheduleNote; // the fee change that explained an automatic correction
     QString evidenceSha256;
     QString detail;
-    qint64 openedAt = 0;
+    qint64 openedAt = 0; // when a run found it ("found")
     qint64 closedAt = 0;
+    // An exception ages from the money movement it is about, as aging buckets count by
+    // transaction date, not from the run that found it:
+    //   not_settled, amount_mismatch   the payment's capture; for a refund's (key ":refund")
+    //                                  the payment's refund (payments.refunded_at)
+    //   fee_mismatch, currency_mismatch  the payment's capture
+    //   unknown_settlement,            the settlement line's settled_at (for an unbooked
+    //   duplicate_settlement           refund, its first refund line)
+    //   refund_due                     the refund obligation's created_at (the earliest one
+    //                                  for the transaction)
+    // Where that moment is not known (no such payment, line or obligation row), opened_at.
+    // ageMs = (closedAt, or now while open) − agedFromMs, never below 0. The desk's minAgeMs
+    // filter and its order (oldest first) use the same moment, in SQL.
+    qint64 agedFromMs = 0;
     qint64 ageMs = 0;
     qint64 openFixId = 0; // an open proposal on it, if any
     SettlementSide line;
@@ -100,7 +113,7 @@ struct DiscrepancyFilter {
     QStringList statuses; // empty: all
     QString kind;
     QString channel;
-    qint64 minAgeMs = 0;
+    qint64 minAgeMs = 0; // ageMs at least this (DiscrepancyRow::agedFromMs)
     int limit = 5000;
 };
 

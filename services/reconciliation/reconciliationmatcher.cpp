@@ -3,6 +3,7 @@
 #include "core/money.h"
 #include "settlement/settlementline.h"
 
+#include <QDateTime>
 #include <QJsonDocument>
 #include <QJsonObject>
 
@@ -35,6 +36,12 @@ QJsonObject ruleJson(const FeeRule &r)
             {QStringLiteral("effective_from"), QString::number(r.effectiveFromMs)},
             {QStringLiteral("rate_ppm"), QString::number(r.ratePpm)},
             {QStringLiteral("fixed_minor"), QString::number(r.fixedMinor)}};
+}
+
+// A moment as the detail text names it: a date, not an age that is wrong the next day.
+QString minute(qint64 ms)
+{
+    return QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).toString(QStringLiteral("yyyy-MM-dd HH:mm"));
 }
 
 } // namespace
@@ -180,8 +187,8 @@ void ReconciliationMatcher::classifyPayment(const Slot &s, MatchOutcome &out) co
         f.hasAmounts = true;
         f.expectedMinor = p.amountMinor;
         f.currency = p.currency;
-        f.detail = QStringLiteral("captured %1 h ago, no settlement line")
-                       .arg((m_now - p.capturedAtMs) / 3600000);
+        f.detail =
+            QStringLiteral("captured %1 UTC, no settlement line").arg(minute(p.capturedAtMs));
         out.findings << f;
         return;
     }
@@ -298,8 +305,7 @@ void ReconciliationMatcher::checkRefund(const Slot &s, MatchOutcome &out, bool *
     if (!first) {
         if (p.refundedAtMs + m_settings.unsettledAfterMs > m_now)
             return; // refunded recently: its line is not due yet
-        f.detail = QStringLiteral("refunded %1 h ago, no refund line")
-                       .arg((m_now - p.refundedAtMs) / 3600000);
+        f.detail = QStringLiteral("refunded %1 UTC, no refund line").arg(minute(p.refundedAtMs));
         out.findings << f;
         *matched = false;
         return;

@@ -18,9 +18,11 @@ QString day(qint64 ms)
 
 QString coverage(qint64 ppm)
 {
+    // Hundredths of a percent, half up, in integers: 943469 ppm is 94.35 %, 943449 is 94.34 %.
+    const qint64 hundredths = (qMax<qint64>(0, ppm) + 50) / 100;
     return QStringLiteral("%1.%2 %")
-        .arg(ppm / 10000)
-        .arg((ppm % 10000) / 100, 2, 10, QLatin1Char('0'));
+        .arg(hundredths / 100)
+        .arg(hundredths % 100, 2, 10, QLatin1Char('0'));
 }
 
 QString text(const ReconcileReport &r, int maxFindings)

@@ -252,6 +252,57 @@ private Q_SLOTS:
         QCOMPARE(amount.expectedCurrency(), amount.currency);
         QCOMPARE(amount.differenceMinor(), std::optional<qint64>(-1000));
 
+        // Each exception ages from the money movement it is about, not from this run that
+        // found it (opened_at, now): the captures and the stale capture's refund obligation
+        // on 2026-01-01, ten days ago; the unknown and the duplicate line's settlement two
+        // days later. The detail names the capture's moment, not an age frozen at run time.
+        const qint64 runAt = kT0 + 10 * kDay;
+        const QHash<QString, qint64> agedFrom{
+            {"pi_missing", kT0},   {"pi_amount", kT0},      {"pi_currency", kT0},
+            {"pi_explained", kT0}, {"pi_unexplained", kT0}, {"pi_beyond", kT0},
+            {"pi_stale", kT0},     {"pi_ghost", settled},   {"pi_dup", settled}};
+        QCOMPARE(shown->size(), agedFrom.size());
+        QHash<QString, DiscrepancyRow> byTxn;
+        for (const DiscrepancyRow &d : *shown) {
+            byTxn.insert(d.channelTxnId, d);
+            QCOMPARE(d.openedAt, runAt); // "found": kept as it was
+            QVERIFY2(agedFrom.contains(d.channelTxnId), qPrintable(d.channelTxnId));
+            QVERIFY2(d.agedFromMs == agedFrom.value(d.channelTxnId),
+                     qPrintable(QStringLiteral("%1 %2 ages from %3")
+                                    .arg(d.kind, d.channelTxnId)
+                                    .arg(d.agedFromMs)));
+            QCOMPARE(d.ageMs, (d.closedAt ? d.closedAt : runAt) - d.agedFromMs);
+        }
+        QCOMPARE(byTxn.value("pi_missing").kind, QStringLiteral("not_settled"));
+        QCOMPARE(byTxn.value("pi_missing").ageMs, 10 * kDay);
+        QCOMPARE(byTxn.value("pi_stale").kind, QStringLiteral("refund_due"));
+        QCOMPARE(byTxn.value("pi_stale").ageMs, 10 * kDay);
+        QCOMPARE(byTxn.value("pi_ghost").ageMs, 8 * kDay);
+        QCOMPARE(byTxn.value("pi_missing").detail,
+                 QStringLiteral("captured 2026-01-01 00:00 UTC, no settlement line"));
+        // Oldest money first.
+        for (qsizetype i = 1; i < shown->size(); ++i)
+            QVERIFY((*shown)[i - 1].agedFromMs <= (*shown)[i].agedFromMs);
+        // The age filter counts from the same moment: nine days takes the captures and the
+        // obligation, not the lines settled eight days ago; a day more than ten takes none.
+        const ReconciliationDesk desk(*f.orders, f.clock);
+        DiscrepancyFilter old;
+        old.minAgeMs = 9 * kDay;
+        auto aged = desk.discrepancies(old, reader);
+        QVERIFY(aged.ok());
+        QStringList agedTxns;
+        for (const DiscrepancyRow &d : *aged)
+            agedTxns << d.channelTxnId;
+        agedTxns.sort();
+        QCOMPARE(agedTxns, QStringList({"pi_amount", "pi_beyond", "pi_currency", "pi_explained",
+                                        "pi_missing", "pi_stale", "pi_unexplained"}));
+        old.minAgeMs = 11 * kDay;
+        QCOMPARE(desk.discrepancies(old, reader)->size(), 0);
+        old.minAgeMs = 9 * kDay;
+        old.statuses = {QStringLiteral("open")};
+        old.kind = QStringLiteral("not_settled");
+        QCOMPARE(desk.discrepancies(old, reader)->size(), 1);
+
         // Minimal intervention: only the explained one is corrected, with its evidence.
         QCOMPARE(f.count("SELECT COUNT(*) FROM discrepancies WHERE status = 'auto_fixed'"), 1);
         QCOMPARE(
@@ -388,6 +439,25 @@ private Q_SLOTS:
                      " 'unknown_settlement:stripe:pi_r-unbooked:refund' AND actual_minor = -10000"
                      " AND order_id = 'r-unbooked' AND settlement_line_id IS NOT NULL"),
                  1);
+        // A refund's exceptions age from the refund (booked on 2026-01-02), an unbooked
+        // refund's from the channel's refund line; the detail names the refund's moment.
+        auto rows = ReconciliationDesk(*f.orders, f.clock).discrepancies({}, kFinance);
+        QVERIFY(rows.ok());
+        QHash<QString, DiscrepancyRow> byKind;
+        for (const DiscrepancyRow &d : *rows)
+            byKind.insert(d.kind, d);
+        const DiscrepancyRow missing = byKind.value(QStringLiteral("not_settled"));
+        QCOMPARE(missing.agedFromMs, kT0 + kDay);
+        QCOMPARE(missing.ageMs, 4 * kDay + 3600000);
+        QCOMPARE(missing.openedAt, kT0 + 5 * kDay + 3600000);
+        QCOMPARE(missing.detail, QStringLiteral("refunded 2026-01-02 00:00 UTC, no refund line"));
+        QCOMPARE(byKind.value(QStringLiteral("amount_mismatch")).agedFromMs, kT0 + kDay);
+        QCOMPARE(byKind.value(QStringLiteral("unknown_settlement")).agedFromMs, settled + 3600000);
+        DiscrepancyFilter fourDays;
+        fourDays.minAgeMs = 4 * kDay + 1;
+        auto older = ReconciliationDesk(*f.orders, f.clock).discrepancies(fourDays, kFinance);
+        QVERIFY(older.ok());
+        QCOMPARE(older->size(), 2); // the booked refunds', not the line's (4 days exactly)
 
         // The missing refund line arrives: the exception resolves, the charge's stays apart.
         f.clock.set(kT0 + 6 * kDay);
