@@ -4,6 +4,7 @@
 
 #include "auth/staffservice.h"
 #include "cli.h"
+#include "core/money.h"
 #include "db/migrator.h"
 #include "fixes/fixservice.h"
 
@@ -54,8 +55,7 @@ Result<Actor> signIn(const Connection &c, const QCommandLineParser &p)
 
 QString amount(const FixRequest &f)
 {
-    return f.amountMinor ? QStringLiteral("%1 %2").arg(*f.amountMinor).arg(f.currency)
-                         : QStringLiteral("-");
+    return f.amountMinor ? Currency::format(*f.amountMinor, f.currency) : QStringLiteral("-");
 }
 
 void printRow(QTextStream &out, const FixRequest &f)

@@ -2,6 +2,7 @@
 
 #include "common/enginetext.h"
 #include "common/labels.h"
+#include "fixes/fixchange.h"
 #include "fixlabels.h"
 
 #include <QDateTime>
@@ -107,6 +108,11 @@ ChangeModel::ChangeModel(QObject *parent)
     addColumn(tr("Field"), [](const ChangeRow &r, int role) -> QVariant {
         if (role == Qt::DisplayRole)
             return r.field;
+        if (role == Qt::FontRole && r.fieldCode.isEmpty()) { // the context's heading
+            QFont italic;
+            italic.setItalic(true);
+            return italic;
+        }
         if (role == Qt::ToolTipRole)
             return r.fieldCode.isEmpty() ? r.field : r.fieldCode;
         return {};
@@ -150,6 +156,14 @@ QString ChangeModel::fieldName(const QString &field)
         return tr("channel");
     if (field == u"amount")
         return tr("amount");
+    if (field == u"captured")
+        return tr("captured");
+    if (field == u"shortfall")
+        return tr("short of the order's amount");
+    if (field == u"excess")
+        return tr("more than the order's amount");
+    if (field == u"state_reason")
+        return tr("state reason");
     if (field == u"expected_minor")
         return tr("expected (minor units)");
     if (field == u"actual_minor")
@@ -188,7 +202,7 @@ QString ChangeModel::fieldValue(const QString &target, const QString &field, con
     }
     if (field == u"ledger_kind")
         return Labels::ledgerKind(value);
-    if (field == u"result_reason")
+    if (field == u"result_reason" || field == u"state_reason")
         return Labels::engineText(value);
     if (field == u"coverage_ppm")
         return Labels::coverage(value.toLongLong());
@@ -201,36 +215,24 @@ QString ChangeModel::fieldValue(const QString &target, const QString &field, con
 
 void ChangeModel::setChange(const QJsonObject &change)
 {
-    const QJsonObject before = change.value(QStringLiteral("before")).toObject();
-    const QJsonObject after = change.value(QStringLiteral("after")).toObject();
-    const QJsonObject detail = change.value(QStringLiteral("detail")).toObject();
+    // What the fix changes and what is context is the service's rule (fixchange.h); this only
+    // puts it in words: the changes first, then the context under a heading of its own, each
+    // context fact with Before = After (not bold: the fix does not set it).
     const QString target = change.value(QStringLiteral("target")).toString();
     QList<ChangeRow> rows;
-    QStringList keys = before.keys();
-    for (const QString &k : after.keys())
-        if (!keys.contains(k))
-            keys.append(k);
-    const auto text = [](const QJsonValue &v) {
-        return v.isUndefined() || v.isNull() ? QStringLiteral("—") : v.toVariant().toString();
-    };
-    const auto row = [&](const QString &k, const QString &b, const QString &a) {
-        return ChangeRow{fieldName(k), fieldValue(target, k, b), fieldValue(target, k, a), k, b, a};
-    };
-    for (const QString &k : keys) {
-        const QJsonValue b = before.value(k);
-        const QJsonValue a = after.contains(k) ? after.value(k) : b;
-        rows.append(row(k, text(b), text(a)));
+    bool contextHeading = false;
+    for (const FixChangeLine &l : fixChangeLines(change)) {
+        if (l.kind == FixChangeLine::Kind::Context && !contextHeading) {
+            rows.append({tr("Context (not changed by the fix)"), QString(), QString(), QString(),
+                         QString(), QString()});
+            contextHeading = true;
+        }
+        const QString after = l.after == FixChange::WhenApplied
+                                  ? tr("when applied", "the time a fix is applied")
+                                  : fieldValue(target, l.field, l.after);
+        rows.append({fieldName(l.field), fieldValue(target, l.field, l.before), after, l.field,
+                     l.before, l.after});
     }
-    for (const QString &k : detail.keys())
-        rows.append(row(k, QString(), text(detail.value(k))));
-    if (change.contains(QStringLiteral("amount_minor")))
-        rows.append(
-            {fieldName(QStringLiteral("amount")), QString(),
-             Labels::money(change.value(QStringLiteral("amount_minor")).toString().toLongLong(),
-                           change.value(QStringLiteral("currency")).toString()),
-             QStringLiteral("amount_minor"), QString(),
-             change.value(QStringLiteral("amount_minor")).toString() + QLatin1Char(' ') +
-                 change.value(QStringLiteral("currency")).toString()});
     setRows(rows);
 }
 

@@ -141,6 +141,8 @@ Result<FixRequest> FixService::propose(const FixProposal &p, const Actor &actor)
             {QStringLiteral("before"), planned->before},
             {QStringLiteral("after"), planned->after},
             {QStringLiteral("detail"), planned->detail}};
+        if (!planned->context.isEmpty())
+            f.change.insert(QStringLiteral("context"), planned->context);
         if (!f.orderId.isEmpty())
             f.change.insert(QStringLiteral("order_id"), f.orderId);
         if (!f.callbackId.isEmpty())

@@ -3,8 +3,10 @@
 #include "audit/auditevent.h"
 #include "audit/auditoutbox.h"
 #include "auth/permissions.h"
+#include "core/money.h"
 #include "db/sql.h"
 #include "desk/reconciliationdesk.h"
+#include "fixchange.h"
 #include "fixrules.h"
 #include "fixsettings.h"
 #include "orders/orderrepository.h"
@@ -145,12 +147,15 @@ Result<PlannedFix> FixTargets::planMessage(const FixProposal &p, QJsonObject *se
     f.callbackId = q->value(0).toString();
     f.orderId = q->value(1).toString();
     f.before = before;
+    // Applying stamps updated_at with the time of applying (applyMessage).
     if (requeue)
         f.after = {{QStringLiteral("status"), QStringLiteral("pending")},
-                   {QStringLiteral("attempts"), QStringLiteral("0")}};
+                   {QStringLiteral("attempts"), QStringLiteral("0")},
+                   {QStringLiteral("updated_at"), FixChange::WhenApplied}};
     else
         f.after = {{QStringLiteral("status"), QStringLiteral("skipped")},
-                   {QStringLiteral("result_reason"), QStringLiteral("resolved by a manual fix")}};
+                   {QStringLiteral("result_reason"), QStringLiteral("resolved by a manual fix")},
+                   {QStringLiteral("updated_at"), FixChange::WhenApplied}};
     f.detail = {{QStringLiteral("channel"), q->value(9).toString()}};
     if (!q->value(6).isNull()) {
         f.amountMinor = q->value(6).toLongLong();
@@ -244,6 +249,14 @@ Result<PlannedFix> FixTargets::planOrder(const FixProposal &p) const
     f.amountMinor = o.amountMinor;
     f.currency = o.currency;
     f.effectiveAt = captured->isNull() ? o.createdAt : captured->toLongLong();
+    // What the reviewer approves against: the money captured, short of or beyond the order's
+    // amount, and why the order stands where it does.
+    auto money = readCaptured(m_c, o.orderId, o.amountMinor, o.currency);
+    if (!money)
+        return money.error();
+    f.context = money->context;
+    if (!o.stateReason.isEmpty())
+        f.context.insert(QStringLiteral("state_reason"), o.stateReason);
     return f;
 }
 
@@ -537,29 +550,29 @@ Result<QStringList> FixTargets::evidence(const FixRequest &fix, const Actor &act
         if (!rows)
             return rows.error();
         for (const DiscrepancyRow &d : *rows) {
-            lines << QStringLiteral("discrepancy #%1 %2 on %3 %4, %5: expected %6, actual %7 %8")
+            lines << QStringLiteral("discrepancy #%1 %2 on %3 %4, %5: expected %6, actual %7")
                          .arg(d.id)
                          .arg(d.kind, d.channel, d.channelTxnId, d.status,
-                              d.expectedMinor ? QString::number(*d.expectedMinor)
-                                              : QStringLiteral("-"),
-                              d.actualMinor ? QString::number(*d.actualMinor) : QStringLiteral("-"),
-                              d.currency);
+                              d.expectedMinor
+                                  ? Currency::format(*d.expectedMinor, d.expectedCurrency())
+                                  : QStringLiteral("-"),
+                              d.actualMinor ? Currency::format(*d.actualMinor, d.currency)
+                                            : QStringLiteral("-"));
             if (!d.detail.isEmpty())
                 lines << QStringLiteral("  %1").arg(d.detail);
             if (d.line.present)
                 lines << QStringLiteral(
-                             "  settlement line #%1 (%2): gross %3, fee %4, net %5 %6, settled %7")
+                             "  settlement line #%1 (%2): gross %3, fee %4, net %5, settled %6")
                              .arg(d.line.lineId)
-                             .arg(d.line.kind)
-                             .arg(d.line.grossMinor)
-                             .arg(d.line.feeMinor)
-                             .arg(d.line.netMinor)
-                             .arg(d.line.currency, when(d.line.settledAt));
+                             .arg(d.line.kind, Currency::format(d.line.grossMinor, d.line.currency),
+                                  Currency::format(d.line.feeMinor, d.line.currency),
+                                  Currency::format(d.line.netMinor, d.line.currency),
+                                  when(d.line.settledAt));
             if (d.payment.present)
-                lines << QStringLiteral("  payment of order %1: %2 %3, %4, captured %5")
-                             .arg(d.payment.orderId)
-                             .arg(d.payment.amountMinor)
-                             .arg(d.payment.currency, d.payment.status, when(d.payment.capturedAt));
+                lines << QStringLiteral("  payment of order %1: %2, %3, captured %4")
+                             .arg(d.payment.orderId,
+                                  Currency::format(d.payment.amountMinor, d.payment.currency),
+                                  d.payment.status, when(d.payment.capturedAt));
         }
     }
     if (!fix.orderId.isEmpty()) {
@@ -571,11 +584,18 @@ Result<QStringList> FixTargets::evidence(const FixRequest &fix, const Actor &act
                          "order %1 does not exist (yet): a callback for it cannot be applied")
                          .arg(fix.orderId);
         } else {
-            lines << QStringLiteral("order %1: %2 at version %3, %4 %5")
+            lines << QStringLiteral("order %1: %2 at version %3, %4")
                          .arg(h->order.orderId, orderStateName(h->order.state))
                          .arg(h->order.version)
-                         .arg(h->order.amountMinor)
-                         .arg(h->order.currency);
+                         .arg(Currency::format(h->order.amountMinor, h->order.currency));
+            if (!h->order.stateReason.isEmpty())
+                lines << QStringLiteral("  state reason: %1").arg(h->order.stateReason);
+            // What was captured, each payment, and the total against the order's amount.
+            auto money =
+                readCaptured(m_c, h->order.orderId, h->order.amountMinor, h->order.currency);
+            if (!money)
+                return money.error();
+            lines << money->evidenceLines;
             for (const OrderTransition &t : h->transitions)
                 lines << QStringLiteral("  v%1 %2 → %3 by %4 (%5 %6) %7")
                              .arg(t.newVersion)

@@ -21,6 +21,10 @@ struct PlannedFix {
     QJsonObject before; // the target's state the change is bound to
     QJsonObject after;  // the state the change produces
     QJsonObject detail; // parameters of the change that are not states (ledger entry, period)
+    // Facts a reviewer reads beside the change, which the fix does not set (an order's captured
+    // money against its amount, its state reason): recorded with the change, so the digest
+    // approved covers them (fixchange.h).
+    QJsonObject context;
     qint64 expectedVersion = 0;
     std::optional<qint64> amountMinor;
     QString currency;

@@ -56,6 +56,8 @@ private Q_SLOTS:
             env, password);
         QVERIFY2(proposed.exitCode == 0, qPrintable(proposed.err));
         QVERIFY(proposed.out.contains("fix #1"));
+        // Money in the currency's decimals, never bare minor units.
+        QVERIFY2(proposed.out.contains("amount        21.00 USD\n"), qPrintable(proposed.out));
         const auto digest = QRegularExpression("digest\\s+([0-9a-f]{64})").match(proposed.out);
         QVERIFY2(digest.hasMatch(), qPrintable(proposed.out));
 
@@ -67,7 +69,8 @@ private Q_SLOTS:
 
         auto listed = runOncepay(c + QStringList{"fix", "list"}, env);
         QCOMPARE(listed.exitCode, 0);
-        QVERIFY2(listed.out.contains("requeue_message") && listed.out.contains("0/1"),
+        QVERIFY2(listed.out.contains("requeue_message") && listed.out.contains("0/1") &&
+                     listed.out.contains(" 21.00 USD ") && !listed.out.contains("2100 USD"),
                  qPrintable(listed.out));
 
         // No --comment: an approval's comment is optional.
@@ -79,6 +82,7 @@ private Q_SLOTS:
 
         auto shown = runOncepay(c + QStringList{"fix", "show", "1"}, env);
         QVERIFY(shown.out.contains("approve by fin"));
+        QVERIFY2(shown.out.contains("amount        21.00 USD\n"), qPrintable(shown.out));
         auto none = runOncepay(c + QStringList{"fix", "list"}, env);
         QVERIFY(none.out.contains("no fixes match"));
 

@@ -79,6 +79,18 @@ private Q_SLOTS:
         QCOMPARE(Currency::format(5, "USD"), QStringLiteral("0.05 USD"));
         QCOMPARE(Currency::format(-5, "EUR"), QStringLiteral("-0.05 EUR"));
         QCOMPARE(Currency::format(45000, "KRW"), QStringLiteral("45000 KRW"));
+        // What the fix evidence and `oncepay fix` print (services/fixes, app/oncepay).
+        QCOMPARE(Currency::format(29488, "USD"), QStringLiteral("294.88 USD"));
+        QCOMPARE(Currency::format(35000, "JPY"), QStringLiteral("35000 JPY"));
+        QCOMPARE(Currency::format(-35300, "KRW"), QStringLiteral("-35300 KRW"));
+        QCOMPARE(Currency::format(25000, "XOF"), QStringLiteral("25000 XOF"));
+        QCOMPARE(Currency::format(66000, "XAF"), QStringLiteral("66000 XAF"));
+        QCOMPARE(Currency::format(-105, "EUR"), QStringLiteral("-1.05 EUR"));
+        QCOMPARE(Currency::format(1234, "KWD"), QStringLiteral("1.234 KWD"));
+        QCOMPARE(Currency::format(35300, "CNY"), QStringLiteral("353.00 CNY"));
+        // A code OncePay does not know (none gets into the database: amounts in it are refused)
+        // is shown with two decimals, the most common exponent.
+        QCOMPARE(Currency::format(12345, "XXX"), QStringLiteral("123.45 XXX"));
         QCOMPARE(Currency::formatAmount(std::numeric_limits<qint64>::min(), 2),
                  QStringLiteral("-92233720368547758.08"));
     }
