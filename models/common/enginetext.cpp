@@ -104,6 +104,8 @@ const Template kTemplates[] = {
     {QT_TRANSLATE_NOOP("OncePay::EngineText",
                        "%1 line for a transaction OncePay has no payment for"),
      "k"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "captured %1 UTC, no settlement line"), "t"},
+    // As runs before 2026-11-30 wrote it (kept in rows still open).
     {QT_TRANSLATE_NOOP("OncePay::EngineText", "captured %1 h ago, no settlement line"), "v"},
     {QT_TRANSLATE_NOOP("OncePay::EngineText", "settled again (first settlement line %1)"), "v"},
     {QT_TRANSLATE_NOOP("OncePay::EngineText", "settled, but order %1 is %2"), "cs"},
@@ -112,6 +114,7 @@ const Template kTemplates[] = {
     {QT_TRANSLATE_NOOP("OncePay::EngineText",
                        "the channel refunded %1; OncePay has no refund of this payment"),
      "t"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "refunded %1 UTC, no refund line"), "t"},
     {QT_TRANSLATE_NOOP("OncePay::EngineText", "refunded %1 h ago, no refund line"), "v"},
     {QT_TRANSLATE_NOOP("OncePay::EngineText", "refund lines return %1, OncePay refunded %2"), "tt"},
     {QT_TRANSLATE_NOOP("OncePay::EngineText",

@@ -745,57 +745,57 @@
 <context>
     <name>OncePay::AuditRowModel</name>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="300"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="313"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="301"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="314"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="303"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="316"/>
         <source>Actor</source>
         <translation>执行者</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="304"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="317"/>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="306"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="319"/>
         <source>Entity</source>
         <translation>对象</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="307"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="320"/>
         <source>%1 %2</source>
         <translation>%1 %2</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="309"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="322"/>
         <source>Before</source>
         <translation>变更前</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="310"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="323"/>
         <source>After</source>
         <translation>变更后</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="311"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="324"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="312"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="325"/>
         <source>Shipped</source>
         <translation>已归档</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="314"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="327"/>
         <source>not yet</source>
         <translation>尚未</translation>
     </message>
@@ -941,104 +941,97 @@
         <translation>取消(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="123"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="131"/>
         <source>Enter or double-click opens the order</source>
         <translation>按回车或双击打开订单</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="134"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="142"/>
         <source>Select a row to see what changed</source>
         <translation>选择一行查看变更内容</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="145"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="153"/>
         <source>&amp;From:</source>
         <translation>从(&amp;F)：</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="146"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="154"/>
         <source>&amp;To:</source>
         <translation>到(&amp;T)：</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="147"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="155"/>
         <source>Ac&amp;tor:</source>
         <translation>操作者(&amp;T)：</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="148"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="156"/>
         <source>Actio&amp;n:</source>
         <translation>动作(&amp;N)：</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="149"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="157"/>
         <source>&amp;Order:</source>
         <translation>订单(&amp;O)：</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="150"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="158"/>
         <source>Call&amp;back:</source>
         <translation>回调(&amp;B)：</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="151"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="159"/>
         <source>E&amp;ntity:</source>
         <translation>实体(&amp;N)：</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="183"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="192"/>
         <source>“%1” is not a time. Use 2026-11-01, 2026-11-01T09:00Z or epoch milliseconds.</source>
         <translation>“%1”不是时间。请使用 2026-11-01、2026-11-01T09:00Z 或纪元毫秒数。</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="215"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="224"/>
         <source>Loading…</source>
         <translation>正在加载…</translation>
     </message>
-    <message numerus="yes">
-        <location filename="../../views/audit/audittrailpage.cpp" line="233"/>
-        <source>%n row(s) match: %1.</source>
-        <translation>
-            <numerusform>%n 行符合：%1。</numerusform>
-        </translation>
-    </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="280"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="334"/>
         <source>seq %1 · event %2
 </source>
         <translation>序号 %1 · 事件 %2
 </translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="281"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="335"/>
         <source>occurred %1 (UTC), recorded %2 (UTC)
 </source>
         <translation>发生于 %1（UTC），记录于 %2（UTC）
 </translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="284"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="338"/>
         <source>%1 (%2) · %3 · %4 %5
 </source>
         <translation>%1（%2）· %3 · %4 %5
 </translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="286"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="340"/>
         <source>order %1 · callback %2
 </source>
         <translation>订单 %1 · 回调 %2
 </translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="290"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="344"/>
         <source>reason: %1
 </source>
         <translation>原因：%1
 </translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="292"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="346"/>
         <source>
 before:
 %1
@@ -1055,7 +1048,7 @@ after:
 </translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="293"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="347"/>
         <source>
 prev_hash %1
 hash      %2</source>
@@ -1064,72 +1057,98 @@ prev_hash %1
 hash      %2</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="329"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="383"/>
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="344"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="398"/>
         <source>Verifying the audit chain…</source>
         <translation>正在校验审计链…</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="311"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="365"/>
         <source>%1 of %2 rows</source>
         <translation>%1 / %2 行</translation>
     </message>
+    <message numerus="yes">
+        <location filename="../../views/audit/audittrailpage.cpp" line="242"/>
+        <source>%n row(s) in the audit database match: %1.</source>
+        <translation>
+            <numerusform>审计库中有 %n 行符合：%1。</numerusform>
+        </translation>
+    </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="372"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="269"/>
+        <source>Whether audited events are still waiting to be shipped into the audit database is not known: %1</source>
+        <translation>无法确定是否仍有审计事件等待送入审计库：%1</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../views/audit/audittrailpage.cpp" line="279"/>
+        <source>%n audited event(s) are not yet in the audit database (oldest %1); they are shipped by the workers or &lt;tt&gt;oncepay audit ship&lt;/tt&gt;.</source>
+        <translation>
+            <numerusform>有 %n 个审计事件尚未进入审计库（最早 %1）；由工作进程或 &lt;tt&gt;oncepay audit ship&lt;/tt&gt; 送入。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../views/audit/audittrailpage.cpp" line="426"/>
         <source>&lt;b&gt;The audit chain is broken&lt;/b&gt; at row seq %1 (%2): %3</source>
         <translation>&lt;b&gt;审计链已损坏&lt;/b&gt;，位于序号 %1 的行（%2）：%3</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="377"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="431"/>
         <source>Verification cancelled after %1 of %2 rows.</source>
         <translation>已在 %2 行中的第 %1 行后取消校验。</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="381"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="435"/>
         <source>&lt;b&gt;The audit chain is valid&lt;/b&gt;: %1 rows up to seq %2, %3 seal(s) verified; sealed up to seq %4, %5 row(s) after the last seal.</source>
         <translation>&lt;b&gt;审计链有效&lt;/b&gt;：%1 行，至序号 %2，已验证 %3 个封印；已封印至序号 %4，最后封印之后有 %5 行。</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="389"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="443"/>
         <source>&lt;b&gt;The audit chain is valid&lt;/b&gt;: %1 rows up to seq %2; no seal yet.</source>
         <translation>&lt;b&gt;审计链有效&lt;/b&gt;：%1 行，至序号 %2；尚无封印。</translation>
     </message>
+    <message numerus="yes">
+        <location filename="../../views/audit/audittrailpage.cpp" line="448"/>
+        <source>%n audited event(s) are not in the chain yet: they still wait in the outbox (oldest %1).</source>
+        <translation>
+            <numerusform>有 %n 个审计事件尚未进入哈希链：仍在发件箱中等待（最早 %1）。</numerusform>
+        </translation>
+    </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="406"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="466"/>
         <source>Export the audit trail</source>
         <translation>导出审计轨迹</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="407"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="467"/>
         <source>%1 files (*.%2)</source>
         <translation>%1 文件 (*.%2)</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="421"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="481"/>
         <source>Exporting to %1…</source>
         <translation>正在导出到 %1…</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="441"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="501"/>
         <source>Export cancelled; no file was written.</source>
         <translation>导出已取消；未写入任何文件。</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="446"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="506"/>
         <source>Exported %1 row(s) to %2&lt;br&gt;Manifest: %3&lt;br&gt;SHA-256: &lt;tt&gt;%4&lt;/tt&gt;&lt;br&gt;Chain head seq %5%6</source>
         <translation>已导出 %1 行到 %2&lt;br&gt;清单：%3&lt;br&gt;SHA-256：&lt;tt&gt;%4&lt;/tt&gt;&lt;br&gt;链头序号 %5%6</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="452"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="512"/>
         <source>, sealed at seq %1</source>
         <translation>，已封印于序号 %1</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="453"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="513"/>
         <source>, not sealed yet</source>
         <translation>，尚未封印</translation>
     </message>
@@ -1137,116 +1156,147 @@ hash      %2</translation>
 <context>
     <name>OncePay::ChangeModel</name>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="107"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="108"/>
         <source>Field</source>
         <translation>字段</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="114"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="120"/>
         <source>Before</source>
         <translation>之前</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="121"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="127"/>
         <source>After</source>
         <translation>之后</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="138"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="144"/>
         <source>state</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="140"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="146"/>
         <source>status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="142"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="148"/>
         <source>version</source>
         <translation>版本</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="144"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="150"/>
         <source>attempts</source>
         <translation>尝试次数</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="146"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="152"/>
         <source>updated</source>
         <translation>更新时间</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="148"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="154"/>
         <source>result</source>
         <translation>处理结果</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="150"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="156"/>
         <source>channel</source>
         <translation>渠道</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="152"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="158"/>
         <source>amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="154"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="160"/>
+        <source>captured</source>
+        <translation>已收款</translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixmodels.cpp" line="162"/>
+        <source>short of the order&apos;s amount</source>
+        <translation>少于订单金额</translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixmodels.cpp" line="164"/>
+        <source>more than the order&apos;s amount</source>
+        <translation>多于订单金额</translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixmodels.cpp" line="166"/>
+        <source>state reason</source>
+        <translation>状态原因</translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixmodels.cpp" line="168"/>
         <source>expected (minor units)</source>
         <translation>应为（最小货币单位）</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="156"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="170"/>
         <source>actual (minor units)</source>
         <translation>实际（最小货币单位）</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="158"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="172"/>
         <source>ledger entry</source>
         <translation>账目类型</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="160"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="174"/>
         <source>ledger order</source>
         <translation>记账订单</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="162"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="176"/>
         <source>period from</source>
         <translation>账期开始</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="164"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="178"/>
         <source>period to</source>
         <translation>账期结束</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="166"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="180"/>
         <source>open discrepancies</source>
         <translation>未结异常</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="168"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="182"/>
         <source>reconciliation run</source>
         <translation>对账运行</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="170"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="184"/>
         <source>coverage</source>
         <translation>覆盖率</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="184"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="198"/>
         <source>open</source>
         <comment>period</comment>
         <translation>未关闭</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="185"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="199"/>
         <source>closed</source>
         <comment>period</comment>
         <translation>已关闭</translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixmodels.cpp" line="226"/>
+        <source>Context (not changed by the fix)</source>
+        <translation>背景信息（修复不会更改）</translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixmodels.cpp" line="231"/>
+        <source>when applied</source>
+        <comment>the time a fix is applied</comment>
+        <translation>执行时</translation>
     </message>
 </context>
 <context>
@@ -1570,67 +1620,67 @@ hash      %2</translation>
 <context>
     <name>OncePay::DiscrepancyDeskModel</name>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="285"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="287"/>
         <source>#</source>
         <translation>编号</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="292"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="294"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="295"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="297"/>
         <source>Channel</source>
         <translation>渠道</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="296"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="298"/>
         <source>Transaction</source>
         <translation>交易</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="298"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="300"/>
         <source>Order</source>
         <translation>订单</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="299"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="301"/>
         <source>Expected</source>
         <translation>应为</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="303"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="305"/>
         <source>Actual</source>
         <translation>实际</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="306"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="308"/>
         <source>Difference</source>
         <translation>差额</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="310"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="312"/>
         <source>Age</source>
         <translation>时长</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="316"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="318"/>
         <source>opened %1</source>
         <translation>开立于 %1</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="319"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="321"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="322"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="324"/>
         <source> (fix #%1 proposed)</source>
         <translation>（已提议修复 #%1）</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="329"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="331"/>
         <source>Rule</source>
         <translation>规则</translation>
     </message>
@@ -1817,12 +1867,12 @@ hash      %2</translation>
     <message>
         <location filename="../../models/common/enginetext.cpp" line="51"/>
         <source>stale: %1; captured money flagged for refund</source>
-        <translation>过时的支付尝试：%1；已收款项已标记为待退款</translation>
+        <translation>过时：%1；已收款项已标记为待退款</translation>
     </message>
     <message>
         <location filename="../../models/common/enginetext.cpp" line="52"/>
         <source>stale: %1</source>
-        <translation>过时的支付尝试：%1</translation>
+        <translation>过时：%1</translation>
     </message>
     <message>
         <location filename="../../models/common/enginetext.cpp" line="53"/>
@@ -1976,461 +2026,471 @@ hash      %2</translation>
     </message>
     <message>
         <location filename="../../models/common/enginetext.cpp" line="107"/>
+        <source>captured %1 UTC, no settlement line</source>
+        <translation>于 %1 UTC 收款，尚无结算行</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="109"/>
         <source>captured %1 h ago, no settlement line</source>
         <translation>%1 小时前收款，尚无结算行</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="108"/>
+        <location filename="../../models/common/enginetext.cpp" line="110"/>
         <source>settled again (first settlement line %1)</source>
         <translation>重复结算（首个结算行 %1）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="109"/>
+        <location filename="../../models/common/enginetext.cpp" line="111"/>
         <source>settled, but order %1 is %2</source>
         <translation>已结算，但订单 %1 为“%2”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="110"/>
+        <location filename="../../models/common/enginetext.cpp" line="112"/>
         <source>settled in %1, order in %2</source>
         <translation>结算币种 %1，订单币种 %2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="111"/>
+        <location filename="../../models/common/enginetext.cpp" line="113"/>
         <source>settled %1, order %2</source>
         <translation>结算金额 %1，订单金额 %2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="112"/>
+        <location filename="../../models/common/enginetext.cpp" line="114"/>
         <source>the channel refunded %1; OncePay has no refund of this payment</source>
         <translation>渠道已退款 %1；OncePay 没有这笔付款的退款记录</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="115"/>
+        <location filename="../../models/common/enginetext.cpp" line="117"/>
+        <source>refunded %1 UTC, no refund line</source>
+        <translation>于 %1 UTC 已退款，尚无退款结算行</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="118"/>
         <source>refunded %1 h ago, no refund line</source>
         <translation>%1 小时前已退款，尚无退款结算行</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="116"/>
+        <location filename="../../models/common/enginetext.cpp" line="119"/>
         <source>refund lines return %1, OncePay refunded %2</source>
         <translation>退款结算行退回 %1，OncePay 退款 %2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="117"/>
+        <location filename="../../models/common/enginetext.cpp" line="120"/>
         <source>fee %1 instead of %2: the %3 schedule change (rate %4 ppm) explains it</source>
         <translation>手续费为 %1 而非 %2：可由费率表 #%3 的变更（费率 %4 ppm）解释</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="120"/>
+        <location filename="../../models/common/enginetext.cpp" line="123"/>
         <source>fee %1 instead of %2 (%3)</source>
         <translation>手续费为 %1 而非 %2（%3）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="121"/>
+        <location filename="../../models/common/enginetext.cpp" line="124"/>
         <source>period closed</source>
         <translation>账期已关闭</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="122"/>
+        <location filename="../../models/common/enginetext.cpp" line="125"/>
         <source>beyond the %1 ppm tolerance</source>
         <translation>超出 %1 ppm 的容差</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="123"/>
+        <location filename="../../models/common/enginetext.cpp" line="126"/>
         <source>no fee schedule change explains it</source>
         <translation>没有可解释的费率表变更</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="125"/>
+        <location filename="../../models/common/enginetext.cpp" line="128"/>
         <source>resolved by a manual fix</source>
         <translation>已通过人工修复解决</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="127"/>
+        <location filename="../../models/common/enginetext.cpp" line="130"/>
         <source>%1 proposed (%2: %3)</source>
         <translation>已提议修复“%1”（%2：%3）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="128"/>
+        <location filename="../../models/common/enginetext.cpp" line="131"/>
         <source>%1 approved: %2</source>
         <translation>修复“%1”已批准：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="129"/>
+        <location filename="../../models/common/enginetext.cpp" line="132"/>
         <source>%1 approved</source>
         <translation>修复“%1”已批准</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="130"/>
+        <location filename="../../models/common/enginetext.cpp" line="133"/>
         <source>%1 rejected: %2</source>
         <translation>修复“%1”已驳回：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="131"/>
+        <location filename="../../models/common/enginetext.cpp" line="134"/>
         <source>%1 rejected</source>
         <translation>修复“%1”已驳回</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="132"/>
+        <location filename="../../models/common/enginetext.cpp" line="135"/>
         <source>%1 applied</source>
         <translation>修复“%1”已执行</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="133"/>
+        <location filename="../../models/common/enginetext.cpp" line="136"/>
         <source>%1 failed: %2</source>
         <translation>修复“%1”执行失败：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="135"/>
+        <location filename="../../models/common/enginetext.cpp" line="138"/>
         <source>message %1 (%2 %3): %4 after %5 attempt(s), received %6, last change %7</source>
         <translation>消息 %1（%2 %3）：尝试 %5 次后为“%4”，接收于 %6，最后变更于 %7</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="138"/>
+        <location filename="../../models/common/enginetext.cpp" line="141"/>
         <source>  last error: %1</source>
         <translation>  最近错误：%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="139"/>
+        <location filename="../../models/common/enginetext.cpp" line="142"/>
         <source>discrepancy #%1 %2 on %3 %4, %5: expected %6, actual %7 %8</source>
         <translation>异常 #%1 %2，%3 %4，%5：应为 %6，实际 %7 %8</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="142"/>
+        <location filename="../../models/common/enginetext.cpp" line="145"/>
         <source>  settlement line #%1 (%2): gross %3, fee %4, net %5 %6, settled %7</source>
         <translation>  结算行 #%1（%2）：总额 %3，手续费 %4，净额 %5 %6，结算于 %7</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="145"/>
+        <location filename="../../models/common/enginetext.cpp" line="148"/>
         <source>  payment of order %1: %2 %3, %4, captured %5</source>
         <translation>  订单 %1 的付款：%2 %3，%4，收款于 %5</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="147"/>
+        <location filename="../../models/common/enginetext.cpp" line="150"/>
         <source>order %1 does not exist (yet): a callback for it cannot be applied</source>
         <translation>订单 %1（尚）不存在：无法应用针对它的回调</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="150"/>
+        <location filename="../../models/common/enginetext.cpp" line="153"/>
         <source>order %1: %2 at version %3, %4 %5</source>
         <translation>订单 %1：%2，版本 %3，%4 %5</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="151"/>
+        <location filename="../../models/common/enginetext.cpp" line="154"/>
         <source>  v%1 %2 → %3 by %4 (%5 %6) %7</source>
         <translation>  版本 %1：%2 → %3，操作者 %4（%5 %6）%7</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="152"/>
+        <location filename="../../models/common/enginetext.cpp" line="155"/>
         <source>  refused: %1</source>
         <translation>  被拒绝：%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="153"/>
+        <location filename="../../models/common/enginetext.cpp" line="156"/>
         <source>period %1, bound to %2</source>
         <translation>账期 %1，绑定于 %2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="154"/>
+        <location filename="../../models/common/enginetext.cpp" line="157"/>
         <source>  %1</source>
         <translation>  %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="189"/>
+        <location filename="../../models/common/enginetext.cpp" line="192"/>
         <source>message %1 is processing under a lease that ended %2 ms ago, within the clock-skew allowance of %3 ms (fixes.lease_skew_ms); %4 takes it once its lease is past its end by more than that</source>
         <translation>消息 %1 正在处理中，其租约已于 %2 毫秒前结束，仍在时钟偏差容许范围 %3 毫秒（fixes.lease_skew_ms）之内；须待租约结束超过该时长后方可%4</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="194"/>
+        <location filename="../../models/common/enginetext.cpp" line="197"/>
         <source>message %1 is processing under a lease that ended; without a valid clock-skew allowance (fixes.lease_skew_ms) it is not judged expired</source>
         <translation>消息 %1 正在处理中，其租约已结束；由于时钟偏差容许值（fixes.lease_skew_ms）无效，不判定租约已过期</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="222"/>
+        <location filename="../../models/common/enginetext.cpp" line="225"/>
         <source>unknown role: a role is agent, finance, auditor or admin</source>
         <translation>未知角色：角色须为 agent（客服）、finance（财务）、auditor（审计）或 admin（管理员）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="225"/>
+        <location filename="../../models/common/enginetext.cpp" line="228"/>
         <source>there is no staff account by that name</source>
         <translation>没有该名称的员工账户</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="226"/>
+        <location filename="../../models/common/enginetext.cpp" line="229"/>
         <source>there is no staff account %1</source>
         <translation>没有员工账户 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="227"/>
+        <location filename="../../models/common/enginetext.cpp" line="230"/>
         <source>an administrator may not change their own role</source>
         <translation>管理员不能更改自己的角色</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="229"/>
+        <location filename="../../models/common/enginetext.cpp" line="232"/>
         <source>%1 already has the role %2</source>
         <translation>%1 已是%2角色</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="230"/>
+        <location filename="../../models/common/enginetext.cpp" line="233"/>
         <source>%1 is the last enabled administrator and keeps the role</source>
         <translation>%1 是最后一位启用的管理员，保留其角色</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="233"/>
+        <location filename="../../models/common/enginetext.cpp" line="236"/>
         <source>the staff account %1 was not changed</source>
         <translation>员工账户 %1 未更改</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="234"/>
+        <location filename="../../models/common/enginetext.cpp" line="237"/>
         <source>a reason is required</source>
         <translation>必须填写原因</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="235"/>
+        <location filename="../../models/common/enginetext.cpp" line="238"/>
         <source>an administrator may not disable their own account</source>
         <translation>管理员不能停用自己的账户</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="237"/>
+        <location filename="../../models/common/enginetext.cpp" line="240"/>
         <source>%1 is disabled already</source>
         <translation>%1 已是停用状态</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="238"/>
+        <location filename="../../models/common/enginetext.cpp" line="241"/>
         <source>%1 is enabled already</source>
         <translation>%1 已是启用状态</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="239"/>
+        <location filename="../../models/common/enginetext.cpp" line="242"/>
         <source>%1 is the last enabled administrator and stays enabled</source>
         <translation>%1 是最后一位启用的管理员，不能停用</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="243"/>
+        <location filename="../../models/common/enginetext.cpp" line="246"/>
         <source>%1 (%2) may not start a reconciliation run</source>
         <translation>%1（%2）无权启动对账运行</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="244"/>
+        <location filename="../../models/common/enginetext.cpp" line="247"/>
         <source>%1 (%2) may not %3: %4</source>
         <translation>%1（%2）无权%3：%4</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="245"/>
+        <location filename="../../models/common/enginetext.cpp" line="248"/>
         <source>%1 (%2) may not %3</source>
         <translation>%1（%2）无权%3</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="246"/>
+        <location filename="../../models/common/enginetext.cpp" line="249"/>
         <source>there is no such staff account</source>
         <translation>不存在该员工账户</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="247"/>
+        <location filename="../../models/common/enginetext.cpp" line="250"/>
         <source>the staff account has been disabled</source>
         <translation>该员工账户已被停用</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="248"/>
+        <location filename="../../models/common/enginetext.cpp" line="251"/>
         <source>the staff account&apos;s role is now %1</source>
         <translation>该员工账户的角色现为%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="250"/>
+        <location filename="../../models/common/enginetext.cpp" line="253"/>
         <source>the period ends before it starts</source>
         <translation>期间的结束早于开始</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="251"/>
+        <location filename="../../models/common/enginetext.cpp" line="254"/>
         <source>ops setting %1 is not a non-negative number</source>
         <translation>运营设置 %1 不是非负数</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="254"/>
+        <location filename="../../models/common/enginetext.cpp" line="257"/>
         <source>%1 takes a whole number from %2 to %3, not &apos;%4&apos;</source>
         <translation>%1 须为 %2 至 %3 之间的整数，而不是“%4”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="256"/>
+        <location filename="../../models/common/enginetext.cpp" line="259"/>
         <source>a settings change needs a reason</source>
         <translation>更改设置须填写原因</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="257"/>
+        <location filename="../../models/common/enginetext.cpp" line="260"/>
         <source>unknown setting &apos;%1&apos;</source>
         <translation>未知设置“%1”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="259"/>
+        <location filename="../../models/common/enginetext.cpp" line="262"/>
         <source>ops setting %1 is not a whole number from 0 to %2: &apos;%3&apos;</source>
         <translation>运营设置 %1 不是 0 到 %2 之间的整数：“%3”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="263"/>
+        <location filename="../../models/common/enginetext.cpp" line="266"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="264"/>
+        <location filename="../../models/common/enginetext.cpp" line="267"/>
         <source>no &apos;%1&apos; signature matches</source>
         <translation>没有匹配的“%1”签名</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="265"/>
+        <location filename="../../models/common/enginetext.cpp" line="268"/>
         <source>no v1 signature matches</source>
         <translation>没有匹配的 v1 签名</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="266"/>
+        <location filename="../../models/common/enginetext.cpp" line="269"/>
         <source>signature does not verify with the configured certificate</source>
         <translation>签名无法用所配置的证书验证</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="269"/>
+        <location filename="../../models/common/enginetext.cpp" line="272"/>
         <source>signature header has no &apos;%1&apos; signature</source>
         <translation>签名头中没有“%1”签名</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="365"/>
+        <location filename="../../models/common/enginetext.cpp" line="368"/>
         <source>read orders</source>
         <translation>查看订单</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="366"/>
+        <location filename="../../models/common/enginetext.cpp" line="369"/>
         <source>propose a fix</source>
         <translation>提议修复</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="367"/>
+        <location filename="../../models/common/enginetext.cpp" line="370"/>
         <source>approve or reject a fix</source>
         <translation>批准或驳回修复</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="368"/>
+        <location filename="../../models/common/enginetext.cpp" line="371"/>
         <source>read the audit trail</source>
         <translation>查看审计轨迹</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="369"/>
+        <location filename="../../models/common/enginetext.cpp" line="372"/>
         <source>manage staff accounts</source>
         <translation>管理员工账户</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="370"/>
+        <location filename="../../models/common/enginetext.cpp" line="373"/>
         <source>manage settings</source>
         <translation>管理设置</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="156"/>
+        <location filename="../../models/common/enginetext.cpp" line="159"/>
         <source>%1 already has an open proposal (#%2); decide that one first</source>
         <translation>%1 已有一个待审批的修复提议（#%2）；请先处理那一个</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="159"/>
+        <location filename="../../models/common/enginetext.cpp" line="162"/>
         <source>%1 got an open proposal at the same moment; decide that one first</source>
         <translation>%1 同时收到了另一个修复提议；请先处理那一个</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="162"/>
+        <location filename="../../models/common/enginetext.cpp" line="165"/>
         <source>fix #%1 was decided meanwhile</source>
         <translation>修复 #%1 已在此期间被处理</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="163"/>
+        <location filename="../../models/common/enginetext.cpp" line="166"/>
         <source>fix #%1 is %2; only an open proposal is decided</source>
         <translation>修复 #%1 为“%2”；只有等待审批的提议才能决定</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="165"/>
+        <location filename="../../models/common/enginetext.cpp" line="168"/>
         <source>%1 proposed fix #%2 and may not decide it</source>
         <translation>%1 提议了修复 #%2，不能由本人审批</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="166"/>
+        <location filename="../../models/common/enginetext.cpp" line="169"/>
         <source>fix #%1&apos;s stored change no longer matches its digest</source>
         <translation>修复 #%1 存储的变更与其摘要不再一致</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="169"/>
+        <location filename="../../models/common/enginetext.cpp" line="172"/>
         <source>order %1 is %2; %3 takes paid_unconfirmed orders</source>
         <translation>订单 %1 为“%2”；“%3”只适用于已付款待确认的订单</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="171"/>
+        <location filename="../../models/common/enginetext.cpp" line="174"/>
         <source>order %1 is %2; %3 takes paid_unconfirmed or payment_failed orders</source>
         <translation>订单 %1 为“%2”；“%3”只适用于已付款待确认或支付失败的订单</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="174"/>
+        <location filename="../../models/common/enginetext.cpp" line="177"/>
         <source>message %1 is %2; %3 takes dead or failed messages and expired leases</source>
         <translation>消息 %1 为“%2”；“%3”只适用于死信、处理失败的消息和租约已过期的消息</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="177"/>
+        <location filename="../../models/common/enginetext.cpp" line="180"/>
         <source>message %1 is %2 under a live lease; %3 takes dead or failed messages and expired leases</source>
         <translation>消息 %1 为“%2”且租约仍有效；“%3”只适用于死信、处理失败的消息和租约已过期的消息</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="181"/>
+        <location filename="../../models/common/enginetext.cpp" line="184"/>
         <source>message %1 is %2; %3 takes dead or failed messages, pending ones and expired leases</source>
         <translation>消息 %1 为“%2”；“%3”只适用于死信、处理失败或待处理的消息和租约已过期的消息</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="185"/>
+        <location filename="../../models/common/enginetext.cpp" line="188"/>
         <source>message %1 is %2 under a live lease; %3 takes dead or failed messages, pending ones and expired leases</source>
         <translation>消息 %1 为“%2”且租约仍有效；“%3”只适用于死信、处理失败或待处理的消息和租约已过期的消息</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="198"/>
+        <location filename="../../models/common/enginetext.cpp" line="201"/>
         <source>discrepancy #%1 is %2, not open</source>
         <translation>异常 #%1 为“%2”，不是未结状态</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="199"/>
+        <location filename="../../models/common/enginetext.cpp" line="202"/>
         <source>discrepancy #%1 is a %2; adjust_fee takes fee mismatches</source>
         <translation>异常 #%1 是“%2”；调整手续费只适用于手续费不符</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="202"/>
+        <location filename="../../models/common/enginetext.cpp" line="205"/>
         <source>discrepancy #%1 has no order to book a fee adjustment on</source>
         <translation>异常 #%1 没有可记入手续费调整的订单</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="205"/>
+        <location filename="../../models/common/enginetext.cpp" line="208"/>
         <source>discrepancy #%1 carries no amounts; give the amount to book</source>
         <translation>异常 #%1 没有金额；请给出要记账的金额</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="208"/>
+        <location filename="../../models/common/enginetext.cpp" line="211"/>
         <source>%1 discrepancies of the period are still open; decide them first</source>
         <translation>该账期还有 %1 个未结异常；请先处理它们</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="211"/>
+        <location filename="../../models/common/enginetext.cpp" line="214"/>
         <source>no finished reconciliation run covers the period; reconcile it first</source>
         <translation>没有已完成的对账运行覆盖该账期；请先对账</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="214"/>
+        <location filename="../../models/common/enginetext.cpp" line="217"/>
         <source>the period overlaps a period that is already closed</source>
         <translation>该账期与已关闭的账期重叠</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="217"/>
+        <location filename="../../models/common/enginetext.cpp" line="220"/>
         <source>no discrepancy #%1</source>
         <translation>没有异常 #%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="218"/>
+        <location filename="../../models/common/enginetext.cpp" line="221"/>
         <source>no message with callback id &apos;%1&apos;</source>
         <translation>没有回调号为“%1”的消息</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="219"/>
+        <location filename="../../models/common/enginetext.cpp" line="222"/>
         <source>no order &apos;%1&apos;</source>
         <translation>没有订单“%1”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="220"/>
+        <location filename="../../models/common/enginetext.cpp" line="223"/>
         <source>a fix of amount 0 changes nothing</source>
         <translation>金额为 0 的修复不会改变任何东西</translation>
     </message>
@@ -2635,52 +2695,52 @@ hash      %2</translation>
 <context>
     <name>OncePay::FixModel</name>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="56"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="57"/>
         <source>#</source>
         <translation>编号</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="63"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="64"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="65"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="66"/>
         <source>Target</source>
         <translation>对象</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="66"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="67"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="71"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="72"/>
         <source>Approvals</source>
         <translation>批准数</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="74"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="75"/>
         <source>Proposed by</source>
         <translation>提议人</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="75"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="76"/>
         <source>Age</source>
         <translation>时长</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="83"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="84"/>
         <source>proposed %1</source>
         <translation>提议于 %1</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="88"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="89"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="99"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="100"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
@@ -2688,32 +2748,32 @@ hash      %2</translation>
 <context>
     <name>OncePay::FulfilmentModel</name>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="288"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="301"/>
         <source>Created</source>
         <translation>创建时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="289"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="302"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="290"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="303"/>
         <source>purchase order</source>
         <translation>采购单</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="290"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="303"/>
         <source>logistics order</source>
         <translation>物流单</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="292"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="305"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="294"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="307"/>
         <source>Callback</source>
         <translation>回调</translation>
     </message>
@@ -2721,32 +2781,32 @@ hash      %2</translation>
 <context>
     <name>OncePay::IdempotencyModel</name>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="248"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="261"/>
         <source>Created</source>
         <translation>创建时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="249"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="262"/>
         <source>Request</source>
         <translation>请求</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="250"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="263"/>
         <source>Operation</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="252"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="265"/>
         <source>Expected version</source>
         <translation>预期版本</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="254"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="267"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="261"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="274"/>
         <source>Outcome</source>
         <translation>结果</translation>
     </message>
@@ -3277,7 +3337,7 @@ hash      %2</translation>
 <context>
     <name>OncePay::Language</name>
     <message>
-        <location filename="../../views/common/language.cpp" line="42"/>
+        <location filename="../../views/common/language.cpp" line="44"/>
         <source>Follow the system (%1)</source>
         <translation>跟随系统（%1）</translation>
     </message>
@@ -3285,32 +3345,32 @@ hash      %2</translation>
 <context>
     <name>OncePay::LedgerModel</name>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="236"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="249"/>
         <source>Booked</source>
         <translation>记账时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="237"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="250"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="238"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="251"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="240"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="253"/>
         <source>Transaction</source>
         <translation>交易号</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="241"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="254"/>
         <source>Callback</source>
         <translation>回调</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="242"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="255"/>
         <source>Key</source>
         <translation>键</translation>
     </message>
@@ -3464,42 +3524,42 @@ hash      %2</translation>
 <context>
     <name>OncePay::MessageModel</name>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="184"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="197"/>
         <source>Received</source>
         <translation>接收时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="185"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="198"/>
         <source>Callback</source>
         <translation>回调</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="186"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="199"/>
         <source>Event</source>
         <translation>事件</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="189"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="202"/>
         <source>Attempt</source>
         <translation>支付尝试</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="190"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="203"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="199"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="212"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="208"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="221"/>
         <source>Tries</source>
         <translation>尝试次数</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="209"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="222"/>
         <source>Reason / last error</source>
         <translation>原因 / 最近错误</translation>
     </message>
@@ -3507,42 +3567,42 @@ hash      %2</translation>
 <context>
     <name>OncePay::OrderHitModel</name>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="76"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="77"/>
         <source>Order</source>
         <translation>订单</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="81"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="82"/>
         <source>Found by</source>
         <translation>匹配方式</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="82"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="83"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="84"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="85"/>
         <source>State</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="87"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="88"/>
         <source>Version</source>
         <translation>版本</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="88"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="89"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="90"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="91"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="91"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="92"/>
         <source>Updated</source>
         <translation>更新时间</translation>
     </message>
@@ -3550,221 +3610,267 @@ hash      %2</translation>
 <context>
     <name>OncePay::OrderPage</name>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="62"/>
+        <location filename="../../views/orders/orderpage.cpp" line="63"/>
         <source>&lt;h2&gt;Order investigation&lt;/h2&gt;</source>
         <translation>&lt;h2&gt;订单调查&lt;/h2&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="65"/>
+        <location filename="../../views/orders/orderpage.cpp" line="66"/>
         <source>Order, customer, transaction, callback or request id</source>
         <translation>订单号、客户编号、交易号、回调编号或请求编号</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="68"/>
+        <location filename="../../views/orders/orderpage.cpp" line="69"/>
         <source>&amp;Find</source>
         <translation>查找(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="73"/>
+        <location filename="../../views/orders/orderpage.cpp" line="74"/>
         <source>&amp;Export dossier…</source>
         <translation>导出案卷(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="75"/>
+        <location filename="../../views/orders/orderpage.cpp" line="76"/>
         <source>Save everything about this order as a PDF for a dispute</source>
         <translation>将此订单的全部信息保存为 PDF，用于争议处理</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="78"/>
+        <location filename="../../views/orders/orderpage.cpp" line="79"/>
         <source>&amp;Propose fix</source>
         <translation>提议修复(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="80"/>
+        <location filename="../../views/orders/orderpage.cpp" line="81"/>
         <source>Ask for a correction of this order or its messages; a finance reviewer approves it</source>
         <translation>申请更正此订单或其消息；由财务审核人批准</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="89"/>
+        <location filename="../../views/orders/orderpage.cpp" line="90"/>
         <source>Confirm or roll back this order…</source>
         <translation>确认或回滚此订单…</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="92"/>
+        <location filename="../../views/orders/orderpage.cpp" line="93"/>
         <source>Requeue or resolve its stuck messages…</source>
         <translation>重新入队或解决其滞留的消息…</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="141"/>
+        <location filename="../../views/orders/orderpage.cpp" line="142"/>
         <source>Search for an order by any of its identifiers.</source>
         <translation>可用订单的任一编号进行搜索。</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="171"/>
+        <location filename="../../views/orders/orderpage.cpp" line="173"/>
         <source>&amp;Timeline</source>
         <translation>时间线(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="178"/>
+        <location filename="../../views/orders/orderpage.cpp" line="180"/>
         <source>Select a callback to see its body and headers as received.</source>
         <translation>选择一条回调，查看收到时的原始报文和请求头。</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="184"/>
+        <location filename="../../views/orders/orderpage.cpp" line="186"/>
         <source>&amp;Callbacks</source>
         <translation>回调(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="188"/>
+        <location filename="../../views/orders/orderpage.cpp" line="190"/>
         <source>&lt;b&gt;Payments&lt;/b&gt;</source>
         <translation>&lt;b&gt;支付记录&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="190"/>
+        <location filename="../../views/orders/orderpage.cpp" line="192"/>
         <source>&lt;b&gt;Ledger&lt;/b&gt;</source>
         <translation>&lt;b&gt;账本&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="192"/>
+        <location filename="../../views/orders/orderpage.cpp" line="194"/>
         <source>&lt;b&gt;Refunds due&lt;/b&gt;</source>
         <translation>&lt;b&gt;待退款&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="194"/>
+        <location filename="../../views/orders/orderpage.cpp" line="196"/>
         <source>&amp;Payments and ledger</source>
         <translation>支付与账本(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="195"/>
+        <location filename="../../views/orders/orderpage.cpp" line="197"/>
         <source>&amp;Requests</source>
         <translation>请求(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="197"/>
+        <location filename="../../views/orders/orderpage.cpp" line="199"/>
         <source>Purchase and &amp;logistics</source>
         <translation>采购与物流(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="204"/>
+        <location filename="../../views/orders/orderpage.cpp" line="206"/>
         <source>&amp;Audit rows</source>
         <translation>审计记录(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage_search.cpp" line="49"/>
-        <location filename="../../views/orders/orderpage_search.cpp" line="52"/>
+        <location filename="../../views/orders/orderpage_search.cpp" line="51"/>
+        <location filename="../../views/orders/orderpage_search.cpp" line="54"/>
         <source>Searching…</source>
         <translation>搜索中……</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage_search.cpp" line="88"/>
+        <location filename="../../views/orders/orderpage_search.cpp" line="101"/>
         <source>No order matches “%1”.</source>
         <translation>没有与“%1”匹配的订单。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/orders/orderpage_search.cpp" line="91"/>
+        <location filename="../../views/orders/orderpage_search.cpp" line="104"/>
         <source>%n orders match; choose one.</source>
         <translation>
             <numerusform>有 %n 个订单匹配，请选择一个。</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <location filename="../../views/orders/orderpage_search.cpp" line="120"/>
+        <source>… and %n more callback(s) for unknown orders.</source>
+        <translation>
+            <numerusform>……另有 %n 条回调指向未知订单。</numerusform>
+        </translation>
+    </message>
     <message>
-        <location filename="../../views/orders/orderpage_search.cpp" line="104"/>
+        <location filename="../../views/orders/orderpage_search.cpp" line="126"/>
+        <source>Callback %1 (transaction %2) belongs to no order</source>
+        <translation>回调 %1（交易 %2）不属于任何订单</translation>
+    </message>
+    <message>
+        <location filename="../../views/orders/orderpage_search.cpp" line="128"/>
+        <source>Callback %1 names order %2, which does not exist</source>
+        <translation>回调 %1 指向的订单 %2 不存在</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../views/orders/orderpage_search.cpp" line="131"/>
+        <source>%1 after %n attempt(s)</source>
+        <translation>
+            <numerusform>%1（已尝试 %n 次）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../views/orders/orderpage_search.cpp" line="132"/>
+        <source>%1: %2.</source>
+        <translation>%1：%2。</translation>
+    </message>
+    <message>
+        <location filename="../../views/orders/orderpage_search.cpp" line="133"/>
+        <source>%1: %2 — last error: %3</source>
+        <translation>%1：%2 — 最近错误：%3</translation>
+    </message>
+    <message>
+        <location filename="../../views/orders/orderpage_search.cpp" line="142"/>
         <source>Loading order %1…</source>
         <translation>正在加载订单 %1……</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="297"/>
+        <location filename="../../views/orders/orderpage.cpp" line="299"/>
         <source>&lt;h3&gt;Order %1 — %2, version %3&lt;/h3&gt;</source>
         <translation>&lt;h3&gt;订单 %1 —— %2，版本 %3&lt;/h3&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="300"/>
+        <location filename="../../views/orders/orderpage.cpp" line="302"/>
         <source>Amount: %1</source>
         <translation>金额：%1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="301"/>
+        <location filename="../../views/orders/orderpage.cpp" line="303"/>
         <source>Customer: %1</source>
         <translation>客户：%1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="303"/>
+        <location filename="../../views/orders/orderpage.cpp" line="305"/>
         <source>Current attempt: %1 on %2</source>
         <translation>当前支付尝试：%1（%2）</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="305"/>
+        <location filename="../../views/orders/orderpage.cpp" line="307"/>
         <source>Transaction: %1</source>
         <translation>交易号：%1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="307"/>
+        <location filename="../../views/orders/orderpage.cpp" line="309"/>
         <source>Reason: %1</source>
         <translation>原因：%1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="308"/>
+        <location filename="../../views/orders/orderpage.cpp" line="312"/>
+        <source>To refund: %1</source>
+        <translation>待退款：%1</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../views/orders/orderpage.cpp" line="318"/>
+        <source>%n open reconciliation exception(s) (%1)</source>
+        <translation>
+            <numerusform>%n 个未结对账异常（%1）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../views/orders/orderpage.cpp" line="321"/>
         <source>Updated: %1</source>
         <translation>更新时间：%1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="326"/>
+        <location filename="../../views/orders/orderpage.cpp" line="339"/>
         <source>Path: %1</source>
         <translation>路径：%1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/orders/orderpage.cpp" line="330"/>
+        <location filename="../../views/orders/orderpage.cpp" line="343"/>
         <source>%n refused attempt(s)</source>
         <translation>
             <numerusform>%n 次被拒绝的尝试</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/orders/orderpage.cpp" line="345"/>
+        <location filename="../../views/orders/orderpage.cpp" line="358"/>
         <source>%n event(s) in the timeline.</source>
         <translation>
             <numerusform>时间线中共有 %n 个事件。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="354"/>
+        <location filename="../../views/orders/orderpage.cpp" line="367"/>
         <source>Export dossier</source>
         <translation>导出案卷</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="355"/>
+        <location filename="../../views/orders/orderpage.cpp" line="368"/>
         <source>PDF documents (*.pdf)</source>
         <translation>PDF 文档 (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="372"/>
+        <location filename="../../views/orders/orderpage.cpp" line="385"/>
         <source>Writing the dossier of order %1…</source>
         <translation>正在写入订单 %1 的案卷…</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="397"/>
+        <location filename="../../views/orders/orderpage.cpp" line="410"/>
         <source>The dossier was not exported: %1</source>
         <translation>案卷未导出：%1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/orders/orderpage.cpp" line="401"/>
+        <location filename="../../views/orders/orderpage.cpp" line="414"/>
         <source>Dossier saved to %1 (%n page(s), SHA-256 %2).</source>
         <translation>
             <numerusform>案卷已保存到 %1（%n 页，SHA-256 %2）。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="445"/>
+        <location filename="../../views/orders/orderpage.cpp" line="458"/>
         <source>Signature: verified by the gateway before the callback was stored.</source>
         <translation>签名：网关在存储该回调之前已验证。</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="446"/>
+        <location filename="../../views/orders/orderpage.cpp" line="459"/>
         <source>Signature: verified by the gateway before the callback was stored — %1</source>
         <translation>签名：网关在存储该回调之前已验证 —— %1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="449"/>
+        <location filename="../../views/orders/orderpage.cpp" line="462"/>
         <source>Callback %1 from %2
 %3
 Unsigned, wrongly signed or late requests are refused: only the refusal is recorded (reason, size, body hash), never the request.
@@ -3786,42 +3892,42 @@ Body:
 <context>
     <name>OncePay::PaymentModel</name>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="219"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="232"/>
         <source>Captured</source>
         <translation>扣款时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="220"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="233"/>
         <source>Channel</source>
         <translation>渠道</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="221"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="234"/>
         <source>Transaction</source>
         <translation>交易号</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="222"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="235"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="224"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="237"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="226"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="239"/>
         <source>Settlement</source>
         <translation>结算</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="229"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="242"/>
         <source>Attempt</source>
         <translation>支付尝试</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="230"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="243"/>
         <source>Callback</source>
         <translation>回调</translation>
     </message>
@@ -4341,42 +4447,42 @@ Body:
 <context>
     <name>OncePay::RefundModel</name>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="268"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="281"/>
         <source>Flagged</source>
         <translation>标记时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="269"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="282"/>
         <source>Channel</source>
         <translation>渠道</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="270"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="283"/>
         <source>Transaction</source>
         <translation>交易号</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="272"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="285"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="274"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="287"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="275"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="288"/>
         <source>Callback</source>
         <translation>回调</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="276"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="289"/>
         <source>Resolved</source>
         <translation>已处理</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="278"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="291"/>
         <source>open</source>
         <translation>未处理</translation>
     </message>
@@ -4384,52 +4490,52 @@ Body:
 <context>
     <name>OncePay::RunModel</name>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="242"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="244"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="247"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="249"/>
         <source>Period</source>
         <translation>期间</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="251"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="253"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="254"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="256"/>
         <source>Coverage</source>
         <translation>覆盖率</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="262"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="264"/>
         <source>settled and matched ÷ eligible = %1 ÷ %2</source>
         <translation>已结算且匹配 ÷ 应对账 = %1 ÷ %2</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="265"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="267"/>
         <source>Matched</source>
         <translation>已匹配</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="268"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="270"/>
         <source>Auto-fixed</source>
         <translation>自动更正</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="271"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="273"/>
         <source>Opened</source>
         <translation>新开异常</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="274"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="276"/>
         <source>By</source>
         <translation>执行人</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="275"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="277"/>
         <source>Finished</source>
         <translation>已完成</translation>
     </message>
@@ -4839,92 +4945,107 @@ Body:
 <context>
     <name>OncePay::TimelineModel</name>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="99"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="100"/>
         <source>%1 → %2</source>
         <translation>%1 → %2</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="101"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="102"/>
         <source>Refused: %1 → %2</source>
         <translation>已拒绝：%1 → %2</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="104"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="105"/>
         <source>Callback received</source>
         <translation>收到回调</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="104"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="105"/>
         <source>Callback received, %1</source>
         <translation>收到回调，%1</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="106"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="107"/>
         <source>Worker: %1</source>
         <translation>处理器：%1</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="107"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="108"/>
         <source>Ledger: %1 %2</source>
         <translation>账本：%1 %2</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="108"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="109"/>
         <source>Refund due: %1</source>
         <translation>待退款：%1</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="109"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="110"/>
         <source>Manual fix %1</source>
         <translation>人工修复 %1</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="110"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="111"/>
         <source>Audit: %1</source>
         <translation>审计：%1</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="130"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="117"/>
+        <source>Open reconciliation exception: %1, expected %2, statement %3</source>
+        <translation>未结对账异常：%1，预期 %2，对账单 %3</translation>
+    </message>
+    <message>
+        <location filename="../../models/investigation/ordermodels.cpp" line="119"/>
+        <source>Open reconciliation exception: %1</source>
+        <translation>未结对账异常：%1</translation>
+    </message>
+    <message>
+        <location filename="../../models/investigation/ordermodels.cpp" line="140"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="135"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="145"/>
         <source>Version</source>
         <translation>版本</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="138"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="148"/>
         <source>v%1</source>
         <translation>v%1</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="140"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="150"/>
         <source>expected v%1</source>
         <translation>预期 v%1</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="145"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="155"/>
         <source>Event</source>
         <translation>事件</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="155"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="165"/>
         <source>Detail</source>
         <translation>详情</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="168"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="178"/>
         <source>Cause</source>
         <translation>起因</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="171"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="181"/>
+        <source>reconciliation exception %1</source>
+        <translation>对账异常 %1</translation>
+    </message>
+    <message>
+        <location filename="../../models/investigation/ordermodels.cpp" line="183"/>
         <source>%1 %2</source>
         <translation>%1 %2</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="174"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="187"/>
         <source>Actor</source>
         <translation>执行者</translation>
     </message>

@@ -16,6 +16,8 @@
 #include <QElapsedTimer>
 #include <QTemporaryDir>
 
+#include <tuple>
+
 #include <spdlog/spdlog.h>
 
 namespace OncePay {
@@ -399,19 +401,22 @@ Result<void> Run::createDemoAccounts()
     // digest does not see them; real time, because sign-in lockouts compare with it.
     const StaffService staff(*m_orders, Clock::system());
     const Actor by = Actor::system(QStringLiteral("simulate --demo"));
-    const std::pair<const char *, StaffRole> accounts[] = {{"agent", StaffRole::Agent},
-                                                           {"finance", StaffRole::Finance},
-                                                           {"finance2", StaffRole::Finance},
-                                                           {"auditor", StaffRole::Auditor},
-                                                           {"admin", StaffRole::Admin}};
-    for (const auto &[name, role] : accounts) {
+    // Each with a name of its own: the two finance reviewers of a maker-checker decision must
+    // be told apart in the status bar and in the decisions.
+    const std::tuple<const char *, StaffRole, const char *> accounts[] = {
+        {"agent", StaffRole::Agent, "Demo agent"},
+        {"finance", StaffRole::Finance, "Demo finance"},
+        {"finance2", StaffRole::Finance, "Demo finance (second reviewer)"},
+        {"auditor", StaffRole::Auditor, "Demo auditor"},
+        {"admin", StaffRole::Admin, "Demo admin"}};
+    for (const auto &[name, role, displayName] : accounts) {
         const QString user = QString::fromLatin1(name);
         auto existing = staff.find(user);
         if (existing)
             continue;
         if (existing.error().code != ErrorCode::NotFound)
             return existing.error();
-        auto added = staff.add({user, QStringLiteral("Demo ") + staffRoleName(role), role},
+        auto added = staff.add({user, QString::fromLatin1(displayName), role},
                                user + QStringLiteral("-demo"), by);
         if (!added)
             return added.error();

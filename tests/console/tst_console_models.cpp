@@ -306,7 +306,7 @@ private Q_SLOTS:
                         qPrintable(QStringLiteral("no 简体中文 for the engine's '%1'").arg(t)));
             QCOMPARE(Labels::engineText(stale),
                      QStringLiteral(
-                         "已过期：支付尝试 a-1 不是订单 o-1 的当前支付尝试（版本 7，已支付）；"
+                         "过时：支付尝试 a-1 不是订单 o-1 的当前支付尝试（版本 7，已支付）；"
                          "已收款项已标记为待退款"));
             QCOMPARE(Labels::engineText(mismatch),
                      QStringLiteral("已付款待确认（版本 3）：金额 898.74 CNY 与订单金额 998.59 CNY "

@@ -146,6 +146,9 @@ private Q_SLOTS:
         QVERIFY(finance2.ok());
         QVERIFY(finance2->signedIn());
         QCOMPARE(finance2->account.role, StaffRole::Finance);
+        // The two reviewers of a maker-checker decision are told apart by name too.
+        QVERIFY(staff.find("finance").ok());
+        QVERIFY(finance2->account.displayName != staff.find("finance")->displayName);
         auto admin = staff.authenticate("admin", "admin-demo", "test");
         QVERIFY(admin.ok() && admin->signedIn());
         QCOMPARE(admin->account.role, StaffRole::Admin);
