@@ -2150,347 +2150,382 @@ hash      %2</translation>
         <translation>  最近错误：%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="142"/>
-        <source>discrepancy #%1 %2 on %3 %4, %5: expected %6, actual %7 %8</source>
-        <translation>异常 #%1 %2，%3 %4，%5：应为 %6，实际 %7 %8</translation>
-    </message>
-    <message>
-        <location filename="../../models/common/enginetext.cpp" line="145"/>
-        <source>  settlement line #%1 (%2): gross %3, fee %4, net %5 %6, settled %7</source>
-        <translation>  结算行 #%1（%2）：总额 %3，手续费 %4，净额 %5 %6，结算于 %7</translation>
-    </message>
-    <message>
-        <location filename="../../models/common/enginetext.cpp" line="148"/>
-        <source>  payment of order %1: %2 %3, %4, captured %5</source>
-        <translation>  订单 %1 的付款：%2 %3，%4，收款于 %5</translation>
-    </message>
-    <message>
         <location filename="../../models/common/enginetext.cpp" line="150"/>
         <source>order %1 does not exist (yet): a callback for it cannot be applied</source>
         <translation>订单 %1（尚）不存在：无法应用针对它的回调</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="153"/>
-        <source>order %1: %2 at version %3, %4 %5</source>
-        <translation>订单 %1：%2，版本 %3，%4 %5</translation>
-    </message>
-    <message>
-        <location filename="../../models/common/enginetext.cpp" line="154"/>
+        <location filename="../../models/common/enginetext.cpp" line="168"/>
         <source>  v%1 %2 → %3 by %4 (%5 %6) %7</source>
         <translation>  版本 %1：%2 → %3，操作者 %4（%5 %6）%7</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="155"/>
+        <location filename="../../models/common/enginetext.cpp" line="169"/>
         <source>  refused: %1</source>
         <translation>  被拒绝：%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="156"/>
+        <location filename="../../models/common/enginetext.cpp" line="170"/>
         <source>period %1, bound to %2</source>
         <translation>账期 %1，绑定于 %2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="157"/>
+        <location filename="../../models/common/enginetext.cpp" line="171"/>
         <source>  %1</source>
         <translation>  %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="192"/>
+        <location filename="../../models/common/enginetext.cpp" line="206"/>
         <source>message %1 is processing under a lease that ended %2 ms ago, within the clock-skew allowance of %3 ms (fixes.lease_skew_ms); %4 takes it once its lease is past its end by more than that</source>
         <translation>消息 %1 正在处理中，其租约已于 %2 毫秒前结束，仍在时钟偏差容许范围 %3 毫秒（fixes.lease_skew_ms）之内；须待租约结束超过该时长后方可%4</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="197"/>
+        <location filename="../../models/common/enginetext.cpp" line="211"/>
         <source>message %1 is processing under a lease that ended; without a valid clock-skew allowance (fixes.lease_skew_ms) it is not judged expired</source>
         <translation>消息 %1 正在处理中，其租约已结束；由于时钟偏差容许值（fixes.lease_skew_ms）无效，不判定租约已过期</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="225"/>
+        <location filename="../../models/common/enginetext.cpp" line="239"/>
         <source>unknown role: a role is agent, finance, auditor or admin</source>
         <translation>未知角色：角色须为 agent（客服）、finance（财务）、auditor（审计）或 admin（管理员）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="228"/>
+        <location filename="../../models/common/enginetext.cpp" line="242"/>
         <source>there is no staff account by that name</source>
         <translation>没有该名称的员工账户</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="229"/>
+        <location filename="../../models/common/enginetext.cpp" line="243"/>
         <source>there is no staff account %1</source>
         <translation>没有员工账户 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="230"/>
+        <location filename="../../models/common/enginetext.cpp" line="244"/>
         <source>an administrator may not change their own role</source>
         <translation>管理员不能更改自己的角色</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="232"/>
+        <location filename="../../models/common/enginetext.cpp" line="246"/>
         <source>%1 already has the role %2</source>
         <translation>%1 已是%2角色</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="233"/>
+        <location filename="../../models/common/enginetext.cpp" line="247"/>
         <source>%1 is the last enabled administrator and keeps the role</source>
         <translation>%1 是最后一位启用的管理员，保留其角色</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="236"/>
+        <location filename="../../models/common/enginetext.cpp" line="250"/>
         <source>the staff account %1 was not changed</source>
         <translation>员工账户 %1 未更改</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="237"/>
+        <location filename="../../models/common/enginetext.cpp" line="251"/>
         <source>a reason is required</source>
         <translation>必须填写原因</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="238"/>
+        <location filename="../../models/common/enginetext.cpp" line="252"/>
         <source>an administrator may not disable their own account</source>
         <translation>管理员不能停用自己的账户</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="240"/>
+        <location filename="../../models/common/enginetext.cpp" line="254"/>
         <source>%1 is disabled already</source>
         <translation>%1 已是停用状态</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="241"/>
+        <location filename="../../models/common/enginetext.cpp" line="255"/>
         <source>%1 is enabled already</source>
         <translation>%1 已是启用状态</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="242"/>
+        <location filename="../../models/common/enginetext.cpp" line="256"/>
         <source>%1 is the last enabled administrator and stays enabled</source>
         <translation>%1 是最后一位启用的管理员，不能停用</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="246"/>
+        <location filename="../../models/common/enginetext.cpp" line="260"/>
         <source>%1 (%2) may not start a reconciliation run</source>
         <translation>%1（%2）无权启动对账运行</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="247"/>
+        <location filename="../../models/common/enginetext.cpp" line="261"/>
         <source>%1 (%2) may not %3: %4</source>
         <translation>%1（%2）无权%3：%4</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="248"/>
+        <location filename="../../models/common/enginetext.cpp" line="262"/>
         <source>%1 (%2) may not %3</source>
         <translation>%1（%2）无权%3</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="249"/>
+        <location filename="../../models/common/enginetext.cpp" line="263"/>
         <source>there is no such staff account</source>
         <translation>不存在该员工账户</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="250"/>
+        <location filename="../../models/common/enginetext.cpp" line="264"/>
         <source>the staff account has been disabled</source>
         <translation>该员工账户已被停用</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="251"/>
+        <location filename="../../models/common/enginetext.cpp" line="265"/>
         <source>the staff account&apos;s role is now %1</source>
         <translation>该员工账户的角色现为%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="253"/>
+        <location filename="../../models/common/enginetext.cpp" line="267"/>
         <source>the period ends before it starts</source>
         <translation>期间的结束早于开始</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="254"/>
+        <location filename="../../models/common/enginetext.cpp" line="268"/>
         <source>ops setting %1 is not a non-negative number</source>
         <translation>运营设置 %1 不是非负数</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="257"/>
+        <location filename="../../models/common/enginetext.cpp" line="271"/>
         <source>%1 takes a whole number from %2 to %3, not &apos;%4&apos;</source>
         <translation>%1 须为 %2 至 %3 之间的整数，而不是“%4”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="259"/>
+        <location filename="../../models/common/enginetext.cpp" line="273"/>
         <source>a settings change needs a reason</source>
         <translation>更改设置须填写原因</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="260"/>
+        <location filename="../../models/common/enginetext.cpp" line="274"/>
         <source>unknown setting &apos;%1&apos;</source>
         <translation>未知设置“%1”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="262"/>
+        <location filename="../../models/common/enginetext.cpp" line="276"/>
         <source>ops setting %1 is not a whole number from 0 to %2: &apos;%3&apos;</source>
         <translation>运营设置 %1 不是 0 到 %2 之间的整数：“%3”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="266"/>
+        <location filename="../../models/common/enginetext.cpp" line="280"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="267"/>
+        <location filename="../../models/common/enginetext.cpp" line="281"/>
         <source>no &apos;%1&apos; signature matches</source>
         <translation>没有匹配的“%1”签名</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="268"/>
+        <location filename="../../models/common/enginetext.cpp" line="282"/>
         <source>no v1 signature matches</source>
         <translation>没有匹配的 v1 签名</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="269"/>
+        <location filename="../../models/common/enginetext.cpp" line="283"/>
         <source>signature does not verify with the configured certificate</source>
         <translation>签名无法用所配置的证书验证</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="272"/>
+        <location filename="../../models/common/enginetext.cpp" line="286"/>
         <source>signature header has no &apos;%1&apos; signature</source>
         <translation>签名头中没有“%1”签名</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="368"/>
+        <location filename="../../models/common/enginetext.cpp" line="382"/>
         <source>read orders</source>
         <translation>查看订单</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="369"/>
+        <location filename="../../models/common/enginetext.cpp" line="383"/>
         <source>propose a fix</source>
         <translation>提议修复</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="370"/>
+        <location filename="../../models/common/enginetext.cpp" line="384"/>
         <source>approve or reject a fix</source>
         <translation>批准或驳回修复</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="371"/>
+        <location filename="../../models/common/enginetext.cpp" line="385"/>
         <source>read the audit trail</source>
         <translation>查看审计轨迹</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="372"/>
+        <location filename="../../models/common/enginetext.cpp" line="386"/>
         <source>manage staff accounts</source>
         <translation>管理员工账户</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="373"/>
+        <location filename="../../models/common/enginetext.cpp" line="387"/>
         <source>manage settings</source>
         <translation>管理设置</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="159"/>
+        <location filename="../../models/common/enginetext.cpp" line="173"/>
         <source>%1 already has an open proposal (#%2); decide that one first</source>
         <translation>%1 已有一个待审批的修复提议（#%2）；请先处理那一个</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="162"/>
+        <location filename="../../models/common/enginetext.cpp" line="142"/>
+        <source>discrepancy #%1 %2 on %3 %4, %5: expected %6, actual %7</source>
+        <translation>异常 #%1 %2，%3 %4，%5：应为 %6，实际 %7</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="145"/>
+        <source>  settlement line #%1 (%2): gross %3, fee %4, net %5, settled %6</source>
+        <translation>  结算行 #%1（%2）：总额 %3，手续费 %4，净额 %5，结算于 %6</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="148"/>
+        <source>  payment of order %1: %2, %3, captured %4</source>
+        <translation>  订单 %1 的付款：%2，%3，收款于 %4</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="153"/>
+        <source>order %1: %2 at version %3, %4</source>
+        <translation>订单 %1：%2，版本 %3，%4</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="154"/>
+        <source>  state reason: %1</source>
+        <translation>  状态原因：%1</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="156"/>
+        <source>  payment %1 %2: %3, %4, captured %5</source>
+        <translation>  付款 %1 %2：%3，%4，收款于 %5</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="157"/>
+        <source>  nothing captured against the order&apos;s %1</source>
+        <translation>  订单金额 %1，尚无任何收款</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="158"/>
+        <source>  captured %1 in total, the order is %2 (another currency: no difference computed)</source>
+        <translation>  共收款 %1，订单金额为 %2（币种不同：不计算差额）</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="161"/>
+        <source>  captured %1 in total: %2 less than the order&apos;s %3</source>
+        <translation>  共收款 %1：比订单金额 %3 少 %2</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="164"/>
+        <source>  captured %1 in total: %2 more than the order&apos;s %3</source>
+        <translation>  共收款 %1：比订单金额 %3 多 %2</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="167"/>
+        <source>  captured %1 in total: the order&apos;s amount</source>
+        <translation>  共收款 %1：与订单金额一致</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="176"/>
         <source>%1 got an open proposal at the same moment; decide that one first</source>
         <translation>%1 同时收到了另一个修复提议；请先处理那一个</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="165"/>
+        <location filename="../../models/common/enginetext.cpp" line="179"/>
         <source>fix #%1 was decided meanwhile</source>
         <translation>修复 #%1 已在此期间被处理</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="166"/>
+        <location filename="../../models/common/enginetext.cpp" line="180"/>
         <source>fix #%1 is %2; only an open proposal is decided</source>
         <translation>修复 #%1 为“%2”；只有等待审批的提议才能决定</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="168"/>
+        <location filename="../../models/common/enginetext.cpp" line="182"/>
         <source>%1 proposed fix #%2 and may not decide it</source>
         <translation>%1 提议了修复 #%2，不能由本人审批</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="169"/>
+        <location filename="../../models/common/enginetext.cpp" line="183"/>
         <source>fix #%1&apos;s stored change no longer matches its digest</source>
         <translation>修复 #%1 存储的变更与其摘要不再一致</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="172"/>
+        <location filename="../../models/common/enginetext.cpp" line="186"/>
         <source>order %1 is %2; %3 takes paid_unconfirmed orders</source>
         <translation>订单 %1 为“%2”；“%3”只适用于已付款待确认的订单</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="174"/>
+        <location filename="../../models/common/enginetext.cpp" line="188"/>
         <source>order %1 is %2; %3 takes paid_unconfirmed or payment_failed orders</source>
         <translation>订单 %1 为“%2”；“%3”只适用于已付款待确认或支付失败的订单</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="177"/>
+        <location filename="../../models/common/enginetext.cpp" line="191"/>
         <source>message %1 is %2; %3 takes dead or failed messages and expired leases</source>
         <translation>消息 %1 为“%2”；“%3”只适用于死信、处理失败的消息和租约已过期的消息</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="180"/>
+        <location filename="../../models/common/enginetext.cpp" line="194"/>
         <source>message %1 is %2 under a live lease; %3 takes dead or failed messages and expired leases</source>
         <translation>消息 %1 为“%2”且租约仍有效；“%3”只适用于死信、处理失败的消息和租约已过期的消息</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="184"/>
+        <location filename="../../models/common/enginetext.cpp" line="198"/>
         <source>message %1 is %2; %3 takes dead or failed messages, pending ones and expired leases</source>
         <translation>消息 %1 为“%2”；“%3”只适用于死信、处理失败或待处理的消息和租约已过期的消息</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="188"/>
+        <location filename="../../models/common/enginetext.cpp" line="202"/>
         <source>message %1 is %2 under a live lease; %3 takes dead or failed messages, pending ones and expired leases</source>
         <translation>消息 %1 为“%2”且租约仍有效；“%3”只适用于死信、处理失败或待处理的消息和租约已过期的消息</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="201"/>
+        <location filename="../../models/common/enginetext.cpp" line="215"/>
         <source>discrepancy #%1 is %2, not open</source>
         <translation>异常 #%1 为“%2”，不是未结状态</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="202"/>
+        <location filename="../../models/common/enginetext.cpp" line="216"/>
         <source>discrepancy #%1 is a %2; adjust_fee takes fee mismatches</source>
         <translation>异常 #%1 是“%2”；调整手续费只适用于手续费不符</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="205"/>
+        <location filename="../../models/common/enginetext.cpp" line="219"/>
         <source>discrepancy #%1 has no order to book a fee adjustment on</source>
         <translation>异常 #%1 没有可记入手续费调整的订单</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="208"/>
+        <location filename="../../models/common/enginetext.cpp" line="222"/>
         <source>discrepancy #%1 carries no amounts; give the amount to book</source>
         <translation>异常 #%1 没有金额；请给出要记账的金额</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="211"/>
+        <location filename="../../models/common/enginetext.cpp" line="225"/>
         <source>%1 discrepancies of the period are still open; decide them first</source>
         <translation>该账期还有 %1 个未结异常；请先处理它们</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="214"/>
+        <location filename="../../models/common/enginetext.cpp" line="228"/>
         <source>no finished reconciliation run covers the period; reconcile it first</source>
         <translation>没有已完成的对账运行覆盖该账期；请先对账</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="217"/>
+        <location filename="../../models/common/enginetext.cpp" line="231"/>
         <source>the period overlaps a period that is already closed</source>
         <translation>该账期与已关闭的账期重叠</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="220"/>
+        <location filename="../../models/common/enginetext.cpp" line="234"/>
         <source>no discrepancy #%1</source>
         <translation>没有异常 #%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="221"/>
+        <location filename="../../models/common/enginetext.cpp" line="235"/>
         <source>no message with callback id &apos;%1&apos;</source>
         <translation>没有回调号为“%1”的消息</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="222"/>
+        <location filename="../../models/common/enginetext.cpp" line="236"/>
         <source>no order &apos;%1&apos;</source>
         <translation>没有订单“%1”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="223"/>
+        <location filename="../../models/common/enginetext.cpp" line="237"/>
         <source>a fix of amount 0 changes nothing</source>
         <translation>金额为 0 的修复不会改变任何东西</translation>
     </message>

@@ -304,14 +304,20 @@ private Q_SLOTS:
                     QVERIFY2(
                         QCoreApplication::translate("OncePay::EngineText", qPrintable(t)) != t,
                         qPrintable(QStringLiteral("no 简体中文 for the engine's '%1'").arg(t)));
-            QCOMPARE(Labels::engineText(stale),
-                     QStringLiteral(
-                         "过时：支付尝试 a-1 不是订单 o-1 的当前支付尝试（版本 7，已支付）；"
-                         "已收款项已标记为待退款"));
+            QCOMPARE(
+                Labels::engineText(stale),
+                QStringLiteral("过时：支付尝试 a-1 不是订单 o-1 的当前支付尝试（版本 7，已支付）；"
+                               "已收款项已标记为待退款"));
             QCOMPARE(Labels::engineText(mismatch),
                      QStringLiteral("已付款待确认（版本 3）：金额 898.74 CNY 与订单金额 998.59 CNY "
                                     "不一致；等待人工处理"));
             QCOMPARE(Labels::engineText("paid at v4"), QStringLiteral("已支付（版本 4）"));
+            // A fix's evidence: amounts as the currency writes them, what was captured.
+            QCOMPARE(Labels::engineText("order o-1: paid_unconfirmed at version 3, 294.88 USD"),
+                     QStringLiteral("订单 o-1：已付款待确认，版本 3，294.88 USD"));
+            QCOMPARE(Labels::engineText("  captured 317700 KRW in total: 35300 KRW less than the "
+                                        "order's 353000 KRW"),
+                     QStringLiteral("  共收款 317700 KRW：比订单金额 353000 KRW 少 35300 KRW"));
             // A refusal the engine worded reads as words in a page's error line too.
             for (ErrorCode code : {ErrorCode::Conflict, ErrorCode::Stale, ErrorCode::Invalid}) {
                 const QString said = errorText(makeError(code, "unknown order ghost-1", "x"));
