@@ -7,6 +7,7 @@
 #include "audit/auditcrosscheck.h"
 #include "audit/auditexporter.h"
 #include "audit/auditexportformats.h"
+#include "audit/auditoutbox.h"
 #include "audit/auditpdfwriter.h"
 #include "audit/auditsealer.h"
 #include "audit/auditshipper.h"
@@ -98,6 +99,18 @@ int verify(Context &ctx, const QCommandLineParser &parser)
     auto report = verifier.verify();
     if (!report)
         return fail(ctx, report.error());
+    // The chain holds only what has been shipped: count what still waits in the orders
+    // database's outbox, so a valid chain is not taken for a complete trail.
+    if (auto orders = Connection::open(ctx.config.orders, QStringLiteral("audit-verify"))) {
+        if (auto backlog = AuditOutbox::backlog(*orders))
+            report->unshipped = *backlog;
+        else
+            ctx.err << "oncepay: could not count the audit events waiting in the outbox: "
+                    << backlog.error().message << '\n';
+    } else {
+        ctx.err << "oncepay: could not count the audit events waiting in the outbox: "
+                << orders.error().message << '\n';
+    }
     ctx.out << report->summary() << '\n';
     return report->ok() ? Ok : Failed;
 }

@@ -15,6 +15,20 @@ QString AuditOutbox::newEventId()
     return QUuid::createUuid().toString(QUuid::WithoutBraces);
 }
 
+Result<AuditBacklog> AuditOutbox::backlog(const Connection &orders)
+{
+    auto q = Sql::exec(orders.db(), QStringLiteral("SELECT COUNT(*), MIN(occurred_at) FROM"
+                                                   " audit_outbox WHERE shipped_at IS NULL"));
+    if (!q)
+        return q.error();
+    AuditBacklog b;
+    if (q->next()) {
+        b.count = q->value(0).toLongLong();
+        b.oldestOccurredAt = b.count > 0 ? q->value(1).toLongLong() : 0;
+    }
+    return b;
+}
+
 QString AuditOutbox::toJson(const QJsonObject &object)
 {
     if (object.isEmpty())

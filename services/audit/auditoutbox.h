@@ -15,6 +15,12 @@
 
 namespace OncePay {
 
+// Audited events written to the outbox and not yet shipped into the audit database.
+struct AuditBacklog {
+    qint64 count = 0;
+    qint64 oldestOccurredAt = 0; // epoch ms of the oldest waiting event; 0 when count == 0
+};
+
 class AuditOutbox {
 public:
     // Fills eventId and occurredAt when empty, then inserts. Returns the event id.
@@ -32,6 +38,10 @@ public:
     // caller's (a database that is away has nowhere to take the row).
     static void recordRefusal(const Connection &c, const Clock &clock, const Actor &by,
                               AuditEvent event, const Error &why);
+
+    // How many outbox rows wait for the shipper and when the oldest occurred. A plain read of
+    // the orders database; rights are the caller's (AuditTrailQuery::unshipped checks them).
+    static Result<AuditBacklog> backlog(const Connection &orders);
 
     static QString newEventId();
     static QString toJson(const QJsonObject &object); // compact, keys sorted

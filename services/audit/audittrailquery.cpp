@@ -278,6 +278,16 @@ Result<AuditHead> AuditTrailQuery::head(const Actor &actor) const
     return readHead(m_audit);
 }
 
+Result<AuditBacklog> AuditTrailQuery::unshipped(const Actor &actor) const
+{
+    if (auto ok = authorize(actor, QStringLiteral("read")); !ok)
+        return ok.error();
+    auto b = AuditOutbox::backlog(m_orders);
+    if (!b)
+        spdlog::error("audit outbox backlog read: {}", b.error().message.toStdString());
+    return b;
+}
+
 Result<AuditVerifyReport> AuditTrailQuery::verify(const SealPublicKey *publicKey,
                                                   const AuditVerifier::Progress &progress,
                                                   const Actor &actor, int batchSize) const
@@ -289,6 +299,12 @@ Result<AuditVerifyReport> AuditTrailQuery::verify(const SealPublicKey *publicKey
         verifier.setPublicKey(*publicKey);
     verifier.setBatchSize(batchSize);
     auto report = verifier.verify(progress);
+    if (report && !report->cancelled) {
+        auto backlog = AuditOutbox::backlog(m_orders);
+        if (!backlog)
+            return backlog.error();
+        report->unshipped = *backlog;
+    }
     if (report)
         spdlog::info("audit chain verified by {}: {}", actor.id.toStdString(),
                      report->summary().toStdString());

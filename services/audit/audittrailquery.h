@@ -13,6 +13,7 @@
 
 #include "auditchain.h"
 #include "auditfilter.h"
+#include "auditoutbox.h"
 #include "auditverifier.h"
 #include "core/actor.h"
 #include "core/clock.h"
@@ -96,8 +97,13 @@ public:
 
     Result<AuditHead> head(const Actor &actor) const;
 
+    // Audited events still in the orders database's outbox, not yet in the audit database
+    // (the workers or `oncepay audit ship` move them): the trail does not show them yet.
+    Result<AuditBacklog> unshipped(const Actor &actor) const;
+
     // Walks the whole chain and its seals (auditverifier.h) for `actor`; `publicKey` null:
-    // seals cannot be checked and are reported as such.
+    // seals cannot be checked and are reported as such. The report also counts the events
+    // still waiting in the outbox (not part of the chain yet).
     Result<AuditVerifyReport> verify(const SealPublicKey *publicKey,
                                      const AuditVerifier::Progress &progress, const Actor &actor,
                                      int batchSize = 5000) const;

@@ -1,5 +1,7 @@
 #include "auditverifier.h"
 
+#include "auditfilter.h"
+
 #include "db/sql.h"
 
 #include <limits>
@@ -48,8 +50,17 @@ QString AuditVerifyReport::summary() const
         return QStringLiteral("audit verification cancelled after %1 of %2 rows")
             .arg(rowsChecked)
             .arg(totalRows);
+    // Events that have not reached the chain yet: a valid chain is not a complete trail.
+    const QString waiting =
+        unshipped.count > 0
+            ? QStringLiteral("; %1 audited event(s) not yet shipped to the audit database"
+                             " (oldest %2): run `oncepay audit ship`")
+                  .arg(unshipped.count)
+                  .arg(AuditFilter::formatTime(unshipped.oldestOccurredAt))
+            : QString();
     if (headSeq == 0)
-        return QStringLiteral("audit chain ok: empty, %1 checkpoints").arg(checkpointsChecked);
+        return QStringLiteral("audit chain ok: empty, %1 checkpoints").arg(checkpointsChecked) +
+               waiting;
     const QString coverage =
         sealedSeq ? QStringLiteral("sealed up to seq %1, %2 row(s) after the last seal")
                         .arg(sealedSeq)
@@ -57,11 +68,12 @@ QString AuditVerifyReport::summary() const
                   : QStringLiteral("no seal yet");
     return QStringLiteral("audit chain ok: %1 rows, head seq %2 hash %3, %4 checkpoint(s) verified,"
                           " %5")
-        .arg(rowsChecked)
-        .arg(headSeq)
-        .arg(headHash.left(16))
-        .arg(checkpointsChecked)
-        .arg(coverage);
+               .arg(rowsChecked)
+               .arg(headSeq)
+               .arg(headHash.left(16))
+               .arg(checkpointsChecked)
+               .arg(coverage) +
+           waiting;
 }
 
 AuditVerifier::AuditVerifier(const Connection &audit)

@@ -15,6 +15,7 @@
 // progress callback runs on the verifying thread; returning false cancels.
 
 #include "auditchain.h"
+#include "auditoutbox.h"
 #include "core/result.h"
 #include "db/connection.h"
 #include "sealkey.h"
@@ -55,6 +56,10 @@ struct AuditVerifyReport {
     qint64 sealId = 0;
     bool cancelled = false;
     std::optional<AuditProblem> problem;
+    // Events still in the orders database's outbox: not in the chain yet, so the chain being
+    // valid says nothing about them. Filled by whoever can read the orders database
+    // (AuditTrailQuery::verify, `oncepay audit verify`); summary() names them when count > 0.
+    AuditBacklog unshipped;
 
     bool ok() const { return !cancelled && !problem; }
     qint64 rowsAfterSeal() const { return headSeq - sealedSeq; }

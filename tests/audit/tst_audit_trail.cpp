@@ -1,5 +1,6 @@
 // The audit trail read side (DESIGN.md §5, §6) on every engine: filtered keyset paging,
-// rights refused and audited, verification naming the first bad row with seal coverage.
+// rights refused and audited, verification naming the first bad row with seal coverage, the
+// count of events still waiting in the outbox.
 // The exports are in tst_audit_export.
 
 #include "audit/auditexporter.h"
@@ -150,6 +151,70 @@ private Q_SLOTS:
         // Finance and auditor read.
         QVERIFY(q.page({}, 0, 10, kFinance).ok());
         QVERIFY(q.page({}, 0, 10, kAuditor).ok());
+    }
+
+    // Events written to the outbox but not shipped are not in the trail: the service counts
+    // them (and the oldest one's time) for finance and auditors, verify names them, and the
+    // count is 0 once they are shipped.
+    void unshippedEventsAreCounted_data() { addEngineRows(); }
+    void unshippedEventsAreCounted()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        ManualClock clock(kStart);
+        Connection orders = openOrDie(dbs->orders());
+        Connection audit = openOrDie(dbs->audit());
+        seed(orders, audit, clock);
+        AuditTrailQuery q(audit, orders, clock);
+        auto none = q.unshipped(kAuditor);
+        QVERIFY2(none.ok(), qPrintable(none.ok() ? QString() : none.error().message));
+        QCOMPARE(none->count, 0);
+        QCOMPARE(none->oldestOccurredAt, 0);
+        auto verifiedEmpty = q.verify(nullptr, {}, kAuditor);
+        QVERIFY(verifiedEmpty.ok());
+        QVERIFY2(!verifiedEmpty->summary().contains(QStringLiteral("not yet shipped")),
+                 qPrintable(verifiedEmpty->summary()));
+
+        const qint64 firstAt = clock.nowMs() + 1000; // record() advances first
+        for (int i = 0; i < 3; ++i) {
+            AuditEvent e;
+            e.actor = QStringLiteral("fin");
+            e.actorRole = QStringLiteral("finance");
+            e.action = QStringLiteral("fix.proposed");
+            e.entityKind = QStringLiteral("fix_request");
+            e.entityId = QString::number(i + 1);
+            record(orders, clock, e);
+        }
+        for (const Actor &who : {kAuditor, kFinance}) {
+            auto waiting = q.unshipped(who);
+            QVERIFY(waiting.ok());
+            QCOMPARE(waiting->count, 3);
+            QCOMPARE(waiting->oldestOccurredAt, firstAt);
+        }
+        // The trail itself still has only the shipped rows.
+        QCOMPARE(*q.count({}, kAuditor), 30);
+        auto verified = q.verify(nullptr, {}, kAuditor);
+        QVERIFY(verified.ok() && verified->ok());
+        QCOMPARE(verified->unshipped.count, 3);
+        QVERIFY2(verified->summary().endsWith(
+                     QStringLiteral("; 3 audited event(s) not yet shipped to the audit database"
+                                    " (oldest %1): run `oncepay audit ship`")
+                         .arg(AuditFilter::formatTime(firstAt))),
+                 qPrintable(verified->summary()));
+
+        // Only finance and auditors may ask; a refusal is itself an outbox row.
+        auto refused = q.unshipped(kAgent);
+        QVERIFY(!refused.ok());
+        QCOMPARE(refused.error().code, ErrorCode::Forbidden);
+        QCOMPARE(q.unshipped(kAuditor)->count, 4);
+
+        auto shipped = AuditShipper(orders, audit, clock).shipAll();
+        QVERIFY(shipped.ok());
+        QCOMPARE(shipped->shipped, 4);
+        auto after = q.unshipped(kAuditor);
+        QVERIFY(after.ok());
+        QCOMPARE(after->count, 0);
+        QCOMPARE(after->oldestOccurredAt, 0);
+        QCOMPARE(*q.count({}, kAuditor), 34);
     }
 
     void verifyNamesTheFirstBadRow_data() { addEngineRows(); }

@@ -187,6 +187,68 @@ private Q_SLOTS:
                  qPrintable(page.result()->text()));
     }
 
+    // Audited events still in the outbox are not in the trail: an amber line above the table
+    // says how many and since when, and it goes once they are shipped.
+    void bannerShowsUnshippedEvents()
+    {
+        auto created = ScratchDatabases::create(Dialect::Sqlite);
+        QVERIFY(created.ok());
+        auto dbs = std::move(created).value();
+        ManualClock clock(kStart);
+        qint64 oldest = 0;
+        {
+            Connection orders = openOrDie(dbs->orders());
+            Connection audit = openOrDie(dbs->audit());
+            seed(orders, audit, clock, 5);
+            oldest = clock.nowMs() + 1000;
+            for (int i = 0; i < 2; ++i) {
+                AuditEvent e;
+                e.actor = QStringLiteral("fin");
+                e.actorRole = QStringLiteral("finance");
+                e.action = QStringLiteral("login.succeeded");
+                e.entityKind = QStringLiteral("staff");
+                e.entityId = QStringLiteral("fin");
+                clock.advance(1000);
+                QVERIFY(inTransaction(orders.db(), Transaction::Mode::Deferred, [&] {
+                            return AuditOutbox::record(orders.db(), e, clock);
+                        }).ok());
+            }
+        }
+        AuditTrailPage page(dbs->config(), kAuditor);
+        page.resize(1280, 800);
+        page.show();
+        QSignalSpy counted(&page, &AuditTrailPage::unshippedCounted);
+        page.refresh();
+        QTRY_COMPARE_WITH_TIMEOUT(counted.size(), 1, 20000);
+        QCOMPARE(counted.at(0).at(0).toLongLong(), 2);
+        QLabel *banner = page.unshippedBanner();
+        QVERIFY(banner->isVisible());
+        QVERIFY2(banner->text().contains(
+                     QStringLiteral("2 audited event(s) are not yet in the audit database (oldest"
+                                    " %1)")
+                         .arg(AuditFilter::formatTime(oldest))),
+                 qPrintable(banner->text()));
+        QVERIFY(banner->text().contains(QStringLiteral("oncepay audit ship")));
+        // Above the table, and the summary counts only what the audit database holds.
+        QVERIFY(banner->mapTo(&page, QPoint(0, 0)).y() <
+                page.table()->mapTo(&page, QPoint(0, 0)).y());
+        QTRY_VERIFY_WITH_TIMEOUT(page.summary()->text().contains(QStringLiteral("5 row(s) in the"
+                                                                                " audit database")),
+                                 20000);
+
+        {
+            Connection orders = openOrDie(dbs->orders());
+            Connection audit = openOrDie(dbs->audit());
+            QVERIFY(AuditShipper(orders, audit, clock).shipAll().ok());
+        }
+        page.refresh();
+        QTRY_COMPARE_WITH_TIMEOUT(counted.size(), 2, 20000);
+        QCOMPARE(counted.at(1).at(0).toLongLong(), 0);
+        QVERIFY(!banner->isVisible());
+        QTRY_VERIFY_WITH_TIMEOUT(page.summary()->text().contains(QStringLiteral("7 row(s)")),
+                                 20000);
+    }
+
     void refusedForAgents()
     {
         auto created = ScratchDatabases::create(Dialect::Sqlite);

@@ -1,6 +1,7 @@
 // `oncepay audit ship | verify | seal | crosscheck` end to end, on every engine.
 
 #include "audit/auditexporter.h"
+#include "audit/auditfilter.h"
 #include "audittestutil.h"
 #include "auth/staffservice.h"
 #include "cliprocess.h"
@@ -39,6 +40,14 @@ private Q_SLOTS:
             Connection orders = openOrDie(dbs->orders());
             seedOutbox(orders, 10, clock);
         }
+        // A valid chain is not a complete trail: verify names what still waits in the outbox.
+        CliRun waiting = run({"audit", "verify"});
+        QVERIFY2(waiting.exitCode == 0, qPrintable(waiting.out + waiting.err));
+        QCOMPARE(waiting.out.trimmed(),
+                 QStringLiteral("audit chain ok: empty, 0 checkpoints; 10 audited event(s) not"
+                                " yet shipped to the audit database (oldest %1): run `oncepay"
+                                " audit ship`")
+                     .arg(AuditFilter::formatTime(1'700'000'000'000)));
 
         CliRun ship = run({"audit", "ship", "--batch", "4"});
         QVERIFY2(ship.exitCode == 0, qPrintable(ship.out + ship.err));
@@ -63,6 +72,7 @@ private Q_SLOTS:
         QVERIFY2(ok.exitCode == 0, qPrintable(ok.out + ok.err));
         QVERIFY(ok.out.startsWith(QStringLiteral("audit chain ok: 10 rows, head seq 10")));
         QVERIFY(ok.out.contains(QStringLiteral("1 checkpoint(s) verified")));
+        QVERIFY2(!ok.out.contains(QStringLiteral("not yet shipped")), qPrintable(ok.out));
 
         {
             Connection audit = openOrDie(dbs->audit());

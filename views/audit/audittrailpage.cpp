@@ -114,6 +114,14 @@ AuditTrailPage::AuditTrailPage(const AppConfig &config, const Actor &actor, QWid
     m_summary = new QLabel(this);
     m_summary->setObjectName(QStringLiteral("summary"));
     m_summary->setWordWrap(true);
+    m_unshipped = new QLabel(this);
+    m_unshipped->setObjectName(QStringLiteral("unshipped"));
+    m_unshipped->setWordWrap(true);
+    m_unshipped->setTextFormat(Qt::RichText);
+    m_unshipped->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_unshipped->setStyleSheet(QStringLiteral("QLabel { color: #9a5b00; background: #fff4e0;"
+                                              " border: 1px solid #e0b060; padding: 4px; }"));
+    m_unshipped->hide();
     m_result = new QLabel(this);
     m_result->setObjectName(QStringLiteral("result"));
     m_result->setWordWrap(true);
@@ -167,6 +175,7 @@ AuditTrailPage::AuditTrailPage(const AppConfig &config, const Actor &actor, QWid
     layout->addLayout(filters);
     layout->addWidget(m_busy);
     layout->addWidget(m_progress);
+    layout->addWidget(m_unshipped);
     layout->addWidget(m_summary);
     layout->addWidget(m_result);
     layout->addWidget(split, 1);
@@ -230,10 +239,55 @@ void AuditTrailPage::refresh()
                 showError(n.error());
                 return;
             }
-            m_summary->setText(tr("%n row(s) match: %1.", nullptr, int(qMin<qint64>(*n, INT_MAX)))
+            m_summary->setText(tr("%n row(s) in the audit database match: %1.", nullptr,
+                                  int(qMin<qint64>(*n, INT_MAX)))
                                    .arg(Labels::auditFilter(filter)));
         });
+    countUnshipped(generation);
     m_model->fetchMore({});
+}
+
+void AuditTrailPage::countUnshipped(quint64 generation)
+{
+    const Actor actor = m_actor;
+    runAuditTask<AuditBacklog>(
+        this, m_config.audit, m_config.orders, QStringLiteral("audit-unshipped"),
+        [actor](const Connection &audit, const Connection &orders, const AuditTaskProgress &) {
+            return AuditTrailQuery(audit, orders, Clock::system()).unshipped(actor);
+        },
+        [](qint64, qint64) {},
+        [this, generation](const Result<AuditBacklog> &b) {
+            if (generation != m_countGeneration)
+                return;
+            if (!b && b.error().code == ErrorCode::Forbidden) {
+                m_unshipped->hide(); // the summary already says why nothing is shown
+                Q_EMIT unshippedCounted(-1);
+                return;
+            }
+            if (!b) {
+                m_unshipped->setText(
+                    tr("Whether audited events are still waiting to be shipped into the audit"
+                       " database is not known: %1")
+                        .arg(errorText(b.error()).toHtmlEscaped()));
+                m_unshipped->setToolTip(b.error().message);
+                m_unshipped->show();
+                Q_EMIT unshippedCounted(-1);
+                return;
+            }
+            if (b->count > 0) {
+                m_unshipped->setText(
+                    tr("%n audited event(s) are not yet in the audit database (oldest %1);"
+                       " they are shipped by the workers or <tt>oncepay audit ship</tt>.",
+                       nullptr, int(qMin<qint64>(b->count, INT_MAX)))
+                        .arg(AuditFilter::formatTime(b->oldestOccurredAt)));
+                m_unshipped->setToolTip({});
+                m_unshipped->show();
+            } else {
+                m_unshipped->clear();
+                m_unshipped->hide();
+            }
+            Q_EMIT unshippedCounted(b->count);
+        });
 }
 
 void AuditTrailPage::fetchPage(quint64 generation, qint64 afterSeq)
@@ -389,6 +443,12 @@ void AuditTrailPage::verifyChain()
                 text = tr("<b>The audit chain is valid</b>: %1 rows up to seq %2; no seal yet.")
                            .arg(r->rowsChecked)
                            .arg(r->headSeq);
+            if (!r->problem && !r->cancelled && r->unshipped.count > 0)
+                text += QLatin1Char(' ') +
+                        tr("%n audited event(s) are not in the chain yet: they still wait in the"
+                           " outbox (oldest %1).",
+                           nullptr, int(qMin<qint64>(r->unshipped.count, INT_MAX)))
+                            .arg(AuditFilter::formatTime(r->unshipped.oldestOccurredAt));
             m_result->setText(text);
             m_result->setToolTip(r->summary());
             Q_EMIT verified(r->ok(), r->summary());

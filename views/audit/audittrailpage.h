@@ -4,10 +4,10 @@
 // actor, action, order, callback, entity), the rows in seq order loaded page by page as the
 // table scrolls (keyset queries off the GUI thread), a detail pane with the row's before and
 // after JSON, Verify (walks the chain and its seals in the background with progress and
-// Cancel; names the first bad row and the seal coverage) and Export as CSV, JSON or a PDF
-// report (background, progress, Cancel; shows the file, its manifest and SHA-256).
-// The services check the rights again and audit refusals and exports.
-// Thread contract: GUI thread only.
+// Cancel; names the first bad row and the seal coverage), an amber line when audited events
+// still wait in the outbox (shipped later, so not in the trail yet) and Export as CSV, JSON or a
+// PDF report (background, progress, Cancel; shows the file, its manifest and SHA-256). The services
+// check the rights again and audit refusals and exports. Thread contract: GUI thread only.
 
 #include "audittask.h"
 #include "config/appconfig.h"
@@ -46,6 +46,9 @@ public:
     QPlainTextEdit *detail() const { return m_detail; }
     QProgressBar *progress() const { return m_progress; }
     QLabel *summary() const { return m_summary; }
+    // Amber, above the table: how many audited events still wait in the orders database's
+    // outbox (not in the trail yet); hidden when none do.
+    QLabel *unshippedBanner() const { return m_unshipped; }
     QLabel *result() const { return m_result; }
     QPushButton *verifyButton() const { return m_verify; }
     QPushButton *exportButton() const { return m_export; }
@@ -62,6 +65,8 @@ public Q_SLOTS:
 
 Q_SIGNALS:
     void loaded(int rows);
+    // The outbox was counted (after each refresh); -1 when it could not be read.
+    void unshippedCounted(qint64 count);
     void verified(bool ok, const QString &summary);
     void exported(const QString &path, const QString &manifestPath, const QString &sha256);
     void failed(const QString &why);
@@ -70,6 +75,7 @@ Q_SIGNALS:
 private:
     bool readFilter(AuditFilter *filter);
     void fetchPage(quint64 generation, qint64 afterSeq);
+    void countUnshipped(quint64 generation);
     void showDetail();
     void chooseExport(const QString &format);
     void startTask(const QString &what);
@@ -94,6 +100,7 @@ private:
     QProgressBar *m_progress = nullptr;
     BusyIndicator *m_busy = nullptr;
     QLabel *m_summary = nullptr;
+    QLabel *m_unshipped = nullptr;
     QLabel *m_result = nullptr;
     QTableView *m_table = nullptr;
     QPlainTextEdit *m_detail = nullptr;
