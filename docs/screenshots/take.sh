@@ -23,8 +23,8 @@ for ch in paypal:STL stripe:stripe_ kakaopay:kakaopay_ fedapay:fedapay_; do
     "$bin/oncepay" "${cfg[@]}" settlement import --channel "${ch%%:*}" \
         "$work/data/demo/statements/${ch#*:}"* >/dev/null
 done
-# The demo's 30 days end today, across two calendar months: reconcile from its first capture's
-# day to its last capture's.
+# The demo's 30 days (the latest month whose settlements are in) straddle two calendar months:
+# reconcile from its first capture's day to its last capture's.
 first="$(sqlite3 "$work/data/orders.db" 'SELECT MIN(captured_at) FROM payments')"
 last="$(sqlite3 "$work/data/orders.db" 'SELECT MAX(captured_at) FROM payments')"
 "$bin/oncepay" "${cfg[@]}" reconcile --from "$(date -u -d "@$((first / 1000))" +%F)" \
