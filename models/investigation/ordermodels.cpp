@@ -2,6 +2,7 @@
 
 #include "common/enginetext.h"
 #include "common/labels.h"
+#include "fixes/fixlabels.h"
 
 #include <QBrush>
 #include <QColor>
@@ -108,6 +109,15 @@ QString TimelineModel::describe(const TimelineEntry &e)
     case TimelineKind::RefundDue: return tr("Refund due: %1").arg(amount);
     case TimelineKind::Fix: return tr("Manual fix %1").arg(e.causeId);
     case TimelineKind::Audit: return tr("Audit: %1").arg(Labels::auditAction(e.toState));
+    case TimelineKind::Exception: {
+        const QString kind = Labels::discrepancyKind(e.toState);
+        const QString expected =
+            e.hasExpected ? Labels::money(e.expectedMinor, e.currency) : QString();
+        if (!expected.isEmpty() && !amount.isEmpty())
+            return tr("Open reconciliation exception: %1, expected %2, statement %3")
+                .arg(kind, expected, amount);
+        return tr("Open reconciliation exception: %1").arg(kind);
+    }
     }
     return {};
 }
@@ -166,9 +176,12 @@ TimelineModel::TimelineModel(QObject *parent)
         return decorate(e, role);
     });
     addColumn(tr("Cause"), [decorate](const TimelineEntry &e, int role) -> QVariant {
-        if (role == Qt::DisplayRole)
+        if (role == Qt::DisplayRole) {
+            if (e.kind == TimelineKind::Exception)
+                return tr("reconciliation exception %1").arg(e.causeId);
             return e.causeId.isEmpty() ? Labels::causeKind(e.causeKind)
                                        : tr("%1 %2").arg(Labels::causeKind(e.causeKind), e.causeId);
+        }
         return decorate(e, role);
     });
     addColumn(tr("Actor"), [decorate](const TimelineEntry &e, int role) -> QVariant {

@@ -2,7 +2,8 @@
 
 // Everything the database knows about one order, for the investigation page: the order,
 // its transitions and refused attempts, its callbacks as stored in the message table (with
-// dead letters), payments, ledger entries, refund obligations, idempotency records, purchase
+// dead letters), payments, ledger entries, refund obligations, reconciliation exceptions
+// (discrepancies), idempotency records, purchase
 // and logistics orders, the audit_outbox rows, and a timeline that interleaves them.
 // Thread contract: plain values. The rows a page shows compare equal field by field, so a page
 // can tell what changed when it reads an order again.
@@ -12,6 +13,8 @@
 
 #include <QList>
 #include <QString>
+
+#include <utility>
 
 namespace OncePay {
 
@@ -89,6 +92,27 @@ struct RefundObligationRow {
     bool operator==(const RefundObligationRow &) const = default;
 };
 
+// A reconciliation finding about the order (by its order id or one of its transactions):
+// what was expected, what the statement said, and whether it is still open.
+struct OrderExceptionRow {
+    qint64 id = 0;
+    QString kind;   // not_settled, amount_mismatch, fee_mismatch, ... (discrepancies.kind)
+    QString status; // open, auto_fixed, resolved, written_off
+    QString channel;
+    QString channelTxnId;
+    bool hasExpected = false;
+    qint64 expectedMinor = 0;
+    bool hasActual = false;
+    qint64 actualMinor = 0;
+    QString currency;
+    QString detail;
+    qint64 openedAt = 0;
+    qint64 closedAt = 0;
+
+    bool isOpen() const { return status == u"open"; }
+    bool operator==(const OrderExceptionRow &) const = default;
+};
+
 struct IdempotencyRow {
     qint64 id = 0;
     QString requestId;
@@ -138,6 +162,7 @@ enum class TimelineKind {
     RefundDue,        // captured money flagged for refund
     Fix,              // a manual fix: proposed, approved, rejected, applied or failed
     Audit,            // an audit row about the order (readers with audit rights only)
+    Exception,        // an open reconciliation exception (discrepancy) about the order
 };
 
 struct TimelineEntry {
@@ -153,7 +178,9 @@ struct TimelineEntry {
     qint64 amountMinor = 0;
     QString currency;
     bool hasAmount = false;
-    bool refused = false; // rejections, skipped and dead messages: highlighted
+    bool hasExpected = false; // exceptions: what reconciliation expected (amountMinor: what
+    qint64 expectedMinor = 0; // the statement said, when it said an amount)
+    bool refused = false;     // rejections, skipped and dead messages: highlighted
 
     bool operator==(const TimelineEntry &) const = default;
 };
@@ -166,6 +193,7 @@ struct OrderPicture {
     QList<PaymentRow> payments;
     QList<LedgerRow> ledger;
     QList<RefundObligationRow> refunds;
+    QList<OrderExceptionRow> discrepancies; // open and closed, oldest first
     QList<IdempotencyRow> idempotency;
     QList<FulfilmentRow> fulfilment;
     QList<AuditRow> audit;
@@ -174,9 +202,17 @@ struct OrderPicture {
     QList<TimelineEntry> timeline; // oldest first
 };
 
+// Money still owed back to the customer: the refund obligations not resolved yet, summed by
+// currency (normally the order's own). Empty when nothing is owed. Pure.
+QList<std::pair<QString, qint64>> refundsOwed(const OrderPicture &picture);
+
+// The reconciliation exceptions about the order that are still open, oldest first. Pure.
+QList<OrderExceptionRow> openExceptions(const OrderPicture &picture);
+
 // Interleaves transitions, refusals, callbacks, worker outcomes, ledger entries, refund
-// obligations, fixes and — when the reader may see them — the order's audit rows by time (at
-// the same instant a callback comes first and an audit row after what it records). Pure.
+// obligations, open reconciliation exceptions, fixes and — when the reader may see them — the
+// order's audit rows by time (at the same instant a callback comes first and an audit row after
+// what it records). Pure.
 QList<TimelineEntry> buildTimeline(const OrderPicture &picture);
 
 } // namespace OncePay

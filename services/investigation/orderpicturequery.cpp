@@ -42,7 +42,7 @@ Result<OrderPicture> OrderPictureQuery::load(const QString &orderId, const Actor
         return rejections.error();
     p.rejections = *rejections;
     for (auto step : {&OrderPictureQuery::loadMessages, &OrderPictureQuery::loadMoney,
-                      &OrderPictureQuery::loadRecords})
+                      &OrderPictureQuery::loadExceptions, &OrderPictureQuery::loadRecords})
         if (auto r = (this->*step)(&p); !r)
             return r.error();
     FixFilter fixFilter;
@@ -157,6 +157,54 @@ Result<void> OrderPictureQuery::loadMoney(OrderPicture *p) const
             ref->value(0).toLongLong(), ref->value(1).toString(),   ref->value(2).toString(),
             ref->value(3).toString(),   ref->value(4).toLongLong(), ref->value(5).toString(),
             ref->value(6).toString(),   ms(ref->value(7)),          ms(ref->value(8))};
+    return {};
+}
+
+Result<void> OrderPictureQuery::loadExceptions(OrderPicture *p) const
+{
+    // Reconciliation names a finding by its channel transaction, and by the order when it
+    // knew it: the order's id, its transaction and its payments' transactions (after
+    // loadMoney), bound as parameters.
+    QStringList txns;
+    if (!p->order.channelTxnId.isEmpty())
+        txns << p->order.channelTxnId;
+    for (const PaymentRow &pay : std::as_const(p->payments))
+        if (!pay.channelTxnId.isEmpty() && !txns.contains(pay.channelTxnId) && txns.size() < 50)
+            txns << pay.channelTxnId;
+    QString where = QStringLiteral("order_id = ?");
+    QVariantList binds{p->order.orderId};
+    if (txns.size() == 1)
+        where += QStringLiteral(" OR channel_txn_id = ?");
+    else if (txns.size() > 1)
+        where += QStringLiteral(" OR channel_txn_id IN (%1)")
+                     .arg(QStringList(txns.size(), QStringLiteral("?")).join(u", "));
+    for (const QString &t : std::as_const(txns))
+        binds << t;
+    auto q = m_c.queryKept(
+        QStringLiteral("SELECT id, kind, status, channel, channel_txn_id, expected_minor,"
+                       " actual_minor, currency, detail, opened_at, closed_at FROM discrepancies"
+                       " WHERE %1 ORDER BY opened_at, id")
+            .arg(where),
+        binds);
+    if (!q)
+        return q.error();
+    while (q->next()) {
+        OrderExceptionRow d;
+        d.id = q->value(0).toLongLong();
+        d.kind = q->value(1).toString();
+        d.status = q->value(2).toString();
+        d.channel = q->value(3).toString();
+        d.channelTxnId = q->value(4).toString();
+        d.hasExpected = !q->value(5).isNull();
+        d.expectedMinor = q->value(5).toLongLong();
+        d.hasActual = !q->value(6).isNull();
+        d.actualMinor = q->value(6).toLongLong();
+        d.currency = q->value(7).toString();
+        d.detail = q->value(8).toString();
+        d.openedAt = ms(q->value(9));
+        d.closedAt = ms(q->value(10));
+        p->discrepancies << d;
+    }
     return {};
 }
 

@@ -1,7 +1,8 @@
 #pragma once
 
 // Loads an OrderPicture: a handful of indexed reads by order id (and by the callback ids of
-// the order's messages for the audit rows).
+// the order's messages for the audit rows), and the reconciliation exceptions by order id and
+// transaction — a scan of the discrepancies table, which has no index on either column yet.
 // Thread contract: the connection's thread.
 
 #include "core/actor.h"
@@ -25,6 +26,7 @@ public:
 private:
     Result<void> loadMessages(OrderPicture *p) const;
     Result<void> loadMoney(OrderPicture *p) const;
+    Result<void> loadExceptions(OrderPicture *p) const;
     Result<void> loadRecords(OrderPicture *p) const;
     Result<void> loadAudit(OrderPicture *p) const;
 

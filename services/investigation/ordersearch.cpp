@@ -104,6 +104,26 @@ QString searchSql(int limit)
     return branches.join(QStringLiteral(" UNION ALL "));
 }
 
+// Callbacks that name no order: looked up only when no order matched. The term as a callback
+// id (five ways, as above), as the order reference a callback names and as its transaction —
+// each an indexed lookup, the text bound — and kept if neither its order reference nor its
+// transaction belongs to an order or a payment.
+QString unknownOrderSql(int limit)
+{
+    return QStringLiteral(
+               "SELECT m.callback_id, m.channel, m.order_ref, m.channel_txn_id, m.event_kind,"
+               " m.status, m.attempts, m.last_error, d.reason, d.id, m.received_at"
+               " FROM callback_messages m LEFT JOIN dead_letters d ON d.message_id = m.id"
+               " WHERE (m.callback_id IN (?, ?, ?, ?, ?) OR m.order_ref = ? OR"
+               " m.channel_txn_id = ?)"
+               " AND NOT EXISTS (SELECT 1 FROM orders o WHERE o.order_id = m.order_ref)"
+               " AND NOT EXISTS (SELECT 1 FROM orders o WHERE o.channel_txn_id = m.channel_txn_id)"
+               " AND NOT EXISTS (SELECT 1 FROM payments p WHERE"
+               " p.channel_txn_id = m.channel_txn_id)"
+               " ORDER BY m.received_at DESC, m.id DESC LIMIT %1")
+        .arg(limit);
+}
+
 } // namespace
 
 QString matchKindName(MatchKind kind)
@@ -114,6 +134,7 @@ QString matchKindName(MatchKind kind)
     case MatchKind::ChannelTxn: return QStringLiteral("transaction");
     case MatchKind::CallbackId: return QStringLiteral("callback");
     case MatchKind::RequestId: return QStringLiteral("request");
+    case MatchKind::UnknownOrderCallback: return QStringLiteral("unknown_order_callback");
     }
     return {};
 }
@@ -153,9 +174,10 @@ Result<QList<OrderHit>> OrderSearch::search(const QString &rawTerm, const Actor 
     };
     QList<Row> rows;
     for (QSqlQuery &r = **q; r.next();)
-        rows.append(
-            {r.value(0).toInt(), OrderHit{orderFrom(r, 1), lookups().at(r.value(0).toInt()).kind,
-                                          r.value(14).toString()}});
+        rows.append({r.value(0).toInt(), OrderHit{orderFrom(r, 1),
+                                                  lookups().at(r.value(0).toInt()).kind,
+                                                  r.value(14).toString(),
+                                                  {}}});
     // The best kind first, then the newest order; each order once, under its best kind.
     std::stable_sort(rows.begin(), rows.end(), [](const Row &a, const Row &b) {
         if (a.branch != b.branch)
@@ -173,6 +195,32 @@ Result<QList<OrderHit>> OrderSearch::search(const QString &rawTerm, const Actor 
             continue;
         seen.insert(r.hit.order.orderId);
         hits << r.hit;
+    }
+    if (!hits.isEmpty())
+        return hits;
+    QVariantList unknownBinds = callbackIds;
+    unknownBinds << term << term;
+    auto u = m_c.queryKept(unknownOrderSql(limit), unknownBinds);
+    if (!u)
+        return u.error();
+    for (QSqlQuery &r = **u; r.next();) {
+        OrderHit hit;
+        hit.matchedBy = MatchKind::UnknownOrderCallback;
+        UnknownOrderCallback &c = hit.callback;
+        c.callbackId = r.value(0).toString();
+        c.channel = r.value(1).toString();
+        c.orderRef = r.value(2).toString();
+        c.channelTxnId = r.value(3).toString();
+        c.eventKind = r.value(4).toString();
+        c.status = r.value(5).toString();
+        c.attempts = r.value(6).toInt();
+        c.lastError = r.value(7).toString();
+        c.deadLettered = !r.value(9).isNull();
+        if (c.lastError.isEmpty() && c.deadLettered)
+            c.lastError = r.value(8).toString();
+        c.receivedAt = r.value(10).toLongLong();
+        hit.matchedValue = c.callbackId;
+        hits << hit;
     }
     return hits;
 }

@@ -13,23 +13,50 @@
 
 namespace OncePay {
 
-enum class MatchKind { OrderId, CustomerRef, ChannelTxn, CallbackId, RequestId };
+// UnknownOrderCallback: no order matches, but a stored callback does (by its id, the order
+// reference it names or its transaction) and names an order that does not exist — a dead
+// letter of a ghost order, say. The hit carries the callback, not an order.
+enum class MatchKind {
+    OrderId,
+    CustomerRef,
+    ChannelTxn,
+    CallbackId,
+    RequestId,
+    UnknownOrderCallback
+};
 
-QString matchKindName(MatchKind kind); // "order", "customer", "transaction", "callback", "request"
+// "order", "customer", "transaction", "callback", "request", "unknown_order_callback"
+QString matchKindName(MatchKind kind);
+
+// A stored callback that names no existing order, as the search found it.
+struct UnknownOrderCallback {
+    QString callbackId;
+    QString channel;
+    QString orderRef; // the order it names (empty when it names only a transaction)
+    QString channelTxnId;
+    QString eventKind;
+    QString status; // callback_messages.status: dead, failed, pending, ...
+    int attempts = 0;
+    QString lastError; // engine text, or the dead letter's reason when it has none
+    bool deadLettered = false;
+    qint64 receivedAt = 0;
+};
 
 struct OrderHit {
-    Order order;
+    Order order; // empty for MatchKind::UnknownOrderCallback
     MatchKind matchedBy = MatchKind::OrderId;
     QString matchedValue;
+    UnknownOrderCallback callback; // only for MatchKind::UnknownOrderCallback
 };
 
 // Whether a match by `kind` names its order for good: an order id, a channel transaction, a
 // callback and an idempotency request each belong to one order once written, so an answer
 // found by one of them a moment ago is still the answer. A customer reference is not (the
-// customer may order again), nor is "nothing matches" (the order may arrive).
+// customer may order again), nor is "nothing matches" (the order may arrive), nor a callback
+// for an unknown order (it names no order; the order may yet arrive).
 constexpr bool matchNamesOneOrderForGood(MatchKind kind)
 {
-    return kind != MatchKind::CustomerRef;
+    return kind != MatchKind::CustomerRef && kind != MatchKind::UnknownOrderCallback;
 }
 
 class OrderSearch {
@@ -42,7 +69,10 @@ public:
 
     // Distinct orders, best match first (order id, then transaction, callback, request,
     // customer), newest first within a kind, at most `limit`; one statement for all kinds,
-    // kept prepared on the calling thread's connection. An empty or overlong term is
+    // kept prepared on the calling thread's connection. When no order matches, a second
+    // statement looks for stored callbacks whose id, order reference or transaction is the
+    // term and that name no existing order: those come back as UnknownOrderCallback hits,
+    // newest first (never mixed with order hits). An empty or overlong term is
     // ErrorCode::Invalid.
     // Requires Action::ReadOrders.
     Result<QList<OrderHit>> search(const QString &term, const Actor &actor, int limit = 200) const;

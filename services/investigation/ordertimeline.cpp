@@ -4,6 +4,31 @@
 
 namespace OncePay {
 
+QList<std::pair<QString, qint64>> refundsOwed(const OrderPicture &p)
+{
+    QList<std::pair<QString, qint64>> owed;
+    for (const RefundObligationRow &r : p.refunds) {
+        if (r.resolvedAt != 0)
+            continue;
+        auto it = std::find_if(owed.begin(), owed.end(),
+                               [&](const auto &o) { return o.first == r.currency; });
+        if (it == owed.end())
+            owed.append({r.currency, r.amountMinor});
+        else
+            it->second += r.amountMinor;
+    }
+    return owed;
+}
+
+QList<OrderExceptionRow> openExceptions(const OrderPicture &p)
+{
+    QList<OrderExceptionRow> open;
+    for (const OrderExceptionRow &d : p.discrepancies)
+        if (d.isOpen())
+            open << d;
+    return open;
+}
+
 QList<TimelineEntry> buildTimeline(const OrderPicture &p)
 {
     QList<TimelineEntry> out;
@@ -121,6 +146,27 @@ QList<TimelineEntry> buildTimeline(const OrderPicture &p)
         e.hasAmount = true;
         e.amountMinor = r.amountMinor;
         e.currency = r.currency;
+        e.refused = true;
+        out << e;
+    }
+    // Open reconciliation exceptions, when they were found: what is still to settle. Closed
+    // ones are history of the reconciliation, not of the order.
+    for (const OrderExceptionRow &d : p.discrepancies) {
+        if (!d.isOpen())
+            continue;
+        TimelineEntry e;
+        e.at = d.openedAt;
+        e.kind = TimelineKind::Exception;
+        e.toState = d.kind; // the console names it
+        e.causeKind = QStringLiteral("discrepancy");
+        e.causeId = QStringLiteral("#%1").arg(d.id);
+        e.actor = d.channel;
+        e.detail = d.detail;
+        e.hasAmount = d.hasActual;
+        e.amountMinor = d.actualMinor;
+        e.hasExpected = d.hasExpected;
+        e.expectedMinor = d.expectedMinor;
+        e.currency = d.currency;
         e.refused = true;
         out << e;
     }

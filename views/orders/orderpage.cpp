@@ -4,6 +4,7 @@
 #include "orderpage.h"
 
 #include "fixes/fixactions.h"
+#include "fixes/fixlabels.h"
 
 #include "auth/permissions.h"
 #include "channels/channelregistry.h"
@@ -150,6 +151,7 @@ QWidget *OrderPage::buildHeader()
     m_title->setObjectName(QStringLiteral("orderTitle"));
     m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_facts = new QLabel(box);
+    m_facts->setObjectName(QStringLiteral("orderFacts"));
     m_facts->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_facts->setWordWrap(true);
     m_path = new QLabel(box);
@@ -305,6 +307,17 @@ void OrderPage::showPicture(const OrderPicture &p)
         facts << tr("Transaction: %1").arg(o.channelTxnId);
     if (!o.stateReason.isEmpty())
         facts << tr("Reason: %1").arg(Labels::engineText(o.stateReason));
+    // What is still to settle: money owed back, reconciliation exceptions still open.
+    for (const auto &[currency, minor] : refundsOwed(p))
+        facts << tr("To refund: %1").arg(Labels::money(minor, currency));
+    if (const QList<OrderExceptionRow> open = openExceptions(p); !open.isEmpty()) {
+        QStringList kinds;
+        for (const OrderExceptionRow &d : open)
+            if (const QString k = Labels::discrepancyKind(d.kind); !kinds.contains(k))
+                kinds << k;
+        facts << tr("%n open reconciliation exception(s) (%1)", nullptr, int(open.size()))
+                     .arg(kinds.join(QStringLiteral(", ")));
+    }
     facts << tr("Updated: %1").arg(Labels::time(o.updatedAt));
     m_facts->setText(facts.join(QStringLiteral("   ·   ")));
 

@@ -93,6 +93,12 @@ private:
     void readSearch(quint64 generation, const QString &term);
     // A search's answer on the page: the hit list, the message, the single hit opened.
     void showHits(const QString &term, const Result<QList<OrderHit>> &answer);
+    // What the page says for a search that found only callbacks naming orders that do not
+    // exist (MatchKind::UnknownOrderCallback): one line a callback, its status and last error.
+    static QString unknownOrderText(const QList<OrderHit> &hits);
+    // The order asked for does not exist: says so, or — when callbacks name it — what they
+    // are (unknownOrderText), as the answer to `generation`.
+    void explainMissingOrder(quint64 generation, const QString &orderId, const Error &notFound);
     void showPicture(const OrderPicture &picture);
     void showMessage(int row);
     void setStatus(const QString &text, bool error = false);

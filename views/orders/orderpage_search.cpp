@@ -4,7 +4,9 @@
 #include "orderpage.h"
 
 #include "common/backgroundquery.h"
+#include "common/enginetext.h"
 #include "common/errortext.h"
+#include "common/labels.h"
 #include "investigation/ordermodels.h"
 #include "investigation/orderpicturequery.h"
 #include "investigation/ordersearch.h"
@@ -79,6 +81,17 @@ void OrderPage::showHits(const QString &term, const Result<QList<OrderHit>> &r)
         Q_EMIT searched(0);
         return;
     }
+    // No order, but callbacks that name one which does not exist (a ghost order's dead
+    // letters): said as such, not as "nothing found" — the service never mixes them with
+    // order hits.
+    if (!r->isEmpty() && r->first().matchedBy == MatchKind::UnknownOrderCallback) {
+        m_hits->setRows({});
+        m_hitTable->hide();
+        showNoOrder();
+        setStatus(unknownOrderText(*r), true);
+        Q_EMIT searched(0);
+        return;
+    }
     m_hits->setRows(*r);
     m_hitTable->setVisible(r->size() > 1);
     if (r->size() > 1) // a single hit opens at once; its list stays hidden
@@ -98,6 +111,31 @@ void OrderPage::showHits(const QString &term, const Result<QList<OrderHit>> &r)
         openOrder(r->first().order.orderId);
 }
 
+QString OrderPage::unknownOrderText(const QList<OrderHit> &hits)
+{
+    constexpr int kShown = 5;
+    QStringList lines;
+    for (const OrderHit &h : hits) {
+        if (lines.size() == kShown) {
+            lines << tr("… and %n more callback(s) for unknown orders.", nullptr,
+                        int(hits.size()) - kShown);
+            break;
+        }
+        const UnknownOrderCallback &c = h.callback;
+        const QString head = c.orderRef.isEmpty()
+                                 ? tr("Callback %1 (transaction %2) belongs to no order")
+                                       .arg(c.callbackId, c.channelTxnId)
+                                 : tr("Callback %1 names order %2, which does not exist")
+                                       .arg(c.callbackId, c.orderRef);
+        const QString state =
+            tr("%1 after %n attempt(s)", nullptr, c.attempts).arg(Labels::messageStatus(c.status));
+        lines << (c.lastError.isEmpty() ? tr("%1: %2.").arg(head, state)
+                                        : tr("%1: %2 — last error: %3")
+                                              .arg(head, state, Labels::engineText(c.lastError)));
+    }
+    return lines.join(QLatin1Char('\n'));
+}
+
 void OrderPage::openOrder(const QString &orderId)
 {
     const quint64 generation = ++m_generation;
@@ -106,9 +144,11 @@ void OrderPage::openOrder(const QString &orderId)
     runBackgroundQuery<OrderPicture>(
         this, m_orders, QStringLiteral("order"),
         [orderId, actor](const Connection &c) { return OrderPictureQuery(c).load(orderId, actor); },
-        [this, generation](const Result<OrderPicture> &r) {
+        [this, generation, orderId](const Result<OrderPicture> &r) {
             if (generation != m_generation)
                 return;
+            if (!r && r.error().code == ErrorCode::NotFound)
+                return explainMissingOrder(generation, orderId, r.error());
             m_reading = false;
             updateBusy();
             if (!r) {
@@ -119,6 +159,30 @@ void OrderPage::openOrder(const QString &orderId)
             }
             showPicture(*r);
             Q_EMIT orderLoaded(r->order.orderId);
+        });
+}
+
+void OrderPage::explainMissingOrder(quint64 generation, const QString &orderId,
+                                    const Error &notFound)
+{
+    // An order handed over (a fix's "Open order", the stuck list) that does not exist may be
+    // one that only callbacks name: the page says which, and what became of them.
+    const Actor actor = m_actor;
+    runBackgroundQuery<QList<OrderHit>>(
+        this, m_orders, QStringLiteral("search"),
+        [orderId, actor](const Connection &c) { return OrderSearch(c).search(orderId, actor); },
+        [this, generation, notFound](const Result<QList<OrderHit>> &r) {
+            if (generation != m_generation)
+                return;
+            m_reading = false;
+            updateBusy();
+            showNoOrder();
+            if (r && !r->isEmpty() && r->first().matchedBy == MatchKind::UnknownOrderCallback) {
+                setStatus(unknownOrderText(*r), true);
+            } else {
+                setStatus(errorText(notFound), true);
+            }
+            Q_EMIT failed(m_status->text());
         });
 }
 

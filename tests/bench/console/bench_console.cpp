@@ -535,6 +535,10 @@ int main(int argc, char *argv[])
                  id},
                 {"SELECT * FROM ledger_entries WHERE order_id = ? ORDER BY created_at, id", id},
                 {"SELECT * FROM refund_obligations WHERE order_id = ? ORDER BY created_at, id", id},
+                // its reconciliation exceptions, by order and transaction (no index: a scan)
+                {"SELECT * FROM discrepancies WHERE order_id = ? OR channel_txn_id = ? ORDER BY"
+                 " opened_at, id",
+                 {orderId, txnId}},
                 {"SELECT * FROM idempotency_records WHERE order_id = ? ORDER BY created_at, id",
                  id},
                 {"SELECT status, callback_id, created_at FROM purchase_orders WHERE order_id = ?",
