@@ -86,6 +86,8 @@ QString matchKind(MatchKind kind)
     case MatchKind::CallbackId:
         return QCoreApplication::translate("OncePay::Labels", "callback id");
     case MatchKind::RequestId: return QCoreApplication::translate("OncePay::Labels", "request id");
+    case MatchKind::UnknownOrderCallback:
+        return QCoreApplication::translate("OncePay::Labels", "callback for an unknown order");
     }
     return {};
 }

@@ -438,212 +438,212 @@
 <context>
     <name>OncePay::AuditActions</name>
     <message>
-        <location filename="../../models/common/labels.cpp" line="182"/>
+        <location filename="../../models/common/labels.cpp" line="184"/>
         <source>order created</source>
         <translation>创建订单</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="183"/>
+        <location filename="../../models/common/labels.cpp" line="185"/>
         <source>order state changed</source>
         <translation>订单状态变更</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="184"/>
+        <location filename="../../models/common/labels.cpp" line="186"/>
         <source>order rolled back</source>
         <translation>订单回滚</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="186"/>
+        <location filename="../../models/common/labels.cpp" line="188"/>
         <source>state change refused</source>
         <translation>状态变更被拒绝</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="187"/>
+        <location filename="../../models/common/labels.cpp" line="189"/>
         <source>payment booked</source>
         <translation>收款入账</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="188"/>
+        <location filename="../../models/common/labels.cpp" line="190"/>
         <source>refund booked</source>
         <translation>退款入账</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="190"/>
+        <location filename="../../models/common/labels.cpp" line="192"/>
         <source>payment flagged for refund</source>
         <translation>标记待退款</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="191"/>
+        <location filename="../../models/common/labels.cpp" line="193"/>
         <source>callback processed</source>
         <translation>回调已处理</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="192"/>
+        <location filename="../../models/common/labels.cpp" line="194"/>
         <source>callback skipped</source>
         <translation>回调已跳过</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="193"/>
+        <location filename="../../models/common/labels.cpp" line="195"/>
         <source>callback failed</source>
         <translation>回调处理失败</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="195"/>
+        <location filename="../../models/common/labels.cpp" line="197"/>
         <source>callback dead-lettered</source>
         <translation>回调转入死信</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="197"/>
+        <location filename="../../models/common/labels.cpp" line="199"/>
         <source>callback refused at the door</source>
         <translation>回调在入口处被拒绝</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="198"/>
+        <location filename="../../models/common/labels.cpp" line="200"/>
         <source>fix proposed</source>
         <translation>提议修复</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="199"/>
+        <location filename="../../models/common/labels.cpp" line="201"/>
         <source>fix approved</source>
         <translation>批准修复</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="200"/>
+        <location filename="../../models/common/labels.cpp" line="202"/>
         <source>fix rejected</source>
         <translation>驳回修复</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="201"/>
+        <location filename="../../models/common/labels.cpp" line="203"/>
         <source>fix applied</source>
         <translation>执行修复</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="202"/>
+        <location filename="../../models/common/labels.cpp" line="204"/>
         <source>fix failed</source>
         <translation>修复失败</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="203"/>
+        <location filename="../../models/common/labels.cpp" line="205"/>
         <source>fix request refused</source>
         <translation>修复请求被拒绝</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="204"/>
+        <location filename="../../models/common/labels.cpp" line="206"/>
         <source>signed in</source>
         <translation>登录成功</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="205"/>
+        <location filename="../../models/common/labels.cpp" line="207"/>
         <source>sign-in failed</source>
         <translation>登录失败</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="206"/>
+        <location filename="../../models/common/labels.cpp" line="208"/>
         <source>sign-in refused</source>
         <translation>登录被拒绝</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="207"/>
+        <location filename="../../models/common/labels.cpp" line="209"/>
         <source>account locked</source>
         <translation>账号已锁定</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="208"/>
+        <location filename="../../models/common/labels.cpp" line="210"/>
         <source>signed out</source>
         <translation>已退出登录</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="209"/>
+        <location filename="../../models/common/labels.cpp" line="211"/>
         <source>staff account added</source>
         <translation>添加员工账号</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="210"/>
+        <location filename="../../models/common/labels.cpp" line="212"/>
         <source>staff account disabled</source>
         <translation>停用员工账号</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="211"/>
+        <location filename="../../models/common/labels.cpp" line="213"/>
         <source>staff account enabled</source>
         <translation>启用员工账号</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="212"/>
+        <location filename="../../models/common/labels.cpp" line="214"/>
         <source>password reset</source>
         <translation>重置密码</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="213"/>
+        <location filename="../../models/common/labels.cpp" line="215"/>
         <source>role changed</source>
         <translation>角色已更改</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="214"/>
+        <location filename="../../models/common/labels.cpp" line="216"/>
         <source>staff change refused</source>
         <translation>员工账户变更被拒绝</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="215"/>
+        <location filename="../../models/common/labels.cpp" line="217"/>
         <source>setting changed</source>
         <translation>修改运营参数</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="216"/>
+        <location filename="../../models/common/labels.cpp" line="218"/>
         <source>setting change refused</source>
         <translation>运营参数修改被拒绝</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="218"/>
+        <location filename="../../models/common/labels.cpp" line="220"/>
         <source>settlement statement imported</source>
         <translation>导入结算单</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="219"/>
+        <location filename="../../models/common/labels.cpp" line="221"/>
         <source>fee schedule imported</source>
         <translation>导入费率表</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="220"/>
+        <location filename="../../models/common/labels.cpp" line="222"/>
         <source>reconciliation run</source>
         <translation>运行对账</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="222"/>
+        <location filename="../../models/common/labels.cpp" line="224"/>
         <source>reconciliation run failed</source>
         <translation>对账运行失败</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="224"/>
+        <location filename="../../models/common/labels.cpp" line="226"/>
         <source>reconciliation run cancelled</source>
         <translation>对账运行已取消</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="226"/>
+        <location filename="../../models/common/labels.cpp" line="228"/>
         <source>reconciliation run refused</source>
         <translation>对账运行被拒绝</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="228"/>
+        <location filename="../../models/common/labels.cpp" line="230"/>
         <source>fee corrected automatically</source>
         <translation>手续费自动更正</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="229"/>
+        <location filename="../../models/common/labels.cpp" line="231"/>
         <source>audit trail exported</source>
         <translation>导出审计轨迹</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="231"/>
+        <location filename="../../models/common/labels.cpp" line="233"/>
         <source>audit trail access refused</source>
         <translation>审计轨迹访问被拒绝</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="232"/>
+        <location filename="../../models/common/labels.cpp" line="234"/>
         <source>audit cross-check</source>
         <translation>审计交叉核对</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="233"/>
+        <location filename="../../models/common/labels.cpp" line="235"/>
         <source>dispute dossier exported</source>
         <translation>导出争议案卷</translation>
     </message>
@@ -2533,58 +2533,58 @@ hash      %2</translation>
 <context>
     <name>OncePay::EntityKinds</name>
     <message>
-        <location filename="../../models/common/labels.cpp" line="266"/>
+        <location filename="../../models/common/labels.cpp" line="268"/>
         <source>order</source>
         <translation>订单</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="267"/>
+        <location filename="../../models/common/labels.cpp" line="269"/>
         <source>callback</source>
         <translation>回调</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="268"/>
+        <location filename="../../models/common/labels.cpp" line="270"/>
         <source>staff account</source>
         <translation>员工账号</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="269"/>
+        <location filename="../../models/common/labels.cpp" line="271"/>
         <source>settlement statement</source>
         <translation>结算单</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="270"/>
+        <location filename="../../models/common/labels.cpp" line="272"/>
         <source>fee schedule</source>
         <translation>费率表</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="271"/>
+        <location filename="../../models/common/labels.cpp" line="273"/>
         <source>discrepancy</source>
         <translation>对账异常</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="272"/>
+        <location filename="../../models/common/labels.cpp" line="274"/>
         <source>reconciliation run</source>
         <translation>对账运行</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="273"/>
-        <location filename="../../models/common/labels.cpp" line="274"/>
+        <location filename="../../models/common/labels.cpp" line="275"/>
+        <location filename="../../models/common/labels.cpp" line="276"/>
         <source>audit trail</source>
         <translation>审计轨迹</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="275"/>
+        <location filename="../../models/common/labels.cpp" line="277"/>
         <source>export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="276"/>
+        <location filename="../../models/common/labels.cpp" line="278"/>
         <source>fix</source>
         <translation>修复</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="277"/>
+        <location filename="../../models/common/labels.cpp" line="279"/>
         <source>setting</source>
         <translation>运营参数</translation>
     </message>
@@ -2880,13 +2880,13 @@ hash      %2</translation>
     </message>
     <message>
         <location filename="../../models/common/labels.cpp" line="28"/>
-        <location filename="../../models/common/labels.cpp" line="149"/>
+        <location filename="../../models/common/labels.cpp" line="151"/>
         <source>refunded</source>
         <translation>已退款</translation>
     </message>
     <message>
         <location filename="../../models/common/labels.cpp" line="35"/>
-        <location filename="../../models/common/labels.cpp" line="124"/>
+        <location filename="../../models/common/labels.cpp" line="126"/>
         <source>pending</source>
         <translation>待处理</translation>
     </message>
@@ -2977,269 +2977,274 @@ hash      %2</translation>
         <translation>请求编号</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="96"/>
-        <location filename="../../models/common/labels.cpp" line="249"/>
+        <location filename="../../models/common/labels.cpp" line="90"/>
+        <source>callback for an unknown order</source>
+        <translation>指向未知订单的回调</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="98"/>
+        <location filename="../../models/common/labels.cpp" line="251"/>
         <source>agent</source>
         <translation>客服</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="97"/>
-        <location filename="../../models/common/labels.cpp" line="251"/>
+        <location filename="../../models/common/labels.cpp" line="99"/>
+        <location filename="../../models/common/labels.cpp" line="253"/>
         <source>finance</source>
         <translation>财务</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="98"/>
-        <location filename="../../models/common/labels.cpp" line="253"/>
+        <location filename="../../models/common/labels.cpp" line="100"/>
+        <location filename="../../models/common/labels.cpp" line="255"/>
         <source>auditor</source>
         <translation>审计</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="99"/>
-        <location filename="../../models/common/labels.cpp" line="255"/>
+        <location filename="../../models/common/labels.cpp" line="101"/>
+        <location filename="../../models/common/labels.cpp" line="257"/>
         <source>administrator</source>
         <translation>管理员</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="107"/>
+        <location filename="../../models/common/labels.cpp" line="109"/>
         <source>request</source>
         <translation>请求</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="109"/>
+        <location filename="../../models/common/labels.cpp" line="111"/>
         <source>callback</source>
         <translation>回调</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="111"/>
+        <location filename="../../models/common/labels.cpp" line="113"/>
         <source>fix</source>
         <translation>修复</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="113"/>
+        <location filename="../../models/common/labels.cpp" line="115"/>
         <source>timer</source>
         <translation>定时器</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="115"/>
-        <location filename="../../models/common/labels.cpp" line="245"/>
+        <location filename="../../models/common/labels.cpp" line="117"/>
+        <location filename="../../models/common/labels.cpp" line="247"/>
         <source>system</source>
         <translation>系统</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="117"/>
+        <location filename="../../models/common/labels.cpp" line="119"/>
         <source>audit row</source>
         <translation>审计记录</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="125"/>
+        <location filename="../../models/common/labels.cpp" line="127"/>
         <source>succeeded</source>
         <translation>成功</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="126"/>
+        <location filename="../../models/common/labels.cpp" line="128"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="134"/>
+        <location filename="../../models/common/labels.cpp" line="136"/>
         <source>payment credit</source>
         <translation>支付入账</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="136"/>
+        <location filename="../../models/common/labels.cpp" line="138"/>
         <source>refund debit</source>
         <translation>退款出账</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="138"/>
+        <location filename="../../models/common/labels.cpp" line="140"/>
         <source>fee adjustment</source>
         <translation>手续费调整</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="140"/>
+        <location filename="../../models/common/labels.cpp" line="142"/>
         <source>write-off</source>
         <translation>核销</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="147"/>
+        <location filename="../../models/common/labels.cpp" line="149"/>
         <source>captured</source>
         <translation>已收款</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="156"/>
+        <location filename="../../models/common/labels.cpp" line="158"/>
         <source>settled</source>
         <translation>已结算</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="158"/>
+        <location filename="../../models/common/labels.cpp" line="160"/>
         <source>not settled yet</source>
         <translation>尚未结算</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="165"/>
+        <location filename="../../models/common/labels.cpp" line="167"/>
         <source>charge</source>
         <translation>收款</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="167"/>
+        <location filename="../../models/common/labels.cpp" line="169"/>
         <source>refund</source>
         <comment>settlement line kind</comment>
         <translation>退款</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="243"/>
+        <location filename="../../models/common/labels.cpp" line="245"/>
         <source>platform</source>
         <comment>actor role</comment>
         <translation>平台</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="247"/>
+        <location filename="../../models/common/labels.cpp" line="249"/>
         <source>channel</source>
         <comment>actor role</comment>
         <translation>渠道</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="257"/>
+        <location filename="../../models/common/labels.cpp" line="259"/>
         <source>anonymous</source>
         <comment>actor role</comment>
         <translation>匿名</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="259"/>
+        <location filename="../../models/common/labels.cpp" line="261"/>
         <source>unknown</source>
         <comment>actor role</comment>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="288"/>
+        <location filename="../../models/common/labels.cpp" line="290"/>
         <source>payment succeeded</source>
         <translation>支付成功</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="290"/>
+        <location filename="../../models/common/labels.cpp" line="292"/>
         <source>payment failed</source>
         <comment>callback event</comment>
         <translation>支付失败</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="292"/>
+        <location filename="../../models/common/labels.cpp" line="294"/>
         <source>payment pending</source>
         <translation>支付处理中</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="294"/>
+        <location filename="../../models/common/labels.cpp" line="296"/>
         <source>refunded</source>
         <comment>callback event</comment>
         <translation>已退款</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="296"/>
+        <location filename="../../models/common/labels.cpp" line="298"/>
         <source>other event</source>
         <translation>其他事件</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="304"/>
+        <location filename="../../models/common/labels.cpp" line="306"/>
         <source>%1 (%2)</source>
         <comment>callback event, channel&apos;s event type</comment>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="310"/>
+        <location filename="../../models/common/labels.cpp" line="312"/>
         <source>start payment</source>
         <translation>发起支付</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="312"/>
+        <location filename="../../models/common/labels.cpp" line="314"/>
         <source>roll back</source>
         <comment>request operation</comment>
         <translation>回滚</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="322"/>
+        <location filename="../../models/common/labels.cpp" line="324"/>
         <source>%1, v%2</source>
         <comment>request outcome: state, version</comment>
         <translation>%1，版本 %2</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="332"/>
+        <location filename="../../models/common/labels.cpp" line="334"/>
         <source>created</source>
         <comment>purchase or logistics order</comment>
         <translation>已创建</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="340"/>
+        <location filename="../../models/common/labels.cpp" line="342"/>
         <source>from %1</source>
         <translation>起始 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="342"/>
+        <location filename="../../models/common/labels.cpp" line="344"/>
         <source>to %1</source>
         <translation>截至 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="344"/>
+        <location filename="../../models/common/labels.cpp" line="346"/>
         <source>actor %1</source>
         <translation>操作者 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="346"/>
+        <location filename="../../models/common/labels.cpp" line="348"/>
         <source>action %1</source>
         <translation>动作 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="348"/>
+        <location filename="../../models/common/labels.cpp" line="350"/>
         <source>order %1</source>
         <translation>订单 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="350"/>
+        <location filename="../../models/common/labels.cpp" line="352"/>
         <source>callback %1</source>
         <translation>回调 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="352"/>
+        <location filename="../../models/common/labels.cpp" line="354"/>
         <source>entity kind %1</source>
         <translation>实体类型 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="354"/>
+        <location filename="../../models/common/labels.cpp" line="356"/>
         <source>entity %1</source>
         <translation>实体 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="356"/>
+        <location filename="../../models/common/labels.cpp" line="358"/>
         <source>up to seq %1</source>
         <translation>序号不超过 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="357"/>
+        <location filename="../../models/common/labels.cpp" line="359"/>
         <source>all rows</source>
         <translation>全部记录</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="357"/>
+        <location filename="../../models/common/labels.cpp" line="359"/>
         <source>, </source>
         <comment>list separator</comment>
         <translation>，</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="372"/>
+        <location filename="../../models/common/labels.cpp" line="374"/>
         <source>%1 s</source>
         <translation>%1 秒</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="374"/>
+        <location filename="../../models/common/labels.cpp" line="376"/>
         <source>%1 min</source>
         <translation>%1 分钟</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="376"/>
+        <location filename="../../models/common/labels.cpp" line="378"/>
         <source>%1 h %2 min</source>
         <translation>%1 小时 %2 分钟</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="379"/>
+        <location filename="../../models/common/labels.cpp" line="381"/>
         <source>%1 d %2 h</source>
         <translation>%1 天 %2 小时</translation>
     </message>

@@ -581,7 +581,7 @@ int main(int argc, char *argv[])
                 die("order " + orderId + " did not load");
             const double raw = rawMs(db, orderStatements(orderId, txnId));
             const QString loadId = orderId;
-            keep(name, "its 11 SELECTs", program, raw, gap,
+            keep(name, "its 12 SELECTs", program, raw, gap,
                  serviceMs([&] { return OrderPictureQuery(*warm).load(loadId, actor).ok(); }));
         }
 
