@@ -101,7 +101,8 @@ int verify(Context &ctx, const QCommandLineParser &parser)
         return fail(ctx, report.error());
     // The chain holds only what has been shipped: count what still waits in the orders
     // database's outbox, so a valid chain is not taken for a complete trail.
-    if (auto orders = Connection::open(ctx.config.orders, QStringLiteral("audit-verify"))) {
+    if (auto orders = Connection::open(ctx.config.orders, QStringLiteral("audit-verify"),
+                                       Connection::OpenMode::ExistingOnly)) {
         if (auto backlog = AuditOutbox::backlog(*orders))
             report->unshipped = *backlog;
         else

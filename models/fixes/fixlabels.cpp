@@ -1,5 +1,7 @@
 #include "fixlabels.h"
 
+#include "reconciliation/reconciliationreport.h"
+
 #include <QCoreApplication>
 #include <QLocale>
 
@@ -133,11 +135,8 @@ QString runStatus(const QString &code)
 
 QString coverage(qint64 ppm)
 {
-    // Hundredths of a percent, half up, in integers: 943469 ppm is 94.35 %, 943449 is 94.34 %.
-    const qint64 hundredths = (qMax<qint64>(0, ppm) + 50) / 100;
-    return QStringLiteral("%1.%2 %")
-        .arg(hundredths / 100)
-        .arg(hundredths % 100, 2, 10, QLatin1Char('0'));
+    // The reconciler's own rounding (half up, hundredths of a percent), as the CLI prints it.
+    return ReconciliationReportFormat::coverage(ppm);
 }
 
 } // namespace OncePay::Labels

@@ -198,6 +198,29 @@ private Q_SLOTS:
         CliRun v = runOncepay({"--config", path, "audit", "verify"}, env);
         QCOMPARE(v.exitCode, 4);
     }
+
+    // Verify only reads: with the orders database away it checks the chain, says the waiting
+    // events cannot be counted, and creates no empty orders database in its place.
+    void verifyCreatesNoOrdersDatabase()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("oncepay.ini");
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QStringLiteral("[general]\ndata_dir = %1/data\n").arg(dir.path()).toUtf8());
+        f.close();
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("XDG_DATA_HOME", dir.filePath("xdg"));
+        QCOMPARE(runOncepay({"--config", path, "db", "migrate"}, env).exitCode, 0);
+        const QString orders = dir.filePath("data/orders.db");
+        QVERIFY(QFile::exists(orders));
+        for (const QString &suffix : {"", "-wal", "-shm"})
+            QFile::remove(orders + suffix);
+        CliRun v = runOncepay({"--config", path, "audit", "verify"}, env);
+        QVERIFY2(v.exitCode == 0, qPrintable(v.err + v.out));
+        QVERIFY2(v.err.contains(QStringLiteral("could not count")), qPrintable(v.err));
+        QVERIFY(!QFile::exists(orders));
+    }
 };
 
 QTEST_GUILESS_MAIN(TstCliAudit)
