@@ -112,7 +112,10 @@ QString TimelineModel::describe(const TimelineEntry &e)
     case TimelineKind::Exception: {
         const QString kind = Labels::discrepancyKind(e.toState);
         const QString expected =
-            e.hasExpected ? Labels::money(e.expectedMinor, e.currency) : QString();
+            e.hasExpected
+                ? Labels::money(e.expectedMinor,
+                                e.expectedCurrency.isEmpty() ? e.currency : e.expectedCurrency)
+                : QString();
         if (!expected.isEmpty() && !amount.isEmpty())
             return tr("Open reconciliation exception: %1, expected %2, statement %3")
                 .arg(kind, expected, amount);

@@ -104,7 +104,8 @@ struct OrderExceptionRow {
     qint64 expectedMinor = 0;
     bool hasActual = false;
     qint64 actualMinor = 0;
-    QString currency;
+    QString currency;         // the settlement's, as reconciliation recorded it
+    QString expectedCurrency; // the payment's: another one for a currency mismatch
     QString detail;
     qint64 openedAt = 0;
     qint64 closedAt = 0;
@@ -180,6 +181,7 @@ struct TimelineEntry {
     bool hasAmount = false;
     bool hasExpected = false; // exceptions: what reconciliation expected (amountMinor: what
     qint64 expectedMinor = 0; // the statement said, when it said an amount)
+    QString expectedCurrency; // exceptions: the payment's currency for expectedMinor
     bool refused = false;     // rejections, skipped and dead messages: highlighted
 
     bool operator==(const TimelineEntry &) const = default;

@@ -181,8 +181,12 @@ Result<void> OrderPictureQuery::loadExceptions(OrderPicture *p) const
     for (const QString &t : std::as_const(txns))
         binds << t;
     auto q = m_c.queryKept(
+        // The expected amount is the payment's, in its currency (for a currency mismatch not
+        // the row's, which is the settlement's).
         QStringLiteral("SELECT id, kind, status, channel, channel_txn_id, expected_minor,"
-                       " actual_minor, currency, detail, opened_at, closed_at FROM discrepancies"
+                       " actual_minor, currency, detail, opened_at, closed_at,"
+                       " (SELECT MIN(p.currency) FROM payments p WHERE p.channel = d.channel AND"
+                       " p.channel_txn_id = d.channel_txn_id) FROM discrepancies d"
                        " WHERE %1 ORDER BY opened_at, id")
             .arg(where),
         binds);
@@ -203,6 +207,7 @@ Result<void> OrderPictureQuery::loadExceptions(OrderPicture *p) const
         d.detail = q->value(8).toString();
         d.openedAt = ms(q->value(9));
         d.closedAt = ms(q->value(10));
+        d.expectedCurrency = q->value(11).isNull() ? d.currency : q->value(11).toString();
         p->discrepancies << d;
     }
     return {};

@@ -166,6 +166,7 @@ QList<TimelineEntry> buildTimeline(const OrderPicture &p)
         e.amountMinor = d.actualMinor;
         e.hasExpected = d.hasExpected;
         e.expectedMinor = d.expectedMinor;
+        e.expectedCurrency = d.expectedCurrency;
         e.currency = d.currency;
         e.refused = true;
         out << e;

@@ -102,6 +102,34 @@ private Q_SLOTS:
         QVERIFY(openExceptions(*after).isEmpty());
         QVERIFY(exceptionsOn(after->timeline).isEmpty());
 
+        // A currency mismatch: the statement's amount in its currency, the expected one in the
+        // payment's (never both in the settlement's).
+        const QString paid =
+            Sql::scalar(f.orders->db(), "SELECT currency FROM payments WHERE order_id = 'ord-paid'")
+                ->toString();
+        const QString settledIn = paid == u"USD" ? QStringLiteral("EUR") : QStringLiteral("USD");
+        QVERIFY(Sql::exec(f.orders->db(),
+                          "INSERT INTO discrepancies (discrepancy_key, kind, channel,"
+                          " channel_txn_id, expected_minor, actual_minor, currency, status,"
+                          " first_run_id, last_run_id, opened_at) VALUES ('currency_mismatch:x',"
+                          " 'currency_mismatch', 'stripe', 'pi_paid', 2112, 2112, ?, 'open', 1,"
+                          " 1, ?)",
+                          {settledIn, f.clock.nowMs()})
+                    .ok());
+        auto mismatch = OrderPictureQuery(*f.orders).load("ord-paid", kAgent);
+        QVERIFY(mismatch.ok());
+        bool seen = false;
+        for (const OrderExceptionRow &d : openExceptions(*mismatch))
+            if (d.kind == u"currency_mismatch") {
+                seen = true;
+                QCOMPARE(d.currency, settledIn);
+                QCOMPARE(d.expectedCurrency, paid);
+            }
+        QVERIFY(seen);
+        for (const TimelineEntry &e : exceptionsOn(mismatch->timeline))
+            if (e.toState == u"currency_mismatch")
+                QCOMPARE(e.expectedCurrency, paid);
+
         // An order reconciliation never flagged has none.
         auto clean = OrderPictureQuery(*f.orders).load("ord-ref", kAgent);
         QVERIFY(clean.ok());

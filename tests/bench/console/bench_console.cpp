@@ -234,9 +234,10 @@ QList<std::pair<QString, QVariantList>> dashboardStatements(const QSqlDatabase &
         {"SELECT state, COUNT(*) FROM orders GROUP BY state ORDER BY state", {}}};
     statements += stuckStatements(QDateTime::currentMSecsSinceEpoch(), false);
     statements.append(std::pair<QString, QVariantList>{
-        "SELECT channel, COALESCE(currency, ''), COUNT(*), SUM(ABS(COALESCE(expected_minor, 0) -"
-        " COALESCE(actual_minor, 0))) FROM discrepancies WHERE status = 'open' GROUP BY channel,"
-        " COALESCE(currency, '') ORDER BY channel, 2",
+        "SELECT channel, COALESCE(currency, ''), COUNT(*), SUM(CASE WHEN kind ="
+        " 'currency_mismatch' THEN ABS(COALESCE(actual_minor, 0)) ELSE ABS(COALESCE(expected_minor,"
+        " 0) - COALESCE(actual_minor, 0)) END) FROM discrepancies WHERE status = 'open' GROUP BY"
+        " channel, COALESCE(currency, '') ORDER BY channel, 2",
         QVariantList{}});
     return statements;
 }
@@ -535,9 +536,11 @@ int main(int argc, char *argv[])
                  id},
                 {"SELECT * FROM ledger_entries WHERE order_id = ? ORDER BY created_at, id", id},
                 {"SELECT * FROM refund_obligations WHERE order_id = ? ORDER BY created_at, id", id},
-                // its reconciliation exceptions, by order and transaction (no index: a scan)
-                {"SELECT * FROM discrepancies WHERE order_id = ? OR channel_txn_id = ? ORDER BY"
-                 " opened_at, id",
+                // its reconciliation exceptions, by order and transaction (0008's indexes),
+                // each with its payment's currency
+                {"SELECT d.*, (SELECT MIN(p.currency) FROM payments p WHERE p.channel ="
+                 " d.channel AND p.channel_txn_id = d.channel_txn_id) FROM discrepancies d"
+                 " WHERE order_id = ? OR channel_txn_id = ? ORDER BY opened_at, id",
                  {orderId, txnId}},
                 {"SELECT * FROM idempotency_records WHERE order_id = ? ORDER BY created_at, id",
                  id},
