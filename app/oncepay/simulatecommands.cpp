@@ -120,8 +120,9 @@ const bool registered = registerCommands({
                       QStringLiteral("Days of simulated time (default 30)."), QStringLiteral("D")});
          p.addOption({QStringLiteral("start"),
                       QStringLiteral("First day of simulated time, YYYY-MM-DD (00:00 UTC), from"
-                                     " 2000-01-01; the period and the 5 days its last retries"
-                                     " and settlements take must be over by today (default"
+                                     " 2000-01-01; the period, its last retries and its last"
+                                     " weekly statement (5 days after a 30-day period) must"
+                                     " be over by today (default"
                                      " 2025-11-01, or with --demo the latest such start)."),
                       QStringLiteral("DATE")});
          p.addOption({QStringLiteral("seed"),

@@ -17,7 +17,7 @@ QString dateOf(qint64 ms)
 
 qint64 SimulationOptions::latestStart(int days, const Clock &now)
 {
-    return now.nowMs() / kDayMs * kDayMs - qint64(days + kTailDays) * kDayMs;
+    return now.nowMs() / kDayMs * kDayMs - qint64(days + tailDays(days)) * kDayMs;
 }
 
 Result<qint64> SimulationOptions::startOfDate(const QString &date)
@@ -47,7 +47,7 @@ Result<void> SimulationOptions::checkStart(const Clock &now) const
                            "is %5 UTC); the latest start for %2 days is %6")
                 .arg(dateOf(startMs))
                 .arg(days)
-                .arg(dateOf(end - kDayMs), dateOf(end + (kTailDays - 1) * kDayMs),
+                .arg(dateOf(end - kDayMs), dateOf(end + (tailDays(days) - 1) * kDayMs),
                      dateOf(now.nowMs()), dateOf(latest)));
     }
     return {};

@@ -47,6 +47,10 @@ struct SimulationOptions {
     // worker's back-offs (up to four days) and the settlements of the last captures (up to
     // D+3, and the statement that carries them).
     static constexpr int kTailDays = 5;
+    // The days after a period of `days` until everything it writes has passed: the tail above,
+    // and the end of the weekly statement that carries the last settlements (statements cover
+    // whole weeks from the start: 5 for 30 days, 6 for one day, 7 for a week).
+    static int tailDays(int days) { return qMax(kTailDays, (days + 3) / 7 * 7 + 7 - days); }
 
     int orders = 1000;
     int days = 30;
@@ -60,7 +64,7 @@ struct SimulationOptions {
     // services/auth like `oncepay staff add`. Existing accounts are left as they are.
     bool demoAccounts = false;
 
-    // The latest start of a period of `days` whose tail (kTailDays) ends by today's UTC
+    // The latest start of a period of `days` whose tail (tailDays) ends by today's UTC
     // midnight — the demo's default: what a console opened today shows as the month just past,
     // with every settlement of it already in.
     static qint64 latestStart(int days, const Clock &now);

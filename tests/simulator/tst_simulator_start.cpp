@@ -85,7 +85,7 @@ private Q_SLOTS:
         QTest::addColumn<int>("days");
         QTest::addColumn<QString>("start");
         QTest::newRow("afternoon") << "2026-11-30T12:48:07Z" << 30 << "2026-10-26";
-        QTest::newRow("midnight") << "2026-03-01T00:00:00Z" << 1 << "2026-02-23";
+        QTest::newRow("midnight") << "2026-03-01T00:00:00Z" << 1 << "2026-02-22";
         QTest::newRow("last ms of a leap day") << "2028-02-29T23:59:59.999Z" << 30 << "2028-01-25";
     }
     void demoIsTheLatestPeriodOver()
@@ -99,7 +99,8 @@ private Q_SLOTS:
         o.startMs = SimulationOptions::latestStart(days, clock);
         QCOMPARE(dayOf(o.startMs), start);
         QCOMPARE(o.startMs % kDay, 0);
-        QCOMPARE(o.startMs + days * kDay + kTail, clock.nowMs() / kDay * kDay);
+        QCOMPARE(o.startMs + (days + SimulationOptions::tailDays(days)) * kDay,
+                 clock.nowMs() / kDay * kDay);
         QVERIFY(o.checkStart(clock).ok());
         o.startMs += kDay; // the latest: a day later is refused
         QVERIFY(!o.checkStart(clock).ok());
@@ -113,7 +114,10 @@ private Q_SLOTS:
         QTest::addColumn<int>("days");
         QTest::addColumn<QString>("refusal"); // empty: accepted
         QTest::newRow("latest for 30 days") << "2026-10-26" << 30 << "";
-        QTest::newRow("latest single day") << "2026-11-24" << 1 << "";
+        QTest::newRow("latest single day") << "2026-11-23" << 1 << "";
+        QTest::newRow("latest week") << "2026-11-16" << 7 << "";
+        QTest::newRow("week too late")
+            << "2026-11-17" << 7 << "its last retries and settlements up to 2026-11-30, which";
         QTest::newRow("earliest") << "2000-01-01" << 30 << "";
         QTest::newRow("leap day") << "2024-02-29" << 30 << "";
         QTest::newRow("one day too late")
@@ -121,7 +125,7 @@ private Q_SLOTS:
             << "--start 2026-10-27 with --days 30 would simulate up to 2026-11-25 and its last "
                "retries and settlements up to 2026-11-30, which has not passed yet (today is "
                "2026-11-30 UTC); the latest start for 30 days is 2026-10-26";
-        QTest::newRow("single day too late") << "2026-11-25" << 1 << "up to 2026-11-30, which";
+        QTest::newRow("single day too late") << "2026-11-24" << 1 << "up to 2026-11-30, which";
         QTest::newRow("today only") << "2026-11-30" << 1 << "would simulate up to 2026-11-30";
         QTest::newRow("tomorrow") << "2026-12-01" << 1 << "would simulate up to 2026-12-01";
         QTest::newRow("next year") << "2027-11-01" << 30 << "(today is 2026-11-30 UTC)";
@@ -157,6 +161,23 @@ private Q_SLOTS:
             QVERIFY2(error.isEmpty(), qPrintable(error));
         else
             QVERIFY2(error.contains(refusal), qPrintable(error));
+    }
+
+    // The simulator itself refuses a start whose period has not passed, whoever asks: nothing
+    // is written, not even the output folder.
+    void simulatorRefusesAFutureStart()
+    {
+        auto dbs = ScratchDatabases::create(Dialect::Sqlite);
+        QVERIFY(dbs.ok());
+        SimulationOptions o = inMarch(7);
+        o.startMs = SimulationOptions::latestStart(o.days, ManualClock(Clock::systemNowMs())) +
+                    24LL * 3600 * 1000;
+        o.outDir = (*dbs)->tempPath() + "/never";
+        auto r = Simulator((*dbs)->config(), o).run();
+        QVERIFY(!r.ok());
+        QCOMPARE(r.error().code, ErrorCode::Invalid);
+        QVERIFY2(r.error().message.contains(u"has not passed yet"), qPrintable(r.error().message));
+        QVERIFY(!QFileInfo::exists(o.outDir));
     }
 
     void startBetweenMidnightsIsRefused()
