@@ -151,6 +151,9 @@ private Q_SLOTS:
         QCOMPARE(searched.count(), 1);
         QTRY_COMPARE_WITH_TIMEOUT(searched.count(), 2, 10000);
         QCOMPARE(searched.last().first().toInt(), 1);
+        // ... and its order read anew (handing another over before that read is back would
+        // drop it, rightly: the page shows the order asked for last).
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 2, 10000);
 
         // Text the program puts in the box (another view handing an order over) is not.
         page.showOrder(QStringLiteral("ord-paid"));
