@@ -23,6 +23,8 @@
 #include <QTextBlock>
 
 #include <atomic>
+#include <chrono>
+#include <cstdio>
 #include <thread>
 
 #include <spdlog/spdlog.h>
@@ -82,18 +84,52 @@ private Q_SLOTS:
             isPaneLine(lines(pane).last(), QStringLiteral("logged from a pool thread, marker 8R")));
     }
 
-    void lineLoggedOnTheGuiThreadShowsAtOnce()
+    void linesFromTheGuiThreadAndOthersKeepTheirOrder()
     {
         LogPane pane;
         std::thread([] { spdlog::info("from a pool thread first, marker 9S"); }).join();
         spdlog::warn("then on the GUI thread, marker 9T");
-        // No event loop turn: shown at once, after the line logged before it.
+        // Shown by the pane's one queued update, in the order they were logged.
+        QTRY_VERIFY(pane.toPlainText().contains(u"marker 9T"));
         const QStringList shown = lines(pane);
         QVERIFY(shown.size() >= 2);
         QVERIFY2(shown.last().endsWith(u" warning then on the GUI thread, marker 9T"),
                  qPrintable(shown.last()));
         QVERIFY(isPaneLine(shown[shown.size() - 2],
                            QStringLiteral("from a pool thread first, marker 9S")));
+    }
+
+    // What a line's arrival sets off on the GUI thread (the pane's own signals, a status bar
+    // following it) may log in turn: the pane shows lines outside the log's lock. Before, a
+    // GUI-thread line was appended under that lock and such a slot deadlocked the program; a
+    // watchdog turns that hang into a failure.
+    void somethingConnectedToThePaneMayLog()
+    {
+        LogPane pane;
+        int logged = 0;
+        QObject::connect(&pane, &QPlainTextEdit::textChanged, &pane, [&logged] {
+            if (logged++ == 0)
+                spdlog::info("logged by a slot the pane's change set off, marker 6W");
+        });
+        std::atomic<bool> finished = false;
+        std::thread watchdog([&finished] {
+            for (int i = 0; i < 100 && !finished; ++i)
+                std::this_thread::sleep_for(std::chrono::milliseconds(100));
+            if (!finished) {
+                std::fprintf(stderr, "FAIL: a slot connected to the log pane that logs hung the "
+                                     "GUI thread (the pane appended under the log's lock)\n");
+                std::_Exit(1);
+            }
+        });
+        spdlog::info("logged on the GUI thread, marker 6V");
+        QTRY_VERIFY(pane.toPlainText().contains(u"marker 6W"));
+        finished = true;
+        watchdog.join();
+        const QStringList shown = lines(pane);
+        QVERIFY(isPaneLine(
+            shown.last(), QStringLiteral("logged by a slot the pane's change set off, marker 6W")));
+        QVERIFY(isPaneLine(shown[shown.size() - 2],
+                           QStringLiteral("logged on the GUI thread, marker 6V")));
     }
 
     void backlogAndLiveLinesMeetWithoutGapOrRepeat()

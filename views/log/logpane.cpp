@@ -3,7 +3,6 @@
 #include "logging/logging.h"
 
 #include <QMetaObject>
-#include <QThread>
 
 namespace OncePay {
 
@@ -13,22 +12,17 @@ LogPane::LogPane(QWidget *parent)
     setReadOnly(true);
     setMaximumBlockCount(kMaxLines);
     setObjectName(QStringLiteral("logPane"));
-    // Called under the log's lock, in the order the lines were logged. A line logged on the
-    // GUI thread is shown at once, after those waiting; others wait for one queued show.
+    // Called under the log's lock, in the order the lines were logged, on whatever thread
+    // logged. The line only joins the waiting list here; one queued call shows what waits, on
+    // the GUI thread, outside the log's lock — so whatever the pane's own signals lead to may
+    // log in turn, and a burst of lines (from any thread, the GUI thread included) is one update.
     // Posting to `this` is safe: the destructor removes the listener first, and removal waits
     // for a call in progress; a show posted and not yet run dies with the widget.
     Logging::Subscription s = Logging::addListener([this](const QString &line) {
-        std::unique_lock lock(m_mutex);
+        std::lock_guard lock(m_mutex);
         m_waiting << line;
         if (m_waiting.size() > kMaxLines) // the pane would drop it anyway
             m_waiting.removeFirst();
-        if (QThread::currentThread() == thread()) {
-            QStringList lines;
-            lines.swap(m_waiting);
-            lock.unlock();
-            appendPlainText(lines.join(u'\n'));
-            return;
-        }
         if (m_showPosted)
             return;
         m_showPosted = true;
@@ -43,11 +37,6 @@ LogPane::LogPane(QWidget *parent)
 LogPane::~LogPane()
 {
     Logging::removeListener(m_listener);
-}
-
-void LogPane::appendLine(const QString &line)
-{
-    appendPlainText(line);
 }
 
 void LogPane::showWaiting()

@@ -2,11 +2,10 @@
 
 // A read-only pane showing what the process logs through spdlog: first the lines logged before
 // it was made (the backlog kept by services/logging: start, profiles, sign-in), then each new
-// line, in order. A line logged on the GUI thread shows at once; lines logged on other threads
-// are collected and shown together by one queued call, so a burst of logging is one update,
-// not an event per line.
-// Thread contract: the widget lives on the GUI thread. It appends under the log's lock when
-// the GUI thread logs: nothing connected to it may log.
+// line, in order. Lines logged on any thread (the GUI thread too) are collected and shown
+// together by one queued call on the GUI thread, so a burst of logging is one update, not an
+// event per line, and the pane never touches the widget while the log's lock is held.
+// Thread contract: the widget lives on the GUI thread; anything connected to it may log.
 
 #include <QPlainTextEdit>
 #include <QStringList>
@@ -22,9 +21,6 @@ public:
 
     explicit LogPane(QWidget *parent = nullptr);
     ~LogPane() override;
-
-public Q_SLOTS:
-    void appendLine(const QString &line);
 
 private:
     void showWaiting();
