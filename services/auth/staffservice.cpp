@@ -1,14 +1,17 @@
+// StaffService's accounts (staffservice.h): what an administrator manages — add, disable,
+// enable, a new password, a role — each in one transaction with its audit row, and the
+// refusals audited. Sign-in, failed sign-ins and the lock are in staffservicesignin.cpp.
+
 #include "staffservice.h"
 
 #include "audit/auditoutbox.h"
 #include "db/sql.h"
 #include "db/transaction.h"
 #include "passwordhasher.h"
-#include "settings/opssettings.h"
 #include "staffrights.h"
 #include "staffrules.h"
+#include "staffservicerows.h"
 
-#include <QCryptographicHash>
 #include <QRegularExpression>
 #include <QSqlQuery>
 
@@ -18,47 +21,11 @@
 
 namespace OncePay {
 
+using Internal::staffColumns;
+using Internal::staffEvent;
+using Internal::staffFromQuery;
+
 namespace {
-
-const QString kColumns = QStringLiteral(
-    "id, username, display_name, role, disabled, failed_attempts, locked_until, created_at,"
-    " updated_at, password_hash");
-
-StaffAccount fromQuery(const QSqlQuery &q, QString *hash = nullptr)
-{
-    StaffAccount a;
-    a.id = q.value(0).toLongLong();
-    a.username = q.value(1).toString();
-    a.displayName = q.value(2).toString();
-    a.role = parseStaffRole(q.value(3).toString()).value_or(StaffRole::Agent);
-    a.disabled = q.value(4).toInt() != 0;
-    a.failedAttempts = q.value(5).toInt();
-    a.lockedUntil = q.value(6).isNull() ? 0 : q.value(6).toLongLong();
-    a.createdAt = q.value(7).toLongLong();
-    a.updatedAt = q.value(8).toLongLong();
-    if (hash)
-        *hash = q.value(9).toString();
-    return a;
-}
-
-// A hash to verify against when the user name is unknown, so an unknown name takes as long
-// as a wrong password and the answer cannot be used to list accounts.
-const QString &dummyHash()
-{
-    static const QString h = PasswordHasher::hash(QStringLiteral("no-such-account-0000")).value();
-    return h;
-}
-
-AuditEvent staffEvent(const Actor &by, const QString &action, const StaffAccount &a)
-{
-    AuditEvent e;
-    e.actor = by.id;
-    e.actorRole = by.role;
-    e.action = action;
-    e.entityKind = QStringLiteral("staff");
-    e.entityId = a.username;
-    return e;
-}
 
 QJsonObject accountJson(const StaffAccount &a)
 {
@@ -87,15 +54,15 @@ bool StaffService::validUsername(const QString &username)
 
 Result<StaffAccount> StaffService::find(const QString &username) const
 {
-    auto q =
-        Sql::exec(m_c.db(), QStringLiteral("SELECT %1 FROM staff WHERE username = ?").arg(kColumns),
-                  {username});
+    auto q = Sql::exec(
+        m_c.db(), QStringLiteral("SELECT %1 FROM staff WHERE username = ?").arg(staffColumns()),
+        {username});
     if (!q)
         return q.error();
     if (!q->next())
         return makeError(ErrorCode::NotFound, QStringLiteral("no staff account %1").arg(username),
                          QStringLiteral("unknown_staff"));
-    return fromQuery(*q);
+    return staffFromQuery(*q);
 }
 
 Result<StaffAccount> StaffService::add(const NewStaff &staff, const QString &password,
@@ -381,7 +348,7 @@ Result<QList<qint64>> StaffService::lockEnabledAdmins() const
 
 Result<StaffAccount> StaffService::lockAccount(const QString &username) const
 {
-    auto q = lockStaffRow(m_c, username, kColumns);
+    auto q = lockStaffRow(m_c, username, staffColumns());
     if (!q)
         return q.error();
     if (!*q)
@@ -390,7 +357,7 @@ Result<StaffAccount> StaffService::lockAccount(const QString &username) const
                              ? QStringLiteral("there is no staff account %1").arg(username)
                              : QStringLiteral("there is no staff account by that name"),
                          QStringLiteral("unknown_staff"));
-    return fromQuery(**q);
+    return staffFromQuery(**q);
 }
 
 Result<QList<StaffAccount>> StaffService::list(const Actor &by) const
@@ -398,184 +365,14 @@ Result<QList<StaffAccount>> StaffService::list(const Actor &by) const
     // Personal data: the account's rights as they are now, not as they were at sign-in.
     if (auto r = requireCurrent(m_c, by, Action::ManageStaff); !r)
         return r.error();
-    auto q =
-        Sql::exec(m_c.db(), QStringLiteral("SELECT %1 FROM staff ORDER BY username").arg(kColumns));
+    auto q = Sql::exec(
+        m_c.db(), QStringLiteral("SELECT %1 FROM staff ORDER BY username").arg(staffColumns()));
     if (!q)
         return q.error();
     QList<StaffAccount> all;
     while (q->next())
-        all << fromQuery(*q);
+        all << staffFromQuery(*q);
     return all;
-}
-
-Result<SignInResult> StaffService::authenticate(const QString &username, const QString &password,
-                                                const QString &where) const
-{
-    // What the person at the dialog learns must not depend on whether the user name exists
-    // (issue #8). Every path below reads the account and the lockout policy, verifies one
-    // Argon2id hash (the account's, or the dummy for an unknown name; also for a locked or
-    // disabled account) and writes one audit row, and the answer is BadCredentials for an
-    // unknown name, a wrong password and a locked account alike. Only the audit row (read by
-    // staff with audit rights) keeps the true cause: login.failed with unknown_user or
-    // wrong_password, login.locked, login.refused with locked or disabled.
-    const QString &dummy = dummyHash(); // made once, before any answer depends on it
-    const QString name = username.trimmed().toLower();
-    QString hash;
-    std::optional<StaffAccount> account;
-    if (validUsername(name)) {
-        auto q = Sql::exec(m_c.db(),
-                           QStringLiteral("SELECT %1 FROM staff WHERE username = ?").arg(kColumns),
-                           {name});
-        if (!q)
-            return q.error();
-        if (q->next())
-            account = fromQuery(*q, &hash);
-    }
-    auto settings = OpsSettings::load(m_c);
-    if (!settings)
-        return settings.error();
-    const int maxFailures = int(std::clamp<qint64>(
-        settings->integer(QStringLiteral("auth.max_failed_logins"), 5), 1, 1000));
-    const int lockSeconds = int(std::clamp<qint64>(
-        settings->integer(QStringLiteral("auth.lockout_seconds"), 900), 1, 864000));
-    const qint64 now = m_clock.nowMs();
-    SignInResult result;
-    result.maxFailedLogins = maxFailures;
-    result.lockoutSeconds = lockSeconds;
-
-    // Verified on every path, whatever follows, so no path answers sooner than another.
-    const bool passwordOk = PasswordHasher::verify(account ? hash : dummy, password);
-
-    // A refusal: its audit row (with the true cause) and a log line, then the answer.
-    auto refuse = [&](SignInRefusal refusal, AuditEvent e, const QString &reason,
-                      const QString &logged) -> Result<SignInResult> {
-        result.refusal = refusal;
-        e.reason = reason;
-        if (auto r = AuditOutbox::record(m_c.db(), e, m_clock); !r)
-            return r.error();
-        spdlog::warn("sign-in refused {}", logged.toStdString());
-        return result;
-    };
-
-    if (!account) {
-        AuditEvent e;
-        e.actor = QStringLiteral("anonymous");
-        e.actorRole = QStringLiteral("anonymous");
-        e.action = QStringLiteral("login.failed");
-        e.entityKind = QStringLiteral("staff");
-        e.entityId = QStringLiteral("(unknown)");
-        // A digest, not the text: people type passwords into the user name field.
-        e.after = {
-            {QStringLiteral("username_sha256"),
-             QString::fromLatin1(QCryptographicHash::hash(name.toUtf8(), QCryptographicHash::Sha256)
-                                     .toHex()
-                                     .left(16))},
-            {QStringLiteral("where"), where}};
-        return refuse(SignInRefusal::BadCredentials, e, QStringLiteral("unknown_user"),
-                      QStringLiteral("for an unknown user name from %1").arg(where));
-    }
-
-    if (account->lockedUntil > now) {
-        // The same answer as a wrong password, even for the right one: a lock that answered
-        // differently to the right password would let guessing go on through it.
-        AuditEvent e = staffEvent(account->actor(), QStringLiteral("login.refused"), *account);
-        e.after = {{QStringLiteral("locked_until"), account->lockedUntil},
-                   {QStringLiteral("where"), where}};
-        return refuse(SignInRefusal::BadCredentials, e, QStringLiteral("locked"),
-                      QStringLiteral("for %1: account locked").arg(name));
-    }
-
-    if (!passwordOk) {
-        if (auto r = recordFailure(*account, where, maxFailures, qint64(lockSeconds) * 1000); !r)
-            return r.error();
-        result.refusal = SignInRefusal::BadCredentials;
-        return result;
-    }
-
-    if (account->disabled) {
-        AuditEvent e = staffEvent(account->actor(), QStringLiteral("login.refused"), *account);
-        e.after = {{QStringLiteral("where"), where}};
-        return refuse(SignInRefusal::Disabled, e, QStringLiteral("disabled"),
-                      QStringLiteral("for %1: account disabled").arg(name));
-    }
-
-    auto ok = inTransaction(m_c.db(), Transaction::Mode::Immediate, [&]() -> Result<bool> {
-        auto n =
-            Sql::update(m_c.db(),
-                        QStringLiteral("UPDATE staff SET failed_attempts = 0, locked_until = NULL,"
-                                       " updated_at = ? WHERE id = ?"),
-                        {now, account->id});
-        if (!n)
-            return n.error();
-        AuditEvent e = staffEvent(account->actor(), QStringLiteral("login.succeeded"), *account);
-        e.after = {{QStringLiteral("where"), where}};
-        if (auto r = AuditOutbox::record(m_c.db(), e, m_clock); !r)
-            return r.error();
-        return true;
-    });
-    if (!ok)
-        return ok.error();
-    account->failedAttempts = 0;
-    account->lockedUntil = 0;
-    result.account = *account;
-    spdlog::info("{} signed in as {} from {}", name.toStdString(),
-                 staffRoleName(account->role).toStdString(), where.toStdString());
-    return result;
-}
-
-Result<void> StaffService::recordFailure(const StaffAccount &account, const QString &where,
-                                         qint64 maxFailures, qint64 lockMs) const
-{
-    const qint64 now = m_clock.nowMs();
-    auto done = inTransaction(m_c.db(), Transaction::Mode::Immediate, [&]() -> Result<bool> {
-        // A lock that has run out starts a fresh count.
-        auto n = Sql::update(
-            m_c.db(),
-            QStringLiteral("UPDATE staff SET failed_attempts = CASE WHEN locked_until IS NOT NULL"
-                           " AND locked_until <= ? THEN 1 ELSE failed_attempts + 1 END,"
-                           " locked_until = CASE WHEN locked_until IS NOT NULL AND"
-                           " locked_until <= ? THEN NULL ELSE locked_until END,"
-                           " updated_at = ? WHERE id = ?"),
-            {now, now, now, account.id});
-        if (!n)
-            return n.error();
-        auto failures =
-            Sql::scalar(m_c.db(), QStringLiteral("SELECT failed_attempts FROM staff WHERE id = ?"),
-                        {account.id});
-        if (!failures)
-            return failures.error();
-        const qint64 count = failures->toLongLong();
-        AuditEvent e = staffEvent(account.actor(), QStringLiteral("login.failed"), account);
-        e.after = {{QStringLiteral("failed_attempts"), count}, {QStringLiteral("where"), where}};
-        e.reason = QStringLiteral("wrong_password");
-        if (auto r = AuditOutbox::record(m_c.db(), e, m_clock); !r)
-            return r.error();
-        if (count < maxFailures)
-            return false;
-        const qint64 until = now + lockMs;
-        auto l = Sql::update(
-            m_c.db(),
-            QStringLiteral("UPDATE staff SET locked_until = ?, failed_attempts = 0 WHERE id = ?"),
-            {until, account.id});
-        if (!l)
-            return l.error();
-        AuditEvent lock = staffEvent(Actor::system(QStringLiteral("auth")),
-                                     QStringLiteral("login.locked"), account);
-        lock.after = {{QStringLiteral("locked_until"), until},
-                      {QStringLiteral("failed_attempts"), count}};
-        lock.reason = QStringLiteral("too_many_failures");
-        if (auto r = AuditOutbox::record(m_c.db(), lock, m_clock); !r)
-            return r.error();
-        return true;
-    });
-    if (!done)
-        return done.error();
-    if (*done)
-        spdlog::warn("staff account {} locked after {} failed sign-ins",
-                     account.username.toStdString(), maxFailures);
-    else
-        spdlog::warn("sign-in refused for {}: wrong password", account.username.toStdString());
-    return {};
 }
 
 Error StaffService::refuse(const Error &why, const QString &step, const QString &target,
@@ -613,17 +410,6 @@ Error StaffService::refuse(const Error &why, const QString &step, const QString 
     e.after.insert(QStringLiteral("step"), step);
     AuditOutbox::recordRefusal(m_c, m_clock, by, e, why);
     return why;
-}
-
-Result<void> StaffService::signOut(const StaffAccount &account, const QString &where) const
-{
-    AuditEvent e = staffEvent(account.actor(), QStringLiteral("logout"), account);
-    e.after = {{QStringLiteral("where"), where}};
-    auto r = AuditOutbox::record(m_c.db(), e, m_clock);
-    if (!r)
-        return r.error();
-    spdlog::info("{} signed out", account.username.toStdString());
-    return {};
 }
 
 } // namespace OncePay

@@ -1,0 +1,220 @@
+// StaffService's sign-in half (staffservice.h): a sign-in that answers the same for an unknown
+// name, a wrong password and a locked account, the count of failed sign-ins and the lock it
+// leads to, and sign-out. The accounts an administrator manages are in staffservice.cpp.
+
+#include "staffservice.h"
+
+#include "audit/auditoutbox.h"
+#include "db/sql.h"
+#include "db/transaction.h"
+#include "passwordhasher.h"
+#include "settings/opssettings.h"
+#include "staffservicerows.h"
+
+#include <QCryptographicHash>
+#include <QSqlQuery>
+
+#include <algorithm>
+
+#include <spdlog/spdlog.h>
+
+namespace OncePay {
+
+using Internal::staffColumns;
+using Internal::staffEvent;
+using Internal::staffFromQuery;
+
+namespace {
+
+// A hash to verify against when the user name is unknown, so an unknown name takes as long
+// as a wrong password and the answer cannot be used to list accounts.
+const QString &dummyHash()
+{
+    static const QString h = PasswordHasher::hash(QStringLiteral("no-such-account-0000")).value();
+    return h;
+}
+
+} // namespace
+
+Result<SignInResult> StaffService::authenticate(const QString &username, const QString &password,
+                                                const QString &where) const
+{
+    // What the person at the dialog learns must not depend on whether the user name exists
+    // (issue #8). Every path below reads the account and the lockout policy, verifies one
+    // Argon2id hash (the account's, or the dummy for an unknown name; also for a locked or
+    // disabled account) and writes one audit row, and the answer is BadCredentials for an
+    // unknown name, a wrong password and a locked account alike. Only the audit row (read by
+    // staff with audit rights) keeps the true cause: login.failed with unknown_user or
+    // wrong_password, login.locked, login.refused with locked or disabled.
+    const QString &dummy = dummyHash(); // made once, before any answer depends on it
+    const QString name = username.trimmed().toLower();
+    QString hash;
+    std::optional<StaffAccount> account;
+    if (validUsername(name)) {
+        auto q = Sql::exec(
+            m_c.db(), QStringLiteral("SELECT %1 FROM staff WHERE username = ?").arg(staffColumns()),
+            {name});
+        if (!q)
+            return q.error();
+        if (q->next())
+            account = staffFromQuery(*q, &hash);
+    }
+    auto settings = OpsSettings::load(m_c);
+    if (!settings)
+        return settings.error();
+    const int maxFailures = int(std::clamp<qint64>(
+        settings->integer(QStringLiteral("auth.max_failed_logins"), 5), 1, 1000));
+    const int lockSeconds = int(std::clamp<qint64>(
+        settings->integer(QStringLiteral("auth.lockout_seconds"), 900), 1, 864000));
+    const qint64 now = m_clock.nowMs();
+    SignInResult result;
+    result.maxFailedLogins = maxFailures;
+    result.lockoutSeconds = lockSeconds;
+
+    // Verified on every path, whatever follows, so no path answers sooner than another.
+    const bool passwordOk = PasswordHasher::verify(account ? hash : dummy, password);
+
+    // A refusal: its audit row (with the true cause) and a log line, then the answer.
+    auto refuse = [&](SignInRefusal refusal, AuditEvent e, const QString &reason,
+                      const QString &logged) -> Result<SignInResult> {
+        result.refusal = refusal;
+        e.reason = reason;
+        if (auto r = AuditOutbox::record(m_c.db(), e, m_clock); !r)
+            return r.error();
+        spdlog::warn("sign-in refused {}", logged.toStdString());
+        return result;
+    };
+
+    if (!account) {
+        AuditEvent e;
+        e.actor = QStringLiteral("anonymous");
+        e.actorRole = QStringLiteral("anonymous");
+        e.action = QStringLiteral("login.failed");
+        e.entityKind = QStringLiteral("staff");
+        e.entityId = QStringLiteral("(unknown)");
+        // A digest, not the text: people type passwords into the user name field.
+        e.after = {
+            {QStringLiteral("username_sha256"),
+             QString::fromLatin1(QCryptographicHash::hash(name.toUtf8(), QCryptographicHash::Sha256)
+                                     .toHex()
+                                     .left(16))},
+            {QStringLiteral("where"), where}};
+        return refuse(SignInRefusal::BadCredentials, e, QStringLiteral("unknown_user"),
+                      QStringLiteral("for an unknown user name from %1").arg(where));
+    }
+
+    if (account->lockedUntil > now) {
+        // The same answer as a wrong password, even for the right one: a lock that answered
+        // differently to the right password would let guessing go on through it.
+        AuditEvent e = staffEvent(account->actor(), QStringLiteral("login.refused"), *account);
+        e.after = {{QStringLiteral("locked_until"), account->lockedUntil},
+                   {QStringLiteral("where"), where}};
+        return refuse(SignInRefusal::BadCredentials, e, QStringLiteral("locked"),
+                      QStringLiteral("for %1: account locked").arg(name));
+    }
+
+    if (!passwordOk) {
+        if (auto r = recordFailure(*account, where, maxFailures, qint64(lockSeconds) * 1000); !r)
+            return r.error();
+        result.refusal = SignInRefusal::BadCredentials;
+        return result;
+    }
+
+    if (account->disabled) {
+        AuditEvent e = staffEvent(account->actor(), QStringLiteral("login.refused"), *account);
+        e.after = {{QStringLiteral("where"), where}};
+        return refuse(SignInRefusal::Disabled, e, QStringLiteral("disabled"),
+                      QStringLiteral("for %1: account disabled").arg(name));
+    }
+
+    auto ok = inTransaction(m_c.db(), Transaction::Mode::Immediate, [&]() -> Result<bool> {
+        auto n =
+            Sql::update(m_c.db(),
+                        QStringLiteral("UPDATE staff SET failed_attempts = 0, locked_until = NULL,"
+                                       " updated_at = ? WHERE id = ?"),
+                        {now, account->id});
+        if (!n)
+            return n.error();
+        AuditEvent e = staffEvent(account->actor(), QStringLiteral("login.succeeded"), *account);
+        e.after = {{QStringLiteral("where"), where}};
+        if (auto r = AuditOutbox::record(m_c.db(), e, m_clock); !r)
+            return r.error();
+        return true;
+    });
+    if (!ok)
+        return ok.error();
+    account->failedAttempts = 0;
+    account->lockedUntil = 0;
+    result.account = *account;
+    spdlog::info("{} signed in as {} from {}", name.toStdString(),
+                 staffRoleName(account->role).toStdString(), where.toStdString());
+    return result;
+}
+
+Result<void> StaffService::recordFailure(const StaffAccount &account, const QString &where,
+                                         qint64 maxFailures, qint64 lockMs) const
+{
+    const qint64 now = m_clock.nowMs();
+    auto done = inTransaction(m_c.db(), Transaction::Mode::Immediate, [&]() -> Result<bool> {
+        // A lock that has run out starts a fresh count.
+        auto n = Sql::update(
+            m_c.db(),
+            QStringLiteral("UPDATE staff SET failed_attempts = CASE WHEN locked_until IS NOT NULL"
+                           " AND locked_until <= ? THEN 1 ELSE failed_attempts + 1 END,"
+                           " locked_until = CASE WHEN locked_until IS NOT NULL AND"
+                           " locked_until <= ? THEN NULL ELSE locked_until END,"
+                           " updated_at = ? WHERE id = ?"),
+            {now, now, now, account.id});
+        if (!n)
+            return n.error();
+        auto failures =
+            Sql::scalar(m_c.db(), QStringLiteral("SELECT failed_attempts FROM staff WHERE id = ?"),
+                        {account.id});
+        if (!failures)
+            return failures.error();
+        const qint64 count = failures->toLongLong();
+        AuditEvent e = staffEvent(account.actor(), QStringLiteral("login.failed"), account);
+        e.after = {{QStringLiteral("failed_attempts"), count}, {QStringLiteral("where"), where}};
+        e.reason = QStringLiteral("wrong_password");
+        if (auto r = AuditOutbox::record(m_c.db(), e, m_clock); !r)
+            return r.error();
+        if (count < maxFailures)
+            return false;
+        const qint64 until = now + lockMs;
+        auto l = Sql::update(
+            m_c.db(),
+            QStringLiteral("UPDATE staff SET locked_until = ?, failed_attempts = 0 WHERE id = ?"),
+            {until, account.id});
+        if (!l)
+            return l.error();
+        AuditEvent lock = staffEvent(Actor::system(QStringLiteral("auth")),
+                                     QStringLiteral("login.locked"), account);
+        lock.after = {{QStringLiteral("locked_until"), until},
+                      {QStringLiteral("failed_attempts"), count}};
+        lock.reason = QStringLiteral("too_many_failures");
+        if (auto r = AuditOutbox::record(m_c.db(), lock, m_clock); !r)
+            return r.error();
+        return true;
+    });
+    if (!done)
+        return done.error();
+    if (*done)
+        spdlog::warn("staff account {} locked after {} failed sign-ins",
+                     account.username.toStdString(), maxFailures);
+    else
+        spdlog::warn("sign-in refused for {}: wrong password", account.username.toStdString());
+    return {};
+}
+
+Result<void> StaffService::signOut(const StaffAccount &account, const QString &where) const
+{
+    AuditEvent e = staffEvent(account.actor(), QStringLiteral("logout"), account);
+    e.after = {{QStringLiteral("where"), where}};
+    auto r = AuditOutbox::record(m_c.db(), e, m_clock);
+    if (!r)
+        return r.error();
+    spdlog::info("{} signed out", account.username.toStdString());
+    return {};
+}
+
+} // namespace OncePay
