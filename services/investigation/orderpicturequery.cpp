@@ -18,6 +18,35 @@ qint64 ms(const QVariant &v)
     return v.isNull() ? 0 : v.toLongLong();
 }
 
+// The order's channel transactions, each with the channel that issued it (a transaction id is
+// unique only within its channel): the order's current one and its payments' (after
+// loadMoney; a new attempt after a rollback may be on another channel), at most 50.
+QList<std::pair<QString, QString>> transactionsOf(const OrderPicture &p)
+{
+    QList<std::pair<QString, QString>> txns;
+    auto add = [&txns](const QString &channel, const QString &txn) {
+        const std::pair<QString, QString> t{channel, txn};
+        if (!channel.isEmpty() && !txn.isEmpty() && !txns.contains(t) && txns.size() < 50)
+            txns << t;
+    };
+    add(p.order.channel, p.order.channelTxnId);
+    for (const PaymentRow &pay : std::as_const(p.payments))
+        add(pay.channel, pay.channelTxnId);
+    return txns;
+}
+
+// " OR (<channel> = ? AND <txn> = ?)" for each transaction, its values appended to `binds`.
+QString orTransactions(const QList<std::pair<QString, QString>> &txns, const QString &prefix,
+                       QVariantList *binds)
+{
+    QString sql;
+    for (const auto &[channel, txn] : txns) {
+        sql += QStringLiteral(" OR (%1channel = ? AND %1channel_txn_id = ?)").arg(prefix);
+        *binds << channel << txn;
+    }
+    return sql;
+}
+
 } // namespace
 
 Result<OrderPicture> OrderPictureQuery::load(const QString &orderId, const Actor &actor) const
@@ -41,7 +70,7 @@ Result<OrderPicture> OrderPictureQuery::load(const QString &orderId, const Actor
     if (!rejections)
         return rejections.error();
     p.rejections = *rejections;
-    for (auto step : {&OrderPictureQuery::loadMessages, &OrderPictureQuery::loadMoney,
+    for (auto step : {&OrderPictureQuery::loadMoney, &OrderPictureQuery::loadMessages,
                       &OrderPictureQuery::loadExceptions, &OrderPictureQuery::loadRecords})
         if (auto r = (this->*step)(&p); !r)
             return r.error();
@@ -63,13 +92,10 @@ Result<OrderPicture> OrderPictureQuery::load(const QString &orderId, const Actor
 Result<void> OrderPictureQuery::loadMessages(OrderPicture *p) const
 {
     // By the order reference the channel sent; refunds that name only the transaction are
-    // found by the order's transaction id.
-    QString where = QStringLiteral("m.order_ref = ?");
+    // found by the order's transactions (after loadMoney), each on its own channel.
     QVariantList binds{p->order.orderId};
-    if (!p->order.channelTxnId.isEmpty()) {
-        where += QStringLiteral(" OR m.channel_txn_id = ?");
-        binds << p->order.channelTxnId;
-    }
+    const QString where = QStringLiteral("m.order_ref = ?") +
+                          orTransactions(transactionsOf(*p), QStringLiteral("m."), &binds);
     auto q = m_c.queryKept(
         QStringLiteral("SELECT m.id, m.callback_id, m.channel, m.event_kind, m.channel_event_type,"
                        " m.attempt_ref, m.channel_txn_id, m.amount_minor, m.currency, m.status,"
@@ -163,23 +189,11 @@ Result<void> OrderPictureQuery::loadMoney(OrderPicture *p) const
 Result<void> OrderPictureQuery::loadExceptions(OrderPicture *p) const
 {
     // Reconciliation names a finding by its channel transaction, and by the order when it
-    // knew it: the order's id, its transaction and its payments' transactions (after
-    // loadMoney), bound as parameters.
-    QStringList txns;
-    if (!p->order.channelTxnId.isEmpty())
-        txns << p->order.channelTxnId;
-    for (const PaymentRow &pay : std::as_const(p->payments))
-        if (!pay.channelTxnId.isEmpty() && !txns.contains(pay.channelTxnId) && txns.size() < 50)
-            txns << pay.channelTxnId;
-    QString where = QStringLiteral("order_id = ?");
+    // knew it: the order's id, and its transactions (after loadMoney) each on its channel,
+    // bound as parameters.
     QVariantList binds{p->order.orderId};
-    if (txns.size() == 1)
-        where += QStringLiteral(" OR channel_txn_id = ?");
-    else if (txns.size() > 1)
-        where += QStringLiteral(" OR channel_txn_id IN (%1)")
-                     .arg(QStringList(txns.size(), QStringLiteral("?")).join(u", "));
-    for (const QString &t : std::as_const(txns))
-        binds << t;
+    const QString where =
+        QStringLiteral("order_id = ?") + orTransactions(transactionsOf(*p), QString(), &binds);
     auto q = m_c.queryKept(
         // The expected amount is the payment's, in its currency (for a currency mismatch not
         // the row's, which is the settlement's).

@@ -1,8 +1,9 @@
 #pragma once
 
 // Loads an OrderPicture: a handful of indexed reads by order id (and by the callback ids of
-// the order's messages for the audit rows), and the reconciliation exceptions by order id and
-// transaction — a scan of the discrepancies table, which has no index on either column yet.
+// the order's messages for the audit rows); callbacks and reconciliation exceptions also by
+// the order's channel transactions, each qualified by the channel that issued it (a
+// transaction id is unique only within its channel), through the indexes on the transaction.
 // Thread contract: the connection's thread.
 
 #include "core/actor.h"

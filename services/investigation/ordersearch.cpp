@@ -37,10 +37,14 @@ Order orderFrom(const QSqlQuery &q, int at)
 }
 
 // One branch per place an identifier can live, best kind first; each an exact, indexed
-// lookup that selects kOrderCols plus the matched value.
+// lookup that selects kOrderCols plus the matched value and the channel it belongs to. A
+// channel transaction id is unique only within its channel: a transaction branch answers with
+// the channel that holds it (the order's, the payment's or the callback's), so the same id on
+// two channels is two hits, each with its channel.
 struct Lookup {
     MatchKind kind;
     QString matched;
+    QString channel;   // of the matched value; the order's where the value has none
     QString fromWhere; // with one `?`, or five for the callback ids
     QString order;     // inside the branch, before its LIMIT
 };
@@ -50,33 +54,39 @@ const QList<Lookup> &lookups()
     static const QList<Lookup> all{
         {MatchKind::OrderId,
          QStringLiteral("o.order_id"),
+         QStringLiteral("o.channel"),
          QStringLiteral("FROM orders o WHERE o.order_id = ?"),
          {}},
         {MatchKind::ChannelTxn,
          QStringLiteral("o.channel_txn_id"),
+         QStringLiteral("o.channel"),
          QStringLiteral("FROM orders o WHERE o.channel_txn_id = ?"),
          {}},
         {MatchKind::ChannelTxn,
          QStringLiteral("p.channel_txn_id"),
+         QStringLiteral("p.channel"),
          QStringLiteral("FROM payments p JOIN orders o ON o.order_id = p.order_id WHERE "
                         "p.channel_txn_id = ?"),
          {}},
         {MatchKind::ChannelTxn,
          QStringLiteral("m.channel_txn_id"),
+         QStringLiteral("m.channel"),
          QStringLiteral("FROM callback_messages m JOIN orders o ON o.order_id = m.order_ref"
                         " WHERE m.channel_txn_id = ?"),
          {}},
         {MatchKind::CallbackId,
          QStringLiteral("m.callback_id"),
+         QStringLiteral("m.channel"),
          QStringLiteral("FROM callback_messages m JOIN orders o ON o.order_id = m.order_ref"
                         " WHERE m.callback_id IN (?, ?, ?, ?, ?)"),
          {}},
         {MatchKind::RequestId,
          QStringLiteral("i.request_id"),
+         QStringLiteral("o.channel"),
          QStringLiteral("FROM idempotency_records i JOIN orders o ON o.order_id = i.order_id"
                         " WHERE i.request_id = ?"),
          {}},
-        {MatchKind::CustomerRef, QStringLiteral("o.customer_ref"),
+        {MatchKind::CustomerRef, QStringLiteral("o.customer_ref"), QStringLiteral("o.channel"),
          QStringLiteral("FROM orders o WHERE o.customer_ref = ?"),
          QStringLiteral(" ORDER BY o.created_at DESC")},
     };
@@ -96,18 +106,20 @@ QString searchSql(int limit)
     QStringList branches;
     for (int i = 0; i < lookups().size(); ++i) {
         const Lookup &l = lookups()[i];
-        branches << QStringLiteral("SELECT * FROM (SELECT %1 AS k, %2, %3 AS mv %4%5 LIMIT %6) b%1")
+        branches << QStringLiteral(
+                        "SELECT * FROM (SELECT %1 AS k, %2, %3 AS mv, %4 AS mc %5%6 LIMIT %7) b%1")
                         .arg(i)
-                        .arg(kOrderCols, l.matched, l.fromWhere, l.order)
+                        .arg(kOrderCols, l.matched, l.channel, l.fromWhere, l.order)
                         .arg(limit);
     }
     return branches.join(QStringLiteral(" UNION ALL "));
 }
 
-// Callbacks that name no order: looked up only when no order matched. The term as a callback
+// Callbacks that name no order: looked up when no order matched, or when one matched by a
+// transaction (the same id on another channel is another transaction). The term as a callback
 // id (five ways, as above), as the order reference a callback names and as its transaction —
 // each an indexed lookup, the text bound — and kept if neither its order reference nor its
-// transaction belongs to an order or a payment.
+// transaction on its channel belongs to an order or a payment.
 QString unknownOrderSql(int limit)
 {
     return QStringLiteral(
@@ -117,9 +129,10 @@ QString unknownOrderSql(int limit)
                " WHERE (m.callback_id IN (?, ?, ?, ?, ?) OR m.order_ref = ? OR"
                " m.channel_txn_id = ?)"
                " AND NOT EXISTS (SELECT 1 FROM orders o WHERE o.order_id = m.order_ref)"
-               " AND NOT EXISTS (SELECT 1 FROM orders o WHERE o.channel_txn_id = m.channel_txn_id)"
-               " AND NOT EXISTS (SELECT 1 FROM payments p WHERE"
-               " p.channel_txn_id = m.channel_txn_id)"
+               " AND NOT EXISTS (SELECT 1 FROM orders o WHERE o.channel = m.channel"
+               " AND o.channel_txn_id = m.channel_txn_id)"
+               " AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.channel = m.channel"
+               " AND p.channel_txn_id = m.channel_txn_id)"
                " ORDER BY m.received_at DESC, m.id DESC LIMIT %1")
         .arg(limit);
 }
@@ -173,11 +186,13 @@ Result<QList<OrderHit>> OrderSearch::search(const QString &rawTerm, const Actor 
         OrderHit hit;
     };
     QList<Row> rows;
-    for (QSqlQuery &r = **q; r.next();)
-        rows.append({r.value(0).toInt(), OrderHit{orderFrom(r, 1),
-                                                  lookups().at(r.value(0).toInt()).kind,
-                                                  r.value(14).toString(),
-                                                  {}}});
+    for (QSqlQuery &r = **q; r.next();) {
+        const MatchKind kind = lookups().at(r.value(0).toInt()).kind;
+        OrderHit hit{orderFrom(r, 1), kind, r.value(14).toString(), {}, {}};
+        if (kind == MatchKind::ChannelTxn || kind == MatchKind::CallbackId)
+            hit.matchedChannel = r.value(15).toString();
+        rows.append({r.value(0).toInt(), hit});
+    }
     // The best kind first, then the newest order; each order once, under its best kind.
     std::stable_sort(rows.begin(), rows.end(), [](const Row &a, const Row &b) {
         if (a.branch != b.branch)
@@ -196,14 +211,17 @@ Result<QList<OrderHit>> OrderSearch::search(const QString &rawTerm, const Actor 
         seen.insert(r.hit.order.orderId);
         hits << r.hit;
     }
-    if (!hits.isEmpty())
+    const bool byTransaction = std::any_of(hits.cbegin(), hits.cend(), [](const OrderHit &h) {
+        return h.matchedBy == MatchKind::ChannelTxn;
+    });
+    if ((!hits.isEmpty() && !byTransaction) || hits.size() >= limit)
         return hits;
     QVariantList unknownBinds = callbackIds;
     unknownBinds << term << term;
     auto u = m_c.queryKept(unknownOrderSql(limit), unknownBinds);
     if (!u)
         return u.error();
-    for (QSqlQuery &r = **u; r.next();) {
+    for (QSqlQuery &r = **u; r.next() && hits.size() < limit;) {
         OrderHit hit;
         hit.matchedBy = MatchKind::UnknownOrderCallback;
         UnknownOrderCallback &c = hit.callback;
@@ -220,6 +238,7 @@ Result<QList<OrderHit>> OrderSearch::search(const QString &rawTerm, const Actor 
             c.lastError = r.value(8).toString();
         c.receivedAt = r.value(10).toLongLong();
         hit.matchedValue = c.callbackId;
+        hit.matchedChannel = c.channel;
         hits << hit;
     }
     return hits;

@@ -13,9 +13,9 @@
 
 namespace OncePay {
 
-// UnknownOrderCallback: no order matches, but a stored callback does (by its id, the order
-// reference it names or its transaction) and names an order that does not exist — a dead
-// letter of a ghost order, say. The hit carries the callback, not an order.
+// UnknownOrderCallback: a stored callback matches (by its id, the order reference it names or
+// its transaction) and names an order that does not exist — a dead letter of a ghost order,
+// say. The hit carries the callback, not an order.
 enum class MatchKind {
     OrderId,
     CustomerRef,
@@ -46,14 +46,20 @@ struct OrderHit {
     Order order; // empty for MatchKind::UnknownOrderCallback
     MatchKind matchedBy = MatchKind::OrderId;
     QString matchedValue;
+    // The channel the matched transaction or callback belongs to (a transaction id is unique
+    // only within its channel: the order's, the payment's or the callback's); empty for the
+    // other kinds.
+    QString matchedChannel;
     UnknownOrderCallback callback; // only for MatchKind::UnknownOrderCallback
 };
 
 // Whether a match by `kind` names its order for good: an order id, a channel transaction, a
 // callback and an idempotency request each belong to one order once written, so an answer
-// found by one of them a moment ago is still the answer. A customer reference is not (the
-// customer may order again), nor is "nothing matches" (the order may arrive), nor a callback
-// for an unknown order (it names no order; the order may yet arrive).
+// found by one of them a moment ago is still the answer. (A transaction id is unique only
+// within its channel: a single hit by one is the only holder found; another channel's holder
+// arriving within a look-ahead's freshness is not worth a read at every search.) A customer
+// reference is not (the customer may order again), nor is "nothing matches" (the order may
+// arrive), nor a callback for an unknown order (it names no order; the order may yet arrive).
 constexpr bool matchNamesOneOrderForGood(MatchKind kind)
 {
     return kind != MatchKind::CustomerRef && kind != MatchKind::UnknownOrderCallback;
@@ -69,11 +75,14 @@ public:
 
     // Distinct orders, best match first (order id, then transaction, callback, request,
     // customer), newest first within a kind, at most `limit`; one statement for all kinds,
-    // kept prepared on the calling thread's connection. When no order matches, a second
-    // statement looks for stored callbacks whose id, order reference or transaction is the
-    // term and that name no existing order: those come back as UnknownOrderCallback hits,
-    // newest first (never mixed with order hits). An empty or overlong term is
-    // ErrorCode::Invalid.
+    // kept prepared on the calling thread's connection. A transaction hit carries the channel
+    // that holds the transaction: the same id on two channels gives both orders, each with its
+    // channel. When no order matches, or one matched by a transaction, a second statement
+    // looks for stored callbacks whose id, order reference or transaction (on the callback's
+    // channel) is the term and that name no existing order: those come back as
+    // UnknownOrderCallback hits, newest first, after the order hits (so a transaction an order
+    // holds on one channel and a ghost order's callback holds on another are both answered).
+    // An empty or overlong term is ErrorCode::Invalid.
     // Requires Action::ReadOrders.
     Result<QList<OrderHit>> search(const QString &term, const Actor &actor, int limit = 200) const;
 

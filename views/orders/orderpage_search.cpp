@@ -81,34 +81,59 @@ void OrderPage::showHits(const QString &term, const Result<QList<OrderHit>> &r)
         Q_EMIT searched(0);
         return;
     }
-    // No order, but callbacks that name one which does not exist (a ghost order's dead
-    // letters): said as such, not as "nothing found" — the service never mixes them with
-    // order hits.
-    if (!r->isEmpty() && r->first().matchedBy == MatchKind::UnknownOrderCallback) {
+    // Orders first; after them, callbacks that name an order which does not exist (a ghost
+    // order's dead letters) — alone, or beside orders found by a transaction id that another
+    // channel also carries (OrderSearch::search).
+    QList<OrderHit> orders, unknown;
+    for (const OrderHit &h : *r) {
+        if (h.matchedBy == MatchKind::UnknownOrderCallback) {
+            unknown << h;
+            continue;
+        }
+        orders << h;
+        // A transaction id is unique only within its channel: the hit says whose it is. (The
+        // hit list's own column would be the better home; it is OrderHitModel's.)
+        if (h.matchedBy == MatchKind::ChannelTxn && !h.matchedChannel.isEmpty())
+            orders.last().matchedValue =
+                tr("%1 on %2", "transaction id on channel").arg(h.matchedValue, h.matchedChannel);
+    }
+    // No order: said as such, not as "nothing found".
+    if (orders.isEmpty() && !unknown.isEmpty()) {
         m_hits->setRows({});
         m_hitTable->hide();
         showNoOrder();
-        setStatus(unknownOrderText(*r), true);
+        setStatus(unknownOrderText(unknown), true);
         Q_EMIT searched(0);
         return;
     }
-    m_hits->setRows(*r);
-    m_hitTable->setVisible(r->size() > 1);
-    if (r->size() > 1) // a single hit opens at once; its list stays hidden
+    // Beside a ghost order's callback a single order is not opened at once: the reader
+    // chooses, having read both.
+    const bool choose = orders.size() > 1 || !unknown.isEmpty();
+    m_hits->setRows(orders);
+    m_hitTable->setVisible(choose);
+    if (choose) // a single hit opens at once; its list stays hidden
         m_hitTable->resizeColumnsToContents();
-    if (r->isEmpty()) {
+    if (orders.isEmpty()) {
         showNoOrder();
         setStatus(tr("No order matches “%1”.").arg(term), true);
-    } else if (r->size() > 1) {
+    } else if (!unknown.isEmpty()) {
         showNoOrder();
-        setStatus(tr("%n orders match; choose one.", nullptr, int(r->size())));
+        setStatus(tr("%n order(s) match “%1”; choose one. It also matches callbacks for"
+                     " orders that do not exist:",
+                     nullptr, int(orders.size()))
+                          .arg(term) +
+                      QLatin1Char('\n') + unknownOrderText(unknown),
+                  true);
+    } else if (orders.size() > 1) {
+        showNoOrder();
+        setStatus(tr("%n orders match; choose one.", nullptr, int(orders.size())));
     }
-    Q_EMIT searched(int(r->size()));
+    Q_EMIT searched(int(orders.size()));
     // A single hit opens at once — after the search has answered: asking for the order wakes
     // a pool thread, which took the GUI thread's CPU for up to 1 ms before `searched` was
     // emitted.
-    if (r->size() == 1)
-        openOrder(r->first().order.orderId);
+    if (!choose && orders.size() == 1)
+        openOrder(orders.first().order.orderId);
 }
 
 QString OrderPage::unknownOrderText(const QList<OrderHit> &hits)

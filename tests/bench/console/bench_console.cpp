@@ -10,6 +10,7 @@
 //   oncepay_bench_console [--n 1000000] [--runs 5] [--dir DIR]
 
 #include "consolebenchdata.h"
+#include "consolebenchstatements.h"
 
 #include "auth/staffaccount.h"
 #include "common/backgroundquery.h"
@@ -18,7 +19,6 @@
 #include "db/connection.h"
 #include "db/migrator.h"
 #include "db/sql.h"
-#include "investigation/dashboardquery.h"
 #include "investigation/orderpicturequery.h"
 #include "investigation/ordersearch.h"
 #include "investigation/stuckmodel.h"
@@ -133,113 +133,12 @@ double waitFor(const std::function<bool()> &done, QElapsedTimer &t, int timeoutM
     return t.nsecsElapsed() / 1e6;
 }
 
-const QString kOrderCols =
-    QStringLiteral("o.order_id, o.customer_ref, o.amount_minor, o.currency, o.state, o.version, "
-                   "o.current_request_id, o.channel, o.channel_txn_id, o.state_reason, o.paid_at, "
-                   "o.created_at, o.updated_at");
-
-// The stuck list's statements as the stuck page runs them (StuckQuery with thresholds 300 s
-// and 600 s, the ops_settings defaults, and the fix rule's setting): per kind a COUNT and,
-// with `rows`, the oldest 10,000.
-QList<std::pair<QString, QVariantList>> stuckStatements(qint64 now, bool rows)
+// The raw statements, failing loudly.
+Statements orDie(const Result<Statements> &statements)
 {
-    const qint64 cut = now - 300 * 1000, idemCut = now - 600 * 1000;
-    const QString cols = "m.id, m.order_ref, m.callback_id, m.channel, m.status, %1,"
-                         " m.attempts, m.last_error, m.amount_minor, m.currency, m.lease_until";
-    QList<std::pair<QString, QVariantList>> statements{
-        {"SELECT setting_key, setting_value FROM ops_settings", {}},
-        // the fix rule's clock-skew allowance, read with the rows (FixSettings::leaseSkewMs)
-        {"SELECT setting_value FROM ops_settings WHERE setting_key = ?",
-         {QStringLiteral("fixes.lease_skew_ms")}}};
-    const QString pendingSince =
-        "(CASE WHEN m.status = 'pending' THEN m.updated_at ELSE m.received_at END)";
-    const QList<std::tuple<QString, QString, QString, QVariantList>> kinds{
-        {cols.arg(pendingSince),
-         "FROM callback_messages m WHERE m.status IN ('pending',"
-         " 'failed') AND m.received_at < ? AND " +
-             pendingSince + " < ?",
-         pendingSince,
-         {cut, cut}},
-        {cols.arg("m.updated_at"),
-         "FROM callback_messages m WHERE m.status = 'processing'"
-         " AND m.updated_at < ? AND m.lease_until >= ?",
-         "m.updated_at",
-         {cut, now}},
-        {cols.arg("m.lease_until"),
-         "FROM callback_messages m WHERE m.status = 'processing'"
-         " AND m.lease_until < ? AND m.lease_until < ?",
-         "m.lease_until",
-         {now, now}},
-        {"d.id, m.order_ref, d.callback_id, m.channel, m.status, d.created_at, d.attempts,"
-         " d.reason, m.amount_minor, m.currency, m.lease_until",
-         "FROM dead_letters d JOIN callback_messages m ON m.id = d.message_id WHERE"
-         " m.status = 'dead' AND d.requeued_at IS NULL AND d.created_at < ?",
-         "d.created_at",
-         {now}},
-        {"i.request_id, i.order_id, NULL, NULL, i.operation, i.created_at, 0, i.outcome,"
-         " NULL, NULL, NULL",
-         "FROM idempotency_records i WHERE i.status = 0 AND i.created_at < ? AND EXISTS"
-         " (SELECT 1 FROM orders o WHERE o.order_id = i.order_id AND o.version ="
-         " i.expected_version)",
-         "i.created_at",
-         {idemCut}},
-        {"r.id, r.order_id, r.callback_id, r.channel, 'refund_due', r.created_at, 0,"
-         " r.reason, r.amount_minor, r.currency, NULL",
-         "FROM refund_obligations r WHERE r.resolved_at IS NULL AND r.created_at < ?",
-         "r.created_at",
-         {now}},
-        {"o.order_id, o.order_id, NULL, o.channel, o.state, o.updated_at, 0,"
-         " o.state_reason, o.amount_minor, o.currency, NULL",
-         "FROM orders o WHERE o.state IN ('paying', 'paid_unconfirmed') AND o.updated_at < "
-         "?",
-         "o.updated_at",
-         {cut}}};
-    for (const auto &[select, from, order, binds] : kinds) {
-        statements.append({"SELECT COUNT(*) " + from, binds});
-        if (rows)
-            statements.append(
-                {"SELECT " + select + " " + from + " ORDER BY " + order + " LIMIT 10000", binds});
-    }
-    return statements;
-}
-
-// The dashboard's statements as DashboardQuery runs them for the page's default range (the
-// 30 days up to the latest callback): the latest callback, the callbacks per bucket, the
-// rejections per bucket, message statuses in the range, orders by state, the stuck counts
-// (settings + 7 COUNTs) and the open discrepancies.
-QList<std::pair<QString, QVariantList>> dashboardStatements(const QSqlDatabase &db)
-{
-    auto latest = Sql::scalar(db, QStringLiteral("SELECT MAX(received_at) FROM callback_messages"));
-    if (!latest)
-        die(latest.error().message);
-    const TimeRange range =
-        DashboardQuery::rangeEndingAt(latest->toLongLong(), 30 * 24 * 3600 * 1000LL);
-    const qint64 from = range.fromMs, to = range.toMs, size = DashboardQuery::bucketFor(range);
-    auto bucket = [&](const char *column) {
-        return QStringLiteral("((%1 - %2) / %3)").arg(QLatin1String(column)).arg(from).arg(size);
-    };
-    QList<std::pair<QString, QVariantList>> statements{
-        {"SELECT MAX(received_at) FROM callback_messages", {}},
-        {"SELECT " + bucket("received_at") +
-             ", COUNT(*), SUM(CASE WHEN status = 'skipped' THEN 1 ELSE 0 END) FROM"
-             " callback_messages WHERE received_at >= ? AND received_at < ? GROUP BY 1",
-         {from, to}},
-        {"SELECT " + bucket("created_at") +
-             ", COUNT(*) FROM ingest_rejections WHERE created_at >= ? AND created_at < ? GROUP BY"
-             " 1",
-         {from, to}},
-        {"SELECT status, COUNT(*) FROM callback_messages WHERE received_at >= ? AND received_at"
-         " < ? GROUP BY status ORDER BY status",
-         {from, to}},
-        {"SELECT state, COUNT(*) FROM orders GROUP BY state ORDER BY state", {}}};
-    statements += stuckStatements(QDateTime::currentMSecsSinceEpoch(), false);
-    statements.append(std::pair<QString, QVariantList>{
-        "SELECT channel, COALESCE(currency, ''), COUNT(*), SUM(CASE WHEN kind ="
-        " 'currency_mismatch' THEN ABS(COALESCE(actual_minor, 0)) ELSE ABS(COALESCE(expected_minor,"
-        " 0) - COALESCE(actual_minor, 0)) END) FROM discrepancies WHERE status = 'open' GROUP BY"
-        " channel, COALESCE(currency, '') ORDER BY channel, 2",
-        QVariantList{}});
-    return statements;
+    if (!statements)
+        die(statements.error().message);
+    return *statements;
 }
 
 } // namespace
@@ -310,7 +209,7 @@ int main(int argc, char *argv[])
         auto it =
             std::find_if(rows.begin(), rows.end(), [&](const Row &r) { return r.name == name; });
         if (it == rows.end()) {
-            rows.append(Row{name, raw, {}, {}, {}});
+            rows.append(Row{name, raw, {}, {}, {}, {}});
             it = rows.end() - 1;
         }
         it->program.push_back(program);
@@ -387,7 +286,7 @@ int main(int argc, char *argv[])
                  gap);
             keep("first window's dashboard loaded and painted",
                  "open + schema version + its 15 statements", dash,
-                 rawOpen + rawMs(db, dashboardStatements(db)), dashGap);
+                 rawOpen + rawMs(db, orDie(dashboardStatements(db))), dashGap);
         }
 
         // 1b. The dashboard page on its own (no main window around it), same load.
@@ -404,7 +303,7 @@ int main(int argc, char *argv[])
             const double alone = waitFor([&] { return loaded.count() > 0; }, d);
             const double gap = heartbeat.maxGapMs();
             keep("dashboard page alone, loaded", "its 15 statements", alone,
-                 rawMs(db, dashboardStatements(db)), gap);
+                 rawMs(db, orDie(dashboardStatements(db))), gap);
         }
 
         // 1c. The floor of any background read: an empty task through runBackgroundQuery (a
@@ -436,31 +335,13 @@ int main(int argc, char *argv[])
         page.resize(1200, 800);
         page.show();
         (void)QTest::qWaitForWindowExposed(&page);
-        const QList<std::tuple<QString, QString, QString>> searches{
-            {"order id", data.orderId,
-             "SELECT " + kOrderCols + " FROM orders o WHERE o.order_id = ?"},
-            {"customer", data.customerRef,
-             "SELECT " + kOrderCols +
-                 " FROM orders o WHERE o.customer_ref = ? ORDER BY o.created_at DESC"},
-            {"channel transaction", data.channelTxnId,
-             "SELECT " + kOrderCols +
-                 " FROM payments p JOIN orders o ON o.order_id = p.order_id"
-                 " WHERE p.channel_txn_id = ?"},
-            {"callback", data.callbackId,
-             "SELECT " + kOrderCols +
-                 " FROM callback_messages m JOIN orders o ON o.order_id ="
-                 " m.order_ref WHERE m.callback_id = ?"},
-            {"idempotency request", data.requestId,
-             "SELECT " + kOrderCols +
-                 " FROM idempotency_records i JOIN orders o ON o.order_id ="
-                 " i.order_id WHERE i.request_id = ?"},
-        };
+        const QList<ConsoleBenchSearch> searches = searchStatements(data);
         // Each term is pasted into the box (as agents bring an id from a ticket or an email),
         // then Return: once when the page has looked the pasted text up (what a person's reach
         // for Return leaves time for), once at once in the same turn, the lookup still on its
         // way.
         for (const bool atOnce : {false, true}) {
-            for (const auto &[kind, term, sql] : searches) {
+            for (const auto &[kind, term, rawLabel, statements] : searches) {
                 if (!step("search"))
                     break;
                 QLineEdit *box = page.searchBox();
@@ -504,12 +385,12 @@ int main(int argc, char *argv[])
                 settle.start();
                 if (searched.first().first().toInt() == 1)
                     waitFor([&] { return opened.count() > 0; }, settle);
-                const double raw = rawMs(db, {{sql, {term}}});
+                const double raw = rawMs(db, statements);
                 const QString searchTerm = term;
                 keep((atOnce ? "search, Return at once after pasting: "
                              : "search, Return after the paste was looked up: ") +
                          kind,
-                     "one indexed SELECT", program, raw, gap,
+                     rawLabel, program, raw, gap,
                      serviceMs([&] { return OrderSearch(*warm).search(searchTerm, actor).ok(); }));
             }
         }
@@ -520,47 +401,20 @@ int main(int argc, char *argv[])
         //    order of the same shape not shown before in this process (other ids, times and
         //    amounts: nothing on the page or in its caches is the same text), a different one
         //    in each run.
-        // The statements the order page needs for one order (OrderPictureQuery's reads).
-        auto orderStatements = [](const QString &orderId, const QString &txnId) {
-            const QVariantList id{orderId};
-            return QList<std::pair<QString, QVariantList>>{
-                {"SELECT " + kOrderCols + " FROM orders o WHERE o.order_id = ?", id},
-                {"SELECT * FROM order_transitions WHERE order_id = ? ORDER BY new_version", id},
-                {"SELECT * FROM transition_rejections WHERE order_id = ? ORDER BY created_at", id},
-                {"SELECT m.*, d.reason, d.created_at, d.id FROM callback_messages m LEFT JOIN"
-                 " dead_letters d ON d.message_id = m.id WHERE m.order_ref = ? OR"
-                 " m.channel_txn_id = ? ORDER BY m.received_at, m.id",
-                 {orderId, txnId}},
-                {"SELECT p.*, m.payment_id FROM payments p LEFT JOIN settlement_matches m ON"
-                 " m.payment_id = p.id WHERE p.order_id = ? ORDER BY p.captured_at, p.id",
-                 id},
-                {"SELECT * FROM ledger_entries WHERE order_id = ? ORDER BY created_at, id", id},
-                {"SELECT * FROM refund_obligations WHERE order_id = ? ORDER BY created_at, id", id},
-                // its reconciliation exceptions, by order and transaction (0008's indexes),
-                // each with its payment's currency
-                {"SELECT d.*, (SELECT MIN(p.currency) FROM payments p WHERE p.channel ="
-                 " d.channel AND p.channel_txn_id = d.channel_txn_id) FROM discrepancies d"
-                 " WHERE order_id = ? OR channel_txn_id = ? ORDER BY opened_at, id",
-                 {orderId, txnId}},
-                {"SELECT * FROM idempotency_records WHERE order_id = ? ORDER BY created_at, id",
-                 id},
-                {"SELECT status, callback_id, created_at FROM purchase_orders WHERE order_id = ?",
-                 id},
-                {"SELECT status, callback_id, created_at FROM logistics_orders WHERE order_id = ?",
-                 id},
-                // the fixes proposed for it (FixService::list, with their decisions)
-                {"SELECT * FROM fix_requests WHERE ((target_kind = 'order' AND target_id = ?) OR"
-                 " change_json LIKE ?) ORDER BY id DESC LIMIT 200",
-                 {orderId, QStringLiteral("%\"order_id\":\"%1\"%").arg(orderId)}}};
+        // The statements the order page needs for one order (consolebenchstatements.h).
+        // Its transactions are read through the connection that brings its pages into the
+        // file cache (below), so that neither side finds them in its own SQLite cache.
+        auto orderStatements = [&touch](const QString &orderId) {
+            auto txns = orderTransactions(touch->db(), orderId);
+            if (!txns)
+                die(txns.error().message);
+            return orderPageStatements(orderId, *txns);
         };
         const QString otherId = QStringLiteral("ord-%1").arg(
             data.orderId.mid(4).toLongLong() + 100 * (run + 1), 8, 10, QLatin1Char('0'));
-        const QString otherTxn = QStringLiteral("txn-") + otherId.mid(4);
-        for (const auto &[name, orderId, txnId] :
-             {std::tuple{QStringLiteral("order on the page read again (unchanged)"), data.orderId,
-                         data.channelTxnId},
-              std::tuple{QStringLiteral("open another order page, not shown before"), otherId,
-                         otherTxn}}) {
+        for (const auto &[name, orderId] :
+             {std::pair{QStringLiteral("order on the page read again (unchanged)"), data.orderId},
+              std::pair{QStringLiteral("open another order page, not shown before"), otherId}}) {
             if (!step("order"))
                 break;
             // The order's pages brought into the OS's file cache first, through a connection
@@ -569,7 +423,8 @@ int main(int argc, char *argv[])
             // read before while the raw statements, measured after it, found its pages in
             // memory. Now both start with the pages in memory and none in their own SQLite
             // cache.
-            (void)rawMs(touch->db(), orderStatements(orderId, txnId));
+            const Statements statements = orderStatements(orderId);
+            (void)rawMs(touch->db(), statements);
             settle();
             QSignalSpy opened(&page, &OrderPage::orderLoaded);
             heartbeat.reset();
@@ -582,7 +437,7 @@ int main(int argc, char *argv[])
             const double gap = heartbeat.maxGapMs();
             if (page.picture().order.orderId != orderId || page.picture().timeline.isEmpty())
                 die("order " + orderId + " did not load");
-            const double raw = rawMs(db, orderStatements(orderId, txnId));
+            const double raw = rawMs(db, statements);
             const QString loadId = orderId;
             keep(name, "its 12 SELECTs", program, raw, gap,
                  serviceMs([&] { return OrderPictureQuery(*warm).load(loadId, actor).ok(); }));
