@@ -128,7 +128,14 @@ QString formatAmount(qint64 minor, int exp)
 
 QString format(qint64 minor, const QString &code)
 {
-    return formatAmount(minor, exponent(code).value_or(2)) + u' ' + code;
+    if (const auto exp = exponent(code))
+        return formatAmount(minor, *exp) + u' ' + code;
+    // A guessed exponent would show 12345 as 123.45 for a currency with none and as 12.345
+    // for one with three: the count itself, said to be one.
+    const QString count = formatAmount(minor, 0);
+    if (code.trimmed().isEmpty())
+        return count + QStringLiteral(" minor units (no currency)");
+    return QStringLiteral("%1 %2 minor units (unknown currency)").arg(count, code.left(8));
 }
 
 } // namespace OncePay::Currency

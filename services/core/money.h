@@ -34,7 +34,11 @@ bool isKnown(const QString &code);
 // when `allowGrouping` (settlement reports use them, webhook JSON never does).
 Result<qint64> parseDecimal(const QString &text, const QString &code, bool allowGrouping = false);
 
-// "21.12 USD"-style rendering without a currency symbol; exact for every amount.
+// "21.12 USD"-style rendering without a currency symbol; exact for every amount. A code
+// OncePay does not know is never given a decimal point: "12345 XYZ minor units (unknown
+// currency)", and "12345 minor units (no currency)" for none. Unknown codes are refused where
+// they could enter (ingest and every channel's parser, order creation, settlement and fee
+// files), so they reach this only from rows written around those doors.
 QString format(qint64 minor, const QString &code);
 QString formatAmount(qint64 minor, int exponent);
 

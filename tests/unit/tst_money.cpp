@@ -88,9 +88,24 @@ private Q_SLOTS:
         QCOMPARE(Currency::format(-105, "EUR"), QStringLiteral("-1.05 EUR"));
         QCOMPARE(Currency::format(1234, "KWD"), QStringLiteral("1.234 KWD"));
         QCOMPARE(Currency::format(35300, "CNY"), QStringLiteral("353.00 CNY"));
-        // A code OncePay does not know (none gets into the database: amounts in it are refused)
-        // is shown with two decimals, the most common exponent.
-        QCOMPARE(Currency::format(12345, "XXX"), QStringLiteral("123.45 XXX"));
+        // A code OncePay does not know (none gets into the database through OncePay: amounts
+        // in it are refused) is shown as the count of minor units it is, with no decimal point
+        // guessed: 12345 could be 123.45, 12.345 or 12345 of it.
+        QCOMPARE(Currency::format(12345, "XXX"),
+                 QStringLiteral("12345 XXX minor units (unknown currency)"));
+        QCOMPARE(Currency::format(-5, "ABC"),
+                 QStringLiteral("-5 ABC minor units (unknown currency)"));
+        QCOMPARE(Currency::format(1234, "usd"), // codes are upper case; this one is no code
+                 QStringLiteral("1234 usd minor units (unknown currency)"));
+        QCOMPARE(Currency::format(2100, QString()),
+                 QStringLiteral("2100 minor units (no currency)"));
+        QCOMPARE(Currency::format(std::numeric_limits<qint64>::min(), "ZZZ"),
+                 QStringLiteral("-9223372036854775808 ZZZ minor units (unknown currency)"));
+        // A very long code is cut, not shown whole (it came from somewhere unchecked).
+        QCOMPARE(Currency::format(7, QString(40, u'Q')),
+                 QStringLiteral("7 QQQQQQQQ minor units (unknown currency)"));
+        for (const QString code : {"XXX", "ABC", "", "EURO"})
+            QVERIFY2(!Currency::format(123456, code).contains(u'.'), qPrintable(code));
         QCOMPARE(Currency::formatAmount(std::numeric_limits<qint64>::min(), 2),
                  QStringLiteral("-92233720368547758.08"));
     }
