@@ -10,6 +10,7 @@
 #include "db/sql.h"
 #include "db/transaction.h"
 #include "lockwait.h"
+#include "sqlitelockwatch.h"
 
 #include <QDeadlineTimer>
 #include <QScopeGuard>
@@ -155,12 +156,15 @@ inline qint64 refusals(const Connection &c, const QString &step, const QString &
 // Another console's change, not committed yet: it holds root-admin's row (as requireCurrent
 // does for root-admin, by primary key) and runs `firstSql`. Meanwhile `second` runs on a connection
 // of its own; it must wait for the first change's locks (`*waited`) and then see that change.
-// Answers what `second` answered. On PostgreSQL and MariaDB `*waited` says the server
-// reported the second session waiting on a lock while the first held its locks (not merely
-// that the second had not finished by some time); SQLite reports no such thing, so there it
-// says the second had begun and answered only after the first committed (its immediate
-// transaction lets no other write begin). The second's thread is always joined before this
-// returns, after the first change ended (committed, or rolled back on a failure).
+// Answers what `second` answered. `*waited` says the database reported the second waiting on a
+// lock while the first held its locks (not merely that the second had not finished by some
+// time): on PostgreSQL and MariaDB the server reports the session waiting on a lock (the row
+// locks the service takes, in its order); on SQLite, which has no row locks, SQLite called the
+// second connection's busy handler — it found the database's write lock, held by the first
+// change's immediate transaction. Every staff change begins an immediate transaction, so there
+// it holds whatever order the service locks rows in; that order is checked on PostgreSQL and
+// MariaDB only (a line in the test's output says so). The second's thread is always joined
+// before this returns, after the first change ended (committed, or rolled back on a failure).
 inline Result<StaffAccount> whenTwoChangesMeet(
     const Connection &c, const ConnectionProfile &profile, const Clock &clock, const char *firstSql,
     const std::function<Result<StaffAccount>(const StaffService &)> &second, bool *waited)
@@ -181,18 +185,15 @@ inline Result<StaffAccount> whenTwoChangesMeet(
         return r.error();
     Result<StaffAccount> answer =
         makeError(ErrorCode::Internal, QStringLiteral("the second change did not run"));
-    std::atomic<bool> begun = false;
-    std::atomic<bool> firstEnded = false;
-    std::atomic<bool> answeredAfterFirst = false;
+    SqliteLockWatch sqliteLock; // SQLite: whether the second found the write lock
     std::unique_ptr<QThread> other(QThread::create([&] {
         auto c2 = Connection::open(profile, QStringLiteral("second"));
         if (!c2) {
             answer = c2.error();
             return;
         }
-        begun = true;
+        sqliteLock.watch(*c2);
         answer = second(StaffService(*c2, clock));
-        answeredAfterFirst = firstEnded.load();
     }));
     // Whatever happens below, the first change ends before the thread is joined (else the
     // second would wait for it for ever), and the thread is joined before anything it
@@ -200,26 +201,23 @@ inline Result<StaffAccount> whenTwoChangesMeet(
     auto join = qScopeGuard([&] {
         if (first.active())
             first.rollback();
-        firstEnded = true;
         other->wait();
     });
     other->start();
     if (c.dialect() == Dialect::Sqlite) {
-        QDeadlineTimer deadline(20000);
-        while (!begun && !other->isFinished() && !deadline.hasExpired())
-            QThread::msleep(10);
-        QThread::msleep(200); // a chance to reach the write lock; proven only by the order
+        *waited = sqliteLock.waitUntilMet(20000);
+        qInfo("whenTwoChangesMeet on SQLite: the second change %s the database's write lock (the "
+              "first's immediate transaction); SQLite has no row locks, so the order the service "
+              "locks rows in is checked on PostgreSQL and MariaDB only",
+              *waited ? "waited for" : "did not meet");
     } else {
         *waited = aSessionWaitsOnALock(profile, 20000);
     }
-    firstEnded = true;
     auto committed = first.commit();
     join.dismiss();
     if (first.active())
         first.rollback();
     other->wait();
-    if (c.dialect() == Dialect::Sqlite)
-        *waited = begun && answeredAfterFirst;
     if (!committed)
         return committed.error();
     return answer;
