@@ -92,6 +92,8 @@ QString discrepancyKind(const QString &code)
 {
     if (code == u"not_settled")
         return tr("Paid, not settled");
+    if (code == u"refund_not_settled")
+        return tr("Refunded, not settled");
     if (code == u"unknown_settlement")
         return tr("Settled, unknown to us");
     if (code == u"amount_mismatch")

@@ -68,8 +68,8 @@ Result<QList<DiscrepancyRow>> ReconciliationDesk::discrepancies(const Discrepanc
     // expression for the column, the age filter and the order.
     const QString agedFrom = QStringLiteral(
         "COALESCE(CASE"
-        " WHEN d.kind IN ('not_settled', 'amount_mismatch')"
-        "  AND d.discrepancy_key LIKE '%:refund' THEN p.refunded_at"
+        " WHEN d.kind = 'refund_not_settled' THEN p.refunded_at"
+        " WHEN d.kind = 'amount_mismatch' AND d.discrepancy_key LIKE '%:refund' THEN p.refunded_at"
         " WHEN d.kind IN ('not_settled', 'amount_mismatch', 'fee_mismatch', 'currency_mismatch')"
         "  THEN p.captured_at"
         " WHEN d.kind IN ('unknown_settlement', 'duplicate_settlement') THEN l.settled_at"
@@ -82,7 +82,7 @@ Result<QList<DiscrepancyRow>> ReconciliationDesk::discrepancies(const Discrepanc
         " fs.note, d.evidence_sha256, d.detail, d.opened_at, d.closed_at,"
         " l.id, l.kind, l.gross_minor, l.fee_minor, l.net_minor, l.currency, l.settled_at,"
         " p.order_id, p.amount_minor, p.currency, p.status, p.captured_at, o.state,"
-        " (SELECT f.id FROM fix_requests f WHERE f.open_target = %1), %2"
+        " (SELECT f.id FROM fix_requests f WHERE f.open_target = %1), %2, p.refunded_at"
         " FROM discrepancies d"
         " LEFT JOIN settlement_lines l ON l.id = d.settlement_line_id"
         " LEFT JOIN payments p ON p.channel = d.channel AND p.channel_txn_id = d.channel_txn_id"
@@ -166,6 +166,7 @@ Result<QList<DiscrepancyRow>> ReconciliationDesk::discrepancies(const Discrepanc
             d.payment.status = q->value(27).toString();
             d.payment.capturedAt = q->value(28).toLongLong();
             d.payment.orderState = q->value(29).toString();
+            d.payment.refundedAt = q->value(32).toLongLong();
             if (d.orderId.isEmpty())
                 d.orderId = d.payment.orderId;
         }
@@ -200,6 +201,12 @@ Result<DeskSummary> ReconciliationDesk::summary(const Actor &actor) const
                                              " WHERE status = 'finished'"));
     if (!last)
         return last.error();
+    auto owed = Sql::scalar(
+        m_c.db(),
+        QStringLiteral("SELECT COUNT(*) FROM refund_obligations WHERE resolved_at IS NULL"));
+    if (!owed)
+        return owed.error();
+    s.refundsOwed = owed->toLongLong();
     auto settings = OpsSettings::load(m_c);
     if (!settings)
         return settings.error();

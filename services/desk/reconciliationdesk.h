@@ -54,6 +54,7 @@ struct PaymentSide {
     QString currency;
     QString status;
     qint64 capturedAt = 0;
+    qint64 refundedAt = 0; // 0 while not refunded
     QString orderState;
 };
 
@@ -77,8 +78,9 @@ struct DiscrepancyRow {
     qint64 closedAt = 0;
     // An exception ages from the money movement it is about, as aging buckets count by
     // transaction date, not from the run that found it:
-    //   not_settled, amount_mismatch   the payment's capture; for a refund's (key ":refund")
-    //                                  the payment's refund (payments.refunded_at)
+    //   not_settled, amount_mismatch   the payment's capture; for a refund's amount_mismatch
+    //                                  (key ":refund") the payment's refund (refunded_at)
+    //   refund_not_settled             the payment's refund (payments.refunded_at)
     //   fee_mismatch, currency_mismatch  the payment's capture
     //   unknown_settlement,            the settlement line's settled_at (for an unbooked
     //   duplicate_settlement           refund, its first refund line)
@@ -122,6 +124,10 @@ struct DeskSummary {
     QMap<QString, qint64> openByChannel;
     qint64 open = 0;
     qint64 autoFixed = 0;
+    // Refunds owed (refund_obligations not resolved), as the stuck records and the dashboard
+    // count them. One is an open refund_due exception once a run has seen the channel settle
+    // the captured money (a line of the capture); before that it is owed but no exception.
+    qint64 refundsOwed = 0;
     qint64 lastFinishedAt = 0; // latest finished run, 0 = never
     qint64 cadenceMs = 0;      // reconcile.cadence_hours
     bool overdue = false;      // no finished run within the cadence

@@ -137,15 +137,16 @@ Result<ReconcileReport> Reconciler::run(const ReconcileOptions &options) const
             closed << ClosedPeriodFact{q->value(0).toLongLong(), q->value(1).toLongLong()};
         auto o = Sql::exec(
             m_c.db(),
-            QStringLiteral("SELECT channel, channel_txn_id, order_id, amount_minor, currency"
-                           " FROM refund_obligations WHERE resolved_at IS NULL AND"
-                           " channel_txn_id IS NOT NULL"));
+            QStringLiteral("SELECT channel, channel_txn_id, order_id, amount_minor, currency,"
+                           " created_at FROM refund_obligations WHERE resolved_at IS NULL AND"
+                           " channel_txn_id IS NOT NULL ORDER BY created_at DESC, id DESC"));
         if (!o)
             return o.error();
-        while (o->next())
+        while (o->next()) // the earliest obligation of a transaction is inserted last
             obligations.insert(
                 ReconciliationMatcher::keyOf(o->value(0).toString(), o->value(1).toString()),
-                {o->value(2).toString(), o->value(3).toLongLong(), o->value(4).toString()});
+                {o->value(2).toString(), o->value(3).toLongLong(), o->value(4).toString(),
+                 o->value(5).toLongLong()});
     }
 
     const QVariantList paymentBinds{report.fromMs, report.toMs};
@@ -339,8 +340,8 @@ Result<ReconcileReport> Reconciler::run(const ReconcileOptions &options) const
     {
         auto q = Sql::exec(m_c.db(),
                            QStringLiteral("SELECT discrepancy_key, channel, channel_txn_id FROM"
-                                          " discrepancies WHERE kind = 'not_settled' AND"
-                                          " status = 'open'"));
+                                          " discrepancies WHERE kind IN ('not_settled',"
+                                          " 'refund_not_settled') AND status = 'open'"));
         if (!q)
             return stop(QStringLiteral("failed"), &q.error());
         while (q->next())

@@ -13,8 +13,8 @@ namespace OncePay {
 
 QStringList DiscrepancyKind::all()
 {
-    return {NotSettled,       UnknownSettlement,   AmountMismatch, FeeMismatch,
-            CurrencyMismatch, DuplicateSettlement, RefundDue};
+    return {NotSettled,  RefundNotSettled, UnknownSettlement,   AmountMismatch,
+            FeeMismatch, CurrencyMismatch, DuplicateSettlement, RefundDue};
 }
 
 namespace {
@@ -28,6 +28,12 @@ Finding finding(const QString &kind, const QString &channel, const QString &txn,
     f.channelTxnId = txn;
     f.key = kind + u':' + channel + u':' + txn + (suffix.isEmpty() ? QString() : u':' + suffix);
     return f;
+}
+
+// The key of a refund_not_settled finding: the ":refund" suffix as every refund finding has.
+QString refundKey(const QString &channel, const QString &txn)
+{
+    return finding(DiscrepancyKind::RefundNotSettled, channel, txn, QStringLiteral("refund")).key;
 }
 
 QJsonObject ruleJson(const FeeRule &r)
@@ -56,7 +62,20 @@ ReconciliationMatcher::ReconciliationMatcher(ReconcileSettings settings, FeeSche
     , m_obligations(std::move(obligations))
     , m_now(nowMs)
     , m_store(fromMs, toMs)
-{}
+{
+    // A refund owed on a capture of the period (its obligation made in the period) belongs to
+    // the period as a payment captured in it does: its line is looked for past the period's
+    // end, as far as the run reads lines (Reconciler::kSettlementLookaheadMs), so a capture
+    // made near the end and settled after it (Stripe's T+2, KakaoPay's D+3) is no owed refund
+    // that reconciliation never shows.
+    QList<std::pair<QString, QString>> ofPeriod;
+    for (auto it = m_obligations.cbegin(); it != m_obligations.cend(); ++it)
+        if (it->createdAtMs >= fromMs && it->createdAtMs < toMs) {
+            const qsizetype cut = it.key().indexOf(QChar(0x1f));
+            ofPeriod.append({it.key().left(cut), it.key().mid(cut + 1)});
+        }
+    m_store.keepLinesOf(ofPeriod);
+}
 
 const FeeRule *ReconciliationMatcher::ruleAt(quint16 channel, quint16 currency, qint64 atMs) const
 {
@@ -108,7 +127,7 @@ MatchOutcome ReconciliationMatcher::finish(const QSet<QString> &settledElsewhere
     for (const Slot &s : m_store.slots())
         classifyPayment(s, out);
 
-    // Open not_settled discrepancies whose charge (or refund) line is here now.
+    // Open not_settled (refund_not_settled) discrepancies whose charge (refund) line is here now.
     for (const OpenNotSettled &d : openNotSettled) {
         const QByteArray channel = d.channel.toUtf8(), txn = d.channelTxnId.toUtf8();
         const int ch = m_store.findAtom(utf8View(channel));
@@ -118,16 +137,16 @@ MatchOutcome ReconciliationMatcher::finish(const QSet<QString> &settledElsewhere
         if (at < 0)
             continue;
         const Slot &s = m_store.slots()[size_t(at)];
-        const QString chargeKey =
-            finding(DiscrepancyKind::NotSettled, text(s.channel), m_store.string(s.txn)).key;
-        if (d.key == chargeKey && s.hasCharge)
+        const QString slotChannel = text(s.channel), slotTxn = m_store.string(s.txn);
+        if (d.key == finding(DiscrepancyKind::NotSettled, slotChannel, slotTxn).key && s.hasCharge)
             out.settledKeys.insert(d.key);
-        else if (d.key == chargeKey + QStringLiteral(":refund") && s.hasCharge &&
+        else if (d.key == refundKey(slotChannel, slotTxn) && s.hasCharge &&
                  takesMoney(s.orderState) && s.refunded && s.refunds >= 0)
             out.settledKeys.insert(d.key);
     }
 
-    // Lines of the period that belong to no payment of the period.
+    // Lines of the period (and of captures owed back since it) that belong to no payment of
+    // the period.
     QHash<QString, const LineFact *> firstCharge;
     QSet<QString> refunded;
     for (const LineFact &l : m_store.unmatchedLines()) {
@@ -296,7 +315,9 @@ void ReconciliationMatcher::checkRefund(const Slot &s, MatchOutcome &out, bool *
         *matched = false;
         return;
     }
-    Finding f = finding(first ? DiscrepancyKind::AmountMismatch : DiscrepancyKind::NotSettled,
+    // No refund line at all is refund_not_settled, never not_settled: the money left and the
+    // channel has not said so, which finance must not read as a capture not paid out.
+    Finding f = finding(first ? DiscrepancyKind::AmountMismatch : DiscrepancyKind::RefundNotSettled,
                         p.channel, p.channelTxnId, refundSuffix);
     f.orderId = p.orderId;
     f.hasAmounts = true;

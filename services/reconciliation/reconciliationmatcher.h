@@ -28,6 +28,7 @@ struct RefundObligationFact {
     QString orderId;
     qint64 amountMinor = 0;
     QString currency;
+    qint64 createdAtMs = 0; // the earliest obligation on the transaction
 };
 
 struct ClosedPeriodFact {
@@ -40,15 +41,16 @@ struct MatchOutcome {
     // Payments with no settlement_matches row yet that now have a charge line: (payment id,
     // its first charge line's id), in payment order.
     QList<std::pair<qint64, qint64>> newlySettled;
-    // discrepancy_key of every not_settled finding (charge or refund) whose line is here now,
-    // among the keys handed to finish() (the open not_settled discrepancies)
+    // discrepancy_key of every not_settled (charge) or refund_not_settled (refund) finding
+    // whose line is here now, among the keys handed to finish() (the open ones of both kinds)
     QSet<QString> settledKeys;
     qint64 eligible = 0;
     qint64 matched = 0;
     qint64 notYetDue = 0;
 };
 
-// An open not_settled discrepancy, as finish() needs it to tell whether it is settled now.
+// An open not_settled or refund_not_settled discrepancy, as finish() needs it to tell whether
+// it is settled now.
 struct OpenNotSettled {
     QString key; // discrepancy_key
     QString channel;
@@ -78,8 +80,9 @@ public:
         m_store.prefetch(channel, txn, slot);
     }
 
-    // Settled-in-period lines that matched no payment of the period; the caller removes those
-    // whose payment lies outside the period (settledElsewhere) before finish().
+    // Settled-in-period lines that matched no payment of the period, and any line of a capture
+    // with a refund owed since the period; the caller removes those whose payment lies outside
+    // the period (settledElsewhere) before finish().
     const QList<LineFact> &unmatchedLines() const { return m_store.unmatchedLines(); }
     MatchOutcome finish(const QSet<QString> &settledElsewhere,
                         const QList<OpenNotSettled> &openNotSettled = {}) const;

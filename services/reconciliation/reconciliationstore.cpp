@@ -173,6 +173,29 @@ void ReconciliationStore::addPayment(const PaymentFact &p)
     addPayment(view);
 }
 
+void ReconciliationStore::keepLinesOf(const QList<std::pair<QString, QString>> &transactions)
+{
+    for (const auto &[channel, txn] : transactions) {
+        m_keepTxns.insert(txn.toUtf8());
+        m_keepTransactions.insert((channel + QChar(0x1f) + txn).toUtf8());
+    }
+}
+
+bool ReconciliationStore::kept(const LineView &l) const
+{
+    if (m_keepTxns.isEmpty())
+        return false;
+    // Most lines are no such transaction's: looked up by their id's bytes, without a copy.
+    const QByteArray txn =
+        QByteArray::fromRawData(l.channelTxnId.data(), qsizetype(l.channelTxnId.size()));
+    if (!m_keepTxns.contains(txn))
+        return false;
+    QByteArray key(l.channel.data(), qsizetype(l.channel.size()));
+    key += '\x1f';
+    key += txn;
+    return m_keepTransactions.contains(key);
+}
+
 void ReconciliationStore::addLine(const LineView &l)
 {
     const quint16 channel = atom(l.channel);
@@ -180,7 +203,7 @@ void ReconciliationStore::addLine(const LineView &l)
     const qsizetype at = find(channel, l.channelTxnId);
     if (at < 0) {
         const bool inPeriod = l.settledAtMs >= m_from && l.settledAtMs < m_to;
-        if (inPeriod && (kind == m_charge || kind == m_refund)) {
+        if ((kind == m_charge || kind == m_refund) && (inPeriod || kept(l))) {
             LineFact f;
             f.id = l.id;
             f.channel = text(channel);

@@ -17,6 +17,7 @@
 
 #include <QByteArray>
 #include <QList>
+#include <QSet>
 #include <QString>
 
 #include <string_view>
@@ -96,6 +97,10 @@ public:
 
     // Lines settled in [fromMs, toMs) that match no payment are kept for unmatchedLines().
     ReconciliationStore(qint64 fromMs, qint64 toMs);
+    // Also keep, whenever they settled, the unmatched lines of these transactions (channel,
+    // channel transaction id): captures of the period with no payment row, a refund owed on
+    // each, whose line may settle after the period as a payment's may.
+    void keepLinesOf(const QList<std::pair<QString, QString>> &transactions);
 
     void reserve(qsizetype payments); // the build side's size, when known: no rehash
     void addPayment(const PaymentView &p);
@@ -103,7 +108,8 @@ public:
     void addPayment(const PaymentFact &p); // converts to UTF-8 (the QtSql path)
     void addLine(const LineFact &l);
 
-    // Settled-in-period charge and refund lines that matched no payment, in arrival order.
+    // Settled-in-period charge and refund lines that matched no payment (and those of
+    // keepLinesOf()'s transactions), in arrival order.
     const QList<LineFact> &unmatchedLines() const { return m_unmatched; }
 
     const std::vector<Slot> &slots() const { return m_slots; }
@@ -131,6 +137,7 @@ private:
     // The slot of (channel, txn), or -1; `bucket` gets where it would go.
     qsizetype find(quint16 channel, std::string_view txn, size_t hash, size_t *bucket) const;
     void grow();
+    bool kept(const LineView &l) const; // a line of keepLinesOf()'s transactions
 
     qint64 m_from;
     qint64 m_to;
@@ -145,6 +152,8 @@ private:
     };
     std::vector<Bucket> m_index; // open addressing, linear probing
     QList<LineFact> m_unmatched;
+    QSet<QByteArray> m_keepTxns;         // keepLinesOf(): transaction ids, UTF-8
+    QSet<QByteArray> m_keepTransactions; // and channel + U+001F + transaction id
     quint16 m_charge = 0, m_refund = 0;
 };
 

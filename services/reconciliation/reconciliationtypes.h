@@ -12,7 +12,12 @@
 namespace OncePay {
 
 namespace DiscrepancyKind {
+// A capture the channel has not settled (no charge line) after reconcile.unsettled_after_hours.
 inline const QString NotSettled = QStringLiteral("not_settled");
+// A refund OncePay booked that the channel has not reported (no refund line) after as long:
+// money that left, where not_settled is money that has not come in; migration 0009 moved the
+// rows recorded before as not_settled with a ":refund" key.
+inline const QString RefundNotSettled = QStringLiteral("refund_not_settled");
 inline const QString UnknownSettlement = QStringLiteral("unknown_settlement");
 inline const QString AmountMismatch = QStringLiteral("amount_mismatch");
 inline const QString FeeMismatch = QStringLiteral("fee_mismatch");
@@ -20,6 +25,12 @@ inline const QString CurrencyMismatch = QStringLiteral("currency_mismatch");
 inline const QString DuplicateSettlement = QStringLiteral("duplicate_settlement");
 inline const QString RefundDue = QStringLiteral("refund_due");
 QStringList all();
+// Both "not settled" kinds: the open ones a later statement may settle (re-matched by
+// ReconciliationMatcher::finish, resolved by ReconciliationWriter).
+inline bool awaitsSettlement(const QString &kind)
+{
+    return kind == NotSettled || kind == RefundNotSettled;
+}
 } // namespace DiscrepancyKind
 
 // The minimal-intervention rule (seed 002): a fee difference within the tolerance that the

@@ -177,7 +177,7 @@ Result<void> ReconciliationWriter::commit(const MatchOutcome &outcome,
             while (q->next()) {
                 existing.insert(q->value(1).toString(),
                                 {q->value(0).toLongLong(), q->value(2).toString()});
-                if (q->value(3).toString() == DiscrepancyKind::NotSettled &&
+                if (DiscrepancyKind::awaitsSettlement(q->value(3).toString()) &&
                     q->value(2).toString() == u"open")
                     openNotSettled.insert(q->value(1).toString(), q->value(0).toLongLong());
             }

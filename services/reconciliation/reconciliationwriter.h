@@ -2,8 +2,9 @@
 
 // Writes one reconciliation run's outcome in one transaction: new discrepancies (open, or
 // auto_fixed with their ledger fee_adjustment and audit row), last_run_id of those found
-// again, not_settled ones now settled resolved, payments marked settled, the run row and its
-// audit row. Re-running a period duplicates nothing: discrepancy_key and entry_key are unique.
+// again, not_settled and refund_not_settled ones now settled resolved, payments marked
+// settled, the run row and its audit row. Re-running a period duplicates nothing:
+// discrepancy_key and entry_key are unique.
 // Thread contract: the connection's thread.
 
 #include "reconciliationmatcher.h"

@@ -313,7 +313,7 @@ Result<PlantedStatements> StatementPlanter::plant(const StatementPlan &plan)
     for (qsizetype i = 0; i < std::min(perKind, refundLines.size()); ++i) {
         Planned &p = lines[refundLines[i]];
         p.defect = QStringLiteral("not_settled");
-        record(QStringLiteral("not_settled"), QStringLiteral("open"), p.line,
+        record(QStringLiteral("refund_not_settled"), QStringLiteral("open"), p.line,
                QStringLiteral("refund left out of the statement"));
     }
     const QStringList channels = currencies.keys();

@@ -270,6 +270,13 @@ void ReconciliationPage::refresh()
                        .arg(text, tr("%n corrected automatically under the minimal-intervention "
                                      "rule.",
                                      nullptr, int(r->summary.autoFixed)));
+            // The stuck records and the dashboard count every refund owed; the desk only
+            // those whose captured money a run has seen settle: say so when they differ.
+            if (r->summary.refundsOwed != r->summary.openByKind.value(DiscrepancyKind::RefundDue))
+                text = sentence(text, tr("%n refund(s) owed in all (Stuck records): one is a "
+                                         "\"Refund due\" exception once a run has seen the "
+                                         "channel settle the money captured.",
+                                         nullptr, int(r->summary.refundsOwed)));
             if (!r->runs.isEmpty() && r->runs.first().coveragePpm)
                 text = sentence(text, tr("Latest run covers %1 of eligible payments.")
                                           .arg(Labels::coverage(*r->runs.first().coveragePpm)));
@@ -315,6 +322,8 @@ void ReconciliationPage::showSelected()
                                        Labels::money(d.line.feeMinor, d.line.currency),
                                        Labels::money(d.line.netMinor, d.line.currency),
                                        Labels::time(d.line.settledAt))
+                        : d.kind == DiscrepancyKind::RefundNotSettled
+                            ? tr("No refund line: the channel has not reported this refund.")
                             : tr("No settlement line: the channel has not settled this payment."));
     m_paymentSide->setText(d.payment.present
                                ? tr("Order %1 (%2)<br>Captured %3<br>Status %4<br>At %5")
@@ -325,6 +334,9 @@ void ReconciliationPage::showSelected()
                                           Labels::time(d.payment.capturedAt))
                                : tr("No payment with transaction %1 is known to OncePay.")
                                      .arg(d.channelTxnId.toHtmlEscaped()));
+    if (d.payment.present && d.payment.refundedAt)
+        m_paymentSide->setText(m_paymentSide->text() + QStringLiteral("<br>") +
+                               tr("Refunded %1").arg(Labels::time(d.payment.refundedAt)));
     QString rule = Labels::discrepancyStatus(d.status);
     if (!d.ruleId.isEmpty())
         rule += QStringLiteral("<br>") + tr("Rule %1 version %2; fee schedule #%3 %4")
