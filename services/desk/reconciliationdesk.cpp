@@ -5,6 +5,7 @@
 #include "db/sql.h"
 #include "reconciliation/reconciler.h"
 #include "settings/opssettings.h"
+#include "settlement/formats/statementformat.h"
 
 #include <QSqlQuery>
 
@@ -157,6 +158,8 @@ Result<QList<DiscrepancyRow>> ReconciliationDesk::discrepancies(const Discrepanc
             d.line.netMinor = q->value(21).toLongLong();
             d.line.currency = q->value(22).toString();
             d.line.settledAt = q->value(23).toLongLong();
+            if (const StatementFormat *format = StatementFormat::forChannel(d.channel))
+                d.line.settledAtMeaning = format->settledAtMeaning(d.line.kind);
         }
         if (!q->value(24).isNull()) {
             d.payment.present = true;

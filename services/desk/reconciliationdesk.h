@@ -45,6 +45,7 @@ struct SettlementSide {
     qint64 netMinor = 0;
     QString currency;
     qint64 settledAt = 0;
+    QString settledAtMeaning; // SettledAt code: which of the channel's moments settledAt is
 };
 
 struct PaymentSide {

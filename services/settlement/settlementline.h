@@ -18,6 +18,19 @@ inline const QString Fee = QStringLiteral("fee");
 inline const QString Adjustment = QStringLiteral("adjustment");
 } // namespace SettlementKind
 
+// What a line's settled_at is, channel by channel: each statement dates its lines by a moment
+// of its own, and OncePay keeps the one its format reads (StatementFormat::settledAtMeaning).
+// They are not the same moment: PayPal's and FedaPay's are when the transaction happened on
+// the channel, Stripe's when its net funds became available in the Stripe balance (T+2 and
+// more; not the payout), KakaoPay's the 정산일, the day KakaoPay pays the merchant (D+3).
+namespace SettledAt {
+inline const QString FundsAvailable = QStringLiteral("funds_available"); // Stripe available_on
+inline const QString Completed = QStringLiteral("completed");            // PayPal Completion Date
+inline const QString PayoutDate = QStringLiteral("payout_date");         // KakaoPay 정산일
+inline const QString Approved = QStringLiteral("approved");              // FedaPay approved_at
+inline const QString Refunded = QStringLiteral("refunded");              // FedaPay refunded_at
+} // namespace SettledAt
+
 struct SettlementLine {
     int lineNo = 0;       // 1-based physical line of the file (for error messages and raw)
     QString channelTxnId; // the id the channel's webhooks carry (pi_…, capture id, tid, id)

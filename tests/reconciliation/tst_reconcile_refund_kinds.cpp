@@ -13,6 +13,7 @@
 #include "investigation/orderpicturequery.h"
 #include "reconcilescenario.h"
 #include "reconciliation/reconciliationreport.h"
+#include "settlement/formats/statementformat.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -268,6 +269,13 @@ private Q_SLOTS:
                          " channel_txn_id = 'pi_stale' AND status = 'open' AND order_id ="
                          " 'o-stale' AND actual_minor = 7000"),
                  1);
+        // The line's date is named as Stripe means it: available in the balance, T+2.
+        DiscrepancyFilter due;
+        due.kind = DiscrepancyKind::RefundDue;
+        const DiscrepancyRow owed =
+            ReconciliationDesk(*f.orders, f.clock).discrepancies(due, kFinance)->value(0);
+        QCOMPARE(owed.line.settledAt, kT0 + 2 * kDay);
+        QCOMPARE(owed.line.settledAtMeaning, SettledAt::FundsAvailable);
         // What finance compares: the desk's open refund_due with the refunds owed.
         const auto summary = ReconciliationDesk(*f.orders, f.clock).summary(kFinance);
         QCOMPARE(summary->refundsOwed, 1);
@@ -287,6 +295,21 @@ private Q_SLOTS:
         QCOMPARE(again.counts.value("refund_due"), 1);
         QCOMPARE(again.opened, 0);
         QCOMPARE(f.count("SELECT COUNT(*) FROM discrepancies"), 1);
+    }
+
+    // What each channel's settled date is, as the desk names it: the channels' statements do
+    // not date a line by the same moment (settlementline.h, SettledAt).
+    void eachChannelNamesItsSettledDate()
+    {
+        auto meaning = [](const char *channel, const QString &kind) {
+            const StatementFormat *format = StatementFormat::forChannel(channel);
+            return format ? format->settledAtMeaning(kind) : QStringLiteral("(no format)");
+        };
+        QCOMPARE(meaning("stripe", SettlementKind::Charge), SettledAt::FundsAvailable);
+        QCOMPARE(meaning("paypal", SettlementKind::Charge), SettledAt::Completed);
+        QCOMPARE(meaning("kakaopay", SettlementKind::Charge), SettledAt::PayoutDate);
+        QCOMPARE(meaning("fedapay", SettlementKind::Charge), SettledAt::Approved);
+        QCOMPARE(meaning("fedapay", SettlementKind::Refund), SettledAt::Refunded);
     }
 };
 

@@ -14,6 +14,7 @@
 #include "fixes/fixservice.h"
 #include "fixes/fixtargets.h"
 #include "reconciliation/reconciliationtypes.h"
+#include "settlement/settlementline.h"
 
 #include <QComboBox>
 #include <QCoreApplication>
@@ -45,6 +46,23 @@ struct DeskData {
 
 const QStringList kChannels = {QStringLiteral("stripe"), QStringLiteral("paypal"),
                                QStringLiteral("kakaopay"), QStringLiteral("fedapay")};
+
+// The line's date named as the channel's statement means it (SettledAt, settlementline.h).
+QString settledAtLabel(const SettlementSide &line)
+{
+    const QString at = Labels::time(line.settledAt);
+    if (line.settledAtMeaning == SettledAt::FundsAvailable)
+        return ReconciliationPage::tr("Available in the channel balance %1").arg(at);
+    if (line.settledAtMeaning == SettledAt::Completed)
+        return ReconciliationPage::tr("Completed %1").arg(at);
+    if (line.settledAtMeaning == SettledAt::PayoutDate)
+        return ReconciliationPage::tr("Payout date %1").arg(at);
+    if (line.settledAtMeaning == SettledAt::Approved)
+        return ReconciliationPage::tr("Approved %1").arg(at);
+    if (line.settledAtMeaning == SettledAt::Refunded)
+        return ReconciliationPage::tr("Refunded %1").arg(at);
+    return ReconciliationPage::tr("Settled %1").arg(at);
+}
 
 QDate utcDay(qint64 ms)
 {
@@ -315,13 +333,14 @@ void ReconciliationPage::showSelected()
     const DiscrepancyRow &d = m_exceptions->rowAt(m_proxy->mapToSource(current).row());
     m_propose->setEnabled(d.status == u"open" && !d.openFixId);
     m_lineSide->setText(d.line.present
-                            ? tr("Line #%1 (%2)<br>Gross %3<br>Fee %4<br>Net %5<br>Settled %6")
+                            ? tr("Line #%1 (%2)<br>Gross %3<br>Fee %4<br>Net %5<br>%6",
+                                 "%6: the line's date as the channel means it")
                                   .arg(d.line.lineId)
                                   .arg(Labels::settlementKind(d.line.kind).toHtmlEscaped(),
                                        Labels::money(d.line.grossMinor, d.line.currency),
                                        Labels::money(d.line.feeMinor, d.line.currency),
                                        Labels::money(d.line.netMinor, d.line.currency),
-                                       Labels::time(d.line.settledAt))
+                                       settledAtLabel(d.line).toHtmlEscaped())
                         : d.kind == DiscrepancyKind::RefundNotSettled
                             ? tr("No refund line: the channel has not reported this refund.")
                             : tr("No settlement line: the channel has not settled this payment."));

@@ -20,6 +20,11 @@ public:
     QByteArray write(const QList<SettlementLine> &lines,
                      const StatementWriteContext &ctx) const override;
     QString fileName(const StatementWriteContext &ctx) const override;
+    // approved_at for the charge, refunded_at for its refund
+    QString settledAtMeaning(const QString &kind) const override
+    {
+        return kind == SettlementKind::Refund ? SettledAt::Refunded : SettledAt::Approved;
+    }
 };
 
 } // namespace OncePay

@@ -20,6 +20,8 @@ public:
     QByteArray write(const QList<SettlementLine> &lines,
                      const StatementWriteContext &ctx) const override;
     QString fileName(const StatementWriteContext &ctx) const override;
+    // 정산일: a date, midnight KST
+    QString settledAtMeaning(const QString &) const override { return SettledAt::PayoutDate; }
 };
 
 } // namespace OncePay

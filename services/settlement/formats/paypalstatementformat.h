@@ -20,6 +20,8 @@ public:
     QByteArray write(const QList<SettlementLine> &lines,
                      const StatementWriteContext &ctx) const override;
     QString fileName(const StatementWriteContext &ctx) const override;
+    // Transaction Completion Date (the Initiation Date where it is empty)
+    QString settledAtMeaning(const QString &) const override { return SettledAt::Completed; }
 };
 
 } // namespace OncePay

@@ -30,6 +30,9 @@ public:
                              const StatementWriteContext &ctx) const = 0;
     // The file name the channel gives such a statement.
     virtual QString fileName(const StatementWriteContext &ctx) const = 0;
+    // What settled_at means for a line of `kind` read from this layout (a SettledAt code): the
+    // date finance sees as "settled" is the channel's, and not the same moment everywhere.
+    virtual QString settledAtMeaning(const QString &kind) const = 0;
 
     // nullptr for a channel without a format.
     static const StatementFormat *forChannel(const QString &channel);

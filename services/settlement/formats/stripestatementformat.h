@@ -18,6 +18,8 @@ public:
     QByteArray write(const QList<SettlementLine> &lines,
                      const StatementWriteContext &ctx) const override;
     QString fileName(const StatementWriteContext &ctx) const override;
+    // available_on_utc (created_utc only in an export without it)
+    QString settledAtMeaning(const QString &) const override { return SettledAt::FundsAvailable; }
 };
 
 } // namespace OncePay
