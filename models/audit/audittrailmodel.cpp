@@ -3,6 +3,7 @@
 #include "audit/auditexportwriter.h"
 #include "common/enginetext.h"
 #include "common/labels.h"
+#include "common/reasontext.h"
 #include "common/rowtablemodel.h"
 
 namespace OncePay {
@@ -90,8 +91,9 @@ QVariant AuditTrailModel::data(const QModelIndex &index, int role) const
         return a.minor.isEmpty() ? QString() : QString(a.minor + QLatin1Char(' ') + a.currency);
     }
     case Reason:
-        return role == Qt::ToolTipRole ? r.reason.value_or(QString())
-                                       : Labels::engineText(r.reason.value_or(QString()));
+        return role == Qt::ToolTipRole
+                   ? r.reason.value_or(QString())
+                   : Labels::auditReason(r.action, r.actorRole, r.reason.value_or(QString()));
     case Count: break;
     }
     return {};

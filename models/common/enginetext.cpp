@@ -35,6 +35,8 @@ namespace {
 //   o  a staff role code (agent, finance, auditor, admin), shown as its word
 //   a  what a role may do, as services/auth/permissions.cpp names it ("read orders"), shown
 //      in words (else the whole text is not this template)
+//   q  someone's own words (a shop's or a person's reason, a comment): translated in turn
+//      when it is an engine sentence, else shown quoted as written, never translated
 // More specific templates come first: the first whole match wins.
 struct Template {
     const char *source;
@@ -84,7 +86,9 @@ const Template kTemplates[] = {
     {QT_TRANSLATE_NOOP("OncePay::EngineText", "%1 reports failure"), "c"},
     {QT_TRANSLATE_NOOP("OncePay::EngineText", "%1 reports refund"), "c"},
     {QT_TRANSLATE_NOOP("OncePay::EngineText", "payment attempt on %1"), "c"},
-    {QT_TRANSLATE_NOOP("OncePay::EngineText", "rolled back after capture: %1"), "t"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "rolled back after capture: %1"), "q"},
+    // A fix's transition (services/fixes/fixtargets.cpp, FixTargets::applyOrder).
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "fix #%1 (%2) proposed by %3: %4"), "vrcq"},
     {QT_TRANSLATE_NOOP("OncePay::EngineText", "order %1 is no longer at version %2 in state %3"),
      "cvs"},
     {QT_TRANSLATE_NOOP("OncePay::EngineText", "order %1 is at version %2, not %3"), "cvv"},
@@ -276,6 +280,26 @@ const Template kTemplates[] = {
     {QT_TRANSLATE_NOOP("OncePay::EngineText",
                        "ops setting %1 is not a whole number from 0 to %2: '%3'"),
      "cvt"},
+    // What a channel's signature is (ChannelRegistry::signatureScheme, each adapter's
+    // signatureScheme()), shown with a stored callback; %n are header names.
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "%1: t=<unix seconds>,v1=<hex HMAC-SHA256 of \"t.body\" under a webhook "
+                       "signing secret>; timestamp within the tolerance window"),
+     "c"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "%1: t=<unix seconds>,s=<hex HMAC-SHA256 of \"t.body\" under a webhook "
+                       "secret>; timestamp within the tolerance window"),
+     "c"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "%1: v1,<base64 HMAC-SHA256 of \"%2.%3.body\" under the relay's secret> "
+                       "(Standard Webhooks); timestamp within the tolerance window"),
+     "ccc"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "%1: base64 RSA-SHA256 (%2 SHA256withRSA) of \"%3|%4|webhook id|CRC32 of "
+                       "the body\", verified with the configured PayPal certificate (cert_file, "
+                       "never fetched; %5 must be on paypal.com); transmission time within the "
+                       "tolerance window"),
+     "ccccc"},
     // Callbacks refused at the door (services/channels, prefixed with the channel).
     {QT_TRANSLATE_NOOP("OncePay::EngineText", "%1: %2"), "cN"},
     {QT_TRANSLATE_NOOP("OncePay::EngineText", "no '%1' signature matches"), "c"},
@@ -284,6 +308,19 @@ const Template kTemplates[] = {
                        "signature does not verify with the configured certificate"),
      ""},
     {QT_TRANSLATE_NOOP("OncePay::EngineText", "signature header has no '%1' signature"), "c"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "signature header is empty"), ""},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "signature header is malformed"), ""},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "signature header has a bad timestamp"), ""},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "signature header has no timestamp"), ""},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "signature timestamp is %1 s behind, outside the allowed window"),
+     "v"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "signature timestamp is %1 s ahead, outside the allowed window"),
+     "v"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "no webhook secret configured"), ""},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "no %1 header"), "c"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "several %1 headers"), "c"},
 };
 
 struct Compiled {
@@ -394,6 +431,7 @@ std::optional<QString> argument(char kind, const QString &value, int depth)
         const auto role = parseStaffRole(value);
         return role ? Labels::role(*role) : value;
     }
+    case 'q': return translated(value, depth + 1).value_or(quoted(value));
     case 'n': return translated(value, depth + 1).value_or(value);
     case 'N': return translated(value, depth + 1);
     default: return value;
@@ -433,6 +471,16 @@ std::optional<QString> translated(const QString &raw, int depth)
 QString engineText(const QString &raw)
 {
     return translated(raw, 0).value_or(raw);
+}
+
+bool isEngineText(const QString &raw)
+{
+    return translated(raw, 0).has_value();
+}
+
+QString quoted(const QString &words)
+{
+    return u'\u201C' + words + u'\u201D';
 }
 
 QStringList engineTemplates()

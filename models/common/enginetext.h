@@ -23,6 +23,13 @@ namespace OncePay::Labels {
 // The text in the interface language; `raw` itself when it is not an engine template.
 QString engineText(const QString &raw);
 
+// Whether `raw` is one of the engine's sentences (engineText() translates it), not someone's
+// own words or a text the console does not know.
+bool isEngineText(const QString &raw);
+
+// Someone's own words as the console shows them, untranslated: “words”.
+QString quoted(const QString &words);
+
 // The templates engineText() knows, in the engine's English (for tests and the translation).
 QStringList engineTemplates();
 

@@ -1,8 +1,28 @@
 #include "discrepancymodel.h"
 
 #include "common/labels.h"
+#include "core/money.h"
+
+#include <QFont>
+
+#include <algorithm>
 
 namespace OncePay {
+
+namespace {
+
+QVariant amountCell(const QString &currency, qint64 minor, int role)
+{
+    if (role == Qt::DisplayRole)
+        return currency.isEmpty() ? QString::number(minor) : Labels::money(minor, currency);
+    if (role == SortRole)
+        return minor;
+    if (role == Qt::TextAlignmentRole)
+        return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    return {};
+}
+
+} // namespace
 
 DiscrepancyTotalModel::DiscrepancyTotalModel(QObject *parent)
     : RowTableModel(parent)
@@ -14,15 +34,59 @@ DiscrepancyTotalModel::DiscrepancyTotalModel(QObject *parent)
         return role == Qt::DisplayRole ? QVariant(d.count) : QVariant();
     });
     addColumn(tr("Amount at issue"), [](const DiscrepancyTotal &d, int role) -> QVariant {
-        if (role == Qt::DisplayRole)
-            return d.currency.isEmpty() ? QString::number(d.amountMinor)
-                                        : Labels::money(d.amountMinor, d.currency);
-        if (role == SortRole)
-            return d.amountMinor;
-        if (role == Qt::TextAlignmentRole)
-            return QVariant(Qt::AlignRight | Qt::AlignVCenter);
-        return {};
+        return amountCell(d.currency, d.amountMinor, role);
     });
+}
+
+DiscrepancyCurrencyTotalModel::DiscrepancyCurrencyTotalModel(QObject *parent)
+    : RowTableModel(parent)
+{
+    const auto bold = [](int role) -> QVariant {
+        if (role != Qt::FontRole)
+            return {};
+        QFont f;
+        f.setBold(true);
+        return f;
+    };
+    addColumn(tr("Channel"), [bold](const DiscrepancyCurrencyTotal &t, int role) -> QVariant {
+        if (role == Qt::DisplayRole)
+            return t.currency.isEmpty() ? tr("Total, no currency") : tr("Total");
+        return bold(role);
+    });
+    addColumn(tr("Open"), [bold](const DiscrepancyCurrencyTotal &t, int role) -> QVariant {
+        return role == Qt::DisplayRole ? QVariant(t.count) : bold(role);
+    });
+    addColumn(
+        tr("Amount at issue"), [bold](const DiscrepancyCurrencyTotal &t, int role) -> QVariant {
+            if (!t.amountMinor)
+                return role == Qt::DisplayRole ? QVariant(tr("too large to total")) : bold(role);
+            if (role == Qt::FontRole)
+                return bold(role);
+            return amountCell(t.currency, *t.amountMinor, role);
+        });
+}
+
+QList<DiscrepancyCurrencyTotal>
+DiscrepancyCurrencyTotalModel::totals(const QList<DiscrepancyTotal> &rows)
+{
+    QList<DiscrepancyCurrencyTotal> out;
+    for (const DiscrepancyTotal &d : rows) {
+        auto it = std::find_if(out.begin(), out.end(), [&d](const DiscrepancyCurrencyTotal &t) {
+            return t.currency == d.currency;
+        });
+        if (it == out.end()) {
+            out.append({d.currency, 0, qint64(0)});
+            it = out.end() - 1;
+        }
+        it->count += d.count;
+        if (it->amountMinor)
+            it->amountMinor = Currency::checkedAdd(*it->amountMinor, d.amountMinor);
+    }
+    std::sort(out.begin(), out.end(),
+              [](const DiscrepancyCurrencyTotal &a, const DiscrepancyCurrencyTotal &b) {
+                  return a.currency < b.currency;
+              });
+    return out;
 }
 
 } // namespace OncePay

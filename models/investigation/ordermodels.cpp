@@ -2,6 +2,7 @@
 
 #include "common/enginetext.h"
 #include "common/labels.h"
+#include "common/reasontext.h"
 #include "fixes/fixlabels.h"
 
 #include <QBrush>
@@ -125,6 +126,24 @@ QString TimelineModel::describe(const TimelineEntry &e)
     return {};
 }
 
+QString TimelineModel::detailText(const TimelineEntry &e)
+{
+    switch (e.kind) {
+    case TimelineKind::Ledger: return {};
+    // Its kind as words, with the channel's own event name as the channel says it.
+    case TimelineKind::CallbackReceived: return Labels::callbackEvent(e.toState, e.detail);
+    // A transition's reason is the engine's, or the words of whoever asked for it: the shop's
+    // platform through a request (a rollback's or a cancellation's reason), staff through a fix.
+    case TimelineKind::Transition:
+        return Labels::givenReason(e.detail, e.causeKind == u"request" ? Labels::ReasonAuthor::Shop
+                                             : e.causeKind == u"fix"
+                                                 ? Labels::ReasonAuthor::Staff
+                                                 : Labels::ReasonAuthor::Unknown);
+    case TimelineKind::Audit: return Labels::auditReason(e.toState, QString(), e.detail);
+    default: return Labels::engineText(e.detail);
+    }
+}
+
 TimelineModel::TimelineModel(QObject *parent)
     : RowTableModel(parent)
 {
@@ -166,16 +185,16 @@ TimelineModel::TimelineModel(QObject *parent)
         return decorate(e, role);
     });
     addColumn(tr("Detail"), [decorate](const TimelineEntry &e, int role) -> QVariant {
-        // A callback's detail is its kind as words, with the channel's own event name as the
-        // channel says it; the other details are sentences the engine wrote (or a person's
-        // words, kept).
         if (role == Qt::DisplayRole)
-            return e.kind == TimelineKind::Ledger ? QString()
-                   : e.kind == TimelineKind::CallbackReceived
-                       ? Labels::callbackEvent(e.toState, e.detail)
-                       : Labels::engineText(e.detail);
-        if (role == Qt::ToolTipRole && e.kind != TimelineKind::Ledger)
-            return e.detail;
+            return detailText(e);
+        // The whole detail, wrapped (the column may cut it), and the text as stored.
+        if (role == Qt::ToolTipRole && e.kind != TimelineKind::Ledger && !e.detail.isEmpty()) {
+            const QString shown = detailText(e);
+            QString tip = QStringLiteral("<p>%1</p>").arg(shown.toHtmlEscaped());
+            if (shown != e.detail)
+                tip += QStringLiteral("<p><i>%1</i></p>").arg(e.detail.toHtmlEscaped());
+            return tip;
+        }
         return decorate(e, role);
     });
     addColumn(tr("Cause"), [decorate](const TimelineEntry &e, int role) -> QVariant {
@@ -324,7 +343,13 @@ AuditRowModel::AuditRowModel(QObject *parent)
               }));
     addColumn(tr("Before"), display([](const AuditRow &a) { return a.beforeJson; }));
     addColumn(tr("After"), display([](const AuditRow &a) { return a.afterJson; }));
-    addColumn(tr("Reason"), engineTextCell([](const AuditRow &a) { return a.reason; }));
+    addColumn(tr("Reason"), [](const AuditRow &a, int role) -> QVariant {
+        if (role == Qt::DisplayRole)
+            return Labels::auditReason(a.action, a.actorRole, a.reason);
+        if (role == Qt::ToolTipRole)
+            return a.reason; // as stored, codes and all
+        return {};
+    });
     addColumn(tr("Shipped"), [](const AuditRow &a, int role) -> QVariant {
         if (role == Qt::DisplayRole)
             return a.shippedAt ? Labels::time(a.shippedAt) : tr("not yet");

@@ -24,6 +24,9 @@ public:
     explicit TimelineModel(QObject *parent = nullptr);
 
     static QString describe(const TimelineEntry &e);
+    // The Detail column's text: an engine sentence in the interface language, a callback's
+    // kind, or someone's own words quoted after a lead-in (common/reasontext.h).
+    static QString detailText(const TimelineEntry &e);
 };
 
 class MessageModel : public RowTableModel<CallbackMessageRow> {

@@ -18,6 +18,7 @@
 #include <QComboBox>
 #include <QDialog>
 #include <QDialogButtonBox>
+#include <QEvent>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -27,10 +28,30 @@
 #include <QPushButton>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
+#include <QStyledItemDelegate>
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace OncePay {
+
+namespace {
+
+// Targets are told apart by their ends: a cut one keeps its channel and the end of its id.
+class ApprovalsMiddleElide : public QStyledItemDelegate {
+public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+
+protected:
+    void initStyleOption(QStyleOptionViewItem *option, const QModelIndex &index) const override
+    {
+        QStyledItemDelegate::initStyleOption(option, index);
+        option->textElideMode = Qt::ElideMiddle;
+    }
+};
+
+} // namespace
 
 ApprovalsPage::ApprovalsPage(const ConnectionProfile &orders, const Actor &actor, QWidget *parent)
     : QWidget(parent)
@@ -72,6 +93,9 @@ ApprovalsPage::ApprovalsPage(const ConnectionProfile &orders, const Actor &actor
     m_table->setSortingEnabled(true);
     m_table->sortByColumn(FixModel::Age, Qt::DescendingOrder);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->setItemDelegateForColumn(FixModel::Target, new ApprovalsMiddleElide(m_table));
+    m_table->viewport()->installEventFilter(this);
+    m_table->horizontalHeader()->setSectionResizeMode(FixModel::Reason, QHeaderView::Stretch);
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &ApprovalsPage::showSelected);
 
@@ -103,27 +127,35 @@ ApprovalsPage::ApprovalsPage(const ConnectionProfile &orders, const Actor &actor
             Q_EMIT openOrderRequested(f->orderId);
     });
 
+    // The queue across the page's whole width, so that every column a reviewer decides on is
+    // on screen; the selected proposal below it: what it changes on the left, the decisions,
+    // the evidence and the actions on the right.
     auto *detail = new QWidget(this);
-    auto *dl = new QVBoxLayout(detail);
-    dl->setContentsMargins(0, 0, 0, 0);
-    dl->addWidget(m_header);
-    dl->addWidget(new QLabel(tr("<b>Change</b> (before → after)"), detail));
-    dl->addWidget(m_changeTable, 2);
-    dl->addWidget(m_decisions);
-    dl->addWidget(new QLabel(tr("<b>Evidence</b>"), detail));
-    dl->addWidget(m_evidence, 3);
+    auto *change = new QVBoxLayout;
+    change->addWidget(m_header);
+    change->addWidget(new QLabel(tr("<b>Change</b> (before → after)"), detail));
+    change->addWidget(m_changeTable, 1);
+    auto *evidence = new QVBoxLayout;
+    evidence->addWidget(m_decisions);
+    evidence->addWidget(new QLabel(tr("<b>Evidence</b>"), detail));
+    evidence->addWidget(m_evidence, 1);
     auto *actions = new QHBoxLayout;
     actions->addWidget(m_openOrder);
     actions->addStretch(1);
     actions->addWidget(m_reject);
     actions->addWidget(m_approve);
-    dl->addLayout(actions);
+    evidence->addLayout(actions);
+    auto *dl = new QHBoxLayout(detail);
+    dl->setContentsMargins(0, 0, 0, 0);
+    dl->addLayout(change, 1);
+    dl->addLayout(evidence, 1);
 
-    auto *split = new QSplitter(Qt::Horizontal, this);
+    auto *split = new QSplitter(Qt::Vertical, this);
+    split->setObjectName(QStringLiteral("approvalsSplit"));
     split->addWidget(m_table);
     split->addWidget(detail);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
+    split->setStretchFactor(0, 2);
+    split->setStretchFactor(1, 3);
 
     auto *bar = new QHBoxLayout;
     bar->addWidget(title);
@@ -170,6 +202,10 @@ void ApprovalsPage::refresh()
             m_model->setNow(QDateTime::currentMSecsSinceEpoch());
             m_model->setRows(*r);
             m_table->resizeColumnsToContents();
+            m_natural.clear();
+            for (int c = 0; c < m_model->columnCount(); ++c)
+                m_natural << m_table->horizontalHeader()->sectionSize(c);
+            fitColumns();
             int own = 0, waiting = 0;
             for (const FixRequest &f : *r) {
                 waiting += f.status == FixStatus::Open;
@@ -193,6 +229,33 @@ void ApprovalsPage::refresh()
             showSelected();
             Q_EMIT loaded(int(r->size()));
         });
+}
+
+void ApprovalsPage::fitColumns()
+{
+    if (m_natural.size() != m_model->columnCount())
+        return;
+    // Every column keeps the width of its contents but Target and Reason: Reason (the last)
+    // takes what is left, at least a few words of it; Target gives way first, cut in the middle
+    // (whole in its tooltip and in the header below).
+    // (a stretched last section is never narrower than the header's default section size)
+    const QHeaderView *header = m_table->horizontalHeader();
+    const int floor = std::max({12 * fontMetrics().averageCharWidth(), header->minimumSectionSize(),
+                                header->defaultSectionSize()});
+    int others = 0;
+    for (int c = 0; c < m_natural.size(); ++c)
+        if (c != FixModel::Target && c != FixModel::Reason)
+            others += m_natural[c];
+    const int room = m_table->viewport()->width() - others - floor;
+    const int target = qMax(floor, qMin(m_natural[FixModel::Target], room));
+    m_table->horizontalHeader()->resizeSection(FixModel::Target, target);
+}
+
+bool ApprovalsPage::eventFilter(QObject *watched, QEvent *event)
+{
+    if (event->type() == QEvent::Resize && watched == m_table->viewport())
+        fitColumns();
+    return QWidget::eventFilter(watched, event);
 }
 
 std::optional<FixRequest> ApprovalsPage::selected() const

@@ -55,6 +55,9 @@ Q_SIGNALS:
     void failed(const QString &why);
 
 private:
+    // The queue's columns in the width it has: every one on screen, Target cut first.
+    void fitColumns();
+    bool eventFilter(QObject *watched, QEvent *event) override;
     void showSelected();
     void loadEvidence(const FixRequest &fix);
     std::optional<FixRequest> selected() const;
@@ -81,6 +84,7 @@ private:
     BusyIndicator *m_busy = nullptr;
     QTableView *m_table = nullptr;
     QTableView *m_changeTable = nullptr;
+    QList<int> m_natural; // the queue's column widths from their contents
     quint64 m_generation = 0;
     quint64 m_evidenceGeneration = 0;
 };

@@ -8,16 +8,19 @@
 #include "common/busyindicator.h"
 #include "common/errortext.h"
 #include "common/labels.h"
+#include "common/reasontext.h"
 #include "common/rowtablemodel.h"
 #include "common/tableviews.h"
 
 #include <QDateTime>
 #include <QDir>
+#include <QEvent>
 #include <QFile>
 #include <QFileDialog>
 #include <QFontDatabase>
 #include <QGridLayout>
 #include <QHBoxLayout>
+#include <QHeaderView>
 #include <QJsonDocument>
 #include <QLabel>
 #include <QLineEdit>
@@ -27,12 +30,28 @@
 #include <QPushButton>
 #include <QSplitter>
 #include <QStandardPaths>
+#include <QStyledItemDelegate>
 #include <QTableView>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace OncePay {
 
 namespace {
+
+// Ids are told apart by their ends: a cut one keeps its start and its end.
+class AuditTrailMiddleElide : public QStyledItemDelegate {
+public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+
+protected:
+    void initStyleOption(QStyleOptionViewItem *option, const QModelIndex &index) const override
+    {
+        QStyledItemDelegate::initStyleOption(option, index);
+        option->textElideMode = Qt::ElideMiddle;
+    }
+};
 
 constexpr int kPageRows = 200;
 
@@ -136,6 +155,12 @@ AuditTrailPage::AuditTrailPage(const AppConfig &config, const Actor &actor, QWid
     });
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &AuditTrailPage::showDetail);
+    for (int c : {int(AuditTrailModel::Entity), int(AuditTrailModel::Order),
+                  int(AuditTrailModel::Callback)})
+        m_table->setItemDelegateForColumn(c, new AuditTrailMiddleElide(m_table));
+    m_table->viewport()->installEventFilter(this);
+    m_table->horizontalHeader()->setSectionResizeMode(AuditTrailModel::Reason,
+                                                      QHeaderView::Stretch);
     m_detail = new QPlainTextEdit(this);
     m_detail->setObjectName(QStringLiteral("detail"));
     m_detail->setReadOnly(true);
@@ -317,10 +342,65 @@ void AuditTrailPage::fetchPage(quint64 generation, qint64 afterSeq)
                 return;
             }
             m_model->appendPage(generation, *page);
-            if (m_model->rowCount() == int(page->rows.size()))
+            if (m_model->rowCount() == int(page->rows.size())) {
                 m_table->resizeColumnsToContents();
+                m_natural.clear();
+                for (int c = 0; c < m_model->columnCount(); ++c)
+                    m_natural << m_table->horizontalHeader()->sectionSize(c);
+                fitColumns();
+            }
             Q_EMIT loaded(m_model->rowCount());
         });
+}
+
+void AuditTrailPage::fitColumns()
+{
+    if (m_natural.size() != m_model->columnCount())
+        return;
+    // Reason (the last column) keeps at least a few words; Entity, Order and Callback (ids)
+    // share what the other columns leave them, each at most its contents and cut in the middle
+    // when there is less.
+    const int chars = fontMetrics().averageCharWidth();
+    const QList<int> ids{AuditTrailModel::Entity, AuditTrailModel::Order,
+                         AuditTrailModel::Callback};
+    int others = 0, needed = 0;
+    for (int c = 0; c < m_natural.size(); ++c) {
+        if (ids.contains(c))
+            needed += m_natural[c];
+        else if (c != AuditTrailModel::Reason)
+            others += m_natural[c];
+    }
+    QHeaderView *header = m_table->horizontalHeader();
+    // (a stretched last section is never narrower than the header's default section size)
+    const int room =
+        m_table->viewport()->width() - others -
+        std::max({12 * chars, header->minimumSectionSize(), header->defaultSectionSize()});
+    // The widest give way first: every id column at most `cap`, the cap as high as fits.
+    int cap = needed;
+    if (needed > room) {
+        QList<int> widths;
+        for (int c : ids)
+            widths << m_natural[c];
+        std::sort(widths.begin(), widths.end());
+        int fixed = 0;
+        for (qsizetype i = 0; i < widths.size(); ++i) {
+            const int share = (room - fixed) / int(widths.size() - i);
+            if (share <= widths[i]) {
+                cap = share;
+                break;
+            }
+            fixed += widths[i];
+        }
+    }
+    for (int c : ids)
+        header->resizeSection(c, qMax(6 * chars, qMin(m_natural[c], cap)));
+}
+
+bool AuditTrailPage::eventFilter(QObject *watched, QEvent *event)
+{
+    if (event->type() == QEvent::Resize && watched == m_table->viewport())
+        fitColumns();
+    return QWidget::eventFilter(watched, event);
 }
 
 void AuditTrailPage::showDetail()
@@ -340,8 +420,14 @@ void AuditTrailPage::showDetail()
         text += tr("order %1 · callback %2\n")
                     .arg(r.orderId.value_or(QStringLiteral("—")),
                          r.callbackId.value_or(QStringLiteral("—")));
-    if (r.reason)
-        text += tr("reason: %1\n").arg(*r.reason);
+    // The reason in words (a reason code as its word, the code in parentheses; someone's own
+    // words quoted, untranslated), then as stored when that differs.
+    if (r.reason) {
+        const QString shown = Labels::auditReason(r.action, r.actorRole, *r.reason);
+        text += tr("reason: %1\n").arg(shown);
+        if (shown != *r.reason)
+            text += tr("reason as stored: %1\n").arg(*r.reason);
+    }
     text +=
         tr("\nbefore:\n%1\n\nafter:\n%2\n").arg(prettyJson(r.beforeJson), prettyJson(r.afterJson));
     text += tr("\nprev_hash %1\nhash      %2").arg(r.prevHash, r.hash);

@@ -77,6 +77,10 @@ private:
     void fetchPage(quint64 generation, qint64 afterSeq);
     void countUnshipped(quint64 generation);
     void showDetail();
+    // The trail's columns in the width it has: Reason always on screen, taking what the others
+    // leave; Entity, Order and Callback (long ids) cut in the middle first.
+    void fitColumns();
+    bool eventFilter(QObject *watched, QEvent *event) override;
     void chooseExport(const QString &format);
     void startTask(const QString &what);
     void showProgress(qint64 done, qint64 total);
@@ -103,6 +107,7 @@ private:
     QLabel *m_unshipped = nullptr;
     QLabel *m_result = nullptr;
     QTableView *m_table = nullptr;
+    QList<int> m_natural; // the trail's column widths from their contents
     QPlainTextEdit *m_detail = nullptr;
     AuditTaskHandle m_task;
     bool m_taskRunning = false;

@@ -4,6 +4,7 @@
 #include "common/busyindicator.h"
 #include "common/errortext.h"
 #include "common/labels.h"
+#include "common/tableviews.h"
 #include "investigation/discrepancymodel.h"
 
 #include <QBarCategoryAxis>
@@ -11,6 +12,7 @@
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
+#include <QConcatenateTablesProxyModel>
 #include <QDateTime>
 #include <QDateTimeAxis>
 #include <QGridLayout>
@@ -21,6 +23,7 @@
 #include <QLineSeries>
 #include <QPushButton>
 #include <QSettings>
+#include <QStyle>
 #include <QTableView>
 #include <QVBoxLayout>
 #include <QValueAxis>
@@ -66,6 +69,7 @@ DashboardPage::DashboardPage(const ConnectionProfile &orders, const Actor &actor
     , m_orders(orders)
     , m_actor(actor)
     , m_discrepancies(new DiscrepancyTotalModel(this))
+    , m_discrepancyTotals(new DiscrepancyCurrencyTotalModel(this))
 {
     setObjectName(QStringLiteral("dashboardPage"));
     auto *title = new QLabel(tr("<h2>Dashboard</h2>"), this);
@@ -117,11 +121,14 @@ DashboardPage::DashboardPage(const ConnectionProfile &orders, const Actor &actor
     small.setPointSizeF(small.pointSizeF() * 0.9);
     note->setFont(small);
 
-    m_discrepancyTable = new QTableView(this);
-    m_discrepancyTable->setObjectName(QStringLiteral("discrepancies"));
-    m_discrepancyTable->setModel(m_discrepancies);
-    m_discrepancyTable->verticalHeader()->hide();
-    m_discrepancyTable->horizontalHeader()->setStretchLastSection(true);
+    // One table: a row per channel and currency, then a total line per currency.
+    auto *discrepancyLines = new QConcatenateTablesProxyModel(this);
+    discrepancyLines->addSourceModel(m_discrepancies);
+    discrepancyLines->addSourceModel(m_discrepancyTotals);
+    m_discrepancyTable = makeTable(this, discrepancyLines, QStringLiteral("discrepancies"));
+    m_discrepancyTable->setSelectionMode(QAbstractItemView::NoSelection);
+    m_discrepancyTable->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_discrepancyTable->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Expanding);
     auto *discBox = new QWidget(this);
     auto *discLayout = new QVBoxLayout(discBox);
     discLayout->setContentsMargins(0, 0, 0, 0);
@@ -129,16 +136,19 @@ DashboardPage::DashboardPage(const ConnectionProfile &orders, const Actor &actor
     discLayout->addWidget(m_discrepancyTitle);
     discLayout->addWidget(m_discrepancyTable);
 
+    // The four charts two by two; the open discrepancies in a column of their own, as wide as
+    // their lines and the page's whole height, so that every line and its totals are seen at
+    // once (the bar charts keep the room their labels need).
     auto *grid = new QGridLayout;
-    grid->addWidget(m_callbacks, 0, 0, 1, 2);
-    grid->addWidget(m_statuses, 0, 2);
-    grid->addWidget(note, 1, 0, 1, 3);
+    grid->addWidget(m_callbacks, 0, 0);
+    grid->addWidget(m_statuses, 0, 1);
+    grid->addWidget(note, 1, 0, 1, 2);
     grid->addWidget(m_states, 2, 0);
     grid->addWidget(m_stuck, 2, 1);
-    grid->addWidget(discBox, 2, 2);
+    grid->addWidget(discBox, 0, 2, 3, 1);
     grid->setColumnStretch(0, 1);
     grid->setColumnStretch(1, 1);
-    grid->setColumnStretch(2, 1);
+    grid->setColumnStretch(2, 0);
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(bar);
@@ -193,10 +203,15 @@ void DashboardPage::showData(const DashboardData &data)
     showCounts(m_stuck, tr("Stuck records by kind (now)"), data.stuckByKind, stuckLabel,
                QStringLiteral("#e15759"));
     m_discrepancies->setRows(data.openDiscrepancies);
+    m_discrepancyTotals->setRows(DiscrepancyCurrencyTotalModel::totals(data.openDiscrepancies));
     m_discrepancyTitle->setText(data.openDiscrepancies.isEmpty()
                                     ? tr("<b>Open discrepancies by channel</b> — none open")
                                     : tr("<b>Open discrepancies by channel</b>"));
     m_discrepancyTable->resizeColumnsToContents();
+    // As wide as its columns, with room for a scroll bar should its lines outgrow the page.
+    m_discrepancyTable->setMinimumWidth(
+        m_discrepancyTable->horizontalHeader()->length() + 2 * m_discrepancyTable->frameWidth() +
+        m_discrepancyTable->style()->pixelMetric(QStyle::PM_ScrollBarExtent));
 }
 
 void DashboardPage::showCallbacks(const DashboardData &data)

@@ -1,8 +1,8 @@
 #pragma once
 
 // The dashboard (DESIGN.md §6): callbacks over time, message statuses, orders by state,
-// stuck records by kind and open discrepancies, for a chosen time range. Loads on a pool
-// thread; a newer refresh makes an older answer stale, and it is dropped.
+// stuck records by kind and open discrepancies (with a total per currency), for a chosen time
+// range. Loads on a pool thread; a newer refresh makes an older answer stale, and it is dropped.
 // Thread contract: GUI thread only.
 
 #include "config/connectionprofile.h"
@@ -20,6 +20,7 @@ class QTableView;
 namespace OncePay {
 
 class BusyIndicator;
+class DiscrepancyCurrencyTotalModel;
 class DiscrepancyTotalModel;
 
 class DashboardPage : public QWidget {
@@ -29,6 +30,9 @@ public:
 
     const DashboardData &data() const { return m_data; }
     DiscrepancyTotalModel *discrepancyModel() const { return m_discrepancies; }
+    // The total line per currency shown below the channels' lines.
+    DiscrepancyCurrencyTotalModel *discrepancyTotals() const { return m_discrepancyTotals; }
+    QTableView *discrepancyTable() const { return m_discrepancyTable; }
     QComboBox *rangeSelector() const { return m_range; }
 
 public Q_SLOTS:
@@ -58,6 +62,7 @@ private:
     QTableView *m_discrepancyTable = nullptr;
     QLabel *m_discrepancyTitle = nullptr;
     DiscrepancyTotalModel *m_discrepancies = nullptr;
+    DiscrepancyCurrencyTotalModel *m_discrepancyTotals = nullptr;
     quint64 m_generation = 0;
 };
 

@@ -13,6 +13,7 @@
 #include "common/enginetext.h"
 #include "common/errortext.h"
 #include "common/labels.h"
+#include "common/reasontext.h"
 #include "common/tableviews.h"
 #include "investigation/dossier.h"
 #include "investigation/dossieraudit.h"
@@ -25,6 +26,7 @@
 
 #include <QDateTime>
 #include <QDir>
+#include <QEvent>
 #include <QFile>
 #include <QFileDialog>
 #include <QFontDatabase>
@@ -170,7 +172,13 @@ QWidget *OrderPage::buildTabs()
 {
     m_tabs = new QTabWidget(this);
     m_tabs->setObjectName(QStringLiteral("orderTabs"));
-    m_tabs->addTab(makeTable(this, m_timeline, QStringLiteral("timeline")), tr("&Timeline"));
+    m_timelineTable = makeTable(this, m_timeline, QStringLiteral("timeline"));
+    // Detail, the longest text, takes the width the other columns leave (fitTimelineColumns).
+    m_timelineTable->horizontalHeader()->setStretchLastSection(false);
+    m_timelineTable->horizontalHeader()->setSectionResizeMode(TimelineModel::Detail,
+                                                              QHeaderView::Stretch);
+    m_timelineTable->viewport()->installEventFilter(this);
+    m_tabs->addTab(m_timelineTable, tr("&Timeline"));
 
     auto *messages = new QSplitter(Qt::Vertical, this);
     m_messageTable = makeTable(messages, m_messages, QStringLiteral("messages"));
@@ -219,6 +227,45 @@ void OrderPage::fitColumnsOf(int tab)
         table->resizeColumnsToContents();
     for (QTableView *t : page->findChildren<QTableView *>())
         t->resizeColumnsToContents();
+    if (page == m_timelineTable) {
+        m_timelineNatural.clear();
+        for (int c = 0; c < m_timeline->columnCount(); ++c)
+            m_timelineNatural << m_timelineTable->horizontalHeader()->sectionSize(c);
+        fitTimelineColumns();
+    }
+}
+
+void OrderPage::fitTimelineColumns()
+{
+    const QList<int> &n = m_timelineNatural;
+    if (n.size() != m_timeline->columnCount())
+        return;
+    QHeaderView *header = m_timelineTable->horizontalHeader();
+    const int width = m_timelineTable->viewport()->width();
+    const int rest =
+        width - n[TimelineModel::Time] - n[TimelineModel::Version] - n[TimelineModel::Actor];
+    // Detail keeps at least 45 % of what is left; Event and Cause share the rest when they need
+    // more (cut with an ellipsis, whole in their tooltips), Event first.
+    const int floor = 6 * fontMetrics().averageCharWidth();
+    const int budget = qMax(2 * floor, rest - qMax(rest * 9 / 20, 2 * floor));
+    int event = n[TimelineModel::Event];
+    int cause = n[TimelineModel::Cause];
+    if (event + cause > budget) {
+        event = qMax(floor, qMin(event, qMax(budget * 11 / 20, budget - cause)));
+        cause = qMax(floor, qMin(cause, budget - event));
+    }
+    for (int c : {int(TimelineModel::Time), int(TimelineModel::Version), int(TimelineModel::Actor)})
+        header->resizeSection(c, n[c]);
+    header->resizeSection(TimelineModel::Event, event);
+    header->resizeSection(TimelineModel::Cause, cause);
+}
+
+bool OrderPage::eventFilter(QObject *watched, QEvent *event)
+{
+    if (event->type() == QEvent::Resize && m_timelineTable &&
+        watched == m_timelineTable->viewport())
+        fitTimelineColumns();
+    return QWidget::eventFilter(watched, event);
 }
 
 QString OrderPage::statusText() const
@@ -306,7 +353,11 @@ void OrderPage::showPicture(const OrderPicture &p)
     if (!o.channelTxnId.isEmpty())
         facts << tr("Transaction: %1").arg(o.channelTxnId);
     if (!o.stateReason.isEmpty())
-        facts << tr("Reason: %1").arg(Labels::engineText(o.stateReason));
+        // An engine sentence in words; someone's own (a shop's rollback reason) quoted as
+        // written.
+        facts << tr("Reason: %1")
+                     .arg(Labels::isEngineText(o.stateReason) ? Labels::engineText(o.stateReason)
+                                                              : Labels::quoted(o.stateReason));
     // What is still to settle: money owed back, reconciliation exceptions still open.
     for (const auto &[currency, minor] : refundsOwed(p))
         facts << tr("To refund: %1").arg(Labels::money(minor, currency));
@@ -452,7 +503,7 @@ void OrderPage::showMessage(int row)
     // anything else with an error and keeps only a record of the refusal (reason, size, body
     // hash; ingest_rejections and a callback.rejected audit row). What it checked is the
     // channel's scheme.
-    const QString scheme = ChannelRegistry::signatureScheme(m.channel);
+    const QString scheme = Labels::engineText(ChannelRegistry::signatureScheme(m.channel));
     const QString signature =
         scheme.isEmpty()
             ? tr("Signature: verified by the gateway before the callback was stored.")

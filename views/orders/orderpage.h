@@ -117,6 +117,10 @@ private:
     // Column widths of the tables on one tab, measured when the tab is first shown for the
     // order on screen (not for every tab at every load).
     void fitColumnsOf(int tab);
+    // The timeline's columns in the width it has: Detail always on screen, taking what the
+    // others leave; Event and Cause cut to a share of the width when they are longer.
+    void fitTimelineColumns();
+    bool eventFilter(QObject *watched, QEvent *event) override;
 
     ConnectionProfile m_orders;
     Actor m_actor;
@@ -140,6 +144,8 @@ private:
     StateDiagram *m_diagram = nullptr;
     QTabWidget *m_tabs = nullptr;
     QList<bool> m_tabFitted;
+    QTableView *m_timelineTable = nullptr;
+    QList<int> m_timelineNatural; // the timeline's column widths from their contents
     QWidget *m_auditTab = nullptr;
     QTableView *m_messageTable = nullptr;
     QPlainTextEdit *m_raw = nullptr;
