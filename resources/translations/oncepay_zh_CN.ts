@@ -213,224 +213,224 @@
 <context>
     <name>OncePay::ApprovalsPage</name>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="49"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="70"/>
         <source>&lt;h2&gt;Approvals&lt;/h2&gt;</source>
         <translation>&lt;h2&gt;审批&lt;/h2&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="52"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="73"/>
         <source>Waiting for approval</source>
         <translation>等待审批</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="53"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="74"/>
         <source>Decided</source>
         <translation>已决定</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="55"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="76"/>
         <source>All</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="58"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="79"/>
         <source>All kinds</source>
         <translation>全部类型</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="63"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="84"/>
         <source>&amp;Refresh</source>
         <translation>刷新(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="91"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="115"/>
         <source>Evidence: the order&apos;s history or the discrepancy</source>
         <translation>证据：订单历史或对账差异</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="92"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="116"/>
         <source>&amp;Approve…</source>
         <translation>批准(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="94"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="118"/>
         <source>Re&amp;ject…</source>
         <translation>驳回(&amp;J)…</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="96"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="120"/>
         <source>Open &amp;order</source>
         <translation>打开订单(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="110"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="136"/>
         <source>&lt;b&gt;Change&lt;/b&gt; (before → after)</source>
         <translation>&lt;b&gt;变更&lt;/b&gt;（之前 → 之后）</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="113"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="140"/>
         <source>&lt;b&gt;Evidence&lt;/b&gt;</source>
         <translation>&lt;b&gt;证据&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="131"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="163"/>
         <source>&amp;Show:</source>
         <translation>显示(&amp;S)：</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="135"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="167"/>
         <source>&amp;Kind:</source>
         <translation>类型(&amp;K)：</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/approvals/approvalspage.cpp" line="178"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="214"/>
         <source>%n proposal(s) shown.</source>
         <translation>
             <numerusform>显示 %n 条修复提议。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/approvals/approvalspage.cpp" line="180"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="216"/>
         <source>%n waiting for a decision.</source>
         <translation>
             <numerusform>%n 条等待决定。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/approvals/approvalspage.cpp" line="183"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="219"/>
         <source>%n of them are yours: another reviewer decides those.</source>
         <translation>
             <numerusform>其中 %n 条是您提出的：须由其他审核人决定。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="185"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="221"/>
         <source>Your role may read proposals but not decide them.</source>
         <translation>您的角色可以查看提议，但不能决定。</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="230"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="293"/>
         <source>Select a proposal to see its change and evidence.</source>
         <translation>选择一条提议以查看其变更和证据。</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="237"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="300"/>
         <source>&lt;b&gt;Fix #%1 — %2&lt;/b&gt; on %3&lt;br&gt;Proposed by %4 (%5) from %6, %7&lt;br&gt;Reason: %8 — %9&lt;br&gt;Status: %10 · approvals %11 of %12</source>
         <translation>&lt;b&gt;修复 #%1 — %2&lt;/b&gt;，对象 %3&lt;br&gt;由 %4（%5）于 %6 提出，%7&lt;br&gt;原因：%8 — %9&lt;br&gt;状态：%10 · 已批准 %11 / %12</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="249"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="312"/>
         <source>Bound to order version %1</source>
         <translation>绑定订单版本 %1</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="255"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="318"/>
         <source>This is your proposal: another finance reviewer must decide it.</source>
         <translation>这是您的提议：须由另一位财务审核人决定。</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="257"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="320"/>
         <source>Digest</source>
         <translation>摘要</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="263"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="326"/>
         <source>%1: %2 by %3 from %4%5</source>
         <translation>%1：%3 于 %4 %2%5</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="265"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="328"/>
         <source>approved</source>
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="265"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="328"/>
         <source>rejected</source>
         <translation>驳回</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="268"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="331"/>
         <source>No decisions yet.</source>
         <translation>尚无决定。</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="276"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="339"/>
         <source>Loading…</source>
         <translation>正在加载…</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="308"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="371"/>
         <source>Approve fix #%1</source>
         <translation>批准修复 #%1</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="311"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="374"/>
         <source>Optional comment (audited)</source>
         <translation>备注（可选，记入审计）</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="313"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="376"/>
         <source>&amp;Approve</source>
         <translation>批准(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="317"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="380"/>
         <source>You approve exactly this change (digest %1…). %2</source>
         <translation>您批准的正是此变更（摘要 %1…）。%2</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="320"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="383"/>
         <source>It is applied at once.</source>
         <translation>批准后立即执行。</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="321"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="384"/>
         <source>It needs one more approval from someone else.</source>
         <translation>还需要另一人批准。</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="325"/>
-        <location filename="../../views/approvals/approvalspage.cpp" line="357"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="388"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="420"/>
         <source>&amp;Comment:</source>
         <translation>备注(&amp;C)：</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="338"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="401"/>
         <source>Reject fix #%1</source>
         <translation>驳回修复 #%1</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="345"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="408"/>
         <source>Why (required, audited)</source>
         <translation>原因（必填，记入审计）</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="347"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="410"/>
         <source>Re&amp;ject</source>
         <translation>驳回(&amp;J)</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="356"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="419"/>
         <source>&amp;Reason:</source>
         <translation>原因(&amp;R)：</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="396"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="459"/>
         <source>Fix #%1 approved and applied.</source>
         <translation>修复 #%1 已批准并执行。</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="398"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="461"/>
         <source>Fix #%1 rejected.</source>
         <translation>修复 #%1 已驳回。</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="399"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="462"/>
         <source>Fix #%1 approved; it needs %2 more approval(s).</source>
         <translation>修复 #%1 已批准；还需要 %2 次批准。</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="405"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="468"/>
         <source>Fix #%1: %2</source>
         <translation>修复 #%1：%2</translation>
     </message>
@@ -745,57 +745,57 @@
 <context>
     <name>OncePay::AuditRowModel</name>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="313"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="339"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="314"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="340"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="316"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="342"/>
         <source>Actor</source>
         <translation>执行者</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="317"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="343"/>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="319"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="345"/>
         <source>Entity</source>
         <translation>对象</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="320"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="346"/>
         <source>%1 %2</source>
         <translation>%1 %2</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="322"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="348"/>
         <source>Before</source>
         <translation>变更前</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="323"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="349"/>
         <source>After</source>
         <translation>变更后</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="324"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="350"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="325"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="357"/>
         <source>Shipped</source>
         <translation>已归档</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="327"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="359"/>
         <source>not yet</source>
         <translation>尚未</translation>
     </message>
@@ -803,52 +803,52 @@
 <context>
     <name>OncePay::AuditTrailModel</name>
     <message>
-        <location filename="../../models/audit/audittrailmodel.cpp" line="105"/>
+        <location filename="../../models/audit/audittrailmodel.cpp" line="107"/>
         <source>Seq</source>
         <translation>序号</translation>
     </message>
     <message>
-        <location filename="../../models/audit/audittrailmodel.cpp" line="106"/>
+        <location filename="../../models/audit/audittrailmodel.cpp" line="108"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../models/audit/audittrailmodel.cpp" line="107"/>
+        <location filename="../../models/audit/audittrailmodel.cpp" line="109"/>
         <source>Actor</source>
         <translation>操作者</translation>
     </message>
     <message>
-        <location filename="../../models/audit/audittrailmodel.cpp" line="108"/>
+        <location filename="../../models/audit/audittrailmodel.cpp" line="110"/>
         <source>Role</source>
         <translation>角色</translation>
     </message>
     <message>
-        <location filename="../../models/audit/audittrailmodel.cpp" line="109"/>
+        <location filename="../../models/audit/audittrailmodel.cpp" line="111"/>
         <source>Action</source>
         <translation>动作</translation>
     </message>
     <message>
-        <location filename="../../models/audit/audittrailmodel.cpp" line="110"/>
+        <location filename="../../models/audit/audittrailmodel.cpp" line="112"/>
         <source>Entity</source>
         <translation>实体</translation>
     </message>
     <message>
-        <location filename="../../models/audit/audittrailmodel.cpp" line="111"/>
+        <location filename="../../models/audit/audittrailmodel.cpp" line="113"/>
         <source>Order</source>
         <translation>订单</translation>
     </message>
     <message>
-        <location filename="../../models/audit/audittrailmodel.cpp" line="112"/>
+        <location filename="../../models/audit/audittrailmodel.cpp" line="114"/>
         <source>Callback</source>
         <translation>回调</translation>
     </message>
     <message>
-        <location filename="../../models/audit/audittrailmodel.cpp" line="113"/>
+        <location filename="../../models/audit/audittrailmodel.cpp" line="115"/>
         <source>Amount (minor units)</source>
         <translation>金额（最小货币单位）</translation>
     </message>
     <message>
-        <location filename="../../models/audit/audittrailmodel.cpp" line="114"/>
+        <location filename="../../models/audit/audittrailmodel.cpp" line="116"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
@@ -856,182 +856,189 @@
 <context>
     <name>OncePay::AuditTrailPage</name>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="67"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="86"/>
         <source>&lt;h2&gt;Audit trail&lt;/h2&gt;</source>
         <translation>&lt;h2&gt;审计轨迹&lt;/h2&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="77"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="96"/>
         <source>2026-11-01 or 2026-11-01T09:00Z</source>
         <translation>2026-11-01 或 2026-11-01T09:00Z</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="78"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="97"/>
         <source>before this time (UTC)</source>
         <translation>早于此时间（UTC）</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="79"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="98"/>
         <source>user name or worker</source>
         <translation>用户名或工作进程</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="80"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="99"/>
         <source>order.transition or order.*</source>
         <translation>order.transition 或 order.*</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="81"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="100"/>
         <source>order id</source>
         <translation>订单号</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="82"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="101"/>
         <source>callback id</source>
         <translation>回调号</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="83"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="102"/>
         <source>kind, or kind:id</source>
         <translation>类型，或 类型:编号</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="84"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="103"/>
         <source>&amp;Apply</source>
         <translation>应用(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="88"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="107"/>
         <source>&amp;Verify chain</source>
         <translation>校验链(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="90"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="109"/>
         <source>Check every row&apos;s hash, the sequence and the signed seals</source>
         <translation>检查每一行的哈希、序号连续性和签名封印</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="92"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="111"/>
         <source>&amp;Export</source>
         <translation>导出(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="94"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="113"/>
         <source>Export what the filter shows, with a manifest beside the file</source>
         <translation>导出筛选结果，并在文件旁附带清单</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="96"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="115"/>
         <source>CSV (spreadsheets)…</source>
         <translation>CSV（电子表格）…</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="98"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="117"/>
         <source>JSON (tools, hashes recomputable)…</source>
         <translation>JSON（工具用，可重算哈希）…</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="100"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="119"/>
         <source>PDF report for auditors…</source>
         <translation>审计员 PDF 报告…</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="103"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="122"/>
         <source>&amp;Cancel</source>
         <translation>取消(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="131"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="150"/>
         <source>Enter or double-click opens the order</source>
         <translation>按回车或双击打开订单</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="142"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="167"/>
         <source>Select a row to see what changed</source>
         <translation>选择一行查看变更内容</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="153"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="178"/>
         <source>&amp;From:</source>
         <translation>从(&amp;F)：</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="154"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="179"/>
         <source>&amp;To:</source>
         <translation>到(&amp;T)：</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="155"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="180"/>
         <source>Ac&amp;tor:</source>
         <translation>操作者(&amp;T)：</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="156"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="181"/>
         <source>Actio&amp;n:</source>
         <translation>动作(&amp;N)：</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="157"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="182"/>
         <source>&amp;Order:</source>
         <translation>订单(&amp;O)：</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="158"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="183"/>
         <source>Call&amp;back:</source>
         <translation>回调(&amp;B)：</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="159"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="184"/>
         <source>E&amp;ntity:</source>
         <translation>实体(&amp;N)：</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="192"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="217"/>
         <source>“%1” is not a time. Use 2026-11-01, 2026-11-01T09:00Z or epoch milliseconds.</source>
         <translation>“%1”不是时间。请使用 2026-11-01、2026-11-01T09:00Z 或纪元毫秒数。</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="224"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="249"/>
         <source>Loading…</source>
         <translation>正在加载…</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="334"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="414"/>
         <source>seq %1 · event %2
 </source>
         <translation>序号 %1 · 事件 %2
 </translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="335"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="415"/>
         <source>occurred %1 (UTC), recorded %2 (UTC)
 </source>
         <translation>发生于 %1（UTC），记录于 %2（UTC）
 </translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="338"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="418"/>
         <source>%1 (%2) · %3 · %4 %5
 </source>
         <translation>%1（%2）· %3 · %4 %5
 </translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="340"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="420"/>
         <source>order %1 · callback %2
 </source>
         <translation>订单 %1 · 回调 %2
 </translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="344"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="427"/>
         <source>reason: %1
 </source>
         <translation>原因：%1
 </translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="346"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="429"/>
+        <source>reason as stored: %1
+</source>
+        <translation>存储的原因：%1
+</translation>
+    </message>
+    <message>
+        <location filename="../../views/audit/audittrailpage.cpp" line="432"/>
         <source>
 before:
 %1
@@ -1048,7 +1055,7 @@ after:
 </translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="347"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="433"/>
         <source>
 prev_hash %1
 hash      %2</source>
@@ -1057,98 +1064,98 @@ prev_hash %1
 hash      %2</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="383"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="469"/>
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="398"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="484"/>
         <source>Verifying the audit chain…</source>
         <translation>正在校验审计链…</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="365"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="451"/>
         <source>%1 of %2 rows</source>
         <translation>%1 / %2 行</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/audit/audittrailpage.cpp" line="242"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="267"/>
         <source>%n row(s) in the audit database match: %1.</source>
         <translation>
             <numerusform>审计库中有 %n 行符合：%1。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="269"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="294"/>
         <source>Whether audited events are still waiting to be shipped into the audit database is not known: %1</source>
         <translation>无法确定是否仍有审计事件等待送入审计库：%1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/audit/audittrailpage.cpp" line="279"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="304"/>
         <source>%n audited event(s) are not yet in the audit database (oldest %1); they are shipped by the workers or &lt;tt&gt;oncepay audit ship&lt;/tt&gt;.</source>
         <translation>
             <numerusform>有 %n 个审计事件尚未进入审计库（最早 %1）；由工作进程或 &lt;tt&gt;oncepay audit ship&lt;/tt&gt; 送入。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="426"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="512"/>
         <source>&lt;b&gt;The audit chain is broken&lt;/b&gt; at row seq %1 (%2): %3</source>
         <translation>&lt;b&gt;审计链已损坏&lt;/b&gt;，位于序号 %1 的行（%2）：%3</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="431"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="517"/>
         <source>Verification cancelled after %1 of %2 rows.</source>
         <translation>已在 %2 行中的第 %1 行后取消校验。</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="435"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="521"/>
         <source>&lt;b&gt;The audit chain is valid&lt;/b&gt;: %1 rows up to seq %2, %3 seal(s) verified; sealed up to seq %4, %5 row(s) after the last seal.</source>
         <translation>&lt;b&gt;审计链有效&lt;/b&gt;：%1 行，至序号 %2，已验证 %3 个封印；已封印至序号 %4，最后封印之后有 %5 行。</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="443"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="529"/>
         <source>&lt;b&gt;The audit chain is valid&lt;/b&gt;: %1 rows up to seq %2; no seal yet.</source>
         <translation>&lt;b&gt;审计链有效&lt;/b&gt;：%1 行，至序号 %2；尚无封印。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/audit/audittrailpage.cpp" line="448"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="534"/>
         <source>%n audited event(s) are not in the chain yet: they still wait in the outbox (oldest %1).</source>
         <translation>
             <numerusform>有 %n 个审计事件尚未进入哈希链：仍在发件箱中等待（最早 %1）。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="466"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="552"/>
         <source>Export the audit trail</source>
         <translation>导出审计轨迹</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="467"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="553"/>
         <source>%1 files (*.%2)</source>
         <translation>%1 文件 (*.%2)</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="481"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="567"/>
         <source>Exporting to %1…</source>
         <translation>正在导出到 %1…</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="501"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="587"/>
         <source>Export cancelled; no file was written.</source>
         <translation>导出已取消；未写入任何文件。</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="506"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="592"/>
         <source>Exported %1 row(s) to %2&lt;br&gt;Manifest: %3&lt;br&gt;SHA-256: &lt;tt&gt;%4&lt;/tt&gt;&lt;br&gt;Chain head seq %5%6</source>
         <translation>已导出 %1 行到 %2&lt;br&gt;清单：%3&lt;br&gt;SHA-256：&lt;tt&gt;%4&lt;/tt&gt;&lt;br&gt;链头序号 %5%6</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="512"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="598"/>
         <source>, sealed at seq %1</source>
         <translation>，已封印于序号 %1</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="513"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="599"/>
         <source>, not sealed yet</source>
         <translation>，尚未封印</translation>
     </message>
@@ -1506,115 +1513,148 @@ hash      %2</translation>
 <context>
     <name>OncePay::DashboardPage</name>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="71"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="75"/>
         <source>&lt;h2&gt;Dashboard&lt;/h2&gt;</source>
         <translation>&lt;h2&gt;仪表盘&lt;/h2&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="74"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="78"/>
         <source>Last hour</source>
         <translation>最近 1 小时</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="75"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="79"/>
         <source>Last 24 hours</source>
         <translation>最近 24 小时</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="76"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="80"/>
         <source>Last 7 days</source>
         <translation>最近 7 天</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="77"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="81"/>
         <source>Last 30 days</source>
         <translation>最近 30 天</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="83"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="87"/>
         <source>Time range of the callback chart and the message statuses</source>
         <translation>回调图表和消息状态所用的时间范围</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="88"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="92"/>
         <source>&amp;Refresh</source>
         <translation>刷新(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="99"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="103"/>
         <source>Range:</source>
         <translation>范围：</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="108"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="112"/>
         <source>A channel&apos;s exact redelivery is answered “already received” at the door and not stored, so it is not counted here (the gateway&apos;s metrics count it). “Absorbed” counts stored callbacks the worker skipped because the payment was already applied or the attempt was stale; “refused” counts requests rejected at the door (bad signature, malformed, too large).</source>
         <translation>渠道对同一回调的原样重发在入口处即答复“已收到”且不入库，因此此处不计（由网关指标统计）。“已吸收”统计已入库、但因支付已生效或支付尝试已过时而被处理器跳过的回调；“入口拒绝”统计在入口处被拒绝的请求（签名错误、格式错误、过大）。</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="128"/>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="198"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="135"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="209"/>
         <source>&lt;b&gt;Open discrepancies by channel&lt;/b&gt;</source>
         <translation>&lt;b&gt;各渠道未结差异&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="153"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="163"/>
         <source>Loading…</source>
         <translation>加载中……</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="186"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="196"/>
         <source>Updated %1</source>
         <translation>更新于 %1</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="189"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="199"/>
         <source>Messages by status (range)</source>
         <translation>消息状态（所选范围）</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="191"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="201"/>
         <source>Orders by state (now)</source>
         <translation>订单状态（当前）</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="193"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="203"/>
         <source>Stuck records by kind (now)</source>
         <translation>滞留记录类型（当前）</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="208"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="223"/>
         <source>Callbacks over time</source>
         <translation>回调趋势</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="213"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="228"/>
         <source>received</source>
         <translation>已接收</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="215"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="230"/>
         <source>absorbed (already applied or stale)</source>
         <translation>已吸收（已生效或属过时的支付尝试）</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="217"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="232"/>
         <source>refused at the door</source>
         <translation>入口拒绝</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="287"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="302"/>
         <source>%1 — none</source>
         <translation>%1 —— 无</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="80"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="84"/>
         <source>30 days up to the latest callback</source>
         <translation>截至最新回调的 30 天</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="197"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="208"/>
         <source>&lt;b&gt;Open discrepancies by channel&lt;/b&gt; — none open</source>
         <translation>&lt;b&gt;各渠道未结差异&lt;/b&gt; —— 暂无</translation>
+    </message>
+</context>
+<context>
+    <name>OncePay::DiscrepancyCurrencyTotalModel</name>
+    <message>
+        <location filename="../../models/investigation/discrepancymodel.cpp" line="51"/>
+        <source>Channel</source>
+        <translation>渠道</translation>
+    </message>
+    <message>
+        <location filename="../../models/investigation/discrepancymodel.cpp" line="53"/>
+        <source>Total, no currency</source>
+        <translation>合计（无币种）</translation>
+    </message>
+    <message>
+        <location filename="../../models/investigation/discrepancymodel.cpp" line="53"/>
+        <source>Total</source>
+        <translation>合计</translation>
+    </message>
+    <message>
+        <location filename="../../models/investigation/discrepancymodel.cpp" line="56"/>
+        <source>Open</source>
+        <translation>未结</translation>
+    </message>
+    <message>
+        <location filename="../../models/investigation/discrepancymodel.cpp" line="60"/>
+        <source>Amount at issue</source>
+        <translation>争议金额</translation>
+    </message>
+    <message>
+        <location filename="../../models/investigation/discrepancymodel.cpp" line="62"/>
+        <source>too large to total</source>
+        <translation>过大，无法合计</translation>
     </message>
 </context>
 <context>
@@ -1688,17 +1728,17 @@ hash      %2</translation>
 <context>
     <name>OncePay::DiscrepancyTotalModel</name>
     <message>
-        <location filename="../../models/investigation/discrepancymodel.cpp" line="10"/>
+        <location filename="../../models/investigation/discrepancymodel.cpp" line="30"/>
         <source>Channel</source>
         <translation>渠道</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/discrepancymodel.cpp" line="13"/>
+        <location filename="../../models/investigation/discrepancymodel.cpp" line="33"/>
         <source>Open</source>
         <translation>未结</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/discrepancymodel.cpp" line="16"/>
+        <location filename="../../models/investigation/discrepancymodel.cpp" line="36"/>
         <source>Amount at issue</source>
         <translation>涉及金额</translation>
     </message>
@@ -1845,687 +1885,757 @@ hash      %2</translation>
 <context>
     <name>OncePay::EngineText</name>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="47"/>
+        <location filename="../../models/common/enginetext.cpp" line="49"/>
         <source>not an event OncePay acts on</source>
         <translation>OncePay 不处理此类事件</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="48"/>
+        <location filename="../../models/common/enginetext.cpp" line="50"/>
         <source>informational: payment still pending at %1</source>
         <translation>仅供参考：%1 上的支付仍在处理中</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="49"/>
+        <location filename="../../models/common/enginetext.cpp" line="51"/>
         <source>callback names no order</source>
         <translation>回调未指明订单</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="50"/>
+        <location filename="../../models/common/enginetext.cpp" line="52"/>
         <source>unknown order %1</source>
         <translation>未知订单 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="51"/>
+        <location filename="../../models/common/enginetext.cpp" line="53"/>
         <source>stale: %1; captured money flagged for refund</source>
         <translation>过时：%1；已收款项已标记为待退款</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="52"/>
+        <location filename="../../models/common/enginetext.cpp" line="54"/>
         <source>stale: %1</source>
         <translation>过时：%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="53"/>
+        <location filename="../../models/common/enginetext.cpp" line="55"/>
         <source>success without transaction id or amount</source>
         <translation>支付成功通知缺少交易号或金额</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="54"/>
+        <location filename="../../models/common/enginetext.cpp" line="56"/>
         <source>already applied: capture %1 is recorded</source>
         <translation>已处理过：收款 %1 已有记录</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="55"/>
+        <location filename="../../models/common/enginetext.cpp" line="57"/>
         <source>attempt %1 is not the current attempt of order %2 (v%3, %4)</source>
         <translation>支付尝试 %1 不是订单 %2 的当前支付尝试（版本 %3，%4）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="58"/>
+        <location filename="../../models/common/enginetext.cpp" line="60"/>
         <source>success for attempt %1 while order %2 is %3 at v%4</source>
         <translation>支付尝试 %1 成功时，订单 %2 为“%3”（版本 %4）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="60"/>
+        <location filename="../../models/common/enginetext.cpp" line="62"/>
         <source>currency %1 differs from the order&apos;s %2</source>
         <translation>币种 %1 与订单币种 %2 不一致</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="61"/>
+        <location filename="../../models/common/enginetext.cpp" line="63"/>
         <source>amount %1 differs from the order&apos;s %2</source>
         <translation>金额 %1 与订单金额 %2 不一致</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="62"/>
+        <location filename="../../models/common/enginetext.cpp" line="64"/>
         <source>confirmation refused: %1</source>
         <translation>拒绝确认：%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="63"/>
+        <location filename="../../models/common/enginetext.cpp" line="65"/>
         <source>paid_unconfirmed at v%1: %2; waiting for a person</source>
         <translation>已付款待确认（版本 %1）：%2；等待人工处理</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="65"/>
+        <location filename="../../models/common/enginetext.cpp" line="67"/>
         <source>amount and currency confirmed</source>
         <translation>金额与币种核对无误</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="66"/>
+        <location filename="../../models/common/enginetext.cpp" line="68"/>
         <source>failure of attempt %1, which is not the current attempt of order %2 (v%3)</source>
         <translation>支付尝试 %1 的失败通知：该尝试不是订单 %2 的当前支付尝试（版本 %3）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="69"/>
+        <location filename="../../models/common/enginetext.cpp" line="71"/>
         <source>already applied: attempt already failed</source>
         <translation>已处理过：该支付尝试已失败</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="70"/>
+        <location filename="../../models/common/enginetext.cpp" line="72"/>
         <source>failure after success ignored: order %1 is %2 at v%3</source>
         <translation>成功后的失败通知已忽略：订单 %1 为“%2”（版本 %3）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="73"/>
+        <location filename="../../models/common/enginetext.cpp" line="75"/>
         <source>refund of %1 arrived before its capture</source>
         <translation>%1 的退款通知早于其收款到达</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="74"/>
+        <location filename="../../models/common/enginetext.cpp" line="76"/>
         <source>refund of %1, not the order&apos;s current payment; %2 refund flag(s) resolved</source>
         <translation>%1 的退款不属于订单当前的付款；已了结 %2 个待退款标记</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="77"/>
+        <location filename="../../models/common/enginetext.cpp" line="79"/>
         <source>already applied: order %1 already refunded</source>
         <translation>已处理过：订单 %1 已退款</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="78"/>
+        <location filename="../../models/common/enginetext.cpp" line="80"/>
         <source>refund while order %1 is %2; waiting for it to be paid</source>
         <translation>订单 %1 为“%2”时收到退款通知；等待其支付完成</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="81"/>
+        <location filename="../../models/common/enginetext.cpp" line="83"/>
         <source>%1 at v%2</source>
         <translation>%1（版本 %2）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="83"/>
+        <location filename="../../models/common/enginetext.cpp" line="85"/>
         <source>%1 reports success</source>
         <translation>%1 通知支付成功</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="84"/>
+        <location filename="../../models/common/enginetext.cpp" line="86"/>
         <source>%1 reports failure</source>
         <translation>%1 通知支付失败</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="85"/>
+        <location filename="../../models/common/enginetext.cpp" line="87"/>
         <source>%1 reports refund</source>
         <translation>%1 通知已退款</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="86"/>
+        <location filename="../../models/common/enginetext.cpp" line="88"/>
         <source>payment attempt on %1</source>
         <translation>通过 %1 发起支付</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="87"/>
+        <location filename="../../models/common/enginetext.cpp" line="89"/>
         <source>rolled back after capture: %1</source>
         <translation>收款后回滚：%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="88"/>
+        <location filename="../../models/common/enginetext.cpp" line="91"/>
+        <source>fix #%1 (%2) proposed by %3: %4</source>
+        <translation>修复 #%1（%2）由 %3 提出：%4</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="92"/>
         <source>order %1 is no longer at version %2 in state %3</source>
         <translation>订单 %1 已不是版本 %2、状态“%3”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="90"/>
+        <location filename="../../models/common/enginetext.cpp" line="94"/>
         <source>order %1 is at version %2, not %3</source>
         <translation>订单 %1 当前为版本 %2，而不是 %3</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="91"/>
+        <location filename="../../models/common/enginetext.cpp" line="95"/>
         <source>order %1 has no captured payment to confirm</source>
         <translation>订单 %1 没有可确认的收款</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="92"/>
+        <location filename="../../models/common/enginetext.cpp" line="96"/>
         <source>order %1: %2 → %3 is not a transition of the state machine</source>
         <translation>订单 %1：%2 → %3 不是状态机允许的状态变更</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="95"/>
+        <location filename="../../models/common/enginetext.cpp" line="99"/>
         <source>order %1 does not exist</source>
         <translation>订单 %1 不存在</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="96"/>
+        <location filename="../../models/common/enginetext.cpp" line="100"/>
         <source>request id %1 was already used for a different request (%2 on order %3 at version %4)</source>
         <translation>请求号 %1 已被另一请求使用（订单 %3 版本 %4 上的 %2）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="101"/>
+        <location filename="../../models/common/enginetext.cpp" line="105"/>
         <source>captured money OncePay rejected (stale attempt) has settled; refund it</source>
         <translation>OncePay 已拒绝（过期支付尝试）的收款已结算，需退款</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="104"/>
+        <location filename="../../models/common/enginetext.cpp" line="108"/>
         <source>%1 line for a transaction OncePay has no payment for</source>
         <translation>该交易有%1结算行，但 OncePay 中没有对应付款</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="107"/>
+        <location filename="../../models/common/enginetext.cpp" line="111"/>
         <source>captured %1 UTC, no settlement line</source>
         <translation>于 %1 UTC 收款，尚无结算行</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="109"/>
+        <location filename="../../models/common/enginetext.cpp" line="113"/>
         <source>captured %1 h ago, no settlement line</source>
         <translation>%1 小时前收款，尚无结算行</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="110"/>
+        <location filename="../../models/common/enginetext.cpp" line="114"/>
         <source>settled again (first settlement line %1)</source>
         <translation>重复结算（首个结算行 %1）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="111"/>
+        <location filename="../../models/common/enginetext.cpp" line="115"/>
         <source>settled, but order %1 is %2</source>
         <translation>已结算，但订单 %1 为“%2”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="112"/>
+        <location filename="../../models/common/enginetext.cpp" line="116"/>
         <source>settled in %1, order in %2</source>
         <translation>结算币种 %1，订单币种 %2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="113"/>
+        <location filename="../../models/common/enginetext.cpp" line="117"/>
         <source>settled %1, order %2</source>
         <translation>结算金额 %1，订单金额 %2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="114"/>
+        <location filename="../../models/common/enginetext.cpp" line="118"/>
         <source>the channel refunded %1; OncePay has no refund of this payment</source>
         <translation>渠道已退款 %1；OncePay 没有这笔付款的退款记录</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="117"/>
+        <location filename="../../models/common/enginetext.cpp" line="121"/>
         <source>refunded %1 UTC, no refund line</source>
         <translation>于 %1 UTC 已退款，尚无退款结算行</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="118"/>
+        <location filename="../../models/common/enginetext.cpp" line="122"/>
         <source>refunded %1 h ago, no refund line</source>
         <translation>%1 小时前已退款，尚无退款结算行</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="119"/>
+        <location filename="../../models/common/enginetext.cpp" line="123"/>
         <source>refund lines return %1, OncePay refunded %2</source>
         <translation>退款结算行退回 %1，OncePay 退款 %2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="120"/>
+        <location filename="../../models/common/enginetext.cpp" line="124"/>
         <source>fee %1 instead of %2: the %3 schedule change (rate %4 ppm) explains it</source>
         <translation>手续费为 %1 而非 %2：可由费率表 #%3 的变更（费率 %4 ppm）解释</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="123"/>
+        <location filename="../../models/common/enginetext.cpp" line="127"/>
         <source>fee %1 instead of %2 (%3)</source>
         <translation>手续费为 %1 而非 %2（%3）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="124"/>
+        <location filename="../../models/common/enginetext.cpp" line="128"/>
         <source>period closed</source>
         <translation>账期已关闭</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="125"/>
+        <location filename="../../models/common/enginetext.cpp" line="129"/>
         <source>beyond the %1 ppm tolerance</source>
         <translation>超出 %1 ppm 的容差</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="126"/>
+        <location filename="../../models/common/enginetext.cpp" line="130"/>
         <source>no fee schedule change explains it</source>
         <translation>没有可解释的费率表变更</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="128"/>
+        <location filename="../../models/common/enginetext.cpp" line="132"/>
         <source>resolved by a manual fix</source>
         <translation>已通过人工修复解决</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="130"/>
+        <location filename="../../models/common/enginetext.cpp" line="134"/>
         <source>%1 proposed (%2: %3)</source>
         <translation>已提议修复“%1”（%2：%3）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="131"/>
+        <location filename="../../models/common/enginetext.cpp" line="135"/>
         <source>%1 approved: %2</source>
         <translation>修复“%1”已批准：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="132"/>
+        <location filename="../../models/common/enginetext.cpp" line="136"/>
         <source>%1 approved</source>
         <translation>修复“%1”已批准</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="133"/>
+        <location filename="../../models/common/enginetext.cpp" line="137"/>
         <source>%1 rejected: %2</source>
         <translation>修复“%1”已驳回：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="134"/>
+        <location filename="../../models/common/enginetext.cpp" line="138"/>
         <source>%1 rejected</source>
         <translation>修复“%1”已驳回</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="135"/>
+        <location filename="../../models/common/enginetext.cpp" line="139"/>
         <source>%1 applied</source>
         <translation>修复“%1”已执行</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="136"/>
+        <location filename="../../models/common/enginetext.cpp" line="140"/>
         <source>%1 failed: %2</source>
         <translation>修复“%1”执行失败：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="138"/>
+        <location filename="../../models/common/enginetext.cpp" line="142"/>
         <source>message %1 (%2 %3): %4 after %5 attempt(s), received %6, last change %7</source>
         <translation>消息 %1（%2 %3）：尝试 %5 次后为“%4”，接收于 %6，最后变更于 %7</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="141"/>
+        <location filename="../../models/common/enginetext.cpp" line="145"/>
         <source>  last error: %1</source>
         <translation>  最近错误：%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="150"/>
+        <location filename="../../models/common/enginetext.cpp" line="154"/>
         <source>order %1 does not exist (yet): a callback for it cannot be applied</source>
         <translation>订单 %1（尚）不存在：无法应用针对它的回调</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="168"/>
+        <location filename="../../models/common/enginetext.cpp" line="172"/>
         <source>  v%1 %2 → %3 by %4 (%5 %6) %7</source>
         <translation>  版本 %1：%2 → %3，操作者 %4（%5 %6）%7</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="169"/>
+        <location filename="../../models/common/enginetext.cpp" line="173"/>
         <source>  refused: %1</source>
         <translation>  被拒绝：%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="170"/>
+        <location filename="../../models/common/enginetext.cpp" line="174"/>
         <source>period %1, bound to %2</source>
         <translation>账期 %1，绑定于 %2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="171"/>
+        <location filename="../../models/common/enginetext.cpp" line="175"/>
         <source>  %1</source>
         <translation>  %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="206"/>
+        <location filename="../../models/common/enginetext.cpp" line="210"/>
         <source>message %1 is processing under a lease that ended %2 ms ago, within the clock-skew allowance of %3 ms (fixes.lease_skew_ms); %4 takes it once its lease is past its end by more than that</source>
         <translation>消息 %1 正在处理中，其租约已于 %2 毫秒前结束，仍在时钟偏差容许范围 %3 毫秒（fixes.lease_skew_ms）之内；须待租约结束超过该时长后方可%4</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="211"/>
+        <location filename="../../models/common/enginetext.cpp" line="215"/>
         <source>message %1 is processing under a lease that ended; without a valid clock-skew allowance (fixes.lease_skew_ms) it is not judged expired</source>
         <translation>消息 %1 正在处理中，其租约已结束；由于时钟偏差容许值（fixes.lease_skew_ms）无效，不判定租约已过期</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="239"/>
+        <location filename="../../models/common/enginetext.cpp" line="243"/>
         <source>unknown role: a role is agent, finance, auditor or admin</source>
         <translation>未知角色：角色须为 agent（客服）、finance（财务）、auditor（审计）或 admin（管理员）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="242"/>
+        <location filename="../../models/common/enginetext.cpp" line="246"/>
         <source>there is no staff account by that name</source>
         <translation>没有该名称的员工账户</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="243"/>
+        <location filename="../../models/common/enginetext.cpp" line="247"/>
         <source>there is no staff account %1</source>
         <translation>没有员工账户 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="244"/>
+        <location filename="../../models/common/enginetext.cpp" line="248"/>
         <source>an administrator may not change their own role</source>
         <translation>管理员不能更改自己的角色</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="246"/>
+        <location filename="../../models/common/enginetext.cpp" line="250"/>
         <source>%1 already has the role %2</source>
         <translation>%1 已是%2角色</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="247"/>
+        <location filename="../../models/common/enginetext.cpp" line="251"/>
         <source>%1 is the last enabled administrator and keeps the role</source>
         <translation>%1 是最后一位启用的管理员，保留其角色</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="250"/>
+        <location filename="../../models/common/enginetext.cpp" line="254"/>
         <source>the staff account %1 was not changed</source>
         <translation>员工账户 %1 未更改</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="251"/>
+        <location filename="../../models/common/enginetext.cpp" line="255"/>
         <source>a reason is required</source>
         <translation>必须填写原因</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="252"/>
+        <location filename="../../models/common/enginetext.cpp" line="256"/>
         <source>an administrator may not disable their own account</source>
         <translation>管理员不能停用自己的账户</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="254"/>
+        <location filename="../../models/common/enginetext.cpp" line="258"/>
         <source>%1 is disabled already</source>
         <translation>%1 已是停用状态</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="255"/>
+        <location filename="../../models/common/enginetext.cpp" line="259"/>
         <source>%1 is enabled already</source>
         <translation>%1 已是启用状态</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="256"/>
+        <location filename="../../models/common/enginetext.cpp" line="260"/>
         <source>%1 is the last enabled administrator and stays enabled</source>
         <translation>%1 是最后一位启用的管理员，不能停用</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="260"/>
+        <location filename="../../models/common/enginetext.cpp" line="264"/>
         <source>%1 (%2) may not start a reconciliation run</source>
         <translation>%1（%2）无权启动对账运行</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="261"/>
+        <location filename="../../models/common/enginetext.cpp" line="265"/>
         <source>%1 (%2) may not %3: %4</source>
         <translation>%1（%2）无权%3：%4</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="262"/>
+        <location filename="../../models/common/enginetext.cpp" line="266"/>
         <source>%1 (%2) may not %3</source>
         <translation>%1（%2）无权%3</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="263"/>
+        <location filename="../../models/common/enginetext.cpp" line="267"/>
         <source>there is no such staff account</source>
         <translation>不存在该员工账户</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="264"/>
+        <location filename="../../models/common/enginetext.cpp" line="268"/>
         <source>the staff account has been disabled</source>
         <translation>该员工账户已被停用</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="265"/>
+        <location filename="../../models/common/enginetext.cpp" line="269"/>
         <source>the staff account&apos;s role is now %1</source>
         <translation>该员工账户的角色现为%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="267"/>
+        <location filename="../../models/common/enginetext.cpp" line="271"/>
         <source>the period ends before it starts</source>
         <translation>期间的结束早于开始</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="268"/>
+        <location filename="../../models/common/enginetext.cpp" line="272"/>
         <source>ops setting %1 is not a non-negative number</source>
         <translation>运营设置 %1 不是非负数</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="271"/>
+        <location filename="../../models/common/enginetext.cpp" line="275"/>
         <source>%1 takes a whole number from %2 to %3, not &apos;%4&apos;</source>
         <translation>%1 须为 %2 至 %3 之间的整数，而不是“%4”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="273"/>
+        <location filename="../../models/common/enginetext.cpp" line="277"/>
         <source>a settings change needs a reason</source>
         <translation>更改设置须填写原因</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="274"/>
+        <location filename="../../models/common/enginetext.cpp" line="278"/>
         <source>unknown setting &apos;%1&apos;</source>
         <translation>未知设置“%1”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="276"/>
+        <location filename="../../models/common/enginetext.cpp" line="280"/>
         <source>ops setting %1 is not a whole number from 0 to %2: &apos;%3&apos;</source>
         <translation>运营设置 %1 不是 0 到 %2 之间的整数：“%3”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="280"/>
+        <location filename="../../models/common/enginetext.cpp" line="285"/>
+        <source>%1: t=&lt;unix seconds&gt;,v1=&lt;hex HMAC-SHA256 of &quot;t.body&quot; under a webhook signing secret&gt;; timestamp within the tolerance window</source>
+        <translation>%1：t=&lt;Unix 秒&gt;,v1=&lt;用 webhook 签名密钥对 "t.body" 计算的十六进制 HMAC-SHA256&gt;；时间戳须在容差窗口内</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="289"/>
+        <source>%1: t=&lt;unix seconds&gt;,s=&lt;hex HMAC-SHA256 of &quot;t.body&quot; under a webhook secret&gt;; timestamp within the tolerance window</source>
+        <translation>%1：t=&lt;Unix 秒&gt;,s=&lt;用 webhook 密钥对 "t.body" 计算的十六进制 HMAC-SHA256&gt;；时间戳须在容差窗口内</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="293"/>
+        <source>%1: v1,&lt;base64 HMAC-SHA256 of &quot;%2.%3.body&quot; under the relay&apos;s secret&gt; (Standard Webhooks); timestamp within the tolerance window</source>
+        <translation>%1：v1,&lt;用中继密钥对 "%2.%3.body" 计算的 base64 HMAC-SHA256&gt;（Standard Webhooks）；时间戳须在容差窗口内</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="297"/>
+        <source>%1: base64 RSA-SHA256 (%2 SHA256withRSA) of &quot;%3|%4|webhook id|CRC32 of the body&quot;, verified with the configured PayPal certificate (cert_file, never fetched; %5 must be on paypal.com); transmission time within the tolerance window</source>
+        <translation>%1：对 "%3|%4|webhook id|消息体 CRC32" 的 base64 RSA-SHA256（%2 SHA256withRSA），用配置的 PayPal 证书验证（cert_file，从不在线获取；%5 必须位于 paypal.com）；传输时间须在容差窗口内</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="304"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="281"/>
+        <location filename="../../models/common/enginetext.cpp" line="305"/>
         <source>no &apos;%1&apos; signature matches</source>
         <translation>没有匹配的“%1”签名</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="282"/>
+        <location filename="../../models/common/enginetext.cpp" line="306"/>
         <source>no v1 signature matches</source>
         <translation>没有匹配的 v1 签名</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="283"/>
+        <location filename="../../models/common/enginetext.cpp" line="307"/>
         <source>signature does not verify with the configured certificate</source>
         <translation>签名无法用所配置的证书验证</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="286"/>
+        <location filename="../../models/common/enginetext.cpp" line="310"/>
         <source>signature header has no &apos;%1&apos; signature</source>
         <translation>签名头中没有“%1”签名</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="382"/>
+        <location filename="../../models/common/enginetext.cpp" line="311"/>
+        <source>signature header is empty</source>
+        <translation>签名头为空</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="312"/>
+        <source>signature header is malformed</source>
+        <translation>签名头格式错误</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="313"/>
+        <source>signature header has a bad timestamp</source>
+        <translation>签名头的时间戳无效</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="314"/>
+        <source>signature header has no timestamp</source>
+        <translation>签名头缺少时间戳</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="315"/>
+        <source>signature timestamp is %1 s behind, outside the allowed window</source>
+        <translation>签名时间戳落后 %1 秒，超出允许窗口</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="318"/>
+        <source>signature timestamp is %1 s ahead, outside the allowed window</source>
+        <translation>签名时间戳超前 %1 秒，超出允许窗口</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="321"/>
+        <source>no webhook secret configured</source>
+        <translation>未配置 webhook 密钥</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="322"/>
+        <source>no %1 header</source>
+        <translation>缺少 %1 头</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="323"/>
+        <source>several %1 headers</source>
+        <translation>存在多个 %1 头</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="419"/>
         <source>read orders</source>
         <translation>查看订单</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="383"/>
+        <location filename="../../models/common/enginetext.cpp" line="420"/>
         <source>propose a fix</source>
         <translation>提议修复</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="384"/>
+        <location filename="../../models/common/enginetext.cpp" line="421"/>
         <source>approve or reject a fix</source>
         <translation>批准或驳回修复</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="385"/>
+        <location filename="../../models/common/enginetext.cpp" line="422"/>
         <source>read the audit trail</source>
         <translation>查看审计轨迹</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="386"/>
+        <location filename="../../models/common/enginetext.cpp" line="423"/>
         <source>manage staff accounts</source>
         <translation>管理员工账户</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="387"/>
+        <location filename="../../models/common/enginetext.cpp" line="424"/>
         <source>manage settings</source>
         <translation>管理设置</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="173"/>
+        <location filename="../../models/common/enginetext.cpp" line="177"/>
         <source>%1 already has an open proposal (#%2); decide that one first</source>
         <translation>%1 已有一个待审批的修复提议（#%2）；请先处理那一个</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="142"/>
+        <location filename="../../models/common/enginetext.cpp" line="146"/>
         <source>discrepancy #%1 %2 on %3 %4, %5: expected %6, actual %7</source>
         <translation>异常 #%1 %2，%3 %4，%5：应为 %6，实际 %7</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="145"/>
+        <location filename="../../models/common/enginetext.cpp" line="149"/>
         <source>  settlement line #%1 (%2): gross %3, fee %4, net %5, settled %6</source>
         <translation>  结算行 #%1（%2）：总额 %3，手续费 %4，净额 %5，结算于 %6</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="148"/>
+        <location filename="../../models/common/enginetext.cpp" line="152"/>
         <source>  payment of order %1: %2, %3, captured %4</source>
         <translation>  订单 %1 的付款：%2，%3，收款于 %4</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="153"/>
+        <location filename="../../models/common/enginetext.cpp" line="157"/>
         <source>order %1: %2 at version %3, %4</source>
         <translation>订单 %1：%2，版本 %3，%4</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="154"/>
+        <location filename="../../models/common/enginetext.cpp" line="158"/>
         <source>  state reason: %1</source>
         <translation>  状态原因：%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="156"/>
+        <location filename="../../models/common/enginetext.cpp" line="160"/>
         <source>  payment %1 %2: %3, %4, captured %5</source>
         <translation>  付款 %1 %2：%3，%4，收款于 %5</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="157"/>
+        <location filename="../../models/common/enginetext.cpp" line="161"/>
         <source>  nothing captured against the order&apos;s %1</source>
         <translation>  订单金额 %1，尚无任何收款</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="158"/>
+        <location filename="../../models/common/enginetext.cpp" line="162"/>
         <source>  captured %1 in total, the order is %2 (another currency: no difference computed)</source>
         <translation>  共收款 %1，订单金额为 %2（币种不同：不计算差额）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="161"/>
+        <location filename="../../models/common/enginetext.cpp" line="165"/>
         <source>  captured %1 in total: %2 less than the order&apos;s %3</source>
         <translation>  共收款 %1：比订单金额 %3 少 %2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="164"/>
+        <location filename="../../models/common/enginetext.cpp" line="168"/>
         <source>  captured %1 in total: %2 more than the order&apos;s %3</source>
         <translation>  共收款 %1：比订单金额 %3 多 %2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="167"/>
+        <location filename="../../models/common/enginetext.cpp" line="171"/>
         <source>  captured %1 in total: the order&apos;s amount</source>
         <translation>  共收款 %1：与订单金额一致</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="176"/>
+        <location filename="../../models/common/enginetext.cpp" line="180"/>
         <source>%1 got an open proposal at the same moment; decide that one first</source>
         <translation>%1 同时收到了另一个修复提议；请先处理那一个</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="179"/>
+        <location filename="../../models/common/enginetext.cpp" line="183"/>
         <source>fix #%1 was decided meanwhile</source>
         <translation>修复 #%1 已在此期间被处理</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="180"/>
+        <location filename="../../models/common/enginetext.cpp" line="184"/>
         <source>fix #%1 is %2; only an open proposal is decided</source>
         <translation>修复 #%1 为“%2”；只有等待审批的提议才能决定</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="182"/>
+        <location filename="../../models/common/enginetext.cpp" line="186"/>
         <source>%1 proposed fix #%2 and may not decide it</source>
         <translation>%1 提议了修复 #%2，不能由本人审批</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="183"/>
+        <location filename="../../models/common/enginetext.cpp" line="187"/>
         <source>fix #%1&apos;s stored change no longer matches its digest</source>
         <translation>修复 #%1 存储的变更与其摘要不再一致</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="186"/>
+        <location filename="../../models/common/enginetext.cpp" line="190"/>
         <source>order %1 is %2; %3 takes paid_unconfirmed orders</source>
         <translation>订单 %1 为“%2”；“%3”只适用于已付款待确认的订单</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="188"/>
+        <location filename="../../models/common/enginetext.cpp" line="192"/>
         <source>order %1 is %2; %3 takes paid_unconfirmed or payment_failed orders</source>
         <translation>订单 %1 为“%2”；“%3”只适用于已付款待确认或支付失败的订单</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="191"/>
+        <location filename="../../models/common/enginetext.cpp" line="195"/>
         <source>message %1 is %2; %3 takes dead or failed messages and expired leases</source>
         <translation>消息 %1 为“%2”；“%3”只适用于死信、处理失败的消息和租约已过期的消息</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="194"/>
+        <location filename="../../models/common/enginetext.cpp" line="198"/>
         <source>message %1 is %2 under a live lease; %3 takes dead or failed messages and expired leases</source>
         <translation>消息 %1 为“%2”且租约仍有效；“%3”只适用于死信、处理失败的消息和租约已过期的消息</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="198"/>
+        <location filename="../../models/common/enginetext.cpp" line="202"/>
         <source>message %1 is %2; %3 takes dead or failed messages, pending ones and expired leases</source>
         <translation>消息 %1 为“%2”；“%3”只适用于死信、处理失败或待处理的消息和租约已过期的消息</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="202"/>
+        <location filename="../../models/common/enginetext.cpp" line="206"/>
         <source>message %1 is %2 under a live lease; %3 takes dead or failed messages, pending ones and expired leases</source>
         <translation>消息 %1 为“%2”且租约仍有效；“%3”只适用于死信、处理失败或待处理的消息和租约已过期的消息</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="215"/>
+        <location filename="../../models/common/enginetext.cpp" line="219"/>
         <source>discrepancy #%1 is %2, not open</source>
         <translation>异常 #%1 为“%2”，不是未结状态</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="216"/>
+        <location filename="../../models/common/enginetext.cpp" line="220"/>
         <source>discrepancy #%1 is a %2; adjust_fee takes fee mismatches</source>
         <translation>异常 #%1 是“%2”；调整手续费只适用于手续费不符</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="219"/>
+        <location filename="../../models/common/enginetext.cpp" line="223"/>
         <source>discrepancy #%1 has no order to book a fee adjustment on</source>
         <translation>异常 #%1 没有可记入手续费调整的订单</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="222"/>
+        <location filename="../../models/common/enginetext.cpp" line="226"/>
         <source>discrepancy #%1 carries no amounts; give the amount to book</source>
         <translation>异常 #%1 没有金额；请给出要记账的金额</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="225"/>
+        <location filename="../../models/common/enginetext.cpp" line="229"/>
         <source>%1 discrepancies of the period are still open; decide them first</source>
         <translation>该账期还有 %1 个未结异常；请先处理它们</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="228"/>
+        <location filename="../../models/common/enginetext.cpp" line="232"/>
         <source>no finished reconciliation run covers the period; reconcile it first</source>
         <translation>没有已完成的对账运行覆盖该账期；请先对账</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="231"/>
+        <location filename="../../models/common/enginetext.cpp" line="235"/>
         <source>the period overlaps a period that is already closed</source>
         <translation>该账期与已关闭的账期重叠</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="234"/>
+        <location filename="../../models/common/enginetext.cpp" line="238"/>
         <source>no discrepancy #%1</source>
         <translation>没有异常 #%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="235"/>
+        <location filename="../../models/common/enginetext.cpp" line="239"/>
         <source>no message with callback id &apos;%1&apos;</source>
         <translation>没有回调号为“%1”的消息</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="236"/>
+        <location filename="../../models/common/enginetext.cpp" line="240"/>
         <source>no order &apos;%1&apos;</source>
         <translation>没有订单“%1”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="237"/>
+        <location filename="../../models/common/enginetext.cpp" line="241"/>
         <source>a fix of amount 0 changes nothing</source>
         <translation>金额为 0 的修复不会改变任何东西</translation>
     </message>
@@ -2646,83 +2756,83 @@ hash      %2</translation>
 <context>
     <name>OncePay::FixLabels</name>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="55"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="57"/>
         <source>Channel outage</source>
         <translation>渠道故障</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="56"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="58"/>
         <source>Message cannot be processed</source>
         <translation>消息无法处理</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="57"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="59"/>
         <source>Duplicate already handled</source>
         <translation>重复已处理</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="58"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="60"/>
         <source>Customer dispute</source>
         <translation>客户争议</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="60"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="62"/>
         <source>Payment verified with the channel</source>
         <translation>已向渠道核实付款</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="61"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="63"/>
         <source>Payment not received</source>
         <translation>未收到付款</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="62"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="64"/>
         <source>Settlement correction</source>
         <translation>结算更正</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="63"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="65"/>
         <source>Fee schedule change</source>
         <translation>费率变更</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="64"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="66"/>
         <source>Immaterial difference</source>
         <translation>差额不重要</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="65"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="67"/>
         <source>Period end</source>
         <translation>期末</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="66"/>
-        <location filename="../../models/fixes/fixlabels.cpp" line="82"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="68"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="84"/>
         <source>Other (see comment)</source>
         <translation>其他（见备注）</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="76"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="78"/>
         <source>Insufficient evidence</source>
         <translation>证据不足</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="77"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="79"/>
         <source>Wrong target</source>
         <translation>对象错误</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="78"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="80"/>
         <source>Wrong amount</source>
         <translation>金额错误</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="79"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="81"/>
         <source>Against policy</source>
         <translation>违反政策</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="81"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="83"/>
         <source>Needs more investigation</source>
         <translation>需要进一步调查</translation>
     </message>
@@ -2783,32 +2893,32 @@ hash      %2</translation>
 <context>
     <name>OncePay::FulfilmentModel</name>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="301"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="327"/>
         <source>Created</source>
         <translation>创建时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="302"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="328"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="303"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="329"/>
         <source>purchase order</source>
         <translation>采购单</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="303"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="329"/>
         <source>logistics order</source>
         <translation>物流单</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="305"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="331"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="307"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="333"/>
         <source>Callback</source>
         <translation>回调</translation>
     </message>
@@ -2816,32 +2926,32 @@ hash      %2</translation>
 <context>
     <name>OncePay::IdempotencyModel</name>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="261"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="287"/>
         <source>Created</source>
         <translation>创建时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="262"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="288"/>
         <source>Request</source>
         <translation>请求</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="263"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="289"/>
         <source>Operation</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="265"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="291"/>
         <source>Expected version</source>
         <translation>预期版本</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="267"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="293"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="274"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="300"/>
         <source>Outcome</source>
         <translation>结果</translation>
     </message>
@@ -2942,7 +3052,7 @@ hash      %2</translation>
     </message>
     <message>
         <location filename="../../models/common/labels.cpp" line="63"/>
-        <location filename="../../models/fixes/fixlabels.cpp" line="104"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="108"/>
         <source>Refund due</source>
         <translation>待退款</translation>
     </message>
@@ -3249,129 +3359,169 @@ hash      %2</translation>
         <translation>%1 天 %2 小时</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="23"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="25"/>
         <source>Requeue message</source>
         <translation>重新排队消息</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="25"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="27"/>
         <source>Resolve message (no effect)</source>
         <translation>结案消息（无业务影响）</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="27"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="29"/>
         <source>Confirm payment</source>
         <translation>确认付款</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="29"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="31"/>
         <source>Roll payment back</source>
         <translation>回滚付款</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="31"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="33"/>
         <source>Adjust fee</source>
         <translation>调整手续费</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="33"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="35"/>
         <source>Write off</source>
         <translation>核销</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="35"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="37"/>
         <source>Close period</source>
         <translation>关闭期间</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="42"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="44"/>
         <source>Waiting for approval</source>
         <translation>等待审批</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="44"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="46"/>
         <source>Applied</source>
         <translation>已执行</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="46"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="48"/>
         <source>Rejected</source>
         <translation>已驳回</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="48"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="50"/>
         <source>Failed (target moved)</source>
         <translation>失败（对象已变化）</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="92"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="94"/>
         <source>Paid, not settled</source>
         <translation>已付款未结算</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="94"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="96"/>
+        <source>Refunded, not settled</source>
+        <translation>已退款未结算</translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixlabels.cpp" line="98"/>
         <source>Settled, unknown to us</source>
         <translation>已结算但我方未知</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="96"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="100"/>
         <source>Amount mismatch</source>
         <translation>金额不符</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="98"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="102"/>
         <source>Fee mismatch</source>
         <translation>手续费不符</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="100"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="104"/>
         <source>Currency mismatch</source>
         <translation>币种不符</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="102"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="106"/>
         <source>Duplicate settlement</source>
         <translation>重复结算</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="111"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="115"/>
         <source>Open</source>
         <translation>未结</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="113"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="117"/>
         <source>Corrected automatically</source>
         <translation>已自动更正</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="115"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="119"/>
         <source>Resolved</source>
         <translation>已解决</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="117"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="121"/>
         <source>Written off</source>
         <translation>已核销</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="124"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="128"/>
         <source>Running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="126"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="130"/>
         <source>Finished</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="128"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="132"/>
         <source>Failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="130"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="134"/>
         <source>Cancelled</source>
         <translation>已取消</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/reasontext.cpp" line="22"/>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/reasontext.cpp" line="28"/>
+        <source>Wrong password</source>
+        <translation>密码错误</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/reasontext.cpp" line="30"/>
+        <source>Too many failed sign-ins</source>
+        <translation>登录失败次数过多</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/reasontext.cpp" line="44"/>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/reasontext.cpp" line="65"/>
+        <source>Shop&apos;s reason: %1</source>
+        <translation>商户给出的原因：%1</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/reasontext.cpp" line="66"/>
+        <source>Staff comment: %1</source>
+        <translation>员工备注：%1</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/reasontext.cpp" line="67"/>
+        <source>Reason given: %1</source>
+        <translation>给出的原因：%1</translation>
     </message>
 </context>
 <context>
@@ -3385,32 +3535,32 @@ hash      %2</translation>
 <context>
     <name>OncePay::LedgerModel</name>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="249"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="275"/>
         <source>Booked</source>
         <translation>记账时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="250"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="276"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="251"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="277"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="253"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="279"/>
         <source>Transaction</source>
         <translation>交易号</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="254"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="280"/>
         <source>Callback</source>
         <translation>回调</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="255"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="281"/>
         <source>Key</source>
         <translation>键</translation>
     </message>
@@ -3564,42 +3714,42 @@ hash      %2</translation>
 <context>
     <name>OncePay::MessageModel</name>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="197"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="223"/>
         <source>Received</source>
         <translation>接收时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="198"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="224"/>
         <source>Callback</source>
         <translation>回调</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="199"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="225"/>
         <source>Event</source>
         <translation>事件</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="202"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="228"/>
         <source>Attempt</source>
         <translation>支付尝试</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="203"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="229"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="212"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="238"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="221"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="247"/>
         <source>Tries</source>
         <translation>尝试次数</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="222"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="248"/>
         <source>Reason / last error</source>
         <translation>原因 / 最近错误</translation>
     </message>
@@ -3607,42 +3757,42 @@ hash      %2</translation>
 <context>
     <name>OncePay::OrderHitModel</name>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="77"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="78"/>
         <source>Order</source>
         <translation>订单</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="82"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="83"/>
         <source>Found by</source>
         <translation>匹配方式</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="83"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="84"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="85"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="86"/>
         <source>State</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="88"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="89"/>
         <source>Version</source>
         <translation>版本</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="89"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="90"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="91"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="92"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="92"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="93"/>
         <source>Updated</source>
         <translation>更新时间</translation>
     </message>
@@ -3650,102 +3800,102 @@ hash      %2</translation>
 <context>
     <name>OncePay::OrderPage</name>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="63"/>
+        <location filename="../../views/orders/orderpage.cpp" line="65"/>
         <source>&lt;h2&gt;Order investigation&lt;/h2&gt;</source>
         <translation>&lt;h2&gt;订单调查&lt;/h2&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="66"/>
+        <location filename="../../views/orders/orderpage.cpp" line="68"/>
         <source>Order, customer, transaction, callback or request id</source>
         <translation>订单号、客户编号、交易号、回调编号或请求编号</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="69"/>
+        <location filename="../../views/orders/orderpage.cpp" line="71"/>
         <source>&amp;Find</source>
         <translation>查找(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="74"/>
+        <location filename="../../views/orders/orderpage.cpp" line="76"/>
         <source>&amp;Export dossier…</source>
         <translation>导出案卷(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="76"/>
+        <location filename="../../views/orders/orderpage.cpp" line="78"/>
         <source>Save everything about this order as a PDF for a dispute</source>
         <translation>将此订单的全部信息保存为 PDF，用于争议处理</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="79"/>
+        <location filename="../../views/orders/orderpage.cpp" line="81"/>
         <source>&amp;Propose fix</source>
         <translation>提议修复(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="81"/>
+        <location filename="../../views/orders/orderpage.cpp" line="83"/>
         <source>Ask for a correction of this order or its messages; a finance reviewer approves it</source>
         <translation>申请更正此订单或其消息；由财务审核人批准</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="90"/>
+        <location filename="../../views/orders/orderpage.cpp" line="92"/>
         <source>Confirm or roll back this order…</source>
         <translation>确认或回滚此订单…</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="93"/>
+        <location filename="../../views/orders/orderpage.cpp" line="95"/>
         <source>Requeue or resolve its stuck messages…</source>
         <translation>重新入队或解决其滞留的消息…</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="142"/>
+        <location filename="../../views/orders/orderpage.cpp" line="144"/>
         <source>Search for an order by any of its identifiers.</source>
         <translation>可用订单的任一编号进行搜索。</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="173"/>
+        <location filename="../../views/orders/orderpage.cpp" line="181"/>
         <source>&amp;Timeline</source>
         <translation>时间线(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="180"/>
+        <location filename="../../views/orders/orderpage.cpp" line="188"/>
         <source>Select a callback to see its body and headers as received.</source>
         <translation>选择一条回调，查看收到时的原始报文和请求头。</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="186"/>
+        <location filename="../../views/orders/orderpage.cpp" line="194"/>
         <source>&amp;Callbacks</source>
         <translation>回调(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="190"/>
+        <location filename="../../views/orders/orderpage.cpp" line="198"/>
         <source>&lt;b&gt;Payments&lt;/b&gt;</source>
         <translation>&lt;b&gt;支付记录&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="192"/>
+        <location filename="../../views/orders/orderpage.cpp" line="200"/>
         <source>&lt;b&gt;Ledger&lt;/b&gt;</source>
         <translation>&lt;b&gt;账本&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="194"/>
+        <location filename="../../views/orders/orderpage.cpp" line="202"/>
         <source>&lt;b&gt;Refunds due&lt;/b&gt;</source>
         <translation>&lt;b&gt;待退款&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="196"/>
+        <location filename="../../views/orders/orderpage.cpp" line="204"/>
         <source>&amp;Payments and ledger</source>
         <translation>支付与账本(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="197"/>
+        <location filename="../../views/orders/orderpage.cpp" line="205"/>
         <source>&amp;Requests</source>
         <translation>请求(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="199"/>
+        <location filename="../../views/orders/orderpage.cpp" line="207"/>
         <source>Purchase and &amp;logistics</source>
         <translation>采购与物流(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="206"/>
+        <location filename="../../views/orders/orderpage.cpp" line="214"/>
         <source>&amp;Audit rows</source>
         <translation>审计记录(&amp;A)</translation>
     </message>
@@ -3756,161 +3906,174 @@ hash      %2</translation>
         <translation>搜索中……</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage_search.cpp" line="101"/>
+        <location filename="../../views/orders/orderpage_search.cpp" line="98"/>
+        <source>%1 on %2</source>
+        <comment>transaction id on channel</comment>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <location filename="../../views/orders/orderpage_search.cpp" line="118"/>
         <source>No order matches “%1”.</source>
         <translation>没有与“%1”匹配的订单。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/orders/orderpage_search.cpp" line="104"/>
+        <location filename="../../views/orders/orderpage_search.cpp" line="121"/>
+        <source>%n order(s) match “%1”; choose one. It also matches callbacks for orders that do not exist:</source>
+        <translation>
+            <numerusform>有 %n 个订单匹配“%1”，请选择一个。它还匹配了指向不存在订单的回调：</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../views/orders/orderpage_search.cpp" line="129"/>
         <source>%n orders match; choose one.</source>
         <translation>
             <numerusform>有 %n 个订单匹配，请选择一个。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/orders/orderpage_search.cpp" line="120"/>
+        <location filename="../../views/orders/orderpage_search.cpp" line="145"/>
         <source>… and %n more callback(s) for unknown orders.</source>
         <translation>
             <numerusform>……另有 %n 条回调指向未知订单。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage_search.cpp" line="126"/>
+        <location filename="../../views/orders/orderpage_search.cpp" line="151"/>
         <source>Callback %1 (transaction %2) belongs to no order</source>
         <translation>回调 %1（交易 %2）不属于任何订单</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage_search.cpp" line="128"/>
+        <location filename="../../views/orders/orderpage_search.cpp" line="153"/>
         <source>Callback %1 names order %2, which does not exist</source>
         <translation>回调 %1 指向的订单 %2 不存在</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/orders/orderpage_search.cpp" line="131"/>
+        <location filename="../../views/orders/orderpage_search.cpp" line="156"/>
         <source>%1 after %n attempt(s)</source>
         <translation>
             <numerusform>%1（已尝试 %n 次）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage_search.cpp" line="132"/>
+        <location filename="../../views/orders/orderpage_search.cpp" line="157"/>
         <source>%1: %2.</source>
         <translation>%1：%2。</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage_search.cpp" line="133"/>
+        <location filename="../../views/orders/orderpage_search.cpp" line="158"/>
         <source>%1: %2 — last error: %3</source>
         <translation>%1：%2 — 最近错误：%3</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage_search.cpp" line="142"/>
+        <location filename="../../views/orders/orderpage_search.cpp" line="167"/>
         <source>Loading order %1…</source>
         <translation>正在加载订单 %1……</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="299"/>
+        <location filename="../../views/orders/orderpage.cpp" line="350"/>
         <source>&lt;h3&gt;Order %1 — %2, version %3&lt;/h3&gt;</source>
         <translation>&lt;h3&gt;订单 %1 —— %2，版本 %3&lt;/h3&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="302"/>
+        <location filename="../../views/orders/orderpage.cpp" line="353"/>
         <source>Amount: %1</source>
         <translation>金额：%1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="303"/>
+        <location filename="../../views/orders/orderpage.cpp" line="354"/>
         <source>Customer: %1</source>
         <translation>客户：%1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="305"/>
+        <location filename="../../views/orders/orderpage.cpp" line="356"/>
         <source>Current attempt: %1 on %2</source>
         <translation>当前支付尝试：%1（%2）</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="307"/>
+        <location filename="../../views/orders/orderpage.cpp" line="358"/>
         <source>Transaction: %1</source>
         <translation>交易号：%1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="309"/>
+        <location filename="../../views/orders/orderpage.cpp" line="362"/>
         <source>Reason: %1</source>
         <translation>原因：%1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="312"/>
+        <location filename="../../views/orders/orderpage.cpp" line="367"/>
         <source>To refund: %1</source>
         <translation>待退款：%1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/orders/orderpage.cpp" line="318"/>
+        <location filename="../../views/orders/orderpage.cpp" line="373"/>
         <source>%n open reconciliation exception(s) (%1)</source>
         <translation>
             <numerusform>%n 个未结对账异常（%1）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="321"/>
+        <location filename="../../views/orders/orderpage.cpp" line="376"/>
         <source>Updated: %1</source>
         <translation>更新时间：%1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="339"/>
+        <location filename="../../views/orders/orderpage.cpp" line="394"/>
         <source>Path: %1</source>
         <translation>路径：%1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/orders/orderpage.cpp" line="343"/>
+        <location filename="../../views/orders/orderpage.cpp" line="398"/>
         <source>%n refused attempt(s)</source>
         <translation>
             <numerusform>%n 次被拒绝的尝试</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/orders/orderpage.cpp" line="358"/>
+        <location filename="../../views/orders/orderpage.cpp" line="413"/>
         <source>%n event(s) in the timeline.</source>
         <translation>
             <numerusform>时间线中共有 %n 个事件。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="367"/>
+        <location filename="../../views/orders/orderpage.cpp" line="422"/>
         <source>Export dossier</source>
         <translation>导出案卷</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="368"/>
+        <location filename="../../views/orders/orderpage.cpp" line="423"/>
         <source>PDF documents (*.pdf)</source>
         <translation>PDF 文档 (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="385"/>
+        <location filename="../../views/orders/orderpage.cpp" line="440"/>
         <source>Writing the dossier of order %1…</source>
         <translation>正在写入订单 %1 的案卷…</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="410"/>
+        <location filename="../../views/orders/orderpage.cpp" line="465"/>
         <source>The dossier was not exported: %1</source>
         <translation>案卷未导出：%1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/orders/orderpage.cpp" line="414"/>
+        <location filename="../../views/orders/orderpage.cpp" line="469"/>
         <source>Dossier saved to %1 (%n page(s), SHA-256 %2).</source>
         <translation>
             <numerusform>案卷已保存到 %1（%n 页，SHA-256 %2）。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="458"/>
+        <location filename="../../views/orders/orderpage.cpp" line="513"/>
         <source>Signature: verified by the gateway before the callback was stored.</source>
         <translation>签名：网关在存储该回调之前已验证。</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="459"/>
+        <location filename="../../views/orders/orderpage.cpp" line="514"/>
         <source>Signature: verified by the gateway before the callback was stored — %1</source>
         <translation>签名：网关在存储该回调之前已验证 —— %1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="462"/>
+        <location filename="../../views/orders/orderpage.cpp" line="517"/>
         <source>Callback %1 from %2
 %3
 Unsigned, wrongly signed or late requests are refused: only the refusal is recorded (reason, size, body hash), never the request.
@@ -3932,42 +4095,42 @@ Body:
 <context>
     <name>OncePay::PaymentModel</name>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="232"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="258"/>
         <source>Captured</source>
         <translation>扣款时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="233"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="259"/>
         <source>Channel</source>
         <translation>渠道</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="234"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="260"/>
         <source>Transaction</source>
         <translation>交易号</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="235"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="261"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="237"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="263"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="239"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="265"/>
         <source>Settlement</source>
         <translation>结算</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="242"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="268"/>
         <source>Attempt</source>
         <translation>支付尝试</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="243"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="269"/>
         <source>Callback</source>
         <translation>回调</translation>
     </message>
@@ -4221,265 +4384,309 @@ Body:
 <context>
     <name>OncePay::ReconciliationPage</name>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="77"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="55"/>
+        <source>Available in the channel balance %1</source>
+        <translation>%1 进入渠道余额可用</translation>
+    </message>
+    <message>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="57"/>
+        <source>Completed %1</source>
+        <translation>%1 完成</translation>
+    </message>
+    <message>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="59"/>
+        <source>Payout date %1</source>
+        <translation>打款日 %1</translation>
+    </message>
+    <message>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="61"/>
+        <source>Approved %1</source>
+        <translation>%1 批准</translation>
+    </message>
+    <message>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="63"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="358"/>
+        <source>Refunded %1</source>
+        <translation>%1 退款</translation>
+    </message>
+    <message>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="64"/>
+        <source>Settled %1</source>
+        <translation>%1 结算</translation>
+    </message>
+    <message>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="95"/>
         <source>&lt;h2&gt;Reconciliation&lt;/h2&gt;</source>
         <translation>&lt;h2&gt;对账&lt;/h2&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="78"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="96"/>
         <source>R&amp;un reconciliation…</source>
         <translation>运行对账(&amp;U)…</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="81"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="99"/>
         <source>&amp;Cancel run</source>
         <translation>取消运行(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="87"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="105"/>
         <source>&amp;Refresh</source>
         <translation>刷新(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="103"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="121"/>
         <source>Open exceptions</source>
         <translation>未结异常</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="104"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="122"/>
         <source>Corrected automatically</source>
         <translation>已自动更正</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="105"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="123"/>
         <source>Resolved or written off</source>
         <translation>已解决或已核销</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="107"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="125"/>
         <source>All</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="110"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="128"/>
         <source>All kinds</source>
         <translation>全部类型</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="115"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="133"/>
         <source>All channels</source>
         <translation>全部渠道</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="120"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="138"/>
         <source>Any age</source>
         <translation>任意时长</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="121"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="139"/>
         <source>Older than 1 day</source>
         <translation>超过 1 天</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="122"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="140"/>
         <source>Older than 7 days</source>
         <translation>超过 7 天</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="123"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="141"/>
         <source>Older than 30 days</source>
         <translation>超过 30 天</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="147"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="165"/>
         <source>Settlement line</source>
         <translation>结算行</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="148"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="166"/>
         <source>Our payment</source>
         <translation>我方付款</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="149"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="167"/>
         <source>Rule and evidence</source>
         <translation>规则与证据</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="151"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="169"/>
         <source>&amp;Propose fix…</source>
         <translation>提议修复(&amp;P)…</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="154"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="172"/>
         <source>C&amp;lose period of selected run…</source>
         <translation>关闭所选运行的期间(&amp;L)…</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="157"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="175"/>
         <source>Open &amp;order</source>
         <translation>打开订单(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="181"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="199"/>
         <source>&amp;Show:</source>
         <translation>显示(&amp;S)：</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="181"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="199"/>
         <source>&amp;Kind:</source>
         <translation>类型(&amp;K)：</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="182"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="200"/>
         <source>C&amp;hannel:</source>
         <translation>渠道(&amp;H)：</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="182"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="200"/>
         <source>A&amp;ge:</source>
         <translation>时长(&amp;G)：</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="207"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="225"/>
         <source>&lt;b&gt;Runs&lt;/b&gt;</source>
         <translation>&lt;b&gt;对账运行&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="209"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="227"/>
         <source>&lt;b&gt;Exceptions&lt;/b&gt;</source>
         <translation>&lt;b&gt;异常&lt;/b&gt;</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="262"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="280"/>
         <source>%n open exception(s)</source>
         <translation>
             <numerusform>%n 个未结异常</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="264"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="282"/>
         <source>%1: %2</source>
         <comment>open exceptions: how many of each kind</comment>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="265"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="283"/>
         <source>, </source>
         <comment>list separator</comment>
         <translation>，</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="267"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="285"/>
         <source>%1 %2</source>
         <comment>two sentences, one after the other</comment>
         <translation>%1%2</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="269"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="287"/>
         <source>%1. %2</source>
         <comment>a sentence without its full stop, then another</comment>
         <translation>%1。%2</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="270"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="288"/>
         <source>%n corrected automatically under the minimal-intervention rule.</source>
         <translation>
             <numerusform>按最小干预规则自动更正 %n 项。</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="294"/>
+        <source>%n refund(s) owed in all (Stuck records): one is a &quot;Refund due&quot; exception once a run has seen the channel settle the money captured.</source>
+        <translation>
+            <numerusform>共欠 %n 笔退款（见“滞留记录”）：对账运行看到渠道结算了所收款项后，每笔才成为一条“待退款”异常。</numerusform>
+        </translation>
+    </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="274"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="299"/>
         <source>Latest run covers %1 of eligible payments.</source>
         <translation>最近一次运行覆盖了 %1 的应对账付款。</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="279"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="304"/>
         <source>A run is overdue: the last one finished %1 ago (cadence %2).</source>
         <translation>对账已逾期：上次运行于 %1 前完成（周期 %2）。</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="283"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="308"/>
         <source>No reconciliation has run yet.</source>
         <translation>尚未运行过对账。</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="303"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="328"/>
         <source>Select an exception.</source>
         <translation>请选择一个异常。</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="311"/>
-        <source>Line #%1 (%2)&lt;br&gt;Gross %3&lt;br&gt;Fee %4&lt;br&gt;Net %5&lt;br&gt;Settled %6</source>
-        <translation>第 %1 行（%2）&lt;br&gt;总额 %3&lt;br&gt;手续费 %4&lt;br&gt;净额 %5&lt;br&gt;结算于 %6</translation>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="336"/>
+        <source>Line #%1 (%2)&lt;br&gt;Gross %3&lt;br&gt;Fee %4&lt;br&gt;Net %5&lt;br&gt;%6</source>
+        <comment>%6: the line&apos;s date as the channel means it</comment>
+        <translation>第 %1 行（%2）&lt;br&gt;总额 %3&lt;br&gt;手续费 %4&lt;br&gt;净额 %5&lt;br&gt;%6</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="318"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="345"/>
+        <source>No refund line: the channel has not reported this refund.</source>
+        <translation>无退款行：渠道尚未报告这笔退款。</translation>
+    </message>
+    <message>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="346"/>
         <source>No settlement line: the channel has not settled this payment.</source>
         <translation>无结算行：渠道尚未结算此付款。</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="320"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="348"/>
         <source>Order %1 (%2)&lt;br&gt;Captured %3&lt;br&gt;Status %4&lt;br&gt;At %5</source>
         <translation>订单 %1（%2）&lt;br&gt;已收款 %3&lt;br&gt;状态 %4&lt;br&gt;时间 %5</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="326"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="354"/>
         <source>No payment with transaction %1 is known to OncePay.</source>
         <translation>OncePay 中没有交易号为 %1 的付款。</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="330"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="361"/>
         <source>Rule %1 version %2; fee schedule #%3 %4</source>
         <translation>规则 %1 第 %2 版；费率表 #%3 %4</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="337"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="368"/>
         <source>Evidence SHA-256 %1</source>
         <translation>证据 SHA-256 %1</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="343"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="374"/>
         <source>Fix #%1 is waiting for approval.</source>
         <translation>修复 #%1 正在等待审批。</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="382"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="413"/>
         <source>Run reconciliation</source>
         <translation>运行对账</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="395"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="426"/>
         <source>&amp;Run</source>
         <translation>运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="399"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="430"/>
         <source>&amp;From (UTC):</source>
         <translation>起始（UTC）(&amp;F)：</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="400"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="431"/>
         <source>&amp;To, inclusive:</source>
         <translation>截止（含）(&amp;T)：</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="446"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="477"/>
         <source>The run was not started: %1</source>
         <translation>对账运行未启动：%1</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="449"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="480"/>
         <source>The run failed: %1</source>
         <translation>运行失败：%1</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="454"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="485"/>
         <source>Run #%1 was cancelled; nothing it found was kept.</source>
         <translation>运行 #%1 已取消；其结果未保留。</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="455"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="486"/>
         <source>Run #%1 finished: coverage %2, %3 corrected automatically, %4 new exception(s).</source>
         <translation>运行 #%1 已完成：覆盖率 %2，自动更正 %3 项，新增 %4 个异常。</translation>
     </message>
@@ -4487,42 +4694,42 @@ Body:
 <context>
     <name>OncePay::RefundModel</name>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="281"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="307"/>
         <source>Flagged</source>
         <translation>标记时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="282"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="308"/>
         <source>Channel</source>
         <translation>渠道</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="283"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="309"/>
         <source>Transaction</source>
         <translation>交易号</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="285"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="311"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="287"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="313"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="288"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="314"/>
         <source>Callback</source>
         <translation>回调</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="289"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="315"/>
         <source>Resolved</source>
         <translation>已处理</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="291"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="317"/>
         <source>open</source>
         <translation>未处理</translation>
     </message>
@@ -4985,107 +5192,107 @@ Body:
 <context>
     <name>OncePay::TimelineModel</name>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="100"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="101"/>
         <source>%1 → %2</source>
         <translation>%1 → %2</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="102"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="103"/>
         <source>Refused: %1 → %2</source>
         <translation>已拒绝：%1 → %2</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="105"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="106"/>
         <source>Callback received</source>
         <translation>收到回调</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="105"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="106"/>
         <source>Callback received, %1</source>
         <translation>收到回调，%1</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="107"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="108"/>
         <source>Worker: %1</source>
         <translation>处理器：%1</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="108"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="109"/>
         <source>Ledger: %1 %2</source>
         <translation>账本：%1 %2</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="109"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="110"/>
         <source>Refund due: %1</source>
         <translation>待退款：%1</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="110"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="111"/>
         <source>Manual fix %1</source>
         <translation>人工修复 %1</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="111"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="112"/>
         <source>Audit: %1</source>
         <translation>审计：%1</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="117"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="121"/>
         <source>Open reconciliation exception: %1, expected %2, statement %3</source>
         <translation>未结对账异常：%1，预期 %2，对账单 %3</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="119"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="123"/>
         <source>Open reconciliation exception: %1</source>
         <translation>未结对账异常：%1</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="140"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="162"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="145"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="167"/>
         <source>Version</source>
         <translation>版本</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="148"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="170"/>
         <source>v%1</source>
         <translation>v%1</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="150"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="172"/>
         <source>expected v%1</source>
         <translation>预期 v%1</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="155"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="177"/>
         <source>Event</source>
         <translation>事件</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="165"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="187"/>
         <source>Detail</source>
         <translation>详情</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="178"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="204"/>
         <source>Cause</source>
         <translation>起因</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="181"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="207"/>
         <source>reconciliation exception %1</source>
         <translation>对账异常 %1</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="183"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="209"/>
         <source>%1 %2</source>
         <translation>%1 %2</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="187"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="213"/>
         <source>Actor</source>
         <translation>执行者</translation>
     </message>
