@@ -10,9 +10,10 @@ namespace OncePay::Labels {
 
 namespace {
 
+// lupdate files plain tr() calls here under the namespace's name.
 QString tr(const char *text)
 {
-    return QCoreApplication::translate("OncePay::ReasonText", text);
+    return QCoreApplication::translate("OncePay::Labels", text);
 }
 
 // A code's word with the code kept: "Channel outage (channel_outage)"; the code alone when it

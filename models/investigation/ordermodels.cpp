@@ -126,7 +126,7 @@ QString TimelineModel::describe(const TimelineEntry &e)
     return {};
 }
 
-QString TimelineModel::detailText(const TimelineEntry &e)
+QString TimelineModel::detailText(const TimelineEntry &e, const QString &auditRole)
 {
     switch (e.kind) {
     case TimelineKind::Ledger: return {};
@@ -139,7 +139,7 @@ QString TimelineModel::detailText(const TimelineEntry &e)
                                              : e.causeKind == u"fix"
                                                  ? Labels::ReasonAuthor::Staff
                                                  : Labels::ReasonAuthor::Unknown);
-    case TimelineKind::Audit: return Labels::auditReason(e.toState, QString(), e.detail);
+    case TimelineKind::Audit: return Labels::auditReason(e.toState, auditRole, e.detail);
     default: return Labels::engineText(e.detail);
     }
 }
@@ -184,12 +184,16 @@ TimelineModel::TimelineModel(QObject *parent)
         }
         return decorate(e, role);
     });
-    addColumn(tr("Detail"), [decorate](const TimelineEntry &e, int role) -> QVariant {
+    addColumn(tr("Detail"), [this, decorate](const TimelineEntry &e, int role) -> QVariant {
+        const auto shownText = [this, &e] {
+            return detailText(e, e.kind == TimelineKind::Audit ? m_auditRoles.value(e.causeId)
+                                                               : QString());
+        };
         if (role == Qt::DisplayRole)
-            return detailText(e);
+            return shownText();
         // The whole detail, wrapped (the column may cut it), and the text as stored.
         if (role == Qt::ToolTipRole && e.kind != TimelineKind::Ledger && !e.detail.isEmpty()) {
-            const QString shown = detailText(e);
+            const QString shown = shownText();
             QString tip = QStringLiteral("<p>%1</p>").arg(shown.toHtmlEscaped());
             if (shown != e.detail)
                 tip += QStringLiteral("<p><i>%1</i></p>").arg(e.detail.toHtmlEscaped());

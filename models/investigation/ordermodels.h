@@ -9,6 +9,8 @@
 #include "investigation/orderpicture.h"
 #include "investigation/ordersearch.h"
 
+#include <QHash>
+
 namespace OncePay {
 
 class OrderHitModel : public RowTableModel<OrderHit> {
@@ -25,8 +27,18 @@ public:
 
     static QString describe(const TimelineEntry &e);
     // The Detail column's text: an engine sentence in the interface language, a callback's
-    // kind, or someone's own words quoted after a lead-in (common/reasontext.h).
-    static QString detailText(const TimelineEntry &e);
+    // kind, or someone's own words quoted after a lead-in (common/reasontext.h); `auditRole` is
+    // the actor role of an audit row's entry, when known.
+    static QString detailText(const TimelineEntry &e, const QString &auditRole = {});
+    // The actor role of each audit row on the timeline by its event id (OrderPicture::audit),
+    // so that an audit row's reason says whose words it is. Set before the rows.
+    void setAuditRoles(QHash<QString, QString> rolesByEvent)
+    {
+        m_auditRoles = std::move(rolesByEvent);
+    }
+
+private:
+    QHash<QString, QString> m_auditRoles;
 };
 
 class MessageModel : public RowTableModel<CallbackMessageRow> {

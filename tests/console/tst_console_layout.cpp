@@ -30,6 +30,7 @@
 #include <QAbstractItemModelTester>
 #include <QHeaderView>
 #include <QPlainTextEdit>
+#include <QRegularExpression>
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QTableView>
@@ -51,7 +52,7 @@ public:
     QString translate(const char *context, const char *source, const char *, int) const override
     {
         const QLatin1String c(context);
-        if (c == QLatin1String("OncePay::EngineText") || c == QLatin1String("OncePay::ReasonText"))
+        if (c == QLatin1String("OncePay::EngineText") || c == QLatin1String("OncePay::Labels"))
             return u'⟪' + QString::fromUtf8(source) + u'⟫';
         return {};
     }
@@ -181,6 +182,13 @@ private Q_SLOTS:
         QVERIFY(!table->horizontalScrollBar()->isVisible());
         // A cut Event or Detail reads whole in its tooltip.
         TimelineModel *t = window.orderPage()->timelineModel();
+        // The platform's rollback reason is its own words on both of its rows (the transition
+        // and its audit row): the page tells the timeline whose words an audit row's are.
+        int shop = 0;
+        for (int r = 0; r < t->rowCount(); ++r)
+            shop += t->index(r, TimelineModel::Detail).data().toString() ==
+                    Labels::givenReason("new attempt", Labels::ReasonAuthor::Shop);
+        QCOMPARE(shop, 2);
         for (int r = 0; r < t->rowCount(); ++r) {
             const QString event = t->index(r, TimelineModel::Event).data().toString();
             QCOMPARE(t->index(r, TimelineModel::Event).data(Qt::ToolTipRole).toString(), event);
@@ -267,7 +275,10 @@ private Q_SLOTS:
         QVERIFY(proposal >= 0);
         const QString word = Labels::fixReason("channel_outage");
         const QString shown = model->index(proposal, AuditTrailModel::Reason).data().toString();
-        QVERIFY2(shown.startsWith(word + QStringLiteral(" (channel_outage): “")),
+        QVERIFY2(word != u"channel_outage" && shown.startsWith(word) &&
+                     shown.contains(u"channel_outage") &&
+                     shown.endsWith(Labels::quoted(
+                         model->rowAt(proposal).reason->section(QStringLiteral(": "), 1))),
                  qPrintable(shown));
         table->setCurrentIndex(model->index(proposal, 0));
         const QString detail = page->findChild<QPlainTextEdit *>("detail")->toPlainText();
@@ -416,7 +427,35 @@ private Q_SLOTS:
             given += d == u"⟪Reason given: “new attempt”⟫";
         }
         QCOMPARE(shop, 1);  // the transition, asked for by the platform's request
-        QCOMPARE(given, 1); // its audit row, whose author the timeline does not know
+        QCOMPARE(given, 1); // its audit row, whose author the timeline was not told
+        // Told the audit rows' roles (as the order page does), the audit row says it too.
+        QHash<QString, QString> roles;
+        for (const AuditRow &a : rb->audit)
+            roles.insert(a.eventId, a.actorRole);
+        timeline.setAuditRoles(roles);
+        QStringList details;
+        for (int r = 0; r < timeline.rowCount(); ++r)
+            details << timeline.index(r, TimelineModel::Detail).data().toString();
+        QCOMPARE(details.count(QStringLiteral("⟪Shop's reason: “new attempt”⟫")), 2);
+    }
+
+    // In the real 简体中文: the lead-in reads in Chinese, the words stay as written.
+    void ownWordsInChinese()
+    {
+        QCOMPARE(Language::apply(QStringLiteral("zh_CN")).language(), QLocale::Chinese);
+        static const QRegularExpression han(QStringLiteral("\\A\\p{Han}"));
+        for (const auto &[action, role] :
+             {std::pair{"order.rollback", "platform"}, std::pair{"fix.approved", "finance"},
+              std::pair{"order.rollback", ""}}) {
+            const QString shown = Labels::auditReason(action, role, "declined; new attempt");
+            QVERIFY2(han.match(shown).hasMatch() && shown.endsWith(u"“declined; new attempt”"),
+                     qPrintable(shown));
+        }
+        const QString coded = Labels::auditReason("fix.proposed", "agent", "payment_verified: ok");
+        QVERIFY2(coded.startsWith(Labels::fixReason("payment_verified")) &&
+                     han.match(coded).hasMatch() && coded.contains(u"payment_verified") &&
+                     coded.endsWith(u"“ok”"),
+                 qPrintable(coded));
     }
 
     // Each channel's signature scheme is an engine sentence the console translates, its header

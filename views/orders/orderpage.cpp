@@ -332,6 +332,10 @@ void OrderPage::showPicture(const OrderPicture &p)
         tablesChanged = true;
         return true;
     };
+    QHash<QString, QString> auditRoles; // whose words an audit row's reason on the timeline is
+    for (const AuditRow &a : p.audit)
+        auditRoles.insert(a.eventId, a.actorRole);
+    m_timeline->setAuditRoles(std::move(auditRoles));
     const bool messagesChanged = refill(m_messages, p.messages);
     refill(m_timeline, p.timeline);
     refill(m_payments, p.payments);
