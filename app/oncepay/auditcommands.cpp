@@ -19,6 +19,8 @@
 
 #include <QFile>
 
+#include <spdlog/spdlog.h>
+
 namespace OncePay::Cli {
 
 namespace {
@@ -112,6 +114,11 @@ int verify(Context &ctx, const QCommandLineParser &parser)
         ctx.err << "oncepay: could not count the audit events waiting in the outbox: "
                 << orders.error().message << '\n';
     }
+    // In the log as well (file, and stderr with --verbose): a break is an error there too.
+    if (report->problem)
+        spdlog::error("audit verify: {}", report->summary().toStdString());
+    else
+        spdlog::info("audit verify: {}", report->summary().toStdString());
     ctx.out << report->summary() << '\n';
     return report->ok() ? Ok : Failed;
 }

@@ -1,5 +1,7 @@
 #include "auditchain.h"
 
+#include "audittrailquery.h"
+
 #include <QCryptographicHash>
 #include <QVariant>
 #include <QtEndian>
@@ -8,13 +10,26 @@ namespace OncePay::AuditChain {
 
 namespace {
 
-void frame(QByteArray &out, char tag, const QByteArray &bytes)
+void frame(QByteArray &out, char tag, QByteArrayView bytes)
 {
     out.append(tag);
     char len[4];
     qToBigEndian(quint32(bytes.size()), len);
     out.append(len, 4);
     out.append(bytes);
+}
+
+void utf8(QByteArray &out, QByteArrayView bytes)
+{
+    frame(out, 'S', bytes);
+}
+
+void nullableUtf8(QByteArray &out, const std::optional<QByteArrayView> &bytes)
+{
+    if (bytes)
+        utf8(out, *bytes);
+    else
+        frame(out, 'N', {});
 }
 
 void text(QByteArray &out, const QString &s)
@@ -88,6 +103,34 @@ QString computeHash(const AuditLogRow &row)
 {
     return QString::fromLatin1(
         QCryptographicHash::hash(canonicalEncoding(row), QCryptographicHash::Sha256).toHex());
+}
+
+QByteArray canonicalEncoding(const AuditLogRowBytes &r)
+{
+    QByteArray out;
+    out.reserve(256);
+    utf8(out, "oncepay.audit.v1");
+    integer(out, r.seq);
+    utf8(out, r.eventId);
+    integer(out, r.occurredAt);
+    integer(out, r.recordedAt);
+    utf8(out, r.actor);
+    utf8(out, r.actorRole);
+    utf8(out, r.action);
+    utf8(out, r.entityKind);
+    utf8(out, r.entityId);
+    nullableUtf8(out, r.orderId);
+    nullableUtf8(out, r.callbackId);
+    nullableUtf8(out, r.beforeJson);
+    nullableUtf8(out, r.afterJson);
+    nullableUtf8(out, r.reason);
+    utf8(out, r.prevHash);
+    return out;
+}
+
+QByteArray computeHash(const AuditLogRowBytes &row)
+{
+    return QCryptographicHash::hash(canonicalEncoding(row), QCryptographicHash::Sha256).toHex();
 }
 
 QByteArray sealMessage(qint64 seq, const QString &headHash)

@@ -29,6 +29,8 @@
 
 namespace OncePay {
 
+struct AuditLogRowBytes; // audittrailquery.h: a stored row as UTF-8 byte views
+
 // Named AuditLogRow (not AuditRow): investigation/orderpicture.h has its own AuditRow for an
 // order's audit section, and two types of one name in one program break the ODR.
 struct AuditLogRow {
@@ -68,6 +70,10 @@ QString genesisHash();
 
 QByteArray canonicalEncoding(const AuditLogRow &row);
 QString computeHash(const AuditLogRow &row); // uses row.prevHash, ignores row.hash
+// The same encoding and hash from the byte views the exporter streams (no QString round trip):
+// equal to computeHash(row.toRow()). Lowercase hex, like the stored hash.
+QByteArray canonicalEncoding(const AuditLogRowBytes &row);
+QByteArray computeHash(const AuditLogRowBytes &row);
 
 // Column list in the order readRow expects; use as "SELECT " + columns() + " FROM audit_log".
 QString columns();

@@ -90,6 +90,15 @@ Error fileError(const QString &what, const QString &path, const QString &why)
                      QStringLiteral("file_error"));
 }
 
+AuditProblem exportProblem(AuditProblem::Kind kind, qint64 seq, QString message)
+{
+    AuditProblem p;
+    p.kind = kind;
+    p.seq = seq;
+    p.message = std::move(message);
+    return p;
+}
+
 } // namespace
 
 // ---- manifest ----
@@ -217,6 +226,34 @@ Result<QString> AuditExporter::fileSha256(const QString &path, qint64 *bytes)
     return QString::fromLatin1(hash.result().toHex());
 }
 
+Error AuditExporter::rowBroken(const AuditProblem &problem, const AuditExportHeader &header,
+                               const Actor &actor) const
+{
+    const QString message =
+        QStringLiteral("the audit chain is broken: %1; nothing was exported (run `oncepay audit"
+                       " verify` or Verify chain)")
+            .arg(problem.message);
+    spdlog::error("audit export {} by {} refused: {}", header.exportId.toStdString(),
+                  actor.id.toStdString(), message.toStdString());
+    AuditEvent e;
+    e.actor = actor.id;
+    e.actorRole = actor.role;
+    e.action = QStringLiteral("audit.export_refused");
+    e.entityKind = QStringLiteral("export");
+    e.entityId = header.exportId;
+    e.after = {{QStringLiteral("filter"), header.filter.toJson()},
+               {QStringLiteral("problem"), auditProblemKindName(problem.kind)},
+               {QStringLiteral("seq"), QString::number(problem.seq)},
+               {QStringLiteral("chain_head"), auditHeadJson(header.head)}};
+    e.reason = QStringLiteral("chain_broken");
+    auto recorded = inTransaction(m_orders.db(), Transaction::Mode::Deferred,
+                                  [&] { return AuditOutbox::record(m_orders.db(), e, m_clock); });
+    if (!recorded)
+        spdlog::error("audit export refusal could not be recorded: {}",
+                      recorded.error().message.toStdString());
+    return makeError(ErrorCode::Corrupt, message, QStringLiteral("chain_broken"));
+}
+
 Result<AuditExportResult> AuditExporter::run(const AuditFilter &requested, const QString &path,
                                              AuditExportWriter &writer, const Actor &actor,
                                              const Progress &progress) const
@@ -258,10 +295,45 @@ Result<AuditExportResult> AuditExporter::run(const AuditFilter &requested, const
 
     qint64 rows = 0;
     Result<void> failure;
+    // An export vouches for its rows (the manifest names the chain head and seal it covers):
+    // each row must match its own hash, and a row that follows its predecessor must link to
+    // it. A row that does not stops the export; nothing is written (rowBroken below).
+    // An export of every row up to the head must also have every seq: a gap is a deleted row.
+    AuditFilter everyRow;
+    everyRow.maxSeq = header.filter.maxSeq;
+    const bool contiguous = header.filter == everyRow;
+    std::optional<AuditProblem> broken;
+    qint64 lastSeq = 0;
+    QByteArray lastHash = AuditChain::genesisHash().toLatin1();
     const qint64 step = qMax<qint64>(1, qMin<qint64>(m_pageSize, header.expectedRows / 100 + 1));
     auto streamed = m_query.forEachBytes(
         header.filter, m_pageSize,
         [&](const AuditLogRowBytes &row) {
+            if (AuditChain::computeHash(row) != row.hash) {
+                broken = exportProblem(AuditProblem::Kind::Altered, row.seq,
+                                       QStringLiteral("row seq %1 was altered (its content does"
+                                                      " not match its hash)")
+                                           .arg(row.seq));
+                return false;
+            }
+            if (contiguous && row.seq != lastSeq + 1) {
+                broken = exportProblem(AuditProblem::Kind::Missing, lastSeq + 1,
+                                       QStringLiteral("row seq %1 is missing (next row found is"
+                                                      " seq %2)")
+                                           .arg(lastSeq + 1)
+                                           .arg(row.seq));
+                return false;
+            }
+            if (row.seq == lastSeq + 1 && row.prevHash != lastHash) {
+                broken = exportProblem(AuditProblem::Kind::Relinked, row.seq,
+                                       QStringLiteral("row seq %1 is reordered or relinked (its"
+                                                      " prev_hash is not the hash of seq %2)")
+                                           .arg(row.seq)
+                                           .arg(lastSeq));
+                return false;
+            }
+            lastSeq = row.seq;
+            lastHash = row.hash.toByteArray();
             if (auto w = writer.writeBytes(row); !w) {
                 failure = w;
                 return false;
@@ -278,6 +350,10 @@ Result<AuditExportResult> AuditExporter::run(const AuditFilter &requested, const
         return streamed.error();
     if (!failure)
         return failure.error();
+    if (broken) {
+        file.cancelWriting();
+        return rowBroken(*broken, header, actor);
+    }
     if (result.cancelled) {
         file.cancelWriting();
         spdlog::info("audit export to {} cancelled after {} rows", result.path.toStdString(), rows);

@@ -84,6 +84,10 @@ public:
     static Result<QString> fileSha256(const QString &path, qint64 *bytes = nullptr);
 
 private:
+    // A row of the export fails its hash or link: the refusal, logged and audited.
+    Error rowBroken(const AuditProblem &problem, const AuditExportHeader &header,
+                    const Actor &actor) const;
+
     const Connection &m_audit;
     const Connection &m_orders;
     const Clock &m_clock;

@@ -308,7 +308,11 @@ Result<AuditVerifyReport> AuditTrailQuery::verify(const SealPublicKey *publicKey
             spdlog::warn("audit verify: the events waiting in the outbox could not be counted: {}",
                          backlog.error().message.toStdString());
     }
-    if (report)
+    // A break is an alarm, not news: it is logged as an error, so alerting on errors sees it.
+    if (report && report->problem)
+        spdlog::error("audit chain verified by {}: {}", actor.id.toStdString(),
+                      report->summary().toStdString());
+    else if (report)
         spdlog::info("audit chain verified by {}: {}", actor.id.toStdString(),
                      report->summary().toStdString());
     return report;

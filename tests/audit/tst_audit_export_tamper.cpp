@@ -1,0 +1,209 @@
+// An export vouches for its rows (DESIGN.md §5, §6): on every engine, an export that meets a
+// row altered, swapped or (for the whole trail) deleted writes no file and no manifest, names
+// the row, and leaves an `audit.export_refused` row; an export whose rows are intact still
+// goes through; a broken chain found by verify is logged as an error. And the byte path's hash
+// is the row path's hash.
+
+#include "audit/auditchain.h"
+#include "audit/auditexporter.h"
+#include "audit/auditexportformats.h"
+#include "audit/auditsealer.h"
+#include "audit/audittrailquery.h"
+#include "audittestutil.h"
+#include "audittrailfixture.h"
+#include "db/sql.h"
+#include "testdatabases.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTest>
+
+#include <spdlog/sinks/ostream_sink.h>
+#include <spdlog/spdlog.h>
+
+#include <sstream>
+
+using namespace OncePay;
+using namespace OncePay::Test;
+
+namespace {
+
+struct TamperCase {
+    QStringList statements;
+    qint64 seq = 0;
+    QString says;
+};
+
+Result<AuditExportResult> exportTo(const Connection &audit, const Connection &orders,
+                                   const Clock &clock, const AuditFilter &filter,
+                                   const QString &path)
+{
+    AuditExporter exporter(audit, orders, clock);
+    exporter.setPageSize(4);
+    AuditCsvWriter writer;
+    return exporter.run(filter, path, writer, kAuditor);
+}
+
+// The newest outbox row of `action`: its after JSON, empty when there is none.
+QJsonObject lastOutbox(const Connection &orders, const QString &action)
+{
+    auto q = Sql::exec(orders.db(),
+                       QStringLiteral("SELECT after_json FROM audit_outbox WHERE action = ?"
+                                      " ORDER BY id DESC"),
+                       {action});
+    if (!q || !q->next())
+        return {};
+    return QJsonDocument::fromJson(q->value(0).toString().toUtf8()).object();
+}
+
+} // namespace
+
+class TstAuditExportTamper : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void exportRefusesABrokenRow_data()
+    {
+        QTest::addColumn<int>("dialect");
+        QTest::addColumn<QString>("kind");
+        const std::pair<const char *, Dialect> engines[] = {{"sqlite", Dialect::Sqlite},
+                                                            {"postgresql", Dialect::Postgres},
+                                                            {"mariadb", Dialect::MySql}};
+        for (const auto &[name, dialect] : engines)
+            for (const char *kind : {"altered", "swapped", "deleted"})
+                QTest::addRow("%s/%s", name, kind) << int(dialect) << QString::fromLatin1(kind);
+    }
+    void exportRefusesABrokenRow()
+    {
+        QFETCH(QString, kind);
+        ONCEPAY_SCRATCH(dbs);
+        ManualClock clock(kStart);
+        Connection orders = openOrDie(dbs->orders());
+        Connection audit = openOrDie(dbs->audit());
+        seed(orders, audit, clock);
+        QVERIFY(AuditSealer(audit, SealKey::generate(), clock).seal(QStringLiteral("alice")).ok());
+
+        TamperCase t;
+        if (kind == u"altered")
+            t = {{QStringLiteral("UPDATE audit_log SET reason = 'nothing to see' WHERE seq = 12")},
+                 12,
+                 QStringLiteral("row seq 12 was altered")};
+        else if (kind == u"deleted")
+            t = {{QStringLiteral("DELETE FROM audit_log WHERE seq = 5")},
+                 5,
+                 QStringLiteral("row seq 5 is missing")};
+        if (kind == u"swapped") {
+            QVERIFY(swapRows(audit, 10, 11).ok());
+            t.seq = 10;
+            t.says = QStringLiteral("row seq 10 was altered");
+        } else {
+            auto done = tamper(audit, t.statements);
+            QVERIFY2(done.ok(), qPrintable(done.ok() ? QString() : done.error().message));
+        }
+
+        const QDir dir(dbs->tempPath());
+        const QString path = dir.filePath(QStringLiteral("trail.csv"));
+        auto refused = exportTo(audit, orders, clock, AuditFilter(), path);
+        QVERIFY(!refused.ok());
+        QCOMPARE(refused.error().code, ErrorCode::Corrupt);
+        QCOMPARE(refused.error().reason, QStringLiteral("chain_broken"));
+        QVERIFY2(refused.error().message.contains(t.says), qPrintable(refused.error().message));
+        QVERIFY2(refused.error().message.contains(QStringLiteral("nothing was exported")),
+                 qPrintable(refused.error().message));
+        // Nothing an auditor could hand over: no file, no manifest, no export in the trail.
+        QVERIFY(!QFile::exists(path));
+        QVERIFY(!QFile::exists(path + QStringLiteral(".manifest.json")));
+        QVERIFY(lastOutbox(orders, QStringLiteral("audit.exported")).isEmpty());
+        const QJsonObject why = lastOutbox(orders, QStringLiteral("audit.export_refused"));
+        QCOMPARE(why.value(QStringLiteral("seq")).toString(), QString::number(t.seq));
+
+        // An export that does not reach the broken row (o-3: seqs 3, 8, 13, 18, 23, 28) still
+        // works; one that does is refused too (o-2 holds 12; after the swap seq 10 holds o-1's
+        // row).
+        if (kind != u"deleted") {
+            AuditFilter clear;
+            clear.orderId = QStringLiteral("o-3");
+            auto fine = exportTo(audit, orders, clock, clear, path);
+            QVERIFY2(fine.ok(), qPrintable(fine.ok() ? QString() : fine.error().message));
+            QCOMPARE(fine->manifest.rowCount, 6);
+            QVERIFY(QFile::exists(path));
+
+            AuditFilter reaching;
+            reaching.orderId = kind == u"altered" ? QStringLiteral("o-2") : QStringLiteral("o-1");
+            const QString part = dir.filePath(QStringLiteral("part.csv"));
+            auto again = exportTo(audit, orders, clock, reaching, part);
+            QVERIFY(!again.ok());
+            QVERIFY2(again.error().message.contains(t.says), qPrintable(again.error().message));
+            QVERIFY(!QFile::exists(part));
+        }
+    }
+
+    void intactTrailExportsEveryRow_data() { addEngineRows(); }
+    void intactTrailExportsEveryRow()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        ManualClock clock(kStart);
+        Connection orders = openOrDie(dbs->orders());
+        Connection audit = openOrDie(dbs->audit());
+        seed(orders, audit, clock);
+        const QString path = QDir(dbs->tempPath()).filePath(QStringLiteral("all.csv"));
+        auto all = exportTo(audit, orders, clock, AuditFilter(), path);
+        QVERIFY2(all.ok(), qPrintable(all.ok() ? QString() : all.error().message));
+        QCOMPARE(all->manifest.rowCount, 30);
+        QVERIFY(lastOutbox(orders, QStringLiteral("audit.export_refused")).isEmpty());
+    }
+
+    // The exporter checks rows with the byte encoding; it must be the chain's encoding exactly.
+    void bytesHashIsTheRowHash_data() { addEngineRows(); }
+    void bytesHashIsTheRowHash()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        ManualClock clock(kStart);
+        Connection orders = openOrDie(dbs->orders());
+        Connection audit = openOrDie(dbs->audit());
+        seed(orders, audit, clock);
+        AuditTrailQuery query(audit, orders, clock);
+        int rows = 0;
+        auto streamed = query.forEachBytes(
+            AuditFilter(), 7,
+            [&](const AuditLogRowBytes &row) {
+                ++rows;
+                const AuditLogRow r = row.toRow();
+                if (AuditChain::canonicalEncoding(row) != AuditChain::canonicalEncoding(r))
+                    return false;
+                return AuditChain::computeHash(row) == r.hash.toLatin1();
+            },
+            kAuditor);
+        QVERIFY(streamed.ok());
+        QCOMPARE(rows, 30);
+    }
+
+    void brokenChainIsLoggedAsAnError_data() { addEngineRows(); }
+    void brokenChainIsLoggedAsAnError()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        ManualClock clock(kStart);
+        Connection orders = openOrDie(dbs->orders());
+        Connection audit = openOrDie(dbs->audit());
+        seed(orders, audit, clock);
+        QVERIFY(
+            tamper(audit, {QStringLiteral("UPDATE audit_log SET actor = 'x' WHERE seq = 3")}).ok());
+        std::ostringstream captured;
+        auto sink = std::make_shared<spdlog::sinks::ostream_sink_mt>(captured);
+        sink->set_pattern("%l %v");
+        auto previous = spdlog::default_logger();
+        spdlog::set_default_logger(std::make_shared<spdlog::logger>("capture", sink));
+        spdlog::set_level(spdlog::level::info);
+        auto report = AuditTrailQuery(audit, orders, clock).verify(nullptr, {}, kAuditor);
+        spdlog::set_default_logger(previous);
+        QVERIFY(report.ok() && report->problem);
+        const QString log = QString::fromStdString(captured.str());
+        QVERIFY2(log.contains(QStringLiteral("error audit chain verified by alice: audit chain"
+                                             " BROKEN: row seq 3 was altered")),
+                 qPrintable(log));
+    }
+};
+
+QTEST_GUILESS_MAIN(TstAuditExportTamper)
+#include "tst_audit_export_tamper.moc"
