@@ -2,6 +2,8 @@
 
 #include "db/sql.h"
 
+#include <spdlog/spdlog.h>
+
 namespace OncePay {
 
 Result<OpsSettings> OpsSettings::load(const Connection &c)
@@ -18,9 +20,18 @@ Result<OpsSettings> OpsSettings::load(const Connection &c)
 
 qint64 OpsSettings::integer(const QString &key, qint64 fallback) const
 {
+    const auto stored = m_values.constFind(key);
+    if (stored == m_values.cend())
+        return fallback;
     bool ok = false;
-    const qint64 v = m_values.value(key).toLongLong(&ok);
-    return ok ? v : fallback;
+    const qint64 v = stored->trimmed().toLongLong(&ok);
+    if (ok)
+        return v;
+    // Written around the service (which stores whole numbers only): whoever relies on the
+    // setting gets the default, and the operations team must learn that it is not theirs.
+    spdlog::warn("ops setting {} holds '{}', which is no whole number; using {} instead",
+                 key.toStdString(), stored->left(40).toStdString(), fallback);
+    return fallback;
 }
 
 QString OpsSettings::text(const QString &key, const QString &fallback) const

@@ -15,6 +15,8 @@ class OpsSettings {
 public:
     static Result<OpsSettings> load(const Connection &connection);
 
+    // The stored whole number; `fallback` when the key is absent, or (with a warning in the
+    // log naming the key and the value) when what is stored is no whole number.
     qint64 integer(const QString &key, qint64 fallback) const;
     QString text(const QString &key, const QString &fallback = {}) const;
     const QMap<QString, QString> &all() const { return m_values; }

@@ -67,6 +67,66 @@ Result<void> settingChangeFits(const QString &key, const QString &value, const Q
     return {};
 }
 
+namespace {
+
+// Settings that only make sense in an order: `lower` may not exceed `upper`. The worker waits
+// min(backoff_max_ms, backoff_base_ms * 2^n) before a retry, so a maximum below the base makes
+// every retry come after the maximum — 12 attempts in seconds, and a short outage ends in dead
+// letters.
+struct OrderedSettings {
+    const char *lower;
+    const char *upper;
+};
+constexpr OrderedSettings kOrderedSettings[] = {
+    {"worker.backoff_base_ms", "worker.backoff_max_ms"},
+};
+
+// The value `key` has now (stored, else its fallback), read in the change's transaction.
+Result<qint64> currentValue(const QSqlDatabase &db, const QString &key)
+{
+    const auto &all = SettingsService::specs();
+    const auto spec =
+        std::find_if(all.cbegin(), all.cend(), [&](const SettingSpec &s) { return s.key == key; });
+    const qint64 fallback = spec == all.cend() ? 0 : spec->fallback;
+    auto q = Sql::exec(
+        db, QStringLiteral("SELECT setting_value FROM ops_settings WHERE setting_key = ?"), {key});
+    if (!q)
+        return q.error();
+    if (!q->next())
+        return fallback;
+    bool ok = false;
+    const qint64 v = q->value(0).toString().trimmed().toLongLong(&ok);
+    return ok ? v : fallback;
+}
+
+// Whether `key` = `value` keeps every ordered pair in order with the other values as they are.
+Result<void> keepsOrder(const QSqlDatabase &db, const QString &key, qint64 value)
+{
+    for (const OrderedSettings &pair : kOrderedSettings) {
+        const QString lower = QLatin1String(pair.lower);
+        const QString upper = QLatin1String(pair.upper);
+        if (key != lower && key != upper)
+            continue;
+        const QString other = key == lower ? upper : lower;
+        auto otherValue = currentValue(db, other);
+        if (!otherValue)
+            return otherValue.error();
+        const qint64 low = key == lower ? value : *otherValue;
+        const qint64 high = key == lower ? *otherValue : value;
+        if (low > high)
+            return makeError(ErrorCode::Invalid,
+                             QStringLiteral("%1 (%2) may not be above %3 (%4)")
+                                 .arg(lower)
+                                 .arg(low)
+                                 .arg(upper)
+                                 .arg(high),
+                             QStringLiteral("out_of_order"));
+    }
+    return {};
+}
+
+} // namespace
+
 Result<QList<SettingRow>> SettingsService::list(const Actor &actor) const
 {
     if (auto r = require(actor, Action::ReadOrders); !r && actor.role != u"system")
@@ -131,6 +191,8 @@ Result<SettingRow> SettingsService::set(const QString &key, const QString &value
             return before.error();
         const bool exists = before->next();
         const QString old = exists ? before->value(0).toString() : QString::number(spec->fallback);
+        if (auto ordered = keepsOrder(m_c.db(), key, v); !ordered)
+            return ordered.error();
         const qint64 now = m_clock.nowMs();
         auto w =
             exists

@@ -50,7 +50,9 @@ public:
 
     Result<QList<SettingRow>> list(const Actor &actor) const;
     // Refuses actors without ManageSettings (Forbidden), then what settingChangeFits refuses
-    // (Invalid: unknown keys, non-integers, values out of range, a blank reason), each refusal
+    // (Invalid: unknown keys, non-integers, values out of range, a blank reason), then a value
+    // that puts two ordered settings out of order against the other's current value (Invalid
+    // "out_of_order": worker.backoff_base_ms above worker.backoff_max_ms), each refusal
     // audited. Returns the row as stored.
     Result<SettingRow> set(const QString &key, const QString &value, const QString &reason,
                            const Actor &actor) const;
