@@ -229,6 +229,8 @@ QString auditAction(const QString &code)
         {"reconciliation.fee_auto_fixed",
          QT_TRANSLATE_NOOP("OncePay::AuditActions", "fee corrected automatically")},
         {"audit.exported", QT_TRANSLATE_NOOP("OncePay::AuditActions", "audit trail exported")},
+        {"audit.export_refused",
+         QT_TRANSLATE_NOOP("OncePay::AuditActions", "audit trail export refused")},
         {"audit.access_refused",
          QT_TRANSLATE_NOOP("OncePay::AuditActions", "audit trail access refused")},
         {"audit.crosscheck", QT_TRANSLATE_NOOP("OncePay::AuditActions", "audit cross-check")},
@@ -386,6 +388,14 @@ QString age(qint64 ms)
 QString money(qint64 minor, const QString &currency)
 {
     return Currency::format(minor, currency);
+}
+
+QString moneySortKey(qint64 minor, const QString &currency)
+{
+    // The sign bit flipped makes signed order unsigned order; 20 digits hold any quint64.
+    const quint64 ordered = quint64(minor) ^ (quint64(1) << 63);
+    return currency + QLatin1Char(' ') +
+           QStringLiteral("%1").arg(ordered, 20, 10, QLatin1Char('0'));
 }
 
 QString refusedColour()

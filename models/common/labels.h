@@ -38,6 +38,10 @@ QString auditFilter(const AuditFilter &filter); // AuditFilter::describe(), tran
 QString time(qint64 epochMs); // local time, "yyyy-MM-dd HH:mm:ss"; "—" for 0
 QString age(qint64 ms);       // "3 d 4 h", "12 min", "40 s"
 QString money(qint64 minor, const QString &currency);
+// The sort key of an amount in a list that mixes currencies: by currency, then by amount
+// within it (signed). Minor units of different currencies are not comparable — 1,300 JPY
+// is not more than 9.34 EUR — so a column never sorts them as one number.
+QString moneySortKey(qint64 minor, const QString &currency);
 
 // Colours shared by tables and charts.
 QString refusedColour();  // background of refused/failed rows

@@ -36,7 +36,7 @@ QVariant moneyCell(bool has, qint64 minor, const QString &currency, int role)
     if (role == Qt::DisplayRole)
         return Labels::money(minor, currency);
     if (role == SortRole)
-        return minor;
+        return Labels::moneySortKey(minor, currency);
     if (role == Qt::TextAlignmentRole)
         return QVariant(Qt::AlignRight | Qt::AlignVCenter);
     return {};

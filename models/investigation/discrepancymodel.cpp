@@ -16,7 +16,7 @@ QVariant amountCell(const QString &currency, qint64 minor, int role)
     if (role == Qt::DisplayRole)
         return currency.isEmpty() ? QString::number(minor) : Labels::money(minor, currency);
     if (role == SortRole)
-        return minor;
+        return Labels::moneySortKey(minor, currency);
     if (role == Qt::TextAlignmentRole)
         return QVariant(Qt::AlignRight | Qt::AlignVCenter);
     return {};

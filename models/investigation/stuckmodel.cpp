@@ -57,7 +57,7 @@ StuckModel::StuckModel(QObject *parent)
         if (role == Qt::DisplayRole)
             return Labels::money(r.amountMinor, r.currency);
         if (role == SortRole)
-            return r.amountMinor;
+            return Labels::moneySortKey(r.amountMinor, r.currency);
         if (role == Qt::TextAlignmentRole)
             return QVariant(Qt::AlignRight | Qt::AlignVCenter);
         return {};

@@ -634,16 +634,21 @@
     </message>
     <message>
         <location filename="../../models/common/labels.cpp" line="233"/>
+        <source>audit trail export refused</source>
+        <translation>审计轨迹导出被拒绝</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="235"/>
         <source>audit trail access refused</source>
         <translation>审计轨迹访问被拒绝</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="234"/>
+        <location filename="../../models/common/labels.cpp" line="236"/>
         <source>audit cross-check</source>
         <translation>审计交叉核对</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="235"/>
+        <location filename="../../models/common/labels.cpp" line="237"/>
         <source>dispute dossier exported</source>
         <translation>导出争议案卷</translation>
     </message>
@@ -2352,22 +2357,22 @@ hash      %2</translation>
     <message>
         <location filename="../../models/common/enginetext.cpp" line="285"/>
         <source>%1: t=&lt;unix seconds&gt;,v1=&lt;hex HMAC-SHA256 of &quot;t.body&quot; under a webhook signing secret&gt;; timestamp within the tolerance window</source>
-        <translation>%1：t=&lt;Unix 秒&gt;,v1=&lt;用 webhook 签名密钥对 "t.body" 计算的十六进制 HMAC-SHA256&gt;；时间戳须在容差窗口内</translation>
+        <translation>%1：t=&lt;Unix 秒&gt;,v1=&lt;用 webhook 签名密钥对 &quot;t.body&quot; 计算的十六进制 HMAC-SHA256&gt;；时间戳须在容差窗口内</translation>
     </message>
     <message>
         <location filename="../../models/common/enginetext.cpp" line="289"/>
         <source>%1: t=&lt;unix seconds&gt;,s=&lt;hex HMAC-SHA256 of &quot;t.body&quot; under a webhook secret&gt;; timestamp within the tolerance window</source>
-        <translation>%1：t=&lt;Unix 秒&gt;,s=&lt;用 webhook 密钥对 "t.body" 计算的十六进制 HMAC-SHA256&gt;；时间戳须在容差窗口内</translation>
+        <translation>%1：t=&lt;Unix 秒&gt;,s=&lt;用 webhook 密钥对 &quot;t.body&quot; 计算的十六进制 HMAC-SHA256&gt;；时间戳须在容差窗口内</translation>
     </message>
     <message>
         <location filename="../../models/common/enginetext.cpp" line="293"/>
         <source>%1: v1,&lt;base64 HMAC-SHA256 of &quot;%2.%3.body&quot; under the relay&apos;s secret&gt; (Standard Webhooks); timestamp within the tolerance window</source>
-        <translation>%1：v1,&lt;用中继密钥对 "%2.%3.body" 计算的 base64 HMAC-SHA256&gt;（Standard Webhooks）；时间戳须在容差窗口内</translation>
+        <translation>%1：v1,&lt;用中继密钥对 &quot;%2.%3.body&quot; 计算的 base64 HMAC-SHA256&gt;（Standard Webhooks）；时间戳须在容差窗口内</translation>
     </message>
     <message>
         <location filename="../../models/common/enginetext.cpp" line="297"/>
         <source>%1: base64 RSA-SHA256 (%2 SHA256withRSA) of &quot;%3|%4|webhook id|CRC32 of the body&quot;, verified with the configured PayPal certificate (cert_file, never fetched; %5 must be on paypal.com); transmission time within the tolerance window</source>
-        <translation>%1：对 "%3|%4|webhook id|消息体 CRC32" 的 base64 RSA-SHA256（%2 SHA256withRSA），用配置的 PayPal 证书验证（cert_file，从不在线获取；%5 必须位于 paypal.com）；传输时间须在容差窗口内</translation>
+        <translation>%1：对 &quot;%3|%4|webhook id|消息体 CRC32&quot; 的 base64 RSA-SHA256（%2 SHA256withRSA），用配置的 PayPal 证书验证（cert_file，从不在线获取；%5 必须位于 paypal.com）；传输时间须在容差窗口内</translation>
     </message>
     <message>
         <location filename="../../models/common/enginetext.cpp" line="304"/>
@@ -2643,58 +2648,58 @@ hash      %2</translation>
 <context>
     <name>OncePay::EntityKinds</name>
     <message>
-        <location filename="../../models/common/labels.cpp" line="268"/>
+        <location filename="../../models/common/labels.cpp" line="270"/>
         <source>order</source>
         <translation>订单</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="269"/>
+        <location filename="../../models/common/labels.cpp" line="271"/>
         <source>callback</source>
         <translation>回调</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="270"/>
+        <location filename="../../models/common/labels.cpp" line="272"/>
         <source>staff account</source>
         <translation>员工账号</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="271"/>
+        <location filename="../../models/common/labels.cpp" line="273"/>
         <source>settlement statement</source>
         <translation>结算单</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="272"/>
+        <location filename="../../models/common/labels.cpp" line="274"/>
         <source>fee schedule</source>
         <translation>费率表</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="273"/>
+        <location filename="../../models/common/labels.cpp" line="275"/>
         <source>discrepancy</source>
         <translation>对账异常</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="274"/>
+        <location filename="../../models/common/labels.cpp" line="276"/>
         <source>reconciliation run</source>
         <translation>对账运行</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="275"/>
-        <location filename="../../models/common/labels.cpp" line="276"/>
+        <location filename="../../models/common/labels.cpp" line="277"/>
+        <location filename="../../models/common/labels.cpp" line="278"/>
         <source>audit trail</source>
         <translation>审计轨迹</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="277"/>
+        <location filename="../../models/common/labels.cpp" line="279"/>
         <source>export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="278"/>
+        <location filename="../../models/common/labels.cpp" line="280"/>
         <source>fix</source>
         <translation>修复</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="279"/>
+        <location filename="../../models/common/labels.cpp" line="281"/>
         <source>setting</source>
         <translation>运营参数</translation>
     </message>
@@ -3093,25 +3098,25 @@ hash      %2</translation>
     </message>
     <message>
         <location filename="../../models/common/labels.cpp" line="98"/>
-        <location filename="../../models/common/labels.cpp" line="251"/>
+        <location filename="../../models/common/labels.cpp" line="253"/>
         <source>agent</source>
         <translation>客服</translation>
     </message>
     <message>
         <location filename="../../models/common/labels.cpp" line="99"/>
-        <location filename="../../models/common/labels.cpp" line="253"/>
+        <location filename="../../models/common/labels.cpp" line="255"/>
         <source>finance</source>
         <translation>财务</translation>
     </message>
     <message>
         <location filename="../../models/common/labels.cpp" line="100"/>
-        <location filename="../../models/common/labels.cpp" line="255"/>
+        <location filename="../../models/common/labels.cpp" line="257"/>
         <source>auditor</source>
         <translation>审计</translation>
     </message>
     <message>
         <location filename="../../models/common/labels.cpp" line="101"/>
-        <location filename="../../models/common/labels.cpp" line="257"/>
+        <location filename="../../models/common/labels.cpp" line="259"/>
         <source>administrator</source>
         <translation>管理员</translation>
     </message>
@@ -3137,7 +3142,7 @@ hash      %2</translation>
     </message>
     <message>
         <location filename="../../models/common/labels.cpp" line="117"/>
-        <location filename="../../models/common/labels.cpp" line="247"/>
+        <location filename="../../models/common/labels.cpp" line="249"/>
         <source>system</source>
         <translation>系统</translation>
     </message>
@@ -3203,158 +3208,158 @@ hash      %2</translation>
         <translation>退款</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="245"/>
+        <location filename="../../models/common/labels.cpp" line="247"/>
         <source>platform</source>
         <comment>actor role</comment>
         <translation>平台</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="249"/>
+        <location filename="../../models/common/labels.cpp" line="251"/>
         <source>channel</source>
         <comment>actor role</comment>
         <translation>渠道</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="259"/>
+        <location filename="../../models/common/labels.cpp" line="261"/>
         <source>anonymous</source>
         <comment>actor role</comment>
         <translation>匿名</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="261"/>
+        <location filename="../../models/common/labels.cpp" line="263"/>
         <source>unknown</source>
         <comment>actor role</comment>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="290"/>
+        <location filename="../../models/common/labels.cpp" line="292"/>
         <source>payment succeeded</source>
         <translation>支付成功</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="292"/>
+        <location filename="../../models/common/labels.cpp" line="294"/>
         <source>payment failed</source>
         <comment>callback event</comment>
         <translation>支付失败</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="294"/>
+        <location filename="../../models/common/labels.cpp" line="296"/>
         <source>payment pending</source>
         <translation>支付处理中</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="296"/>
+        <location filename="../../models/common/labels.cpp" line="298"/>
         <source>refunded</source>
         <comment>callback event</comment>
         <translation>已退款</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="298"/>
+        <location filename="../../models/common/labels.cpp" line="300"/>
         <source>other event</source>
         <translation>其他事件</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="306"/>
+        <location filename="../../models/common/labels.cpp" line="308"/>
         <source>%1 (%2)</source>
         <comment>callback event, channel&apos;s event type</comment>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="312"/>
+        <location filename="../../models/common/labels.cpp" line="314"/>
         <source>start payment</source>
         <translation>发起支付</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="314"/>
+        <location filename="../../models/common/labels.cpp" line="316"/>
         <source>roll back</source>
         <comment>request operation</comment>
         <translation>回滚</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="324"/>
+        <location filename="../../models/common/labels.cpp" line="326"/>
         <source>%1, v%2</source>
         <comment>request outcome: state, version</comment>
         <translation>%1，版本 %2</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="334"/>
+        <location filename="../../models/common/labels.cpp" line="336"/>
         <source>created</source>
         <comment>purchase or logistics order</comment>
         <translation>已创建</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="342"/>
+        <location filename="../../models/common/labels.cpp" line="344"/>
         <source>from %1</source>
         <translation>起始 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="344"/>
+        <location filename="../../models/common/labels.cpp" line="346"/>
         <source>to %1</source>
         <translation>截至 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="346"/>
+        <location filename="../../models/common/labels.cpp" line="348"/>
         <source>actor %1</source>
         <translation>操作者 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="348"/>
+        <location filename="../../models/common/labels.cpp" line="350"/>
         <source>action %1</source>
         <translation>动作 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="350"/>
+        <location filename="../../models/common/labels.cpp" line="352"/>
         <source>order %1</source>
         <translation>订单 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="352"/>
+        <location filename="../../models/common/labels.cpp" line="354"/>
         <source>callback %1</source>
         <translation>回调 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="354"/>
+        <location filename="../../models/common/labels.cpp" line="356"/>
         <source>entity kind %1</source>
         <translation>实体类型 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="356"/>
+        <location filename="../../models/common/labels.cpp" line="358"/>
         <source>entity %1</source>
         <translation>实体 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="358"/>
+        <location filename="../../models/common/labels.cpp" line="360"/>
         <source>up to seq %1</source>
         <translation>序号不超过 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="359"/>
+        <location filename="../../models/common/labels.cpp" line="361"/>
         <source>all rows</source>
         <translation>全部记录</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="359"/>
+        <location filename="../../models/common/labels.cpp" line="361"/>
         <source>, </source>
         <comment>list separator</comment>
         <translation>，</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="374"/>
+        <location filename="../../models/common/labels.cpp" line="376"/>
         <source>%1 s</source>
         <translation>%1 秒</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="376"/>
+        <location filename="../../models/common/labels.cpp" line="378"/>
         <source>%1 min</source>
         <translation>%1 分钟</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="378"/>
+        <location filename="../../models/common/labels.cpp" line="380"/>
         <source>%1 h %2 min</source>
         <translation>%1 小时 %2 分钟</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="381"/>
+        <location filename="../../models/common/labels.cpp" line="383"/>
         <source>%1 d %2 h</source>
         <translation>%1 天 %2 小时</translation>
     </message>
@@ -3489,37 +3494,37 @@ hash      %2</translation>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../models/common/reasontext.cpp" line="22"/>
+        <location filename="../../models/common/reasontext.cpp" line="23"/>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location filename="../../models/common/reasontext.cpp" line="28"/>
+        <location filename="../../models/common/reasontext.cpp" line="29"/>
         <source>Wrong password</source>
         <translation>密码错误</translation>
     </message>
     <message>
-        <location filename="../../models/common/reasontext.cpp" line="30"/>
+        <location filename="../../models/common/reasontext.cpp" line="31"/>
         <source>Too many failed sign-ins</source>
         <translation>登录失败次数过多</translation>
     </message>
     <message>
-        <location filename="../../models/common/reasontext.cpp" line="44"/>
+        <location filename="../../models/common/reasontext.cpp" line="45"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/reasontext.cpp" line="65"/>
+        <location filename="../../models/common/reasontext.cpp" line="66"/>
         <source>Shop&apos;s reason: %1</source>
         <translation>商户给出的原因：%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/reasontext.cpp" line="66"/>
+        <location filename="../../models/common/reasontext.cpp" line="67"/>
         <source>Staff comment: %1</source>
         <translation>员工备注：%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/reasontext.cpp" line="67"/>
+        <location filename="../../models/common/reasontext.cpp" line="68"/>
         <source>Reason given: %1</source>
         <translation>给出的原因：%1</translation>
     </message>
