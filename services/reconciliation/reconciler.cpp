@@ -234,7 +234,8 @@ Result<ReconcileReport> Reconciler::run(const ReconcileOptions &options) const
                        " WHERE p.captured_at >= ? AND p.captured_at < ?");
     const QString lineSql =
         QStringLiteral("SELECT l.id, l.channel, l.channel_txn_id, l.kind, l.gross_minor,"
-                       " l.fee_minor, l.currency, l.settled_at FROM ") +
+                       " l.fee_minor, l.currency, l.settled_at, COALESCE(l.transacted_at, 0)"
+                       " FROM ") +
         *lineTable + QStringLiteral(" WHERE l.settled_at >= ? AND l.settled_at < ?");
     // On SQLite two reader threads, one for each side, each on its own read-only connection:
     // this thread builds the hash table from the payments as they arrive, then probes it with
@@ -249,7 +250,7 @@ Result<ReconcileReport> Reconciler::run(const ReconcileOptions &options) const
         lineReader.emplace(m_c.db().databaseName(),
                            std::vector<LoadReader::Query>{{lineSql.toUtf8(), report.fromMs,
                                                            report.toMs + kSettlementLookaheadMs,
-                                                           "itttiiti", lineCount->toLongLong()}},
+                                                           "itttiitii", lineCount->toLongLong()}},
                            64);
         if (!paymentReader->opened() || !lineReader->opened()) {
             paymentReader.reset(); // read through the connection itself
@@ -285,6 +286,7 @@ Result<ReconcileReport> Reconciler::run(const ReconcileOptions &options) const
         l.feeMinor = r.number(5);
         l.currency = r.bytes(6);
         l.settledAtMs = r.number(7);
+        l.transactedAtMs = r.number(8);
         matcher.addLine(l);
         ++report.lines;
         return tick();

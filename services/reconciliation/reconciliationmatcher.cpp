@@ -1,6 +1,7 @@
 #include "reconciliationmatcher.h"
 
 #include "core/money.h"
+#include "settlement/formats/statementformat.h"
 #include "settlement/settlementline.h"
 
 #include <QDateTime>
@@ -343,50 +344,75 @@ void ReconciliationMatcher::checkRefund(const Slot &s, MatchOutcome &out, bool *
     *matched = false;
 }
 
+// The minimal-intervention rule, v2 (kFeeRuleVersion). A channel fixes its fee when it makes
+// the charge (Stripe at the balance transaction's creation, KakaoPay at the 거래일시), so the
+// fee answers to the schedule in force at the line's transaction time — never at settled_at,
+// which is days later for Stripe (available_on) and KakaoPay (정산일). OncePay's own
+// expectation is the schedule at captured_at, when its worker booked the capture; a known fee
+// change between the channel's charge and that booking is what explains a difference, and only
+// that is corrected automatically. A line without a transaction time (imported before
+// migration 0010) is judged at captured_at: no change can be shown to explain anything there,
+// so only the capture skew's leeway applies, and a difference is an exception.
 void ReconciliationMatcher::checkFee(const Slot &s, MatchOutcome &out, bool *matched) const
 {
     const Line &charge = s.charge;
+    const bool hasTxnTime = charge.transactedAtMs > 0;
     const FeeRule *atCapture = ruleAt(s.channel, charge.currency, s.capturedAtMs);
-    if (!atCapture)
+    const FeeRule *atCharge =
+        hasTxnTime ? ruleAt(s.channel, charge.currency, charge.transactedAtMs) : atCapture;
+    if (!atCapture || !atCharge)
         return; // no schedule to judge by: nothing to claim
-    const qint64 expected = Fees::feeFor(charge.grossMinor, *atCapture);
-    if (expected == charge.feeMinor)
-        return;
-    // The channel stamps a capture before our worker records it: a fee that is right for the
-    // schedule in force shortly before captured_at is right, not a mismatch.
-    const FeeRule *beforeCapture =
-        ruleAt(s.channel, charge.currency, s.capturedAtMs - m_settings.captureSkewMs);
-    if (m_settings.captureSkewMs > 0 && beforeCapture && beforeCapture->id != atCapture->id &&
-        Fees::feeFor(charge.grossMinor, *beforeCapture) == charge.feeMinor)
-        return;
+    const qint64 expected = Fees::feeFor(charge.grossMinor, *atCapture); // the books' view
+    const qint64 owed = Fees::feeFor(charge.grossMinor, *atCharge);      // the charge's fee
+    bool explained = false;
+    if (hasTxnTime) {
+        if (charge.feeMinor == owed) {
+            if (owed == expected)
+                return;
+            // Booked across a fee change within the capture skew: the lag the setting allows
+            // between the channel's charge and our worker, now measured, not assumed.
+            if (qAbs(s.capturedAtMs - charge.transactedAtMs) <= m_settings.captureSkewMs)
+                return;
+            explained = true;
+        }
+    } else {
+        if (charge.feeMinor == expected)
+            return;
+        // The channel stamps a capture before our worker records it: a fee that is right for
+        // the schedule in force shortly before captured_at is right, not a mismatch.
+        const FeeRule *beforeCapture =
+            ruleAt(s.channel, charge.currency, s.capturedAtMs - m_settings.captureSkewMs);
+        if (m_settings.captureSkewMs > 0 && beforeCapture && beforeCapture->id != atCapture->id &&
+            Fees::feeFor(charge.grossMinor, *beforeCapture) == charge.feeMinor)
+            return;
+    }
     const PaymentFact p = m_store.payment(s);
     const LineFact l = m_store.line(s, charge);
-    const qint64 diff = l.feeMinor - expected;
-    __extension__ typedef __int128 Int128;
-    const bool withinTolerance =
-        Int128(qAbs(diff)) * 1000000 <= Int128(m_settings.feeTolerancePpm) * qAbs(l.grossMinor);
-    // The explanation: the channel applied the schedule in force when it settled, and that
-    // schedule (a known change after the capture) gives exactly the fee it took.
-    const FeeRule *atSettlement = ruleAt(s.channel, charge.currency, l.settledAtMs);
-    const bool explained = atSettlement && atSettlement->id != atCapture->id &&
-                           Fees::feeFor(l.grossMinor, *atSettlement) == l.feeMinor;
-    const bool closed = inClosedPeriod(p.capturedAtMs);
-
     Finding f = finding(DiscrepancyKind::FeeMismatch, p.channel, p.channelTxnId);
     f.orderId = p.orderId;
     f.settlementLineId = l.id;
     f.hasAmounts = true;
-    f.expectedMinor = expected;
+    // What finance compares the fee with: the schedule at the charge when the line says when
+    // that was; the books' expectation when it does not, and for a correction (its adjustment
+    // brings the books' expectation to what the channel rightly took).
+    f.expectedMinor = explained || !hasTxnTime ? expected : owed;
     f.actualMinor = l.feeMinor;
+    const qint64 diff = l.feeMinor - f.expectedMinor;
+    __extension__ typedef __int128 Int128;
+    const bool withinTolerance =
+        Int128(qAbs(diff)) * 1000000 <= Int128(m_settings.feeTolerancePpm) * qAbs(l.grossMinor);
+    const bool closed = inClosedPeriod(p.capturedAtMs);
     f.currency = l.currency;
-    if (withinTolerance && explained && !closed) {
+    if (explained && withinTolerance && !closed) {
         f.autoFix = true;
-        f.feeScheduleId = atSettlement->id;
+        f.feeScheduleId = atCharge->id;
         f.adjustmentMinor = expected - l.feeMinor;
+        const StatementFormat *format = StatementFormat::forChannel(p.channel);
         const QJsonObject evidence{
             {QStringLiteral("rule_id"), kFeeRuleId},
             {QStringLiteral("rule_version"), kFeeRuleVersion},
             {QStringLiteral("tolerance_ppm"), QString::number(m_settings.feeTolerancePpm)},
+            {QStringLiteral("capture_skew_ms"), QString::number(m_settings.captureSkewMs)},
             {QStringLiteral("payment"),
              QJsonObject{{QStringLiteral("id"), QString::number(p.id)},
                          {QStringLiteral("order_id"), p.orderId},
@@ -400,9 +426,16 @@ void ReconciliationMatcher::checkFee(const Slot &s, MatchOutcome &out, bool *mat
                          {QStringLiteral("gross_minor"), QString::number(l.grossMinor)},
                          {QStringLiteral("fee_minor"), QString::number(l.feeMinor)},
                          {QStringLiteral("currency"), l.currency},
-                         {QStringLiteral("settled_at"), QString::number(l.settledAtMs)}}},
+                         {QStringLiteral("settled_at"), QString::number(l.settledAtMs)},
+                         {QStringLiteral("transacted_at"), QString::number(l.transactedAtMs)}}},
+            // The moment the fee was judged at, and where it came from.
+            {QStringLiteral("fee_basis"),
+             QJsonObject{{QStringLiteral("source"), QStringLiteral("transaction_time")},
+                         {QStringLiteral("at"), QString::number(l.transactedAtMs)},
+                         {QStringLiteral("column"),
+                          format ? format->transactedAtColumn(l.kind) : QString()}}},
             {QStringLiteral("schedule_at_capture"), ruleJson(*atCapture)},
-            {QStringLiteral("schedule_at_settlement"), ruleJson(*atSettlement)},
+            {QStringLiteral("schedule_at_transaction"), ruleJson(*atCharge)},
             {QStringLiteral("expected_fee_minor"), QString::number(expected)},
             {QStringLiteral("actual_fee_minor"), QString::number(l.feeMinor)}};
         f.evidenceJson = QString::fromUtf8(QJsonDocument(evidence).toJson(QJsonDocument::Compact));
@@ -410,18 +443,19 @@ void ReconciliationMatcher::checkFee(const Slot &s, MatchOutcome &out, bool *mat
             QStringLiteral("fee %1 instead of %2: the %3 schedule change (rate %4 ppm) explains it")
                 .arg(Currency::format(l.feeMinor, l.currency),
                      Currency::format(expected, l.currency))
-                .arg(atSettlement->id)
-                .arg(atSettlement->ratePpm);
+                .arg(atCharge->id)
+                .arg(atCharge->ratePpm);
     } else {
         *matched = false;
-        f.detail =
-            QStringLiteral("fee %1 instead of %2 (%3)")
-                .arg(Currency::format(l.feeMinor, l.currency),
-                     Currency::format(expected, l.currency),
-                     closed             ? QStringLiteral("period closed")
-                     : !withinTolerance ? QStringLiteral("beyond the %1 ppm tolerance")
-                                              .arg(m_settings.feeTolerancePpm)
-                                        : QStringLiteral("no fee schedule change explains it"));
+        f.detail = QStringLiteral("fee %1 instead of %2 (%3)")
+                       .arg(Currency::format(l.feeMinor, l.currency),
+                            Currency::format(f.expectedMinor, l.currency),
+                            closed             ? QStringLiteral("period closed")
+                            : !withinTolerance ? QStringLiteral("beyond the %1 ppm tolerance")
+                                                     .arg(m_settings.feeTolerancePpm)
+                            : hasTxnTime ? QStringLiteral("no fee schedule change explains it")
+                                         : QStringLiteral("the settlement line has no transaction"
+                                                          " time: judged at captured_at"));
     }
     out.findings << f;
 }

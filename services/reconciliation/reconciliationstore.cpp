@@ -214,6 +214,7 @@ void ReconciliationStore::addLine(const LineView &l)
             f.feeMinor = l.feeMinor;
             f.currency = text(atom(l.currency));
             f.settledAtMs = l.settledAtMs;
+            f.transactedAtMs = l.transactedAtMs;
             m_unmatched << f;
         }
         return;
@@ -226,6 +227,7 @@ void ReconciliationStore::addLine(const LineView &l)
     line.grossMinor = l.grossMinor;
     line.feeMinor = l.feeMinor;
     line.settledAtMs = l.settledAtMs;
+    line.transactedAtMs = l.transactedAtMs;
     line.currency = atom(l.currency);
     line.kind = kind;
     auto push = [&](qint32 &head, const Line &x) {
@@ -259,6 +261,7 @@ void ReconciliationStore::addLine(const LineFact &l)
     view.feeMinor = l.feeMinor;
     view.currency = utf8View(currency);
     view.settledAtMs = l.settledAtMs;
+    view.transactedAtMs = l.transactedAtMs;
     addLine(view);
 }
 
@@ -292,6 +295,7 @@ LineFact ReconciliationStore::line(const Slot &s, const Line &l) const
     f.feeMinor = l.feeMinor;
     f.currency = text(l.currency);
     f.settledAtMs = l.settledAtMs;
+    f.transactedAtMs = l.transactedAtMs;
     return f;
 }
 

@@ -52,6 +52,7 @@ struct LineView {
     qint64 feeMinor = 0;
     std::string_view currency;
     qint64 settledAtMs = 0;
+    qint64 transactedAtMs = 0; // 0: none
 };
 
 // The bytes of a QByteArray as a view (valid while the array lives unchanged).
@@ -71,6 +72,7 @@ public:
         qint64 grossMinor = 0;
         qint64 feeMinor = 0;
         qint64 settledAtMs = 0;
+        qint64 transactedAtMs = 0; // the channel's transaction time, 0 when none
         quint16 currency = 0;
         quint16 kind = 0;
         qint32 next = -1; // the slot's next extra charge or refund (extra())

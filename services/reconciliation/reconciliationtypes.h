@@ -36,8 +36,12 @@ inline bool awaitsSettlement(const QString &kind)
 // The minimal-intervention rule (seed 002): a fee difference within the tolerance that the
 // fee schedule's change explains is corrected automatically. Bump the version whenever the
 // rule's logic changes, so every correction names the logic that allowed it.
+// v1 explained a fee by the schedule in force on the line's settled_at — a different moment
+// per channel (Stripe's available_on, KakaoPay's payout day) and not the one that fixes a fee.
+// v2 judges a fee by the schedule in force at the channel's transaction time (when it made
+// the charge), falling back to captured_at for a line without one; rows of v1 keep their 1.
 inline const QString kFeeRuleId = QStringLiteral("fee.schedule_change");
-constexpr int kFeeRuleVersion = 1;
+constexpr int kFeeRuleVersion = 2;
 
 // A payment record as reconciliation sees it: what OncePay believes was captured, and the
 // order it belongs to.
@@ -66,6 +70,7 @@ struct LineFact {
     qint64 feeMinor = 0;
     QString currency;
     qint64 settledAtMs = 0;
+    qint64 transactedAtMs = 0; // the channel's transaction time; 0 when the line has none
 };
 
 struct Finding {

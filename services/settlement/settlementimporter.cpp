@@ -42,8 +42,8 @@ QString sha256Hex(const QByteArray &data)
 
 constexpr auto kInsertLine =
     "INSERT INTO settlement_lines (statement_id, line_no, channel, channel_txn_id, kind,"
-    " gross_minor, fee_minor, net_minor, currency, settled_at, raw)"
-    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+    " gross_minor, fee_minor, net_minor, currency, settled_at, raw, transacted_at)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
 
 // A statement's lines as the INSERT binds them: every text already UTF-8, back to back in one
 // buffer, so the parsed statement (a million small QStrings) can be freed at once by the thread
@@ -56,6 +56,7 @@ struct EncodedLines {
     struct Row {
         int lineNo = 0;
         qint64 grossMinor = 0, feeMinor = 0, netMinor = 0, settledAtMs = 0;
+        qint64 transactedAtMs = 0; // 0: the layout has none, stored as NULL
         Text channelTxnId, kind, currency, raw;
     };
     QByteArray channel;
@@ -87,6 +88,7 @@ struct EncodedLines {
             r.feeMinor = l.feeMinor;
             r.netMinor = l.netMinor;
             r.settledAtMs = l.settledAtMs;
+            r.transactedAtMs = l.transactedAtMs;
             r.channelTxnId = put(l.channelTxnId);
             r.kind = put(l.kind);
             r.currency = put(l.currency);
@@ -124,6 +126,10 @@ Result<void> insertEncodedNative(sqlite3 *h, qint64 statementId, const EncodedLi
         text(9, l.currency);
         sqlite3_bind_int64(st, 10, l.settledAtMs);
         text(11, l.raw);
+        if (l.transactedAtMs > 0)
+            sqlite3_bind_int64(st, 12, l.transactedAtMs);
+        else
+            sqlite3_bind_null(st, 12);
         if (const int rc = sqlite3_step(st); rc != SQLITE_DONE) {
             const int base = rc & 0xff;
             return makeError(base == SQLITE_BUSY || base == SQLITE_LOCKED ? ErrorCode::Unavailable
@@ -470,6 +476,8 @@ Result<void> SettlementImporter::insertLines(qint64 statementId, const ParsedSta
         q.addBindValue(l.currency);
         q.addBindValue(l.settledAtMs);
         q.addBindValue(l.raw);
+        q.addBindValue(l.transactedAtMs > 0 ? QVariant(l.transactedAtMs)
+                                            : QVariant(QMetaType::fromType<qint64>()));
         if (!q.exec())
             return Sql::classify(q.lastError(),
                                  QStringLiteral("insert settlement line %1").arg(l.lineNo));

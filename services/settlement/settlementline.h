@@ -40,10 +40,14 @@ struct SettlementLine {
     qint64 netMinor = 0;
     QString currency; // ISO-4217, upper case
     qint64 settledAtMs = 0;
+    // The channel's transaction time: when it made the charge or the refund, the moment it
+    // fixed the fee (StatementFormat::transactedAtColumn names the column). 0 when the layout
+    // has none; stored as settlement_lines.transacted_at (NULL for 0 and for lines imported
+    // before migration 0010).
+    qint64 transactedAtMs = 0;
     QString raw; // the record as it stood in the file
     // Only used when writing a statement (the planter): what the channel also prints.
-    QString reference;        // the merchant's order reference
-    qint64 initiatedAtMs = 0; // when the payment was made
+    QString reference; // the merchant's order reference
 };
 
 struct ParsedStatement {

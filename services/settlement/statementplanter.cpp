@@ -17,7 +17,8 @@ namespace OncePay {
 namespace {
 
 constexpr qint64 kMinute = 60 * 1000;
-constexpr qint64 kDay = 24 * 60 * kMinute;
+constexpr qint64 kHour = 60 * kMinute;
+constexpr qint64 kDay = 24 * kHour;
 constexpr qint64 kWeek = 7 * kDay;
 constexpr qint64 kSkew = 12 * 60 * kMinute; // twice reconcile.capture_skew_minutes by default
 
@@ -161,7 +162,7 @@ Result<PlantedStatements> StatementPlanter::plant(const StatementPlan &plan)
         l.currency = c.currency;
         l.settledAtMs = settleAt(c.channel, c.capturedAtMs);
         l.reference = c.orderId;
-        l.initiatedAtMs = c.capturedAtMs;
+        l.transactedAtMs = c.capturedAtMs;
         l.raw = c.channel; // carried to the grouping below
         const bool ghost = c.orderId.startsWith(QStringLiteral("ghost-"));
         if (ghost)
@@ -182,7 +183,7 @@ Result<PlantedStatements> StatementPlanter::plant(const StatementPlan &plan)
             r.line.feeMinor = 0;
             r.line.netMinor = -c.amountMinor;
             r.line.settledAtMs = std::max(settleAt(c.channel, c.refundedAtMs), l.settledAtMs);
-            r.line.initiatedAtMs = c.refundedAtMs;
+            r.line.transactedAtMs = c.refundedAtMs;
             if (!ghost && perOrder.value(c.orderId) == 1)
                 refundLines << lines.size();
             lines << r;
@@ -227,11 +228,37 @@ Result<PlantedStatements> StatementPlanter::plant(const StatementPlan &plan)
     auto ruleFor = [&](const SettlementLine &l, qint64 at) {
         return schedule.ruleAt(l.raw, l.currency, at);
     };
+    // A channel fixes its fee when it makes the charge (the line's transaction time), and the
+    // fee rule (fee.schedule_change v2) judges it there. Explained: a charge the channel made
+    // an hour before the fee change at the old rate, whose callback reached OncePay late (its
+    // captured_at at least kSkew after the change): OncePay's books expect the new rate, the
+    // known change explains the old one, and the difference is corrected automatically.
     take(
         QStringLiteral("fee_explained"),
         [&](const SettlementLine &l) {
-            const FeeRule *a = ruleFor(l, l.initiatedAtMs), *b = ruleFor(l, l.settledAtMs);
-            if (!a || !b || a->id == b->id || ruleFor(l, l.initiatedAtMs - kSkew) != a)
+            const FeeRule *a = ruleFor(l, change - kHour), *b = ruleFor(l, l.transactedAtMs);
+            if (!a || !b || a->id == b->id || l.transactedAtMs < change + kSkew)
+                return false;
+            const qint64 diff =
+                qAbs(Fees::feeFor(l.grossMinor, *b) - Fees::feeFor(l.grossMinor, *a));
+            return diff > 0 && diff * 1000000 <= 1000 * l.grossMinor;
+        },
+        [&](SettlementLine &l) {
+            l.transactedAtMs = change - kHour;
+            l.settledAtMs = settleAt(l.raw, l.transactedAtMs);
+            l.feeMinor = Fees::feeFor(l.grossMinor, *ruleFor(l, l.transactedAtMs));
+            l.netMinor = l.grossMinor - l.feeMinor;
+            record(QStringLiteral("fee_mismatch"), QStringLiteral("auto_fixed"), l,
+                   QStringLiteral("charged before the fee change at the old rate, booked by"
+                                  " OncePay after it"));
+        });
+    // Not explained: the new rate on a charge made before the change that settled after it —
+    // what rule v1 accepted by the settlement date's schedule (a wrong basis).
+    take(
+        QStringLiteral("fee_new_rate_early"),
+        [&](const SettlementLine &l) {
+            const FeeRule *a = ruleFor(l, l.transactedAtMs), *b = ruleFor(l, l.settledAtMs);
+            if (!a || !b || a->id == b->id || ruleFor(l, l.transactedAtMs - kSkew) != a)
                 return false;
             const qint64 diff =
                 qAbs(Fees::feeFor(l.grossMinor, *b) - Fees::feeFor(l.grossMinor, *a));
@@ -240,8 +267,8 @@ Result<PlantedStatements> StatementPlanter::plant(const StatementPlan &plan)
         [&](SettlementLine &l) {
             l.feeMinor = Fees::feeFor(l.grossMinor, *ruleFor(l, l.settledAtMs));
             l.netMinor = l.grossMinor - l.feeMinor;
-            record(QStringLiteral("fee_mismatch"), QStringLiteral("auto_fixed"), l,
-                   QStringLiteral("settled after the fee change at the new rate"));
+            record(QStringLiteral("fee_mismatch"), QStringLiteral("open"), l,
+                   QStringLiteral("new-rate fee on a charge made before the fee change"));
         });
     take(
         QStringLiteral("fee_beyond"), [](const SettlementLine &) { return true; },
@@ -254,8 +281,8 @@ Result<PlantedStatements> StatementPlanter::plant(const StatementPlan &plan)
     take(
         QStringLiteral("fee_unexplained"),
         [&](const SettlementLine &l) {
-            const FeeRule *a = ruleFor(l, l.initiatedAtMs), *b = ruleFor(l, l.settledAtMs);
-            return a && b && a->id == b->id && ruleFor(l, l.initiatedAtMs - kSkew) == a &&
+            const FeeRule *a = ruleFor(l, l.transactedAtMs), *b = ruleFor(l, l.settledAtMs);
+            return a && b && a->id == b->id && ruleFor(l, l.transactedAtMs - kSkew) == a &&
                    l.grossMinor >= 2000;
         },
         [&](SettlementLine &l) {
@@ -289,7 +316,7 @@ Result<PlantedStatements> StatementPlanter::plant(const StatementPlan &plan)
         QStringLiteral("amount"), [](const SettlementLine &l) { return l.grossMinor > 20; },
         [&](SettlementLine &l) {
             l.grossMinor -= std::max<qint64>(1, l.grossMinor / 20);
-            const FeeRule *rule = ruleFor(l, l.initiatedAtMs);
+            const FeeRule *rule = ruleFor(l, l.transactedAtMs);
             l.feeMinor = rule ? Fees::feeFor(l.grossMinor, *rule) : 0;
             l.netMinor = l.grossMinor - l.feeMinor;
             record(QStringLiteral("amount_mismatch"), QStringLiteral("open"), l,
@@ -304,7 +331,7 @@ Result<PlantedStatements> StatementPlanter::plant(const StatementPlan &plan)
             r.line.feeMinor = 0;
             r.line.netMinor = r.line.grossMinor;
             r.line.settledAtMs = l.settledAtMs + kDay;
-            r.line.initiatedAtMs = l.initiatedAtMs + kDay;
+            r.line.transactedAtMs = l.transactedAtMs + kDay;
             extra << r;
             record(QStringLiteral("unknown_settlement"), QStringLiteral("open"), l,
                    QStringLiteral("the channel refunded a payment nobody refunded"));
@@ -329,8 +356,8 @@ Result<PlantedStatements> StatementPlanter::plant(const StatementPlan &plan)
         l.grossMinor = 1000 + rng.below(50000);
         l.feeMinor = Fees::feeFor(l.grossMinor, *schedule.ruleAt(l.raw, l.currency, startDay));
         l.netMinor = l.grossMinor - l.feeMinor;
-        l.initiatedAtMs = plan.startMs + rng.below(std::max(1, plan.days) * kDay);
-        l.settledAtMs = settleAt(l.raw, l.initiatedAtMs);
+        l.transactedAtMs = plan.startMs + rng.below(std::max(1, plan.days) * kDay);
+        l.settledAtMs = settleAt(l.raw, l.transactedAtMs);
         l.reference = QStringLiteral("unknown-%1").arg(i + 1);
         extra << p;
         record(QStringLiteral("unknown_settlement"), QStringLiteral("open"), l,

@@ -29,7 +29,7 @@ inline SettlementLine refundLine(const QString &pi, qint64 returned, qint64 sett
     l.netMinor = -returned;
     l.currency = QStringLiteral("USD");
     l.settledAtMs = settledAt;
-    l.initiatedAtMs = settledAt;
+    l.transactedAtMs = settledAt;
     l.reference = QStringLiteral("refund");
     return l;
 }
@@ -45,7 +45,7 @@ inline SettlementLine line(const QString &pi, qint64 gross, qint64 fee, qint64 s
     l.netMinor = gross - fee;
     l.currency = currency;
     l.settledAtMs = settledAt;
-    l.initiatedAtMs = kT0;
+    l.transactedAtMs = kT0;
     l.reference = QStringLiteral("order, with comma");
     return l;
 }

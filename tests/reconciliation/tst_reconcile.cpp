@@ -25,7 +25,6 @@ private Q_SLOTS:
         EngineFixture f(*dbs);
         Scenario s(f);
         s.paid("o-ok", 10000, "pi_ok");
-        s.paid("o-explained", 20000, "pi_explained");
         s.paid("o-unexplained", 20000, "pi_unexplained");
         s.paid("o-beyond", 20000, "pi_beyond");
         s.paid("o-amount", 30000, "pi_amount");
@@ -34,12 +33,17 @@ private Q_SLOTS:
         s.paid("o-missing", 10000, "pi_missing");
         s.staleThenPaid("o-stale", 7000, "pi_stale", "pi_paid");
         QCOMPARE(f.count("SELECT COUNT(*) FROM refund_obligations WHERE resolved_at IS NULL"), 1);
+        // Charged by Stripe on 2026-01-01 (the line's created_utc), before the 2026-01-02 fee
+        // change; its callback reached OncePay 32 hours later, after the change.
+        const qint64 explainedBooked = kT0 + kDay + 8 * 3600000;
+        f.clock.set(explainedBooked);
+        s.paid("o-explained", 20000, "pi_explained");
         s.importFees();
 
         const qint64 settled = kT0 + 2 * kDay; // after the 2026-01-02 fee change
         s.importStatement(
             {line("pi_ok", 10000, 320, settled),
-             line("pi_explained", 20000, 620, settled),   // new rate: 590 + 30
+             line("pi_explained", 20000, 610, settled),   // old rate: 580 + 30, as charged
              line("pi_unexplained", 20000, 611, settled), // +1, within tolerance
              line("pi_beyond", 20000, 900, settled), line("pi_amount", 29000, 871, settled),
              line("pi_currency", 10000, 320, settled, "EUR"), line("pi_dup", 10000, 320, settled),
@@ -111,9 +115,11 @@ private Q_SLOTS:
         // days later. The detail names the capture's moment, not an age frozen at run time.
         const qint64 runAt = kT0 + 10 * kDay;
         const QHash<QString, qint64> agedFrom{
-            {"pi_missing", kT0},   {"pi_amount", kT0},      {"pi_currency", kT0},
-            {"pi_explained", kT0}, {"pi_unexplained", kT0}, {"pi_beyond", kT0},
-            {"pi_stale", kT0},     {"pi_ghost", settled},   {"pi_dup", settled}};
+            {"pi_missing", kT0},     {"pi_amount", kT0},
+            {"pi_currency", kT0},    {"pi_explained", explainedBooked},
+            {"pi_unexplained", kT0}, {"pi_beyond", kT0},
+            {"pi_stale", kT0},       {"pi_ghost", settled},
+            {"pi_dup", settled}};
         QCOMPARE(shown->size(), agedFrom.size());
         QHash<QString, DiscrepancyRow> byTxn;
         for (const DiscrepancyRow &d : *shown) {
@@ -147,8 +153,8 @@ private Q_SLOTS:
         for (const DiscrepancyRow &d : *aged)
             agedTxns << d.channelTxnId;
         agedTxns.sort();
-        QCOMPARE(agedTxns, QStringList({"pi_amount", "pi_beyond", "pi_currency", "pi_explained",
-                                        "pi_missing", "pi_stale", "pi_unexplained"}));
+        QCOMPARE(agedTxns, QStringList({"pi_amount", "pi_beyond", "pi_currency", "pi_missing",
+                                        "pi_stale", "pi_unexplained"}));
         old.minAgeMs = 11 * kDay;
         QCOMPARE(desk.discrepancies(old, reader)->size(), 0);
         old.minAgeMs = 9 * kDay;
@@ -156,13 +162,16 @@ private Q_SLOTS:
         old.kind = QStringLiteral("not_settled");
         QCOMPARE(desk.discrepancies(old, reader)->size(), 1);
 
-        // Minimal intervention: only the explained one is corrected, with its evidence.
+        // Minimal intervention: only the explained one is corrected, with its evidence: the
+        // schedule in force when Stripe made the charge (2.9 %), not the one OncePay's booking
+        // fell under (2.95 %).
         QCOMPARE(f.count("SELECT COUNT(*) FROM discrepancies WHERE status = 'auto_fixed'"), 1);
         QCOMPARE(
             f.count("SELECT COUNT(*) FROM discrepancies WHERE status = 'auto_fixed' AND "
                     "channel_txn_id ="
-                    " 'pi_explained' AND rule_id = 'fee.schedule_change' AND rule_version = 1"
-                    " AND fee_schedule_id = (SELECT id FROM fee_schedules WHERE rate_ppm = 29500)"),
+                    " 'pi_explained' AND rule_id = 'fee.schedule_change' AND rule_version = 2"
+                    " AND fee_schedule_id = (SELECT id FROM fee_schedules WHERE rate_ppm = 29000)"
+                    " AND expected_minor = 620 AND actual_minor = 610"),
             1);
         auto digest =
             Sql::scalar(f.orders->db(),
@@ -173,7 +182,7 @@ private Q_SLOTS:
                  2);
         QCOMPARE(f.count("SELECT COUNT(*) FROM ledger_entries WHERE kind = 'fee_adjustment'"), 1);
         QCOMPARE(f.count("SELECT amount_minor FROM ledger_entries WHERE kind = 'fee_adjustment'"),
-                 -10);
+                 10);
         QCOMPARE(
             f.count(
                 "SELECT COUNT(*) FROM audit_outbox WHERE action = 'reconciliation.fee_auto_fixed'"),
@@ -260,10 +269,11 @@ private Q_SLOTS:
 
         const qint64 settled = kT0 + kDay; // before the fee change: the list-price fee is right
         QList<SettlementLine> lines;
-        for (const char *id : {"r-ok", "r-split", "r-missing", "r-short", "r-unbooked", "r-recent"})
-            lines << (QString(id) == u"r-recent" // captured after the change: new rate
-                          ? line(QStringLiteral("pi_") + id, 10000, 325, kT0 + 5 * kDay)
-                          : line(QStringLiteral("pi_") + id, 10000, 320, settled));
+        for (const char *id : {"r-ok", "r-split", "r-missing", "r-short", "r-unbooked"})
+            lines << line(QStringLiteral("pi_") + id, 10000, 320, settled);
+        SettlementLine recent = line("pi_r-recent", 10000, 325, kT0 + 5 * kDay);
+        recent.transactedAtMs = kT0 + 5 * kDay; // charged after the change: new rate
+        lines << recent;
         lines << refundLine("pi_r-ok", 10000, settled + 3600000)
               << refundLine("pi_r-split", 4000, settled + 3600000)
               << refundLine("pi_r-split", 6000, settled + 7200000)
@@ -327,9 +337,11 @@ private Q_SLOTS:
         QCOMPARE(one("SELECT COUNT(*) FROM discrepancies WHERE status = 'open'"), 2);
     }
 
-    // reconcile.capture_skew_minutes: a capture booked after a fee change at the old rate
+    // reconcile.capture_skew_minutes, for a line without the channel's transaction time (one
+    // imported before migration 0010): a capture booked after a fee change at the old rate
     // is right when the channel may have captured it before the change, and an exception
-    // when the setting says our captured_at is to be trusted.
+    // when the setting says our captured_at is to be trusted. With a transaction time the fee
+    // is judged at that moment: tst_reconcile_fee_time.
     void captureSkewIsASetting_data() { addEngineRows(); }
     void captureSkewIsASetting()
     {
@@ -340,6 +352,7 @@ private Q_SLOTS:
         s.paid("o-skew", 20000, "pi_skew");
         s.importFees();
         s.importStatement({line("pi_skew", 20000, 610, kT0 + 3 * kDay)}, "skew.csv"); // old rate
+        QVERIFY(Sql::exec(f.orders->db(), "UPDATE settlement_lines SET transacted_at = NULL").ok());
         f.clock.set(kT0 + 4 * kDay);
         QCOMPARE(s.reconcile().findings.size(), 0); // default: 360 minutes
         // migration 0003 seeds the setting (360); the operator tightens it
@@ -352,6 +365,9 @@ private Q_SLOTS:
         const ReconcileReport strict = s.reconcile();
         QCOMPARE(strict.counts.value("fee_mismatch"), 1);
         QCOMPARE(strict.autoFixed, 0);
+        QCOMPARE(strict.findings.first().detail,
+                 QStringLiteral("fee 6.10 USD instead of 6.20 USD (the settlement line has no"
+                                " transaction time: judged at captured_at)"));
         QVERIFY(Sql::exec(f.orders->db(), "UPDATE ops_settings SET setting_value = 'soon'"
                                           " WHERE setting_key = 'reconcile.capture_skew_minutes'")
                     .ok());

@@ -54,6 +54,22 @@ private Q_SLOTS:
                  4);
         QVERIFY(f.count("SELECT COUNT(*) FROM settlement_lines WHERE raw LIKE '%\"Order o-1, "
                         "purchase\"%'") == 1);
+        // Each line keeps the channel's transaction time beside the date it settled (migration
+        // 0010): Stripe's created_utc, PayPal's Initiation Date, KakaoPay's 거래일시, FedaPay's
+        // approved_at.
+        QCOMPARE(f.count("SELECT COUNT(*) FROM settlement_lines WHERE transacted_at IS NULL"), 0);
+        QCOMPARE(f.count("SELECT transacted_at FROM settlement_lines WHERE channel = 'stripe' AND"
+                         " channel_txn_id = 'pi_1A' AND kind = 'charge'"),
+                 1767261600000); // 2026-01-01 10:00 UTC; settled (available_on) 2026-01-03
+        QCOMPARE(f.count("SELECT settled_at FROM settlement_lines WHERE channel = 'stripe' AND"
+                         " channel_txn_id = 'pi_1A' AND kind = 'charge'"),
+                 1767398400000);
+        QCOMPARE(f.count("SELECT transacted_at FROM settlement_lines WHERE channel = 'kakaopay'"
+                         " AND line_no = 1"),
+                 1767263400000); // 2026-01-01 19:30 KST; 정산일 2026-01-05
+        QCOMPARE(f.count("SELECT transacted_at FROM settlement_lines WHERE channel = 'paypal'"
+                         " AND line_no = 1"),
+                 1767255300000);
 
         // The same file again: nothing changes.
         auto again = importer.importFile(

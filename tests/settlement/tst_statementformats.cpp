@@ -44,7 +44,8 @@ private Q_SLOTS:
         QCOMPARE(s.lines[0].feeMinor, 91);
         QCOMPARE(s.lines[0].netMinor, 2021);
         QCOMPARE(s.lines[0].currency, QStringLiteral("USD"));
-        QCOMPARE(s.lines[0].settledAtMs, 1767398400000); // available_on 2026-01-03
+        QCOMPARE(s.lines[0].settledAtMs, 1767398400000);    // available_on 2026-01-03
+        QCOMPARE(s.lines[0].transactedAtMs, 1767261600000); // created 2026-01-01 10:00 UTC
         QCOMPARE(s.lines[0].lineNo, 2);
         QVERIFY(s.lines[0].raw.contains(QStringLiteral("\"Order o-1, purchase\"")));
         QCOMPARE(s.lines[1].grossMinor, 1000); // JPY has no decimals
@@ -63,6 +64,8 @@ private Q_SLOTS:
         QCOMPARE(s.lines[0].grossMinor, 10000);
         QCOMPARE(s.lines[0].feeMinor, 398);
         QCOMPARE(s.lines[0].netMinor, 9602);
+        QCOMPARE(s.lines[0].transactedAtMs, 1767255300000); // Initiation 2026-01-01 08:15:00
+        QCOMPARE(s.lines[0].settledAtMs, 1767255302000);    // Completion 08:15:02
         QCOMPARE(s.lines[1].currency, QStringLiteral("JPY"));
         QCOMPARE(s.lines[1].grossMinor, 5000); // minor units: 5000 yen
         QCOMPARE(s.lines[2].kind, QStringLiteral("refund"));
@@ -82,8 +85,8 @@ private Q_SLOTS:
         QCOMPARE(s.lines[0].grossMinor, 1234000);
         QCOMPARE(s.lines[0].feeMinor, 24680 + 2468); // 수수료 + 부가세
         QCOMPARE(s.lines[0].netMinor, 1206852);
-        QCOMPARE(s.lines[0].settledAtMs, 1767538800000);   // 2026-01-05 00:00 KST
-        QCOMPARE(s.lines[0].initiatedAtMs, 1767263400000); // 2026-01-01 19:30 KST
+        QCOMPARE(s.lines[0].settledAtMs, 1767538800000);    // 2026-01-05 00:00 KST
+        QCOMPARE(s.lines[0].transactedAtMs, 1767263400000); // 2026-01-01 19:30 KST
         QCOMPARE(s.lines[2].kind, QStringLiteral("refund"));
         QCOMPARE(s.lines[2].grossMinor, -12000);
     }
@@ -98,8 +101,13 @@ private Q_SLOTS:
         QCOMPARE(s.lines[0].grossMinor, 10000); // "10 000" grouped with a space
         QCOMPARE(s.lines[0].feeMinor, 350);     // fees + commission
         QCOMPARE(s.lines[0].currency, QStringLiteral("XOF"));
+        // A FedaPay payment is made when approved (created_at is the pending transaction's
+        // creation), a refund when refunded: both dates are the transaction time too.
+        QCOMPARE(s.lines[0].transactedAtMs, 1767254470000); // approved_at 08:01:10
+        QCOMPARE(s.lines[0].settledAtMs, 1767254470000);
         QCOMPARE(s.lines[2].kind, QStringLiteral("refund"));
         QCOMPARE(s.lines[2].grossMinor, -2500);
+        QCOMPARE(s.lines[2].transactedAtMs, 1767348000000); // refunded_at 2026-01-02 10:00
     }
 
     void corruptFilesNameLineAndColumn_data()
@@ -156,7 +164,7 @@ private Q_SLOTS:
         l.feeMinor = 36012;
         l.netMinor = l.grossMinor - l.feeMinor;
         l.currency = currency;
-        l.initiatedAtMs = 1767225600000;
+        l.transactedAtMs = 1767225600000;
         l.settledAtMs = channel == u"kakaopay" ? 1767452400000 : 1767398400000;
         l.reference = "o-1, \"quoted\"";
         lines << l;
@@ -171,6 +179,11 @@ private Q_SLOTS:
         QCOMPARE(back->lines[0].netMinor, l.netMinor);
         QCOMPARE(back->lines[0].currency, currency);
         QCOMPARE(back->lines[0].settledAtMs, l.settledAtMs);
+        // The transaction time where the layout prints its own column (FedaPay's is its
+        // approved_at, the settlement date it writes).
+        QCOMPARE(back->lines[0].transactedAtMs,
+                 channel == u"fedapay" ? l.settledAtMs : l.transactedAtMs);
+        QVERIFY(!f->transactedAtColumn(l.kind).isEmpty());
     }
 
     void feeScheduleParsesExactly()

@@ -100,6 +100,7 @@ Result<ParsedStatement> FedaPayStatementFormat::parse(const QByteArray &data) co
                                      .arg(*transferred));
         }
         l.settledAtMs = *approved;
+        l.transactedAtMs = *approved;
         out.lines << l;
         if (s == u"refunded") {
             auto refunded = row.time(QStringLiteral("refunded_at"));
@@ -111,6 +112,7 @@ Result<ParsedStatement> FedaPayStatementFormat::parse(const QByteArray &data) co
             r.feeMinor = 0;
             r.netMinor = r.grossMinor;
             r.settledAtMs = *refunded;
+            r.transactedAtMs = *refunded;
             // same physical line: the second settlement of the same record
             out.lines << r;
         }
@@ -145,7 +147,7 @@ QByteArray FedaPayStatementFormat::write(const QList<SettlementLine> &lines,
              grouped(fees), grouped(commission), grouped(l.netMinor), l.currency,
              QStringLiteral("mtn_open"),
              refund ? QStringLiteral("refunded") : QStringLiteral("approved"),
-             StatementTable::formatUtc(l.initiatedAtMs ? l.initiatedAtMs : l.settledAtMs),
+             StatementTable::formatUtc(l.transactedAtMs ? l.transactedAtMs : l.settledAtMs),
              StatementTable::formatUtc(l.settledAtMs),
              refund ? StatementTable::formatUtc(refund->settledAtMs) : QString()});
     }

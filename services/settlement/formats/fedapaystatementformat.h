@@ -25,6 +25,13 @@ public:
     {
         return kind == SettlementKind::Refund ? SettledAt::Refunded : SettledAt::Approved;
     }
+    // The same moments: a FedaPay payment is made when it is approved (created_at is when the
+    // merchant opened the pending transaction, before any money moved), a refund when refunded.
+    QString transactedAtColumn(const QString &kind) const override
+    {
+        return kind == SettlementKind::Refund ? QStringLiteral("refunded_at")
+                                              : QStringLiteral("approved_at");
+    }
 };
 
 } // namespace OncePay

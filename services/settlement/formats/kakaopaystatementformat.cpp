@@ -95,7 +95,7 @@ Result<ParsedStatement> KakaoPayStatementFormat::parse(const QByteArray &data) c
             return settled.error();
         if (*settled + 86400000LL <= *traded)
             return row.error(cSettleDate, QStringLiteral("settled before the transaction"));
-        l.initiatedAtMs = *traded;
+        l.transactedAtMs = *traded;
         l.settledAtMs = *settled;
         auto tid = row.text(cTid);
         if (!tid)
@@ -123,7 +123,7 @@ QByteArray KakaoPayStatementFormat::write(const QList<SettlementLine> &lines,
     for (const SettlementLine &l : lines) {
         const qint64 vat = l.feeMinor / 11; // the fee includes 10 % VAT on the fee itself
         out << Csv::join(
-            {kst(l.initiatedAtMs ? l.initiatedAtMs : l.settledAtMs,
+            {kst(l.transactedAtMs ? l.transactedAtMs : l.settledAtMs,
                  QStringLiteral("yyyy-MM-dd HH:mm:ss")),
              kst(l.settledAtMs, QStringLiteral("yyyy-MM-dd")), l.channelTxnId, l.reference,
              l.kind == SettlementKind::Refund ? QStringLiteral("취소") : QStringLiteral("승인"),

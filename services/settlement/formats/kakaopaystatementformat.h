@@ -22,6 +22,11 @@ public:
     QString fileName(const StatementWriteContext &ctx) const override;
     // 정산일: a date, midnight KST
     QString settledAtMeaning(const QString &) const override { return SettledAt::PayoutDate; }
+    // 거래일시: the trade's date and time (KST), when KakaoPay approved or cancelled it
+    QString transactedAtColumn(const QString &) const override
+    {
+        return QStringLiteral("거래일시");
+    }
 };
 
 } // namespace OncePay

@@ -167,12 +167,17 @@ Result<ParsedStatement> PayPalStatementFormat::parse(const QByteArray &data) con
             l.feeMinor = *fee;
         }
         l.netMinor = l.grossMinor - l.feeMinor;
-        auto when = row.time(row.optional(QStringLiteral("Transaction Completion Date")).isEmpty()
-                                 ? QStringLiteral("Transaction Initiation Date")
-                                 : QStringLiteral("Transaction Completion Date"));
-        if (!when)
-            return when.error();
-        l.settledAtMs = *when;
+        auto initiated = row.time(QStringLiteral("Transaction Initiation Date"));
+        if (!initiated)
+            return initiated.error();
+        l.transactedAtMs = *initiated;
+        l.settledAtMs = *initiated;
+        if (!row.optional(QStringLiteral("Transaction Completion Date")).isEmpty()) {
+            auto completed = row.time(QStringLiteral("Transaction Completion Date"));
+            if (!completed)
+                return completed.error();
+            l.settledAtMs = *completed;
+        }
         const bool byReference = kind == SettlementKind::Refund &&
                                  row.optional(QStringLiteral("PayPal Reference ID Type")) == u"TXN";
         l.channelTxnId = row.optional(byReference ? QStringLiteral("PayPal Reference ID")
@@ -213,7 +218,7 @@ QByteArray PayPalStatementFormat::write(const QList<SettlementLine> &lines,
             refund ? l.channelTxnId : QString(),
             refund ? QStringLiteral("TXN") : QString(),
             refund ? QStringLiteral("T1107") : QStringLiteral("T0006"),
-            StatementTable::formatUtc(l.initiatedAtMs ? l.initiatedAtMs : l.settledAtMs, kDate),
+            StatementTable::formatUtc(l.transactedAtMs ? l.transactedAtMs : l.settledAtMs, kDate),
             StatementTable::formatUtc(l.settledAtMs, kDate),
             l.grossMinor < 0 ? QStringLiteral("DR") : QStringLiteral("CR"),
             QString::number(qAbs(l.grossMinor)),

@@ -22,6 +22,11 @@ public:
     QString fileName(const StatementWriteContext &ctx) const override;
     // Transaction Completion Date (the Initiation Date where it is empty)
     QString settledAtMeaning(const QString &) const override { return SettledAt::Completed; }
+    // Transaction Initiation Date: when the payment (or refund) was made
+    QString transactedAtColumn(const QString &) const override
+    {
+        return QStringLiteral("Transaction Initiation Date");
+    }
 };
 
 } // namespace OncePay

@@ -33,6 +33,10 @@ public:
     // What settled_at means for a line of `kind` read from this layout (a SettledAt code): the
     // date finance sees as "settled" is the channel's, and not the same moment everywhere.
     virtual QString settledAtMeaning(const QString &kind) const = 0;
+    // The column a line of `kind` takes its transaction time from (SettlementLine::
+    // transactedAtMs: when the channel made the charge or refund, and so fixed its fee), or
+    // an empty string when this layout prints none.
+    virtual QString transactedAtColumn(const QString &kind) const = 0;
 
     // nullptr for a channel without a format.
     static const StatementFormat *forChannel(const QString &channel);

@@ -87,13 +87,17 @@ Result<ParsedStatement> StripeStatementFormat::parse(const QByteArray &data) con
                              QStringLiteral("gross - fee is %1, not %2")
                                  .arg(Currency::format(l.grossMinor - l.feeMinor, l.currency),
                                       Currency::format(l.netMinor, l.currency)));
-        auto when =
-            row.time(hasAvailable && !row.optional(QStringLiteral("available_on_utc")).isEmpty()
-                         ? QStringLiteral("available_on_utc")
-                         : QStringLiteral("created_utc"));
-        if (!when)
-            return when.error();
-        l.settledAtMs = *when;
+        auto created = row.time(QStringLiteral("created_utc"));
+        if (!created)
+            return created.error();
+        l.transactedAtMs = *created;
+        l.settledAtMs = *created;
+        if (hasAvailable && !row.optional(QStringLiteral("available_on_utc")).isEmpty()) {
+            auto available = row.time(QStringLiteral("available_on_utc"));
+            if (!available)
+                return available.error();
+            l.settledAtMs = *available;
+        }
         l.channelTxnId = row.optional(QStringLiteral("payment_intent_id"));
         if (l.channelTxnId.isEmpty())
             l.channelTxnId = row.optional(QStringLiteral("source_id"));
@@ -118,16 +122,16 @@ QByteArray StripeStatementFormat::write(const QList<SettlementLine> &lines,
         const bool refund = l.kind == SettlementKind::Refund;
         const QString source = (refund ? QStringLiteral("re_") : QStringLiteral("ch_")) + id;
         out +=
-            Csv::join({QStringLiteral("txn_%1%2").arg(id).arg(++n, 4, 10, QLatin1Char('0')),
-                       StatementTable::formatUtc(l.initiatedAtMs ? l.initiatedAtMs : l.settledAtMs),
-                       StatementTable::formatUtc(l.settledAtMs), l.currency.toLower(),
-                       Currency::formatAmount(l.grossMinor, exp),
-                       Currency::formatAmount(l.feeMinor, exp),
-                       Currency::formatAmount(l.netMinor, exp), l.kind, source,
-                       refund ? QStringLiteral("REFUND FOR ORDER %1, CUSTOMER").arg(l.reference)
-                              : QStringLiteral("Order %1, purchase").arg(l.reference),
-                       Currency::formatAmount(l.grossMinor, exp), l.currency.toLower(),
-                       l.channelTxnId, QStringLiteral("ch_") + id, payout, l.reference}) +
+            Csv::join(
+                {QStringLiteral("txn_%1%2").arg(id).arg(++n, 4, 10, QLatin1Char('0')),
+                 StatementTable::formatUtc(l.transactedAtMs ? l.transactedAtMs : l.settledAtMs),
+                 StatementTable::formatUtc(l.settledAtMs), l.currency.toLower(),
+                 Currency::formatAmount(l.grossMinor, exp), Currency::formatAmount(l.feeMinor, exp),
+                 Currency::formatAmount(l.netMinor, exp), l.kind, source,
+                 refund ? QStringLiteral("REFUND FOR ORDER %1, CUSTOMER").arg(l.reference)
+                        : QStringLiteral("Order %1, purchase").arg(l.reference),
+                 Currency::formatAmount(l.grossMinor, exp), l.currency.toLower(), l.channelTxnId,
+                 QStringLiteral("ch_") + id, payout, l.reference}) +
             QStringLiteral("\n");
     }
     return out.toUtf8();

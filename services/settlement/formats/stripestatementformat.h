@@ -20,6 +20,11 @@ public:
     QString fileName(const StatementWriteContext &ctx) const override;
     // available_on_utc (created_utc only in an export without it)
     QString settledAtMeaning(const QString &) const override { return SettledAt::FundsAvailable; }
+    // created_utc: the balance transaction's creation, when Stripe made the charge or refund
+    QString transactedAtColumn(const QString &) const override
+    {
+        return QStringLiteral("created_utc");
+    }
 };
 
 } // namespace OncePay

@@ -107,11 +107,11 @@ Result<BenchFiles> writeStatements(const QString &dir, qint64 n, qint64 startMs,
             if (i % 1009 == 0)
                 continue; // a missing settlement
             l.netMinor = l.grossMinor - l.feeMinor;
-            l.initiatedAtMs = startMs + (i * 2592000000LL) / n;
+            l.transactedAtMs = startMs + (i * 2592000000LL) / n;
             const qint64 kst = 9 * 3600000LL;
             l.settledAtMs = ch == u"kakaopay"
-                                ? (l.initiatedAtMs + 3 * kDay + kst) / kDay * kDay - kst
-                                : l.initiatedAtMs + 2 * kDay;
+                                ? (l.transactedAtMs + 3 * kDay + kst) / kDay * kDay - kst
+                                : l.transactedAtMs + 2 * kDay;
             l.reference = QStringLiteral("b-%1").arg(i);
             files[int((i / 4) * filesPerChannel / ((n + 3) / 4))] << l;
         }
