@@ -154,6 +154,10 @@ void StuckPage::refresh()
                 return;
             m_busy->setBusy(false);
             if (!loaded) {
+                // Rows that could not be read again are not shown as if they were current:
+                // someone would act on a list the database no longer holds.
+                m_model->setRows({});
+                updateActions();
                 Q_EMIT failed(showFailure(m_summary, loaded.error()));
                 return;
             }
