@@ -83,7 +83,8 @@ Result<QList<DiscrepancyRow>> ReconciliationDesk::discrepancies(const Discrepanc
         " fs.note, d.evidence_sha256, d.detail, d.opened_at, d.closed_at,"
         " l.id, l.kind, l.gross_minor, l.fee_minor, l.net_minor, l.currency, l.settled_at,"
         " p.order_id, p.amount_minor, p.currency, p.status, p.captured_at, o.state,"
-        " (SELECT f.id FROM fix_requests f WHERE f.open_target = %1), %2, p.refunded_at"
+        " (SELECT f.id FROM fix_requests f WHERE f.open_target = %1), %2, p.refunded_at,"
+        " l.transacted_at"
         " FROM discrepancies d"
         " LEFT JOIN settlement_lines l ON l.id = d.settlement_line_id"
         " LEFT JOIN payments p ON p.channel = d.channel AND p.channel_txn_id = d.channel_txn_id"
@@ -158,6 +159,7 @@ Result<QList<DiscrepancyRow>> ReconciliationDesk::discrepancies(const Discrepanc
             d.line.netMinor = q->value(21).toLongLong();
             d.line.currency = q->value(22).toString();
             d.line.settledAt = q->value(23).toLongLong();
+            d.line.transactedAt = q->value(33).toLongLong(); // NULL: 0
             if (const StatementFormat *format = StatementFormat::forChannel(d.channel))
                 d.line.settledAtMeaning = format->settledAtMeaning(d.line.kind);
         }

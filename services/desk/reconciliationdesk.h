@@ -46,6 +46,9 @@ struct SettlementSide {
     QString currency;
     qint64 settledAt = 0;
     QString settledAtMeaning; // SettledAt code: which of the channel's moments settledAt is
+    // When the channel made the charge or refund (settlement_lines.transacted_at): the moment
+    // the fee rule judges the fee at; 0 for a line imported before migration 0010.
+    qint64 transactedAt = 0;
 };
 
 struct PaymentSide {

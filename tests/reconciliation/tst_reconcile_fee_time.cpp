@@ -6,6 +6,7 @@
 // settlement date's schedule and corrected it automatically, and let the capture skew accept an
 // old-rate fee on a charge made after the change.
 
+#include "desk/reconciliationdesk.h"
 #include "reconcilescenario.h"
 
 #include <QJsonDocument>
@@ -111,6 +112,18 @@ private Q_SLOTS:
                  QStringLiteral("29000"));
         QCOMPARE(evidence.value("schedule_at_capture").toObject().value("rate_ppm").toString(),
                  QStringLiteral("29500"));
+
+        // The desk shows each line's transaction time beside its settlement date.
+        auto shown = ReconciliationDesk(*f.orders, f.clock).discrepancies({}, kFinance);
+        QVERIFY2(shown.ok(), shown.ok() ? "" : qPrintable(shown.error().message));
+        QCOMPARE(shown->size(), 3);
+        for (const DiscrepancyRow &d : *shown) {
+            QVERIFY(d.line.present);
+            QCOMPARE(d.line.settledAt, d.line.transactedAt + 2 * kDay);
+        }
+        QVERIFY(std::any_of(shown->begin(), shown->end(), [](const DiscrepancyRow &d) {
+            return d.channelTxnId == u"pi_late" && d.line.transactedAt == kChange - 4 * kHour;
+        }));
 
         // Again: nothing new, the correction stays as it was.
         const ReconcileReport again = s.reconcile();

@@ -344,6 +344,13 @@ void ReconciliationPage::showSelected()
                         : d.kind == DiscrepancyKind::RefundNotSettled
                             ? tr("No refund line: the channel has not reported this refund.")
                             : tr("No settlement line: the channel has not settled this payment."));
+    // The moment the channel made the charge (and fixed its fee), where it differs from the
+    // line's date: the fee rule judges the fee at it.
+    if (d.line.present && d.line.transactedAt && d.line.transactedAt != d.line.settledAt)
+        m_lineSide->setText(m_lineSide->text() + QStringLiteral("<br>") +
+                            tr("Made at the channel %1",
+                               "when the channel made the charge or refund; %1 a date and time")
+                                .arg(Labels::time(d.line.transactedAt)));
     m_paymentSide->setText(d.payment.present
                                ? tr("Order %1 (%2)<br>Captured %3<br>Status %4<br>At %5")
                                      .arg(d.payment.orderId.toHtmlEscaped(),
