@@ -8,6 +8,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QSaveFile>
 
@@ -197,10 +198,13 @@ QString AuditExportCheck::summary() const
             .arg(manifest.file, actualSha256.left(16))
             .arg(manifest.rowCount)
             .arg(manifest.head.seq)
-            .arg(manifest.head.seal ? QStringLiteral(", seal %1 (seq %2) unchanged")
-                                          .arg(manifest.head.seal->id)
-                                          .arg(manifest.head.seal->seq)
-                                    : QString());
+            .arg((manifest.head.seal ? QStringLiteral(", seal %1 (seq %2) unchanged")
+                                           .arg(manifest.head.seal->id)
+                                           .arg(manifest.head.seal->seq)
+                                     : QString()) +
+                 (rowsRehashed >= 0
+                      ? QStringLiteral(", every row's hash recomputed (%1)").arg(rowsRehashed)
+                      : QString()));
     return QStringLiteral("export does NOT verify: ") + problems.join(QStringLiteral("; "));
 }
 
@@ -416,6 +420,101 @@ Result<AuditExportResult> AuditExporter::run(const AuditFilter &requested, const
     return result;
 }
 
+void AuditExporter::checkJsonRows(const QString &filePath, AuditExportCheck &check)
+{
+    QFile f(filePath);
+    if (!f.open(QIODevice::ReadOnly)) {
+        check.rowsMatch = false;
+        check.problems << QStringLiteral("%1 cannot be read: %2").arg(filePath, f.errorString());
+        return;
+    }
+    QJsonParseError error;
+    const QJsonDocument doc = QJsonDocument::fromJson(f.readAll(), &error);
+    const QJsonValue rowsValue = doc.object().value(QStringLiteral("rows"));
+    if (error.error != QJsonParseError::NoError || !rowsValue.isArray()) {
+        check.rowsMatch = false;
+        check.problems << QStringLiteral("%1 is no OncePay JSON export (%2)")
+                              .arg(check.manifest.file, error.errorString());
+        return;
+    }
+    const auto text = [](const QJsonObject &o, const char *key) {
+        return o.value(QLatin1String(key)).toString();
+    };
+    const auto optional = [](const QJsonObject &o, const char *key) -> std::optional<QString> {
+        const QJsonValue v = o.value(QLatin1String(key));
+        if (v.isNull() || v.isUndefined())
+            return std::nullopt;
+        return v.toString();
+    };
+    const QJsonArray rows = rowsValue.toArray();
+    qint64 lastSeq = 0;
+    QString lastHash = AuditChain::genesisHash();
+    check.rowsRehashed = 0;
+    for (const QJsonValue &value : rows) {
+        const QJsonObject o = value.toObject();
+        AuditLogRow r;
+        r.seq = o.value(QStringLiteral("seq")).toInteger();
+        r.eventId = text(o, "event_id");
+        r.occurredAt = o.value(QStringLiteral("occurred_at_ms")).toInteger();
+        r.recordedAt = o.value(QStringLiteral("recorded_at_ms")).toInteger();
+        r.actor = text(o, "actor");
+        r.actorRole = text(o, "actor_role");
+        r.action = text(o, "action");
+        r.entityKind = text(o, "entity_kind");
+        r.entityId = text(o, "entity_id");
+        r.orderId = optional(o, "order_id");
+        r.callbackId = optional(o, "callback_id");
+        r.beforeJson = optional(o, "before_json");
+        r.afterJson = optional(o, "after_json");
+        r.reason = optional(o, "reason");
+        r.prevHash = text(o, "prev_hash");
+        r.hash = text(o, "hash");
+        if (AuditChain::computeHash(r) != r.hash) {
+            check.rowsMatch = false;
+            check.problems << QStringLiteral("row seq %1 in the file does not match its hash:"
+                                             " it was altered")
+                                  .arg(r.seq);
+            return;
+        }
+        // The amount columns are read from the row, not hashed themselves: they must say what
+        // the hashed row says.
+        const AuditAmount amount = auditRowAmount(r);
+        const std::optional<QString> fileMinor = optional(o, "amount_minor");
+        const std::optional<QString> fileCurrency = optional(o, "currency");
+        if (fileMinor.value_or(QString()) != amount.minor ||
+            (amount.minor.isEmpty() ? fileCurrency.has_value()
+                                    : fileCurrency.value_or(QString()) != amount.currency)) {
+            check.rowsMatch = false;
+            check.problems << QStringLiteral("row seq %1 in the file shows the amount %2 %3, but"
+                                             " its hashed content says %4 %5")
+                                  .arg(r.seq)
+                                  .arg(fileMinor.value_or(QStringLiteral("(none)")),
+                                       fileCurrency.value_or(QString()),
+                                       amount.minor.isEmpty() ? QStringLiteral("(none)")
+                                                              : amount.minor,
+                                       amount.currency);
+            return;
+        }
+        if (r.seq == lastSeq + 1 && r.prevHash != lastHash) {
+            check.rowsMatch = false;
+            check.problems << QStringLiteral("row seq %1 in the file is not linked to seq %2"
+                                             " before it: reordered or relinked")
+                                  .arg(r.seq)
+                                  .arg(lastSeq);
+            return;
+        }
+        lastSeq = r.seq;
+        lastHash = r.hash;
+        ++check.rowsRehashed;
+    }
+    if (check.rowsRehashed != check.manifest.rowCount) {
+        check.rowsMatch = false;
+        check.problems << QStringLiteral("the file holds %1 row(s), the manifest says %2")
+                              .arg(check.rowsRehashed)
+                              .arg(check.manifest.rowCount);
+    }
+}
+
 Result<AuditExportCheck> AuditExporter::verify(const QString &manifestPath,
                                                const Actor &actor) const
 {
@@ -439,6 +538,9 @@ Result<AuditExportCheck> AuditExporter::verify(const QString &manifestPath,
                               .arg(check.actualBytes)
                               .arg(manifest->sha256)
                               .arg(manifest->bytes);
+
+    if (manifest->fileFormat == u"json")
+        checkJsonRows(filePath, check);
 
     if (manifest->head.seq == 0) {
         check.headMatches = manifest->head.hash.isEmpty();

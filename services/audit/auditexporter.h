@@ -61,9 +61,13 @@ struct AuditExportCheck {
     bool fileMatches = false;
     bool headMatches = false; // the head row is in the audit log with the same hash
     bool sealMatches = true;  // no seal named, or the checkpoint is there unchanged
-    QStringList problems;     // readable lines; empty when ok()
+    // JSON exports: every row in the file re-hashed (and linked to the one before it when
+    // consecutive), and as many rows as the manifest says. -1: not a JSON export, not checked.
+    qint64 rowsRehashed = -1;
+    bool rowsMatch = true;
+    QStringList problems; // readable lines; empty when ok()
 
-    bool ok() const { return fileMatches && headMatches && sealMatches; }
+    bool ok() const { return fileMatches && headMatches && sealMatches && rowsMatch; }
     QString summary() const;
 };
 
@@ -84,6 +88,8 @@ public:
     static Result<QString> fileSha256(const QString &path, qint64 *bytes = nullptr);
 
 private:
+    // Re-hashes the rows of a JSON export (`check` says what it found).
+    static void checkJsonRows(const QString &filePath, AuditExportCheck &check);
     // A row of the export fails its hash or link: the refusal, logged and audited.
     Error rowBroken(const AuditProblem &problem, const AuditExportHeader &header,
                     const Actor &actor) const;

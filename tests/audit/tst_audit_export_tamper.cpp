@@ -14,6 +14,7 @@
 #include "db/sql.h"
 #include "testdatabases.h"
 
+#include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
 #include <QJsonDocument>
@@ -152,6 +153,79 @@ private Q_SLOTS:
         QVERIFY2(all.ok(), qPrintable(all.ok() ? QString() : all.error().message));
         QCOMPARE(all->manifest.rowCount, 30);
         QVERIFY(lastOutbox(orders, QStringLiteral("audit.export_refused")).isEmpty());
+    }
+
+    // A JSON export's rows are re-hashed by verify-export: a row edited in the file is found
+    // even when the manifest's digest was rewritten to match the edited file.
+    void verifyExportRehashesJsonRows_data()
+    {
+        QTest::addColumn<int>("dialect");
+        QTest::addColumn<QByteArray>("from");
+        QTest::addColumn<QByteArray>("to");
+        QTest::addColumn<QString>("says");
+        const std::pair<const char *, Dialect> engines[] = {{"sqlite", Dialect::Sqlite},
+                                                            {"postgresql", Dialect::Postgres},
+                                                            {"mariadb", Dialect::MySql}};
+        for (const auto &[name, dialect] : engines) {
+            // Inside the hashed after_json (escaped in the file's string) ...
+            QTest::addRow("%s/hashed", name)
+                << int(dialect) << QByteArray(R"(\"amount_minor\":\"205\")")
+                << QByteArray(R"(\"amount_minor\":\"905\")")
+                << QStringLiteral("row seq 2 in the file does not match its hash");
+            // ... and the amount column read from it.
+            QTest::addRow("%s/column", name)
+                << int(dialect) << QByteArray(R"("amount_minor":"205")")
+                << QByteArray(R"("amount_minor":"905")")
+                << QStringLiteral("row seq 2 in the file shows the amount 905 EUR, but its hashed"
+                                  " content says 205 EUR");
+        }
+    }
+    void verifyExportRehashesJsonRows()
+    {
+        QFETCH(QByteArray, from);
+        QFETCH(QByteArray, to);
+        QFETCH(QString, says);
+        ONCEPAY_SCRATCH(dbs);
+        ManualClock clock(kStart);
+        Connection orders = openOrDie(dbs->orders());
+        Connection audit = openOrDie(dbs->audit());
+        seed(orders, audit, clock);
+        const QString path = QDir(dbs->tempPath()).filePath(QStringLiteral("trail.json"));
+        AuditExporter exporter(audit, orders, clock);
+        AuditJsonWriter writer;
+        auto made = exporter.run(AuditFilter(), path, writer, kAuditor);
+        QVERIFY2(made.ok(), qPrintable(made.ok() ? QString() : made.error().message));
+        auto fine = exporter.verify(made->manifestPath, kAuditor);
+        QVERIFY(fine.ok());
+        QVERIFY2(fine->ok(), qPrintable(fine->summary()));
+        QCOMPARE(fine->rowsRehashed, 30);
+        QVERIFY2(fine->summary().endsWith(QStringLiteral(", every row's hash recomputed (30)")),
+                 qPrintable(fine->summary()));
+
+        // Row 2's amount changed in the file, and the manifest made to fit the new file.
+        QByteArray bytes = readAll(path);
+        QCOMPARE(bytes.count(from), 1);
+        bytes.replace(from, to);
+        {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            f.write(bytes);
+        }
+        QJsonObject m = QJsonDocument::fromJson(readAll(made->manifestPath)).object();
+        m.insert(QStringLiteral("sha256"),
+                 QString::fromLatin1(
+                     QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex()));
+        m.insert(QStringLiteral("bytes"), QString::number(bytes.size()));
+        {
+            QFile f(made->manifestPath);
+            QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            f.write(QJsonDocument(m).toJson());
+        }
+        auto edited = exporter.verify(made->manifestPath, kAuditor);
+        QVERIFY(edited.ok());
+        QVERIFY(edited->fileMatches);
+        QVERIFY(!edited->ok());
+        QVERIFY2(edited->summary().contains(says), qPrintable(edited->summary()));
     }
 
     // The exporter checks rows with the byte encoding; it must be the chain's encoding exactly.
