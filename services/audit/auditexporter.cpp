@@ -87,7 +87,9 @@ Error fileError(const QString &what, const QString &path, const QString &why)
 {
     spdlog::error("audit export: {} {}: {}", what.toStdString(), path.toStdString(),
                   why.toStdString());
-    return makeError(ErrorCode::Unavailable, QStringLiteral("%1 %2: %3").arg(what, path, why),
+    // A file, not a database: Unavailable would have the console say the database cannot be
+    // reached and the command line exit 4 ("unavailable").
+    return makeError(ErrorCode::Internal, QStringLiteral("%1 %2: %3").arg(what, path, why),
                      QStringLiteral("file_error"));
 }
 

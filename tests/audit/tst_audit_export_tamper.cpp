@@ -228,6 +228,26 @@ private Q_SLOTS:
         QVERIFY2(edited->summary().contains(says), qPrintable(edited->summary()));
     }
 
+    // A file that cannot be written is a file error, not an unreachable database (which the
+    // console would show as "The database cannot be reached").
+    void unwritableFileIsNoDatabaseError()
+    {
+        auto made = ScratchDatabases::create(Dialect::Sqlite);
+        QVERIFY(made.ok());
+        auto dbs = std::move(made).value();
+        ManualClock clock(kStart);
+        Connection orders = openOrDie(dbs->orders());
+        Connection audit = openOrDie(dbs->audit());
+        seed(orders, audit, clock);
+        const QString path = QDir(dbs->tempPath()).filePath(QStringLiteral("no/such/dir/t.csv"));
+        auto r = exportTo(audit, orders, clock, AuditFilter(), path);
+        QVERIFY(!r.ok());
+        QVERIFY(r.error().code != ErrorCode::Unavailable);
+        QCOMPARE(r.error().reason, QStringLiteral("file_error"));
+        QVERIFY2(r.error().message.startsWith(QStringLiteral("cannot create ")),
+                 qPrintable(r.error().message));
+    }
+
     // The exporter checks rows with the byte encoding; it must be the chain's encoding exactly.
     void bytesHashIsTheRowHash_data() { addEngineRows(); }
     void bytesHashIsTheRowHash()
