@@ -265,6 +265,8 @@ int exportTrail(Context &ctx, const QCommandLineParser &parser)
         return fail(ctx, audit.error());
     AuditExporter exporter(*audit, *orders, Clock::system());
     exporter.setPageSize(batchSize(parser, 5000));
+    // --as names the staff account without its password: the row also names who ran it.
+    exporter.setOrigin(operatorId());
     auto result = exporter.run(*filter, out, *writer, *actor);
     if (!result)
         return fail(ctx, result.error());

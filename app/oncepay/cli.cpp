@@ -1,5 +1,10 @@
 #include "cli.h"
 
+#include <QSysInfo>
+
+#include <pwd.h>
+#include <unistd.h>
+
 #include <spdlog/spdlog.h>
 
 namespace OncePay::Cli {
@@ -21,6 +26,16 @@ bool registerCommands(const QList<Command> &commands)
 const QList<Command> &registeredCommands()
 {
     return registry();
+}
+
+QString operatorId()
+{
+    // cron, systemd and `env -i` leave $USER unset; anyone can set it to anything.
+    const uid_t uid = geteuid();
+    const passwd *pw = getpwuid(uid);
+    const QString name = pw && pw->pw_name && *pw->pw_name ? QString::fromLocal8Bit(pw->pw_name)
+                                                           : QStringLiteral("uid%1").arg(uid);
+    return QStringLiteral("cli:%1@%2").arg(name, QSysInfo::machineHostName());
 }
 
 int exitCodeFor(const Error &error)

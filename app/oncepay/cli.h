@@ -50,6 +50,10 @@ const QList<Command> &registeredCommands();
 int fail(Context &ctx, const Error &error);
 int exitCodeFor(const Error &error);
 
+// Who runs this command, for audit rows: "cli:<OS account>@<host>", the account from the
+// system's user database (getpwuid(geteuid())), never $USER, which anyone sets to anything.
+QString operatorId();
+
 // Every exit code with its meaning, in order, for the help and the manual page.
 struct ExitCodeMeaning {
     int code;

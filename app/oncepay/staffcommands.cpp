@@ -11,7 +11,6 @@
 
 #include <cstdio>
 #include <iostream>
-#include <pwd.h>
 #include <string>
 #include <termios.h>
 #include <unistd.h>
@@ -20,21 +19,10 @@ namespace OncePay::Cli {
 
 namespace {
 
-// The account the process runs as, from the system's user database — not $USER, which anyone
-// sets to anything and cron, systemd and `env -i` leave unset; the uid when it has no name.
-QString operatingSystemUser()
-{
-    const uid_t uid = geteuid();
-    if (const passwd *pw = getpwuid(uid); pw && pw->pw_name && *pw->pw_name)
-        return QString::fromLocal8Bit(pw->pw_name);
-    return QStringLiteral("uid%1").arg(uid);
-}
-
 Actor operatorActor()
 {
     // The operator on the server already holds the database credentials: the system role.
-    return Actor::system(
-        QStringLiteral("cli:%1@%2").arg(operatingSystemUser(), QSysInfo::machineHostName()));
+    return Actor::system(operatorId());
 }
 
 QString readLine()

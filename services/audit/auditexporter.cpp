@@ -251,6 +251,8 @@ Error AuditExporter::rowBroken(const AuditProblem &problem, const AuditExportHea
                {QStringLiteral("problem"), auditProblemKindName(problem.kind)},
                {QStringLiteral("seq"), QString::number(problem.seq)},
                {QStringLiteral("chain_head"), auditHeadJson(header.head)}};
+    if (!m_origin.isEmpty())
+        e.after.insert(QStringLiteral("where"), m_origin);
     e.reason = QStringLiteral("chain_broken");
     auto recorded = inTransaction(m_orders.db(), Transaction::Mode::Deferred,
                                   [&] { return AuditOutbox::record(m_orders.db(), e, m_clock); });
@@ -406,6 +408,8 @@ Result<AuditExportResult> AuditExporter::run(const AuditFilter &requested, const
                {QStringLiteral("sha256"), m.sha256},
                {QStringLiteral("bytes"), QString::number(m.bytes)},
                {QStringLiteral("chain_head"), auditHeadJson(m.head)}};
+    if (!m_origin.isEmpty())
+        e.after.insert(QStringLiteral("where"), m_origin);
     auto recorded = inTransaction(m_orders.db(), Transaction::Mode::Deferred,
                                   [&] { return AuditOutbox::record(m_orders.db(), e, m_clock); });
     if (!recorded) {

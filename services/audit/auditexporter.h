@@ -78,6 +78,10 @@ public:
     AuditExporter(const Connection &audit, const Connection &orders, const Clock &clock);
 
     void setPageSize(int rows) { m_pageSize = qMax(1, rows); }
+    // Where the export is made from ("cli:<OS account>@<host>", "console@<host>"): recorded as
+    // "where" in its audit row beside the staff account it is made for, so an export made from
+    // the command line for someone (`--as`) names who ran it. Empty: not recorded.
+    void setOrigin(const QString &where) { m_origin = where; }
 
     Result<AuditExportResult> run(const AuditFilter &filter, const QString &path,
                                   AuditExportWriter &writer, const Actor &actor,
@@ -99,6 +103,7 @@ private:
     const Clock &m_clock;
     AuditTrailQuery m_query;
     int m_pageSize = 5000;
+    QString m_origin;
 };
 
 } // namespace OncePay

@@ -1,6 +1,7 @@
 // Who changed a staff account from the command line is the account the process runs as (the
 // system's user database), not what $USER claims: anyone can set USER=admin, and cron, systemd
-// and `env -i` leave it unset, which wrote `cli:?@host` into the audit trail.
+// and `env -i` leave it unset, which wrote `cli:?@host` into the audit trail. An audit export
+// made with `--as` (no password) names that operator beside the staff account.
 
 #include "cliprocess.h"
 #include "db/connection.h"
@@ -52,6 +53,22 @@ private Q_SLOTS:
             seen << q->value(0).toString() + u' ' + q->value(1).toString();
         QCOMPARE(seen, (QStringList{QStringLiteral("staff.added ") + expected,
                                     QStringLiteral("staff.disabled ") + expected}));
+
+        // `audit export --as` takes no password: its audit row names the staff account it is
+        // made for and, as "where", who ran it.
+        CliRun auditor = run({"staff", "add", "aud1", "--role", "auditor", "--password-stdin"},
+                             "a long enough password\n");
+        QVERIFY2(auditor.exitCode == 0, qPrintable(auditor.out + auditor.err));
+        env.insert(QStringLiteral("USER"), QStringLiteral("aud1"));
+        CliRun exported = run({"audit", "export", "--as", "aud1", "--out",
+                               dbs->tempPath() + QStringLiteral("/trail.csv")});
+        QVERIFY2(exported.exitCode == 0, qPrintable(exported.out + exported.err));
+        auto e = Sql::exec(c->db(), QStringLiteral("SELECT actor, after_json FROM audit_outbox"
+                                                   " WHERE action = 'audit.exported'"));
+        QVERIFY(e.ok() && e->next());
+        QCOMPARE(e->value(0).toString(), QStringLiteral("aud1"));
+        QVERIFY2(e->value(1).toString().contains(QStringLiteral("\"where\":\"") + expected + u'"'),
+                 qPrintable(e->value(1).toString()));
     }
 };
 
