@@ -128,6 +128,9 @@ const Template kTemplates[] = {
     {QT_TRANSLATE_NOOP("OncePay::EngineText", "period closed"), ""},
     {QT_TRANSLATE_NOOP("OncePay::EngineText", "beyond the %1 ppm tolerance"), "v"},
     {QT_TRANSLATE_NOOP("OncePay::EngineText", "no fee schedule change explains it"), ""},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "the settlement line has no transaction time: judged at captured_at"),
+     ""},
     // A fix (services/fixes/fixtargets.cpp).
     {QT_TRANSLATE_NOOP("OncePay::EngineText", "resolved by a manual fix"), ""},
     // A fix's lines on the order timeline (services/investigation/ordertimeline.cpp).

@@ -861,189 +861,189 @@
 <context>
     <name>OncePay::AuditTrailPage</name>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="86"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="70"/>
         <source>&lt;h2&gt;Audit trail&lt;/h2&gt;</source>
         <translation>&lt;h2&gt;审计轨迹&lt;/h2&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="96"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="80"/>
         <source>2026-11-01 or 2026-11-01T09:00Z</source>
         <translation>2026-11-01 或 2026-11-01T09:00Z</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="97"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="81"/>
         <source>before this time (UTC)</source>
         <translation>早于此时间（UTC）</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="98"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="82"/>
         <source>user name or worker</source>
         <translation>用户名或工作进程</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="99"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="83"/>
         <source>order.transition or order.*</source>
         <translation>order.transition 或 order.*</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="100"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="84"/>
         <source>order id</source>
         <translation>订单号</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="101"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="85"/>
         <source>callback id</source>
         <translation>回调号</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="102"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="86"/>
         <source>kind, or kind:id</source>
         <translation>类型，或 类型:编号</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="103"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="87"/>
         <source>&amp;Apply</source>
         <translation>应用(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="107"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="91"/>
         <source>&amp;Verify chain</source>
         <translation>校验链(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="109"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="93"/>
         <source>Check every row&apos;s hash, the sequence and the signed seals</source>
         <translation>检查每一行的哈希、序号连续性和签名封印</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="111"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="95"/>
         <source>&amp;Export</source>
         <translation>导出(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="113"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="97"/>
         <source>Export what the filter shows, with a manifest beside the file</source>
         <translation>导出筛选结果，并在文件旁附带清单</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="115"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="99"/>
         <source>CSV (spreadsheets)…</source>
         <translation>CSV（电子表格）…</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="117"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="101"/>
         <source>JSON (tools, hashes recomputable)…</source>
         <translation>JSON（工具用，可重算哈希）…</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="119"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="103"/>
         <source>PDF report for auditors…</source>
         <translation>审计员 PDF 报告…</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="122"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="106"/>
         <source>&amp;Cancel</source>
         <translation>取消(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="150"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="142"/>
         <source>Enter or double-click opens the order</source>
         <translation>按回车或双击打开订单</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="167"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="159"/>
         <source>Select a row to see what changed</source>
         <translation>选择一行查看变更内容</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="178"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="170"/>
         <source>&amp;From:</source>
         <translation>从(&amp;F)：</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="179"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="171"/>
         <source>&amp;To:</source>
         <translation>到(&amp;T)：</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="180"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="172"/>
         <source>Ac&amp;tor:</source>
         <translation>操作者(&amp;T)：</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="181"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="173"/>
         <source>Actio&amp;n:</source>
         <translation>动作(&amp;N)：</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="182"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="174"/>
         <source>&amp;Order:</source>
         <translation>订单(&amp;O)：</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="183"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="175"/>
         <source>Call&amp;back:</source>
         <translation>回调(&amp;B)：</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="184"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="176"/>
         <source>E&amp;ntity:</source>
         <translation>实体(&amp;N)：</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="217"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="210"/>
         <source>“%1” is not a time. Use 2026-11-01, 2026-11-01T09:00Z or epoch milliseconds.</source>
         <translation>“%1”不是时间。请使用 2026-11-01、2026-11-01T09:00Z 或纪元毫秒数。</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="249"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="244"/>
         <source>Loading…</source>
         <translation>正在加载…</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="414"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="431"/>
         <source>seq %1 · event %2
 </source>
         <translation>序号 %1 · 事件 %2
 </translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="415"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="432"/>
         <source>occurred %1 (UTC), recorded %2 (UTC)
 </source>
         <translation>发生于 %1（UTC），记录于 %2（UTC）
 </translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="418"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="435"/>
         <source>%1 (%2) · %3 · %4 %5
 </source>
         <translation>%1（%2）· %3 · %4 %5
 </translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="420"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="437"/>
         <source>order %1 · callback %2
 </source>
         <translation>订单 %1 · 回调 %2
 </translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="427"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="444"/>
         <source>reason: %1
 </source>
         <translation>原因：%1
 </translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="429"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="446"/>
         <source>reason as stored: %1
 </source>
         <translation>存储的原因：%1
 </translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="432"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="449"/>
         <source>
 before:
 %1
@@ -1060,7 +1060,7 @@ after:
 </translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="433"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="450"/>
         <source>
 prev_hash %1
 hash      %2</source>
@@ -1069,22 +1069,62 @@ prev_hash %1
 hash      %2</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="469"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="470"/>
+        <source>The audit database has an older schema; run `oncepay db migrate`.</source>
+        <translation>审计库的架构版本较旧；请运行 `oncepay db migrate`。</translation>
+    </message>
+    <message>
+        <location filename="../../views/audit/audittrailpage.cpp" line="471"/>
+        <source>The orders database has an older schema; run `oncepay db migrate`.</source>
+        <translation>订单库的架构版本较旧；请运行 `oncepay db migrate`。</translation>
+    </message>
+    <message>
+        <location filename="../../views/audit/audittrailpage.cpp" line="475"/>
+        <source>The audit database was created by a newer OncePay. Upgrade this console before using it.</source>
+        <translation>审计库由更新版本的 OncePay 创建。请先升级本控制台再使用。</translation>
+    </message>
+    <message>
+        <location filename="../../views/audit/audittrailpage.cpp" line="477"/>
+        <source>The orders database was created by a newer OncePay. Upgrade this console before using it.</source>
+        <translation>订单库由更新版本的 OncePay 创建。请先升级本控制台再使用。</translation>
+    </message>
+    <message>
+        <location filename="../../views/audit/audittrailpage.cpp" line="481"/>
+        <source>The audit database cannot be reached. It will be tried again on the next refresh.</source>
+        <translation>无法连接审计库。下次刷新时将重试。</translation>
+    </message>
+    <message>
+        <location filename="../../views/audit/audittrailpage.cpp" line="483"/>
+        <source>The orders database cannot be reached. It will be tried again on the next refresh.</source>
+        <translation>无法连接订单库。下次刷新时将重试。</translation>
+    </message>
+    <message>
+        <location filename="../../views/audit/audittrailpage.cpp" line="487"/>
+        <source>Audit database: %1</source>
+        <translation>审计库：%1</translation>
+    </message>
+    <message>
+        <location filename="../../views/audit/audittrailpage.cpp" line="488"/>
+        <source>Orders database: %1</source>
+        <translation>订单库：%1</translation>
+    </message>
+    <message>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="152"/>
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="484"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="161"/>
         <source>Verifying the audit chain…</source>
         <translation>正在校验审计链…</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="451"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="130"/>
         <source>%1 of %2 rows</source>
         <translation>%1 / %2 行</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/audit/audittrailpage.cpp" line="267"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="262"/>
         <source>%n row(s) in the audit database match: %1.</source>
         <translation>
             <numerusform>审计库中有 %n 行符合：%1。</numerusform>
@@ -1096,71 +1136,91 @@ hash      %2</translation>
         <translation>无法确定是否仍有审计事件等待送入审计库：%1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/audit/audittrailpage.cpp" line="304"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="305"/>
         <source>%n audited event(s) are not yet in the audit database (oldest %1); they are shipped by the workers or &lt;tt&gt;oncepay audit ship&lt;/tt&gt;.</source>
         <translation>
             <numerusform>有 %n 个审计事件尚未进入审计库（最早 %1）；由工作进程或 &lt;tt&gt;oncepay audit ship&lt;/tt&gt; 送入。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="512"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="87"/>
+        <source>Row seq %1 is not among the rows the filter shows; clear the filter to see it.</source>
+        <translation>序号 %1 的行不在当前筛选结果中；清除筛选条件即可看到。</translation>
+    </message>
+    <message>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="94"/>
+        <source>Row seq %1 is further down than the %2 rows loaded; narrow the filter (From:, To:) to see it.</source>
+        <translation>序号 %1 的行位于已加载的 %2 行之后；请缩小筛选范围（从：、到：）以查看。</translation>
+    </message>
+    <message>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="189"/>
+        <source>&lt;b&gt;Not verified&lt;/b&gt;: %1</source>
+        <translation>&lt;b&gt;未验证&lt;/b&gt;：%1</translation>
+    </message>
+    <message>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="196"/>
         <source>&lt;b&gt;The audit chain is broken&lt;/b&gt; at row seq %1 (%2): %3</source>
         <translation>&lt;b&gt;审计链已损坏&lt;/b&gt;，位于序号 %1 的行（%2）：%3</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="517"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="201"/>
         <source>Verification cancelled after %1 of %2 rows.</source>
         <translation>已在 %2 行中的第 %1 行后取消校验。</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="521"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="205"/>
         <source>&lt;b&gt;The audit chain is valid&lt;/b&gt;: %1 rows up to seq %2, %3 seal(s) verified; sealed up to seq %4, %5 row(s) after the last seal.</source>
         <translation>&lt;b&gt;审计链有效&lt;/b&gt;：%1 行，至序号 %2，已验证 %3 个封印；已封印至序号 %4，最后封印之后有 %5 行。</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="529"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="213"/>
         <source>&lt;b&gt;The audit chain is valid&lt;/b&gt;: %1 rows up to seq %2; no seal yet.</source>
         <translation>&lt;b&gt;审计链有效&lt;/b&gt;：%1 行，至序号 %2；尚无封印。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/audit/audittrailpage.cpp" line="534"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="218"/>
         <source>%n audited event(s) are not in the chain yet: they still wait in the outbox (oldest %1).</source>
         <translation>
             <numerusform>有 %n 个审计事件尚未进入哈希链：仍在发件箱中等待（最早 %1）。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="552"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="239"/>
         <source>Export the audit trail</source>
         <translation>导出审计轨迹</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="553"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="240"/>
         <source>%1 files (*.%2)</source>
         <translation>%1 文件 (*.%2)</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="567"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="254"/>
         <source>Exporting to %1…</source>
         <translation>正在导出到 %1…</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="587"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="281"/>
+        <source>&lt;b&gt;Not exported&lt;/b&gt;: %1</source>
+        <translation>&lt;b&gt;未导出&lt;/b&gt;：%1</translation>
+    </message>
+    <message>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="287"/>
         <source>Export cancelled; no file was written.</source>
         <translation>导出已取消；未写入任何文件。</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="592"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="292"/>
         <source>Exported %1 row(s) to %2&lt;br&gt;Manifest: %3&lt;br&gt;SHA-256: &lt;tt&gt;%4&lt;/tt&gt;&lt;br&gt;Chain head seq %5%6</source>
         <translation>已导出 %1 行到 %2&lt;br&gt;清单：%3&lt;br&gt;SHA-256：&lt;tt&gt;%4&lt;/tt&gt;&lt;br&gt;链头序号 %5%6</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="598"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="298"/>
         <source>, sealed at seq %1</source>
         <translation>，已封印于序号 %1</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="599"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="299"/>
         <source>, not sealed yet</source>
         <translation>，尚未封印</translation>
     </message>
@@ -2150,497 +2210,502 @@ hash      %2</translation>
         <translation>没有可解释的费率表变更</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="132"/>
+        <location filename="../../models/common/enginetext.cpp" line="131"/>
+        <source>the settlement line has no transaction time: judged at captured_at</source>
+        <translation>结算行没有交易时间：按 captured_at 判定</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="135"/>
         <source>resolved by a manual fix</source>
         <translation>已通过人工修复解决</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="134"/>
+        <location filename="../../models/common/enginetext.cpp" line="137"/>
         <source>%1 proposed (%2: %3)</source>
         <translation>已提议修复“%1”（%2：%3）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="135"/>
+        <location filename="../../models/common/enginetext.cpp" line="138"/>
         <source>%1 approved: %2</source>
         <translation>修复“%1”已批准：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="136"/>
+        <location filename="../../models/common/enginetext.cpp" line="139"/>
         <source>%1 approved</source>
         <translation>修复“%1”已批准</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="137"/>
+        <location filename="../../models/common/enginetext.cpp" line="140"/>
         <source>%1 rejected: %2</source>
         <translation>修复“%1”已驳回：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="138"/>
+        <location filename="../../models/common/enginetext.cpp" line="141"/>
         <source>%1 rejected</source>
         <translation>修复“%1”已驳回</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="139"/>
+        <location filename="../../models/common/enginetext.cpp" line="142"/>
         <source>%1 applied</source>
         <translation>修复“%1”已执行</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="140"/>
+        <location filename="../../models/common/enginetext.cpp" line="143"/>
         <source>%1 failed: %2</source>
         <translation>修复“%1”执行失败：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="142"/>
+        <location filename="../../models/common/enginetext.cpp" line="145"/>
         <source>message %1 (%2 %3): %4 after %5 attempt(s), received %6, last change %7</source>
         <translation>消息 %1（%2 %3）：尝试 %5 次后为“%4”，接收于 %6，最后变更于 %7</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="145"/>
+        <location filename="../../models/common/enginetext.cpp" line="148"/>
         <source>  last error: %1</source>
         <translation>  最近错误：%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="154"/>
+        <location filename="../../models/common/enginetext.cpp" line="157"/>
         <source>order %1 does not exist (yet): a callback for it cannot be applied</source>
         <translation>订单 %1（尚）不存在：无法应用针对它的回调</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="172"/>
+        <location filename="../../models/common/enginetext.cpp" line="175"/>
         <source>  v%1 %2 → %3 by %4 (%5 %6) %7</source>
         <translation>  版本 %1：%2 → %3，操作者 %4（%5 %6）%7</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="173"/>
+        <location filename="../../models/common/enginetext.cpp" line="176"/>
         <source>  refused: %1</source>
         <translation>  被拒绝：%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="174"/>
+        <location filename="../../models/common/enginetext.cpp" line="177"/>
         <source>period %1, bound to %2</source>
         <translation>账期 %1，绑定于 %2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="175"/>
+        <location filename="../../models/common/enginetext.cpp" line="178"/>
         <source>  %1</source>
         <translation>  %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="210"/>
+        <location filename="../../models/common/enginetext.cpp" line="213"/>
         <source>message %1 is processing under a lease that ended %2 ms ago, within the clock-skew allowance of %3 ms (fixes.lease_skew_ms); %4 takes it once its lease is past its end by more than that</source>
         <translation>消息 %1 正在处理中，其租约已于 %2 毫秒前结束，仍在时钟偏差容许范围 %3 毫秒（fixes.lease_skew_ms）之内；须待租约结束超过该时长后方可%4</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="215"/>
+        <location filename="../../models/common/enginetext.cpp" line="218"/>
         <source>message %1 is processing under a lease that ended; without a valid clock-skew allowance (fixes.lease_skew_ms) it is not judged expired</source>
         <translation>消息 %1 正在处理中，其租约已结束；由于时钟偏差容许值（fixes.lease_skew_ms）无效，不判定租约已过期</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="243"/>
+        <location filename="../../models/common/enginetext.cpp" line="246"/>
         <source>unknown role: a role is agent, finance, auditor or admin</source>
         <translation>未知角色：角色须为 agent（客服）、finance（财务）、auditor（审计）或 admin（管理员）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="246"/>
+        <location filename="../../models/common/enginetext.cpp" line="249"/>
         <source>there is no staff account by that name</source>
         <translation>没有该名称的员工账户</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="247"/>
+        <location filename="../../models/common/enginetext.cpp" line="250"/>
         <source>there is no staff account %1</source>
         <translation>没有员工账户 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="248"/>
+        <location filename="../../models/common/enginetext.cpp" line="251"/>
         <source>an administrator may not change their own role</source>
         <translation>管理员不能更改自己的角色</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="250"/>
+        <location filename="../../models/common/enginetext.cpp" line="253"/>
         <source>%1 already has the role %2</source>
         <translation>%1 已是%2角色</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="251"/>
+        <location filename="../../models/common/enginetext.cpp" line="254"/>
         <source>%1 is the last enabled administrator and keeps the role</source>
         <translation>%1 是最后一位启用的管理员，保留其角色</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="254"/>
+        <location filename="../../models/common/enginetext.cpp" line="257"/>
         <source>the staff account %1 was not changed</source>
         <translation>员工账户 %1 未更改</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="255"/>
+        <location filename="../../models/common/enginetext.cpp" line="258"/>
         <source>a reason is required</source>
         <translation>必须填写原因</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="256"/>
+        <location filename="../../models/common/enginetext.cpp" line="259"/>
         <source>an administrator may not disable their own account</source>
         <translation>管理员不能停用自己的账户</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="258"/>
+        <location filename="../../models/common/enginetext.cpp" line="261"/>
         <source>%1 is disabled already</source>
         <translation>%1 已是停用状态</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="259"/>
+        <location filename="../../models/common/enginetext.cpp" line="262"/>
         <source>%1 is enabled already</source>
         <translation>%1 已是启用状态</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="260"/>
+        <location filename="../../models/common/enginetext.cpp" line="263"/>
         <source>%1 is the last enabled administrator and stays enabled</source>
         <translation>%1 是最后一位启用的管理员，不能停用</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="264"/>
+        <location filename="../../models/common/enginetext.cpp" line="267"/>
         <source>%1 (%2) may not start a reconciliation run</source>
         <translation>%1（%2）无权启动对账运行</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="265"/>
+        <location filename="../../models/common/enginetext.cpp" line="268"/>
         <source>%1 (%2) may not %3: %4</source>
         <translation>%1（%2）无权%3：%4</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="266"/>
+        <location filename="../../models/common/enginetext.cpp" line="269"/>
         <source>%1 (%2) may not %3</source>
         <translation>%1（%2）无权%3</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="267"/>
+        <location filename="../../models/common/enginetext.cpp" line="270"/>
         <source>there is no such staff account</source>
         <translation>不存在该员工账户</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="268"/>
+        <location filename="../../models/common/enginetext.cpp" line="271"/>
         <source>the staff account has been disabled</source>
         <translation>该员工账户已被停用</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="269"/>
+        <location filename="../../models/common/enginetext.cpp" line="272"/>
         <source>the staff account&apos;s role is now %1</source>
         <translation>该员工账户的角色现为%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="271"/>
+        <location filename="../../models/common/enginetext.cpp" line="274"/>
         <source>the period ends before it starts</source>
         <translation>期间的结束早于开始</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="272"/>
+        <location filename="../../models/common/enginetext.cpp" line="275"/>
         <source>ops setting %1 is not a non-negative number</source>
         <translation>运营设置 %1 不是非负数</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="275"/>
+        <location filename="../../models/common/enginetext.cpp" line="278"/>
         <source>%1 takes a whole number from %2 to %3, not &apos;%4&apos;</source>
         <translation>%1 须为 %2 至 %3 之间的整数，而不是“%4”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="277"/>
+        <location filename="../../models/common/enginetext.cpp" line="280"/>
         <source>a settings change needs a reason</source>
         <translation>更改设置须填写原因</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="278"/>
+        <location filename="../../models/common/enginetext.cpp" line="281"/>
         <source>unknown setting &apos;%1&apos;</source>
         <translation>未知设置“%1”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="280"/>
+        <location filename="../../models/common/enginetext.cpp" line="283"/>
         <source>ops setting %1 is not a whole number from 0 to %2: &apos;%3&apos;</source>
         <translation>运营设置 %1 不是 0 到 %2 之间的整数：“%3”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="285"/>
+        <location filename="../../models/common/enginetext.cpp" line="288"/>
         <source>%1: t=&lt;unix seconds&gt;,v1=&lt;hex HMAC-SHA256 of &quot;t.body&quot; under a webhook signing secret&gt;; timestamp within the tolerance window</source>
         <translation>%1：t=&lt;Unix 秒&gt;,v1=&lt;用 webhook 签名密钥对 &quot;t.body&quot; 计算的十六进制 HMAC-SHA256&gt;；时间戳须在容差窗口内</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="289"/>
+        <location filename="../../models/common/enginetext.cpp" line="292"/>
         <source>%1: t=&lt;unix seconds&gt;,s=&lt;hex HMAC-SHA256 of &quot;t.body&quot; under a webhook secret&gt;; timestamp within the tolerance window</source>
         <translation>%1：t=&lt;Unix 秒&gt;,s=&lt;用 webhook 密钥对 &quot;t.body&quot; 计算的十六进制 HMAC-SHA256&gt;；时间戳须在容差窗口内</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="293"/>
+        <location filename="../../models/common/enginetext.cpp" line="296"/>
         <source>%1: v1,&lt;base64 HMAC-SHA256 of &quot;%2.%3.body&quot; under the relay&apos;s secret&gt; (Standard Webhooks); timestamp within the tolerance window</source>
         <translation>%1：v1,&lt;用中继密钥对 &quot;%2.%3.body&quot; 计算的 base64 HMAC-SHA256&gt;（Standard Webhooks）；时间戳须在容差窗口内</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="297"/>
+        <location filename="../../models/common/enginetext.cpp" line="300"/>
         <source>%1: base64 RSA-SHA256 (%2 SHA256withRSA) of &quot;%3|%4|webhook id|CRC32 of the body&quot;, verified with the configured PayPal certificate (cert_file, never fetched; %5 must be on paypal.com); transmission time within the tolerance window</source>
         <translation>%1：对 &quot;%3|%4|webhook id|消息体 CRC32&quot; 的 base64 RSA-SHA256（%2 SHA256withRSA），用配置的 PayPal 证书验证（cert_file，从不在线获取；%5 必须位于 paypal.com）；传输时间须在容差窗口内</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="304"/>
+        <location filename="../../models/common/enginetext.cpp" line="307"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="305"/>
+        <location filename="../../models/common/enginetext.cpp" line="308"/>
         <source>no &apos;%1&apos; signature matches</source>
         <translation>没有匹配的“%1”签名</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="306"/>
+        <location filename="../../models/common/enginetext.cpp" line="309"/>
         <source>no v1 signature matches</source>
         <translation>没有匹配的 v1 签名</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="307"/>
+        <location filename="../../models/common/enginetext.cpp" line="310"/>
         <source>signature does not verify with the configured certificate</source>
         <translation>签名无法用所配置的证书验证</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="310"/>
+        <location filename="../../models/common/enginetext.cpp" line="313"/>
         <source>signature header has no &apos;%1&apos; signature</source>
         <translation>签名头中没有“%1”签名</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="311"/>
+        <location filename="../../models/common/enginetext.cpp" line="314"/>
         <source>signature header is empty</source>
         <translation>签名头为空</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="312"/>
+        <location filename="../../models/common/enginetext.cpp" line="315"/>
         <source>signature header is malformed</source>
         <translation>签名头格式错误</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="313"/>
+        <location filename="../../models/common/enginetext.cpp" line="316"/>
         <source>signature header has a bad timestamp</source>
         <translation>签名头的时间戳无效</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="314"/>
+        <location filename="../../models/common/enginetext.cpp" line="317"/>
         <source>signature header has no timestamp</source>
         <translation>签名头缺少时间戳</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="315"/>
+        <location filename="../../models/common/enginetext.cpp" line="318"/>
         <source>signature timestamp is %1 s behind, outside the allowed window</source>
         <translation>签名时间戳落后 %1 秒，超出允许窗口</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="318"/>
+        <location filename="../../models/common/enginetext.cpp" line="321"/>
         <source>signature timestamp is %1 s ahead, outside the allowed window</source>
         <translation>签名时间戳超前 %1 秒，超出允许窗口</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="321"/>
+        <location filename="../../models/common/enginetext.cpp" line="324"/>
         <source>no webhook secret configured</source>
         <translation>未配置 webhook 密钥</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="322"/>
+        <location filename="../../models/common/enginetext.cpp" line="325"/>
         <source>no %1 header</source>
         <translation>缺少 %1 头</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="323"/>
+        <location filename="../../models/common/enginetext.cpp" line="326"/>
         <source>several %1 headers</source>
         <translation>存在多个 %1 头</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="419"/>
+        <location filename="../../models/common/enginetext.cpp" line="422"/>
         <source>read orders</source>
         <translation>查看订单</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="420"/>
+        <location filename="../../models/common/enginetext.cpp" line="423"/>
         <source>propose a fix</source>
         <translation>提议修复</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="421"/>
+        <location filename="../../models/common/enginetext.cpp" line="424"/>
         <source>approve or reject a fix</source>
         <translation>批准或驳回修复</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="422"/>
+        <location filename="../../models/common/enginetext.cpp" line="425"/>
         <source>read the audit trail</source>
         <translation>查看审计轨迹</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="423"/>
+        <location filename="../../models/common/enginetext.cpp" line="426"/>
         <source>manage staff accounts</source>
         <translation>管理员工账户</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="424"/>
+        <location filename="../../models/common/enginetext.cpp" line="427"/>
         <source>manage settings</source>
         <translation>管理设置</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="177"/>
+        <location filename="../../models/common/enginetext.cpp" line="180"/>
         <source>%1 already has an open proposal (#%2); decide that one first</source>
         <translation>%1 已有一个待审批的修复提议（#%2）；请先处理那一个</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="146"/>
+        <location filename="../../models/common/enginetext.cpp" line="149"/>
         <source>discrepancy #%1 %2 on %3 %4, %5: expected %6, actual %7</source>
         <translation>异常 #%1 %2，%3 %4，%5：应为 %6，实际 %7</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="149"/>
+        <location filename="../../models/common/enginetext.cpp" line="152"/>
         <source>  settlement line #%1 (%2): gross %3, fee %4, net %5, settled %6</source>
         <translation>  结算行 #%1（%2）：总额 %3，手续费 %4，净额 %5，结算于 %6</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="152"/>
+        <location filename="../../models/common/enginetext.cpp" line="155"/>
         <source>  payment of order %1: %2, %3, captured %4</source>
         <translation>  订单 %1 的付款：%2，%3，收款于 %4</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="157"/>
+        <location filename="../../models/common/enginetext.cpp" line="160"/>
         <source>order %1: %2 at version %3, %4</source>
         <translation>订单 %1：%2，版本 %3，%4</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="158"/>
+        <location filename="../../models/common/enginetext.cpp" line="161"/>
         <source>  state reason: %1</source>
         <translation>  状态原因：%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="160"/>
+        <location filename="../../models/common/enginetext.cpp" line="163"/>
         <source>  payment %1 %2: %3, %4, captured %5</source>
         <translation>  付款 %1 %2：%3，%4，收款于 %5</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="161"/>
+        <location filename="../../models/common/enginetext.cpp" line="164"/>
         <source>  nothing captured against the order&apos;s %1</source>
         <translation>  订单金额 %1，尚无任何收款</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="162"/>
+        <location filename="../../models/common/enginetext.cpp" line="165"/>
         <source>  captured %1 in total, the order is %2 (another currency: no difference computed)</source>
         <translation>  共收款 %1，订单金额为 %2（币种不同：不计算差额）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="165"/>
+        <location filename="../../models/common/enginetext.cpp" line="168"/>
         <source>  captured %1 in total: %2 less than the order&apos;s %3</source>
         <translation>  共收款 %1：比订单金额 %3 少 %2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="168"/>
+        <location filename="../../models/common/enginetext.cpp" line="171"/>
         <source>  captured %1 in total: %2 more than the order&apos;s %3</source>
         <translation>  共收款 %1：比订单金额 %3 多 %2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="171"/>
+        <location filename="../../models/common/enginetext.cpp" line="174"/>
         <source>  captured %1 in total: the order&apos;s amount</source>
         <translation>  共收款 %1：与订单金额一致</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="180"/>
+        <location filename="../../models/common/enginetext.cpp" line="183"/>
         <source>%1 got an open proposal at the same moment; decide that one first</source>
         <translation>%1 同时收到了另一个修复提议；请先处理那一个</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="183"/>
+        <location filename="../../models/common/enginetext.cpp" line="186"/>
         <source>fix #%1 was decided meanwhile</source>
         <translation>修复 #%1 已在此期间被处理</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="184"/>
+        <location filename="../../models/common/enginetext.cpp" line="187"/>
         <source>fix #%1 is %2; only an open proposal is decided</source>
         <translation>修复 #%1 为“%2”；只有等待审批的提议才能决定</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="186"/>
+        <location filename="../../models/common/enginetext.cpp" line="189"/>
         <source>%1 proposed fix #%2 and may not decide it</source>
         <translation>%1 提议了修复 #%2，不能由本人审批</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="187"/>
+        <location filename="../../models/common/enginetext.cpp" line="190"/>
         <source>fix #%1&apos;s stored change no longer matches its digest</source>
         <translation>修复 #%1 存储的变更与其摘要不再一致</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="190"/>
+        <location filename="../../models/common/enginetext.cpp" line="193"/>
         <source>order %1 is %2; %3 takes paid_unconfirmed orders</source>
         <translation>订单 %1 为“%2”；“%3”只适用于已付款待确认的订单</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="192"/>
+        <location filename="../../models/common/enginetext.cpp" line="195"/>
         <source>order %1 is %2; %3 takes paid_unconfirmed or payment_failed orders</source>
         <translation>订单 %1 为“%2”；“%3”只适用于已付款待确认或支付失败的订单</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="195"/>
+        <location filename="../../models/common/enginetext.cpp" line="198"/>
         <source>message %1 is %2; %3 takes dead or failed messages and expired leases</source>
         <translation>消息 %1 为“%2”；“%3”只适用于死信、处理失败的消息和租约已过期的消息</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="198"/>
+        <location filename="../../models/common/enginetext.cpp" line="201"/>
         <source>message %1 is %2 under a live lease; %3 takes dead or failed messages and expired leases</source>
         <translation>消息 %1 为“%2”且租约仍有效；“%3”只适用于死信、处理失败的消息和租约已过期的消息</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="202"/>
+        <location filename="../../models/common/enginetext.cpp" line="205"/>
         <source>message %1 is %2; %3 takes dead or failed messages, pending ones and expired leases</source>
         <translation>消息 %1 为“%2”；“%3”只适用于死信、处理失败或待处理的消息和租约已过期的消息</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="206"/>
+        <location filename="../../models/common/enginetext.cpp" line="209"/>
         <source>message %1 is %2 under a live lease; %3 takes dead or failed messages, pending ones and expired leases</source>
         <translation>消息 %1 为“%2”且租约仍有效；“%3”只适用于死信、处理失败或待处理的消息和租约已过期的消息</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="219"/>
+        <location filename="../../models/common/enginetext.cpp" line="222"/>
         <source>discrepancy #%1 is %2, not open</source>
         <translation>异常 #%1 为“%2”，不是未结状态</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="220"/>
+        <location filename="../../models/common/enginetext.cpp" line="223"/>
         <source>discrepancy #%1 is a %2; adjust_fee takes fee mismatches</source>
         <translation>异常 #%1 是“%2”；调整手续费只适用于手续费不符</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="223"/>
+        <location filename="../../models/common/enginetext.cpp" line="226"/>
         <source>discrepancy #%1 has no order to book a fee adjustment on</source>
         <translation>异常 #%1 没有可记入手续费调整的订单</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="226"/>
+        <location filename="../../models/common/enginetext.cpp" line="229"/>
         <source>discrepancy #%1 carries no amounts; give the amount to book</source>
         <translation>异常 #%1 没有金额；请给出要记账的金额</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="229"/>
+        <location filename="../../models/common/enginetext.cpp" line="232"/>
         <source>%1 discrepancies of the period are still open; decide them first</source>
         <translation>该账期还有 %1 个未结异常；请先处理它们</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="232"/>
+        <location filename="../../models/common/enginetext.cpp" line="235"/>
         <source>no finished reconciliation run covers the period; reconcile it first</source>
         <translation>没有已完成的对账运行覆盖该账期；请先对账</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="235"/>
+        <location filename="../../models/common/enginetext.cpp" line="238"/>
         <source>the period overlaps a period that is already closed</source>
         <translation>该账期与已关闭的账期重叠</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="238"/>
+        <location filename="../../models/common/enginetext.cpp" line="241"/>
         <source>no discrepancy #%1</source>
         <translation>没有异常 #%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="239"/>
+        <location filename="../../models/common/enginetext.cpp" line="242"/>
         <source>no message with callback id &apos;%1&apos;</source>
         <translation>没有回调号为“%1”的消息</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="240"/>
+        <location filename="../../models/common/enginetext.cpp" line="243"/>
         <source>no order &apos;%1&apos;</source>
         <translation>没有订单“%1”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="241"/>
+        <location filename="../../models/common/enginetext.cpp" line="244"/>
         <source>a fix of amount 0 changes nothing</source>
         <translation>金额为 0 的修复不会改变任何东西</translation>
     </message>
@@ -4410,7 +4475,7 @@ Body:
     </message>
     <message>
         <location filename="../../views/reconciliation/reconciliationpage.cpp" line="63"/>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="358"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="365"/>
         <source>Refunded %1</source>
         <translation>%1 退款</translation>
     </message>
@@ -4631,67 +4696,73 @@ Body:
         <translation>无结算行：渠道尚未结算此付款。</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="348"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="351"/>
+        <source>Made at the channel %1</source>
+        <comment>when the channel made the charge or refund; %1 a date and time</comment>
+        <translation>渠道交易时间 %1</translation>
+    </message>
+    <message>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="355"/>
         <source>Order %1 (%2)&lt;br&gt;Captured %3&lt;br&gt;Status %4&lt;br&gt;At %5</source>
         <translation>订单 %1（%2）&lt;br&gt;已收款 %3&lt;br&gt;状态 %4&lt;br&gt;时间 %5</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="354"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="361"/>
         <source>No payment with transaction %1 is known to OncePay.</source>
         <translation>OncePay 中没有交易号为 %1 的付款。</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="361"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="368"/>
         <source>Rule %1 version %2; fee schedule #%3 %4</source>
         <translation>规则 %1 第 %2 版；费率表 #%3 %4</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="368"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="375"/>
         <source>Evidence SHA-256 %1</source>
         <translation>证据 SHA-256 %1</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="374"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="381"/>
         <source>Fix #%1 is waiting for approval.</source>
         <translation>修复 #%1 正在等待审批。</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="413"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="420"/>
         <source>Run reconciliation</source>
         <translation>运行对账</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="426"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="433"/>
         <source>&amp;Run</source>
         <translation>运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="430"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="437"/>
         <source>&amp;From (UTC):</source>
         <translation>起始（UTC）(&amp;F)：</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="431"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="438"/>
         <source>&amp;To, inclusive:</source>
         <translation>截止（含）(&amp;T)：</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="477"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="484"/>
         <source>The run was not started: %1</source>
         <translation>对账运行未启动：%1</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="480"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="487"/>
         <source>The run failed: %1</source>
         <translation>运行失败：%1</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="485"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="492"/>
         <source>Run #%1 was cancelled; nothing it found was kept.</source>
         <translation>运行 #%1 已取消；其结果未保留。</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="486"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="493"/>
         <source>Run #%1 finished: coverage %2, %3 corrected automatically, %4 new exception(s).</source>
         <translation>运行 #%1 已完成：覆盖率 %2，自动更正 %3 项，新增 %4 个异常。</translation>
     </message>
@@ -5167,29 +5238,29 @@ Body:
         <translation>时长(&amp;G)：</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/stuck/stuckpage.cpp" line="167"/>
+        <location filename="../../views/stuck/stuckpage.cpp" line="171"/>
         <source>%n record(s) need attention.</source>
         <translation>
             <numerusform>%n 条记录需要处理。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/stuck/stuckpage.cpp" line="170"/>
+        <location filename="../../views/stuck/stuckpage.cpp" line="174"/>
         <source>Showing the oldest %1 of each kind.</source>
         <translation>每种类型仅显示最早的 %1 条。</translation>
     </message>
     <message>
-        <location filename="../../views/stuck/stuckpage.cpp" line="171"/>
+        <location filename="../../views/stuck/stuckpage.cpp" line="175"/>
         <source>Thresholds from the operations settings: messages and orders after %1, requests after %2.</source>
         <translation>阈值来自运维设置：消息和订单超过 %1，请求超过 %2。</translation>
     </message>
     <message>
-        <location filename="../../views/stuck/stuckpage.cpp" line="177"/>
+        <location filename="../../views/stuck/stuckpage.cpp" line="181"/>
         <source>Expired leases are offered no fix until this is corrected: %1</source>
         <translation>在更正此项之前，租约已过期的消息不提供修复：%1</translation>
     </message>
     <message>
-        <location filename="../../views/stuck/stuckpage.cpp" line="238"/>
+        <location filename="../../views/stuck/stuckpage.cpp" line="242"/>
         <source>A selected message may still be held by its worker: its lease end plus the clock-skew allowance (fixes.lease_skew_ms) is not past yet. A fix is offered from %1.</source>
         <translation>所选消息可能仍由其工作进程持有：租约结束时间加上时钟偏差容许值（fixes.lease_skew_ms）尚未过去。自 %1 起提供修复。</translation>
     </message>
