@@ -109,6 +109,13 @@ QByteArray canonicalEncoding(const AuditLogRowBytes &r)
 {
     QByteArray out;
     out.reserve(256);
+    encodeInto(out, r);
+    return out;
+}
+
+void encodeInto(QByteArray &out, const AuditLogRowBytes &r)
+{
+    out.clear();
     utf8(out, "oncepay.audit.v1");
     integer(out, r.seq);
     utf8(out, r.eventId);
@@ -125,7 +132,6 @@ QByteArray canonicalEncoding(const AuditLogRowBytes &r)
     nullableUtf8(out, r.afterJson);
     nullableUtf8(out, r.reason);
     utf8(out, r.prevHash);
-    return out;
 }
 
 QByteArray computeHash(const AuditLogRowBytes &row)

@@ -74,6 +74,8 @@ QString computeHash(const AuditLogRow &row); // uses row.prevHash, ignores row.h
 // equal to computeHash(row.toRow()). Lowercase hex, like the stored hash.
 QByteArray canonicalEncoding(const AuditLogRowBytes &row);
 QByteArray computeHash(const AuditLogRowBytes &row);
+// canonicalEncoding(row) into `out` (cleared first, its capacity kept): no allocation per row.
+void encodeInto(QByteArray &out, const AuditLogRowBytes &row);
 
 // Column list in the order readRow expects; use as "SELECT " + columns() + " FROM audit_log".
 QString columns();
