@@ -312,6 +312,10 @@ Result<AuditVerifyReport> AuditTrailQuery::verify(const SealPublicKey *publicKey
     if (report && report->problem)
         spdlog::error("audit chain verified by {}: {}", actor.id.toStdString(),
                       report->summary().toStdString());
+    else if (report && report->cancelled)
+        spdlog::info("audit chain verification by {} cancelled after {} of {} rows: nothing"
+                     " was concluded",
+                     actor.id.toStdString(), report->rowsChecked, report->totalRows);
     else if (report)
         spdlog::info("audit chain verified by {}: {}", actor.id.toStdString(),
                      report->summary().toStdString());

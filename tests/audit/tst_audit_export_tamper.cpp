@@ -296,6 +296,20 @@ private Q_SLOTS:
         QVERIFY2(log.contains(QStringLiteral("error audit chain verified by alice: audit chain"
                                              " BROKEN: row seq 3 was altered")),
                  qPrintable(log));
+
+        // A run stopped half-way verified nothing, and its line does not say "verified".
+        std::ostringstream stopped;
+        auto stoppedSink = std::make_shared<spdlog::sinks::ostream_sink_mt>(stopped);
+        stoppedSink->set_pattern("%l %v");
+        spdlog::set_default_logger(std::make_shared<spdlog::logger>("capture", stoppedSink));
+        auto cancelled = AuditTrailQuery(audit, orders, clock)
+                             .verify(
+                                 nullptr, [](qint64, qint64) { return false; }, kAuditor, 2);
+        spdlog::set_default_logger(previous);
+        QVERIFY(cancelled.ok() && cancelled->cancelled);
+        QCOMPARE(QString::fromStdString(stopped.str()),
+                 QStringLiteral("info audit chain verification by alice cancelled after 2 of 30"
+                                " rows: nothing was concluded\n"));
     }
 };
 
