@@ -52,6 +52,28 @@ bool StaffService::validUsername(const QString &username)
     return re.match(username).hasMatch();
 }
 
+Result<void> StaffService::checkDisplayName(const QString &displayName)
+{
+    qsizetype length = 0;
+    for (const char32_t c : QStringView(displayName).toUcs4()) {
+        ++length;
+        const QChar::Category category = QChar::category(c);
+        if (category == QChar::Other_Control || category == QChar::Separator_Line ||
+            category == QChar::Separator_Paragraph)
+            return makeError(ErrorCode::Invalid,
+                             QStringLiteral("a display name may not contain control characters"
+                                            " (such as a line break or a tab)"),
+                             QStringLiteral("display_name_control"));
+    }
+    if (length > kMaxDisplayNameLength)
+        return makeError(ErrorCode::Invalid,
+                         QStringLiteral("a display name is at most %1 characters (this one has %2)")
+                             .arg(kMaxDisplayNameLength)
+                             .arg(length),
+                         QStringLiteral("display_name_too_long"));
+    return {};
+}
+
 Result<StaffAccount> StaffService::find(const QString &username) const
 {
     auto q = Sql::exec(
@@ -76,14 +98,18 @@ Result<StaffAccount> StaffService::add(const NewStaff &staff, const QString &pas
             QStringLiteral("a user name is 2–64 of a-z, 0-9, '.', '_', '-', starting with a"
                            " letter or digit"),
             QStringLiteral("bad_username"));
+    const QString trimmed = staff.displayName.trimmed();
+    if (auto r = checkDisplayName(trimmed); !r)
+        return refuse(r.error(), QStringLiteral("add"), staff.username, by, Audited::EveryRefusal,
+                      {{QStringLiteral("display_name_length"),
+                        qint64(QStringView(trimmed).toUcs4().size())}});
     if (auto r = PasswordHasher::checkPolicy(password); !r)
         return r.error();
     auto hash = PasswordHasher::hash(password);
     if (!hash)
         return hash.error();
     const qint64 now = m_clock.nowMs();
-    const QString display =
-        staff.displayName.trimmed().isEmpty() ? staff.username : staff.displayName.trimmed();
+    const QString display = trimmed.isEmpty() ? staff.username : trimmed;
     auto done =
         inTransaction(m_c.db(), Transaction::Mode::Immediate, [&]() -> Result<StaffAccount> {
             if (auto r = requireCurrent(m_c, by, Action::ManageStaff); !r)

@@ -24,6 +24,8 @@ namespace OncePay {
 
 struct NewStaff {
     QString username; // [a-z0-9._-], 2–64 characters
+    // Trimmed; empty after trimming: the user name. At most kMaxDisplayNameLength characters
+    // (code points), no control characters (newlines, tabs, ...) — see checkDisplayName.
     QString displayName;
     StaffRole role = StaffRole::Agent;
 };
@@ -35,6 +37,10 @@ public:
         , m_clock(clock)
     {}
 
+    // Adds an account. Refused, with nothing changed: Forbidden when `by` may not manage staff
+    // (audited, staff.refused); Invalid "bad_username"; Invalid "display_name_too_long" and
+    // "display_name_control" (checkDisplayName; audited, staff.refused, with the length but not
+    // the name, which is personal data); the password policy; Conflict "staff_exists".
     Result<StaffAccount> add(const NewStaff &staff, const QString &password, const Actor &by) const;
     // Disables `username` (they can no longer sign in; their open pages are refused at the
     // next change) and returns the account as it is now. Refused, with nothing changed:
@@ -88,6 +94,15 @@ public:
     Result<void> signOut(const StaffAccount &account, const QString &where) const;
 
     static bool validUsername(const QString &username);
+    // The longest display name, in characters (code points): what every engine's staff table
+    // holds (MariaDB's display_name is VARCHAR(191)).
+    static constexpr int kMaxDisplayNameLength = 191;
+    // Whether `displayName`, already trimmed, may be stored: Invalid "display_name_too_long"
+    // above kMaxDisplayNameLength characters, "display_name_control" with a control character
+    // (C0/C1 controls such as newline and tab, or a line or paragraph separator) anywhere in
+    // it. The one rule for every path that sets a display name (add; the CLI and the
+    // administration page go through it).
+    static Result<void> checkDisplayName(const QString &displayName);
 
 private:
     // disable and enable: one path, their rules (disableFits, enableFits) and the last
