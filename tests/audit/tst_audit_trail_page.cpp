@@ -158,7 +158,7 @@ private Q_SLOTS:
             page.exportTo(format, path);
             QTRY_COMPARE_WITH_TIMEOUT(exported.size(), before + 1, 60000);
             QCOMPARE(exported.last().at(0).toString(), path);
-            QVERIFY(page.result()->text().contains(exported.last().at(2).toString()));
+            QVERIFY(page.exportResult()->text().contains(exported.last().at(2).toString()));
             QFile f(path);
             QVERIFY(f.open(QIODevice::ReadOnly));
             if (format == u"pdf")

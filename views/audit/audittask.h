@@ -7,7 +7,8 @@
 // to `done` on the GUI thread.
 // Thread contract: call and cancel on the GUI thread; `work` runs on a pool thread and must
 // only touch what it captured by value; `progress` and `done` run on the GUI thread while
-// `context` lives.
+// `context` lives. `done` also learns which database could not be opened (None when both
+// opened and any error came from `work`), so the page can say which one an error is about.
 
 #include "common/backgroundquery.h"
 
@@ -32,6 +33,9 @@ public:
 
 using AuditTaskProgress = std::function<bool(qint64 done, qint64 total)>;
 
+// The database a task could not open (its error is about that one), or None.
+enum class AuditTaskDatabase { None, Audit, Orders };
+
 template <typename T, typename Work, typename Progress, typename Done>
 AuditTaskHandle runAuditTask(QObject *context, const ConnectionProfile &audit,
                              const ConnectionProfile &orders, const QString &purpose, Work work,
@@ -41,15 +45,21 @@ AuditTaskHandle runAuditTask(QObject *context, const ConnectionProfile &audit,
     AuditTaskHandle handle;
     auto cancel = handle.m_cancel;
     QPointer<QObject> guard(context);
+    // Written on the pool thread before the outcome is posted, read on the GUI thread after.
+    auto failed = std::make_shared<std::atomic<AuditTaskDatabase>>(AuditTaskDatabase::None);
     Internal::runOnConsolePool<T>(
         context,
-        [audit, orders, name, work, progress, cancel, guard]() -> TaskOutcome<T> {
+        [audit, orders, name, work, progress, cancel, guard, failed]() -> TaskOutcome<T> {
             auto a = InvestigationDb::open(audit, name);
-            if (!a)
+            if (!a) {
+                failed->store(AuditTaskDatabase::Audit);
                 return Internal::outcomeOf<T>(a.error());
+            }
             auto o = InvestigationDb::open(orders, name + QStringLiteral("-orders"));
-            if (!o)
+            if (!o) {
+                failed->store(AuditTaskDatabase::Orders);
                 return Internal::outcomeOf<T>(o.error());
+            }
             const AuditTaskProgress report = [progress, cancel, guard](qint64 d, qint64 t) {
                 if (QObject *ctx = guard.data())
                     QMetaObject::invokeMethod(
@@ -58,7 +68,7 @@ AuditTaskHandle runAuditTask(QObject *context, const ConnectionProfile &audit,
             };
             return Internal::outcomeOf<T>(work(*a, *o, report));
         },
-        done);
+        [done, failed](const Result<T> &r) { done(r, failed->load()); });
     return handle;
 }
 

@@ -1,10 +1,6 @@
 #include "audittrailpage.h"
 
-#include "audit/auditexporter.h"
-#include "audit/auditexportformats.h"
-#include "audit/auditpdfwriter.h"
 #include "audit/audittrailmodel.h"
-#include "audit/sealkey.h"
 #include "common/busyindicator.h"
 #include "common/errortext.h"
 #include "common/labels.h"
@@ -12,11 +8,7 @@
 #include "common/rowtablemodel.h"
 #include "common/tableviews.h"
 
-#include <QDateTime>
-#include <QDir>
 #include <QEvent>
-#include <QFile>
-#include <QFileDialog>
 #include <QFontDatabase>
 #include <QGridLayout>
 #include <QHBoxLayout>
@@ -29,7 +21,6 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSplitter>
-#include <QStandardPaths>
 #include <QStyledItemDelegate>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -54,6 +45,8 @@ protected:
 };
 
 constexpr int kPageRows = 200;
+// Loading up to the row Verify named (audittrailpagetasks.cpp): larger pages.
+constexpr int kSeekPageRows = 2000;
 
 QString prettyJson(const std::optional<QString> &json)
 {
@@ -63,15 +56,6 @@ QString prettyJson(const std::optional<QString> &json)
     // Shown as stored when it is not an object, so nothing is reinterpreted.
     return doc.isObject() ? QString::fromUtf8(doc.toJson(QJsonDocument::Indented)).trimmed()
                           : *json;
-}
-
-std::unique_ptr<AuditExportWriter> writerFor(const QString &format)
-{
-    if (format == u"json")
-        return std::make_unique<AuditJsonWriter>();
-    if (format == u"pdf")
-        return std::make_unique<AuditPdfWriter>();
-    return std::make_unique<AuditCsvWriter>();
 }
 
 } // namespace
@@ -145,6 +129,14 @@ AuditTrailPage::AuditTrailPage(const AppConfig &config, const Actor &actor, QWid
     m_result->setObjectName(QStringLiteral("result"));
     m_result->setWordWrap(true);
     m_result->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_result->setTextFormat(Qt::RichText);
+    m_result->hide(); // shown with the first Verify
+    m_exportResult = new QLabel(this);
+    m_exportResult->setObjectName(QStringLiteral("exportResult"));
+    m_exportResult->setWordWrap(true);
+    m_exportResult->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_exportResult->setTextFormat(Qt::RichText);
+    m_exportResult->hide();
 
     m_table = makeTable(this, m_model, QStringLiteral("auditTrail"));
     m_table->setToolTip(tr("Enter or double-click opens the order"));
@@ -203,6 +195,7 @@ AuditTrailPage::AuditTrailPage(const AppConfig &config, const Actor &actor, QWid
     layout->addWidget(m_unshipped);
     layout->addWidget(m_summary);
     layout->addWidget(m_result);
+    layout->addWidget(m_exportResult);
     layout->addWidget(split, 1);
 }
 
@@ -244,6 +237,8 @@ void AuditTrailPage::refresh()
         Q_EMIT failed(m_summary->text());
         return;
     }
+    m_seekSeq = 0; // a new filter: the row Verify named is looked for again only by Verify
+    setSeekNote({});
     const quint64 generation = m_model->reset();
     m_detail->clear();
     m_summary->setText(tr("Loading…"));
@@ -257,23 +252,24 @@ void AuditTrailPage::refresh()
             return AuditTrailQuery(audit, orders, Clock::system()).count(filter, actor);
         },
         [](qint64, qint64) {},
-        [this, generation, filter](const Result<qint64> &n) {
+        [this, generation, filter](const Result<qint64> &n, AuditTaskDatabase unopened) {
             if (generation != m_countGeneration)
                 return;
             if (!n) {
-                showError(n.error());
+                showError(n.error(), unopened);
                 return;
             }
             m_summary->setText(tr("%n row(s) in the audit database match: %1.", nullptr,
                                   int(qMin<qint64>(*n, INT_MAX)))
                                    .arg(Labels::auditFilter(filter)));
         });
-    countUnshipped(generation);
+    countUnshipped();
     m_model->fetchMore({});
 }
 
-void AuditTrailPage::countUnshipped(quint64 generation)
+void AuditTrailPage::countUnshipped()
 {
+    const quint64 generation = ++m_unshippedGeneration;
     const Actor actor = m_actor;
     runAuditTask<AuditBacklog>(
         this, m_config.audit, m_config.orders, QStringLiteral("audit-unshipped"),
@@ -281,19 +277,24 @@ void AuditTrailPage::countUnshipped(quint64 generation)
             return AuditTrailQuery(audit, orders, Clock::system()).unshipped(actor);
         },
         [](qint64, qint64) {},
-        [this, generation](const Result<AuditBacklog> &b) {
-            if (generation != m_countGeneration)
+        [this, generation](const Result<AuditBacklog> &b, AuditTaskDatabase unopened) {
+            if (generation != m_unshippedGeneration)
                 return;
-            if (!b && b.error().code == ErrorCode::Forbidden) {
-                m_unshipped->hide(); // the summary already says why nothing is shown
+            // A refusal, or a database that did not open: the trail's own loads meet the same
+            // and the summary line says it, naming the database, once.
+            if (!b &&
+                (b.error().code == ErrorCode::Forbidden || unopened != AuditTaskDatabase::None)) {
+                m_unshipped->hide();
                 Q_EMIT unshippedCounted(-1);
                 return;
             }
             if (!b) {
+                // Both opened: the count itself failed, and the outbox is in the orders database.
                 m_unshipped->setText(
                     tr("Whether audited events are still waiting to be shipped into the audit"
                        " database is not known: %1")
-                        .arg(errorText(b.error()).toHtmlEscaped()));
+                        .arg(databaseErrorText(b.error(), AuditTaskDatabase::Orders)
+                                 .toHtmlEscaped()));
                 m_unshipped->setToolTip(b.error().message);
                 m_unshipped->show();
                 Q_EMIT unshippedCounted(-1);
@@ -324,21 +325,23 @@ void AuditTrailPage::fetchPage(quint64 generation, qint64 afterSeq)
     }
     m_busy->setBusy(true);
     const Actor actor = m_actor;
+    const int rows = m_seekSeq > 0 ? kSeekPageRows : kPageRows;
     runAuditTask<AuditPage>(
         this, m_config.audit, m_config.orders, QStringLiteral("audit-page"),
-        [filter, actor, afterSeq](const Connection &audit, const Connection &orders,
-                                  const AuditTaskProgress &) {
+        [filter, actor, afterSeq, rows](const Connection &audit, const Connection &orders,
+                                        const AuditTaskProgress &) {
             return AuditTrailQuery(audit, orders, Clock::system())
-                .page(filter, afterSeq, kPageRows, actor);
+                .page(filter, afterSeq, rows, actor);
         },
         [](qint64, qint64) {},
-        [this, generation](const Result<AuditPage> &page) {
+        [this, generation](const Result<AuditPage> &page, AuditTaskDatabase unopened) {
             if (generation != m_model->generation())
                 return;
             m_busy->setBusy(false);
             if (!page) {
                 m_model->fetchFailed(generation);
-                showError(page.error());
+                m_seekSeq = 0;
+                showError(page.error(), unopened);
                 return;
             }
             m_model->appendPage(generation, *page);
@@ -348,8 +351,22 @@ void AuditTrailPage::fetchPage(quint64 generation, qint64 afterSeq)
                 for (int c = 0; c < m_model->columnCount(); ++c)
                     m_natural << m_table->horizontalHeader()->sectionSize(c);
                 fitColumns();
+            } else if (m_natural.size() == m_model->columnCount()) {
+                // Seqs grow longer as pages come (999, then 1000): the Seq column follows.
+                const int seqWidth = m_table
+                                         ->sizeHintForIndex(m_model->index(m_model->rowCount() - 1,
+                                                                           AuditTrailModel::Seq))
+                                         .width() +
+                                     (m_table->showGrid() ? 1 : 0);
+                if (seqWidth > m_natural[AuditTrailModel::Seq]) {
+                    m_natural[AuditTrailModel::Seq] = seqWidth;
+                    m_table->horizontalHeader()->resizeSection(AuditTrailModel::Seq, seqWidth);
+                    fitColumns();
+                }
             }
             Q_EMIT loaded(m_model->rowCount());
+            if (m_seekSeq > 0)
+                continueSeek();
         });
 }
 
@@ -434,172 +451,43 @@ void AuditTrailPage::showDetail()
     m_detail->setPlainText(text);
 }
 
-void AuditTrailPage::startTask(const QString &what)
-{
-    m_taskRunning = true;
-    m_verify->setEnabled(false);
-    m_export->setEnabled(false);
-    m_cancel->setEnabled(true);
-    m_progress->setValue(0);
-    m_progress->show();
-    m_result->setText(what);
-}
-
-void AuditTrailPage::showProgress(qint64 done, qint64 total)
-{
-    m_progress->setValue(total > 0 ? int(done * 1000 / total) : 1000);
-    m_progress->setFormat(tr("%1 of %2 rows").arg(done).arg(total));
-}
-
-void AuditTrailPage::finishTask()
-{
-    m_taskRunning = false;
-    m_verify->setEnabled(true);
-    m_export->setEnabled(true);
-    m_cancel->setEnabled(false);
-    m_progress->hide();
-}
-
-void AuditTrailPage::cancelTask()
-{
-    if (!m_taskRunning)
-        return;
-    m_task.cancel();
-    m_cancel->setEnabled(false);
-    m_result->setText(tr("Cancelling…"));
-}
-
-void AuditTrailPage::showError(const Error &error)
+void AuditTrailPage::showError(const Error &error, AuditTaskDatabase database)
 {
     m_busy->setBusy(false);
-    m_summary->setText(errorText(error));
+    // The trail's rows and count are read from the audit database.
+    m_summary->setText(databaseErrorText(
+        error, database == AuditTaskDatabase::None ? AuditTaskDatabase::Audit : database));
     m_summary->setToolTip(error.message);
     Q_EMIT failed(m_summary->text());
 }
 
-void AuditTrailPage::verifyChain()
+QString AuditTrailPage::databaseErrorText(const Error &e, AuditTaskDatabase database) const
 {
-    if (m_taskRunning)
-        return;
-    startTask(tr("Verifying the audit chain…"));
-    const Actor actor = m_actor;
-    const QString keyPath = SealKeyPaths::fromConfig(m_config).publicKey;
-    const auto progress = [this](qint64 done, qint64 total) { showProgress(done, total); };
-    m_task = runAuditTask<AuditVerifyReport>(
-        this, m_config.audit, m_config.orders, QStringLiteral("audit-verify"),
-        [actor, keyPath](const Connection &audit, const Connection &orders,
-                         const AuditTaskProgress &report) -> Result<AuditVerifyReport> {
-            std::optional<SealPublicKey> key;
-            if (QFile::exists(keyPath)) {
-                auto loaded = SealPublicKey::load(keyPath);
-                if (!loaded)
-                    return loaded.error();
-                key = *loaded;
-            }
-            return AuditTrailQuery(audit, orders, Clock::system())
-                .verify(key ? &*key : nullptr, report, actor);
-        },
-        progress,
-        [this](const Result<AuditVerifyReport> &r) {
-            finishTask();
-            if (!r) {
-                showFailure(m_result, r.error());
-                Q_EMIT verified(false, r.error().message);
-                return;
-            }
-            QString text;
-            if (r->problem)
-                text = tr("<b>The audit chain is broken</b> at row seq %1 (%2): %3")
-                           .arg(r->problem->seq)
-                           .arg(auditProblemKindName(r->problem->kind),
-                                r->problem->message.toHtmlEscaped());
-            else if (r->cancelled)
-                text = tr("Verification cancelled after %1 of %2 rows.")
-                           .arg(r->rowsChecked)
-                           .arg(r->totalRows);
-            else if (r->sealedSeq)
-                text = tr("<b>The audit chain is valid</b>: %1 rows up to seq %2, %3 seal(s)"
-                          " verified; sealed up to seq %4, %5 row(s) after the last seal.")
-                           .arg(r->rowsChecked)
-                           .arg(r->headSeq)
-                           .arg(r->checkpointsChecked)
-                           .arg(r->sealedSeq)
-                           .arg(r->rowsAfterSeal());
-            else
-                text = tr("<b>The audit chain is valid</b>: %1 rows up to seq %2; no seal yet.")
-                           .arg(r->rowsChecked)
-                           .arg(r->headSeq);
-            if (!r->problem && !r->cancelled && r->unshipped.count > 0)
-                text += QLatin1Char(' ') +
-                        tr("%n audited event(s) are not in the chain yet: they still wait in the"
-                           " outbox (oldest %1).",
-                           nullptr, int(qMin<qint64>(r->unshipped.count, INT_MAX)))
-                            .arg(AuditFilter::formatTime(r->unshipped.oldestOccurredAt));
-            m_result->setText(text);
-            m_result->setToolTip(r->summary());
-            Q_EMIT verified(r->ok(), r->summary());
-        });
-}
-
-void AuditTrailPage::chooseExport(const QString &format)
-{
-    const QString dir = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
-    const QString suggested = QDir(dir).filePath(
-        QStringLiteral("audit-trail-%1.%2")
-            .arg(QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd-HHmmss")),
-                 format));
-    const QString path =
-        QFileDialog::getSaveFileName(this, tr("Export the audit trail"), suggested,
-                                     tr("%1 files (*.%2)").arg(format.toUpper(), format));
-    if (!path.isEmpty())
-        exportTo(format, path);
-}
-
-void AuditTrailPage::exportTo(const QString &format, const QString &path)
-{
-    if (m_taskRunning)
-        return;
-    AuditFilter filter;
-    if (!readFilter(&filter)) {
-        Q_EMIT failed(m_summary->text());
-        return;
+    const bool audit = database != AuditTaskDatabase::Orders;
+    switch (e.code) {
+    case ErrorCode::Invalid:
+        if (e.reason == u"schema_older")
+            return audit ? tr("The audit database has an older schema; run `oncepay db migrate`.")
+                         : tr("The orders database has an older schema; run `oncepay db"
+                              " migrate`.");
+        return errorText(e);
+    case ErrorCode::Newer:
+        return audit ? tr("The audit database was created by a newer OncePay. Upgrade this"
+                          " console before using it.")
+                     : tr("The orders database was created by a newer OncePay. Upgrade this"
+                          " console before using it.");
+    case ErrorCode::Unavailable:
+        if (e.reason != u"database_missing")
+            return audit ? tr("The audit database cannot be reached. It will be tried again on"
+                              " the next refresh.")
+                         : tr("The orders database cannot be reached. It will be tried again"
+                              " on the next refresh.");
+        [[fallthrough]];
+    case ErrorCode::Internal:
+        return audit ? tr("Audit database: %1").arg(errorText(e))
+                     : tr("Orders database: %1").arg(errorText(e));
+    default: return errorText(e);
     }
-    startTask(tr("Exporting to %1…").arg(QDir::toNativeSeparators(path)));
-    const Actor actor = m_actor;
-    const auto progress = [this](qint64 done, qint64 total) { showProgress(done, total); };
-    m_task = runAuditTask<AuditExportResult>(
-        this, m_config.audit, m_config.orders, QStringLiteral("audit-export"),
-        [actor, filter, format, path](const Connection &audit, const Connection &orders,
-                                      const AuditTaskProgress &report) {
-            const std::unique_ptr<AuditExportWriter> writer = writerFor(format);
-            return AuditExporter(audit, orders, Clock::system())
-                .run(filter, path, *writer, actor, report);
-        },
-        progress,
-        [this](const Result<AuditExportResult> &r) {
-            finishTask();
-            if (!r) {
-                showFailure(m_result, r.error());
-                Q_EMIT failed(r.error().message);
-                return;
-            }
-            if (r->cancelled) {
-                m_result->setText(tr("Export cancelled; no file was written."));
-                return;
-            }
-            const AuditManifest &m = r->manifest;
-            m_result->setText(
-                tr("Exported %1 row(s) to %2<br>Manifest: %3<br>SHA-256: <tt>%4</tt><br>Chain head"
-                   " seq %5%6")
-                    .arg(m.rowCount)
-                    .arg(QDir::toNativeSeparators(r->path).toHtmlEscaped(),
-                         QDir::toNativeSeparators(r->manifestPath).toHtmlEscaped(), m.sha256)
-                    .arg(m.head.seq)
-                    .arg(m.head.seal ? tr(", sealed at seq %1").arg(m.head.seal->seq)
-                                     : tr(", not sealed yet")));
-            m_result->setToolTip({});
-            Q_EMIT exported(r->path, r->manifestPath, m.sha256);
-        });
 }
 
 } // namespace OncePay

@@ -4,10 +4,14 @@
 // actor, action, order, callback, entity), the rows in seq order loaded page by page as the
 // table scrolls (keyset queries off the GUI thread), a detail pane with the row's before and
 // after JSON, Verify (walks the chain and its seals in the background with progress and
-// Cancel; names the first bad row and the seal coverage), an amber line when audited events
-// still wait in the outbox (shipped later, so not in the trail yet) and Export as CSV, JSON or a
-// PDF report (background, progress, Cancel; shows the file, its manifest and SHA-256). The services
-// check the rights again and audit refusals and exports. Thread contract: GUI thread only.
+// Cancel; names the first bad row and the seal coverage, and selects that row in the table,
+// loading pages up to it), an amber line when audited events still wait in the outbox (shipped
+// later, so not in the trail yet; counted again after every Verify and Export, which audit
+// themselves) and Export as CSV, JSON or a PDF report (background, progress, Cancel; shows the
+// file, its manifest and SHA-256, or the exporter's refusal, on a line of its own: Verify's
+// result stays until the next Verify). A database error names the database (audit or orders)
+// it is about. The services check the rights again and audit refusals and exports.
+// Thread contract: GUI thread only.
 
 #include "audittask.h"
 #include "config/appconfig.h"
@@ -49,7 +53,10 @@ public:
     // Amber, above the table: how many audited events still wait in the orders database's
     // outbox (not in the trail yet); hidden when none do.
     QLabel *unshippedBanner() const { return m_unshipped; }
+    // Verify's result; stays until the next Verify.
     QLabel *result() const { return m_result; }
+    // Export's result (the file, or why there is none), below Verify's.
+    QLabel *exportResult() const { return m_exportResult; }
     QPushButton *verifyButton() const { return m_verify; }
     QPushButton *exportButton() const { return m_export; }
     QPushButton *cancelButton() const { return m_cancel; }
@@ -68,6 +75,9 @@ Q_SIGNALS:
     // The outbox was counted (after each refresh); -1 when it could not be read.
     void unshippedCounted(qint64 count);
     void verified(bool ok, const QString &summary);
+    // After a Verify that found a break: the table row (current, scrolled to) that shows the
+    // row it named, once loaded.
+    void brokenRowShown(qint64 seq, int row);
     void exported(const QString &path, const QString &manifestPath, const QString &sha256);
     void failed(const QString &why);
     void openOrderRequested(const QString &orderId);
@@ -75,17 +85,25 @@ Q_SIGNALS:
 private:
     bool readFilter(AuditFilter *filter);
     void fetchPage(quint64 generation, qint64 afterSeq);
-    void countUnshipped(quint64 generation);
+    void countUnshipped();
+    // Selects and scrolls to the row with `seq` (the one Verify named), loading pages until it
+    // is among the loaded rows; says so on Verify's line when the filter leaves it out or it is
+    // too far down to load.
+    void showBrokenRow(qint64 seq);
+    void continueSeek();
+    void setSeekNote(const QString &note);
+    // An error as a sentence that names the database it is about (a schema, a server away).
+    QString databaseErrorText(const Error &error, AuditTaskDatabase database) const;
     void showDetail();
     // The trail's columns in the width it has: Reason always on screen, taking what the others
     // leave; Entity, Order and Callback (long ids) cut in the middle first.
     void fitColumns();
     bool eventFilter(QObject *watched, QEvent *event) override;
     void chooseExport(const QString &format);
-    void startTask(const QString &what);
+    void startTask(QLabel *line, const QString &what);
     void showProgress(qint64 done, qint64 total);
     void finishTask();
-    void showError(const Error &error);
+    void showError(const Error &error, AuditTaskDatabase database);
 
     AppConfig m_config;
     Actor m_actor;
@@ -106,12 +124,17 @@ private:
     QLabel *m_summary = nullptr;
     QLabel *m_unshipped = nullptr;
     QLabel *m_result = nullptr;
+    QLabel *m_exportResult = nullptr;
+    QLabel *m_taskLine = nullptr; // the running task's line (m_result or m_exportResult)
+    QString m_verifyText;         // Verify's result, without a note on the row it named
+    qint64 m_seekSeq = 0;         // the row being loaded to be shown; 0: none
     QTableView *m_table = nullptr;
     QList<int> m_natural; // the trail's column widths from their contents
     QPlainTextEdit *m_detail = nullptr;
     AuditTaskHandle m_task;
     bool m_taskRunning = false;
     quint64 m_countGeneration = 0;
+    quint64 m_unshippedGeneration = 0;
 };
 
 } // namespace OncePay

@@ -1,0 +1,309 @@
+// The audit trail page's results (QA findings A3, A4), offscreen over a chain made by the real
+// shipper: after Verify finds a break the row it names is selected and scrolled to, loading the
+// pages up to it, or the verify line says the filter leaves it out; Verify's result stays on
+// screen through an Export, whose result (a file, or the exporter's refusal of a broken chain)
+// has its own line; the amber count of events waiting in the outbox follows the events Verify
+// and Export audit; and a database that is not migrated, or whose outbox cannot be read, is
+// named (audit or orders), once.
+// ONCEPAY_SCREENSHOT_DIR=dir also saves PNGs of the page in English and 简体中文.
+
+#include "audit/auditoutbox.h"
+#include "audit/auditsealer.h"
+#include "audit/auditshipper.h"
+#include "audit/audittrailmodel.h"
+#include "audit/audittrailpage.h"
+#include "audit/sealkey.h"
+#include "audittestutil.h"
+#include "common/language.h"
+#include "db/sql.h"
+#include "db/transaction.h"
+#include "testdatabases.h"
+
+#include <QApplication>
+#include <QDir>
+#include <QFile>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QScrollBar>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTest>
+
+using namespace OncePay;
+using namespace OncePay::Test;
+
+namespace {
+
+const qint64 kStart = 1'700'000'000'000;
+const Actor kAuditor{QStringLiteral("alice"), QStringLiteral("auditor")};
+constexpr int kRows = 2500;
+constexpr qint64 kBroken = 2300; // far beyond the first page of 200 rows
+
+void record(const Connection &orders, ManualClock &clock, int i)
+{
+    AuditEvent e;
+    e.actor = i % 4 == 0 ? QStringLiteral("fin") : QStringLiteral("worker:1");
+    e.actorRole = i % 4 == 0 ? QStringLiteral("finance") : QStringLiteral("system");
+    e.action = i % 2 ? QStringLiteral("order.transition") : QStringLiteral("ledger.credit");
+    e.entityKind = QStringLiteral("order");
+    e.entityId = e.orderId = QStringLiteral("o-%1").arg(i % 17);
+    e.after = {{QStringLiteral("state"), QStringLiteral("paid")}};
+    clock.advance(1000);
+    auto r = inTransaction(orders.db(), Transaction::Mode::Deferred,
+                           [&] { return AuditOutbox::record(orders.db(), e, clock); });
+    if (!r)
+        qFatal("outbox: %s", qPrintable(r.error().message));
+}
+
+void seedChain(const AppConfig &config, ManualClock &clock)
+{
+    Connection orders = openOrDie(config.orders);
+    Connection audit = openOrDie(config.audit);
+    for (int i = 1; i <= kRows; ++i)
+        record(orders, clock, i);
+    if (!AuditShipper(orders, audit, clock).shipAll())
+        qFatal("ship failed");
+    auto key = SealKey::loadOrCreate(SealKeyPaths::fromConfig(config));
+    if (!key || !AuditSealer(audit, *key, clock).seal(QStringLiteral("alice")))
+        qFatal("seal failed");
+}
+
+void shoot(QWidget *page, const QString &name)
+{
+    const QString dir = qEnvironmentVariable("ONCEPAY_SCREENSHOT_DIR");
+    if (dir.isEmpty())
+        return;
+    page->show();
+    QVERIFY(QTest::qWaitForWindowExposed(page));
+    QTest::qWait(50);
+    page->grab().save(QDir(dir).filePath(name + QStringLiteral(".png")));
+}
+
+// How many of the page's visible lines say `text`.
+int linesSaying(AuditTrailPage &page, const QString &text)
+{
+    int n = 0;
+    for (QLabel *l : {page.unshippedBanner(), page.summary(), page.result(), page.exportResult()})
+        if (l->isVisible() && l->text().contains(text, Qt::CaseInsensitive))
+            n += int(l->text().count(text, Qt::CaseInsensitive));
+    return n;
+}
+
+} // namespace
+
+class TstAuditTrailPageResults : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void cleanup() { Language::apply(QStringLiteral("en")); }
+
+    void brokenRowShownVerifyResultKept_data()
+    {
+        QTest::addColumn<QString>("lang");
+        QTest::newRow("en") << QStringLiteral("en");
+        QTest::newRow("zh_CN") << QStringLiteral("zh_CN");
+    }
+    void brokenRowShownVerifyResultKept()
+    {
+        QFETCH(QString, lang);
+        Language::apply(lang);
+        auto created = ScratchDatabases::create(Dialect::Sqlite);
+        QVERIFY(created.ok());
+        auto dbs = std::move(created).value();
+        const AppConfig config = dbs->config();
+        ManualClock clock(kStart);
+        seedChain(config, clock);
+        {
+            Connection audit = openOrDie(config.audit);
+            QVERIFY(tamper(audit, {QStringLiteral("UPDATE audit_log SET actor = 'mallory' WHERE"
+                                                  " seq = %1")
+                                       .arg(kBroken)})
+                        .ok());
+        }
+
+        AuditTrailPage page(config, kAuditor);
+        page.resize(1400, 900);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        QSignalSpy counted(&page, &AuditTrailPage::unshippedCounted);
+        QSignalSpy verified(&page, &AuditTrailPage::verified);
+        QSignalSpy shown(&page, &AuditTrailPage::brokenRowShown);
+        page.refresh();
+        QTRY_VERIFY_WITH_TIMEOUT(page.model()->rowCount() >= 200 && !page.model()->loading(),
+                                 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(counted.size() >= 1, 20000);
+        QCOMPARE(counted.last().at(0).toLongLong(), 0);
+        QVERIFY(!page.unshippedBanner()->isVisible());
+        QVERIFY(page.model()->rowCount() < kBroken); // the broken row is not loaded yet
+        shoot(&page, QStringLiteral("results-0-loaded-") + lang);
+
+        // Verify: the break is named, and its row is loaded, current, selected and on screen.
+        page.verifyButton()->click();
+        QTRY_COMPARE_WITH_TIMEOUT(verified.size(), 1, 60000);
+        QVERIFY(!verified.at(0).at(0).toBool());
+        QTRY_COMPARE_WITH_TIMEOUT(shown.size(), 1, 60000);
+        QCOMPARE(shown.at(0).at(0).toLongLong(), kBroken);
+        const int row = shown.at(0).at(1).toInt();
+        QCOMPARE(page.model()->rowAt(row).seq, kBroken);
+        QCOMPARE(page.table()->currentIndex().row(), row);
+        QVERIFY(page.table()->selectionModel()->isRowSelected(row, {}));
+        QTest::qWait(50); // the scroll is applied with the next layout
+        // Its seq is whole on screen (the Seq column grew with the longer seqs loaded).
+        QVERIFY(
+            page.table()->columnWidth(AuditTrailModel::Seq) >=
+            page.table()->sizeHintForIndex(page.model()->index(row, AuditTrailModel::Seq)).width());
+        const QRect rect = page.table()->visualRect(page.model()->index(row, 0));
+        QVERIFY2(page.table()->viewport()->rect().contains(rect.center()),
+                 qPrintable(QStringLiteral("row %1 at y %2 of %3")
+                                .arg(row)
+                                .arg(rect.center().y())
+                                .arg(page.table()->viewport()->height())));
+        QVERIFY(page.detail()->toPlainText().startsWith(QStringLiteral("seq %1").arg(kBroken)) ||
+                page.detail()->toPlainText().contains(QString::number(kBroken)));
+        const QString brokenLine = page.result()->text();
+        QVERIFY2(brokenLine.contains(QStringLiteral("seq %1").arg(kBroken)),
+                 qPrintable(brokenLine));
+        shoot(&page, QStringLiteral("results-1-verify-broken-") + lang);
+
+        // Export (all rows): the exporter refuses the broken chain and says so on its own
+        // line; Verify's line stays; the refusal it audited is counted in the amber line.
+        const QDir out(dbs->tempPath());
+        QSignalSpy failed(&page, &AuditTrailPage::failed);
+        const qsizetype countedBefore = counted.size();
+        page.exportTo(QStringLiteral("csv"), out.filePath(QStringLiteral("all.csv")));
+        QTRY_VERIFY_WITH_TIMEOUT(failed.size() >= 1, 60000);
+        QVERIFY(!QFile::exists(out.filePath(QStringLiteral("all.csv"))));
+        QVERIFY(page.exportResult()->isVisible());
+        QVERIFY2(page.exportResult()->text().contains(QStringLiteral("seq %1").arg(kBroken)),
+                 qPrintable(page.exportResult()->text()));
+        QVERIFY2(page.exportResult()->text().contains(QStringLiteral("nothing was exported")),
+                 qPrintable(page.exportResult()->text()));
+        QCOMPARE(page.result()->text(), brokenLine);
+        QTRY_VERIFY_WITH_TIMEOUT(counted.size() > countedBefore, 20000);
+        QCOMPARE(counted.last().at(0).toLongLong(), 1);
+        QVERIFY(page.unshippedBanner()->isVisible());
+        shoot(&page, QStringLiteral("results-2-export-refused-") + lang);
+
+        // An export the break is not in goes through: its file on the export line, the break
+        // still on Verify's, and the export's own audit row counted.
+        page.actorEdit()->setText(QStringLiteral("fin"));
+        page.refresh();
+        QTRY_VERIFY_WITH_TIMEOUT(page.model()->rowCount() > 0 && !page.model()->loading(), 20000);
+        QSignalSpy exported(&page, &AuditTrailPage::exported);
+        const qsizetype countedBefore2 = counted.size();
+        page.exportTo(QStringLiteral("csv"), out.filePath(QStringLiteral("fin.csv")));
+        QTRY_COMPARE_WITH_TIMEOUT(exported.size(), 1, 60000);
+        QVERIFY(page.exportResult()->text().contains(exported.at(0).at(2).toString()));
+        QCOMPARE(page.result()->text(), brokenLine);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            counted.size() > countedBefore2 && counted.last().at(0).toLongLong() == 2, 20000);
+        shoot(&page, QStringLiteral("results-3-export-done-") + lang);
+
+        // Verify again with the filter on: the broken row is not among the rows shown, and the
+        // verify line says so.
+        page.verifyButton()->click();
+        QTRY_COMPARE_WITH_TIMEOUT(verified.size(), 2, 60000);
+        // (the note follows the verify text after a line break, naming the row)
+        QTRY_VERIFY_WITH_TIMEOUT(page.result()->text().contains(QStringLiteral("<br>")), 20000);
+        QVERIFY(page.result()
+                    ->text()
+                    .section(QStringLiteral("<br>"), 1)
+                    .contains(QString::number(kBroken)));
+        QCOMPARE(shown.size(), 1);
+        QVERIFY(page.model()->atEnd());
+        if (lang == u"en")
+            QVERIFY2(
+                page.result()->text().contains(QStringLiteral("Row seq %1 is not among the rows"
+                                                              " the filter shows")
+                                                   .arg(kBroken)),
+                qPrintable(page.result()->text()));
+    }
+
+    // The audit profile on a database that is not migrated (A4): the summary names the audit
+    // database, once; the amber line does not blame the orders database for it. And the
+    // orders database not migrated, or its outbox unreadable: named as the orders database.
+    void databaseNamedOnce()
+    {
+        auto created = ScratchDatabases::create(Dialect::Sqlite);
+        QVERIFY(created.ok());
+        auto dbs = std::move(created).value();
+        ManualClock clock(kStart);
+        {
+            Connection orders = openOrDie(dbs->orders());
+            Connection audit = openOrDie(dbs->audit());
+            record(orders, clock, 1);
+        }
+        const QString empty = QDir(dbs->tempPath()).filePath(QStringLiteral("empty.db"));
+        {
+            QFile f(empty);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+        }
+
+        const QString older = QStringLiteral("older schema");
+        {
+            AppConfig config = dbs->config();
+            config.audit.path = empty;
+            AuditTrailPage page(config, kAuditor);
+            page.resize(1400, 900);
+            page.show();
+            QSignalSpy counted(&page, &AuditTrailPage::unshippedCounted);
+            QSignalSpy failed(&page, &AuditTrailPage::failed);
+            page.refresh();
+            QTRY_VERIFY_WITH_TIMEOUT(counted.size() == 1 && failed.size() >= 2, 20000);
+            QVERIFY2(page.summary()->text().startsWith(
+                         QStringLiteral("The audit database has an older schema")),
+                     qPrintable(page.summary()->text()));
+            QVERIFY(!page.unshippedBanner()->isVisible());
+            QCOMPARE(linesSaying(page, older), 1);
+            QCOMPARE(linesSaying(page, QStringLiteral("orders database")), 0);
+            shoot(&page, QStringLiteral("results-4-audit-not-migrated"));
+            // Verify answers on its own line, naming the database.
+            QSignalSpy verified(&page, &AuditTrailPage::verified);
+            page.verifyButton()->click();
+            QTRY_COMPARE_WITH_TIMEOUT(verified.size(), 1, 20000);
+            QVERIFY2(page.result()->text().contains(
+                         QStringLiteral("Not verified</b>: The audit database has an older")),
+                     qPrintable(page.result()->text()));
+        }
+        {
+            AppConfig config = dbs->config();
+            config.orders.path = empty;
+            AuditTrailPage page(config, kAuditor);
+            page.resize(1400, 900);
+            page.show();
+            QSignalSpy counted(&page, &AuditTrailPage::unshippedCounted);
+            QSignalSpy failed(&page, &AuditTrailPage::failed);
+            page.refresh();
+            QTRY_VERIFY_WITH_TIMEOUT(counted.size() == 1 && failed.size() >= 2, 20000);
+            QVERIFY2(page.summary()->text().startsWith(
+                         QStringLiteral("The orders database has an older schema")),
+                     qPrintable(page.summary()->text()));
+            QCOMPARE(linesSaying(page, older), 1);
+        }
+        {
+            // Both open, but the outbox cannot be read: the amber line says it is the orders
+            // database; the trail itself loads.
+            Connection orders = openOrDie(dbs->orders());
+            QVERIFY(Sql::exec(orders.db(), QStringLiteral("DROP TABLE audit_outbox")).ok());
+        }
+        AuditTrailPage page(dbs->config(), kAuditor);
+        page.resize(1400, 900);
+        page.show();
+        QSignalSpy counted(&page, &AuditTrailPage::unshippedCounted);
+        page.refresh();
+        QTRY_COMPARE_WITH_TIMEOUT(counted.size(), 1, 20000);
+        QCOMPARE(counted.at(0).at(0).toLongLong(), -1);
+        QVERIFY(page.unshippedBanner()->isVisible());
+        QVERIFY2(page.unshippedBanner()->text().contains(QStringLiteral("Orders database:")),
+                 qPrintable(page.unshippedBanner()->text()));
+        QTRY_VERIFY_WITH_TIMEOUT(page.summary()->text().contains(QStringLiteral("0 row(s)")),
+                                 20000);
+        shoot(&page, QStringLiteral("results-5-outbox-unreadable"));
+    }
+};
+
+QTEST_MAIN(TstAuditTrailPageResults)
+#include "tst_audit_trail_page_results.moc"
