@@ -387,7 +387,15 @@ QString age(qint64 ms)
 
 QString money(qint64 minor, const QString &currency)
 {
-    return Currency::format(minor, currency);
+    if (Currency::isKnown(currency))
+        return Currency::format(minor, currency);
+    // No decimal point is guessed (Currency::format): the count of minor units, said to be one.
+    const QString count = Currency::formatAmount(minor, 0);
+    if (currency.trimmed().isEmpty())
+        return QCoreApplication::translate("OncePay::Labels", "%1 minor units (no currency)")
+            .arg(count);
+    return QCoreApplication::translate("OncePay::Labels", "%1 %2 minor units (unknown currency)")
+        .arg(count, currency.left(8));
 }
 
 QString moneySortKey(qint64 minor, const QString &currency)

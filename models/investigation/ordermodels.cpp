@@ -38,7 +38,7 @@ template <typename Fn, typename Cur> auto moneyCell(Fn amount, Cur currency)
         if (role == Qt::DisplayRole)
             return Labels::money(amount(row), currency(row));
         if (role == SortRole)
-            return amount(row);
+            return Labels::moneySortKey(amount(row), currency(row));
         if (role == Qt::TextAlignmentRole)
             return QVariant(Qt::AlignRight | Qt::AlignVCenter);
         return {};
@@ -81,7 +81,13 @@ OrderHitModel::OrderHitModel(QObject *parent)
         return {};
     });
     addColumn(tr("Found by"), display([](const OrderHit &h) {
-                  return tr("%1: %2").arg(Labels::matchKind(h.matchedBy), h.matchedValue);
+                  // A transaction id is unique only within its channel: the hit says whose.
+                  const QString value =
+                      h.matchedBy == MatchKind::ChannelTxn && !h.matchedChannel.isEmpty()
+                          ? tr("%1 on %2", "transaction id on channel")
+                                .arg(h.matchedValue, h.matchedChannel)
+                          : h.matchedValue;
+                  return tr("%1: %2").arg(Labels::matchKind(h.matchedBy), value);
               }));
     addColumn(tr("State"), display([](const OrderHit &h) {
                   return Labels::orderState(orderStateName(h.order.state));
@@ -232,7 +238,7 @@ MessageModel::MessageModel(QObject *parent)
         if (role == Qt::DisplayRole)
             return Labels::money(m.amountMinor, m.currency);
         if (role == SortRole)
-            return m.amountMinor;
+            return Labels::moneySortKey(m.amountMinor, m.currency);
         return {};
     });
     addColumn(tr("Status"), [](const CallbackMessageRow &m, int role) -> QVariant {

@@ -283,154 +283,154 @@
         <translation>类型(&amp;K)：</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/approvals/approvalspage.cpp" line="214"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="218"/>
         <source>%n proposal(s) shown.</source>
         <translation>
             <numerusform>显示 %n 条修复提议。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/approvals/approvalspage.cpp" line="216"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="220"/>
         <source>%n waiting for a decision.</source>
         <translation>
             <numerusform>%n 条等待决定。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/approvals/approvalspage.cpp" line="219"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="223"/>
         <source>%n of them are yours: another reviewer decides those.</source>
         <translation>
             <numerusform>其中 %n 条是您提出的：须由其他审核人决定。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="221"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="225"/>
         <source>Your role may read proposals but not decide them.</source>
         <translation>您的角色可以查看提议，但不能决定。</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="293"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="298"/>
         <source>Select a proposal to see its change and evidence.</source>
         <translation>选择一条提议以查看其变更和证据。</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="300"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="305"/>
         <source>&lt;b&gt;Fix #%1 — %2&lt;/b&gt; on %3&lt;br&gt;Proposed by %4 (%5) from %6, %7&lt;br&gt;Reason: %8 — %9&lt;br&gt;Status: %10 · approvals %11 of %12</source>
         <translation>&lt;b&gt;修复 #%1 — %2&lt;/b&gt;，对象 %3&lt;br&gt;由 %4（%5）于 %6 提出，%7&lt;br&gt;原因：%8 — %9&lt;br&gt;状态：%10 · 已批准 %11 / %12</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="312"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="317"/>
         <source>Bound to order version %1</source>
         <translation>绑定订单版本 %1</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="318"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="323"/>
         <source>This is your proposal: another finance reviewer must decide it.</source>
         <translation>这是您的提议：须由另一位财务审核人决定。</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="320"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="325"/>
         <source>Digest</source>
         <translation>摘要</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="326"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="331"/>
         <source>%1: %2 by %3 from %4%5</source>
         <translation>%1：%3 于 %4 %2%5</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="328"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="333"/>
         <source>approved</source>
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="328"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="333"/>
         <source>rejected</source>
         <translation>驳回</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="331"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="336"/>
         <source>No decisions yet.</source>
         <translation>尚无决定。</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="339"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="344"/>
         <source>Loading…</source>
         <translation>正在加载…</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="371"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="376"/>
         <source>Approve fix #%1</source>
         <translation>批准修复 #%1</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="374"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="379"/>
         <source>Optional comment (audited)</source>
         <translation>备注（可选，记入审计）</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="376"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="381"/>
         <source>&amp;Approve</source>
         <translation>批准(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="380"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="385"/>
         <source>You approve exactly this change (digest %1…). %2</source>
         <translation>您批准的正是此变更（摘要 %1…）。%2</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="383"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="388"/>
         <source>It is applied at once.</source>
         <translation>批准后立即执行。</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="384"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="389"/>
         <source>It needs one more approval from someone else.</source>
         <translation>还需要另一人批准。</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="388"/>
-        <location filename="../../views/approvals/approvalspage.cpp" line="420"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="393"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="425"/>
         <source>&amp;Comment:</source>
         <translation>备注(&amp;C)：</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="401"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="406"/>
         <source>Reject fix #%1</source>
         <translation>驳回修复 #%1</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="408"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="413"/>
         <source>Why (required, audited)</source>
         <translation>原因（必填，记入审计）</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="410"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="415"/>
         <source>Re&amp;ject</source>
         <translation>驳回(&amp;J)</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="419"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="424"/>
         <source>&amp;Reason:</source>
         <translation>原因(&amp;R)：</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="459"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="464"/>
         <source>Fix #%1 approved and applied.</source>
         <translation>修复 #%1 已批准并执行。</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="461"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="466"/>
         <source>Fix #%1 rejected.</source>
         <translation>修复 #%1 已驳回。</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="462"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="467"/>
         <source>Fix #%1 approved; it needs %2 more approval(s).</source>
         <translation>修复 #%1 已批准；还需要 %2 次批准。</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="468"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="473"/>
         <source>Fix #%1: %2</source>
         <translation>修复 #%1：%2</translation>
     </message>
@@ -750,57 +750,57 @@
 <context>
     <name>OncePay::AuditRowModel</name>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="339"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="345"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="340"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="346"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="342"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="348"/>
         <source>Actor</source>
         <translation>执行者</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="343"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="349"/>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="345"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="351"/>
         <source>Entity</source>
         <translation>对象</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="346"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="352"/>
         <source>%1 %2</source>
         <translation>%1 %2</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="348"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="354"/>
         <source>Before</source>
         <translation>变更前</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="349"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="355"/>
         <source>After</source>
         <translation>变更后</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="350"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="356"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="357"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="363"/>
         <source>Shipped</source>
         <translation>已归档</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="359"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="365"/>
         <source>not yet</source>
         <translation>尚未</translation>
     </message>
@@ -2963,32 +2963,32 @@ hash      %2</translation>
 <context>
     <name>OncePay::FulfilmentModel</name>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="327"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="333"/>
         <source>Created</source>
         <translation>创建时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="328"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="334"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="329"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="335"/>
         <source>purchase order</source>
         <translation>采购单</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="329"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="335"/>
         <source>logistics order</source>
         <translation>物流单</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="331"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="337"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="333"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="339"/>
         <source>Callback</source>
         <translation>回调</translation>
     </message>
@@ -2996,32 +2996,32 @@ hash      %2</translation>
 <context>
     <name>OncePay::IdempotencyModel</name>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="287"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="293"/>
         <source>Created</source>
         <translation>创建时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="288"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="294"/>
         <source>Request</source>
         <translation>请求</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="289"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="295"/>
         <source>Operation</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="291"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="297"/>
         <source>Expected version</source>
         <translation>预期版本</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="293"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="299"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="300"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="306"/>
         <source>Outcome</source>
         <translation>结果</translation>
     </message>
@@ -3429,6 +3429,16 @@ hash      %2</translation>
         <translation>%1 天 %2 小时</translation>
     </message>
     <message>
+        <location filename="../../models/common/labels.cpp" line="395"/>
+        <source>%1 minor units (no currency)</source>
+        <translation>%1 最小货币单位（无币种）</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="397"/>
+        <source>%1 %2 minor units (unknown currency)</source>
+        <translation>%1 %2 最小货币单位（未知币种）</translation>
+    </message>
+    <message>
         <location filename="../../models/fixes/fixlabels.cpp" line="25"/>
         <source>Requeue message</source>
         <translation>重新排队消息</translation>
@@ -3605,32 +3615,32 @@ hash      %2</translation>
 <context>
     <name>OncePay::LedgerModel</name>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="275"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="281"/>
         <source>Booked</source>
         <translation>记账时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="276"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="282"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="277"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="283"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="279"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="285"/>
         <source>Transaction</source>
         <translation>交易号</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="280"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="286"/>
         <source>Callback</source>
         <translation>回调</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="281"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="287"/>
         <source>Key</source>
         <translation>键</translation>
     </message>
@@ -3784,42 +3794,42 @@ hash      %2</translation>
 <context>
     <name>OncePay::MessageModel</name>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="223"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="229"/>
         <source>Received</source>
         <translation>接收时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="224"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="230"/>
         <source>Callback</source>
         <translation>回调</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="225"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="231"/>
         <source>Event</source>
         <translation>事件</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="228"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="234"/>
         <source>Attempt</source>
         <translation>支付尝试</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="229"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="235"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="238"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="244"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="247"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="253"/>
         <source>Tries</source>
         <translation>尝试次数</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="248"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="254"/>
         <source>Reason / last error</source>
         <translation>原因 / 最近错误</translation>
     </message>
@@ -3837,32 +3847,38 @@ hash      %2</translation>
         <translation>匹配方式</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="84"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="87"/>
+        <source>%1 on %2</source>
+        <comment>transaction id on channel</comment>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <location filename="../../models/investigation/ordermodels.cpp" line="90"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="86"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="92"/>
         <source>State</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="89"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="95"/>
         <source>Version</source>
         <translation>版本</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="90"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="96"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="92"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="98"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="93"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="99"/>
         <source>Updated</source>
         <translation>更新时间</translation>
     </message>
@@ -3976,66 +3992,60 @@ hash      %2</translation>
         <translation>搜索中……</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage_search.cpp" line="98"/>
-        <source>%1 on %2</source>
-        <comment>transaction id on channel</comment>
-        <translation>%1（%2）</translation>
-    </message>
-    <message>
-        <location filename="../../views/orders/orderpage_search.cpp" line="118"/>
+        <location filename="../../views/orders/orderpage_search.cpp" line="113"/>
         <source>No order matches “%1”.</source>
         <translation>没有与“%1”匹配的订单。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/orders/orderpage_search.cpp" line="121"/>
+        <location filename="../../views/orders/orderpage_search.cpp" line="116"/>
         <source>%n order(s) match “%1”; choose one. It also matches callbacks for orders that do not exist:</source>
         <translation>
             <numerusform>有 %n 个订单匹配“%1”，请选择一个。它还匹配了指向不存在订单的回调：</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/orders/orderpage_search.cpp" line="129"/>
+        <location filename="../../views/orders/orderpage_search.cpp" line="124"/>
         <source>%n orders match; choose one.</source>
         <translation>
             <numerusform>有 %n 个订单匹配，请选择一个。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/orders/orderpage_search.cpp" line="145"/>
+        <location filename="../../views/orders/orderpage_search.cpp" line="140"/>
         <source>… and %n more callback(s) for unknown orders.</source>
         <translation>
             <numerusform>……另有 %n 条回调指向未知订单。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage_search.cpp" line="151"/>
+        <location filename="../../views/orders/orderpage_search.cpp" line="146"/>
         <source>Callback %1 (transaction %2) belongs to no order</source>
         <translation>回调 %1（交易 %2）不属于任何订单</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage_search.cpp" line="153"/>
+        <location filename="../../views/orders/orderpage_search.cpp" line="148"/>
         <source>Callback %1 names order %2, which does not exist</source>
         <translation>回调 %1 指向的订单 %2 不存在</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/orders/orderpage_search.cpp" line="156"/>
+        <location filename="../../views/orders/orderpage_search.cpp" line="151"/>
         <source>%1 after %n attempt(s)</source>
         <translation>
             <numerusform>%1（已尝试 %n 次）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage_search.cpp" line="157"/>
+        <location filename="../../views/orders/orderpage_search.cpp" line="152"/>
         <source>%1: %2.</source>
         <translation>%1：%2。</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage_search.cpp" line="158"/>
+        <location filename="../../views/orders/orderpage_search.cpp" line="153"/>
         <source>%1: %2 — last error: %3</source>
         <translation>%1：%2 — 最近错误：%3</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage_search.cpp" line="167"/>
+        <location filename="../../views/orders/orderpage_search.cpp" line="162"/>
         <source>Loading order %1…</source>
         <translation>正在加载订单 %1……</translation>
     </message>
@@ -4165,42 +4175,42 @@ Body:
 <context>
     <name>OncePay::PaymentModel</name>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="258"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="264"/>
         <source>Captured</source>
         <translation>扣款时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="259"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="265"/>
         <source>Channel</source>
         <translation>渠道</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="260"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="266"/>
         <source>Transaction</source>
         <translation>交易号</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="261"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="267"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="263"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="269"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="265"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="271"/>
         <source>Settlement</source>
         <translation>结算</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="268"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="274"/>
         <source>Attempt</source>
         <translation>支付尝试</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="269"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="275"/>
         <source>Callback</source>
         <translation>回调</translation>
     </message>
@@ -4475,7 +4485,7 @@ Body:
     </message>
     <message>
         <location filename="../../views/reconciliation/reconciliationpage.cpp" line="63"/>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="365"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="370"/>
         <source>Refunded %1</source>
         <translation>%1 退款</translation>
     </message>
@@ -4615,154 +4625,154 @@ Body:
         <translation>&lt;b&gt;异常&lt;/b&gt;</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="280"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="285"/>
         <source>%n open exception(s)</source>
         <translation>
             <numerusform>%n 个未结异常</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="282"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="287"/>
         <source>%1: %2</source>
         <comment>open exceptions: how many of each kind</comment>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="283"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="288"/>
         <source>, </source>
         <comment>list separator</comment>
         <translation>，</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="285"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="290"/>
         <source>%1 %2</source>
         <comment>two sentences, one after the other</comment>
         <translation>%1%2</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="287"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="292"/>
         <source>%1. %2</source>
         <comment>a sentence without its full stop, then another</comment>
         <translation>%1。%2</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="288"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="293"/>
         <source>%n corrected automatically under the minimal-intervention rule.</source>
         <translation>
             <numerusform>按最小干预规则自动更正 %n 项。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="294"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="299"/>
         <source>%n refund(s) owed in all (Stuck records): one is a &quot;Refund due&quot; exception once a run has seen the channel settle the money captured.</source>
         <translation>
             <numerusform>共欠 %n 笔退款（见“滞留记录”）：对账运行看到渠道结算了所收款项后，每笔才成为一条“待退款”异常。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="299"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="304"/>
         <source>Latest run covers %1 of eligible payments.</source>
         <translation>最近一次运行覆盖了 %1 的应对账付款。</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="304"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="309"/>
         <source>A run is overdue: the last one finished %1 ago (cadence %2).</source>
         <translation>对账已逾期：上次运行于 %1 前完成（周期 %2）。</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="308"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="313"/>
         <source>No reconciliation has run yet.</source>
         <translation>尚未运行过对账。</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="328"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="333"/>
         <source>Select an exception.</source>
         <translation>请选择一个异常。</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="336"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="341"/>
         <source>Line #%1 (%2)&lt;br&gt;Gross %3&lt;br&gt;Fee %4&lt;br&gt;Net %5&lt;br&gt;%6</source>
         <comment>%6: the line&apos;s date as the channel means it</comment>
         <translation>第 %1 行（%2）&lt;br&gt;总额 %3&lt;br&gt;手续费 %4&lt;br&gt;净额 %5&lt;br&gt;%6</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="345"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="350"/>
         <source>No refund line: the channel has not reported this refund.</source>
         <translation>无退款行：渠道尚未报告这笔退款。</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="346"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="351"/>
         <source>No settlement line: the channel has not settled this payment.</source>
         <translation>无结算行：渠道尚未结算此付款。</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="351"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="356"/>
         <source>Made at the channel %1</source>
         <comment>when the channel made the charge or refund; %1 a date and time</comment>
         <translation>渠道交易时间 %1</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="355"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="360"/>
         <source>Order %1 (%2)&lt;br&gt;Captured %3&lt;br&gt;Status %4&lt;br&gt;At %5</source>
         <translation>订单 %1（%2）&lt;br&gt;已收款 %3&lt;br&gt;状态 %4&lt;br&gt;时间 %5</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="361"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="366"/>
         <source>No payment with transaction %1 is known to OncePay.</source>
         <translation>OncePay 中没有交易号为 %1 的付款。</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="368"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="373"/>
         <source>Rule %1 version %2; fee schedule #%3 %4</source>
         <translation>规则 %1 第 %2 版；费率表 #%3 %4</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="375"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="380"/>
         <source>Evidence SHA-256 %1</source>
         <translation>证据 SHA-256 %1</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="381"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="386"/>
         <source>Fix #%1 is waiting for approval.</source>
         <translation>修复 #%1 正在等待审批。</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="420"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="425"/>
         <source>Run reconciliation</source>
         <translation>运行对账</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="433"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="438"/>
         <source>&amp;Run</source>
         <translation>运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="437"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="442"/>
         <source>&amp;From (UTC):</source>
         <translation>起始（UTC）(&amp;F)：</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="438"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="443"/>
         <source>&amp;To, inclusive:</source>
         <translation>截止（含）(&amp;T)：</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="484"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="489"/>
         <source>The run was not started: %1</source>
         <translation>对账运行未启动：%1</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="487"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="492"/>
         <source>The run failed: %1</source>
         <translation>运行失败：%1</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="492"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="497"/>
         <source>Run #%1 was cancelled; nothing it found was kept.</source>
         <translation>运行 #%1 已取消；其结果未保留。</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="493"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="498"/>
         <source>Run #%1 finished: coverage %2, %3 corrected automatically, %4 new exception(s).</source>
         <translation>运行 #%1 已完成：覆盖率 %2，自动更正 %3 项，新增 %4 个异常。</translation>
     </message>
@@ -4770,42 +4780,42 @@ Body:
 <context>
     <name>OncePay::RefundModel</name>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="307"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="313"/>
         <source>Flagged</source>
         <translation>标记时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="308"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="314"/>
         <source>Channel</source>
         <translation>渠道</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="309"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="315"/>
         <source>Transaction</source>
         <translation>交易号</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="311"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="317"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="313"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="319"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="314"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="320"/>
         <source>Callback</source>
         <translation>回调</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="315"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="321"/>
         <source>Resolved</source>
         <translation>已处理</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="317"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="323"/>
         <source>open</source>
         <translation>未处理</translation>
     </message>
@@ -5268,107 +5278,107 @@ Body:
 <context>
     <name>OncePay::TimelineModel</name>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="101"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="107"/>
         <source>%1 → %2</source>
         <translation>%1 → %2</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="103"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="109"/>
         <source>Refused: %1 → %2</source>
         <translation>已拒绝：%1 → %2</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="106"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="112"/>
         <source>Callback received</source>
         <translation>收到回调</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="106"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="112"/>
         <source>Callback received, %1</source>
         <translation>收到回调，%1</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="108"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="114"/>
         <source>Worker: %1</source>
         <translation>处理器：%1</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="109"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="115"/>
         <source>Ledger: %1 %2</source>
         <translation>账本：%1 %2</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="110"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="116"/>
         <source>Refund due: %1</source>
         <translation>待退款：%1</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="111"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="117"/>
         <source>Manual fix %1</source>
         <translation>人工修复 %1</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="112"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="118"/>
         <source>Audit: %1</source>
         <translation>审计：%1</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="121"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="127"/>
         <source>Open reconciliation exception: %1, expected %2, statement %3</source>
         <translation>未结对账异常：%1，预期 %2，对账单 %3</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="123"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="129"/>
         <source>Open reconciliation exception: %1</source>
         <translation>未结对账异常：%1</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="162"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="168"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="167"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="173"/>
         <source>Version</source>
         <translation>版本</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="170"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="176"/>
         <source>v%1</source>
         <translation>v%1</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="172"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="178"/>
         <source>expected v%1</source>
         <translation>预期 v%1</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="177"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="183"/>
         <source>Event</source>
         <translation>事件</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="187"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="193"/>
         <source>Detail</source>
         <translation>详情</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="204"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="210"/>
         <source>Cause</source>
         <translation>起因</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="207"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="213"/>
         <source>reconciliation exception %1</source>
         <translation>对账异常 %1</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="209"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="215"/>
         <source>%1 %2</source>
         <translation>%1 %2</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="213"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="219"/>
         <source>Actor</source>
         <translation>执行者</translation>
     </message>

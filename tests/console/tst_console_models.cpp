@@ -485,7 +485,8 @@ private Q_SLOTS:
             amounts << model.index(r, 2).data().toString();
         QVERIFY2(amounts.contains(u"45000 KRW") || amounts.join(u',').contains(u"45000"),
                  qPrintable(amounts.join(u',')));
-        QCOMPARE(model.index(0, 2).data(SortRole).toLongLong(), 45000);
+        QCOMPARE(model.index(0, 2).data(SortRole).toString(),
+                 Labels::moneySortKey(45000, QStringLiteral("KRW")));
     }
 
     // Sorting by Amount never compares minor units of two currencies: 1,300 JPY is not more
@@ -516,6 +517,25 @@ private Q_SLOTS:
             sorted << proxy.index(r, StuckModel::Amount).data().toString();
         QCOMPARE(sorted, QStringList({"-2.50 EUR", "0.12 EUR", "9.34 EUR", "1300 JPY", "5300 JPY",
                                       "130000000 KRW", "14.74 USD", "9000.00 USD"}));
+    }
+
+    // Money in a currency OncePay does not know (a row written around the checks) is the
+    // count of minor units, never with a guessed decimal point, said in the reader's language.
+    void unknownCurrencyIsACountInBothLanguages()
+    {
+        QCOMPARE(Labels::money(12345, QStringLiteral("XXX")),
+                 QStringLiteral("12345 XXX minor units (unknown currency)"));
+        QCOMPARE(Labels::money(-2100, QString()),
+                 QStringLiteral("-2100 minor units (no currency)"));
+        QCOMPARE(Labels::money(12345, QStringLiteral("USD")), QStringLiteral("123.45 USD"));
+        Chinese zh;
+        QVERIFY(zh.ok());
+        const QString unknown = Labels::money(12345, QStringLiteral("XXX"));
+        QVERIFY2(unknown.startsWith(u"12345 XXX") && !unknown.contains(u"unknown") &&
+                     !unknown.contains(u'.'),
+                 qPrintable(unknown));
+        const QString none = Labels::money(2100, QString());
+        QVERIFY2(none.startsWith(u"2100") && !none.contains(u"currency"), qPrintable(none));
     }
 
     void stuckRowsKnowTheirOrder()

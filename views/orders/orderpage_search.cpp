@@ -90,12 +90,7 @@ void OrderPage::showHits(const QString &term, const Result<QList<OrderHit>> &r)
             unknown << h;
             continue;
         }
-        orders << h;
-        // A transaction id is unique only within its channel: the hit says whose it is. (The
-        // hit list's own column would be the better home; it is OrderHitModel's.)
-        if (h.matchedBy == MatchKind::ChannelTxn && !h.matchedChannel.isEmpty())
-            orders.last().matchedValue =
-                tr("%1 on %2", "transaction id on channel").arg(h.matchedValue, h.matchedChannel);
+        orders << h; // a transaction hit names its channel in the list (OrderHitModel)
     }
     // No order: said as such, not as "nothing found".
     if (orders.isEmpty() && !unknown.isEmpty()) {
