@@ -242,6 +242,26 @@ const Template kTemplates[] = {
     {QT_TRANSLATE_NOOP("OncePay::EngineText", "no message with callback id '%1'"), "c"},
     {QT_TRANSLATE_NOOP("OncePay::EngineText", "no order '%1'"), "c"},
     {QT_TRANSLATE_NOOP("OncePay::EngineText", "a fix of amount 0 changes nothing"), ""},
+    // Settings (services/settings/settingsservice.cpp).
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "%1 (%2) may not be above %3 (%4)"), "cvcv"},
+    // The audit chain (services/audit/auditverifier.cpp, auditexporter.cpp).
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "the audit chain is broken: %1; nothing was exported (run `oncepay audit"
+                       " verify` or Verify chain)"),
+     "n"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "row seq %1 was altered (its content does not match its hash; event %2)"),
+     "vc"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "row seq %1 was altered (its content does not match its hash)"),
+     "v"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "row seq %1 is missing (next row found is seq %2)"),
+     "vv"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "row seq %1 is reordered or relinked (its prev_hash is not the hash of seq"
+                       " %2)"),
+     "vv"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "cannot create %1: %2"), "tt"},
     // Staff accounts (services/auth/staffservice.cpp).
     {QT_TRANSLATE_NOOP("OncePay::EngineText",
                        "unknown role: a role is agent, finance, auditor or admin"),

@@ -2301,241 +2301,276 @@ hash      %2</translation>
     </message>
     <message>
         <location filename="../../models/common/enginetext.cpp" line="246"/>
+        <source>%1 (%2) may not be above %3 (%4)</source>
+        <translation>%1（%2）不得大于 %3（%4）</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="248"/>
+        <source>the audit chain is broken: %1; nothing was exported (run `oncepay audit verify` or Verify chain)</source>
+        <translation>审计链已损坏：%1；未导出任何内容（请运行 `oncepay audit verify` 或“校验链”）</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="252"/>
+        <source>row seq %1 was altered (its content does not match its hash; event %2)</source>
+        <translation>序号 %1 的行被篡改（内容与其哈希不符；事件 %2）</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="255"/>
+        <source>row seq %1 was altered (its content does not match its hash)</source>
+        <translation>序号 %1 的行被篡改（内容与其哈希不符）</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="258"/>
+        <source>row seq %1 is missing (next row found is seq %2)</source>
+        <translation>序号 %1 的行缺失（找到的下一行是序号 %2）</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="260"/>
+        <source>row seq %1 is reordered or relinked (its prev_hash is not the hash of seq %2)</source>
+        <translation>序号 %1 的行被重排或重新链接（其 prev_hash 不是序号 %2 的哈希）</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="264"/>
+        <source>cannot create %1: %2</source>
+        <translation>无法创建 %1：%2</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="266"/>
         <source>unknown role: a role is agent, finance, auditor or admin</source>
         <translation>未知角色：角色须为 agent（客服）、finance（财务）、auditor（审计）或 admin（管理员）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="249"/>
+        <location filename="../../models/common/enginetext.cpp" line="269"/>
         <source>there is no staff account by that name</source>
         <translation>没有该名称的员工账户</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="250"/>
+        <location filename="../../models/common/enginetext.cpp" line="270"/>
         <source>there is no staff account %1</source>
         <translation>没有员工账户 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="251"/>
+        <location filename="../../models/common/enginetext.cpp" line="271"/>
         <source>an administrator may not change their own role</source>
         <translation>管理员不能更改自己的角色</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="253"/>
+        <location filename="../../models/common/enginetext.cpp" line="273"/>
         <source>%1 already has the role %2</source>
         <translation>%1 已是%2角色</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="254"/>
+        <location filename="../../models/common/enginetext.cpp" line="274"/>
         <source>%1 is the last enabled administrator and keeps the role</source>
         <translation>%1 是最后一位启用的管理员，保留其角色</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="257"/>
+        <location filename="../../models/common/enginetext.cpp" line="277"/>
         <source>the staff account %1 was not changed</source>
         <translation>员工账户 %1 未更改</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="258"/>
+        <location filename="../../models/common/enginetext.cpp" line="278"/>
         <source>a reason is required</source>
         <translation>必须填写原因</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="259"/>
+        <location filename="../../models/common/enginetext.cpp" line="279"/>
         <source>an administrator may not disable their own account</source>
         <translation>管理员不能停用自己的账户</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="261"/>
+        <location filename="../../models/common/enginetext.cpp" line="281"/>
         <source>%1 is disabled already</source>
         <translation>%1 已是停用状态</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="262"/>
+        <location filename="../../models/common/enginetext.cpp" line="282"/>
         <source>%1 is enabled already</source>
         <translation>%1 已是启用状态</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="263"/>
+        <location filename="../../models/common/enginetext.cpp" line="283"/>
         <source>%1 is the last enabled administrator and stays enabled</source>
         <translation>%1 是最后一位启用的管理员，不能停用</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="267"/>
+        <location filename="../../models/common/enginetext.cpp" line="287"/>
         <source>%1 (%2) may not start a reconciliation run</source>
         <translation>%1（%2）无权启动对账运行</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="268"/>
+        <location filename="../../models/common/enginetext.cpp" line="288"/>
         <source>%1 (%2) may not %3: %4</source>
         <translation>%1（%2）无权%3：%4</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="269"/>
+        <location filename="../../models/common/enginetext.cpp" line="289"/>
         <source>%1 (%2) may not %3</source>
         <translation>%1（%2）无权%3</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="270"/>
+        <location filename="../../models/common/enginetext.cpp" line="290"/>
         <source>there is no such staff account</source>
         <translation>不存在该员工账户</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="271"/>
+        <location filename="../../models/common/enginetext.cpp" line="291"/>
         <source>the staff account has been disabled</source>
         <translation>该员工账户已被停用</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="272"/>
+        <location filename="../../models/common/enginetext.cpp" line="292"/>
         <source>the staff account&apos;s role is now %1</source>
         <translation>该员工账户的角色现为%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="274"/>
+        <location filename="../../models/common/enginetext.cpp" line="294"/>
         <source>the period ends before it starts</source>
         <translation>期间的结束早于开始</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="275"/>
+        <location filename="../../models/common/enginetext.cpp" line="295"/>
         <source>ops setting %1 is not a non-negative number</source>
         <translation>运营设置 %1 不是非负数</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="278"/>
+        <location filename="../../models/common/enginetext.cpp" line="298"/>
         <source>%1 takes a whole number from %2 to %3, not &apos;%4&apos;</source>
         <translation>%1 须为 %2 至 %3 之间的整数，而不是“%4”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="280"/>
+        <location filename="../../models/common/enginetext.cpp" line="300"/>
         <source>a settings change needs a reason</source>
         <translation>更改设置须填写原因</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="281"/>
+        <location filename="../../models/common/enginetext.cpp" line="301"/>
         <source>unknown setting &apos;%1&apos;</source>
         <translation>未知设置“%1”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="283"/>
+        <location filename="../../models/common/enginetext.cpp" line="303"/>
         <source>ops setting %1 is not a whole number from 0 to %2: &apos;%3&apos;</source>
         <translation>运营设置 %1 不是 0 到 %2 之间的整数：“%3”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="288"/>
+        <location filename="../../models/common/enginetext.cpp" line="308"/>
         <source>%1: t=&lt;unix seconds&gt;,v1=&lt;hex HMAC-SHA256 of &quot;t.body&quot; under a webhook signing secret&gt;; timestamp within the tolerance window</source>
         <translation>%1：t=&lt;Unix 秒&gt;,v1=&lt;用 webhook 签名密钥对 &quot;t.body&quot; 计算的十六进制 HMAC-SHA256&gt;；时间戳须在容差窗口内</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="292"/>
+        <location filename="../../models/common/enginetext.cpp" line="312"/>
         <source>%1: t=&lt;unix seconds&gt;,s=&lt;hex HMAC-SHA256 of &quot;t.body&quot; under a webhook secret&gt;; timestamp within the tolerance window</source>
         <translation>%1：t=&lt;Unix 秒&gt;,s=&lt;用 webhook 密钥对 &quot;t.body&quot; 计算的十六进制 HMAC-SHA256&gt;；时间戳须在容差窗口内</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="296"/>
+        <location filename="../../models/common/enginetext.cpp" line="316"/>
         <source>%1: v1,&lt;base64 HMAC-SHA256 of &quot;%2.%3.body&quot; under the relay&apos;s secret&gt; (Standard Webhooks); timestamp within the tolerance window</source>
         <translation>%1：v1,&lt;用中继密钥对 &quot;%2.%3.body&quot; 计算的 base64 HMAC-SHA256&gt;（Standard Webhooks）；时间戳须在容差窗口内</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="300"/>
+        <location filename="../../models/common/enginetext.cpp" line="320"/>
         <source>%1: base64 RSA-SHA256 (%2 SHA256withRSA) of &quot;%3|%4|webhook id|CRC32 of the body&quot;, verified with the configured PayPal certificate (cert_file, never fetched; %5 must be on paypal.com); transmission time within the tolerance window</source>
         <translation>%1：对 &quot;%3|%4|webhook id|消息体 CRC32&quot; 的 base64 RSA-SHA256（%2 SHA256withRSA），用配置的 PayPal 证书验证（cert_file，从不在线获取；%5 必须位于 paypal.com）；传输时间须在容差窗口内</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="307"/>
+        <location filename="../../models/common/enginetext.cpp" line="327"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="308"/>
+        <location filename="../../models/common/enginetext.cpp" line="328"/>
         <source>no &apos;%1&apos; signature matches</source>
         <translation>没有匹配的“%1”签名</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="309"/>
+        <location filename="../../models/common/enginetext.cpp" line="329"/>
         <source>no v1 signature matches</source>
         <translation>没有匹配的 v1 签名</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="310"/>
+        <location filename="../../models/common/enginetext.cpp" line="330"/>
         <source>signature does not verify with the configured certificate</source>
         <translation>签名无法用所配置的证书验证</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="313"/>
+        <location filename="../../models/common/enginetext.cpp" line="333"/>
         <source>signature header has no &apos;%1&apos; signature</source>
         <translation>签名头中没有“%1”签名</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="314"/>
+        <location filename="../../models/common/enginetext.cpp" line="334"/>
         <source>signature header is empty</source>
         <translation>签名头为空</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="315"/>
+        <location filename="../../models/common/enginetext.cpp" line="335"/>
         <source>signature header is malformed</source>
         <translation>签名头格式错误</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="316"/>
+        <location filename="../../models/common/enginetext.cpp" line="336"/>
         <source>signature header has a bad timestamp</source>
         <translation>签名头的时间戳无效</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="317"/>
+        <location filename="../../models/common/enginetext.cpp" line="337"/>
         <source>signature header has no timestamp</source>
         <translation>签名头缺少时间戳</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="318"/>
+        <location filename="../../models/common/enginetext.cpp" line="338"/>
         <source>signature timestamp is %1 s behind, outside the allowed window</source>
         <translation>签名时间戳落后 %1 秒，超出允许窗口</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="321"/>
+        <location filename="../../models/common/enginetext.cpp" line="341"/>
         <source>signature timestamp is %1 s ahead, outside the allowed window</source>
         <translation>签名时间戳超前 %1 秒，超出允许窗口</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="324"/>
+        <location filename="../../models/common/enginetext.cpp" line="344"/>
         <source>no webhook secret configured</source>
         <translation>未配置 webhook 密钥</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="325"/>
+        <location filename="../../models/common/enginetext.cpp" line="345"/>
         <source>no %1 header</source>
         <translation>缺少 %1 头</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="326"/>
+        <location filename="../../models/common/enginetext.cpp" line="346"/>
         <source>several %1 headers</source>
         <translation>存在多个 %1 头</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="422"/>
+        <location filename="../../models/common/enginetext.cpp" line="442"/>
         <source>read orders</source>
         <translation>查看订单</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="423"/>
+        <location filename="../../models/common/enginetext.cpp" line="443"/>
         <source>propose a fix</source>
         <translation>提议修复</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="424"/>
+        <location filename="../../models/common/enginetext.cpp" line="444"/>
         <source>approve or reject a fix</source>
         <translation>批准或驳回修复</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="425"/>
+        <location filename="../../models/common/enginetext.cpp" line="445"/>
         <source>read the audit trail</source>
         <translation>查看审计轨迹</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="426"/>
+        <location filename="../../models/common/enginetext.cpp" line="446"/>
         <source>manage staff accounts</source>
         <translation>管理员工账户</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="427"/>
+        <location filename="../../models/common/enginetext.cpp" line="447"/>
         <source>manage settings</source>
         <translation>管理设置</translation>
     </message>

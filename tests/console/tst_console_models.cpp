@@ -319,6 +319,19 @@ private Q_SLOTS:
                      QStringLiteral("已付款待确认（版本 3）：金额 898.74 CNY 与订单金额 998.59 CNY "
                                     "不一致；等待人工处理"));
             QCOMPARE(Labels::engineText("paid at v4"), QStringLiteral("已支付（版本 4）"));
+            // A settings refusal and an export refused on a broken chain, as the services word
+            // them (settingsservice.cpp, auditexporter.cpp).
+            QCOMPARE(Labels::engineText("worker.backoff_base_ms (5000) may not be above "
+                                        "worker.backoff_max_ms (1000)"),
+                     QStringLiteral("worker.backoff_base_ms（5000）不得大于 "
+                                    "worker.backoff_max_ms（1000）"));
+            QCOMPARE(Labels::engineText("the audit chain is broken: row seq 100 is reordered or "
+                                        "relinked (its prev_hash is not the hash of seq 99); "
+                                        "nothing was exported (run `oncepay audit verify` or "
+                                        "Verify chain)"),
+                     QStringLiteral("审计链已损坏：序号 100 的行被重排或重新链接（其 prev_hash "
+                                    "不是序号 99 的哈希）；未导出任何内容（请运行 `oncepay audit "
+                                    "verify` 或“校验链”）"));
             // A fix's evidence: amounts as the currency writes them, what was captured.
             QCOMPARE(Labels::engineText("order o-1: paid_unconfirmed at version 3, 294.88 USD"),
                      QStringLiteral("订单 o-1：已付款待确认，版本 3，294.88 USD"));
