@@ -138,6 +138,13 @@ private Q_SLOTS:
         QCOMPARE(counted.last().at(0).toLongLong(), 0);
         QVERIFY(!page.unshippedBanner()->isVisible());
         QVERIFY(page.model()->rowCount() < kBroken); // the broken row is not loaded yet
+        // The Seq column fits the longest seq loaded, not only those on screen (in 简体中文 its
+        // header is narrower than "200").
+        const int lastRow = page.model()->rowCount() - 1;
+        QVERIFY(page.table()->columnWidth(AuditTrailModel::Seq) >=
+                page.table()
+                    ->sizeHintForIndex(page.model()->index(lastRow, AuditTrailModel::Seq))
+                    .width());
         shoot(&page, QStringLiteral("results-0-loaded-") + lang);
 
         // Verify: the break is named, and its row is loaded, current, selected and on screen.

@@ -350,20 +350,20 @@ void AuditTrailPage::fetchPage(quint64 generation, qint64 afterSeq)
                 m_natural.clear();
                 for (int c = 0; c < m_model->columnCount(); ++c)
                     m_natural << m_table->horizontalHeader()->sectionSize(c);
-                fitColumns();
-            } else if (m_natural.size() == m_model->columnCount()) {
-                // Seqs grow longer as pages come (999, then 1000): the Seq column follows.
-                const int seqWidth = m_table
-                                         ->sizeHintForIndex(m_model->index(m_model->rowCount() - 1,
-                                                                           AuditTrailModel::Seq))
-                                         .width() +
-                                     (m_table->showGrid() ? 1 : 0);
+            }
+            // The table measures only the rows on screen, and seqs grow longer as pages come
+            // (99, then 100): the Seq column is as wide as the last loaded row's seq.
+            if (m_natural.size() == m_model->columnCount() && m_model->rowCount() > 0) {
+                const QModelIndex last =
+                    m_model->index(m_model->rowCount() - 1, AuditTrailModel::Seq);
+                const int seqWidth =
+                    m_table->sizeHintForIndex(last).width() + (m_table->showGrid() ? 1 : 0);
                 if (seqWidth > m_natural[AuditTrailModel::Seq]) {
                     m_natural[AuditTrailModel::Seq] = seqWidth;
                     m_table->horizontalHeader()->resizeSection(AuditTrailModel::Seq, seqWidth);
-                    fitColumns();
                 }
             }
+            fitColumns();
             Q_EMIT loaded(m_model->rowCount());
             if (m_seekSeq > 0)
                 continueSeek();
