@@ -195,6 +195,10 @@ void ApprovalsPage::refresh()
                 return;
             m_busy->setBusy(false);
             if (!r) {
+                // Proposals that could not be read again are not shown as if they were
+                // current: a reviewer would decide on a queue the database no longer holds.
+                m_model->setRows({});
+                showSelected();
                 Q_EMIT failed(showFailure(m_summary, r.error()));
                 return;
             }
@@ -290,6 +294,7 @@ void ApprovalsPage::showSelected()
     m_reject->setEnabled(m_approve->isEnabled());
     m_openOrder->setEnabled(f && !f->orderId.isEmpty());
     if (!f) {
+        ++m_evidenceGeneration; // an evidence load still under way is no longer wanted
         m_header->setText(tr("Select a proposal to see its change and evidence."));
         m_change->clear();
         m_decisions->clear();

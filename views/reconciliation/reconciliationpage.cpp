@@ -263,6 +263,11 @@ void ReconciliationPage::refresh()
                 return;
             m_busy->setBusy(false);
             if (!r) {
+                // Runs and exceptions that could not be read again are not shown as if they
+                // were current: someone would propose a fix or close a period on them.
+                m_runs->setRows({});
+                m_exceptions->setRows({});
+                showSelected();
                 Q_EMIT failed(showFailure(m_summary, r.error()));
                 return;
             }
