@@ -9,6 +9,7 @@
 #include <QJsonObject>
 
 #include <algorithm>
+#include <limits>
 
 namespace OncePay {
 
@@ -350,18 +351,47 @@ void ReconciliationMatcher::checkRefund(const Slot &s, MatchOutcome &out, bool *
 // which is days later for Stripe (available_on) and KakaoPay (정산일). OncePay's own
 // expectation is the schedule at captured_at, when its worker booked the capture; a known fee
 // change between the channel's charge and that booking is what explains a difference, and only
-// that is corrected automatically. A line without a transaction time (imported before
-// migration 0010) is judged at captured_at: no change can be shown to explain anything there,
-// so only the capture skew's leeway applies, and a difference is an exception.
+// that is corrected automatically. A line whose transaction time cannot carry that explanation
+// is judged at captured_at: no change can be shown to explain anything there, so only the
+// capture skew's leeway applies, and a difference is an exception whose detail says why —
+// the line has no transaction time (imported before migration 0010), its transaction time
+// precedes every fee schedule, or it is after OncePay booked the capture (beyond the skew: a
+// channel cannot charge what OncePay has not captured yet, so that time explains nothing).
+// A missing schedule never silences the check: a channel and currency with schedules but none
+// in force at captured_at is an exception too; only one with no schedule at all is not judged.
 void ReconciliationMatcher::checkFee(const Slot &s, MatchOutcome &out, bool *matched) const
 {
     const Line &charge = s.charge;
-    const bool hasTxnTime = charge.transactedAtMs > 0;
     const FeeRule *atCapture = ruleAt(s.channel, charge.currency, s.capturedAtMs);
-    const FeeRule *atCharge =
-        hasTxnTime ? ruleAt(s.channel, charge.currency, charge.transactedAtMs) : atCapture;
-    if (!atCapture || !atCharge)
-        return; // no schedule to judge by: nothing to claim
+    if (!atCapture) {
+        if (!ruleAt(s.channel, charge.currency, std::numeric_limits<qint64>::max()))
+            return; // no schedule for this channel and currency at all: nothing to judge by
+        const PaymentFact p = m_store.payment(s);
+        const LineFact l = m_store.line(s, charge);
+        Finding f = finding(DiscrepancyKind::FeeMismatch, p.channel, p.channelTxnId);
+        f.orderId = p.orderId;
+        f.settlementLineId = l.id;
+        f.currency = l.currency;
+        f.actualMinor = l.feeMinor;
+        f.detail = QStringLiteral("fee %1: no fee schedule was in force at captured_at")
+                       .arg(Currency::format(l.feeMinor, l.currency));
+        out.findings << f;
+        *matched = false;
+        return;
+    }
+    enum class Basis { Transaction, NoTransactionTime, BeforeSchedules, AfterBooking };
+    const FeeRule *atCharge = nullptr;
+    Basis basis = Basis::NoTransactionTime;
+    if (charge.transactedAtMs > 0) {
+        atCharge = ruleAt(s.channel, charge.currency, charge.transactedAtMs);
+        basis = charge.transactedAtMs > s.capturedAtMs + m_settings.captureSkewMs
+                    ? Basis::AfterBooking
+                : !atCharge ? Basis::BeforeSchedules
+                            : Basis::Transaction;
+    }
+    const bool hasTxnTime = basis == Basis::Transaction;
+    if (!hasTxnTime)
+        atCharge = atCapture;
     const qint64 expected = Fees::feeFor(charge.grossMinor, *atCapture); // the books' view
     const qint64 owed = Fees::feeFor(charge.grossMinor, *atCharge);      // the charge's fee
     bool explained = false;
@@ -379,10 +409,12 @@ void ReconciliationMatcher::checkFee(const Slot &s, MatchOutcome &out, bool *mat
         if (charge.feeMinor == expected)
             return;
         // The channel stamps a capture before our worker records it: a fee that is right for
-        // the schedule in force shortly before captured_at is right, not a mismatch.
+        // the schedule in force shortly before captured_at is right, not a mismatch — unless
+        // the line itself says the channel charged after the booking.
         const FeeRule *beforeCapture =
             ruleAt(s.channel, charge.currency, s.capturedAtMs - m_settings.captureSkewMs);
-        if (m_settings.captureSkewMs > 0 && beforeCapture && beforeCapture->id != atCapture->id &&
+        if (basis != Basis::AfterBooking && m_settings.captureSkewMs > 0 && beforeCapture &&
+            beforeCapture->id != atCapture->id &&
             Fees::feeFor(charge.grossMinor, *beforeCapture) == charge.feeMinor)
             return;
     }
@@ -450,7 +482,13 @@ void ReconciliationMatcher::checkFee(const Slot &s, MatchOutcome &out, bool *mat
         f.detail = QStringLiteral("fee %1 instead of %2 (%3)")
                        .arg(Currency::format(l.feeMinor, l.currency),
                             Currency::format(f.expectedMinor, l.currency),
-                            closed             ? QStringLiteral("period closed")
+                            closed ? QStringLiteral("period closed")
+                            : basis == Basis::AfterBooking
+                                ? QStringLiteral("the channel's transaction time is after OncePay"
+                                                 " booked the capture: judged at captured_at")
+                            : basis == Basis::BeforeSchedules
+                                ? QStringLiteral("the settlement line's transaction time precedes"
+                                                 " every fee schedule: judged at captured_at")
                             : !withinTolerance ? QStringLiteral("beyond the %1 ppm tolerance")
                                                      .arg(m_settings.feeTolerancePpm)
                             : hasTxnTime ? QStringLiteral("no fee schedule change explains it")

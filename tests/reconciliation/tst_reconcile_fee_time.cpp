@@ -132,6 +132,93 @@ private Q_SLOTS:
         QCOMPARE(one("SELECT COUNT(*) FROM ledger_entries WHERE kind = 'fee_adjustment'"), 1);
     }
 
+    // Within the capture skew a new-rate fee on a charge the channel made a minute after the
+    // change, booked by OncePay a minute before it, is right: no finding, no correction.
+    // A transaction time before every fee schedule does not silence the check: the line is
+    // judged at captured_at and a wrong fee is an exception. A transaction time after OncePay
+    // booked the capture (beyond the skew) explains nothing: an exception, never a correction.
+    void transactionTimesThatExplainNothing_data() { addEngineRows(); }
+    void transactionTimesThatExplainNothing()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        EngineFixture f(*dbs);
+        Scenario s(f);
+        f.clock.set(kT0 + 12 * kHour);
+        s.paid("o-prehistory", 20000, "pi_prehistory"); // booked at the old rate (6.10)
+        s.paid("o-future", 20000, "pi_future");         // booked at the old rate (6.10)
+        f.clock.set(kChange - 60000);
+        s.paid("o-skew", 20000, "pi_skew"); // booked a minute before the change
+        s.importFees();
+        auto made = [](const QString &pi, qint64 fee, qint64 transactedAt, qint64 settledAt) {
+            SettlementLine l = line(pi, 20000, fee, settledAt);
+            l.transactedAtMs = transactedAt;
+            return l;
+        };
+        s.importStatement(
+            {// 9.99 where 6.10 is due; created_utc two months before the first schedule
+             made("pi_prehistory", 999, kT0 - 60 * kDay, kT0 + 2 * kDay),
+             // the new rate; the channel says it charged three days after OncePay booked it
+             made("pi_future", 620, kChange + 2 * kDay, kChange + 4 * kDay),
+             // the new rate, charged a minute after the change: within the skew
+             made("pi_skew", 620, kChange + 60000, kChange + 2 * kDay)},
+            "explain-nothing.csv");
+        f.clock.set(kT0 + 8 * kDay);
+        const ReconcileReport r = s.reconcile();
+        QCOMPARE(r.counts.value("fee_mismatch"), 2);
+        QCOMPARE(r.autoFixed, 0);
+        QCOMPARE(r.opened, 2);
+        QCOMPARE(r.matched, 1); // pi_skew only
+
+        auto one = [&](const char *sql) { return f.count(QString::fromLatin1(sql)); };
+        QCOMPARE(one("SELECT COUNT(*) FROM discrepancies WHERE channel_txn_id = 'pi_skew'"), 0);
+        QCOMPARE(one("SELECT COUNT(*) FROM discrepancies WHERE channel_txn_id = 'pi_prehistory'"
+                     " AND kind = 'fee_mismatch' AND status = 'open' AND expected_minor = 610"
+                     " AND actual_minor = 999 AND rule_id IS NULL"),
+                 1);
+        QCOMPARE(one("SELECT COUNT(*) FROM discrepancies WHERE channel_txn_id = 'pi_future'"
+                     " AND kind = 'fee_mismatch' AND status = 'open' AND expected_minor = 610"
+                     " AND actual_minor = 620 AND rule_id IS NULL"),
+                 1);
+        QCOMPARE(one("SELECT COUNT(*) FROM ledger_entries WHERE kind = 'fee_adjustment'"), 0);
+        auto detail = [&](const char *pi) {
+            for (const Finding &x : r.findings)
+                if (x.key.contains(QLatin1String(pi)))
+                    return x.detail;
+            return QString();
+        };
+        QCOMPARE(
+            detail("pi_prehistory"),
+            QStringLiteral("fee 9.99 USD instead of 6.10 USD (the settlement line's transaction"
+                           " time precedes every fee schedule: judged at captured_at)"));
+        QCOMPARE(
+            detail("pi_future"),
+            QStringLiteral("fee 6.20 USD instead of 6.10 USD (the channel's transaction time is"
+                           " after OncePay booked the capture: judged at captured_at)"));
+    }
+
+    // A channel and currency with fee schedules, none of them in force when OncePay booked
+    // the capture: the fee cannot be judged, and that is an exception, not a match.
+    void noScheduleAtCaptureIsAnException_data() { addEngineRows(); }
+    void noScheduleAtCaptureIsAnException()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        EngineFixture f(*dbs);
+        Scenario s(f);
+        f.clock.set(kT0 - 45 * kDay); // 2025-11-17, before the first schedule (2025-12-01)
+        s.paid("o-early", 20000, "pi_early");
+        s.importFees();
+        s.importStatement({charged("pi_early", 999, kT0 - 45 * kDay - 60000)}, "early.csv");
+        f.clock.set(kT0 + 8 * kDay);
+        const ReconcileReport r = s.reconcile();
+        QCOMPARE(r.counts.value("fee_mismatch"), 1);
+        QCOMPARE(r.matched, 0);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM discrepancies WHERE channel_txn_id = 'pi_early'"
+                         " AND kind = 'fee_mismatch' AND status = 'open' AND rule_id IS NULL"),
+                 1);
+        QCOMPARE(r.findings.value(0).detail,
+                 QStringLiteral("fee 9.99 USD: no fee schedule was in force at captured_at"));
+    }
+
     // A correction rule v1 made stays v1: a later run neither rewrites nor repeats it.
     void correctionsOfRuleOneKeepTheirVersion_data() { addEngineRows(); }
     void correctionsOfRuleOneKeepTheirVersion()
