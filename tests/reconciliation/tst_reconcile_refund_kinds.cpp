@@ -196,6 +196,10 @@ private Q_SLOTS:
         };
         const QStringList old = rows();
         QCOMPARE(old.size(), 5);
+        // The highest id deleted before migrating: only the AUTOINCREMENT counter (SQLite's
+        // sqlite_sequence, which the rebuilt table must carry over) still remembers it.
+        const qint64 highest = old.last().section(u' ', 0, 0).toLongLong();
+        QVERIFY(run(QStringLiteral("DELETE FROM discrepancies WHERE id = %1").arg(highest)));
 
         auto migrated = Migrator::migrate(*c);
         QVERIFY2(migrated.ok(), migrated.ok() ? "" : qPrintable(migrated.error().message));
@@ -203,21 +207,20 @@ private Q_SLOTS:
         QVERIFY(migrated->applied.contains(QStringLiteral("0009_refund_not_settled")));
         const QString id = old.first().section(u' ', 0, 0);
         const qint64 first = id.toLongLong();
-        QCOMPARE(
-            rows(),
-            QStringList({
-                QStringLiteral("%1 not_settled:stripe:pi_a not_settled open").arg(first),
-                QStringLiteral("%1 refund_not_settled:stripe:pi_b:refund"
-                               " refund_not_settled open")
-                    .arg(first + 1),
-                QStringLiteral("%1 refund_not_settled:stripe:pi_c:refund"
-                               " refund_not_settled resolved")
-                    .arg(first + 2),
-                QStringLiteral("%1 amount_mismatch:stripe:pi_d:refund"
-                               " amount_mismatch open")
-                    .arg(first + 3),
-                QStringLiteral("%1 refund_due:stripe:pi_e refund_due written_off").arg(first + 4),
-            }));
+        QCOMPARE(rows(),
+                 QStringList({
+                     QStringLiteral("%1 not_settled:stripe:pi_a not_settled open").arg(first),
+                     QStringLiteral("%1 refund_not_settled:stripe:pi_b:refund"
+                                    " refund_not_settled open")
+                         .arg(first + 1),
+                     QStringLiteral("%1 refund_not_settled:stripe:pi_c:refund"
+                                    " refund_not_settled resolved")
+                         .arg(first + 2),
+                     QStringLiteral("%1 amount_mismatch:stripe:pi_d:refund"
+                                    " amount_mismatch open")
+                         .arg(first + 3),
+                 }));
+        QCOMPARE(highest, first + 4);
         // The kind's CHECK still refuses what is no kind; a new row numbers on after the old.
         QVERIFY(!Sql::exec(c->db(), QStringLiteral("INSERT INTO discrepancies (discrepancy_key,"
                                                    " kind, channel, status, first_run_id,"
@@ -228,9 +231,18 @@ private Q_SLOTS:
                                    " status, first_run_id, last_run_id, opened_at) VALUES"
                                    " ('refund_not_settled:stripe:pi_f:refund',"
                                    " 'refund_not_settled', 'stripe', 'open', 1, 1, 0)")));
-        // (PostgreSQL's sequence spent a number on the refused row.)
-        QVERIFY(Sql::scalar(c->db(), QStringLiteral("SELECT MAX(id) FROM discrepancies"))
-                    ->toLongLong() > first + 4);
+        // Its id is above every id ever given, the deleted one's too: an id is never reused
+        // (fix requests and audit rows name discrepancies by id). (PostgreSQL's sequence spent
+        // a number on the refused row.)
+        auto next =
+            Sql::scalar(c->db(), QStringLiteral("SELECT id FROM discrepancies WHERE"
+                                                " discrepancy_key ="
+                                                " 'refund_not_settled:stripe:pi_f:refund'"));
+        QVERIFY(next.ok());
+        QVERIFY2(
+            next->toLongLong() > highest,
+            qPrintable(
+                QStringLiteral("next id %1, deleted %2").arg(next->toLongLong()).arg(highest)));
         if (c->dialect() == Dialect::Sqlite) { // the table was built again: its indexes too
             auto n = Sql::scalar(c->db(), QStringLiteral("SELECT COUNT(*) FROM sqlite_master"
                                                          " WHERE type = 'index' AND name IN"
