@@ -9,6 +9,7 @@
 #include <QFile>
 #include <QSqlError>
 #include <QSqlQuery>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace OncePay;
@@ -28,6 +29,35 @@ const Actor kFinance{QStringLiteral("fin-1"), QStringLiteral("finance")};
 class TstSettlementImport : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    // A PayPal report with the Completion Date set and the Initiation Date empty imports; the
+    // line's transaction time is stored as NULL (the fee rule then judges at captured_at).
+    void paypalLineWithoutInitiationDateImports_data() { addEngineRows(); }
+    void paypalLineWithoutInitiationDateImports()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        EngineFixture f(*dbs);
+        QFile in(path("STL-20260101.01.009.CSV"));
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        QByteArray report = in.readAll();
+        QVERIFY(report.contains("\"T0006\",\"2026/01/01 08:15:00 +0000\","));
+        report.replace("\"T0006\",\"2026/01/01 08:15:00 +0000\",", "\"T0006\",\"\",");
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString file = dir.filePath(QStringLiteral("STL-20260101.02.009.CSV"));
+        QFile out(file);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(report);
+        out.close();
+        auto r = SettlementImporter(*f.orders, f.clock).importFile("paypal", file, kFinance);
+        QVERIFY2(r.ok(), r.ok() ? "" : qPrintable(r.error().message));
+        QCOMPARE(r->lines, 3);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM settlement_lines WHERE transacted_at IS NULL AND"
+                         " channel_txn_id = '5TY05013RG002845M' AND kind = 'charge' AND"
+                         " settled_at = 1767255302000"),
+                 1);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM settlement_lines WHERE transacted_at IS NULL"), 1);
+    }
+
     void importIsAllOrNothingAndIdempotent_data() { addEngineRows(); }
     void importIsAllOrNothingAndIdempotent()
     {

@@ -76,6 +76,29 @@ private Q_SLOTS:
         QCOMPARE(s.lines[2].netMinor, -2450);
     }
 
+    // A report with the Completion Date set and the Initiation Date empty imports: the
+    // transaction time is unknown (0, stored as NULL: the fee rule judges such a line at
+    // captured_at), the line settles at its completion. Neither date is an error naming the row.
+    void paypalWithoutInitiationDate()
+    {
+        QByteArray file = data("STL-20260101.01.009.CSV");
+        file.replace("\"T0006\",\"2026/01/01 08:15:00 +0000\",", "\"T0006\",\"\",");
+        auto r = StatementFormat::forChannel(QStringLiteral("paypal"))->parse(file);
+        QVERIFY2(r.ok(), r.ok() ? "" : qPrintable(r.error().message));
+        QCOMPARE(r->lines.size(), 3);
+        QCOMPARE(r->lines[0].channelTxnId, QStringLiteral("5TY05013RG002845M"));
+        QCOMPARE(r->lines[0].transactedAtMs, 0);
+        QCOMPARE(r->lines[0].settledAtMs, 1767255302000);    // Completion 08:15:02
+        QCOMPARE(r->lines[1].transactedAtMs, 1767258000000); // the others keep theirs
+
+        file.replace("\"T0006\",\"\",\"2026/01/01 08:15:02 +0000\",", "\"T0006\",\"\",\"\",");
+        auto none = StatementFormat::forChannel(QStringLiteral("paypal"))->parse(file);
+        QVERIFY(!none.ok());
+        QVERIFY2(none.error().message.contains(QStringLiteral("line 5")) &&
+                     none.error().message.contains(QStringLiteral("Transaction Initiation Date")),
+                 qPrintable(none.error().message));
+    }
+
     void kakaoPaySettlementExport()
     {
         const ParsedStatement s = parse("kakaopay", "kakaopay_settlement_20260101_20260107.csv");

@@ -167,12 +167,21 @@ Result<ParsedStatement> PayPalStatementFormat::parse(const QByteArray &data) con
             l.feeMinor = *fee;
         }
         l.netMinor = l.grossMinor - l.feeMinor;
-        auto initiated = row.time(QStringLiteral("Transaction Initiation Date"));
-        if (!initiated)
-            return initiated.error();
-        l.transactedAtMs = *initiated;
-        l.settledAtMs = *initiated;
-        if (!row.optional(QStringLiteral("Transaction Completion Date")).isEmpty()) {
+        // The Initiation Date is the transaction time the fee rule judges the fee at; a report
+        // may leave it empty where the Completion Date is set (PayPal reports as it knows them):
+        // then the time is unknown (transacted_at NULL, the fee judged at captured_at), and the
+        // line still imports. A row with neither date has no date at all: an error.
+        const bool completedSet =
+            !row.optional(QStringLiteral("Transaction Completion Date")).isEmpty();
+        if (!completedSet ||
+            !row.optional(QStringLiteral("Transaction Initiation Date")).isEmpty()) {
+            auto initiated = row.time(QStringLiteral("Transaction Initiation Date"));
+            if (!initiated)
+                return initiated.error();
+            l.transactedAtMs = *initiated;
+            l.settledAtMs = *initiated;
+        }
+        if (completedSet) {
             auto completed = row.time(QStringLiteral("Transaction Completion Date"));
             if (!completed)
                 return completed.error();
