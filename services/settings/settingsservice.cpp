@@ -9,6 +9,7 @@
 #include "fixes/fixsettings.h"
 
 #include <QSqlQuery>
+#include <QStringList>
 
 #include <algorithm>
 
@@ -99,6 +100,42 @@ Result<qint64> currentValue(const QSqlDatabase &db, const QString &key)
     return ok ? v : fallback;
 }
 
+// Takes the rows of every ordered pair `key` belongs to, both keys, in key order, before the
+// change reads either: FOR UPDATE on PostgreSQL and MariaDB (`Mode::Immediate` is only SQLite's
+// BEGIN IMMEDIATE, which already holds the whole database), so two administrators changing the
+// two sides at once meet here — the second waits for the first and then checks against the
+// value the first stored, not the one before it. A missing row (the migrations seed them; an
+// operator may have deleted one) is first inserted with its default, as list() shows it, so
+// there is a row to lock; a refused change rolls that back with the rest.
+Result<void> lockOrderedPairs(const Connection &c, const QString &key)
+{
+    const QString insert =
+        QStringLiteral("INSERT INTO ops_settings (setting_key, setting_value, updated_by,"
+                       " updated_at) VALUES (?, ?, 'default', 0)") +
+        (c.dialect() == Dialect::MySql
+             ? QStringLiteral(" ON DUPLICATE KEY UPDATE setting_key = setting_key")
+             : QStringLiteral(" ON CONFLICT (setting_key) DO NOTHING"));
+    const QString lock =
+        QStringLiteral("SELECT setting_value FROM ops_settings WHERE setting_key = ?") +
+        (c.dialect() == Dialect::Sqlite ? QString() : QStringLiteral(" FOR UPDATE"));
+    for (const OrderedSettings &pair : kOrderedSettings) {
+        QStringList keys = {QLatin1String(pair.lower), QLatin1String(pair.upper)};
+        if (!keys.contains(key))
+            continue;
+        keys.sort(); // one order for every change, whichever side it sets
+        for (const QString &k : std::as_const(keys)) {
+            const auto &all = SettingsService::specs();
+            const auto spec = std::find_if(all.cbegin(), all.cend(),
+                                           [&](const SettingSpec &s) { return s.key == k; });
+            if (auto r = Sql::exec(c.db(), insert, {k, QString::number(spec->fallback)}); !r)
+                return r.error();
+            if (auto r = Sql::exec(c.db(), lock, {k}); !r)
+                return r.error();
+        }
+    }
+    return {};
+}
+
 // Whether `key` = `value` keeps every ordered pair in order with the other values as they are.
 Result<void> keepsOrder(const QSqlDatabase &db, const QString &key, qint64 value)
 {
@@ -184,6 +221,8 @@ Result<SettingRow> SettingsService::set(const QString &key, const QString &value
         // The administrator's rights as they are now, not as at sign-in (issue #8).
         if (auto r = requireCurrent(m_c, actor, Action::ManageSettings); !r)
             return r.error();
+        if (auto locked = lockOrderedPairs(m_c, key); !locked)
+            return locked.error();
         auto before = Sql::exec(
             m_c.db(),
             QStringLiteral("SELECT setting_value FROM ops_settings WHERE setting_key = ?"), {key});

@@ -53,7 +53,10 @@ public:
     // (Invalid: unknown keys, non-integers, values out of range, a blank reason), then a value
     // that puts two ordered settings out of order against the other's current value (Invalid
     // "out_of_order": worker.backoff_base_ms above worker.backoff_max_ms), each refusal
-    // audited. Returns the row as stored.
+    // audited. The rows of such a pair are locked, both, in key order, before the check
+    // (FOR UPDATE on PostgreSQL and MariaDB), so two administrators changing its two sides at
+    // once cannot leave it out of order: the second waits and is checked against the first's
+    // value. Returns the row as stored.
     Result<SettingRow> set(const QString &key, const QString &value, const QString &reason,
                            const Actor &actor) const;
 
