@@ -223,6 +223,26 @@ Result<AppConfig> AppConfig::load(const QString &explicitPath, const QProcessEnv
     if (c.logFile.isEmpty())
         c.logFile = QDir(dataDir).filePath(QStringLiteral("logs/oncepay.log"));
     c.worker = ini.section(QStringLiteral("worker"));
+    // The worker waits min(backoff_max_ms, backoff_base_ms * 2^n) before a retry (both read as
+    // Worker::policyFrom reads them: a whole number above 0, else the ops setting), so a base
+    // above the maximum makes every retry wait only the maximum and turns a short outage into
+    // dead letters. The settings service refuses the same pair out of order in ops_settings.
+    {
+        bool baseOk = false;
+        bool maxOk = false;
+        const qint64 base =
+            c.worker.value(QStringLiteral("backoff_base_ms")).trimmed().toLongLong(&baseOk);
+        const qint64 max =
+            c.worker.value(QStringLiteral("backoff_max_ms")).trimmed().toLongLong(&maxOk);
+        if (baseOk && maxOk && base > 0 && max > 0 && base > max)
+            return makeError(ErrorCode::Invalid,
+                             QStringLiteral("%1: [worker] backoff_base_ms (%2) may not be above"
+                                            " backoff_max_ms (%3)")
+                                 .arg(path)
+                                 .arg(base)
+                                 .arg(max),
+                             QStringLiteral("out_of_order"));
+    }
     c.seal = ini.section(QStringLiteral("seal"));
     c.gateway = ini.section(QStringLiteral("gateway"));
 

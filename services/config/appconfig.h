@@ -24,7 +24,8 @@ struct AppConfig {
     QString logFile; // rotating file; empty = <dataDir>/logs/oncepay.log
     // [channel.NAME] sections, with ONCEPAY_<NAME>_<KEY> environment overrides applied.
     QMap<QString, QMap<QString, QString>> channels;
-    // [worker] section: lease_seconds, max_attempts, backoff_base_ms, batch.
+    // [worker] section: lease_seconds, max_attempts, backoff_base_ms, backoff_max_ms, batch.
+    // `load` refuses backoff_base_ms above backoff_max_ms (Invalid, "out_of_order").
     QMap<QString, QString> worker;
     // [seal] section: key_file (Ed25519 secret key used by `audit seal`, default
     // <dataDir>/keys/audit-seal.key), public_key_file (what auditors verify with).

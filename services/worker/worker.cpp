@@ -79,6 +79,23 @@ Result<RetryPolicy> Worker::policyFrom(const Connection &connection,
     p.leaseMs = pick("lease_seconds", "worker.lease_seconds", p.leaseMs / 1000) * 1000;
     p.backoffBaseMs = pick("backoff_base_ms", "worker.backoff_base_ms", p.backoffBaseMs);
     p.backoffMaxMs = pick("backoff_max_ms", "worker.backoff_max_ms", p.backoffMaxMs);
+    // AppConfig::load refuses a [worker] section with both out of order, and the settings
+    // service ops_settings with both; one from each can still cross. Every wait is then the
+    // maximum either way (min(max, base * 2^n)); the base is clamped to it and the log says so.
+    if (p.backoffBaseMs > p.backoffMaxMs) {
+        auto from = [&](const char *configKey, const char *settingKey) {
+            bool ok = false;
+            const qint64 v = config.value(QLatin1String(configKey)).toLongLong(&ok);
+            return ok && v > 0 ? fmt::format("[worker] {}", configKey)
+                               : fmt::format("ops setting {}", settingKey);
+        };
+        spdlog::warn("worker back-off base {} ms ({}) is above its maximum {} ms ({}); every retry"
+                     " waits the maximum: using {} ms as the base",
+                     p.backoffBaseMs, from("backoff_base_ms", "worker.backoff_base_ms"),
+                     p.backoffMaxMs, from("backoff_max_ms", "worker.backoff_max_ms"),
+                     p.backoffMaxMs);
+        p.backoffBaseMs = p.backoffMaxMs;
+    }
     return p;
 }
 

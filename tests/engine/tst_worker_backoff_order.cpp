@@ -1,0 +1,122 @@
+// The worker's back-off base stays at or below its maximum wherever the two come from: the
+// worker waits min(backoff_max_ms, backoff_base_ms * 2^n) before a retry, so a base above the
+// maximum makes every retry wait only the maximum. A [worker] section of the configuration
+// file with both out of order is refused at load — `oncepay work` exits 3 (configuration)
+// naming both keys, before anything runs; one key from the file and the other from
+// ops_settings crossing is clamped by the worker with a warning that names where each came from.
+
+#include "cliprocess.h"
+#include "config/appconfig.h"
+#include "db/sql.h"
+#include "enginefixture.h"
+#include "worker/worker.h"
+
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <spdlog/sinks/ostream_sink.h>
+#include <spdlog/spdlog.h>
+
+#include <sstream>
+
+using namespace OncePay;
+using namespace OncePay::Test;
+
+namespace {
+
+QString writeWorkerConfig(const QTemporaryDir &dir, const QByteArray &worker)
+{
+    const QString path = dir.filePath(QStringLiteral("oncepay.ini"));
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate))
+        qFatal("cannot write %s", qPrintable(path));
+    f.write("[general]\ndata_dir = " + dir.filePath(QStringLiteral("data")).toUtf8() +
+            "\n[worker]\n" + worker);
+    return path;
+}
+
+} // namespace
+
+class TstWorkerBackoffOrder : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void theConfigurationRefusesABaseAboveTheMaximum()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QProcessEnvironment none;
+        auto crossed = AppConfig::load(
+            writeWorkerConfig(dir, "backoff_base_ms = 120000\nbackoff_max_ms = 60000\n"), none);
+        QVERIFY(!crossed.ok());
+        QCOMPARE(crossed.error().code, ErrorCode::Invalid);
+        QCOMPARE(crossed.error().reason, QStringLiteral("out_of_order"));
+        QVERIFY2(crossed.error().message.endsWith(
+                     QStringLiteral("oncepay.ini: [worker] backoff_base_ms (120000) may not be"
+                                    " above backoff_max_ms (60000)")),
+                 qPrintable(crossed.error().message));
+
+        // Equal is in order; one of the two alone is left to the worker (below).
+        auto equal = AppConfig::load(
+            writeWorkerConfig(dir, "backoff_base_ms = 60000\nbackoff_max_ms = 60000\n"), none);
+        QVERIFY(equal.ok());
+        QCOMPARE(equal->worker.value(QStringLiteral("backoff_max_ms")), QStringLiteral("60000"));
+        QVERIFY(AppConfig::load(writeWorkerConfig(dir, "backoff_base_ms = 120000\n"), none).ok());
+    }
+
+    void workExitsWithAConfigurationError()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString config =
+            writeWorkerConfig(dir, "backoff_base_ms = 120000\nbackoff_max_ms = 60000\n");
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.remove(QStringLiteral("ONCEPAY_CONFIG"));
+        env.remove(QStringLiteral("ONCEPAY_DATA_DIR"));
+        env.insert(QStringLiteral("XDG_DATA_HOME"), dir.filePath(QStringLiteral("xdg-data")));
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), dir.filePath(QStringLiteral("xdg-config")));
+        CliRun r = runOncepay({"--config", config, "work", "--once"}, env);
+        QCOMPARE(r.exitCode, 3);
+        QVERIFY2(r.err.contains(QStringLiteral("oncepay: configuration: ")), qPrintable(r.err));
+        QVERIFY2(r.err.contains(QStringLiteral("[worker] backoff_base_ms (120000) may not be above"
+                                               " backoff_max_ms (60000)")),
+                 qPrintable(r.err));
+        // Refused before anything ran: no database was made.
+        QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("data/orders.db"))));
+    }
+
+    void oneFromTheFileAndOneFromTheSettingsIsClampedAndSaid_data() { addEngineRows(); }
+    void oneFromTheFileAndOneFromTheSettingsIsClampedAndSaid()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        EngineFixture f(*dbs);
+        QVERIFY(Sql::exec(f.orders->db(),
+                          QStringLiteral("UPDATE ops_settings SET setting_value = '60000'"
+                                         " WHERE setting_key = 'worker.backoff_max_ms'"))
+                    .ok());
+        std::ostringstream captured;
+        auto sink = std::make_shared<spdlog::sinks::ostream_sink_mt>(captured);
+        sink->set_pattern("%l %v");
+        auto previous = spdlog::default_logger();
+        spdlog::set_default_logger(std::make_shared<spdlog::logger>("capture", sink));
+        auto inOrder = Worker::policyFrom(*f.orders, {{"backoff_base_ms", "30000"}});
+        const std::string quiet = captured.str();
+        auto crossed = Worker::policyFrom(*f.orders, {{"backoff_base_ms", "120000"}});
+        spdlog::set_default_logger(previous);
+        QVERIFY(inOrder.ok());
+        QCOMPARE(inOrder->backoffBaseMs, 30000);
+        QCOMPARE(inOrder->backoffMaxMs, 60000);
+        QCOMPARE(QString::fromStdString(quiet), QString());
+        QVERIFY(crossed.ok());
+        QCOMPARE(crossed->backoffBaseMs, 60000);
+        QCOMPARE(crossed->backoffMaxMs, 60000);
+        const QString log = QString::fromStdString(captured.str());
+        QCOMPARE(log, QStringLiteral("warning worker back-off base 120000 ms ([worker]"
+                                     " backoff_base_ms) is above its maximum 60000 ms (ops setting"
+                                     " worker.backoff_max_ms); every retry waits the maximum: using"
+                                     " 60000 ms as the base\n"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TstWorkerBackoffOrder)
+#include "tst_worker_backoff_order.moc"
