@@ -3,6 +3,7 @@
 #include "auth/permissions.h"
 #include "common/backgroundquery.h"
 #include "common/busyindicator.h"
+#include "common/columnfit.h"
 #include "common/enginetext.h"
 #include "common/errortext.h"
 #include "common/labels.h"
@@ -18,7 +19,6 @@
 #include <QComboBox>
 #include <QDialog>
 #include <QDialogButtonBox>
-#include <QEvent>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -28,30 +28,12 @@
 #include <QPushButton>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
-#include <QStyledItemDelegate>
 #include <QTableView>
 #include <QVBoxLayout>
 
 #include <algorithm>
 
 namespace OncePay {
-
-namespace {
-
-// Targets are told apart by their ends: a cut one keeps its channel and the end of its id.
-class ApprovalsMiddleElide : public QStyledItemDelegate {
-public:
-    using QStyledItemDelegate::QStyledItemDelegate;
-
-protected:
-    void initStyleOption(QStyleOptionViewItem *option, const QModelIndex &index) const override
-    {
-        QStyledItemDelegate::initStyleOption(option, index);
-        option->textElideMode = Qt::ElideMiddle;
-    }
-};
-
-} // namespace
 
 ApprovalsPage::ApprovalsPage(const ConnectionProfile &orders, const Actor &actor, QWidget *parent)
     : QWidget(parent)
@@ -93,8 +75,10 @@ ApprovalsPage::ApprovalsPage(const ConnectionProfile &orders, const Actor &actor
     m_table->setSortingEnabled(true);
     m_table->sortByColumn(FixModel::Age, Qt::DescendingOrder);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_table->setItemDelegateForColumn(FixModel::Target, new ApprovalsMiddleElide(m_table));
-    m_table->viewport()->installEventFilter(this);
+    // Targets are told apart by their ends: a cut one keeps its channel and the end of its id.
+    m_table->setItemDelegateForColumn(FixModel::Target, new TableMiddleElideDelegate(m_table));
+    m_fit =
+        new TableColumnFitter(m_table, [this](const QList<int> &natural) { fitColumns(natural); });
     m_table->horizontalHeader()->setSectionResizeMode(FixModel::Reason, QHeaderView::Stretch);
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &ApprovalsPage::showSelected);
@@ -205,11 +189,7 @@ void ApprovalsPage::refresh()
             const qint64 keep = selected() ? selected()->id : 0;
             m_model->setNow(QDateTime::currentMSecsSinceEpoch());
             m_model->setRows(*r);
-            m_table->resizeColumnsToContents();
-            m_natural.clear();
-            for (int c = 0; c < m_model->columnCount(); ++c)
-                m_natural << m_table->horizontalHeader()->sectionSize(c);
-            fitColumns();
+            m_fit->measure();
             int own = 0, waiting = 0;
             for (const FixRequest &f : *r) {
                 waiting += f.status == FixStatus::Open;
@@ -235,10 +215,8 @@ void ApprovalsPage::refresh()
         });
 }
 
-void ApprovalsPage::fitColumns()
+void ApprovalsPage::fitColumns(const QList<int> &natural)
 {
-    if (m_natural.size() != m_model->columnCount())
-        return;
     // Every column keeps the width of its contents but Target and Reason: Reason (the last)
     // takes what is left, at least a few words of it; Target gives way first, cut in the middle
     // (whole in its tooltip and in the header below).
@@ -247,19 +225,12 @@ void ApprovalsPage::fitColumns()
     const int floor = std::max({12 * fontMetrics().averageCharWidth(), header->minimumSectionSize(),
                                 header->defaultSectionSize()});
     int others = 0;
-    for (int c = 0; c < m_natural.size(); ++c)
+    for (int c = 0; c < natural.size(); ++c)
         if (c != FixModel::Target && c != FixModel::Reason)
-            others += m_natural[c];
+            others += natural[c];
     const int room = m_table->viewport()->width() - others - floor;
-    const int target = qMax(floor, qMin(m_natural[FixModel::Target], room));
+    const int target = qMax(floor, qMin(natural[FixModel::Target], room));
     m_table->horizontalHeader()->resizeSection(FixModel::Target, target);
-}
-
-bool ApprovalsPage::eventFilter(QObject *watched, QEvent *event)
-{
-    if (event->type() == QEvent::Resize && watched == m_table->viewport())
-        fitColumns();
-    return QWidget::eventFilter(watched, event);
 }
 
 std::optional<FixRequest> ApprovalsPage::selected() const

@@ -25,6 +25,7 @@ namespace OncePay {
 class BusyIndicator;
 class ChangeModel;
 class FixModel;
+class TableColumnFitter;
 
 class ApprovalsPage : public QWidget {
     Q_OBJECT
@@ -56,8 +57,7 @@ Q_SIGNALS:
 
 private:
     // The queue's columns in the width it has: every one on screen, Target cut first.
-    void fitColumns();
-    bool eventFilter(QObject *watched, QEvent *event) override;
+    void fitColumns(const QList<int> &natural);
     void showSelected();
     void loadEvidence(const FixRequest &fix);
     std::optional<FixRequest> selected() const;
@@ -84,7 +84,7 @@ private:
     BusyIndicator *m_busy = nullptr;
     QTableView *m_table = nullptr;
     QTableView *m_changeTable = nullptr;
-    QList<int> m_natural; // the queue's column widths from their contents
+    TableColumnFitter *m_fit = nullptr; // the queue's widths from their contents, fitted
     quint64 m_generation = 0;
     quint64 m_evidenceGeneration = 0;
 };

@@ -10,6 +10,7 @@
 #include "channels/channelregistry.h"
 #include "common/backgroundquery.h"
 #include "common/busyindicator.h"
+#include "common/columnfit.h"
 #include "common/enginetext.h"
 #include "common/errortext.h"
 #include "common/labels.h"
@@ -26,7 +27,6 @@
 
 #include <QDateTime>
 #include <QDir>
-#include <QEvent>
 #include <QFile>
 #include <QFileDialog>
 #include <QFontDatabase>
@@ -177,7 +177,8 @@ QWidget *OrderPage::buildTabs()
     m_timelineTable->horizontalHeader()->setStretchLastSection(false);
     m_timelineTable->horizontalHeader()->setSectionResizeMode(TimelineModel::Detail,
                                                               QHeaderView::Stretch);
-    m_timelineTable->viewport()->installEventFilter(this);
+    m_timelineFit = new TableColumnFitter(
+        m_timelineTable, [this](const QList<int> &natural) { fitTimelineColumns(natural); });
     m_tabs->addTab(m_timelineTable, tr("&Timeline"));
 
     auto *messages = new QSplitter(Qt::Vertical, this);
@@ -227,19 +228,12 @@ void OrderPage::fitColumnsOf(int tab)
         table->resizeColumnsToContents();
     for (QTableView *t : page->findChildren<QTableView *>())
         t->resizeColumnsToContents();
-    if (page == m_timelineTable) {
-        m_timelineNatural.clear();
-        for (int c = 0; c < m_timeline->columnCount(); ++c)
-            m_timelineNatural << m_timelineTable->horizontalHeader()->sectionSize(c);
-        fitTimelineColumns();
-    }
+    if (page == m_timelineTable)
+        m_timelineFit->remember();
 }
 
-void OrderPage::fitTimelineColumns()
+void OrderPage::fitTimelineColumns(const QList<int> &n)
 {
-    const QList<int> &n = m_timelineNatural;
-    if (n.size() != m_timeline->columnCount())
-        return;
     QHeaderView *header = m_timelineTable->horizontalHeader();
     const int width = m_timelineTable->viewport()->width();
     const int rest =
@@ -258,14 +252,6 @@ void OrderPage::fitTimelineColumns()
         header->resizeSection(c, n[c]);
     header->resizeSection(TimelineModel::Event, event);
     header->resizeSection(TimelineModel::Cause, cause);
-}
-
-bool OrderPage::eventFilter(QObject *watched, QEvent *event)
-{
-    if (event->type() == QEvent::Resize && m_timelineTable &&
-        watched == m_timelineTable->viewport())
-        fitTimelineColumns();
-    return QWidget::eventFilter(watched, event);
 }
 
 QString OrderPage::statusText() const

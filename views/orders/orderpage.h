@@ -35,6 +35,7 @@ class PaymentModel;
 class RefundModel;
 class SearchLookAhead;
 class StateDiagram;
+class TableColumnFitter;
 class FulfilmentModel;
 struct FixTargetRow;
 enum class FixCover;
@@ -119,8 +120,7 @@ private:
     void fitColumnsOf(int tab);
     // The timeline's columns in the width it has: Detail always on screen, taking what the
     // others leave; Event and Cause cut to a share of the width when they are longer.
-    void fitTimelineColumns();
-    bool eventFilter(QObject *watched, QEvent *event) override;
+    void fitTimelineColumns(const QList<int> &natural);
 
     ConnectionProfile m_orders;
     Actor m_actor;
@@ -145,7 +145,7 @@ private:
     QTabWidget *m_tabs = nullptr;
     QList<bool> m_tabFitted;
     QTableView *m_timelineTable = nullptr;
-    QList<int> m_timelineNatural; // the timeline's column widths from their contents
+    TableColumnFitter *m_timelineFit = nullptr; // its widths from their contents, fitted
     QWidget *m_auditTab = nullptr;
     QTableView *m_messageTable = nullptr;
     QPlainTextEdit *m_raw = nullptr;

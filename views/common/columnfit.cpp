@@ -1,0 +1,60 @@
+#include "columnfit.h"
+
+#include <QEvent>
+#include <QHeaderView>
+#include <QTableView>
+
+namespace OncePay {
+
+void TableMiddleElideDelegate::initStyleOption(QStyleOptionViewItem *option,
+                                               const QModelIndex &index) const
+{
+    QStyledItemDelegate::initStyleOption(option, index);
+    option->textElideMode = Qt::ElideMiddle;
+}
+
+TableColumnFitter::TableColumnFitter(QTableView *table, Fit fit)
+    : QObject(table)
+    , m_table(table)
+    , m_fit(std::move(fit))
+{
+    m_table->viewport()->installEventFilter(this);
+}
+
+void TableColumnFitter::measure()
+{
+    m_table->resizeColumnsToContents();
+    remember();
+}
+
+void TableColumnFitter::remember()
+{
+    m_natural.clear();
+    const QHeaderView *header = m_table->horizontalHeader();
+    for (int c = 0; c < header->count(); ++c)
+        m_natural << header->sectionSize(c);
+    fit();
+}
+
+void TableColumnFitter::setNatural(int column, int width)
+{
+    if (column >= 0 && column < m_natural.size())
+        m_natural[column] = width;
+}
+
+void TableColumnFitter::fit()
+{
+    const QAbstractItemModel *model = m_table->model();
+    if (!model || m_natural.size() != model->columnCount())
+        return;
+    m_fit(m_natural);
+}
+
+bool TableColumnFitter::eventFilter(QObject *watched, QEvent *event)
+{
+    if (event->type() == QEvent::Resize && watched == m_table->viewport())
+        fit();
+    return QObject::eventFilter(watched, event);
+}
+
+} // namespace OncePay
