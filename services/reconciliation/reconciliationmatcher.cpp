@@ -395,6 +395,7 @@ void ReconciliationMatcher::checkFee(const Slot &s, MatchOutcome &out, bool *mat
     const qint64 expected = Fees::feeFor(charge.grossMinor, *atCapture); // the books' view
     const qint64 owed = Fees::feeFor(charge.grossMinor, *atCharge);      // the charge's fee
     bool explained = false;
+    bool tooEarly = false; // right for a schedule too long before the booking
     if (hasTxnTime) {
         if (charge.feeMinor == owed) {
             if (owed == expected)
@@ -403,7 +404,9 @@ void ReconciliationMatcher::checkFee(const Slot &s, MatchOutcome &out, bool *mat
             // between the channel's charge and our worker, now measured, not assumed.
             if (qAbs(s.capturedAtMs - charge.transactedAtMs) <= m_settings.captureSkewMs)
                 return;
-            explained = true;
+            // Only a booking lag explains it, and a lag of days is none (kFeeExplainMaxLagMs).
+            tooEarly = s.capturedAtMs - charge.transactedAtMs > kFeeExplainMaxLagMs;
+            explained = !tooEarly;
         }
     } else {
         if (charge.feeMinor == expected)
@@ -427,7 +430,7 @@ void ReconciliationMatcher::checkFee(const Slot &s, MatchOutcome &out, bool *mat
     // What finance compares the fee with: the schedule at the charge when the line says when
     // that was; the books' expectation when it does not, and for a correction (its adjustment
     // brings the books' expectation to what the channel rightly took).
-    f.expectedMinor = explained || !hasTxnTime ? expected : owed;
+    f.expectedMinor = explained || tooEarly || !hasTxnTime ? expected : owed;
     f.actualMinor = l.feeMinor;
     const qint64 diff = l.feeMinor - f.expectedMinor;
     __extension__ typedef __int128 Int128;
@@ -479,21 +482,26 @@ void ReconciliationMatcher::checkFee(const Slot &s, MatchOutcome &out, bool *mat
                 .arg(atCharge->ratePpm);
     } else {
         *matched = false;
-        f.detail = QStringLiteral("fee %1 instead of %2 (%3)")
-                       .arg(Currency::format(l.feeMinor, l.currency),
-                            Currency::format(f.expectedMinor, l.currency),
-                            closed ? QStringLiteral("period closed")
-                            : basis == Basis::AfterBooking
-                                ? QStringLiteral("the channel's transaction time is after OncePay"
-                                                 " booked the capture: judged at captured_at")
-                            : basis == Basis::BeforeSchedules
-                                ? QStringLiteral("the settlement line's transaction time precedes"
-                                                 " every fee schedule: judged at captured_at")
-                            : !withinTolerance ? QStringLiteral("beyond the %1 ppm tolerance")
-                                                     .arg(m_settings.feeTolerancePpm)
-                            : hasTxnTime ? QStringLiteral("no fee schedule change explains it")
-                                         : QStringLiteral("the settlement line has no transaction"
-                                                          " time: judged at captured_at"));
+        f.detail =
+            QStringLiteral("fee %1 instead of %2 (%3)")
+                .arg(Currency::format(l.feeMinor, l.currency),
+                     Currency::format(f.expectedMinor, l.currency),
+                     closed ? QStringLiteral("period closed")
+                     : basis == Basis::AfterBooking
+                         ? QStringLiteral("the channel's transaction time is after OncePay"
+                                          " booked the capture: judged at captured_at")
+                     : tooEarly ? QStringLiteral("the channel's transaction time is more than %1 h"
+                                                 " before OncePay booked the capture: not"
+                                                 " explained by a fee change")
+                                      .arg(kFeeExplainMaxLagMs / 3600000)
+                     : basis == Basis::BeforeSchedules
+                         ? QStringLiteral("the settlement line's transaction time precedes"
+                                          " every fee schedule: judged at captured_at")
+                     : !withinTolerance ? QStringLiteral("beyond the %1 ppm tolerance")
+                                              .arg(m_settings.feeTolerancePpm)
+                     : hasTxnTime ? QStringLiteral("no fee schedule change explains it")
+                                  : QStringLiteral("the settlement line has no transaction"
+                                                   " time: judged at captured_at"));
     }
     out.findings << f;
 }

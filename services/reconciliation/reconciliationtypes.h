@@ -42,6 +42,14 @@ inline bool awaitsSettlement(const QString &kind)
 // the charge), falling back to captured_at for a line without one; rows of v1 keep their 1.
 inline const QString kFeeRuleId = QStringLiteral("fee.schedule_change");
 constexpr int kFeeRuleVersion = 2;
+// The longest lag between the channel's transaction time and OncePay's booking of the capture
+// that a fee change in between may explain automatically: the channels' webhook retry horizon
+// (Stripe and PayPal retry an undelivered event for up to three days), the longest a late
+// callback can be. A charge further before its booking is something else — an authorisation
+// captured later (PayPal allows a capture up to 29 days after the authorisation, and takes
+// its fee at the capture) or a wrong time — so a fee answering to a schedule that long before
+// captured_at is an exception for a person, never a correction.
+constexpr qint64 kFeeExplainMaxLagMs = 72LL * 3600 * 1000;
 
 // A payment record as reconciliation sees it: what OncePay believes was captured, and the
 // order it belongs to.

@@ -237,7 +237,10 @@ Result<PlantedStatements> StatementPlanter::plant(const StatementPlan &plan)
         QStringLiteral("fee_explained"),
         [&](const SettlementLine &l) {
             const FeeRule *a = ruleFor(l, change - kHour), *b = ruleFor(l, l.transactedAtMs);
-            if (!a || !b || a->id == b->id || l.transactedAtMs < change + kSkew)
+            // Booked at least kSkew after the change and at most 72 h after the charge (the
+            // rule's kFeeExplainMaxLagMs): a lag the rule can explain.
+            if (!a || !b || a->id == b->id || l.transactedAtMs < change + kSkew ||
+                l.transactedAtMs > change - kHour + 3 * kDay)
                 return false;
             const qint64 diff =
                 qAbs(Fees::feeFor(l.grossMinor, *b) - Fees::feeFor(l.grossMinor, *a));

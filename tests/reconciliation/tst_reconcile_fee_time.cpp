@@ -196,6 +196,46 @@ private Q_SLOTS:
                            " after OncePay booked the capture: judged at captured_at)"));
     }
 
+    // A charge 82 h before its booking at the old rate, booked after the change: a lag beyond
+    // the channels' three days of webhook retries is no late callback (an authorisation
+    // captured later, where the channel takes its fee at the capture, or a wrong time), so the
+    // change does not explain it: an exception, no correction. Within 72 h (pi_day, 60 h) it
+    // still does.
+    void aLagOfDaysExplainsNothing_data() { addEngineRows(); }
+    void aLagOfDaysExplainsNothing()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        EngineFixture f(*dbs);
+        Scenario s(f);
+        f.clock.set(kChange + 12 * kHour);
+        s.paid("o-days", 20000, "pi_days");
+        s.paid("o-day", 20000, "pi_day");
+        s.importFees();
+        s.importStatement({charged("pi_days", 610, kChange - 70 * kHour),
+                           charged("pi_day", 610, kChange - 48 * kHour)},
+                          "lag.csv");
+        f.clock.set(kT0 + 8 * kDay);
+        const ReconcileReport r = s.reconcile();
+        QCOMPARE(r.autoFixed, 1);
+        QCOMPARE(r.opened, 1);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM discrepancies WHERE channel_txn_id = 'pi_days'"
+                         " AND kind = 'fee_mismatch' AND status = 'open' AND expected_minor = 620"
+                         " AND actual_minor = 610 AND rule_id IS NULL"),
+                 1);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM discrepancies WHERE channel_txn_id = 'pi_day'"
+                         " AND status = 'auto_fixed' AND rule_version = 2"),
+                 1);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM ledger_entries WHERE kind = 'fee_adjustment' AND"
+                         " channel_txn_id = 'pi_days'"),
+                 0);
+        for (const Finding &x : r.findings)
+            if (x.key.contains(QLatin1String("pi_days")))
+                QCOMPARE(x.detail, QStringLiteral("fee 6.10 USD instead of 6.20 USD (the channel's"
+                                                  " transaction time is more than 72 h before"
+                                                  " OncePay booked the capture: not explained by a"
+                                                  " fee change)"));
+    }
+
     // A channel and currency with fee schedules, none of them in force when OncePay booked
     // the capture: the fee cannot be judged, and that is an exception, not a match.
     void noScheduleAtCaptureIsAnException_data() { addEngineRows(); }
