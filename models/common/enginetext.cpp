@@ -244,6 +244,9 @@ const Template kTemplates[] = {
     {QT_TRANSLATE_NOOP("OncePay::EngineText", "a fix of amount 0 changes nothing"), ""},
     // Settings (services/settings/settingsservice.cpp).
     {QT_TRANSLATE_NOOP("OncePay::EngineText", "%1 (%2) may not be above %3 (%4)"), "cvcv"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "%1: [worker] backoff_base_ms (%2) may not be above backoff_max_ms (%3)"),
+     "tvv"},
     // The audit chain (services/audit/auditverifier.cpp, auditexporter.cpp).
     {QT_TRANSLATE_NOOP("OncePay::EngineText",
                        "the audit chain is broken: %1; nothing was exported (run `oncepay audit"
@@ -262,7 +265,25 @@ const Template kTemplates[] = {
                        " %2)"),
      "vv"},
     {QT_TRANSLATE_NOOP("OncePay::EngineText", "cannot create %1: %2"), "tt"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "checkpoint %1 (seq %2) cannot be checked: no seal public key"),
+     "vv"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "checkpoint %1 (seq %2) is signed by unknown key %3 (expected %4)"),
+     "vvcc"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "checkpoint %1 (seq %2) has a bad signature"), "vv"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "chain truncated: checkpoint %1 seals seq %2 but the chain ends at seq %3"
+                       " (rows %4..%2 are missing)"),
+     "vvvv"},
     // Staff accounts (services/auth/staffservice.cpp).
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "a display name may not contain control characters (such as a line break"
+                       " or a tab)"),
+     ""},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "a display name is at most %1 characters (this one has %2)"),
+     "vv"},
     {QT_TRANSLATE_NOOP("OncePay::EngineText",
                        "unknown role: a role is agent, finance, auditor or admin"),
      ""},

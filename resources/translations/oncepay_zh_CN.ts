@@ -4,208 +4,215 @@
 <context>
     <name>OncePay::AdminPage</name>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="91"/>
+        <location filename="../../views/admin/adminpage.cpp" line="130"/>
         <source>&lt;h2&gt;Administration&lt;/h2&gt;</source>
         <translation>&lt;h2&gt;系统管理&lt;/h2&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="92"/>
+        <location filename="../../views/admin/adminpage.cpp" line="131"/>
         <source>&amp;Refresh</source>
         <translation>刷新(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="102"/>
+        <location filename="../../views/admin/adminpage.cpp" line="141"/>
         <source>&amp;Add account…</source>
         <translation>添加账号(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="104"/>
+        <location filename="../../views/admin/adminpage.cpp" line="143"/>
         <source>&amp;Disable…</source>
         <translation>停用(&amp;D)…</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="106"/>
+        <location filename="../../views/admin/adminpage.cpp" line="145"/>
         <source>&amp;Enable…</source>
         <translation>启用(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="108"/>
+        <location filename="../../views/admin/adminpage.cpp" line="147"/>
         <source>Reset &amp;password…</source>
         <translation>重置密码(&amp;P)…</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="114"/>
+        <location filename="../../views/admin/adminpage.cpp" line="153"/>
         <source>Change &amp;role…</source>
         <translation>更改角色(&amp;R)…</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="140"/>
+        <location filename="../../views/admin/adminpage.cpp" line="179"/>
         <source>&amp;Change…</source>
         <translation>修改(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="147"/>
+        <location filename="../../views/admin/adminpage.cpp" line="186"/>
         <source>Every change needs a reason and is audited.</source>
         <translation>每次修改都需填写原因，并记入审计。</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="153"/>
+        <location filename="../../views/admin/adminpage.cpp" line="192"/>
         <source>Staff accounts</source>
         <translation>员工账号</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="154"/>
+        <location filename="../../views/admin/adminpage.cpp" line="193"/>
         <source>Operational settings</source>
         <translation>运营参数</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="232"/>
-        <location filename="../../views/admin/adminpage.cpp" line="303"/>
+        <location filename="../../views/admin/adminpage.cpp" line="278"/>
+        <location filename="../../views/admin/adminpage.cpp" line="350"/>
         <source>%1 is now %2.</source>
         <translation>%1 已改为 %2。</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="233"/>
+        <location filename="../../views/admin/adminpage.cpp" line="279"/>
         <source>Not changed: %1</source>
         <translation>未修改：%1</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="242"/>
+        <location filename="../../views/admin/adminpage.cpp" line="289"/>
         <source>Unknown role.</source>
         <translation>未知角色。</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="254"/>
+        <location filename="../../views/admin/adminpage.cpp" line="301"/>
+        <location filename="../../views/admin/adminpage.cpp" line="488"/>
         <source>Account %1 added.</source>
         <translation>已添加账号 %1。</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="255"/>
+        <location filename="../../views/admin/adminpage.cpp" line="302"/>
+        <location filename="../../views/admin/adminpage.cpp" line="491"/>
         <source>Not added: %1</source>
         <translation>未添加：%1</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="270"/>
+        <location filename="../../views/admin/adminpage.cpp" line="317"/>
         <source>Account %1 disabled.</source>
         <translation>已停用账号 %1。</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="271"/>
+        <location filename="../../views/admin/adminpage.cpp" line="318"/>
         <source>Not disabled: %1</source>
         <translation>未停用：%1</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="287"/>
+        <location filename="../../views/admin/adminpage.cpp" line="334"/>
         <source>Account %1 enabled.</source>
         <translation>已启用账号 %1。</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="288"/>
+        <location filename="../../views/admin/adminpage.cpp" line="335"/>
         <source>Not enabled: %1</source>
         <translation>未启用：%1</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="304"/>
+        <location filename="../../views/admin/adminpage.cpp" line="351"/>
         <source>Role not changed: %1</source>
         <translation>角色未更改：%1</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="347"/>
-        <location filename="../../views/admin/adminpage.cpp" line="376"/>
-        <location filename="../../views/admin/adminpage.cpp" line="436"/>
-        <location filename="../../views/admin/adminpage.cpp" line="461"/>
+        <location filename="../../views/admin/adminpage.cpp" line="394"/>
+        <location filename="../../views/admin/adminpage.cpp" line="423"/>
+        <location filename="../../views/admin/adminpage.cpp" line="531"/>
+        <location filename="../../views/admin/adminpage.cpp" line="556"/>
         <source>Why (audited)</source>
         <translation>原因（记入审计）</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="350"/>
+        <location filename="../../views/admin/adminpage.cpp" line="397"/>
         <source>Change the role of %1</source>
         <translation>更改 %1 的角色</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="378"/>
+        <location filename="../../views/admin/adminpage.cpp" line="425"/>
         <source>Change %1</source>
         <translation>修改 %1</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="379"/>
+        <location filename="../../views/admin/adminpage.cpp" line="426"/>
         <source>&amp;Value (%1 … %2):</source>
         <translation>值（%1 … %2）(&amp;V)：</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="351"/>
-        <location filename="../../views/admin/adminpage.cpp" line="380"/>
-        <location filename="../../views/admin/adminpage.cpp" line="439"/>
-        <location filename="../../views/admin/adminpage.cpp" line="464"/>
+        <location filename="../../views/admin/adminpage.cpp" line="398"/>
+        <location filename="../../views/admin/adminpage.cpp" line="427"/>
+        <location filename="../../views/admin/adminpage.cpp" line="534"/>
+        <location filename="../../views/admin/adminpage.cpp" line="559"/>
         <source>&amp;Reason:</source>
         <translation>原因(&amp;R)：</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="408"/>
+        <location filename="../../views/admin/adminpage.cpp" line="504"/>
         <source>Add a staff account</source>
         <translation>添加员工账号</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="409"/>
+        <location filename="../../views/admin/adminpage.cpp" line="505"/>
         <source>&amp;User name:</source>
         <translation>用户名(&amp;U)：</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="410"/>
+        <location filename="../../views/admin/adminpage.cpp" line="506"/>
         <source>&amp;Display name:</source>
         <translation>显示名称(&amp;D)：</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="351"/>
-        <location filename="../../views/admin/adminpage.cpp" line="411"/>
+        <location filename="../../views/admin/adminpage.cpp" line="398"/>
+        <location filename="../../views/admin/adminpage.cpp" line="507"/>
         <source>&amp;Role:</source>
         <translation>角色(&amp;R)：</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="412"/>
-        <location filename="../../views/admin/adminpage.cpp" line="492"/>
+        <location filename="../../views/admin/adminpage.cpp" line="475"/>
+        <source>Adding %1…</source>
+        <translation>正在添加 %1…</translation>
+    </message>
+    <message>
+        <location filename="../../views/admin/adminpage.cpp" line="508"/>
+        <location filename="../../views/admin/adminpage.cpp" line="587"/>
         <source>&amp;Password:</source>
         <translation>密码(&amp;P)：</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="413"/>
-        <location filename="../../views/admin/adminpage.cpp" line="492"/>
+        <location filename="../../views/admin/adminpage.cpp" line="509"/>
+        <location filename="../../views/admin/adminpage.cpp" line="587"/>
         <source>&amp;Again:</source>
         <translation>再次输入(&amp;A)：</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="416"/>
+        <location filename="../../views/admin/adminpage.cpp" line="513"/>
         <source>Type a user name.</source>
         <translation>请输入用户名。</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="418"/>
-        <location filename="../../views/admin/adminpage.cpp" line="495"/>
+        <location filename="../../views/admin/adminpage.cpp" line="515"/>
+        <location filename="../../views/admin/adminpage.cpp" line="590"/>
         <source>Type the password twice, the same both times.</source>
         <translation>请输入两次相同的密码。</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="439"/>
+        <location filename="../../views/admin/adminpage.cpp" line="534"/>
         <source>Disable %1</source>
         <translation>停用 %1</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="464"/>
+        <location filename="../../views/admin/adminpage.cpp" line="559"/>
         <source>Enable %1</source>
         <translation>启用 %1</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="491"/>
+        <location filename="../../views/admin/adminpage.cpp" line="586"/>
         <source>New password for %1</source>
         <translation>为 %1 设置新密码</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="511"/>
+        <location filename="../../views/admin/adminpage.cpp" line="606"/>
         <source>Password of %1 reset.</source>
         <translation>已重置 %1 的密码。</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="512"/>
+        <location filename="../../views/admin/adminpage.cpp" line="607"/>
         <source>Not reset: %1</source>
         <translation>未重置：%1</translation>
     </message>
@@ -213,224 +220,224 @@
 <context>
     <name>OncePay::ApprovalsPage</name>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="70"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="52"/>
         <source>&lt;h2&gt;Approvals&lt;/h2&gt;</source>
         <translation>&lt;h2&gt;审批&lt;/h2&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="73"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="55"/>
         <source>Waiting for approval</source>
         <translation>等待审批</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="74"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="56"/>
         <source>Decided</source>
         <translation>已决定</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="76"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="58"/>
         <source>All</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="79"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="61"/>
         <source>All kinds</source>
         <translation>全部类型</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="84"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="66"/>
         <source>&amp;Refresh</source>
         <translation>刷新(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="115"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="99"/>
         <source>Evidence: the order&apos;s history or the discrepancy</source>
         <translation>证据：订单历史或对账差异</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="116"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="100"/>
         <source>&amp;Approve…</source>
         <translation>批准(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="118"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="102"/>
         <source>Re&amp;ject…</source>
         <translation>驳回(&amp;J)…</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="120"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="104"/>
         <source>Open &amp;order</source>
         <translation>打开订单(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="136"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="120"/>
         <source>&lt;b&gt;Change&lt;/b&gt; (before → after)</source>
         <translation>&lt;b&gt;变更&lt;/b&gt;（之前 → 之后）</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="140"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="124"/>
         <source>&lt;b&gt;Evidence&lt;/b&gt;</source>
         <translation>&lt;b&gt;证据&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="163"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="147"/>
         <source>&amp;Show:</source>
         <translation>显示(&amp;S)：</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="167"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="151"/>
         <source>&amp;Kind:</source>
         <translation>类型(&amp;K)：</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/approvals/approvalspage.cpp" line="218"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="198"/>
         <source>%n proposal(s) shown.</source>
         <translation>
             <numerusform>显示 %n 条修复提议。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/approvals/approvalspage.cpp" line="220"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="200"/>
         <source>%n waiting for a decision.</source>
         <translation>
             <numerusform>%n 条等待决定。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/approvals/approvalspage.cpp" line="223"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="203"/>
         <source>%n of them are yours: another reviewer decides those.</source>
         <translation>
             <numerusform>其中 %n 条是您提出的：须由其他审核人决定。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="225"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="205"/>
         <source>Your role may read proposals but not decide them.</source>
         <translation>您的角色可以查看提议，但不能决定。</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="298"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="269"/>
         <source>Select a proposal to see its change and evidence.</source>
         <translation>选择一条提议以查看其变更和证据。</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="305"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="276"/>
         <source>&lt;b&gt;Fix #%1 — %2&lt;/b&gt; on %3&lt;br&gt;Proposed by %4 (%5) from %6, %7&lt;br&gt;Reason: %8 — %9&lt;br&gt;Status: %10 · approvals %11 of %12</source>
         <translation>&lt;b&gt;修复 #%1 — %2&lt;/b&gt;，对象 %3&lt;br&gt;由 %4（%5）于 %6 提出，%7&lt;br&gt;原因：%8 — %9&lt;br&gt;状态：%10 · 已批准 %11 / %12</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="317"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="288"/>
         <source>Bound to order version %1</source>
         <translation>绑定订单版本 %1</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="323"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="294"/>
         <source>This is your proposal: another finance reviewer must decide it.</source>
         <translation>这是您的提议：须由另一位财务审核人决定。</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="325"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="296"/>
         <source>Digest</source>
         <translation>摘要</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="331"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="302"/>
         <source>%1: %2 by %3 from %4%5</source>
         <translation>%1：%3 于 %4 %2%5</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="333"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="304"/>
         <source>approved</source>
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="333"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="304"/>
         <source>rejected</source>
         <translation>驳回</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="336"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="307"/>
         <source>No decisions yet.</source>
         <translation>尚无决定。</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="344"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="315"/>
         <source>Loading…</source>
         <translation>正在加载…</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="376"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="347"/>
         <source>Approve fix #%1</source>
         <translation>批准修复 #%1</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="379"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="350"/>
         <source>Optional comment (audited)</source>
         <translation>备注（可选，记入审计）</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="381"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="352"/>
         <source>&amp;Approve</source>
         <translation>批准(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="385"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="356"/>
         <source>You approve exactly this change (digest %1…). %2</source>
         <translation>您批准的正是此变更（摘要 %1…）。%2</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="388"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="359"/>
         <source>It is applied at once.</source>
         <translation>批准后立即执行。</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="389"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="360"/>
         <source>It needs one more approval from someone else.</source>
         <translation>还需要另一人批准。</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="393"/>
-        <location filename="../../views/approvals/approvalspage.cpp" line="425"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="364"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="396"/>
         <source>&amp;Comment:</source>
         <translation>备注(&amp;C)：</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="406"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="377"/>
         <source>Reject fix #%1</source>
         <translation>驳回修复 #%1</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="413"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="384"/>
         <source>Why (required, audited)</source>
         <translation>原因（必填，记入审计）</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="415"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="386"/>
         <source>Re&amp;ject</source>
         <translation>驳回(&amp;J)</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="424"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="395"/>
         <source>&amp;Reason:</source>
         <translation>原因(&amp;R)：</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="464"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="435"/>
         <source>Fix #%1 approved and applied.</source>
         <translation>修复 #%1 已批准并执行。</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="466"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="437"/>
         <source>Fix #%1 rejected.</source>
         <translation>修复 #%1 已驳回。</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="467"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="438"/>
         <source>Fix #%1 approved; it needs %2 more approval(s).</source>
         <translation>修复 #%1 已批准；还需要 %2 次批准。</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="473"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="444"/>
         <source>Fix #%1: %2</source>
         <translation>修复 #%1：%2</translation>
     </message>
@@ -1109,17 +1116,17 @@ hash      %2</translation>
         <translation>订单库：%1</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpagetasks.cpp" line="152"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="167"/>
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpagetasks.cpp" line="161"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="176"/>
         <source>Verifying the audit chain…</source>
         <translation>正在校验审计链…</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpagetasks.cpp" line="130"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="145"/>
         <source>%1 of %2 rows</source>
         <translation>%1 / %2 行</translation>
     </message>
@@ -1143,84 +1150,119 @@ hash      %2</translation>
         </translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpagetasks.cpp" line="87"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="57"/>
+        <source>altered</source>
+        <translation>篡改</translation>
+    </message>
+    <message>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="58"/>
+        <source>missing</source>
+        <translation>缺失</translation>
+    </message>
+    <message>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="59"/>
+        <source>reordered</source>
+        <translation>重排</translation>
+    </message>
+    <message>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="60"/>
+        <source>truncated</source>
+        <translation>截断</translation>
+    </message>
+    <message>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="61"/>
+        <source>seal does not match</source>
+        <translation>封印不符</translation>
+    </message>
+    <message>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="62"/>
+        <source>bad signature</source>
+        <translation>签名无效</translation>
+    </message>
+    <message>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="63"/>
+        <source>no public key</source>
+        <translation>无公钥</translation>
+    </message>
+    <message>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="102"/>
         <source>Row seq %1 is not among the rows the filter shows; clear the filter to see it.</source>
         <translation>序号 %1 的行不在当前筛选结果中；清除筛选条件即可看到。</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpagetasks.cpp" line="94"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="109"/>
         <source>Row seq %1 is further down than the %2 rows loaded; narrow the filter (From:, To:) to see it.</source>
         <translation>序号 %1 的行位于已加载的 %2 行之后；请缩小筛选范围（从：、到：）以查看。</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpagetasks.cpp" line="189"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="204"/>
         <source>&lt;b&gt;Not verified&lt;/b&gt;: %1</source>
         <translation>&lt;b&gt;未验证&lt;/b&gt;：%1</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpagetasks.cpp" line="196"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="211"/>
         <source>&lt;b&gt;The audit chain is broken&lt;/b&gt; at row seq %1 (%2): %3</source>
         <translation>&lt;b&gt;审计链已损坏&lt;/b&gt;，位于序号 %1 的行（%2）：%3</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpagetasks.cpp" line="201"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="216"/>
         <source>Verification cancelled after %1 of %2 rows.</source>
         <translation>已在 %2 行中的第 %1 行后取消校验。</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpagetasks.cpp" line="205"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="220"/>
         <source>&lt;b&gt;The audit chain is valid&lt;/b&gt;: %1 rows up to seq %2, %3 seal(s) verified; sealed up to seq %4, %5 row(s) after the last seal.</source>
         <translation>&lt;b&gt;审计链有效&lt;/b&gt;：%1 行，至序号 %2，已验证 %3 个封印；已封印至序号 %4，最后封印之后有 %5 行。</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpagetasks.cpp" line="213"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="228"/>
         <source>&lt;b&gt;The audit chain is valid&lt;/b&gt;: %1 rows up to seq %2; no seal yet.</source>
         <translation>&lt;b&gt;审计链有效&lt;/b&gt;：%1 行，至序号 %2；尚无封印。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/audit/audittrailpagetasks.cpp" line="218"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="233"/>
         <source>%n audited event(s) are not in the chain yet: they still wait in the outbox (oldest %1).</source>
         <translation>
             <numerusform>有 %n 个审计事件尚未进入哈希链：仍在发件箱中等待（最早 %1）。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpagetasks.cpp" line="239"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="254"/>
         <source>Export the audit trail</source>
         <translation>导出审计轨迹</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpagetasks.cpp" line="240"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="255"/>
         <source>%1 files (*.%2)</source>
         <translation>%1 文件 (*.%2)</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpagetasks.cpp" line="254"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="269"/>
         <source>Exporting to %1…</source>
         <translation>正在导出到 %1…</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpagetasks.cpp" line="281"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="296"/>
         <source>&lt;b&gt;Not exported&lt;/b&gt;: %1</source>
         <translation>&lt;b&gt;未导出&lt;/b&gt;：%1</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpagetasks.cpp" line="287"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="302"/>
         <source>Export cancelled; no file was written.</source>
         <translation>导出已取消；未写入任何文件。</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpagetasks.cpp" line="292"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="307"/>
         <source>Exported %1 row(s) to %2&lt;br&gt;Manifest: %3&lt;br&gt;SHA-256: &lt;tt&gt;%4&lt;/tt&gt;&lt;br&gt;Chain head seq %5%6</source>
         <translation>已导出 %1 行到 %2&lt;br&gt;清单：%3&lt;br&gt;SHA-256：&lt;tt&gt;%4&lt;/tt&gt;&lt;br&gt;链头序号 %5%6</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpagetasks.cpp" line="298"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="313"/>
         <source>, sealed at seq %1</source>
         <translation>，已封印于序号 %1</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpagetasks.cpp" line="299"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="314"/>
         <source>, not sealed yet</source>
         <translation>，尚未封印</translation>
     </message>
@@ -2305,272 +2347,307 @@ hash      %2</translation>
         <translation>%1（%2）不得大于 %3（%4）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="248"/>
+        <location filename="../../models/common/enginetext.cpp" line="247"/>
+        <source>%1: [worker] backoff_base_ms (%2) may not be above backoff_max_ms (%3)</source>
+        <translation>%1：[worker] backoff_base_ms（%2）不得大于 backoff_max_ms（%3）</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="251"/>
         <source>the audit chain is broken: %1; nothing was exported (run `oncepay audit verify` or Verify chain)</source>
         <translation>审计链已损坏：%1；未导出任何内容（请运行 `oncepay audit verify` 或“校验链”）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="252"/>
+        <location filename="../../models/common/enginetext.cpp" line="255"/>
         <source>row seq %1 was altered (its content does not match its hash; event %2)</source>
         <translation>序号 %1 的行被篡改（内容与其哈希不符；事件 %2）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="255"/>
+        <location filename="../../models/common/enginetext.cpp" line="258"/>
         <source>row seq %1 was altered (its content does not match its hash)</source>
         <translation>序号 %1 的行被篡改（内容与其哈希不符）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="258"/>
+        <location filename="../../models/common/enginetext.cpp" line="261"/>
         <source>row seq %1 is missing (next row found is seq %2)</source>
         <translation>序号 %1 的行缺失（找到的下一行是序号 %2）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="260"/>
+        <location filename="../../models/common/enginetext.cpp" line="263"/>
         <source>row seq %1 is reordered or relinked (its prev_hash is not the hash of seq %2)</source>
         <translation>序号 %1 的行被重排或重新链接（其 prev_hash 不是序号 %2 的哈希）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="264"/>
+        <location filename="../../models/common/enginetext.cpp" line="267"/>
         <source>cannot create %1: %2</source>
         <translation>无法创建 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="266"/>
+        <location filename="../../models/common/enginetext.cpp" line="268"/>
+        <source>checkpoint %1 (seq %2) cannot be checked: no seal public key</source>
+        <translation>检查点 %1（序号 %2）无法校验：没有封印公钥</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="271"/>
+        <source>checkpoint %1 (seq %2) is signed by unknown key %3 (expected %4)</source>
+        <translation>检查点 %1（序号 %2）由未知密钥 %3 签名（应为 %4）</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="274"/>
+        <source>checkpoint %1 (seq %2) has a bad signature</source>
+        <translation>检查点 %1（序号 %2）的签名无效</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="275"/>
+        <source>chain truncated: checkpoint %1 seals seq %2 but the chain ends at seq %3 (rows %4..%2 are missing)</source>
+        <translation>链被截断：检查点 %1 封印到序号 %2，但链止于序号 %3（序号 %4..%2 的行缺失）</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="280"/>
+        <source>a display name may not contain control characters (such as a line break or a tab)</source>
+        <translation>显示名称不得包含控制字符（如换行符或制表符）</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="284"/>
+        <source>a display name is at most %1 characters (this one has %2)</source>
+        <translation>显示名称最多 %1 个字符（当前为 %2 个）</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="287"/>
         <source>unknown role: a role is agent, finance, auditor or admin</source>
         <translation>未知角色：角色须为 agent（客服）、finance（财务）、auditor（审计）或 admin（管理员）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="269"/>
+        <location filename="../../models/common/enginetext.cpp" line="290"/>
         <source>there is no staff account by that name</source>
         <translation>没有该名称的员工账户</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="270"/>
+        <location filename="../../models/common/enginetext.cpp" line="291"/>
         <source>there is no staff account %1</source>
         <translation>没有员工账户 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="271"/>
+        <location filename="../../models/common/enginetext.cpp" line="292"/>
         <source>an administrator may not change their own role</source>
         <translation>管理员不能更改自己的角色</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="273"/>
+        <location filename="../../models/common/enginetext.cpp" line="294"/>
         <source>%1 already has the role %2</source>
         <translation>%1 已是%2角色</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="274"/>
+        <location filename="../../models/common/enginetext.cpp" line="295"/>
         <source>%1 is the last enabled administrator and keeps the role</source>
         <translation>%1 是最后一位启用的管理员，保留其角色</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="277"/>
+        <location filename="../../models/common/enginetext.cpp" line="298"/>
         <source>the staff account %1 was not changed</source>
         <translation>员工账户 %1 未更改</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="278"/>
+        <location filename="../../models/common/enginetext.cpp" line="299"/>
         <source>a reason is required</source>
         <translation>必须填写原因</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="279"/>
+        <location filename="../../models/common/enginetext.cpp" line="300"/>
         <source>an administrator may not disable their own account</source>
         <translation>管理员不能停用自己的账户</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="281"/>
+        <location filename="../../models/common/enginetext.cpp" line="302"/>
         <source>%1 is disabled already</source>
         <translation>%1 已是停用状态</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="282"/>
+        <location filename="../../models/common/enginetext.cpp" line="303"/>
         <source>%1 is enabled already</source>
         <translation>%1 已是启用状态</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="283"/>
+        <location filename="../../models/common/enginetext.cpp" line="304"/>
         <source>%1 is the last enabled administrator and stays enabled</source>
         <translation>%1 是最后一位启用的管理员，不能停用</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="287"/>
+        <location filename="../../models/common/enginetext.cpp" line="308"/>
         <source>%1 (%2) may not start a reconciliation run</source>
         <translation>%1（%2）无权启动对账运行</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="288"/>
+        <location filename="../../models/common/enginetext.cpp" line="309"/>
         <source>%1 (%2) may not %3: %4</source>
         <translation>%1（%2）无权%3：%4</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="289"/>
+        <location filename="../../models/common/enginetext.cpp" line="310"/>
         <source>%1 (%2) may not %3</source>
         <translation>%1（%2）无权%3</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="290"/>
+        <location filename="../../models/common/enginetext.cpp" line="311"/>
         <source>there is no such staff account</source>
         <translation>不存在该员工账户</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="291"/>
+        <location filename="../../models/common/enginetext.cpp" line="312"/>
         <source>the staff account has been disabled</source>
         <translation>该员工账户已被停用</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="292"/>
+        <location filename="../../models/common/enginetext.cpp" line="313"/>
         <source>the staff account&apos;s role is now %1</source>
         <translation>该员工账户的角色现为%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="294"/>
+        <location filename="../../models/common/enginetext.cpp" line="315"/>
         <source>the period ends before it starts</source>
         <translation>期间的结束早于开始</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="295"/>
+        <location filename="../../models/common/enginetext.cpp" line="316"/>
         <source>ops setting %1 is not a non-negative number</source>
         <translation>运营设置 %1 不是非负数</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="298"/>
+        <location filename="../../models/common/enginetext.cpp" line="319"/>
         <source>%1 takes a whole number from %2 to %3, not &apos;%4&apos;</source>
         <translation>%1 须为 %2 至 %3 之间的整数，而不是“%4”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="300"/>
+        <location filename="../../models/common/enginetext.cpp" line="321"/>
         <source>a settings change needs a reason</source>
         <translation>更改设置须填写原因</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="301"/>
+        <location filename="../../models/common/enginetext.cpp" line="322"/>
         <source>unknown setting &apos;%1&apos;</source>
         <translation>未知设置“%1”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="303"/>
+        <location filename="../../models/common/enginetext.cpp" line="324"/>
         <source>ops setting %1 is not a whole number from 0 to %2: &apos;%3&apos;</source>
         <translation>运营设置 %1 不是 0 到 %2 之间的整数：“%3”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="308"/>
+        <location filename="../../models/common/enginetext.cpp" line="329"/>
         <source>%1: t=&lt;unix seconds&gt;,v1=&lt;hex HMAC-SHA256 of &quot;t.body&quot; under a webhook signing secret&gt;; timestamp within the tolerance window</source>
         <translation>%1：t=&lt;Unix 秒&gt;,v1=&lt;用 webhook 签名密钥对 &quot;t.body&quot; 计算的十六进制 HMAC-SHA256&gt;；时间戳须在容差窗口内</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="312"/>
+        <location filename="../../models/common/enginetext.cpp" line="333"/>
         <source>%1: t=&lt;unix seconds&gt;,s=&lt;hex HMAC-SHA256 of &quot;t.body&quot; under a webhook secret&gt;; timestamp within the tolerance window</source>
         <translation>%1：t=&lt;Unix 秒&gt;,s=&lt;用 webhook 密钥对 &quot;t.body&quot; 计算的十六进制 HMAC-SHA256&gt;；时间戳须在容差窗口内</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="316"/>
+        <location filename="../../models/common/enginetext.cpp" line="337"/>
         <source>%1: v1,&lt;base64 HMAC-SHA256 of &quot;%2.%3.body&quot; under the relay&apos;s secret&gt; (Standard Webhooks); timestamp within the tolerance window</source>
         <translation>%1：v1,&lt;用中继密钥对 &quot;%2.%3.body&quot; 计算的 base64 HMAC-SHA256&gt;（Standard Webhooks）；时间戳须在容差窗口内</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="320"/>
+        <location filename="../../models/common/enginetext.cpp" line="341"/>
         <source>%1: base64 RSA-SHA256 (%2 SHA256withRSA) of &quot;%3|%4|webhook id|CRC32 of the body&quot;, verified with the configured PayPal certificate (cert_file, never fetched; %5 must be on paypal.com); transmission time within the tolerance window</source>
         <translation>%1：对 &quot;%3|%4|webhook id|消息体 CRC32&quot; 的 base64 RSA-SHA256（%2 SHA256withRSA），用配置的 PayPal 证书验证（cert_file，从不在线获取；%5 必须位于 paypal.com）；传输时间须在容差窗口内</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="327"/>
+        <location filename="../../models/common/enginetext.cpp" line="348"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="328"/>
+        <location filename="../../models/common/enginetext.cpp" line="349"/>
         <source>no &apos;%1&apos; signature matches</source>
         <translation>没有匹配的“%1”签名</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="329"/>
+        <location filename="../../models/common/enginetext.cpp" line="350"/>
         <source>no v1 signature matches</source>
         <translation>没有匹配的 v1 签名</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="330"/>
+        <location filename="../../models/common/enginetext.cpp" line="351"/>
         <source>signature does not verify with the configured certificate</source>
         <translation>签名无法用所配置的证书验证</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="333"/>
+        <location filename="../../models/common/enginetext.cpp" line="354"/>
         <source>signature header has no &apos;%1&apos; signature</source>
         <translation>签名头中没有“%1”签名</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="334"/>
+        <location filename="../../models/common/enginetext.cpp" line="355"/>
         <source>signature header is empty</source>
         <translation>签名头为空</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="335"/>
+        <location filename="../../models/common/enginetext.cpp" line="356"/>
         <source>signature header is malformed</source>
         <translation>签名头格式错误</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="336"/>
+        <location filename="../../models/common/enginetext.cpp" line="357"/>
         <source>signature header has a bad timestamp</source>
         <translation>签名头的时间戳无效</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="337"/>
+        <location filename="../../models/common/enginetext.cpp" line="358"/>
         <source>signature header has no timestamp</source>
         <translation>签名头缺少时间戳</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="338"/>
+        <location filename="../../models/common/enginetext.cpp" line="359"/>
         <source>signature timestamp is %1 s behind, outside the allowed window</source>
         <translation>签名时间戳落后 %1 秒，超出允许窗口</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="341"/>
+        <location filename="../../models/common/enginetext.cpp" line="362"/>
         <source>signature timestamp is %1 s ahead, outside the allowed window</source>
         <translation>签名时间戳超前 %1 秒，超出允许窗口</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="344"/>
+        <location filename="../../models/common/enginetext.cpp" line="365"/>
         <source>no webhook secret configured</source>
         <translation>未配置 webhook 密钥</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="345"/>
+        <location filename="../../models/common/enginetext.cpp" line="366"/>
         <source>no %1 header</source>
         <translation>缺少 %1 头</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="346"/>
+        <location filename="../../models/common/enginetext.cpp" line="367"/>
         <source>several %1 headers</source>
         <translation>存在多个 %1 头</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="442"/>
+        <location filename="../../models/common/enginetext.cpp" line="463"/>
         <source>read orders</source>
         <translation>查看订单</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="443"/>
+        <location filename="../../models/common/enginetext.cpp" line="464"/>
         <source>propose a fix</source>
         <translation>提议修复</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="444"/>
+        <location filename="../../models/common/enginetext.cpp" line="465"/>
         <source>approve or reject a fix</source>
         <translation>批准或驳回修复</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="445"/>
+        <location filename="../../models/common/enginetext.cpp" line="466"/>
         <source>read the audit trail</source>
         <translation>查看审计轨迹</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="446"/>
+        <location filename="../../models/common/enginetext.cpp" line="467"/>
         <source>manage staff accounts</source>
         <translation>管理员工账户</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="447"/>
+        <location filename="../../models/common/enginetext.cpp" line="468"/>
         <source>manage settings</source>
         <translation>管理设置</translation>
     </message>
@@ -3971,52 +4048,52 @@ hash      %2</translation>
         <translation>可用订单的任一编号进行搜索。</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="181"/>
+        <location filename="../../views/orders/orderpage.cpp" line="182"/>
         <source>&amp;Timeline</source>
         <translation>时间线(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="188"/>
+        <location filename="../../views/orders/orderpage.cpp" line="189"/>
         <source>Select a callback to see its body and headers as received.</source>
         <translation>选择一条回调，查看收到时的原始报文和请求头。</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="194"/>
+        <location filename="../../views/orders/orderpage.cpp" line="195"/>
         <source>&amp;Callbacks</source>
         <translation>回调(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="198"/>
+        <location filename="../../views/orders/orderpage.cpp" line="199"/>
         <source>&lt;b&gt;Payments&lt;/b&gt;</source>
         <translation>&lt;b&gt;支付记录&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="200"/>
+        <location filename="../../views/orders/orderpage.cpp" line="201"/>
         <source>&lt;b&gt;Ledger&lt;/b&gt;</source>
         <translation>&lt;b&gt;账本&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="202"/>
+        <location filename="../../views/orders/orderpage.cpp" line="203"/>
         <source>&lt;b&gt;Refunds due&lt;/b&gt;</source>
         <translation>&lt;b&gt;待退款&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="204"/>
+        <location filename="../../views/orders/orderpage.cpp" line="205"/>
         <source>&amp;Payments and ledger</source>
         <translation>支付与账本(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="205"/>
+        <location filename="../../views/orders/orderpage.cpp" line="206"/>
         <source>&amp;Requests</source>
         <translation>请求(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="207"/>
+        <location filename="../../views/orders/orderpage.cpp" line="208"/>
         <source>Purchase and &amp;logistics</source>
         <translation>采购与物流(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="214"/>
+        <location filename="../../views/orders/orderpage.cpp" line="215"/>
         <source>&amp;Audit rows</source>
         <translation>审计记录(&amp;A)</translation>
     </message>
@@ -4085,110 +4162,110 @@ hash      %2</translation>
         <translation>正在加载订单 %1……</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="350"/>
+        <location filename="../../views/orders/orderpage.cpp" line="336"/>
         <source>&lt;h3&gt;Order %1 — %2, version %3&lt;/h3&gt;</source>
         <translation>&lt;h3&gt;订单 %1 —— %2，版本 %3&lt;/h3&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="353"/>
+        <location filename="../../views/orders/orderpage.cpp" line="339"/>
         <source>Amount: %1</source>
         <translation>金额：%1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="354"/>
+        <location filename="../../views/orders/orderpage.cpp" line="340"/>
         <source>Customer: %1</source>
         <translation>客户：%1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="356"/>
+        <location filename="../../views/orders/orderpage.cpp" line="342"/>
         <source>Current attempt: %1 on %2</source>
         <translation>当前支付尝试：%1（%2）</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="358"/>
+        <location filename="../../views/orders/orderpage.cpp" line="344"/>
         <source>Transaction: %1</source>
         <translation>交易号：%1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="362"/>
+        <location filename="../../views/orders/orderpage.cpp" line="348"/>
         <source>Reason: %1</source>
         <translation>原因：%1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="367"/>
+        <location filename="../../views/orders/orderpage.cpp" line="353"/>
         <source>To refund: %1</source>
         <translation>待退款：%1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/orders/orderpage.cpp" line="373"/>
+        <location filename="../../views/orders/orderpage.cpp" line="359"/>
         <source>%n open reconciliation exception(s) (%1)</source>
         <translation>
             <numerusform>%n 个未结对账异常（%1）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="376"/>
+        <location filename="../../views/orders/orderpage.cpp" line="362"/>
         <source>Updated: %1</source>
         <translation>更新时间：%1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="394"/>
+        <location filename="../../views/orders/orderpage.cpp" line="380"/>
         <source>Path: %1</source>
         <translation>路径：%1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/orders/orderpage.cpp" line="398"/>
+        <location filename="../../views/orders/orderpage.cpp" line="384"/>
         <source>%n refused attempt(s)</source>
         <translation>
             <numerusform>%n 次被拒绝的尝试</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/orders/orderpage.cpp" line="413"/>
+        <location filename="../../views/orders/orderpage.cpp" line="399"/>
         <source>%n event(s) in the timeline.</source>
         <translation>
             <numerusform>时间线中共有 %n 个事件。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="422"/>
+        <location filename="../../views/orders/orderpage.cpp" line="408"/>
         <source>Export dossier</source>
         <translation>导出案卷</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="423"/>
+        <location filename="../../views/orders/orderpage.cpp" line="409"/>
         <source>PDF documents (*.pdf)</source>
         <translation>PDF 文档 (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="440"/>
+        <location filename="../../views/orders/orderpage.cpp" line="426"/>
         <source>Writing the dossier of order %1…</source>
         <translation>正在写入订单 %1 的案卷…</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="465"/>
+        <location filename="../../views/orders/orderpage.cpp" line="451"/>
         <source>The dossier was not exported: %1</source>
         <translation>案卷未导出：%1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/orders/orderpage.cpp" line="469"/>
+        <location filename="../../views/orders/orderpage.cpp" line="455"/>
         <source>Dossier saved to %1 (%n page(s), SHA-256 %2).</source>
         <translation>
             <numerusform>案卷已保存到 %1（%n 页，SHA-256 %2）。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="513"/>
+        <location filename="../../views/orders/orderpage.cpp" line="499"/>
         <source>Signature: verified by the gateway before the callback was stored.</source>
         <translation>签名：网关在存储该回调之前已验证。</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="514"/>
+        <location filename="../../views/orders/orderpage.cpp" line="500"/>
         <source>Signature: verified by the gateway before the callback was stored — %1</source>
         <translation>签名：网关在存储该回调之前已验证 —— %1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="517"/>
+        <location filename="../../views/orders/orderpage.cpp" line="503"/>
         <source>Callback %1 from %2
 %3
 Unsigned, wrongly signed or late requests are refused: only the refusal is recorded (reason, size, body hash), never the request.
@@ -4396,19 +4473,34 @@ Body:
         <translation>未测试：选项“%1”会携带机密信息。请从“选项”中删除它，并在“密码来源”中选择密码的来源。</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="224"/>
+        <location filename="../../views/connections/profileform.cpp" line="228"/>
         <source>Connecting to %1…</source>
         <translation>正在连接 %1…</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="234"/>
+        <location filename="../../views/connections/profileform.cpp" line="267"/>
         <source>Not reachable: %1</source>
         <translation>无法连接：%1</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="236"/>
-        <source>Connected. Driver %1, server %2, schema %3 of %4.</source>
-        <translation>已连接。驱动 %1，服务器 %2，模式版本 %3 / %4。</translation>
+        <location filename="../../views/connections/profileform.cpp" line="271"/>
+        <source>Connected to %1 (driver %2), but its schema, version %3, is newer than this console knows (%4): use the OncePay release that migrated it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/connections/profileform.cpp" line="279"/>
+        <source>Connected to %1 (driver %2), but the database has no OncePay schema yet: run `oncepay db migrate` to create it (version %3).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/connections/profileform.cpp" line="286"/>
+        <source>Connected to %1 (driver %2), but its schema is at version %3 and this console needs version %4: run `oncepay db migrate` before using it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../views/connections/profileform.cpp" line="294"/>
+        <source>Connected to %1 (driver %2); the schema is current (version %3).</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>

@@ -171,7 +171,10 @@ private Q_SLOTS:
         QVERIFY(page.detail()->toPlainText().startsWith(QStringLiteral("seq %1").arg(kBroken)) ||
                 page.detail()->toPlainText().contains(QString::number(kBroken)));
         const QString brokenLine = page.result()->text();
-        QVERIFY2(brokenLine.contains(QStringLiteral("seq %1").arg(kBroken)),
+        // The row it names, and what happened to it, in the page's language.
+        QVERIFY2(brokenLine.contains(lang == u"en"
+                                         ? QStringLiteral("seq %1 (altered)").arg(kBroken)
+                                         : QStringLiteral("序号 %1 的行（篡改）").arg(kBroken)),
                  qPrintable(brokenLine));
         shoot(&page, QStringLiteral("results-1-verify-broken-") + lang);
 
@@ -184,9 +187,13 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(failed.size() >= 1, 60000);
         QVERIFY(!QFile::exists(out.filePath(QStringLiteral("all.csv"))));
         QVERIFY(page.exportResult()->isVisible());
-        QVERIFY2(page.exportResult()->text().contains(QStringLiteral("seq %1").arg(kBroken)),
+        QVERIFY2(page.exportResult()->text().contains(
+                     (lang == u"en" ? QStringLiteral("seq %1") : QStringLiteral("序号 %1"))
+                         .arg(kBroken)),
                  qPrintable(page.exportResult()->text()));
-        QVERIFY2(page.exportResult()->text().contains(QStringLiteral("nothing was exported")),
+        QVERIFY2(page.exportResult()->text().contains(lang == u"en"
+                                                          ? QStringLiteral("nothing was exported")
+                                                          : QStringLiteral("未导出任何内容")),
                  qPrintable(page.exportResult()->text()));
         QCOMPARE(page.result()->text(), brokenLine);
         QTRY_VERIFY_WITH_TIMEOUT(counted.size() > countedBefore, 20000);

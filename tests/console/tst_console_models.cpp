@@ -319,6 +319,11 @@ private Q_SLOTS:
                      QStringLiteral("已付款待确认（版本 3）：金额 898.74 CNY 与订单金额 998.59 CNY "
                                     "不一致；等待人工处理"));
             QCOMPARE(Labels::engineText("paid at v4"), QStringLiteral("已支付（版本 4）"));
+            // A truncated chain, whose sentence names one row twice.
+            QCOMPARE(Labels::engineText("chain truncated: checkpoint 1 seals seq 18977 but the "
+                                        "chain ends at seq 18900 (rows 18901..18977 are missing)"),
+                     QStringLiteral("链被截断：检查点 1 封印到序号 18977，但链止于序号 18900"
+                                    "（序号 18901..18977 的行缺失）"));
             // A settings refusal and an export refused on a broken chain, as the services word
             // them (settingsservice.cpp, auditexporter.cpp).
             QCOMPARE(Labels::engineText("worker.backoff_base_ms (5000) may not be above "

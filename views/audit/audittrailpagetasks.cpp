@@ -50,6 +50,21 @@ std::unique_ptr<AuditExportWriter> writerFor(const QString &format)
     return std::make_unique<AuditCsvWriter>();
 }
 
+// What Verify found, in the reader's words (auditProblemKindName gives the code).
+QString problemKindWord(AuditProblem::Kind kind)
+{
+    switch (kind) {
+    case AuditProblem::Kind::Altered: return AuditTrailPage::tr("altered");
+    case AuditProblem::Kind::Missing: return AuditTrailPage::tr("missing");
+    case AuditProblem::Kind::Relinked: return AuditTrailPage::tr("reordered");
+    case AuditProblem::Kind::Truncated: return AuditTrailPage::tr("truncated");
+    case AuditProblem::Kind::SealMismatch: return AuditTrailPage::tr("seal does not match");
+    case AuditProblem::Kind::BadSignature: return AuditTrailPage::tr("bad signature");
+    case AuditProblem::Kind::NoPublicKey: return AuditTrailPage::tr("no public key");
+    }
+    return auditProblemKindName(kind);
+}
+
 } // namespace
 
 void AuditTrailPage::showBrokenRow(qint64 seq)
@@ -195,8 +210,8 @@ void AuditTrailPage::verifyChain()
             if (r->problem)
                 text = tr("<b>The audit chain is broken</b> at row seq %1 (%2): %3")
                            .arg(r->problem->seq)
-                           .arg(auditProblemKindName(r->problem->kind),
-                                r->problem->message.toHtmlEscaped());
+                           .arg(problemKindWord(r->problem->kind),
+                                Labels::engineText(r->problem->message).toHtmlEscaped());
             else if (r->cancelled)
                 text = tr("Verification cancelled after %1 of %2 rows.")
                            .arg(r->rowsChecked)
