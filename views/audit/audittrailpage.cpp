@@ -2,6 +2,7 @@
 
 #include "audit/audittrailmodel.h"
 #include "common/busyindicator.h"
+#include "common/columnfit.h"
 #include "common/errortext.h"
 #include "common/labels.h"
 #include "common/reasontext.h"
@@ -21,7 +22,6 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSplitter>
-#include <QStyledItemDelegate>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -30,19 +30,6 @@
 namespace OncePay {
 
 namespace {
-
-// Ids are told apart by their ends: a cut one keeps its start and its end.
-class AuditTrailMiddleElide : public QStyledItemDelegate {
-public:
-    using QStyledItemDelegate::QStyledItemDelegate;
-
-protected:
-    void initStyleOption(QStyleOptionViewItem *option, const QModelIndex &index) const override
-    {
-        QStyledItemDelegate::initStyleOption(option, index);
-        option->textElideMode = Qt::ElideMiddle;
-    }
-};
 
 constexpr int kPageRows = 200;
 // Loading up to the row Verify named (audittrailpagetasks.cpp): larger pages.
@@ -149,8 +136,9 @@ AuditTrailPage::AuditTrailPage(const AppConfig &config, const Actor &actor, QWid
             &AuditTrailPage::showDetail);
     for (int c : {int(AuditTrailModel::Entity), int(AuditTrailModel::Order),
                   int(AuditTrailModel::Callback)})
-        m_table->setItemDelegateForColumn(c, new AuditTrailMiddleElide(m_table));
-    m_table->viewport()->installEventFilter(this);
+        m_table->setItemDelegateForColumn(c, new TableMiddleElideDelegate(m_table)); // ids
+    m_fitter =
+        new TableColumnFitter(m_table, [this](const QList<int> &natural) { fitColumns(natural); });
     m_table->horizontalHeader()->setSectionResizeMode(AuditTrailModel::Reason,
                                                       QHeaderView::Stretch);
     m_detail = new QPlainTextEdit(this);
@@ -345,35 +333,30 @@ void AuditTrailPage::fetchPage(quint64 generation, qint64 afterSeq)
                 return;
             }
             m_model->appendPage(generation, *page);
-            if (m_model->rowCount() == int(page->rows.size())) {
-                m_table->resizeColumnsToContents();
-                m_natural.clear();
-                for (int c = 0; c < m_model->columnCount(); ++c)
-                    m_natural << m_table->horizontalHeader()->sectionSize(c);
-            }
+            if (m_model->rowCount() == int(page->rows.size()))
+                m_fitter->measure();
             // The table measures only the rows on screen, and seqs grow longer as pages come
             // (99, then 100): the Seq column is as wide as the last loaded row's seq.
-            if (m_natural.size() == m_model->columnCount() && m_model->rowCount() > 0) {
+            const QList<int> &natural = m_fitter->natural();
+            if (natural.size() == m_model->columnCount() && m_model->rowCount() > 0) {
                 const QModelIndex last =
                     m_model->index(m_model->rowCount() - 1, AuditTrailModel::Seq);
                 const int seqWidth =
                     m_table->sizeHintForIndex(last).width() + (m_table->showGrid() ? 1 : 0);
-                if (seqWidth > m_natural[AuditTrailModel::Seq]) {
-                    m_natural[AuditTrailModel::Seq] = seqWidth;
+                if (seqWidth > natural[AuditTrailModel::Seq]) {
+                    m_fitter->setNatural(AuditTrailModel::Seq, seqWidth);
                     m_table->horizontalHeader()->resizeSection(AuditTrailModel::Seq, seqWidth);
                 }
             }
-            fitColumns();
+            m_fitter->fit();
             Q_EMIT loaded(m_model->rowCount());
             if (m_seekSeq > 0)
                 continueSeek();
         });
 }
 
-void AuditTrailPage::fitColumns()
+void AuditTrailPage::fitColumns(const QList<int> &natural)
 {
-    if (m_natural.size() != m_model->columnCount())
-        return;
     // Reason (the last column) keeps at least a few words; Entity, Order and Callback (ids)
     // share what the other columns leave them, each at most its contents and cut in the middle
     // when there is less.
@@ -381,11 +364,11 @@ void AuditTrailPage::fitColumns()
     const QList<int> ids{AuditTrailModel::Entity, AuditTrailModel::Order,
                          AuditTrailModel::Callback};
     int others = 0, needed = 0;
-    for (int c = 0; c < m_natural.size(); ++c) {
+    for (int c = 0; c < natural.size(); ++c) {
         if (ids.contains(c))
-            needed += m_natural[c];
+            needed += natural[c];
         else if (c != AuditTrailModel::Reason)
-            others += m_natural[c];
+            others += natural[c];
     }
     QHeaderView *header = m_table->horizontalHeader();
     // (a stretched last section is never narrower than the header's default section size)
@@ -397,7 +380,7 @@ void AuditTrailPage::fitColumns()
     if (needed > room) {
         QList<int> widths;
         for (int c : ids)
-            widths << m_natural[c];
+            widths << natural[c];
         std::sort(widths.begin(), widths.end());
         int fixed = 0;
         for (qsizetype i = 0; i < widths.size(); ++i) {
@@ -410,14 +393,7 @@ void AuditTrailPage::fitColumns()
         }
     }
     for (int c : ids)
-        header->resizeSection(c, qMax(6 * chars, qMin(m_natural[c], cap)));
-}
-
-bool AuditTrailPage::eventFilter(QObject *watched, QEvent *event)
-{
-    if (event->type() == QEvent::Resize && watched == m_table->viewport())
-        fitColumns();
-    return QWidget::eventFilter(watched, event);
+        header->resizeSection(c, qMax(6 * chars, qMin(natural[c], cap)));
 }
 
 void AuditTrailPage::showDetail()

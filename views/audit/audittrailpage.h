@@ -30,6 +30,7 @@ namespace OncePay {
 
 class AuditTrailModel;
 class BusyIndicator;
+class TableColumnFitter;
 struct AuditFilter;
 struct AuditPage;
 
@@ -97,8 +98,7 @@ private:
     void showDetail();
     // The trail's columns in the width it has: Reason always on screen, taking what the others
     // leave; Entity, Order and Callback (long ids) cut in the middle first.
-    void fitColumns();
-    bool eventFilter(QObject *watched, QEvent *event) override;
+    void fitColumns(const QList<int> &natural); // the trail's rule (TableColumnFitter)
     void chooseExport(const QString &format);
     void startTask(QLabel *line, const QString &what);
     void showProgress(qint64 done, qint64 total);
@@ -129,7 +129,7 @@ private:
     QString m_verifyText;         // Verify's result, without a note on the row it named
     qint64 m_seekSeq = 0;         // the row being loaded to be shown; 0: none
     QTableView *m_table = nullptr;
-    QList<int> m_natural; // the trail's column widths from their contents
+    TableColumnFitter *m_fitter = nullptr; // the columns' widths from their contents
     QPlainTextEdit *m_detail = nullptr;
     AuditTaskHandle m_task;
     bool m_taskRunning = false;
