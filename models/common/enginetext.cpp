@@ -129,6 +129,21 @@ const Template kTemplates[] = {
     {QT_TRANSLATE_NOOP("OncePay::EngineText", "beyond the %1 ppm tolerance"), "v"},
     {QT_TRANSLATE_NOOP("OncePay::EngineText", "no fee schedule change explains it"), ""},
     {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "the settlement line's transaction time precedes every fee schedule: judged"
+                       " at captured_at"),
+     ""},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "the channel's transaction time is after OncePay booked the capture: judged"
+                       " at captured_at"),
+     ""},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "the channel's transaction time is more than %1 h before OncePay booked the"
+                       " capture: not explained by a fee change"),
+     "v"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "fee %1: no fee schedule was in force at captured_at"),
+     "t"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
                        "the settlement line has no transaction time: judged at captured_at"),
      ""},
     // A fix (services/fixes/fixtargets.cpp).

@@ -60,7 +60,7 @@
     </message>
     <message>
         <location filename="../../views/admin/adminpage.cpp" line="278"/>
-        <location filename="../../views/admin/adminpage.cpp" line="350"/>
+        <location filename="../../views/admin/adminpage.cpp" line="328"/>
         <source>%1 is now %2.</source>
         <translation>%1 已改为 %2。</translation>
     </message>
@@ -70,149 +70,142 @@
         <translation>未修改：%1</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="289"/>
-        <source>Unknown role.</source>
-        <translation>未知角色。</translation>
-    </message>
-    <message>
-        <location filename="../../views/admin/adminpage.cpp" line="301"/>
-        <location filename="../../views/admin/adminpage.cpp" line="488"/>
+        <location filename="../../views/admin/adminpage.cpp" line="466"/>
         <source>Account %1 added.</source>
         <translation>已添加账号 %1。</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="302"/>
-        <location filename="../../views/admin/adminpage.cpp" line="491"/>
+        <location filename="../../views/admin/adminpage.cpp" line="469"/>
         <source>Not added: %1</source>
         <translation>未添加：%1</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="317"/>
+        <location filename="../../views/admin/adminpage.cpp" line="295"/>
         <source>Account %1 disabled.</source>
         <translation>已停用账号 %1。</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="318"/>
+        <location filename="../../views/admin/adminpage.cpp" line="296"/>
         <source>Not disabled: %1</source>
         <translation>未停用：%1</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="334"/>
+        <location filename="../../views/admin/adminpage.cpp" line="312"/>
         <source>Account %1 enabled.</source>
         <translation>已启用账号 %1。</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="335"/>
+        <location filename="../../views/admin/adminpage.cpp" line="313"/>
         <source>Not enabled: %1</source>
         <translation>未启用：%1</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="351"/>
+        <location filename="../../views/admin/adminpage.cpp" line="329"/>
         <source>Role not changed: %1</source>
         <translation>角色未更改：%1</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="394"/>
-        <location filename="../../views/admin/adminpage.cpp" line="423"/>
-        <location filename="../../views/admin/adminpage.cpp" line="531"/>
-        <location filename="../../views/admin/adminpage.cpp" line="556"/>
+        <location filename="../../views/admin/adminpage.cpp" line="372"/>
+        <location filename="../../views/admin/adminpage.cpp" line="401"/>
+        <location filename="../../views/admin/adminpage.cpp" line="509"/>
+        <location filename="../../views/admin/adminpage.cpp" line="534"/>
         <source>Why (audited)</source>
         <translation>原因（记入审计）</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="397"/>
+        <location filename="../../views/admin/adminpage.cpp" line="375"/>
         <source>Change the role of %1</source>
         <translation>更改 %1 的角色</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="425"/>
+        <location filename="../../views/admin/adminpage.cpp" line="403"/>
         <source>Change %1</source>
         <translation>修改 %1</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="426"/>
+        <location filename="../../views/admin/adminpage.cpp" line="404"/>
         <source>&amp;Value (%1 … %2):</source>
         <translation>值（%1 … %2）(&amp;V)：</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="398"/>
-        <location filename="../../views/admin/adminpage.cpp" line="427"/>
-        <location filename="../../views/admin/adminpage.cpp" line="534"/>
-        <location filename="../../views/admin/adminpage.cpp" line="559"/>
+        <location filename="../../views/admin/adminpage.cpp" line="376"/>
+        <location filename="../../views/admin/adminpage.cpp" line="405"/>
+        <location filename="../../views/admin/adminpage.cpp" line="512"/>
+        <location filename="../../views/admin/adminpage.cpp" line="537"/>
         <source>&amp;Reason:</source>
         <translation>原因(&amp;R)：</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="504"/>
+        <location filename="../../views/admin/adminpage.cpp" line="482"/>
         <source>Add a staff account</source>
         <translation>添加员工账号</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="505"/>
+        <location filename="../../views/admin/adminpage.cpp" line="483"/>
         <source>&amp;User name:</source>
         <translation>用户名(&amp;U)：</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="506"/>
+        <location filename="../../views/admin/adminpage.cpp" line="484"/>
         <source>&amp;Display name:</source>
         <translation>显示名称(&amp;D)：</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="398"/>
-        <location filename="../../views/admin/adminpage.cpp" line="507"/>
+        <location filename="../../views/admin/adminpage.cpp" line="376"/>
+        <location filename="../../views/admin/adminpage.cpp" line="485"/>
         <source>&amp;Role:</source>
         <translation>角色(&amp;R)：</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="475"/>
+        <location filename="../../views/admin/adminpage.cpp" line="453"/>
         <source>Adding %1…</source>
         <translation>正在添加 %1…</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="508"/>
-        <location filename="../../views/admin/adminpage.cpp" line="587"/>
+        <location filename="../../views/admin/adminpage.cpp" line="486"/>
+        <location filename="../../views/admin/adminpage.cpp" line="565"/>
         <source>&amp;Password:</source>
         <translation>密码(&amp;P)：</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="509"/>
-        <location filename="../../views/admin/adminpage.cpp" line="587"/>
+        <location filename="../../views/admin/adminpage.cpp" line="487"/>
+        <location filename="../../views/admin/adminpage.cpp" line="565"/>
         <source>&amp;Again:</source>
         <translation>再次输入(&amp;A)：</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="513"/>
+        <location filename="../../views/admin/adminpage.cpp" line="491"/>
         <source>Type a user name.</source>
         <translation>请输入用户名。</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="515"/>
-        <location filename="../../views/admin/adminpage.cpp" line="590"/>
+        <location filename="../../views/admin/adminpage.cpp" line="493"/>
+        <location filename="../../views/admin/adminpage.cpp" line="568"/>
         <source>Type the password twice, the same both times.</source>
         <translation>请输入两次相同的密码。</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="534"/>
+        <location filename="../../views/admin/adminpage.cpp" line="512"/>
         <source>Disable %1</source>
         <translation>停用 %1</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="559"/>
+        <location filename="../../views/admin/adminpage.cpp" line="537"/>
         <source>Enable %1</source>
         <translation>启用 %1</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="586"/>
+        <location filename="../../views/admin/adminpage.cpp" line="564"/>
         <source>New password for %1</source>
         <translation>为 %1 设置新密码</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="606"/>
+        <location filename="../../views/admin/adminpage.cpp" line="584"/>
         <source>Password of %1 reset.</source>
         <translation>已重置 %1 的密码。</translation>
     </message>
     <message>
-        <location filename="../../views/admin/adminpage.cpp" line="607"/>
+        <location filename="../../views/admin/adminpage.cpp" line="585"/>
         <source>Not reset: %1</source>
         <translation>未重置：%1</translation>
     </message>
@@ -868,189 +861,189 @@
 <context>
     <name>OncePay::AuditTrailPage</name>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="70"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="57"/>
         <source>&lt;h2&gt;Audit trail&lt;/h2&gt;</source>
         <translation>&lt;h2&gt;审计轨迹&lt;/h2&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="80"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="67"/>
         <source>2026-11-01 or 2026-11-01T09:00Z</source>
         <translation>2026-11-01 或 2026-11-01T09:00Z</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="81"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="68"/>
         <source>before this time (UTC)</source>
         <translation>早于此时间（UTC）</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="82"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="69"/>
         <source>user name or worker</source>
         <translation>用户名或工作进程</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="83"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="70"/>
         <source>order.transition or order.*</source>
         <translation>order.transition 或 order.*</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="84"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="71"/>
         <source>order id</source>
         <translation>订单号</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="85"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="72"/>
         <source>callback id</source>
         <translation>回调号</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="86"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="73"/>
         <source>kind, or kind:id</source>
         <translation>类型，或 类型:编号</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="87"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="74"/>
         <source>&amp;Apply</source>
         <translation>应用(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="91"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="78"/>
         <source>&amp;Verify chain</source>
         <translation>校验链(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="93"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="80"/>
         <source>Check every row&apos;s hash, the sequence and the signed seals</source>
         <translation>检查每一行的哈希、序号连续性和签名封印</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="95"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="82"/>
         <source>&amp;Export</source>
         <translation>导出(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="97"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="84"/>
         <source>Export what the filter shows, with a manifest beside the file</source>
         <translation>导出筛选结果，并在文件旁附带清单</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="99"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="86"/>
         <source>CSV (spreadsheets)…</source>
         <translation>CSV（电子表格）…</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="101"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="88"/>
         <source>JSON (tools, hashes recomputable)…</source>
         <translation>JSON（工具用，可重算哈希）…</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="103"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="90"/>
         <source>PDF report for auditors…</source>
         <translation>审计员 PDF 报告…</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="106"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="93"/>
         <source>&amp;Cancel</source>
         <translation>取消(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="142"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="129"/>
         <source>Enter or double-click opens the order</source>
         <translation>按回车或双击打开订单</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="159"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="147"/>
         <source>Select a row to see what changed</source>
         <translation>选择一行查看变更内容</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="170"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="158"/>
         <source>&amp;From:</source>
         <translation>从(&amp;F)：</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="171"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="159"/>
         <source>&amp;To:</source>
         <translation>到(&amp;T)：</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="172"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="160"/>
         <source>Ac&amp;tor:</source>
         <translation>操作者(&amp;T)：</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="173"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="161"/>
         <source>Actio&amp;n:</source>
         <translation>动作(&amp;N)：</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="174"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="162"/>
         <source>&amp;Order:</source>
         <translation>订单(&amp;O)：</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="175"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="163"/>
         <source>Call&amp;back:</source>
         <translation>回调(&amp;B)：</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="176"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="164"/>
         <source>E&amp;ntity:</source>
         <translation>实体(&amp;N)：</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="210"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="198"/>
         <source>“%1” is not a time. Use 2026-11-01, 2026-11-01T09:00Z or epoch milliseconds.</source>
         <translation>“%1”不是时间。请使用 2026-11-01、2026-11-01T09:00Z 或纪元毫秒数。</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="244"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="232"/>
         <source>Loading…</source>
         <translation>正在加载…</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="431"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="407"/>
         <source>seq %1 · event %2
 </source>
         <translation>序号 %1 · 事件 %2
 </translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="432"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="408"/>
         <source>occurred %1 (UTC), recorded %2 (UTC)
 </source>
         <translation>发生于 %1（UTC），记录于 %2（UTC）
 </translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="435"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="411"/>
         <source>%1 (%2) · %3 · %4 %5
 </source>
         <translation>%1（%2）· %3 · %4 %5
 </translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="437"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="413"/>
         <source>order %1 · callback %2
 </source>
         <translation>订单 %1 · 回调 %2
 </translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="444"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="420"/>
         <source>reason: %1
 </source>
         <translation>原因：%1
 </translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="446"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="422"/>
         <source>reason as stored: %1
 </source>
         <translation>存储的原因：%1
 </translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="449"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="425"/>
         <source>
 before:
 %1
@@ -1067,7 +1060,7 @@ after:
 </translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="450"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="426"/>
         <source>
 prev_hash %1
 hash      %2</source>
@@ -1076,42 +1069,42 @@ prev_hash %1
 hash      %2</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="470"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="446"/>
         <source>The audit database has an older schema; run `oncepay db migrate`.</source>
         <translation>审计库的架构版本较旧；请运行 `oncepay db migrate`。</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="471"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="447"/>
         <source>The orders database has an older schema; run `oncepay db migrate`.</source>
         <translation>订单库的架构版本较旧；请运行 `oncepay db migrate`。</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="475"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="451"/>
         <source>The audit database was created by a newer OncePay. Upgrade this console before using it.</source>
         <translation>审计库由更新版本的 OncePay 创建。请先升级本控制台再使用。</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="477"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="453"/>
         <source>The orders database was created by a newer OncePay. Upgrade this console before using it.</source>
         <translation>订单库由更新版本的 OncePay 创建。请先升级本控制台再使用。</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="481"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="457"/>
         <source>The audit database cannot be reached. It will be tried again on the next refresh.</source>
         <translation>无法连接审计库。下次刷新时将重试。</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="483"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="459"/>
         <source>The orders database cannot be reached. It will be tried again on the next refresh.</source>
         <translation>无法连接订单库。下次刷新时将重试。</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="487"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="463"/>
         <source>Audit database: %1</source>
         <translation>审计库：%1</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="488"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="464"/>
         <source>Orders database: %1</source>
         <translation>订单库：%1</translation>
     </message>
@@ -1131,19 +1124,19 @@ hash      %2</translation>
         <translation>%1 / %2 行</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/audit/audittrailpage.cpp" line="262"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="250"/>
         <source>%n row(s) in the audit database match: %1.</source>
         <translation>
             <numerusform>审计库中有 %n 行符合：%1。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="294"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="282"/>
         <source>Whether audited events are still waiting to be shipped into the audit database is not known: %1</source>
         <translation>无法确定是否仍有审计事件等待送入审计库：%1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/audit/audittrailpage.cpp" line="305"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="293"/>
         <source>%n audited event(s) are not yet in the audit database (oldest %1); they are shipped by the workers or &lt;tt&gt;oncepay audit ship&lt;/tt&gt;.</source>
         <translation>
             <numerusform>有 %n 个审计事件尚未进入审计库（最早 %1）；由工作进程或 &lt;tt&gt;oncepay audit ship&lt;/tt&gt; 送入。</numerusform>
@@ -2253,571 +2246,591 @@ hash      %2</translation>
     </message>
     <message>
         <location filename="../../models/common/enginetext.cpp" line="131"/>
+        <source>the settlement line&apos;s transaction time precedes every fee schedule: judged at captured_at</source>
+        <translation>结算行的交易时间早于所有费率表：按 captured_at 判定</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="135"/>
+        <source>the channel&apos;s transaction time is after OncePay booked the capture: judged at captured_at</source>
+        <translation>渠道交易时间晚于 OncePay 记入收款的时间：按 captured_at 判定</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="139"/>
+        <source>the channel&apos;s transaction time is more than %1 h before OncePay booked the capture: not explained by a fee change</source>
+        <translation>渠道交易时间比 OncePay 记入收款早 %1 小时以上：不能以费率变更解释</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="143"/>
+        <source>fee %1: no fee schedule was in force at captured_at</source>
+        <translation>手续费 %1：captured_at 时没有生效的费率表</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="146"/>
         <source>the settlement line has no transaction time: judged at captured_at</source>
         <translation>结算行没有交易时间：按 captured_at 判定</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="135"/>
+        <location filename="../../models/common/enginetext.cpp" line="150"/>
         <source>resolved by a manual fix</source>
         <translation>已通过人工修复解决</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="137"/>
+        <location filename="../../models/common/enginetext.cpp" line="152"/>
         <source>%1 proposed (%2: %3)</source>
         <translation>已提议修复“%1”（%2：%3）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="138"/>
+        <location filename="../../models/common/enginetext.cpp" line="153"/>
         <source>%1 approved: %2</source>
         <translation>修复“%1”已批准：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="139"/>
+        <location filename="../../models/common/enginetext.cpp" line="154"/>
         <source>%1 approved</source>
         <translation>修复“%1”已批准</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="140"/>
+        <location filename="../../models/common/enginetext.cpp" line="155"/>
         <source>%1 rejected: %2</source>
         <translation>修复“%1”已驳回：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="141"/>
+        <location filename="../../models/common/enginetext.cpp" line="156"/>
         <source>%1 rejected</source>
         <translation>修复“%1”已驳回</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="142"/>
+        <location filename="../../models/common/enginetext.cpp" line="157"/>
         <source>%1 applied</source>
         <translation>修复“%1”已执行</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="143"/>
+        <location filename="../../models/common/enginetext.cpp" line="158"/>
         <source>%1 failed: %2</source>
         <translation>修复“%1”执行失败：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="145"/>
+        <location filename="../../models/common/enginetext.cpp" line="160"/>
         <source>message %1 (%2 %3): %4 after %5 attempt(s), received %6, last change %7</source>
         <translation>消息 %1（%2 %3）：尝试 %5 次后为“%4”，接收于 %6，最后变更于 %7</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="148"/>
+        <location filename="../../models/common/enginetext.cpp" line="163"/>
         <source>  last error: %1</source>
         <translation>  最近错误：%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="157"/>
+        <location filename="../../models/common/enginetext.cpp" line="172"/>
         <source>order %1 does not exist (yet): a callback for it cannot be applied</source>
         <translation>订单 %1（尚）不存在：无法应用针对它的回调</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="175"/>
+        <location filename="../../models/common/enginetext.cpp" line="190"/>
         <source>  v%1 %2 → %3 by %4 (%5 %6) %7</source>
         <translation>  版本 %1：%2 → %3，操作者 %4（%5 %6）%7</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="176"/>
+        <location filename="../../models/common/enginetext.cpp" line="191"/>
         <source>  refused: %1</source>
         <translation>  被拒绝：%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="177"/>
+        <location filename="../../models/common/enginetext.cpp" line="192"/>
         <source>period %1, bound to %2</source>
         <translation>账期 %1，绑定于 %2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="178"/>
+        <location filename="../../models/common/enginetext.cpp" line="193"/>
         <source>  %1</source>
         <translation>  %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="213"/>
+        <location filename="../../models/common/enginetext.cpp" line="228"/>
         <source>message %1 is processing under a lease that ended %2 ms ago, within the clock-skew allowance of %3 ms (fixes.lease_skew_ms); %4 takes it once its lease is past its end by more than that</source>
         <translation>消息 %1 正在处理中，其租约已于 %2 毫秒前结束，仍在时钟偏差容许范围 %3 毫秒（fixes.lease_skew_ms）之内；须待租约结束超过该时长后方可%4</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="218"/>
+        <location filename="../../models/common/enginetext.cpp" line="233"/>
         <source>message %1 is processing under a lease that ended; without a valid clock-skew allowance (fixes.lease_skew_ms) it is not judged expired</source>
         <translation>消息 %1 正在处理中，其租约已结束；由于时钟偏差容许值（fixes.lease_skew_ms）无效，不判定租约已过期</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="246"/>
+        <location filename="../../models/common/enginetext.cpp" line="261"/>
         <source>%1 (%2) may not be above %3 (%4)</source>
         <translation>%1（%2）不得大于 %3（%4）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="247"/>
+        <location filename="../../models/common/enginetext.cpp" line="262"/>
         <source>%1: [worker] backoff_base_ms (%2) may not be above backoff_max_ms (%3)</source>
         <translation>%1：[worker] backoff_base_ms（%2）不得大于 backoff_max_ms（%3）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="251"/>
+        <location filename="../../models/common/enginetext.cpp" line="266"/>
         <source>the audit chain is broken: %1; nothing was exported (run `oncepay audit verify` or Verify chain)</source>
         <translation>审计链已损坏：%1；未导出任何内容（请运行 `oncepay audit verify` 或“校验链”）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="255"/>
+        <location filename="../../models/common/enginetext.cpp" line="270"/>
         <source>row seq %1 was altered (its content does not match its hash; event %2)</source>
         <translation>序号 %1 的行被篡改（内容与其哈希不符；事件 %2）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="258"/>
+        <location filename="../../models/common/enginetext.cpp" line="273"/>
         <source>row seq %1 was altered (its content does not match its hash)</source>
         <translation>序号 %1 的行被篡改（内容与其哈希不符）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="261"/>
+        <location filename="../../models/common/enginetext.cpp" line="276"/>
         <source>row seq %1 is missing (next row found is seq %2)</source>
         <translation>序号 %1 的行缺失（找到的下一行是序号 %2）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="263"/>
+        <location filename="../../models/common/enginetext.cpp" line="278"/>
         <source>row seq %1 is reordered or relinked (its prev_hash is not the hash of seq %2)</source>
         <translation>序号 %1 的行被重排或重新链接（其 prev_hash 不是序号 %2 的哈希）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="267"/>
+        <location filename="../../models/common/enginetext.cpp" line="282"/>
         <source>cannot create %1: %2</source>
         <translation>无法创建 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="268"/>
+        <location filename="../../models/common/enginetext.cpp" line="283"/>
         <source>checkpoint %1 (seq %2) cannot be checked: no seal public key</source>
         <translation>检查点 %1（序号 %2）无法校验：没有封印公钥</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="271"/>
+        <location filename="../../models/common/enginetext.cpp" line="286"/>
         <source>checkpoint %1 (seq %2) is signed by unknown key %3 (expected %4)</source>
         <translation>检查点 %1（序号 %2）由未知密钥 %3 签名（应为 %4）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="274"/>
+        <location filename="../../models/common/enginetext.cpp" line="289"/>
         <source>checkpoint %1 (seq %2) has a bad signature</source>
         <translation>检查点 %1（序号 %2）的签名无效</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="275"/>
+        <location filename="../../models/common/enginetext.cpp" line="290"/>
         <source>chain truncated: checkpoint %1 seals seq %2 but the chain ends at seq %3 (rows %4..%2 are missing)</source>
         <translation>链被截断：检查点 %1 封印到序号 %2，但链止于序号 %3（序号 %4..%2 的行缺失）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="280"/>
+        <location filename="../../models/common/enginetext.cpp" line="295"/>
         <source>a display name may not contain control characters (such as a line break or a tab)</source>
         <translation>显示名称不得包含控制字符（如换行符或制表符）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="284"/>
+        <location filename="../../models/common/enginetext.cpp" line="299"/>
         <source>a display name is at most %1 characters (this one has %2)</source>
         <translation>显示名称最多 %1 个字符（当前为 %2 个）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="287"/>
+        <location filename="../../models/common/enginetext.cpp" line="302"/>
         <source>unknown role: a role is agent, finance, auditor or admin</source>
         <translation>未知角色：角色须为 agent（客服）、finance（财务）、auditor（审计）或 admin（管理员）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="290"/>
+        <location filename="../../models/common/enginetext.cpp" line="305"/>
         <source>there is no staff account by that name</source>
         <translation>没有该名称的员工账户</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="291"/>
+        <location filename="../../models/common/enginetext.cpp" line="306"/>
         <source>there is no staff account %1</source>
         <translation>没有员工账户 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="292"/>
+        <location filename="../../models/common/enginetext.cpp" line="307"/>
         <source>an administrator may not change their own role</source>
         <translation>管理员不能更改自己的角色</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="294"/>
+        <location filename="../../models/common/enginetext.cpp" line="309"/>
         <source>%1 already has the role %2</source>
         <translation>%1 已是%2角色</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="295"/>
+        <location filename="../../models/common/enginetext.cpp" line="310"/>
         <source>%1 is the last enabled administrator and keeps the role</source>
         <translation>%1 是最后一位启用的管理员，保留其角色</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="298"/>
+        <location filename="../../models/common/enginetext.cpp" line="313"/>
         <source>the staff account %1 was not changed</source>
         <translation>员工账户 %1 未更改</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="299"/>
+        <location filename="../../models/common/enginetext.cpp" line="314"/>
         <source>a reason is required</source>
         <translation>必须填写原因</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="300"/>
+        <location filename="../../models/common/enginetext.cpp" line="315"/>
         <source>an administrator may not disable their own account</source>
         <translation>管理员不能停用自己的账户</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="302"/>
+        <location filename="../../models/common/enginetext.cpp" line="317"/>
         <source>%1 is disabled already</source>
         <translation>%1 已是停用状态</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="303"/>
+        <location filename="../../models/common/enginetext.cpp" line="318"/>
         <source>%1 is enabled already</source>
         <translation>%1 已是启用状态</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="304"/>
+        <location filename="../../models/common/enginetext.cpp" line="319"/>
         <source>%1 is the last enabled administrator and stays enabled</source>
         <translation>%1 是最后一位启用的管理员，不能停用</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="308"/>
+        <location filename="../../models/common/enginetext.cpp" line="323"/>
         <source>%1 (%2) may not start a reconciliation run</source>
         <translation>%1（%2）无权启动对账运行</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="309"/>
+        <location filename="../../models/common/enginetext.cpp" line="324"/>
         <source>%1 (%2) may not %3: %4</source>
         <translation>%1（%2）无权%3：%4</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="310"/>
+        <location filename="../../models/common/enginetext.cpp" line="325"/>
         <source>%1 (%2) may not %3</source>
         <translation>%1（%2）无权%3</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="311"/>
+        <location filename="../../models/common/enginetext.cpp" line="326"/>
         <source>there is no such staff account</source>
         <translation>不存在该员工账户</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="312"/>
+        <location filename="../../models/common/enginetext.cpp" line="327"/>
         <source>the staff account has been disabled</source>
         <translation>该员工账户已被停用</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="313"/>
+        <location filename="../../models/common/enginetext.cpp" line="328"/>
         <source>the staff account&apos;s role is now %1</source>
         <translation>该员工账户的角色现为%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="315"/>
+        <location filename="../../models/common/enginetext.cpp" line="330"/>
         <source>the period ends before it starts</source>
         <translation>期间的结束早于开始</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="316"/>
+        <location filename="../../models/common/enginetext.cpp" line="331"/>
         <source>ops setting %1 is not a non-negative number</source>
         <translation>运营设置 %1 不是非负数</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="319"/>
+        <location filename="../../models/common/enginetext.cpp" line="334"/>
         <source>%1 takes a whole number from %2 to %3, not &apos;%4&apos;</source>
         <translation>%1 须为 %2 至 %3 之间的整数，而不是“%4”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="321"/>
+        <location filename="../../models/common/enginetext.cpp" line="336"/>
         <source>a settings change needs a reason</source>
         <translation>更改设置须填写原因</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="322"/>
+        <location filename="../../models/common/enginetext.cpp" line="337"/>
         <source>unknown setting &apos;%1&apos;</source>
         <translation>未知设置“%1”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="324"/>
+        <location filename="../../models/common/enginetext.cpp" line="339"/>
         <source>ops setting %1 is not a whole number from 0 to %2: &apos;%3&apos;</source>
         <translation>运营设置 %1 不是 0 到 %2 之间的整数：“%3”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="329"/>
+        <location filename="../../models/common/enginetext.cpp" line="344"/>
         <source>%1: t=&lt;unix seconds&gt;,v1=&lt;hex HMAC-SHA256 of &quot;t.body&quot; under a webhook signing secret&gt;; timestamp within the tolerance window</source>
         <translation>%1：t=&lt;Unix 秒&gt;,v1=&lt;用 webhook 签名密钥对 &quot;t.body&quot; 计算的十六进制 HMAC-SHA256&gt;；时间戳须在容差窗口内</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="333"/>
+        <location filename="../../models/common/enginetext.cpp" line="348"/>
         <source>%1: t=&lt;unix seconds&gt;,s=&lt;hex HMAC-SHA256 of &quot;t.body&quot; under a webhook secret&gt;; timestamp within the tolerance window</source>
         <translation>%1：t=&lt;Unix 秒&gt;,s=&lt;用 webhook 密钥对 &quot;t.body&quot; 计算的十六进制 HMAC-SHA256&gt;；时间戳须在容差窗口内</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="337"/>
+        <location filename="../../models/common/enginetext.cpp" line="352"/>
         <source>%1: v1,&lt;base64 HMAC-SHA256 of &quot;%2.%3.body&quot; under the relay&apos;s secret&gt; (Standard Webhooks); timestamp within the tolerance window</source>
         <translation>%1：v1,&lt;用中继密钥对 &quot;%2.%3.body&quot; 计算的 base64 HMAC-SHA256&gt;（Standard Webhooks）；时间戳须在容差窗口内</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="341"/>
+        <location filename="../../models/common/enginetext.cpp" line="356"/>
         <source>%1: base64 RSA-SHA256 (%2 SHA256withRSA) of &quot;%3|%4|webhook id|CRC32 of the body&quot;, verified with the configured PayPal certificate (cert_file, never fetched; %5 must be on paypal.com); transmission time within the tolerance window</source>
         <translation>%1：对 &quot;%3|%4|webhook id|消息体 CRC32&quot; 的 base64 RSA-SHA256（%2 SHA256withRSA），用配置的 PayPal 证书验证（cert_file，从不在线获取；%5 必须位于 paypal.com）；传输时间须在容差窗口内</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="348"/>
+        <location filename="../../models/common/enginetext.cpp" line="363"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="349"/>
+        <location filename="../../models/common/enginetext.cpp" line="364"/>
         <source>no &apos;%1&apos; signature matches</source>
         <translation>没有匹配的“%1”签名</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="350"/>
+        <location filename="../../models/common/enginetext.cpp" line="365"/>
         <source>no v1 signature matches</source>
         <translation>没有匹配的 v1 签名</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="351"/>
+        <location filename="../../models/common/enginetext.cpp" line="366"/>
         <source>signature does not verify with the configured certificate</source>
         <translation>签名无法用所配置的证书验证</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="354"/>
+        <location filename="../../models/common/enginetext.cpp" line="369"/>
         <source>signature header has no &apos;%1&apos; signature</source>
         <translation>签名头中没有“%1”签名</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="355"/>
+        <location filename="../../models/common/enginetext.cpp" line="370"/>
         <source>signature header is empty</source>
         <translation>签名头为空</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="356"/>
+        <location filename="../../models/common/enginetext.cpp" line="371"/>
         <source>signature header is malformed</source>
         <translation>签名头格式错误</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="357"/>
+        <location filename="../../models/common/enginetext.cpp" line="372"/>
         <source>signature header has a bad timestamp</source>
         <translation>签名头的时间戳无效</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="358"/>
+        <location filename="../../models/common/enginetext.cpp" line="373"/>
         <source>signature header has no timestamp</source>
         <translation>签名头缺少时间戳</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="359"/>
+        <location filename="../../models/common/enginetext.cpp" line="374"/>
         <source>signature timestamp is %1 s behind, outside the allowed window</source>
         <translation>签名时间戳落后 %1 秒，超出允许窗口</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="362"/>
+        <location filename="../../models/common/enginetext.cpp" line="377"/>
         <source>signature timestamp is %1 s ahead, outside the allowed window</source>
         <translation>签名时间戳超前 %1 秒，超出允许窗口</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="365"/>
+        <location filename="../../models/common/enginetext.cpp" line="380"/>
         <source>no webhook secret configured</source>
         <translation>未配置 webhook 密钥</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="366"/>
+        <location filename="../../models/common/enginetext.cpp" line="381"/>
         <source>no %1 header</source>
         <translation>缺少 %1 头</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="367"/>
+        <location filename="../../models/common/enginetext.cpp" line="382"/>
         <source>several %1 headers</source>
         <translation>存在多个 %1 头</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="463"/>
+        <location filename="../../models/common/enginetext.cpp" line="478"/>
         <source>read orders</source>
         <translation>查看订单</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="464"/>
+        <location filename="../../models/common/enginetext.cpp" line="479"/>
         <source>propose a fix</source>
         <translation>提议修复</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="465"/>
+        <location filename="../../models/common/enginetext.cpp" line="480"/>
         <source>approve or reject a fix</source>
         <translation>批准或驳回修复</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="466"/>
+        <location filename="../../models/common/enginetext.cpp" line="481"/>
         <source>read the audit trail</source>
         <translation>查看审计轨迹</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="467"/>
+        <location filename="../../models/common/enginetext.cpp" line="482"/>
         <source>manage staff accounts</source>
         <translation>管理员工账户</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="468"/>
+        <location filename="../../models/common/enginetext.cpp" line="483"/>
         <source>manage settings</source>
         <translation>管理设置</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="180"/>
+        <location filename="../../models/common/enginetext.cpp" line="195"/>
         <source>%1 already has an open proposal (#%2); decide that one first</source>
         <translation>%1 已有一个待审批的修复提议（#%2）；请先处理那一个</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="149"/>
+        <location filename="../../models/common/enginetext.cpp" line="164"/>
         <source>discrepancy #%1 %2 on %3 %4, %5: expected %6, actual %7</source>
         <translation>异常 #%1 %2，%3 %4，%5：应为 %6，实际 %7</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="152"/>
+        <location filename="../../models/common/enginetext.cpp" line="167"/>
         <source>  settlement line #%1 (%2): gross %3, fee %4, net %5, settled %6</source>
         <translation>  结算行 #%1（%2）：总额 %3，手续费 %4，净额 %5，结算于 %6</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="155"/>
+        <location filename="../../models/common/enginetext.cpp" line="170"/>
         <source>  payment of order %1: %2, %3, captured %4</source>
         <translation>  订单 %1 的付款：%2，%3，收款于 %4</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="160"/>
+        <location filename="../../models/common/enginetext.cpp" line="175"/>
         <source>order %1: %2 at version %3, %4</source>
         <translation>订单 %1：%2，版本 %3，%4</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="161"/>
+        <location filename="../../models/common/enginetext.cpp" line="176"/>
         <source>  state reason: %1</source>
         <translation>  状态原因：%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="163"/>
+        <location filename="../../models/common/enginetext.cpp" line="178"/>
         <source>  payment %1 %2: %3, %4, captured %5</source>
         <translation>  付款 %1 %2：%3，%4，收款于 %5</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="164"/>
+        <location filename="../../models/common/enginetext.cpp" line="179"/>
         <source>  nothing captured against the order&apos;s %1</source>
         <translation>  订单金额 %1，尚无任何收款</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="165"/>
+        <location filename="../../models/common/enginetext.cpp" line="180"/>
         <source>  captured %1 in total, the order is %2 (another currency: no difference computed)</source>
         <translation>  共收款 %1，订单金额为 %2（币种不同：不计算差额）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="168"/>
+        <location filename="../../models/common/enginetext.cpp" line="183"/>
         <source>  captured %1 in total: %2 less than the order&apos;s %3</source>
         <translation>  共收款 %1：比订单金额 %3 少 %2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="171"/>
+        <location filename="../../models/common/enginetext.cpp" line="186"/>
         <source>  captured %1 in total: %2 more than the order&apos;s %3</source>
         <translation>  共收款 %1：比订单金额 %3 多 %2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="174"/>
+        <location filename="../../models/common/enginetext.cpp" line="189"/>
         <source>  captured %1 in total: the order&apos;s amount</source>
         <translation>  共收款 %1：与订单金额一致</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="183"/>
+        <location filename="../../models/common/enginetext.cpp" line="198"/>
         <source>%1 got an open proposal at the same moment; decide that one first</source>
         <translation>%1 同时收到了另一个修复提议；请先处理那一个</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="186"/>
+        <location filename="../../models/common/enginetext.cpp" line="201"/>
         <source>fix #%1 was decided meanwhile</source>
         <translation>修复 #%1 已在此期间被处理</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="187"/>
+        <location filename="../../models/common/enginetext.cpp" line="202"/>
         <source>fix #%1 is %2; only an open proposal is decided</source>
         <translation>修复 #%1 为“%2”；只有等待审批的提议才能决定</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="189"/>
+        <location filename="../../models/common/enginetext.cpp" line="204"/>
         <source>%1 proposed fix #%2 and may not decide it</source>
         <translation>%1 提议了修复 #%2，不能由本人审批</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="190"/>
+        <location filename="../../models/common/enginetext.cpp" line="205"/>
         <source>fix #%1&apos;s stored change no longer matches its digest</source>
         <translation>修复 #%1 存储的变更与其摘要不再一致</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="193"/>
+        <location filename="../../models/common/enginetext.cpp" line="208"/>
         <source>order %1 is %2; %3 takes paid_unconfirmed orders</source>
         <translation>订单 %1 为“%2”；“%3”只适用于已付款待确认的订单</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="195"/>
+        <location filename="../../models/common/enginetext.cpp" line="210"/>
         <source>order %1 is %2; %3 takes paid_unconfirmed or payment_failed orders</source>
         <translation>订单 %1 为“%2”；“%3”只适用于已付款待确认或支付失败的订单</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="198"/>
+        <location filename="../../models/common/enginetext.cpp" line="213"/>
         <source>message %1 is %2; %3 takes dead or failed messages and expired leases</source>
         <translation>消息 %1 为“%2”；“%3”只适用于死信、处理失败的消息和租约已过期的消息</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="201"/>
+        <location filename="../../models/common/enginetext.cpp" line="216"/>
         <source>message %1 is %2 under a live lease; %3 takes dead or failed messages and expired leases</source>
         <translation>消息 %1 为“%2”且租约仍有效；“%3”只适用于死信、处理失败的消息和租约已过期的消息</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="205"/>
+        <location filename="../../models/common/enginetext.cpp" line="220"/>
         <source>message %1 is %2; %3 takes dead or failed messages, pending ones and expired leases</source>
         <translation>消息 %1 为“%2”；“%3”只适用于死信、处理失败或待处理的消息和租约已过期的消息</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="209"/>
+        <location filename="../../models/common/enginetext.cpp" line="224"/>
         <source>message %1 is %2 under a live lease; %3 takes dead or failed messages, pending ones and expired leases</source>
         <translation>消息 %1 为“%2”且租约仍有效；“%3”只适用于死信、处理失败或待处理的消息和租约已过期的消息</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="222"/>
+        <location filename="../../models/common/enginetext.cpp" line="237"/>
         <source>discrepancy #%1 is %2, not open</source>
         <translation>异常 #%1 为“%2”，不是未结状态</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="223"/>
+        <location filename="../../models/common/enginetext.cpp" line="238"/>
         <source>discrepancy #%1 is a %2; adjust_fee takes fee mismatches</source>
         <translation>异常 #%1 是“%2”；调整手续费只适用于手续费不符</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="226"/>
+        <location filename="../../models/common/enginetext.cpp" line="241"/>
         <source>discrepancy #%1 has no order to book a fee adjustment on</source>
         <translation>异常 #%1 没有可记入手续费调整的订单</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="229"/>
+        <location filename="../../models/common/enginetext.cpp" line="244"/>
         <source>discrepancy #%1 carries no amounts; give the amount to book</source>
         <translation>异常 #%1 没有金额；请给出要记账的金额</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="232"/>
+        <location filename="../../models/common/enginetext.cpp" line="247"/>
         <source>%1 discrepancies of the period are still open; decide them first</source>
         <translation>该账期还有 %1 个未结异常；请先处理它们</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="235"/>
+        <location filename="../../models/common/enginetext.cpp" line="250"/>
         <source>no finished reconciliation run covers the period; reconcile it first</source>
         <translation>没有已完成的对账运行覆盖该账期；请先对账</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="238"/>
+        <location filename="../../models/common/enginetext.cpp" line="253"/>
         <source>the period overlaps a period that is already closed</source>
         <translation>该账期与已关闭的账期重叠</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="241"/>
+        <location filename="../../models/common/enginetext.cpp" line="256"/>
         <source>no discrepancy #%1</source>
         <translation>没有异常 #%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="242"/>
+        <location filename="../../models/common/enginetext.cpp" line="257"/>
         <source>no message with callback id &apos;%1&apos;</source>
         <translation>没有回调号为“%1”的消息</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="243"/>
+        <location filename="../../models/common/enginetext.cpp" line="258"/>
         <source>no order &apos;%1&apos;</source>
         <translation>没有订单“%1”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="244"/>
+        <location filename="../../models/common/enginetext.cpp" line="259"/>
         <source>a fix of amount 0 changes nothing</source>
         <translation>金额为 0 的修复不会改变任何东西</translation>
     </message>
