@@ -115,6 +115,42 @@ inline void click(QPushButton *b)
         QTest::mouseClick(b, Qt::LeftButton);
 }
 
+// Presses OK in a dialog that asks the service while it stays open (Add account…), and waits for
+// the service's answer: the dialog closed (taken) or its buttons on again (refused). Whether it
+// was sending right after the press (fields and buttons off, the dialog not closed yet).
+inline bool sendAndWait(QDialog *d, bool *sendingSeen = nullptr)
+{
+    auto *box = d->findChild<QDialogButtonBox *>();
+    if (!box)
+        return false;
+    click(box->button(QDialogButtonBox::Ok));
+    if (sendingSeen)
+        *sendingSeen = d->isVisible() && !box->isEnabled();
+    return QTest::qWaitFor([&] { return !d->isVisible() || box->isEnabled(); }, 20000);
+}
+
+// What the dialog's line edit `name` holds now.
+inline QString typed(QDialog *d, const char *name)
+{
+    auto *edit = d->findChild<QLineEdit *>(QString::fromLatin1(name));
+    return edit ? edit->text() : QStringLiteral("(no field %1)").arg(QLatin1String(name));
+}
+
+// The service's refusal the dialog shows (Add account…), empty when none.
+inline QString refusal(QDialog *d)
+{
+    auto *label = d->findChild<QLabel *>(QStringLiteral("refusal"));
+    return label ? label->text() : QStringLiteral("(no refusal line)");
+}
+
+// Saves `w` as <ONCEPAY_SCREENSHOT_DIR>/<name>.png when that variable is set.
+inline void shootAdmin(QWidget *w, const QString &name)
+{
+    const QString dir = qEnvironmentVariable("ONCEPAY_SCREENSHOT_DIR");
+    if (!dir.isEmpty())
+        w->grab().save(dir + u'/' + name + QStringLiteral(".png"));
+}
+
 // The staff rows, every audit row and every ops setting: what a change not made leaves as it
 // was.
 inline QString staffAndAudit(const Connection &c)

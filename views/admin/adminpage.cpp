@@ -11,6 +11,7 @@
 #include "fixes/adminmodels.h"
 #include "settings/settingsservice.h"
 
+#include <QCloseEvent>
 #include <QComboBox>
 #include <QCoreApplication>
 #include <QDialog>
@@ -36,11 +37,46 @@ struct AdminData {
     QList<SettingRow> settings;
 };
 
+// A form dialog that can wait for the service's answer while it stays open: while `sending`,
+// its fields and buttons are off and Esc or the window's close do nothing, so what was typed
+// stays until the answer came.
+class AdminSendingDialog final : public QDialog {
+public:
+    using QDialog::QDialog;
+    void setSending(bool sending)
+    {
+        m_sending = sending;
+        for (QWidget *w : findChildren<QWidget *>(Qt::FindDirectChildrenOnly))
+            if (!qobject_cast<QLabel *>(w))
+                w->setEnabled(!sending);
+    }
+    bool sending() const { return m_sending; }
+    void reject() override
+    {
+        if (!m_sending)
+            QDialog::reject();
+    }
+
+protected:
+    void closeEvent(QCloseEvent *event) override
+    {
+        if (m_sending)
+            return event->ignore();
+        QDialog::closeEvent(event);
+    }
+
+private:
+    bool m_sending = false;
+};
+
 // A small form dialog: rows of (label, widget), then a line saying why OK is off: `problem()`
 // answers that (empty while the form may be sent), asked again as the fields change. Its
 // widgets keep the object names they were given (tests and accessibility find them by these).
+// OK accepts the dialog; with `send`, OK calls it instead, and `send` closes the dialog (accept)
+// once the service took the change.
 bool askForm(const QString &title, const QList<QPair<QString, QWidget *>> &rows,
-             const std::function<QString()> &problem, QDialog &dialog)
+             const std::function<QString()> &problem, QDialog &dialog,
+             const std::function<void()> &send = {})
 {
     dialog.setWindowTitle(title);
     auto *form = new QFormLayout(&dialog);
@@ -53,7 +89,10 @@ bool askForm(const QString &title, const QList<QPair<QString, QWidget *>> &rows,
     why->setWordWrap(true);
     form->addRow(why);
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
-    QObject::connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+    if (send)
+        QObject::connect(buttons, &QDialogButtonBox::accepted, &dialog, send);
+    else
+        QObject::connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
     QObject::connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
     auto update = [buttons, why, problem] {
         const QString text = problem();
@@ -152,6 +191,8 @@ AdminPage::AdminPage(const ConnectionProfile &orders, const Actor &actor, QWidge
     m_tabs = new QTabWidget(this);
     m_tabs->addTab(staffTab, tr("Staff accounts"));
     m_tabs->addTab(settingsTab, tr("Operational settings"));
+    // What a change said belongs to its tab: the line above the tabs shows the current tab's.
+    connect(m_tabs, &QTabWidget::currentChanged, this, &AdminPage::showSummary);
 
     auto *bar = new QHBoxLayout;
     bar->addWidget(title);
@@ -187,18 +228,13 @@ void AdminPage::refresh()
             if (generation != m_generation)
                 return;
             m_busy->setBusy(false);
-            // What the last action's report said stays: a failed load is shown after it (a
-            // refused change by someone no longer allowed to list staff reads as both).
-            const QString outcome = std::exchange(m_outcome, {});
-            const QString outcomeDetail = std::exchange(m_outcomeDetail, {});
-            if (!r) {
-                const auto both = [](const QString &first, const QString &second) {
-                    return first.isEmpty() ? second : first + u'\n' + second;
-                };
-                m_summary->setText(both(outcome, errorText(r.error())));
-                m_summary->setToolTip(both(outcomeDetail, r.error().message));
+            // A failed load is shown after the tab's last outcome (a refused change by someone
+            // no longer allowed to list staff reads as both), on either tab.
+            m_loadError = r ? QString() : errorText(r.error());
+            m_loadErrorDetail = r ? QString() : r.error().message;
+            showSummary();
+            if (!r)
                 return;
-            }
             m_staff->setRows(r->staff);
             m_settings->setRows(r->settings);
             m_staffTable->resizeColumnsToContents();
@@ -207,15 +243,25 @@ void AdminPage::refresh()
         });
 }
 
-void AdminPage::report(bool ok, const QString &message, const QString &detail)
+void AdminPage::report(bool ok, const QString &message, const QString &detail, AdminTab tab)
 {
     m_busy->setBusy(false);
-    m_summary->setText(message);
-    m_summary->setToolTip(detail);
-    m_outcome = message;
-    m_outcomeDetail = detail;
+    m_notes[tab] = {message, detail};
+    showSummary();
     Q_EMIT changed(ok, message);
     refresh();
+}
+
+void AdminPage::showSummary()
+{
+    const auto both = [](const QString &first, const QString &second) -> QString {
+        if (first.isEmpty() || second.isEmpty())
+            return first + second;
+        return first + u'\n' + second;
+    };
+    const AdminNote &note = m_notes[m_tabs->currentIndex() == SettingsTab ? SettingsTab : StaffTab];
+    m_summary->setText(both(note.text, m_loadError));
+    m_summary->setToolTip(both(note.detail, m_loadErrorDetail));
 }
 
 void AdminPage::changeSetting(const QString &key, const QString &value, const QString &reason)
@@ -229,30 +275,9 @@ void AdminPage::changeSetting(const QString &key, const QString &value, const QS
         },
         [this, key](const Result<SettingRow> &r) {
             if (r)
-                return report(true, tr("%1 is now %2.").arg(key, r->value));
-            report(false, tr("Not changed: %1").arg(actionErrorText(r.error())), r.error().message);
-        });
-}
-
-void AdminPage::addStaff(const QString &username, const QString &name, const QString &role,
-                         const QString &password)
-{
-    const auto parsed = parseStaffRole(role);
-    if (!parsed)
-        return report(false, tr("Unknown role."));
-    m_busy->setBusy(true);
-    const Actor actor = m_actor;
-    const StaffRole staffRole = *parsed;
-    runBackgroundQuery<StaffAccount>(
-        this, m_orders, QStringLiteral("staff-add"),
-        [=](const Connection &c) {
-            return StaffService(c, Clock::system())
-                .add({username, name, staffRole}, password, actor);
-        },
-        [this](const Result<StaffAccount> &r) {
-            if (r)
-                return report(true, tr("Account %1 added.").arg(r->username));
-            report(false, tr("Not added: %1").arg(actionErrorText(r.error())), r.error().message);
+                return report(true, tr("%1 is now %2.").arg(key, r->value), {}, SettingsTab);
+            report(false, tr("Not changed: %1").arg(actionErrorText(r.error())), r.error().message,
+                   SettingsTab);
         });
 }
 
@@ -388,7 +413,7 @@ void AdminPage::askSetting()
 
 void AdminPage::askAddStaff()
 {
-    QDialog dialog(this);
+    AdminSendingDialog dialog(this);
     dialog.setObjectName(QStringLiteral("addStaffDialog"));
     auto *user = new QLineEdit;
     user->setObjectName(QStringLiteral("username"));
@@ -404,23 +429,71 @@ void AdminPage::askAddStaff()
     auto *again = new QLineEdit;
     again->setObjectName(QStringLiteral("passwordAgain"));
     again->setEchoMode(QLineEdit::Password);
-    if (askForm(
-            tr("Add a staff account"),
-            {{tr("&User name:"), user},
-             {tr("&Display name:"), name},
-             {tr("&Role:"), role},
-             {tr("&Password:"), password},
-             {tr("&Again:"), again}},
-            [user, password, again] {
-                if (user->text().trimmed().isEmpty())
-                    return tr("Type a user name.");
-                if (password->text().isEmpty() || password->text() != again->text())
-                    return tr("Type the password twice, the same both times.");
-                return QString();
+    // Wide enough for a refusal of a few lines next to the fields.
+    dialog.setMinimumWidth(dialog.fontMetrics().averageCharWidth() * 60);
+    // The service's answer to the last OK: its refusal in its words (the technical message as
+    // the tooltip), or that it is being asked. Kept until the next OK.
+    auto *answer = new QLabel;
+    answer->setObjectName(QStringLiteral("refusal"));
+    answer->setWordWrap(true);
+    answer->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    const Actor actor = m_actor;
+    // OK asks StaffService::add on a pool thread (its rules: user name, display name, password
+    // policy, a name taken); the dialog stays open, what was typed kept, until it answers. It
+    // closes when the account was added; a refusal is shown here and the passwords are to be
+    // typed again.
+    const auto send = [&, actor] {
+        const auto parsed = parseStaffRole(role->currentData().toString());
+        if (!parsed)
+            return;
+        const NewStaff staff{user->text().trimmed(), name->text().trimmed(), *parsed};
+        const QString secret = password->text();
+        answer->setStyleSheet(QString());
+        answer->setToolTip(QString());
+        answer->setText(tr("Adding %1…").arg(staff.username));
+        dialog.setSending(true);
+        m_busy->setBusy(true);
+        runBackgroundQuery<StaffAccount>(
+            &dialog, m_orders, QStringLiteral("staff-add"),
+            [=](const Connection &c) {
+                return StaffService(c, Clock::system()).add(staff, secret, actor);
             },
-            dialog))
-        addStaff(user->text().trimmed(), name->text().trimmed(), role->currentData().toString(),
-                 password->text());
+            [&, this](const Result<StaffAccount> &r) {
+                m_busy->setBusy(false);
+                dialog.setSending(false);
+                if (r) {
+                    dialog.accept();
+                    return report(true, tr("Account %1 added.").arg(r->username), {}, StaffTab);
+                }
+                answer->setStyleSheet(QStringLiteral("color: #b31b1b;"));
+                answer->setText(tr("Not added: %1").arg(actionErrorText(r.error())));
+                answer->setToolTip(r.error().message);
+                password->clear();
+                again->clear();
+                dialog.adjustSize(); // room for the refusal's lines
+                const QString why = r.error().reason;
+                (why.startsWith(u"password")       ? password
+                 : why.startsWith(u"display_name") ? name
+                                                   : user)
+                    ->setFocus();
+            });
+    };
+    askForm(
+        tr("Add a staff account"),
+        {{tr("&User name:"), user},
+         {tr("&Display name:"), name},
+         {tr("&Role:"), role},
+         {tr("&Password:"), password},
+         {tr("&Again:"), again},
+         {QString(), answer}},
+        [user, password, again] {
+            if (user->text().trimmed().isEmpty())
+                return tr("Type a user name.");
+            if (password->text().isEmpty() || password->text() != again->text())
+                return tr("Type the password twice, the same both times.");
+            return QString();
+        },
+        dialog, send);
 }
 
 void AdminPage::askDisable()

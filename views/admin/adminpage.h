@@ -41,10 +41,9 @@ public:
     QPushButton *enableButton() const { return m_enableButton; }
     QLabel *summary() const { return m_summary; }
 
-    // What the dialogs call when accepted.
+    // What the dialogs call when accepted (Add account… asks StaffService::add itself, while
+    // it stays open).
     void changeSetting(const QString &key, const QString &value, const QString &reason);
-    void addStaff(const QString &username, const QString &name, const QString &role,
-                  const QString &password);
     void disableStaff(const QString &username, const QString &reason);
     void enableStaff(const QString &username, const QString &reason);
     void setStaffRole(const QString &username, const QString &role, const QString &reason);
@@ -64,9 +63,13 @@ private:
     void askResetPassword();
     void askRole();
     void updateStaffButtons();
-    // Shows the outcome in the summary line (`detail`, the technical message, as its tooltip)
-    // and loads the page again.
-    void report(bool ok, const QString &message, const QString &detail = {});
+    enum AdminTab { StaffTab = 0, SettingsTab = 1 };
+    // Keeps the outcome of a change made on `tab` (`detail`, the technical message, as its
+    // tooltip), shows it while that tab is current, and loads the page again.
+    void report(bool ok, const QString &message, const QString &detail = {},
+                AdminTab tab = StaffTab);
+    // The summary line: the current tab's last outcome, then a failed load (page-wide).
+    void showSummary();
 
     ConnectionProfile m_orders;
     Actor m_actor;
@@ -80,10 +83,14 @@ private:
     QPushButton *m_enableButton = nullptr;
     QPushButton *m_resetButton = nullptr;
     QLabel *m_summary = nullptr;
-    // What report() last showed (and its tooltip), until the refresh it started has loaded:
-    // that refresh's failure is shown after it, not instead of it.
-    QString m_outcome;
-    QString m_outcomeDetail;
+    // What report() last said for each tab (and its tooltip); the last load's failure.
+    struct AdminNote {
+        QString text;
+        QString detail;
+    };
+    AdminNote m_notes[2];
+    QString m_loadError;
+    QString m_loadErrorDetail;
     BusyIndicator *m_busy = nullptr;
     quint64 m_generation = 0;
 };
