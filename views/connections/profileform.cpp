@@ -217,10 +217,14 @@ void ProfileForm::test()
                              "“Password from”.")
                               .arg(secret));
         m_result->setStyleSheet(QStringLiteral("color: #b31b1b;"));
+        m_result->setToolTip(QString());
+        m_result->setProperty("outcome", QStringLiteral("failed"));
         return;
     }
     m_test->setEnabled(false);
     m_result->setStyleSheet(QString());
+    m_result->setToolTip(QString());
+    m_result->setProperty("outcome", QString());
     m_result->setText(tr("Connecting to %1…").arg(p.describe()));
     auto *watcher = new QFutureWatcher<RoleStatus>(this);
     connect(watcher, &QFutureWatcher<RoleStatus>::finished, this, [this, watcher, generation] {
@@ -229,20 +233,7 @@ void ProfileForm::test()
             return;
         m_test->setEnabled(true);
         const RoleStatus s = watcher->result();
-        QString text;
-        if (!s.reachable)
-            text = tr("Not reachable: %1").arg(s.error);
-        else
-            text = tr("Connected. Driver %1, server %2, schema %3 of %4.")
-                       .arg(s.driver, s.serverVersion)
-                       .arg(s.schemaVersion)
-                       .arg(s.latestVersion);
-        if (s.reachable && !s.error.isEmpty())
-            text += QLatin1Char(' ') + s.error;
-        const bool good = s.reachable && s.error.isEmpty();
-        m_result->setText(text);
-        m_result->setStyleSheet(good ? QStringLiteral("color: #1b7f3b;")
-                                     : QStringLiteral("color: #b31b1b;"));
+        showTestResult(s);
         Q_EMIT tested(s);
     });
     watcher->setFuture(QtConcurrent::run(consoleTaskPool(), [p] {
@@ -257,6 +248,59 @@ void ProfileForm::test()
         }
         return HealthCheck::check(p);
     }));
+}
+
+void ProfileForm::showTestResult(const RoleStatus &s)
+{
+    // One sentence each, from the status's fields (RoleStatus::error repeats the schema
+    // versions in English for the log and the CLI): red only when it did not connect; amber
+    // when it connected to a schema this console cannot use yet (or no longer); green when
+    // connected and current. The server's full version and the driver are in the tooltip.
+    QString server = s.serverVersion.section(QStringLiteral(" on "), 0, 0);
+    server = server.section(QStringLiteral(" ("), 0, 0).trimmed();
+    if (server.isEmpty())
+        server = s.target;
+    QString text;
+    QString colour;
+    QString outcome;
+    if (!s.reachable) {
+        text = tr("Not reachable: %1").arg(s.error);
+        colour = QStringLiteral("#b31b1b");
+        outcome = QStringLiteral("failed");
+    } else if (s.schemaNewer()) {
+        text = tr("Connected to %1 (driver %2), but its schema, version %3, is newer than this "
+                  "console knows (%4): use the OncePay release that migrated it.")
+                   .arg(server, s.driver)
+                   .arg(s.schemaVersion)
+                   .arg(s.latestVersion);
+        colour = QStringLiteral("#9a5b00");
+        outcome = QStringLiteral("newer");
+    } else if (s.schemaVersion == 0 && s.latestVersion > 0) {
+        text = tr("Connected to %1 (driver %2), but the database has no OncePay schema yet: run "
+                  "`oncepay db migrate` to create it (version %3).")
+                   .arg(server, s.driver)
+                   .arg(s.latestVersion);
+        colour = QStringLiteral("#9a5b00");
+        outcome = QStringLiteral("pending");
+    } else if (s.schemaOlder()) {
+        text = tr("Connected to %1 (driver %2), but its schema is at version %3 and this "
+                  "console needs version %4: run `oncepay db migrate` before using it.")
+                   .arg(server, s.driver)
+                   .arg(s.schemaVersion)
+                   .arg(s.latestVersion);
+        colour = QStringLiteral("#9a5b00");
+        outcome = QStringLiteral("pending");
+    } else {
+        text = tr("Connected to %1 (driver %2); the schema is current (version %3).")
+                   .arg(server, s.driver)
+                   .arg(s.schemaVersion);
+        colour = QStringLiteral("#1b7f3b");
+        outcome = QStringLiteral("current");
+    }
+    m_result->setText(text);
+    m_result->setToolTip(s.reachable ? s.serverVersion : QString());
+    m_result->setStyleSheet(QStringLiteral("color: %1;").arg(colour));
+    m_result->setProperty("outcome", outcome);
 }
 
 } // namespace OncePay

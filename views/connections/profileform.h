@@ -36,6 +36,10 @@ public:
     // The password field held a password when the profile was shown and is empty now.
     bool passwordCleared() const;
     QString testResult() const;
+    // Shows what a test found, in one sentence: red "failed" (not reachable), amber "pending"
+    // (connected, a migration pending) or "newer" (schema newer than this console), green
+    // "current"; that word is the result label's "outcome" property.
+    void showTestResult(const RoleStatus &status);
 
 public Q_SLOTS:
     void test();
