@@ -311,6 +311,13 @@ const Template kTemplates[] = {
                        "%1 is the last enabled administrator and keeps the role"),
      "c"},
     {QT_TRANSLATE_NOOP("OncePay::EngineText", "the staff account %1 was not changed"), "c"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "a user name is 2–64 of a-z, 0-9, '.', '_', '-', starting with a letter or"
+                       " digit"),
+     ""},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "a staff account %1 already exists"), "c"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "a password needs at least %1 characters"), "v"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "the password is too long"), ""},
     {QT_TRANSLATE_NOOP("OncePay::EngineText", "a reason is required"), ""},
     {QT_TRANSLATE_NOOP("OncePay::EngineText", "an administrator may not disable their own account"),
      ""},

@@ -2461,206 +2461,226 @@ hash      %2</translation>
     </message>
     <message>
         <location filename="../../models/common/enginetext.cpp" line="314"/>
+        <source>a user name is 2–64 of a-z, 0-9, &apos;.&apos;, &apos;_&apos;, &apos;-&apos;, starting with a letter or digit</source>
+        <translation>用户名为 2–64 个字符，只能包含 a-z、0-9、'.'、'_'、'-'，并以字母或数字开头</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="318"/>
+        <source>a staff account %1 already exists</source>
+        <translation>员工账号 %1 已存在</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="319"/>
+        <source>a password needs at least %1 characters</source>
+        <translation>密码至少需要 %1 个字符</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="320"/>
+        <source>the password is too long</source>
+        <translation>密码过长</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="321"/>
         <source>a reason is required</source>
         <translation>必须填写原因</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="315"/>
+        <location filename="../../models/common/enginetext.cpp" line="322"/>
         <source>an administrator may not disable their own account</source>
         <translation>管理员不能停用自己的账户</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="317"/>
+        <location filename="../../models/common/enginetext.cpp" line="324"/>
         <source>%1 is disabled already</source>
         <translation>%1 已是停用状态</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="318"/>
+        <location filename="../../models/common/enginetext.cpp" line="325"/>
         <source>%1 is enabled already</source>
         <translation>%1 已是启用状态</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="319"/>
+        <location filename="../../models/common/enginetext.cpp" line="326"/>
         <source>%1 is the last enabled administrator and stays enabled</source>
         <translation>%1 是最后一位启用的管理员，不能停用</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="323"/>
+        <location filename="../../models/common/enginetext.cpp" line="330"/>
         <source>%1 (%2) may not start a reconciliation run</source>
         <translation>%1（%2）无权启动对账运行</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="324"/>
+        <location filename="../../models/common/enginetext.cpp" line="331"/>
         <source>%1 (%2) may not %3: %4</source>
         <translation>%1（%2）无权%3：%4</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="325"/>
+        <location filename="../../models/common/enginetext.cpp" line="332"/>
         <source>%1 (%2) may not %3</source>
         <translation>%1（%2）无权%3</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="326"/>
+        <location filename="../../models/common/enginetext.cpp" line="333"/>
         <source>there is no such staff account</source>
         <translation>不存在该员工账户</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="327"/>
+        <location filename="../../models/common/enginetext.cpp" line="334"/>
         <source>the staff account has been disabled</source>
         <translation>该员工账户已被停用</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="328"/>
+        <location filename="../../models/common/enginetext.cpp" line="335"/>
         <source>the staff account&apos;s role is now %1</source>
         <translation>该员工账户的角色现为%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="330"/>
+        <location filename="../../models/common/enginetext.cpp" line="337"/>
         <source>the period ends before it starts</source>
         <translation>期间的结束早于开始</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="331"/>
+        <location filename="../../models/common/enginetext.cpp" line="338"/>
         <source>ops setting %1 is not a non-negative number</source>
         <translation>运营设置 %1 不是非负数</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="334"/>
+        <location filename="../../models/common/enginetext.cpp" line="341"/>
         <source>%1 takes a whole number from %2 to %3, not &apos;%4&apos;</source>
         <translation>%1 须为 %2 至 %3 之间的整数，而不是“%4”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="336"/>
+        <location filename="../../models/common/enginetext.cpp" line="343"/>
         <source>a settings change needs a reason</source>
         <translation>更改设置须填写原因</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="337"/>
+        <location filename="../../models/common/enginetext.cpp" line="344"/>
         <source>unknown setting &apos;%1&apos;</source>
         <translation>未知设置“%1”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="339"/>
+        <location filename="../../models/common/enginetext.cpp" line="346"/>
         <source>ops setting %1 is not a whole number from 0 to %2: &apos;%3&apos;</source>
         <translation>运营设置 %1 不是 0 到 %2 之间的整数：“%3”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="344"/>
+        <location filename="../../models/common/enginetext.cpp" line="351"/>
         <source>%1: t=&lt;unix seconds&gt;,v1=&lt;hex HMAC-SHA256 of &quot;t.body&quot; under a webhook signing secret&gt;; timestamp within the tolerance window</source>
         <translation>%1：t=&lt;Unix 秒&gt;,v1=&lt;用 webhook 签名密钥对 &quot;t.body&quot; 计算的十六进制 HMAC-SHA256&gt;；时间戳须在容差窗口内</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="348"/>
+        <location filename="../../models/common/enginetext.cpp" line="355"/>
         <source>%1: t=&lt;unix seconds&gt;,s=&lt;hex HMAC-SHA256 of &quot;t.body&quot; under a webhook secret&gt;; timestamp within the tolerance window</source>
         <translation>%1：t=&lt;Unix 秒&gt;,s=&lt;用 webhook 密钥对 &quot;t.body&quot; 计算的十六进制 HMAC-SHA256&gt;；时间戳须在容差窗口内</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="352"/>
+        <location filename="../../models/common/enginetext.cpp" line="359"/>
         <source>%1: v1,&lt;base64 HMAC-SHA256 of &quot;%2.%3.body&quot; under the relay&apos;s secret&gt; (Standard Webhooks); timestamp within the tolerance window</source>
         <translation>%1：v1,&lt;用中继密钥对 &quot;%2.%3.body&quot; 计算的 base64 HMAC-SHA256&gt;（Standard Webhooks）；时间戳须在容差窗口内</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="356"/>
+        <location filename="../../models/common/enginetext.cpp" line="363"/>
         <source>%1: base64 RSA-SHA256 (%2 SHA256withRSA) of &quot;%3|%4|webhook id|CRC32 of the body&quot;, verified with the configured PayPal certificate (cert_file, never fetched; %5 must be on paypal.com); transmission time within the tolerance window</source>
         <translation>%1：对 &quot;%3|%4|webhook id|消息体 CRC32&quot; 的 base64 RSA-SHA256（%2 SHA256withRSA），用配置的 PayPal 证书验证（cert_file，从不在线获取；%5 必须位于 paypal.com）；传输时间须在容差窗口内</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="363"/>
+        <location filename="../../models/common/enginetext.cpp" line="370"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="364"/>
+        <location filename="../../models/common/enginetext.cpp" line="371"/>
         <source>no &apos;%1&apos; signature matches</source>
         <translation>没有匹配的“%1”签名</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="365"/>
+        <location filename="../../models/common/enginetext.cpp" line="372"/>
         <source>no v1 signature matches</source>
         <translation>没有匹配的 v1 签名</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="366"/>
+        <location filename="../../models/common/enginetext.cpp" line="373"/>
         <source>signature does not verify with the configured certificate</source>
         <translation>签名无法用所配置的证书验证</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="369"/>
+        <location filename="../../models/common/enginetext.cpp" line="376"/>
         <source>signature header has no &apos;%1&apos; signature</source>
         <translation>签名头中没有“%1”签名</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="370"/>
+        <location filename="../../models/common/enginetext.cpp" line="377"/>
         <source>signature header is empty</source>
         <translation>签名头为空</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="371"/>
+        <location filename="../../models/common/enginetext.cpp" line="378"/>
         <source>signature header is malformed</source>
         <translation>签名头格式错误</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="372"/>
+        <location filename="../../models/common/enginetext.cpp" line="379"/>
         <source>signature header has a bad timestamp</source>
         <translation>签名头的时间戳无效</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="373"/>
+        <location filename="../../models/common/enginetext.cpp" line="380"/>
         <source>signature header has no timestamp</source>
         <translation>签名头缺少时间戳</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="374"/>
+        <location filename="../../models/common/enginetext.cpp" line="381"/>
         <source>signature timestamp is %1 s behind, outside the allowed window</source>
         <translation>签名时间戳落后 %1 秒，超出允许窗口</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="377"/>
+        <location filename="../../models/common/enginetext.cpp" line="384"/>
         <source>signature timestamp is %1 s ahead, outside the allowed window</source>
         <translation>签名时间戳超前 %1 秒，超出允许窗口</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="380"/>
+        <location filename="../../models/common/enginetext.cpp" line="387"/>
         <source>no webhook secret configured</source>
         <translation>未配置 webhook 密钥</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="381"/>
+        <location filename="../../models/common/enginetext.cpp" line="388"/>
         <source>no %1 header</source>
         <translation>缺少 %1 头</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="382"/>
+        <location filename="../../models/common/enginetext.cpp" line="389"/>
         <source>several %1 headers</source>
         <translation>存在多个 %1 头</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="478"/>
+        <location filename="../../models/common/enginetext.cpp" line="485"/>
         <source>read orders</source>
         <translation>查看订单</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="479"/>
+        <location filename="../../models/common/enginetext.cpp" line="486"/>
         <source>propose a fix</source>
         <translation>提议修复</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="480"/>
+        <location filename="../../models/common/enginetext.cpp" line="487"/>
         <source>approve or reject a fix</source>
         <translation>批准或驳回修复</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="481"/>
+        <location filename="../../models/common/enginetext.cpp" line="488"/>
         <source>read the audit trail</source>
         <translation>查看审计轨迹</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="482"/>
+        <location filename="../../models/common/enginetext.cpp" line="489"/>
         <source>manage staff accounts</source>
         <translation>管理员工账户</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="483"/>
+        <location filename="../../models/common/enginetext.cpp" line="490"/>
         <source>manage settings</source>
         <translation>管理设置</translation>
     </message>
@@ -4498,22 +4518,22 @@ Body:
     <message>
         <location filename="../../views/connections/profileform.cpp" line="271"/>
         <source>Connected to %1 (driver %2), but its schema, version %3, is newer than this console knows (%4): use the OncePay release that migrated it.</source>
-        <translation type="unfinished"></translation>
+        <translation>已连接到 %1（驱动 %2），但其架构版本 %3 比本控制台所知的版本（%4）更新：请使用执行该迁移的 OncePay 版本。</translation>
     </message>
     <message>
         <location filename="../../views/connections/profileform.cpp" line="279"/>
         <source>Connected to %1 (driver %2), but the database has no OncePay schema yet: run `oncepay db migrate` to create it (version %3).</source>
-        <translation type="unfinished"></translation>
+        <translation>已连接到 %1（驱动 %2），但该数据库尚无 OncePay 架构：请运行 `oncepay db migrate` 创建（版本 %3）。</translation>
     </message>
     <message>
         <location filename="../../views/connections/profileform.cpp" line="286"/>
         <source>Connected to %1 (driver %2), but its schema is at version %3 and this console needs version %4: run `oncepay db migrate` before using it.</source>
-        <translation type="unfinished"></translation>
+        <translation>已连接到 %1（驱动 %2），但其架构为版本 %3，本控制台需要版本 %4：使用前请运行 `oncepay db migrate`。</translation>
     </message>
     <message>
         <location filename="../../views/connections/profileform.cpp" line="294"/>
         <source>Connected to %1 (driver %2); the schema is current (version %3).</source>
-        <translation type="unfinished"></translation>
+        <translation>已连接到 %1（驱动 %2）；架构为最新（版本 %3）。</translation>
     </message>
 </context>
 <context>
