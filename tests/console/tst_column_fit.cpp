@@ -11,6 +11,7 @@
 #include "fixes/fixmodels.h"
 #include "fixes/fixservice.h"
 #include "investigation/ordermodels.h"
+#include "longproposalsupport.h"
 #include "orders/orderpage.h"
 #include "shell/mainwindow.h"
 
@@ -98,21 +99,8 @@ private Q_SLOTS:
     {
         QVERIFY(setUpConsoleTest(m_dbs, m_fixture));
         EngineFixture &f = *m_fixture;
-        FixService fixes(*f.orders, f.clock);
-        const Actor agent{QStringLiteral("agent"), QStringLiteral("agent")};
-        for (const char *event : {"evt_sim000000007EA0029D_with_a_long_tail",
-                                  "evt_sim000000007EA003E7_with_a_long_tail"}) {
-            f.makeDeadLetter(QStringLiteral("ghost-ord-2026-000610-") + event, event);
-            FixProposal p;
-            p.kind = QStringLiteral("requeue_message");
-            p.targetId = QStringLiteral("stripe:") + event;
-            p.reasonCode = QStringLiteral("channel_outage");
-            p.comment = QStringLiteral("the order reached checkout late; replay the callback once "
-                                       "the shop has created it, as the channel asked us to");
-            p.origin = QStringLiteral("console@test");
-            auto fix = fixes.propose(p, agent);
-            QVERIFY2(fix.ok(), qPrintable(fix.ok() ? QString() : fix.error().message));
-        }
+        const QString notProposed = proposeLongRequeues(f);
+        QVERIFY2(notProposed.isEmpty(), qPrintable(notProposed));
     }
 
     void middleElide()

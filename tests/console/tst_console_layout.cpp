@@ -24,6 +24,7 @@
 #include "investigation/discrepancymodel.h"
 #include "investigation/ordermodels.h"
 #include "investigation/orderpicturequery.h"
+#include "longproposalsupport.h"
 #include "orders/orderpage.h"
 #include "shell/mainwindow.h"
 
@@ -132,21 +133,8 @@ private Q_SLOTS:
         m_expectedTotals[QStringLiteral("EUR")] += 15000; // ord-rb's fee mismatch
         m_expectedCounts[QStringLiteral("EUR")] += 1;
         // Proposals waiting for a finance reviewer, with long targets and reasons.
-        FixService fixes(*f.orders, f.clock);
-        const Actor agent{QStringLiteral("agent"), QStringLiteral("agent")};
-        for (const char *event : {"evt_sim000000007EA0029D_with_a_long_tail",
-                                  "evt_sim000000007EA003E7_with_a_long_tail"}) {
-            f.makeDeadLetter(QStringLiteral("ghost-ord-2026-000610-") + event, event);
-            FixProposal p;
-            p.kind = QStringLiteral("requeue_message");
-            p.targetId = QStringLiteral("stripe:") + event;
-            p.reasonCode = QStringLiteral("channel_outage");
-            p.comment = QStringLiteral("the order reached checkout late; replay the callback once "
-                                       "the shop has created it, as the channel asked us to");
-            p.origin = QStringLiteral("console@test");
-            auto fix = fixes.propose(p, agent);
-            QVERIFY2(fix.ok(), qPrintable(fix.ok() ? QString() : fix.error().message));
-        }
+        const QString notProposed = proposeLongRequeues(f);
+        QVERIFY2(notProposed.isEmpty(), qPrintable(notProposed));
         // What the audit trail shows: the outbox shipped into the audit database.
         auto shipped = AuditShipper::ship(f.config.orders, f.config.audit, Clock::system(), {});
         QVERIFY2(shipped.ok(), qPrintable(shipped.ok() ? QString() : shipped.error().message));
