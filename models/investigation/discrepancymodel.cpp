@@ -1,11 +1,8 @@
 #include "discrepancymodel.h"
 
 #include "common/labels.h"
-#include "core/money.h"
 
 #include <QFont>
-
-#include <algorithm>
 
 namespace OncePay {
 
@@ -64,29 +61,6 @@ DiscrepancyCurrencyTotalModel::DiscrepancyCurrencyTotalModel(QObject *parent)
                 return bold(role);
             return amountCell(t.currency, *t.amountMinor, role);
         });
-}
-
-QList<DiscrepancyCurrencyTotal>
-DiscrepancyCurrencyTotalModel::totals(const QList<DiscrepancyTotal> &rows)
-{
-    QList<DiscrepancyCurrencyTotal> out;
-    for (const DiscrepancyTotal &d : rows) {
-        auto it = std::find_if(out.begin(), out.end(), [&d](const DiscrepancyCurrencyTotal &t) {
-            return t.currency == d.currency;
-        });
-        if (it == out.end()) {
-            out.append({d.currency, 0, qint64(0)});
-            it = out.end() - 1;
-        }
-        it->count += d.count;
-        if (it->amountMinor)
-            it->amountMinor = Currency::checkedAdd(*it->amountMinor, d.amountMinor);
-    }
-    std::sort(out.begin(), out.end(),
-              [](const DiscrepancyCurrencyTotal &a, const DiscrepancyCurrencyTotal &b) {
-                  return a.currency < b.currency;
-              });
-    return out;
 }
 
 } // namespace OncePay

@@ -1,9 +1,14 @@
 #include "dashboardquery.h"
 
 #include "auth/permissions.h"
+#include "core/money.h"
 #include "db/sql.h"
 
+#include <QSqlError>
 #include <QSqlQuery>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
 
 namespace OncePay {
 
@@ -33,6 +38,29 @@ Result<QList<KeyCount>> keyCounts(const Connection &c, const QString &sql,
     return out;
 }
 
+// Decimals read as text rather than doubles (QSql::HighPrecision) by the queries made on the
+// connection while it lives; the connection's own policy is back after restore() or at the end
+// of the scope. A query keeps the policy it was made with.
+class ExactDecimalsGuard {
+public:
+    explicit ExactDecimalsGuard(QSqlDatabase db)
+        : m_db(std::move(db))
+        , m_was(m_db.numericalPrecisionPolicy())
+    {
+        m_db.setNumericalPrecisionPolicy(QSql::HighPrecision);
+    }
+    ~ExactDecimalsGuard() { restore(); }
+    ExactDecimalsGuard(const ExactDecimalsGuard &) = delete;
+    ExactDecimalsGuard &operator=(const ExactDecimalsGuard &) = delete;
+
+    const QSqlDatabase &db() const { return m_db; }
+    void restore() { m_db.setNumericalPrecisionPolicy(m_was); }
+
+private:
+    QSqlDatabase m_db;
+    QSql::NumericalPrecisionPolicy m_was;
+};
+
 } // namespace
 
 qint64 DashboardQuery::bucketFor(const TimeRange &range)
@@ -58,6 +86,28 @@ TimeRange DashboardQuery::rangeEndingAt(qint64 endMs, qint64 spanMs)
     const qint64 bucket = bucketFor({endMs - spanMs, endMs});
     const qint64 to = (endMs / bucket + 1) * bucket;
     return {to - spanMs, to};
+}
+
+QList<DiscrepancyCurrencyTotal> DashboardQuery::currencyTotals(const QList<DiscrepancyTotal> &lines)
+{
+    QList<DiscrepancyCurrencyTotal> out;
+    for (const DiscrepancyTotal &d : lines) {
+        auto it = std::find_if(out.begin(), out.end(), [&d](const DiscrepancyCurrencyTotal &t) {
+            return t.currency == d.currency;
+        });
+        if (it == out.end()) {
+            out.append({d.currency, 0, qint64(0)});
+            it = out.end() - 1;
+        }
+        it->count += d.count;
+        if (it->amountMinor)
+            it->amountMinor = Currency::checkedAdd(*it->amountMinor, d.amountMinor);
+    }
+    std::sort(out.begin(), out.end(),
+              [](const DiscrepancyCurrencyTotal &a, const DiscrepancyCurrencyTotal &b) {
+                  return a.currency < b.currency;
+              });
+    return out;
 }
 
 Result<void> DashboardQuery::loadCallbacks(DashboardData *data) const
@@ -140,20 +190,52 @@ Result<DashboardData> DashboardQuery::load(const TimeRange &range, const Actor &
 
     // A currency mismatch's two amounts are in different currencies: all that was settled (in
     // the row's currency, the settlement's) is at issue, not their difference.
+    // PostgreSQL's and MariaDB's SUM of BIGINT is a decimal, read as a double by default (not
+    // exact past 2^53): read as text here, so that every engine gives the exact integer.
+    ExactDecimalsGuard exact(m_c.db());
     auto d = Sql::exec(
-        m_c.db(),
+        exact.db(),
         QStringLiteral(
             "SELECT channel, COALESCE(currency, ''), COUNT(*),"
             " SUM(CASE WHEN kind = 'currency_mismatch' THEN ABS(COALESCE(actual_minor, 0))"
             " ELSE ABS(COALESCE(expected_minor, 0) - COALESCE(actual_minor, 0)) END)"
             " FROM discrepancies WHERE status = 'open'"
             " GROUP BY channel, COALESCE(currency, '') ORDER BY channel, 2"));
+    // SQLite's SUM refuses to pass 64 bits ("integer overflow"), on the statement or, for a
+    // later line, on the row it reaches: the dashboard is refused, never shown cut short.
+    const auto failed = [](const Error &e) -> Error {
+        if (!e.message.contains(u"integer overflow"))
+            return e;
+        spdlog::warn("dashboard: open discrepancies sum past 64 bits: {}", e.message.toStdString());
+        return makeError(ErrorCode::TooLarge,
+                         QStringLiteral("the open discrepancies of a channel add up to more "
+                                        "than can be counted exactly"),
+                         QStringLiteral("amount_overflow"));
+    };
     if (!d)
-        return d.error();
-    while (d->next())
-        data.openDiscrepancies << DiscrepancyTotal{d->value(0).toString(), d->value(1).toString(),
-                                                   d->value(2).toLongLong(),
-                                                   d->value(3).toLongLong()};
+        return failed(d.error());
+    exact.restore();
+    while (d->next()) {
+        DiscrepancyTotal line{d->value(0).toString(), d->value(1).toString(),
+                              d->value(2).toLongLong(), 0};
+        bool fits = false;
+        line.amountMinor = d->value(3).toString().toLongLong(&fits);
+        if (!fits) {
+            // PostgreSQL's and MariaDB's exact sum, past 64 bits.
+            spdlog::warn("dashboard: the open discrepancies of {} in {} sum to {}, past 64 bits",
+                         line.channel.toStdString(), line.currency.toStdString(),
+                         d->value(3).toString().toStdString());
+            return makeError(ErrorCode::TooLarge,
+                             QStringLiteral("the open discrepancies of %1 in %2 add up to more "
+                                            "than can be counted exactly")
+                                 .arg(line.channel, line.currency),
+                             QStringLiteral("amount_overflow"));
+        }
+        data.openDiscrepancies << line;
+    }
+    if (d->lastError().isValid())
+        return failed(Sql::classify(d->lastError(), QStringLiteral("open discrepancies")));
+    data.openDiscrepancyTotals = currencyTotals(data.openDiscrepancies);
     return data;
 }
 

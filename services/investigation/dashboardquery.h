@@ -2,7 +2,7 @@
 
 // The dashboard's aggregates over a time range (DESIGN.md §6), each one indexed query:
 // callbacks per time bucket, message statuses, orders by state, stuck records by kind and
-// open discrepancies by channel.
+// open discrepancies by channel, and their totals per currency.
 //
 // Exact redeliveries of a callback are answered "already received" at the door and not
 // stored, so the database cannot count them; what it can count is the second layer of
@@ -15,6 +15,8 @@
 #include "core/result.h"
 #include "db/connection.h"
 #include "stuckquery.h"
+
+#include <optional>
 
 namespace OncePay {
 
@@ -44,6 +46,16 @@ struct DiscrepancyTotal {
     qint64 amountMinor = 0;
 };
 
+// One currency's open discrepancies over every channel: never summed across currencies. No
+// amount when the sum would not fit in 64 bits: a total is exact or not given.
+struct DiscrepancyCurrencyTotal {
+    QString currency; // empty: rows that name no currency
+    qint64 count = 0;
+    std::optional<qint64> amountMinor;
+
+    bool operator==(const DiscrepancyCurrencyTotal &) const = default;
+};
+
 struct DashboardData {
     TimeRange range;
     qint64 bucketMs = 0;
@@ -51,7 +63,8 @@ struct DashboardData {
     QList<KeyCount> messageStatuses; // messages received in the range, by current status
     QList<KeyCount> ordersByState;   // all orders, now
     QList<KeyCount> stuckByKind;     // now, with the ops_settings thresholds
-    QList<DiscrepancyTotal> openDiscrepancies;
+    QList<DiscrepancyTotal> openDiscrepancies;             // by channel, then currency
+    QList<DiscrepancyCurrencyTotal> openDiscrepancyTotals; // per currency, by currency code
     qint64 loadedAt = 0;
 };
 
@@ -72,7 +85,12 @@ public:
     // The range of `spanMs` whose last bucket holds `endMs`, in whole buckets.
     static TimeRange rangeEndingAt(qint64 endMs, qint64 spanMs);
 
-    // Requires Action::ReadOrders.
+    // The lines' totals per currency, by currency code: counts and amounts of one currency
+    // only, in integer minor units; an amount that would overflow 64 bits is not given.
+    static QList<DiscrepancyCurrencyTotal> currencyTotals(const QList<DiscrepancyTotal> &lines);
+
+    // Requires Action::ReadOrders. Refused (TooLarge, reason amount_overflow) on every engine
+    // when a channel's open discrepancies in one currency sum past 64 bits.
     Result<DashboardData> load(const TimeRange &range, const Actor &actor) const;
 
 private:

@@ -322,6 +322,11 @@ private Q_SLOTS:
             counted.insert(amount.section(u' ', -1), lines->index(r, 1).data().toLongLong());
         }
         QCOMPARE(shown.size(), m_expectedTotals.size());
+        // The total lines are the service's totals, shown as given (the model sums nothing).
+        const QList<DiscrepancyCurrencyTotal> &given = page->data().openDiscrepancyTotals;
+        QCOMPARE(page->discrepancyTotals()->rowCount(), int(given.size()));
+        for (int r = 0; r < int(given.size()); ++r)
+            QVERIFY(page->discrepancyTotals()->rowAt(r) == given.at(r));
         for (auto it = m_expectedTotals.cbegin(); it != m_expectedTotals.cend(); ++it) {
             QCOMPARE(shown.value(it.key()), Currency::format(it.value(), it.key()));
             QCOMPARE(counted.value(it.key()), m_expectedCounts.value(it.key()));
@@ -332,7 +337,8 @@ private Q_SLOTS:
         QCOMPARE(shown.value("EUR"), Currency::format(16821, "EUR"));
     }
 
-    // The totals model on its own: per currency, exact, an overflow shown as no amount.
+    // The totals as the service gives them (DashboardQuery::currencyTotals: per currency,
+    // exact, an overflow as no amount) and the totals model showing them as given.
     void currencyTotalsAreExactPerCurrency()
     {
         const QList<DiscrepancyTotal> rows{{"stripe", "USD", 2, 150},
@@ -341,7 +347,7 @@ private Q_SLOTS:
                                            {"kakaopay", "", 1, 7},
                                            {"fedapay", "XOF", 1, 9'000'000'000'000'000'000},
                                            {"stripe", "XOF", 1, 9'000'000'000'000'000'000}};
-        const QList<DiscrepancyCurrencyTotal> totals = DiscrepancyCurrencyTotalModel::totals(rows);
+        const QList<DiscrepancyCurrencyTotal> totals = DashboardQuery::currencyTotals(rows);
         const QList<DiscrepancyCurrencyTotal> expected{
             {"", 1, 7}, {"EUR", 1, 99}, {"USD", 5, 200}, {"XOF", 2, std::nullopt}};
         QVERIFY(totals == expected);

@@ -11,6 +11,7 @@
 
 #include <QTest>
 #include <algorithm>
+#include <limits>
 
 using namespace OncePay;
 using namespace OncePay::Test;
@@ -118,6 +119,82 @@ private Q_SLOTS:
                           .arg(t.amountMinor);
         QCOMPARE(totals,
                  (QStringList{"fedapay XAF 1 271500", "fedapay XOF 2 5100", "stripe USD 1 32"}));
+    }
+
+    // The dashboard's totals of open discrepancies come from the service: one per currency, by
+    // currency code, each the sum of that currency's lines only (never across currencies),
+    // exact in minor units; a currency whose sum would pass 64 bits has a count but no amount
+    // (flagged, never wrapped), and the others are still given.
+    void dashboardTotalsPerCurrency_data() { addEngineRows(); }
+    void dashboardTotalsPerCurrency()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        EngineFixture f(*dbs);
+        const Scenario s = buildScenario(f);
+        const qint64 half = qint64(1) << 62; // two of them pass INT64_MAX
+        const QList<QVariantList> rows{
+            // key, kind, channel, expected, actual, currency, status
+            {"t1", "amount_mismatch", "fedapay", 1000, 900, "XOF", "open"},
+            {"t2", "not_settled", "stripe", 5000, QVariant(), "XOF", "open"},
+            {"t3", "not_settled", "stripe", 8000, QVariant(), "XOF", "resolved"},
+            {"t4", "fee_mismatch", "stripe", 330, 362, "USD", "open"},
+            {"t5", "currency_mismatch", "paypal", 100, 250, "EUR", "open"},
+            {"t6", "not_settled", "paypal", 7, QVariant(), QVariant(), "open"},
+            {"t7", "not_settled", "fedapay", half + 1, QVariant(), "XAF", "open"}, // past 2^53
+            {"t8", "not_settled", "stripe", half, QVariant(), "XAF", "open"},
+            {"t9", "amount_mismatch", "paypal", 60, 20, "USD", "open"},
+        };
+        for (const QVariantList &r : rows)
+            QVERIFY(Sql::exec(f.orders->db(),
+                              "INSERT INTO discrepancies (discrepancy_key, kind, channel,"
+                              " expected_minor, actual_minor, currency, status, first_run_id,"
+                              " last_run_id, opened_at) VALUES (?, ?, ?, ?, ?, ?, ?, 1, 1, ?)",
+                              r + QVariantList{f.clock.nowMs()})
+                        .ok());
+        auto d = DashboardQuery(*f.orders, f.clock).load({s.start, s.end}, kAgent);
+        QVERIFY2(d.ok(), qPrintable(d.ok() ? QString() : d.error().message));
+        // The lines themselves, exact on every engine (no double on the way: 2^62 + 1 stays).
+        QStringList lines;
+        for (const DiscrepancyTotal &t : d->openDiscrepancies)
+            lines << QStringLiteral("%1 %2 %3 %4")
+                         .arg(t.channel, t.currency)
+                         .arg(t.count)
+                         .arg(t.amountMinor);
+        QCOMPARE(lines, (QStringList{"fedapay XAF 1 4611686018427387905", "fedapay XOF 1 100",
+                                     "paypal  1 7", "paypal EUR 1 250", "paypal USD 1 40",
+                                     "stripe USD 1 32", "stripe XAF 1 4611686018427387904",
+                                     "stripe XOF 1 5000"}));
+        QStringList totals;
+        for (const DiscrepancyCurrencyTotal &t : d->openDiscrepancyTotals)
+            totals << QStringLiteral("%1 %2 %3")
+                          .arg(t.currency)
+                          .arg(t.count)
+                          .arg(t.amountMinor ? QString::number(*t.amountMinor)
+                                             : QStringLiteral("overflow"));
+        QCOMPARE(totals,
+                 (QStringList{" 1 7", "EUR 1 250", "USD 2 72", "XAF 2 overflow", "XOF 2 5100"}));
+        // Each total is its own currency's lines, whatever the lines.
+        QCOMPARE(DashboardQuery::currencyTotals(d->openDiscrepancies), d->openDiscrepancyTotals);
+        QCOMPARE(DashboardQuery::currencyTotals({}), QList<DiscrepancyCurrencyTotal>{});
+        const QList<DiscrepancyCurrencyTotal> fits{{"XAF", 2, std::numeric_limits<qint64>::max()}};
+        QVERIFY(
+            DashboardQuery::currencyTotals({{"a", "XAF", 1, std::numeric_limits<qint64>::max() - 5},
+                                            {"b", "XAF", 1, 5}}) == fits);
+
+        // A channel's own line past 64 bits (stripe's, after fedapay's and paypal's lines): the
+        // dashboard is refused alike on every engine (SQLite's SUM refuses it as it reaches that
+        // line; the others' exact sum does not fit), not shown wrapped, rounded or cut short.
+        QVERIFY(Sql::exec(f.orders->db(),
+                          "INSERT INTO discrepancies (discrepancy_key, kind, channel,"
+                          " expected_minor, actual_minor, currency, status, first_run_id,"
+                          " last_run_id, opened_at) VALUES (?, ?, ?, ?, ?, ?, ?, 1, 1, ?)",
+                          {"t10", "not_settled", "stripe", half, QVariant(), "XAF", "open",
+                           f.clock.nowMs()})
+                    .ok());
+        auto refused = DashboardQuery(*f.orders, f.clock).load({s.start, s.end}, kAgent);
+        QVERIFY(!refused.ok());
+        QCOMPARE(refused.error().code, ErrorCode::TooLarge);
+        QCOMPARE(refused.error().reason, QStringLiteral("amount_overflow"));
     }
 
     void searchByEachKind_data() { addEngineRows(); }

@@ -203,7 +203,7 @@ void DashboardPage::showData(const DashboardData &data)
     showCounts(m_stuck, tr("Stuck records by kind (now)"), data.stuckByKind, stuckLabel,
                QStringLiteral("#e15759"));
     m_discrepancies->setRows(data.openDiscrepancies);
-    m_discrepancyTotals->setRows(DiscrepancyCurrencyTotalModel::totals(data.openDiscrepancies));
+    m_discrepancyTotals->setRows(data.openDiscrepancyTotals);
     m_discrepancyTitle->setText(data.openDiscrepancies.isEmpty()
                                     ? tr("<b>Open discrepancies by channel</b> — none open")
                                     : tr("<b>Open discrepancies by channel</b>"));
