@@ -2,6 +2,7 @@
 
 #include "common/enginetext.h"
 #include "common/labels.h"
+#include "common/reasontext.h"
 #include "fixes/fixchange.h"
 #include "fixlabels.h"
 
@@ -97,8 +98,13 @@ FixModel::FixModel(QObject *parent)
             return f.id;
         return {};
     });
+    // As the audit trail shows the proposal's reason: the code as its word (the code kept),
+    // the proposer's comment quoted as written.
     addColumn(tr("Reason"), cell([](const FixRequest &f) -> QString {
-                  return Labels::fixReason(f.reasonCode) + QStringLiteral(": ") + f.comment;
+                  return Labels::auditReason(QStringLiteral("fix.proposed"), f.proposerRole,
+                                             f.comment.isEmpty()
+                                                 ? f.reasonCode
+                                                 : f.reasonCode + QStringLiteral(": ") + f.comment);
               }));
 }
 

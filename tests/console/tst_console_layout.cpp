@@ -218,6 +218,18 @@ private Q_SLOTS:
                 10 * table->fontMetrics().averageCharWidth());
         const QModelIndex target = table->model()->index(0, FixModel::Target);
         QVERIFY(target.data(Qt::ToolTipRole).toString().startsWith(u"stripe:evt_sim"));
+        // The reason as the audit trail shows the proposal's: the code as its word, the code
+        // kept, and the proposer's own words quoted as written (never translated).
+        const QString word = Labels::fixReason("channel_outage");
+        const QString comment = QStringLiteral("the order reached checkout late; replay the "
+                                               "callback once the shop has created it, as the "
+                                               "channel asked us to");
+        const QString reason = table->model()->index(0, FixModel::Reason).data().toString();
+        QVERIFY2(word != u"channel_outage" && reason.startsWith(word) &&
+                     reason.contains(u"channel_outage") && reason.endsWith(Labels::quoted(comment)),
+                 qPrintable(reason));
+        QCOMPARE(reason,
+                 Labels::auditReason("fix.proposed", "agent", "channel_outage: " + comment));
     }
 
     // Every column of the audit trail is on screen at the default size, the reason last and
