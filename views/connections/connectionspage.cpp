@@ -9,7 +9,7 @@
 #include <QPushButton>
 #include <QTableView>
 #include <QVBoxLayout>
-#include <QtConcurrent>
+#include <QFutureWatcher>
 
 namespace OncePay {
 
@@ -72,7 +72,7 @@ void ConnectionsPage::refresh()
             });
     const AppConfig config = m_config;
     watcher->setFuture(
-        QtConcurrent::run(consoleTaskPool(), [config] { return HealthCheck::checkAll(config); }));
+        consoleTaskPool()->run([config] { return HealthCheck::checkAll(config); }));
 }
 
 } // namespace OncePay

@@ -14,7 +14,7 @@
 #include <QSpinBox>
 #include <QStackedWidget>
 #include <QStandardItemModel>
-#include <QtConcurrent>
+#include <QFutureWatcher>
 
 namespace OncePay {
 
@@ -236,7 +236,7 @@ void ProfileForm::test()
         showTestResult(s);
         Q_EMIT tested(s);
     });
-    watcher->setFuture(QtConcurrent::run(consoleTaskPool(), [p] {
+    watcher->setFuture(consoleTaskPool()->run([p] {
         // Testing must not create an empty SQLite file where there was none.
         if (p.dialect == Dialect::Sqlite && !QFileInfo::exists(p.path)) {
             RoleStatus s;
