@@ -9,7 +9,7 @@
 #include <QPushButton>
 #include <QTableView>
 #include <QVBoxLayout>
-#include <QFutureWatcher>
+#include <QtConcurrent>
 
 namespace OncePay {
 
@@ -72,7 +72,7 @@ void ConnectionsPage::refresh()
             });
     const AppConfig config = m_config;
     watcher->setFuture(
-        consoleTaskPool()->run([config] { return HealthCheck::checkAll(config); }));
+        QtConcurrent::run(consoleTaskPool(), [config] { return HealthCheck::checkAll(config); }));
 }
 
 } // namespace OncePay

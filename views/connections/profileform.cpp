@@ -14,7 +14,7 @@
 #include <QSpinBox>
 #include <QStackedWidget>
 #include <QStandardItemModel>
-#include <QFutureWatcher>
+#include <QtConcurrent>
 
 namespace OncePay {
 
@@ -236,7 +236,7 @@ void ProfileForm::test()
         showTestResult(s);
         Q_EMIT tested(s);
     });
-    watcher->setFuture(consoleTaskPool()->run([p] {
+    watcher->setFuture(QtConcurrent::run(consoleTaskPool(), [p] {
         // Testing must not create an empty SQLite file where there was none.
         if (p.dialect == Dialect::Sqlite && !QFileInfo::exists(p.path)) {
             RoleStatus s;

@@ -32,7 +32,7 @@
 #include <QSysInfo>
 #include <QTimer>
 
-#include <QFuture>
+#include <QtConcurrent>
 #include <spdlog/spdlog.h>
 
 #include <type_traits>
@@ -423,7 +423,7 @@ void MainWindow::recordSignOut()
     const ConnectionProfile orders = m_config.orders;
     const StaffAccount account = m_account;
     const QString where = QStringLiteral("console@") + QSysInfo::machineHostName();
-    m_signOutTask = consoleTaskPool()->run([orders, account, where] {
+    m_signOutTask = QtConcurrent::run(consoleTaskPool(), [orders, account, where] {
         // Like every console task: an existing database with the schema this console knows,
         // never a created one, never a write into a newer schema.
         auto c = InvestigationDb::open(orders, QStringLiteral("console-signout"));
