@@ -2,7 +2,9 @@
 // time to first window, search by each kind of identifier, opening an order page, and
 // loading the stuck list and scrolling it to its end — each measured through the real
 // widgets (offscreen), side by side with the raw indexed SQL the operation needs, run on a
-// warm connection in the same process. Medians of --runs; ratio = program ÷ raw (goal ≤ 2).
+// warm connection in the same process, each side starting after the same 30 ms of quiet (the
+// raw statements run once more at once: "raw hot"). Medians of --runs; ratio = program ÷ raw
+// (goal ≤ 2).
 // A 1 ms QTimer heartbeat on the GUI thread records the longest gap during each operation
 // (goal: never more than 50 ms). The "service" column is the service call alone (OrderSearch,
 // OrderPictureQuery) on the bench's warm connection, on this thread: program − service is
@@ -99,6 +101,7 @@ struct Row {
     QString name;
     QString raw;
     std::vector<double> program, baseline, gaps;
+    std::vector<double> hot;     // the raw statements again at once, the CPU and caches awake
     std::vector<double> service; // the service call alone, on this thread's warm connection
 };
 
@@ -205,11 +208,11 @@ int main(int argc, char *argv[])
     Heartbeat heartbeat;
     QList<Row> rows;
     auto record = [&](const QString &name, const QString &raw, double program, double baseline,
-                      double gap, double service) {
+                      double gap, double service, double hot) {
         auto it =
             std::find_if(rows.begin(), rows.end(), [&](const Row &r) { return r.name == name; });
         if (it == rows.end()) {
-            rows.append(Row{name, raw, {}, {}, {}, {}});
+            rows.append(Row{name, raw, {}, {}, {}, {}, {}});
             it = rows.end() - 1;
         }
         it->program.push_back(program);
@@ -217,14 +220,16 @@ int main(int argc, char *argv[])
         it->gaps.push_back(gap);
         if (service >= 0)
             it->service.push_back(service);
+        if (hot >= 0)
+            it->hot.push_back(hot);
     };
 
     for (int run = 0; run <= runs; ++run) { // run 0 warms caches and is not counted
         const bool counted = run > 0;
         auto keep = [&](const QString &name, const QString &raw, double p, double b, double g,
-                        double service = -1) {
+                        double service = -1, double hot = -1) {
             if (counted)
-                record(name, raw, p, b, g, service);
+                record(name, raw, p, b, g, service, hot);
         };
         // Lets what the previous step left to do (its repaint) happen before the next starts.
         auto settle = [] {
@@ -233,6 +238,16 @@ int main(int argc, char *argv[])
             while (s.elapsed() < 30)
                 QCoreApplication::processEvents(QEventLoop::AllEvents |
                                                 QEventLoop::WaitForMoreEvents);
+        };
+        // The raw statements from the same start as the program's operation: after the same
+        // quiet time (the CPUs idle, as when a person acts), then once more at once (`hot`,
+        // printed beside it: what they take with the CPU and caches awake, which is how the
+        // raw side was measured until the twelfth session — straight after the program).
+        auto rawQuiet = [&](const Statements &statements, double *hot) {
+            settle();
+            const double quiet = rawMs(db, statements);
+            *hot = rawMs(db, statements);
+            return quiet;
         };
         auto serviceMs = [](const std::function<bool()> &call) {
             QElapsedTimer t;
@@ -274,6 +289,7 @@ int main(int argc, char *argv[])
             const double dashGap = heartbeat.maxGapMs();
             window->close();
             delete window;
+            settle();
             QElapsedTimer r;
             r.start();
             {
@@ -284,9 +300,11 @@ int main(int argc, char *argv[])
             const double rawOpen = r.nsecsElapsed() / 1e6;
             keep("first window (built, shown, painted)", "open + schema version", program, rawOpen,
                  gap);
+            double hot = 0;
+            const double rawDash = rawQuiet(orDie(dashboardStatements(db)), &hot);
             keep("first window's dashboard loaded and painted",
-                 "open + schema version + its 15 statements", dash,
-                 rawOpen + rawMs(db, orDie(dashboardStatements(db))), dashGap);
+                 "open + schema version + its 15 statements", dash, rawOpen + rawDash, dashGap, -1,
+                 rawOpen + hot);
         }
 
         // 1b. The dashboard page on its own (no main window around it), same load.
@@ -302,8 +320,9 @@ int main(int argc, char *argv[])
             dashboard.refresh();
             const double alone = waitFor([&] { return loaded.count() > 0; }, d);
             const double gap = heartbeat.maxGapMs();
-            keep("dashboard page alone, loaded", "its 15 statements", alone,
-                 rawMs(db, orDie(dashboardStatements(db))), gap);
+            double hot = 0;
+            const double raw = rawQuiet(orDie(dashboardStatements(db)), &hot);
+            keep("dashboard page alone, loaded", "its 15 statements", alone, raw, gap, -1, hot);
         }
 
         // 1c. The floor of any background read: an empty task through runBackgroundQuery (a
@@ -336,23 +355,33 @@ int main(int argc, char *argv[])
         page.show();
         (void)QTest::qWaitForWindowExposed(&page);
         const QList<ConsoleBenchSearch> searches = searchStatements(data);
-        // Each term is pasted into the box (as agents bring an id from a ticket or an email),
-        // then Return: once when the page has looked the pasted text up (what a person's reach
-        // for Return leaves time for), once at once in the same turn, the lookup still on its
-        // way.
-        for (const bool atOnce : {false, true}) {
+        // Three ways the search box is used:
+        // - Read: the term is in the box but was never looked up (put there by the program, as
+        //   another view hands an order over, or looked up too long ago), then Return. The
+        //   search reads after Return: this is the search measured against its raw statements
+        //   — Return, the read on a pool thread, the hits on the page.
+        // - Looked up: the term is pasted (clipboard and Ctrl+V, as agents bring an id from a
+        //   ticket), then Return once the page has looked the paste up, which a person's reach
+        //   for Return leaves time for. The read happened before Return: this is what an agent
+        //   waits for, not a read against a read.
+        // - At once: the paste and Return in the same turn, the lookup still on its way: the
+        //   paste's own handling (the line edit inserting the clipboard's text) and the read.
+        enum class Mode { Read, LookedUp, AtOnce };
+        for (const Mode mode : {Mode::Read, Mode::LookedUp, Mode::AtOnce}) {
             for (const auto &[kind, term, rawLabel, statements] : searches) {
                 if (!step("search"))
                     break;
                 QLineEdit *box = page.searchBox();
                 box->clear();
+                if (mode == Mode::Read)
+                    box->setText(term); // text set by the program is not looked up
                 settle();
                 QSignalSpy ahead(page.lookAhead(), &SearchLookAhead::lookedUp);
                 QSignalSpy searched(&page, &OrderPage::searched);
                 QSignalSpy opened(&page, &OrderPage::orderLoaded);
                 QGuiApplication::clipboard()->setText(term);
                 QElapsedTimer t;
-                if (!atOnce) {
+                if (mode == Mode::LookedUp) {
                     QTest::keySequence(box, QKeySequence::Paste);
                     QElapsedTimer lookup;
                     lookup.start();
@@ -365,7 +394,8 @@ int main(int argc, char *argv[])
                 } else {
                     heartbeat.reset();
                     t.start();
-                    QTest::keySequence(box, QKeySequence::Paste);
+                    if (mode == Mode::AtOnce)
+                        QTest::keySequence(box, QKeySequence::Paste);
                 }
                 // Timed when the hits are on the page (`searched`), not when the key press
                 // has been handled to its end: a single hit's order is asked for after that.
@@ -379,19 +409,26 @@ int main(int argc, char *argv[])
                 (void)waitFor([&] { return searched.count() > 0; }, t);
                 QObject::disconnect(stamp);
                 const double gap = heartbeat.maxGapMs();
+                if (box->text() != term)
+                    die("the search box holds " + box->text() + ", not " + term);
+                if (mode == Mode::Read && !ahead.isEmpty())
+                    die("a search meant to read at Return was looked up before it");
                 if (searched.first().first().toInt() < 1)
                     die("search found nothing for " + term);
-                QElapsedTimer settle;
-                settle.start();
+                QElapsedTimer opening;
+                opening.start();
                 if (searched.first().first().toInt() == 1)
-                    waitFor([&] { return opened.count() > 0; }, settle);
-                const double raw = rawMs(db, statements);
+                    waitFor([&] { return opened.count() > 0; }, opening);
+                double hot = 0;
+                const double raw = rawQuiet(statements, &hot);
                 const QString searchTerm = term;
-                keep((atOnce ? "search, Return at once after pasting: "
-                             : "search, Return after the paste was looked up: ") +
-                         kind,
-                     rawLabel, program, raw, gap,
-                     serviceMs([&] { return OrderSearch(*warm).search(searchTerm, actor).ok(); }));
+                const char *how = mode == Mode::Read ? "search, read at Return: "
+                                  : mode == Mode::LookedUp
+                                      ? "search, Return after the paste was looked up: "
+                                      : "search, Return at once after pasting: ";
+                keep(how + kind, rawLabel, program, raw, gap,
+                     serviceMs([&] { return OrderSearch(*warm).search(searchTerm, actor).ok(); }),
+                     hot);
             }
         }
 
@@ -437,10 +474,11 @@ int main(int argc, char *argv[])
             const double gap = heartbeat.maxGapMs();
             if (page.picture().order.orderId != orderId || page.picture().timeline.isEmpty())
                 die("order " + orderId + " did not load");
-            const double raw = rawMs(db, statements);
+            double hot = 0;
+            const double raw = rawQuiet(statements, &hot);
             const QString loadId = orderId;
             keep(name, "its 12 SELECTs", program, raw, gap,
-                 serviceMs([&] { return OrderPictureQuery(*warm).load(loadId, actor).ok(); }));
+                 serviceMs([&] { return OrderPictureQuery(*warm).load(loadId, actor).ok(); }), hot);
         }
 
         // 4. The stuck list: load it and scroll to its last row, painted.
@@ -463,16 +501,18 @@ int main(int argc, char *argv[])
                 stuck.table()->verticalScrollBar()->maximum())
                 die("the stuck list did not reach its end");
             const auto statements = stuckStatements(QDateTime::currentMSecsSinceEpoch(), true);
+            double hot = 0;
+            const double raw = rawQuiet(statements, &hot);
             keep(QStringLiteral("stuck list loaded and scrolled to its end (%1 rows)")
                      .arg(stuck.model()->rowCount()),
                  "its 16 SELECTs (settings, the fix allowance, count + oldest 10,000 per kind)",
-                 program, rawMs(db, statements), gap);
+                 program, raw, gap, -1, hot);
         }
     }
 
     std::printf("\nConsole benchmark: %lld orders, SQLite, medians of %d runs (ms)\n", n, runs);
-    std::printf("%-58s %10s %10s %10s %7s %12s  %s\n", "operation", "program", "service", "raw",
-                "ratio", "GUI max gap", "raw query");
+    std::printf("%-58s %10s %10s %10s %7s %10s %12s  %s\n", "operation", "program", "service",
+                "raw", "ratio", "raw hot", "GUI max gap", "raw query");
     bool allGood = true;
     for (const Row &r : rows) {
         const double p = median(r.program), b = median(r.baseline);
@@ -480,8 +520,10 @@ int main(int argc, char *argv[])
         const double ratio = p / std::max(b, 0.001);
         const QString service =
             r.service.empty() ? QStringLiteral("—") : QString::number(median(r.service), 'f', 2);
-        std::printf("%-58s %10.2f %10s %10.2f %6.2fx %9.1f ms  %s\n", qPrintable(r.name), p,
-                    qPrintable(service), b, ratio, gap, qPrintable(r.raw));
+        const QString hot =
+            r.hot.empty() ? QStringLiteral("—") : QString::number(median(r.hot), 'f', 2);
+        std::printf("%-58s %10.2f %10s %10.2f %6.2fx %10s %9.1f ms  %s\n", qPrintable(r.name), p,
+                    qPrintable(service), b, ratio, qPrintable(hot), gap, qPrintable(r.raw));
         allGood &= gap <= 50;
     }
     std::printf("goals: ratio <= 2x; GUI thread never blocked more than 50 ms (max gap over all"
