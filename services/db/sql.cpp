@@ -3,6 +3,10 @@
 #include <QSqlDriver>
 #include <QSqlError>
 
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
 namespace OncePay::Sql {
 
 namespace {
@@ -67,12 +71,16 @@ Error classify(const QSqlError &error, const QString &context)
     return makeError(ErrorCode::Internal, text);
 }
 
-Result<QSqlQuery> exec(const QSqlDatabase &db, const QString &sql, const QVariantList &binds)
+Result<QSqlQuery> exec(const QSqlDatabase &db, const QString &sql, const QVariantList &binds,
+                       Decimals decimals)
 {
     if (!db.isOpen())
         return makeError(ErrorCode::Unavailable, QStringLiteral("database connection is closed"));
     QSqlQuery q(db);
     q.setForwardOnly(true);
+    // The query's own policy, set before it runs: the connection's is left alone.
+    if (decimals == Decimals::Exact)
+        q.setNumericalPrecisionPolicy(QSql::HighPrecision);
     if (binds.isEmpty()) {
         if (!q.exec(sql))
             return classify(q.lastError(), sql.simplified().left(80));
@@ -95,14 +103,89 @@ Result<int> update(const QSqlDatabase &db, const QString &sql, const QVariantLis
     return q->numRowsAffected();
 }
 
-Result<QVariant> scalar(const QSqlDatabase &db, const QString &sql, const QVariantList &binds)
+Result<QVariant> scalar(const QSqlDatabase &db, const QString &sql, const QVariantList &binds,
+                        Decimals decimals)
 {
-    auto q = exec(db, sql, binds);
+    auto q = exec(db, sql, binds, decimals);
     if (!q)
         return q.error();
-    if (!q->next())
+    if (!q->next()) {
+        // A row that fails as it is read (SQLite's SUM past 64 bits) is an error, not "no row".
+        if (q->lastError().isValid())
+            return classify(q->lastError(), sql.simplified().left(80));
         return QVariant();
+    }
     return q->value(0);
+}
+
+Result<qint64> exactInteger(const QVariant &value, const QString &what)
+{
+    const auto notInteger = [&what](const QString &shown) {
+        return makeError(ErrorCode::Invalid,
+                         QStringLiteral("%1: %2 is not a whole number").arg(what, shown),
+                         QStringLiteral("not_an_integer"));
+    };
+    const auto overflow = [&what](const QString &shown) {
+        return makeError(ErrorCode::TooLarge,
+                         QStringLiteral("%1: %2 does not fit in 64 bits").arg(what, shown),
+                         QStringLiteral("integer_overflow"));
+    };
+    if (value.isNull())
+        return notInteger(QStringLiteral("NULL"));
+    switch (value.typeId()) {
+    case QMetaType::Int:
+    case QMetaType::Long:
+    case QMetaType::LongLong:
+    case QMetaType::Short: return value.toLongLong();
+    case QMetaType::UInt:
+    case QMetaType::ULong:
+    case QMetaType::ULongLong:
+    case QMetaType::UShort: {
+        const qulonglong u = value.toULongLong();
+        if (u > qulonglong(std::numeric_limits<qint64>::max()))
+            return overflow(QString::number(u));
+        return qint64(u);
+    }
+    case QMetaType::Double:
+    case QMetaType::Float: {
+        // Whole doubles up to 2^53 are exact; past it a decimal read as a double may already
+        // have been rounded, so it is refused rather than trusted.
+        constexpr double kExactLimit = 9007199254740992.0; // 2^53
+        const double d = value.toDouble();
+        const QString shown = QString::number(d, 'g', 17);
+        if (!std::isfinite(d) || std::trunc(d) != d)
+            return notInteger(shown);
+        if (std::fabs(d) > kExactLimit)
+            return makeError(ErrorCode::Internal,
+                             QStringLiteral("%1: %2 was read as a double, past 2^53 it may be "
+                                            "rounded (read it with Decimals::Exact)")
+                                 .arg(what, shown),
+                             QStringLiteral("inexact_double"));
+        return qint64(d);
+    }
+    case QMetaType::QString:
+    case QMetaType::QByteArray: break;
+    default: return notInteger(value.toString());
+    }
+    // A decimal's exact text: [sign] digits [. digits], as PostgreSQL and MariaDB write it.
+    const QString text = value.toString().trimmed();
+    const qsizetype dot = text.indexOf(u'.');
+    const QStringView whole = QStringView(text).left(dot < 0 ? text.size() : dot);
+    const QStringView fraction = dot < 0 ? QStringView() : QStringView(text).mid(dot + 1);
+    const QStringView digits =
+        whole.startsWith(u'-') || whole.startsWith(u'+') ? whole.mid(1) : whole;
+    const auto allDigits = [](QStringView s) {
+        return std::all_of(s.begin(), s.end(), [](QChar c) { return c >= u'0' && c <= u'9'; });
+    };
+    if (digits.isEmpty() || !allDigits(digits) || !allDigits(fraction))
+        return notInteger(text);
+    if (std::any_of(fraction.begin(), fraction.end(), [](QChar c) { return c != u'0'; }))
+        return notInteger(text);
+    bool fits = false;
+    const qint64 n = whole.toLongLong(&fits); // refuses, never wraps, past 64 bits
+    if (!fits)
+        return overflow(text);
+    return n;
 }
 
 Result<qint64> insert(const QSqlDatabase &db, Dialect dialect, const QString &sql,

@@ -13,14 +13,33 @@
 
 namespace OncePay::Sql {
 
+// How a statement's DECIMAL/NUMERIC columns are read. PostgreSQL's and MariaDB's SUM of a BIGINT
+// is a decimal, which their drivers hand out as a double by default: past 2^53 silently rounded.
+// Exact reads them as exact text (QSql::HighPrecision) for that one statement; turn each value
+// into an integer with exactInteger(). Integer and SQLite columns are read the same either way.
+enum class Decimals { AsDouble, Exact };
+
 // Prepares, binds positionally (`?`) and executes. Forward-only.
-Result<QSqlQuery> exec(const QSqlDatabase &db, const QString &sql, const QVariantList &binds = {});
+Result<QSqlQuery> exec(const QSqlDatabase &db, const QString &sql, const QVariantList &binds = {},
+                       Decimals decimals = Decimals::AsDouble);
 
 // Executes and returns the number of rows affected.
 Result<int> update(const QSqlDatabase &db, const QString &sql, const QVariantList &binds = {});
 
-// First column of the first row, or a null QVariant when there is no row.
-Result<QVariant> scalar(const QSqlDatabase &db, const QString &sql, const QVariantList &binds = {});
+// First column of the first row, or a null QVariant when there is no row (a row that fails as
+// it is read is an error).
+Result<QVariant> scalar(const QSqlDatabase &db, const QString &sql, const QVariantList &binds = {},
+                        Decimals decimals = Decimals::AsDouble);
+
+// A server-side sum or count (read with Decimals::Exact) as an exact 64-bit integer: an integer,
+// a decimal's text with no fraction ("12" or "12.000"), or a double that is whole and at most
+// 2^53 (SQLite's TOTAL/AVG; larger doubles may already be rounded). Never wraps or rounds:
+//   a fraction -> Invalid, reason "not_an_integer";
+//   outside 64 bits -> TooLarge, reason "integer_overflow";
+//   a double past 2^53 (a decimal read without Decimals::Exact) -> Internal, "inexact_double";
+//   NULL or anything else -> Invalid, reason "not_an_integer".
+// `what` names the value in the error message ("ledger sum of ord-1").
+Result<qint64> exactInteger(const QVariant &value, const QString &what);
 
 // Inserts and returns the generated id (RETURNING on PostgreSQL, lastInsertId elsewhere).
 Result<qint64> insert(const QSqlDatabase &db, Dialect dialect, const QString &sql,

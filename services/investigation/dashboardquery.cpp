@@ -38,29 +38,6 @@ Result<QList<KeyCount>> keyCounts(const Connection &c, const QString &sql,
     return out;
 }
 
-// Decimals read as text rather than doubles (QSql::HighPrecision) by the queries made on the
-// connection while it lives; the connection's own policy is back after restore() or at the end
-// of the scope. A query keeps the policy it was made with.
-class ExactDecimalsGuard {
-public:
-    explicit ExactDecimalsGuard(QSqlDatabase db)
-        : m_db(std::move(db))
-        , m_was(m_db.numericalPrecisionPolicy())
-    {
-        m_db.setNumericalPrecisionPolicy(QSql::HighPrecision);
-    }
-    ~ExactDecimalsGuard() { restore(); }
-    ExactDecimalsGuard(const ExactDecimalsGuard &) = delete;
-    ExactDecimalsGuard &operator=(const ExactDecimalsGuard &) = delete;
-
-    const QSqlDatabase &db() const { return m_db; }
-    void restore() { m_db.setNumericalPrecisionPolicy(m_was); }
-
-private:
-    QSqlDatabase m_db;
-    QSql::NumericalPrecisionPolicy m_was;
-};
-
 } // namespace
 
 qint64 DashboardQuery::bucketFor(const TimeRange &range)
@@ -126,14 +103,17 @@ Result<void> DashboardQuery::loadCallbacks(DashboardData *data) const
                        " FROM callback_messages WHERE received_at >= ? AND received_at < ?"
                        " GROUP BY 1")
             .arg(bucketExpr(m_c.dialect(), QStringLiteral("received_at"), from, size)),
-        binds);
+        binds, Sql::Decimals::Exact); // the SUM is a decimal on PostgreSQL and MariaDB
     if (!q)
         return q.error();
     while (q->next()) {
         const qint64 i = q->value(0).toLongLong();
         if (i >= 0 && i < buckets) {
+            auto skipped = Sql::exactInteger(q->value(2), QStringLiteral("skipped callbacks"));
+            if (!skipped)
+                return skipped.error();
             data->callbacks[i].received = q->value(1).toLongLong();
-            data->callbacks[i].skipped = q->value(2).toLongLong();
+            data->callbacks[i].skipped = *skipped;
         }
     }
     auto r =
@@ -191,16 +171,16 @@ Result<DashboardData> DashboardQuery::load(const TimeRange &range, const Actor &
     // A currency mismatch's two amounts are in different currencies: all that was settled (in
     // the row's currency, the settlement's) is at issue, not their difference.
     // PostgreSQL's and MariaDB's SUM of BIGINT is a decimal, read as a double by default (not
-    // exact past 2^53): read as text here, so that every engine gives the exact integer.
-    ExactDecimalsGuard exact(m_c.db());
+    // exact past 2^53): read exactly here, so that every engine gives the exact integer.
     auto d = Sql::exec(
-        exact.db(),
+        m_c.db(),
         QStringLiteral(
             "SELECT channel, COALESCE(currency, ''), COUNT(*),"
             " SUM(CASE WHEN kind = 'currency_mismatch' THEN ABS(COALESCE(actual_minor, 0))"
             " ELSE ABS(COALESCE(expected_minor, 0) - COALESCE(actual_minor, 0)) END)"
             " FROM discrepancies WHERE status = 'open'"
-            " GROUP BY channel, COALESCE(currency, '') ORDER BY channel, 2"));
+            " GROUP BY channel, COALESCE(currency, '') ORDER BY channel, 2"),
+        {}, Sql::Decimals::Exact);
     // SQLite's SUM refuses to pass 64 bits ("integer overflow"), on the statement or, for a
     // later line, on the row it reaches: the dashboard is refused, never shown cut short.
     const auto failed = [](const Error &e) -> Error {
@@ -214,23 +194,24 @@ Result<DashboardData> DashboardQuery::load(const TimeRange &range, const Actor &
     };
     if (!d)
         return failed(d.error());
-    exact.restore();
     while (d->next()) {
         DiscrepancyTotal line{d->value(0).toString(), d->value(1).toString(),
                               d->value(2).toLongLong(), 0};
-        bool fits = false;
-        line.amountMinor = d->value(3).toString().toLongLong(&fits);
-        if (!fits) {
+        auto amount = Sql::exactInteger(
+            d->value(3),
+            QStringLiteral("open discrepancies of %1 in %2").arg(line.channel, line.currency));
+        if (!amount) {
+            spdlog::warn("dashboard: {}", amount.error().message.toStdString());
+            if (amount.error().code != ErrorCode::TooLarge)
+                return amount.error();
             // PostgreSQL's and MariaDB's exact sum, past 64 bits.
-            spdlog::warn("dashboard: the open discrepancies of {} in {} sum to {}, past 64 bits",
-                         line.channel.toStdString(), line.currency.toStdString(),
-                         d->value(3).toString().toStdString());
             return makeError(ErrorCode::TooLarge,
                              QStringLiteral("the open discrepancies of %1 in %2 add up to more "
                                             "than can be counted exactly")
                                  .arg(line.channel, line.currency),
                              QStringLiteral("amount_overflow"));
         }
+        line.amountMinor = *amount;
         data.openDiscrepancies << line;
     }
     if (d->lastError().isValid())

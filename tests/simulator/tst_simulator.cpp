@@ -6,6 +6,7 @@
 #include "cliprocess.h"
 #include "db/migrator.h"
 #include "db/sql.h"
+#include "simulator/simulationworld.h"
 #include "simulator/simulator.h"
 #include "testdatabases.h"
 
@@ -61,6 +62,51 @@ private Q_SLOTS:
         QCOMPARE(s.callbacksSent, s.storedNew + s.duplicatesAbsorbed + s.rejectedAtDoor);
         QVERIFY(s.auditRows > 0);
         QVERIFY(s.stuckPaidUnconfirmed > 0);
+    }
+
+    // The invariants compare each order's ledger (a server-side SUM) with what the world
+    // expects, exactly: PostgreSQL's and MariaDB's sum is a decimal, and read as a double a
+    // ledger past 2^53 (2^62 + 1) would be rounded and reported as wrong. A ledger whose sum
+    // passes 64 bits is reported as unreadable on every engine, never as some other number.
+    void invariantsReadLedgerSumsExactly_data() { addEngineRows(); }
+    void invariantsReadLedgerSumsExactly()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        auto c = openMigrated(dbs->orders(), QStringLiteral("test"));
+        QVERIFY2(c.ok(), qPrintable(c.ok() ? QString() : c.error().message));
+        const qint64 half = qint64(1) << 62;
+        const auto book = [&](const QString &key, const QString &order, qint64 amount) {
+            return Sql::exec(c->db(),
+                             "INSERT INTO ledger_entries (entry_key, order_id, kind, amount_minor,"
+                             " currency, created_at) VALUES (?, ?, 'fee_adjustment', ?, 'XOF', 0)",
+                             {key, order, amount})
+                .ok();
+        };
+        QVERIFY(book("big-1", "sim-big", half));
+        QVERIFY(book("big-2", "sim-big", 1));
+        QVERIFY(book("small-1", "sim-a-small", 1250));
+        QList<Sim::SimOrder> world(2);
+        world[0].id = "sim-big";
+        world[0].expectedLedger = half + 1;
+        world[1].id = "sim-a-small";
+        world[1].expectedLedger = 1250;
+        SimulationSummary exact;
+        Sim::checkInvariants(*c, world, exact);
+        QVERIFY2(exact.invariantFailures.isEmpty(), qPrintable(exact.invariantFailures.join('\n')));
+
+        // One more 2^62 takes the big order's ledger past 64 bits (on SQLite, as the rows
+        // after the small order's are read).
+        QVERIFY(book("big-3", "sim-big", half));
+        world[0].expectedLedger = 0;
+        SimulationSummary past;
+        Sim::checkInvariants(*c, world, past);
+        QVERIFY2(!past.invariantFailures.isEmpty(), "a ledger past 64 bits passed");
+        const QString said = past.invariantFailures.join('\n');
+        QVERIFY2(said.contains(dbs->dialect() == Dialect::Sqlite ? "integer overflow"
+                                                                 : "ledger of sim-big"),
+                 qPrintable(said));
+        // Never a wrapped or rounded number passed off as the ledger.
+        QVERIFY2(!said.contains(": ledger "), qPrintable(said));
     }
 
     void sameSeedSameStory()
