@@ -5,6 +5,7 @@
 #include "fixes/fixlabels.h"
 
 #include <QCoreApplication>
+#include <QRegularExpression>
 
 namespace OncePay::Labels {
 
@@ -40,9 +41,39 @@ std::optional<QString> codeAndComment(const QString &raw, QString (*word)(const 
     const QString name = word(code);
     if (name == code)
         return std::nullopt; // not a code this action writes: shown as any other reason
-    if (colon < 0)
-        return codeWithWord(code, name);
-    return tr("%1: %2").arg(codeWithWord(code, name), quoted(raw.mid(colon + 2)));
+    return codedComment(code, colon < 0 ? QString() : raw.mid(colon + 2), word);
+}
+
+// Whether the engine may have written `raw` in the name of `author`. It writes a reason in
+// someone's name in two sentences only: the payment attempt a shop's platform asked for
+// (services/orders/orderservice.cpp) and a fix applied to an order in its approver's name
+// (services/fixes/fixtargets.cpp). Anything else in a shop's or a staff member's name is their
+// own words, even a text that is word for word one of the engine's sentences.
+bool engineMayHaveWritten(const QString &raw, ReasonAuthor author)
+{
+    static const QRegularExpression attempt(QStringLiteral("\\Apayment attempt on \\S+\\z"));
+    static const QRegularExpression fix(
+        QStringLiteral("\\Afix #\\d+ \\([a-z_]+\\) proposed by \\S+: "));
+    switch (author) {
+    case ReasonAuthor::Shop: return attempt.match(raw).hasMatch();
+    case ReasonAuthor::Staff: return fix.match(raw).hasMatch();
+    case ReasonAuthor::Unknown:
+    case ReasonAuthor::Engine: break;
+    }
+    return true;
+}
+
+// Someone's own words after a lead-in that says whose, quoted as written; the engine's (a
+// system actor's) as engineText shows them.
+QString wordsOf(const QString &raw, ReasonAuthor author)
+{
+    switch (author) {
+    case ReasonAuthor::Shop: return tr("Shop's reason: %1").arg(quoted(raw));
+    case ReasonAuthor::Staff: return tr("Staff comment: %1").arg(quoted(raw));
+    case ReasonAuthor::Unknown: return tr("Reason given: %1").arg(quoted(raw));
+    case ReasonAuthor::Engine: break;
+    }
+    return engineText(raw);
 }
 
 } // namespace
@@ -60,15 +91,19 @@ ReasonAuthor reasonAuthorOf(const QString &actorRole)
 
 QString givenReason(const QString &raw, ReasonAuthor author)
 {
-    if (raw.isEmpty() || isEngineText(raw))
+    if (raw.isEmpty())
+        return raw;
+    if (engineMayHaveWritten(raw, author) && isEngineText(raw))
         return engineText(raw);
-    switch (author) {
-    case ReasonAuthor::Shop: return tr("Shop's reason: %1").arg(quoted(raw));
-    case ReasonAuthor::Staff: return tr("Staff comment: %1").arg(quoted(raw));
-    case ReasonAuthor::Unknown: return tr("Reason given: %1").arg(quoted(raw));
-    case ReasonAuthor::Engine: break;
-    }
-    return raw;
+    return wordsOf(raw, author);
+}
+
+QString codedComment(const QString &code, const QString &comment, QString (*word)(const QString &))
+{
+    if (code.isEmpty())
+        return comment.isEmpty() ? QString() : quoted(comment);
+    const QString coded = codeWithWord(code, word(code));
+    return comment.isEmpty() ? coded : tr("%1: %2").arg(coded, quoted(comment));
 }
 
 QString auditReason(const QString &action, const QString &actorRole, const QString &raw)
@@ -98,6 +133,12 @@ QString auditReason(const QString &action, const QString &actorRole, const QStri
     // Only a shop's platform asks for an order's change in words of its own, besides staff.
     if (author == ReasonAuthor::Shop && !action.startsWith(u"order."))
         return engineText(raw);
+    // An order's reason is its transition's: the engine's sentence for what was asked, or the
+    // asker's words (givenReason); a rollback is never the attempt the engine words for a shop.
+    // A decision's comment, a settings or an account change's reason are the person's words.
+    if (!action.startsWith(u"order.") ||
+        (action == u"order.rollback" && author == ReasonAuthor::Shop))
+        return wordsOf(raw, author);
     return givenReason(raw, author);
 }
 

@@ -24,12 +24,24 @@ enum class ReasonAuthor {
 ReasonAuthor reasonAuthorOf(const QString &actorRole);
 
 // `raw` as shown: an engine sentence translated, else the author's own words after a lead-in.
+// Only the sentences the engine writes in that author's name count as the engine's (a shop's
+// payment attempt, a fix applied in a staff member's name); any other text in a shop's or a
+// staff member's name is their own words, shown as written even when it reads exactly like an
+// engine sentence. An Unknown author's text that is an engine sentence is taken as the engine's.
 QString givenReason(const QString &raw, ReasonAuthor author);
+
+// A reason code and someone's comment on it (a proposal's, a rejection's): the code as its word
+// (`word`, e.g. fixReason) with the code kept, the comment quoted as written and never
+// translated: "Wrong amount (wrong_amount): “…”". The code alone without a comment, the quoted
+// comment alone without a code (an approval's comment).
+QString codedComment(const QString &code, const QString &comment, QString (*word)(const QString &));
 
 // An audit row's reason, as its action stores it: a fix's reason code and comment
 // ("payment_verified: …"), a rejection's reason code and comment, a fix's bare reason code, a
 // sign-in's code, or a sentence or someone's words (givenReason). Known codes read as words with
-// the code in parentheses: "Payment verified with the channel (payment_verified): “…”".
+// the code in parentheses: "Payment verified with the channel (payment_verified): “…”". A
+// decision's comment and the reason of a settings or an account change are always the person's
+// own words.
 QString auditReason(const QString &action, const QString &actorRole, const QString &raw);
 
 } // namespace OncePay::Labels

@@ -29,7 +29,9 @@
 #include "shell/mainwindow.h"
 
 #include <QAbstractItemModelTester>
+#include <QComboBox>
 #include <QHeaderView>
+#include <QLabel>
 #include <QPlainTextEdit>
 #include <QRegularExpression>
 #include <QScrollBar>
@@ -76,6 +78,11 @@ QString sectionsOffScreen(const QTableView *table, const QList<int> &columns)
     }
     return off.join(QStringLiteral("; "));
 }
+
+// Reviewers' comments on two decided proposals: word for word engine sentences, shown as the
+// reviewers' own words all the same.
+const QString kRejectComment = QStringLiteral("amount and currency confirmed");
+const QString kApproveComment = QStringLiteral("not an event OncePay acts on");
 
 // A test's rows: the console in English and in 简体中文.
 void languages()
@@ -138,6 +145,25 @@ private Q_SLOTS:
         // What the audit trail shows: the outbox shipped into the audit database.
         auto shipped = AuditShipper::ship(f.config.orders, f.config.audit, Clock::system(), {});
         QVERIFY2(shipped.ok(), qPrintable(shipped.ok() ? QString() : shipped.error().message));
+        // Two proposals decided since (not in the trail above): one rejected, one approved.
+        FixService fixes(*f.orders, f.clock);
+        const Actor finance = account("finance", StaffRole::Finance).actor();
+        for (const char *event : {"evt_sim_rejected", "evt_sim_approved"}) {
+            f.makeDeadLetter(QStringLiteral("ghost-ord-") + event, event);
+            FixProposal proposal;
+            proposal.kind = FixKind::RequeueMessage;
+            proposal.targetId = QStringLiteral("stripe:") + event;
+            proposal.reasonCode = QStringLiteral("channel_outage");
+            proposal.comment = QStringLiteral("replay it");
+            proposal.origin = QStringLiteral("console@test");
+            auto fix = fixes.propose(proposal, {QStringLiteral("agent"), QStringLiteral("agent")});
+            QVERIFY2(fix.ok(), qPrintable(fix.ok() ? QString() : fix.error().message));
+            m_decided << *fix;
+        }
+        QVERIFY(
+            fixes.reject(m_decided[0].id, "wrong_target", kRejectComment, "console@test", finance));
+        QVERIFY(fixes.approve(m_decided[1].id, m_decided[1].changeSha256, kApproveComment,
+                              "console@test", finance));
     }
 
     void cleanup() { Language::apply(QStringLiteral("en")); }
@@ -230,6 +256,31 @@ private Q_SLOTS:
                  qPrintable(reason));
         QCOMPARE(reason,
                  Labels::auditReason("fix.proposed", "agent", "channel_outage: " + comment));
+        // The detail pane says it by the same rule: the code's word, the code, the words quoted.
+        const QString header = page->findChild<QLabel *>(QStringLiteral("header"))->text();
+        QVERIFY2(header.contains(word) && header.contains(u"channel_outage") &&
+                     header.contains(Labels::quoted(comment).toHtmlEscaped()),
+                 qPrintable(header));
+        // A decision's comment is the reviewer's own words, quoted as written (never translated,
+        // although both are word for word engine sentences); a rejection's code as its word.
+        QSignalSpy reloaded(page, &ApprovalsPage::loaded);
+        page->findChild<QComboBox *>(QStringLiteral("status"))->setCurrentIndex(1); // Decided
+        QTRY_VERIFY_WITH_TIMEOUT(!reloaded.isEmpty(), 10000);
+        const auto *decisions = page->findChild<QLabel *>(QStringLiteral("decisions"));
+        QVERIFY(page->select(m_decided[0].id));
+        const QString rejected = decisions->text();
+        const QString because = Labels::rejectionReason("wrong_target");
+        QVERIFY2(because != u"wrong_target" && rejected.contains(because) &&
+                     rejected.contains(u"wrong_target") &&
+                     rejected.endsWith(Labels::quoted(kRejectComment)),
+                 qPrintable(rejected));
+        QVERIFY(page->select(m_decided[1].id));
+        const QString approved = decisions->text();
+        QVERIFY2(approved.endsWith(QStringLiteral(" — ") + Labels::quoted(kApproveComment)),
+                 qPrintable(approved));
+        const QString both = rejected + u'\n' + approved;
+        for (const QString &c : {kRejectComment, kApproveComment})
+            QVERIFY2(lang == u"en" || !both.contains(Labels::engineText(c)), qPrintable(both));
     }
 
     // Every column of the audit trail is on screen at the default size, the reason last and
@@ -464,6 +515,76 @@ private Q_SLOTS:
                  qPrintable(coded));
     }
 
+    // Someone's own words are shown as written even when they are word for word one of the
+    // engine's sentences; only what the engine wrote is translated (in 简体中文, where the two
+    // differ). In a shop's or a staff member's name the engine writes two sentences only: the
+    // payment attempt a shop asked for and a fix applied in the approver's name.
+    void ownWordsThatReadAsEngineSentencesStayAsWritten()
+    {
+        QCOMPARE(Language::apply(QStringLiteral("zh_CN")).language(), QLocale::Chinese);
+        const QString attempt = QStringLiteral("payment attempt on stripe");
+        const QString fixLine = QStringLiteral("fix #3 (channel_outage) proposed by agent: ok");
+        for (const QString &s : {kRejectComment, kApproveComment, attempt, fixLine})
+            QVERIFY2(Labels::engineText(s) != s, qPrintable(s)); // the engine's: translated
+        QCOMPARE(Labels::auditReason("order.transition", "platform", attempt),
+                 Labels::engineText(attempt));
+        QCOMPARE(Labels::auditReason("order.rollback", "finance", fixLine),
+                 Labels::engineText(fixLine));
+        QCOMPARE(Labels::givenReason(fixLine, Labels::ReasonAuthor::Staff),
+                 Labels::engineText(fixLine));
+        const std::tuple<const char *, const char *, QString> own[] = {
+            {"order.rollback", "platform", kRejectComment},
+            {"order.rollback", "platform", attempt},
+            {"order.transition", "platform", kApproveComment},
+            {"fix.approved", "finance", kRejectComment},
+            {"fix.approved", "finance", fixLine},
+            {"fix.approved", "", kRejectComment},
+            {"setting.changed", "admin", kApproveComment},
+            {"staff.disabled", "admin", kRejectComment}};
+        for (const auto &[action, role, words] : own) {
+            const QString shown = Labels::auditReason(action, role, words);
+            QVERIFY2(shown.endsWith(Labels::quoted(words)) &&
+                         !shown.contains(Labels::engineText(words)),
+                     qPrintable(QStringLiteral("%1 %2: %3").arg(action, role, shown)));
+        }
+        // On the real engine: a shop rolls an order back and cancels it in engine sentences.
+        EngineFixture &f = *m_fixture;
+        f.createOrder("ord-words", 3100);
+        f.pay("ord-words", 1, "req-w-1");
+        f.deliver(StripeEvents::paymentIntentFailed(
+            f.params("ord-words", "req-w-1", 3100, "USD", "evt_w_fail", "pi_w1")));
+        f.drain();
+        QVERIFY(f.service->rollback("ord-words", 3, CauseKind::Request, "rb-w", Actor::platform(),
+                                    kRejectComment));
+        QVERIFY(f.service->cancel("ord-words", 4, CauseKind::Request, "cn-w", Actor::platform(),
+                                  kApproveComment));
+        auto p = OrderPictureQuery(*f.orders).load("ord-words",
+                                                   account("finance", StaffRole::Finance).actor());
+        QVERIFY(p.ok());
+        TimelineModel timeline;
+        timeline.setRows(p->timeline);
+        QHash<QString, QString> roles;
+        for (const AuditRow &a : p->audit)
+            roles.insert(a.eventId, a.actorRole);
+        timeline.setAuditRoles(roles);
+        AuditRowModel audit;
+        audit.setRows(p->audit);
+        QStringList shown;
+        for (int r = 0; r < timeline.rowCount(); ++r)
+            shown << timeline.index(r, TimelineModel::Detail).data().toString();
+        for (int r = 0; r < audit.rowCount(); ++r)
+            for (int c = 0; c < audit.columnCount(); ++c)
+                shown << audit.index(r, c).data().toString();
+        const QString all = shown.join(u'|');
+        for (const QString &words : {kRejectComment, kApproveComment}) {
+            // The transition, its audit row on the timeline and on the audit tab.
+            QVERIFY2(shown.count(Labels::givenReason(words, Labels::ReasonAuthor::Shop)) == 3 &&
+                         !all.contains(Labels::engineText(words)),
+                     qPrintable(all));
+        }
+        QVERIFY2(shown.contains(Labels::engineText(attempt)), qPrintable(all));
+    }
+
     // Each channel's signature scheme is an engine sentence the console translates, its header
     // names kept; the order page's callback tab shows it so.
     void signatureSchemesAreTranslated()
@@ -495,6 +616,7 @@ private:
     std::unique_ptr<EngineFixture> m_fixture;
     QMap<QString, qint64> m_expectedTotals;
     QMap<QString, qint64> m_expectedCounts;
+    QList<FixRequest> m_decided; // rejected, approved
 };
 
 QTEST_MAIN(TstConsoleLayout)

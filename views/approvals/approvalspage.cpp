@@ -7,6 +7,7 @@
 #include "common/enginetext.h"
 #include "common/errortext.h"
 #include "common/labels.h"
+#include "common/reasontext.h"
 #include "common/tableviews.h"
 #include "desk/reconciliationdesk.h"
 #include "fixes/fixactions.h"
@@ -272,6 +273,8 @@ void ApprovalsPage::showSelected()
         m_evidence->clear();
         return;
     }
+    // The reason as the queue's Reason column and the audit trail show it: the code as its
+    // word with the code kept, the proposer's own words quoted as written, never translated.
     QString header =
         tr("<b>Fix #%1 — %2</b> on %3<br>Proposed by %4 (%5) from %6, %7<br>"
            "Reason: %8 — %9<br>Status: %10 · approvals %11 of %12")
@@ -280,7 +283,8 @@ void ApprovalsPage::showSelected()
                  QString(f->targetKind + u':' + f->targetId).toHtmlEscaped(),
                  f->proposedBy.toHtmlEscaped(), f->proposerRole.toHtmlEscaped(),
                  f->proposedFrom.toHtmlEscaped(), Labels::time(f->proposedAt),
-                 Labels::fixReason(f->reasonCode).toHtmlEscaped(), f->comment.toHtmlEscaped())
+                 Labels::codedComment(f->reasonCode, {}, Labels::fixReason).toHtmlEscaped(),
+                 Labels::codedComment({}, f->comment, Labels::fixReason).toHtmlEscaped())
             .arg(Labels::fixStatus(f->status).toHtmlEscaped())
             .arg(f->approvals())
             .arg(f->approvalsNeeded);
@@ -297,13 +301,17 @@ void ApprovalsPage::showSelected()
     m_header->setText(header);
     m_change->setChange(f->change);
     m_changeTable->resizeColumnsToContents();
+    // A rejection's reason code as its word with the code kept; the reviewer's comment is their
+    // own words, quoted as written and never translated (as the audit trail shows a decision).
     QStringList decisions;
-    for (const FixDecision &d : f->decisions)
+    for (const FixDecision &d : f->decisions) {
+        const QString why = Labels::codedComment(d.reasonCode, d.comment, Labels::rejectionReason);
         decisions << tr("%1: %2 by %3 from %4%5")
                          .arg(Labels::time(d.decidedAt),
                               d.decision == u"approve" ? tr("approved") : tr("rejected"),
                               d.decidedBy, d.decidedFrom,
-                              d.comment.isEmpty() ? QString() : QStringLiteral(" — ") + d.comment);
+                              why.isEmpty() ? QString() : QStringLiteral(" — ") + why);
+    }
     m_decisions->setText(decisions.isEmpty() ? tr("No decisions yet.")
                                              : decisions.join(QStringLiteral("\n")));
     loadEvidence(*f);
