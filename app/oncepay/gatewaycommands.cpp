@@ -27,8 +27,10 @@ extern "C" void onGatewayStopSignal(int)
     g_stop.store(true);
 }
 
-// The in-process worker: restarts after a failure (the database was down at start, say)
-// until the gateway stops.
+// The in-process worker until the gateway stops. The pool itself waits for a database that
+// cannot be reached; it ends early only on what waiting cannot cure (a newer schema, refused
+// ops settings: WorkerPool::run), and is then not restarted — the gateway goes on storing
+// callbacks for a worker started after the fix.
 void runWorker(const AppConfig &config, int threads, const std::atomic<bool> &stop)
 {
     WorkerPoolOptions options;
@@ -43,9 +45,10 @@ void runWorker(const AppConfig &config, int threads, const std::atomic<bool> &st
             spdlog::info("worker stopped: {}", stats->summary().toStdString());
             continue;
         }
-        spdlog::warn("worker: {}; restarting in 5 s", stats.error().message.toStdString());
-        for (int i = 0; i < 50 && !stop.load(); ++i)
-            QThread::msleep(100);
+        spdlog::error("gateway: in-process worker stopped: {}; callbacks are still stored,"
+                      " restart the gateway once it is fixed",
+                      stats.error().message.toStdString());
+        return;
     }
 }
 

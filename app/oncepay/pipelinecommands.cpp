@@ -89,10 +89,18 @@ int work(Context &ctx, const QCommandLineParser &p)
     if (options.batch < 1 || options.batch > 1000 || options.threads < 1 || options.threads > 64)
         return ctx.err << "oncepay work: --batch 1..1000, --threads 1..64\n", Usage;
 
-    {
-        auto c = openMigrated(ctx.config.orders, QStringLiteral("work"));
-        if (!c)
+    if (auto c = openMigrated(ctx.config.orders, QStringLiteral("work")); !c) {
+        // --once reports any failure. A standing worker waits for a database that cannot be
+        // reached (WorkerPool::run migrates it once it is there); what waiting cannot cure
+        // (a newer schema, a file that is no database) ends the command now.
+        if (options.once)
             return fail(ctx, c.error());
+        if (!WorkerPool::waitingCures(c.error())) {
+            spdlog::error("the worker cannot start: {}", c.error().message.toStdString());
+            return fail(ctx, c.error());
+        }
+        spdlog::warn("worker: orders database unavailable at start ({}); waiting for it",
+                     c.error().message.toStdString());
     }
     // After each busy round the worker ships audit events on its own thread. The audit
     // database being down never blocks business work: the outbox keeps the events.
@@ -116,8 +124,13 @@ int work(Context &ctx, const QCommandLineParser &p)
     spdlog::info("worker starting: {} thread(s), batch {}{}", options.threads, options.batch,
                  options.once ? ", once" : "");
     auto stats = WorkerPool::run(ctx.config.orders, Clock::system(), options, g_stop);
-    if (!stats)
-        return fail(ctx, stats.error());
+    if (!stats) {
+        // An ops setting the worker refuses is how the system is configured (as reconcile).
+        const Error &e = stats.error();
+        if (e.code == ErrorCode::Invalid && e.reason == u"bad_setting")
+            return ctx.err << "oncepay work: " << e.message << '\n', ConfigError;
+        return fail(ctx, e);
+    }
     ctx.out << stats->summary() << '\n';
     spdlog::info("worker stopped: {}", stats->summary().toStdString());
     return Ok;
@@ -144,7 +157,10 @@ const bool registered = registerCommands({
      [](QCommandLineParser &p) {
          p.addOption({QStringLiteral("once"),
                       QStringLiteral("Stop when no message is due (default: run until SIGTERM or "
-                                     "SIGINT, then finish the batch).")});
+                                     "SIGINT, then finish the batch; a database that cannot be "
+                                     "reached is waited for, while what waiting cannot cure — a "
+                                     "newer schema, refused ops settings, a file that is no "
+                                     "database — ends the command with its error).")});
          p.addOption({QStringLiteral("batch"),
                       QStringLiteral("Messages claimed per round (default 50)."),
                       QStringLiteral("N"), QStringLiteral("50")});

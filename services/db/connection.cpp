@@ -72,7 +72,8 @@ Result<Connection> Connection::open(const ConnectionProfile &profile, const QStr
     if (!QSqlDatabase::isDriverAvailable(qtDriverName(profile.dialect)))
         return makeError(ErrorCode::Unavailable,
                          QStringLiteral("%1: Qt SQL driver %2 is not installed")
-                             .arg(role, qtDriverName(profile.dialect)));
+                             .arg(role, qtDriverName(profile.dialect)),
+                         QStringLiteral("driver_missing"));
 
     Connection c;
     c.m_profile = profile;
@@ -153,9 +154,11 @@ Result<Connection> Connection::open(const ConnectionProfile &profile, const QStr
         break;
     }
     for (const QString &statement : std::as_const(session)) {
+        // Classified as any statement: a lost link or a busy database is Unavailable, a file
+        // that is no database (SQLite opens lazily; the first statement finds out) Internal.
         if (auto r = Sql::exec(db, statement); !r)
-            return makeError(ErrorCode::Unavailable,
-                             role + QStringLiteral(": ") + r.error().message);
+            return makeError(r.error().code, role + QStringLiteral(": ") + r.error().message,
+                             r.error().reason);
     }
     return c;
 }

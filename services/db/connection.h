@@ -63,7 +63,11 @@ public:
     // strict mode and UTC on MySQL). Errors name the role and the reason, never the password.
     // ExistingOnly on a missing SQLite file: Unavailable, reason "database_missing", message
     // "<role>: database file not found: <path>"; nothing is created (the file is opened as a
-    // `file:` URI with mode=rw, so db().databaseName() is that URI).
+    // `file:` URI with mode=rw, so db().databaseName() is that URI). A missing Qt SQL driver:
+    // Unavailable, reason "driver_missing". The server or file refusing to open is Unavailable
+    // (the drivers do not tell a refused login from an outage alike on every engine); a session
+    // statement that fails is classified like Sql::exec (a SQLite file that is no database:
+    // Internal).
     static Result<Connection> open(const ConnectionProfile &profile, const QString &purpose,
                                    OpenMode mode = OpenMode::CreateIfMissing);
 

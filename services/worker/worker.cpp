@@ -2,8 +2,10 @@
 
 #include "audit/auditoutbox.h"
 #include "core/faultpoint.h"
+#include "db/migrator.h"
 #include "db/transaction.h"
 #include "settings/opssettings.h"
+#include "settings/settingsservice.h"
 
 #include <QCoreApplication>
 #include <QMutex>
@@ -70,10 +72,44 @@ Result<RetryPolicy> Worker::policyFrom(const Connection &connection,
     if (!settings)
         return settings.error();
     RetryPolicy p;
-    auto pick = [&](const char *configKey, const char *settingKey, qint64 fallback) {
+    auto fromConfig = [&](const char *configKey) {
         bool ok = false;
         const qint64 v = config.value(QLatin1String(configKey)).toLongLong(&ok);
-        return ok && v > 0 ? v : settings->integer(QLatin1String(settingKey), fallback);
+        return ok && v > 0 ? std::optional<qint64>(v) : std::nullopt;
+    };
+    // A stored whole number outside the range the settings service allows was written around
+    // it (max_attempts 0 would dead-letter every message at its first failure): refused, not
+    // used. What is no whole number at all falls back to the default (OpsSettings::integer).
+    const std::pair<const char *, const char *> keys[] = {
+        {"max_attempts", "worker.max_attempts"},
+        {"lease_seconds", "worker.lease_seconds"},
+        {"backoff_base_ms", "worker.backoff_base_ms"},
+        {"backoff_max_ms", "worker.backoff_max_ms"}};
+    for (const auto &[configKey, settingKey] : keys) {
+        const QString key = QLatin1String(settingKey);
+        const auto stored = settings->all().constFind(key);
+        if (fromConfig(configKey) || stored == settings->all().cend())
+            continue;
+        bool whole = false;
+        const qint64 v = stored->trimmed().toLongLong(&whole);
+        for (const SettingSpec &spec : SettingsService::specs()) {
+            if (whole && spec.key == key && (v < spec.min || v > spec.max))
+                return makeError(
+                    ErrorCode::Invalid,
+                    QStringLiteral("ops setting %1 is not a whole number from %2 to %3: '%4';"
+                                   " change it in the console's Administration page (or set"
+                                   " [worker] %5 in the configuration file)")
+                        .arg(key)
+                        .arg(spec.min)
+                        .arg(spec.max)
+                        .arg(stored->left(40))
+                        .arg(QLatin1String(configKey)),
+                    QStringLiteral("bad_setting"));
+        }
+    }
+    auto pick = [&](const char *configKey, const char *settingKey, qint64 fallback) {
+        const auto v = fromConfig(configKey);
+        return v ? *v : settings->integer(QLatin1String(settingKey), fallback);
     };
     p.maxAttempts = int(pick("max_attempts", "worker.max_attempts", p.maxAttempts));
     p.leaseMs = pick("lease_seconds", "worker.lease_seconds", p.leaseMs / 1000) * 1000;
@@ -196,14 +232,21 @@ void Worker::processOne(const CallbackMessage &m, WorkerStats &stats)
 
 namespace {
 
-// Sleeps up to `ms`, waking early when `stop` is set.
-void sleepUnlessStopped(qint64 ms, const std::atomic<bool> &stop)
+// Sleeps up to `ms`, waking early when `stop` or `ended` is set.
+void sleepUnlessStopped(qint64 ms, const std::atomic<bool> &stop, const std::atomic<bool> &ended)
 {
-    for (qint64 slept = 0; slept < ms && !stop.load(); slept += 50)
+    for (qint64 slept = 0; slept < ms && !stop.load() && !ended.load(); slept += 50)
         QThread::msleep(quint64(std::min<qint64>(50, ms - slept)));
 }
 
 } // namespace
+
+bool WorkerPool::waitingCures(const Error &e)
+{
+    // Connection::open cannot tell every lasting refusal from an outage: a PostgreSQL or
+    // MariaDB server refusing the login or not knowing the database is Unavailable too.
+    return e.code == ErrorCode::Unavailable && e.reason != u"driver_missing";
+}
 
 Result<WorkerStats> WorkerPool::run(const ConnectionProfile &profile, const Clock &clock,
                                     const WorkerPoolOptions &options, const std::atomic<bool> &stop)
@@ -211,6 +254,10 @@ Result<WorkerStats> WorkerPool::run(const ConnectionProfile &profile, const Cloc
     QMutex mutex;
     WorkerStats total;
     std::optional<Error> firstError;
+    // Set when a thread meets a failure that waiting will not cure: every thread then ends
+    // and the run returns that error, whatever was done before.
+    std::atomic<bool> ended{false};
+    auto stopping = [&] { return stop.load() || ended.load(); };
     // std::thread, not QThread: join() returns only once the thread has fully ended, after its
     // thread_local objects (afterRound keeps its audit connection in one) are destroyed —
     // QThread::wait() may return before that, and the process could then tear down the SQL
@@ -228,13 +275,14 @@ Result<WorkerStats> WorkerPool::run(const ConnectionProfile &profile, const Cloc
                 if (!firstError)
                     firstError = e;
             };
-            // Connect (and read the policy) — with --once a failure ends the run; a standing
-            // worker waits for the database instead.
+            // Connect, bring the schema up to date (a newer one is refused) and read the
+            // policy. With --once a failure ends the run; a standing worker waits for a
+            // database that cannot be reached, and ends the run on anything else.
             std::optional<Connection> c;
             std::optional<RetryPolicy> policy;
             qint64 delay = firstRetryMs;
-            while (!stop.load()) {
-                auto opened = Connection::open(profile, QStringLiteral("worker%1").arg(i));
+            while (!stopping()) {
+                auto opened = openMigrated(profile, QStringLiteral("worker%1").arg(i));
                 Result<RetryPolicy> p = opened ? Worker::policyFrom(*opened, options.config)
                                                : Result<RetryPolicy>(opened.error());
                 if (p) {
@@ -244,9 +292,21 @@ Result<WorkerStats> WorkerPool::run(const ConnectionProfile &profile, const Cloc
                 }
                 if (options.once)
                     return giveUp(p.error());
+                if (!waitingCures(p.error())) {
+                    Error e = p.error();
+                    e.message = QStringLiteral("the worker cannot start: %1 (waiting will not"
+                                               " cure this; the worker stopped)")
+                                    .arg(e.message);
+                    QMutexLocker lock(&mutex);
+                    if (!ended.exchange(true)) { // said once, whichever thread met it first
+                        spdlog::error("{}: {}", owner.toStdString(), e.message.toStdString());
+                        firstError = e;
+                    }
+                    return;
+                }
                 spdlog::warn("{}: database unavailable at start: {}; retrying in {} ms",
                              owner.toStdString(), p.error().message.toStdString(), delay);
-                sleepUnlessStopped(delay, stop);
+                sleepUnlessStopped(delay, stop, ended);
                 delay = std::min(maxRetryMs, delay * 2);
             }
             if (!c)
@@ -255,7 +315,7 @@ Result<WorkerStats> WorkerPool::run(const ConnectionProfile &profile, const Cloc
             WorkerStats mine;
             delay = firstRetryMs;
             bool down = false;
-            while (!stop.load()) {
+            while (!stopping()) {
                 auto round = worker.runOnce(options.batch);
                 if (!round) {
                     if (options.once) {
@@ -266,7 +326,7 @@ Result<WorkerStats> WorkerPool::run(const ConnectionProfile &profile, const Cloc
                         // Busy, or a fault that is not about the link: wait and retry.
                         spdlog::warn("{}: claim failed: {}", owner.toStdString(),
                                      round.error().message.toStdString());
-                        sleepUnlessStopped(options.idleSleepMs * 2, stop);
+                        sleepUnlessStopped(options.idleSleepMs * 2, stop, ended);
                         continue;
                     }
                     // The connection is lost (server restarted or unreachable). Messages
@@ -276,8 +336,8 @@ Result<WorkerStats> WorkerPool::run(const ConnectionProfile &profile, const Cloc
                         spdlog::warn("{}: database connection lost: {}; reconnecting",
                                      owner.toStdString(), round.error().message.toStdString());
                     down = true;
-                    sleepUnlessStopped(delay, stop);
-                    if (stop.load())
+                    sleepUnlessStopped(delay, stop, ended);
+                    if (stopping())
                         break;
                     if (auto r = c->reconnect(); !r) {
                         spdlog::info("{}: still no database ({}); next try in {} ms",
@@ -299,7 +359,7 @@ Result<WorkerStats> WorkerPool::run(const ConnectionProfile &profile, const Cloc
                 if (round->claimed == 0) {
                     if (options.once)
                         break;
-                    sleepUnlessStopped(options.idleSleepMs, stop);
+                    sleepUnlessStopped(options.idleSleepMs, stop, ended);
                 }
             }
             QMutexLocker lock(&mutex);
@@ -308,7 +368,7 @@ Result<WorkerStats> WorkerPool::run(const ConnectionProfile &profile, const Cloc
     }
     for (std::thread &t : threads)
         t.join();
-    if (firstError && total.claimed == 0)
+    if (firstError && (ended.load() || total.claimed == 0))
         return *firstError;
     return total;
 }

@@ -41,6 +41,10 @@ public:
     const QString &owner() const { return m_owner; }
 
     // The policy from ops_settings, with [worker] configuration keys taking precedence.
+    // Refuses (Invalid, "bad_setting") a stored worker setting it would use that is a whole
+    // number outside the range SettingsService allows, naming the key, the range, the value
+    // and where to change it. One that is no whole number is still the default, with a
+    // warning (OpsSettings::integer).
     static Result<RetryPolicy> policyFrom(const Connection &connection,
                                           const QMap<QString, QString> &config);
     // "worker:<host>/<pid>/<n>"
@@ -72,12 +76,23 @@ struct WorkerPoolOptions {
 class WorkerPool {
 public:
     // Blocks until `stop` becomes true (or, with `once`, until nothing is due). Each thread
-    // opens its own connection to `profile`. Without `once`, a thread whose database is
-    // unreachable (at start or later: a restart, a broken link) logs it, backs off and
-    // reconnects, then carries on; the messages it held are claimed again when their
-    // leases expire. With `once`, an unreachable database ends the run with its error.
+    // opens its own connection to `profile`, migrates the schema if it is older (as
+    // openMigrated) and reads its policy (Worker::policyFrom). Without `once`, a thread whose
+    // database is unreachable or busy (Unavailable: at start or later, a restart, a broken
+    // link) logs it, backs off and reconnects, then carries on; the messages it held are
+    // claimed again when their leases expire. A failure at start that waiting will not cure —
+    // a newer schema (Newer), refused ops settings (Invalid), a file that is no database or a
+    // failed migration (Internal), a missing SQL driver — is logged as an error once, ends
+    // every thread and is returned with its code and reason, the message starting "the worker
+    // cannot start: ". With `once`, any failure at start ends the run with its error.
     static Result<WorkerStats> run(const ConnectionProfile &profile, const Clock &clock,
                                    const WorkerPoolOptions &options, const std::atomic<bool> &stop);
+
+    // Whether a standing worker waits out this failure to start: a database that cannot be
+    // reached (down, restarting, a broken link, a timeout) or is busy — Unavailable, but not
+    // a missing SQL driver ("driver_missing"). A newer schema, refused ops settings, a file
+    // that is no database, a failed migration stay until someone fixes them.
+    static bool waitingCures(const Error &e);
 };
 
 } // namespace OncePay

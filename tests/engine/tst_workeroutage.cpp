@@ -9,15 +9,28 @@
 // ONCEPAY_TEST_PG_STOP_CMD / ONCEPAY_TEST_PG_START_CMD (and ONCEPAY_TEST_MYSQL_…) to shell
 // commands that stop and start it (e.g. pg_ctl -m fast stop / start).
 
+#include "cliprocess.h"
+#include "db/sql.h"
 #include "enginefixture.h"
 #include "tcpoutageproxy.h"
 
 #include <QDeadlineTimer>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QHostAddress>
 #include <QProcess>
+#include <QTcpServer>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QThread>
 
+#include <spdlog/sinks/ostream_sink.h>
+#include <spdlog/spdlog.h>
+
 #include <atomic>
+#include <functional>
+#include <optional>
+#include <sstream>
 #include <thread>
 
 using namespace OncePay;
@@ -49,6 +62,67 @@ std::pair<QString, QString> restartCommands(Dialect d)
 bool shell(const QString &command)
 {
     return QProcess::execute(QStringLiteral("/bin/sh"), {QStringLiteral("-c"), command}) == 0;
+}
+
+// Everything logged while it lives, one "<level> <message>" line each.
+class WorkerLogCapture {
+public:
+    WorkerLogCapture()
+        : m_previous(spdlog::default_logger())
+    {
+        auto sink = std::make_shared<spdlog::sinks::ostream_sink_mt>(m_captured);
+        sink->set_pattern("%l %v");
+        spdlog::set_default_logger(std::make_shared<spdlog::logger>("capture", sink));
+    }
+    ~WorkerLogCapture() { spdlog::set_default_logger(m_previous); }
+    QStringList lines(const QString &level) const
+    {
+        QStringList out;
+        const QStringList all = QString::fromStdString(m_captured.str()).split(u'\n');
+        for (const QString &line : all)
+            if (line.startsWith(level + u' '))
+                out << line.mid(level.size() + 1);
+        return out;
+    }
+
+private:
+    std::ostringstream m_captured;
+    std::shared_ptr<spdlog::logger> m_previous;
+};
+
+// A standing pool (not `once`) run on its own thread: whether it ended by itself within
+// `ms`, and its outcome (it is stopped if it did not end).
+struct WorkerStandingRun {
+    bool endedByItself = false;
+    std::optional<Result<WorkerStats>> outcome;
+};
+
+WorkerStandingRun runStandingPool(const ConnectionProfile &profile,
+                                  const WorkerPoolOptions &options, int ms,
+                                  const std::function<void()> &meanwhile = {})
+{
+    std::atomic<bool> stop{false};
+    std::atomic<bool> finished{false};
+    WorkerStandingRun run;
+    std::thread pool([&] {
+        run.outcome.emplace(WorkerPool::run(profile, Clock::system(), options, stop));
+        finished.store(true);
+    });
+    run.endedByItself = waitFor([&] { return finished.load(); }, ms);
+    if (meanwhile)
+        meanwhile();
+    stop.store(true);
+    pool.join();
+    return run;
+}
+
+WorkerPoolOptions standingOptions()
+{
+    WorkerPoolOptions options;
+    options.threads = 3;
+    options.idleSleepMs = 100;
+    options.maxReconnectDelayMs = 400;
+    return options;
 }
 
 } // namespace
@@ -174,6 +248,213 @@ private Q_SLOTS:
         auto r = WorkerPool::run(viaProxy, Clock::system(), options, stop);
         QVERIFY(!r.ok());
         QCOMPARE(r.error().code, ErrorCode::Unavailable);
+    }
+
+    // A standing worker retries only what waiting can cure. A database migrated by a newer
+    // OncePay is not one: every thread ends, the run returns the error, logged once.
+    void standingPoolEndsOnANewerSchema_data() { addEngineRows(); }
+    void standingPoolEndsOnANewerSchema()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        EngineFixture f(*dbs);
+        QVERIFY(Sql::exec(f.orders->db(),
+                          QStringLiteral("INSERT INTO schema_version (version, name, checksum,"
+                                         " applied_at) VALUES (9999, 'future', 'x', 0)"))
+                    .ok());
+        WorkerLogCapture log;
+        const WorkerStandingRun run = runStandingPool(dbs->orders(), standingOptions(), 10000);
+        QVERIFY2(run.endedByItself, "the standing worker kept retrying a newer schema");
+        QVERIFY(run.outcome && !run.outcome->ok());
+        const Error &e = run.outcome->error();
+        QCOMPARE(e.code, ErrorCode::Newer);
+        QVERIFY2(e.message.startsWith(QStringLiteral("the worker cannot start: orders: database "
+                                                     "schema version 9999 is newer than this "
+                                                     "program knows")),
+                 qPrintable(e.message));
+        QVERIFY2(e.message.contains(QStringLiteral("upgrade OncePay")), qPrintable(e.message));
+        const QStringList errors = log.lines(QStringLiteral("error"));
+        QCOMPARE(errors.size(), 1);
+        QVERIFY2(errors.first().contains(e.message), qPrintable(errors.first()));
+        QVERIFY(log.lines(QStringLiteral("warning")).filter(QStringLiteral("retrying")).isEmpty());
+    }
+
+    // Ops settings the settings service would refuse (stored around it) end a standing
+    // worker too; a [worker] key in the configuration file takes the setting's place.
+    void standingPoolEndsOnRefusedOpsSettings_data() { addEngineRows(); }
+    void standingPoolEndsOnRefusedOpsSettings()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        EngineFixture f(*dbs);
+        auto changed = Sql::update(f.orders->db(),
+                                   QStringLiteral("UPDATE ops_settings SET setting_value = '0'"
+                                                  " WHERE setting_key = 'worker.max_attempts'"));
+        QVERIFY(changed.ok());
+        QCOMPARE(*changed, 1);
+        {
+            WorkerLogCapture log;
+            const WorkerStandingRun run = runStandingPool(dbs->orders(), standingOptions(), 10000);
+            QVERIFY2(run.endedByItself, "the standing worker kept retrying refused settings");
+            QVERIFY(run.outcome && !run.outcome->ok());
+            const Error &e = run.outcome->error();
+            QCOMPARE(e.code, ErrorCode::Invalid);
+            QCOMPARE(e.reason, QStringLiteral("bad_setting"));
+            QCOMPARE(e.message,
+                     QStringLiteral("the worker cannot start: ops setting worker.max_attempts is "
+                                    "not a whole number from 1 to 100: '0'; change it in the "
+                                    "console's Administration page (or set [worker] max_attempts "
+                                    "in the configuration file) (waiting will not cure this; the "
+                                    "worker stopped)"));
+            QCOMPARE(log.lines(QStringLiteral("error")).size(), 1);
+        }
+        // The configuration file's value is used instead of the stored one: the worker runs.
+        WorkerPoolOptions overridden = standingOptions();
+        overridden.config = {{QStringLiteral("max_attempts"), QStringLiteral("5")}};
+        const WorkerStandingRun run = runStandingPool(dbs->orders(), overridden, 1500);
+        QVERIFY2(!run.endedByItself,
+                 qPrintable(run.outcome && !run.outcome->ok() ? run.outcome->error().message
+                                                              : QStringLiteral("ended")));
+        QVERIFY(run.outcome && run.outcome->ok());
+    }
+
+    // The command a person starts: `oncepay work` (standing) on refused settings ends with
+    // the error and a non-zero exit code instead of running without ever processing.
+    void workCommandEndsOnRefusedOpsSettings_data() { addEngineRows(); }
+    void workCommandEndsOnRefusedOpsSettings()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        EngineFixture f(*dbs);
+        QVERIFY(Sql::exec(f.orders->db(),
+                          QStringLiteral("UPDATE ops_settings SET setting_value = '100000'"
+                                         " WHERE setting_key = 'worker.lease_seconds'"))
+                    .ok());
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        const QString config = dbs->writeConfigFile(&env);
+        QElapsedTimer took;
+        took.start();
+        CliRun r = runOncepay({"--config", config, "work", "--threads", "2"}, env, {}, 30000);
+        QVERIFY2(took.elapsed() < 25000, "oncepay work kept running on refused settings");
+        QCOMPARE(r.exitCode, 3); // configuration, as reconcile on an ops setting it refuses
+        QVERIFY2(r.err.contains(QStringLiteral("oncepay work: the worker cannot start: ops "
+                                               "setting worker.lease_seconds is not a whole "
+                                               "number from 5 to 3600: '100000'")),
+                 qPrintable(r.err));
+        QFile log(dbs->tempPath() + QStringLiteral("/cli.log"));
+        QVERIFY(log.open(QIODevice::ReadOnly));
+        const QStringList errors =
+            QString::fromUtf8(log.readAll()).split(u'\n').filter(QStringLiteral(" error ["));
+        QCOMPARE(errors.size(), 1);
+        QVERIFY2(errors.first().contains(QStringLiteral("the worker cannot start: ops setting "
+                                                        "worker.lease_seconds")),
+                 qPrintable(errors.first()));
+    }
+
+    // `oncepay work` (standing) started while its server cannot be reached waits for it, and
+    // ends on SIGTERM as always; no server is needed: nothing listens on the port.
+    void workCommandWaitsForAnUnreachableServer()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        int port = 0;
+        {
+            QTcpServer probe;
+            QVERIFY(probe.listen(QHostAddress::LocalHost));
+            port = probe.serverPort();
+        }
+        const QString ini = dir.filePath(QStringLiteral("oncepay.ini"));
+        QFile f(ini);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QStringLiteral("[general]\ndata_dir = %1\n\n[orders]\ndriver = postgresql\n"
+                               "host = 127.0.0.1\nport = %2\ndatabase = oncepay_nowhere\n"
+                               "user = nobody\npassword_env = ONCEPAY_TEST_NOWHERE_PASSWORD\n\n"
+                               "[log]\nfile = %3\n")
+                    .arg(dir.filePath(QStringLiteral("data")))
+                    .arg(port)
+                    .arg(dir.filePath(QStringLiteral("cli.log")))
+                    .toUtf8());
+        f.close();
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.remove(QStringLiteral("ONCEPAY_CONFIG"));
+        env.insert(QStringLiteral("ONCEPAY_TEST_NOWHERE_PASSWORD"), QStringLiteral("x"));
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), dir.filePath(QStringLiteral("xdg-config")));
+        env.insert(QStringLiteral("XDG_DATA_HOME"), dir.filePath(QStringLiteral("xdg-data")));
+        QProcess p;
+        p.setProcessEnvironment(env);
+        p.start(qEnvironmentVariable("ONCEPAY_BIN_DIR") + QStringLiteral("/oncepay"),
+                {QStringLiteral("--config"), ini, QStringLiteral("work")});
+        QVERIFY(p.waitForStarted());
+        QVERIFY2(!p.waitForFinished(3000), qPrintable(QString::fromUtf8(p.readAllStandardError())));
+        p.terminate(); // SIGTERM
+        QVERIFY(p.waitForFinished(20000));
+        const QString err = QString::fromUtf8(p.readAllStandardError());
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QVERIFY2(p.exitCode() == 0, qPrintable(err));
+        QFile log(dir.filePath(QStringLiteral("cli.log")));
+        QVERIFY(log.open(QIODevice::ReadOnly));
+        const QString logged = QString::fromUtf8(log.readAll());
+        QVERIFY2(logged.contains(QStringLiteral("orders database unavailable at start")),
+                 qPrintable(logged));
+        QVERIFY2(logged.contains(QStringLiteral("database unavailable at start")) &&
+                     logged.contains(QStringLiteral("; retrying in ")),
+                 qPrintable(logged));
+        QVERIFY2(!logged.contains(QStringLiteral("cannot start")), qPrintable(logged));
+    }
+
+    // A SQLite file that is no database will not become one by waiting.
+    void standingPoolEndsOnAFileThatIsNoDatabase()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        ConnectionProfile profile;
+        profile.dialect = Dialect::Sqlite;
+        profile.role = DbRole::Orders;
+        profile.path = dir.filePath(QStringLiteral("orders.db"));
+        QFile file(profile.path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(QByteArray(8192, 'x'));
+        file.close();
+        WorkerLogCapture log;
+        const WorkerStandingRun run = runStandingPool(profile, standingOptions(), 10000);
+        QVERIFY2(run.endedByItself, "the standing worker kept retrying a file that is no database");
+        QVERIFY(run.outcome && !run.outcome->ok());
+        QCOMPARE(run.outcome->error().code, ErrorCode::Internal);
+        QVERIFY2(run.outcome->error().message.contains(QStringLiteral("not a database")),
+                 qPrintable(run.outcome->error().message));
+        QCOMPARE(log.lines(QStringLiteral("error")).size(), 1);
+    }
+
+    // An unreachable database is waited for at start, with the back-off, until it comes
+    // (or the worker is stopped).
+    void standingPoolWaitsForAnUnreachableDatabase_data() { addEngineRows(); }
+    void standingPoolWaitsForAnUnreachableDatabase()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        if (dbs->dialect() == Dialect::Sqlite)
+            QSKIP("SQLite is a file in this process: there is no server to be unreachable");
+        EngineFixture f(*dbs);
+        TcpOutageProxy proxy(dbs->orders().host, dbs->orders().port);
+        QVERIFY(proxy.start() > 0);
+        proxy.down();
+        ConnectionProfile viaProxy = dbs->orders();
+        viaProxy.host = QStringLiteral("127.0.0.1");
+        viaProxy.port = proxy.port();
+        WorkerLogCapture log;
+        int linksWhileDown = 0;
+        const WorkerStandingRun run = runStandingPool(viaProxy, standingOptions(), 3000, [&] {
+            linksWhileDown = proxy.accepted();
+            proxy.up();
+            QThread::msleep(2000); // the next tries find it
+        });
+        QVERIFY2(!run.endedByItself,
+                 qPrintable(run.outcome && !run.outcome->ok() ? run.outcome->error().message
+                                                              : QStringLiteral("ended")));
+        QVERIFY(run.outcome.has_value());
+        QVERIFY2(run.outcome->ok(),
+                 qPrintable(run.outcome->ok() ? QString() : run.outcome->error().message));
+        QVERIFY(log.lines(QStringLiteral("error")).isEmpty());
+        QVERIFY(!log.lines(QStringLiteral("warning"))
+                     .filter(QStringLiteral("database unavailable at start"))
+                     .isEmpty());
+        QVERIFY(proxy.accepted() > linksWhileDown); // it connected once the database was back
     }
 };
 
