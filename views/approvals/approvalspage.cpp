@@ -91,9 +91,13 @@ ApprovalsPage::ApprovalsPage(const ConnectionProfile &orders, const Actor &actor
     m_header->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_changeTable = makeTable(this, m_change, QStringLiteral("change"));
     m_changeTable->horizontalHeader()->setStretchLastSection(true);
+    m_changeFit = new TableColumnFitter(
+        m_changeTable, [this](const QList<int> &natural) { fitChangeColumns(natural); });
     m_decisions = new QLabel(this);
     m_decisions->setObjectName(QStringLiteral("decisions"));
     m_decisions->setWordWrap(true);
+    // Reviewers' comments are shown as typed: markup in one is text, not formatting.
+    m_decisions->setTextFormat(Qt::PlainText);
     m_evidence = new QPlainTextEdit(this);
     m_evidence->setObjectName(QStringLiteral("evidence"));
     m_evidence->setReadOnly(true);
@@ -234,6 +238,35 @@ void ApprovalsPage::fitColumns(const QList<int> &natural)
     m_table->horizontalHeader()->resizeSection(FixModel::Target, target);
 }
 
+// The change's Field at its width; Before and After share what is left — each whole when both
+// fit, else the shorter whole and the longer cut (whole in its tooltip), never narrower than
+// half — so that After, what the fix makes of the field, is always on screen.
+void ApprovalsPage::fitChangeColumns(const QList<int> &n)
+{
+    if (n.size() < 3)
+        return;
+    QHeaderView *header = m_changeTable->horizontalHeader();
+    const int width = m_changeTable->viewport()->width();
+    const int field = qMin(n[0], width / 3);
+    const int rest = qMax(0, width - field);
+    int before = n[1];
+    int after = n[2];
+    if (before + after > rest) {
+        const int half = rest / 2;
+        if (after <= half)
+            before = rest - after;
+        else if (before <= half)
+            after = rest - before;
+        else {
+            before = half;
+            after = rest - half;
+        }
+    }
+    header->resizeSection(0, field);
+    header->resizeSection(1, before);
+    header->resizeSection(2, after);
+}
+
 std::optional<FixRequest> ApprovalsPage::selected() const
 {
     const QModelIndex current = m_table->selectionModel()->currentIndex();
@@ -290,9 +323,9 @@ void ApprovalsPage::showSelected()
             .arg(f->approvalsNeeded);
     if (f->expectedVersion)
         header += QStringLiteral("<br>") + tr("Bound to order version %1").arg(f->expectedVersion);
-    if (!f->failureReason.isEmpty())
+    if (!f->failureReason.isEmpty()) // written by the engine: in the reader's language
         header += QStringLiteral("<br><span style='color:#b00020'>%1</span>")
-                      .arg(f->failureReason.toHtmlEscaped());
+                      .arg(Labels::engineText(f->failureReason).toHtmlEscaped());
     if (f->proposedBy == m_actor.id && f->status == FixStatus::Open)
         header += QStringLiteral("<br><i>%1</i>")
                       .arg(tr("This is your proposal: another finance "
@@ -300,7 +333,7 @@ void ApprovalsPage::showSelected()
     header += QStringLiteral("<br><small>%1 %2</small>").arg(tr("Digest"), f->changeSha256);
     m_header->setText(header);
     m_change->setChange(f->change);
-    m_changeTable->resizeColumnsToContents();
+    m_changeFit->measure();
     // A rejection's reason code as its word with the code kept; the reviewer's comment is their
     // own words, quoted as written and never translated (as the audit trail shows a decision).
     QStringList decisions;

@@ -58,6 +58,7 @@ Q_SIGNALS:
 private:
     // The queue's columns in the width it has: every one on screen, Target cut first.
     void fitColumns(const QList<int> &natural);
+    void fitChangeColumns(const QList<int> &natural);
     void showSelected();
     void loadEvidence(const FixRequest &fix);
     std::optional<FixRequest> selected() const;
@@ -84,7 +85,8 @@ private:
     BusyIndicator *m_busy = nullptr;
     QTableView *m_table = nullptr;
     QTableView *m_changeTable = nullptr;
-    TableColumnFitter *m_fit = nullptr; // the queue's widths from their contents, fitted
+    TableColumnFitter *m_fit = nullptr;       // the queue's widths from their contents, fitted
+    TableColumnFitter *m_changeFit = nullptr; // the change's Field, Before and After, fitted
     quint64 m_generation = 0;
     quint64 m_evidenceGeneration = 0;
 };
