@@ -238,16 +238,16 @@ void ApprovalsPage::fitColumns(const QList<int> &natural)
     m_table->horizontalHeader()->resizeSection(FixModel::Target, target);
 }
 
-// The change's Field at its width; Before and After share what is left — each whole when both
-// fit, else the shorter whole and the longer cut (whole in its tooltip), never narrower than
-// half — so that After, what the fix makes of the field, is always on screen.
+// The change's Field at its width (at most half the table); Before and After share what is left —
+// each whole when both fit, else the shorter whole and the longer cut (whole in its tooltip),
+// never narrower than half — so that After, what the fix makes of the field, is on screen.
 void ApprovalsPage::fitChangeColumns(const QList<int> &n)
 {
     if (n.size() < 3)
         return;
     QHeaderView *header = m_changeTable->horizontalHeader();
     const int width = m_changeTable->viewport()->width();
-    const int field = qMin(n[0], width / 3);
+    const int field = qMin(n[0], width / 2);
     const int rest = qMax(0, width - field);
     int before = n[1];
     int after = n[2];
