@@ -35,8 +35,10 @@ namespace {
 //   o  a staff role code (agent, finance, auditor, admin), shown as its word
 //   a  what a role may do, as services/auth/permissions.cpp names it ("read orders"), shown
 //      in words (else the whole text is not this template)
-//   q  someone's own words (a shop's or a person's reason, a comment): translated in turn
-//      when it is an engine sentence, else shown quoted as written, never translated
+//   q  a rollback's reason: the engine's own sentence when the engine rolled the order back
+//      (a channel's failure, a fix) translated in turn, else a shop's words quoted as written
+//   w  someone's own words (a fix's comment): quoted as written, never translated — even when
+//      they read word for word as an engine sentence
 // More specific templates come first: the first whole match wins.
 struct Template {
     const char *source;
@@ -88,7 +90,7 @@ const Template kTemplates[] = {
     {QT_TRANSLATE_NOOP("OncePay::EngineText", "payment attempt on %1"), "c"},
     {QT_TRANSLATE_NOOP("OncePay::EngineText", "rolled back after capture: %1"), "q"},
     // A fix's transition (services/fixes/fixtargets.cpp, FixTargets::applyOrder).
-    {QT_TRANSLATE_NOOP("OncePay::EngineText", "fix #%1 (%2) proposed by %3: %4"), "vrcq"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "fix #%1 (%2) proposed by %3: %4"), "vrcw"},
     {QT_TRANSLATE_NOOP("OncePay::EngineText", "order %1 is no longer at version %2 in state %3"),
      "cvs"},
     {QT_TRANSLATE_NOOP("OncePay::EngineText", "order %1 is at version %2, not %3"), "cvv"},
@@ -498,6 +500,7 @@ std::optional<QString> argument(char kind, const QString &value, int depth)
         return role ? Labels::role(*role) : value;
     }
     case 'q': return translated(value, depth + 1).value_or(quoted(value));
+    case 'w': return quoted(value);
     case 'n': return translated(value, depth + 1).value_or(value);
     case 'N': return translated(value, depth + 1);
     default: return value;

@@ -471,6 +471,12 @@ private Q_SLOTS:
                  QStringLiteral("⟪rolled back after capture: “declined”⟫"));
         QCOMPARE(Labels::engineText("rolled back after capture: stripe reports failure"),
                  QStringLiteral("⟪rolled back after capture: ⟪stripe reports failure⟫⟫"));
+        // A fix's comment is its proposer's words, even when they read as an engine sentence.
+        const QString fixed =
+            Labels::engineText("fix #3 (channel_outage) proposed by amy: stripe reports failure");
+        QVERIFY2(fixed.startsWith(u"⟪fix #3") && fixed.endsWith(u"“stripe reports failure”⟫") &&
+                     !fixed.contains(u"⟪stripe reports failure"),
+                 qPrintable(fixed));
         auto rb = OrderPictureQuery(*m_fixture->orders)
                       .load("ord-rb", account("finance", StaffRole::Finance).actor());
         QVERIFY(rb.ok());
