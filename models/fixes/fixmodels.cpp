@@ -108,6 +108,16 @@ FixModel::FixModel(QObject *parent)
               }));
 }
 
+namespace {
+
+// A change's value as its tooltip says it: the words, and the stored code when it differs.
+QString withCode(const QString &shown, const QString &code)
+{
+    return code.isEmpty() || code == shown ? shown : shown + QStringLiteral(" (") + code + u')';
+}
+
+} // namespace
+
 ChangeModel::ChangeModel(QObject *parent)
     : RowTableModel(parent)
 {
@@ -126,15 +136,15 @@ ChangeModel::ChangeModel(QObject *parent)
     addColumn(tr("Before"), [](const ChangeRow &r, int role) -> QVariant {
         if (role == Qt::DisplayRole)
             return r.before;
-        if (role == Qt::ToolTipRole)
-            return r.beforeCode.isEmpty() ? r.before : r.beforeCode;
+        if (role == Qt::ToolTipRole) // the whole value (a long one is cut), with its code
+            return withCode(r.before, r.beforeCode);
         return {};
     });
     addColumn(tr("After"), [](const ChangeRow &r, int role) -> QVariant {
         if (role == Qt::DisplayRole)
             return r.after;
         if (role == Qt::ToolTipRole)
-            return r.afterCode.isEmpty() ? r.after : r.afterCode;
+            return withCode(r.after, r.afterCode);
         if (role == Qt::FontRole && r.after != r.before) {
             QFont bold;
             bold.setBold(true);

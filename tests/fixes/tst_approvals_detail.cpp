@@ -97,7 +97,8 @@ private Q_SLOTS:
                 header->sectionSize(2) > advance(2));
         QVERIFY(!change->horizontalScrollBar()->isVisible());
         QVERIFY(header->sectionSize(1) < advance(1));
-        QVERIFY(!before.data(Qt::ToolTipRole).toString().isEmpty());
+        QVERIFY2(before.data(Qt::ToolTipRole).toString().contains(before.data().toString()),
+                 qPrintable(before.data(Qt::ToolTipRole).toString()));
 
         // The reviewer's comment as typed: its markup is text.
         const auto *decisions = page->findChild<QLabel *>(QStringLiteral("decisions"));
