@@ -409,7 +409,8 @@ private Q_SLOTS:
             QCOMPARE(Labels::fulfilmentStatus("created"), QStringLiteral("已创建"));
             QCOMPARE(Labels::auditFilter({}), QStringLiteral("全部记录"));
 
-            // A fix's change: field names and values as words, the stored ones as tooltips.
+            // A fix's change: field names and values as words; a value's tooltip is its words
+            // with the stored code beside them, a field's its code.
             ChangeModel change;
             change.setChange(QJsonDocument::fromJson(
                                  R"({"after":{"attempts":"0","status":"pending"},
@@ -423,7 +424,8 @@ private Q_SLOTS:
                              change.index(r, 1).data().toString(),
                              change.index(r, 2).data().toString(),
                              change.index(r, 2).data(Qt::ToolTipRole).toString()});
-            QCOMPARE(rows.value("status"), QStringList({"状态", "死信", "待处理", "pending"}));
+            QCOMPARE(rows.value("status"),
+                     QStringList({"状态", "死信", "待处理", "待处理 (pending)"}));
             QCOMPARE(rows.value("attempts").value(0), QStringLiteral("尝试次数"));
         }
         QCOMPARE(Labels::engineText("stripe reports success"),
