@@ -3,8 +3,7 @@
 // other columns leave, every column a reviewer decides on in the approvals queue without
 // scrolling, every column of the audit trail, and the dashboard's open discrepancies all seen
 // with a total line per currency.
-// And the words around a reason: a reason code read as its word with the code kept, a shop's or
-// a person's own words quoted and never translated, a channel's signature scheme translated.
+// (The words around a reason and the engine's sentences: tst_console_wording.)
 
 #include "approvals/approvalspage.h"
 #include "audit/auditshipper.h"
@@ -18,6 +17,7 @@
 #include "consolefixture.h"
 #include "core/money.h"
 #include "dashboard/dashboardpage.h"
+#include "enginesentencewords.h"
 #include "fixes/fixlabels.h"
 #include "fixes/fixmodels.h"
 #include "fixes/fixservice.h"
@@ -33,12 +33,10 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QPlainTextEdit>
-#include <QRegularExpression>
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTest>
-#include <QTranslator>
 
 #include <memory>
 
@@ -46,20 +44,6 @@ using namespace OncePay;
 using namespace OncePay::Test;
 
 namespace {
-
-// A translation of everything the console asks to translate in the given contexts: "⟪source⟫".
-// What is shown through it and not marked was not asked for a translation.
-class LayoutMarkingTranslator : public QTranslator {
-public:
-    bool isEmpty() const override { return false; }
-    QString translate(const char *context, const char *source, const char *, int) const override
-    {
-        const QLatin1String c(context);
-        if (c == QLatin1String("OncePay::EngineText") || c == QLatin1String("OncePay::Labels"))
-            return u'⟪' + QString::fromUtf8(source) + u'⟫';
-        return {};
-    }
-};
 
 // Every section of `table`'s header lies within its viewport: nothing to scroll to.
 QString sectionsOffScreen(const QTableView *table, const QList<int> &columns)
@@ -78,11 +62,6 @@ QString sectionsOffScreen(const QTableView *table, const QList<int> &columns)
     }
     return off.join(QStringLiteral("; "));
 }
-
-// Reviewers' comments on two decided proposals: word for word engine sentences, shown as the
-// reviewers' own words all the same.
-const QString kRejectComment = QStringLiteral("amount and currency confirmed");
-const QString kApproveComment = QStringLiteral("not an event OncePay acts on");
 
 // A test's rows: the console in English and in 简体中文.
 void languages()
@@ -421,200 +400,6 @@ private Q_SLOTS:
         QCOMPARE(model.index(2, 2).data().toString(), Currency::format(200, "USD"));
         QVERIFY(!model.index(3, 2).data().toString().contains(u"XOF"));
         QVERIFY(model.index(2, 0).data(Qt::FontRole).value<QFont>().bold());
-    }
-
-    // A reason code at the start of an audit row's reason reads as its word, the code kept in
-    // parentheses; a person's comment and a shop's reason are quoted as written.
-    void auditReasonCodesReadAsWords()
-    {
-        const QString verified = Labels::fixReason("payment_verified");
-        QVERIFY(verified != u"payment_verified");
-        QCOMPARE(Labels::auditReason("fix.proposed", "agent", "payment_verified: seen it"),
-                 QStringLiteral("%1 (payment_verified): “seen it”").arg(verified));
-        QCOMPARE(Labels::auditReason("fix.applied", "finance", "channel_outage"),
-                 QStringLiteral("%1 (channel_outage)").arg(Labels::fixReason("channel_outage")));
-        QCOMPARE(Labels::auditReason("fix.rejected", "finance", "wrong_amount: too much: really"),
-                 QStringLiteral("%1 (wrong_amount): “too much: really”")
-                     .arg(Labels::rejectionReason("wrong_amount")));
-        QCOMPARE(Labels::auditReason("login.failed", "agent", "wrong_password"),
-                 QStringLiteral("Wrong password (wrong_password)"));
-        // Not a code of that action: as any other reason.
-        QCOMPARE(Labels::auditReason("fix.proposed", "agent", "payment_verifiedx: a"),
-                 QStringLiteral("payment_verifiedx: a"));
-        QCOMPARE(Labels::auditReason("fix.approved", "finance", "checked the log"),
-                 QStringLiteral("Staff comment: “checked the log”"));
-        QCOMPARE(Labels::auditReason("order.rollback", "platform", "declined; try again"),
-                 QStringLiteral("Shop's reason: “declined; try again”"));
-        // The engine's sentences stay sentences, whoever the actor.
-        QCOMPARE(Labels::auditReason("order.transition", "platform", "payment attempt on stripe"),
-                 QStringLiteral("payment attempt on stripe"));
-        QCOMPARE(Labels::auditReason("fix.failed", "finance", "fix #3 was decided meanwhile"),
-                 QStringLiteral("fix #3 was decided meanwhile"));
-        QCOMPARE(Labels::auditReason("export.dossier", "finance", "dispute dossier"),
-                 QStringLiteral("dispute dossier"));
-    }
-
-    // In another language the lead-ins and the engine's sentences are translated, the shop's
-    // and people's own words never are: they are shown quoted as written. On ord-rb's timeline
-    // the platform's rollback reason ("new attempt") follows a translated lead-in.
-    void ownWordsAreQuotedNotTranslated()
-    {
-        LayoutMarkingTranslator marking;
-        QVERIFY(QCoreApplication::installTranslator(&marking));
-        const auto removeMarking =
-            qScopeGuard([&marking] { QCoreApplication::removeTranslator(&marking); });
-        QCOMPARE(Labels::auditReason("order.rollback", "platform", "new attempt"),
-                 QStringLiteral("⟪Shop's reason: “new attempt”⟫"));
-        QCOMPARE(Labels::auditReason("order.rollback", "", "new attempt"),
-                 QStringLiteral("⟪Reason given: “new attempt”⟫"));
-        QCOMPARE(Labels::engineText("rolled back after capture: declined"),
-                 QStringLiteral("⟪rolled back after capture: “declined”⟫"));
-        QCOMPARE(Labels::engineText("rolled back after capture: stripe reports failure"),
-                 QStringLiteral("⟪rolled back after capture: ⟪stripe reports failure⟫⟫"));
-        // A fix's comment is its proposer's words, even when they read as an engine sentence.
-        const QString fixed =
-            Labels::engineText("fix #3 (channel_outage) proposed by amy: stripe reports failure");
-        QVERIFY2(fixed.startsWith(u"⟪fix #3") && fixed.endsWith(u"“stripe reports failure”⟫") &&
-                     !fixed.contains(u"⟪stripe reports failure"),
-                 qPrintable(fixed));
-        auto rb = OrderPictureQuery(*m_fixture->orders)
-                      .load("ord-rb", account("finance", StaffRole::Finance).actor());
-        QVERIFY(rb.ok());
-        TimelineModel timeline;
-        timeline.setRows(rb->timeline);
-        int shop = 0, given = 0;
-        for (int r = 0; r < timeline.rowCount(); ++r) {
-            const QString d = timeline.index(r, TimelineModel::Detail).data().toString();
-            QVERIFY2(!d.contains(u"⟪new attempt"), qPrintable(d));
-            shop += d == u"⟪Shop's reason: “new attempt”⟫";
-            given += d == u"⟪Reason given: “new attempt”⟫";
-        }
-        QCOMPARE(shop, 1);  // the transition, asked for by the platform's request
-        QCOMPARE(given, 1); // its audit row, whose author the timeline was not told
-        // Told the audit rows' roles (as the order page does), the audit row says it too.
-        QHash<QString, QString> roles;
-        for (const AuditRow &a : rb->audit)
-            roles.insert(a.eventId, a.actorRole);
-        timeline.setAuditRoles(roles);
-        QStringList details;
-        for (int r = 0; r < timeline.rowCount(); ++r)
-            details << timeline.index(r, TimelineModel::Detail).data().toString();
-        QCOMPARE(details.count(QStringLiteral("⟪Shop's reason: “new attempt”⟫")), 2);
-    }
-
-    // In the real 简体中文: the lead-in reads in Chinese, the words stay as written.
-    void ownWordsInChinese()
-    {
-        QCOMPARE(Language::apply(QStringLiteral("zh_CN")).language(), QLocale::Chinese);
-        static const QRegularExpression han(QStringLiteral("\\A\\p{Han}"));
-        for (const auto &[action, role] :
-             {std::pair{"order.rollback", "platform"}, std::pair{"fix.approved", "finance"},
-              std::pair{"order.rollback", ""}}) {
-            const QString shown = Labels::auditReason(action, role, "declined; new attempt");
-            QVERIFY2(han.match(shown).hasMatch() && shown.endsWith(u"“declined; new attempt”"),
-                     qPrintable(shown));
-        }
-        const QString coded = Labels::auditReason("fix.proposed", "agent", "payment_verified: ok");
-        QVERIFY2(coded.startsWith(Labels::fixReason("payment_verified")) &&
-                     han.match(coded).hasMatch() && coded.contains(u"payment_verified") &&
-                     coded.endsWith(u"“ok”"),
-                 qPrintable(coded));
-    }
-
-    // Someone's own words are shown as written even when they are word for word one of the
-    // engine's sentences; only what the engine wrote is translated (in 简体中文, where the two
-    // differ). In a shop's or a staff member's name the engine writes two sentences only: the
-    // payment attempt a shop asked for and a fix applied in the approver's name.
-    void ownWordsThatReadAsEngineSentencesStayAsWritten()
-    {
-        QCOMPARE(Language::apply(QStringLiteral("zh_CN")).language(), QLocale::Chinese);
-        const QString attempt = QStringLiteral("payment attempt on stripe");
-        const QString fixLine = QStringLiteral("fix #3 (channel_outage) proposed by agent: ok");
-        for (const QString &s : {kRejectComment, kApproveComment, attempt, fixLine})
-            QVERIFY2(Labels::engineText(s) != s, qPrintable(s)); // the engine's: translated
-        QCOMPARE(Labels::auditReason("order.transition", "platform", attempt),
-                 Labels::engineText(attempt));
-        QCOMPARE(Labels::auditReason("order.rollback", "finance", fixLine),
-                 Labels::engineText(fixLine));
-        QCOMPARE(Labels::givenReason(fixLine, Labels::ReasonAuthor::Staff),
-                 Labels::engineText(fixLine));
-        const std::tuple<const char *, const char *, QString> own[] = {
-            {"order.rollback", "platform", kRejectComment},
-            {"order.rollback", "platform", attempt},
-            {"order.transition", "platform", kApproveComment},
-            {"fix.approved", "finance", kRejectComment},
-            {"fix.approved", "finance", fixLine},
-            {"fix.approved", "", kRejectComment},
-            {"setting.changed", "admin", kApproveComment},
-            {"staff.disabled", "admin", kRejectComment}};
-        for (const auto &[action, role, words] : own) {
-            const QString shown = Labels::auditReason(action, role, words);
-            QVERIFY2(shown.endsWith(Labels::quoted(words)) &&
-                         !shown.contains(Labels::engineText(words)),
-                     qPrintable(QStringLiteral("%1 %2: %3").arg(action, role, shown)));
-        }
-        // On the real engine: a shop rolls an order back and cancels it in engine sentences.
-        EngineFixture &f = *m_fixture;
-        f.createOrder("ord-words", 3100);
-        f.pay("ord-words", 1, "req-w-1");
-        f.deliver(StripeEvents::paymentIntentFailed(
-            f.params("ord-words", "req-w-1", 3100, "USD", "evt_w_fail", "pi_w1")));
-        f.drain();
-        QVERIFY(f.service->rollback("ord-words", 3, CauseKind::Request, "rb-w", Actor::platform(),
-                                    kRejectComment));
-        QVERIFY(f.service->cancel("ord-words", 4, CauseKind::Request, "cn-w", Actor::platform(),
-                                  kApproveComment));
-        auto p = OrderPictureQuery(*f.orders).load("ord-words",
-                                                   account("finance", StaffRole::Finance).actor());
-        QVERIFY(p.ok());
-        TimelineModel timeline;
-        timeline.setRows(p->timeline);
-        QHash<QString, QString> roles;
-        for (const AuditRow &a : p->audit)
-            roles.insert(a.eventId, a.actorRole);
-        timeline.setAuditRoles(roles);
-        AuditRowModel audit;
-        audit.setRows(p->audit);
-        QStringList shown;
-        for (int r = 0; r < timeline.rowCount(); ++r)
-            shown << timeline.index(r, TimelineModel::Detail).data().toString();
-        for (int r = 0; r < audit.rowCount(); ++r)
-            for (int c = 0; c < audit.columnCount(); ++c)
-                shown << audit.index(r, c).data().toString();
-        const QString all = shown.join(u'|');
-        for (const QString &words : {kRejectComment, kApproveComment}) {
-            // The transition, its audit row on the timeline and on the audit tab.
-            QVERIFY2(shown.count(Labels::givenReason(words, Labels::ReasonAuthor::Shop)) == 3 &&
-                         !all.contains(Labels::engineText(words)),
-                     qPrintable(all));
-        }
-        QVERIFY2(shown.contains(Labels::engineText(attempt)), qPrintable(all));
-    }
-
-    // Each channel's signature scheme is an engine sentence the console translates, its header
-    // names kept; the order page's callback tab shows it so.
-    void signatureSchemesAreTranslated()
-    {
-        LayoutMarkingTranslator marking;
-        QVERIFY(QCoreApplication::installTranslator(&marking));
-        const auto removeMarking =
-            qScopeGuard([&marking] { QCoreApplication::removeTranslator(&marking); });
-        for (const char *channel : {"stripe", "fedapay", "kakaopay", "paypal"}) {
-            const QString scheme = ChannelRegistry::signatureScheme(channel);
-            QVERIFY2(Labels::isEngineText(scheme), qPrintable(scheme));
-            const QString shown = Labels::engineText(scheme);
-            QVERIFY2(shown.startsWith(u'⟪') && shown.endsWith(u'⟫'), qPrintable(shown));
-            QCOMPARE(shown.mid(1, shown.size() - 2), scheme); // the headers put back as they were
-        }
-        OrderPage page(m_fixture->config.orders, account("finance", StaffRole::Finance).actor());
-        page.show();
-        QSignalSpy loaded(&page, &OrderPage::orderLoaded);
-        page.openOrder("ord-paid");
-        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 10000);
-        page.showCallback(0);
-        const QString raw = page.findChild<QPlainTextEdit *>("rawCallback")->toPlainText();
-        QVERIFY2(raw.contains(Labels::engineText(ChannelRegistry::signatureScheme("stripe"))),
-                 qPrintable(raw));
     }
 
 private:
