@@ -125,6 +125,14 @@ WorkerPoolOptions standingOptions()
     return options;
 }
 
+// `server` reached through `proxy` (on loopback), which a test takes down and up.
+ConnectionProfile throughProxy(ConnectionProfile server, const TcpOutageProxy &proxy)
+{
+    server.host = QStringLiteral("127.0.0.1");
+    server.port = proxy.port();
+    return server;
+}
+
 } // namespace
 
 class TstWorkerOutage : public QObject {
@@ -152,9 +160,7 @@ private Q_SLOTS:
 
         TcpOutageProxy proxy(dbs->orders().host, dbs->orders().port);
         QVERIFY(proxy.start() > 0);
-        ConnectionProfile viaProxy = dbs->orders();
-        viaProxy.host = QStringLiteral("127.0.0.1");
-        viaProxy.port = proxy.port();
+        const ConnectionProfile viaProxy = throughProxy(dbs->orders(), proxy);
 
         WorkerPoolOptions options;
         options.threads = 2;
@@ -239,9 +245,7 @@ private Q_SLOTS:
         TcpOutageProxy proxy(dbs->orders().host, dbs->orders().port);
         QVERIFY(proxy.start() > 0);
         proxy.down();
-        ConnectionProfile viaProxy = dbs->orders();
-        viaProxy.host = QStringLiteral("127.0.0.1");
-        viaProxy.port = proxy.port();
+        const ConnectionProfile viaProxy = throughProxy(dbs->orders(), proxy);
         WorkerPoolOptions options;
         options.once = true;
         std::atomic<bool> stop{false};
@@ -434,9 +438,7 @@ private Q_SLOTS:
         TcpOutageProxy proxy(dbs->orders().host, dbs->orders().port);
         QVERIFY(proxy.start() > 0);
         proxy.down();
-        ConnectionProfile viaProxy = dbs->orders();
-        viaProxy.host = QStringLiteral("127.0.0.1");
-        viaProxy.port = proxy.port();
+        const ConnectionProfile viaProxy = throughProxy(dbs->orders(), proxy);
         WorkerLogCapture log;
         int linksWhileDown = 0;
         const WorkerStandingRun run = runStandingPool(viaProxy, standingOptions(), 3000, [&] {

@@ -38,6 +38,20 @@ QList<StuckRecord> ofKind(const StuckReport &r, StuckKind kind)
     return out;
 }
 
+// Discrepancies as a reconciliation run leaves them, one per row: key, kind, channel,
+// expected, actual, currency, status; opened now.
+bool insertDiscrepancies(EngineFixture &f, const QList<QVariantList> &rows)
+{
+    for (const QVariantList &r : rows)
+        if (!Sql::exec(f.orders->db(),
+                       "INSERT INTO discrepancies (discrepancy_key, kind, channel, expected_minor,"
+                       " actual_minor, currency, status, first_run_id, last_run_id, opened_at)"
+                       " VALUES (?, ?, ?, ?, ?, ?, ?, 1, 1, ?)",
+                       r + QVariantList{f.clock.nowMs()}))
+            return false;
+    return true;
+}
+
 } // namespace
 
 class TstInvestigation : public QObject {
@@ -102,13 +116,7 @@ private Q_SLOTS:
             {"d4", "unknown_settlement", "fedapay", QVariant(), 700, "XOF", "resolved"},
             {"d5", "fee_mismatch", "stripe", 330, 362, "USD", "open"},
         };
-        for (const QVariantList &r : rows)
-            QVERIFY(Sql::exec(f.orders->db(),
-                              "INSERT INTO discrepancies (discrepancy_key, kind, channel,"
-                              " expected_minor, actual_minor, currency, status, first_run_id,"
-                              " last_run_id, opened_at) VALUES (?, ?, ?, ?, ?, ?, ?, 1, 1, ?)",
-                              r + QVariantList{f.clock.nowMs()})
-                        .ok());
+        QVERIFY(insertDiscrepancies(f, rows));
         auto d = DashboardQuery(*f.orders, f.clock).load({s.start, s.end}, kAgent);
         QVERIFY(d.ok());
         QStringList totals;
@@ -144,13 +152,7 @@ private Q_SLOTS:
             {"t8", "not_settled", "stripe", half, QVariant(), "XAF", "open"},
             {"t9", "amount_mismatch", "paypal", 60, 20, "USD", "open"},
         };
-        for (const QVariantList &r : rows)
-            QVERIFY(Sql::exec(f.orders->db(),
-                              "INSERT INTO discrepancies (discrepancy_key, kind, channel,"
-                              " expected_minor, actual_minor, currency, status, first_run_id,"
-                              " last_run_id, opened_at) VALUES (?, ?, ?, ?, ?, ?, ?, 1, 1, ?)",
-                              r + QVariantList{f.clock.nowMs()})
-                        .ok());
+        QVERIFY(insertDiscrepancies(f, rows));
         auto d = DashboardQuery(*f.orders, f.clock).load({s.start, s.end}, kAgent);
         QVERIFY2(d.ok(), qPrintable(d.ok() ? QString() : d.error().message));
         // The lines themselves, exact on every engine (no double on the way: 2^62 + 1 stays).
@@ -184,13 +186,8 @@ private Q_SLOTS:
         // A channel's own line past 64 bits (stripe's, after fedapay's and paypal's lines): the
         // dashboard is refused alike on every engine (SQLite's SUM refuses it as it reaches that
         // line; the others' exact sum does not fit), not shown wrapped, rounded or cut short.
-        QVERIFY(Sql::exec(f.orders->db(),
-                          "INSERT INTO discrepancies (discrepancy_key, kind, channel,"
-                          " expected_minor, actual_minor, currency, status, first_run_id,"
-                          " last_run_id, opened_at) VALUES (?, ?, ?, ?, ?, ?, ?, 1, 1, ?)",
-                          {"t10", "not_settled", "stripe", half, QVariant(), "XAF", "open",
-                           f.clock.nowMs()})
-                    .ok());
+        QVERIFY(insertDiscrepancies(
+            f, {{"t10", "not_settled", "stripe", half, QVariant(), "XAF", "open"}}));
         auto refused = DashboardQuery(*f.orders, f.clock).load({s.start, s.end}, kAgent);
         QVERIFY(!refused.ok());
         QCOMPARE(refused.error().code, ErrorCode::TooLarge);
