@@ -10,6 +10,7 @@
 #include "db/sql.h"
 #include "enginefixture.h"
 #include "lockwait.h"
+#include "logcapture.h"
 #include "settings/opssettings.h"
 #include "settings/settingsservice.h"
 #include "sqlitelockwatch.h"
@@ -19,12 +20,10 @@
 #include <QTest>
 #include <QThread>
 
-#include <spdlog/sinks/ostream_sink.h>
 #include <spdlog/spdlog.h>
 
 #include <atomic>
 #include <memory>
-#include <sstream>
 
 using namespace OncePay;
 using namespace OncePay::Test;
@@ -266,19 +265,15 @@ private Q_SLOTS:
                           QStringLiteral("UPDATE ops_settings SET setting_value = 'abc'"
                                          " WHERE setting_key = 'stuck.pending_seconds'"))
                     .ok());
-        std::ostringstream captured;
-        auto sink = std::make_shared<spdlog::sinks::ostream_sink_mt>(captured);
-        sink->set_pattern("%l %v");
-        auto previous = spdlog::default_logger();
-        spdlog::set_default_logger(std::make_shared<spdlog::logger>("capture", sink));
+        auto capture = std::make_unique<LogCapture>();
         auto s = OpsSettings::load(*f.orders);
         QVERIFY(s.ok());
         const qint64 v = s->integer(QStringLiteral("stuck.pending_seconds"), 300);
         const qint64 fine = s->integer(QStringLiteral("stuck.idempotency_pending_seconds"), 1);
-        spdlog::set_default_logger(previous);
+        const QString log = capture->text();
+        capture.reset();
         QCOMPARE(v, 300);
         QCOMPARE(fine, 600);
-        const QString log = QString::fromStdString(captured.str());
         QVERIFY2(log.contains(QStringLiteral("warning ops setting stuck.pending_seconds holds"
                                              " 'abc', which is no whole number; using 300")),
                  qPrintable(log));

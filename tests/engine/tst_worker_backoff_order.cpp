@@ -9,16 +9,14 @@
 #include "config/appconfig.h"
 #include "db/sql.h"
 #include "enginefixture.h"
+#include "logcapture.h"
 #include "worker/worker.h"
 
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
 
-#include <spdlog/sinks/ostream_sink.h>
 #include <spdlog/spdlog.h>
-
-#include <sstream>
 
 using namespace OncePay;
 using namespace OncePay::Test;
@@ -94,23 +92,19 @@ private Q_SLOTS:
                           QStringLiteral("UPDATE ops_settings SET setting_value = '60000'"
                                          " WHERE setting_key = 'worker.backoff_max_ms'"))
                     .ok());
-        std::ostringstream captured;
-        auto sink = std::make_shared<spdlog::sinks::ostream_sink_mt>(captured);
-        sink->set_pattern("%l %v");
-        auto previous = spdlog::default_logger();
-        spdlog::set_default_logger(std::make_shared<spdlog::logger>("capture", sink));
+        auto capture = std::make_unique<LogCapture>();
         auto inOrder = Worker::policyFrom(*f.orders, {{"backoff_base_ms", "30000"}});
-        const std::string quiet = captured.str();
+        const QString quiet = capture->text();
         auto crossed = Worker::policyFrom(*f.orders, {{"backoff_base_ms", "120000"}});
-        spdlog::set_default_logger(previous);
+        const QString log = capture->text();
+        capture.reset();
         QVERIFY(inOrder.ok());
         QCOMPARE(inOrder->backoffBaseMs, 30000);
         QCOMPARE(inOrder->backoffMaxMs, 60000);
-        QCOMPARE(QString::fromStdString(quiet), QString());
+        QCOMPARE(quiet, QString());
         QVERIFY(crossed.ok());
         QCOMPARE(crossed->backoffBaseMs, 60000);
         QCOMPARE(crossed->backoffMaxMs, 60000);
-        const QString log = QString::fromStdString(captured.str());
         QCOMPARE(log, QStringLiteral("warning worker back-off base 120000 ms ([worker]"
                                      " backoff_base_ms) is above its maximum 60000 ms (ops setting"
                                      " worker.backoff_max_ms); every retry waits the maximum: using"

@@ -12,6 +12,7 @@
 #include "cliprocess.h"
 #include "db/sql.h"
 #include "enginefixture.h"
+#include "logcapture.h"
 #include "tcpoutageproxy.h"
 
 #include <QDeadlineTimer>
@@ -24,13 +25,11 @@
 #include <QTest>
 #include <QThread>
 
-#include <spdlog/sinks/ostream_sink.h>
 #include <spdlog/spdlog.h>
 
 #include <atomic>
 #include <functional>
 #include <optional>
-#include <sstream>
 #include <thread>
 
 using namespace OncePay;
@@ -63,32 +62,6 @@ bool shell(const QString &command)
 {
     return QProcess::execute(QStringLiteral("/bin/sh"), {QStringLiteral("-c"), command}) == 0;
 }
-
-// Everything logged while it lives, one "<level> <message>" line each.
-class WorkerLogCapture {
-public:
-    WorkerLogCapture()
-        : m_previous(spdlog::default_logger())
-    {
-        auto sink = std::make_shared<spdlog::sinks::ostream_sink_mt>(m_captured);
-        sink->set_pattern("%l %v");
-        spdlog::set_default_logger(std::make_shared<spdlog::logger>("capture", sink));
-    }
-    ~WorkerLogCapture() { spdlog::set_default_logger(m_previous); }
-    QStringList lines(const QString &level) const
-    {
-        QStringList out;
-        const QStringList all = QString::fromStdString(m_captured.str()).split(u'\n');
-        for (const QString &line : all)
-            if (line.startsWith(level + u' '))
-                out << line.mid(level.size() + 1);
-        return out;
-    }
-
-private:
-    std::ostringstream m_captured;
-    std::shared_ptr<spdlog::logger> m_previous;
-};
 
 // A standing pool (not `once`) run on its own thread: whether it ended by itself within
 // `ms`, and its outcome (it is stopped if it did not end).
@@ -265,7 +238,7 @@ private Q_SLOTS:
                           QStringLiteral("INSERT INTO schema_version (version, name, checksum,"
                                          " applied_at) VALUES (9999, 'future', 'x', 0)"))
                     .ok());
-        WorkerLogCapture log;
+        LogCapture log;
         const WorkerStandingRun run = runStandingPool(dbs->orders(), standingOptions(), 10000);
         QVERIFY2(run.endedByItself, "the standing worker kept retrying a newer schema");
         QVERIFY(run.outcome && !run.outcome->ok());
@@ -295,7 +268,7 @@ private Q_SLOTS:
         QVERIFY(changed.ok());
         QCOMPARE(*changed, 1);
         {
-            WorkerLogCapture log;
+            LogCapture log;
             const WorkerStandingRun run = runStandingPool(dbs->orders(), standingOptions(), 10000);
             QVERIFY2(run.endedByItself, "the standing worker kept retrying refused settings");
             QVERIFY(run.outcome && !run.outcome->ok());
@@ -416,7 +389,7 @@ private Q_SLOTS:
         QVERIFY(file.open(QIODevice::WriteOnly));
         file.write(QByteArray(8192, 'x'));
         file.close();
-        WorkerLogCapture log;
+        LogCapture log;
         const WorkerStandingRun run = runStandingPool(profile, standingOptions(), 10000);
         QVERIFY2(run.endedByItself, "the standing worker kept retrying a file that is no database");
         QVERIFY(run.outcome && !run.outcome->ok());
@@ -439,7 +412,7 @@ private Q_SLOTS:
         QVERIFY(proxy.start() > 0);
         proxy.down();
         const ConnectionProfile viaProxy = throughProxy(dbs->orders(), proxy);
-        WorkerLogCapture log;
+        LogCapture log;
         int linksWhileDown = 0;
         const WorkerStandingRun run = runStandingPool(viaProxy, standingOptions(), 3000, [&] {
             linksWhileDown = proxy.accepted();
