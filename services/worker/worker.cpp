@@ -120,10 +120,8 @@ Result<RetryPolicy> Worker::policyFrom(const Connection &connection,
     // maximum either way (min(max, base * 2^n)); the base is clamped to it and the log says so.
     if (p.backoffBaseMs > p.backoffMaxMs) {
         auto from = [&](const char *configKey, const char *settingKey) {
-            bool ok = false;
-            const qint64 v = config.value(QLatin1String(configKey)).toLongLong(&ok);
-            return ok && v > 0 ? fmt::format("[worker] {}", configKey)
-                               : fmt::format("ops setting {}", settingKey);
+            return fromConfig(configKey) ? fmt::format("[worker] {}", configKey)
+                                         : fmt::format("ops setting {}", settingKey);
         };
         spdlog::warn("worker back-off base {} ms ({}) is above its maximum {} ms ({}); every retry"
                      " waits the maximum: using {} ms as the base",
