@@ -104,15 +104,18 @@ void OrderPage::showHits(const QString &term, const Result<QList<OrderHit>> &r)
     // Beside a ghost order's callback a single order is not opened at once: the reader
     // chooses, having read both.
     const bool choose = orders.size() > 1 || !unknown.isEmpty();
+    // With a list to choose from, no order is on the page: its detail goes first. Showing a
+    // widget lays its window out at once (QWidget::setVisible activates every layout above
+    // it), which with the previous order's detail still there took 1–2 ms.
+    if (choose || orders.isEmpty())
+        showNoOrder();
     m_hits->setRows(orders);
     m_hitTable->setVisible(choose);
     if (choose) // a single hit opens at once; its list stays hidden
         m_hitTable->resizeColumnsToContents();
     if (orders.isEmpty()) {
-        showNoOrder();
         setStatus(tr("No order matches “%1”.").arg(term), true);
     } else if (!unknown.isEmpty()) {
-        showNoOrder();
         setStatus(tr("%n order(s) match “%1”; choose one. It also matches callbacks for"
                      " orders that do not exist:",
                      nullptr, int(orders.size()))
@@ -120,7 +123,6 @@ void OrderPage::showHits(const QString &term, const Result<QList<OrderHit>> &r)
                       QLatin1Char('\n') + unknownOrderText(unknown),
                   true);
     } else if (orders.size() > 1) {
-        showNoOrder();
         setStatus(tr("%n orders match; choose one.", nullptr, int(orders.size())));
     }
     Q_EMIT searched(int(orders.size()));

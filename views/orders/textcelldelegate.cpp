@@ -54,17 +54,16 @@ const TextCellDelegate::Shaped &TextCellDelegate::shaped(const QString &text,
         return *it;
     if (texts.size() >= kMaxCachedTexts)
         texts.clear();
-    Shaped s;
-    s.text.setText(text);
-    s.text.setTextFormat(Qt::PlainText);
-    s.text.prepare(QTransform(), font);
-    // Measured as the style measures a line (fallback fonts, e.g. for Chinese, make it taller).
+    // Laid out as the style lays out a line (fallback fonts, e.g. for Chinese, make it
+    // taller), its glyphs kept to be drawn as they are.
     QTextLayout layout(text, font);
-    layout.setCacheEnabled(true);
     layout.beginLayout();
     QTextLine line = layout.createLine();
     line.setLineWidth(1e6);
+    line.setPosition(QPointF(0, 0));
     layout.endLayout();
+    Shaped s;
+    s.runs = layout.glyphRuns();
     s.size = QSize(int(std::ceil(line.naturalTextWidth())), int(line.height()));
     return *texts.insert(text, s);
 }
@@ -82,7 +81,8 @@ void TextCellDelegate::paint(QPainter *painter, const QStyleOptionViewItem &opti
     }
     const Shaped *text = opt.text.isEmpty() ? nullptr : &shaped(opt.text, opt.font);
     // Elided text, and text aligned right or centred (QTextLayout places those to a fraction
-    // of a pixel, which a QStaticText does not reproduce exactly): the style's own way.
+    // of a pixel, which glyphs drawn from a whole-pixel left edge do not reproduce exactly): the
+    // style's own way.
     const bool left = QStyle::visualAlignment(opt.direction, opt.displayAlignment) & Qt::AlignLeft;
     if (!left || (text && text->size.width() > textRect.width())) {
         QStyledItemDelegate::paint(painter, option, index);
@@ -102,13 +102,13 @@ void TextCellDelegate::paint(QPainter *painter, const QStyleOptionViewItem &opti
         painter->setPen(opt.palette.color(group, opt.state & QStyle::State_Selected
                                                      ? QPalette::HighlightedText
                                                      : QPalette::Text));
-        painter->setFont(opt.font);
         // Placed as the style places its laid-out line: vertically by its whole-pixel height.
         const int top =
             QStyle::alignedRect(opt.direction, opt.displayAlignment & Qt::AlignVertical_Mask,
                                 QSize(textRect.width(), text->size.height()), textRect)
                 .top();
-        painter->drawStaticText(QPoint(textRect.left(), top), text->text);
+        for (const QGlyphRun &run : text->runs)
+            painter->drawGlyphRun(QPointF(textRect.left(), top), run);
     }
     if (opt.state & QStyle::State_HasFocus) {
         QStyleOptionFocusRect focus;
