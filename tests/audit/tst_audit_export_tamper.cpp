@@ -12,6 +12,7 @@
 #include "audittestutil.h"
 #include "audittrailfixture.h"
 #include "db/sql.h"
+#include "logcapture.h"
 #include "testdatabases.h"
 
 #include <QCryptographicHash>
@@ -21,10 +22,7 @@
 #include <QJsonObject>
 #include <QTest>
 
-#include <spdlog/sinks/ostream_sink.h>
 #include <spdlog/spdlog.h>
-
-#include <sstream>
 
 using namespace OncePay;
 using namespace OncePay::Test;
@@ -283,31 +281,25 @@ private Q_SLOTS:
         seed(orders, audit, clock);
         QVERIFY(
             tamper(audit, {QStringLiteral("UPDATE audit_log SET actor = 'x' WHERE seq = 3")}).ok());
-        std::ostringstream captured;
-        auto sink = std::make_shared<spdlog::sinks::ostream_sink_mt>(captured);
-        sink->set_pattern("%l %v");
-        auto previous = spdlog::default_logger();
-        spdlog::set_default_logger(std::make_shared<spdlog::logger>("capture", sink));
         spdlog::set_level(spdlog::level::info);
-        auto report = AuditTrailQuery(audit, orders, clock).verify(nullptr, {}, kAuditor);
-        spdlog::set_default_logger(previous);
-        QVERIFY(report.ok() && report->problem);
-        const QString log = QString::fromStdString(captured.str());
+        QString log;
+        {
+            LogCapture captured;
+            auto report = AuditTrailQuery(audit, orders, clock).verify(nullptr, {}, kAuditor);
+            QVERIFY(report.ok() && report->problem);
+            log = captured.text();
+        }
         QVERIFY2(log.contains(QStringLiteral("error audit chain verified by alice: audit chain"
                                              " BROKEN: row seq 3 was altered")),
                  qPrintable(log));
 
         // A run stopped half-way verified nothing, and its line does not say "verified".
-        std::ostringstream stopped;
-        auto stoppedSink = std::make_shared<spdlog::sinks::ostream_sink_mt>(stopped);
-        stoppedSink->set_pattern("%l %v");
-        spdlog::set_default_logger(std::make_shared<spdlog::logger>("capture", stoppedSink));
+        LogCapture stopped;
         auto cancelled = AuditTrailQuery(audit, orders, clock)
                              .verify(
                                  nullptr, [](qint64, qint64) { return false; }, kAuditor, 2);
-        spdlog::set_default_logger(previous);
         QVERIFY(cancelled.ok() && cancelled->cancelled);
-        QCOMPARE(QString::fromStdString(stopped.str()),
+        QCOMPARE(stopped.text(),
                  QStringLiteral("info audit chain verification by alice cancelled after 2 of 30"
                                 " rows: nothing was concluded\n"));
     }

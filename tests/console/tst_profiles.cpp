@@ -11,6 +11,7 @@
 #include "connections/profileform.h"
 #include "db/connection.h"
 #include "db/migrator.h"
+#include "logcapture.h"
 #include "testdatabases.h"
 
 #include <QComboBox>
@@ -18,16 +19,10 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
-#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTemporaryDir>
 #include <QTest>
-
-#include <spdlog/sinks/ostream_sink.h>
-#include <spdlog/spdlog.h>
-
-#include <sstream>
 
 using namespace OncePay;
 using namespace OncePay::Test;
@@ -203,10 +198,7 @@ private Q_SLOTS:
             return;
         }
 
-        std::ostringstream log;
-        auto sink = std::make_shared<spdlog::sinks::ostream_sink_mt>(log);
-        spdlog::default_logger()->sinks().push_back(sink);
-        auto restore = qScopeGuard([] { spdlog::default_logger()->sinks().pop_back(); });
+        LogCapture log;
 
         for (Dialect d : {Dialect::Postgres, Dialect::MySql}) {
             ConnectionProfile p = server(DbRole::Audit, d);
@@ -256,7 +248,7 @@ private Q_SLOTS:
                  qPrintable(loaded.error().message));
         QVERIFY(!loaded.error().message.contains("hunter2"));
 
-        const QString logged = QString::fromStdString(log.str());
+        const QString logged = log.text();
         QVERIFY2(logged.contains("option '" + key + "'"), qPrintable(logged));
         QVERIFY2(!logged.contains("hunter2"), qPrintable(logged));
     }
@@ -267,10 +259,7 @@ private Q_SLOTS:
         const QString path = dir.filePath("oncepay.ini");
         MemoryStore store;
         ConnectionProfilesDialog dialog(AppConfig::defaults(dir.path()), path, &store);
-        std::ostringstream log;
-        auto sink = std::make_shared<spdlog::sinks::ostream_sink_mt>(log);
-        spdlog::default_logger()->sinks().push_back(sink);
-        auto restore = qScopeGuard([] { spdlog::default_logger()->sinks().pop_back(); });
+        LogCapture log;
 
         ProfileForm *orders = dialog.form(DbRole::Orders);
         ConnectionProfile p = server(DbRole::Orders, Dialect::Postgres);
@@ -290,7 +279,7 @@ private Q_SLOTS:
         QVERIFY2(dialog.message().contains("“password”"), qPrintable(dialog.message()));
         QVERIFY(!dialog.message().contains("hunter2"));
         QVERIFY(!QFile::exists(path));
-        const QString logged = QString::fromStdString(log.str());
+        const QString logged = log.text();
         QVERIFY2(logged.contains("'password'"), qPrintable(logged));
         QVERIFY(!logged.contains("hunter2"));
 

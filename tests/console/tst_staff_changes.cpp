@@ -9,21 +9,17 @@
 #include "db/migrator.h"
 #include "db/sql.h"
 #include "fixes/adminmodels.h"
+#include "logcapture.h"
 #include "stafftestsupport.h"
 #include "testdatabases.h"
 
 #include <QLabel>
 #include <QPushButton>
-#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTest>
 
 #include <memory>
-#include <sstream>
-
-#include <spdlog/sinks/ostream_sink.h>
-#include <spdlog/spdlog.h>
 
 using namespace OncePay;
 using namespace OncePay::Test;
@@ -247,11 +243,7 @@ private Q_SLOTS:
         const qint64 auditRows = count(*c, "SELECT COUNT(*) FROM audit_outbox");
         // The staff table gone: every read of it fails as a broken database's would.
         QVERIFY(Sql::exec(c->db(), "ALTER TABLE staff RENAME TO staff_away").ok());
-        std::ostringstream log;
-        auto sink = std::make_shared<spdlog::sinks::ostream_sink_mt>(log);
-        sink->set_pattern("%l %v");
-        spdlog::default_logger()->sinks().push_back(sink);
-        auto restore = qScopeGuard([] { spdlog::default_logger()->sinks().pop_back(); });
+        LogCapture log;
 
         auto role = staff.setRole("amy", "finance", Actor::system("cli:test"), "finance desk");
         QVERIFY(!role.ok());
@@ -261,8 +253,7 @@ private Q_SLOTS:
             qPrintable(role.error().toString()));
         auto disabled = staff.disable("amy", Actor::system("cli:test"), "left");
         QVERIFY(!disabled.ok());
-        spdlog::default_logger()->flush();
-        const QString logged = QString::fromStdString(log.str());
+        const QString logged = log.text();
         QVERIFY2(logged.contains(u"error staff set_role of amy for cli:test (system) failed: ") &&
                      logged.contains(u"error staff disable of amy for cli:test (system) failed: "),
                  qPrintable(logged));
