@@ -36,6 +36,8 @@
 #include <QDateTime>
 #include <QDir>
 #include <QElapsedTimer>
+#include <QHeaderView>
+#include <QLabel>
 #include <QLineEdit>
 #include <QScrollBar>
 #include <QSettings>
@@ -479,6 +481,32 @@ int main(int argc, char *argv[])
             const QString loadId = orderId;
             keep(name, "its 12 SELECTs", program, raw, gap,
                  serviceMs([&] { return OrderPictureQuery(*warm).load(loadId, actor).ok(); }), hot);
+        }
+        // 3b. The floor under a new order's page: what showing one repaints — the timeline,
+        //     its header, the order's title and facts — painted again as it is, after the same
+        //     quiet: no read, nothing to lay out or shape (every text already shaped), beside
+        //     the statements of a new order. What painting alone costs on this machine.
+        if (step("order")) {
+            auto *timeline = page.findChild<QTableView *>(QStringLiteral("timeline"));
+            auto *title = page.findChild<QLabel *>(QStringLiteral("orderTitle"));
+            auto *facts = page.findChild<QLabel *>(QStringLiteral("orderFacts"));
+            if (!timeline || !title || !facts || !timeline->isVisible())
+                die("the order page's timeline or header is not on screen");
+            const Statements statements = orderStatements(otherId);
+            settle();
+            heartbeat.reset();
+            QElapsedTimer t;
+            t.start();
+            timeline->viewport()->repaint();
+            timeline->horizontalHeader()->viewport()->repaint();
+            title->repaint();
+            facts->repaint();
+            const double program = t.nsecsElapsed() / 1e6;
+            const double gap = heartbeat.maxGapMs();
+            double hot = 0;
+            const double raw = rawQuiet(statements, &hot);
+            keep(QStringLiteral("what a new order repaints, painted again (painting alone)"),
+                 "its 12 SELECTs", program, raw, gap, -1, hot);
         }
 
         // 4. The stuck list: load it and scroll to its last row, painted.
