@@ -13,7 +13,6 @@
 #include "audit/auditshipper.h"
 #include "audit/auditverifier.h"
 #include "audit/sealkey.h"
-#include "auth/staffservice.h"
 #include "cli.h"
 #include "db/migrator.h"
 
@@ -175,28 +174,29 @@ int crosscheck(Context &ctx, const QCommandLineParser &parser)
 
 void addAsOption(QCommandLineParser &p)
 {
-    p.addOption({kAs, QStringLiteral("the staff account (finance or auditor) this is done for"),
+    p.addOption({kAs,
+                 QStringLiteral("the staff account (finance or auditor) this is done for; it signs"
+                                " in with its password on the first line of stdin"),
                  QStringLiteral("USERNAME")});
 }
 
-// The staff member an export or check is made for: rights follow that account's role (only
-// finance and auditor read the audit trail), and the audit row names them.
+// --as missing: a usage error, before anything is opened or read from stdin.
+std::optional<Error> missingAs(const QCommandLineParser &parser)
+{
+    if (!parser.value(kAs).isEmpty())
+        return std::nullopt;
+    return makeError(ErrorCode::Invalid,
+                     QStringLiteral("--as USERNAME is required: the staff account (finance or"
+                                    " auditor) the audit trail is read for, its password on the"
+                                    " first line of stdin"));
+}
+
+// The staff member an export or check is made for, signed in with their password
+// (signInFromStdin: the lock after repeated failures, the sign-in audited): rights follow that
+// account's role (only finance and auditor read the audit trail), and the audit row names them.
 Result<Actor> staffActor(const Connection &orders, const QCommandLineParser &parser)
 {
-    const QString name = parser.value(kAs);
-    if (name.isEmpty())
-        return makeError(ErrorCode::Invalid,
-                         QStringLiteral("--as USERNAME is required: the staff account (finance or"
-                                        " auditor) the audit trail is read for"),
-                         QStringLiteral("usage"));
-    auto account = StaffService(orders, Clock::system()).find(name);
-    if (!account)
-        return account.error();
-    if (account->disabled)
-        return makeError(ErrorCode::Forbidden,
-                         QStringLiteral("staff account %1 is disabled").arg(name),
-                         QStringLiteral("disabled"));
-    return account->actor();
+    return signInFromStdin(orders, parser.value(kAs), operatorId());
 }
 
 Result<AuditFilter> filterFrom(const QCommandLineParser &p)
@@ -249,10 +249,8 @@ int exportTrail(Context &ctx, const QCommandLineParser &parser)
     const QString out = parser.value(QStringLiteral("out"));
     if (out.isEmpty())
         return usage(ctx, makeError(ErrorCode::Invalid, QStringLiteral("--out FILE is required")));
-    if (parser.value(kAs).isEmpty())
-        return usage(ctx, makeError(ErrorCode::Invalid,
-                                    QStringLiteral("--as USERNAME is required (finance or"
-                                                   " auditor)")));
+    if (auto e = missingAs(parser))
+        return usage(ctx, *e);
 
     auto orders = openMigrated(ctx.config.orders, QStringLiteral("audit-export"));
     if (!orders)
@@ -265,7 +263,8 @@ int exportTrail(Context &ctx, const QCommandLineParser &parser)
         return fail(ctx, audit.error());
     AuditExporter exporter(*audit, *orders, Clock::system());
     exporter.setPageSize(batchSize(parser, 5000));
-    // --as names the staff account without its password: the row also names who ran it.
+    // --as signed the staff account in with its password: the row names that account and,
+    // as "where", the OS account that ran the command.
     exporter.setOrigin(operatorId());
     auto result = exporter.run(*filter, out, *writer, *actor);
     if (!result)
@@ -290,6 +289,8 @@ int verifyExport(Context &ctx, const QCommandLineParser &parser)
     if (args.size() != 1)
         return usage(ctx, makeError(ErrorCode::Invalid,
                                     QStringLiteral("verify-export takes one MANIFEST file")));
+    if (auto e = missingAs(parser))
+        return usage(ctx, *e);
     auto orders = openMigrated(ctx.config.orders, QStringLiteral("audit-verify-export"));
     if (!orders)
         return fail(ctx, orders.error());

@@ -1,8 +1,16 @@
 #include "cli.h"
 
+#include "auth/staffservice.h"
+#include "core/clock.h"
+
 #include <QSysInfo>
 
+#include <cstdio>
+#include <iostream>
+#include <string>
+
 #include <pwd.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include <spdlog/spdlog.h>
@@ -36,6 +44,57 @@ QString operatorId()
     const QString name = pw && pw->pw_name && *pw->pw_name ? QString::fromLocal8Bit(pw->pw_name)
                                                            : QStringLiteral("uid%1").arg(uid);
     return QStringLiteral("cli:%1@%2").arg(name, QSysInfo::machineHostName());
+}
+
+QString readStdinSecret(const char *prompt)
+{
+    const bool terminal = isatty(STDIN_FILENO);
+    termios old{};
+    if (terminal) {
+        std::fputs(prompt, stderr);
+        std::fflush(stderr);
+        tcgetattr(STDIN_FILENO, &old);
+        termios quiet = old;
+        quiet.c_lflag &= ~tcflag_t(ECHO);
+        tcsetattr(STDIN_FILENO, TCSANOW, &quiet);
+    }
+    std::string line;
+    const bool got = bool(std::getline(std::cin, line));
+    if (terminal) {
+        tcsetattr(STDIN_FILENO, TCSANOW, &old);
+        std::fputs("\n", stderr);
+    }
+    QString s = got ? QString::fromStdString(line) : QString();
+    if (s.endsWith(u'\r'))
+        s.chop(1);
+    return s;
+}
+
+Result<Actor> signInFromStdin(const Connection &c, const QString &user, const QString &where)
+{
+    if (user.isEmpty())
+        return makeError(ErrorCode::Invalid, QStringLiteral("no staff account to sign in"),
+                         QStringLiteral("usage"));
+    const QByteArray prompt = QStringLiteral("Password for %1: ").arg(user).toLocal8Bit();
+    const QString password = readStdinSecret(prompt.constData());
+    if (password.isEmpty()) {
+        // Never a password (they have a minimum length): a script that forgot to give one,
+        // not a guess, so it neither counts towards the lock nor is sent to StaffService.
+        spdlog::warn("sign-in of {} not tried: no password on stdin", user.toStdString());
+        return makeError(
+            ErrorCode::Invalid,
+            QStringLiteral("no password for %1: give it on the first line of stdin").arg(user),
+            QStringLiteral("no_password"));
+    }
+    auto r = StaffService(c, Clock::system()).authenticate(user, password, where);
+    if (!r)
+        return r.error();
+    if (!r->signedIn())
+        return makeError(
+            ErrorCode::Forbidden,
+            QStringLiteral("sign-in refused for %1 (wrong password, locked or disabled)").arg(user),
+            QStringLiteral("sign_in_refused"));
+    return r->account.actor();
 }
 
 int exitCodeFor(const Error &error)

@@ -5,6 +5,7 @@
 // business rule (those live in services/).
 
 #include "config/appconfig.h"
+#include "core/actor.h"
 #include "core/result.h"
 
 #include <QCommandLineParser>
@@ -12,6 +13,10 @@
 #include <QTextStream>
 
 #include <functional>
+
+namespace OncePay {
+class Connection;
+}
 
 namespace OncePay::Cli {
 
@@ -53,6 +58,19 @@ int exitCodeFor(const Error &error);
 // Who runs this command, for audit rows: "cli:<OS account>@<host>", the account from the
 // system's user database (getpwuid(geteuid())), never $USER, which anyone sets to anything.
 QString operatorId();
+
+// The first line of stdin, without its line end; empty at end of input. On a terminal,
+// `prompt` goes to stderr first and the line is read without echo.
+QString readStdinSecret(const char *prompt);
+
+// Signs the staff account `user` in with its password, read from the first line of stdin
+// (readStdinSecret), through StaffService::authenticate: Argon2id, the lock after repeated
+// failures, and an audit row for the success or failure, which records `where`. Every command
+// that acts for a staff account (fix --user, audit --as) signs in here. Refused: Invalid with
+// no user or no password (nothing tried, nothing counted); Forbidden "sign-in refused for X
+// (wrong password, locked or disabled)" for a wrong password, a locked, disabled or unknown
+// account (one answer for all, as the console gives). The Actor carries the account's role.
+Result<Actor> signInFromStdin(const Connection &c, const QString &user, const QString &where);
 
 // Every exit code with its meaning, in order, for the help and the manual page.
 struct ExitCodeMeaning {

@@ -2,7 +2,6 @@
 // the command line, for the same staff accounts the console signs in (password on stdin).
 // Every rule is FixService's; this file only reads arguments and prints.
 
-#include "auth/staffservice.h"
 #include "cli.h"
 #include "core/money.h"
 #include "db/migrator.h"
@@ -11,9 +10,6 @@
 #include <QDateTime>
 #include <QJsonDocument>
 #include <QSysInfo>
-
-#include <iostream>
-#include <string>
 
 namespace OncePay::Cli {
 
@@ -30,27 +26,14 @@ QString when(qint64 ms)
               : QStringLiteral("-");
 }
 
-// Signs the --user in with the password on the first line of stdin; the signed-in account's
-// role is what FixService checks.
+// Signs the --user in with the password on the first line of stdin (signInFromStdin); the
+// signed-in account's role is what FixService checks.
 Result<Actor> signIn(const Connection &c, const QCommandLineParser &p)
 {
     const QString user = p.value(QStringLiteral("user"));
     if (user.isEmpty())
         return makeError(ErrorCode::Invalid, QStringLiteral("--user is required"));
-    std::string line;
-    std::getline(std::cin, line);
-    QString password = QString::fromStdString(line);
-    if (password.endsWith(u'\r'))
-        password.chop(1);
-    auto r = StaffService(c, Clock::system()).authenticate(user, password, origin());
-    if (!r)
-        return r.error();
-    if (!r->signedIn())
-        return makeError(
-            ErrorCode::Forbidden,
-            QStringLiteral("sign-in refused for %1 (wrong password, locked or disabled)")
-                .arg(user));
-    return Actor{r->account.username, staffRoleName(r->account.role)};
+    return signInFromStdin(c, user, origin());
 }
 
 QString amount(const FixRequest &f)

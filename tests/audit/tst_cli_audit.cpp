@@ -1,4 +1,6 @@
-// `oncepay audit ship | verify | seal | crosscheck` end to end, on every engine.
+// `oncepay audit ship | verify | seal | crosscheck | export | verify-export` end to end, on
+// every engine. export and verify-export sign the --as staff account in with its password on
+// the first line of stdin, as `oncepay fix --user` does.
 
 #include "audit/auditexporter.h"
 #include "audit/auditfilter.h"
@@ -98,9 +100,10 @@ private Q_SLOTS:
         ONCEPAY_SCRATCH(dbs);
         QProcessEnvironment env;
         const QString config = dbs->writeConfigFile(&env);
-        auto run = [&](const QStringList &args) {
-            return runOncepay(QStringList{QStringLiteral("--config"), config} + args, env);
+        auto run = [&](const QStringList &args, const QByteArray &in = {}) {
+            return runOncepay(QStringList{QStringLiteral("--config"), config} + args, env, in);
         };
+        const QByteArray alicePassword = "a long passphrase 1\n";
         QCOMPARE(run({"db", "migrate"}).exitCode, 0);
         {
             ManualClock clock(1'700'000'000'000);
@@ -124,7 +127,8 @@ private Q_SLOTS:
         for (const char *format : {"csv", "json", "pdf"}) {
             const QString out = dir.filePath(QStringLiteral("cli.") + QLatin1String(format));
             CliRun ex = run({"audit", "export", "--as", "alice", "--action", "order.*", "--from",
-                             "2023-11-14", "--format", format, "--out", out});
+                             "2023-11-14", "--format", format, "--out", out},
+                            alicePassword);
             QVERIFY2(ex.exitCode == 0, qPrintable(ex.out + ex.err));
             QVERIFY2(ex.out.startsWith(QStringLiteral("exported 6 audit row(s)")),
                      qPrintable(ex.out));
@@ -135,7 +139,7 @@ private Q_SLOTS:
             QVERIFY(sha.ok());
             QVERIFY(ex.out.contains(QStringLiteral("sha256 ") + *sha));
 
-            CliRun ok = run({"audit", "verify-export", "--as", "alice", manifest});
+            CliRun ok = run({"audit", "verify-export", "--as", "alice", manifest}, alicePassword);
             QVERIFY2(ok.exitCode == 0, qPrintable(ok.out + ok.err));
             QVERIFY(ok.out.startsWith(QStringLiteral("export ok")));
 
@@ -146,18 +150,24 @@ private Q_SLOTS:
             f.seek(0);
             f.write(bytes);
             f.close();
-            CliRun bad = run({"audit", "verify-export", "--as", "alice", manifest});
+            CliRun bad = run({"audit", "verify-export", "--as", "alice", manifest}, alicePassword);
             QCOMPARE(bad.exitCode, 1);
             QVERIFY2(bad.out.contains(QStringLiteral("the file was changed")), qPrintable(bad.out));
         }
 
-        CliRun agent = run({"audit", "export", "--as", "bob", "--out", dir.filePath("bob.csv")});
+        // An agent who signs in with the right password is still refused: rights follow the role.
+        CliRun agent = run({"audit", "export", "--as", "bob", "--out", dir.filePath("bob.csv")},
+                           "a long passphrase 2\n");
         QCOMPARE(agent.exitCode, 1);
         QVERIFY2(agent.err.contains(QStringLiteral("may not read the audit trail")),
                  qPrintable(agent.err));
         QVERIFY(!QFile::exists(dir.filePath("bob.csv")));
         {
             Connection orders = openOrDie(dbs->orders());
+            QCOMPARE(scalarInt(orders, QStringLiteral("SELECT COUNT(*) FROM audit_outbox WHERE"
+                                                      " action = 'login.succeeded' AND"
+                                                      " actor = 'bob'")),
+                     1);
             QCOMPARE(scalarInt(orders, QStringLiteral("SELECT COUNT(*) FROM audit_outbox WHERE"
                                                       " action = 'audit.access_refused' AND"
                                                       " actor = 'bob'")),
@@ -176,6 +186,130 @@ private Q_SLOTS:
                       dir.filePath("x.csv")})
                      .exitCode,
                  2);
+    }
+
+    // --as signs the account in: a wrong password, an unknown or disabled account and a locked
+    // one are refused with the words and exit code of `oncepay fix --user`, nothing is written,
+    // and StaffService records the attempt (login.failed, the count, the lock) as for any
+    // sign-in; the right password exports, the export's row naming the account and the OS
+    // account that ran it.
+    void exportSignsTheStaffAccountIn_data() { addEngineRows(); }
+    void exportSignsTheStaffAccountIn()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        QProcessEnvironment env;
+        const QString config = dbs->writeConfigFile(&env);
+        auto run = [&](const QStringList &args, const QByteArray &in) {
+            return runOncepay(QStringList{QStringLiteral("--config"), config} + args, env, in);
+        };
+        QCOMPARE(run({"db", "migrate"}, {}).exitCode, 0);
+        const QByteArray right = "a long passphrase 1\n";
+        {
+            ManualClock clock(1'700'000'000'000);
+            Connection orders = openOrDie(dbs->orders());
+            seedOutbox(orders, 6, clock);
+            StaffService staff(orders, clock);
+            const Actor op = Actor::system(QStringLiteral("test"));
+            QVERIFY(staff
+                        .add({QStringLiteral("alice"), {}, StaffRole::Auditor},
+                             QString::fromLatin1(right.trimmed()), op)
+                        .ok());
+            QVERIFY(staff
+                        .add({QStringLiteral("dora"), {}, StaffRole::Auditor},
+                             QString::fromLatin1(right.trimmed()), op)
+                        .ok());
+            QVERIFY(staff.disable(QStringLiteral("dora"), op, QStringLiteral("left")).ok());
+        }
+        QCOMPARE(run({"audit", "ship"}, {}).exitCode, 0);
+        Connection orders = openOrDie(dbs->orders());
+        auto count = [&](const QString &where) {
+            return scalarInt(orders,
+                             QStringLiteral("SELECT COUNT(*) FROM audit_outbox WHERE ") + where);
+        };
+        auto failedAttempts = [&] {
+            return scalarInt(orders, QStringLiteral("SELECT failed_attempts FROM staff WHERE"
+                                                    " username = 'alice'"));
+        };
+        const QDir dir(dbs->tempPath());
+        const QString out = dir.filePath(QStringLiteral("trail.csv"));
+        const QString manifest = out + QStringLiteral(".manifest.json");
+        const QStringList exportAs = {"audit", "export", "--out", out, "--as"};
+        // No file, no manifest, and no export audited beyond the `exports` made before.
+        auto nothingWritten = [&](qint64 exports = 0) {
+            return !QFile::exists(out) && !QFile::exists(manifest) &&
+                   count(QStringLiteral("action = 'audit.exported'")) == exports;
+        };
+        const QString refused =
+            QStringLiteral("oncepay: sign-in refused for %1 (wrong password, locked or disabled)");
+
+        // A wrong password: refused, nothing written, the failure counted and audited.
+        CliRun wrong = run(exportAs + QStringList{"alice"}, "not the password\n");
+        QCOMPARE(wrong.exitCode, 1);
+        QCOMPARE(wrong.err.trimmed(), refused.arg("alice"));
+        QVERIFY(wrong.out.isEmpty());
+        QVERIFY(nothingWritten());
+        QCOMPARE(failedAttempts(), 1);
+        QCOMPARE(count(QStringLiteral("action = 'login.failed' AND actor = 'alice' AND"
+                                      " reason = 'wrong_password'")),
+                 1);
+
+        // No password at all (a script that gave none): refused before any sign-in is tried.
+        CliRun none = run(exportAs + QStringList{"alice"}, {});
+        QCOMPARE(none.exitCode, 1);
+        QVERIFY2(none.err.contains(QStringLiteral("no password for alice")), qPrintable(none.err));
+        QVERIFY(nothingWritten());
+        QCOMPARE(failedAttempts(), 1);
+
+        // An unknown account: the same words and exit code as `oncepay fix --user`.
+        CliRun unknown = run(exportAs + QStringList{"nobody"}, right);
+        QCOMPARE(unknown.err.trimmed(), refused.arg("nobody"));
+        CliRun fix = run({"fix", "propose", "requeue_message", "stripe:evt_x", "--user", "nobody",
+                          "--reason", "poison_message", "--comment", "c"},
+                         right);
+        QCOMPARE(unknown.exitCode, fix.exitCode);
+        QCOMPARE(unknown.err, fix.err);
+        QCOMPARE(count(QStringLiteral("action = 'login.failed' AND reason = 'unknown_user'")), 2);
+        QVERIFY(nothingWritten());
+
+        // A disabled account, even with its right password.
+        CliRun disabled = run(exportAs + QStringList{"dora"}, right);
+        QCOMPARE(disabled.exitCode, 1);
+        QCOMPARE(disabled.err.trimmed(), refused.arg("dora"));
+        QCOMPARE(count(QStringLiteral("action = 'login.refused' AND actor = 'dora' AND"
+                                      " reason = 'disabled'")),
+                 1);
+        QVERIFY(nothingWritten());
+
+        // verify-export signs in the same way.
+        CliRun check = run({"audit", "verify-export", "--as", "alice", manifest}, "wrong one\n");
+        QCOMPARE(check.exitCode, 1);
+        QCOMPARE(check.err.trimmed(), refused.arg("alice"));
+        QCOMPARE(failedAttempts(), 2);
+
+        // The right password exports; the sign-in and the export are audited, the export's row
+        // naming alice and, as "where", the OS account that ran it.
+        CliRun ok = run(exportAs + QStringList{"alice"}, right);
+        QVERIFY2(ok.exitCode == 0, qPrintable(ok.out + ok.err));
+        QVERIFY(QFile::exists(out) && QFile::exists(manifest));
+        QCOMPARE(failedAttempts(), 0);
+        QCOMPARE(count(QStringLiteral("action = 'login.succeeded' AND actor = 'alice'")), 1);
+        QCOMPARE(count(QStringLiteral("action = 'audit.exported' AND actor = 'alice' AND"
+                                      " after_json LIKE '%\"where\":\"cli:%'")),
+                 1);
+        QVERIFY(QFile::remove(out) && QFile::remove(manifest));
+
+        // Five wrong passwords (auth.max_failed_logins) lock the account: then even the right
+        // one is refused, with the same words.
+        for (int i = 0; i < 5; ++i)
+            QCOMPARE(run(exportAs + QStringList{"alice"}, "guess\n").exitCode, 1);
+        QCOMPARE(count(QStringLiteral("action = 'login.locked' AND entity_id = 'alice'")), 1);
+        CliRun locked = run(exportAs + QStringList{"alice"}, right);
+        QCOMPARE(locked.exitCode, 1);
+        QCOMPARE(locked.err.trimmed(), refused.arg("alice"));
+        QCOMPARE(count(QStringLiteral("action = 'login.refused' AND actor = 'alice' AND"
+                                      " reason = 'locked'")),
+                 1);
+        QVERIFY(nothingWritten(1));
     }
 
     void unreachableAuditDatabaseExitsFour()
@@ -214,7 +348,7 @@ private Q_SLOTS:
         QCOMPARE(runOncepay({"--config", path, "db", "migrate"}, env).exitCode, 0);
         const QString orders = dir.filePath("data/orders.db");
         QVERIFY(QFile::exists(orders));
-        for (const QString &suffix : {"", "-wal", "-shm"})
+        for (const char *suffix : {"", "-wal", "-shm"})
             QFile::remove(orders + suffix);
         CliRun v = runOncepay({"--config", path, "audit", "verify"}, env);
         QVERIFY2(v.exitCode == 0, qPrintable(v.err + v.out));

@@ -1,7 +1,8 @@
 // Who changed a staff account from the command line is the account the process runs as (the
 // system's user database), not what $USER claims: anyone can set USER=admin, and cron, systemd
 // and `env -i` leave it unset, which wrote `cli:?@host` into the audit trail. An audit export
-// made with `--as` (no password) names that operator beside the staff account.
+// made with `--as` (the staff account signs in with its password on stdin) names that operator
+// beside the staff account, in the export's row and in the sign-in's.
 
 #include "cliprocess.h"
 #include "db/connection.h"
@@ -54,14 +55,15 @@ private Q_SLOTS:
         QCOMPARE(seen, (QStringList{QStringLiteral("staff.added ") + expected,
                                     QStringLiteral("staff.disabled ") + expected}));
 
-        // `audit export --as` takes no password: its audit row names the staff account it is
-        // made for and, as "where", who ran it.
+        // `audit export --as` signs the staff account in (password on stdin): its audit row
+        // names that account and, as "where", who ran it; so does the sign-in's row.
         CliRun auditor = run({"staff", "add", "aud1", "--role", "auditor", "--password-stdin"},
                              "a long enough password\n");
         QVERIFY2(auditor.exitCode == 0, qPrintable(auditor.out + auditor.err));
         env.insert(QStringLiteral("USER"), QStringLiteral("aud1"));
         CliRun exported = run({"audit", "export", "--as", "aud1", "--out",
-                               dbs->tempPath() + QStringLiteral("/trail.csv")});
+                               dbs->tempPath() + QStringLiteral("/trail.csv")},
+                              "a long enough password\n");
         QVERIFY2(exported.exitCode == 0, qPrintable(exported.out + exported.err));
         auto e = Sql::exec(c->db(), QStringLiteral("SELECT actor, after_json FROM audit_outbox"
                                                    " WHERE action = 'audit.exported'"));
@@ -69,6 +71,12 @@ private Q_SLOTS:
         QCOMPARE(e->value(0).toString(), QStringLiteral("aud1"));
         QVERIFY2(e->value(1).toString().contains(QStringLiteral("\"where\":\"") + expected + u'"'),
                  qPrintable(e->value(1).toString()));
+        auto s = Sql::exec(c->db(), QStringLiteral("SELECT actor, after_json FROM audit_outbox"
+                                                   " WHERE action = 'login.succeeded'"));
+        QVERIFY(s.ok() && s->next());
+        QCOMPARE(s->value(0).toString(), QStringLiteral("aud1"));
+        QVERIFY2(s->value(1).toString().contains(QStringLiteral("\"where\":\"") + expected + u'"'),
+                 qPrintable(s->value(1).toString()));
     }
 };
 
