@@ -89,6 +89,23 @@ ReasonAuthor reasonAuthorOf(const QString &actorRole)
     return ReasonAuthor::Engine;
 }
 
+ReasonAuthor transitionAuthor(const QString &causeKind)
+{
+    if (causeKind == u"request")
+        return ReasonAuthor::Shop;
+    if (causeKind == u"fix")
+        return ReasonAuthor::Staff;
+    return ReasonAuthor::Unknown;
+}
+
+QString orderReason(const QString &stateReason, const QList<OrderTransition> &transitions)
+{
+    for (auto t = transitions.crbegin(); t != transitions.crend(); ++t)
+        if (t->reason == stateReason)
+            return givenReason(stateReason, transitionAuthor(t->causeKind));
+    return givenReason(stateReason, ReasonAuthor::Unknown);
+}
+
 QString givenReason(const QString &raw, ReasonAuthor author)
 {
     if (raw.isEmpty())

@@ -8,6 +8,9 @@
 // after a translated lead-in that says whose words they are.
 // Thread contract: GUI thread (uses the installed translators).
 
+#include "orders/order.h"
+
+#include <QList>
 #include <QString>
 
 namespace OncePay::Labels {
@@ -22,6 +25,15 @@ enum class ReasonAuthor {
 
 // Who wrote the reasons of an actor with this role (an audit row's actor_role).
 ReasonAuthor reasonAuthorOf(const QString &actorRole);
+
+// Who wrote a transition's reason, by what caused it: the shop's platform through a request (a
+// rollback's or a cancellation's reason), a staff member through a fix; not known otherwise.
+ReasonAuthor transitionAuthor(const QString &causeKind);
+
+// An order's present reason (its state_reason) as shown: whose words it is follows the transition
+// that set it, the latest with that reason (givenReason). A shop's reason for cancelling an order
+// that reads word for word like an engine sentence is still the shop's words.
+QString orderReason(const QString &stateReason, const QList<OrderTransition> &transitions);
 
 // `raw` as shown: an engine sentence translated, else the author's own words after a lead-in.
 // Only the sentences the engine writes in that author's name count as the engine's (a shop's

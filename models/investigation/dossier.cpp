@@ -2,6 +2,7 @@
 
 #include "common/enginetext.h"
 #include "common/labels.h"
+#include "common/reasontext.h"
 #include "investigation/ordermodels.h"
 
 #include <QAbstractTextDocumentLayout>
@@ -97,7 +98,7 @@ QString html(const OrderPicture &p, const QString &exportedBy, qint64 exportedAt
         {Text::tr("Channel"), o.channel},
         {Text::tr("Channel transaction"), o.channelTxnId},
         {Text::tr("Current attempt"), o.currentRequestId},
-        {Text::tr("Reason"), Labels::engineText(o.stateReason)},
+        {Text::tr("Reason"), Labels::orderReason(o.stateReason, p.transitions)},
         {Text::tr("Created"), Labels::time(o.createdAt)},
         {Text::tr("Paid"), Labels::time(o.paidAt)},
         {Text::tr("Updated"), Labels::time(o.updatedAt)},
@@ -114,7 +115,12 @@ QString html(const OrderPicture &p, const QString &exportedBy, qint64 exportedAt
         path << QStringLiteral("%1 (v%2)").arg(Labels::orderState(t.toState)).arg(t.newVersion);
     out += section(Text::tr("Path through the state machine"),
                    QStringLiteral("<p>%1</p>").arg(esc(path.join(QStringLiteral(" → ")))));
-    out += section(Text::tr("Timeline"), tableOf<TimelineModel>(p.timeline));
+    {
+        TimelineModel timeline;
+        timeline.setAuditRows(p.audit); // whose words an audit row's reason is
+        timeline.setRows(p.timeline);
+        out += section(Text::tr("Timeline"), table(timeline));
+    }
     out += section(Text::tr("Callbacks"), tableOf<MessageModel>(p.messages));
     out += section(Text::tr("Payments"), tableOf<PaymentModel>(p.payments));
     out += section(Text::tr("Ledger"), tableOf<LedgerModel>(p.ledger));

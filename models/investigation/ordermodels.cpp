@@ -141,10 +141,7 @@ QString TimelineModel::detailText(const TimelineEntry &e, const QString &auditRo
     // A transition's reason is the engine's, or the words of whoever asked for it: the shop's
     // platform through a request (a rollback's or a cancellation's reason), staff through a fix.
     case TimelineKind::Transition:
-        return Labels::givenReason(e.detail, e.causeKind == u"request" ? Labels::ReasonAuthor::Shop
-                                             : e.causeKind == u"fix"
-                                                 ? Labels::ReasonAuthor::Staff
-                                                 : Labels::ReasonAuthor::Unknown);
+        return Labels::givenReason(e.detail, Labels::transitionAuthor(e.causeKind));
     case TimelineKind::Audit: return Labels::auditReason(e.toState, auditRole, e.detail);
     default: return Labels::engineText(e.detail);
     }
@@ -221,6 +218,13 @@ TimelineModel::TimelineModel(QObject *parent)
             return e.actor;
         return decorate(e, role);
     });
+}
+
+void TimelineModel::setAuditRows(const QList<AuditRow> &audit)
+{
+    m_auditRoles.clear();
+    for (const AuditRow &a : audit)
+        m_auditRoles.insert(a.eventId, a.actorRole);
 }
 
 MessageModel::MessageModel(QObject *parent)

@@ -30,12 +30,10 @@ public:
     // kind, or someone's own words quoted after a lead-in (common/reasontext.h); `auditRole` is
     // the actor role of an audit row's entry, when known.
     static QString detailText(const TimelineEntry &e, const QString &auditRole = {});
-    // The actor role of each audit row on the timeline by its event id (OrderPicture::audit),
-    // so that an audit row's reason says whose words it is. Set before the rows.
-    void setAuditRoles(QHash<QString, QString> rolesByEvent)
-    {
-        m_auditRoles = std::move(rolesByEvent);
-    }
+    // The order's audit rows (OrderPicture::audit), for the actor role of each audit row on the
+    // timeline, so that an audit row's reason says whose words it is (a shop's, a staff
+    // member's, the engine's). Set before the rows; everything that shows a timeline does.
+    void setAuditRows(const QList<AuditRow> &audit);
 
 private:
     QHash<QString, QString> m_auditRoles;

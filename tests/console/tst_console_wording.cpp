@@ -13,10 +13,12 @@
 #include "consolefixture.h"
 #include "enginesentencewords.h"
 #include "fixes/fixlabels.h"
+#include "investigation/dossier.h"
 #include "investigation/ordermodels.h"
 #include "investigation/orderpicturequery.h"
 #include "orders/orderpage.h"
 
+#include <QLabel>
 #include <QPlainTextEdit>
 #include <QRegularExpression>
 #include <QScopeGuard>
@@ -123,10 +125,7 @@ private Q_SLOTS:
         QCOMPARE(shop, 1);  // the transition, asked for by the platform's request
         QCOMPARE(given, 1); // its audit row, whose author the timeline was not told
         // Told the audit rows' roles (as the order page does), the audit row says it too.
-        QHash<QString, QString> roles;
-        for (const AuditRow &a : rb->audit)
-            roles.insert(a.eventId, a.actorRole);
-        timeline.setAuditRoles(roles);
+        timeline.setAuditRows(rb->audit);
         QStringList details;
         for (int r = 0; r < timeline.rowCount(); ++r)
             details << timeline.index(r, TimelineModel::Detail).data().toString();
@@ -200,10 +199,7 @@ private Q_SLOTS:
         QVERIFY(p.ok());
         TimelineModel timeline;
         timeline.setRows(p->timeline);
-        QHash<QString, QString> roles;
-        for (const AuditRow &a : p->audit)
-            roles.insert(a.eventId, a.actorRole);
-        timeline.setAuditRoles(roles);
+        timeline.setAuditRows(p->audit);
         AuditRowModel audit;
         audit.setRows(p->audit);
         QStringList shown;
@@ -220,6 +216,25 @@ private Q_SLOTS:
                      qPrintable(all));
         }
         QVERIFY2(shown.contains(Labels::engineText(attempt)), qPrintable(all));
+        // The order's present reason — set by the shop's rollback, kept by the cancellation —
+        // is its words too: in the page's facts and in the dossier, quoted, not translated.
+        const QString given = Labels::givenReason(kRejectComment, Labels::ReasonAuthor::Shop);
+        QCOMPARE(p->order.stateReason, kRejectComment);
+        QCOMPARE(Labels::orderReason(p->order.stateReason, p->transitions), given);
+        OrderPage page(f.config.orders, account("finance", StaffRole::Finance).actor());
+        page.show();
+        QSignalSpy loaded(&page, &OrderPage::orderLoaded);
+        page.openOrder("ord-words");
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 10000);
+        const QString facts = page.findChild<QLabel *>(QStringLiteral("orderFacts"))->text();
+        QVERIFY2(facts.contains(given) && !facts.contains(Labels::engineText(kRejectComment)),
+                 qPrintable(facts));
+        const QString dossier = Dossier::html(*p, QStringLiteral("finance"), 0);
+        // The dossier: the order's reason, the rollback and its audit row on the timeline, the
+        // audit row in the audit rows' table.
+        QVERIFY2(dossier.count(given.toHtmlEscaped()) == 4 &&
+                     !dossier.contains(Labels::engineText(kRejectComment).toHtmlEscaped()),
+                 qPrintable(dossier));
     }
 
     // Each channel's signature scheme is an engine sentence the console translates, its header

@@ -318,10 +318,7 @@ void OrderPage::showPicture(const OrderPicture &p)
         tablesChanged = true;
         return true;
     };
-    QHash<QString, QString> auditRoles; // whose words an audit row's reason on the timeline is
-    for (const AuditRow &a : p.audit)
-        auditRoles.insert(a.eventId, a.actorRole);
-    m_timeline->setAuditRoles(std::move(auditRoles));
+    m_timeline->setAuditRows(p.audit); // whose words an audit row's reason on the timeline is
     const bool messagesChanged = refill(m_messages, p.messages);
     refill(m_timeline, p.timeline);
     refill(m_payments, p.payments);
@@ -344,10 +341,8 @@ void OrderPage::showPicture(const OrderPicture &p)
         facts << tr("Transaction: %1").arg(o.channelTxnId);
     if (!o.stateReason.isEmpty())
         // An engine sentence in words; someone's own (a shop's rollback reason) quoted as
-        // written.
-        facts << tr("Reason: %1")
-                     .arg(Labels::isEngineText(o.stateReason) ? Labels::engineText(o.stateReason)
-                                                              : Labels::quoted(o.stateReason));
+        // written, even when it reads like an engine sentence.
+        facts << tr("Reason: %1").arg(Labels::orderReason(o.stateReason, p.transitions));
     // What is still to settle: money owed back, reconciliation exceptions still open.
     for (const auto &[currency, minor] : refundsOwed(p))
         facts << tr("To refund: %1").arg(Labels::money(minor, currency));
