@@ -10,9 +10,6 @@
 #include <QSysInfo>
 
 #include <cstdio>
-#include <iostream>
-#include <string>
-#include <termios.h>
 #include <unistd.h>
 
 namespace OncePay::Cli {
@@ -25,38 +22,10 @@ Actor operatorActor()
     return Actor::system(operatorId());
 }
 
-QString readLine()
-{
-    std::string line;
-    if (!std::getline(std::cin, line))
-        return {};
-    QString s = QString::fromStdString(line);
-    if (s.endsWith(u'\r'))
-        s.chop(1);
-    return s;
-}
-
-QString readSecret(const char *prompt)
-{
-    if (!isatty(STDIN_FILENO))
-        return readLine();
-    std::fputs(prompt, stderr);
-    std::fflush(stderr);
-    termios old{};
-    tcgetattr(STDIN_FILENO, &old);
-    termios quiet = old;
-    quiet.c_lflag &= ~tcflag_t(ECHO);
-    tcsetattr(STDIN_FILENO, TCSANOW, &quiet);
-    const QString s = readLine();
-    tcsetattr(STDIN_FILENO, TCSANOW, &old);
-    std::fputs("\n", stderr);
-    return s;
-}
-
 Result<QString> readPassword()
 {
-    const QString first = readSecret("New password: ");
-    if (isatty(STDIN_FILENO) && readSecret("Again: ") != first)
+    const QString first = readStdinSecret("New password: ");
+    if (isatty(STDIN_FILENO) && readStdinSecret("Again: ") != first)
         return makeError(ErrorCode::Invalid, QStringLiteral("the two passwords differ"));
     if (first.isEmpty())
         return makeError(ErrorCode::Invalid, QStringLiteral("no password on stdin"));
