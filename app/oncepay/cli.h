@@ -28,7 +28,15 @@ enum ExitCode {
     ConfigError = 3, // configuration file or environment is malformed
     Unavailable = 4, // a database or server could not be reached
     SchemaNewer = 5, // the database is newer than this program
+    // a database server refused the login: `work` and `gateway` (other commands exit 4)
+    LoginRefused = 6,
 };
+
+// What `oncepay work` ends with when starting it again would not help (refused ops settings,
+// a newer schema, a refused login): its systemd unit's RestartPreventExitStatus lists exactly
+// these (tst_worker_unit_file). Its other failures (1 an unexpected fault, 4 a missing SQL
+// driver: installing it cures that) are restarted.
+inline constexpr int kWorkerPermanentExitCodes[] = {ConfigError, SchemaNewer, LoginRefused};
 
 struct Context {
     AppConfig config;

@@ -29,8 +29,8 @@ extern "C" void onGatewayStopSignal(int)
 
 // The in-process worker until the gateway stops. The pool itself waits for a database that
 // cannot be reached; it ends early only on what waiting cannot cure (a newer schema, refused
-// ops settings: WorkerPool::run), and is then not restarted — the gateway goes on storing
-// callbacks for a worker started after the fix.
+// ops settings, a refused login: WorkerPool::run), and is then not restarted — the gateway
+// goes on storing callbacks for a worker started after the fix.
 void runWorker(const AppConfig &config, int threads, const std::atomic<bool> &stop)
 {
     WorkerPoolOptions options;
@@ -66,7 +66,8 @@ int gateway(Context &ctx, const QCommandLineParser &p)
         return ctx.err << "oncepay gateway: --worker-threads 1..64\n", Usage;
 
     // Schema and thresholds now if the database is there; if it is not, start anyway and
-    // answer 503 until it is (the committer migrates on connect).
+    // answer 503 until it is (the committer migrates on connect). A login the server refuses
+    // would be answered 503 for ever: it ends the command, as a newer schema does.
     if (auto c = openMigrated(ctx.config.orders, QStringLiteral("gateway"))) {
         auto settings = OpsSettings::load(*c);
         if (!settings)
@@ -74,6 +75,9 @@ int gateway(Context &ctx, const QCommandLineParser &p)
         if (!options->maxBodyFromConfig)
             options->maxBodyBytes =
                 settings->integer(QStringLiteral("ingest.max_body_bytes"), options->maxBodyBytes);
+    } else if (c.error().reason == u"login_refused") {
+        spdlog::error("gateway cannot start: {}", c.error().message.toStdString());
+        return ctx.err << "oncepay gateway: " << c.error().message << '\n', LoginRefused;
     } else if (c.error().code == ErrorCode::Unavailable) {
         spdlog::warn("gateway: orders database unavailable at start ({}); answering 503 until it"
                      " is back",

@@ -79,6 +79,19 @@ int ingest(Context &ctx, const QCommandLineParser &p)
     return Ok;
 }
 
+// How `work` ends on `e`: what starting it again will not cure has a code of its own
+// (kWorkerPermanentExitCodes: the systemd unit does not restart on them) — an ops setting it
+// refuses is how the system is configured (3, as reconcile), a refused login 6, a newer
+// schema 5 — the rest as any command.
+int workFailed(Context &ctx, const Error &e)
+{
+    if (e.code == ErrorCode::Invalid && e.reason == u"bad_setting")
+        return ctx.err << "oncepay work: " << e.message << '\n', ConfigError;
+    if (e.reason == u"login_refused")
+        return ctx.err << "oncepay work: " << e.message << '\n', LoginRefused;
+    return fail(ctx, e);
+}
+
 int work(Context &ctx, const QCommandLineParser &p)
 {
     WorkerPoolOptions options;
@@ -92,12 +105,12 @@ int work(Context &ctx, const QCommandLineParser &p)
     if (auto c = openMigrated(ctx.config.orders, QStringLiteral("work")); !c) {
         // --once reports any failure. A standing worker waits for a database that cannot be
         // reached (WorkerPool::run migrates it once it is there); what waiting cannot cure
-        // (a newer schema, a file that is no database) ends the command now.
+        // (a newer schema, a file that is no database, a refused login) ends the command now.
         if (options.once)
-            return fail(ctx, c.error());
+            return workFailed(ctx, c.error());
         if (!WorkerPool::waitingCures(c.error())) {
             spdlog::error("the worker cannot start: {}", c.error().message.toStdString());
-            return fail(ctx, c.error());
+            return workFailed(ctx, c.error());
         }
         spdlog::warn("worker: orders database unavailable at start ({}); waiting for it",
                      c.error().message.toStdString());
@@ -124,13 +137,8 @@ int work(Context &ctx, const QCommandLineParser &p)
     spdlog::info("worker starting: {} thread(s), batch {}{}", options.threads, options.batch,
                  options.once ? ", once" : "");
     auto stats = WorkerPool::run(ctx.config.orders, Clock::system(), options, g_stop);
-    if (!stats) {
-        // An ops setting the worker refuses is how the system is configured (as reconcile).
-        const Error &e = stats.error();
-        if (e.code == ErrorCode::Invalid && e.reason == u"bad_setting")
-            return ctx.err << "oncepay work: " << e.message << '\n', ConfigError;
-        return fail(ctx, e);
-    }
+    if (!stats)
+        return workFailed(ctx, stats.error());
     ctx.out << stats->summary() << '\n';
     spdlog::info("worker stopped: {}", stats->summary().toStdString());
     return Ok;
@@ -159,8 +167,10 @@ const bool registered = registerCommands({
                       QStringLiteral("Stop when no message is due (default: run until SIGTERM or "
                                      "SIGINT, then finish the batch; a database that cannot be "
                                      "reached is waited for, while what waiting cannot cure — a "
-                                     "newer schema, refused ops settings, a file that is no "
-                                     "database — ends the command with its error).")});
+                                     "newer schema (exit 5), refused ops settings (3), a login "
+                                     "the server refuses (6: wrong user or password, no such "
+                                     "database), a file that is no database (1) — ends the "
+                                     "command with its error).")});
          p.addOption({QStringLiteral("batch"),
                       QStringLiteral("Messages claimed per round (default 50)."),
                       QStringLiteral("N"), QStringLiteral("50")});

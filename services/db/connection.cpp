@@ -5,6 +5,7 @@
 #include <QAtomicInteger>
 #include <QDir>
 #include <QFileInfo>
+#include <QRegularExpression>
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QThread>
@@ -124,9 +125,17 @@ Result<Connection> Connection::open(const ConnectionProfile &profile, const QStr
     db.setConnectOptions(options);
 
     if (!db.open()) {
-        const QString why = db.lastError().text().simplified();
+        // The drivers' words name the user, host and database, never the password.
+        const QSqlError error = db.lastError();
+        const QString why = error.text().simplified();
         spdlog::warn("cannot open {} database ({}): {}", role.toStdString(),
                      profile.describe().toStdString(), why.toStdString());
+        if (isRefusedLogin(profile.dialect, error))
+            return makeError(ErrorCode::Unavailable,
+                             QStringLiteral("%1: the server refused the login to %2 (check the "
+                                            "user, its password and the database name): %3")
+                                 .arg(role, profile.describe(), why),
+                             QStringLiteral("login_refused"));
         return makeError(
             ErrorCode::Unavailable,
             QStringLiteral("%1: cannot connect to %2: %3").arg(role, profile.describe(), why));
@@ -161,6 +170,44 @@ Result<Connection> Connection::open(const ConnectionProfile &profile, const QStr
                              r.error().reason);
     }
     return c;
+}
+
+bool Connection::isRefusedLogin(Dialect dialect, const QSqlError &error)
+{
+    switch (dialect) {
+    case Dialect::Sqlite: return false;
+    case Dialect::MySql: {
+        // The server's own error numbers (QMYSQL passes mysql_errno on): 1044 access denied
+        // to the database, 1045 access denied (wrong user or password, or no account for this
+        // host), 1049 unknown database, 1130 host not allowed to connect, 1698 access denied
+        // (an account that signs in through another plug-in, unix_socket), 4151 the account
+        // is locked (MariaDB). Not 1040/1203/1226 (too many connections: they free up).
+        static const QStringList refused = {QStringLiteral("1044"), QStringLiteral("1045"),
+                                            QStringLiteral("1049"), QStringLiteral("1130"),
+                                            QStringLiteral("1698"), QStringLiteral("4151")};
+        return refused.contains(error.nativeErrorCode());
+    }
+    case Dialect::Postgres: {
+        // QPSQL gives no SQLSTATE at connect, only libpq's text: the server's FATAL message
+        // (in the server's language, lc_messages) or libpq's own (in this process's locale).
+        // Matched narrowly, in English; what is not recognised here — another language
+        // included — stays an outage and keeps being retried. "the database system is starting up",
+        // "is shutting down", "is in recovery mode", "sorry, too many clients already", "remaining
+        // connection slots are reserved", "too many connections for role" are not refusals.
+        // "\\w+ authentication failed": password (also md5, scram), ident, peer, ldap, ...
+        static const QRegularExpression refused(
+            QStringLiteral("FATAL:\\s+(?:\\w+ authentication failed for user \""
+                           "|no pg_hba\\.conf entry for "
+                           "|pg_hba\\.conf rejects connection for "
+                           "|role \"[^\"]*\" does not exist"
+                           "|role \"[^\"]*\" is not permitted to log in"
+                           "|database \"[^\"]*\" does not exist"
+                           "|permission denied for database \")"
+                           "|fe_sendauth: no password supplied"));
+        return refused.match(error.databaseText()).hasMatch();
+    }
+    }
+    return false;
 }
 
 Result<void> Connection::reconnect()

@@ -8,6 +8,7 @@
 #include "core/result.h"
 
 #include <QSqlDatabase>
+#include <QSqlError>
 #include <QSqlQuery>
 #include <QString>
 #include <QVariantList>
@@ -64,12 +65,25 @@ public:
     // ExistingOnly on a missing SQLite file: Unavailable, reason "database_missing", message
     // "<role>: database file not found: <path>"; nothing is created (the file is opened as a
     // `file:` URI with mode=rw, so db().databaseName() is that URI). A missing Qt SQL driver:
-    // Unavailable, reason "driver_missing". The server or file refusing to open is Unavailable
-    // (the drivers do not tell a refused login from an outage alike on every engine); a session
-    // statement that fails is classified like Sql::exec (a SQLite file that is no database:
-    // Internal).
+    // Unavailable, reason "driver_missing". A server refusing this login (isRefusedLogin):
+    // Unavailable, reason "login_refused", message "<role>: the server refused the login to
+    // <profile.describe()> (check the user, its password and the database name): <server's
+    // words>". Any other failure to open is Unavailable (an outage, a restart, a full server:
+    // waiting cures it); a session statement that fails is classified like Sql::exec (a
+    // SQLite file that is no database: Internal).
     static Result<Connection> open(const ConnectionProfile &profile, const QString &purpose,
                                    OpenMode mode = OpenMode::CreateIfMissing);
+
+    // Whether `error`, from opening a `dialect` database, is the server refusing the login
+    // itself — a wrong user or password, no such database, no right to connect to it, a
+    // locked account — which lasts until someone changes the configuration or the server's
+    // accounts. MariaDB/MySQL: by the server's error number (1044, 1045, 1049, 1130, 1698,
+    // 4151). PostgreSQL: QPSQL gives no SQLSTATE at connect, so by libpq's and the server's
+    // English words, matched narrowly. A server that is starting up, shutting down, in
+    // recovery or out of connection slots (MySQL 1040, 1203, 1226; PostgreSQL 57P03, 53300)
+    // is not a refusal; nor is anything unrecognised (a server whose messages are in
+    // another language, lc_messages): those stay retried as an outage. SQLite: never.
+    static bool isRefusedLogin(Dialect dialect, const QSqlError &error);
 
     // Closes this connection and opens it again with the same profile, purpose and mode, after the
     // server restarted or the link broke. References to this Connection stay valid (the

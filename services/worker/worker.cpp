@@ -241,9 +241,11 @@ void sleepUnlessStopped(qint64 ms, const std::atomic<bool> &stop, const std::ato
 
 bool WorkerPool::waitingCures(const Error &e)
 {
-    // Connection::open cannot tell every lasting refusal from an outage: a PostgreSQL or
-    // MariaDB server refusing the login or not knowing the database is Unavailable too.
-    return e.code == ErrorCode::Unavailable && e.reason != u"driver_missing";
+    // A login the server refuses (Connection::isRefusedLogin) is not cured by waiting; one
+    // it does not recognise (a PostgreSQL server answering in another language) stays
+    // Unavailable without a reason, and is waited for like an outage.
+    return e.code == ErrorCode::Unavailable && e.reason != u"driver_missing" &&
+           e.reason != u"login_refused";
 }
 
 Result<WorkerStats> WorkerPool::run(const ConnectionProfile &profile, const Clock &clock,

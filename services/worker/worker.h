@@ -82,16 +82,18 @@ public:
     // link) logs it, backs off and reconnects, then carries on; the messages it held are
     // claimed again when their leases expire. A failure at start that waiting will not cure —
     // a newer schema (Newer), refused ops settings (Invalid), a file that is no database or a
-    // failed migration (Internal), a missing SQL driver — is logged as an error once, ends
+    // failed migration (Internal), a missing SQL driver, a login the server refuses (wrong
+    // user or password, no such database: "login_refused") — is logged as an error once, ends
     // every thread and is returned with its code and reason, the message starting "the worker
     // cannot start: ". With `once`, any failure at start ends the run with its error.
     static Result<WorkerStats> run(const ConnectionProfile &profile, const Clock &clock,
                                    const WorkerPoolOptions &options, const std::atomic<bool> &stop);
 
     // Whether a standing worker waits out this failure to start: a database that cannot be
-    // reached (down, restarting, a broken link, a timeout) or is busy — Unavailable, but not
-    // a missing SQL driver ("driver_missing"). A newer schema, refused ops settings, a file
-    // that is no database, a failed migration stay until someone fixes them.
+    // reached (down, restarting, a broken link, a timeout) or is busy or full — Unavailable,
+    // but not a missing SQL driver ("driver_missing") nor a login the server refuses
+    // ("login_refused"). A newer schema, refused ops settings, a file that is no database, a
+    // failed migration, a wrong password stay until someone fixes them.
     static bool waitingCures(const Error &e);
 };
 

@@ -15,6 +15,7 @@
 #include "logcapture.h"
 #include "tcpoutageproxy.h"
 
+#include <QCoreApplication>
 #include <QDeadlineTimer>
 #include <QElapsedTimer>
 #include <QFile>
@@ -323,6 +324,98 @@ private Q_SLOTS:
         QVERIFY2(errors.first().contains(QStringLiteral("the worker cannot start: ops setting "
                                                         "worker.lease_seconds")),
                  qPrintable(errors.first()));
+    }
+
+    // A login the server refuses is not cured by waiting: `oncepay work` (standing or --once)
+    // and the gateway end at once with exit 6, which the systemd unit does not restart on
+    // (tst_worker_unit_file), logged once as an error naming the database; never the password.
+    void workCommandEndsOnARefusedLogin_data() { addEngineRows(); }
+    void workCommandEndsOnARefusedLogin()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        if (dbs->dialect() == Dialect::Sqlite)
+            QSKIP("SQLite has no login: the file is opened or it is not");
+        QProcessEnvironment env;
+        const QString config = dbs->writeConfigFile(&env);
+        const QString wrong = QStringLiteral("not-the-password-7Qx");
+        env.insert(QStringLiteral("ONCEPAY_TEST_DB_PASSWORD"), wrong);
+        const QString refused = QStringLiteral("orders: the server refused the login to %1 (check"
+                                               " the user, its password and the database name)")
+                                    .arg(dbs->orders().describe());
+        const QString logPath = dbs->tempPath() + QStringLiteral("/cli.log");
+        const QList<std::pair<QStringList, QString>> runs = {
+            {{"work", "--threads", "2"}, QStringLiteral("the worker cannot start: ") + refused},
+            {{"work", "--once"}, QString()},
+            {{"gateway", "--listen", "127.0.0.1:0", "--with-worker"},
+             QStringLiteral("gateway cannot start: ") + refused}};
+        for (const auto &[args, loggedError] : runs) {
+            QFile::remove(logPath);
+            QElapsedTimer took;
+            took.start();
+            const CliRun r = runOncepay(QStringList{"--config", config} + args, env, {}, 30000);
+            const QString what = args.join(u' ') + QStringLiteral(": ") + r.err;
+            QVERIFY2(took.elapsed() < 20000, qPrintable(what + QStringLiteral(" kept running")));
+            QVERIFY2(r.exitCode == 6, qPrintable(QString::number(r.exitCode) + u' ' + what));
+            QVERIFY2(r.err.contains(refused), qPrintable(what));
+            QVERIFY2(!r.err.contains(wrong) && !r.out.contains(wrong), qPrintable(what));
+            QFile log(logPath);
+            QVERIFY(log.open(QIODevice::ReadOnly));
+            const QString logged = QString::fromUtf8(log.readAll());
+            QVERIFY2(!logged.contains(wrong), qPrintable(logged));
+            const QStringList errors = logged.split(u'\n').filter(QStringLiteral(" error ["));
+            if (loggedError.isEmpty())
+                continue; // --once reports on stderr, as for any other failure
+            QVERIFY2(errors.size() == 1 && errors.first().contains(loggedError),
+                     qPrintable(logged));
+        }
+    }
+
+    // A server out of connection slots for the role (PostgreSQL 53300 "too many connections
+    // for role", MariaDB 1226 "max_user_connections") refuses too, but that passes: a
+    // standing worker waits, as for an outage.
+    void standingPoolWaitsForAFullServer_data() { addEngineRows(); }
+    void standingPoolWaitsForAFullServer()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        if (dbs->dialect() == Dialect::Sqlite)
+            QSKIP("SQLite has no login and no connection slots");
+        EngineFixture f(*dbs);
+        ConnectionProfile full = dbs->orders();
+        full.user = QStringLiteral("op_full_%1").arg(QCoreApplication::applicationPid());
+        full.password = QStringLiteral("full-pw-1");
+        const bool pg = dbs->dialect() == Dialect::Postgres;
+        const QString account = pg ? full.user : QStringLiteral("'%1'@'%'").arg(full.user);
+        auto admin = [&](const QString &sql) { return Sql::exec(f.orders->db(), sql).ok(); };
+        admin(QString::fromLatin1(pg ? "DROP ROLE IF EXISTS %1" : "DROP USER IF EXISTS %1")
+                  .arg(account));
+        QVERIFY(admin(pg ? QStringLiteral("CREATE ROLE %1 LOGIN PASSWORD '%2' CONNECTION LIMIT 0")
+                               .arg(account, full.password)
+                         : QStringLiteral("CREATE USER %1 IDENTIFIED BY '%2' WITH "
+                                          "MAX_USER_CONNECTIONS 1")
+                               .arg(account, full.password)));
+        std::optional<Connection> held; // MariaDB: the account's one connection, taken
+        if (!pg) {
+            QVERIFY(admin(QStringLiteral("GRANT ALL ON `%1`.* TO %2").arg(full.database, account)));
+            auto c = Connection::open(full, QStringLiteral("test-full"));
+            QVERIFY2(c.ok(), qPrintable(c.ok() ? QString() : c.error().message));
+            held.emplace(std::move(c).value());
+        }
+        LogCapture log;
+        const WorkerStandingRun run = runStandingPool(full, standingOptions(), 2500);
+        held.reset();
+        admin(QString::fromLatin1(pg ? "DROP ROLE %1" : "DROP USER %1").arg(account));
+        QVERIFY2(!run.endedByItself,
+                 qPrintable(run.outcome && !run.outcome->ok() ? run.outcome->error().message
+                                                              : QStringLiteral("ended")));
+        QVERIFY(run.outcome && run.outcome->ok());
+        QVERIFY2(log.lines(QStringLiteral("error")).isEmpty(),
+                 qPrintable(log.lines(QStringLiteral("error")).join(u'\n')));
+        const QStringList waited = log.lines(QStringLiteral("warning"))
+                                       .filter(QStringLiteral("database unavailable at start"));
+        QVERIFY(!waited.isEmpty());
+        QVERIFY2(waited.first().contains(pg ? QStringLiteral("too many connections for role")
+                                            : QStringLiteral("max_user_connections")),
+                 qPrintable(waited.first()));
     }
 
     // `oncepay work` (standing) started while its server cannot be reached waits for it, and
