@@ -213,224 +213,224 @@
 <context>
     <name>OncePay::ApprovalsPage</name>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="52"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="53"/>
         <source>&lt;h2&gt;Approvals&lt;/h2&gt;</source>
         <translation>&lt;h2&gt;审批&lt;/h2&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="55"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="56"/>
         <source>Waiting for approval</source>
         <translation>等待审批</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="56"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="57"/>
         <source>Decided</source>
         <translation>已决定</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="58"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="59"/>
         <source>All</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="61"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="62"/>
         <source>All kinds</source>
         <translation>全部类型</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="66"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="67"/>
         <source>&amp;Refresh</source>
         <translation>刷新(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="99"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="104"/>
         <source>Evidence: the order&apos;s history or the discrepancy</source>
         <translation>证据：订单历史或对账差异</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="100"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="105"/>
         <source>&amp;Approve…</source>
         <translation>批准(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="102"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="107"/>
         <source>Re&amp;ject…</source>
         <translation>驳回(&amp;J)…</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="104"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="109"/>
         <source>Open &amp;order</source>
         <translation>打开订单(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="120"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="125"/>
         <source>&lt;b&gt;Change&lt;/b&gt; (before → after)</source>
         <translation>&lt;b&gt;变更&lt;/b&gt;（之前 → 之后）</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="124"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="129"/>
         <source>&lt;b&gt;Evidence&lt;/b&gt;</source>
         <translation>&lt;b&gt;证据&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="147"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="152"/>
         <source>&amp;Show:</source>
         <translation>显示(&amp;S)：</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="151"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="156"/>
         <source>&amp;Kind:</source>
         <translation>类型(&amp;K)：</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/approvals/approvalspage.cpp" line="198"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="203"/>
         <source>%n proposal(s) shown.</source>
         <translation>
             <numerusform>显示 %n 条修复提议。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/approvals/approvalspage.cpp" line="200"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="205"/>
         <source>%n waiting for a decision.</source>
         <translation>
             <numerusform>%n 条等待决定。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/approvals/approvalspage.cpp" line="203"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="208"/>
         <source>%n of them are yours: another reviewer decides those.</source>
         <translation>
             <numerusform>其中 %n 条是您提出的：须由其他审核人决定。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="205"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="210"/>
         <source>Your role may read proposals but not decide them.</source>
         <translation>您的角色可以查看提议，但不能决定。</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="269"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="303"/>
         <source>Select a proposal to see its change and evidence.</source>
         <translation>选择一条提议以查看其变更和证据。</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="276"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="312"/>
         <source>&lt;b&gt;Fix #%1 — %2&lt;/b&gt; on %3&lt;br&gt;Proposed by %4 (%5) from %6, %7&lt;br&gt;Reason: %8 — %9&lt;br&gt;Status: %10 · approvals %11 of %12</source>
         <translation>&lt;b&gt;修复 #%1 — %2&lt;/b&gt;，对象 %3&lt;br&gt;由 %4（%5）于 %6 提出，%7&lt;br&gt;原因：%8 — %9&lt;br&gt;状态：%10 · 已批准 %11 / %12</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="288"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="325"/>
         <source>Bound to order version %1</source>
         <translation>绑定订单版本 %1</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="294"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="331"/>
         <source>This is your proposal: another finance reviewer must decide it.</source>
         <translation>这是您的提议：须由另一位财务审核人决定。</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="296"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="333"/>
         <source>Digest</source>
         <translation>摘要</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="302"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="342"/>
         <source>%1: %2 by %3 from %4%5</source>
         <translation>%1：%3 于 %4 %2%5</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="304"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="344"/>
         <source>approved</source>
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="304"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="344"/>
         <source>rejected</source>
         <translation>驳回</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="307"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="348"/>
         <source>No decisions yet.</source>
         <translation>尚无决定。</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="315"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="356"/>
         <source>Loading…</source>
         <translation>正在加载…</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="347"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="388"/>
         <source>Approve fix #%1</source>
         <translation>批准修复 #%1</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="350"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="391"/>
         <source>Optional comment (audited)</source>
         <translation>备注（可选，记入审计）</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="352"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="393"/>
         <source>&amp;Approve</source>
         <translation>批准(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="356"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="397"/>
         <source>You approve exactly this change (digest %1…). %2</source>
         <translation>您批准的正是此变更（摘要 %1…）。%2</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="359"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="400"/>
         <source>It is applied at once.</source>
         <translation>批准后立即执行。</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="360"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="401"/>
         <source>It needs one more approval from someone else.</source>
         <translation>还需要另一人批准。</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="364"/>
-        <location filename="../../views/approvals/approvalspage.cpp" line="396"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="405"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="437"/>
         <source>&amp;Comment:</source>
         <translation>备注(&amp;C)：</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="377"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="418"/>
         <source>Reject fix #%1</source>
         <translation>驳回修复 #%1</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="384"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="425"/>
         <source>Why (required, audited)</source>
         <translation>原因（必填，记入审计）</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="386"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="427"/>
         <source>Re&amp;ject</source>
         <translation>驳回(&amp;J)</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="395"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="436"/>
         <source>&amp;Reason:</source>
         <translation>原因(&amp;R)：</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="435"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="476"/>
         <source>Fix #%1 approved and applied.</source>
         <translation>修复 #%1 已批准并执行。</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="437"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="478"/>
         <source>Fix #%1 rejected.</source>
         <translation>修复 #%1 已驳回。</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="438"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="479"/>
         <source>Fix #%1 approved; it needs %2 more approval(s).</source>
         <translation>修复 #%1 已批准；还需要 %2 次批准。</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="444"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="485"/>
         <source>Fix #%1: %2</source>
         <translation>修复 #%1：%2</translation>
     </message>
@@ -750,57 +750,57 @@
 <context>
     <name>OncePay::AuditRowModel</name>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="345"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="349"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="346"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="350"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="348"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="352"/>
         <source>Actor</source>
         <translation>执行者</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="349"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="353"/>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="351"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="355"/>
         <source>Entity</source>
         <translation>对象</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="352"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="356"/>
         <source>%1 %2</source>
         <translation>%1 %2</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="354"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="358"/>
         <source>Before</source>
         <translation>变更前</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="355"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="359"/>
         <source>After</source>
         <translation>变更后</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="356"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="360"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="363"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="367"/>
         <source>Shipped</source>
         <translation>已归档</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="365"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="369"/>
         <source>not yet</source>
         <translation>尚未</translation>
     </message>
@@ -1263,144 +1263,144 @@ hash      %2</translation>
 <context>
     <name>OncePay::ChangeModel</name>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="108"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="124"/>
         <source>Field</source>
         <translation>字段</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="120"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="136"/>
         <source>Before</source>
         <translation>之前</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="127"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="143"/>
         <source>After</source>
         <translation>之后</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="144"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="160"/>
         <source>state</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="146"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="162"/>
         <source>status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="148"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="164"/>
         <source>version</source>
         <translation>版本</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="150"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="166"/>
         <source>attempts</source>
         <translation>尝试次数</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="152"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="168"/>
         <source>updated</source>
         <translation>更新时间</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="154"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="170"/>
         <source>result</source>
         <translation>处理结果</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="156"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="172"/>
         <source>channel</source>
         <translation>渠道</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="158"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="174"/>
         <source>amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="160"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="176"/>
         <source>captured</source>
         <translation>已收款</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="162"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="178"/>
         <source>short of the order&apos;s amount</source>
         <translation>少于订单金额</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="164"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="180"/>
         <source>more than the order&apos;s amount</source>
         <translation>多于订单金额</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="166"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="182"/>
         <source>state reason</source>
         <translation>状态原因</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="168"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="184"/>
         <source>expected (minor units)</source>
         <translation>应为（最小货币单位）</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="170"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="186"/>
         <source>actual (minor units)</source>
         <translation>实际（最小货币单位）</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="172"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="188"/>
         <source>ledger entry</source>
         <translation>账目类型</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="174"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="190"/>
         <source>ledger order</source>
         <translation>记账订单</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="176"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="192"/>
         <source>period from</source>
         <translation>账期开始</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="178"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="194"/>
         <source>period to</source>
         <translation>账期结束</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="180"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="196"/>
         <source>open discrepancies</source>
         <translation>未结异常</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="182"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="198"/>
         <source>reconciliation run</source>
         <translation>对账运行</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="184"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="200"/>
         <source>coverage</source>
         <translation>覆盖率</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="198"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="214"/>
         <source>open</source>
         <comment>period</comment>
         <translation>未关闭</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="199"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="215"/>
         <source>closed</source>
         <comment>period</comment>
         <translation>已关闭</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="226"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="242"/>
         <source>Context (not changed by the fix)</source>
         <translation>背景信息（修复不会更改）</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="231"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="247"/>
         <source>when applied</source>
         <comment>the time a fix is applied</comment>
         <translation>执行时</translation>
@@ -1727,32 +1727,32 @@ hash      %2</translation>
 <context>
     <name>OncePay::DiscrepancyCurrencyTotalModel</name>
     <message>
-        <location filename="../../models/investigation/discrepancymodel.cpp" line="51"/>
+        <location filename="../../models/investigation/discrepancymodel.cpp" line="48"/>
         <source>Channel</source>
         <translation>渠道</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/discrepancymodel.cpp" line="53"/>
+        <location filename="../../models/investigation/discrepancymodel.cpp" line="50"/>
         <source>Total, no currency</source>
         <translation>合计（无币种）</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/discrepancymodel.cpp" line="53"/>
+        <location filename="../../models/investigation/discrepancymodel.cpp" line="50"/>
         <source>Total</source>
         <translation>合计</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/discrepancymodel.cpp" line="56"/>
+        <location filename="../../models/investigation/discrepancymodel.cpp" line="53"/>
         <source>Open</source>
         <translation>未结</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/discrepancymodel.cpp" line="60"/>
+        <location filename="../../models/investigation/discrepancymodel.cpp" line="57"/>
         <source>Amount at issue</source>
         <translation>争议金额</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/discrepancymodel.cpp" line="62"/>
+        <location filename="../../models/investigation/discrepancymodel.cpp" line="59"/>
         <source>too large to total</source>
         <translation>过大，无法合计</translation>
     </message>
@@ -1760,67 +1760,67 @@ hash      %2</translation>
 <context>
     <name>OncePay::DiscrepancyDeskModel</name>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="287"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="303"/>
         <source>#</source>
         <translation>编号</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="294"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="310"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="297"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="313"/>
         <source>Channel</source>
         <translation>渠道</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="298"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="314"/>
         <source>Transaction</source>
         <translation>交易</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="300"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="316"/>
         <source>Order</source>
         <translation>订单</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="301"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="317"/>
         <source>Expected</source>
         <translation>应为</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="305"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="321"/>
         <source>Actual</source>
         <translation>实际</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="308"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="324"/>
         <source>Difference</source>
         <translation>差额</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="312"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="328"/>
         <source>Age</source>
         <translation>时长</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="318"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="334"/>
         <source>opened %1</source>
         <translation>开立于 %1</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="321"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="337"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="324"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="340"/>
         <source> (fix #%1 proposed)</source>
         <translation>（已提议修复 #%1）</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="331"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="347"/>
         <source>Rule</source>
         <translation>规则</translation>
     </message>
@@ -1828,17 +1828,17 @@ hash      %2</translation>
 <context>
     <name>OncePay::DiscrepancyTotalModel</name>
     <message>
-        <location filename="../../models/investigation/discrepancymodel.cpp" line="30"/>
+        <location filename="../../models/investigation/discrepancymodel.cpp" line="27"/>
         <source>Channel</source>
         <translation>渠道</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/discrepancymodel.cpp" line="33"/>
+        <location filename="../../models/investigation/discrepancymodel.cpp" line="30"/>
         <source>Open</source>
         <translation>未结</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/discrepancymodel.cpp" line="36"/>
+        <location filename="../../models/investigation/discrepancymodel.cpp" line="33"/>
         <source>Amount at issue</source>
         <translation>涉及金额</translation>
     </message>
@@ -1846,138 +1846,138 @@ hash      %2</translation>
 <context>
     <name>OncePay::Dossier</name>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="38"/>
-        <location filename="../../models/investigation/dossier.cpp" line="134"/>
+        <location filename="../../models/investigation/dossier.cpp" line="39"/>
+        <location filename="../../models/investigation/dossier.cpp" line="140"/>
         <source>None.</source>
         <translation>无。</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="72"/>
+        <location filename="../../models/investigation/dossier.cpp" line="73"/>
         <source>[… %1 more characters in the message table]</source>
         <translation>[… 消息表中还有 %1 个字符]</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="88"/>
+        <location filename="../../models/investigation/dossier.cpp" line="89"/>
         <source>Dispute dossier — order %1</source>
         <translation>争议案卷 — 订单 %1</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="90"/>
+        <location filename="../../models/investigation/dossier.cpp" line="91"/>
         <source>Order</source>
         <translation>订单</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="91"/>
+        <location filename="../../models/investigation/dossier.cpp" line="92"/>
         <source>State</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="92"/>
+        <location filename="../../models/investigation/dossier.cpp" line="93"/>
         <source>Version</source>
         <translation>版本</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="93"/>
+        <location filename="../../models/investigation/dossier.cpp" line="94"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="94"/>
+        <location filename="../../models/investigation/dossier.cpp" line="95"/>
         <source>Amount in minor units</source>
         <translation>金额（最小货币单位）</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="96"/>
+        <location filename="../../models/investigation/dossier.cpp" line="97"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="97"/>
+        <location filename="../../models/investigation/dossier.cpp" line="98"/>
         <source>Channel</source>
         <translation>渠道</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="98"/>
+        <location filename="../../models/investigation/dossier.cpp" line="99"/>
         <source>Channel transaction</source>
         <translation>渠道交易号</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="99"/>
+        <location filename="../../models/investigation/dossier.cpp" line="100"/>
         <source>Current attempt</source>
         <translation>当前支付尝试</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="100"/>
+        <location filename="../../models/investigation/dossier.cpp" line="101"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="101"/>
+        <location filename="../../models/investigation/dossier.cpp" line="102"/>
         <source>Created</source>
         <translation>创建时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="102"/>
+        <location filename="../../models/investigation/dossier.cpp" line="103"/>
         <source>Paid</source>
         <translation>支付时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="103"/>
+        <location filename="../../models/investigation/dossier.cpp" line="104"/>
         <source>Updated</source>
         <translation>更新时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="115"/>
+        <location filename="../../models/investigation/dossier.cpp" line="116"/>
         <source>Path through the state machine</source>
         <translation>状态机中的路径</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="117"/>
+        <location filename="../../models/investigation/dossier.cpp" line="122"/>
         <source>Timeline</source>
         <translation>时间线</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="118"/>
+        <location filename="../../models/investigation/dossier.cpp" line="124"/>
         <source>Callbacks</source>
         <translation>回调</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="119"/>
+        <location filename="../../models/investigation/dossier.cpp" line="125"/>
         <source>Payments</source>
         <translation>支付</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="120"/>
+        <location filename="../../models/investigation/dossier.cpp" line="126"/>
         <source>Ledger</source>
         <translation>账本</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="121"/>
+        <location filename="../../models/investigation/dossier.cpp" line="127"/>
         <source>Refunds due</source>
         <translation>待退款</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="122"/>
+        <location filename="../../models/investigation/dossier.cpp" line="128"/>
         <source>Requests</source>
         <translation>请求</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="124"/>
+        <location filename="../../models/investigation/dossier.cpp" line="130"/>
         <source>Purchase and logistics orders</source>
         <translation>采购单与物流单</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="126"/>
+        <location filename="../../models/investigation/dossier.cpp" line="132"/>
         <source>Audit rows</source>
         <translation>审计记录</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="133"/>
+        <location filename="../../models/investigation/dossier.cpp" line="139"/>
         <source>Callbacks as received (headers, then body)</source>
         <translation>收到的原始回调（先请求头，后正文）</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="139"/>
+        <location filename="../../models/investigation/dossier.cpp" line="145"/>
         <source>Exported by %1 at %2. Amounts are exact, as recorded in minor units; signatures were verified when each callback was received (unsigned or wrongly signed requests are never stored).</source>
         <translation>由 %1 于 %2 导出。金额精确，按最小货币单位记录；每个回调在接收时均已验证签名（未签名或签名错误的请求从不存储）。</translation>
     </message>
@@ -1985,872 +1985,872 @@ hash      %2</translation>
 <context>
     <name>OncePay::EngineText</name>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="49"/>
+        <location filename="../../models/common/enginetext.cpp" line="51"/>
         <source>not an event OncePay acts on</source>
         <translation>OncePay 不处理此类事件</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="50"/>
+        <location filename="../../models/common/enginetext.cpp" line="52"/>
         <source>informational: payment still pending at %1</source>
         <translation>仅供参考：%1 上的支付仍在处理中</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="51"/>
+        <location filename="../../models/common/enginetext.cpp" line="53"/>
         <source>callback names no order</source>
         <translation>回调未指明订单</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="52"/>
+        <location filename="../../models/common/enginetext.cpp" line="54"/>
         <source>unknown order %1</source>
         <translation>未知订单 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="53"/>
+        <location filename="../../models/common/enginetext.cpp" line="55"/>
         <source>stale: %1; captured money flagged for refund</source>
         <translation>过时：%1；已收款项已标记为待退款</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="54"/>
+        <location filename="../../models/common/enginetext.cpp" line="56"/>
         <source>stale: %1</source>
         <translation>过时：%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="55"/>
+        <location filename="../../models/common/enginetext.cpp" line="57"/>
         <source>success without transaction id or amount</source>
         <translation>支付成功通知缺少交易号或金额</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="56"/>
+        <location filename="../../models/common/enginetext.cpp" line="58"/>
         <source>already applied: capture %1 is recorded</source>
         <translation>已处理过：收款 %1 已有记录</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="57"/>
+        <location filename="../../models/common/enginetext.cpp" line="59"/>
         <source>attempt %1 is not the current attempt of order %2 (v%3, %4)</source>
         <translation>支付尝试 %1 不是订单 %2 的当前支付尝试（版本 %3，%4）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="60"/>
+        <location filename="../../models/common/enginetext.cpp" line="62"/>
         <source>success for attempt %1 while order %2 is %3 at v%4</source>
         <translation>支付尝试 %1 成功时，订单 %2 为“%3”（版本 %4）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="62"/>
+        <location filename="../../models/common/enginetext.cpp" line="64"/>
         <source>currency %1 differs from the order&apos;s %2</source>
         <translation>币种 %1 与订单币种 %2 不一致</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="63"/>
+        <location filename="../../models/common/enginetext.cpp" line="65"/>
         <source>amount %1 differs from the order&apos;s %2</source>
         <translation>金额 %1 与订单金额 %2 不一致</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="64"/>
+        <location filename="../../models/common/enginetext.cpp" line="66"/>
         <source>confirmation refused: %1</source>
         <translation>拒绝确认：%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="65"/>
+        <location filename="../../models/common/enginetext.cpp" line="67"/>
         <source>paid_unconfirmed at v%1: %2; waiting for a person</source>
         <translation>已付款待确认（版本 %1）：%2；等待人工处理</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="67"/>
+        <location filename="../../models/common/enginetext.cpp" line="69"/>
         <source>amount and currency confirmed</source>
         <translation>金额与币种核对无误</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="68"/>
+        <location filename="../../models/common/enginetext.cpp" line="70"/>
         <source>failure of attempt %1, which is not the current attempt of order %2 (v%3)</source>
         <translation>支付尝试 %1 的失败通知：该尝试不是订单 %2 的当前支付尝试（版本 %3）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="71"/>
+        <location filename="../../models/common/enginetext.cpp" line="73"/>
         <source>already applied: attempt already failed</source>
         <translation>已处理过：该支付尝试已失败</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="72"/>
+        <location filename="../../models/common/enginetext.cpp" line="74"/>
         <source>failure after success ignored: order %1 is %2 at v%3</source>
         <translation>成功后的失败通知已忽略：订单 %1 为“%2”（版本 %3）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="75"/>
+        <location filename="../../models/common/enginetext.cpp" line="77"/>
         <source>refund of %1 arrived before its capture</source>
         <translation>%1 的退款通知早于其收款到达</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="76"/>
+        <location filename="../../models/common/enginetext.cpp" line="78"/>
         <source>refund of %1, not the order&apos;s current payment; %2 refund flag(s) resolved</source>
         <translation>%1 的退款不属于订单当前的付款；已了结 %2 个待退款标记</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="79"/>
+        <location filename="../../models/common/enginetext.cpp" line="81"/>
         <source>already applied: order %1 already refunded</source>
         <translation>已处理过：订单 %1 已退款</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="80"/>
+        <location filename="../../models/common/enginetext.cpp" line="82"/>
         <source>refund while order %1 is %2; waiting for it to be paid</source>
         <translation>订单 %1 为“%2”时收到退款通知；等待其支付完成</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="83"/>
+        <location filename="../../models/common/enginetext.cpp" line="85"/>
         <source>%1 at v%2</source>
         <translation>%1（版本 %2）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="85"/>
+        <location filename="../../models/common/enginetext.cpp" line="87"/>
         <source>%1 reports success</source>
         <translation>%1 通知支付成功</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="86"/>
+        <location filename="../../models/common/enginetext.cpp" line="88"/>
         <source>%1 reports failure</source>
         <translation>%1 通知支付失败</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="87"/>
+        <location filename="../../models/common/enginetext.cpp" line="89"/>
         <source>%1 reports refund</source>
         <translation>%1 通知已退款</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="88"/>
+        <location filename="../../models/common/enginetext.cpp" line="90"/>
         <source>payment attempt on %1</source>
         <translation>通过 %1 发起支付</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="89"/>
+        <location filename="../../models/common/enginetext.cpp" line="91"/>
         <source>rolled back after capture: %1</source>
         <translation>收款后回滚：%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="91"/>
+        <location filename="../../models/common/enginetext.cpp" line="93"/>
         <source>fix #%1 (%2) proposed by %3: %4</source>
         <translation>修复 #%1（%2）由 %3 提出：%4</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="92"/>
+        <location filename="../../models/common/enginetext.cpp" line="94"/>
         <source>order %1 is no longer at version %2 in state %3</source>
         <translation>订单 %1 已不是版本 %2、状态“%3”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="94"/>
+        <location filename="../../models/common/enginetext.cpp" line="96"/>
         <source>order %1 is at version %2, not %3</source>
         <translation>订单 %1 当前为版本 %2，而不是 %3</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="95"/>
+        <location filename="../../models/common/enginetext.cpp" line="97"/>
         <source>order %1 has no captured payment to confirm</source>
         <translation>订单 %1 没有可确认的收款</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="96"/>
+        <location filename="../../models/common/enginetext.cpp" line="98"/>
         <source>order %1: %2 → %3 is not a transition of the state machine</source>
         <translation>订单 %1：%2 → %3 不是状态机允许的状态变更</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="99"/>
+        <location filename="../../models/common/enginetext.cpp" line="101"/>
         <source>order %1 does not exist</source>
         <translation>订单 %1 不存在</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="100"/>
+        <location filename="../../models/common/enginetext.cpp" line="102"/>
         <source>request id %1 was already used for a different request (%2 on order %3 at version %4)</source>
         <translation>请求号 %1 已被另一请求使用（订单 %3 版本 %4 上的 %2）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="105"/>
+        <location filename="../../models/common/enginetext.cpp" line="107"/>
         <source>captured money OncePay rejected (stale attempt) has settled; refund it</source>
         <translation>OncePay 已拒绝（过期支付尝试）的收款已结算，需退款</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="108"/>
+        <location filename="../../models/common/enginetext.cpp" line="110"/>
         <source>%1 line for a transaction OncePay has no payment for</source>
         <translation>该交易有%1结算行，但 OncePay 中没有对应付款</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="111"/>
+        <location filename="../../models/common/enginetext.cpp" line="113"/>
         <source>captured %1 UTC, no settlement line</source>
         <translation>于 %1 UTC 收款，尚无结算行</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="113"/>
+        <location filename="../../models/common/enginetext.cpp" line="115"/>
         <source>captured %1 h ago, no settlement line</source>
         <translation>%1 小时前收款，尚无结算行</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="114"/>
+        <location filename="../../models/common/enginetext.cpp" line="116"/>
         <source>settled again (first settlement line %1)</source>
         <translation>重复结算（首个结算行 %1）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="115"/>
+        <location filename="../../models/common/enginetext.cpp" line="117"/>
         <source>settled, but order %1 is %2</source>
         <translation>已结算，但订单 %1 为“%2”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="116"/>
+        <location filename="../../models/common/enginetext.cpp" line="118"/>
         <source>settled in %1, order in %2</source>
         <translation>结算币种 %1，订单币种 %2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="117"/>
+        <location filename="../../models/common/enginetext.cpp" line="119"/>
         <source>settled %1, order %2</source>
         <translation>结算金额 %1，订单金额 %2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="118"/>
+        <location filename="../../models/common/enginetext.cpp" line="120"/>
         <source>the channel refunded %1; OncePay has no refund of this payment</source>
         <translation>渠道已退款 %1；OncePay 没有这笔付款的退款记录</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="121"/>
+        <location filename="../../models/common/enginetext.cpp" line="123"/>
         <source>refunded %1 UTC, no refund line</source>
         <translation>于 %1 UTC 已退款，尚无退款结算行</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="122"/>
+        <location filename="../../models/common/enginetext.cpp" line="124"/>
         <source>refunded %1 h ago, no refund line</source>
         <translation>%1 小时前已退款，尚无退款结算行</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="123"/>
+        <location filename="../../models/common/enginetext.cpp" line="125"/>
         <source>refund lines return %1, OncePay refunded %2</source>
         <translation>退款结算行退回 %1，OncePay 退款 %2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="124"/>
+        <location filename="../../models/common/enginetext.cpp" line="126"/>
         <source>fee %1 instead of %2: the %3 schedule change (rate %4 ppm) explains it</source>
         <translation>手续费为 %1 而非 %2：可由费率表 #%3 的变更（费率 %4 ppm）解释</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="127"/>
+        <location filename="../../models/common/enginetext.cpp" line="129"/>
         <source>fee %1 instead of %2 (%3)</source>
         <translation>手续费为 %1 而非 %2（%3）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="128"/>
+        <location filename="../../models/common/enginetext.cpp" line="130"/>
         <source>period closed</source>
         <translation>账期已关闭</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="129"/>
+        <location filename="../../models/common/enginetext.cpp" line="131"/>
         <source>beyond the %1 ppm tolerance</source>
         <translation>超出 %1 ppm 的容差</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="130"/>
+        <location filename="../../models/common/enginetext.cpp" line="132"/>
         <source>no fee schedule change explains it</source>
         <translation>没有可解释的费率表变更</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="131"/>
+        <location filename="../../models/common/enginetext.cpp" line="133"/>
         <source>the settlement line&apos;s transaction time precedes every fee schedule: judged at captured_at</source>
         <translation>结算行的交易时间早于所有费率表：按 captured_at 判定</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="135"/>
+        <location filename="../../models/common/enginetext.cpp" line="137"/>
         <source>the channel&apos;s transaction time is after OncePay booked the capture: judged at captured_at</source>
         <translation>渠道交易时间晚于 OncePay 记入收款的时间：按 captured_at 判定</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="139"/>
+        <location filename="../../models/common/enginetext.cpp" line="141"/>
         <source>the channel&apos;s transaction time is more than %1 h before OncePay booked the capture: not explained by a fee change</source>
         <translation>渠道交易时间比 OncePay 记入收款早 %1 小时以上：不能以费率变更解释</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="143"/>
+        <location filename="../../models/common/enginetext.cpp" line="145"/>
         <source>fee %1: no fee schedule was in force at captured_at</source>
         <translation>手续费 %1：captured_at 时没有生效的费率表</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="146"/>
+        <location filename="../../models/common/enginetext.cpp" line="148"/>
         <source>the settlement line has no transaction time: judged at captured_at</source>
         <translation>结算行没有交易时间：按 captured_at 判定</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="150"/>
+        <location filename="../../models/common/enginetext.cpp" line="152"/>
         <source>resolved by a manual fix</source>
         <translation>已通过人工修复解决</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="152"/>
+        <location filename="../../models/common/enginetext.cpp" line="154"/>
         <source>%1 proposed (%2: %3)</source>
         <translation>已提议修复“%1”（%2：%3）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="153"/>
+        <location filename="../../models/common/enginetext.cpp" line="155"/>
         <source>%1 approved: %2</source>
         <translation>修复“%1”已批准：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="154"/>
+        <location filename="../../models/common/enginetext.cpp" line="156"/>
         <source>%1 approved</source>
         <translation>修复“%1”已批准</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="155"/>
+        <location filename="../../models/common/enginetext.cpp" line="157"/>
         <source>%1 rejected: %2</source>
         <translation>修复“%1”已驳回：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="156"/>
+        <location filename="../../models/common/enginetext.cpp" line="158"/>
         <source>%1 rejected</source>
         <translation>修复“%1”已驳回</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="157"/>
+        <location filename="../../models/common/enginetext.cpp" line="159"/>
         <source>%1 applied</source>
         <translation>修复“%1”已执行</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="158"/>
+        <location filename="../../models/common/enginetext.cpp" line="160"/>
         <source>%1 failed: %2</source>
         <translation>修复“%1”执行失败：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="160"/>
+        <location filename="../../models/common/enginetext.cpp" line="162"/>
         <source>message %1 (%2 %3): %4 after %5 attempt(s), received %6, last change %7</source>
         <translation>消息 %1（%2 %3）：尝试 %5 次后为“%4”，接收于 %6，最后变更于 %7</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="163"/>
+        <location filename="../../models/common/enginetext.cpp" line="165"/>
         <source>  last error: %1</source>
         <translation>  最近错误：%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="172"/>
+        <location filename="../../models/common/enginetext.cpp" line="174"/>
         <source>order %1 does not exist (yet): a callback for it cannot be applied</source>
         <translation>订单 %1（尚）不存在：无法应用针对它的回调</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="190"/>
+        <location filename="../../models/common/enginetext.cpp" line="192"/>
         <source>  v%1 %2 → %3 by %4 (%5 %6) %7</source>
         <translation>  版本 %1：%2 → %3，操作者 %4（%5 %6）%7</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="191"/>
+        <location filename="../../models/common/enginetext.cpp" line="193"/>
         <source>  refused: %1</source>
         <translation>  被拒绝：%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="192"/>
+        <location filename="../../models/common/enginetext.cpp" line="194"/>
         <source>period %1, bound to %2</source>
         <translation>账期 %1，绑定于 %2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="193"/>
+        <location filename="../../models/common/enginetext.cpp" line="195"/>
         <source>  %1</source>
         <translation>  %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="228"/>
+        <location filename="../../models/common/enginetext.cpp" line="230"/>
         <source>message %1 is processing under a lease that ended %2 ms ago, within the clock-skew allowance of %3 ms (fixes.lease_skew_ms); %4 takes it once its lease is past its end by more than that</source>
         <translation>消息 %1 正在处理中，其租约已于 %2 毫秒前结束，仍在时钟偏差容许范围 %3 毫秒（fixes.lease_skew_ms）之内；须待租约结束超过该时长后方可%4</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="233"/>
+        <location filename="../../models/common/enginetext.cpp" line="235"/>
         <source>message %1 is processing under a lease that ended; without a valid clock-skew allowance (fixes.lease_skew_ms) it is not judged expired</source>
         <translation>消息 %1 正在处理中，其租约已结束；由于时钟偏差容许值（fixes.lease_skew_ms）无效，不判定租约已过期</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="261"/>
+        <location filename="../../models/common/enginetext.cpp" line="263"/>
         <source>%1 (%2) may not be above %3 (%4)</source>
         <translation>%1（%2）不得大于 %3（%4）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="262"/>
+        <location filename="../../models/common/enginetext.cpp" line="264"/>
         <source>%1: [worker] backoff_base_ms (%2) may not be above backoff_max_ms (%3)</source>
         <translation>%1：[worker] backoff_base_ms（%2）不得大于 backoff_max_ms（%3）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="266"/>
+        <location filename="../../models/common/enginetext.cpp" line="268"/>
         <source>the audit chain is broken: %1; nothing was exported (run `oncepay audit verify` or Verify chain)</source>
         <translation>审计链已损坏：%1；未导出任何内容（请运行 `oncepay audit verify` 或“校验链”）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="270"/>
+        <location filename="../../models/common/enginetext.cpp" line="272"/>
         <source>row seq %1 was altered (its content does not match its hash; event %2)</source>
         <translation>序号 %1 的行被篡改（内容与其哈希不符；事件 %2）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="273"/>
+        <location filename="../../models/common/enginetext.cpp" line="275"/>
         <source>row seq %1 was altered (its content does not match its hash)</source>
         <translation>序号 %1 的行被篡改（内容与其哈希不符）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="276"/>
+        <location filename="../../models/common/enginetext.cpp" line="278"/>
         <source>row seq %1 is missing (next row found is seq %2)</source>
         <translation>序号 %1 的行缺失（找到的下一行是序号 %2）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="278"/>
+        <location filename="../../models/common/enginetext.cpp" line="280"/>
         <source>row seq %1 is reordered or relinked (its prev_hash is not the hash of seq %2)</source>
         <translation>序号 %1 的行被重排或重新链接（其 prev_hash 不是序号 %2 的哈希）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="282"/>
+        <location filename="../../models/common/enginetext.cpp" line="284"/>
         <source>cannot create %1: %2</source>
         <translation>无法创建 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="283"/>
+        <location filename="../../models/common/enginetext.cpp" line="285"/>
         <source>checkpoint %1 (seq %2) cannot be checked: no seal public key</source>
         <translation>检查点 %1（序号 %2）无法校验：没有封印公钥</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="286"/>
+        <location filename="../../models/common/enginetext.cpp" line="288"/>
         <source>checkpoint %1 (seq %2) is signed by unknown key %3 (expected %4)</source>
         <translation>检查点 %1（序号 %2）由未知密钥 %3 签名（应为 %4）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="289"/>
+        <location filename="../../models/common/enginetext.cpp" line="291"/>
         <source>checkpoint %1 (seq %2) has a bad signature</source>
         <translation>检查点 %1（序号 %2）的签名无效</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="290"/>
+        <location filename="../../models/common/enginetext.cpp" line="292"/>
         <source>chain truncated: checkpoint %1 seals seq %2 but the chain ends at seq %3 (rows %4..%2 are missing)</source>
         <translation>链被截断：检查点 %1 封印到序号 %2，但链止于序号 %3（序号 %4..%2 的行缺失）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="295"/>
+        <location filename="../../models/common/enginetext.cpp" line="297"/>
         <source>a display name may not contain control characters (such as a line break or a tab)</source>
         <translation>显示名称不得包含控制字符（如换行符或制表符）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="299"/>
+        <location filename="../../models/common/enginetext.cpp" line="301"/>
         <source>a display name is at most %1 characters (this one has %2)</source>
         <translation>显示名称最多 %1 个字符（当前为 %2 个）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="302"/>
+        <location filename="../../models/common/enginetext.cpp" line="304"/>
         <source>unknown role: a role is agent, finance, auditor or admin</source>
         <translation>未知角色：角色须为 agent（客服）、finance（财务）、auditor（审计）或 admin（管理员）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="305"/>
+        <location filename="../../models/common/enginetext.cpp" line="307"/>
         <source>there is no staff account by that name</source>
         <translation>没有该名称的员工账户</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="306"/>
+        <location filename="../../models/common/enginetext.cpp" line="308"/>
         <source>there is no staff account %1</source>
         <translation>没有员工账户 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="307"/>
+        <location filename="../../models/common/enginetext.cpp" line="309"/>
         <source>an administrator may not change their own role</source>
         <translation>管理员不能更改自己的角色</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="309"/>
+        <location filename="../../models/common/enginetext.cpp" line="311"/>
         <source>%1 already has the role %2</source>
         <translation>%1 已是%2角色</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="310"/>
+        <location filename="../../models/common/enginetext.cpp" line="312"/>
         <source>%1 is the last enabled administrator and keeps the role</source>
         <translation>%1 是最后一位启用的管理员，保留其角色</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="313"/>
+        <location filename="../../models/common/enginetext.cpp" line="315"/>
         <source>the staff account %1 was not changed</source>
         <translation>员工账户 %1 未更改</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="314"/>
+        <location filename="../../models/common/enginetext.cpp" line="316"/>
         <source>a user name is 2–64 of a-z, 0-9, &apos;.&apos;, &apos;_&apos;, &apos;-&apos;, starting with a letter or digit</source>
-        <translation>用户名为 2–64 个字符，只能包含 a-z、0-9、'.'、'_'、'-'，并以字母或数字开头</translation>
+        <translation>用户名为 2–64 个字符，只能包含 a-z、0-9、&apos;.&apos;、&apos;_&apos;、&apos;-&apos;，并以字母或数字开头</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="318"/>
+        <location filename="../../models/common/enginetext.cpp" line="320"/>
         <source>a staff account %1 already exists</source>
         <translation>员工账号 %1 已存在</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="319"/>
+        <location filename="../../models/common/enginetext.cpp" line="321"/>
         <source>a password needs at least %1 characters</source>
         <translation>密码至少需要 %1 个字符</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="320"/>
+        <location filename="../../models/common/enginetext.cpp" line="322"/>
         <source>the password is too long</source>
         <translation>密码过长</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="321"/>
+        <location filename="../../models/common/enginetext.cpp" line="323"/>
         <source>a reason is required</source>
         <translation>必须填写原因</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="322"/>
+        <location filename="../../models/common/enginetext.cpp" line="324"/>
         <source>an administrator may not disable their own account</source>
         <translation>管理员不能停用自己的账户</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="324"/>
+        <location filename="../../models/common/enginetext.cpp" line="326"/>
         <source>%1 is disabled already</source>
         <translation>%1 已是停用状态</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="325"/>
+        <location filename="../../models/common/enginetext.cpp" line="327"/>
         <source>%1 is enabled already</source>
         <translation>%1 已是启用状态</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="326"/>
+        <location filename="../../models/common/enginetext.cpp" line="328"/>
         <source>%1 is the last enabled administrator and stays enabled</source>
         <translation>%1 是最后一位启用的管理员，不能停用</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="330"/>
+        <location filename="../../models/common/enginetext.cpp" line="332"/>
         <source>%1 (%2) may not start a reconciliation run</source>
         <translation>%1（%2）无权启动对账运行</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="331"/>
+        <location filename="../../models/common/enginetext.cpp" line="333"/>
         <source>%1 (%2) may not %3: %4</source>
         <translation>%1（%2）无权%3：%4</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="332"/>
+        <location filename="../../models/common/enginetext.cpp" line="334"/>
         <source>%1 (%2) may not %3</source>
         <translation>%1（%2）无权%3</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="333"/>
+        <location filename="../../models/common/enginetext.cpp" line="335"/>
         <source>there is no such staff account</source>
         <translation>不存在该员工账户</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="334"/>
+        <location filename="../../models/common/enginetext.cpp" line="336"/>
         <source>the staff account has been disabled</source>
         <translation>该员工账户已被停用</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="335"/>
+        <location filename="../../models/common/enginetext.cpp" line="337"/>
         <source>the staff account&apos;s role is now %1</source>
         <translation>该员工账户的角色现为%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="337"/>
+        <location filename="../../models/common/enginetext.cpp" line="339"/>
         <source>the period ends before it starts</source>
         <translation>期间的结束早于开始</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="338"/>
+        <location filename="../../models/common/enginetext.cpp" line="340"/>
         <source>ops setting %1 is not a non-negative number</source>
         <translation>运营设置 %1 不是非负数</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="341"/>
+        <location filename="../../models/common/enginetext.cpp" line="343"/>
         <source>%1 takes a whole number from %2 to %3, not &apos;%4&apos;</source>
         <translation>%1 须为 %2 至 %3 之间的整数，而不是“%4”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="343"/>
+        <location filename="../../models/common/enginetext.cpp" line="345"/>
         <source>a settings change needs a reason</source>
         <translation>更改设置须填写原因</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="344"/>
+        <location filename="../../models/common/enginetext.cpp" line="346"/>
         <source>unknown setting &apos;%1&apos;</source>
         <translation>未知设置“%1”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="346"/>
+        <location filename="../../models/common/enginetext.cpp" line="348"/>
         <source>ops setting %1 is not a whole number from 0 to %2: &apos;%3&apos;</source>
         <translation>运营设置 %1 不是 0 到 %2 之间的整数：“%3”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="351"/>
+        <location filename="../../models/common/enginetext.cpp" line="353"/>
         <source>%1: t=&lt;unix seconds&gt;,v1=&lt;hex HMAC-SHA256 of &quot;t.body&quot; under a webhook signing secret&gt;; timestamp within the tolerance window</source>
         <translation>%1：t=&lt;Unix 秒&gt;,v1=&lt;用 webhook 签名密钥对 &quot;t.body&quot; 计算的十六进制 HMAC-SHA256&gt;；时间戳须在容差窗口内</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="355"/>
+        <location filename="../../models/common/enginetext.cpp" line="357"/>
         <source>%1: t=&lt;unix seconds&gt;,s=&lt;hex HMAC-SHA256 of &quot;t.body&quot; under a webhook secret&gt;; timestamp within the tolerance window</source>
         <translation>%1：t=&lt;Unix 秒&gt;,s=&lt;用 webhook 密钥对 &quot;t.body&quot; 计算的十六进制 HMAC-SHA256&gt;；时间戳须在容差窗口内</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="359"/>
+        <location filename="../../models/common/enginetext.cpp" line="361"/>
         <source>%1: v1,&lt;base64 HMAC-SHA256 of &quot;%2.%3.body&quot; under the relay&apos;s secret&gt; (Standard Webhooks); timestamp within the tolerance window</source>
         <translation>%1：v1,&lt;用中继密钥对 &quot;%2.%3.body&quot; 计算的 base64 HMAC-SHA256&gt;（Standard Webhooks）；时间戳须在容差窗口内</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="363"/>
+        <location filename="../../models/common/enginetext.cpp" line="365"/>
         <source>%1: base64 RSA-SHA256 (%2 SHA256withRSA) of &quot;%3|%4|webhook id|CRC32 of the body&quot;, verified with the configured PayPal certificate (cert_file, never fetched; %5 must be on paypal.com); transmission time within the tolerance window</source>
         <translation>%1：对 &quot;%3|%4|webhook id|消息体 CRC32&quot; 的 base64 RSA-SHA256（%2 SHA256withRSA），用配置的 PayPal 证书验证（cert_file，从不在线获取；%5 必须位于 paypal.com）；传输时间须在容差窗口内</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="370"/>
+        <location filename="../../models/common/enginetext.cpp" line="372"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="371"/>
+        <location filename="../../models/common/enginetext.cpp" line="373"/>
         <source>no &apos;%1&apos; signature matches</source>
         <translation>没有匹配的“%1”签名</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="372"/>
+        <location filename="../../models/common/enginetext.cpp" line="374"/>
         <source>no v1 signature matches</source>
         <translation>没有匹配的 v1 签名</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="373"/>
+        <location filename="../../models/common/enginetext.cpp" line="375"/>
         <source>signature does not verify with the configured certificate</source>
         <translation>签名无法用所配置的证书验证</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="376"/>
+        <location filename="../../models/common/enginetext.cpp" line="378"/>
         <source>signature header has no &apos;%1&apos; signature</source>
         <translation>签名头中没有“%1”签名</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="377"/>
+        <location filename="../../models/common/enginetext.cpp" line="379"/>
         <source>signature header is empty</source>
         <translation>签名头为空</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="378"/>
+        <location filename="../../models/common/enginetext.cpp" line="380"/>
         <source>signature header is malformed</source>
         <translation>签名头格式错误</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="379"/>
+        <location filename="../../models/common/enginetext.cpp" line="381"/>
         <source>signature header has a bad timestamp</source>
         <translation>签名头的时间戳无效</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="380"/>
+        <location filename="../../models/common/enginetext.cpp" line="382"/>
         <source>signature header has no timestamp</source>
         <translation>签名头缺少时间戳</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="381"/>
+        <location filename="../../models/common/enginetext.cpp" line="383"/>
         <source>signature timestamp is %1 s behind, outside the allowed window</source>
         <translation>签名时间戳落后 %1 秒，超出允许窗口</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="384"/>
+        <location filename="../../models/common/enginetext.cpp" line="386"/>
         <source>signature timestamp is %1 s ahead, outside the allowed window</source>
         <translation>签名时间戳超前 %1 秒，超出允许窗口</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="387"/>
+        <location filename="../../models/common/enginetext.cpp" line="389"/>
         <source>no webhook secret configured</source>
         <translation>未配置 webhook 密钥</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="388"/>
+        <location filename="../../models/common/enginetext.cpp" line="390"/>
         <source>no %1 header</source>
         <translation>缺少 %1 头</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="389"/>
+        <location filename="../../models/common/enginetext.cpp" line="391"/>
         <source>several %1 headers</source>
         <translation>存在多个 %1 头</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="485"/>
+        <location filename="../../models/common/enginetext.cpp" line="487"/>
         <source>read orders</source>
         <translation>查看订单</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="486"/>
+        <location filename="../../models/common/enginetext.cpp" line="488"/>
         <source>propose a fix</source>
         <translation>提议修复</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="487"/>
+        <location filename="../../models/common/enginetext.cpp" line="489"/>
         <source>approve or reject a fix</source>
         <translation>批准或驳回修复</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="488"/>
+        <location filename="../../models/common/enginetext.cpp" line="490"/>
         <source>read the audit trail</source>
         <translation>查看审计轨迹</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="489"/>
+        <location filename="../../models/common/enginetext.cpp" line="491"/>
         <source>manage staff accounts</source>
         <translation>管理员工账户</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="490"/>
+        <location filename="../../models/common/enginetext.cpp" line="492"/>
         <source>manage settings</source>
         <translation>管理设置</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="195"/>
+        <location filename="../../models/common/enginetext.cpp" line="197"/>
         <source>%1 already has an open proposal (#%2); decide that one first</source>
         <translation>%1 已有一个待审批的修复提议（#%2）；请先处理那一个</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="164"/>
+        <location filename="../../models/common/enginetext.cpp" line="166"/>
         <source>discrepancy #%1 %2 on %3 %4, %5: expected %6, actual %7</source>
         <translation>异常 #%1 %2，%3 %4，%5：应为 %6，实际 %7</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="167"/>
+        <location filename="../../models/common/enginetext.cpp" line="169"/>
         <source>  settlement line #%1 (%2): gross %3, fee %4, net %5, settled %6</source>
         <translation>  结算行 #%1（%2）：总额 %3，手续费 %4，净额 %5，结算于 %6</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="170"/>
+        <location filename="../../models/common/enginetext.cpp" line="172"/>
         <source>  payment of order %1: %2, %3, captured %4</source>
         <translation>  订单 %1 的付款：%2，%3，收款于 %4</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="175"/>
+        <location filename="../../models/common/enginetext.cpp" line="177"/>
         <source>order %1: %2 at version %3, %4</source>
         <translation>订单 %1：%2，版本 %3，%4</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="176"/>
+        <location filename="../../models/common/enginetext.cpp" line="178"/>
         <source>  state reason: %1</source>
         <translation>  状态原因：%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="178"/>
+        <location filename="../../models/common/enginetext.cpp" line="180"/>
         <source>  payment %1 %2: %3, %4, captured %5</source>
         <translation>  付款 %1 %2：%3，%4，收款于 %5</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="179"/>
+        <location filename="../../models/common/enginetext.cpp" line="181"/>
         <source>  nothing captured against the order&apos;s %1</source>
         <translation>  订单金额 %1，尚无任何收款</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="180"/>
+        <location filename="../../models/common/enginetext.cpp" line="182"/>
         <source>  captured %1 in total, the order is %2 (another currency: no difference computed)</source>
         <translation>  共收款 %1，订单金额为 %2（币种不同：不计算差额）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="183"/>
+        <location filename="../../models/common/enginetext.cpp" line="185"/>
         <source>  captured %1 in total: %2 less than the order&apos;s %3</source>
         <translation>  共收款 %1：比订单金额 %3 少 %2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="186"/>
+        <location filename="../../models/common/enginetext.cpp" line="188"/>
         <source>  captured %1 in total: %2 more than the order&apos;s %3</source>
         <translation>  共收款 %1：比订单金额 %3 多 %2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="189"/>
+        <location filename="../../models/common/enginetext.cpp" line="191"/>
         <source>  captured %1 in total: the order&apos;s amount</source>
         <translation>  共收款 %1：与订单金额一致</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="198"/>
+        <location filename="../../models/common/enginetext.cpp" line="200"/>
         <source>%1 got an open proposal at the same moment; decide that one first</source>
         <translation>%1 同时收到了另一个修复提议；请先处理那一个</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="201"/>
+        <location filename="../../models/common/enginetext.cpp" line="203"/>
         <source>fix #%1 was decided meanwhile</source>
         <translation>修复 #%1 已在此期间被处理</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="202"/>
+        <location filename="../../models/common/enginetext.cpp" line="204"/>
         <source>fix #%1 is %2; only an open proposal is decided</source>
         <translation>修复 #%1 为“%2”；只有等待审批的提议才能决定</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="204"/>
+        <location filename="../../models/common/enginetext.cpp" line="206"/>
         <source>%1 proposed fix #%2 and may not decide it</source>
         <translation>%1 提议了修复 #%2，不能由本人审批</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="205"/>
+        <location filename="../../models/common/enginetext.cpp" line="207"/>
         <source>fix #%1&apos;s stored change no longer matches its digest</source>
         <translation>修复 #%1 存储的变更与其摘要不再一致</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="208"/>
+        <location filename="../../models/common/enginetext.cpp" line="210"/>
         <source>order %1 is %2; %3 takes paid_unconfirmed orders</source>
         <translation>订单 %1 为“%2”；“%3”只适用于已付款待确认的订单</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="210"/>
+        <location filename="../../models/common/enginetext.cpp" line="212"/>
         <source>order %1 is %2; %3 takes paid_unconfirmed or payment_failed orders</source>
         <translation>订单 %1 为“%2”；“%3”只适用于已付款待确认或支付失败的订单</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="213"/>
+        <location filename="../../models/common/enginetext.cpp" line="215"/>
         <source>message %1 is %2; %3 takes dead or failed messages and expired leases</source>
         <translation>消息 %1 为“%2”；“%3”只适用于死信、处理失败的消息和租约已过期的消息</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="216"/>
+        <location filename="../../models/common/enginetext.cpp" line="218"/>
         <source>message %1 is %2 under a live lease; %3 takes dead or failed messages and expired leases</source>
         <translation>消息 %1 为“%2”且租约仍有效；“%3”只适用于死信、处理失败的消息和租约已过期的消息</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="220"/>
+        <location filename="../../models/common/enginetext.cpp" line="222"/>
         <source>message %1 is %2; %3 takes dead or failed messages, pending ones and expired leases</source>
         <translation>消息 %1 为“%2”；“%3”只适用于死信、处理失败或待处理的消息和租约已过期的消息</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="224"/>
+        <location filename="../../models/common/enginetext.cpp" line="226"/>
         <source>message %1 is %2 under a live lease; %3 takes dead or failed messages, pending ones and expired leases</source>
         <translation>消息 %1 为“%2”且租约仍有效；“%3”只适用于死信、处理失败或待处理的消息和租约已过期的消息</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="237"/>
+        <location filename="../../models/common/enginetext.cpp" line="239"/>
         <source>discrepancy #%1 is %2, not open</source>
         <translation>异常 #%1 为“%2”，不是未结状态</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="238"/>
+        <location filename="../../models/common/enginetext.cpp" line="240"/>
         <source>discrepancy #%1 is a %2; adjust_fee takes fee mismatches</source>
         <translation>异常 #%1 是“%2”；调整手续费只适用于手续费不符</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="241"/>
+        <location filename="../../models/common/enginetext.cpp" line="243"/>
         <source>discrepancy #%1 has no order to book a fee adjustment on</source>
         <translation>异常 #%1 没有可记入手续费调整的订单</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="244"/>
+        <location filename="../../models/common/enginetext.cpp" line="246"/>
         <source>discrepancy #%1 carries no amounts; give the amount to book</source>
         <translation>异常 #%1 没有金额；请给出要记账的金额</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="247"/>
+        <location filename="../../models/common/enginetext.cpp" line="249"/>
         <source>%1 discrepancies of the period are still open; decide them first</source>
         <translation>该账期还有 %1 个未结异常；请先处理它们</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="250"/>
+        <location filename="../../models/common/enginetext.cpp" line="252"/>
         <source>no finished reconciliation run covers the period; reconcile it first</source>
         <translation>没有已完成的对账运行覆盖该账期；请先对账</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="253"/>
+        <location filename="../../models/common/enginetext.cpp" line="255"/>
         <source>the period overlaps a period that is already closed</source>
         <translation>该账期与已关闭的账期重叠</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="256"/>
+        <location filename="../../models/common/enginetext.cpp" line="258"/>
         <source>no discrepancy #%1</source>
         <translation>没有异常 #%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="257"/>
+        <location filename="../../models/common/enginetext.cpp" line="259"/>
         <source>no message with callback id &apos;%1&apos;</source>
         <translation>没有回调号为“%1”的消息</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="258"/>
+        <location filename="../../models/common/enginetext.cpp" line="260"/>
         <source>no order &apos;%1&apos;</source>
         <translation>没有订单“%1”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="259"/>
+        <location filename="../../models/common/enginetext.cpp" line="261"/>
         <source>a fix of amount 0 changes nothing</source>
         <translation>金额为 0 的修复不会改变任何东西</translation>
     </message>
@@ -2922,48 +2922,53 @@ hash      %2</translation>
         <translation>找不到数据库文件：%1。请检查连接配置，或把文件放回原处。</translation>
     </message>
     <message>
-        <location filename="../../views/common/errortext.h" line="24"/>
+        <location filename="../../views/common/errortext.h" line="25"/>
+        <source>The database server refused the login. Check the user, its password and the database name in the connection profile.</source>
+        <translation>数据库服务器拒绝了登录。请检查连接配置中的用户名、密码和数据库名。</translation>
+    </message>
+    <message>
+        <location filename="../../views/common/errortext.h" line="29"/>
         <source>The database cannot be reached. It will be tried again on the next refresh.</source>
         <translation>无法连接数据库。下次刷新时将重试。</translation>
     </message>
     <message>
-        <location filename="../../views/common/errortext.h" line="28"/>
+        <location filename="../../views/common/errortext.h" line="33"/>
         <source>The database was created by a newer OncePay. Upgrade this console before using it.</source>
         <translation>该数据库由更新版本的 OncePay 创建。请先升级本控制台。</translation>
     </message>
     <message>
-        <location filename="../../views/common/errortext.h" line="32"/>
+        <location filename="../../views/common/errortext.h" line="37"/>
         <source>Your role may not see this.</source>
         <translation>您的角色无权查看此内容。</translation>
     </message>
     <message>
-        <location filename="../../views/common/errortext.h" line="34"/>
+        <location filename="../../views/common/errortext.h" line="39"/>
         <source>Nothing was found.</source>
         <translation>未找到任何内容。</translation>
     </message>
     <message>
-        <location filename="../../views/common/errortext.h" line="37"/>
+        <location filename="../../views/common/errortext.h" line="42"/>
         <source>The database has an older schema; run `oncepay db migrate`.</source>
         <translation>数据库结构版本较旧，请运行 `oncepay db migrate`。</translation>
     </message>
     <message>
-        <location filename="../../views/common/errortext.h" line="41"/>
+        <location filename="../../views/common/errortext.h" line="46"/>
         <source>Type an order, customer, transaction, callback or request id.</source>
         <translation>请输入订单号、客户编号、交易号、回调编号或请求编号。</translation>
     </message>
     <message>
-        <location filename="../../views/common/errortext.h" line="45"/>
+        <location filename="../../views/common/errortext.h" line="50"/>
         <source>That is longer than any identifier.</source>
         <translation>输入内容超过了任何编号的长度。</translation>
     </message>
     <message>
-        <location filename="../../views/common/errortext.h" line="50"/>
-        <location filename="../../views/common/errortext.h" line="78"/>
+        <location filename="../../views/common/errortext.h" line="55"/>
+        <location filename="../../views/common/errortext.h" line="83"/>
         <source>The request was refused: %1</source>
         <translation>请求被拒绝：%1</translation>
     </message>
     <message>
-        <location filename="../../views/common/errortext.h" line="53"/>
+        <location filename="../../views/common/errortext.h" line="58"/>
         <source>Something went wrong: %1</source>
         <translation>出现错误：%1</translation>
     </message>
@@ -3055,52 +3060,52 @@ hash      %2</translation>
 <context>
     <name>OncePay::FixModel</name>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="57"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="58"/>
         <source>#</source>
         <translation>编号</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="64"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="65"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="66"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="67"/>
         <source>Target</source>
         <translation>对象</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="67"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="68"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="72"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="73"/>
         <source>Approvals</source>
         <translation>批准数</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="75"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="76"/>
         <source>Proposed by</source>
         <translation>提议人</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="76"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="77"/>
         <source>Age</source>
         <translation>时长</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="84"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="85"/>
         <source>proposed %1</source>
         <translation>提议于 %1</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="89"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="90"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="100"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="103"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
@@ -3108,32 +3113,32 @@ hash      %2</translation>
 <context>
     <name>OncePay::FulfilmentModel</name>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="333"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="337"/>
         <source>Created</source>
         <translation>创建时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="334"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="338"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="335"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="339"/>
         <source>purchase order</source>
         <translation>采购单</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="335"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="339"/>
         <source>logistics order</source>
         <translation>物流单</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="337"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="341"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="339"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="343"/>
         <source>Callback</source>
         <translation>回调</translation>
     </message>
@@ -3141,32 +3146,32 @@ hash      %2</translation>
 <context>
     <name>OncePay::IdempotencyModel</name>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="293"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="297"/>
         <source>Created</source>
         <translation>创建时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="294"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="298"/>
         <source>Request</source>
         <translation>请求</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="295"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="299"/>
         <source>Operation</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="297"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="301"/>
         <source>Expected version</source>
         <translation>预期版本</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="299"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="303"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="306"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="310"/>
         <source>Outcome</source>
         <translation>结果</translation>
     </message>
@@ -3714,37 +3719,37 @@ hash      %2</translation>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../models/common/reasontext.cpp" line="23"/>
+        <location filename="../../models/common/reasontext.cpp" line="24"/>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location filename="../../models/common/reasontext.cpp" line="29"/>
+        <location filename="../../models/common/reasontext.cpp" line="30"/>
         <source>Wrong password</source>
         <translation>密码错误</translation>
     </message>
     <message>
-        <location filename="../../models/common/reasontext.cpp" line="31"/>
+        <location filename="../../models/common/reasontext.cpp" line="32"/>
         <source>Too many failed sign-ins</source>
         <translation>登录失败次数过多</translation>
     </message>
     <message>
-        <location filename="../../models/common/reasontext.cpp" line="45"/>
+        <location filename="../../models/common/reasontext.cpp" line="123"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/reasontext.cpp" line="66"/>
+        <location filename="../../models/common/reasontext.cpp" line="71"/>
         <source>Shop&apos;s reason: %1</source>
         <translation>商户给出的原因：%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/reasontext.cpp" line="67"/>
+        <location filename="../../models/common/reasontext.cpp" line="72"/>
         <source>Staff comment: %1</source>
         <translation>员工备注：%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/reasontext.cpp" line="68"/>
+        <location filename="../../models/common/reasontext.cpp" line="73"/>
         <source>Reason given: %1</source>
         <translation>给出的原因：%1</translation>
     </message>
@@ -3760,32 +3765,32 @@ hash      %2</translation>
 <context>
     <name>OncePay::LedgerModel</name>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="281"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="285"/>
         <source>Booked</source>
         <translation>记账时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="282"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="286"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="283"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="287"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="285"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="289"/>
         <source>Transaction</source>
         <translation>交易号</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="286"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="290"/>
         <source>Callback</source>
         <translation>回调</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="287"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="291"/>
         <source>Key</source>
         <translation>键</translation>
     </message>
@@ -3939,42 +3944,42 @@ hash      %2</translation>
 <context>
     <name>OncePay::MessageModel</name>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="229"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="233"/>
         <source>Received</source>
         <translation>接收时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="230"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="234"/>
         <source>Callback</source>
         <translation>回调</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="231"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="235"/>
         <source>Event</source>
         <translation>事件</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="234"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="238"/>
         <source>Attempt</source>
         <translation>支付尝试</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="235"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="239"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="244"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="248"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="253"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="257"/>
         <source>Tries</source>
         <translation>尝试次数</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="254"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="258"/>
         <source>Reason / last error</source>
         <translation>原因 / 最近错误</translation>
     </message>
@@ -4137,168 +4142,168 @@ hash      %2</translation>
         <translation>搜索中……</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage_search.cpp" line="113"/>
+        <location filename="../../views/orders/orderpage_search.cpp" line="117"/>
         <source>No order matches “%1”.</source>
         <translation>没有与“%1”匹配的订单。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/orders/orderpage_search.cpp" line="116"/>
+        <location filename="../../views/orders/orderpage_search.cpp" line="119"/>
         <source>%n order(s) match “%1”; choose one. It also matches callbacks for orders that do not exist:</source>
         <translation>
             <numerusform>有 %n 个订单匹配“%1”，请选择一个。它还匹配了指向不存在订单的回调：</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/orders/orderpage_search.cpp" line="124"/>
+        <location filename="../../views/orders/orderpage_search.cpp" line="126"/>
         <source>%n orders match; choose one.</source>
         <translation>
             <numerusform>有 %n 个订单匹配，请选择一个。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/orders/orderpage_search.cpp" line="140"/>
+        <location filename="../../views/orders/orderpage_search.cpp" line="142"/>
         <source>… and %n more callback(s) for unknown orders.</source>
         <translation>
             <numerusform>……另有 %n 条回调指向未知订单。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage_search.cpp" line="146"/>
+        <location filename="../../views/orders/orderpage_search.cpp" line="148"/>
         <source>Callback %1 (transaction %2) belongs to no order</source>
         <translation>回调 %1（交易 %2）不属于任何订单</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage_search.cpp" line="148"/>
+        <location filename="../../views/orders/orderpage_search.cpp" line="150"/>
         <source>Callback %1 names order %2, which does not exist</source>
         <translation>回调 %1 指向的订单 %2 不存在</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/orders/orderpage_search.cpp" line="151"/>
+        <location filename="../../views/orders/orderpage_search.cpp" line="153"/>
         <source>%1 after %n attempt(s)</source>
         <translation>
             <numerusform>%1（已尝试 %n 次）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage_search.cpp" line="152"/>
+        <location filename="../../views/orders/orderpage_search.cpp" line="154"/>
         <source>%1: %2.</source>
         <translation>%1：%2。</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage_search.cpp" line="153"/>
+        <location filename="../../views/orders/orderpage_search.cpp" line="155"/>
         <source>%1: %2 — last error: %3</source>
         <translation>%1：%2 — 最近错误：%3</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage_search.cpp" line="162"/>
+        <location filename="../../views/orders/orderpage_search.cpp" line="164"/>
         <source>Loading order %1…</source>
         <translation>正在加载订单 %1……</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="336"/>
+        <location filename="../../views/orders/orderpage.cpp" line="333"/>
         <source>&lt;h3&gt;Order %1 — %2, version %3&lt;/h3&gt;</source>
         <translation>&lt;h3&gt;订单 %1 —— %2，版本 %3&lt;/h3&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="339"/>
+        <location filename="../../views/orders/orderpage.cpp" line="336"/>
         <source>Amount: %1</source>
         <translation>金额：%1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="340"/>
+        <location filename="../../views/orders/orderpage.cpp" line="337"/>
         <source>Customer: %1</source>
         <translation>客户：%1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="342"/>
+        <location filename="../../views/orders/orderpage.cpp" line="339"/>
         <source>Current attempt: %1 on %2</source>
         <translation>当前支付尝试：%1（%2）</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="344"/>
+        <location filename="../../views/orders/orderpage.cpp" line="341"/>
         <source>Transaction: %1</source>
         <translation>交易号：%1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="348"/>
+        <location filename="../../views/orders/orderpage.cpp" line="345"/>
         <source>Reason: %1</source>
         <translation>原因：%1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="353"/>
+        <location filename="../../views/orders/orderpage.cpp" line="348"/>
         <source>To refund: %1</source>
         <translation>待退款：%1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/orders/orderpage.cpp" line="359"/>
+        <location filename="../../views/orders/orderpage.cpp" line="354"/>
         <source>%n open reconciliation exception(s) (%1)</source>
         <translation>
             <numerusform>%n 个未结对账异常（%1）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="362"/>
+        <location filename="../../views/orders/orderpage.cpp" line="357"/>
         <source>Updated: %1</source>
         <translation>更新时间：%1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="380"/>
+        <location filename="../../views/orders/orderpage.cpp" line="375"/>
         <source>Path: %1</source>
         <translation>路径：%1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/orders/orderpage.cpp" line="384"/>
+        <location filename="../../views/orders/orderpage.cpp" line="379"/>
         <source>%n refused attempt(s)</source>
         <translation>
             <numerusform>%n 次被拒绝的尝试</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/orders/orderpage.cpp" line="399"/>
+        <location filename="../../views/orders/orderpage.cpp" line="394"/>
         <source>%n event(s) in the timeline.</source>
         <translation>
             <numerusform>时间线中共有 %n 个事件。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="408"/>
+        <location filename="../../views/orders/orderpage.cpp" line="403"/>
         <source>Export dossier</source>
         <translation>导出案卷</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="409"/>
+        <location filename="../../views/orders/orderpage.cpp" line="404"/>
         <source>PDF documents (*.pdf)</source>
         <translation>PDF 文档 (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="426"/>
+        <location filename="../../views/orders/orderpage.cpp" line="421"/>
         <source>Writing the dossier of order %1…</source>
         <translation>正在写入订单 %1 的案卷…</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="451"/>
+        <location filename="../../views/orders/orderpage.cpp" line="446"/>
         <source>The dossier was not exported: %1</source>
         <translation>案卷未导出：%1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/orders/orderpage.cpp" line="455"/>
+        <location filename="../../views/orders/orderpage.cpp" line="450"/>
         <source>Dossier saved to %1 (%n page(s), SHA-256 %2).</source>
         <translation>
             <numerusform>案卷已保存到 %1（%n 页，SHA-256 %2）。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="499"/>
+        <location filename="../../views/orders/orderpage.cpp" line="494"/>
         <source>Signature: verified by the gateway before the callback was stored.</source>
         <translation>签名：网关在存储该回调之前已验证。</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="500"/>
+        <location filename="../../views/orders/orderpage.cpp" line="495"/>
         <source>Signature: verified by the gateway before the callback was stored — %1</source>
         <translation>签名：网关在存储该回调之前已验证 —— %1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="503"/>
+        <location filename="../../views/orders/orderpage.cpp" line="498"/>
         <source>Callback %1 from %2
 %3
 Unsigned, wrongly signed or late requests are refused: only the refusal is recorded (reason, size, body hash), never the request.
@@ -4320,42 +4325,42 @@ Body:
 <context>
     <name>OncePay::PaymentModel</name>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="264"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="268"/>
         <source>Captured</source>
         <translation>扣款时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="265"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="269"/>
         <source>Channel</source>
         <translation>渠道</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="266"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="270"/>
         <source>Transaction</source>
         <translation>交易号</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="267"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="271"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="269"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="273"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="271"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="275"/>
         <source>Settlement</source>
         <translation>结算</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="274"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="278"/>
         <source>Attempt</source>
         <translation>支付尝试</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="275"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="279"/>
         <source>Callback</source>
         <translation>回调</translation>
     </message>
@@ -4511,27 +4516,32 @@ Body:
         <translation>正在连接 %1…</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="267"/>
+        <location filename="../../views/connections/profileform.cpp" line="268"/>
+        <source>Login refused: %1</source>
+        <translation>登录被拒绝：%1</translation>
+    </message>
+    <message>
+        <location filename="../../views/connections/profileform.cpp" line="269"/>
         <source>Not reachable: %1</source>
         <translation>无法连接：%1</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="271"/>
+        <location filename="../../views/connections/profileform.cpp" line="273"/>
         <source>Connected to %1 (driver %2), but its schema, version %3, is newer than this console knows (%4): use the OncePay release that migrated it.</source>
         <translation>已连接到 %1（驱动 %2），但其架构版本 %3 比本控制台所知的版本（%4）更新：请使用执行该迁移的 OncePay 版本。</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="279"/>
+        <location filename="../../views/connections/profileform.cpp" line="281"/>
         <source>Connected to %1 (driver %2), but the database has no OncePay schema yet: run `oncepay db migrate` to create it (version %3).</source>
         <translation>已连接到 %1（驱动 %2），但该数据库尚无 OncePay 架构：请运行 `oncepay db migrate` 创建（版本 %3）。</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="286"/>
+        <location filename="../../views/connections/profileform.cpp" line="288"/>
         <source>Connected to %1 (driver %2), but its schema is at version %3 and this console needs version %4: run `oncepay db migrate` before using it.</source>
         <translation>已连接到 %1（驱动 %2），但其架构为版本 %3，本控制台需要版本 %4：使用前请运行 `oncepay db migrate`。</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="294"/>
+        <location filename="../../views/connections/profileform.cpp" line="296"/>
         <source>Connected to %1 (driver %2); the schema is current (version %3).</source>
         <translation>已连接到 %1（驱动 %2）；架构为最新（版本 %3）。</translation>
     </message>
@@ -4940,42 +4950,42 @@ Body:
 <context>
     <name>OncePay::RefundModel</name>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="313"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="317"/>
         <source>Flagged</source>
         <translation>标记时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="314"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="318"/>
         <source>Channel</source>
         <translation>渠道</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="315"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="319"/>
         <source>Transaction</source>
         <translation>交易号</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="317"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="321"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="319"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="323"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="320"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="324"/>
         <source>Callback</source>
         <translation>回调</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="321"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="325"/>
         <source>Resolved</source>
         <translation>已处理</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="323"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="327"/>
         <source>open</source>
         <translation>未处理</translation>
     </message>
@@ -4983,52 +4993,52 @@ Body:
 <context>
     <name>OncePay::RunModel</name>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="244"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="260"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="249"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="265"/>
         <source>Period</source>
         <translation>期间</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="253"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="269"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="256"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="272"/>
         <source>Coverage</source>
         <translation>覆盖率</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="264"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="280"/>
         <source>settled and matched ÷ eligible = %1 ÷ %2</source>
         <translation>已结算且匹配 ÷ 应对账 = %1 ÷ %2</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="267"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="283"/>
         <source>Matched</source>
         <translation>已匹配</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="270"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="286"/>
         <source>Auto-fixed</source>
         <translation>自动更正</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="273"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="289"/>
         <source>Opened</source>
         <translation>新开异常</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="276"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="292"/>
         <source>By</source>
         <translation>执行人</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixmodels.cpp" line="277"/>
+        <location filename="../../models/fixes/fixmodels.cpp" line="293"/>
         <source>Finished</source>
         <translation>已完成</translation>
     </message>
@@ -5493,52 +5503,52 @@ Body:
         <translation>未结对账异常：%1</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="168"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="165"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="173"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="170"/>
         <source>Version</source>
         <translation>版本</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="176"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="173"/>
         <source>v%1</source>
         <translation>v%1</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="178"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="175"/>
         <source>expected v%1</source>
         <translation>预期 v%1</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="183"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="180"/>
         <source>Event</source>
         <translation>事件</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="193"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="190"/>
         <source>Detail</source>
         <translation>详情</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="210"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="207"/>
         <source>Cause</source>
         <translation>起因</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="213"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="210"/>
         <source>reconciliation exception %1</source>
         <translation>对账异常 %1</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="215"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="212"/>
         <source>%1 %2</source>
         <translation>%1 %2</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="219"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="216"/>
         <source>Actor</source>
         <translation>执行者</translation>
     </message>

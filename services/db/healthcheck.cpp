@@ -18,6 +18,7 @@ RoleStatus HealthCheck::check(const ConnectionProfile &profile, bool sharesOrder
     auto c = Connection::open(profile, QStringLiteral("check"), Connection::OpenMode::ExistingOnly);
     if (!c) {
         s.fileMissing = c.error().reason == u"database_missing";
+        s.loginRefused = c.error().reason == u"login_refused";
         s.error = c.error().message;
         return s;
     }

@@ -23,7 +23,8 @@ struct RoleStatus {
     QString target; // profile without password
     QString path;   // SQLite: the database file
     bool reachable = false;
-    bool fileMissing = false; // SQLite: no file at `path` (a check never creates one)
+    bool fileMissing = false;  // SQLite: no file at `path` (a check never creates one)
+    bool loginRefused = false; // a server refused the login (user, password, database name)
     bool sharesOrders = false;
     QString serverVersion;
     int schemaVersion = 0;

@@ -9,6 +9,7 @@
 #include "config/secretstore.h"
 #include "connections/connectionprofilesdialog.h"
 #include "connections/profileform.h"
+#include "dashboard/dashboardpage.h"
 #include "db/connection.h"
 #include "db/migrator.h"
 #include "logcapture.h"
@@ -520,6 +521,44 @@ private Q_SLOTS:
         QVERIFY2(loaded.ok(), qPrintable(loaded.ok() ? QString() : loaded.error().message));
         QCOMPARE(loaded->orders.describe(), dbs->orders().describe());
         QCOMPARE(loaded->audit.describe(), dbs->audit().describe());
+    }
+
+    // A server that answers and refuses the login (a wrong password in the profile) is not
+    // "unreachable": the profile's test and a page on it say the login was refused, which
+    // waiting will not cure — the password never shown.
+    void refusedLoginSaysSo_data()
+    {
+        QTest::addColumn<int>("dialect");
+        QTest::newRow("postgresql") << int(Dialect::Postgres);
+        QTest::newRow("mariadb") << int(Dialect::MySql);
+    }
+    void refusedLoginSaysSo()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        ConnectionProfile p = dbs->orders();
+        p.password = QStringLiteral("not-the-password-7f3a");
+        QTemporaryDir dir;
+        MemoryStore store;
+        ConnectionProfilesDialog dialog(AppConfig::defaults(dir.path()),
+                                        dir.filePath("oncepay.ini"), &store);
+        ProfileForm *orders = dialog.form(DbRole::Orders);
+        orders->setProfile(p);
+        QSignalSpy tested(orders, &ProfileForm::tested);
+        orders->test();
+        QTRY_COMPARE_WITH_TIMEOUT(tested.count(), 1, 30000);
+        const RoleStatus status = tested.first().first().value<RoleStatus>();
+        QVERIFY(!status.reachable && status.loginRefused);
+        QVERIFY2(orders->testResult().startsWith("Login refused: "),
+                 qPrintable(orders->testResult()));
+        QVERIFY(!orders->testResult().contains(p.password));
+
+        DashboardPage page(p, Actor{QStringLiteral("amy"), QStringLiteral("agent")});
+        QSignalSpy failed(&page, &DashboardPage::failed);
+        page.refresh();
+        QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 30000);
+        QCOMPARE(failed.first().first().toString(),
+                 QStringLiteral("The database server refused the login. Check the user, its"
+                                " password and the database name in the connection profile."));
     }
 
     void unreachableServerSaysSoInTheTest()

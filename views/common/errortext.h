@@ -21,6 +21,11 @@ inline QString errorText(const Error &e)
                                                "Database file not found: %1. Check the connection"
                                                " profile, or put the file back.")
                 .arg(e.message.section(QStringLiteral("database file not found: "), 1));
+        if (e.reason == u"login_refused") // waiting will not cure it: the profile must change
+            return QCoreApplication::translate(
+                "OncePay::ErrorText",
+                "The database server refused the login. Check the user, its password and the"
+                " database name in the connection profile.");
         return QCoreApplication::translate(
             "OncePay::ErrorText", "The database cannot be reached. It will be tried again on the"
                                   " next refresh.");

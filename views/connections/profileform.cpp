@@ -264,7 +264,9 @@ void ProfileForm::showTestResult(const RoleStatus &s)
     QString colour;
     QString outcome;
     if (!s.reachable) {
-        text = tr("Not reachable: %1").arg(s.error);
+        // Reached, but the server said no: the profile's user, password or database name.
+        text = s.loginRefused ? tr("Login refused: %1").arg(s.error)
+                              : tr("Not reachable: %1").arg(s.error);
         colour = QStringLiteral("#b31b1b");
         outcome = QStringLiteral("failed");
     } else if (s.schemaNewer()) {
