@@ -122,6 +122,9 @@ const QList<ExitCodeMeaning> &exitCodeMeanings()
         {ConfigError, "configuration: the configuration file or environment is malformed"},
         {Unavailable, "unavailable: a database or server could not be reached"},
         {SchemaNewer, "schema newer: a database was migrated by a newer OncePay; upgrade first"},
+        {LoginRefused, "login refused: a database server refused the configured login (wrong user"
+                       " or password, no such database); work and gateway end with it, and"
+                       " systemd does not restart the worker on it"},
     };
     return meanings;
 }

@@ -32,11 +32,11 @@ enum ExitCode {
     LoginRefused = 6,
 };
 
-// What `oncepay work` ends with when starting it again would not help (refused ops settings,
-// a newer schema, a refused login): its systemd unit's RestartPreventExitStatus lists exactly
-// these (tst_worker_unit_file). Its other failures (1 an unexpected fault, 4 a missing SQL
-// driver: installing it cures that) are restarted.
-inline constexpr int kWorkerPermanentExitCodes[] = {ConfigError, SchemaNewer, LoginRefused};
+// What `oncepay work` and `oncepay gateway` end with when starting them again would not help
+// (a malformed setting, a newer schema, a refused login): their systemd units'
+// RestartPreventExitStatus list exactly these (tst_worker_unit_file). Their other failures (1 an
+// unexpected fault, 4 a missing SQL driver: installing it cures that) are restarted.
+inline constexpr int kPermanentExitCodes[] = {ConfigError, SchemaNewer, LoginRefused};
 
 struct Context {
     AppConfig config;

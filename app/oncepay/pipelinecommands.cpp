@@ -80,7 +80,7 @@ int ingest(Context &ctx, const QCommandLineParser &p)
 }
 
 // How `work` ends on `e`: what starting it again will not cure has a code of its own
-// (kWorkerPermanentExitCodes: the systemd unit does not restart on them) — an ops setting it
+// (kPermanentExitCodes: the systemd unit does not restart on them) — an ops setting it
 // refuses is how the system is configured (3, as reconcile), a refused login 6, a newer
 // schema 5 — the rest as any command.
 int workFailed(Context &ctx, const Error &e)

@@ -1,8 +1,9 @@
-// What ends a standing worker for good, and the systemd unit that runs it agreeing.
-// The unit (packaging/systemd/oncepay-worker.service) restarts `oncepay work` on failure
-// except on the exit codes that starting again will not cure: its RestartPreventExitStatus
-// must list exactly Cli::kWorkerPermanentExitCodes — a code added there and not in the unit
-// would have systemd restart a worker with a wrong password every 5 s for ever.
+// What ends a standing worker (or the gateway) for good, and the systemd units that run them
+// agreeing. The units (packaging/systemd/oncepay-worker.service, oncepay-gateway.service)
+// restart `oncepay work` and `oncepay gateway` on failure except on the exit codes that
+// starting again will not cure: their RestartPreventExitStatus must list exactly
+// Cli::kPermanentExitCodes — a code added there and not in a unit would have systemd restart
+// a worker with a wrong password every 5 s for ever.
 // Which connection failures are a refused login (the worker stops, exit 6) and which an
 // outage (it waits) is checked on the drivers' words recorded from PostgreSQL 15 and
 // MariaDB 10.11 (and libpq's documented messages): tst_workeroutage runs the real thing.
@@ -59,14 +60,25 @@ QSqlError openError(const char *native, const char *databaseText)
 class TstWorkerUnitFile : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    void unitRestartsOnlyWhatARestartCanCure_data()
+    {
+        QTest::addColumn<QString>("unitFile");
+        QTest::addColumn<QString>("command");
+        QTest::newRow("worker") << QStringLiteral("oncepay-worker.service")
+                                << QStringLiteral("work");
+        QTest::newRow("gateway") << QStringLiteral("oncepay-gateway.service")
+                                 << QStringLiteral("gateway");
+    }
     void unitRestartsOnlyWhatARestartCanCure()
     {
-        QFile unit(QStringLiteral(ONCEPAY_SOURCE_DIR "/packaging/systemd/oncepay-worker.service"));
+        QFETCH(QString, unitFile);
+        QFETCH(QString, command);
+        QFile unit(QStringLiteral(ONCEPAY_SOURCE_DIR "/packaging/systemd/") + unitFile);
         QVERIFY2(unit.open(QIODevice::ReadOnly), qPrintable(unit.fileName()));
         const QString text = QString::fromUtf8(unit.readAll());
-        // The unit that runs the standing worker (not --once) ...
+        // The unit that runs the standing command (the worker not --once) ...
         const QStringList exec = serviceValues(text, QStringLiteral("ExecStart"));
-        QVERIFY2(exec.size() >= 2 && exec[0].endsWith(u"/oncepay") && exec[1] == u"work" &&
+        QVERIFY2(exec.size() >= 2 && exec[0].endsWith(u"/oncepay") && exec[1] == command &&
                      !exec.contains(QStringLiteral("--once")),
                  qPrintable(exec.join(u' ')));
         // ... restarts it when it fails,
@@ -80,8 +92,8 @@ private Q_SLOTS:
             QVERIFY2(number, qPrintable(QStringLiteral("not an exit code: %1").arg(word)));
         }
         std::sort(prevented.begin(), prevented.end());
-        QList<int> permanent(std::begin(Cli::kWorkerPermanentExitCodes),
-                             std::end(Cli::kWorkerPermanentExitCodes));
+        QList<int> permanent(std::begin(Cli::kPermanentExitCodes),
+                             std::end(Cli::kPermanentExitCodes));
         std::sort(permanent.begin(), permanent.end());
         QCOMPARE(prevented, permanent);
         // A failure that may pass must stay restartable: never one of these.
