@@ -179,12 +179,15 @@ bool Connection::isRefusedLogin(Dialect dialect, const QSqlError &error)
     case Dialect::MySql: {
         // The server's own error numbers (QMYSQL passes mysql_errno on): 1044 access denied
         // to the database, 1045 access denied (wrong user or password, or no account for this
-        // host), 1049 unknown database, 1130 host not allowed to connect, 1698 access denied
-        // (an account that signs in through another plug-in, unix_socket), 4151 the account
-        // is locked (MariaDB). Not 1040/1203/1226 (too many connections: they free up).
+        // host), 1049 unknown database, 1698 access denied (an account that signs in through
+        // another plug-in, unix_socket), 4151 the account is locked (MariaDB). Not 1040/1203/
+        // 1226 (too many connections: they free up), nor 1130 (host not allowed: also what a
+        // failing reverse DNS lookup gives a host-named account, which passes). 1045 is also
+        // what an account signing in through PAM or LDAP gets while that service is down: the
+        // README asks for accounts that sign in with a password of their own.
         static const QStringList refused = {QStringLiteral("1044"), QStringLiteral("1045"),
-                                            QStringLiteral("1049"), QStringLiteral("1130"),
-                                            QStringLiteral("1698"), QStringLiteral("4151")};
+                                            QStringLiteral("1049"), QStringLiteral("1698"),
+                                            QStringLiteral("4151")};
         return refused.contains(error.nativeErrorCode());
     }
     case Dialect::Postgres: {
@@ -194,9 +197,13 @@ bool Connection::isRefusedLogin(Dialect dialect, const QSqlError &error)
         // included — stays an outage and keeps being retried. "the database system is starting up",
         // "is shutting down", "is in recovery mode", "sorry, too many clients already", "remaining
         // connection slots are reserved", "too many connections for role" are not refusals.
-        // "\\w+ authentication failed": password (also md5, scram), ident, peer, ldap, ...
+        // Authentication that failed on what the profile says (a password — md5 and scram
+        // too —, the OS user for peer, a certificate); not where the server asks another service
+        // (LDAP, RADIUS, PAM, ident, GSSAPI, SSPI, BSD): the server says the same when that
+        // service is down, which passes.
         static const QRegularExpression refused(
-            QStringLiteral("FATAL:\\s+(?:\\w+ authentication failed for user \""
+            QStringLiteral("FATAL:\\s+(?:(?:password|Peer|certificate) authentication failed for"
+                           " user \""
                            "|no pg_hba\\.conf entry for "
                            "|pg_hba\\.conf rejects connection for "
                            "|role \"[^\"]*\" does not exist"

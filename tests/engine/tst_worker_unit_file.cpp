@@ -132,9 +132,11 @@ private Q_SLOTS:
         // ... and as libpq and the server word them elsewhere (trust, ident, pg_hba.conf).
         QTest::newRow("pg unknown role")
             << pg << pgError("FATAL:  role \"nobody\" does not exist") << true;
-        QTest::newRow("pg ident") << pg
-                                  << pgError("FATAL:  Ident authentication failed for user \"x\"")
-                                  << true;
+        QTest::newRow("pg peer") << pg
+                                 << pgError("FATAL:  Peer authentication failed for user \"x\"")
+                                 << true;
+        QTest::newRow("pg certificate")
+            << pg << pgError("FATAL:  certificate authentication failed for user \"x\"") << true;
         QTest::newRow("pg no hba entry")
             << pg
             << pgError("FATAL:  no pg_hba.conf entry for host \"10.0.0.5\", user \"oncepay\", "
@@ -179,6 +181,15 @@ private Q_SLOTS:
             << pgError("server closed the connection unexpectedly\n\tThis probably means the "
                        "server terminated abnormally")
             << false;
+        // Authentication through another service: the same words whether the password was
+        // wrong or that service is down — waited for, not refused.
+        for (const char *method : {"Ident", "LDAP", "RADIUS", "PAM", "GSSAPI", "SSPI", "BSD"})
+            QTest::newRow(qPrintable(QStringLiteral("pg %1").arg(QLatin1String(method))))
+                << pg
+                << pgError(qPrintable(QStringLiteral("FATAL:  %1 authentication failed for user "
+                                                     "\"x\"")
+                                          .arg(QLatin1String(method))))
+                << false;
         // A server answering in another language is not recognised: waited for, not refused.
         QTest::newRow("pg german password")
             << pg
@@ -197,14 +208,15 @@ private Q_SLOTS:
             << true;
         QTest::newRow("my locked account")
             << my << openError("4151", "Access denied, this account is locked") << true;
+
+        QTest::newRow("my unix_socket")
+            << my << openError("1698", "Access denied for user 'root'@'localhost'") << true;
+        // MariaDB, waited for (1130 is also a reverse DNS lookup that failed).
         QTest::newRow("my host not allowed")
             << my
             << openError("1130", "Host '10.0.0.5' is not allowed to connect to this MariaDB "
                                  "server")
-            << true;
-        QTest::newRow("my unix_socket")
-            << my << openError("1698", "Access denied for user 'root'@'localhost'") << true;
-        // MariaDB, waited for.
+            << false;
         QTest::newRow("my too many connections")
             << my << openError("1040", "Too many connections") << false;
         QTest::newRow("my user connection limit") // recorded
