@@ -103,7 +103,10 @@ QString orderReason(const QString &stateReason, const QList<OrderTransition> &tr
     for (auto t = transitions.crbegin(); t != transitions.crend(); ++t)
         if (t->reason == stateReason)
             return givenReason(stateReason, transitionAuthor(t->causeKind));
-    return givenReason(stateReason, ReasonAuthor::Unknown);
+    // Set by the engine beside a transition worded otherwise (a failed payment's reason is the
+    // channel's event type, e.g. payment_intent.payment_failed): a sentence in words, anything
+    // else quoted as stored.
+    return isEngineText(stateReason) ? engineText(stateReason) : quoted(stateReason);
 }
 
 QString givenReason(const QString &raw, ReasonAuthor author)

@@ -31,8 +31,9 @@ ReasonAuthor reasonAuthorOf(const QString &actorRole);
 ReasonAuthor transitionAuthor(const QString &causeKind);
 
 // An order's present reason (its state_reason) as shown: whose words it is follows the transition
-// that set it, the latest with that reason (givenReason). A shop's reason for cancelling an order
-// that reads word for word like an engine sentence is still the shop's words.
+// that set it, the latest with that reason (givenReason) — a shop's rollback reason that reads
+// word for word like an engine sentence is still the shop's words. A reason no transition gives
+// is the engine's (a failed payment's channel event type): a sentence in words, else quoted.
 QString orderReason(const QString &stateReason, const QList<OrderTransition> &transitions);
 
 // `raw` as shown: an engine sentence translated, else the author's own words after a lead-in.

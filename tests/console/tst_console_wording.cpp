@@ -221,6 +221,16 @@ private Q_SLOTS:
         const QString given = Labels::givenReason(kRejectComment, Labels::ReasonAuthor::Shop);
         QCOMPARE(p->order.stateReason, kRejectComment);
         QCOMPARE(Labels::orderReason(p->order.stateReason, p->transitions), given);
+        // A reason that no transition gives is the engine's: a failed payment's channel event
+        // type quoted as stored, a sentence in words — no one's "reason given".
+        const QList<OrderTransition> failed{{0, "o", "paying", "payment_failed", 3, "callback",
+                                             "cb", "worker",
+                                             "stripe reports"
+                                             " failure",
+                                             0}};
+        QCOMPARE(Labels::orderReason("payment_intent.payment_failed", failed),
+                 Labels::quoted("payment_intent.payment_failed"));
+        QCOMPARE(Labels::orderReason(kRejectComment, failed), Labels::engineText(kRejectComment));
         OrderPage page(f.config.orders, account("finance", StaffRole::Finance).actor());
         page.show();
         QSignalSpy loaded(&page, &OrderPage::orderLoaded);
