@@ -48,12 +48,13 @@ QString operatorId()
 
 QString readStdinSecret(const char *prompt)
 {
-    const bool terminal = isatty(STDIN_FILENO);
+    // Echo goes off only on a terminal whose settings were read: restoring settings that were
+    // never read would leave the terminal without echo, line editing or speed.
     termios old{};
+    const bool terminal = isatty(STDIN_FILENO) && tcgetattr(STDIN_FILENO, &old) == 0;
     if (terminal) {
         std::fputs(prompt, stderr);
         std::fflush(stderr);
-        tcgetattr(STDIN_FILENO, &old);
         termios quiet = old;
         quiet.c_lflag &= ~tcflag_t(ECHO);
         tcsetattr(STDIN_FILENO, TCSANOW, &quiet);
@@ -124,7 +125,7 @@ const QList<ExitCodeMeaning> &exitCodeMeanings()
         {SchemaNewer, "schema newer: a database was migrated by a newer OncePay; upgrade first"},
         {LoginRefused, "login refused: a database server refused the configured login (wrong user"
                        " or password, no such database); work and gateway end with it, and"
-                       " systemd does not restart the worker on it"},
+                       " their systemd units do not restart them on it"},
     };
     return meanings;
 }

@@ -48,8 +48,8 @@ int check(Context &ctx, const QCommandLineParser &)
             continue;
         }
         if (!s.reachable) {
-            ctx.out << "UNREACHABLE  " << s.driver << "  " << s.target << "\n          " << s.error
-                    << '\n';
+            ctx.out << (s.loginRefused ? "REFUSED      " : "UNREACHABLE  ") << s.driver << "  "
+                    << s.target << "\n          " << s.error << '\n';
             rc = Unavailable;
             continue;
         }

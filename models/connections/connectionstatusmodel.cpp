@@ -34,7 +34,10 @@ QString ConnectionStatusModel::healthText(const RoleStatus &s)
     case Health::Ok: return tr("OK");
     case Health::Warning:
         return s.schemaNewer() ? tr("Newer than this console") : tr("Migration pending");
-    case Health::Down: return s.fileMissing ? tr("File not found") : tr("Unreachable");
+    case Health::Down:
+        return s.fileMissing    ? tr("File not found")
+               : s.loginRefused ? tr("Login refused")
+                                : tr("Unreachable");
     }
     return {};
 }
@@ -60,6 +63,10 @@ QString ConnectionStatusModel::reasonText(const RoleStatus &s)
     case Health::Down:
         if (s.fileMissing)
             return tr("database file not found: %1").arg(s.path);
+        if (s.loginRefused)
+            return tr("The server refused the login; check the user, its password and the"
+                      " database name in the connection profile: %1")
+                .arg(s.error);
         return tr("Cannot reach the database: %1").arg(s.error);
     }
     return {};

@@ -1472,22 +1472,22 @@ hash      %2</translation>
 <context>
     <name>OncePay::ConnectionStatusModel</name>
     <message>
-        <location filename="../../models/connections/connectionstatusmodel.cpp" line="96"/>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="103"/>
         <source>Orders</source>
         <translation>订单库</translation>
     </message>
     <message>
-        <location filename="../../models/connections/connectionstatusmodel.cpp" line="97"/>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="104"/>
         <source>Messages</source>
         <translation>消息库</translation>
     </message>
     <message>
-        <location filename="../../models/connections/connectionstatusmodel.cpp" line="98"/>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="105"/>
         <source>Audit</source>
         <translation>审计库</translation>
     </message>
     <message>
-        <location filename="../../models/connections/connectionstatusmodel.cpp" line="37"/>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="40"/>
         <source>Unreachable</source>
         <translation>无法连接</translation>
     </message>
@@ -1507,72 +1507,82 @@ hash      %2</translation>
         <translation>待迁移</translation>
     </message>
     <message>
-        <location filename="../../models/connections/connectionstatusmodel.cpp" line="37"/>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="38"/>
         <source>File not found</source>
         <translation>文件不存在</translation>
     </message>
     <message>
-        <location filename="../../models/connections/connectionstatusmodel.cpp" line="46"/>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="39"/>
+        <source>Login refused</source>
+        <translation>登录被拒绝</translation>
+    </message>
+    <message>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="49"/>
         <source>Reachable; schema version %1, the one this console expects.</source>
         <translation>可连接；数据库结构版本 %1，正是本控制台所需的版本。</translation>
     </message>
     <message>
-        <location filename="../../models/connections/connectionstatusmodel.cpp" line="50"/>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="53"/>
         <source>The database has schema version %1, newer than this console knows (%2): this console is older than the database. Upgrade the console to the engine&apos;s version; until then it shows no data from this database and writes nothing to it.</source>
         <translation>数据库结构版本为 %1，比本控制台所知的版本（%2）新：本控制台比数据库旧。请将控制台升级到与引擎相同的版本；在此之前，它不显示此数据库的数据，也不向其写入任何内容。</translation>
     </message>
     <message>
-        <location filename="../../models/connections/connectionstatusmodel.cpp" line="56"/>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="59"/>
         <source>The database has schema version %1; this console expects %2. A migration is pending: run “oncepay db migrate”.</source>
         <translation>数据库结构版本为 %1，本控制台需要 %2。有待执行的迁移：请运行“oncepay db migrate”。</translation>
     </message>
     <message>
-        <location filename="../../models/connections/connectionstatusmodel.cpp" line="62"/>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="65"/>
         <source>database file not found: %1</source>
         <translation>找不到数据库文件：%1</translation>
     </message>
     <message>
-        <location filename="../../models/connections/connectionstatusmodel.cpp" line="63"/>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="67"/>
+        <source>The server refused the login; check the user, its password and the database name in the connection profile: %1</source>
+        <translation>服务器拒绝了登录；请检查连接配置中的用户名、密码和数据库名：%1</translation>
+    </message>
+    <message>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="70"/>
         <source>Cannot reach the database: %1</source>
         <translation>无法连接数据库：%1</translation>
     </message>
     <message>
-        <location filename="../../models/connections/connectionstatusmodel.cpp" line="102"/>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="109"/>
         <source>%1 (same database as orders)</source>
         <translation>%1（与订单库相同）</translation>
     </message>
     <message>
-        <location filename="../../models/connections/connectionstatusmodel.cpp" line="105"/>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="112"/>
         <source>%1 of %2</source>
         <translation>%1 / %2</translation>
     </message>
     <message>
-        <location filename="../../models/connections/connectionstatusmodel.cpp" line="121"/>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="128"/>
         <source>Database</source>
         <translation>数据库</translation>
     </message>
     <message>
-        <location filename="../../models/connections/connectionstatusmodel.cpp" line="122"/>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="129"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../models/connections/connectionstatusmodel.cpp" line="123"/>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="130"/>
         <source>Driver</source>
         <translation>驱动</translation>
     </message>
     <message>
-        <location filename="../../models/connections/connectionstatusmodel.cpp" line="124"/>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="131"/>
         <source>Location</source>
         <translation>位置</translation>
     </message>
     <message>
-        <location filename="../../models/connections/connectionstatusmodel.cpp" line="125"/>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="132"/>
         <source>Server version</source>
         <translation>服务器版本</translation>
     </message>
     <message>
-        <location filename="../../models/connections/connectionstatusmodel.cpp" line="126"/>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="133"/>
         <source>Schema</source>
         <translation>结构版本</translation>
     </message>
@@ -3734,7 +3744,7 @@ hash      %2</translation>
         <translation>登录失败次数过多</translation>
     </message>
     <message>
-        <location filename="../../models/common/reasontext.cpp" line="123"/>
+        <location filename="../../models/common/reasontext.cpp" line="126"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
@@ -3937,6 +3947,11 @@ hash      %2</translation>
     </message>
     <message>
         <location filename="../../views/shell/mainwindow.cpp" line="367"/>
+        <source>%1: ✕ login refused</source>
+        <translation>%1：✕ 登录被拒绝</translation>
+    </message>
+    <message>
+        <location filename="../../views/shell/mainwindow.cpp" line="368"/>
         <source>%1: ✕ unreachable</source>
         <translation>%1：✕ 无法连接</translation>
     </message>

@@ -50,6 +50,30 @@ private Q_SLOTS:
             QVERIFY(!check.out.contains(dbs->orders().password));
     }
 
+    // `db check` with a password the server refuses: each role says REFUSED (not unreachable),
+    // with what to check, exit 4, and the password nowhere in what it prints.
+    void checkSaysARefusedLogin_data()
+    {
+        QTest::addColumn<int>("dialect");
+        QTest::newRow("postgresql") << int(Dialect::Postgres);
+        QTest::newRow("mariadb") << int(Dialect::MySql);
+    }
+    void checkSaysARefusedLogin()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        QProcessEnvironment env;
+        const QString config = dbs->writeConfigFile(&env);
+        const QString wrong = QStringLiteral("not-the-password-5e1c");
+        env.insert(QStringLiteral("ONCEPAY_TEST_DB_PASSWORD"), wrong);
+        CliRun check = runOncepay({"--config", config, "db", "check"}, env);
+        QCOMPARE(check.exitCode, 4);
+        QVERIFY2(check.out.count(QStringLiteral("REFUSED")) == 3 &&
+                     !check.out.contains(QStringLiteral("UNREACHABLE")) &&
+                     check.out.contains(QStringLiteral("refused the login")),
+                 qPrintable(check.out));
+        QVERIFY(!check.out.contains(wrong) && !check.err.contains(wrong));
+    }
+
     // `db check` on SQLite profiles whose files do not exist: each missing database named with
     // its path and how to create it, exit code 4 (unavailable), and nothing created — no
     // file, no folder, no -wal/-shm. One present and one missing: only that one reported.

@@ -8,6 +8,7 @@
 #include "config/profilestore.h"
 #include "config/secretstore.h"
 #include "connections/connectionprofilesdialog.h"
+#include "connections/connectionstatusmodel.h"
 #include "connections/profileform.h"
 #include "dashboard/dashboardpage.h"
 #include "db/connection.h"
@@ -551,6 +552,12 @@ private Q_SLOTS:
         QVERIFY2(orders->testResult().startsWith("Login refused: "),
                  qPrintable(orders->testResult()));
         QVERIFY(!orders->testResult().contains(p.password));
+        // The Databases page's row and the status bar's tooltip say so too.
+        QCOMPARE(ConnectionStatusModel::healthText(status), QStringLiteral("Login refused"));
+        QVERIFY2(ConnectionStatusModel::reasonText(status).startsWith(
+                     "The server refused the login; check the user, its password and the"
+                     " database name in the connection profile: "),
+                 qPrintable(ConnectionStatusModel::reasonText(status)));
 
         DashboardPage page(p, Actor{QStringLiteral("amy"), QStringLiteral("agent")});
         QSignalSpy failed(&page, &DashboardPage::failed);

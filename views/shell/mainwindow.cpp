@@ -363,8 +363,9 @@ void MainWindow::showStatuses(const QList<RoleStatus> &statuses)
             state = QStringLiteral("warning");
             break;
         case Health::Down:
-            text = s.fileMissing ? tr("%1: ✕ file not found").arg(names[i])
-                                 : tr("%1: ✕ unreachable").arg(names[i]);
+            text = s.fileMissing    ? tr("%1: ✕ file not found").arg(names[i])
+                   : s.loginRefused ? tr("%1: ✕ login refused").arg(names[i])
+                                    : tr("%1: ✕ unreachable").arg(names[i]);
             state = QStringLiteral("down");
             break;
         }
