@@ -4,6 +4,7 @@
 // (driver, server and schema versions), refuse bad input with nothing written, save and
 // switch with the password in the keychain only. On PostgreSQL and MariaDB when configured.
 
+#include "auth/staffaccount.h"
 #include "config/appconfig.h"
 #include "config/profilestore.h"
 #include "config/secretstore.h"
@@ -14,6 +15,7 @@
 #include "db/connection.h"
 #include "db/migrator.h"
 #include "logcapture.h"
+#include "shell/mainwindow.h"
 #include "testdatabases.h"
 
 #include <QComboBox>
@@ -558,6 +560,23 @@ private Q_SLOTS:
                      "The server refused the login; check the user, its password and the"
                      " database name in the connection profile: "),
                  qPrintable(ConnectionStatusModel::reasonText(status)));
+
+        // The main window's status bar.
+        {
+            AppConfig config = dbs->config();
+            config.orders.password = p.password;
+            StaffAccount amy;
+            amy.username = QStringLiteral("amy");
+            amy.role = StaffRole::Agent;
+            MainWindow window(config, amy);
+            window.show();
+            auto *health = window.findChild<QLabel *>(QStringLiteral("ordersHealth"));
+            QVERIFY(health);
+            QTRY_COMPARE_WITH_TIMEOUT(health->property("health").toString(), QStringLiteral("down"),
+                                      30000);
+            QCOMPARE(health->text(), QStringLiteral("Orders: ✕ login refused"));
+            QVERIFY(!health->toolTip().contains(p.password));
+        }
 
         DashboardPage page(p, Actor{QStringLiteral("amy"), QStringLiteral("agent")});
         QSignalSpy failed(&page, &DashboardPage::failed);
