@@ -5,6 +5,7 @@
 
 #include <QSysInfo>
 
+#include <csignal>
 #include <cstdio>
 #include <iostream>
 #include <string>
@@ -22,6 +23,19 @@ QList<Command> &registry()
 {
     static QList<Command> commands;
     return commands;
+}
+
+// The terminal's settings while a password is read without echo, put back if the reader is
+// interrupted (Ctrl-C, a kill) before it is done: the shell it returns to keeps its echo.
+termios g_terminalBeforePrompt{};
+volatile sig_atomic_t g_promptQuiet = 0;
+
+extern "C" void restoreTerminalAndDie(int signal)
+{
+    if (g_promptQuiet)
+        tcsetattr(STDIN_FILENO, TCSANOW, &g_terminalBeforePrompt); // async-signal-safe
+    std::signal(signal, SIG_DFL);
+    std::raise(signal);
 }
 } // namespace
 
@@ -52,17 +66,28 @@ QString readStdinSecret(const char *prompt)
     // never read would leave the terminal without echo, line editing or speed.
     termios old{};
     const bool terminal = isatty(STDIN_FILENO) && tcgetattr(STDIN_FILENO, &old) == 0;
-    if (terminal) {
-        std::fputs(prompt, stderr);
-        std::fflush(stderr);
+    using Handler = void (*)(int);
+    Handler previousInt = SIG_DFL, previousTerm = SIG_DFL, previousHup = SIG_DFL;
+    if (terminal) { // echo off before the prompt shows: nothing typed after it is echoed
+        g_terminalBeforePrompt = old;
+        g_promptQuiet = 1;
+        previousInt = std::signal(SIGINT, restoreTerminalAndDie);
+        previousTerm = std::signal(SIGTERM, restoreTerminalAndDie);
+        previousHup = std::signal(SIGHUP, restoreTerminalAndDie);
         termios quiet = old;
         quiet.c_lflag &= ~tcflag_t(ECHO);
         tcsetattr(STDIN_FILENO, TCSANOW, &quiet);
+        std::fputs(prompt, stderr);
+        std::fflush(stderr);
     }
     std::string line;
     const bool got = bool(std::getline(std::cin, line));
     if (terminal) {
         tcsetattr(STDIN_FILENO, TCSANOW, &old);
+        g_promptQuiet = 0;
+        std::signal(SIGINT, previousInt);
+        std::signal(SIGTERM, previousTerm);
+        std::signal(SIGHUP, previousHup);
         std::fputs("\n", stderr);
     }
     QString s = got ? QString::fromStdString(line) : QString();
