@@ -52,12 +52,7 @@ private Q_SLOTS:
 
     // `db check` with a password the server refuses: each role says REFUSED (not unreachable),
     // with what to check, exit 4, and the password nowhere in what it prints.
-    void checkSaysARefusedLogin_data()
-    {
-        QTest::addColumn<int>("dialect");
-        QTest::newRow("postgresql") << int(Dialect::Postgres);
-        QTest::newRow("mariadb") << int(Dialect::MySql);
-    }
+    void checkSaysARefusedLogin_data() { addServerEngineRows(); }
     void checkSaysARefusedLogin()
     {
         ONCEPAY_SCRATCH(dbs);

@@ -529,12 +529,7 @@ private Q_SLOTS:
     // A server that answers and refuses the login (a wrong password in the profile) is not
     // "unreachable": the profile's test and a page on it say the login was refused, which
     // waiting will not cure — the password never shown.
-    void refusedLoginSaysSo_data()
-    {
-        QTest::addColumn<int>("dialect");
-        QTest::newRow("postgresql") << int(Dialect::Postgres);
-        QTest::newRow("mariadb") << int(Dialect::MySql);
-    }
+    void refusedLoginSaysSo_data() { addServerEngineRows(); }
     void refusedLoginSaysSo()
     {
         ONCEPAY_SCRATCH(dbs);

@@ -200,7 +200,7 @@ private Q_SLOTS:
         QCOMPARE(s[1], QStringLiteral("GRANT x\n  ON y"));
     }
 
-    void scriptsNameEveryTable_data() { addServerRows(); }
+    void scriptsNameEveryTable_data() { addServerEngineRows(); }
     void scriptsNameEveryTable()
     {
         ONCEPAY_SCRATCH(dbs);
@@ -236,7 +236,7 @@ private Q_SLOTS:
         }
     }
 
-    void rolesGrantWhatEachJobNeedsAndNothingMore_data() { addServerRows(); }
+    void rolesGrantWhatEachJobNeedsAndNothingMore_data() { addServerEngineRows(); }
     void rolesGrantWhatEachJobNeedsAndNothingMore()
     {
         ONCEPAY_SCRATCH(dbs);
@@ -278,7 +278,7 @@ private Q_SLOTS:
 
     // The real program, configured with the engine role as the README says, processes the
     // message table and ships audit events.
-    void engineRoleRunsTheWorker_data() { addServerRows(); }
+    void engineRoleRunsTheWorker_data() { addServerEngineRows(); }
     void engineRoleRunsTheWorker()
     {
         ONCEPAY_SCRATCH(dbs);
@@ -389,13 +389,6 @@ private:
                 QVERIFY2(problem.isEmpty(), qPrintable(problem));
             }
         }
-    }
-
-    static void addServerRows()
-    {
-        QTest::addColumn<int>("dialect");
-        QTest::newRow("postgresql") << int(Dialect::Postgres);
-        QTest::newRow("mariadb") << int(Dialect::MySql);
     }
 };
 

@@ -369,12 +369,7 @@ private Q_SLOTS:
             1);
     }
 
-    void unreachableServerNamesRole_data()
-    {
-        QTest::addColumn<int>("dialect");
-        QTest::newRow("postgresql") << int(Dialect::Postgres);
-        QTest::newRow("mariadb") << int(Dialect::MySql);
-    }
+    void unreachableServerNamesRole_data() { Test::addServerEngineRows(); }
     void unreachableServerNamesRole()
     {
         QFETCH(int, dialect);
@@ -393,12 +388,7 @@ private Q_SLOTS:
         QVERIFY(!c.error().message.contains(QStringLiteral("pw-must-not-leak")));
     }
 
-    void wrongPasswordNamesRole_data()
-    {
-        QTest::addColumn<int>("dialect");
-        QTest::newRow("postgresql") << int(Dialect::Postgres);
-        QTest::newRow("mariadb") << int(Dialect::MySql);
-    }
+    void wrongPasswordNamesRole_data() { Test::addServerEngineRows(); }
     void wrongPasswordNamesRole()
     {
         ONCEPAY_SCRATCH(dbs);

@@ -62,6 +62,13 @@ void addEngineRows()
     QTest::newRow("mariadb") << int(Dialect::MySql);
 }
 
+void addServerEngineRows()
+{
+    QTest::addColumn<int>("dialect");
+    QTest::newRow("postgresql") << int(Dialect::Postgres);
+    QTest::newRow("mariadb") << int(Dialect::MySql);
+}
+
 bool engineConfigured(Dialect dialect, QString *why)
 {
     if (dialect == Dialect::Sqlite)

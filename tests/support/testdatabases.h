@@ -18,6 +18,9 @@ namespace OncePay::Test {
 
 // Adds the column "dialect" (int) and one row per engine: sqlite, postgresql, mariadb.
 void addEngineRows();
+// The same "dialect" column with the two server engines only (what SQLite has no part in:
+// logins, server roles).
+void addServerEngineRows();
 
 // Whether the engine's server is configured; `why` says what is missing.
 bool engineConfigured(Dialect dialect, QString *why);
