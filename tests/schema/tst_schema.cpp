@@ -5,6 +5,7 @@
 #include "db/migrator.h"
 #include "db/sql.h"
 #include "testdatabases.h"
+#include "worker/worker.h"
 
 #include <QFile>
 #include <QTest>
@@ -399,6 +400,24 @@ private Q_SLOTS:
         QCOMPARE(c.error().code, ErrorCode::Unavailable);
         QVERIFY(c.error().message.startsWith(QStringLiteral("orders:")));
         QVERIFY(!c.error().message.contains(QStringLiteral("definitely-wrong")));
+        // Told from an outage: what the worker and the gateway stop on (exit 6), what the
+        // console says as a refused login.
+        QCOMPARE(c.error().reason, QStringLiteral("login_refused"));
+        QVERIFY(!WorkerPool::waitingCures(c.error()));
+    }
+
+    // An outage is not a refused login: it is waited for.
+    void unreachableServerIsNoRefusedLogin_data() { Test::addServerEngineRows(); }
+    void unreachableServerIsNoRefusedLogin()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        ConnectionProfile p = dbs->orders();
+        p.host = QStringLiteral("127.0.0.1");
+        p.port = 1; // nothing listens there
+        auto c = Connection::open(p, QStringLiteral("test"));
+        QVERIFY(!c.ok());
+        QVERIFY(c.error().reason != u"login_refused");
+        QVERIFY(WorkerPool::waitingCures(c.error()));
     }
 };
 
