@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <optional>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include <spdlog/spdlog.h>
@@ -267,6 +268,9 @@ Result<WorkerStats> WorkerPool::run(const ConnectionProfile &profile, const Cloc
     // short enough that a worker is back within seconds of the database.
     const qint64 firstRetryMs = std::clamp<qint64>(options.idleSleepMs, 100, 1000);
     const qint64 maxRetryMs = std::max<qint64>(firstRetryMs, options.maxReconnectDelayMs);
+    // Threads whose reconnects the server refuses the login to, in their current outage: the
+    // first of them says so at error level, once for the pool, until they are all back.
+    std::atomic<int> refusedThreads{0};
     for (int i = 0; i < std::max(1, options.threads); ++i) {
         threads.emplace_back([&, i] {
             const QString owner = Worker::makeOwnerId(i);
@@ -315,6 +319,7 @@ Result<WorkerStats> WorkerPool::run(const ConnectionProfile &profile, const Cloc
             WorkerStats mine;
             delay = firstRetryMs;
             bool down = false;
+            bool refused = false; // counted in refusedThreads until this thread reconnects
             while (!stopping()) {
                 auto round = worker.runOnce(options.batch);
                 if (!round) {
@@ -340,9 +345,24 @@ Result<WorkerStats> WorkerPool::run(const ConnectionProfile &profile, const Cloc
                     if (stopping())
                         break;
                     if (auto r = c->reconnect(); !r) {
-                        spdlog::info("{}: still no database ({}); next try in {} ms",
-                                     owner.toStdString(), r.error().message.toStdString(),
-                                     std::min(maxRetryMs, delay * 2));
+                        // A refused login mid-run (credentials rotated on the server, the
+                        // worker's not yet) is not waited out by itself, but stopping would
+                        // need a restart once it is fixed: keep trying, and say it loudly,
+                        // once per outage. The message names the user, never the password.
+                        bool sayRefused = false;
+                        if (r.error().reason == u"login_refused" && !refused) {
+                            refused = true;
+                            sayRefused = refusedThreads.fetch_add(1) == 0;
+                        }
+                        if (sayRefused)
+                            spdlog::error("{}: the database server refused the login ({}); check "
+                                          "the credentials — still retrying every {} ms at most",
+                                          owner.toStdString(), r.error().message.toStdString(),
+                                          maxRetryMs);
+                        else
+                            spdlog::info("{}: still no database ({}); next try in {} ms",
+                                         owner.toStdString(), r.error().message.toStdString(),
+                                         std::min(maxRetryMs, delay * 2));
                         delay = std::min(maxRetryMs, delay * 2);
                         continue;
                     }
@@ -350,6 +370,8 @@ Result<WorkerStats> WorkerPool::run(const ConnectionProfile &profile, const Cloc
                                  owner.toStdString());
                     ++mine.reconnects;
                     down = false;
+                    if (std::exchange(refused, false))
+                        refusedThreads.fetch_sub(1);
                     delay = firstRetryMs;
                     continue;
                 }
@@ -362,6 +384,8 @@ Result<WorkerStats> WorkerPool::run(const ConnectionProfile &profile, const Cloc
                     sleepUnlessStopped(options.idleSleepMs, stop, ended);
                 }
             }
+            if (refused)
+                refusedThreads.fetch_sub(1);
             QMutexLocker lock(&mutex);
             total += mine;
         });

@@ -80,12 +80,14 @@ public:
     // openMigrated) and reads its policy (Worker::policyFrom). Without `once`, a thread whose
     // database is unreachable or busy (Unavailable: at start or later, a restart, a broken
     // link) logs it, backs off and reconnects, then carries on; the messages it held are
-    // claimed again when their leases expire. A failure at start that waiting will not cure —
-    // a newer schema (Newer), refused ops settings (Invalid), a file that is no database or a
-    // failed migration (Internal), a missing SQL driver, a login the server refuses (wrong
-    // user or password, no such database: "login_refused") — is logged as an error once, ends
-    // every thread and is returned with its code and reason, the message starting "the worker
-    // cannot start: ". With `once`, any failure at start ends the run with its error.
+    // claimed again when their leases expire. A login the server refuses on reconnecting
+    // (credentials rotated under a running worker) is retried the same way, and logged as an
+    // error once per outage for the whole pool (other failed tries: info). A failure at start that
+    // waiting will not cure — a newer schema (Newer), refused ops settings (Invalid), a file that
+    // is no database or a failed migration (Internal), a missing SQL driver, a login the server
+    // refuses (wrong user or password, no such database: "login_refused") — is logged as an error
+    // once, ends every thread and is returned with its code and reason, the message starting "the
+    // worker cannot start: ". With `once`, any failure at start ends the run with its error.
     static Result<WorkerStats> run(const ConnectionProfile &profile, const Clock &clock,
                                    const WorkerPoolOptions &options, const std::atomic<bool> &stop);
 
