@@ -8,6 +8,7 @@
 #include <csignal>
 #include <cstdio>
 #include <iostream>
+#include <iterator>
 #include <string>
 
 #include <pwd.h>
@@ -37,6 +38,35 @@ extern "C" void restoreTerminalAndDie(int signal)
     std::signal(signal, SIG_DFL);
     std::raise(signal);
 }
+
+// The signals that end a program at a prompt (Ctrl-C, Ctrl-\, a kill, a hang-up), each with
+// what it did before the prompt took it over.
+struct PromptSignals {
+    static constexpr int kSignals[] = {SIGINT, SIGQUIT, SIGTERM, SIGHUP};
+    struct sigaction before[std::size(kSignals)]{};
+    bool taken[std::size(kSignals)]{};
+
+    // Takes over each signal that is not ignored (one ignored — `trap ''`, a background job —
+    // stays ignored: the prompt must not make it deadly).
+    void take()
+    {
+        struct sigaction restoring {};
+        restoring.sa_handler = restoreTerminalAndDie;
+        sigemptyset(&restoring.sa_mask);
+        for (std::size_t i = 0; i < std::size(kSignals); ++i) {
+            taken[i] = sigaction(kSignals[i], nullptr, &before[i]) == 0 &&
+                       before[i].sa_handler != SIG_IGN &&
+                       sigaction(kSignals[i], &restoring, nullptr) == 0;
+        }
+    }
+    // Puts back what each signal did before, flags and mask included.
+    void giveBack()
+    {
+        for (std::size_t i = 0; i < std::size(kSignals); ++i)
+            if (taken[i])
+                sigaction(kSignals[i], &before[i], nullptr);
+    }
+};
 } // namespace
 
 bool registerCommands(const QList<Command> &commands)
@@ -66,14 +96,11 @@ QString readStdinSecret(const char *prompt)
     // never read would leave the terminal without echo, line editing or speed.
     termios old{};
     const bool terminal = isatty(STDIN_FILENO) && tcgetattr(STDIN_FILENO, &old) == 0;
-    using Handler = void (*)(int);
-    Handler previousInt = SIG_DFL, previousTerm = SIG_DFL, previousHup = SIG_DFL;
+    PromptSignals signals;
     if (terminal) { // echo off before the prompt shows: nothing typed after it is echoed
         g_terminalBeforePrompt = old;
         g_promptQuiet = 1;
-        previousInt = std::signal(SIGINT, restoreTerminalAndDie);
-        previousTerm = std::signal(SIGTERM, restoreTerminalAndDie);
-        previousHup = std::signal(SIGHUP, restoreTerminalAndDie);
+        signals.take();
         termios quiet = old;
         quiet.c_lflag &= ~tcflag_t(ECHO);
         tcsetattr(STDIN_FILENO, TCSANOW, &quiet);
@@ -84,10 +111,8 @@ QString readStdinSecret(const char *prompt)
     const bool got = bool(std::getline(std::cin, line));
     if (terminal) {
         tcsetattr(STDIN_FILENO, TCSANOW, &old);
+        signals.giveBack(); // before the flag: a signal now is the caller's to handle
         g_promptQuiet = 0;
-        std::signal(SIGINT, previousInt);
-        std::signal(SIGTERM, previousTerm);
-        std::signal(SIGHUP, previousHup);
         std::fputs("\n", stderr);
     }
     QString s = got ? QString::fromStdString(line) : QString();
