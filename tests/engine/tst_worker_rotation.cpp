@@ -181,7 +181,7 @@ private Q_SLOTS:
                      [&] {
                          return log.lines(QStringLiteral("warning"))
                                     .filter(QStringLiteral("reconnected to the database"))
-                                    .size() == options.threads;
+                                    .size() >= options.threads;
                      },
                      20000),
                  qPrintable(log.text()));
