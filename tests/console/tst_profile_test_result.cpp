@@ -4,10 +4,14 @@
 // engine (a fresh database, the same migrated, a server or file that is not there), and the
 // sentence for a status as the QA saw it (PostgreSQL, schema 0 of 1), in English and 简体中文.
 
+#include "auth/staffaccount.h"
 #include "common/language.h"
+#include "connections/connectionstatusmodel.h"
 #include "connections/profileform.h"
+#include "dashboard/dashboardpage.h"
 #include "db/connection.h"
 #include "db/migrator.h"
+#include "shell/mainwindow.h"
 #include "testdatabases.h"
 
 #include <QDir>
@@ -135,6 +139,78 @@ private Q_SLOTS:
         QCOMPARE(colour(form), kRed);
         QVERIFY2(form.testResult().startsWith(u"Not reachable: "), qPrintable(form.testResult()));
         shoot(&form, QStringLiteral("profile-test-failed-") + dialectName(profile.dialect));
+    }
+
+    // A server that answers and refuses the login (a wrong password in the profile) is not
+    // "unreachable": the profile's Test, the Databases page, the status bar and a page on it
+    // say the login was refused, which waiting will not cure — the password never shown; in
+    // English and in 简体中文.
+    void refusedLoginSaysSo_data() { addServerEngineRows(); }
+    void refusedLoginSaysSo()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        ConnectionProfile p = dbs->orders();
+        p.password = QStringLiteral("not-the-password-7f3a");
+        ProfileForm form(DbRole::Orders, false);
+        form.resize(720, 420);
+        const RoleStatus status = tested(form, p);
+        QVERIFY(!status.reachable && status.loginRefused);
+        QCOMPARE(outcome(form), QStringLiteral("failed"));
+        QCOMPARE(colour(form), kRed);
+        QVERIFY2(form.testResult().startsWith("Login refused: "), qPrintable(form.testResult()));
+        QVERIFY(!form.testResult().contains(p.password));
+        shoot(&form, QStringLiteral("profile-test-refused-") + dialectName(p.dialect));
+        // The Databases page's row and the status bar's tooltip say so too.
+        QCOMPARE(ConnectionStatusModel::healthText(status), QStringLiteral("Login refused"));
+        QVERIFY2(ConnectionStatusModel::reasonText(status).startsWith(
+                     "The server refused the login; check the user, its password and the"
+                     " database name in the connection profile: "),
+                 qPrintable(ConnectionStatusModel::reasonText(status)));
+
+        // The main window's status bar.
+        AppConfig config = dbs->config();
+        config.orders.password = p.password;
+        StaffAccount amy;
+        amy.username = QStringLiteral("amy");
+        amy.role = StaffRole::Agent;
+        {
+            MainWindow window(config, amy);
+            window.resize(1100, 700);
+            window.show();
+            auto *health = window.findChild<QLabel *>(QStringLiteral("ordersHealth"));
+            QVERIFY(health);
+            QTRY_COMPARE_WITH_TIMEOUT(health->property("health").toString(), QStringLiteral("down"),
+                                      30000);
+            QCOMPARE(health->text(), QStringLiteral("Orders: ✕ login refused"));
+            QVERIFY(!health->toolTip().contains(p.password));
+            shoot(&window, QStringLiteral("status-refused-") + dialectName(p.dialect));
+        }
+
+        DashboardPage page(p, Actor{QStringLiteral("amy"), QStringLiteral("agent")});
+        QSignalSpy failed(&page, &DashboardPage::failed);
+        page.refresh();
+        QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 30000);
+        QCOMPARE(failed.first().first().toString(),
+                 QStringLiteral("The database server refused the login. Check the user, its"
+                                " password and the database name in the connection profile."));
+
+        // 简体中文: the same, translated.
+        QCOMPARE(Language::apply(QStringLiteral("zh_CN")).language(), QLocale::Chinese);
+        ProfileForm zh(DbRole::Orders, false);
+        zh.resize(720, 420);
+        tested(zh, p);
+        QVERIFY2(zh.testResult().startsWith(u"登录被拒绝："), qPrintable(zh.testResult()));
+        shoot(&zh, QStringLiteral("profile-test-refused-zh-") + dialectName(p.dialect));
+        QCOMPARE(ConnectionStatusModel::healthText(status), QStringLiteral("登录被拒绝"));
+        MainWindow window(config, amy);
+        window.resize(1100, 700);
+        window.show();
+        auto *health = window.findChild<QLabel *>(QStringLiteral("ordersHealth"));
+        QVERIFY(health);
+        QTRY_COMPARE_WITH_TIMEOUT(health->property("health").toString(), QStringLiteral("down"),
+                                  30000);
+        QVERIFY2(health->text().endsWith(u"✕ 登录被拒绝"), qPrintable(health->text()));
+        shoot(&window, QStringLiteral("status-refused-zh-") + dialectName(p.dialect));
     }
 
     // What the QA saw — PostgreSQL 15.18, schema 0 of 1 — reads as one sentence in amber, in

@@ -4,18 +4,14 @@
 // (driver, server and schema versions), refuse bad input with nothing written, save and
 // switch with the password in the keychain only. On PostgreSQL and MariaDB when configured.
 
-#include "auth/staffaccount.h"
 #include "config/appconfig.h"
 #include "config/profilestore.h"
 #include "config/secretstore.h"
 #include "connections/connectionprofilesdialog.h"
-#include "connections/connectionstatusmodel.h"
 #include "connections/profileform.h"
-#include "dashboard/dashboardpage.h"
 #include "db/connection.h"
 #include "db/migrator.h"
 #include "logcapture.h"
-#include "shell/mainwindow.h"
 #include "testdatabases.h"
 
 #include <QComboBox>
@@ -524,62 +520,6 @@ private Q_SLOTS:
         QVERIFY2(loaded.ok(), qPrintable(loaded.ok() ? QString() : loaded.error().message));
         QCOMPARE(loaded->orders.describe(), dbs->orders().describe());
         QCOMPARE(loaded->audit.describe(), dbs->audit().describe());
-    }
-
-    // A server that answers and refuses the login (a wrong password in the profile) is not
-    // "unreachable": the profile's test and a page on it say the login was refused, which
-    // waiting will not cure — the password never shown.
-    void refusedLoginSaysSo_data() { addServerEngineRows(); }
-    void refusedLoginSaysSo()
-    {
-        ONCEPAY_SCRATCH(dbs);
-        ConnectionProfile p = dbs->orders();
-        p.password = QStringLiteral("not-the-password-7f3a");
-        QTemporaryDir dir;
-        MemoryStore store;
-        ConnectionProfilesDialog dialog(AppConfig::defaults(dir.path()),
-                                        dir.filePath("oncepay.ini"), &store);
-        ProfileForm *orders = dialog.form(DbRole::Orders);
-        orders->setProfile(p);
-        QSignalSpy tested(orders, &ProfileForm::tested);
-        orders->test();
-        QTRY_COMPARE_WITH_TIMEOUT(tested.count(), 1, 30000);
-        const RoleStatus status = tested.first().first().value<RoleStatus>();
-        QVERIFY(!status.reachable && status.loginRefused);
-        QVERIFY2(orders->testResult().startsWith("Login refused: "),
-                 qPrintable(orders->testResult()));
-        QVERIFY(!orders->testResult().contains(p.password));
-        // The Databases page's row and the status bar's tooltip say so too.
-        QCOMPARE(ConnectionStatusModel::healthText(status), QStringLiteral("Login refused"));
-        QVERIFY2(ConnectionStatusModel::reasonText(status).startsWith(
-                     "The server refused the login; check the user, its password and the"
-                     " database name in the connection profile: "),
-                 qPrintable(ConnectionStatusModel::reasonText(status)));
-
-        // The main window's status bar.
-        {
-            AppConfig config = dbs->config();
-            config.orders.password = p.password;
-            StaffAccount amy;
-            amy.username = QStringLiteral("amy");
-            amy.role = StaffRole::Agent;
-            MainWindow window(config, amy);
-            window.show();
-            auto *health = window.findChild<QLabel *>(QStringLiteral("ordersHealth"));
-            QVERIFY(health);
-            QTRY_COMPARE_WITH_TIMEOUT(health->property("health").toString(), QStringLiteral("down"),
-                                      30000);
-            QCOMPARE(health->text(), QStringLiteral("Orders: ✕ login refused"));
-            QVERIFY(!health->toolTip().contains(p.password));
-        }
-
-        DashboardPage page(p, Actor{QStringLiteral("amy"), QStringLiteral("agent")});
-        QSignalSpy failed(&page, &DashboardPage::failed);
-        page.refresh();
-        QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 30000);
-        QCOMPARE(failed.first().first().toString(),
-                 QStringLiteral("The database server refused the login. Check the user, its"
-                                " password and the database name in the connection profile."));
     }
 
     void unreachableServerSaysSoInTheTest()
