@@ -9,12 +9,12 @@
 #include "db/sql.h"
 #include "enginefixture.h"
 #include "logcapture.h"
+#include "polluntil.h"
+#include "serveraccount.h"
 
 #include <QCoreApplication>
-#include <QDeadlineTimer>
 #include <QScopeGuard>
 #include <QTest>
-#include <QThread>
 
 #include <atomic>
 #include <optional>
@@ -22,22 +22,6 @@
 
 using namespace OncePay;
 using namespace OncePay::Test;
-
-namespace {
-
-// Polls `done` until it holds or `ms` pass.
-template <typename Fn> bool waitFor(Fn done, int ms)
-{
-    QDeadlineTimer deadline(ms);
-    while (!done()) {
-        if (deadline.hasExpired())
-            return false;
-        QThread::msleep(20);
-    }
-    return true;
-}
-
-} // namespace
 
 class TstWorkerRotation : public QObject {
     Q_OBJECT
@@ -47,69 +31,14 @@ private Q_SLOTS:
     {
         ONCEPAY_SCRATCH(dbs);
         EngineFixture f(*dbs);
-        const bool pg = dbs->dialect() == Dialect::Postgres;
         const qint64 pid = QCoreApplication::applicationPid();
         ConnectionProfile rotated = dbs->orders();
         rotated.user = QStringLiteral("op_rot_%1").arg(pid);
         rotated.password = QStringLiteral("rot-pw-first-%1").arg(pid);
         const QString newPassword = QStringLiteral("rot-pw-second-%1").arg(pid);
-        const QString account = pg ? rotated.user : QStringLiteral("'%1'@'%'").arg(rotated.user);
-        auto admin = [&](const QString &sql) {
-            auto r = Sql::exec(f.orders->db(), sql);
-            if (!r)
-                qWarning("%s: %s", qPrintable(sql), qPrintable(r.error().message));
-            return r.ok();
-        };
-        auto setPassword = [&](const QString &password) {
-            return admin(
-                pg ? QStringLiteral("ALTER ROLE %1 PASSWORD '%2'").arg(account, password)
-                   : QStringLiteral("ALTER USER %1 IDENTIFIED BY '%2'").arg(account, password));
-        };
-        // Ends every session of the account, as a rotation that kills old sessions does.
-        auto endSessions = [&] {
-            if (pg)
-                return admin(QStringLiteral("SELECT pg_terminate_backend(pid) FROM "
-                                            "pg_stat_activity WHERE usename = '%1'")
-                                 .arg(rotated.user));
-            auto ids = Sql::exec(
-                f.orders->db(),
-                QStringLiteral("SELECT id FROM information_schema.processlist WHERE user = '%1'")
-                    .arg(rotated.user));
-            if (!ids)
-                return false;
-            QList<qint64> found;
-            while (ids->next())
-                found << ids->value(0).toLongLong();
-            for (qint64 id : std::as_const(found))
-                admin(QStringLiteral("KILL %1").arg(id)); // one may have ended by itself
-            return !found.isEmpty();
-        };
-        auto dropAccount = [&] {
-            if (pg) {
-                admin(QStringLiteral("DROP OWNED BY %1").arg(account)); // its grants here
-                admin(QStringLiteral("DROP ROLE IF EXISTS %1").arg(account));
-            } else {
-                admin(QStringLiteral("DROP USER IF EXISTS %1").arg(account));
-            }
-        };
-
-        dropAccount(); // a leftover of an earlier run that was killed
-        QVERIFY(admin(
-            pg ? QStringLiteral("CREATE ROLE %1 LOGIN PASSWORD '%2'").arg(account, rotated.password)
-               : QStringLiteral("CREATE USER %1 IDENTIFIED BY '%2'")
-                     .arg(account, rotated.password)));
-        const auto dropAtEnd = qScopeGuard(dropAccount); // however the test ends
-        if (pg) {
-            QVERIFY(
-                admin(QStringLiteral("GRANT USAGE, CREATE ON SCHEMA public TO %1").arg(account)));
-            QVERIFY(admin(
-                QStringLiteral("GRANT ALL ON ALL TABLES IN SCHEMA public TO %1").arg(account)));
-            QVERIFY(admin(
-                QStringLiteral("GRANT ALL ON ALL SEQUENCES IN SCHEMA public TO %1").arg(account)));
-        } else {
-            QVERIFY(
-                admin(QStringLiteral("GRANT ALL ON `%1`.* TO %2").arg(rotated.database, account)));
-        }
+        ServerAccount account(*f.orders, rotated.user, rotated.password); // dropped at the end
+        QVERIFY(account.created());
+        QVERIFY(account.grantAll(rotated.database));
 
         auto deliver = [&](int i) {
             const QString id = QStringLiteral("rot-%1").arg(i);
@@ -143,13 +72,13 @@ private Q_SLOTS:
 
         // At work under the account: a message done.
         QCOMPARE(deliver(1), IngestStatus::Stored);
-        QVERIFY2(waitFor([&] { return completed() == 1; }, 30000),
+        QVERIFY2(pollUntil([&] { return completed() == 1; }, 30000),
                  qPrintable(QStringLiteral("no message done under the account:\n") + log.text()));
         QVERIFY(log.lines(QStringLiteral("error")).isEmpty());
 
         // The password changes on the server and the pool's sessions are ended.
-        QVERIFY(setPassword(newPassword));
-        QVERIFY(endSessions());
+        QVERIFY(account.setPassword(newPassword));
+        QVERIFY(account.endSessions());
         auto refusedLines = [&] {
             return log.lines(QStringLiteral("error")).filter(QStringLiteral("refused the login"));
         };
@@ -159,11 +88,11 @@ private Q_SLOTS:
                 .filter(QStringLiteral("cannot open orders database"))
                 .size();
         };
-        QVERIFY2(waitFor([&] { return !refusedLines().isEmpty(); }, 20000),
+        QVERIFY2(pollUntil([&] { return !refusedLines().isEmpty(); }, 20000),
                  qPrintable(QStringLiteral("no error line for the refused login:\n") + log.text()));
         // It keeps trying, without saying it again at error level.
         const int triesAtError = refusedTries();
-        QVERIFY2(waitFor([&] { return refusedTries() >= triesAtError + 6; }, 15000),
+        QVERIFY2(pollUntil([&] { return refusedTries() >= triesAtError + 6; }, 15000),
                  qPrintable(log.text()));
         QVERIFY2(!finished.load(), "the pool stopped on a login refused mid-run");
         QCOMPARE(refusedLines().size(), 1);
@@ -176,8 +105,8 @@ private Q_SLOTS:
                  qPrintable(said));
 
         // The password is put right: the pool reconnects and is at work again.
-        QVERIFY(setPassword(rotated.password));
-        QVERIFY2(waitFor(
+        QVERIFY(account.setPassword(rotated.password));
+        QVERIFY2(pollUntil(
                      [&] {
                          return log.lines(QStringLiteral("warning"))
                                     .filter(QStringLiteral("reconnected to the database"))
@@ -186,7 +115,7 @@ private Q_SLOTS:
                      20000),
                  qPrintable(log.text()));
         QCOMPARE(deliver(2), IngestStatus::Stored);
-        QVERIFY2(waitFor([&] { return completed() == 2; }, 30000),
+        QVERIFY2(pollUntil([&] { return completed() == 2; }, 30000),
                  qPrintable(QStringLiteral("no message done after reconnecting:\n") + log.text()));
         QVERIFY(!finished.load());
         stop.store(true);

@@ -13,10 +13,11 @@
 #include "db/sql.h"
 #include "enginefixture.h"
 #include "logcapture.h"
+#include "polluntil.h"
+#include "serveraccount.h"
 #include "tcpoutageproxy.h"
 
 #include <QCoreApplication>
-#include <QDeadlineTimer>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QHostAddress>
@@ -37,18 +38,6 @@ using namespace OncePay;
 using namespace OncePay::Test;
 
 namespace {
-
-// Polls `done` until it holds or `ms` pass.
-template <typename Fn> bool waitFor(Fn done, int ms)
-{
-    QDeadlineTimer deadline(ms);
-    while (!done()) {
-        if (deadline.hasExpired())
-            return false;
-        QThread::msleep(20);
-    }
-    return true;
-}
 
 // The real server's stop and start commands for this engine, when the developer gave them.
 std::pair<QString, QString> restartCommands(Dialect d)
@@ -82,7 +71,7 @@ WorkerStandingRun runStandingPool(const ConnectionProfile &profile,
         run.outcome.emplace(WorkerPool::run(profile, Clock::system(), options, stop));
         finished.store(true);
     });
-    run.endedByItself = waitFor([&] { return finished.load(); }, ms);
+    run.endedByItself = pollUntil([&] { return finished.load(); }, ms);
     if (meanwhile)
         meanwhile();
     stop.store(true);
@@ -154,7 +143,7 @@ private Q_SLOTS:
         // The outage strikes while the pool is busy.
         const auto [stopCmd, startCmd] = restartCommands(dbs->dialect());
         const bool realRestart = !stopCmd.isEmpty() && !startCmd.isEmpty();
-        QVERIFY2(waitFor([&] { return completed() >= 20; }, 60000), "the pool made no progress");
+        QVERIFY2(pollUntil([&] { return completed() >= 20; }, 60000), "the pool made no progress");
         const int linksBefore = proxy.accepted();
         if (realRestart) {
             qInfo("restarting the real server: %s", qPrintable(stopCmd));
@@ -179,7 +168,7 @@ private Q_SLOTS:
             proxy.up();
         }
 
-        const bool drained = waitFor([&] { return completed() == kTotal; }, 90000);
+        const bool drained = pollUntil([&] { return completed() == kTotal; }, 90000);
         stop.store(true);
         pool.join();
         QVERIFY2(drained, qPrintable(QStringLiteral("only %1 of %2 completed after the database "
@@ -384,18 +373,12 @@ private Q_SLOTS:
         full.user = QStringLiteral("op_full_%1").arg(QCoreApplication::applicationPid());
         full.password = QStringLiteral("full-pw-1");
         const bool pg = dbs->dialect() == Dialect::Postgres;
-        const QString account = pg ? full.user : QStringLiteral("'%1'@'%'").arg(full.user);
-        auto admin = [&](const QString &sql) { return Sql::exec(f.orders->db(), sql).ok(); };
-        admin(QString::fromLatin1(pg ? "DROP ROLE IF EXISTS %1" : "DROP USER IF EXISTS %1")
-                  .arg(account));
-        QVERIFY(admin(pg ? QStringLiteral("CREATE ROLE %1 LOGIN PASSWORD '%2' CONNECTION LIMIT 0")
-                               .arg(account, full.password)
-                         : QStringLiteral("CREATE USER %1 IDENTIFIED BY '%2' WITH "
-                                          "MAX_USER_CONNECTIONS 1")
-                               .arg(account, full.password)));
+        ServerAccount account(*f.orders, full.user, full.password, "CONNECTION LIMIT 0",
+                              "WITH MAX_USER_CONNECTIONS 1"); // dropped at the end
+        QVERIFY(account.created());
         std::optional<Connection> held; // MariaDB: the account's one connection, taken
         if (!pg) {
-            QVERIFY(admin(QStringLiteral("GRANT ALL ON `%1`.* TO %2").arg(full.database, account)));
+            QVERIFY(account.grantAll(full.database));
             auto c = Connection::open(full, QStringLiteral("test-full"));
             QVERIFY2(c.ok(), qPrintable(c.ok() ? QString() : c.error().message));
             held.emplace(std::move(c).value());
@@ -403,7 +386,6 @@ private Q_SLOTS:
         LogCapture log;
         const WorkerStandingRun run = runStandingPool(full, standingOptions(), 2500);
         held.reset();
-        admin(QString::fromLatin1(pg ? "DROP ROLE %1" : "DROP USER %1").arg(account));
         QVERIFY2(!run.endedByItself,
                  qPrintable(run.outcome && !run.outcome->ok() ? run.outcome->error().message
                                                               : QStringLiteral("ended")));
