@@ -359,6 +359,45 @@ private Q_SLOTS:
         }
     }
 
+    // The gateway ends, too, on what a restart will not cure (its unit does not restart on
+    // them, tst_worker_unit_file): a malformed [gateway] setting (3), a schema newer than the
+    // program (5) — instead of answering 503 for ever.
+    void gatewayEndsOnWhatARestartWillNotCure()
+    {
+        auto made = ScratchDatabases::create(Dialect::Sqlite);
+        QVERIFY2(made.ok(), qPrintable(made.ok() ? QString() : made.error().message));
+        const std::unique_ptr<ScratchDatabases> dbs = std::move(made).value();
+        QProcessEnvironment env;
+        const QString config = dbs->writeConfigFile(&env);
+        {
+            QFile f(config);
+            QVERIFY(f.open(QIODevice::Append));
+            f.write("\n[gateway]\nmax_batch = 0\n");
+        }
+        const QStringList gateway{"--config", config, "gateway", "--listen", "127.0.0.1:0"};
+        CliRun r = runOncepay(gateway, env, {}, 30000);
+        QVERIFY2(r.exitCode == 3, qPrintable(QString::number(r.exitCode) + u' ' + r.err));
+        QVERIFY2(r.err.contains(QStringLiteral("max_batch")), qPrintable(r.err));
+
+        QFile f(config);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray valid = f.readAll().replace("\n[gateway]\nmax_batch = 0\n", "");
+        f.close();
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write(valid);
+        f.close();
+        {
+            EngineFixture engine(*dbs); // the schema made, then moved past this program
+            QVERIFY(Sql::exec(engine.orders->db(),
+                              QStringLiteral("INSERT INTO schema_version (version, name, checksum,"
+                                             " applied_at) VALUES (9999, 'future', 'x', 0)"))
+                        .ok());
+        }
+        r = runOncepay(gateway, env, {}, 30000);
+        QVERIFY2(r.exitCode == 5, qPrintable(QString::number(r.exitCode) + u' ' + r.err));
+        QVERIFY2(r.err.contains(QStringLiteral("9999")), qPrintable(r.err));
+    }
+
     // A server out of connection slots for the role (PostgreSQL 53300 "too many connections
     // for role", MariaDB 1226 "max_user_connections") refuses too, but that passes: a
     // standing worker waits, as for an outage.
