@@ -229,6 +229,10 @@ QString AuditExportCheck::summary() const
                                            .arg(manifest.head.seal->id)
                                            .arg(manifest.head.seal->seq)
                                      : QString()) +
+                 (record == Record::InAuditLog
+                      ? QStringLiteral(", as its audit row (seq %1) recorded").arg(recordSeq)
+                      : QStringLiteral(", as its audit event recorded (not yet shipped into"
+                                       " the audit log)")) +
                  (rowsRehashed >= 0
                       ? QStringLiteral(", every row's hash recomputed (%1)").arg(rowsRehashed)
                       : QString()));

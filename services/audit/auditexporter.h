@@ -12,7 +12,12 @@
 //
 // verify(): re-reads the file a manifest names, recomputes its SHA-256 and size, and checks
 // that the head it covers is still in the audit database with the same hash, and its seal
-// with the same signature — so an edited file, an edited manifest or a rewritten chain shows.
+// with the same signature; and finds the export's own `audit.exported` row (by the manifest's
+// export id: in the audit log, re-hashed, or still in the outbox before the shipper moved it)
+// and checks that it recorded this file's digest, size, format and row count and this
+// manifest's filter, head and author — so an edited file, an edited manifest (its digest made
+// to fit an edited file included: a CSV or PDF holds no row hashes of its own) or a rewritten
+// chain shows.
 //
 // Thread contract: the thread that opened both connections; the progress callback runs on
 // it and returning false cancels.
@@ -65,9 +70,19 @@ struct AuditExportCheck {
     // consecutive), and as many rows as the manifest says. -1: not a JSON export, not checked.
     qint64 rowsRehashed = -1;
     bool rowsMatch = true;
+    // The export's own `audit.exported` row: where it was found (its seq in the audit log, or
+    // still waiting in the orders database's outbox), and whether it records this file and
+    // this manifest. Missing: no such export was recorded here.
+    enum class Record { Missing, InAuditLog, InOutbox };
+    Record record = Record::Missing;
+    qint64 recordSeq = 0;
+    bool recordMatches = false;
     QStringList problems; // readable lines; empty when ok()
 
-    bool ok() const { return fileMatches && headMatches && sealMatches && rowsMatch; }
+    bool ok() const
+    {
+        return fileMatches && headMatches && sealMatches && rowsMatch && recordMatches;
+    }
     QString summary() const;
 };
 
@@ -94,6 +109,8 @@ public:
 private:
     // Re-hashes the rows of a JSON export (`check` says what it found).
     static void checkJsonRows(const QString &filePath, AuditExportCheck &check);
+    // Finds the export's `audit.exported` row and compares it with the file and the manifest.
+    Result<void> checkRecord(AuditExportCheck &check) const;
     // A row of the export fails its hash or link: the refusal, logged and audited.
     Error rowBroken(const AuditProblem &problem, const AuditExportHeader &header,
                     const Actor &actor) const;

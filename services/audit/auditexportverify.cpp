@@ -1,6 +1,6 @@
 // Reading an export back (AuditExporter::verify, auditexporter.h): its manifest, the file's
-// digest, the chain head and seal it names, and for a JSON export every row re-hashed and
-// linked. The writing side is auditexporter.cpp.
+// digest, the chain head and seal it names, the export's own audit row, and for a JSON export
+// every row re-hashed and linked. The writing side is auditexporter.cpp.
 
 #include "auditexporter.h"
 
@@ -111,6 +111,92 @@ void AuditExporter::checkJsonRows(const QString &filePath, AuditExportCheck &che
     }
 }
 
+Result<void> AuditExporter::checkRecord(AuditExportCheck &check) const
+{
+    const AuditManifest &m = check.manifest;
+    const QString action = QStringLiteral("audit.exported");
+    const QString kind = QStringLiteral("export");
+    // In the audit log (few rows per action: the (action, occurred_at) index finds them) ...
+    QJsonObject recorded;
+    Actor by;
+    auto q = Sql::exec(m_audit.db(),
+                       QStringLiteral("SELECT ") + AuditChain::columns() +
+                           QStringLiteral(" FROM audit_log WHERE action = ? AND entity_kind = ?"
+                                          " AND entity_id = ?"),
+                       {action, kind, m.exportId});
+    if (!q)
+        return q.error();
+    if (q->next()) {
+        const AuditLogRow row = AuditChain::readRow(*q);
+        check.record = AuditExportCheck::Record::InAuditLog;
+        check.recordSeq = row.seq;
+        if (AuditChain::computeHash(row) != row.hash) {
+            check.problems << QStringLiteral("the export's audit row (seq %1) does not match its"
+                                             " hash: it was altered")
+                                  .arg(row.seq);
+            return {};
+        }
+        recorded = QJsonDocument::fromJson(row.afterJson.value_or(QString()).toUtf8()).object();
+        by = {row.actor, row.actorRole};
+    } else {
+        // ... or still in the outbox, not yet shipped.
+        auto o = Sql::exec(m_orders.db(),
+                           QStringLiteral("SELECT after_json, actor, actor_role FROM audit_outbox"
+                                          " WHERE shipped_at IS NULL AND action = ? AND"
+                                          " entity_kind = ? AND entity_id = ?"),
+                           {action, kind, m.exportId});
+        if (!o)
+            return o.error();
+        if (!o->next()) {
+            check.problems << QStringLiteral("no export %1 is recorded in this audit trail: the"
+                                             " manifest was not written by this OncePay, or its"
+                                             " export id was changed")
+                                  .arg(m.exportId.isEmpty() ? QStringLiteral("(no id)")
+                                                            : m.exportId);
+            return {};
+        }
+        check.record = AuditExportCheck::Record::InOutbox;
+        recorded = QJsonDocument::fromJson(o->value(0).toString().toUtf8()).object();
+        by = {o->value(1).toString(), o->value(2).toString()};
+    }
+    const QString where = check.record == AuditExportCheck::Record::InAuditLog
+                              ? QStringLiteral("its audit row (seq %1)").arg(check.recordSeq)
+                              : QStringLiteral("its audit event (not yet shipped)");
+    const auto said = [&](const char *key) {
+        return recorded.value(QLatin1String(key)).toString();
+    };
+    const QString sha = said("sha256");
+    const qint64 bytes = said("bytes").toLongLong();
+    if (sha != check.actualSha256 || bytes != check.actualBytes)
+        check.problems << QStringLiteral("%1 has SHA-256 %2 (%3 bytes), but %4 recorded %5"
+                                         " (%6 bytes) when it was exported: the file was changed")
+                              .arg(m.file, check.actualSha256.left(16))
+                              .arg(check.actualBytes)
+                              .arg(where, sha.left(16))
+                              .arg(bytes);
+    // What the manifest says against what was recorded when it was written.
+    QStringList differ;
+    if (sha != m.sha256 || bytes != m.bytes)
+        differ << QStringLiteral("the file's digest");
+    if (said("format") != m.fileFormat)
+        differ << QStringLiteral("the format");
+    if (said("row_count").toLongLong() != m.rowCount)
+        differ << QStringLiteral("the row count");
+    if (recorded.value(QStringLiteral("filter")).toObject() != m.filter.toJson())
+        differ << QStringLiteral("the filter");
+    if (recorded.value(QStringLiteral("chain_head")).toObject() != auditHeadJson(m.head))
+        differ << QStringLiteral("the chain head");
+    if (by.id != m.generatedBy.id || by.role != m.generatedBy.role)
+        differ << QStringLiteral("who made it");
+    if (!differ.isEmpty())
+        check.problems << QStringLiteral("the manifest differs from what %1 recorded in: %2 — the"
+                                         " manifest was changed")
+                              .arg(where, differ.join(QStringLiteral(", ")));
+    check.recordMatches =
+        sha == check.actualSha256 && bytes == check.actualBytes && differ.isEmpty();
+    return {};
+}
+
 Result<AuditExportCheck> AuditExporter::verify(const QString &manifestPath,
                                                const Actor &actor) const
 {
@@ -137,6 +223,8 @@ Result<AuditExportCheck> AuditExporter::verify(const QString &manifestPath,
 
     if (manifest->fileFormat == u"json")
         checkJsonRows(filePath, check);
+    if (auto recorded = checkRecord(check); !recorded)
+        return recorded.error();
 
     if (manifest->head.seq == 0) {
         check.headMatches = manifest->head.hash.isEmpty();

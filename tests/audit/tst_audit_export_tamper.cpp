@@ -1,8 +1,9 @@
 // An export vouches for its rows (DESIGN.md §5, §6): on every engine, an export that meets a
 // row altered, swapped or (for the whole trail) deleted writes no file and no manifest, names
 // the row, and leaves an `audit.export_refused` row; an export whose rows are intact still
-// goes through; a broken chain found by verify is logged as an error. And the byte path's hash
-// is the row path's hash.
+// goes through; a broken chain found by verify is logged as an error; verify-export holds a
+// file and its manifest to the export's own audit row. And the byte path's hash is the row
+// path's hash.
 
 #include "audit/auditchain.h"
 #include "audit/auditexporter.h"
@@ -21,6 +22,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTest>
+
+#include <functional>
 
 #include <spdlog/spdlog.h>
 
@@ -55,6 +58,21 @@ QJsonObject lastOutbox(const Connection &orders, const QString &action)
     if (!q || !q->next())
         return {};
     return QJsonDocument::fromJson(q->value(0).toString().toUtf8()).object();
+}
+
+void writeFile(const QString &path, const QByteArray &bytes)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate) || f.write(bytes) != bytes.size())
+        qFatal("cannot write %s", qPrintable(path));
+}
+
+// The manifest at `path` changed by `edit`, written back.
+void editManifest(const QString &path, const std::function<void(QJsonObject &)> &edit)
+{
+    QJsonObject m = QJsonDocument::fromJson(readAll(path)).object();
+    edit(m);
+    writeFile(path, QJsonDocument(m).toJson());
 }
 
 } // namespace
@@ -223,6 +241,100 @@ private Q_SLOTS:
         QVERIFY(edited.ok());
         QVERIFY(edited->fileMatches);
         QVERIFY(!edited->ok());
+        QVERIFY2(edited->summary().contains(says), qPrintable(edited->summary()));
+    }
+
+    // A CSV export holds no row hashes: what vouches for it beyond its manifest is the export's
+    // own audit.exported row, which recorded the file's digest, size and row count, the filter,
+    // the chain head and who made it. verify-export finds it (in the outbox before it is
+    // shipped, in the hash-chained log after) and holds the file and the manifest to it.
+    void verifyExportHoldsAnExportToItsAuditRow_data()
+    {
+        QTest::addColumn<int>("dialect");
+        QTest::addColumn<QString>("edit");
+        QTest::addColumn<QString>("says");
+        const std::pair<const char *, Dialect> engines[] = {{"sqlite", Dialect::Sqlite},
+                                                            {"postgresql", Dialect::Postgres},
+                                                            {"mariadb", Dialect::MySql}};
+        for (const auto &[name, dialect] : engines) {
+            QTest::addRow("%s/file and digest", name)
+                << int(dialect) << QStringLiteral("file")
+                << QStringLiteral("when it was exported: the file was changed");
+            QTest::addRow("%s/row count", name)
+                << int(dialect) << QStringLiteral("rows")
+                << QStringLiteral("the manifest differs from what its audit row (seq 31) recorded"
+                                  " in: the row count — the manifest was changed");
+            QTest::addRow("%s/export id", name)
+                << int(dialect) << QStringLiteral("id")
+                << QStringLiteral("no export x-1 is recorded in this audit trail");
+            QTest::addRow("%s/audit row", name)
+                << int(dialect) << QStringLiteral("record")
+                << QStringLiteral("the export's audit row (seq 31) does not match its hash: it"
+                                  " was altered");
+        }
+    }
+    void verifyExportHoldsAnExportToItsAuditRow()
+    {
+        QFETCH(QString, edit);
+        QFETCH(QString, says);
+        ONCEPAY_SCRATCH(dbs);
+        ManualClock clock(kStart);
+        Connection orders = openOrDie(dbs->orders());
+        Connection audit = openOrDie(dbs->audit());
+        seed(orders, audit, clock);
+        const QString path = QDir(dbs->tempPath()).filePath(QStringLiteral("trail.csv"));
+        AuditExporter exporter(audit, orders, clock);
+        auto made = exportTo(audit, orders, clock, AuditFilter(), path);
+        QVERIFY2(made.ok(), qPrintable(made.ok() ? QString() : made.error().message));
+
+        // Before shipping its audit event is in the outbox; after, it is row 31 of the chain.
+        auto waiting = exporter.verify(made->manifestPath, kAuditor);
+        QVERIFY(waiting.ok());
+        QVERIFY2(waiting->ok(), qPrintable(waiting->summary()));
+        QCOMPARE(waiting->record, AuditExportCheck::Record::InOutbox);
+        QVERIFY2(waiting->summary().contains(QStringLiteral("not yet shipped")),
+                 qPrintable(waiting->summary()));
+        auto shipped = AuditShipper(orders, audit, clock).shipAll();
+        QVERIFY(shipped.ok() && shipped->shipped == 1);
+        auto fine = exporter.verify(made->manifestPath, kAuditor);
+        QVERIFY(fine.ok());
+        QVERIFY2(fine->ok(), qPrintable(fine->summary()));
+        QCOMPARE(fine->record, AuditExportCheck::Record::InAuditLog);
+        QCOMPARE(fine->recordSeq, 31);
+        QVERIFY2(fine->summary().endsWith(QStringLiteral(", as its audit row (seq 31) recorded")),
+                 qPrintable(fine->summary()));
+
+        if (edit == u"file") {
+            // An entry changed in the file, and the manifest's digest made to fit it.
+            QByteArray bytes = readAll(path);
+            const qsizetype at = bytes.indexOf("ledger.credit");
+            QVERIFY(at > 0);
+            bytes.replace(at, 13, "ledger.refund");
+            writeFile(path, bytes);
+            editManifest(made->manifestPath, [&](QJsonObject &m) {
+                m.insert(QStringLiteral("sha256"),
+                         QString::fromLatin1(
+                             QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex()));
+            });
+        } else if (edit == u"rows") {
+            editManifest(made->manifestPath, [](QJsonObject &m) {
+                m.insert(QStringLiteral("row_count"), QStringLiteral("29"));
+            });
+        } else if (edit == u"id") {
+            editManifest(made->manifestPath, [](QJsonObject &m) {
+                m.insert(QStringLiteral("export_id"), QStringLiteral("x-1"));
+            });
+        } else {
+            QVERIFY(
+                tamper(audit, {QStringLiteral("UPDATE audit_log SET after_json = REPLACE("
+                                              "after_json, '\"30\"', '\"29\"') WHERE seq = 31")})
+                    .ok());
+        }
+        auto edited = exporter.verify(made->manifestPath, kAuditor);
+        QVERIFY(edited.ok());
+        QVERIFY(!edited->ok());
+        QVERIFY(!edited->recordMatches);
+        QVERIFY(edited->fileMatches); // the manifest's own digest fits the file in every case
         QVERIFY2(edited->summary().contains(says), qPrintable(edited->summary()));
     }
 
