@@ -235,6 +235,10 @@ QString AuditExportCheck::summary() const
                                        " the audit log)")) +
                  (rowsRehashed >= 0
                       ? QStringLiteral(", every row's hash recomputed (%1)").arg(rowsRehashed)
+                      : QString()) +
+                 (rowsCompared >= 0
+                      ? QStringLiteral(", every row the same as in the audit log (%1)")
+                            .arg(rowsCompared)
                       : QString()));
     return QStringLiteral("export does NOT verify: ") + problems.join(QStringLiteral("; "));
 }

@@ -69,6 +69,9 @@ struct AuditExportCheck {
     // JSON exports: every row in the file re-hashed (and linked to the one before it when
     // consecutive), and as many rows as the manifest says. -1: not a JSON export, not checked.
     qint64 rowsRehashed = -1;
+    // CSV exports: rows found equal to the audit log's, written again by the CSV writer for
+    // the manifest's filter up to its head (up to the first that differs). -1: not checked.
+    qint64 rowsCompared = -1;
     bool rowsMatch = true;
     // The export's own `audit.exported` row: where it was found (its seq in the audit log, or
     // still waiting in the orders database's outbox), and whether it records this file and
@@ -109,6 +112,11 @@ public:
 private:
     // Re-hashes the rows of a JSON export (`check` says what it found).
     static void checkJsonRows(const QString &filePath, AuditExportCheck &check);
+    // Compares a CSV export's rows with the audit log's: the manifest's filter (pinned to its
+    // head) streamed through the CSV writer again beside the file; names the first row and
+    // column that differ, or the rows added or removed.
+    Result<void> checkCsvRows(const QString &filePath, AuditExportCheck &check,
+                              const Actor &actor) const;
     // Finds the export's `audit.exported` row and compares it with the file and the manifest.
     Result<void> checkRecord(AuditExportCheck &check) const;
     // A row of the export fails its hash or link: the refusal, logged and audited.

@@ -260,6 +260,20 @@ private Q_SLOTS:
             QTest::addRow("%s/file and digest", name)
                 << int(dialect) << QStringLiteral("file")
                 << QStringLiteral("when it was exported: the file was changed");
+            // The rows compared with the audit log's name what changed.
+            QTest::addRow("%s/cell", name)
+                << int(dialect) << QStringLiteral("file")
+                << QStringLiteral("row 2 of the file (the audit log's seq 2) differs in action:"
+                                  " the file says \u201cledger.refund\u201d, the audit log"
+                                  " \u201cledger.credit\u201d");
+            QTest::addRow("%s/row removed", name)
+                << int(dialect) << QStringLiteral("cut")
+                << QStringLiteral("the file ends before the audit log's row seq 30 (row 30 of"
+                                  " 30): rows were removed");
+            QTest::addRow("%s/row added", name)
+                << int(dialect) << QStringLiteral("added")
+                << QStringLiteral("the file goes on after the 30 row(s) the audit log holds for"
+                                  " its filter, from line 32: rows were added");
             QTest::addRow("%s/row count", name)
                 << int(dialect) << QStringLiteral("rows")
                 << QStringLiteral("the manifest differs from what its audit row (seq 31) recorded"
@@ -301,20 +315,34 @@ private Q_SLOTS:
         QVERIFY2(fine->ok(), qPrintable(fine->summary()));
         QCOMPARE(fine->record, AuditExportCheck::Record::InAuditLog);
         QCOMPARE(fine->recordSeq, 31);
-        QVERIFY2(fine->summary().endsWith(QStringLiteral(", as its audit row (seq 31) recorded")),
+        QVERIFY2(fine->summary().endsWith(QStringLiteral(", as its audit row (seq 31) recorded,"
+                                                         " every row the same as in the audit"
+                                                         " log (30)")),
                  qPrintable(fine->summary()));
+        QCOMPARE(fine->rowsCompared, 30);
 
-        if (edit == u"file") {
-            // An entry changed in the file, and the manifest's digest made to fit it.
+        if (edit == u"file" || edit == u"cut" || edit == u"added") {
+            // An entry changed, the last row cut off or a row added, and the manifest's digest
+            // and size made to fit the file.
             QByteArray bytes = readAll(path);
-            const qsizetype at = bytes.indexOf("ledger.credit");
-            QVERIFY(at > 0);
-            bytes.replace(at, 13, "ledger.refund");
+            if (edit == u"file") {
+                const qsizetype at = bytes.indexOf("ledger.credit");
+                QVERIFY(at > 0);
+                bytes.replace(at, 13, "ledger.refund");
+            } else {
+                const qsizetype last = bytes.lastIndexOf("\r\n", bytes.size() - 3) + 2;
+                QVERIFY(last > 2);
+                if (edit == u"cut")
+                    bytes.truncate(last);
+                else
+                    bytes.append(bytes.mid(last));
+            }
             writeFile(path, bytes);
             editManifest(made->manifestPath, [&](QJsonObject &m) {
                 m.insert(QStringLiteral("sha256"),
                          QString::fromLatin1(
                              QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex()));
+                m.insert(QStringLiteral("bytes"), QString::number(bytes.size()));
             });
         } else if (edit == u"rows") {
             editManifest(made->manifestPath, [](QJsonObject &m) {
