@@ -268,8 +268,13 @@ Result<WorkerStats> WorkerPool::run(const ConnectionProfile &profile, const Cloc
     // short enough that a worker is back within seconds of the database.
     const qint64 firstRetryMs = std::clamp<qint64>(options.idleSleepMs, 100, 1000);
     const qint64 maxRetryMs = std::max<qint64>(firstRetryMs, options.maxReconnectDelayMs);
-    // Threads whose reconnects the server refuses the login to, in their current outage: the
-    // first of them says so at error level, once for the pool, until they are all back.
+    // Set once a thread of this pool has connected (opened, migrated, read its policy): the
+    // credentials worked then, so a login refused afterwards — to a reconnect, or to a thread
+    // still making its first connection — is a rotation in progress, retried, not the end.
+    std::atomic<bool> anyConnected{false};
+    // Threads whose connection attempts the server refuses the login to, in their current
+    // outage: the first of them says so at error level, once for the pool, until they are all
+    // connected again.
     std::atomic<int> refusedThreads{0};
     for (int i = 0; i < std::max(1, options.threads); ++i) {
         threads.emplace_back([&, i] {
@@ -279,12 +284,38 @@ Result<WorkerStats> WorkerPool::run(const ConnectionProfile &profile, const Cloc
                 if (!firstError)
                     firstError = e;
             };
+            bool refused = false; // counted in refusedThreads until this thread connects
+            auto clearRefused = [&] {
+                if (std::exchange(refused, false))
+                    refusedThreads.fetch_sub(1);
+            };
+            // A failed try to connect, retried in `nextMs` at most. A refused login is said
+            // loudly, once per outage for the pool; the message names the user, never the
+            // password.
+            auto sayRetry = [&](const Error &e, qint64 nextMs) {
+                bool sayRefused = false;
+                if (e.reason == u"login_refused" && !refused) {
+                    refused = true;
+                    sayRefused = refusedThreads.fetch_add(1) == 0;
+                }
+                if (sayRefused)
+                    spdlog::error("{}: the database server refused the login ({}); check "
+                                  "the credentials — still retrying every {} ms at most",
+                                  owner.toStdString(), e.message.toStdString(), maxRetryMs);
+                else
+                    spdlog::info("{}: still no database ({}); next try in {} ms",
+                                 owner.toStdString(), e.message.toStdString(), nextMs);
+            };
+            if (options.beforeFirstConnect)
+                options.beforeFirstConnect(i);
             // Connect, bring the schema up to date (a newer one is refused) and read the
             // policy. With --once a failure ends the run; a standing worker waits for a
-            // database that cannot be reached, and ends the run on anything else.
+            // database that cannot be reached, and ends the run on anything else — but a
+            // refused login only while no thread of the pool has connected yet.
             std::optional<Connection> c;
             std::optional<RetryPolicy> policy;
             qint64 delay = firstRetryMs;
+            bool retried = false;
             while (!stopping()) {
                 auto opened = openMigrated(profile, QStringLiteral("worker%1").arg(i));
                 Result<RetryPolicy> p = opened ? Worker::policyFrom(*opened, options.config)
@@ -292,11 +323,17 @@ Result<WorkerStats> WorkerPool::run(const ConnectionProfile &profile, const Cloc
                 if (p) {
                     c.emplace(std::move(opened).value());
                     policy = *p;
+                    anyConnected.store(true);
                     break;
                 }
                 if (options.once)
                     return giveUp(p.error());
-                if (!waitingCures(p.error())) {
+                const bool rotation = p.error().reason == u"login_refused" && anyConnected.load();
+                if (rotation) {
+                    // Another thread got in with these credentials: they are being rotated,
+                    // as when a reconnect is refused.
+                    sayRetry(p.error(), delay);
+                } else if (!waitingCures(p.error())) {
                     Error e = p.error();
                     e.message = QStringLiteral("the worker cannot start: %1 (waiting will not"
                                                " cure this; the worker stopped)")
@@ -306,20 +343,24 @@ Result<WorkerStats> WorkerPool::run(const ConnectionProfile &profile, const Cloc
                         spdlog::error("{}: {}", owner.toStdString(), e.message.toStdString());
                         firstError = e;
                     }
-                    return;
+                    break;
+                } else {
+                    spdlog::warn("{}: database unavailable at start: {}; retrying in {} ms",
+                                 owner.toStdString(), p.error().message.toStdString(), delay);
                 }
-                spdlog::warn("{}: database unavailable at start: {}; retrying in {} ms",
-                             owner.toStdString(), p.error().message.toStdString(), delay);
+                retried = true;
                 sleepUnlessStopped(delay, stop, ended);
                 delay = std::min(maxRetryMs, delay * 2);
             }
+            clearRefused();
             if (!c)
-                return; // stopped before the database came
+                return; // stopped before the database came, or the run ended
+            if (retried)
+                spdlog::warn("{}: connected to the database; starting", owner.toStdString());
             Worker worker(*c, clock, owner, *policy);
             WorkerStats mine;
             delay = firstRetryMs;
             bool down = false;
-            bool refused = false; // counted in refusedThreads until this thread reconnects
             while (!stopping()) {
                 auto round = worker.runOnce(options.batch);
                 if (!round) {
@@ -347,22 +388,8 @@ Result<WorkerStats> WorkerPool::run(const ConnectionProfile &profile, const Cloc
                     if (auto r = c->reconnect(); !r) {
                         // A refused login mid-run (credentials rotated on the server, the
                         // worker's not yet) is not waited out by itself, but stopping would
-                        // need a restart once it is fixed: keep trying, and say it loudly,
-                        // once per outage. The message names the user, never the password.
-                        bool sayRefused = false;
-                        if (r.error().reason == u"login_refused" && !refused) {
-                            refused = true;
-                            sayRefused = refusedThreads.fetch_add(1) == 0;
-                        }
-                        if (sayRefused)
-                            spdlog::error("{}: the database server refused the login ({}); check "
-                                          "the credentials — still retrying every {} ms at most",
-                                          owner.toStdString(), r.error().message.toStdString(),
-                                          maxRetryMs);
-                        else
-                            spdlog::info("{}: still no database ({}); next try in {} ms",
-                                         owner.toStdString(), r.error().message.toStdString(),
-                                         std::min(maxRetryMs, delay * 2));
+                        // need a restart once it is fixed: keep trying, and say it loudly.
+                        sayRetry(r.error(), std::min(maxRetryMs, delay * 2));
                         delay = std::min(maxRetryMs, delay * 2);
                         continue;
                     }
@@ -370,8 +397,7 @@ Result<WorkerStats> WorkerPool::run(const ConnectionProfile &profile, const Cloc
                                  owner.toStdString());
                     ++mine.reconnects;
                     down = false;
-                    if (std::exchange(refused, false))
-                        refusedThreads.fetch_sub(1);
+                    clearRefused();
                     delay = firstRetryMs;
                     continue;
                 }
@@ -384,8 +410,7 @@ Result<WorkerStats> WorkerPool::run(const ConnectionProfile &profile, const Cloc
                     sleepUnlessStopped(options.idleSleepMs, stop, ended);
                 }
             }
-            if (refused)
-                refusedThreads.fetch_sub(1);
+            clearRefused();
             QMutexLocker lock(&mutex);
             total += mine;
         });

@@ -71,6 +71,10 @@ struct WorkerPoolOptions {
     QMap<QString, QString> config; // [worker] section
     // Called on the worker's thread after every round that did something (audit shipping).
     std::function<void(const Connection &)> afterRound;
+    // Test seam, unset in production: called on each pool thread, with its index (0 to
+    // threads - 1), before its first connection attempt. A test holds a thread there to
+    // start it late (tst_worker_rotation).
+    std::function<void(int thread)> beforeFirstConnect;
 };
 
 class WorkerPool {
@@ -80,14 +84,19 @@ public:
     // openMigrated) and reads its policy (Worker::policyFrom). Without `once`, a thread whose
     // database is unreachable or busy (Unavailable: at start or later, a restart, a broken
     // link) logs it, backs off and reconnects, then carries on; the messages it held are
-    // claimed again when their leases expire. A login the server refuses on reconnecting
-    // (credentials rotated under a running worker) is retried the same way, and logged as an
-    // error once per outage for the whole pool (other failed tries: info). A failure at start that
-    // waiting will not cure — a newer schema (Newer), refused ops settings (Invalid), a file that
-    // is no database or a failed migration (Internal), a missing SQL driver, a login the server
-    // refuses (wrong user or password, no such database: "login_refused") — is logged as an error
-    // once, ends every thread and is returned with its code and reason, the message starting "the
-    // worker cannot start: ". With `once`, any failure at start ends the run with its error.
+    // claimed again when their leases expire. A failure at start that waiting will not cure —
+    // a newer schema (Newer), refused ops settings (Invalid), a file that is no database or a
+    // failed migration (Internal), a missing SQL driver, a login the server refuses (wrong
+    // user or password, no such database: "login_refused") while no thread of this pool has
+    // connected yet — is logged as an error once, ends every thread and is returned with its
+    // code and reason, the message starting "the worker cannot start: ". Once any thread of
+    // the pool has connected, the credentials worked: a login the server refuses afterwards —
+    // on reconnecting, or to a thread still making its first connection (credentials rotated
+    // under a running worker) — is backed off and retried like an outage, logged as an error
+    // ("the database server refused the login (…); check the credentials") once per outage
+    // for the whole pool, until every refused thread is connected again, and at info for the
+    // other failed tries; the thread works once the login is accepted. With `once`, any
+    // failure at start ends the run with its error.
     static Result<WorkerStats> run(const ConnectionProfile &profile, const Clock &clock,
                                    const WorkerPoolOptions &options, const std::atomic<bool> &stop);
 
@@ -95,7 +104,8 @@ public:
     // reached (down, restarting, a broken link, a timeout) or is busy or full — Unavailable,
     // but not a missing SQL driver ("driver_missing") nor a login the server refuses
     // ("login_refused"). A newer schema, refused ops settings, a file that is no database, a
-    // failed migration, a wrong password stay until someone fixes them.
+    // failed migration, a wrong password stay until someone fixes them (but WorkerPool::run
+    // retries a refused login once a thread of its pool has connected: a rotation).
     static bool waitingCures(const Error &e);
 };
 

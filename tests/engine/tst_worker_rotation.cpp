@@ -2,9 +2,11 @@
 // server, the worker's secrets not yet) and its sessions ended: the pool does not stop — a
 // rotation is often put right within minutes, and a stopped worker would need a restart — but
 // says so once at error level ("refused the login"), keeps trying, never logs the password,
-// and is back at work once the password is right again. PostgreSQL and MariaDB (SQLite has no
-// login). The account is the test's own, on the scratch orders database; the shared test
-// server's other accounts are left alone.
+// and is back at work once the password is right again. The same for a thread of the pool
+// still making its first connection when the rotation starts, while another is at work. Only
+// a pool none of whose threads has connected ends on a refused login (a wrong password in the
+// configuration). PostgreSQL and MariaDB (SQLite has no login). The account is the test's own,
+// on the scratch orders database; the shared test server's other accounts are left alone.
 
 #include "db/sql.h"
 #include "enginefixture.h"
@@ -13,6 +15,7 @@
 #include "serveraccount.h"
 
 #include <QCoreApplication>
+#include <QElapsedTimer>
 #include <QScopeGuard>
 #include <QTest>
 
@@ -22,6 +25,13 @@
 
 using namespace OncePay;
 using namespace OncePay::Test;
+
+namespace {
+
+// The pool thread the code runs on (WorkerPoolOptions::beforeFirstConnect sets it), -1 off it.
+thread_local int tl_rotationPoolThread = -1;
+
+} // namespace
 
 class TstWorkerRotation : public QObject {
     Q_OBJECT
@@ -95,8 +105,8 @@ private Q_SLOTS:
         QVERIFY2(pollUntil([&] { return refusedTries() >= triesAtError + 6; }, 15000),
                  qPrintable(log.text()));
         QVERIFY2(!finished.load(), "the pool stopped on a login refused mid-run");
-        QCOMPARE(refusedLines().size(), 1);
-        QCOMPARE(log.lines(QStringLiteral("error")).size(), 1);
+        QVERIFY2(log.lines(QStringLiteral("error")).size() == 1 && refusedLines().size() == 1,
+                 qPrintable(log.lines(QStringLiteral("error")).join(u'\n')));
         const QString said = refusedLines().first();
         qInfo("said: %s", qPrintable(said));
         QVERIFY2(said.contains(rotated.user) &&
@@ -129,6 +139,221 @@ private Q_SLOTS:
         const QString all = log.text();
         QVERIFY(!all.contains(rotated.password));
         QVERIFY(!all.contains(newPassword));
+    }
+
+    // A thread whose first connection is late — held back (WorkerPoolOptions::
+    // beforeFirstConnect) until its sibling is at work and the password has changed — is
+    // refused the login: the pool does not stop (the credentials worked a moment ago), says
+    // it once at error level like a refused reconnect, keeps the other thread working, and
+    // the late thread connects and processes messages once the password is right again.
+    void refusedFirstConnectionWhileAnotherThreadWorksIsRetried_data() { addServerEngineRows(); }
+    void refusedFirstConnectionWhileAnotherThreadWorksIsRetried()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        EngineFixture f(*dbs);
+        const qint64 pid = QCoreApplication::applicationPid();
+        ConnectionProfile rotated = dbs->orders();
+        rotated.user = QStringLiteral("op_late_%1").arg(pid);
+        rotated.password = QStringLiteral("late-pw-first-%1").arg(pid);
+        const QString newPassword = QStringLiteral("late-pw-second-%1").arg(pid);
+        ServerAccount account(*f.orders, rotated.user, rotated.password); // dropped at the end
+        QVERIFY(account.created());
+        QVERIFY(account.grantAll(rotated.database));
+
+        auto deliver = [&](int i) {
+            const QString id = QStringLiteral("late-%1").arg(i);
+            f.createOrder(id, 2000 + i, "USD");
+            f.pay(id, 1, QStringLiteral("a-%1").arg(i));
+            return f.deliver(StripeEvents::paymentIntentSucceeded(f.params(
+                id, QStringLiteral("a-%1").arg(i), 2000 + i, "USD",
+                QStringLiteral("evt_late_%1").arg(i), QStringLiteral("pi_late_%1").arg(i))));
+        };
+        auto completed = [&] {
+            return f.count("SELECT COUNT(*) FROM callback_messages WHERE status = 'completed'");
+        };
+        // Which pool thread completed order late-<i> (its audit row names the worker).
+        auto completedBy = [&](int i, int thread) {
+            return f.count("SELECT COUNT(*) FROM audit_outbox WHERE action = 'callback.completed'"
+                           " AND order_id = ? AND actor = ?",
+                           {QStringLiteral("late-%1").arg(i), Worker::makeOwnerId(thread)}) == 1;
+        };
+
+        LogCapture log;
+        WorkerPoolOptions options;
+        options.threads = 2;
+        options.batch = 1;
+        options.idleSleepMs = 100;
+        options.maxReconnectDelayMs = 400;
+        std::atomic<bool> stop{false};
+        std::atomic<bool> finished{false};
+        std::atomic<bool> releaseLate{false}; // thread 1 may try its first connection
+        // Thread 0 waits after the round that completed order late-3, until this is cleared.
+        std::atomic<bool> holdFirst{false};
+        std::atomic<bool> firstHeld{false};
+        options.beforeFirstConnect = [&](int thread) {
+            tl_rotationPoolThread = thread;
+            if (thread == 1)
+                pollUntil([&] { return releaseLate.load() || stop.load(); }, 120000);
+        };
+        options.afterRound = [&](const Connection &c) {
+            if (tl_rotationPoolThread != 0 || !holdFirst.load())
+                return;
+            auto third = Sql::scalar(c.db(), QStringLiteral("SELECT COUNT(*) FROM audit_outbox"
+                                                            " WHERE order_id = 'late-3'"));
+            if (!third || third->toLongLong() == 0)
+                return; // an earlier round's
+            firstHeld.store(true);
+            pollUntil([&] { return !holdFirst.load() || stop.load(); }, 120000);
+            firstHeld.store(false);
+        };
+        std::optional<Result<WorkerStats>> outcome;
+        std::thread pool([&] {
+            outcome.emplace(WorkerPool::run(rotated, Clock::system(), options, stop));
+            finished.store(true);
+        });
+        auto stopPool = qScopeGuard([&] { // before the account is dropped
+            stop.store(true);
+            if (pool.joinable())
+                pool.join();
+        });
+
+        // Thread 0 at work (thread 1 has not tried to connect yet).
+        QCOMPARE(deliver(1), IngestStatus::Stored);
+        QVERIFY2(pollUntil([&] { return completed() == 1; }, 30000),
+                 qPrintable(QStringLiteral("no message done by the first thread:\n") + log.text()));
+        QVERIFY(completedBy(1, 0));
+
+        // The password changes on the server (thread 0's session stays); thread 1 starts now.
+        QVERIFY(account.setPassword(newPassword));
+        releaseLate.store(true);
+        auto refusedLines = [&] {
+            return log.lines(QStringLiteral("error"))
+                .filter(QStringLiteral("the database server refused the login"));
+        };
+        auto refusedTries = [&] {
+            return log.lines(QStringLiteral("warning"))
+                .filter(QStringLiteral("cannot open orders database"))
+                .size();
+        };
+        QVERIFY2(pollUntil([&] { return !refusedLines().isEmpty() || finished.load(); }, 20000),
+                 qPrintable(QStringLiteral("no error line for the refused login:\n") + log.text()));
+        QVERIFY2(!finished.load(),
+                 qPrintable(QStringLiteral("the pool stopped on a late thread's refused login:\n") +
+                            log.text()));
+        const int triesAtError = refusedTries();
+        QVERIFY2(
+            pollUntil([&] { return refusedTries() >= triesAtError + 4 || finished.load(); }, 15000),
+            qPrintable(log.text()));
+        QVERIFY2(!finished.load(), "the pool stopped while a late thread was refused");
+        QCOMPARE(refusedLines().size(), 1);
+        QCOMPARE(log.lines(QStringLiteral("error")).size(), 1);
+        const QString said = refusedLines().first();
+        qInfo("said: %s", qPrintable(said));
+        QVERIFY2(said.startsWith(Worker::makeOwnerId(1) + u':') && said.contains(rotated.user) &&
+                     said.contains(QStringLiteral("check the credentials")) &&
+                     said.contains(QStringLiteral("still retrying")),
+                 qPrintable(said));
+        QVERIFY(!said.contains(QStringLiteral("cannot start")));
+
+        // Meanwhile thread 0 goes on working.
+        QCOMPARE(deliver(2), IngestStatus::Stored);
+        QVERIFY2(pollUntil([&] { return completed() == 2; }, 30000), qPrintable(log.text()));
+        QVERIFY(completedBy(2, 0));
+        // Thread 0 is then held after the next message, so that only thread 1 can take the last.
+        holdFirst.store(true);
+        QCOMPARE(deliver(3), IngestStatus::Stored);
+        QVERIFY2(pollUntil([&] { return firstHeld.load(); }, 30000), qPrintable(log.text()));
+        QCOMPARE(completed(), 3);
+        QVERIFY(completedBy(3, 0));
+
+        // The password is put right: thread 1 connects and works.
+        QVERIFY(account.setPassword(rotated.password));
+        QVERIFY2(pollUntil(
+                     [&] {
+                         return !log.lines(QStringLiteral("warning"))
+                                     .filter(Worker::makeOwnerId(1) +
+                                             QStringLiteral(": connected to the database"))
+                                     .isEmpty();
+                     },
+                     20000),
+                 qPrintable(log.text()));
+        QCOMPARE(deliver(4), IngestStatus::Stored);
+        QVERIFY2(pollUntil([&] { return completed() == 4; }, 30000),
+                 qPrintable(QStringLiteral("the late thread did no work:\n") + log.text()));
+        QVERIFY(completedBy(4, 1));
+        holdFirst.store(false);
+        QVERIFY(!finished.load());
+        QCOMPARE(log.lines(QStringLiteral("error")).size(), 1); // still the one line
+
+        // That outage is over for the pool: the next rotation is said again, once.
+        QVERIFY(account.setPassword(newPassword));
+        QVERIFY(account.endSessions());
+        QVERIFY2(pollUntil([&] { return refusedLines().size() == 2; }, 20000),
+                 qPrintable(QStringLiteral("the next rotation was not said:\n") + log.text()));
+        const int triesAtSecond = refusedTries();
+        QVERIFY2(pollUntil([&] { return refusedTries() >= triesAtSecond + 4; }, 15000),
+                 qPrintable(log.text()));
+        QCOMPARE(log.lines(QStringLiteral("error")).size(), 2);
+        QVERIFY(!finished.load());
+        stop.store(true);
+        pool.join();
+        QVERIFY(outcome.has_value());
+        QVERIFY2(outcome->ok(), qPrintable(outcome->ok() ? QString() : outcome->error().message));
+        QCOMPARE((*outcome)->completed, 4);
+
+        const QString all = log.text();
+        QVERIFY(!all.contains(rotated.password));
+        QVERIFY(!all.contains(newPassword));
+    }
+
+    // No thread of the pool has connected: a refused login is a wrong password in the
+    // configuration, not a rotation — the standing pool ends at once with it (exit 6 from
+    // `oncepay work`, tst_workeroutage), said once, instead of retrying for ever.
+    void refusedLoginOfEveryThreadAtStartEndsThePool_data() { addServerEngineRows(); }
+    void refusedLoginOfEveryThreadAtStartEndsThePool()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        EngineFixture f(*dbs);
+        const qint64 pid = QCoreApplication::applicationPid();
+        ConnectionProfile wrong = dbs->orders();
+        wrong.user = QStringLiteral("op_refd_%1").arg(pid);
+        const QString password = QStringLiteral("refd-pw-%1").arg(pid);
+        wrong.password = QStringLiteral("refd-not-it-%1").arg(pid);
+        ServerAccount account(*f.orders, wrong.user, password); // dropped at the end
+        QVERIFY(account.created());
+        QVERIFY(account.grantAll(wrong.database));
+
+        LogCapture log;
+        WorkerPoolOptions options;
+        options.threads = 3;
+        options.idleSleepMs = 100;
+        options.maxReconnectDelayMs = 400;
+        std::atomic<bool> stop{false};
+        std::atomic<bool> finished{false};
+        std::optional<Result<WorkerStats>> outcome;
+        QElapsedTimer took;
+        took.start();
+        std::thread pool([&] {
+            outcome.emplace(WorkerPool::run(wrong, Clock::system(), options, stop));
+            finished.store(true);
+        });
+        const bool endedByItself = pollUntil([&] { return finished.load(); }, 15000);
+        stop.store(true);
+        pool.join();
+        QVERIFY2(
+            endedByItself,
+            qPrintable(QStringLiteral("the pool kept retrying a wrong password:\n") + log.text()));
+        qInfo("ended after %lld ms", took.elapsed());
+        QVERIFY(outcome.has_value());
+        QVERIFY(!outcome->ok());
+        QCOMPARE(outcome->error().reason, QStringLiteral("login_refused"));
+        QVERIFY2(outcome->error().message.startsWith(QStringLiteral("the worker cannot start: ")),
+                 qPrintable(outcome->error().message));
+        const QStringList errors = log.lines(QStringLiteral("error"));
+        QVERIFY2(errors.size() == 1 && errors.first().contains(QStringLiteral("cannot start")),
+                 qPrintable(log.text()));
+        QVERIFY(log.text().count(QStringLiteral("refused the login (")) == 0); // no rotation
+        QVERIFY(!log.text().contains(wrong.password));
     }
 };
 
