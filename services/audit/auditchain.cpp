@@ -6,6 +6,11 @@
 #include <QVariant>
 #include <QtEndian>
 
+#include <openssl/evp.h>
+
+#include <charconv>
+#include <cstring>
+
 namespace OncePay::AuditChain {
 
 namespace {
@@ -113,25 +118,61 @@ QByteArray canonicalEncoding(const AuditLogRowBytes &r)
     return out;
 }
 
+namespace {
+
+// encodeInto's pieces: the bytes of one frame (tag, big-endian length, bytes) at `p`.
+char *putFrame(char *p, char tag, const char *bytes, qsizetype size)
+{
+    *p++ = tag;
+    qToBigEndian(quint32(size), p);
+    p += 4;
+    if (size)
+        std::memcpy(p, bytes, size_t(size));
+    return p + size;
+}
+
+struct Decimal {
+    char digits[24];
+    qsizetype size = 0;
+    explicit Decimal(qint64 v)
+    {
+        size =
+            std::to_chars(digits, digits + sizeof digits, v).ptr - digits; // as QByteArray::number
+    }
+};
+
+constexpr QByteArrayView kRowVersion = "oncepay.audit.v1";
+
+} // namespace
+
+// One size computed, one resize (the capacity kept from row to row), the frames written in
+// place: no allocation per row once the buffer has grown to the largest row.
 void encodeInto(QByteArray &out, const AuditLogRowBytes &r)
 {
-    out.clear();
-    utf8(out, "oncepay.audit.v1");
-    integer(out, r.seq);
-    utf8(out, r.eventId);
-    integer(out, r.occurredAt);
-    integer(out, r.recordedAt);
-    utf8(out, r.actor);
-    utf8(out, r.actorRole);
-    utf8(out, r.action);
-    utf8(out, r.entityKind);
-    utf8(out, r.entityId);
-    nullableUtf8(out, r.orderId);
-    nullableUtf8(out, r.callbackId);
-    nullableUtf8(out, r.beforeJson);
-    nullableUtf8(out, r.afterJson);
-    nullableUtf8(out, r.reason);
-    utf8(out, r.prevHash);
+    const Decimal seq(r.seq), occurred(r.occurredAt), recorded(r.recordedAt);
+    const QByteArrayView who[] = {r.actor, r.actorRole, r.action, r.entityKind, r.entityId};
+    const std::optional<QByteArrayView> nullables[] = {r.orderId, r.callbackId, r.beforeJson,
+                                                       r.afterJson, r.reason};
+    constexpr qsizetype kFrame = 5; // tag + length
+    qsizetype size = 16 * kFrame + kRowVersion.size() + seq.size + r.eventId.size() +
+                     occurred.size + recorded.size + r.prevHash.size();
+    for (const QByteArrayView &t : who)
+        size += t.size();
+    for (const auto &n : nullables)
+        size += n ? n->size() : 0;
+    out.resize(size);
+    char *p = out.data();
+    p = putFrame(p, 'S', kRowVersion.data(), kRowVersion.size());
+    p = putFrame(p, 'I', seq.digits, seq.size);
+    p = putFrame(p, 'S', r.eventId.data(), r.eventId.size());
+    p = putFrame(p, 'I', occurred.digits, occurred.size);
+    p = putFrame(p, 'I', recorded.digits, recorded.size);
+    for (const QByteArrayView &t : who)
+        p = putFrame(p, 'S', t.data(), t.size());
+    for (const auto &n : nullables)
+        p = n ? putFrame(p, 'S', n->data(), n->size()) : putFrame(p, 'N', nullptr, 0);
+    p = putFrame(p, 'S', r.prevHash.data(), r.prevHash.size());
+    Q_ASSERT(p == out.constData() + size);
 }
 
 QByteArray computeHash(const AuditLogRowBytes &row)
@@ -201,6 +242,45 @@ QVariantList insertBinds(const AuditLogRow &r)
             bindOptional(r.reason),
             r.prevHash,
             r.hash};
+}
+
+// ---- RowHasher ----
+
+struct RowHasher::Digest {
+    EVP_MD *md = EVP_MD_fetch(nullptr, "SHA2-256", nullptr); // fetched once, not per row
+    EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+    ~Digest()
+    {
+        EVP_MD_CTX_free(ctx);
+        EVP_MD_free(md);
+    }
+};
+
+RowHasher::RowHasher()
+    : m_digest(std::make_unique<Digest>())
+{
+    m_buffer.reserve(1024);
+}
+
+RowHasher::~RowHasher() = default;
+
+bool RowHasher::matches(const AuditLogRowBytes &row)
+{
+    if (row.hash.size() != 64 || !m_digest->md || !m_digest->ctx)
+        return false;
+    encodeInto(m_buffer, row);
+    unsigned char md[EVP_MAX_MD_SIZE];
+    unsigned int n = 0;
+    if (EVP_DigestInit_ex2(m_digest->ctx, m_digest->md, nullptr) != 1 ||
+        EVP_DigestUpdate(m_digest->ctx, m_buffer.constData(), size_t(m_buffer.size())) != 1 ||
+        EVP_DigestFinal_ex(m_digest->ctx, md, &n) != 1 || n != 32)
+        return false;
+    static constexpr char kHex[] = "0123456789abcdef";
+    const char *stored = row.hash.data();
+    for (unsigned int i = 0; i < n; ++i)
+        if (stored[2 * i] != kHex[md[i] >> 4] || stored[2 * i + 1] != kHex[md[i] & 15])
+            return false;
+    return true;
 }
 
 } // namespace OncePay::AuditChain

@@ -25,6 +25,7 @@
 #include <QSqlQuery>
 #include <QString>
 
+#include <memory>
 #include <optional>
 
 namespace OncePay {
@@ -74,8 +75,27 @@ QString computeHash(const AuditLogRow &row); // uses row.prevHash, ignores row.h
 // equal to computeHash(row.toRow()). Lowercase hex, like the stored hash.
 QByteArray canonicalEncoding(const AuditLogRowBytes &row);
 QByteArray computeHash(const AuditLogRowBytes &row);
-// canonicalEncoding(row) into `out` (cleared first, its capacity kept): no allocation per row.
+// canonicalEncoding(row) into `out` (resized to it, its capacity kept): no allocation per row
+// once `out` has grown to the largest row.
 void encodeInto(QByteArray &out, const AuditLogRowBytes &row);
+
+// Checks stored rows against their hashes, row after row (an export, a verification): one
+// encoding buffer and one SHA-256 context reused, the algorithm fetched once — OpenSSL 3 looks
+// EVP_sha256() up again on every one-shot EVP_Digest. Not thread-safe: one per thread.
+class RowHasher {
+public:
+    RowHasher();
+    ~RowHasher();
+    RowHasher(const RowHasher &) = delete;
+    RowHasher &operator=(const RowHasher &) = delete;
+    // Whether row.hash is the lowercase hex SHA-256 of the row's canonical encoding.
+    bool matches(const AuditLogRowBytes &row);
+
+private:
+    struct Digest;
+    std::unique_ptr<Digest> m_digest;
+    QByteArray m_buffer;
+};
 
 // Column list in the order readRow expects; use as "SELECT " + columns() + " FROM audit_log".
 QString columns();

@@ -93,31 +93,6 @@ Error fileError(const QString &what, const QString &path, const QString &why)
                      QStringLiteral("file_error"));
 }
 
-// Whether a streamed row matches its stored hash: the canonical encoding into a reused buffer,
-// SHA-256 through OpenSSL (SHA extensions where the CPU has them) — the export's own speed.
-class RowHashCheck {
-public:
-    bool matches(const AuditLogRowBytes &row)
-    {
-        AuditChain::encodeInto(m_buffer, row);
-        unsigned char md[EVP_MAX_MD_SIZE];
-        unsigned int n = 0;
-        if (EVP_Digest(m_buffer.constData(), size_t(m_buffer.size()), md, &n, EVP_sha256(),
-                       nullptr) != 1 ||
-            n != 32 || row.hash.size() != 64)
-            return false;
-        static constexpr char kHex[] = "0123456789abcdef";
-        const char *stored = row.hash.data();
-        for (unsigned int i = 0; i < n; ++i)
-            if (stored[2 * i] != kHex[md[i] >> 4] || stored[2 * i + 1] != kHex[md[i] & 15])
-                return false;
-        return true;
-    }
-
-private:
-    QByteArray m_buffer;
-};
-
 AuditProblem exportProblem(AuditProblem::Kind kind, qint64 seq, QString message)
 {
     AuditProblem p;
@@ -344,7 +319,7 @@ Result<AuditExportResult> AuditExporter::run(const AuditFilter &requested, const
     everyRow.maxSeq = header.filter.maxSeq;
     const bool contiguous = header.filter == everyRow;
     std::optional<AuditProblem> broken;
-    RowHashCheck rowHash;
+    AuditChain::RowHasher rowHash;
     qint64 lastSeq = 0;
     QByteArray lastHash = AuditChain::genesisHash().toLatin1();
     const qint64 step = qMax<qint64>(1, qMin<qint64>(m_pageSize, header.expectedRows / 100 + 1));

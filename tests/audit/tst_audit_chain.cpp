@@ -4,6 +4,7 @@
 
 #include "audit/auditchain.h"
 #include "audit/auditshipper.h"
+#include "audit/audittrailquery.h"
 #include "audit/auditverifier.h"
 #include "audittestutil.h"
 #include "db/sql.h"
@@ -80,6 +81,88 @@ private Q_SLOTS:
         QVERIFY(AuditChain::computeHash(shifted) != AuditChain::computeHash(r));
         QCOMPARE(AuditChain::sealMessage(25, QStringLiteral("ab").repeated(32)).toHex().left(60),
                  QByteArray("53000000156f6e63657061792e61756469742e7365616c2e763149000000"));
+    }
+
+    // The byte path an export and verify-export check rows with (encodeInto into one reused
+    // buffer, RowHasher's reused SHA-256) must give the documented encoding and hash of every
+    // row — a large row, then smaller ones (the buffer shrinks), NULL against empty, negative
+    // numbers — and refuse a hash that is not the row's.
+    void rowHasherAgreesWithTheEncoding()
+    {
+        AuditLogRow pinned;
+        pinned.seq = 1;
+        pinned.eventId = QStringLiteral("e1");
+        pinned.occurredAt = 1000;
+        pinned.recordedAt = 2000;
+        pinned.actor = QStringLiteral("a");
+        pinned.actorRole = QStringLiteral("system");
+        pinned.action = QStringLiteral("test");
+        pinned.entityKind = QStringLiteral("order");
+        pinned.entityId = QStringLiteral("o-1");
+        pinned.orderId = QStringLiteral("o-1");
+        pinned.afterJson = QStringLiteral("{\"x\":1}");
+        pinned.reason = QString();
+        pinned.prevHash = AuditChain::genesisHash();
+        pinned.hash =
+            QStringLiteral("4a0d8363072966f13a58a394cf0ed321a0643bb69ef9de7b9540ab996befa639");
+        AuditLogRow big = pinned;
+        big.seq = 9'007'199'254'740'993;
+        big.occurredAt = -1;
+        big.afterJson = QStringLiteral("{\"note\":\"%1\"}").arg(QStringLiteral("é").repeated(3000));
+        big.beforeJson = QStringLiteral("{}");
+        big.callbackId = QStringLiteral("stripe:evt_1");
+        AuditLogRow bare = pinned;
+        bare.orderId.reset();
+        bare.afterJson.reset();
+        bare.reason.reset();
+        bare.actor = QString();
+        for (AuditLogRow *r : {&big, &bare})
+            r->hash = AuditChain::computeHash(*r);
+
+        AuditChain::RowHasher hasher;
+        QByteArray buffer;
+        for (const AuditLogRow &r : {big, pinned, bare, big, bare}) {
+            // The row as the exporter sees it: UTF-8 views of its columns.
+            const QByteArray eventId = r.eventId.toUtf8(), actor = r.actor.toUtf8(),
+                             role = r.actorRole.toUtf8(), action = r.action.toUtf8(),
+                             kind = r.entityKind.toUtf8(), entity = r.entityId.toUtf8(),
+                             prev = r.prevHash.toUtf8();
+            QByteArray hash = r.hash.toUtf8();
+            std::optional<QByteArray> optional[5];
+            const std::optional<QString> *sources[] = {&r.orderId, &r.callbackId, &r.beforeJson,
+                                                       &r.afterJson, &r.reason};
+            for (int i = 0; i < 5; ++i)
+                if (*sources[i])
+                    optional[i] = (*sources[i])->toUtf8();
+            const auto view = [](const std::optional<QByteArray> &b) {
+                return b ? std::optional<QByteArrayView>(*b) : std::nullopt;
+            };
+            AuditLogRowBytes b;
+            b.seq = r.seq;
+            b.eventId = eventId;
+            b.occurredAt = r.occurredAt;
+            b.recordedAt = r.recordedAt;
+            b.actor = actor;
+            b.actorRole = role;
+            b.action = action;
+            b.entityKind = kind;
+            b.entityId = entity;
+            b.orderId = view(optional[0]);
+            b.callbackId = view(optional[1]);
+            b.beforeJson = view(optional[2]);
+            b.afterJson = view(optional[3]);
+            b.reason = view(optional[4]);
+            b.prevHash = prev;
+            b.hash = hash;
+            AuditChain::encodeInto(buffer, b);
+            QCOMPARE(buffer, AuditChain::canonicalEncoding(r));
+            QVERIFY(hasher.matches(b));
+            hash[63] = hash[63] == '0' ? '1' : '0';
+            b.hash = hash;
+            QVERIFY(!hasher.matches(b));
+            b.hash = QByteArrayView(hash).first(62);
+            QVERIFY(!hasher.matches(b));
+        }
     }
 
     void shipThenVerify_data() { addEngineRows(); }
