@@ -3,6 +3,7 @@
 #include "audittrailquery.h"
 
 #include <QCryptographicHash>
+#include <QStringEncoder>
 #include <QVariant>
 #include <QtEndian>
 
@@ -264,23 +265,81 @@ RowHasher::RowHasher()
 
 RowHasher::~RowHasher() = default;
 
+namespace {
+
+// The SHA-256 of `bytes` through the hasher's context: false when OpenSSL fails.
+bool sha256(EVP_MD_CTX *ctx, const EVP_MD *md, const QByteArray &bytes, unsigned char *out)
+{
+    unsigned int n = 0;
+    return EVP_DigestInit_ex2(ctx, md, nullptr) == 1 &&
+           EVP_DigestUpdate(ctx, bytes.constData(), size_t(bytes.size())) == 1 &&
+           EVP_DigestFinal_ex(ctx, out, &n) == 1 && n == 32;
+}
+
+constexpr char kHex[] = "0123456789abcdef";
+
+template <typename Char> bool isHexOf(const unsigned char *digest, const Char *hex)
+{
+    for (int i = 0; i < 32; ++i)
+        if (hex[2 * i] != kHex[digest[i] >> 4] || hex[2 * i + 1] != kHex[digest[i] & 15])
+            return false;
+    return true;
+}
+
+// A text frame at `p` with the field encoded to UTF-8 in place (room for 3 bytes per UTF-16
+// unit reserved by the caller); returns the end.
+char *putTextFrame(char *p, char tag, QStringView text, QStringEncoder &utf8)
+{
+    *p = tag;
+    char *bytes = p + 5;
+    char *end = utf8.appendToBuffer(bytes, text);
+    qToBigEndian(quint32(end - bytes), p + 1);
+    return end;
+}
+
+} // namespace
+
 bool RowHasher::matches(const AuditLogRowBytes &row)
 {
     if (row.hash.size() != 64 || !m_digest->md || !m_digest->ctx)
         return false;
     encodeInto(m_buffer, row);
     unsigned char md[EVP_MAX_MD_SIZE];
-    unsigned int n = 0;
-    if (EVP_DigestInit_ex2(m_digest->ctx, m_digest->md, nullptr) != 1 ||
-        EVP_DigestUpdate(m_digest->ctx, m_buffer.constData(), size_t(m_buffer.size())) != 1 ||
-        EVP_DigestFinal_ex(m_digest->ctx, md, &n) != 1 || n != 32)
+    return sha256(m_digest->ctx, m_digest->md, m_buffer, md) && isHexOf(md, row.hash.data());
+}
+
+bool RowHasher::matches(const AuditLogRow &r)
+{
+    if (r.hash.size() != 64 || !m_digest->md || !m_digest->ctx)
         return false;
-    static constexpr char kHex[] = "0123456789abcdef";
-    const char *stored = row.hash.data();
-    for (unsigned int i = 0; i < n; ++i)
-        if (stored[2 * i] != kHex[md[i] >> 4] || stored[2 * i + 1] != kHex[md[i] & 15])
-            return false;
-    return true;
+    const Decimal seq(r.seq), occurred(r.occurredAt), recorded(r.recordedAt);
+    const QString *texts[] = {&r.actor, &r.actorRole, &r.action, &r.entityKind, &r.entityId};
+    const std::optional<QString> *nullables[] = {&r.orderId, &r.callbackId, &r.beforeJson,
+                                                 &r.afterJson, &r.reason};
+    constexpr qsizetype kFrame = 5;
+    qsizetype bound = 16 * kFrame + kRowVersion.size() + seq.size + occurred.size + recorded.size +
+                      3 * (r.eventId.size() + r.prevHash.size());
+    for (const QString *t : texts)
+        bound += 3 * t->size();
+    for (const auto *n : nullables)
+        bound += *n ? 3 * (*n)->size() : 0;
+    m_buffer.resize(bound);
+    QStringEncoder utf8(QStringEncoder::Utf8);
+    char *p = m_buffer.data();
+    p = putFrame(p, 'S', kRowVersion.data(), kRowVersion.size());
+    p = putFrame(p, 'I', seq.digits, seq.size);
+    p = putTextFrame(p, 'S', r.eventId, utf8);
+    p = putFrame(p, 'I', occurred.digits, occurred.size);
+    p = putFrame(p, 'I', recorded.digits, recorded.size);
+    for (const QString *t : texts)
+        p = putTextFrame(p, 'S', *t, utf8);
+    for (const auto *n : nullables)
+        p = *n ? putTextFrame(p, 'S', **n, utf8) : putFrame(p, 'N', nullptr, 0);
+    p = putTextFrame(p, 'S', r.prevHash, utf8);
+    m_buffer.resize(p - m_buffer.constData());
+    unsigned char md[EVP_MAX_MD_SIZE];
+    return sha256(m_digest->ctx, m_digest->md, m_buffer, md) &&
+           isHexOf(md, reinterpret_cast<const char16_t *>(r.hash.utf16()));
 }
 
 } // namespace OncePay::AuditChain

@@ -90,6 +90,9 @@ public:
     RowHasher &operator=(const RowHasher &) = delete;
     // Whether row.hash is the lowercase hex SHA-256 of the row's canonical encoding.
     bool matches(const AuditLogRowBytes &row);
+    // The same for a row read as text (AuditChain::readRow): each field encoded to UTF-8
+    // straight into the reused buffer.
+    bool matches(const AuditLogRow &row);
 
 private:
     struct Digest;

@@ -1,10 +1,10 @@
 #include "auditexporter.h"
 
+#include "auditfilesink.h"
 #include "auditoutbox.h"
 #include "db/sql.h"
 #include "db/transaction.h"
 
-#include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -12,7 +12,6 @@
 #include <QJsonDocument>
 #include <QSaveFile>
 
-#include <openssl/evp.h>
 #include <spdlog/spdlog.h>
 
 #include <memory>
@@ -20,58 +19,6 @@
 namespace OncePay {
 
 namespace {
-
-// Streaming SHA-256 through OpenSSL (SHA extensions where the CPU has them: several times
-// QCryptographicHash's speed, which matters for a file of hundreds of megabytes).
-class Sha256 {
-public:
-    Sha256() { EVP_DigestInit_ex(m_ctx.get(), EVP_sha256(), nullptr); }
-    void add(const char *data, qint64 len) { EVP_DigestUpdate(m_ctx.get(), data, size_t(len)); }
-    QString hex()
-    {
-        unsigned char md[EVP_MAX_MD_SIZE];
-        unsigned int n = 0;
-        EVP_DigestFinal_ex(m_ctx.get(), md, &n);
-        return QString::fromLatin1(QByteArray(reinterpret_cast<const char *>(md), int(n)).toHex());
-    }
-
-private:
-    std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> m_ctx{EVP_MD_CTX_new(),
-                                                                  &EVP_MD_CTX_free};
-};
-
-// Forwards writes to the file and hashes exactly the bytes that reached it, so the digest in
-// the manifest is the digest of the file without reading it back.
-class DigestingDevice : public QIODevice {
-public:
-    explicit DigestingDevice(QIODevice *target)
-        : m_target(target)
-    {
-        open(QIODevice::WriteOnly);
-    }
-    bool isSequential() const override { return true; }
-    QString hex() { return m_hash.hex(); } // once, after the last write
-    qint64 written() const { return m_written; }
-
-protected:
-    qint64 readData(char *, qint64) override { return -1; }
-    qint64 writeData(const char *data, qint64 len) override
-    {
-        const qint64 n = m_target->write(data, len);
-        if (n > 0) {
-            m_hash.add(data, n);
-            m_written += n;
-        }
-        if (n < 0)
-            setErrorString(m_target->errorString());
-        return n;
-    }
-
-private:
-    QIODevice *m_target;
-    Sha256 m_hash;
-    qint64 m_written = 0;
-};
 
 QString text(const QJsonObject &o, const char *key)
 {
@@ -232,12 +179,10 @@ Result<QString> AuditExporter::fileSha256(const QString &path, qint64 *bytes)
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly))
         return fileError(QStringLiteral("cannot read"), path, f.errorString());
-    QCryptographicHash hash(QCryptographicHash::Sha256);
-    if (!hash.addData(&f))
-        return fileError(QStringLiteral("cannot read"), path, f.errorString());
-    if (bytes)
-        *bytes = f.size();
-    return QString::fromLatin1(hash.result().toHex());
+    auto sha = sha256OfFile(f, bytes);
+    if (!sha)
+        return fileError(QStringLiteral("cannot read"), path, sha.error().message);
+    return sha;
 }
 
 Error AuditExporter::rowBroken(const AuditProblem &problem, const AuditExportHeader &header,
@@ -294,10 +239,19 @@ Result<AuditExportResult> AuditExporter::run(const AuditFilter &requested, const
     header.generatedAt = m_clock.nowMs();
     header.generatedBy = actor;
     header.exportId = AuditOutbox::newEventId();
-    auto expected = m_query.count(header.filter, actor);
-    if (!expected)
-        return expected.error();
-    header.expectedRows = *expected;
+    // An export of every row up to the head must also have every seq (a gap is a deleted row,
+    // refused below): it holds head.seq rows, which needs no count over the whole trail.
+    AuditFilter everyRow;
+    everyRow.maxSeq = header.filter.maxSeq;
+    const bool contiguous = header.filter == everyRow;
+    if (contiguous) {
+        header.expectedRows = header.filter.maxSeq;
+    } else {
+        auto expected = m_query.count(header.filter, actor);
+        if (!expected)
+            return expected.error();
+        header.expectedRows = *expected;
+    }
 
     AuditExportResult result;
     result.path = QFileInfo(path).absoluteFilePath();
@@ -305,7 +259,7 @@ Result<AuditExportResult> AuditExporter::run(const AuditFilter &requested, const
     QSaveFile file(result.path);
     if (!file.open(QIODevice::WriteOnly))
         return fileError(QStringLiteral("cannot create"), result.path, file.errorString());
-    DigestingDevice out(&file);
+    AuditFileSink out(&file);
     if (auto b = writer.begin(&out, header); !b)
         return b.error();
 
@@ -314,10 +268,6 @@ Result<AuditExportResult> AuditExporter::run(const AuditFilter &requested, const
     // An export vouches for its rows (the manifest names the chain head and seal it covers):
     // each row must match its own hash, and a row that follows its predecessor must link to
     // it. A row that does not stops the export; nothing is written (rowBroken below).
-    // An export of every row up to the head must also have every seq: a gap is a deleted row.
-    AuditFilter everyRow;
-    everyRow.maxSeq = header.filter.maxSeq;
-    const bool contiguous = header.filter == everyRow;
     std::optional<AuditProblem> broken;
     AuditChain::RowHasher rowHash;
     qint64 lastSeq = 0;
@@ -368,15 +318,19 @@ Result<AuditExportResult> AuditExporter::run(const AuditFilter &requested, const
     if (!failure)
         return failure.error();
     if (broken) {
+        out.abandon();
         file.cancelWriting();
         return rowBroken(*broken, header, actor);
     }
     if (result.cancelled) {
+        out.abandon();
         file.cancelWriting();
         spdlog::info("audit export to {} cancelled after {} rows", result.path.toStdString(), rows);
         return result;
     }
     if (auto f = writer.finish(rows); !f)
+        return f.error();
+    if (auto f = out.finish(); !f)
         return f.error();
     if (!file.commit())
         return fileError(QStringLiteral("cannot write"), result.path, file.errorString());

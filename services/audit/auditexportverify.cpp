@@ -51,6 +51,7 @@ void AuditExporter::checkJsonRows(const QString &filePath, AuditExportCheck &che
     qint64 lastSeq = 0;
     QString lastHash = AuditChain::genesisHash();
     check.rowsRehashed = 0;
+    AuditChain::RowHasher hasher;
     for (const QJsonValue &value : rows) {
         const QJsonObject o = value.toObject();
         AuditLogRow r;
@@ -70,7 +71,7 @@ void AuditExporter::checkJsonRows(const QString &filePath, AuditExportCheck &che
         r.reason = optional(o, "reason");
         r.prevHash = text(o, "prev_hash");
         r.hash = text(o, "hash");
-        if (AuditChain::computeHash(r) != r.hash) {
+        if (!hasher.matches(r)) {
             check.rowsMatch = false;
             check.problems << QStringLiteral("row seq %1 in the file does not match its hash:"
                                              " it was altered")

@@ -148,6 +148,7 @@ Result<AuditVerifyReport> AuditVerifier::verify(const Progress &progress) const
     qint64 last = std::numeric_limits<qint64>::min();
     QString prev = AuditChain::genesisHash();
     qsizetype cpIndex = 0;
+    AuditChain::RowHasher hasher;
     for (;;) {
         auto q = Sql::exec(db, select, {last, m_batchSize});
         if (!q)
@@ -176,7 +177,7 @@ Result<AuditVerifyReport> AuditVerifier::verify(const Progress &progress) const
                         .arg(row.seq - 1));
                 return report;
             }
-            if (AuditChain::computeHash(row) != row.hash) {
+            if (!hasher.matches(row)) {
                 report.problem = problem(AuditProblem::Kind::Altered, row.seq,
                                          QStringLiteral("row seq %1 was altered (its content does"
                                                         " not match its hash; event %2)")

@@ -108,7 +108,8 @@ private Q_SLOTS:
         AuditLogRow big = pinned;
         big.seq = 9'007'199'254'740'993;
         big.occurredAt = -1;
-        big.afterJson = QStringLiteral("{\"note\":\"%1\"}").arg(QStringLiteral("é").repeated(3000));
+        big.afterJson =
+            QStringLiteral("{\"note\":\"%1\"}").arg(QStringLiteral("é😀").repeated(3000));
         big.beforeJson = QStringLiteral("{}");
         big.callbackId = QStringLiteral("stripe:evt_1");
         AuditLogRow bare = pinned;
@@ -157,6 +158,14 @@ private Q_SLOTS:
             AuditChain::encodeInto(buffer, b);
             QCOMPARE(buffer, AuditChain::canonicalEncoding(r));
             QVERIFY(hasher.matches(b));
+            // The text path (the verifier's), on the same row and on a field changed.
+            QVERIFY(hasher.matches(r));
+            AuditLogRow changed = r;
+            changed.entityId += u'x';
+            QVERIFY(!hasher.matches(changed));
+            changed = r;
+            changed.hash[63] = changed.hash[63] == u'0' ? u'1' : u'0';
+            QVERIFY(!hasher.matches(changed));
             hash[63] = hash[63] == '0' ? '1' : '0';
             b.hash = hash;
             QVERIFY(!hasher.matches(b));
