@@ -318,32 +318,44 @@ Result<WorkerStats> WorkerPool::run(const ConnectionProfile &profile, const Cloc
             bool retried = false;
             while (!stopping()) {
                 auto opened = openMigrated(profile, QStringLiteral("worker%1").arg(i));
+                if (opened) {
+                    // The login was accepted: from now on a refused one is a rotation. Set
+                    // under the mutex a refused sibling decides under (below).
+                    QMutexLocker lock(&mutex);
+                    anyConnected.store(true);
+                }
                 Result<RetryPolicy> p = opened ? Worker::policyFrom(*opened, options.config)
                                                : Result<RetryPolicy>(opened.error());
                 if (p) {
                     c.emplace(std::move(opened).value());
                     policy = *p;
-                    anyConnected.store(true);
                     break;
                 }
                 if (options.once)
                     return giveUp(p.error());
-                const bool rotation = p.error().reason == u"login_refused" && anyConnected.load();
-                if (rotation) {
-                    // Another thread got in with these credentials: they are being rotated,
-                    // as when a reconnect is refused.
-                    sayRetry(p.error(), delay);
-                } else if (!waitingCures(p.error())) {
-                    Error e = p.error();
-                    e.message = QStringLiteral("the worker cannot start: %1 (waiting will not"
-                                               " cure this; the worker stopped)")
-                                    .arg(e.message);
+                const bool refusedLogin = p.error().reason == u"login_refused";
+                bool endsThePool = false;
+                if (!waitingCures(p.error())) {
+                    // A refused login while another thread got in with these credentials is
+                    // a rotation, retried as a refused reconnect is; decided under the mutex
+                    // so that a sibling connecting at this moment counts.
                     QMutexLocker lock(&mutex);
-                    if (!ended.exchange(true)) { // said once, whichever thread met it first
-                        spdlog::error("{}: {}", owner.toStdString(), e.message.toStdString());
-                        firstError = e;
+                    if (!refusedLogin || !anyConnected.load()) {
+                        endsThePool = true;
+                        Error e = p.error();
+                        e.message = QStringLiteral("the worker cannot start: %1 (waiting will"
+                                                   " not cure this; the worker stopped)")
+                                        .arg(e.message);
+                        if (!ended.exchange(true)) { // said once, whichever thread met it first
+                            spdlog::error("{}: {}", owner.toStdString(), e.message.toStdString());
+                            firstError = e;
+                        }
                     }
+                }
+                if (endsThePool)
                     break;
+                if (refusedLogin) {
+                    sayRetry(p.error(), delay);
                 } else {
                     spdlog::warn("{}: database unavailable at start: {}; retrying in {} ms",
                                  owner.toStdString(), p.error().message.toStdString(), delay);
