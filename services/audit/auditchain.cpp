@@ -265,6 +265,11 @@ RowHasher::RowHasher()
 
 RowHasher::~RowHasher() = default;
 
+bool RowHasher::ready() const
+{
+    return m_digest->md && m_digest->ctx;
+}
+
 namespace {
 
 // The SHA-256 of `bytes` through the hasher's context: false when OpenSSL fails.
@@ -316,6 +321,16 @@ bool RowHasher::matches(const AuditLogRow &r)
     const QString *texts[] = {&r.actor, &r.actorRole, &r.action, &r.entityKind, &r.entityId};
     const std::optional<QString> *nullables[] = {&r.orderId, &r.callbackId, &r.beforeJson,
                                                  &r.afterJson, &r.reason};
+    // A lone surrogate is encoded differently by QString::toUtf8 (what the chain was hashed
+    // with: '?') and QStringEncoder (U+FFFD, and a high surrogate carried into the next
+    // field): such a row takes the documented path.
+    bool valid = QStringView(r.eventId).isValidUtf16() && QStringView(r.prevHash).isValidUtf16();
+    for (const QString *t : texts)
+        valid = valid && QStringView(*t).isValidUtf16();
+    for (const auto *n : nullables)
+        valid = valid && (!*n || QStringView(**n).isValidUtf16());
+    if (!valid)
+        return computeHash(r) == r.hash;
     constexpr qsizetype kFrame = 5;
     qsizetype bound = 16 * kFrame + kRowVersion.size() + seq.size + occurred.size + recorded.size +
                       3 * (r.eventId.size() + r.prevHash.size());

@@ -88,6 +88,9 @@ public:
     ~RowHasher();
     RowHasher(const RowHasher &) = delete;
     RowHasher &operator=(const RowHasher &) = delete;
+    // Whether OpenSSL gave the hasher its SHA-256; without it every row would fail to match,
+    // so callers refuse to check anything (an error, not "altered").
+    bool ready() const;
     // Whether row.hash is the lowercase hex SHA-256 of the row's canonical encoding.
     bool matches(const AuditLogRowBytes &row);
     // The same for a row read as text (AuditChain::readRow): each field encoded to UTF-8

@@ -141,6 +141,8 @@ Result<AuditManifest> AuditManifest::load(const QString &path)
 
 QString AuditExportCheck::summary() const
 {
+    if (cancelled)
+        return QStringLiteral("export verification cancelled: nothing was concluded");
     if (ok())
         return QStringLiteral("export ok: %1 matches its manifest (SHA-256 %2, %3 rows), chain"
                               " head seq %4 is in the audit log unchanged%5")
@@ -231,6 +233,13 @@ Result<AuditExportResult> AuditExporter::run(const AuditFilter &requested, const
     auto head = AuditTrailQuery::readHead(m_audit);
     if (!head)
         return head.error();
+    // An export is pinned to the head (below); with no row in the chain there is none to pin
+    // to, and nothing to vouch for.
+    if (head->seq == 0)
+        return makeError(ErrorCode::Invalid,
+                         QStringLiteral("the audit trail is empty: there is nothing to export"
+                                        " (audited events reach it when they are shipped)"),
+                         QStringLiteral("empty_trail"));
     header.head = *head;
     header.filter = requested;
     // Pin the head: the export covers exactly the rows up to it, whatever is appended meanwhile.
@@ -270,6 +279,10 @@ Result<AuditExportResult> AuditExporter::run(const AuditFilter &requested, const
     // it. A row that does not stops the export; nothing is written (rowBroken below).
     std::optional<AuditProblem> broken;
     AuditChain::RowHasher rowHash;
+    if (!rowHash.ready())
+        return makeError(ErrorCode::Internal,
+                         QStringLiteral("export: OpenSSL gives no SHA-256; nothing was exported"),
+                         QStringLiteral("crypto_unavailable"));
     qint64 lastSeq = 0;
     QByteArray lastHash = AuditChain::genesisHash().toLatin1();
     const qint64 step = qMax<qint64>(1, qMin<qint64>(m_pageSize, header.expectedRows / 100 + 1));
@@ -317,6 +330,15 @@ Result<AuditExportResult> AuditExporter::run(const AuditFilter &requested, const
         return streamed.error();
     if (!failure)
         return failure.error();
+    // Every row up to the head, and no fewer: rows at the top that vanished after the head
+    // was read are missing as much as a gap is.
+    if (contiguous && !broken && !result.cancelled && rows != header.filter.maxSeq)
+        broken = exportProblem(AuditProblem::Kind::Missing, lastSeq + 1,
+                               QStringLiteral("row seq %1 is missing (the chain ends at seq %2,"
+                                              " its head was seq %3)")
+                                   .arg(lastSeq + 1)
+                                   .arg(lastSeq)
+                                   .arg(header.filter.maxSeq));
     if (broken) {
         out.abandon();
         file.cancelWriting();

@@ -81,10 +81,13 @@ struct AuditExportCheck {
     qint64 recordSeq = 0;
     bool recordMatches = false;
     QStringList problems; // readable lines; empty when ok()
+    // Stopped by its progress function before every check was made: nothing was concluded.
+    bool cancelled = false;
 
     bool ok() const
     {
-        return fileMatches && headMatches && sealMatches && rowsMatch && recordMatches;
+        return !cancelled && fileMatches && headMatches && sealMatches && rowsMatch &&
+               recordMatches;
     }
     QString summary() const;
 };
@@ -105,18 +108,22 @@ public:
                                   AuditExportWriter &writer, const Actor &actor,
                                   const Progress &progress = {}) const;
 
-    Result<AuditExportCheck> verify(const QString &manifestPath, const Actor &actor) const;
+    // `progress` (rows of the file checked, the manifest's row count) is called while a CSV
+    // or JSON export's rows are checked; returning false stops the check (cancelled).
+    Result<AuditExportCheck> verify(const QString &manifestPath, const Actor &actor,
+                                    const Progress &progress = {}) const;
 
     static Result<QString> fileSha256(const QString &path, qint64 *bytes = nullptr);
 
 private:
     // Re-hashes the rows of a JSON export (`check` says what it found).
-    static void checkJsonRows(const QString &filePath, AuditExportCheck &check);
+    static void checkJsonRows(const QString &filePath, AuditExportCheck &check,
+                              const Progress &progress);
     // Compares a CSV export's rows with the audit log's: the manifest's filter (pinned to its
     // head) streamed through the CSV writer again beside the file; names the first row and
     // column that differ, or the rows added or removed.
-    Result<void> checkCsvRows(const QString &filePath, AuditExportCheck &check,
-                              const Actor &actor) const;
+    Result<void> checkCsvRows(const QString &filePath, AuditExportCheck &check, const Actor &actor,
+                              const Progress &progress) const;
     // Finds the export's `audit.exported` row and compares it with the file and the manifest.
     Result<void> checkRecord(AuditExportCheck &check) const;
     // A row of the export fails its hash or link: the refusal, logged and audited.

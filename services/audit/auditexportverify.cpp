@@ -21,7 +21,18 @@
 
 namespace OncePay {
 
-void AuditExporter::checkJsonRows(const QString &filePath, AuditExportCheck &check)
+namespace {
+
+// How often a row check reports: about every 1 % of the rows, at least every 5,000.
+qint64 progressStep(qint64 total)
+{
+    return qBound(qint64(1), total / 100 + 1, qint64(5000));
+}
+
+} // namespace
+
+void AuditExporter::checkJsonRows(const QString &filePath, AuditExportCheck &check,
+                                  const Progress &progress)
 {
     QFile f(filePath);
     if (!f.open(QIODevice::ReadOnly)) {
@@ -52,7 +63,18 @@ void AuditExporter::checkJsonRows(const QString &filePath, AuditExportCheck &che
     QString lastHash = AuditChain::genesisHash();
     check.rowsRehashed = 0;
     AuditChain::RowHasher hasher;
+    if (!hasher.ready()) {
+        check.rowsMatch = false;
+        check.problems << QStringLiteral("the rows cannot be re-hashed: OpenSSL gives no SHA-256");
+        return;
+    }
+    const qint64 step = progressStep(check.manifest.rowCount);
     for (const QJsonValue &value : rows) {
+        if (progress && check.rowsRehashed % step == 0 &&
+            !progress(check.rowsRehashed, check.manifest.rowCount)) {
+            check.cancelled = true;
+            return;
+        }
         const QJsonObject o = value.toObject();
         AuditLogRow r;
         r.seq = o.value(QStringLiteral("seq")).toInteger();
@@ -208,7 +230,7 @@ QString shown(const QString &cell)
 } // namespace
 
 Result<void> AuditExporter::checkCsvRows(const QString &filePath, AuditExportCheck &check,
-                                         const Actor &actor) const
+                                         const Actor &actor, const Progress &progress) const
 {
     QFile file(filePath);
     if (!file.open(QIODevice::ReadOnly)) {
@@ -225,22 +247,34 @@ Result<void> AuditExporter::checkCsvRows(const QString &filePath, AuditExportChe
     if (auto b = writer.begin(&compare, header); !b)
         return b.error();
     std::vector<qint64> seqs; // of the rows written, in order: record k is seqs[k - 1]
+    // An export pinned to an empty chain (head seq 0, made before empty exports were refused)
+    // covers no row; a maxSeq of 0 would mean no bound.
+    const bool none = check.manifest.head.seq == 0;
     Result<void> failure;
-    auto streamed = m_query.forEachBytes(
-        header.filter, m_pageSize,
-        [&](const AuditLogRowBytes &row) {
-            seqs.push_back(row.seq);
-            if (auto w = writer.writeBytes(row); !w) {
-                failure = w;
-                return false;
-            }
-            return !compare.parted();
-        },
-        actor);
+    const qint64 step = progressStep(check.manifest.rowCount);
+    auto streamed = none ? Result<qint64>(0)
+                         : m_query.forEachBytes(
+                               header.filter, m_pageSize,
+                               [&](const AuditLogRowBytes &row) {
+                                   if (progress && qint64(seqs.size()) % step == 0 &&
+                                       !progress(qint64(seqs.size()), check.manifest.rowCount)) {
+                                       check.cancelled = true;
+                                       return false;
+                                   }
+                                   seqs.push_back(row.seq);
+                                   if (auto w = writer.writeBytes(row); !w) {
+                                       failure = w;
+                                       return false;
+                                   }
+                                   return !compare.parted();
+                               },
+                               actor);
     if (!streamed)
         return streamed.error();
     if (!failure)
         return failure.error();
+    if (check.cancelled)
+        return {};
     if (auto f = writer.finish(qint64(seqs.size())); !f)
         return f.error();
     compare.end();
@@ -316,52 +350,104 @@ Result<void> AuditExporter::checkRecord(AuditExportCheck &check) const
     const AuditManifest &m = check.manifest;
     const QString action = QStringLiteral("audit.exported");
     const QString kind = QStringLiteral("export");
-    // In the audit log (few rows per action: the (action, occurred_at) index finds them) ...
+    // The export's rows in the audit log (few rows per action: the (action, occurred_at) index
+    // finds them), compared exactly here (a MariaDB collation ignores trailing spaces).
+    const auto inLog = [&]() -> Result<QList<AuditLogRow>> {
+        auto q = Sql::exec(m_audit.db(),
+                           QStringLiteral("SELECT ") + AuditChain::columns() +
+                               QStringLiteral(" FROM audit_log WHERE action = ? AND entity_kind = ?"
+                                              " AND entity_id = ? ORDER BY seq"),
+                           {action, kind, m.exportId});
+        if (!q)
+            return q.error();
+        QList<AuditLogRow> rows;
+        while (q->next()) {
+            AuditLogRow row = AuditChain::readRow(*q);
+            if (row.entityId == m.exportId)
+                rows << std::move(row);
+        }
+        return rows;
+    };
+    auto logged = inLog();
+    if (!logged)
+        return logged.error();
     QJsonObject recorded;
     Actor by;
-    auto q = Sql::exec(m_audit.db(),
-                       QStringLiteral("SELECT ") + AuditChain::columns() +
-                           QStringLiteral(" FROM audit_log WHERE action = ? AND entity_kind = ?"
-                                          " AND entity_id = ?"),
-                       {action, kind, m.exportId});
-    if (!q)
-        return q.error();
-    if (q->next()) {
-        const AuditLogRow row = AuditChain::readRow(*q);
+    if (logged->isEmpty()) {
+        // Not shipped yet: in the outbox. A shipper that moved it since the read above has
+        // written it into the audit log before marking it shipped, so a miss here reads the
+        // log once more.
+        auto o = Sql::exec(m_orders.db(),
+                           QStringLiteral("SELECT after_json, actor, actor_role, entity_id FROM"
+                                          " audit_outbox WHERE shipped_at IS NULL AND action = ?"
+                                          " AND entity_kind = ? AND entity_id = ?"),
+                           {action, kind, m.exportId});
+        if (!o)
+            return o.error();
+        while (o->next() && recorded.isEmpty()) {
+            if (o->value(3).toString() != m.exportId)
+                continue;
+            check.record = AuditExportCheck::Record::InOutbox;
+            recorded = QJsonDocument::fromJson(o->value(0).toString().toUtf8()).object();
+            by = {o->value(1).toString(), o->value(2).toString()};
+        }
+        if (check.record == AuditExportCheck::Record::Missing) {
+            logged = inLog();
+            if (!logged)
+                return logged.error();
+            if (logged->isEmpty()) {
+                check.problems << QStringLiteral("no export %1 is recorded in this audit trail:"
+                                                 " the manifest was not written by this OncePay,"
+                                                 " or its export id was changed")
+                                      .arg(m.exportId.isEmpty() ? QStringLiteral("(no id)")
+                                                                : m.exportId);
+                return {};
+            }
+        }
+    }
+    if (!logged->isEmpty()) {
+        const AuditLogRow &row = logged->first();
         check.record = AuditExportCheck::Record::InAuditLog;
         check.recordSeq = row.seq;
+        if (logged->size() > 1) {
+            check.problems << QStringLiteral("export %1 is recorded more than once in the audit"
+                                             " log (seq %2 and %3): rows were added to the trail")
+                                  .arg(m.exportId)
+                                  .arg(row.seq)
+                                  .arg(logged->at(1).seq);
+            return {};
+        }
         if (AuditChain::computeHash(row) != row.hash) {
             check.problems << QStringLiteral("the export's audit row (seq %1) does not match its"
                                              " hash: it was altered")
                                   .arg(row.seq);
             return {};
         }
-        recorded = QJsonDocument::fromJson(row.afterJson.value_or(QString()).toUtf8()).object();
-        by = {row.actor, row.actorRole};
-    } else {
-        // ... or still in the outbox, not yet shipped.
-        auto o = Sql::exec(m_orders.db(),
-                           QStringLiteral("SELECT after_json, actor, actor_role FROM audit_outbox"
-                                          " WHERE shipped_at IS NULL AND action = ? AND"
-                                          " entity_kind = ? AND entity_id = ?"),
-                           {action, kind, m.exportId});
-        if (!o)
-            return o.error();
-        if (!o->next()) {
-            check.problems << QStringLiteral("no export %1 is recorded in this audit trail: the"
-                                             " manifest was not written by this OncePay, or its"
-                                             " export id was changed")
-                                  .arg(m.exportId.isEmpty() ? QStringLiteral("(no id)")
-                                                            : m.exportId);
+        // Written after the rows it covers, and linked into the chain on both sides.
+        auto before =
+            Sql::scalar(m_audit.db(), QStringLiteral("SELECT hash FROM audit_log WHERE seq = ?"),
+                        {row.seq - 1});
+        auto after = Sql::scalar(m_audit.db(),
+                                 QStringLiteral("SELECT prev_hash FROM audit_log WHERE seq = ?"),
+                                 {row.seq + 1});
+        if (!before)
+            return before.error();
+        if (!after)
+            return after.error();
+        const QString previous = row.seq == 1 ? AuditChain::genesisHash() : before->toString();
+        if (row.seq <= m.head.seq || row.prevHash != previous ||
+            (!after->isNull() && after->toString() != row.hash)) {
+            check.problems << QStringLiteral("the export's audit row (seq %1) is not where the"
+                                             " export wrote it (after seq %2, linked into the"
+                                             " chain): it was inserted or moved")
+                                  .arg(row.seq)
+                                  .arg(m.head.seq);
             return {};
         }
-        check.record = AuditExportCheck::Record::InOutbox;
-        recorded = QJsonDocument::fromJson(o->value(0).toString().toUtf8()).object();
-        by = {o->value(1).toString(), o->value(2).toString()};
+        recorded = QJsonDocument::fromJson(row.afterJson.value_or(QString()).toUtf8()).object();
+        by = {row.actor, row.actorRole};
     }
-    const QString where = check.record == AuditExportCheck::Record::InAuditLog
-                              ? QStringLiteral("its audit row (seq %1)").arg(check.recordSeq)
-                              : QStringLiteral("its audit event (not yet shipped)");
+    const bool inAuditLog = check.record == AuditExportCheck::Record::InAuditLog;
     const auto said = [&](const char *key) {
         return recorded.value(QLatin1String(key)).toString();
     };
@@ -370,38 +456,58 @@ Result<void> AuditExporter::checkRecord(AuditExportCheck &check) const
     // Said once: a file that no longer fits an intact manifest is already a problem above.
     const bool manifestFitsRecord = sha == m.sha256 && bytes == m.bytes;
     if ((sha != check.actualSha256 || bytes != check.actualBytes) &&
-        (check.fileMatches || !manifestFitsRecord))
-        check.problems << QStringLiteral("%1 has SHA-256 %2 (%3 bytes), but %4 recorded %5"
-                                         " (%6 bytes) when it was exported: the file was changed")
-                              .arg(m.file, check.actualSha256.left(16))
-                              .arg(check.actualBytes)
-                              .arg(where, sha.left(16))
-                              .arg(bytes);
-    // What the manifest says against what was recorded when it was written.
-    QStringList differ;
+        (check.fileMatches || !manifestFitsRecord)) {
+        if (inAuditLog)
+            check.problems << QStringLiteral("%1 has SHA-256 %2 (%3 bytes), but its audit row"
+                                             " (seq %4) recorded %5 (%6 bytes) when it was"
+                                             " exported: the file was changed")
+                                  .arg(m.file, check.actualSha256.left(16))
+                                  .arg(check.actualBytes)
+                                  .arg(check.recordSeq)
+                                  .arg(sha.left(16))
+                                  .arg(bytes);
+        else
+            check.problems << QStringLiteral("%1 has SHA-256 %2 (%3 bytes), but its audit event"
+                                             " (not yet shipped) recorded %4 (%5 bytes) when it"
+                                             " was exported: the file was changed")
+                                  .arg(m.file, check.actualSha256.left(16))
+                                  .arg(check.actualBytes)
+                                  .arg(sha.left(16))
+                                  .arg(bytes);
+    }
+    // What the manifest says against what was recorded when it was written, one line each.
+    const auto differs = [&](const QString &what) {
+        if (inAuditLog)
+            check.problems << QStringLiteral("the manifest's %1 differs from what its audit row"
+                                             " (seq %2) recorded: the manifest was changed")
+                                  .arg(what)
+                                  .arg(check.recordSeq);
+        else
+            check.problems << QStringLiteral("the manifest's %1 differs from what its audit event"
+                                             " (not yet shipped) recorded: the manifest was"
+                                             " changed")
+                                  .arg(what);
+    };
+    const qsizetype problemsBefore = check.problems.size();
     if (!manifestFitsRecord)
-        differ << QStringLiteral("the file's digest");
+        differs(QStringLiteral("file digest"));
     if (said("format") != m.fileFormat)
-        differ << QStringLiteral("the format");
+        differs(QStringLiteral("format"));
     if (said("row_count").toLongLong() != m.rowCount)
-        differ << QStringLiteral("the row count");
+        differs(QStringLiteral("row count"));
     if (recorded.value(QStringLiteral("filter")).toObject() != m.filter.toJson())
-        differ << QStringLiteral("the filter");
+        differs(QStringLiteral("filter"));
     if (recorded.value(QStringLiteral("chain_head")).toObject() != auditHeadJson(m.head))
-        differ << QStringLiteral("the chain head");
+        differs(QStringLiteral("chain head"));
     if (by.id != m.generatedBy.id || by.role != m.generatedBy.role)
-        differ << QStringLiteral("who made it");
-    if (!differ.isEmpty())
-        check.problems << QStringLiteral("the manifest differs from what %1 recorded in: %2 — the"
-                                         " manifest was changed")
-                              .arg(where, differ.join(QStringLiteral(", ")));
-    check.recordMatches =
-        sha == check.actualSha256 && bytes == check.actualBytes && differ.isEmpty();
+        differs(QStringLiteral("author"));
+    check.recordMatches = sha == check.actualSha256 && bytes == check.actualBytes &&
+                          check.problems.size() == problemsBefore;
     return {};
 }
 
-Result<AuditExportCheck> AuditExporter::verify(const QString &manifestPath,
-                                               const Actor &actor) const
+Result<AuditExportCheck> AuditExporter::verify(const QString &manifestPath, const Actor &actor,
+                                               const Progress &progress) const
 {
     if (auto ok = m_query.authorize(actor, QStringLiteral("verify-export")); !ok)
         return ok.error();
@@ -425,10 +531,17 @@ Result<AuditExportCheck> AuditExporter::verify(const QString &manifestPath,
                               .arg(manifest->bytes);
 
     if (manifest->fileFormat == u"json")
-        checkJsonRows(filePath, check);
+        checkJsonRows(filePath, check, progress);
     else if (manifest->fileFormat == u"csv")
-        if (auto compared = checkCsvRows(filePath, check, actor); !compared)
+        if (auto compared = checkCsvRows(filePath, check, actor, progress); !compared)
             return compared.error();
+    if (check.cancelled) {
+        spdlog::info("audit export {}: verification cancelled; nothing was concluded",
+                     manifestPath.toStdString());
+        return check;
+    }
+    if (progress)
+        progress(check.manifest.rowCount, check.manifest.rowCount);
     if (auto recorded = checkRecord(check); !recorded)
         return recorded.error();
 

@@ -84,11 +84,17 @@ Result<void> AuditFileSink::finish()
 {
     stop();
     std::lock_guard lock(m_mutex);
+    if (m_dropping)
+        return makeError(ErrorCode::Internal,
+                         QStringLiteral("export: the file was abandoned; it holds part of the"
+                                        " export at most"),
+                         QStringLiteral("write_failed"));
     if (!m_error.isEmpty())
         return makeError(ErrorCode::Internal,
                          QStringLiteral("export: cannot write the file: %1").arg(m_error),
                          QStringLiteral("write_failed"));
-    m_hex = m_hash.hex();
+    if (m_hex.isEmpty()) // a second finish() states the same digest
+        m_hex = m_hash.hex();
     return {};
 }
 
@@ -116,6 +122,18 @@ qint64 AuditFileSink::writeData(const char *data, qint64 len)
 }
 
 void AuditFileSink::run()
+{
+    try {
+        drain();
+    } catch (const std::exception &e) { // e.g. no memory for a chunk: the export fails
+        std::lock_guard lock(m_mutex);
+        m_error = QString::fromUtf8(e.what());
+        m_queue.clear();
+        m_changed.notify_all();
+    }
+}
+
+void AuditFileSink::drain()
 {
     for (;;) {
         QByteArray chunk;

@@ -71,6 +71,7 @@ protected:
 
 private:
     void run();
+    void drain();
     void stop();
 
     QFileDevice *m_file;

@@ -149,6 +149,11 @@ Result<AuditVerifyReport> AuditVerifier::verify(const Progress &progress) const
     QString prev = AuditChain::genesisHash();
     qsizetype cpIndex = 0;
     AuditChain::RowHasher hasher;
+    if (!hasher.ready())
+        return makeError(ErrorCode::Internal,
+                         QStringLiteral("audit verify: OpenSSL gives no SHA-256; nothing was"
+                                        " checked"),
+                         QStringLiteral("crypto_unavailable"));
     for (;;) {
         auto q = Sql::exec(db, select, {last, m_batchSize});
         if (!q)

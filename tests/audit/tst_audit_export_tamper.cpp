@@ -24,6 +24,7 @@
 #include <QTest>
 
 #include <functional>
+#include <memory>
 
 #include <spdlog/spdlog.h>
 
@@ -276,11 +277,16 @@ private Q_SLOTS:
                                   " its filter, from line 32: rows were added");
             QTest::addRow("%s/row count", name)
                 << int(dialect) << QStringLiteral("rows")
-                << QStringLiteral("the manifest differs from what its audit row (seq 31) recorded"
-                                  " in: the row count — the manifest was changed");
+                << QStringLiteral(
+                       "the manifest's row count differs from what its audit row (seq 31)"
+                       " recorded: the manifest was changed");
             QTest::addRow("%s/export id", name)
                 << int(dialect) << QStringLiteral("id")
                 << QStringLiteral("no export x-1 is recorded in this audit trail");
+            QTest::addRow("%s/second audit row", name)
+                << int(dialect) << QStringLiteral("twice")
+                << QStringLiteral("is recorded more than once in the audit log (seq 31 and 32):"
+                                  " rows were added to the trail");
             QTest::addRow("%s/audit row", name)
                 << int(dialect) << QStringLiteral("record")
                 << QStringLiteral("the export's audit row (seq 31) does not match its hash: it"
@@ -352,6 +358,16 @@ private Q_SLOTS:
             editManifest(made->manifestPath, [](QJsonObject &m) {
                 m.insert(QStringLiteral("export_id"), QStringLiteral("x-1"));
             });
+        } else if (edit == u"twice") {
+            // A second audit.exported row for the same export, appended with DDL rights.
+            QVERIFY(tamper(audit, {QStringLiteral("INSERT INTO audit_log (%1) SELECT 32,"
+                                                  " 'forged-event', occurred_at, recorded_at,"
+                                                  " actor, actor_role, action, entity_kind,"
+                                                  " entity_id, order_id, callback_id,"
+                                                  " before_json, after_json, reason, hash, hash"
+                                                  " FROM audit_log WHERE seq = 31")
+                                       .arg(AuditChain::columns())})
+                        .ok());
         } else {
             QVERIFY(
                 tamper(audit, {QStringLiteral("UPDATE audit_log SET after_json = REPLACE("
@@ -364,6 +380,66 @@ private Q_SLOTS:
         QVERIFY(!edited->recordMatches);
         QVERIFY(edited->fileMatches); // the manifest's own digest fits the file in every case
         QVERIFY2(edited->summary().contains(says), qPrintable(edited->summary()));
+    }
+
+    // verify-export reports its progress over the rows and stops when asked, concluding
+    // nothing (the console's Cancel).
+    void verifyExportReportsProgressAndStops_data() { addEngineRows(); }
+    void verifyExportReportsProgressAndStops()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        ManualClock clock(kStart);
+        Connection orders = openOrDie(dbs->orders());
+        Connection audit = openOrDie(dbs->audit());
+        seed(orders, audit, clock);
+        AuditExporter exporter(audit, orders, clock);
+        for (const QString format : {QStringLiteral("csv"), QStringLiteral("json")}) {
+            const QString path = QDir(dbs->tempPath()).filePath(QStringLiteral("t.") + format);
+            std::unique_ptr<AuditExportWriter> writer;
+            if (format == u"csv")
+                writer = std::make_unique<AuditCsvWriter>();
+            else
+                writer = std::make_unique<AuditJsonWriter>();
+            auto made = exporter.run(AuditFilter(), path, *writer, kAuditor);
+            QVERIFY(made.ok());
+            QList<std::pair<qint64, qint64>> seen;
+            auto whole = exporter.verify(made->manifestPath, kAuditor, [&](qint64 d, qint64 t) {
+                seen.append({d, t});
+                return true;
+            });
+            QVERIFY(whole.ok() && whole->ok());
+            QVERIFY(seen.size() >= 2);
+            QCOMPARE(seen.last().first, 30);
+            QCOMPARE(seen.last().second, 30);
+            for (qsizetype i = 1; i < seen.size(); ++i)
+                QVERIFY(seen[i].first >= seen[i - 1].first);
+
+            int calls = 0;
+            auto stopped = exporter.verify(made->manifestPath, kAuditor,
+                                           [&](qint64, qint64) { return ++calls < 3; });
+            QVERIFY(stopped.ok());
+            QVERIFY(stopped->cancelled);
+            QVERIFY(!stopped->ok());
+            QCOMPARE(calls, 3);
+            QCOMPARE(stopped->summary(),
+                     QStringLiteral("export verification cancelled: nothing was concluded"));
+        }
+    }
+
+    // An empty chain has no head to pin an export to and nothing to vouch for: refused, no file.
+    void emptyTrailIsNotExported_data() { addEngineRows(); }
+    void emptyTrailIsNotExported()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        ManualClock clock(kStart);
+        Connection orders = openOrDie(dbs->orders());
+        Connection audit = openOrDie(dbs->audit());
+        const QString path = QDir(dbs->tempPath()).filePath(QStringLiteral("empty.csv"));
+        auto refused = exportTo(audit, orders, clock, AuditFilter(), path);
+        QVERIFY(!refused.ok());
+        QCOMPARE(refused.error().reason, QStringLiteral("empty_trail"));
+        QVERIFY(!QFile::exists(path));
+        QVERIFY(!QFile::exists(AuditManifest::pathFor(path)));
     }
 
     // A file that cannot be written is a file error, not an unreachable database (which the

@@ -45,6 +45,7 @@ private Q_SLOTS:
                 expected += chunk;
             }
             QVERIFY(sink.finish().ok());
+            QVERIFY(sink.finish().ok()); // twice: the same digest
             QCOMPARE(sink.written(), expected.size());
             QCOMPARE(sink.hex(),
                      QString::fromLatin1(
@@ -99,6 +100,7 @@ private Q_SLOTS:
         }
         sink.abandon(); // a cancelled export: the file is the caller's again, to discard
         QCOMPARE(sink.write(QByteArray("more")), qint64(-1));
+        QVERIFY(!sink.finish().ok()); // an abandoned file never passes for a whole export
         QVERIFY(sink.written() <= sent.size());
         file.close();
         QVERIFY(file.open(QIODevice::ReadOnly));
