@@ -942,108 +942,113 @@
     </message>
     <message>
         <location filename="../../views/audit/audittrailpage.cpp" line="93"/>
+        <source>Verify an export…</source>
+        <translation>核验导出文件…</translation>
+    </message>
+    <message>
+        <location filename="../../views/audit/audittrailpage.cpp" line="95"/>
         <source>&amp;Cancel</source>
         <translation>取消(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="129"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="131"/>
         <source>Enter or double-click opens the order</source>
         <translation>按回车或双击打开订单</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="147"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="149"/>
         <source>Select a row to see what changed</source>
         <translation>选择一行查看变更内容</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="158"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="160"/>
         <source>&amp;From:</source>
         <translation>从(&amp;F)：</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="159"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="161"/>
         <source>&amp;To:</source>
         <translation>到(&amp;T)：</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="160"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="162"/>
         <source>Ac&amp;tor:</source>
         <translation>操作者(&amp;T)：</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="161"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="163"/>
         <source>Actio&amp;n:</source>
         <translation>动作(&amp;N)：</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="162"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="164"/>
         <source>&amp;Order:</source>
         <translation>订单(&amp;O)：</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="163"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="165"/>
         <source>Call&amp;back:</source>
         <translation>回调(&amp;B)：</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="164"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="166"/>
         <source>E&amp;ntity:</source>
         <translation>实体(&amp;N)：</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="198"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="200"/>
         <source>“%1” is not a time. Use 2026-11-01, 2026-11-01T09:00Z or epoch milliseconds.</source>
         <translation>“%1”不是时间。请使用 2026-11-01、2026-11-01T09:00Z 或纪元毫秒数。</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="232"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="234"/>
         <source>Loading…</source>
         <translation>正在加载…</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="407"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="409"/>
         <source>seq %1 · event %2
 </source>
         <translation>序号 %1 · 事件 %2
 </translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="408"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="410"/>
         <source>occurred %1 (UTC), recorded %2 (UTC)
 </source>
         <translation>发生于 %1（UTC），记录于 %2（UTC）
 </translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="411"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="413"/>
         <source>%1 (%2) · %3 · %4 %5
 </source>
         <translation>%1（%2）· %3 · %4 %5
 </translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="413"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="415"/>
         <source>order %1 · callback %2
 </source>
         <translation>订单 %1 · 回调 %2
 </translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="420"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="422"/>
         <source>reason: %1
 </source>
         <translation>原因：%1
 </translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="422"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="424"/>
         <source>reason as stored: %1
 </source>
         <translation>存储的原因：%1
 </translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="425"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="427"/>
         <source>
 before:
 %1
@@ -1060,7 +1065,7 @@ after:
 </translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="426"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="428"/>
         <source>
 prev_hash %1
 hash      %2</source>
@@ -1069,195 +1074,253 @@ prev_hash %1
 hash      %2</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="446"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="448"/>
         <source>The audit database has an older schema; run `oncepay db migrate`.</source>
         <translation>审计库的架构版本较旧；请运行 `oncepay db migrate`。</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="447"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="449"/>
         <source>The orders database has an older schema; run `oncepay db migrate`.</source>
         <translation>订单库的架构版本较旧；请运行 `oncepay db migrate`。</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="451"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="453"/>
         <source>The audit database was created by a newer OncePay. Upgrade this console before using it.</source>
         <translation>审计库由更新版本的 OncePay 创建。请先升级本控制台再使用。</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="453"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="455"/>
         <source>The orders database was created by a newer OncePay. Upgrade this console before using it.</source>
         <translation>订单库由更新版本的 OncePay 创建。请先升级本控制台再使用。</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="457"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="459"/>
         <source>The audit database cannot be reached. It will be tried again on the next refresh.</source>
         <translation>无法连接审计库。下次刷新时将重试。</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="459"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="461"/>
         <source>The orders database cannot be reached. It will be tried again on the next refresh.</source>
         <translation>无法连接订单库。下次刷新时将重试。</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="463"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="465"/>
         <source>Audit database: %1</source>
         <translation>审计库：%1</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="464"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="466"/>
         <source>Orders database: %1</source>
         <translation>订单库：%1</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpagetasks.cpp" line="167"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="168"/>
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpagetasks.cpp" line="176"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="177"/>
         <source>Verifying the audit chain…</source>
         <translation>正在校验审计链…</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpagetasks.cpp" line="145"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="146"/>
         <source>%1 of %2 rows</source>
         <translation>%1 / %2 行</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/audit/audittrailpage.cpp" line="250"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="252"/>
         <source>%n row(s) in the audit database match: %1.</source>
         <translation>
             <numerusform>审计库中有 %n 行符合：%1。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="282"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="284"/>
         <source>Whether audited events are still waiting to be shipped into the audit database is not known: %1</source>
         <translation>无法确定是否仍有审计事件等待送入审计库：%1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/audit/audittrailpage.cpp" line="293"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="295"/>
         <source>%n audited event(s) are not yet in the audit database (oldest %1); they are shipped by the workers or &lt;tt&gt;oncepay audit ship&lt;/tt&gt;.</source>
         <translation>
             <numerusform>有 %n 个审计事件尚未进入审计库（最早 %1）；由工作进程或 &lt;tt&gt;oncepay audit ship&lt;/tt&gt; 送入。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpagetasks.cpp" line="57"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="58"/>
         <source>altered</source>
         <translation>篡改</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpagetasks.cpp" line="58"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="59"/>
         <source>missing</source>
         <translation>缺失</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpagetasks.cpp" line="59"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="60"/>
         <source>reordered</source>
         <translation>重排</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpagetasks.cpp" line="60"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="61"/>
         <source>truncated</source>
         <translation>截断</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpagetasks.cpp" line="61"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="62"/>
         <source>seal does not match</source>
         <translation>封印不符</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpagetasks.cpp" line="62"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="63"/>
         <source>bad signature</source>
         <translation>签名无效</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpagetasks.cpp" line="63"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="64"/>
         <source>no public key</source>
         <translation>无公钥</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpagetasks.cpp" line="102"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="103"/>
         <source>Row seq %1 is not among the rows the filter shows; clear the filter to see it.</source>
         <translation>序号 %1 的行不在当前筛选结果中；清除筛选条件即可看到。</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpagetasks.cpp" line="109"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="110"/>
         <source>Row seq %1 is further down than the %2 rows loaded; narrow the filter (From:, To:) to see it.</source>
         <translation>序号 %1 的行位于已加载的 %2 行之后；请缩小筛选范围（从：、到：）以查看。</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpagetasks.cpp" line="204"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="205"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="358"/>
         <source>&lt;b&gt;Not verified&lt;/b&gt;: %1</source>
         <translation>&lt;b&gt;未验证&lt;/b&gt;：%1</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpagetasks.cpp" line="211"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="212"/>
         <source>&lt;b&gt;The audit chain is broken&lt;/b&gt; at row seq %1 (%2): %3</source>
         <translation>&lt;b&gt;审计链已损坏&lt;/b&gt;，位于序号 %1 的行（%2）：%3</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpagetasks.cpp" line="216"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="217"/>
         <source>Verification cancelled after %1 of %2 rows.</source>
         <translation>已在 %2 行中的第 %1 行后取消校验。</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpagetasks.cpp" line="220"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="221"/>
         <source>&lt;b&gt;The audit chain is valid&lt;/b&gt;: %1 rows up to seq %2, %3 seal(s) verified; sealed up to seq %4, %5 row(s) after the last seal.</source>
         <translation>&lt;b&gt;审计链有效&lt;/b&gt;：%1 行，至序号 %2，已验证 %3 个封印；已封印至序号 %4，最后封印之后有 %5 行。</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpagetasks.cpp" line="228"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="229"/>
         <source>&lt;b&gt;The audit chain is valid&lt;/b&gt;: %1 rows up to seq %2; no seal yet.</source>
         <translation>&lt;b&gt;审计链有效&lt;/b&gt;：%1 行，至序号 %2；尚无封印。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/audit/audittrailpagetasks.cpp" line="233"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="234"/>
         <source>%n audited event(s) are not in the chain yet: they still wait in the outbox (oldest %1).</source>
         <translation>
             <numerusform>有 %n 个审计事件尚未进入哈希链：仍在发件箱中等待（最早 %1）。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpagetasks.cpp" line="254"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="255"/>
         <source>Export the audit trail</source>
         <translation>导出审计轨迹</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpagetasks.cpp" line="255"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="256"/>
         <source>%1 files (*.%2)</source>
         <translation>%1 文件 (*.%2)</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpagetasks.cpp" line="269"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="270"/>
         <source>Exporting to %1…</source>
         <translation>正在导出到 %1…</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpagetasks.cpp" line="296"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="297"/>
         <source>&lt;b&gt;Not exported&lt;/b&gt;: %1</source>
         <translation>&lt;b&gt;未导出&lt;/b&gt;：%1</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpagetasks.cpp" line="302"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="303"/>
         <source>Export cancelled; no file was written.</source>
         <translation>导出已取消；未写入任何文件。</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpagetasks.cpp" line="307"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="308"/>
         <source>Exported %1 row(s) to %2&lt;br&gt;Manifest: %3&lt;br&gt;SHA-256: &lt;tt&gt;%4&lt;/tt&gt;&lt;br&gt;Chain head seq %5%6</source>
         <translation>已导出 %1 行到 %2&lt;br&gt;清单：%3&lt;br&gt;SHA-256：&lt;tt&gt;%4&lt;/tt&gt;&lt;br&gt;链头序号 %5%6</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpagetasks.cpp" line="313"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="314"/>
         <source>, sealed at seq %1</source>
         <translation>，已封印于序号 %1</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpagetasks.cpp" line="314"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="315"/>
         <source>, not sealed yet</source>
         <translation>，尚未封印</translation>
+    </message>
+    <message>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="324"/>
+        <source>Verify an audit export</source>
+        <translation>核验审计导出文件</translation>
+    </message>
+    <message>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="325"/>
+        <source>Export manifests (*.manifest.json)</source>
+        <translation>导出清单 (*.manifest.json)</translation>
+    </message>
+    <message>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="335"/>
+        <source>Verifying the export %1…</source>
+        <translation>正在核验导出文件 %1…</translation>
+    </message>
+    <message>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="366"/>
+        <source>Verification of the export cancelled; nothing was concluded.</source>
+        <translation>导出文件核验已取消；未得出任何结论。</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="368"/>
+        <source>&lt;b&gt;The export verifies&lt;/b&gt;: %1 holds the %n row(s) its manifest describes; chain head seq %2 is in the audit log unchanged</source>
+        <translation>
+            <numerusform>&lt;b&gt;导出文件核验通过&lt;/b&gt;：%1 包含其清单所述的 %n 行；链头序号 %2 在审计日志中未被改动</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="374"/>
+        <source>; seal %1 (seq %2) unchanged</source>
+        <translation>；封印 %1（序号 %2）未被改动</translation>
+    </message>
+    <message>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="379"/>
+        <source>; its audit row (seq %1) recorded this very file</source>
+        <translation>；其审计行（序号 %1）记录的正是此文件</translation>
+    </message>
+    <message>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="380"/>
+        <source>; its audit event (not yet shipped into the audit log) recorded this very file</source>
+        <translation>；其审计事件（尚未转入审计日志）记录的正是此文件</translation>
+    </message>
+    <message>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="383"/>
+        <source>; every row is the same as in the audit log</source>
+        <translation>；每一行都与审计日志一致</translation>
+    </message>
+    <message>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="385"/>
+        <source>; every row&apos;s hash was recomputed</source>
+        <translation>；已重新计算每一行的哈希</translation>
+    </message>
+    <message>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="391"/>
+        <source>&lt;b&gt;The export does NOT verify&lt;/b&gt;:</source>
+        <translation>&lt;b&gt;导出文件核验未通过&lt;/b&gt;：</translation>
     </message>
 </context>
 <context>
@@ -2425,272 +2488,452 @@ hash      %2</translation>
         <translation>链被截断：检查点 %1 封印到序号 %2，但链止于序号 %3（序号 %4..%2 的行缺失）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="297"/>
+        <location filename="../../models/common/enginetext.cpp" line="296"/>
+        <source>row seq %1 is missing (the chain ends at seq %2, its head was seq %3)</source>
+        <translation>序号 %1 的行缺失（链止于序号 %2，其链头为序号 %3）</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="299"/>
+        <source>the audit trail is empty: there is nothing to export (audited events reach it when they are shipped)</source>
+        <translation>审计记录为空：没有可导出的内容（审计事件转运后才会进入审计记录）</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="304"/>
+        <source>%1 has SHA-256 %2 (%3 bytes) but the manifest says %4 (%5 bytes): the file was changed</source>
+        <translation>%1 的 SHA-256 为 %2（%3 字节），但清单记载为 %4（%5 字节）：文件已被改动</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="308"/>
+        <source>%1 has SHA-256 %2 (%3 bytes), but its audit row (seq %4) recorded %5 (%6 bytes) when it was exported: the file was changed</source>
+        <translation>%1 的 SHA-256 为 %2（%3 字节），但其审计行（序号 %4）在导出时记录的是 %5（%6 字节）：文件已被改动</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="312"/>
+        <source>%1 has SHA-256 %2 (%3 bytes), but its audit event (not yet shipped) recorded %4 (%5 bytes) when it was exported: the file was changed</source>
+        <translation>%1 的 SHA-256 为 %2（%3 字节），但其审计事件（尚未转运）在导出时记录的是 %4（%5 字节）：文件已被改动</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="316"/>
+        <source>the manifest&apos;s %1 differs from what its audit row (seq %2) recorded: the manifest was changed</source>
+        <translation>清单中的%1与其审计行（序号 %2）的记录不符：清单已被改动</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="320"/>
+        <source>the manifest&apos;s %1 differs from what its audit event (not yet shipped) recorded: the manifest was changed</source>
+        <translation>清单中的%1与其审计事件（尚未转运）的记录不符：清单已被改动</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="324"/>
+        <source>file digest</source>
+        <translation>文件摘要</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="325"/>
+        <source>format</source>
+        <translation>格式</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="326"/>
+        <source>row count</source>
+        <translation>行数</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="327"/>
+        <source>filter</source>
+        <translation>筛选条件</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="328"/>
+        <source>chain head</source>
+        <translation>链头</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="329"/>
+        <source>author</source>
+        <translation>导出人</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="330"/>
+        <source>no export %1 is recorded in this audit trail: the manifest was not written by this OncePay, or its export id was changed</source>
+        <translation>此审计记录中没有导出 %1 的记录：该清单不是由本 OncePay 生成的，或其导出编号已被改动</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="334"/>
+        <source>export %1 is recorded more than once in the audit log (seq %2 and %3): rows were added to the trail</source>
+        <translation>导出 %1 在审计日志中被记录了不止一次（序号 %2 和 %3）：有行被添加到审计记录中</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="338"/>
+        <source>the export&apos;s audit row (seq %1) does not match its hash: it was altered</source>
+        <translation>该导出的审计行（序号 %1）与其哈希不符：已被篡改</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="341"/>
+        <source>the export&apos;s audit row (seq %1) is not where the export wrote it (after seq %2, linked into the chain): it was inserted or moved</source>
+        <translation>该导出的审计行（序号 %1）不在导出时写入的位置（应在序号 %2 之后并链接入链）：已被插入或移动</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="345"/>
+        <source>row %1 of the file (the audit log&apos;s seq %2) differs in %3: the file says “%4”, the audit log “%5”</source>
+        <translation>文件第 %1 行（审计日志序号 %2）的 %3 不同：文件为“%4”，审计日志为“%5”</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="349"/>
+        <source>row %1 of the file (the audit log&apos;s seq %2) differs from the audit log&apos;s row</source>
+        <translation>文件第 %1 行（审计日志序号 %2）与审计日志中的行不同</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="353"/>
+        <source>the file goes on after the %1 row(s) the audit log holds for its filter, from line %2: rows were added</source>
+        <translation>文件在审计日志中该筛选条件对应的 %1 行之后仍有内容（自第 %2 行起）：有行被添加</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="357"/>
+        <source>the file ends before the audit log&apos;s row seq %1 (row %2 of %3): rows were removed</source>
+        <translation>文件在审计日志序号 %1 的行（共 %3 行中的第 %2 行）之前就结束了：有行被删除</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="361"/>
+        <source>the file&apos;s header line is not the one an OncePay CSV export has</source>
+        <translation>文件的表头行不是 OncePay CSV 导出文件的表头</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="364"/>
+        <source>row seq %1 in the file does not match its hash: it was altered</source>
+        <translation>文件中序号 %1 的行与其哈希不符：已被篡改</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="367"/>
+        <source>row seq %1 in the file shows the amount %2 %3, but its hashed content says %4 %5</source>
+        <translation>文件中序号 %1 的行显示金额 %2 %3，但其计入哈希的内容为 %4 %5</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="371"/>
+        <source>row seq %1 in the file is not linked to seq %2 before it: reordered or relinked</source>
+        <translation>文件中序号 %1 的行未链接到其前面的序号 %2：顺序被调换或链接被改动</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="375"/>
+        <source>the file holds %1 row(s), the manifest says %2</source>
+        <translation>文件包含 %1 行，清单记载为 %2 行</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="377"/>
+        <source>the chain head seq %1 is no longer in the audit log</source>
+        <translation>链头序号 %1 已不在审计日志中</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="380"/>
+        <source>the audit log&apos;s row seq %1 has hash %2, not the manifest&apos;s %3</source>
+        <translation>审计日志中序号 %1 的行哈希为 %2，而非清单记载的 %3</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="383"/>
+        <source>seal %1 (seq %2) named by the manifest is missing or changed in the audit database</source>
+        <translation>清单所指的封印 %1（序号 %2）在审计数据库中缺失或已被改动</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="387"/>
+        <source>%1 is no OncePay JSON export (%2)</source>
+        <translation>%1 不是 OncePay JSON 导出文件（%2）</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="388"/>
+        <source>%1 cannot be read: %2</source>
+        <translation>无法读取 %1：%2</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="389"/>
+        <source>the rows cannot be re-hashed: OpenSSL gives no SHA-256</source>
+        <translation>无法重新计算各行哈希：OpenSSL 未提供 SHA-256</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="392"/>
+        <source>not an OncePay audit export manifest (format &apos;%1&apos;)</source>
+        <translation>不是 OncePay 审计导出清单（格式为“%1”）</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="394"/>
+        <source>the manifest lacks the file, its SHA-256 or the head</source>
+        <translation>清单缺少文件名、其 SHA-256 或链头</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="397"/>
+        <source>cannot read manifest %1: %2</source>
+        <translation>无法读取清单 %1：%2</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="398"/>
+        <source>manifest %1 is not a JSON object: %2</source>
+        <translation>清单 %1 不是 JSON 对象：%2</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="400"/>
         <source>a display name may not contain control characters (such as a line break or a tab)</source>
         <translation>显示名称不得包含控制字符（如换行符或制表符）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="301"/>
+        <location filename="../../models/common/enginetext.cpp" line="404"/>
         <source>a display name is at most %1 characters (this one has %2)</source>
         <translation>显示名称最多 %1 个字符（当前为 %2 个）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="304"/>
+        <location filename="../../models/common/enginetext.cpp" line="407"/>
         <source>unknown role: a role is agent, finance, auditor or admin</source>
         <translation>未知角色：角色须为 agent（客服）、finance（财务）、auditor（审计）或 admin（管理员）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="307"/>
+        <location filename="../../models/common/enginetext.cpp" line="410"/>
         <source>there is no staff account by that name</source>
         <translation>没有该名称的员工账户</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="308"/>
+        <location filename="../../models/common/enginetext.cpp" line="411"/>
         <source>there is no staff account %1</source>
         <translation>没有员工账户 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="309"/>
+        <location filename="../../models/common/enginetext.cpp" line="412"/>
         <source>an administrator may not change their own role</source>
         <translation>管理员不能更改自己的角色</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="311"/>
+        <location filename="../../models/common/enginetext.cpp" line="414"/>
         <source>%1 already has the role %2</source>
         <translation>%1 已是%2角色</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="312"/>
+        <location filename="../../models/common/enginetext.cpp" line="415"/>
         <source>%1 is the last enabled administrator and keeps the role</source>
         <translation>%1 是最后一位启用的管理员，保留其角色</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="315"/>
+        <location filename="../../models/common/enginetext.cpp" line="418"/>
         <source>the staff account %1 was not changed</source>
         <translation>员工账户 %1 未更改</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="316"/>
+        <location filename="../../models/common/enginetext.cpp" line="419"/>
         <source>a user name is 2–64 of a-z, 0-9, &apos;.&apos;, &apos;_&apos;, &apos;-&apos;, starting with a letter or digit</source>
         <translation>用户名为 2–64 个字符，只能包含 a-z、0-9、&apos;.&apos;、&apos;_&apos;、&apos;-&apos;，并以字母或数字开头</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="320"/>
+        <location filename="../../models/common/enginetext.cpp" line="423"/>
         <source>a staff account %1 already exists</source>
         <translation>员工账号 %1 已存在</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="321"/>
+        <location filename="../../models/common/enginetext.cpp" line="424"/>
         <source>a password needs at least %1 characters</source>
         <translation>密码至少需要 %1 个字符</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="322"/>
+        <location filename="../../models/common/enginetext.cpp" line="425"/>
         <source>the password is too long</source>
         <translation>密码过长</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="323"/>
+        <location filename="../../models/common/enginetext.cpp" line="426"/>
         <source>a reason is required</source>
         <translation>必须填写原因</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="324"/>
+        <location filename="../../models/common/enginetext.cpp" line="427"/>
         <source>an administrator may not disable their own account</source>
         <translation>管理员不能停用自己的账户</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="326"/>
+        <location filename="../../models/common/enginetext.cpp" line="429"/>
         <source>%1 is disabled already</source>
         <translation>%1 已是停用状态</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="327"/>
+        <location filename="../../models/common/enginetext.cpp" line="430"/>
         <source>%1 is enabled already</source>
         <translation>%1 已是启用状态</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="328"/>
+        <location filename="../../models/common/enginetext.cpp" line="431"/>
         <source>%1 is the last enabled administrator and stays enabled</source>
         <translation>%1 是最后一位启用的管理员，不能停用</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="332"/>
+        <location filename="../../models/common/enginetext.cpp" line="435"/>
         <source>%1 (%2) may not start a reconciliation run</source>
         <translation>%1（%2）无权启动对账运行</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="333"/>
+        <location filename="../../models/common/enginetext.cpp" line="436"/>
         <source>%1 (%2) may not %3: %4</source>
         <translation>%1（%2）无权%3：%4</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="334"/>
+        <location filename="../../models/common/enginetext.cpp" line="437"/>
         <source>%1 (%2) may not %3</source>
         <translation>%1（%2）无权%3</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="335"/>
+        <location filename="../../models/common/enginetext.cpp" line="438"/>
         <source>there is no such staff account</source>
         <translation>不存在该员工账户</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="336"/>
+        <location filename="../../models/common/enginetext.cpp" line="439"/>
         <source>the staff account has been disabled</source>
         <translation>该员工账户已被停用</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="337"/>
+        <location filename="../../models/common/enginetext.cpp" line="440"/>
         <source>the staff account&apos;s role is now %1</source>
         <translation>该员工账户的角色现为%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="339"/>
+        <location filename="../../models/common/enginetext.cpp" line="442"/>
         <source>the period ends before it starts</source>
         <translation>期间的结束早于开始</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="340"/>
+        <location filename="../../models/common/enginetext.cpp" line="443"/>
         <source>ops setting %1 is not a non-negative number</source>
         <translation>运营设置 %1 不是非负数</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="343"/>
+        <location filename="../../models/common/enginetext.cpp" line="446"/>
         <source>%1 takes a whole number from %2 to %3, not &apos;%4&apos;</source>
         <translation>%1 须为 %2 至 %3 之间的整数，而不是“%4”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="345"/>
+        <location filename="../../models/common/enginetext.cpp" line="448"/>
         <source>a settings change needs a reason</source>
         <translation>更改设置须填写原因</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="346"/>
+        <location filename="../../models/common/enginetext.cpp" line="449"/>
         <source>unknown setting &apos;%1&apos;</source>
         <translation>未知设置“%1”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="348"/>
+        <location filename="../../models/common/enginetext.cpp" line="451"/>
         <source>ops setting %1 is not a whole number from 0 to %2: &apos;%3&apos;</source>
         <translation>运营设置 %1 不是 0 到 %2 之间的整数：“%3”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="353"/>
+        <location filename="../../models/common/enginetext.cpp" line="456"/>
         <source>%1: t=&lt;unix seconds&gt;,v1=&lt;hex HMAC-SHA256 of &quot;t.body&quot; under a webhook signing secret&gt;; timestamp within the tolerance window</source>
         <translation>%1：t=&lt;Unix 秒&gt;,v1=&lt;用 webhook 签名密钥对 &quot;t.body&quot; 计算的十六进制 HMAC-SHA256&gt;；时间戳须在容差窗口内</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="357"/>
+        <location filename="../../models/common/enginetext.cpp" line="460"/>
         <source>%1: t=&lt;unix seconds&gt;,s=&lt;hex HMAC-SHA256 of &quot;t.body&quot; under a webhook secret&gt;; timestamp within the tolerance window</source>
         <translation>%1：t=&lt;Unix 秒&gt;,s=&lt;用 webhook 密钥对 &quot;t.body&quot; 计算的十六进制 HMAC-SHA256&gt;；时间戳须在容差窗口内</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="361"/>
+        <location filename="../../models/common/enginetext.cpp" line="464"/>
         <source>%1: v1,&lt;base64 HMAC-SHA256 of &quot;%2.%3.body&quot; under the relay&apos;s secret&gt; (Standard Webhooks); timestamp within the tolerance window</source>
         <translation>%1：v1,&lt;用中继密钥对 &quot;%2.%3.body&quot; 计算的 base64 HMAC-SHA256&gt;（Standard Webhooks）；时间戳须在容差窗口内</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="365"/>
+        <location filename="../../models/common/enginetext.cpp" line="468"/>
         <source>%1: base64 RSA-SHA256 (%2 SHA256withRSA) of &quot;%3|%4|webhook id|CRC32 of the body&quot;, verified with the configured PayPal certificate (cert_file, never fetched; %5 must be on paypal.com); transmission time within the tolerance window</source>
         <translation>%1：对 &quot;%3|%4|webhook id|消息体 CRC32&quot; 的 base64 RSA-SHA256（%2 SHA256withRSA），用配置的 PayPal 证书验证（cert_file，从不在线获取；%5 必须位于 paypal.com）；传输时间须在容差窗口内</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="372"/>
+        <location filename="../../models/common/enginetext.cpp" line="475"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="373"/>
+        <location filename="../../models/common/enginetext.cpp" line="476"/>
         <source>no &apos;%1&apos; signature matches</source>
         <translation>没有匹配的“%1”签名</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="374"/>
+        <location filename="../../models/common/enginetext.cpp" line="477"/>
         <source>no v1 signature matches</source>
         <translation>没有匹配的 v1 签名</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="375"/>
+        <location filename="../../models/common/enginetext.cpp" line="478"/>
         <source>signature does not verify with the configured certificate</source>
         <translation>签名无法用所配置的证书验证</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="378"/>
+        <location filename="../../models/common/enginetext.cpp" line="481"/>
         <source>signature header has no &apos;%1&apos; signature</source>
         <translation>签名头中没有“%1”签名</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="379"/>
+        <location filename="../../models/common/enginetext.cpp" line="482"/>
         <source>signature header is empty</source>
         <translation>签名头为空</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="380"/>
+        <location filename="../../models/common/enginetext.cpp" line="483"/>
         <source>signature header is malformed</source>
         <translation>签名头格式错误</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="381"/>
+        <location filename="../../models/common/enginetext.cpp" line="484"/>
         <source>signature header has a bad timestamp</source>
         <translation>签名头的时间戳无效</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="382"/>
+        <location filename="../../models/common/enginetext.cpp" line="485"/>
         <source>signature header has no timestamp</source>
         <translation>签名头缺少时间戳</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="383"/>
+        <location filename="../../models/common/enginetext.cpp" line="486"/>
         <source>signature timestamp is %1 s behind, outside the allowed window</source>
         <translation>签名时间戳落后 %1 秒，超出允许窗口</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="386"/>
+        <location filename="../../models/common/enginetext.cpp" line="489"/>
         <source>signature timestamp is %1 s ahead, outside the allowed window</source>
         <translation>签名时间戳超前 %1 秒，超出允许窗口</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="389"/>
+        <location filename="../../models/common/enginetext.cpp" line="492"/>
         <source>no webhook secret configured</source>
         <translation>未配置 webhook 密钥</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="390"/>
+        <location filename="../../models/common/enginetext.cpp" line="493"/>
         <source>no %1 header</source>
         <translation>缺少 %1 头</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="391"/>
+        <location filename="../../models/common/enginetext.cpp" line="494"/>
         <source>several %1 headers</source>
         <translation>存在多个 %1 头</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="487"/>
+        <location filename="../../models/common/enginetext.cpp" line="590"/>
         <source>read orders</source>
         <translation>查看订单</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="488"/>
+        <location filename="../../models/common/enginetext.cpp" line="591"/>
         <source>propose a fix</source>
         <translation>提议修复</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="489"/>
+        <location filename="../../models/common/enginetext.cpp" line="592"/>
         <source>approve or reject a fix</source>
         <translation>批准或驳回修复</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="490"/>
+        <location filename="../../models/common/enginetext.cpp" line="593"/>
         <source>read the audit trail</source>
         <translation>查看审计轨迹</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="491"/>
+        <location filename="../../models/common/enginetext.cpp" line="594"/>
         <source>manage staff accounts</source>
         <translation>管理员工账户</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="492"/>
+        <location filename="../../models/common/enginetext.cpp" line="595"/>
         <source>manage settings</source>
         <translation>管理设置</translation>
     </message>

@@ -20,10 +20,13 @@
 #include "testdatabases.h"
 
 #include <QApplication>
+#include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
 #include <QHeaderView>
 #include <QItemSelectionModel>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
@@ -234,6 +237,91 @@ private Q_SLOTS:
                                                               " the filter shows")
                                                    .arg(kBroken)),
                 qPrintable(page.result()->text()));
+    }
+
+    // Verify an export from the page (Export ▸ Verify an export…): an intact export verifies,
+    // an edited one (its manifest's digest made to fit) does not, and the line says which row
+    // and column changed — in the page's language, the engine's summary in the tooltip.
+    void exportVerifiedOnThePage_data()
+    {
+        QTest::addColumn<QString>("lang");
+        QTest::newRow("en") << QStringLiteral("en");
+        QTest::newRow("zh_CN") << QStringLiteral("zh_CN");
+    }
+    void exportVerifiedOnThePage()
+    {
+        QFETCH(QString, lang);
+        Language::apply(lang);
+        auto created = ScratchDatabases::create(Dialect::Sqlite);
+        QVERIFY(created.ok());
+        auto dbs = std::move(created).value();
+        const AppConfig config = dbs->config();
+        ManualClock clock(kStart);
+        seedChain(config, clock);
+        AuditTrailPage page(config, kAuditor);
+        page.resize(1400, 900);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        page.actorEdit()->setText(QStringLiteral("fin"));
+        page.refresh();
+        QTRY_VERIFY_WITH_TIMEOUT(page.model()->rowCount() > 0 && !page.model()->loading(), 20000);
+        const QString path = QDir(dbs->tempPath()).filePath(QStringLiteral("fin.csv"));
+        QSignalSpy exported(&page, &AuditTrailPage::exported);
+        page.exportTo(QStringLiteral("csv"), path);
+        QTRY_COMPARE_WITH_TIMEOUT(exported.size(), 1, 60000);
+        const QString manifest = exported.at(0).at(1).toString();
+
+        QSignalSpy checked(&page, &AuditTrailPage::exportVerified);
+        page.verifyExport(manifest);
+        QTRY_COMPARE_WITH_TIMEOUT(checked.size(), 1, 60000);
+        QVERIFY2(checked.at(0).at(0).toBool(), qPrintable(checked.at(0).at(1).toString()));
+        QVERIFY2(page.exportResult()->text().contains(lang == u"en"
+                                                          ? QStringLiteral("The export verifies")
+                                                          : QStringLiteral("导出文件核验通过")),
+                 qPrintable(page.exportResult()->text()));
+        QVERIFY(!page.cancelButton()->isEnabled());
+        shoot(&page, QStringLiteral("results-4-export-verified-") + lang);
+
+        // Row 1 (seq 4, fin's first row) edited, and the manifest made to fit the file.
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QByteArray bytes = f.readAll();
+        f.close();
+        const qsizetype at = bytes.indexOf(",fin,");
+        QVERIFY(at > 0);
+        bytes.replace(at, 5, ",eve,");
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write(bytes);
+        f.close();
+        QFile m(manifest);
+        QVERIFY(m.open(QIODevice::ReadOnly));
+        QJsonObject o = QJsonDocument::fromJson(m.readAll()).object();
+        m.close();
+        o.insert(QStringLiteral("sha256"),
+                 QString::fromLatin1(
+                     QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex()));
+        QVERIFY(m.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        m.write(QJsonDocument(o).toJson());
+        m.close();
+
+        page.verifyExport(manifest);
+        QTRY_COMPARE_WITH_TIMEOUT(checked.size(), 2, 60000);
+        QVERIFY(!checked.at(1).at(0).toBool());
+        const QString line = page.exportResult()->text();
+        QVERIFY2(line.contains(lang == u"en" ? QStringLiteral("The export does NOT verify")
+                                             : QStringLiteral("导出文件核验未通过")),
+                 qPrintable(line));
+        QVERIFY2(line.contains(lang == u"en"
+                                   ? QStringLiteral("row 1 of the file (the audit log's seq 4)"
+                                                    " differs in actor: the file says “eve”, the"
+                                                    " audit log “fin”")
+                                         .toHtmlEscaped()
+                                   : QStringLiteral("文件第 1 行（审计日志序号 4）的 actor"
+                                                    " 不同：文件为“eve”，审计日志为“fin”")),
+                 qPrintable(line));
+        QVERIFY(
+            page.exportResult()->toolTip().startsWith(QStringLiteral("export does NOT verify: ")));
+        shoot(&page, QStringLiteral("results-5-export-edited-") + lang);
     }
 
     // The audit profile on a database that is not migrated (A4): the summary names the audit

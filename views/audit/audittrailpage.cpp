@@ -89,6 +89,8 @@ AuditTrailPage::AuditTrailPage(const AppConfig &config, const Actor &actor, QWid
                     [this] { chooseExport(QStringLiteral("json")); });
     menu->addAction(tr("PDF report for auditors…"), this,
                     [this] { chooseExport(QStringLiteral("pdf")); });
+    menu->addSeparator();
+    menu->addAction(tr("Verify an export…"), this, [this] { chooseExportToVerify(); });
     m_export->setMenu(menu);
     m_cancel = new QPushButton(tr("&Cancel"), this);
     m_cancel->setObjectName(QStringLiteral("cancel"));

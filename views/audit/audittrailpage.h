@@ -9,9 +9,9 @@
 // later, so not in the trail yet; counted again after every Verify and Export, which audit
 // themselves) and Export as CSV, JSON or a PDF report (background, progress, Cancel; shows the
 // file, its manifest and SHA-256, or the exporter's refusal, on a line of its own: Verify's
-// result stays until the next Verify). A database error names the database (audit or orders)
-// it is about. The services check the rights again and audit refusals and exports.
-// Thread contract: GUI thread only.
+// result stays until the next Verify); Export's menu also verifies an export someone made. A
+// database error names the database (audit or orders) it is about. The services check the rights
+// again and audit refusals and exports. Thread contract: GUI thread only.
 
 #include "audittask.h"
 #include "config/appconfig.h"
@@ -69,6 +69,10 @@ public Q_SLOTS:
     // Exports what the filter shows; `format` is csv, json or pdf. The Export button asks for
     // the file first.
     void exportTo(const QString &format, const QString &path);
+    // Checks an export (its manifest, the file beside it, the export's own audit row and its
+    // rows) in the background with progress and Cancel; the result on Export's line. The
+    // Export menu's "Verify an export…" asks for the manifest first.
+    void verifyExport(const QString &manifestPath);
     void cancelTask();
 
 Q_SIGNALS:
@@ -80,6 +84,9 @@ Q_SIGNALS:
     // row it named, once loaded.
     void brokenRowShown(qint64 seq, int row);
     void exported(const QString &path, const QString &manifestPath, const QString &sha256);
+    // After a verification of an export that ran to its end (or failed to start): whether it
+    // verifies, and the engine's summary.
+    void exportVerified(bool ok, const QString &summary);
     void failed(const QString &why);
     void openOrderRequested(const QString &orderId);
 
@@ -100,6 +107,7 @@ private:
     // leave; Entity, Order and Callback (long ids) cut in the middle first.
     void fitColumns(const QList<int> &natural); // the trail's rule (TableColumnFitter)
     void chooseExport(const QString &format);
+    void chooseExportToVerify();
     void startTask(QLabel *line, const QString &what);
     void showProgress(qint64 done, qint64 total);
     void finishTask();

@@ -1,6 +1,7 @@
-// AuditTrailPage's long tasks (audittrailpage.h): Verify and Export on a pool thread with
-// progress and Cancel, each on its own result line, and the row Verify named selected in the
-// table. The filter bar, the table's loading and the amber line are in audittrailpage.cpp.
+// AuditTrailPage's long tasks (audittrailpage.h): Verify, Export and the verification of an
+// export on a pool thread with progress and Cancel, Verify's on its own result line, and the
+// row Verify named selected in the table. The filter bar, the table's loading and the amber line
+// are in audittrailpage.cpp.
 
 #include "audittrailpage.h"
 
@@ -314,6 +315,85 @@ void AuditTrailPage::exportTo(const QString &format, const QString &path)
                                      : tr(", not sealed yet")));
             m_exportResult->setToolTip({});
             Q_EMIT exported(r->path, r->manifestPath, m.sha256);
+        });
+}
+
+void AuditTrailPage::chooseExportToVerify()
+{
+    const QString dir = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+    const QString path = QFileDialog::getOpenFileName(this, tr("Verify an audit export"), dir,
+                                                      tr("Export manifests (*.manifest.json)"));
+    if (!path.isEmpty())
+        verifyExport(path);
+}
+
+void AuditTrailPage::verifyExport(const QString &manifestPath)
+{
+    if (m_taskRunning)
+        return;
+    startTask(m_exportResult,
+              tr("Verifying the export %1…").arg(QDir::toNativeSeparators(manifestPath)));
+    const Actor actor = m_actor;
+    const auto progress = [this](qint64 done, qint64 total) { showProgress(done, total); };
+    m_task = runAuditTask<AuditExportCheck>(
+        this, m_config.audit, m_config.orders, QStringLiteral("audit-verify-export"),
+        [actor, manifestPath](const Connection &audit, const Connection &orders,
+                              const AuditTaskProgress &report) {
+            return AuditExporter(audit, orders, Clock::system())
+                .verify(manifestPath, actor, report);
+        },
+        progress,
+        [this](const Result<AuditExportCheck> &r, AuditTaskDatabase unopened) {
+            finishTask();
+            if (!r) {
+                // A manifest or file that cannot be read, or rights, in the engine's words; a
+                // database away as such.
+                const Error &e = r.error();
+                const QString why =
+                    unopened == AuditTaskDatabase::None && e.code != ErrorCode::Unavailable
+                        ? Labels::engineText(e.message)
+                        : databaseErrorText(e, unopened == AuditTaskDatabase::None
+                                                   ? AuditTaskDatabase::Audit
+                                                   : unopened);
+                m_exportResult->setText(tr("<b>Not verified</b>: %1").arg(why.toHtmlEscaped()));
+                m_exportResult->setToolTip(e.message);
+                Q_EMIT exportVerified(false, e.message);
+                return;
+            }
+            const AuditExportCheck &c = *r;
+            QString text;
+            if (c.cancelled) {
+                text = tr("Verification of the export cancelled; nothing was concluded.");
+            } else if (c.ok()) {
+                text = tr("<b>The export verifies</b>: %1 holds the %n row(s) its manifest"
+                          " describes; chain head seq %2 is in the audit log unchanged",
+                          nullptr, int(qMin<qint64>(c.manifest.rowCount, INT_MAX)))
+                           .arg(c.manifest.file.toHtmlEscaped())
+                           .arg(c.manifest.head.seq);
+                if (c.manifest.head.seal)
+                    text += tr("; seal %1 (seq %2) unchanged")
+                                .arg(c.manifest.head.seal->id)
+                                .arg(c.manifest.head.seal->seq);
+                text +=
+                    c.record == AuditExportCheck::Record::InAuditLog
+                        ? tr("; its audit row (seq %1) recorded this very file").arg(c.recordSeq)
+                        : tr("; its audit event (not yet shipped into the audit log)"
+                             " recorded this very file");
+                if (c.rowsCompared >= 0)
+                    text += tr("; every row is the same as in the audit log");
+                else if (c.rowsRehashed >= 0)
+                    text += tr("; every row's hash was recomputed");
+                text += QLatin1Char('.');
+            } else {
+                QStringList lines;
+                for (const QString &p : c.problems)
+                    lines << Labels::engineText(p).toHtmlEscaped();
+                text = tr("<b>The export does NOT verify</b>:") + QStringLiteral("<br>") +
+                       lines.join(QStringLiteral("<br>"));
+            }
+            m_exportResult->setText(text);
+            m_exportResult->setToolTip(c.summary());
+            Q_EMIT exportVerified(c.ok(), c.summary());
         });
 }
 
