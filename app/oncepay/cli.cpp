@@ -150,6 +150,10 @@ Result<Actor> signInFromStdin(const Connection &c, const QString &user, const QS
 
 int exitCodeFor(const Error &error)
 {
+    // Before the code: a refused login is an Unavailable error for the services (a console
+    // waits and retries it), but for a script it is no outage to wait out.
+    if (error.reason == u"login_refused")
+        return LoginRefused;
     switch (error.code) {
     case ErrorCode::Unavailable: return Unavailable;
     case ErrorCode::Newer: return SchemaNewer;
@@ -174,8 +178,8 @@ const QList<ExitCodeMeaning> &exitCodeMeanings()
         {Unavailable, "unavailable: a database or server could not be reached"},
         {SchemaNewer, "schema newer: a database was migrated by a newer OncePay; upgrade first"},
         {LoginRefused, "login refused: a database server refused the configured login (wrong user"
-                       " or password, no such database); work and gateway end with it, and"
-                       " their systemd units do not restart them on it"},
+                       " or password, no such database); waiting will not cure it, and the"
+                       " systemd units of work and gateway do not restart them on it"},
     };
     return meanings;
 }

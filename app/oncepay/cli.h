@@ -28,7 +28,7 @@ enum ExitCode {
     ConfigError = 3, // configuration file or environment is malformed
     Unavailable = 4, // a database or server could not be reached
     SchemaNewer = 5, // the database is newer than this program
-    // a database server refused the login: `work` and `gateway` (other commands exit 4)
+    // a database server refused the login (wrong user or password, no such database)
     LoginRefused = 6,
 };
 

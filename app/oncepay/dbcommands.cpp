@@ -50,7 +50,7 @@ int check(Context &ctx, const QCommandLineParser &)
         if (!s.reachable) {
             ctx.out << (s.loginRefused ? "REFUSED      " : "UNREACHABLE  ") << s.driver << "  "
                     << s.target << "\n          " << s.error << '\n';
-            rc = Unavailable;
+            rc = s.loginRefused ? LoginRefused : Unavailable;
             continue;
         }
         ctx.out << "reachable  " << s.driver << "  " << s.target

@@ -51,7 +51,8 @@ private Q_SLOTS:
     }
 
     // `db check` with a password the server refuses: each role says REFUSED (not unreachable),
-    // with what to check, exit 4, and the password nowhere in what it prints.
+    // with what to check, exit 6 (login refused: no outage to wait out), and the password
+    // nowhere in what it prints.
     void checkSaysARefusedLogin_data() { addServerEngineRows(); }
     void checkSaysARefusedLogin()
     {
@@ -61,12 +62,18 @@ private Q_SLOTS:
         const QString wrong = QStringLiteral("not-the-password-5e1c");
         env.insert(QStringLiteral("ONCEPAY_TEST_DB_PASSWORD"), wrong);
         CliRun check = runOncepay({"--config", config, "db", "check"}, env);
-        QCOMPARE(check.exitCode, 4);
+        QCOMPARE(check.exitCode, 6);
         QVERIFY2(check.out.count(QStringLiteral("REFUSED")) == 3 &&
                      !check.out.contains(QStringLiteral("UNREACHABLE")) &&
                      check.out.contains(QStringLiteral("refused the login")),
                  qPrintable(check.out));
         QVERIFY(!check.out.contains(wrong) && !check.err.contains(wrong));
+        // Any other command ends with the same 6, in words, without the password.
+        CliRun migrate = runOncepay({"--config", config, "db", "migrate"}, env);
+        QCOMPARE(migrate.exitCode, 6);
+        QVERIFY2(migrate.err.contains(QStringLiteral("refused the login")),
+                 qPrintable(migrate.err));
+        QVERIFY(!migrate.out.contains(wrong) && !migrate.err.contains(wrong));
     }
 
     // `db check` on SQLite profiles whose files do not exist: each missing database named with
