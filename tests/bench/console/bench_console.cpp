@@ -37,8 +37,10 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QHeaderView>
+#include <QImage>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPainter>
 #include <QScrollBar>
 #include <QSettings>
 #include <QSignalSpy>
@@ -507,6 +509,33 @@ int main(int argc, char *argv[])
             const double raw = rawQuiet(statements, &hot);
             keep(QStringLiteral("what a new order repaints, painted again (painting alone)"),
                  "its 12 SELECTs", program, raw, gap, -1, hot);
+        }
+
+        // 3c. Below that floor, the machine's own: one window-sized background (1200 x 800, the
+        //     pages' size here) filled after the same quiet, as every repaint of a page begins,
+        //     and once more at once — memory the CPU has to bring back after idling.
+        if (step("order")) {
+            QImage window(1200, 800, QImage::Format_RGB32);
+            window.fill(Qt::white);
+            settle();
+            heartbeat.reset();
+            QElapsedTimer t;
+            t.start();
+            {
+                QPainter p(&window);
+                p.fillRect(window.rect(), QColor(239, 239, 239));
+            }
+            const double quiet = t.nsecsElapsed() / 1e6;
+            t.restart();
+            {
+                QPainter p(&window);
+                p.fillRect(window.rect(), QColor(240, 240, 240));
+            }
+            const double again = t.nsecsElapsed() / 1e6;
+            keep(QStringLiteral("a window's background filled (1200 x 800)"), "—", quiet, 0,
+                 heartbeat.maxGapMs());
+            keep(QStringLiteral("the same filled again at once"), "—", again, 0,
+                 heartbeat.maxGapMs());
         }
 
         // 4. The stuck list: load it and scroll to its last row, painted.
