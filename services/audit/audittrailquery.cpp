@@ -141,6 +141,39 @@ std::optional<QString> optionalString(const std::optional<QByteArrayView> &b)
 
 } // namespace
 
+AuditLogRowUtf8::AuditLogRowUtf8(const AuditLogRow &r)
+    : m_eventId(r.eventId.toUtf8())
+    , m_actor(r.actor.toUtf8())
+    , m_actorRole(r.actorRole.toUtf8())
+    , m_action(r.action.toUtf8())
+    , m_entityKind(r.entityKind.toUtf8())
+    , m_entityId(r.entityId.toUtf8())
+    , m_prevHash(r.prevHash.toUtf8())
+    , m_hash(r.hash.toUtf8())
+    , m_orderId(optionalUtf8(r.orderId))
+    , m_callbackId(optionalUtf8(r.callbackId))
+    , m_beforeJson(optionalUtf8(r.beforeJson))
+    , m_afterJson(optionalUtf8(r.afterJson))
+    , m_reason(optionalUtf8(r.reason))
+{
+    m_bytes.seq = r.seq;
+    m_bytes.eventId = m_eventId;
+    m_bytes.occurredAt = r.occurredAt;
+    m_bytes.recordedAt = r.recordedAt;
+    m_bytes.actor = m_actor;
+    m_bytes.actorRole = m_actorRole;
+    m_bytes.action = m_action;
+    m_bytes.entityKind = m_entityKind;
+    m_bytes.entityId = m_entityId;
+    m_bytes.orderId = optionalView(m_orderId);
+    m_bytes.callbackId = optionalView(m_callbackId);
+    m_bytes.beforeJson = optionalView(m_beforeJson);
+    m_bytes.afterJson = optionalView(m_afterJson);
+    m_bytes.reason = optionalView(m_reason);
+    m_bytes.prevHash = m_prevHash;
+    m_bytes.hash = m_hash;
+}
+
 AuditLogRow AuditLogRowBytes::toRow() const
 {
     AuditLogRow r;
@@ -175,36 +208,7 @@ Result<qint64> AuditTrailQuery::forEachBytes(const AuditFilter &filter, int page
     }
     return forEach(
         filter, pageSize,
-        [&sink](const AuditLogRow &r) {
-            const QByteArray eventId = r.eventId.toUtf8(), actor = r.actor.toUtf8(),
-                             role = r.actorRole.toUtf8(), action = r.action.toUtf8(),
-                             kind = r.entityKind.toUtf8(), entity = r.entityId.toUtf8(),
-                             prev = r.prevHash.toUtf8(), hash = r.hash.toUtf8();
-            const std::optional<QByteArray> order = optionalUtf8(r.orderId),
-                                            callback = optionalUtf8(r.callbackId),
-                                            before = optionalUtf8(r.beforeJson),
-                                            after = optionalUtf8(r.afterJson),
-                                            reason = optionalUtf8(r.reason);
-            AuditLogRowBytes b;
-            b.seq = r.seq;
-            b.eventId = eventId;
-            b.occurredAt = r.occurredAt;
-            b.recordedAt = r.recordedAt;
-            b.actor = actor;
-            b.actorRole = role;
-            b.action = action;
-            b.entityKind = kind;
-            b.entityId = entity;
-            b.orderId = optionalView(order);
-            b.callbackId = optionalView(callback);
-            b.beforeJson = optionalView(before);
-            b.afterJson = optionalView(after);
-            b.reason = optionalView(reason);
-            b.prevHash = prev;
-            b.hash = hash;
-            return sink(b);
-        },
-        actor);
+        [&sink](const AuditLogRow &r) { return sink(AuditLogRowUtf8(r).bytes()); }, actor);
 }
 
 // The keyset pages of stream(), one prepared statement rebound per page, columns read as

@@ -58,6 +58,23 @@ struct AuditLogRowBytes {
     AuditLogRow toRow() const; // the same row as AuditChain::readRow gives
 };
 
+// A row read as text (QtSql) held as UTF-8, with its byte views (bytes()) pointing into it:
+// how rows that did not come from SQLite's own buffers reach a byte sink. Not copyable (the
+// views would point into the copied-from row).
+class AuditLogRowUtf8 {
+public:
+    explicit AuditLogRowUtf8(const AuditLogRow &row);
+    AuditLogRowUtf8(const AuditLogRowUtf8 &) = delete;
+    AuditLogRowUtf8 &operator=(const AuditLogRowUtf8 &) = delete;
+    const AuditLogRowBytes &bytes() const { return m_bytes; }
+
+private:
+    QByteArray m_eventId, m_actor, m_actorRole, m_action, m_entityKind, m_entityId, m_prevHash,
+        m_hash;
+    std::optional<QByteArray> m_orderId, m_callbackId, m_beforeJson, m_afterJson, m_reason;
+    AuditLogRowBytes m_bytes;
+};
+
 // The newest row of the chain and the newest checkpoint at or below it.
 struct AuditHead {
     qint64 seq = 0; // 0: empty chain

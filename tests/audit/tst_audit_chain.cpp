@@ -44,25 +44,36 @@ void shipped25(const Connection &orders, const Connection &audit, const Clock &c
 
 } // namespace
 
+namespace {
+
+// The row whose hash canonicalEncodingIsPinned computed independently.
+AuditLogRow pinnedRow()
+{
+    AuditLogRow r;
+    r.seq = 1;
+    r.eventId = QStringLiteral("e1");
+    r.occurredAt = 1000;
+    r.recordedAt = 2000;
+    r.actor = QStringLiteral("a");
+    r.actorRole = QStringLiteral("system");
+    r.action = QStringLiteral("test");
+    r.entityKind = QStringLiteral("order");
+    r.entityId = QStringLiteral("o-1");
+    r.orderId = QStringLiteral("o-1");
+    r.afterJson = QStringLiteral("{\"x\":1}");
+    r.reason = QString();
+    r.prevHash = AuditChain::genesisHash();
+    return r;
+}
+
+} // namespace
+
 class TstAuditChain : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void canonicalEncodingIsPinned()
     {
-        AuditLogRow r;
-        r.seq = 1;
-        r.eventId = QStringLiteral("e1");
-        r.occurredAt = 1000;
-        r.recordedAt = 2000;
-        r.actor = QStringLiteral("a");
-        r.actorRole = QStringLiteral("system");
-        r.action = QStringLiteral("test");
-        r.entityKind = QStringLiteral("order");
-        r.entityId = QStringLiteral("o-1");
-        r.orderId = QStringLiteral("o-1");
-        r.afterJson = QStringLiteral("{\"x\":1}");
-        r.reason = QString();
-        r.prevHash = AuditChain::genesisHash();
+        const AuditLogRow r = pinnedRow();
         QCOMPARE(r.prevHash, QString(64, u'0'));
         // Computed independently (Python hashlib) from the encoding documented in auditchain.h.
         QCOMPARE(
@@ -89,20 +100,7 @@ private Q_SLOTS:
     // numbers — and refuse a hash that is not the row's.
     void rowHasherAgreesWithTheEncoding()
     {
-        AuditLogRow pinned;
-        pinned.seq = 1;
-        pinned.eventId = QStringLiteral("e1");
-        pinned.occurredAt = 1000;
-        pinned.recordedAt = 2000;
-        pinned.actor = QStringLiteral("a");
-        pinned.actorRole = QStringLiteral("system");
-        pinned.action = QStringLiteral("test");
-        pinned.entityKind = QStringLiteral("order");
-        pinned.entityId = QStringLiteral("o-1");
-        pinned.orderId = QStringLiteral("o-1");
-        pinned.afterJson = QStringLiteral("{\"x\":1}");
-        pinned.reason = QString();
-        pinned.prevHash = AuditChain::genesisHash();
+        AuditLogRow pinned = pinnedRow();
         pinned.hash =
             QStringLiteral("4a0d8363072966f13a58a394cf0ed321a0643bb69ef9de7b9540ab996befa639");
         AuditLogRow big = pinned;
@@ -133,37 +131,9 @@ private Q_SLOTS:
         QByteArray buffer;
         for (const AuditLogRow &r : {big, pinned, bare, big, bare}) {
             // The row as the exporter sees it: UTF-8 views of its columns.
-            const QByteArray eventId = r.eventId.toUtf8(), actor = r.actor.toUtf8(),
-                             role = r.actorRole.toUtf8(), action = r.action.toUtf8(),
-                             kind = r.entityKind.toUtf8(), entity = r.entityId.toUtf8(),
-                             prev = r.prevHash.toUtf8();
+            const AuditLogRowUtf8 utf8(r);
+            AuditLogRowBytes b = utf8.bytes();
             QByteArray hash = r.hash.toUtf8();
-            std::optional<QByteArray> optional[5];
-            const std::optional<QString> *sources[] = {&r.orderId, &r.callbackId, &r.beforeJson,
-                                                       &r.afterJson, &r.reason};
-            for (int i = 0; i < 5; ++i)
-                if (*sources[i])
-                    optional[i] = (*sources[i])->toUtf8();
-            const auto view = [](const std::optional<QByteArray> &b) {
-                return b ? std::optional<QByteArrayView>(*b) : std::nullopt;
-            };
-            AuditLogRowBytes b;
-            b.seq = r.seq;
-            b.eventId = eventId;
-            b.occurredAt = r.occurredAt;
-            b.recordedAt = r.recordedAt;
-            b.actor = actor;
-            b.actorRole = role;
-            b.action = action;
-            b.entityKind = kind;
-            b.entityId = entity;
-            b.orderId = view(optional[0]);
-            b.callbackId = view(optional[1]);
-            b.beforeJson = view(optional[2]);
-            b.afterJson = view(optional[3]);
-            b.reason = view(optional[4]);
-            b.prevHash = prev;
-            b.hash = hash;
             AuditChain::encodeInto(buffer, b);
             QCOMPARE(buffer, AuditChain::canonicalEncoding(r));
             QVERIFY(hasher.matches(b));

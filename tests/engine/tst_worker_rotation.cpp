@@ -16,7 +16,6 @@
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
-#include <QScopeGuard>
 #include <QTest>
 
 #include <atomic>
@@ -31,6 +30,63 @@ namespace {
 // The pool thread the code runs on (WorkerPoolOptions::beforeFirstConnect sets it), -1 off it.
 thread_local int tl_rotationPoolThread = -1;
 
+// The scratch orders database under a login of the test's own, `tag` naming it and its first
+// password; the password it is rotated to.
+struct RotatedLogin {
+    ConnectionProfile profile;
+    QString newPassword;
+};
+
+RotatedLogin rotatedLogin(const ScratchDatabases &dbs, const QString &tag)
+{
+    const qint64 pid = QCoreApplication::applicationPid();
+    RotatedLogin l{dbs.orders(), QStringLiteral("%1-pw-second-%2").arg(tag).arg(pid)};
+    l.profile.user = QStringLiteral("op_%1_%2").arg(tag).arg(pid);
+    l.profile.password = QStringLiteral("%1-pw-first-%2").arg(tag).arg(pid);
+    return l;
+}
+
+// WorkerPool::run on a thread of its own until `stop` is set — at the latest when this goes out
+// of scope: declare it after everything its hooks use and after the account it signs in with.
+class RunningPool {
+public:
+    RunningPool(const ConnectionProfile &profile, const WorkerPoolOptions &options,
+                std::atomic<bool> &stop)
+        : m_stop(stop)
+        , m_thread([this, profile, options] {
+            m_outcome.emplace(WorkerPool::run(profile, Clock::system(), options, m_stop));
+            m_finished.store(true);
+        })
+    {}
+    ~RunningPool() { (void)end(); }
+    bool finished() const { return m_finished.load(); }
+    // Stops the pool, waits for it, and what it returned.
+    const Result<WorkerStats> &end()
+    {
+        m_stop.store(true);
+        if (m_thread.joinable())
+            m_thread.join();
+        return *m_outcome;
+    }
+
+private:
+    std::atomic<bool> &m_stop;
+    std::atomic<bool> m_finished{false};
+    std::optional<Result<WorkerStats>> m_outcome;
+    std::thread m_thread; // last: started once the members it uses exist
+};
+
+// Order <tag>-<i> created, paid (attempt a-<i>) and its success callback delivered.
+IngestStatus deliverPaid(EngineFixture &f, const QString &tag, qint64 base, int i)
+{
+    const QString id = QStringLiteral("%1-%2").arg(tag).arg(i);
+    f.createOrder(id, base + i, "USD");
+    f.pay(id, 1, QStringLiteral("a-%1").arg(i));
+    return f.deliver(StripeEvents::paymentIntentSucceeded(f.params(
+        id, QStringLiteral("a-%1").arg(i), base + i, "USD",
+        QStringLiteral("evt_%1_%2").arg(tag).arg(i), QStringLiteral("pi_%1_%2").arg(tag).arg(i))));
+}
+
 } // namespace
 
 class TstWorkerRotation : public QObject {
@@ -41,23 +97,11 @@ private Q_SLOTS:
     {
         ONCEPAY_SCRATCH(dbs);
         EngineFixture f(*dbs);
-        const qint64 pid = QCoreApplication::applicationPid();
-        ConnectionProfile rotated = dbs->orders();
-        rotated.user = QStringLiteral("op_rot_%1").arg(pid);
-        rotated.password = QStringLiteral("rot-pw-first-%1").arg(pid);
-        const QString newPassword = QStringLiteral("rot-pw-second-%1").arg(pid);
+        const auto [rotated, newPassword] = rotatedLogin(*dbs, QStringLiteral("rot"));
         ServerAccount account(*f.orders, rotated.user, rotated.password); // dropped at the end
         QVERIFY(account.created());
         QVERIFY(account.grantAll(rotated.database));
-
-        auto deliver = [&](int i) {
-            const QString id = QStringLiteral("rot-%1").arg(i);
-            f.createOrder(id, 1000 + i, "USD");
-            f.pay(id, 1, QStringLiteral("a-%1").arg(i));
-            return f.deliver(StripeEvents::paymentIntentSucceeded(
-                f.params(id, QStringLiteral("a-%1").arg(i), 1000 + i, "USD",
-                         QStringLiteral("evt_rot_%1").arg(i), QStringLiteral("pi_rot_%1").arg(i))));
-        };
+        auto deliver = [&](int i) { return deliverPaid(f, QStringLiteral("rot"), 1000, i); };
         auto completed = [&] {
             return f.count("SELECT COUNT(*) FROM callback_messages WHERE status = 'completed'");
         };
@@ -68,17 +112,7 @@ private Q_SLOTS:
         options.idleSleepMs = 100;
         options.maxReconnectDelayMs = 400;
         std::atomic<bool> stop{false};
-        std::atomic<bool> finished{false};
-        std::optional<Result<WorkerStats>> outcome;
-        std::thread pool([&] {
-            outcome.emplace(WorkerPool::run(rotated, Clock::system(), options, stop));
-            finished.store(true);
-        });
-        auto stopPool = qScopeGuard([&] { // before the account is dropped
-            stop.store(true);
-            if (pool.joinable())
-                pool.join();
-        });
+        RunningPool pool(rotated, options, stop); // stopped before the account is dropped
 
         // At work under the account: a message done.
         QCOMPARE(deliver(1), IngestStatus::Stored);
@@ -104,7 +138,7 @@ private Q_SLOTS:
         const int triesAtError = refusedTries();
         QVERIFY2(pollUntil([&] { return refusedTries() >= triesAtError + 6; }, 15000),
                  qPrintable(log.text()));
-        QVERIFY2(!finished.load(), "the pool stopped on a login refused mid-run");
+        QVERIFY2(!pool.finished(), "the pool stopped on a login refused mid-run");
         QVERIFY2(log.lines(QStringLiteral("error")).size() == 1 && refusedLines().size() == 1,
                  qPrintable(log.lines(QStringLiteral("error")).join(u'\n')));
         const QString said = refusedLines().first();
@@ -127,12 +161,10 @@ private Q_SLOTS:
         QCOMPARE(deliver(2), IngestStatus::Stored);
         QVERIFY2(pollUntil([&] { return completed() == 2; }, 30000),
                  qPrintable(QStringLiteral("no message done after reconnecting:\n") + log.text()));
-        QVERIFY(!finished.load());
-        stop.store(true);
-        pool.join();
-        QVERIFY(outcome.has_value());
-        QVERIFY2(outcome->ok(), qPrintable(outcome->ok() ? QString() : outcome->error().message));
-        QVERIFY2((*outcome)->reconnects >= options.threads, qPrintable((*outcome)->summary()));
+        QVERIFY(!pool.finished());
+        const Result<WorkerStats> &outcome = pool.end();
+        QVERIFY2(outcome.ok(), qPrintable(outcome.ok() ? QString() : outcome.error().message));
+        QVERIFY2(outcome->reconnects >= options.threads, qPrintable(outcome->summary()));
         QCOMPARE(log.lines(QStringLiteral("error")).size(), 1); // still the one line
 
         // Neither password anywhere in what was logged.
@@ -151,23 +183,11 @@ private Q_SLOTS:
     {
         ONCEPAY_SCRATCH(dbs);
         EngineFixture f(*dbs);
-        const qint64 pid = QCoreApplication::applicationPid();
-        ConnectionProfile rotated = dbs->orders();
-        rotated.user = QStringLiteral("op_late_%1").arg(pid);
-        rotated.password = QStringLiteral("late-pw-first-%1").arg(pid);
-        const QString newPassword = QStringLiteral("late-pw-second-%1").arg(pid);
+        const auto [rotated, newPassword] = rotatedLogin(*dbs, QStringLiteral("late"));
         ServerAccount account(*f.orders, rotated.user, rotated.password); // dropped at the end
         QVERIFY(account.created());
         QVERIFY(account.grantAll(rotated.database));
-
-        auto deliver = [&](int i) {
-            const QString id = QStringLiteral("late-%1").arg(i);
-            f.createOrder(id, 2000 + i, "USD");
-            f.pay(id, 1, QStringLiteral("a-%1").arg(i));
-            return f.deliver(StripeEvents::paymentIntentSucceeded(f.params(
-                id, QStringLiteral("a-%1").arg(i), 2000 + i, "USD",
-                QStringLiteral("evt_late_%1").arg(i), QStringLiteral("pi_late_%1").arg(i))));
-        };
+        auto deliver = [&](int i) { return deliverPaid(f, QStringLiteral("late"), 2000, i); };
         auto completed = [&] {
             return f.count("SELECT COUNT(*) FROM callback_messages WHERE status = 'completed'");
         };
@@ -185,7 +205,6 @@ private Q_SLOTS:
         options.idleSleepMs = 100;
         options.maxReconnectDelayMs = 400;
         std::atomic<bool> stop{false};
-        std::atomic<bool> finished{false};
         std::atomic<bool> releaseLate{false}; // thread 1 may try its first connection
         // Thread 0 waits after the round that completed order late-3, until this is cleared.
         std::atomic<bool> holdFirst{false};
@@ -206,16 +225,7 @@ private Q_SLOTS:
             pollUntil([&] { return !holdFirst.load() || stop.load(); }, 120000);
             firstHeld.store(false);
         };
-        std::optional<Result<WorkerStats>> outcome;
-        std::thread pool([&] {
-            outcome.emplace(WorkerPool::run(rotated, Clock::system(), options, stop));
-            finished.store(true);
-        });
-        auto stopPool = qScopeGuard([&] { // before the account is dropped
-            stop.store(true);
-            if (pool.joinable())
-                pool.join();
-        });
+        RunningPool pool(rotated, options, stop); // stopped before the account is dropped
 
         // Thread 0 at work (thread 1 has not tried to connect yet).
         QCOMPARE(deliver(1), IngestStatus::Stored);
@@ -235,16 +245,16 @@ private Q_SLOTS:
                 .filter(QStringLiteral("cannot open orders database"))
                 .size();
         };
-        QVERIFY2(pollUntil([&] { return !refusedLines().isEmpty() || finished.load(); }, 20000),
+        QVERIFY2(pollUntil([&] { return !refusedLines().isEmpty() || pool.finished(); }, 20000),
                  qPrintable(QStringLiteral("no error line for the refused login:\n") + log.text()));
-        QVERIFY2(!finished.load(),
+        QVERIFY2(!pool.finished(),
                  qPrintable(QStringLiteral("the pool stopped on a late thread's refused login:\n") +
                             log.text()));
         const int triesAtError = refusedTries();
         QVERIFY2(
-            pollUntil([&] { return refusedTries() >= triesAtError + 4 || finished.load(); }, 15000),
+            pollUntil([&] { return refusedTries() >= triesAtError + 4 || pool.finished(); }, 15000),
             qPrintable(log.text()));
-        QVERIFY2(!finished.load(), "the pool stopped while a late thread was refused");
+        QVERIFY2(!pool.finished(), "the pool stopped while a late thread was refused");
         QCOMPARE(refusedLines().size(), 1);
         QCOMPARE(log.lines(QStringLiteral("error")).size(), 1);
         const QString said = refusedLines().first();
@@ -282,7 +292,7 @@ private Q_SLOTS:
                  qPrintable(QStringLiteral("the late thread did no work:\n") + log.text()));
         QVERIFY(completedBy(4, 1));
         holdFirst.store(false);
-        QVERIFY(!finished.load());
+        QVERIFY(!pool.finished());
         QCOMPARE(log.lines(QStringLiteral("error")).size(), 1); // still the one line
 
         // That outage is over for the pool: the next rotation is said again, once.
@@ -294,12 +304,10 @@ private Q_SLOTS:
         QVERIFY2(pollUntil([&] { return refusedTries() >= triesAtSecond + 4; }, 15000),
                  qPrintable(log.text()));
         QCOMPARE(log.lines(QStringLiteral("error")).size(), 2);
-        QVERIFY(!finished.load());
-        stop.store(true);
-        pool.join();
-        QVERIFY(outcome.has_value());
-        QVERIFY2(outcome->ok(), qPrintable(outcome->ok() ? QString() : outcome->error().message));
-        QCOMPARE((*outcome)->completed, 4);
+        QVERIFY(!pool.finished());
+        const Result<WorkerStats> &outcome = pool.end();
+        QVERIFY2(outcome.ok(), qPrintable(outcome.ok() ? QString() : outcome.error().message));
+        QCOMPARE(outcome->completed, 4);
 
         const QString all = log.text();
         QVERIFY(!all.contains(rotated.password));
@@ -329,26 +337,19 @@ private Q_SLOTS:
         options.idleSleepMs = 100;
         options.maxReconnectDelayMs = 400;
         std::atomic<bool> stop{false};
-        std::atomic<bool> finished{false};
-        std::optional<Result<WorkerStats>> outcome;
         QElapsedTimer took;
         took.start();
-        std::thread pool([&] {
-            outcome.emplace(WorkerPool::run(wrong, Clock::system(), options, stop));
-            finished.store(true);
-        });
-        const bool endedByItself = pollUntil([&] { return finished.load(); }, 15000);
-        stop.store(true);
-        pool.join();
+        RunningPool pool(wrong, options, stop);
+        const bool endedByItself = pollUntil([&] { return pool.finished(); }, 15000);
+        const Result<WorkerStats> &outcome = pool.end();
         QVERIFY2(
             endedByItself,
             qPrintable(QStringLiteral("the pool kept retrying a wrong password:\n") + log.text()));
         qInfo("ended after %lld ms", took.elapsed());
-        QVERIFY(outcome.has_value());
-        QVERIFY(!outcome->ok());
-        QCOMPARE(outcome->error().reason, QStringLiteral("login_refused"));
-        QVERIFY2(outcome->error().message.startsWith(QStringLiteral("the worker cannot start: ")),
-                 qPrintable(outcome->error().message));
+        QVERIFY(!outcome.ok());
+        QCOMPARE(outcome.error().reason, QStringLiteral("login_refused"));
+        QVERIFY2(outcome.error().message.startsWith(QStringLiteral("the worker cannot start: ")),
+                 qPrintable(outcome.error().message));
         const QStringList errors = log.lines(QStringLiteral("error"));
         QVERIFY2(errors.size() == 1 && errors.first().contains(QStringLiteral("cannot start")),
                  qPrintable(log.text()));
