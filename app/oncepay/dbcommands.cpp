@@ -4,6 +4,8 @@
 #include "db/healthcheck.h"
 #include "db/migrator.h"
 
+#include <algorithm>
+#include <iterator>
 #include <spdlog/spdlog.h>
 
 namespace OncePay::Cli {
@@ -33,7 +35,17 @@ int migrate(Context &ctx, const QCommandLineParser &)
 
 int check(Context &ctx, const QCommandLineParser &)
 {
+    // The exit code of the worst state found, whatever the roles' order: a refused login (no
+    // outage to wait out) over a newer schema over a database away or missing.
     int rc = Ok;
+    const auto worst = [&rc](int code) {
+        constexpr int kRank[] = {Ok, Unavailable, SchemaNewer, LoginRefused};
+        const auto rank = [&](int c) {
+            return int(std::find(std::begin(kRank), std::end(kRank), c) - std::begin(kRank));
+        };
+        if (rank(code) > rank(rc))
+            rc = code;
+    };
     // A check changes nothing: a missing SQLite file is reported, never created.
     for (const RoleStatus &s : HealthCheck::checkAll(ctx.config)) {
         ctx.out << roleName(s.role).leftJustified(9) << ' ';
@@ -44,13 +56,13 @@ int check(Context &ctx, const QCommandLineParser &)
                     << (s.sharesOrders ? QStringLiteral("  (same database as orders)") : QString())
                     << "\n          the " << roleName(s.role) << " database file " << s.path
                     << " does not exist; run `oncepay db migrate` to create it\n";
-            rc = Unavailable;
+            worst(Unavailable);
             continue;
         }
         if (!s.reachable) {
             ctx.out << (s.loginRefused ? "REFUSED      " : "UNREACHABLE  ") << s.driver << "  "
                     << s.target << "\n          " << s.error << '\n';
-            rc = s.loginRefused ? LoginRefused : Unavailable;
+            worst(s.loginRefused ? LoginRefused : Unavailable);
             continue;
         }
         ctx.out << "reachable  " << s.driver << "  " << s.target
@@ -60,7 +72,7 @@ int check(Context &ctx, const QCommandLineParser &)
         if (!s.error.isEmpty()) {
             ctx.out << "  (" << s.error << ')';
             if (s.schemaVersion > s.latestVersion)
-                rc = SchemaNewer;
+                worst(SchemaNewer);
         }
         ctx.out << '\n';
     }

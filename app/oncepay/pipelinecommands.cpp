@@ -69,7 +69,7 @@ int ingest(Context &ctx, const QCommandLineParser &p)
         ctx.err << "oncepay ingest: rejected ("
                 << (r.error().reason.isEmpty() ? QStringLiteral("error") : r.error().reason)
                 << "): " << r.error().message << '\n';
-        return r.error().code == ErrorCode::Unavailable ? Unavailable : Failed;
+        return exitCodeFor(r.error());
     }
     switch (r->status) {
     case IngestStatus::Stored: ctx.out << "stored " << r->callbackId << '\n'; break;

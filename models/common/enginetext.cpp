@@ -304,15 +304,15 @@ const Template kTemplates[] = {
     {QT_TRANSLATE_NOOP("OncePay::EngineText",
                        "%1 has SHA-256 %2 (%3 bytes) but the manifest says %4 (%5 bytes): the file"
                        " was changed"),
-     "tcvcv"},
+     "tcvtv"},
     {QT_TRANSLATE_NOOP("OncePay::EngineText",
                        "%1 has SHA-256 %2 (%3 bytes), but its audit row (seq %4) recorded %5 (%6"
                        " bytes) when it was exported: the file was changed"),
-     "tcvvcv"},
+     "tcvvtv"},
     {QT_TRANSLATE_NOOP("OncePay::EngineText",
                        "%1 has SHA-256 %2 (%3 bytes), but its audit event (not yet shipped)"
                        " recorded %4 (%5 bytes) when it was exported: the file was changed"),
-     "tcvcv"},
+     "tcvtv"},
     {QT_TRANSLATE_NOOP("OncePay::EngineText",
                        "the manifest's %1 differs from what its audit row (seq %2) recorded: the"
                        " manifest was changed"),
@@ -330,11 +330,27 @@ const Template kTemplates[] = {
     {QT_TRANSLATE_NOOP("OncePay::EngineText",
                        "no export %1 is recorded in this audit trail: the manifest was not written"
                        " by this OncePay, or its export id was changed"),
-     "c"},
+     "t"},
     {QT_TRANSLATE_NOOP("OncePay::EngineText",
                        "export %1 is recorded more than once in the audit log (seq %2 and %3):"
                        " rows were added to the trail"),
-     "cvv"},
+     "tvv"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "export %1 is recorded more than once in the outbox: rows were added to"
+                       " it"),
+     "t"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "cannot read %1: %2"), "tt"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "cannot write %1: %2"), "tt"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "export: cannot write the file: %1"), "t"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "export: the file was abandoned; it holds part of the export at most"),
+     ""},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "export: OpenSSL gives no SHA-256; nothing was exported"),
+     ""},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "audit verify: OpenSSL gives no SHA-256; nothing was checked"),
+     ""},
     {QT_TRANSLATE_NOOP("OncePay::EngineText",
                        "the export's audit row (seq %1) does not match its hash: it was altered"),
      "v"},
@@ -367,7 +383,7 @@ const Template kTemplates[] = {
     {QT_TRANSLATE_NOOP("OncePay::EngineText",
                        "row seq %1 in the file shows the amount %2 %3, but its hashed content says"
                        " %4 %5"),
-     "vcccc"},
+     "vtttt"},
     {QT_TRANSLATE_NOOP("OncePay::EngineText",
                        "row seq %1 in the file is not linked to seq %2 before it: reordered or"
                        " relinked"),

@@ -943,7 +943,7 @@
     <message>
         <location filename="../../views/audit/audittrailpage.cpp" line="93"/>
         <source>Verify an export…</source>
-        <translation>核验导出文件…</translation>
+        <translation>校验导出文件…</translation>
     </message>
     <message>
         <location filename="../../views/audit/audittrailpage.cpp" line="95"/>
@@ -1194,7 +1194,7 @@ hash      %2</translation>
     </message>
     <message>
         <location filename="../../views/audit/audittrailpagetasks.cpp" line="205"/>
-        <location filename="../../views/audit/audittrailpagetasks.cpp" line="358"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="357"/>
         <source>&lt;b&gt;Not verified&lt;/b&gt;: %1</source>
         <translation>&lt;b&gt;未验证&lt;/b&gt;：%1</translation>
     </message>
@@ -1268,7 +1268,7 @@ hash      %2</translation>
     <message>
         <location filename="../../views/audit/audittrailpagetasks.cpp" line="324"/>
         <source>Verify an audit export</source>
-        <translation>核验审计导出文件</translation>
+        <translation>校验审计导出文件</translation>
     </message>
     <message>
         <location filename="../../views/audit/audittrailpagetasks.cpp" line="325"/>
@@ -1278,49 +1278,49 @@ hash      %2</translation>
     <message>
         <location filename="../../views/audit/audittrailpagetasks.cpp" line="335"/>
         <source>Verifying the export %1…</source>
-        <translation>正在核验导出文件 %1…</translation>
+        <translation>正在校验导出文件 %1…</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpagetasks.cpp" line="366"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="365"/>
         <source>Verification of the export cancelled; nothing was concluded.</source>
-        <translation>导出文件核验已取消；未得出任何结论。</translation>
+        <translation>导出文件校验已取消；未得出任何结论。</translation>
     </message>
     <message numerus="yes">
         <location filename="../../views/audit/audittrailpagetasks.cpp" line="368"/>
         <source>&lt;b&gt;The export verifies&lt;/b&gt;: %1 holds the %n row(s) its manifest describes; chain head seq %2 is in the audit log unchanged</source>
         <translation>
-            <numerusform>&lt;b&gt;导出文件核验通过&lt;/b&gt;：%1 包含其清单所述的 %n 行；链头序号 %2 在审计日志中未被改动</numerusform>
+            <numerusform>&lt;b&gt;导出文件校验通过&lt;/b&gt;：%1 包含其清单所述的 %n 行；链头序号 %2 在审计日志中未被改动</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpagetasks.cpp" line="374"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="373"/>
         <source>; seal %1 (seq %2) unchanged</source>
         <translation>；封印 %1（序号 %2）未被改动</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpagetasks.cpp" line="379"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="378"/>
         <source>; its audit row (seq %1) recorded this very file</source>
         <translation>；其审计行（序号 %1）记录的正是此文件</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpagetasks.cpp" line="380"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="379"/>
         <source>; its audit event (not yet shipped into the audit log) recorded this very file</source>
-        <translation>；其审计事件（尚未转入审计日志）记录的正是此文件</translation>
+        <translation>；其审计事件（尚未送入审计库）记录的正是此文件</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpagetasks.cpp" line="383"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="382"/>
         <source>; every row is the same as in the audit log</source>
         <translation>；每一行都与审计日志一致</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpagetasks.cpp" line="385"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="384"/>
         <source>; every row&apos;s hash was recomputed</source>
         <translation>；已重新计算每一行的哈希</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpagetasks.cpp" line="391"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="390"/>
         <source>&lt;b&gt;The export does NOT verify&lt;/b&gt;:</source>
-        <translation>&lt;b&gt;导出文件核验未通过&lt;/b&gt;：</translation>
+        <translation>&lt;b&gt;导出文件校验未通过&lt;/b&gt;：</translation>
     </message>
 </context>
 <context>
@@ -2495,7 +2495,7 @@ hash      %2</translation>
     <message>
         <location filename="../../models/common/enginetext.cpp" line="299"/>
         <source>the audit trail is empty: there is nothing to export (audited events reach it when they are shipped)</source>
-        <translation>审计记录为空：没有可导出的内容（审计事件转运后才会进入审计记录）</translation>
+        <translation>审计记录为空：没有可导出的内容（审计事件送入审计库后才会出现在审计记录中）</translation>
     </message>
     <message>
         <location filename="../../models/common/enginetext.cpp" line="304"/>
@@ -2510,7 +2510,7 @@ hash      %2</translation>
     <message>
         <location filename="../../models/common/enginetext.cpp" line="312"/>
         <source>%1 has SHA-256 %2 (%3 bytes), but its audit event (not yet shipped) recorded %4 (%5 bytes) when it was exported: the file was changed</source>
-        <translation>%1 的 SHA-256 为 %2（%3 字节），但其审计事件（尚未转运）在导出时记录的是 %4（%5 字节）：文件已被改动</translation>
+        <translation>%1 的 SHA-256 为 %2（%3 字节），但其审计事件（尚未送入审计库）在导出时记录的是 %4（%5 字节）：文件已被改动</translation>
     </message>
     <message>
         <location filename="../../models/common/enginetext.cpp" line="316"/>
@@ -2520,7 +2520,7 @@ hash      %2</translation>
     <message>
         <location filename="../../models/common/enginetext.cpp" line="320"/>
         <source>the manifest&apos;s %1 differs from what its audit event (not yet shipped) recorded: the manifest was changed</source>
-        <translation>清单中的%1与其审计事件（尚未转运）的记录不符：清单已被改动</translation>
+        <translation>清单中的%1与其审计事件（尚未送入审计库）的记录不符：清单已被改动</translation>
     </message>
     <message>
         <location filename="../../models/common/enginetext.cpp" line="324"/>
@@ -2564,376 +2564,411 @@ hash      %2</translation>
     </message>
     <message>
         <location filename="../../models/common/enginetext.cpp" line="338"/>
+        <source>export %1 is recorded more than once in the outbox: rows were added to it</source>
+        <translation>导出 %1 在发件箱中被记录了不止一次：有行被添加到发件箱中</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="342"/>
+        <source>cannot read %1: %2</source>
+        <translation>无法读取 %1：%2</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="343"/>
+        <source>cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="344"/>
+        <source>export: cannot write the file: %1</source>
+        <translation>导出：无法写入文件：%1</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="345"/>
+        <source>export: the file was abandoned; it holds part of the export at most</source>
+        <translation>导出：文件已被放弃；其中至多只有部分导出内容</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="348"/>
+        <source>export: OpenSSL gives no SHA-256; nothing was exported</source>
+        <translation>导出：OpenSSL 未提供 SHA-256；未导出任何内容</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="351"/>
+        <source>audit verify: OpenSSL gives no SHA-256; nothing was checked</source>
+        <translation>审计校验：OpenSSL 未提供 SHA-256；未检查任何内容</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetext.cpp" line="354"/>
         <source>the export&apos;s audit row (seq %1) does not match its hash: it was altered</source>
         <translation>该导出的审计行（序号 %1）与其哈希不符：已被篡改</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="341"/>
+        <location filename="../../models/common/enginetext.cpp" line="357"/>
         <source>the export&apos;s audit row (seq %1) is not where the export wrote it (after seq %2, linked into the chain): it was inserted or moved</source>
         <translation>该导出的审计行（序号 %1）不在导出时写入的位置（应在序号 %2 之后并链接入链）：已被插入或移动</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="345"/>
+        <location filename="../../models/common/enginetext.cpp" line="361"/>
         <source>row %1 of the file (the audit log&apos;s seq %2) differs in %3: the file says “%4”, the audit log “%5”</source>
         <translation>文件第 %1 行（审计日志序号 %2）的 %3 不同：文件为“%4”，审计日志为“%5”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="349"/>
+        <location filename="../../models/common/enginetext.cpp" line="365"/>
         <source>row %1 of the file (the audit log&apos;s seq %2) differs from the audit log&apos;s row</source>
         <translation>文件第 %1 行（审计日志序号 %2）与审计日志中的行不同</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="353"/>
+        <location filename="../../models/common/enginetext.cpp" line="369"/>
         <source>the file goes on after the %1 row(s) the audit log holds for its filter, from line %2: rows were added</source>
         <translation>文件在审计日志中该筛选条件对应的 %1 行之后仍有内容（自第 %2 行起）：有行被添加</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="357"/>
+        <location filename="../../models/common/enginetext.cpp" line="373"/>
         <source>the file ends before the audit log&apos;s row seq %1 (row %2 of %3): rows were removed</source>
         <translation>文件在审计日志序号 %1 的行（共 %3 行中的第 %2 行）之前就结束了：有行被删除</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="361"/>
+        <location filename="../../models/common/enginetext.cpp" line="377"/>
         <source>the file&apos;s header line is not the one an OncePay CSV export has</source>
         <translation>文件的表头行不是 OncePay CSV 导出文件的表头</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="364"/>
+        <location filename="../../models/common/enginetext.cpp" line="380"/>
         <source>row seq %1 in the file does not match its hash: it was altered</source>
         <translation>文件中序号 %1 的行与其哈希不符：已被篡改</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="367"/>
+        <location filename="../../models/common/enginetext.cpp" line="383"/>
         <source>row seq %1 in the file shows the amount %2 %3, but its hashed content says %4 %5</source>
         <translation>文件中序号 %1 的行显示金额 %2 %3，但其计入哈希的内容为 %4 %5</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="371"/>
+        <location filename="../../models/common/enginetext.cpp" line="387"/>
         <source>row seq %1 in the file is not linked to seq %2 before it: reordered or relinked</source>
         <translation>文件中序号 %1 的行未链接到其前面的序号 %2：顺序被调换或链接被改动</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="375"/>
+        <location filename="../../models/common/enginetext.cpp" line="391"/>
         <source>the file holds %1 row(s), the manifest says %2</source>
         <translation>文件包含 %1 行，清单记载为 %2 行</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="377"/>
+        <location filename="../../models/common/enginetext.cpp" line="393"/>
         <source>the chain head seq %1 is no longer in the audit log</source>
         <translation>链头序号 %1 已不在审计日志中</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="380"/>
+        <location filename="../../models/common/enginetext.cpp" line="396"/>
         <source>the audit log&apos;s row seq %1 has hash %2, not the manifest&apos;s %3</source>
         <translation>审计日志中序号 %1 的行哈希为 %2，而非清单记载的 %3</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="383"/>
+        <location filename="../../models/common/enginetext.cpp" line="399"/>
         <source>seal %1 (seq %2) named by the manifest is missing or changed in the audit database</source>
-        <translation>清单所指的封印 %1（序号 %2）在审计数据库中缺失或已被改动</translation>
+        <translation>清单所指的封印 %1（序号 %2）在审计库中缺失或已被改动</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="387"/>
+        <location filename="../../models/common/enginetext.cpp" line="403"/>
         <source>%1 is no OncePay JSON export (%2)</source>
         <translation>%1 不是 OncePay JSON 导出文件（%2）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="388"/>
+        <location filename="../../models/common/enginetext.cpp" line="404"/>
         <source>%1 cannot be read: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="389"/>
+        <location filename="../../models/common/enginetext.cpp" line="405"/>
         <source>the rows cannot be re-hashed: OpenSSL gives no SHA-256</source>
         <translation>无法重新计算各行哈希：OpenSSL 未提供 SHA-256</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="392"/>
+        <location filename="../../models/common/enginetext.cpp" line="408"/>
         <source>not an OncePay audit export manifest (format &apos;%1&apos;)</source>
         <translation>不是 OncePay 审计导出清单（格式为“%1”）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="394"/>
+        <location filename="../../models/common/enginetext.cpp" line="410"/>
         <source>the manifest lacks the file, its SHA-256 or the head</source>
         <translation>清单缺少文件名、其 SHA-256 或链头</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="397"/>
+        <location filename="../../models/common/enginetext.cpp" line="413"/>
         <source>cannot read manifest %1: %2</source>
         <translation>无法读取清单 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="398"/>
+        <location filename="../../models/common/enginetext.cpp" line="414"/>
         <source>manifest %1 is not a JSON object: %2</source>
         <translation>清单 %1 不是 JSON 对象：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="400"/>
+        <location filename="../../models/common/enginetext.cpp" line="416"/>
         <source>a display name may not contain control characters (such as a line break or a tab)</source>
         <translation>显示名称不得包含控制字符（如换行符或制表符）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="404"/>
+        <location filename="../../models/common/enginetext.cpp" line="420"/>
         <source>a display name is at most %1 characters (this one has %2)</source>
         <translation>显示名称最多 %1 个字符（当前为 %2 个）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="407"/>
+        <location filename="../../models/common/enginetext.cpp" line="423"/>
         <source>unknown role: a role is agent, finance, auditor or admin</source>
         <translation>未知角色：角色须为 agent（客服）、finance（财务）、auditor（审计）或 admin（管理员）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="410"/>
+        <location filename="../../models/common/enginetext.cpp" line="426"/>
         <source>there is no staff account by that name</source>
         <translation>没有该名称的员工账户</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="411"/>
+        <location filename="../../models/common/enginetext.cpp" line="427"/>
         <source>there is no staff account %1</source>
         <translation>没有员工账户 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="412"/>
+        <location filename="../../models/common/enginetext.cpp" line="428"/>
         <source>an administrator may not change their own role</source>
         <translation>管理员不能更改自己的角色</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="414"/>
+        <location filename="../../models/common/enginetext.cpp" line="430"/>
         <source>%1 already has the role %2</source>
         <translation>%1 已是%2角色</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="415"/>
+        <location filename="../../models/common/enginetext.cpp" line="431"/>
         <source>%1 is the last enabled administrator and keeps the role</source>
         <translation>%1 是最后一位启用的管理员，保留其角色</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="418"/>
+        <location filename="../../models/common/enginetext.cpp" line="434"/>
         <source>the staff account %1 was not changed</source>
         <translation>员工账户 %1 未更改</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="419"/>
+        <location filename="../../models/common/enginetext.cpp" line="435"/>
         <source>a user name is 2–64 of a-z, 0-9, &apos;.&apos;, &apos;_&apos;, &apos;-&apos;, starting with a letter or digit</source>
         <translation>用户名为 2–64 个字符，只能包含 a-z、0-9、&apos;.&apos;、&apos;_&apos;、&apos;-&apos;，并以字母或数字开头</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="423"/>
+        <location filename="../../models/common/enginetext.cpp" line="439"/>
         <source>a staff account %1 already exists</source>
         <translation>员工账号 %1 已存在</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="424"/>
+        <location filename="../../models/common/enginetext.cpp" line="440"/>
         <source>a password needs at least %1 characters</source>
         <translation>密码至少需要 %1 个字符</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="425"/>
+        <location filename="../../models/common/enginetext.cpp" line="441"/>
         <source>the password is too long</source>
         <translation>密码过长</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="426"/>
+        <location filename="../../models/common/enginetext.cpp" line="442"/>
         <source>a reason is required</source>
         <translation>必须填写原因</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="427"/>
+        <location filename="../../models/common/enginetext.cpp" line="443"/>
         <source>an administrator may not disable their own account</source>
         <translation>管理员不能停用自己的账户</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="429"/>
+        <location filename="../../models/common/enginetext.cpp" line="445"/>
         <source>%1 is disabled already</source>
         <translation>%1 已是停用状态</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="430"/>
+        <location filename="../../models/common/enginetext.cpp" line="446"/>
         <source>%1 is enabled already</source>
         <translation>%1 已是启用状态</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="431"/>
+        <location filename="../../models/common/enginetext.cpp" line="447"/>
         <source>%1 is the last enabled administrator and stays enabled</source>
         <translation>%1 是最后一位启用的管理员，不能停用</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="435"/>
+        <location filename="../../models/common/enginetext.cpp" line="451"/>
         <source>%1 (%2) may not start a reconciliation run</source>
         <translation>%1（%2）无权启动对账运行</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="436"/>
+        <location filename="../../models/common/enginetext.cpp" line="452"/>
         <source>%1 (%2) may not %3: %4</source>
         <translation>%1（%2）无权%3：%4</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="437"/>
+        <location filename="../../models/common/enginetext.cpp" line="453"/>
         <source>%1 (%2) may not %3</source>
         <translation>%1（%2）无权%3</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="438"/>
+        <location filename="../../models/common/enginetext.cpp" line="454"/>
         <source>there is no such staff account</source>
         <translation>不存在该员工账户</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="439"/>
+        <location filename="../../models/common/enginetext.cpp" line="455"/>
         <source>the staff account has been disabled</source>
         <translation>该员工账户已被停用</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="440"/>
+        <location filename="../../models/common/enginetext.cpp" line="456"/>
         <source>the staff account&apos;s role is now %1</source>
         <translation>该员工账户的角色现为%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="442"/>
+        <location filename="../../models/common/enginetext.cpp" line="458"/>
         <source>the period ends before it starts</source>
         <translation>期间的结束早于开始</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="443"/>
+        <location filename="../../models/common/enginetext.cpp" line="459"/>
         <source>ops setting %1 is not a non-negative number</source>
         <translation>运营设置 %1 不是非负数</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="446"/>
+        <location filename="../../models/common/enginetext.cpp" line="462"/>
         <source>%1 takes a whole number from %2 to %3, not &apos;%4&apos;</source>
         <translation>%1 须为 %2 至 %3 之间的整数，而不是“%4”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="448"/>
+        <location filename="../../models/common/enginetext.cpp" line="464"/>
         <source>a settings change needs a reason</source>
         <translation>更改设置须填写原因</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="449"/>
+        <location filename="../../models/common/enginetext.cpp" line="465"/>
         <source>unknown setting &apos;%1&apos;</source>
         <translation>未知设置“%1”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="451"/>
+        <location filename="../../models/common/enginetext.cpp" line="467"/>
         <source>ops setting %1 is not a whole number from 0 to %2: &apos;%3&apos;</source>
         <translation>运营设置 %1 不是 0 到 %2 之间的整数：“%3”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="456"/>
+        <location filename="../../models/common/enginetext.cpp" line="472"/>
         <source>%1: t=&lt;unix seconds&gt;,v1=&lt;hex HMAC-SHA256 of &quot;t.body&quot; under a webhook signing secret&gt;; timestamp within the tolerance window</source>
         <translation>%1：t=&lt;Unix 秒&gt;,v1=&lt;用 webhook 签名密钥对 &quot;t.body&quot; 计算的十六进制 HMAC-SHA256&gt;；时间戳须在容差窗口内</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="460"/>
+        <location filename="../../models/common/enginetext.cpp" line="476"/>
         <source>%1: t=&lt;unix seconds&gt;,s=&lt;hex HMAC-SHA256 of &quot;t.body&quot; under a webhook secret&gt;; timestamp within the tolerance window</source>
         <translation>%1：t=&lt;Unix 秒&gt;,s=&lt;用 webhook 密钥对 &quot;t.body&quot; 计算的十六进制 HMAC-SHA256&gt;；时间戳须在容差窗口内</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="464"/>
+        <location filename="../../models/common/enginetext.cpp" line="480"/>
         <source>%1: v1,&lt;base64 HMAC-SHA256 of &quot;%2.%3.body&quot; under the relay&apos;s secret&gt; (Standard Webhooks); timestamp within the tolerance window</source>
         <translation>%1：v1,&lt;用中继密钥对 &quot;%2.%3.body&quot; 计算的 base64 HMAC-SHA256&gt;（Standard Webhooks）；时间戳须在容差窗口内</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="468"/>
+        <location filename="../../models/common/enginetext.cpp" line="484"/>
         <source>%1: base64 RSA-SHA256 (%2 SHA256withRSA) of &quot;%3|%4|webhook id|CRC32 of the body&quot;, verified with the configured PayPal certificate (cert_file, never fetched; %5 must be on paypal.com); transmission time within the tolerance window</source>
         <translation>%1：对 &quot;%3|%4|webhook id|消息体 CRC32&quot; 的 base64 RSA-SHA256（%2 SHA256withRSA），用配置的 PayPal 证书验证（cert_file，从不在线获取；%5 必须位于 paypal.com）；传输时间须在容差窗口内</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="475"/>
+        <location filename="../../models/common/enginetext.cpp" line="491"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="476"/>
+        <location filename="../../models/common/enginetext.cpp" line="492"/>
         <source>no &apos;%1&apos; signature matches</source>
         <translation>没有匹配的“%1”签名</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="477"/>
+        <location filename="../../models/common/enginetext.cpp" line="493"/>
         <source>no v1 signature matches</source>
         <translation>没有匹配的 v1 签名</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="478"/>
+        <location filename="../../models/common/enginetext.cpp" line="494"/>
         <source>signature does not verify with the configured certificate</source>
         <translation>签名无法用所配置的证书验证</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="481"/>
+        <location filename="../../models/common/enginetext.cpp" line="497"/>
         <source>signature header has no &apos;%1&apos; signature</source>
         <translation>签名头中没有“%1”签名</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="482"/>
+        <location filename="../../models/common/enginetext.cpp" line="498"/>
         <source>signature header is empty</source>
         <translation>签名头为空</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="483"/>
+        <location filename="../../models/common/enginetext.cpp" line="499"/>
         <source>signature header is malformed</source>
         <translation>签名头格式错误</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="484"/>
+        <location filename="../../models/common/enginetext.cpp" line="500"/>
         <source>signature header has a bad timestamp</source>
         <translation>签名头的时间戳无效</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="485"/>
+        <location filename="../../models/common/enginetext.cpp" line="501"/>
         <source>signature header has no timestamp</source>
         <translation>签名头缺少时间戳</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="486"/>
+        <location filename="../../models/common/enginetext.cpp" line="502"/>
         <source>signature timestamp is %1 s behind, outside the allowed window</source>
         <translation>签名时间戳落后 %1 秒，超出允许窗口</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="489"/>
+        <location filename="../../models/common/enginetext.cpp" line="505"/>
         <source>signature timestamp is %1 s ahead, outside the allowed window</source>
         <translation>签名时间戳超前 %1 秒，超出允许窗口</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="492"/>
+        <location filename="../../models/common/enginetext.cpp" line="508"/>
         <source>no webhook secret configured</source>
         <translation>未配置 webhook 密钥</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="493"/>
+        <location filename="../../models/common/enginetext.cpp" line="509"/>
         <source>no %1 header</source>
         <translation>缺少 %1 头</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="494"/>
+        <location filename="../../models/common/enginetext.cpp" line="510"/>
         <source>several %1 headers</source>
         <translation>存在多个 %1 头</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="590"/>
+        <location filename="../../models/common/enginetext.cpp" line="606"/>
         <source>read orders</source>
         <translation>查看订单</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="591"/>
+        <location filename="../../models/common/enginetext.cpp" line="607"/>
         <source>propose a fix</source>
         <translation>提议修复</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="592"/>
+        <location filename="../../models/common/enginetext.cpp" line="608"/>
         <source>approve or reject a fix</source>
         <translation>批准或驳回修复</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="593"/>
+        <location filename="../../models/common/enginetext.cpp" line="609"/>
         <source>read the audit trail</source>
         <translation>查看审计轨迹</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="594"/>
+        <location filename="../../models/common/enginetext.cpp" line="610"/>
         <source>manage staff accounts</source>
         <translation>管理员工账户</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="595"/>
+        <location filename="../../models/common/enginetext.cpp" line="611"/>
         <source>manage settings</source>
         <translation>管理设置</translation>
     </message>

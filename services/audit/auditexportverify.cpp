@@ -384,12 +384,19 @@ Result<void> AuditExporter::checkRecord(AuditExportCheck &check) const
                            {action, kind, m.exportId});
         if (!o)
             return o.error();
-        while (o->next() && recorded.isEmpty()) {
-            if (o->value(3).toString() != m.exportId)
+        int waiting = 0;
+        while (o->next()) {
+            if (o->value(3).toString() != m.exportId || ++waiting > 1)
                 continue;
             check.record = AuditExportCheck::Record::InOutbox;
             recorded = QJsonDocument::fromJson(o->value(0).toString().toUtf8()).object();
             by = {o->value(1).toString(), o->value(2).toString()};
+        }
+        if (waiting > 1) {
+            check.problems << QStringLiteral("export %1 is recorded more than once in the"
+                                             " outbox: rows were added to it")
+                                  .arg(m.exportId);
+            return {};
         }
         if (check.record == AuditExportCheck::Record::Missing) {
             logged = inLog();

@@ -126,11 +126,19 @@ void AuditFileSink::run()
     try {
         drain();
     } catch (const std::exception &e) { // e.g. no memory for a chunk: the export fails
-        std::lock_guard lock(m_mutex);
-        m_error = QString::fromUtf8(e.what());
-        m_queue.clear();
-        m_changed.notify_all();
+        failed(QStringLiteral("the writer stopped: %1").arg(QString::fromUtf8(e.what())));
+    } catch (...) {
+        failed(QStringLiteral("the writer stopped on an unknown error"));
     }
+}
+
+void AuditFileSink::failed(const QString &why)
+{
+    std::lock_guard lock(m_mutex);
+    m_error = why; // never empty: finish() must not take the file for whole
+    spdlog::error("audit export: {}", why.toStdString());
+    m_queue.clear();
+    m_changed.notify_all();
 }
 
 void AuditFileSink::drain()

@@ -72,6 +72,7 @@ protected:
 private:
     void run();
     void drain();
+    void failed(const QString &why);
     void stop();
 
     QFileDevice *m_file;

@@ -208,7 +208,11 @@ Result<qint64> AuditTrailQuery::forEachBytes(const AuditFilter &filter, int page
     }
     return forEach(
         filter, pageSize,
-        [&sink](const AuditLogRow &r) { return sink(AuditLogRowUtf8(r).bytes()); }, actor);
+        [&sink](const AuditLogRow &r) {
+            const AuditLogRowUtf8 utf8(r);
+            return sink(utf8.bytes());
+        },
+        actor);
 }
 
 // The keyset pages of stream(), one prepared statement rebound per page, columns read as

@@ -66,7 +66,8 @@ public:
     explicit AuditLogRowUtf8(const AuditLogRow &row);
     AuditLogRowUtf8(const AuditLogRowUtf8 &) = delete;
     AuditLogRowUtf8 &operator=(const AuditLogRowUtf8 &) = delete;
-    const AuditLogRowBytes &bytes() const { return m_bytes; }
+    const AuditLogRowBytes &bytes() const & { return m_bytes; }
+    const AuditLogRowBytes &bytes() const && = delete; // would point into a temporary
 
 private:
     QByteArray m_eventId, m_actor, m_actorRole, m_action, m_entityKind, m_entityId, m_prevHash,

@@ -230,11 +230,14 @@ Result<MigrationReport> Migrator::migrate(const Connection &c)
     return report;
 }
 
-Result<Connection> openMigrated(const ConnectionProfile &profile, const QString &purpose)
+Result<Connection> openMigrated(const ConnectionProfile &profile, const QString &purpose,
+                                const std::function<void()> &loggedIn)
 {
     auto c = Connection::open(profile, purpose);
     if (!c)
         return c.error();
+    if (loggedIn)
+        loggedIn();
     auto m = Migrator::migrate(*c);
     if (!m)
         return m.error();

@@ -13,6 +13,8 @@
 #include <QList>
 #include <QString>
 
+#include <functional>
+
 namespace OncePay {
 
 struct Migration {
@@ -46,6 +48,8 @@ public:
 };
 
 // Opens the role's database and migrates it if needed ("automatically on first use").
-Result<Connection> openMigrated(const ConnectionProfile &profile, const QString &purpose);
+// `loggedIn`, when given, is called once the server has accepted the login, before migrating.
+Result<Connection> openMigrated(const ConnectionProfile &profile, const QString &purpose,
+                                const std::function<void()> &loggedIn = {});
 
 } // namespace OncePay

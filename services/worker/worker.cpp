@@ -317,13 +317,13 @@ Result<WorkerStats> WorkerPool::run(const ConnectionProfile &profile, const Cloc
             qint64 delay = firstRetryMs;
             bool retried = false;
             while (!stopping()) {
-                auto opened = openMigrated(profile, QStringLiteral("worker%1").arg(i));
-                if (opened) {
-                    // The login was accepted: from now on a refused one is a rotation. Set
-                    // under the mutex a refused sibling decides under (below).
+                // Once the server has accepted the login — before migrating, which takes a
+                // while on a first start — a refused one is a rotation. Set under the mutex a
+                // refused sibling decides under (below).
+                auto opened = openMigrated(profile, QStringLiteral("worker%1").arg(i), [&] {
                     QMutexLocker lock(&mutex);
                     anyConnected.store(true);
-                }
+                });
                 Result<RetryPolicy> p = opened ? Worker::policyFrom(*opened, options.config)
                                                : Result<RetryPolicy>(opened.error());
                 if (p) {

@@ -349,14 +349,14 @@ void AuditTrailPage::verifyExport(const QString &manifestPath)
                 // A manifest or file that cannot be read, or rights, in the engine's words; a
                 // database away as such.
                 const Error &e = r.error();
-                const QString why =
-                    unopened == AuditTaskDatabase::None && e.code != ErrorCode::Unavailable
-                        ? Labels::engineText(e.message)
-                        : databaseErrorText(e, unopened == AuditTaskDatabase::None
-                                                   ? AuditTaskDatabase::Audit
-                                                   : unopened);
+                const QString why = unopened != AuditTaskDatabase::None
+                                        ? databaseErrorText(e, unopened)
+                                    : e.code == ErrorCode::Unavailable
+                                        ? errorText(e) // a read failed: which database is unknown
+                                        : Labels::engineText(e.message);
                 m_exportResult->setText(tr("<b>Not verified</b>: %1").arg(why.toHtmlEscaped()));
-                m_exportResult->setToolTip(e.message);
+                m_exportResult->setToolTip(
+                    Qt::convertFromPlainText(e.message, Qt::WhiteSpaceNormal));
                 Q_EMIT exportVerified(false, e.message);
                 return;
             }
@@ -365,11 +365,11 @@ void AuditTrailPage::verifyExport(const QString &manifestPath)
             if (c.cancelled) {
                 text = tr("Verification of the export cancelled; nothing was concluded.");
             } else if (c.ok()) {
-                text = tr("<b>The export verifies</b>: %1 holds the %n row(s) its manifest"
-                          " describes; chain head seq %2 is in the audit log unchanged",
-                          nullptr, int(qMin<qint64>(c.manifest.rowCount, INT_MAX)))
-                           .arg(c.manifest.file.toHtmlEscaped())
-                           .arg(c.manifest.head.seq);
+                text =
+                    tr("<b>The export verifies</b>: %1 holds the %n row(s) its manifest"
+                       " describes; chain head seq %2 is in the audit log unchanged",
+                       nullptr, int(qMin<qint64>(c.manifest.rowCount, INT_MAX)))
+                        .arg(c.manifest.file.toHtmlEscaped(), QString::number(c.manifest.head.seq));
                 if (c.manifest.head.seal)
                     text += tr("; seal %1 (seq %2) unchanged")
                                 .arg(c.manifest.head.seal->id)
@@ -392,7 +392,7 @@ void AuditTrailPage::verifyExport(const QString &manifestPath)
                        lines.join(QStringLiteral("<br>"));
             }
             m_exportResult->setText(text);
-            m_exportResult->setToolTip(c.summary());
+            m_exportResult->setToolTip(Qt::convertFromPlainText(c.summary(), Qt::WhiteSpaceNormal));
             Q_EMIT exportVerified(c.ok(), c.summary());
         });
 }
