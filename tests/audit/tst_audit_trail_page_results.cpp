@@ -7,6 +7,8 @@
 // named (audit or orders), once.
 // ONCEPAY_SCREENSHOT_DIR=dir also saves PNGs of the page in English and 简体中文.
 
+#include "audit/auditexporter.h"
+#include "audit/auditexportformats.h"
 #include "audit/auditoutbox.h"
 #include "audit/auditsealer.h"
 #include "audit/auditshipper.h"
@@ -14,6 +16,7 @@
 #include "audit/audittrailpage.h"
 #include "audit/sealkey.h"
 #include "audittestutil.h"
+#include "common/enginetext.h"
 #include "common/language.h"
 #include "db/sql.h"
 #include "db/transaction.h"
@@ -31,6 +34,7 @@
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QTableView>
@@ -322,6 +326,106 @@ private Q_SLOTS:
         QVERIFY(
             page.exportResult()->toolTip().contains(QStringLiteral("export does NOT verify: ")));
         shoot(&page, QStringLiteral("results-5-export-edited-") + lang);
+    }
+
+    // Every sentence a verification of an export can end with — each problem and each refusal,
+    // as the services word them, edge values included (no export id, an id with a space, a
+    // row count, a seal, a file gone) — is one the console translates: none reaches the
+    // 简体中文 page in English.
+    void everySentenceOfAnExportCheckIsTranslated()
+    {
+        Language::apply(QStringLiteral("zh_CN"));
+        auto created = ScratchDatabases::create(Dialect::Sqlite);
+        QVERIFY(created.ok());
+        auto dbs = std::move(created).value();
+        const AppConfig config = dbs->config();
+        ManualClock clock(kStart);
+        seedChain(config, clock);
+        Connection orders = openOrDie(config.orders);
+        Connection audit = openOrDie(config.audit);
+        AuditExporter exporter(audit, orders, clock);
+        const QDir dir(dbs->tempPath());
+        AuditFilter fin;
+        fin.actor = QStringLiteral("fin");
+        QStringList said; // every problem and refusal met
+        int n = 0;
+        // A fresh export in `format`, changed by `file` (its bytes) and `manifest`, the
+        // manifest's digest and size refitted to the file; what verifying it says.
+        const auto check = [&](const QString &format, const std::function<void(QByteArray &)> &file,
+                               const std::function<void(QJsonObject &)> &manifest) {
+            const QString path = dir.filePath(QStringLiteral("e%1.%2").arg(++n).arg(format));
+            std::unique_ptr<AuditExportWriter> writer;
+            if (format == u"csv")
+                writer = std::make_unique<AuditCsvWriter>();
+            else
+                writer = std::make_unique<AuditJsonWriter>();
+            auto made = exporter.run(fin, path, *writer, kAuditor);
+            QVERIFY(made.ok());
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            QByteArray bytes = f.readAll();
+            f.close();
+            if (file) {
+                file(bytes);
+                QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+                f.write(bytes);
+                f.close();
+            }
+            QFile m(made->manifestPath);
+            QVERIFY(m.open(QIODevice::ReadOnly));
+            QJsonObject o = QJsonDocument::fromJson(m.readAll()).object();
+            m.close();
+            o.insert(QStringLiteral("sha256"),
+                     QString::fromLatin1(
+                         QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex()));
+            o.insert(QStringLiteral("bytes"), QString::number(bytes.size()));
+            if (manifest)
+                manifest(o);
+            QVERIFY(m.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            m.write(QJsonDocument(o).toJson());
+            m.close();
+            auto r = exporter.verify(made->manifestPath, kAuditor);
+            if (!r)
+                said << r.error().message;
+            else
+                said << r->problems;
+        };
+        const auto lastRow = [](QByteArray &b) { return b.lastIndexOf("\r\n", b.size() - 3) + 2; };
+        check(QStringLiteral("csv"), [](QByteArray &b) { b.replace(",fin,", ",eve,"); }, {});
+        check(QStringLiteral("csv"), [&](QByteArray &b) { b.truncate(lastRow(b)); }, {});
+        check(QStringLiteral("csv"), [&](QByteArray &b) { b.append(b.mid(lastRow(b))); }, {});
+        check(QStringLiteral("csv"), [](QByteArray &b) { b.replace(0, 3, "SEQ"); }, {});
+        check(QStringLiteral("csv"), {}, [](QJsonObject &o) {
+            o.insert(QStringLiteral("row_count"), QStringLiteral("7"));
+            o.insert(QStringLiteral("chain_head"),
+                     QJsonObject{{QStringLiteral("seq"), QStringLiteral("2499")},
+                                 {QStringLiteral("hash"), QString(64, u'a')}});
+        });
+        check(QStringLiteral("csv"), {},
+              [](QJsonObject &o) { o.insert(QStringLiteral("export_id"), QString()); });
+        check(QStringLiteral("csv"), {}, [](QJsonObject &o) {
+            o.insert(QStringLiteral("export_id"), QStringLiteral("an id"));
+        });
+        check(QStringLiteral("csv"), {}, [](QJsonObject &o) {
+            QJsonObject seal = o.value(QStringLiteral("seal")).toObject();
+            seal.insert(QStringLiteral("signature"), QStringLiteral("forged"));
+            o.insert(QStringLiteral("seal"), seal);
+        });
+        check(QStringLiteral("csv"), {},
+              [](QJsonObject &o) { o.insert(QStringLiteral("file"), QStringLiteral("gone.csv")); });
+        check(QStringLiteral("json"), [](QByteArray &b) { b.replace("\"fin\"", "\"eve\""); }, {});
+        check(QStringLiteral("json"), [](QByteArray &b) { b.truncate(b.size() / 2); }, {});
+        check(QStringLiteral("json"), {}, [](QJsonObject &o) {
+            o.insert(QStringLiteral("format"), QStringLiteral("something else"));
+        });
+        QVERIFY(said.size() >= 12);
+        for (const QString &line : std::as_const(said)) {
+            QVERIFY2(Labels::isEngineText(line),
+                     qPrintable(QStringLiteral("untranslated: ") + line));
+            static const QRegularExpression latin(QStringLiteral("^[ -~]*$"));
+            QVERIFY2(!latin.match(Labels::engineText(line)).hasMatch(),
+                     qPrintable(QStringLiteral("still English: ") + Labels::engineText(line)));
+        }
     }
 
     // The audit profile on a database that is not migrated (A4): the summary names the audit
