@@ -18,6 +18,7 @@
 #include "audittestutil.h"
 #include "common/enginetext.h"
 #include "common/language.h"
+#include "common/taskpool.h"
 #include "db/sql.h"
 #include "db/transaction.h"
 #include "testdatabases.h"
@@ -426,6 +427,31 @@ private Q_SLOTS:
             QVERIFY2(!latin.match(Labels::engineText(line)).hasMatch(),
                      qPrintable(QStringLiteral("still English: ") + Labels::engineText(line)));
         }
+    }
+
+    // The page closed while it exports: the export is cancelled — no file, no manifest, no
+    // audit row for an export nobody saw.
+    void closingThePageCancelsItsExport()
+    {
+        auto created = ScratchDatabases::create(Dialect::Sqlite);
+        QVERIFY(created.ok());
+        auto dbs = std::move(created).value();
+        const AppConfig config = dbs->config();
+        ManualClock clock(kStart);
+        seedChain(config, clock);
+        const QString path = QDir(dbs->tempPath()).filePath(QStringLiteral("closed.csv"));
+        {
+            auto page = std::make_unique<AuditTrailPage>(config, kAuditor);
+            page->exportTo(QStringLiteral("csv"), path); // the task starts on a pool thread
+        } // closed at once: the task sees the cancel at its first progress report
+        consoleTaskPool()->waitForDone();
+        QVERIFY(!QFile::exists(path));
+        QVERIFY(!QFile::exists(AuditManifest::pathFor(path)));
+        Connection orders = openOrDie(config.orders);
+        QCOMPARE(Sql::scalar(orders.db(), QStringLiteral("SELECT COUNT(*) FROM audit_outbox"
+                                                         " WHERE action = 'audit.exported'"))
+                     ->toLongLong(),
+                 0);
     }
 
     // The audit profile on a database that is not migrated (A4): the summary names the audit

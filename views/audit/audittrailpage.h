@@ -38,6 +38,9 @@ class AuditTrailPage : public QWidget {
     Q_OBJECT
 public:
     AuditTrailPage(const AppConfig &config, const Actor &actor, QWidget *parent = nullptr);
+    // A task still running (Verify, Export, the verification of an export) is cancelled: a
+    // closed page writes no export nobody will see.
+    ~AuditTrailPage() override;
 
     AuditTrailModel *model() const { return m_model; }
     QTableView *table() const { return m_table; }

@@ -158,6 +158,11 @@ void AuditTrailPage::finishTask()
     countUnshipped();
 }
 
+AuditTrailPage::~AuditTrailPage()
+{
+    m_task.cancel();
+}
+
 void AuditTrailPage::cancelTask()
 {
     if (!m_taskRunning)
