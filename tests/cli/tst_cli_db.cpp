@@ -68,6 +68,30 @@ private Q_SLOTS:
                      check.out.contains(QStringLiteral("refused the login")),
                  qPrintable(check.out));
         QVERIFY(!check.out.contains(wrong) && !check.err.contains(wrong));
+        // The worst state decides, whatever the roles' order: a refused orders login before
+        // a missing audit file (the last role checked) still ends with 6, not 4.
+        {
+            QFile f(config);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            QString text = QString::fromUtf8(f.readAll());
+            f.close();
+            const qsizetype from = text.indexOf(QStringLiteral("\n[audit]"));
+            const qsizetype to = text.indexOf(QStringLiteral("\n[messages]"));
+            QVERIFY(from > 0 && to > from);
+            text.replace(from, to - from,
+                         QStringLiteral("\n[audit]\ndriver = sqlite\npath = %1\n")
+                             .arg(dbs->tempPath() + QStringLiteral("/no-such-audit.db")));
+            const QString mixed = dbs->tempPath() + QStringLiteral("/mixed.ini");
+            QFile m(mixed);
+            QVERIFY(m.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            m.write(text.toUtf8());
+            m.close();
+            CliRun both = runOncepay({"--config", mixed, "db", "check"}, env);
+            QVERIFY2(both.out.contains(QStringLiteral("REFUSED")) &&
+                         both.out.contains(QStringLiteral("MISSING")),
+                     qPrintable(both.out + both.err));
+            QCOMPARE(both.exitCode, 6);
+        }
         // Any other command ends with the same 6, in words, without the password.
         CliRun migrate = runOncepay({"--config", config, "db", "migrate"}, env);
         QCOMPARE(migrate.exitCode, 6);
