@@ -1114,12 +1114,12 @@ hash      %2</translation>
         <translation>订单库：%1</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpagetasks.cpp" line="168"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="173"/>
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpagetasks.cpp" line="177"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="182"/>
         <source>Verifying the audit chain…</source>
         <translation>正在校验审计链…</translation>
     </message>
@@ -1193,132 +1193,132 @@ hash      %2</translation>
         <translation>序号 %1 的行位于已加载的 %2 行之后；请缩小筛选范围（从：、到：）以查看。</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpagetasks.cpp" line="205"/>
-        <location filename="../../views/audit/audittrailpagetasks.cpp" line="357"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="210"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="362"/>
         <source>&lt;b&gt;Not verified&lt;/b&gt;: %1</source>
         <translation>&lt;b&gt;未验证&lt;/b&gt;：%1</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpagetasks.cpp" line="212"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="217"/>
         <source>&lt;b&gt;The audit chain is broken&lt;/b&gt; at row seq %1 (%2): %3</source>
         <translation>&lt;b&gt;审计链已损坏&lt;/b&gt;，位于序号 %1 的行（%2）：%3</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpagetasks.cpp" line="217"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="222"/>
         <source>Verification cancelled after %1 of %2 rows.</source>
         <translation>已在 %2 行中的第 %1 行后取消校验。</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpagetasks.cpp" line="221"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="226"/>
         <source>&lt;b&gt;The audit chain is valid&lt;/b&gt;: %1 rows up to seq %2, %3 seal(s) verified; sealed up to seq %4, %5 row(s) after the last seal.</source>
         <translation>&lt;b&gt;审计链有效&lt;/b&gt;：%1 行，至序号 %2，已验证 %3 个封印；已封印至序号 %4，最后封印之后有 %5 行。</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpagetasks.cpp" line="229"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="234"/>
         <source>&lt;b&gt;The audit chain is valid&lt;/b&gt;: %1 rows up to seq %2; no seal yet.</source>
         <translation>&lt;b&gt;审计链有效&lt;/b&gt;：%1 行，至序号 %2；尚无封印。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/audit/audittrailpagetasks.cpp" line="234"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="239"/>
         <source>%n audited event(s) are not in the chain yet: they still wait in the outbox (oldest %1).</source>
         <translation>
             <numerusform>有 %n 个审计事件尚未进入哈希链：仍在发件箱中等待（最早 %1）。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpagetasks.cpp" line="255"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="260"/>
         <source>Export the audit trail</source>
         <translation>导出审计轨迹</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpagetasks.cpp" line="256"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="261"/>
         <source>%1 files (*.%2)</source>
         <translation>%1 文件 (*.%2)</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpagetasks.cpp" line="270"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="275"/>
         <source>Exporting to %1…</source>
         <translation>正在导出到 %1…</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpagetasks.cpp" line="297"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="302"/>
         <source>&lt;b&gt;Not exported&lt;/b&gt;: %1</source>
         <translation>&lt;b&gt;未导出&lt;/b&gt;：%1</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpagetasks.cpp" line="303"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="308"/>
         <source>Export cancelled; no file was written.</source>
         <translation>导出已取消；未写入任何文件。</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpagetasks.cpp" line="308"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="313"/>
         <source>Exported %1 row(s) to %2&lt;br&gt;Manifest: %3&lt;br&gt;SHA-256: &lt;tt&gt;%4&lt;/tt&gt;&lt;br&gt;Chain head seq %5%6</source>
         <translation>已导出 %1 行到 %2&lt;br&gt;清单：%3&lt;br&gt;SHA-256：&lt;tt&gt;%4&lt;/tt&gt;&lt;br&gt;链头序号 %5%6</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpagetasks.cpp" line="314"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="319"/>
         <source>, sealed at seq %1</source>
         <translation>，已封印于序号 %1</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpagetasks.cpp" line="315"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="320"/>
         <source>, not sealed yet</source>
         <translation>，尚未封印</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpagetasks.cpp" line="324"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="329"/>
         <source>Verify an audit export</source>
         <translation>校验审计导出文件</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpagetasks.cpp" line="325"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="330"/>
         <source>Export manifests (*.manifest.json)</source>
         <translation>导出清单 (*.manifest.json)</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpagetasks.cpp" line="335"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="340"/>
         <source>Verifying the export %1…</source>
         <translation>正在校验导出文件 %1…</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpagetasks.cpp" line="365"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="371"/>
         <source>Verification of the export cancelled; nothing was concluded.</source>
         <translation>导出文件校验已取消；未得出任何结论。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/audit/audittrailpagetasks.cpp" line="368"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="374"/>
         <source>&lt;b&gt;The export verifies&lt;/b&gt;: %1 holds the %n row(s) its manifest describes; chain head seq %2 is in the audit log unchanged</source>
         <translation>
             <numerusform>&lt;b&gt;导出文件校验通过&lt;/b&gt;：%1 包含其清单所述的 %n 行；链头序号 %2 在审计日志中未被改动</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpagetasks.cpp" line="373"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="379"/>
         <source>; seal %1 (seq %2) unchanged</source>
         <translation>；封印 %1（序号 %2）未被改动</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpagetasks.cpp" line="378"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="384"/>
         <source>; its audit row (seq %1) recorded this very file</source>
         <translation>；其审计行（序号 %1）记录的正是此文件</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpagetasks.cpp" line="379"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="385"/>
         <source>; its audit event (not yet shipped into the audit log) recorded this very file</source>
         <translation>；其审计事件（尚未送入审计库）记录的正是此文件</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpagetasks.cpp" line="382"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="388"/>
         <source>; every row is the same as in the audit log</source>
         <translation>；每一行都与审计日志一致</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpagetasks.cpp" line="384"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="390"/>
         <source>; every row&apos;s hash was recomputed</source>
         <translation>；已重新计算每一行的哈希</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpagetasks.cpp" line="390"/>
+        <location filename="../../views/audit/audittrailpagetasks.cpp" line="396"/>
         <source>&lt;b&gt;The export does NOT verify&lt;/b&gt;:</source>
         <translation>&lt;b&gt;导出文件校验未通过&lt;/b&gt;：</translation>
     </message>
@@ -2058,1087 +2058,1087 @@ hash      %2</translation>
 <context>
     <name>OncePay::EngineText</name>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="51"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="41"/>
         <source>not an event OncePay acts on</source>
         <translation>OncePay 不处理此类事件</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="52"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="42"/>
         <source>informational: payment still pending at %1</source>
         <translation>仅供参考：%1 上的支付仍在处理中</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="53"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="43"/>
         <source>callback names no order</source>
         <translation>回调未指明订单</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="54"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="44"/>
         <source>unknown order %1</source>
         <translation>未知订单 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="55"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="45"/>
         <source>stale: %1; captured money flagged for refund</source>
         <translation>过时：%1；已收款项已标记为待退款</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="56"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="46"/>
         <source>stale: %1</source>
         <translation>过时：%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="57"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="47"/>
         <source>success without transaction id or amount</source>
         <translation>支付成功通知缺少交易号或金额</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="58"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="48"/>
         <source>already applied: capture %1 is recorded</source>
         <translation>已处理过：收款 %1 已有记录</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="59"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="49"/>
         <source>attempt %1 is not the current attempt of order %2 (v%3, %4)</source>
         <translation>支付尝试 %1 不是订单 %2 的当前支付尝试（版本 %3，%4）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="62"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="52"/>
         <source>success for attempt %1 while order %2 is %3 at v%4</source>
         <translation>支付尝试 %1 成功时，订单 %2 为“%3”（版本 %4）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="64"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="54"/>
         <source>currency %1 differs from the order&apos;s %2</source>
         <translation>币种 %1 与订单币种 %2 不一致</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="65"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="55"/>
         <source>amount %1 differs from the order&apos;s %2</source>
         <translation>金额 %1 与订单金额 %2 不一致</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="66"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="56"/>
         <source>confirmation refused: %1</source>
         <translation>拒绝确认：%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="67"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="57"/>
         <source>paid_unconfirmed at v%1: %2; waiting for a person</source>
         <translation>已付款待确认（版本 %1）：%2；等待人工处理</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="69"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="59"/>
         <source>amount and currency confirmed</source>
         <translation>金额与币种核对无误</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="70"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="60"/>
         <source>failure of attempt %1, which is not the current attempt of order %2 (v%3)</source>
         <translation>支付尝试 %1 的失败通知：该尝试不是订单 %2 的当前支付尝试（版本 %3）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="73"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="63"/>
         <source>already applied: attempt already failed</source>
         <translation>已处理过：该支付尝试已失败</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="74"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="64"/>
         <source>failure after success ignored: order %1 is %2 at v%3</source>
         <translation>成功后的失败通知已忽略：订单 %1 为“%2”（版本 %3）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="77"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="67"/>
         <source>refund of %1 arrived before its capture</source>
         <translation>%1 的退款通知早于其收款到达</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="78"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="68"/>
         <source>refund of %1, not the order&apos;s current payment; %2 refund flag(s) resolved</source>
         <translation>%1 的退款不属于订单当前的付款；已了结 %2 个待退款标记</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="81"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="71"/>
         <source>already applied: order %1 already refunded</source>
         <translation>已处理过：订单 %1 已退款</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="82"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="72"/>
         <source>refund while order %1 is %2; waiting for it to be paid</source>
         <translation>订单 %1 为“%2”时收到退款通知；等待其支付完成</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="85"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="75"/>
         <source>%1 at v%2</source>
         <translation>%1（版本 %2）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="87"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="77"/>
         <source>%1 reports success</source>
         <translation>%1 通知支付成功</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="88"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="78"/>
         <source>%1 reports failure</source>
         <translation>%1 通知支付失败</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="89"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="79"/>
         <source>%1 reports refund</source>
         <translation>%1 通知已退款</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="90"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="80"/>
         <source>payment attempt on %1</source>
         <translation>通过 %1 发起支付</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="91"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="81"/>
         <source>rolled back after capture: %1</source>
         <translation>收款后回滚：%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="93"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="83"/>
         <source>fix #%1 (%2) proposed by %3: %4</source>
         <translation>修复 #%1（%2）由 %3 提出：%4</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="94"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="84"/>
         <source>order %1 is no longer at version %2 in state %3</source>
         <translation>订单 %1 已不是版本 %2、状态“%3”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="96"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="86"/>
         <source>order %1 is at version %2, not %3</source>
         <translation>订单 %1 当前为版本 %2，而不是 %3</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="97"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="87"/>
         <source>order %1 has no captured payment to confirm</source>
         <translation>订单 %1 没有可确认的收款</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="98"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="88"/>
         <source>order %1: %2 → %3 is not a transition of the state machine</source>
         <translation>订单 %1：%2 → %3 不是状态机允许的状态变更</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="101"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="91"/>
         <source>order %1 does not exist</source>
         <translation>订单 %1 不存在</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="102"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="92"/>
         <source>request id %1 was already used for a different request (%2 on order %3 at version %4)</source>
         <translation>请求号 %1 已被另一请求使用（订单 %3 版本 %4 上的 %2）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="107"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="97"/>
         <source>captured money OncePay rejected (stale attempt) has settled; refund it</source>
         <translation>OncePay 已拒绝（过期支付尝试）的收款已结算，需退款</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="110"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="100"/>
         <source>%1 line for a transaction OncePay has no payment for</source>
         <translation>该交易有%1结算行，但 OncePay 中没有对应付款</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="113"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="103"/>
         <source>captured %1 UTC, no settlement line</source>
         <translation>于 %1 UTC 收款，尚无结算行</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="115"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="105"/>
         <source>captured %1 h ago, no settlement line</source>
         <translation>%1 小时前收款，尚无结算行</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="116"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="106"/>
         <source>settled again (first settlement line %1)</source>
         <translation>重复结算（首个结算行 %1）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="117"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="107"/>
         <source>settled, but order %1 is %2</source>
         <translation>已结算，但订单 %1 为“%2”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="118"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="108"/>
         <source>settled in %1, order in %2</source>
         <translation>结算币种 %1，订单币种 %2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="119"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="109"/>
         <source>settled %1, order %2</source>
         <translation>结算金额 %1，订单金额 %2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="120"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="110"/>
         <source>the channel refunded %1; OncePay has no refund of this payment</source>
         <translation>渠道已退款 %1；OncePay 没有这笔付款的退款记录</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="123"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="113"/>
         <source>refunded %1 UTC, no refund line</source>
         <translation>于 %1 UTC 已退款，尚无退款结算行</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="124"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="114"/>
         <source>refunded %1 h ago, no refund line</source>
         <translation>%1 小时前已退款，尚无退款结算行</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="125"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="115"/>
         <source>refund lines return %1, OncePay refunded %2</source>
         <translation>退款结算行退回 %1，OncePay 退款 %2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="126"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="116"/>
         <source>fee %1 instead of %2: the %3 schedule change (rate %4 ppm) explains it</source>
         <translation>手续费为 %1 而非 %2：可由费率表 #%3 的变更（费率 %4 ppm）解释</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="129"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="119"/>
         <source>fee %1 instead of %2 (%3)</source>
         <translation>手续费为 %1 而非 %2（%3）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="130"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="120"/>
         <source>period closed</source>
         <translation>账期已关闭</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="131"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="121"/>
         <source>beyond the %1 ppm tolerance</source>
         <translation>超出 %1 ppm 的容差</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="132"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="122"/>
         <source>no fee schedule change explains it</source>
         <translation>没有可解释的费率表变更</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="133"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="123"/>
         <source>the settlement line&apos;s transaction time precedes every fee schedule: judged at captured_at</source>
         <translation>结算行的交易时间早于所有费率表：按 captured_at 判定</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="137"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="127"/>
         <source>the channel&apos;s transaction time is after OncePay booked the capture: judged at captured_at</source>
         <translation>渠道交易时间晚于 OncePay 记入收款的时间：按 captured_at 判定</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="141"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="131"/>
         <source>the channel&apos;s transaction time is more than %1 h before OncePay booked the capture: not explained by a fee change</source>
         <translation>渠道交易时间比 OncePay 记入收款早 %1 小时以上：不能以费率变更解释</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="145"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="135"/>
         <source>fee %1: no fee schedule was in force at captured_at</source>
         <translation>手续费 %1：captured_at 时没有生效的费率表</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="148"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="138"/>
         <source>the settlement line has no transaction time: judged at captured_at</source>
         <translation>结算行没有交易时间：按 captured_at 判定</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="152"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="142"/>
         <source>resolved by a manual fix</source>
         <translation>已通过人工修复解决</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="154"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="144"/>
         <source>%1 proposed (%2: %3)</source>
         <translation>已提议修复“%1”（%2：%3）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="155"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="145"/>
         <source>%1 approved: %2</source>
         <translation>修复“%1”已批准：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="156"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="146"/>
         <source>%1 approved</source>
         <translation>修复“%1”已批准</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="157"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="147"/>
         <source>%1 rejected: %2</source>
         <translation>修复“%1”已驳回：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="158"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="148"/>
         <source>%1 rejected</source>
         <translation>修复“%1”已驳回</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="159"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="149"/>
         <source>%1 applied</source>
         <translation>修复“%1”已执行</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="160"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="150"/>
         <source>%1 failed: %2</source>
         <translation>修复“%1”执行失败：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="162"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="152"/>
         <source>message %1 (%2 %3): %4 after %5 attempt(s), received %6, last change %7</source>
         <translation>消息 %1（%2 %3）：尝试 %5 次后为“%4”，接收于 %6，最后变更于 %7</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="165"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="155"/>
         <source>  last error: %1</source>
         <translation>  最近错误：%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="174"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="164"/>
         <source>order %1 does not exist (yet): a callback for it cannot be applied</source>
         <translation>订单 %1（尚）不存在：无法应用针对它的回调</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="192"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="182"/>
         <source>  v%1 %2 → %3 by %4 (%5 %6) %7</source>
         <translation>  版本 %1：%2 → %3，操作者 %4（%5 %6）%7</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="193"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="183"/>
         <source>  refused: %1</source>
         <translation>  被拒绝：%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="194"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="184"/>
         <source>period %1, bound to %2</source>
         <translation>账期 %1，绑定于 %2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="195"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="185"/>
         <source>  %1</source>
         <translation>  %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="230"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="220"/>
         <source>message %1 is processing under a lease that ended %2 ms ago, within the clock-skew allowance of %3 ms (fixes.lease_skew_ms); %4 takes it once its lease is past its end by more than that</source>
         <translation>消息 %1 正在处理中，其租约已于 %2 毫秒前结束，仍在时钟偏差容许范围 %3 毫秒（fixes.lease_skew_ms）之内；须待租约结束超过该时长后方可%4</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="235"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="225"/>
         <source>message %1 is processing under a lease that ended; without a valid clock-skew allowance (fixes.lease_skew_ms) it is not judged expired</source>
         <translation>消息 %1 正在处理中，其租约已结束；由于时钟偏差容许值（fixes.lease_skew_ms）无效，不判定租约已过期</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="263"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="253"/>
         <source>%1 (%2) may not be above %3 (%4)</source>
         <translation>%1（%2）不得大于 %3（%4）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="264"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="254"/>
         <source>%1: [worker] backoff_base_ms (%2) may not be above backoff_max_ms (%3)</source>
         <translation>%1：[worker] backoff_base_ms（%2）不得大于 backoff_max_ms（%3）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="268"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="258"/>
         <source>the audit chain is broken: %1; nothing was exported (run `oncepay audit verify` or Verify chain)</source>
         <translation>审计链已损坏：%1；未导出任何内容（请运行 `oncepay audit verify` 或“校验链”）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="272"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="262"/>
         <source>row seq %1 was altered (its content does not match its hash; event %2)</source>
         <translation>序号 %1 的行被篡改（内容与其哈希不符；事件 %2）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="275"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="265"/>
         <source>row seq %1 was altered (its content does not match its hash)</source>
         <translation>序号 %1 的行被篡改（内容与其哈希不符）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="278"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="268"/>
         <source>row seq %1 is missing (next row found is seq %2)</source>
         <translation>序号 %1 的行缺失（找到的下一行是序号 %2）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="280"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="270"/>
         <source>row seq %1 is reordered or relinked (its prev_hash is not the hash of seq %2)</source>
         <translation>序号 %1 的行被重排或重新链接（其 prev_hash 不是序号 %2 的哈希）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="284"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="274"/>
         <source>cannot create %1: %2</source>
         <translation>无法创建 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="285"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="275"/>
         <source>checkpoint %1 (seq %2) cannot be checked: no seal public key</source>
         <translation>检查点 %1（序号 %2）无法校验：没有封印公钥</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="288"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="278"/>
         <source>checkpoint %1 (seq %2) is signed by unknown key %3 (expected %4)</source>
         <translation>检查点 %1（序号 %2）由未知密钥 %3 签名（应为 %4）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="291"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="281"/>
         <source>checkpoint %1 (seq %2) has a bad signature</source>
         <translation>检查点 %1（序号 %2）的签名无效</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="292"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="282"/>
         <source>chain truncated: checkpoint %1 seals seq %2 but the chain ends at seq %3 (rows %4..%2 are missing)</source>
         <translation>链被截断：检查点 %1 封印到序号 %2，但链止于序号 %3（序号 %4..%2 的行缺失）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="296"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="286"/>
         <source>row seq %1 is missing (the chain ends at seq %2, its head was seq %3)</source>
         <translation>序号 %1 的行缺失（链止于序号 %2，其链头为序号 %3）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="299"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="289"/>
         <source>the audit trail is empty: there is nothing to export (audited events reach it when they are shipped)</source>
         <translation>审计记录为空：没有可导出的内容（审计事件送入审计库后才会出现在审计记录中）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="304"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="294"/>
         <source>%1 has SHA-256 %2 (%3 bytes) but the manifest says %4 (%5 bytes): the file was changed</source>
         <translation>%1 的 SHA-256 为 %2（%3 字节），但清单记载为 %4（%5 字节）：文件已被改动</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="308"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="298"/>
         <source>%1 has SHA-256 %2 (%3 bytes), but its audit row (seq %4) recorded %5 (%6 bytes) when it was exported: the file was changed</source>
         <translation>%1 的 SHA-256 为 %2（%3 字节），但其审计行（序号 %4）在导出时记录的是 %5（%6 字节）：文件已被改动</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="312"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="302"/>
         <source>%1 has SHA-256 %2 (%3 bytes), but its audit event (not yet shipped) recorded %4 (%5 bytes) when it was exported: the file was changed</source>
         <translation>%1 的 SHA-256 为 %2（%3 字节），但其审计事件（尚未送入审计库）在导出时记录的是 %4（%5 字节）：文件已被改动</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="316"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="306"/>
         <source>the manifest&apos;s %1 differs from what its audit row (seq %2) recorded: the manifest was changed</source>
         <translation>清单中的%1与其审计行（序号 %2）的记录不符：清单已被改动</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="320"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="310"/>
         <source>the manifest&apos;s %1 differs from what its audit event (not yet shipped) recorded: the manifest was changed</source>
         <translation>清单中的%1与其审计事件（尚未送入审计库）的记录不符：清单已被改动</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="324"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="314"/>
         <source>file digest</source>
         <translation>文件摘要</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="325"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="315"/>
         <source>format</source>
         <translation>格式</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="326"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="316"/>
         <source>row count</source>
         <translation>行数</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="327"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="317"/>
         <source>filter</source>
         <translation>筛选条件</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="328"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="318"/>
         <source>chain head</source>
         <translation>链头</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="329"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="319"/>
         <source>author</source>
         <translation>导出人</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="330"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="320"/>
         <source>no export %1 is recorded in this audit trail: the manifest was not written by this OncePay, or its export id was changed</source>
         <translation>此审计记录中没有导出 %1 的记录：该清单不是由本 OncePay 生成的，或其导出编号已被改动</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="334"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="324"/>
         <source>export %1 is recorded more than once in the audit log (seq %2 and %3): rows were added to the trail</source>
         <translation>导出 %1 在审计日志中被记录了不止一次（序号 %2 和 %3）：有行被添加到审计记录中</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="338"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="328"/>
         <source>export %1 is recorded more than once in the outbox: rows were added to it</source>
         <translation>导出 %1 在发件箱中被记录了不止一次：有行被添加到发件箱中</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="342"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="332"/>
         <source>cannot read %1: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="343"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="333"/>
         <source>cannot write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="344"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="334"/>
         <source>export: cannot write the file: %1</source>
         <translation>导出：无法写入文件：%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="345"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="335"/>
         <source>export: the file was abandoned; it holds part of the export at most</source>
         <translation>导出：文件已被放弃；其中至多只有部分导出内容</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="348"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="338"/>
         <source>export: OpenSSL gives no SHA-256; nothing was exported</source>
         <translation>导出：OpenSSL 未提供 SHA-256；未导出任何内容</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="351"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="341"/>
         <source>audit verify: OpenSSL gives no SHA-256; nothing was checked</source>
         <translation>审计校验：OpenSSL 未提供 SHA-256；未检查任何内容</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="354"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="344"/>
         <source>the export&apos;s audit row (seq %1) does not match its hash: it was altered</source>
         <translation>该导出的审计行（序号 %1）与其哈希不符：已被篡改</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="357"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="347"/>
         <source>the export&apos;s audit row (seq %1) is not where the export wrote it (after seq %2, linked into the chain): it was inserted or moved</source>
         <translation>该导出的审计行（序号 %1）不在导出时写入的位置（应在序号 %2 之后并链接入链）：已被插入或移动</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="361"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="351"/>
         <source>row %1 of the file (the audit log&apos;s seq %2) differs in %3: the file says “%4”, the audit log “%5”</source>
         <translation>文件第 %1 行（审计日志序号 %2）的 %3 不同：文件为“%4”，审计日志为“%5”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="365"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="355"/>
         <source>row %1 of the file (the audit log&apos;s seq %2) differs from the audit log&apos;s row</source>
         <translation>文件第 %1 行（审计日志序号 %2）与审计日志中的行不同</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="369"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="359"/>
         <source>the file goes on after the %1 row(s) the audit log holds for its filter, from line %2: rows were added</source>
         <translation>文件在审计日志中该筛选条件对应的 %1 行之后仍有内容（自第 %2 行起）：有行被添加</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="373"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="363"/>
         <source>the file ends before the audit log&apos;s row seq %1 (row %2 of %3): rows were removed</source>
         <translation>文件在审计日志序号 %1 的行（共 %3 行中的第 %2 行）之前就结束了：有行被删除</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="377"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="367"/>
         <source>the file&apos;s header line is not the one an OncePay CSV export has</source>
         <translation>文件的表头行不是 OncePay CSV 导出文件的表头</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="380"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="370"/>
         <source>row seq %1 in the file does not match its hash: it was altered</source>
         <translation>文件中序号 %1 的行与其哈希不符：已被篡改</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="383"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="373"/>
         <source>row seq %1 in the file shows the amount %2 %3, but its hashed content says %4 %5</source>
         <translation>文件中序号 %1 的行显示金额 %2 %3，但其计入哈希的内容为 %4 %5</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="387"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="377"/>
         <source>row seq %1 in the file is not linked to seq %2 before it: reordered or relinked</source>
         <translation>文件中序号 %1 的行未链接到其前面的序号 %2：顺序被调换或链接被改动</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="391"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="381"/>
         <source>the file holds %1 row(s), the manifest says %2</source>
         <translation>文件包含 %1 行，清单记载为 %2 行</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="393"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="383"/>
         <source>the chain head seq %1 is no longer in the audit log</source>
         <translation>链头序号 %1 已不在审计日志中</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="396"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="386"/>
         <source>the audit log&apos;s row seq %1 has hash %2, not the manifest&apos;s %3</source>
         <translation>审计日志中序号 %1 的行哈希为 %2，而非清单记载的 %3</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="399"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="389"/>
         <source>seal %1 (seq %2) named by the manifest is missing or changed in the audit database</source>
         <translation>清单所指的封印 %1（序号 %2）在审计库中缺失或已被改动</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="403"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="393"/>
         <source>%1 is no OncePay JSON export (%2)</source>
         <translation>%1 不是 OncePay JSON 导出文件（%2）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="404"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="394"/>
         <source>%1 cannot be read: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="405"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="395"/>
         <source>the rows cannot be re-hashed: OpenSSL gives no SHA-256</source>
         <translation>无法重新计算各行哈希：OpenSSL 未提供 SHA-256</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="408"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="398"/>
         <source>not an OncePay audit export manifest (format &apos;%1&apos;)</source>
         <translation>不是 OncePay 审计导出清单（格式为“%1”）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="410"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="400"/>
         <source>the manifest lacks the file, its SHA-256 or the head</source>
         <translation>清单缺少文件名、其 SHA-256 或链头</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="413"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="403"/>
         <source>cannot read manifest %1: %2</source>
         <translation>无法读取清单 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="414"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="404"/>
         <source>manifest %1 is not a JSON object: %2</source>
         <translation>清单 %1 不是 JSON 对象：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="416"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="406"/>
         <source>a display name may not contain control characters (such as a line break or a tab)</source>
         <translation>显示名称不得包含控制字符（如换行符或制表符）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="420"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="410"/>
         <source>a display name is at most %1 characters (this one has %2)</source>
         <translation>显示名称最多 %1 个字符（当前为 %2 个）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="423"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="413"/>
         <source>unknown role: a role is agent, finance, auditor or admin</source>
         <translation>未知角色：角色须为 agent（客服）、finance（财务）、auditor（审计）或 admin（管理员）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="426"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="416"/>
         <source>there is no staff account by that name</source>
         <translation>没有该名称的员工账户</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="427"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="417"/>
         <source>there is no staff account %1</source>
         <translation>没有员工账户 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="428"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="418"/>
         <source>an administrator may not change their own role</source>
         <translation>管理员不能更改自己的角色</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="430"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="420"/>
         <source>%1 already has the role %2</source>
         <translation>%1 已是%2角色</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="431"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="421"/>
         <source>%1 is the last enabled administrator and keeps the role</source>
         <translation>%1 是最后一位启用的管理员，保留其角色</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="434"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="424"/>
         <source>the staff account %1 was not changed</source>
         <translation>员工账户 %1 未更改</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="435"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="425"/>
         <source>a user name is 2–64 of a-z, 0-9, &apos;.&apos;, &apos;_&apos;, &apos;-&apos;, starting with a letter or digit</source>
         <translation>用户名为 2–64 个字符，只能包含 a-z、0-9、&apos;.&apos;、&apos;_&apos;、&apos;-&apos;，并以字母或数字开头</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="439"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="429"/>
         <source>a staff account %1 already exists</source>
         <translation>员工账号 %1 已存在</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="440"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="430"/>
         <source>a password needs at least %1 characters</source>
         <translation>密码至少需要 %1 个字符</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="441"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="431"/>
         <source>the password is too long</source>
         <translation>密码过长</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="442"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="432"/>
         <source>a reason is required</source>
         <translation>必须填写原因</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="443"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="433"/>
         <source>an administrator may not disable their own account</source>
         <translation>管理员不能停用自己的账户</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="445"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="435"/>
         <source>%1 is disabled already</source>
         <translation>%1 已是停用状态</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="446"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="436"/>
         <source>%1 is enabled already</source>
         <translation>%1 已是启用状态</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="447"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="437"/>
         <source>%1 is the last enabled administrator and stays enabled</source>
         <translation>%1 是最后一位启用的管理员，不能停用</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="451"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="441"/>
         <source>%1 (%2) may not start a reconciliation run</source>
         <translation>%1（%2）无权启动对账运行</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="452"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="442"/>
         <source>%1 (%2) may not %3: %4</source>
         <translation>%1（%2）无权%3：%4</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="453"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="443"/>
         <source>%1 (%2) may not %3</source>
         <translation>%1（%2）无权%3</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="454"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="444"/>
         <source>there is no such staff account</source>
         <translation>不存在该员工账户</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="455"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="445"/>
         <source>the staff account has been disabled</source>
         <translation>该员工账户已被停用</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="456"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="446"/>
         <source>the staff account&apos;s role is now %1</source>
         <translation>该员工账户的角色现为%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="458"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="448"/>
         <source>the period ends before it starts</source>
         <translation>期间的结束早于开始</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="459"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="449"/>
         <source>ops setting %1 is not a non-negative number</source>
         <translation>运营设置 %1 不是非负数</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="462"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="452"/>
         <source>%1 takes a whole number from %2 to %3, not &apos;%4&apos;</source>
         <translation>%1 须为 %2 至 %3 之间的整数，而不是“%4”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="464"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="454"/>
         <source>a settings change needs a reason</source>
         <translation>更改设置须填写原因</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="465"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="455"/>
         <source>unknown setting &apos;%1&apos;</source>
         <translation>未知设置“%1”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="467"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="457"/>
         <source>ops setting %1 is not a whole number from 0 to %2: &apos;%3&apos;</source>
         <translation>运营设置 %1 不是 0 到 %2 之间的整数：“%3”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="472"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="462"/>
         <source>%1: t=&lt;unix seconds&gt;,v1=&lt;hex HMAC-SHA256 of &quot;t.body&quot; under a webhook signing secret&gt;; timestamp within the tolerance window</source>
         <translation>%1：t=&lt;Unix 秒&gt;,v1=&lt;用 webhook 签名密钥对 &quot;t.body&quot; 计算的十六进制 HMAC-SHA256&gt;；时间戳须在容差窗口内</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="476"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="466"/>
         <source>%1: t=&lt;unix seconds&gt;,s=&lt;hex HMAC-SHA256 of &quot;t.body&quot; under a webhook secret&gt;; timestamp within the tolerance window</source>
         <translation>%1：t=&lt;Unix 秒&gt;,s=&lt;用 webhook 密钥对 &quot;t.body&quot; 计算的十六进制 HMAC-SHA256&gt;；时间戳须在容差窗口内</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="480"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="470"/>
         <source>%1: v1,&lt;base64 HMAC-SHA256 of &quot;%2.%3.body&quot; under the relay&apos;s secret&gt; (Standard Webhooks); timestamp within the tolerance window</source>
         <translation>%1：v1,&lt;用中继密钥对 &quot;%2.%3.body&quot; 计算的 base64 HMAC-SHA256&gt;（Standard Webhooks）；时间戳须在容差窗口内</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="484"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="474"/>
         <source>%1: base64 RSA-SHA256 (%2 SHA256withRSA) of &quot;%3|%4|webhook id|CRC32 of the body&quot;, verified with the configured PayPal certificate (cert_file, never fetched; %5 must be on paypal.com); transmission time within the tolerance window</source>
         <translation>%1：对 &quot;%3|%4|webhook id|消息体 CRC32&quot; 的 base64 RSA-SHA256（%2 SHA256withRSA），用配置的 PayPal 证书验证（cert_file，从不在线获取；%5 必须位于 paypal.com）；传输时间须在容差窗口内</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="491"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="481"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="492"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="482"/>
         <source>no &apos;%1&apos; signature matches</source>
         <translation>没有匹配的“%1”签名</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="493"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="483"/>
         <source>no v1 signature matches</source>
         <translation>没有匹配的 v1 签名</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="494"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="484"/>
         <source>signature does not verify with the configured certificate</source>
         <translation>签名无法用所配置的证书验证</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="497"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="487"/>
         <source>signature header has no &apos;%1&apos; signature</source>
         <translation>签名头中没有“%1”签名</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="498"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="488"/>
         <source>signature header is empty</source>
         <translation>签名头为空</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="499"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="489"/>
         <source>signature header is malformed</source>
         <translation>签名头格式错误</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="500"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="490"/>
         <source>signature header has a bad timestamp</source>
         <translation>签名头的时间戳无效</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="501"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="491"/>
         <source>signature header has no timestamp</source>
         <translation>签名头缺少时间戳</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="502"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="492"/>
         <source>signature timestamp is %1 s behind, outside the allowed window</source>
         <translation>签名时间戳落后 %1 秒，超出允许窗口</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="505"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="495"/>
         <source>signature timestamp is %1 s ahead, outside the allowed window</source>
         <translation>签名时间戳超前 %1 秒，超出允许窗口</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="508"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="498"/>
         <source>no webhook secret configured</source>
         <translation>未配置 webhook 密钥</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="509"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="499"/>
         <source>no %1 header</source>
         <translation>缺少 %1 头</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="510"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="500"/>
         <source>several %1 headers</source>
         <translation>存在多个 %1 头</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="606"/>
+        <location filename="../../models/common/enginetext.cpp" line="111"/>
         <source>read orders</source>
         <translation>查看订单</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="607"/>
+        <location filename="../../models/common/enginetext.cpp" line="112"/>
         <source>propose a fix</source>
         <translation>提议修复</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="608"/>
+        <location filename="../../models/common/enginetext.cpp" line="113"/>
         <source>approve or reject a fix</source>
         <translation>批准或驳回修复</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="609"/>
+        <location filename="../../models/common/enginetext.cpp" line="114"/>
         <source>read the audit trail</source>
         <translation>查看审计轨迹</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="610"/>
+        <location filename="../../models/common/enginetext.cpp" line="115"/>
         <source>manage staff accounts</source>
         <translation>管理员工账户</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="611"/>
+        <location filename="../../models/common/enginetext.cpp" line="116"/>
         <source>manage settings</source>
         <translation>管理设置</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="197"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="187"/>
         <source>%1 already has an open proposal (#%2); decide that one first</source>
         <translation>%1 已有一个待审批的修复提议（#%2）；请先处理那一个</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="166"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="156"/>
         <source>discrepancy #%1 %2 on %3 %4, %5: expected %6, actual %7</source>
         <translation>异常 #%1 %2，%3 %4，%5：应为 %6，实际 %7</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="169"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="159"/>
         <source>  settlement line #%1 (%2): gross %3, fee %4, net %5, settled %6</source>
         <translation>  结算行 #%1（%2）：总额 %3，手续费 %4，净额 %5，结算于 %6</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="172"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="162"/>
         <source>  payment of order %1: %2, %3, captured %4</source>
         <translation>  订单 %1 的付款：%2，%3，收款于 %4</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="177"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="167"/>
         <source>order %1: %2 at version %3, %4</source>
         <translation>订单 %1：%2，版本 %3，%4</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="178"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="168"/>
         <source>  state reason: %1</source>
         <translation>  状态原因：%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="180"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="170"/>
         <source>  payment %1 %2: %3, %4, captured %5</source>
         <translation>  付款 %1 %2：%3，%4，收款于 %5</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="181"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="171"/>
         <source>  nothing captured against the order&apos;s %1</source>
         <translation>  订单金额 %1，尚无任何收款</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="182"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="172"/>
         <source>  captured %1 in total, the order is %2 (another currency: no difference computed)</source>
         <translation>  共收款 %1，订单金额为 %2（币种不同：不计算差额）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="185"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="175"/>
         <source>  captured %1 in total: %2 less than the order&apos;s %3</source>
         <translation>  共收款 %1：比订单金额 %3 少 %2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="188"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="178"/>
         <source>  captured %1 in total: %2 more than the order&apos;s %3</source>
         <translation>  共收款 %1：比订单金额 %3 多 %2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="191"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="181"/>
         <source>  captured %1 in total: the order&apos;s amount</source>
         <translation>  共收款 %1：与订单金额一致</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="200"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="190"/>
         <source>%1 got an open proposal at the same moment; decide that one first</source>
         <translation>%1 同时收到了另一个修复提议；请先处理那一个</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="203"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="193"/>
         <source>fix #%1 was decided meanwhile</source>
         <translation>修复 #%1 已在此期间被处理</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="204"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="194"/>
         <source>fix #%1 is %2; only an open proposal is decided</source>
         <translation>修复 #%1 为“%2”；只有等待审批的提议才能决定</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="206"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="196"/>
         <source>%1 proposed fix #%2 and may not decide it</source>
         <translation>%1 提议了修复 #%2，不能由本人审批</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="207"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="197"/>
         <source>fix #%1&apos;s stored change no longer matches its digest</source>
         <translation>修复 #%1 存储的变更与其摘要不再一致</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="210"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="200"/>
         <source>order %1 is %2; %3 takes paid_unconfirmed orders</source>
         <translation>订单 %1 为“%2”；“%3”只适用于已付款待确认的订单</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="212"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="202"/>
         <source>order %1 is %2; %3 takes paid_unconfirmed or payment_failed orders</source>
         <translation>订单 %1 为“%2”；“%3”只适用于已付款待确认或支付失败的订单</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="215"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="205"/>
         <source>message %1 is %2; %3 takes dead or failed messages and expired leases</source>
         <translation>消息 %1 为“%2”；“%3”只适用于死信、处理失败的消息和租约已过期的消息</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="218"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="208"/>
         <source>message %1 is %2 under a live lease; %3 takes dead or failed messages and expired leases</source>
         <translation>消息 %1 为“%2”且租约仍有效；“%3”只适用于死信、处理失败的消息和租约已过期的消息</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="222"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="212"/>
         <source>message %1 is %2; %3 takes dead or failed messages, pending ones and expired leases</source>
         <translation>消息 %1 为“%2”；“%3”只适用于死信、处理失败或待处理的消息和租约已过期的消息</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="226"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="216"/>
         <source>message %1 is %2 under a live lease; %3 takes dead or failed messages, pending ones and expired leases</source>
         <translation>消息 %1 为“%2”且租约仍有效；“%3”只适用于死信、处理失败或待处理的消息和租约已过期的消息</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="239"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="229"/>
         <source>discrepancy #%1 is %2, not open</source>
         <translation>异常 #%1 为“%2”，不是未结状态</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="240"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="230"/>
         <source>discrepancy #%1 is a %2; adjust_fee takes fee mismatches</source>
         <translation>异常 #%1 是“%2”；调整手续费只适用于手续费不符</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="243"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="233"/>
         <source>discrepancy #%1 has no order to book a fee adjustment on</source>
         <translation>异常 #%1 没有可记入手续费调整的订单</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="246"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="236"/>
         <source>discrepancy #%1 carries no amounts; give the amount to book</source>
         <translation>异常 #%1 没有金额；请给出要记账的金额</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="249"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="239"/>
         <source>%1 discrepancies of the period are still open; decide them first</source>
         <translation>该账期还有 %1 个未结异常；请先处理它们</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="252"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="242"/>
         <source>no finished reconciliation run covers the period; reconcile it first</source>
         <translation>没有已完成的对账运行覆盖该账期；请先对账</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="255"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="245"/>
         <source>the period overlaps a period that is already closed</source>
         <translation>该账期与已关闭的账期重叠</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="258"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="248"/>
         <source>no discrepancy #%1</source>
         <translation>没有异常 #%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="259"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="249"/>
         <source>no message with callback id &apos;%1&apos;</source>
         <translation>没有回调号为“%1”的消息</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="260"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="250"/>
         <source>no order &apos;%1&apos;</source>
         <translation>没有订单“%1”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="261"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="251"/>
         <source>a fix of amount 0 changes nothing</source>
         <translation>金额为 0 的修复不会改变任何东西</translation>
     </message>
