@@ -3,7 +3,6 @@
 #include "audittrailquery.h"
 
 #include <QCryptographicHash>
-#include <QStringEncoder>
 #include <QVariant>
 #include <QtEndian>
 
@@ -16,6 +15,7 @@ namespace OncePay::AuditChain {
 
 namespace {
 
+// The seal message's frames (the rows' encoding is encodeInto's, below).
 void frame(QByteArray &out, char tag, QByteArrayView bytes)
 {
     out.append(tag);
@@ -23,19 +23,6 @@ void frame(QByteArray &out, char tag, QByteArrayView bytes)
     qToBigEndian(quint32(bytes.size()), len);
     out.append(len, 4);
     out.append(bytes);
-}
-
-void utf8(QByteArray &out, QByteArrayView bytes)
-{
-    frame(out, 'S', bytes);
-}
-
-void nullableUtf8(QByteArray &out, const std::optional<QByteArrayView> &bytes)
-{
-    if (bytes)
-        utf8(out, *bytes);
-    else
-        frame(out, 'N', {});
 }
 
 void text(QByteArray &out, const QString &s)
@@ -46,14 +33,6 @@ void text(QByteArray &out, const QString &s)
 void integer(QByteArray &out, qint64 v)
 {
     frame(out, 'I', QByteArray::number(v));
-}
-
-void nullable(QByteArray &out, const std::optional<QString> &s)
-{
-    if (s)
-        text(out, *s);
-    else
-        frame(out, 'N', {});
 }
 
 std::optional<QString> optionalText(const QVariant &v)
@@ -82,27 +61,12 @@ QString genesisHash()
     return QString(64, u'0');
 }
 
+// The row's text as UTF-8 (QString::toUtf8, as the chain has always been hashed), then the one
+// encoder below.
 QByteArray canonicalEncoding(const AuditLogRow &r)
 {
-    QByteArray out;
-    out.reserve(256);
-    text(out, QStringLiteral("oncepay.audit.v1"));
-    integer(out, r.seq);
-    text(out, r.eventId);
-    integer(out, r.occurredAt);
-    integer(out, r.recordedAt);
-    text(out, r.actor);
-    text(out, r.actorRole);
-    text(out, r.action);
-    text(out, r.entityKind);
-    text(out, r.entityId);
-    nullable(out, r.orderId);
-    nullable(out, r.callbackId);
-    nullable(out, r.beforeJson);
-    nullable(out, r.afterJson);
-    nullable(out, r.reason);
-    text(out, r.prevHash);
-    return out;
+    const AuditLogRowUtf8 utf8(r);
+    return canonicalEncoding(utf8.bytes());
 }
 
 QString computeHash(const AuditLogRow &row)
@@ -283,23 +247,12 @@ bool sha256(EVP_MD_CTX *ctx, const EVP_MD *md, const QByteArray &bytes, unsigned
 
 constexpr char kHex[] = "0123456789abcdef";
 
-template <typename Char> bool isHexOf(const unsigned char *digest, const Char *hex)
+bool isHexOf(const unsigned char *digest, const char *hex)
 {
     for (int i = 0; i < 32; ++i)
         if (hex[2 * i] != kHex[digest[i] >> 4] || hex[2 * i + 1] != kHex[digest[i] & 15])
             return false;
     return true;
-}
-
-// A text frame at `p` with the field encoded to UTF-8 in place (room for 3 bytes per UTF-16
-// unit reserved by the caller); returns the end.
-char *putTextFrame(char *p, char tag, QStringView text, QStringEncoder &utf8)
-{
-    *p = tag;
-    char *bytes = p + 5;
-    char *end = utf8.appendToBuffer(bytes, text);
-    qToBigEndian(quint32(end - bytes), p + 1);
-    return end;
 }
 
 } // namespace
@@ -313,48 +266,12 @@ bool RowHasher::matches(const AuditLogRowBytes &row)
     return sha256(m_digest->ctx, m_digest->md, m_buffer, md) && isHexOf(md, row.hash.data());
 }
 
+// As the bytes the chain was hashed from: the row's text through QString::toUtf8, then the
+// same encoder (a lone surrogate becomes '?', as it did when the row was shipped).
 bool RowHasher::matches(const AuditLogRow &r)
 {
-    if (r.hash.size() != 64 || !m_digest->md || !m_digest->ctx)
-        return false;
-    const Decimal seq(r.seq), occurred(r.occurredAt), recorded(r.recordedAt);
-    const QString *texts[] = {&r.actor, &r.actorRole, &r.action, &r.entityKind, &r.entityId};
-    const std::optional<QString> *nullables[] = {&r.orderId, &r.callbackId, &r.beforeJson,
-                                                 &r.afterJson, &r.reason};
-    // A lone surrogate is encoded differently by QString::toUtf8 (what the chain was hashed
-    // with: '?') and QStringEncoder (U+FFFD, and a high surrogate carried into the next
-    // field): such a row takes the documented path.
-    bool valid = QStringView(r.eventId).isValidUtf16() && QStringView(r.prevHash).isValidUtf16();
-    for (const QString *t : texts)
-        valid = valid && QStringView(*t).isValidUtf16();
-    for (const auto *n : nullables)
-        valid = valid && (!*n || QStringView(**n).isValidUtf16());
-    if (!valid)
-        return computeHash(r) == r.hash;
-    constexpr qsizetype kFrame = 5;
-    qsizetype bound = 16 * kFrame + kRowVersion.size() + seq.size + occurred.size + recorded.size +
-                      3 * (r.eventId.size() + r.prevHash.size());
-    for (const QString *t : texts)
-        bound += 3 * t->size();
-    for (const auto *n : nullables)
-        bound += *n ? 3 * (*n)->size() : 0;
-    m_buffer.resize(bound);
-    QStringEncoder utf8(QStringEncoder::Utf8);
-    char *p = m_buffer.data();
-    p = putFrame(p, 'S', kRowVersion.data(), kRowVersion.size());
-    p = putFrame(p, 'I', seq.digits, seq.size);
-    p = putTextFrame(p, 'S', r.eventId, utf8);
-    p = putFrame(p, 'I', occurred.digits, occurred.size);
-    p = putFrame(p, 'I', recorded.digits, recorded.size);
-    for (const QString *t : texts)
-        p = putTextFrame(p, 'S', *t, utf8);
-    for (const auto *n : nullables)
-        p = *n ? putTextFrame(p, 'S', **n, utf8) : putFrame(p, 'N', nullptr, 0);
-    p = putTextFrame(p, 'S', r.prevHash, utf8);
-    m_buffer.resize(p - m_buffer.constData());
-    unsigned char md[EVP_MAX_MD_SIZE];
-    return sha256(m_digest->ctx, m_digest->md, m_buffer, md) &&
-           isHexOf(md, reinterpret_cast<const char16_t *>(r.hash.utf16()));
+    const AuditLogRowUtf8 utf8(r);
+    return matches(utf8.bytes());
 }
 
 } // namespace OncePay::AuditChain
