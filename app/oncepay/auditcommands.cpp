@@ -236,14 +236,9 @@ int exportTrail(Context &ctx, const QCommandLineParser &parser)
     if (!filter)
         return usage(ctx, filter.error());
     const QString format = parser.value(QStringLiteral("format")).toLower();
-    std::unique_ptr<AuditExportWriter> writer;
-    if (format == u"csv")
-        writer = std::make_unique<AuditCsvWriter>();
-    else if (format == u"json")
-        writer = std::make_unique<AuditJsonWriter>();
-    else if (format == u"pdf")
-        writer = std::make_unique<AuditPdfWriter>();
-    else
+    std::unique_ptr<AuditExportWriter> writer =
+        format == u"pdf" ? std::make_unique<AuditPdfWriter>() : makeAuditExportWriter(format);
+    if (!writer)
         return usage(ctx, makeError(ErrorCode::Invalid,
                                     QStringLiteral("--format must be csv, json or pdf")));
     const QString out = parser.value(QStringLiteral("out"));

@@ -406,4 +406,13 @@ Result<void> AuditJsonWriter::finish(qint64 rowCount)
     return flush(true);
 }
 
+std::unique_ptr<AuditExportWriter> makeAuditExportWriter(const QString &format)
+{
+    if (format == u"csv")
+        return std::make_unique<AuditCsvWriter>();
+    if (format == u"json")
+        return std::make_unique<AuditJsonWriter>();
+    return nullptr;
+}
+
 } // namespace OncePay

@@ -16,6 +16,8 @@
 
 #include "auditexportwriter.h"
 
+#include <memory>
+
 namespace OncePay {
 
 // AuditFilter::formatTime(ms) ("2023-11-14T22:13:20.000Z") into `out` (>= 24 bytes) without
@@ -60,5 +62,9 @@ private:
     QByteArray m_buffer;
     bool m_first = true;
 };
+
+// The writer of a format services/ writes ("csv", "json"); nullptr for any other (the PDF
+// report is models/audit/auditpdfwriter.h's).
+std::unique_ptr<AuditExportWriter> makeAuditExportWriter(const QString &format);
 
 } // namespace OncePay

@@ -42,11 +42,7 @@ private Q_SLOTS:
         AuditFilter filter;
         filter.actor = QStringLiteral("fin");
         for (const QString &format : {QStringLiteral("csv"), QStringLiteral("json")}) {
-            std::unique_ptr<AuditExportWriter> writer;
-            if (format == u"csv")
-                writer = std::make_unique<AuditCsvWriter>();
-            else
-                writer = std::make_unique<AuditJsonWriter>();
+            const std::unique_ptr<AuditExportWriter> writer = makeAuditExportWriter(format);
             const QString path = dir.filePath(QStringLiteral("trail.") + format);
             QList<qint64> progress;
             auto result = exporter.run(filter, path, *writer, kAuditor, [&](qint64 d, qint64) {

@@ -393,13 +393,9 @@ private Q_SLOTS:
         Connection audit = openOrDie(dbs->audit());
         seed(orders, audit, clock);
         AuditExporter exporter(audit, orders, clock);
-        for (const QString format : {QStringLiteral("csv"), QStringLiteral("json")}) {
+        for (const QString &format : {QStringLiteral("csv"), QStringLiteral("json")}) {
             const QString path = QDir(dbs->tempPath()).filePath(QStringLiteral("t.") + format);
-            std::unique_ptr<AuditExportWriter> writer;
-            if (format == u"csv")
-                writer = std::make_unique<AuditCsvWriter>();
-            else
-                writer = std::make_unique<AuditJsonWriter>();
+            const std::unique_ptr<AuditExportWriter> writer = makeAuditExportWriter(format);
             auto made = exporter.run(AuditFilter(), path, *writer, kAuditor);
             QVERIFY(made.ok());
             QList<std::pair<qint64, qint64>> seen;

@@ -355,11 +355,7 @@ private Q_SLOTS:
         const auto check = [&](const QString &format, const std::function<void(QByteArray &)> &file,
                                const std::function<void(QJsonObject &)> &manifest) {
             const QString path = dir.filePath(QStringLiteral("e%1.%2").arg(++n).arg(format));
-            std::unique_ptr<AuditExportWriter> writer;
-            if (format == u"csv")
-                writer = std::make_unique<AuditCsvWriter>();
-            else
-                writer = std::make_unique<AuditJsonWriter>();
+            const std::unique_ptr<AuditExportWriter> writer = makeAuditExportWriter(format);
             auto made = exporter.run(fin, path, *writer, kAuditor);
             QVERIFY(made.ok());
             QFile f(path);

@@ -44,10 +44,10 @@ qint64 brokenRowSeq(const AuditProblem &p)
 
 std::unique_ptr<AuditExportWriter> writerFor(const QString &format)
 {
-    if (format == u"json")
-        return std::make_unique<AuditJsonWriter>();
     if (format == u"pdf")
         return std::make_unique<AuditPdfWriter>();
+    if (auto writer = makeAuditExportWriter(format))
+        return writer;
     return std::make_unique<AuditCsvWriter>();
 }
 

@@ -228,11 +228,7 @@ int main(int argc, char *argv[])
              {std::tuple{&csv, &checkCsv, QStringLiteral("csv")},
               std::tuple{&json, &checkJson, QStringLiteral("json")}}) {
             const QString out = dir.filePath(QStringLiteral("export.") + format);
-            std::unique_ptr<AuditExportWriter> writer;
-            if (format == u"csv")
-                writer = std::make_unique<AuditCsvWriter>();
-            else
-                writer = std::make_unique<AuditJsonWriter>();
+            const std::unique_ptr<AuditExportWriter> writer = makeAuditExportWriter(format);
             AuditExporter exporter(audit, orders, Clock::system());
             t.restart();
             auto exported = exporter.run({}, out, *writer, kAuditor);
