@@ -80,6 +80,25 @@ void seedChain(const AppConfig &config, ManualClock &clock)
         qFatal("seal failed");
 }
 
+// A SQLite scratch pair with the chain seedChain() makes (the test stops if it cannot be made).
+std::unique_ptr<ScratchDatabases> seededScratch(ManualClock &clock)
+{
+    auto created = ScratchDatabases::create(Dialect::Sqlite);
+    if (!created)
+        qFatal("scratch databases: %s", qPrintable(created.error().message));
+    auto dbs = std::move(created).value();
+    seedChain(dbs->config(), clock);
+    return dbs;
+}
+
+// The two languages a page test runs in.
+void addLanguageRows()
+{
+    QTest::addColumn<QString>("lang");
+    QTest::newRow("en") << QStringLiteral("en");
+    QTest::newRow("zh_CN") << QStringLiteral("zh_CN");
+}
+
 void shoot(QWidget *page, const QString &name)
 {
     const QString dir = qEnvironmentVariable("ONCEPAY_SCREENSHOT_DIR");
@@ -108,22 +127,14 @@ class TstAuditTrailPageResults : public QObject {
 private Q_SLOTS:
     void cleanup() { Language::apply(QStringLiteral("en")); }
 
-    void brokenRowShownVerifyResultKept_data()
-    {
-        QTest::addColumn<QString>("lang");
-        QTest::newRow("en") << QStringLiteral("en");
-        QTest::newRow("zh_CN") << QStringLiteral("zh_CN");
-    }
+    void brokenRowShownVerifyResultKept_data() { addLanguageRows(); }
     void brokenRowShownVerifyResultKept()
     {
         QFETCH(QString, lang);
         Language::apply(lang);
-        auto created = ScratchDatabases::create(Dialect::Sqlite);
-        QVERIFY(created.ok());
-        auto dbs = std::move(created).value();
-        const AppConfig config = dbs->config();
         ManualClock clock(kStart);
-        seedChain(config, clock);
+        const auto dbs = seededScratch(clock);
+        const AppConfig config = dbs->config();
         {
             Connection audit = openOrDie(config.audit);
             QVERIFY(tamper(audit, {QStringLiteral("UPDATE audit_log SET actor = 'mallory' WHERE"
@@ -247,22 +258,14 @@ private Q_SLOTS:
     // Verify an export from the page (Export ▸ Verify an export…): an intact export verifies,
     // an edited one (its manifest's digest made to fit) does not, and the line says which row
     // and column changed — in the page's language, the engine's summary in the tooltip.
-    void exportVerifiedOnThePage_data()
-    {
-        QTest::addColumn<QString>("lang");
-        QTest::newRow("en") << QStringLiteral("en");
-        QTest::newRow("zh_CN") << QStringLiteral("zh_CN");
-    }
+    void exportVerifiedOnThePage_data() { addLanguageRows(); }
     void exportVerifiedOnThePage()
     {
         QFETCH(QString, lang);
         Language::apply(lang);
-        auto created = ScratchDatabases::create(Dialect::Sqlite);
-        QVERIFY(created.ok());
-        auto dbs = std::move(created).value();
-        const AppConfig config = dbs->config();
         ManualClock clock(kStart);
-        seedChain(config, clock);
+        const auto dbs = seededScratch(clock);
+        const AppConfig config = dbs->config();
         AuditTrailPage page(config, kAuditor);
         page.resize(1400, 900);
         page.show();
@@ -336,12 +339,9 @@ private Q_SLOTS:
     void everySentenceOfAnExportCheckIsTranslated()
     {
         Language::apply(QStringLiteral("zh_CN"));
-        auto created = ScratchDatabases::create(Dialect::Sqlite);
-        QVERIFY(created.ok());
-        auto dbs = std::move(created).value();
-        const AppConfig config = dbs->config();
         ManualClock clock(kStart);
-        seedChain(config, clock);
+        const auto dbs = seededScratch(clock);
+        const AppConfig config = dbs->config();
         Connection orders = openOrDie(config.orders);
         Connection audit = openOrDie(config.audit);
         AuditExporter exporter(audit, orders, clock);
@@ -429,12 +429,9 @@ private Q_SLOTS:
     // audit row for an export nobody saw.
     void closingThePageCancelsItsExport()
     {
-        auto created = ScratchDatabases::create(Dialect::Sqlite);
-        QVERIFY(created.ok());
-        auto dbs = std::move(created).value();
-        const AppConfig config = dbs->config();
         ManualClock clock(kStart);
-        seedChain(config, clock);
+        const auto dbs = seededScratch(clock);
+        const AppConfig config = dbs->config();
         const QString path = QDir(dbs->tempPath()).filePath(QStringLiteral("closed.csv"));
         {
             auto page = std::make_unique<AuditTrailPage>(config, kAuditor);
