@@ -116,6 +116,8 @@ public:
     static Result<QString> fileSha256(const QString &path, qint64 *bytes = nullptr);
 
 private:
+    // How often a row check reports its progress for `total` rows.
+    static qint64 progressStep(qint64 total);
     // Re-hashes the rows of a JSON export (`check` says what it found).
     static void checkJsonRows(const QString &filePath, AuditExportCheck &check,
                               const Progress &progress);
