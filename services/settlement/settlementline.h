@@ -16,6 +16,10 @@ inline const QString Charge = QStringLiteral("charge");
 inline const QString Refund = QStringLiteral("refund");
 inline const QString Fee = QStringLiteral("fee");
 inline const QString Adjustment = QStringLiteral("adjustment");
+// Money the channel took back from the merchant for a dispute (Stripe `dispute`, PayPal T12xx
+// and T1106), or gave back when the dispute was won (Stripe `dispute_reversal`): signed like a
+// charge, negative when taken.
+inline const QString Chargeback = QStringLiteral("chargeback");
 } // namespace SettlementKind
 
 // What a line's settled_at is, channel by channel: each statement dates its lines by a moment
