@@ -2,7 +2,8 @@
 # Installs the Debian 12 packages OncePay needs to build, run and test — only those missing.
 # Works as root or through sudo. Sourced or run by packaging/run.sh and packaging/test.sh.
 #   packaging/deps.sh build     compiler, Qt 6, spdlog, libsodium, OpenSSL, SQL drivers,
-#                               rsvg-convert (the icon PNGs of the .deb)
+#                               rsvg-convert (the icon PNGs of the .deb), the sqlite3 shell
+#                               (the demo set-up and the README's tour)
 #   packaging/deps.sh test      build + PostgreSQL, MariaDB servers, Xvfb, lintian,
 #                               desktop-file-validate, groff (the .deb and man page checks)
 set -euo pipefail
@@ -16,9 +17,10 @@ BUILD_PACKAGES=(
     libspdlog-dev libfmt-dev libsodium-dev libssl-dev libsqlite3-dev
     fonts-noto-cjk
     librsvg2-bin
+    sqlite3 # the demo set-up (packaging/demo-*.sh) and the README's tour
 )
 TEST_PACKAGES=(
-    postgresql mariadb-server xvfb xauth imagemagick lintian dpkg-dev file sqlite3
+    postgresql mariadb-server xvfb xauth imagemagick lintian dpkg-dev file
     desktop-file-utils groff-base
 )
 

@@ -20,16 +20,7 @@ bin="$build_dir/bin"
 data_dir="${ONCEPAY_DATA_DIR:-${XDG_DATA_HOME:-$HOME/.local/share}/oncepay}"
 config_file="${ONCEPAY_CONFIG:-${XDG_CONFIG_HOME:-$HOME/.config}/oncepay/oncepay.ini}"
 if [[ ! -f "$config_file" && ! -f "$data_dir/orders.db" ]]; then
-    echo "run.sh: creating the demo databases with the real engine (oncepay simulate --demo)…"
-    "$bin/oncepay" simulate --demo || echo "run.sh: the simulation reported a problem (see above); starting anyway" >&2
-    "$here/demo-accounts.sh" "$bin/oncepay"
-    "$here/demo-fixes.sh" "$bin/oncepay" "$data_dir/orders.db" || true
-    # What the workers would have done by now: ship the demo's audited events (fixes,
-    # reconciliation, imports, sign-ins) from the outbox into the audit chain, and seal it.
-    # A failure leaves them in the outbox (the Audit trail says so); the console starts anyway.
-    if ! "$bin/oncepay" audit ship || ! "$bin/oncepay" audit seal --actor demo-setup; then
-        echo "run.sh: could not ship or seal the demo's audit events; they stay in the outbox (run 'oncepay audit ship' later)" >&2
-    fi
+    "$here/demo-setup.sh" "$bin" "$data_dir"
 fi
 "$bin/oncepay" db migrate
 "$bin/oncepay" db check

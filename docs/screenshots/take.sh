@@ -18,17 +18,7 @@ echo finance-demo | "$bin/oncepay" --config "$work/oncepay.ini" staff add financ
 # Something for the write side to show: the month's statements imported and reconciled, and a
 # few fix proposals waiting for approval.
 cfg=(--config "$work/oncepay.ini")
-"$bin/oncepay" "${cfg[@]}" fees import "$work/data/demo/fee_schedule.csv" >/dev/null
-for ch in paypal:STL stripe:stripe_ kakaopay:kakaopay_ fedapay:fedapay_; do
-    "$bin/oncepay" "${cfg[@]}" settlement import --channel "${ch%%:*}" \
-        "$work/data/demo/statements/${ch#*:}"* >/dev/null
-done
-# The demo's 30 days (the latest month whose settlements are in) straddle two calendar months:
-# reconcile from its first capture's day to its last capture's.
-first="$(sqlite3 "$work/data/orders.db" 'SELECT MIN(captured_at) FROM payments')"
-last="$(sqlite3 "$work/data/orders.db" 'SELECT MAX(captured_at) FROM payments')"
-"$bin/oncepay" "${cfg[@]}" reconcile --from "$(date -u -d "@$((first / 1000))" +%F)" \
-    --to "$(date -u -d "@$((last / 1000))" +%F)" >/dev/null || true
+"$root/packaging/demo-reconcile.sh" "$bin/oncepay" "$work/data/orders.db" "$work/data/demo" "${cfg[@]}"
 "$root/packaging/demo-fixes.sh" "$bin/oncepay" "$work/data/orders.db" "${cfg[@]}" >/dev/null
 # What the workers would have done: the demo's audited events (imports, reconciliation and its
 # corrections, fixes and their sign-ins) shipped from the outbox into the audit chain, and the
