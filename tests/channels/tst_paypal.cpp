@@ -131,8 +131,117 @@ private Q_SLOTS:
             a.parse(signedRequest(PayPalEvents::captureEvent("CHECKOUT.ORDER.APPROVED", params())));
         QVERIFY(other.ok());
         QCOMPARE(other->kind, CallbackKind::Other);
-        QCOMPARE(other->skipReason, QStringLiteral("unhandled event type CHECKOUT.ORDER.APPROVED"));
+        QCOMPARE(other->skipReason,
+                 QStringLiteral("CHECKOUT.ORDER.APPROVED is not a payment result; the capture's "
+                                "own event decides"));
         QVERIFY(!other->hasAmount);
+        auto unknown = a.parse(
+            signedRequest(PayPalEvents::captureEvent("PAYMENT.PAYOUTS-ITEM.HELD", params())));
+        QVERIFY(unknown.ok());
+        QCOMPARE(unknown->kind, CallbackKind::Other);
+        QCOMPARE(unknown->skipReason,
+                 QStringLiteral("unhandled event type PAYMENT.PAYOUTS-ITEM.HELD"));
+    }
+
+    // A capture PayPal refuses ends the attempt, whichever of its two words it uses: the
+    // order must leave `paying` (a DECLINED capture used to be skipped and the order stuck).
+    void failedCaptures_data()
+    {
+        QTest::addColumn<QString>("type");
+        QTest::newRow("denied") << "PAYMENT.CAPTURE.DENIED";
+        QTest::newRow("declined") << "PAYMENT.CAPTURE.DECLINED";
+    }
+    void failedCaptures()
+    {
+        QFETCH(QString, type);
+        const InboundRequest req = signedRequest(PayPalEvents::captureEvent(type, params()));
+        QVERIFY(adapter().verify(req, kNowMs).ok());
+        auto cb = adapter().parse(req);
+        QVERIFY2(cb.ok(), qPrintable(cb.ok() ? QString() : cb.error().message));
+        QCOMPARE(cb->kind, CallbackKind::PaymentFailed);
+        QCOMPARE(cb->channelEventType, type);
+        QCOMPARE(cb->orderRef, QStringLiteral("ORD-20240702-0007"));
+        QCOMPARE(cb->attemptRef, QStringLiteral("att-7-2"));
+        QCOMPARE(cb->channelTxnId, QStringLiteral("29Y24445UY2083144"));
+        QVERIFY(cb->skipReason.isEmpty());
+    }
+
+    // Approved but not captured in time: PayPal cancels the order and returns the money. The
+    // attempt failed; the order and attempt come from the purchase unit, as in PayPal's sample.
+    void approvalReversed()
+    {
+        PayPalEvents::Params p = params();
+        p.paypalOrderId = "5O190127TN364715T";
+        const InboundRequest req = signedRequest(PayPalEvents::approvalReversed(p));
+        QVERIFY(adapter().verify(req, kNowMs).ok());
+        auto cb = adapter().parse(req);
+        QVERIFY2(cb.ok(), qPrintable(cb.ok() ? QString() : cb.error().message));
+        QCOMPARE(cb->kind, CallbackKind::PaymentFailed);
+        QCOMPARE(cb->channelEventType, QStringLiteral("CHECKOUT.PAYMENT-APPROVAL.REVERSED"));
+        QCOMPARE(cb->orderRef, QStringLiteral("ORD-20240702-0007"));
+        QCOMPARE(cb->attemptRef, QStringLiteral("att-7-2"));
+        QCOMPARE(cb->channelTxnId, QStringLiteral("5O190127TN364715T"));
+        QVERIFY(!cb->hasAmount); // nothing was captured
+        QCOMPARE(cb->occurredAtMs, kNowMs - 4000);
+
+        const QByteArray noOrder =
+            R"({"id":"WH-2","event_type":"CHECKOUT.PAYMENT-APPROVAL.REVERSED","resource":{"purchase_units":[{"custom_id":"o-1"}]}})";
+        QCOMPARE(reasonOf(adapter().parse(signedRequest(noOrder))), QStringLiteral("malformed"));
+    }
+
+    // A refund made in PayPal's dashboard, in the shape of PayPal's own sample: no custom_id,
+    // the capture only through the "up" link, a second partial refund whose running total
+    // (seller_payable_breakdown.total_refunded_amount) is not its amount. The worker finds
+    // the order by (paypal, capture id): the adapter must hand over exactly that id, this
+    // refund's own id and its own amount.
+    void dashboardRefundWithoutCustomId()
+    {
+        const QByteArray body =
+            R"({"id":"WH-7AB81472RW104954X-5FS51219UT286033H",)"
+            R"("create_time":"2024-07-01T23:59:56.000Z","resource_type":"refund",)"
+            R"("event_type":"PAYMENT.CAPTURE.REFUNDED",)"
+            R"("summary":"A $ 10.00 USD capture payment was refunded",)"
+            R"("resource":{"seller_payable_breakdown":{)"
+            R"("gross_amount":{"currency_code":"USD","value":"10.00"},)"
+            R"("paypal_fee":{"currency_code":"USD","value":"0.00"},)"
+            R"("net_amount":{"currency_code":"USD","value":"10.00"},)"
+            R"("total_refunded_amount":{"currency_code":"USD","value":"15.00"}},)"
+            R"("amount":{"currency_code":"USD","value":"10.00"},)"
+            R"("invoice_id":"att-7-2","status":"COMPLETED",)"
+            R"("update_time":"2024-07-01T16:59:53-07:00",)"
+            R"("create_time":"2024-07-01T16:59:53-07:00","links":[)"
+            R"({"href":"https://api.paypal.com/v2/payments/refunds/8RK38914GE317350B",)"
+            R"("rel":"self","method":"GET"},)"
+            R"({"href":"https://api.paypal.com/v2/payments/captures/2GG279541U471931P",)"
+            R"("rel":"up","method":"GET"}],"id":"8RK38914GE317350B"},)"
+            R"("links":[{"rel":"self","method":"GET","href":)"
+            R"("https://api.paypal.com/v1/notifications/webhooks-events/WH-7AB81472RW104954X-5FS51219UT286033H"}],)"
+            R"("event_version":"1.0","resource_version":"2.0"})";
+        const InboundRequest req = signedRequest(body);
+        QVERIFY(adapter().verify(req, kNowMs).ok());
+        auto cb = adapter().parse(req);
+        QVERIFY2(cb.ok(), qPrintable(cb.ok() ? QString() : cb.error().message));
+        QCOMPARE(cb->kind, CallbackKind::Refunded);
+        QVERIFY(cb->orderRef.isEmpty());
+        QCOMPARE(cb->attemptRef, QStringLiteral("att-7-2"));
+        QCOMPARE(cb->channelTxnId, QStringLiteral("2GG279541U471931P")); // the capture
+        QCOMPARE(cb->refundId, QStringLiteral("8RK38914GE317350B"));     // this refund
+        QVERIFY(cb->hasAmount);
+        QCOMPARE(cb->amountMinor, qint64(1000)); // its own amount, not the running total
+        QCOMPARE(cb->currency, QStringLiteral("USD"));
+        QCOMPARE(cb->occurredAtMs, kNowMs - 4000);
+
+        // The generator gives the same shape when no order is set.
+        PayPalEvents::Params p = params("10.00");
+        p.orderId.clear();
+        const QByteArray generated =
+            PayPalEvents::refundEvent(QStringLiteral("PAYMENT.CAPTURE.REFUNDED"), p);
+        QVERIFY(!generated.contains("custom_id"));
+        auto fromGenerated = adapter().parse(signedRequest(generated));
+        QVERIFY(fromGenerated.ok());
+        QVERIFY(fromGenerated->orderRef.isEmpty());
+        QCOMPARE(fromGenerated->channelTxnId, QStringLiteral("29Y24445UY2083144"));
+        QCOMPARE(fromGenerated->refundId, QStringLiteral("55105082X5896632E"));
     }
 
     void hostileSignatures_data()

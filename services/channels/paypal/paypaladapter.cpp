@@ -67,6 +67,17 @@ QString captureIdFromLinks(const QJsonArray &links)
     return {};
 }
 
+// PayPal events that are no payment result of their own: an order's approval or completion,
+// an authorization (OncePay captures at once). Stored as skipped, with that reason.
+bool isNotAPaymentResult(const QString &type)
+{
+    static const QStringList kTypes = {
+        QStringLiteral("CHECKOUT.ORDER.APPROVED"), QStringLiteral("CHECKOUT.ORDER.COMPLETED"),
+        QStringLiteral("CHECKOUT.ORDER.SAVED"), QStringLiteral("PAYMENT.AUTHORIZATION.CREATED"),
+        QStringLiteral("PAYMENT.AUTHORIZATION.VOIDED")};
+    return kTypes.contains(type);
+}
+
 } // namespace
 
 PayPalAdapter::PayPalAdapter(ChannelSettings settings)
@@ -194,10 +205,14 @@ Result<NormalizedCallback> PayPalAdapter::parse(const InboundRequest &request) c
         root.value(QLatin1String("create_time")).toString(), Qt::ISODateWithMs);
     cb.occurredAtMs = created.isValid() ? created.toMSecsSinceEpoch() : 0;
 
+    if (type == QLatin1String("CHECKOUT.PAYMENT-APPROVAL.REVERSED"))
+        return approvalReversed(std::move(cb), resource);
+
     const QString resourceId = resource.value(QLatin1String("id")).toString();
     if (type == QLatin1String("PAYMENT.CAPTURE.COMPLETED"))
         cb.kind = CallbackKind::PaymentSucceeded;
-    else if (type == QLatin1String("PAYMENT.CAPTURE.DENIED"))
+    else if (type == QLatin1String("PAYMENT.CAPTURE.DENIED") ||
+             type == QLatin1String("PAYMENT.CAPTURE.DECLINED"))
         cb.kind = CallbackKind::PaymentFailed;
     else if (type == QLatin1String("PAYMENT.CAPTURE.PENDING"))
         cb.kind = CallbackKind::PaymentPending;
@@ -206,7 +221,11 @@ Result<NormalizedCallback> PayPalAdapter::parse(const InboundRequest &request) c
         cb.kind = CallbackKind::Refunded;
     else {
         cb.kind = CallbackKind::Other;
-        cb.skipReason = QStringLiteral("unhandled event type ") + type.left(100);
+        cb.skipReason =
+            isNotAPaymentResult(type)
+                ? QStringLiteral("%1 is not a payment result; the capture's own event decides")
+                      .arg(type)
+                : QStringLiteral("unhandled event type ") + type.left(100);
         cb.channelTxnId = resourceId;
         return cb;
     }
@@ -233,6 +252,28 @@ Result<NormalizedCallback> PayPalAdapter::parse(const InboundRequest &request) c
     cb.currency = *currency;
     cb.amountMinor = *minor;
     cb.hasAmount = true;
+    return cb;
+}
+
+Result<NormalizedCallback> PayPalAdapter::approvalReversed(NormalizedCallback cb,
+                                                           const QJsonObject &resource)
+{
+    // The buyer approved, the capture never happened in time: PayPal cancels the order and
+    // gives the buyer the money back. No capture, no amount; our order and attempt are on
+    // the purchase unit, the PayPal order id stands for the transaction.
+    cb.kind = CallbackKind::PaymentFailed;
+    cb.orderRef.clear();
+    cb.attemptRef.clear();
+    cb.channelTxnId = resource.value(QLatin1String("order_id")).toString();
+    if (cb.channelTxnId.isEmpty())
+        return ChannelJson::malformed(QStringLiteral("paypal: approval reversal without order_id"));
+    for (const QJsonValue &unit : resource.value(QLatin1String("purchase_units")).toArray()) {
+        const QJsonObject u = unit.toObject();
+        cb.orderRef = u.value(QLatin1String("custom_id")).toString();
+        cb.attemptRef = u.value(QLatin1String("invoice_id")).toString();
+        if (!cb.orderRef.isEmpty())
+            break;
+    }
     return cb;
 }
 

@@ -8,18 +8,27 @@
 // documents no freshness window, so our own tolerance applies to the transmission time, in
 // both directions.
 // Events handled (v2 captures; amounts are decimal strings, "21.12" → 2112):
-//   PAYMENT.CAPTURE.COMPLETED → PaymentSucceeded      PAYMENT.CAPTURE.DENIED → PaymentFailed
+//   PAYMENT.CAPTURE.COMPLETED → PaymentSucceeded
+//   PAYMENT.CAPTURE.DENIED, PAYMENT.CAPTURE.DECLINED → PaymentFailed
 //   PAYMENT.CAPTURE.PENDING   → PaymentPending
 //   PAYMENT.CAPTURE.REFUNDED, PAYMENT.CAPTURE.REVERSED → Refunded (resource is the refund;
-//     the capture comes from its "up" link)
-// anything else → Other with a skip reason. Our order travels in custom_id, our attempt in
-// invoice_id; channelTxnId is the capture id.
+//     the capture comes from its "up" link, the amount is this refund's own). A refund made
+//     in PayPal's dashboard has no custom_id: orderRef is then empty and the capture id
+//     (channelTxnId) is what names the payment.
+//   CHECKOUT.PAYMENT-APPROVAL.REVERSED → PaymentFailed without an amount (approved, never
+//     captured; PayPal cancels the order): order and attempt from the purchase unit's
+//     custom_id / invoice_id, channelTxnId is PayPal's order id.
+// CHECKOUT.ORDER.APPROVED/COMPLETED/SAVED and PAYMENT.AUTHORIZATION.CREATED/VOIDED → Other,
+// "not a payment result"; anything else → Other, "unhandled event type". Our order travels
+// in custom_id, our attempt in invoice_id; channelTxnId is the capture id.
 // Settings (ChannelSettings::extra): webhook_id (our subscription id, not an event id),
 // cert_file (PEM path; several comma-separated during PayPal's certificate rotation).
 // Thread contract: immutable after construction (the certificates are read then); share
 // freely between threads.
 
 #include "channels/channeladapter.h"
+
+#include <QJsonObject>
 
 #include <memory>
 #include <vector>
@@ -54,6 +63,9 @@ public:
     static constexpr const char *kAuthAlgo = "paypal-auth-algo";
 
 private:
+    static Result<NormalizedCallback> approvalReversed(NormalizedCallback cb,
+                                                       const QJsonObject &resource);
+
     ChannelSettings m_settings;
     QByteArray m_webhookId;
     std::vector<std::shared_ptr<evp_pkey_st>> m_keys;

@@ -94,7 +94,7 @@ QByteArray captureCompleted(const Params &p)
 QByteArray refundEvent(const QString &eventType, const Params &p)
 {
     const QString refund = kApi + QStringLiteral("/v2/payments/refunds/") + p.refundId;
-    const QJsonObject resource{
+    QJsonObject resource{
         {"id", p.refundId},
         {"status", "COMPLETED"},
         {"amount", money(p.value, p.currency)},
@@ -105,15 +105,40 @@ QByteArray refundEvent(const QString &eventType, const Params &p)
                      {"paypal_fee", money(QStringLiteral("0"), p.currency)},
                      {"net_amount", money(p.value, p.currency)},
                      {"total_refunded_amount", money(p.value, p.currency)}}},
-        {"custom_id", p.orderId},
-        {"invoice_id", p.attemptId},
         {"create_time", iso(p.createTimeMs - 3000)},
         {"update_time", iso(p.createTimeMs - 3000)},
         {"links", QJsonArray{link(refund, "self", "GET"),
                              link(kApi + QStringLiteral("/v2/payments/captures/") + p.captureId,
                                   "up", "GET")}},
     };
+    // A refund made in PayPal's dashboard carries no custom_id (nor, often, invoice_id).
+    if (!p.orderId.isEmpty())
+        resource.insert("custom_id", p.orderId);
+    if (!p.attemptId.isEmpty())
+        resource.insert("invoice_id", p.attemptId);
     return envelope(eventType, "refund", resource, p);
+}
+
+QByteArray approvalReversed(const Params &p)
+{
+    // As PayPal's sample: the resource is no capture but the order, with its purchase unit.
+    const QJsonObject root{
+        {"id", p.eventId},
+        {"create_time", QString(iso(p.createTimeMs).chopped(1) + QStringLiteral(".000Z"))},
+        {"resource_type", "checkout-order"},
+        {"event_type", "CHECKOUT.PAYMENT-APPROVAL.REVERSED"},
+        {"summary", "A payment has been reversed after approval."},
+        {"resource",
+         QJsonObject{
+             {"order_id", p.paypalOrderId},
+             {"purchase_units", QJsonArray{QJsonObject{{"reference_id", "default"},
+                                                       {"custom_id", p.orderId},
+                                                       {"invoice_id", p.attemptId}}}},
+             {"payment_source", QJsonObject{{"ideal", QJsonObject{{"name", "Jan de Vries"},
+                                                                  {"country_code", "NL"}}}}}}},
+        {"event_version", "1.0"},
+    };
+    return QJsonDocument(root).toJson(QJsonDocument::Compact);
 }
 
 } // namespace OncePay::PayPalEvents

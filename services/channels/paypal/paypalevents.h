@@ -27,7 +27,11 @@ struct Params {
 // PAYMENT.CAPTURE.COMPLETED / DENIED / PENDING (or any type) with a capture resource.
 QByteArray captureEvent(const QString &eventType, const Params &p);
 QByteArray captureCompleted(const Params &p);
-// PAYMENT.CAPTURE.REFUNDED / REVERSED with a refund resource linking up to the capture.
+// PAYMENT.CAPTURE.REFUNDED / REVERSED with a refund resource linking up to the capture;
+// without custom_id / invoice_id when orderId / attemptId are empty (a dashboard refund).
 QByteArray refundEvent(const QString &eventType, const Params &p);
+// CHECKOUT.PAYMENT-APPROVAL.REVERSED: approved but not captured in time, PayPal cancelled
+// the order (paypalOrderId); our order and attempt on its purchase unit.
+QByteArray approvalReversed(const Params &p);
 
 } // namespace OncePay::PayPalEvents
