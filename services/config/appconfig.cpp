@@ -1,12 +1,15 @@
 #include "appconfig.h"
 
 #include "inifile.h"
+#include "logging/logging.h"
 
 #include <QDir>
 #include <QFileInfo>
 #include <QStandardPaths>
 
 #include <spdlog/spdlog.h>
+
+#include <functional>
 
 namespace OncePay {
 
@@ -19,23 +22,32 @@ const QStringList kProfileKeys = {
     QStringLiteral("password_env"), QStringLiteral("options"),
     QStringLiteral("same_as"),      QStringLiteral("password_keychain")};
 
-Error roleError(DbRole role, const QString &why)
+// Where a profile's key came from, for its errors: "file:line: " for a key of the file, "file: "
+// for what no line of it holds; empty for a profile not read from a file.
+using KeyLocation = std::function<QString(const QString &key)>;
+
+Error roleError(DbRole role, const QString &why, const QString &where = {})
 {
-    return makeError(ErrorCode::Invalid, QStringLiteral("[%1] %2").arg(roleName(role), why));
+    return makeError(ErrorCode::Invalid,
+                     QStringLiteral("%1[%2] %3").arg(where, roleName(role), why));
 }
 
 // Applies one section of the file and then ONCEPAY_<ROLE>_<KEY> variables to a profile.
 Result<void> applyProfile(ConnectionProfile &p, const QMap<QString, QString> &section,
-                          const QProcessEnvironment &env)
+                          const QProcessEnvironment &env, const KeyLocation &at = {})
 {
+    const auto where = [&at](const QString &key) { return at ? at(key) : QString(); };
     QMap<QString, QString> values = section;
     for (auto it = values.cbegin(); it != values.cend(); ++it) {
         if (it.key() == u"password")
-            return roleError(p.role, QStringLiteral("passwords are never stored in the config "
-                                                    "file; set password_env or ONCEPAY_%1_PASSWORD")
-                                         .arg(roleName(p.role).toUpper()));
+            return roleError(p.role,
+                             QStringLiteral("passwords are never stored in the config "
+                                            "file; set password_env or ONCEPAY_%1_PASSWORD")
+                                 .arg(roleName(p.role).toUpper()),
+                             where(it.key()));
         if (!kProfileKeys.contains(it.key()))
-            return roleError(p.role, QStringLiteral("unknown key '%1'").arg(it.key()));
+            return roleError(p.role, QStringLiteral("unknown key '%1'").arg(it.key()),
+                             where(it.key()));
     }
     const QString prefix = QStringLiteral("ONCEPAY_%1_").arg(roleName(p.role).toUpper());
     for (const QString &key : kProfileKeys) {
@@ -47,14 +59,16 @@ Result<void> applyProfile(ConnectionProfile &p, const QMap<QString, QString> &se
     if (values.contains(QStringLiteral("same_as"))) {
         const QString target = values.value(QStringLiteral("same_as")).toLower();
         if (p.role != DbRole::Messages || target != u"orders")
-            return roleError(p.role, QStringLiteral("same_as may only be 'orders', on [messages]"));
+            return roleError(p.role, QStringLiteral("same_as may only be 'orders', on [messages]"),
+                             where(QStringLiteral("same_as")));
         p.sameAsOrders = true;
     }
     if (values.contains(QStringLiteral("driver"))) {
         if (!parseDialect(values.value(QStringLiteral("driver")), &p.dialect))
             return roleError(p.role,
                              QStringLiteral("unknown driver '%1' (sqlite, postgresql, mysql)")
-                                 .arg(values.value(QStringLiteral("driver"))));
+                                 .arg(values.value(QStringLiteral("driver"))),
+                             where(QStringLiteral("driver")));
         if (p.dialect != Dialect::Sqlite && p.port == 0)
             p.port = p.dialect == Dialect::Postgres ? 5432 : 3306;
         if (p.role == DbRole::Messages)
@@ -68,8 +82,10 @@ Result<void> applyProfile(ConnectionProfile &p, const QMap<QString, QString> &se
         bool ok = false;
         const int port = values.value(QStringLiteral("port")).toInt(&ok);
         if (!ok || port <= 0 || port > 65535)
-            return roleError(p.role, QStringLiteral("port '%1' is not a TCP port")
-                                         .arg(values.value(QStringLiteral("port"))));
+            return roleError(p.role,
+                             QStringLiteral("port '%1' is not a TCP port")
+                                 .arg(values.value(QStringLiteral("port"))),
+                             where(QStringLiteral("port")));
         p.port = port;
     }
     if (values.contains(QStringLiteral("database")))
@@ -82,16 +98,19 @@ Result<void> applyProfile(ConnectionProfile &p, const QMap<QString, QString> &se
         const QString options = values.value(QStringLiteral("options"));
         if (const QString secret = secretOption(options); !secret.isEmpty()) {
             const QString var = prefix + QStringLiteral("OPTIONS");
-            const QString where = env.contains(var) ? var : QStringLiteral("options");
+            const bool fromEnv = env.contains(var);
+            const QString source = fromEnv ? var : QStringLiteral("options");
             spdlog::warn("{} profile: option '{}' in {} refused: it would carry a secret",
-                         roleName(p.role).toStdString(), secret.toStdString(), where.toStdString());
+                         roleName(p.role).toStdString(), secret.toStdString(),
+                         source.toStdString());
             return makeError(
                 ErrorCode::Invalid,
-                QStringLiteral("[%1] %2: the option '%3' would carry a secret, and the "
+                QStringLiteral("%4[%1] %2: the option '%3' would carry a secret, and the "
                                "configuration is plain text; remove it and give the password "
                                "through password_env, the keychain (password_keychain) or at "
                                "start")
-                    .arg(roleName(p.role), where, secret),
+                    .arg(roleName(p.role), source, secret,
+                         fromEnv ? QString() : where(QStringLiteral("options"))),
                 QStringLiteral("secret_in_options"));
         }
         p.options = options;
@@ -108,10 +127,11 @@ Result<void> applyProfile(ConnectionProfile &p, const QMap<QString, QString> &se
             p.host = QStringLiteral("127.0.0.1");
         if (p.database.isEmpty())
             return roleError(p.role,
-                             QStringLiteral("%1 needs 'database'").arg(dialectName(p.dialect)));
+                             QStringLiteral("%1 needs 'database'").arg(dialectName(p.dialect)),
+                             where({}));
     }
     if (p.dialect == Dialect::Sqlite && p.path.isEmpty() && !p.sameAsOrders)
-        return roleError(p.role, QStringLiteral("sqlite needs 'path'"));
+        return roleError(p.role, QStringLiteral("sqlite needs 'path'"), where({}));
     return {};
 }
 
@@ -194,16 +214,24 @@ Result<AppConfig> AppConfig::load(const QString &explicitPath, const QProcessEnv
                                       QStringLiteral("messages"), QStringLiteral("audit"),
                                       QStringLiteral("log"),      QStringLiteral("worker"),
                                       QStringLiteral("seal"),     QStringLiteral("gateway")};
+    // Errors name the file and the line they are about (IniFile::line).
+    const auto at = [&path, &ini](const QString &section, const QString &key) {
+        const int line = ini.line(section, key) > 0 ? ini.line(section, key) : ini.line(section);
+        return line > 0 ? QStringLiteral("%1:%2: ").arg(path).arg(line)
+                        : path + QStringLiteral(": ");
+    };
     for (const QString &s : ini.sections()) {
         if (!known.contains(s) && !s.startsWith(QStringLiteral("channel.")))
             return makeError(ErrorCode::Invalid,
-                             QStringLiteral("%1: unknown section [%2]").arg(path, s));
+                             QStringLiteral("%1unknown section [%2]").arg(at(s, {}), s));
     }
 
     for (ConnectionProfile *p : {&c.orders, &c.messages, &c.audit}) {
-        if (auto r = applyProfile(*p, ini.section(roleName(p->role)), env); !r)
-            return makeError(r.error().code, path + QStringLiteral(": ") + r.error().message,
-                             r.error().reason);
+        const QString section = roleName(p->role);
+        if (auto r = applyProfile(*p, ini.section(section), env,
+                                  [&at, &section](const QString &key) { return at(section, key); });
+            !r)
+            return r.error();
     }
 
     // The worker claims a message, moves the order and books money in one local transaction,
@@ -218,6 +246,15 @@ Result<AppConfig> AppConfig::load(const QString &explicitPath, const QProcessEnv
 
     c.logLevel = env.value(QStringLiteral("ONCEPAY_LOG_LEVEL"),
                            ini.value(QStringLiteral("log"), QStringLiteral("level"), c.logLevel));
+    if (!Logging::isValidLevel(c.logLevel)) {
+        const bool fromEnv = env.contains(QStringLiteral("ONCEPAY_LOG_LEVEL"));
+        return makeError(ErrorCode::Invalid,
+                         QStringLiteral("%1unknown log level '%2' (trace, debug, info, warn, "
+                                        "error, critical, off)")
+                             .arg(fromEnv ? QStringLiteral("ONCEPAY_LOG_LEVEL: ")
+                                          : at(QStringLiteral("log"), QStringLiteral("level")),
+                                  c.logLevel.left(40)));
+    }
     c.logFile = env.value(QStringLiteral("ONCEPAY_LOG_FILE"),
                           ini.value(QStringLiteral("log"), QStringLiteral("file")));
     if (c.logFile.isEmpty())

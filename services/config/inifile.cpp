@@ -20,6 +20,8 @@ Result<IniFile> IniFile::parse(const QString &text, const QString &origin)
         if (const auto m = sectionRe.match(line); m.hasMatch()) {
             current = m.captured(1).toLower();
             ini.m_sections[current];
+            if (!ini.m_lines.contains(current + u'\n'))
+                ini.m_lines.insert(current + u'\n', int(i + 1));
             continue;
         }
         const auto m = keyRe.match(line);
@@ -40,6 +42,7 @@ Result<IniFile> IniFile::parse(const QString &text, const QString &origin)
         if (value.size() >= 2 && value.startsWith(u'"') && value.endsWith(u'"'))
             value = value.mid(1, value.size() - 2);
         ini.m_sections[current][m.captured(1).toLower()] = value;
+        ini.m_lines.insert(current + u'\n' + m.captured(1).toLower(), int(i + 1));
     }
     return ini;
 }

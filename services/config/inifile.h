@@ -21,9 +21,15 @@ public:
     QStringList sections() const { return m_sections.keys(); }
     QMap<QString, QString> section(const QString &name) const { return m_sections.value(name); }
     QString value(const QString &section, const QString &key, const QString &fallback = {}) const;
+    // The 1-based line a section's header (key empty) or a key stood on; 0 when absent.
+    int line(const QString &section, const QString &key = {}) const
+    {
+        return m_lines.value(section + QLatin1Char('\n') + key);
+    }
 
 private:
     QMap<QString, QMap<QString, QString>> m_sections;
+    QMap<QString, int> m_lines; // "section\nkey" -> line
 };
 
 } // namespace OncePay

@@ -91,11 +91,37 @@ private Q_SLOTS:
                                   << "port";
         QTest::newRow("server without database")
             << QByteArray("[orders]\ndriver = mysql\n") << "database";
-        QTest::newRow("unknown key") << QByteArray("[orders]\ndrvier = sqlite\n") << "drvier";
-        QTest::newRow("unknown section") << QByteArray("[order]\n") << "[order]";
+        // Errors name the file's line (README: "Unknown sections and keys are errors naming
+        // their line").
+        QTest::newRow("unknown key") << QByteArray("# c\n[orders]\ndrvier = sqlite\n")
+                                     << "oncepay.ini:3: [orders] unknown key 'drvier'";
+        QTest::newRow("unknown section") << QByteArray("[log]\nlevel = info\n\n[order]\n")
+                                         << "oncepay.ini:4: unknown section [order]";
+        QTest::newRow("bad port line")
+            << QByteArray("[orders]\ndriver = postgresql\ndatabase = x\nport = 0\n")
+            << "oncepay.ini:4:";
+        QTest::newRow("bad log level")
+            << QByteArray("[log]\n\nlevel = loud\n") << "oncepay.ini:3: unknown log level 'loud'";
         QTest::newRow("messages elsewhere")
             << QByteArray("[messages]\ndriver = sqlite\npath = /tmp/other.db\n") << "messages";
         QTest::newRow("not utf8") << QByteArray("[orders]\npath = \xff\xfe\n") << "UTF-8";
+    }
+
+    // A log level the program cannot use is a configuration error (exit 3 from the CLI), from
+    // the environment as from the file, naming where it came from.
+    void badLogLevelFromEnvironment()
+    {
+        QTemporaryDir dir;
+        QProcessEnvironment env = cleanEnv(dir);
+        env.insert(QStringLiteral("ONCEPAY_LOG_LEVEL"), QStringLiteral("loud"));
+        auto c = AppConfig::load(dir.filePath(QStringLiteral("absent.ini")), env);
+        QVERIFY(!c.ok());
+        QCOMPARE(c.error().code, ErrorCode::Invalid);
+        QVERIFY2(c.error().message.startsWith(
+                     QStringLiteral("ONCEPAY_LOG_LEVEL: unknown log level 'loud'")),
+                 qPrintable(c.error().message));
+        env.insert(QStringLiteral("ONCEPAY_LOG_LEVEL"), QStringLiteral("warn"));
+        QVERIFY(AppConfig::load(dir.filePath(QStringLiteral("absent.ini")), env).ok());
     }
 
     void badFiles()
