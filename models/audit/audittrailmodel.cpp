@@ -86,9 +86,18 @@ QVariant AuditTrailModel::data(const QModelIndex &index, int role) const
     case Order: return r.orderId.value_or(QString());
     case Callback: return r.callbackId.value_or(QString());
     case Amount: {
-        // Exact: the recorded minor units, never through floating point.
+        // Shown in the currency's own decimals as on every other page ("45.66 USD", never
+        // "4566 USD"), exact: from the recorded minor units, never through floating point. The
+        // tooltip keeps the record as it stands, which the exports write.
         const AuditAmount a = auditRowAmount(r);
-        return a.minor.isEmpty() ? QString() : QString(a.minor + QLatin1Char(' ') + a.currency);
+        if (a.minor.isEmpty())
+            return QString();
+        const QString recorded = a.minor + QLatin1Char(' ') + a.currency;
+        if (role == Qt::ToolTipRole)
+            return tr("%1 (recorded in minor units)").arg(recorded);
+        bool ok = false;
+        const qint64 minor = a.minor.toLongLong(&ok);
+        return ok ? Labels::money(minor, a.currency) : recorded;
     }
     case Reason:
         return role == Qt::ToolTipRole
@@ -112,7 +121,7 @@ QVariant AuditTrailModel::headerData(int section, Qt::Orientation orientation, i
     case Entity: return tr("Entity");
     case Order: return tr("Order");
     case Callback: return tr("Callback");
-    case Amount: return tr("Amount (minor units)");
+    case Amount: return tr("Amount");
     case Reason: return tr("Reason");
     case Count: break;
     }

@@ -101,6 +101,12 @@ private Q_SLOTS:
         QCOMPARE(page.model()->rowCount(), 450);
         for (int i = 0; i < 450; ++i)
             QCOMPARE(page.model()->rowAt(i).seq, i + 1);
+        // Amounts read in the currency's decimals, as on every other page; the tooltip keeps
+        // the record's minor units (seq 2 recorded amount_minor 1002 USD).
+        const QModelIndex amount = page.model()->index(1, AuditTrailModel::Amount);
+        QCOMPARE(amount.data().toString(), QStringLiteral("10.02 USD"));
+        QVERIFY2(amount.data(Qt::ToolTipRole).toString().contains(QStringLiteral("1002 USD")),
+                 qPrintable(amount.data(Qt::ToolTipRole).toString()));
 
         // Filter: one actor, one order.
         page.actorEdit()->setText(QStringLiteral("fin"));
