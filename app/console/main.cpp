@@ -112,8 +112,9 @@ int main(int argc, char *argv[])
         QStringLiteral("Demo/dev: read the password from the first line of stdin."));
     const QCommandLineOption viewOption(
         QStringLiteral("view"),
-        QStringLiteral("View to open: dashboard, orders, stuck, databases; or profiles (the "
-                       "connection profiles editor) or preferences."),
+        QStringLiteral("View to open: %1 (those the signed-in role is offered); or profiles "
+                       "(the connection profiles editor) or preferences.")
+            .arg(MainWindow::allViewNames().join(QStringLiteral(", "))),
         QStringLiteral("NAME"));
     const QCommandLineOption orderOption(
         QStringLiteral("order"), QStringLiteral("Search for this identifier on the order page."),

@@ -52,7 +52,8 @@ QString stuckKind(StuckKind kind)
     case StuckKind::PendingMessage:
         return QCoreApplication::translate("OncePay::Labels", "Message waiting");
     case StuckKind::ProcessingMessage:
-        return QCoreApplication::translate("OncePay::Labels", "Message processing too long");
+        return QCoreApplication::translate("OncePay::Labels",
+                                           "Message stalled"); // processing past its threshold
     case StuckKind::ExpiredLease:
         return QCoreApplication::translate("OncePay::Labels", "Expired lease");
     case StuckKind::DeadLetter:

@@ -23,6 +23,9 @@ inline QTableView *makeTable(QWidget *parent, QAbstractItemModel *model, const Q
     t->verticalHeader()->hide();
     t->verticalHeader()->setDefaultSectionSize(t->fontMetrics().height() + 8);
     t->horizontalHeader()->setStretchLastSection(true);
+    // Titles at the start of their column: a centred title of a long last column (a callback's
+    // result, a reason) sat in the middle of its text's width, scrolled out of sight.
+    t->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
     // Column widths from the rows on screen only: measuring the default 1,000 rows per
     // column blocked the GUI thread for over 100 ms on a reload of the stuck list.
     t->horizontalHeader()->setResizeContentsPrecision(0);

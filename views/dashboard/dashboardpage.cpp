@@ -227,7 +227,7 @@ void DashboardPage::showCallbacks(const DashboardData &data)
     auto *received = new QLineSeries(chart);
     received->setName(tr("received"));
     auto *absorbed = new QLineSeries(chart);
-    absorbed->setName(tr("absorbed (already applied or stale)"));
+    absorbed->setName(tr("absorbed")); // the note below the chart says what it counts
     auto *refused = new QLineSeries(chart);
     refused->setName(tr("refused at the door"));
     qint64 peak = 1;

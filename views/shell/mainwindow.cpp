@@ -173,6 +173,7 @@ MainWindow::MainWindow(const AppConfig &config, const StaffAccount &account, QWi
 
 void MainWindow::addView(const QString &name, const QString &title)
 {
+    Q_ASSERT(allViewNames().contains(name)); // --view and showView know it
     m_viewNames << name;
     auto *item = new QListWidgetItem(title, m_nav);
     item->setData(Qt::UserRole, name);
@@ -317,6 +318,13 @@ QString MainWindow::signedInText() const
     const QString name =
         m_account.displayName.isEmpty() ? m_account.username : m_account.displayName;
     return tr("Signed in: %1 (%2)").arg(name, Labels::role(m_account.role));
+}
+
+QStringList MainWindow::allViewNames()
+{
+    return {QStringLiteral("dashboard"), QStringLiteral("orders"),         QStringLiteral("stuck"),
+            QStringLiteral("approvals"), QStringLiteral("reconciliation"), QStringLiteral("audit"),
+            QStringLiteral("admin"),     QStringLiteral("databases")};
 }
 
 QString MainWindow::currentView() const

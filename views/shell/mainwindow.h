@@ -57,6 +57,9 @@ public:
     QListWidget *navigation() const { return m_nav; }
     QString currentView() const;
     QStringList views() const;
+    // Every view's name, in the navigation's order (showView, the console's --view); a role is
+    // offered only those its rights allow (views()).
+    static QStringList allViewNames();
     QString signedInText() const;
 
 public Q_SLOTS:
