@@ -10,6 +10,8 @@
 #include <QCryptographicHash>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonObject>
 #include <QSqlError>
 #include <QStringEncoder>
 
@@ -19,6 +21,8 @@
 #include <optional>
 
 #include <sqlite3.h>
+
+#include <spdlog/spdlog.h>
 
 #include <openssl/evp.h>
 
@@ -38,109 +42,6 @@ QString sha256Hex(const QByteArray &data)
             QCryptographicHash::hash(data, QCryptographicHash::Sha256).toHex());
     return QString::fromLatin1(
         QByteArray::fromRawData(reinterpret_cast<const char *>(digest), int(size)).toHex());
-}
-
-constexpr auto kInsertLine =
-    "INSERT INTO settlement_lines (statement_id, line_no, channel, channel_txn_id, kind,"
-    " gross_minor, fee_minor, net_minor, currency, settled_at, raw, transacted_at)"
-    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
-
-// A statement's lines as the INSERT binds them: every text already UTF-8, back to back in one
-// buffer, so the parsed statement (a million small QStrings) can be freed at once by the thread
-// that parsed it, and the storing thread only binds pointers.
-struct EncodedLines {
-    struct Text {
-        qsizetype offset = 0;
-        int size = -1; // -1: NULL
-    };
-    struct Row {
-        int lineNo = 0;
-        qint64 grossMinor = 0, feeMinor = 0, netMinor = 0, settledAtMs = 0;
-        qint64 transactedAtMs = 0; // 0: the layout has none, stored as NULL
-        Text channelTxnId, kind, currency, raw;
-    };
-    QByteArray channel;
-    std::vector<char> text;
-    std::vector<Row> rows;
-
-    explicit EncodedLines(const ParsedStatement &s)
-        : channel(s.channel.toUtf8())
-    {
-        rows.reserve(size_t(s.lines.size()));
-        qsizetype bytes = 0;
-        for (const SettlementLine &l : s.lines)
-            bytes += l.channelTxnId.size() + l.kind.size() + l.currency.size() + l.raw.size();
-        text.reserve(size_t(bytes + bytes / 4 + 64));
-        QStringEncoder encoder(QStringConverter::Utf8, QStringConverter::Flag::Stateless);
-        auto put = [&](const QString &v) {
-            if (v.isNull())
-                return Text{};
-            const qsizetype at = qsizetype(text.size());
-            text.resize(size_t(at + v.size() * 3)); // the most UTF-8 one UTF-16 unit can need
-            char *end = encoder.appendToBuffer(text.data() + at, v);
-            text.resize(size_t(end - text.data()));
-            return Text{at, int(end - (text.data() + at))};
-        };
-        for (const SettlementLine &l : s.lines) {
-            Row r;
-            r.lineNo = l.lineNo;
-            r.grossMinor = l.grossMinor;
-            r.feeMinor = l.feeMinor;
-            r.netMinor = l.netMinor;
-            r.settledAtMs = l.settledAtMs;
-            r.transactedAtMs = l.transactedAtMs;
-            r.channelTxnId = put(l.channelTxnId);
-            r.kind = put(l.kind);
-            r.currency = put(l.currency);
-            r.raw = put(l.raw);
-            rows.push_back(r);
-        }
-    }
-};
-
-// The encoded lines through one prepared INSERT (text bound in place, SQLITE_STATIC), inside
-// the open transaction on `h`.
-Result<void> insertEncodedNative(sqlite3 *h, qint64 statementId, const EncodedLines &e)
-{
-    sqlite3_stmt *st = nullptr;
-    if (sqlite3_prepare_v2(h, kInsertLine, -1, &st, nullptr) != SQLITE_OK)
-        return makeError(ErrorCode::Internal, QStringLiteral("prepare settlement line insert: ") +
-                                                  QString::fromUtf8(sqlite3_errmsg(h)));
-    const std::unique_ptr<sqlite3_stmt, int (*)(sqlite3_stmt *)> guard(st, sqlite3_finalize);
-    auto text = [&](int index, const EncodedLines::Text &t) {
-        if (t.size < 0)
-            sqlite3_bind_null(st, index);
-        else
-            sqlite3_bind_text(st, index, e.text.data() + t.offset, t.size, SQLITE_STATIC);
-    };
-    int seq = 0;
-    for (const EncodedLines::Row &l : e.rows) {
-        sqlite3_bind_int64(st, 1, statementId);
-        sqlite3_bind_int64(st, 2, ++seq); // a record may settle twice (FedaPay refunded rows)
-        sqlite3_bind_text(st, 3, e.channel.constData(), int(e.channel.size()), SQLITE_STATIC);
-        text(4, l.channelTxnId);
-        text(5, l.kind);
-        sqlite3_bind_int64(st, 6, l.grossMinor);
-        sqlite3_bind_int64(st, 7, l.feeMinor);
-        sqlite3_bind_int64(st, 8, l.netMinor);
-        text(9, l.currency);
-        sqlite3_bind_int64(st, 10, l.settledAtMs);
-        text(11, l.raw);
-        if (l.transactedAtMs > 0)
-            sqlite3_bind_int64(st, 12, l.transactedAtMs);
-        else
-            sqlite3_bind_null(st, 12);
-        if (const int rc = sqlite3_step(st); rc != SQLITE_DONE) {
-            const int base = rc & 0xff;
-            return makeError(base == SQLITE_BUSY || base == SQLITE_LOCKED ? ErrorCode::Unavailable
-                                                                          : ErrorCode::Internal,
-                             QStringLiteral("insert settlement line %1: %2")
-                                 .arg(l.lineNo)
-                                 .arg(QString::fromUtf8(sqlite3_errmsg(h))));
-        }
-        sqlite3_reset(st);
-    }
-    return {};
 }
 
 // A PASSIVE checkpoint on a connection of its own: it copies into the database file what has
@@ -259,24 +160,34 @@ SettlementImporter::importFilesSqlite(const QList<std::pair<QString, QString>> &
     (void)Sql::exec(m_c.db(), QStringLiteral("PRAGMA wal_autocheckpoint = 0"));
 
     struct InFlight {
-        std::unique_ptr<EncodedLines> lines;
+        std::unique_ptr<SettlementEncodedLines> lines;
         StatementImport result;
-        std::future<Result<void>> stored; // lines inserted and committed (or rolled back)
+        // lines inserted and committed (or rolled back): every line new, or not
+        std::future<Result<bool>> stored;
     };
     std::optional<InFlight> flight;
     auto finish = [&] { // wait for the helper, then record the outcome of that file
         if (!flight)
             return;
-        Result<void> r = flight->stored.get();
+        Result<bool> r = flight->stored.get();
+        if (r && !*r) {
+            // Some lines were known already: the helper rolled the file back, and it is stored
+            // again here the careful way, its statement row and audit record saying so.
+            StatementImport again = flight->result;
+            again.statementId = 0;
+            out.push_back(store(again, *flight->lines, actor));
+            return;
+        }
         out.push_back(r ? Result<StatementImport>(flight->result)
                         : Result<StatementImport>(r.error()));
     };
     for (qsizetype i = 0; i < files.size(); ++i) {
         std::optional<Result<Prepared>> p = prepareFile(files[i].first, files[i].second);
-        std::unique_ptr<EncodedLines> lines;
+        std::unique_ptr<SettlementEncodedLines> lines;
         if (*p && (*p)->parsed)
-            lines = std::make_unique<EncodedLines>(*(*p)->parsed);
-        std::unique_ptr<EncodedLines> done; // freed here, after the next store has started
+            lines = std::make_unique<SettlementEncodedLines>(*(*p)->parsed);
+        // freed here, after the next store has started
+        std::unique_ptr<SettlementEncodedLines> done;
         if (flight) {
             finish();
             done = std::move(flight->lines);
@@ -286,7 +197,7 @@ SettlementImporter::importFilesSqlite(const QList<std::pair<QString, QString>> &
             out.push_back((*p).error());
             continue;
         }
-        auto begun = begin(**p, actor);
+        auto begun = lines ? begin(**p, *lines, actor) : opening(**p);
         if (!begun) {
             out.push_back(begun.error());
             continue;
@@ -301,8 +212,10 @@ SettlementImporter::importFilesSqlite(const QList<std::pair<QString, QString>> &
         flight->result = *begun;
         flight->stored =
             std::async(std::launch::async, [h, id = begun->statementId, e = flight->lines.get()] {
-                Result<void> r = insertEncodedNative(h, id, *e);
-                if (r) {
+                auto outcome = insertSettlementLinesNative(h, id, *e);
+                Result<bool> r = outcome ? Result<bool>(outcome->inserted == int(e->rows.size()))
+                                         : Result<bool>(outcome.error());
+                if (r && *r) {
                     if (char *err = nullptr;
                         sqlite3_exec(h, "COMMIT", nullptr, nullptr, &err) != SQLITE_OK) {
                         r = makeError(ErrorCode::Unavailable,
@@ -312,7 +225,7 @@ SettlementImporter::importFilesSqlite(const QList<std::pair<QString, QString>> &
                         sqlite3_free(err);
                     }
                 }
-                if (!r && !sqlite3_get_autocommit(h))
+                if ((!r || !*r) && !sqlite3_get_autocommit(h))
                     sqlite3_exec(h, "ROLLBACK", nullptr, nullptr, nullptr);
                 return r;
             });
@@ -335,18 +248,21 @@ Result<StatementImport> SettlementImporter::commit(const Prepared &p, const Acto
     auto out = opening(p);
     if (!out || out->alreadyImported)
         return out;
-    return stored(*out, store(*p.parsed, p.fileName, p.sha256, actor));
+    return store(*out, SettlementEncodedLines(*p.parsed), actor);
 }
 
-Result<StatementImport> SettlementImporter::begin(const Prepared &p, const Actor &actor) const
+Result<StatementImport> SettlementImporter::begin(const Prepared &p,
+                                                  const SettlementEncodedLines &e,
+                                                  const Actor &actor) const
 {
     auto out = opening(p);
     if (!out || out->alreadyImported)
         return out;
-    makeRoomForIndexPages(p.parsed->lines.size());
+    makeRoomForIndexPages(qsizetype(e.rows.size()));
     if (auto b = Sql::exec(m_c.db(), QStringLiteral("BEGIN IMMEDIATE")); !b)
         return b.error();
-    auto id = storeHeader(*p.parsed, p.fileName, p.sha256, actor);
+    out->lines = out->linesInFile; // what the audit record says: every line new (checked after)
+    auto id = storeHeader(e, *out, actor);
     if (!id)
         (void)Sql::exec(m_c.db(), QStringLiteral("ROLLBACK"));
     return stored(*out, id);
@@ -375,7 +291,8 @@ Result<StatementImport> SettlementImporter::opening(const Prepared &p) const
         e.message = p.fileName + QStringLiteral(": ") + e.message;
         return e;
     }
-    out.lines = int(p.parsed->lines.size());
+    out.linesInFile = int(p.parsed->lines.size());
+    out.lines = out.linesInFile;
     out.skippedRecords = p.parsed->skippedRecords;
     return out;
 }
@@ -402,87 +319,156 @@ void SettlementImporter::makeRoomForIndexPages(qsizetype lines) const
         (void)Sql::exec(m_c.db(), QStringLiteral("PRAGMA cache_size = -32768"));
 }
 
-Result<qint64> SettlementImporter::store(const ParsedStatement &s, const QString &fileName,
-                                         const QString &sha, const Actor &actor) const
+Result<StatementImport> SettlementImporter::store(StatementImport out,
+                                                  const SettlementEncodedLines &e,
+                                                  const Actor &actor) const
 {
-    makeRoomForIndexPages(s.lines.size());
-    return inTransaction(m_c.db(), Transaction::Mode::Immediate, [&]() -> Result<qint64> {
-        auto id = storeHeader(s, fileName, sha, actor);
-        if (!id)
-            return id.error();
-        if (auto r = insertLines(*id, s); !r)
-            return r.error();
-        return *id;
-    });
+    makeRoomForIndexPages(qsizetype(e.rows.size()));
+    Transaction tx(m_c.db(), Transaction::Mode::Immediate);
+    if (auto b = tx.begin(); !b)
+        return b.error();
+    // The statement row first (its lines refer to it), counting every line; corrected below
+    // when some were known already.
+    out.lines = out.linesInFile;
+    auto id = insertStatementRow(e, out, actor);
+    if (!id)
+        return stored(out, id.error());
+    sqlite3 *h = SqliteNative::handle(m_c.db());
+    auto lines = h ? insertSettlementLinesNative(h, *id, e) : insertSettlementLines(m_c, *id, e);
+    if (!lines)
+        return lines.error();
+    out.lines = lines->inserted;
+    out.alreadyPresent = lines->present;
+    out.conflicts = lines->conflicts;
+    const QString channel = QString::fromUtf8(e.channel);
+    for (const SettlementLineConflict &c : out.conflicts)
+        spdlog::warn("settlement import {}: line {} ({} {}) is stored as statement {} line {} with"
+                     " {} gross {} fee {} {}; the file says {} gross {} fee {} {}: not imported",
+                     out.fileName.toStdString(), c.lineNo, channel.toStdString(),
+                     c.lineKey.toStdString(), c.storedStatementId, c.storedLineNo,
+                     c.storedKind.toStdString(), c.storedGrossMinor, c.storedFeeMinor,
+                     c.storedCurrency.toStdString(), c.kind.toStdString(), c.grossMinor, c.feeMinor,
+                     c.currency.toStdString());
+    if (out.lines == 0 && !e.rows.empty()) {
+        // Every line is stored already (or conflicts): nothing of this file is kept.
+        tx.rollback();
+        spdlog::info("settlement import {}: all {} lines already imported, {} in conflict;"
+                     " nothing stored",
+                     out.fileName.toStdString(), out.alreadyPresent + out.conflicts.size(),
+                     out.conflicts.size());
+        if (!out.conflicts.isEmpty())
+            recordConflictsOnly(out, channel, actor);
+        return out;
+    }
+    if (out.lines != out.linesInFile)
+        if (auto u = Sql::exec(m_c.db(),
+                               QStringLiteral("UPDATE settlement_statements SET line_count = ?"
+                                              " WHERE id = ?"),
+                               {qint64(out.lines), *id});
+            !u)
+            return u.error();
+    auto audited = recordImported(*id, channel, out, actor);
+    if (!audited)
+        return audited.error();
+    if (auto c = tx.commit(); !c)
+        return stored(out, c.error());
+    out.statementId = *id;
+    return out;
 }
 
-// The statement row and its audit record, inside the caller's transaction.
-Result<qint64> SettlementImporter::storeHeader(const ParsedStatement &s, const QString &fileName,
-                                               const QString &sha, const Actor &actor) const
+// The statement row, counting out.lines, inside the caller's transaction.
+Result<qint64> SettlementImporter::insertStatementRow(const SettlementEncodedLines &e,
+                                                      const StatementImport &out,
+                                                      const Actor &actor) const
 {
-    qint64 from = 0, to = 0;
-    if (!s.lines.isEmpty()) {
-        const auto [lo, hi] =
-            std::minmax_element(s.lines.begin(), s.lines.end(), [](const auto &a, const auto &b) {
-                return a.settledAtMs < b.settledAtMs;
-            });
-        from = lo->settledAtMs;
-        to = hi->settledAtMs;
-    }
-    auto id = Sql::insert(
+    return Sql::insert(
         m_c.db(), m_c.dialect(),
         QStringLiteral("INSERT INTO settlement_statements (channel, file_sha256, file_name,"
                        " line_count, period_from, period_to, imported_by, imported_at)"
                        " VALUES (?, ?, ?, ?, ?, ?, ?, ?)"),
-        {s.channel, sha, fileName, qint64(s.lines.size()), s.lines.isEmpty() ? QVariant() : from,
-         s.lines.isEmpty() ? QVariant() : to, actor.id, m_clock.nowMs()});
-    if (!id)
-        return id.error();
+        {QString::fromUtf8(e.channel), out.sha256, out.fileName, qint64(out.lines),
+         e.rows.empty() ? QVariant() : e.periodFromMs, e.rows.empty() ? QVariant() : e.periodToMs,
+         actor.id, m_clock.nowMs()});
+}
+
+namespace {
+
+QJsonArray conflictLines(const StatementImport &out)
+{
+    QJsonArray lines;
+    for (const SettlementLineConflict &c : out.conflicts)
+        if (lines.size() < 100)
+            lines << QJsonObject{{QStringLiteral("line"), c.lineNo},
+                                 {QStringLiteral("line_key"), c.lineKey},
+                                 {QStringLiteral("stored_statement"), c.storedStatementId},
+                                 {QStringLiteral("stored_line_no"), c.storedLineNo}};
+    return lines;
+}
+
+} // namespace
+
+// The statement's audit record, inside the caller's transaction: what was stored, and the
+// lines skipped as known or set aside as conflicts.
+Result<void> SettlementImporter::recordImported(qint64 id, const QString &channel,
+                                                const StatementImport &out,
+                                                const Actor &actor) const
+{
     AuditEvent e;
     e.actor = actor.id;
     e.actorRole = actor.role;
     e.action = QStringLiteral("settlement.imported");
     e.entityKind = QStringLiteral("settlement_statement");
-    e.entityId = QString::number(*id);
-    e.after = {{QStringLiteral("channel"), s.channel},
-               {QStringLiteral("file_name"), fileName},
-               {QStringLiteral("file_sha256"), sha},
-               {QStringLiteral("lines"), qint64(s.lines.size())}};
+    e.entityId = QString::number(id);
+    e.after = {{QStringLiteral("channel"), channel},
+               {QStringLiteral("file_name"), out.fileName},
+               {QStringLiteral("file_sha256"), out.sha256},
+               {QStringLiteral("lines"), qint64(out.lines)}};
+    if (out.lines != out.linesInFile) {
+        e.after.insert(QStringLiteral("lines_in_file"), qint64(out.linesInFile));
+        e.after.insert(QStringLiteral("already_imported"), qint64(out.alreadyPresent));
+        e.after.insert(QStringLiteral("conflicts"), qint64(out.conflicts.size()));
+        if (!out.conflicts.isEmpty())
+            e.after.insert(QStringLiteral("conflict_lines"), conflictLines(out));
+    }
     if (auto a = AuditOutbox::record(m_c.db(), e, m_clock); !a)
         return a.error();
-    return *id;
+    return {};
 }
 
-// The statement's lines, inside the caller's transaction. On SQLite they are encoded once and
-// go through one native prepared INSERT on the connection's own handle, as in the batch (no
-// QVariant per value); QtSql elsewhere.
-Result<void> SettlementImporter::insertLines(qint64 statementId, const ParsedStatement &s) const
+// A file that stored nothing because its only new-looking lines conflict with stored ones:
+// the refusal is audited on its own.
+void SettlementImporter::recordConflictsOnly(const StatementImport &out, const QString &channel,
+                                             const Actor &actor) const
 {
-    if (sqlite3 *h = SqliteNative::handle(m_c.db()))
-        return insertEncodedNative(h, statementId, EncodedLines(s));
-    QSqlQuery q(m_c.db());
-    if (!q.prepare(QString::fromLatin1(kInsertLine)))
-        return Sql::classify(q.lastError(), QStringLiteral("prepare settlement line insert"));
-    int seq = 0;
-    for (const SettlementLine &l : s.lines) {
-        q.addBindValue(statementId);
-        q.addBindValue(++seq);
-        q.addBindValue(s.channel);
-        q.addBindValue(l.channelTxnId);
-        q.addBindValue(l.kind);
-        q.addBindValue(l.grossMinor);
-        q.addBindValue(l.feeMinor);
-        q.addBindValue(l.netMinor);
-        q.addBindValue(l.currency);
-        q.addBindValue(l.settledAtMs);
-        q.addBindValue(l.raw);
-        q.addBindValue(l.transactedAtMs > 0 ? QVariant(l.transactedAtMs)
-                                            : QVariant(QMetaType::fromType<qint64>()));
-        if (!q.exec())
-            return Sql::classify(q.lastError(),
-                                 QStringLiteral("insert settlement line %1").arg(l.lineNo));
-    }
-    return {};
+    AuditEvent e;
+    e.actor = actor.id;
+    e.actorRole = actor.role;
+    e.action = QStringLiteral("settlement.import_conflicts");
+    e.entityKind = QStringLiteral("settlement_statement");
+    e.entityId = out.sha256;
+    e.after = {{QStringLiteral("channel"), channel},
+               {QStringLiteral("file_name"), out.fileName},
+               {QStringLiteral("file_sha256"), out.sha256},
+               {QStringLiteral("lines_in_file"), qint64(out.linesInFile)},
+               {QStringLiteral("already_imported"), qint64(out.alreadyPresent)},
+               {QStringLiteral("conflicts"), qint64(out.conflicts.size())},
+               {QStringLiteral("conflict_lines"), conflictLines(out)}};
+    if (auto a = AuditOutbox::record(m_c, e, m_clock); !a)
+        spdlog::error("settlement import {}: audit of its conflicts: {}",
+                      out.fileName.toStdString(), a.error().message.toStdString());
+}
+
+// The statement row and its audit record (every line counted as new), inside the caller's
+// transaction.
+Result<qint64> SettlementImporter::storeHeader(const SettlementEncodedLines &e,
+                                               const StatementImport &out, const Actor &actor) const
+{
+    auto id = insertStatementRow(e, out, actor);
+    if (!id)
+        return id.error();
+    if (auto a = recordImported(*id, QString::fromUtf8(e.channel), out, actor); !a)
+        return a.error();
+    return *id;
 }
 
 } // namespace OncePay

@@ -3,14 +3,19 @@
 // `oncepay settlement import`: a channel's statement file into settlement_statements and
 // settlement_lines. A statement imports all or nothing (one transaction); the same file
 // (same SHA-256) imported again changes nothing; a corrupt file is refused whole, naming
-// the line and column (DESIGN.md §4, §8).
+// the line and column (DESIGN.md §4, §8). Each line carries the channel's own line id
+// (SettlementLine::lineKey, unique per channel since migration 0011): a line already stored
+// from another file — the statement re-saved with other line endings, re-downloaded after a
+// refund — is skipped and counted; one stored with other money (or another kind) is a
+// conflict: not imported, reported with both versions. A file whose lines are all known
+// stores nothing at all (no statement row), and says so.
 // Thread contract: the connection's thread.
 
 #include "core/actor.h"
 #include "core/clock.h"
 #include "core/result.h"
 #include "db/connection.h"
-#include "settlementline.h"
+#include "settlementlinestore.h"
 
 #include <vector>
 
@@ -19,10 +24,13 @@ namespace OncePay {
 struct StatementImport {
     QString fileName;
     QString sha256;
-    qint64 statementId = 0;
-    int lines = 0;
+    qint64 statementId = 0; // 0 when nothing was stored (every line known already)
+    int lines = 0;          // lines stored (a statement already imported: its stored lines)
+    int linesInFile = 0;    // settlement lines the file holds
+    int alreadyPresent = 0; // lines stored before from another file: skipped
+    QList<SettlementLineConflict> conflicts;
     int skippedRecords = 0;
-    bool alreadyImported = false;
+    bool alreadyImported = false; // the same file (SHA-256) was imported before
 };
 
 class SettlementImporter {
@@ -69,12 +77,20 @@ private:
     importFilesSqlite(const QList<std::pair<QString, QString>> &files, const Actor &actor) const;
     // SQLite batch: the duplicate check, BEGIN IMMEDIATE, the statement row and its audit
     // record; the transaction is left open for the lines (unless already imported or failed).
-    Result<StatementImport> begin(const Prepared &p, const Actor &actor) const;
-    Result<qint64> storeHeader(const ParsedStatement &s, const QString &fileName,
-                               const QString &sha, const Actor &actor) const;
-    Result<qint64> store(const ParsedStatement &s, const QString &fileName, const QString &sha,
-                         const Actor &actor) const;
-    Result<void> insertLines(qint64 statementId, const ParsedStatement &s) const;
+    Result<StatementImport> begin(const Prepared &p, const SettlementEncodedLines &e,
+                                  const Actor &actor) const;
+    Result<qint64> storeHeader(const SettlementEncodedLines &e, const StatementImport &out,
+                               const Actor &actor) const;
+    // The statement row, its lines (known ones skipped, conflicts set aside) and its audit
+    // record in one transaction; nothing at all when no line is new.
+    Result<StatementImport> store(StatementImport out, const SettlementEncodedLines &e,
+                                  const Actor &actor) const;
+    Result<qint64> insertStatementRow(const SettlementEncodedLines &e, const StatementImport &out,
+                                      const Actor &actor) const;
+    Result<void> recordImported(qint64 id, const QString &channel, const StatementImport &out,
+                                const Actor &actor) const;
+    void recordConflictsOnly(const StatementImport &out, const QString &channel,
+                             const Actor &actor) const;
 
     const Connection &m_c;
     const Clock &m_clock;

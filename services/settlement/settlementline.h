@@ -4,6 +4,25 @@
 // parsed into this, and the statement planter writes this back out in that layout.
 // Money is integer minor units (DESIGN.md §8); fee is what the channel kept (positive when
 // charged, negative when returned), so net = gross - fee.
+//
+// How the signed amounts of each kind read, the same in every format (the matcher relies on
+// it; each format refuses a line whose sign is impossible for its kind, naming the column):
+//   charge      gross >= 0: what the customer paid; fee >= 0.
+//   refund      gross <= 0: money given back to the customer (Stripe `refund`, PayPal T1107,
+//               partial refunds included, KakaoPay 취소/부분취소, FedaPay refunded rows), never
+//               an absolute value; fee 0, or negative where the channel returns part of its fee.
+//               A payment's refunded total is minus the sum of its refund lines' gross.
+//   chargeback  gross < 0 when the channel took the money back for a dispute (Stripe `dispute`,
+//               PayPal T1201, T1106), > 0 when it gave it back (Stripe `dispute_reversal`, PayPal
+//               T1202, T1205, T1208); fee the dispute fee (positive charged, negative returned).
+//   adjustment  signed as the channel booked it, named by the payment it belongs to: the
+//               matcher adds a payment's adjustments to its charge. Stripe
+//               `partial_capture_reversal` (negative: the uncaptured part of the authorisation;
+//               charge + reversal = the captured amount), PayPal holds and releases and other
+//               reversals (T1105, T1110 hold DR, T1111 release CR, T1114, ...; a hold and its
+//               release sum to 0), PayPal T1200/T1203/T1204 account adjustments, and any category
+//               the format does not know. Never dropped.
+//   fee         signed: money the channel took (negative gross) or returned.
 // Thread contract: plain values.
 
 #include <QList>
@@ -38,7 +57,15 @@ inline const QString Refunded = QStringLiteral("refunded");              // Feda
 struct SettlementLine {
     int lineNo = 0;       // 1-based physical line of the file (for error messages and raw)
     QString channelTxnId; // the id the channel's webhooks carry (pi_…, capture id, tid, id)
-    QString kind;         // SettlementKind
+    // The channel's own id of this statement line (migration 0011, settlement_lines.line_key,
+    // unique per channel): the same line in another export of the statement — re-saved with
+    // other line endings, re-downloaded after a refund — has the same key, so it is imported
+    // once. Stripe: balance_transaction_id; PayPal: Transaction ID + ":" + event code;
+    // KakaoPay: TID + ":" + kind + ":" + 거래일시 (ms); FedaPay: id + ":" + kind. The importer
+    // appends "#2", "#3", ... when one file lists the same key again (the channel settled it
+    // twice: a duplicate settlement, kept for the matcher to find).
+    QString lineKey;
+    QString kind; // SettlementKind
     qint64 grossMinor = 0;
     qint64 feeMinor = 0;
     qint64 netMinor = 0;

@@ -209,6 +209,187 @@ private Q_SLOTS:
         QVERIFY(!f->transactedAtColumn(l.kind).isEmpty());
     }
 
+    // Each line carries the channel's own id of it (migration 0011's line_key): Stripe's
+    // balance transaction, PayPal's Transaction ID and event code, KakaoPay's TID, kind and
+    // transaction time, FedaPay's id and kind (a refunded row gives two lines, two keys).
+    void lineKeysAreTheChannelsOwnIds()
+    {
+        const ParsedStatement stripe = parse("stripe", "stripe_itemized_payout_reconciliation.csv");
+        QCOMPARE(stripe.lines[0].lineKey, QStringLiteral("txn_1A"));
+        QCOMPARE(stripe.lines[2].lineKey, QStringLiteral("txn_1C"));
+        const ParsedStatement paypal = parse("paypal", "STL-20260101.01.009.CSV");
+        QCOMPARE(paypal.lines[0].lineKey, QStringLiteral("5TY05013RG002845M:T0006"));
+        QCOMPARE(paypal.lines[2].lineKey, QStringLiteral("R1C585209K746392H:T1107"));
+        const ParsedStatement kakao =
+            parse("kakaopay", "kakaopay_settlement_20260101_20260107.csv");
+        QCOMPARE(kakao.lines[1].lineKey, QStringLiteral("T9f8e7d6c5b4a3928:charge:1767315600000"));
+        QCOMPARE(kakao.lines[2].lineKey, QStringLiteral("T9f8e7d6c5b4a3928:refund:1767402000000"));
+        const ParsedStatement feda =
+            parse("fedapay", "fedapay_transactions_2026-01-01_2026-01-07.csv");
+        QCOMPARE(feda.lines[1].lineKey, QStringLiteral("104286:charge"));
+        QCOMPARE(feda.lines[2].lineKey, QStringLiteral("104286:refund"));
+    }
+
+    // Disputes are chargebacks, a partial-capture reversal and an unknown category are
+    // adjustments kept with their sign (never dropped), a refund is negative (Stripe).
+    void stripeKinds()
+    {
+        QByteArray file = data("stripe_itemized_payout_reconciliation.csv");
+        file += "txn_1E,2026-01-05 10:00:00,2026-01-07 00:00:00,usd,-21.12,15.00,-36.12,dispute,"
+                "dp_1A,Dispute,,,pi_1A,ch_1A,po_2\n"
+                "txn_1F,2026-01-20 10:00:00,2026-01-22 00:00:00,usd,21.12,-15.00,36.12,"
+                "dispute_reversal,dp_1A,Won,,,pi_1A,ch_1A,po_3\n"
+                "txn_1G,2026-01-01 10:00:00,2026-01-03 00:00:00,jpy,-100,0,-100,"
+                "partial_capture_reversal,ch_1B,,,,pi_1B,ch_1B,po_1\n"
+                "txn_1H,2026-01-06 10:00:00,2026-01-08 00:00:00,usd,-1.00,0.00,-1.00,"
+                "risk_reserved_funds,x,,,,pi_1A,ch_1A,po_2\n";
+        auto r = StatementFormat::forChannel(QStringLiteral("stripe"))->parse(file);
+        QVERIFY2(r.ok(), r.ok() ? "" : qPrintable(r.error().message));
+        QCOMPARE(r->lines.size(), 7);
+        QCOMPARE(r->lines[3].kind, SettlementKind::Chargeback);
+        QCOMPARE(r->lines[3].grossMinor, -2112);
+        QCOMPARE(r->lines[3].feeMinor, 1500);
+        QCOMPARE(r->lines[3].channelTxnId, QStringLiteral("pi_1A"));
+        QCOMPARE(r->lines[4].kind, SettlementKind::Chargeback);
+        QCOMPARE(r->lines[4].grossMinor, 2112);
+        QCOMPARE(r->lines[5].kind, SettlementKind::Adjustment);
+        QCOMPARE(r->lines[5].grossMinor, -100); // charge 1000 + this = 900 captured
+        QCOMPARE(r->lines[5].channelTxnId, QStringLiteral("pi_1B"));
+        QCOMPARE(r->lines[6].kind, SettlementKind::Adjustment);
+        QCOMPARE(r->lines[6].grossMinor, -100);
+    }
+
+    // Only T1107 is a refund; T1106 and the chargeback codes are chargebacks; holds, releases
+    // and the other T11 codes are adjustments with their sign; each names the capture by its
+    // PayPal Reference ID.
+    void paypalKinds()
+    {
+        QByteArray file = data("STL-20260101.01.009.CSV");
+        const QByteArray row =
+            "\"SB\",\"%1\",\"o-3\",\"5TY05013RG002845M\",\"TXN\",\"%2\",\"2026/01/01 13:00:00 "
+            "+0000\",\"2026/01/01 13:00:00 +0000\",\"%3\",2500,\"USD\",\"\",0,\"\",\"\",\"\",\"\","
+            "\"\",\"\",\"\",\"\",\"\"\r\n";
+        QByteArray extra;
+        const QList<std::tuple<QByteArray, QByteArray, QByteArray>> rows{
+            {"H1", "T1110", "DR"}, {"H2", "T1111", "CR"}, {"H3", "T1105", "CR"},
+            {"H4", "T1114", "DR"}, {"C1", "T1106", "DR"}, {"C2", "T1201", "DR"},
+            {"C3", "T1202", "CR"}, {"P1", "T1107", "DR"}};
+        for (const auto &[id, code, flag] : rows)
+            extra += QByteArray(row).replace("%1", id).replace("%2", code).replace("%3", flag);
+        file.replace("\"SF\",4", "\"SF\",12");
+        file.insert(file.indexOf("\"SF\""), extra);
+        auto r = StatementFormat::forChannel(QStringLiteral("paypal"))->parse(file);
+        QVERIFY2(r.ok(), r.ok() ? "" : qPrintable(r.error().message));
+        QCOMPARE(r->lines.size(), 11);
+        const QStringList kinds{SettlementKind::Adjustment, SettlementKind::Adjustment,
+                                SettlementKind::Adjustment, SettlementKind::Adjustment,
+                                SettlementKind::Chargeback, SettlementKind::Chargeback,
+                                SettlementKind::Chargeback, SettlementKind::Refund};
+        const QList<qint64> gross{-2500, 2500, 2500, -2500, -2500, -2500, 2500, -2500};
+        for (int i = 0; i < 8; ++i) {
+            const SettlementLine &l = r->lines[3 + i];
+            QCOMPARE(l.kind, kinds[i]);
+            QCOMPARE(l.grossMinor, gross[i]);
+            QCOMPARE(l.channelTxnId, QStringLiteral("5TY05013RG002845M"));
+        }
+        QCOMPARE(r->lines[3].lineKey, QStringLiteral("H1:T1110"));
+    }
+
+    // A sign the line's kind cannot have refuses the whole file, naming line and column.
+    void impossibleSignsAreRefused_data()
+    {
+        QTest::addColumn<QString>("channel");
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QByteArray>("from");
+        QTest::addColumn<QByteArray>("to");
+        QTest::addColumn<QString>("where");
+        const QString stripe = "stripe_itemized_payout_reconciliation.csv";
+        QTest::newRow("stripe charge, negative gross")
+            << "stripe" << stripe << QByteArray("usd,21.12,0.91,20.21,charge")
+            << QByteArray("usd,-21.12,0.91,-22.03,charge")
+            << "line 2, column 5 (gross): '-21.12' is negative, impossible for a charge line";
+        QTest::newRow("stripe charge, negative fee")
+            << "stripe" << stripe << QByteArray("usd,21.12,0.91,20.21,charge")
+            << QByteArray("usd,21.12,-0.91,22.03,charge")
+            << "line 2, column 6 (fee): '-0.91' is negative, impossible for a charge line";
+        QTest::newRow("stripe refund, positive gross")
+            << "stripe" << stripe << QByteArray("usd,-5.00,0.00,-5.00,refund")
+            << QByteArray("usd,5.00,0.00,5.00,refund")
+            << "line 4, column 5 (gross): '5.00' is positive, impossible for a refund line";
+        const QString paypal = "STL-20260101.01.009.CSV";
+        QTest::newRow("paypal charge, debit")
+            << "paypal" << paypal << QByteArray("\"CR\",10000,\"USD\"")
+            << QByteArray("\"DR\",10000,\"USD\"")
+            << "line 5, column 9 (Transaction Debit or Credit): 'DR' is a debit, impossible for "
+               "a T0006 line";
+        QTest::newRow("paypal refund, credit")
+            << "paypal" << paypal << QByteArray("\"DR\",2500,\"USD\"")
+            << QByteArray("\"CR\",2500,\"USD\"")
+            << "line 7, column 9 (Transaction Debit or Credit): 'CR' is a credit, impossible for "
+               "a T1107 line";
+        const QString kakao = "kakaopay_settlement_20260101_20260107.csv";
+        QTest::newRow("kakaopay approval, negative")
+            << "kakaopay" << kakao << QByteArray("승인,KRW,\"12,000\",240,24,\"11,736\"")
+            << QByteArray("승인,KRW,\"-12,000\",240,24,\"-12,264\"")
+            << "line 4, column 7 (거래금액): '-12,000' is negative, impossible for a 승인 line";
+        QTest::newRow("kakaopay cancel, positive")
+            << "kakaopay" << kakao << QByteArray("취소,KRW,\"-12,000\",0,0,\"-12,000\"")
+            << QByteArray("취소,KRW,\"12,000\",0,0,\"12,000\"")
+            << "line 5, column 7 (거래금액): '12,000' is positive, impossible for a 취소 line";
+        QTest::newRow("fedapay negative amount")
+            << "fedapay"
+            << "fedapay_transactions_2026-01-01_2026-01-07.csv"
+            << QByteArray("10 000,150,200,9 650") << QByteArray("-10 000,150,200,-10 350")
+            << "line 2, column 4 (amount): '-10 000' is negative, impossible for a charge line";
+    }
+    void impossibleSignsAreRefused()
+    {
+        QFETCH(QString, channel);
+        QFETCH(QString, file);
+        QFETCH(QByteArray, from);
+        QFETCH(QByteArray, to);
+        QFETCH(QString, where);
+        QByteArray bytes = data(file);
+        QVERIFY(bytes.contains(from));
+        auto good = StatementFormat::forChannel(channel)->parse(bytes);
+        QVERIFY(good.ok());
+        bytes.replace(from, to);
+        auto r = StatementFormat::forChannel(channel)->parse(bytes);
+        QVERIFY(!r.ok());
+        QCOMPARE(r.error().code, ErrorCode::Corrupt);
+        QVERIFY2(r.error().message.contains(where), qPrintable(r.error().message));
+    }
+
+    // The planter writes chargebacks in each layout so that they read back as chargebacks.
+    void chargebacksRoundTrip_data()
+    {
+        QTest::addColumn<QString>("channel");
+        QTest::newRow("stripe") << "stripe";
+        QTest::newRow("paypal") << "paypal";
+    }
+    void chargebacksRoundTrip()
+    {
+        QFETCH(QString, channel);
+        SettlementLine l;
+        l.channelTxnId = channel == u"stripe" ? "pi_3Abc" : "TX1234567890ABCDE";
+        l.kind = SettlementKind::Chargeback;
+        l.grossMinor = -5000;
+        l.feeMinor = 1500;
+        l.netMinor = -6500;
+        l.currency = "USD";
+        l.transactedAtMs = 1767225600000;
+        l.settledAtMs = 1767398400000;
+        l.reference = "o-1";
+        const StatementFormat *f = StatementFormat::forChannel(channel);
+        auto back = f->parse(f->write({l}, StatementWriteContext{1767225600000, 1767830400000}));
+        QVERIFY2(back.ok(), back.ok() ? "" : qPrintable(back.error().message));
+        QCOMPARE(back->lines.size(), 1);
+        QCOMPARE(back->lines[0].kind, SettlementKind::Chargeback);
+        QCOMPARE(back->lines[0].channelTxnId, l.channelTxnId);
+        QCOMPARE(back->lines[0].grossMinor, l.grossMinor);
+        QCOMPARE(back->lines[0].feeMinor, l.feeMinor);
+    }
+
     void feeScheduleParsesExactly()
     {
         QCOMPARE(*Fees::parsePercent("2.9"), 29000);

@@ -69,6 +69,14 @@ Result<ParsedStatement> FedaPayStatementFormat::parse(const QByteArray &data) co
         for (auto *r : {&amount, &fees, &commission})
             if (!*r)
                 return r->error();
+        // The export prints unsigned amounts: a refunded row's refund is its amount given back.
+        const QString what = SettlementKind::Charge;
+        if (auto r = row.requireSign(QStringLiteral("amount"), *amount, true, what); !r)
+            return r.error();
+        if (auto r = row.requireSign(QStringLiteral("fees"), *fees, true, what); !r)
+            return r.error();
+        if (auto r = row.requireSign(QStringLiteral("commission"), *commission, true, what); !r)
+            return r.error();
         auto approved = row.time(QStringLiteral("approved_at"));
         if (!approved)
             return approved.error();
@@ -85,6 +93,7 @@ Result<ParsedStatement> FedaPayStatementFormat::parse(const QByteArray &data) co
         l.raw = row.record.raw;
         l.channelTxnId = *id;
         l.kind = SettlementKind::Charge;
+        l.lineKey = *id + QStringLiteral(":charge");
         l.currency = *code;
         l.grossMinor = *amount;
         l.feeMinor = *fees + *commission;
@@ -108,6 +117,7 @@ Result<ParsedStatement> FedaPayStatementFormat::parse(const QByteArray &data) co
                 return refunded.error();
             SettlementLine r = l;
             r.kind = SettlementKind::Refund;
+            r.lineKey = *id + QStringLiteral(":refund");
             r.grossMinor = -l.grossMinor;
             r.feeMinor = 0;
             r.netMinor = r.grossMinor;

@@ -81,6 +81,17 @@ Result<ParsedStatement> KakaoPayStatementFormat::parse(const QByteArray &data) c
                 return v.error();
             vat = *v;
         }
+        // An approval takes no negative amount and no negative fee, a cancellation gives money
+        // back: its amount is not positive.
+        const bool charge = l.kind == SettlementKind::Charge;
+        if (auto r = row.requireSign(cAmount, *gross, charge, *type); !r)
+            return r.error();
+        if (charge) {
+            if (auto r = row.requireSign(cFee, *fee, true, *type); !r)
+                return r.error();
+            if (auto r = row.requireSign(cVat, vat, true, *type); !r)
+                return r.error();
+        }
         l.grossMinor = *gross;
         l.feeMinor = *fee + vat;
         l.netMinor = *net;
@@ -103,6 +114,7 @@ Result<ParsedStatement> KakaoPayStatementFormat::parse(const QByteArray &data) c
         if (tid->isEmpty())
             return row.error(cTid, QStringLiteral("empty"));
         l.channelTxnId = *tid;
+        l.lineKey = *tid + u':' + l.kind + u':' + QString::number(l.transactedAtMs);
         out.lines << l;
     }
     return out;

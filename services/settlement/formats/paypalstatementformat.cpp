@@ -32,13 +32,22 @@ const QStringList kColumns = {QStringLiteral("Transaction ID"),
 
 const QString kDate = QStringLiteral("yyyy/MM/dd HH:mm:ss +0000");
 
-// T00xx payments received, T11xx reversals and refunds, T01xx fees, T04xx withdrawals.
+// PayPal's transaction event codes (developer.paypal.com/docs/reports/reference/tcodes):
+// T00xx payments, T01xx fees, T03xx/T04xx bank deposits and withdrawals (not a payment's
+// settlement). In T11xx only T1107 is a refund (the merchant's, partial ones included); T1106
+// (payment reversed by PayPal) and the chargeback codes T1201 chargeback, T1202 its reversal,
+// T1205 reimbursement, T1207 re-presentment rejection and T1208 cancellation are chargebacks;
+// holds, releases and the other reversals (T1105, T1110, T1111, T1114, ...), the account
+// adjustments T1200, T1203, T1204 and every other code are adjustments, kept with their sign.
 QString kindOf(const QString &code)
 {
     if (code.startsWith(QStringLiteral("T00")))
         return SettlementKind::Charge;
-    if (code.startsWith(QStringLiteral("T11")))
+    if (code == u"T1107")
         return SettlementKind::Refund;
+    if (code == u"T1106" || code == u"T1201" || code == u"T1202" || code == u"T1205" ||
+        code == u"T1207" || code == u"T1208")
+        return SettlementKind::Chargeback;
     if (code.startsWith(QStringLiteral("T01")))
         return SettlementKind::Fee;
     if (code.startsWith(QStringLiteral("T04")) || code.startsWith(QStringLiteral("T03")))
@@ -167,6 +176,21 @@ Result<ParsedStatement> PayPalStatementFormat::parse(const QByteArray &data) con
             l.feeMinor = *fee;
         }
         l.netMinor = l.grossMinor - l.feeMinor;
+        // A payment received is a credit, a refund a debit; neither pays a negative fee.
+        if (kind == SettlementKind::Charge || kind == SettlementKind::Refund) {
+            const bool charge = kind == SettlementKind::Charge;
+            if (charge ? l.grossMinor < 0 : l.grossMinor > 0)
+                return row.error(
+                    QStringLiteral("Transaction Debit or Credit"),
+                    (charge ? QStringLiteral("'%1' is a debit, impossible for a %2 line")
+                            : QStringLiteral("'%1' is a credit, impossible for a %2 line"))
+                        .arg(row.optional(QStringLiteral("Transaction Debit or Credit")), *code));
+            if (charge && l.feeMinor < 0)
+                return row.error(
+                    QStringLiteral("Fee Debit or Credit"),
+                    QStringLiteral("'%1' is a credit, impossible for a %2 line")
+                        .arg(row.optional(QStringLiteral("Fee Debit or Credit")), *code));
+        }
         // The Initiation Date is the transaction time the fee rule judges the fee at; a report
         // may leave it empty where the Completion Date is set (PayPal reports as it knows them):
         // then the time is unknown (transacted_at NULL, the fee judged at captured_at), and the
@@ -187,12 +211,18 @@ Result<ParsedStatement> PayPalStatementFormat::parse(const QByteArray &data) con
                 return completed.error();
             l.settledAtMs = *completed;
         }
-        const bool byReference = kind == SettlementKind::Refund &&
-                                 row.optional(QStringLiteral("PayPal Reference ID Type")) == u"TXN";
-        l.channelTxnId = row.optional(byReference ? QStringLiteral("PayPal Reference ID")
-                                                  : QStringLiteral("Transaction ID"));
-        if (l.channelTxnId.isEmpty())
+        // A refund, chargeback, hold or release names the capture it belongs to in PayPal
+        // Reference ID (type TXN): the payment it settles.
+        const bool byReference =
+            kind != SettlementKind::Charge &&
+            row.optional(QStringLiteral("PayPal Reference ID Type")) == u"TXN" &&
+            !row.optional(QStringLiteral("PayPal Reference ID")).isEmpty();
+        const QString transactionId = row.optional(QStringLiteral("Transaction ID"));
+        if (transactionId.isEmpty())
             return row.error(QStringLiteral("Transaction ID"), QStringLiteral("empty"));
+        l.channelTxnId =
+            byReference ? row.optional(QStringLiteral("PayPal Reference ID")) : transactionId;
+        l.lineKey = transactionId + u':' + *code;
         out.lines << l;
     }
     if (!footer)
@@ -218,15 +248,24 @@ QByteArray PayPalStatementFormat::write(const QList<SettlementLine> &lines,
     out << QStringLiteral("CH,") + Csv::join(kColumns, true);
     int n = 0;
     for (const SettlementLine &l : lines) {
-        const bool refund = l.kind == SettlementKind::Refund;
-        const QString id =
-            refund ? QStringLiteral("R%1").arg(l.channelTxnId.mid(1)) : l.channelTxnId;
+        // A refund, chargeback or adjustment names its capture in PayPal Reference ID.
+        const bool byReference = l.kind != SettlementKind::Charge;
+        const QString prefix = l.kind == SettlementKind::Refund       ? QStringLiteral("R")
+                               : l.kind == SettlementKind::Chargeback ? QStringLiteral("C")
+                                                                      : QStringLiteral("A");
+        const QString code =
+            l.kind == SettlementKind::Refund ? QStringLiteral("T1107")
+            : l.kind == SettlementKind::Chargeback
+                ? (l.grossMinor < 0 ? QStringLiteral("T1201") : QStringLiteral("T1202"))
+            : l.kind == SettlementKind::Charge ? QStringLiteral("T0006")
+                                               : QStringLiteral("T1200");
+        const QString id = byReference ? prefix + l.channelTxnId.mid(1) : l.channelTxnId;
         QStringList f{
             id,
             l.reference,
-            refund ? l.channelTxnId : QString(),
-            refund ? QStringLiteral("TXN") : QString(),
-            refund ? QStringLiteral("T1107") : QStringLiteral("T0006"),
+            byReference ? l.channelTxnId : QString(),
+            byReference ? QStringLiteral("TXN") : QString(),
+            code,
             StatementTable::formatUtc(l.transactedAtMs ? l.transactedAtMs : l.settledAtMs, kDate),
             StatementTable::formatUtc(l.settledAtMs, kDate),
             l.grossMinor < 0 ? QStringLiteral("DR") : QStringLiteral("CR"),

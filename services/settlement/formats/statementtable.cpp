@@ -39,6 +39,16 @@ Error Row::error(const QString &name, const QString &what) const
     return Csv::fieldError(record.line, header.find(name) + 1, name, what);
 }
 
+Result<void> Row::requireSign(const QString &name, qint64 value, bool notNegative,
+                              const QString &what) const
+{
+    if (notNegative ? value >= 0 : value <= 0)
+        return {};
+    return error(name, (notNegative ? QStringLiteral("'%1' is negative, impossible for a %2 line")
+                                    : QStringLiteral("'%1' is positive, impossible for a %2 line"))
+                           .arg(optional(name), what));
+}
+
 Result<QString> Row::text(const QString &name) const
 {
     const int c = header.find(name);

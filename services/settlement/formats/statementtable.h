@@ -41,6 +41,11 @@ struct Row {
     // from UTC when the text carries no offset of its own.
     Result<qint64> time(const QString &name, int offsetSeconds = 0) const;
     Error error(const QString &name, const QString &what) const;
+    // Refuses a value whose sign a line of this kind cannot have (`what` names the kind as
+    // the channel prints it: "charge", "T1107", "취소"): `notNegative` asks >= 0, otherwise
+    // <= 0. The error names the line, the column and the text found there.
+    Result<void> requireSign(const QString &name, qint64 value, bool notNegative,
+                             const QString &what) const;
 };
 
 // Parses the date-time forms the channels print; nothing on failure.
