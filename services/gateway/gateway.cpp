@@ -297,10 +297,12 @@ void Gateway::finishShutdown()
     m_probe->stop();
     m_server->closeAll();
     spdlog::info(
-        "gateway: stopped: {} received, {} stored, {} duplicate, {} rejected, {} 503",
+        "gateway: stopped: {} received, {} stored, {} duplicate, {} rejected, {} 503, {} 500 "
+        "not stored",
         m_metrics.total(QStringLiteral("received")), m_metrics.total(QStringLiteral("stored")),
         m_metrics.total(QStringLiteral("duplicate")), m_metrics.total(QStringLiteral("rejected")),
-        m_metrics.total(QStringLiteral("unavailable")));
+        m_metrics.total(QStringLiteral("unavailable")),
+        m_metrics.total(QStringLiteral("not_stored")));
     Q_EMIT stopped();
 }
 

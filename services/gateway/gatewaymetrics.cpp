@@ -115,6 +115,12 @@ void GatewayMetrics::unavailable(const QString &channel)
     ++m_unavailable[channel];
 }
 
+void GatewayMetrics::notStored(const QString &channel)
+{
+    QMutexLocker lock(&m_mutex);
+    ++m_notStored[channel];
+}
+
 void GatewayMetrics::response(int status)
 {
     QMutexLocker lock(&m_mutex);
@@ -157,6 +163,8 @@ quint64 GatewayMetrics::total(const QString &counter) const
         return sum(m_duplicate);
     if (counter == u"unavailable")
         return sum(m_unavailable);
+    if (counter == u"not_stored")
+        return sum(m_notStored);
     if (counter == u"rejected") {
         quint64 n = 0;
         for (quint64 v : m_rejected)
@@ -180,7 +188,12 @@ QByteArray GatewayMetrics::render(const MetricsDatabaseView &db, int commitQueue
     byChannel(out, "oncepay_gateway_callbacks_duplicate_total",
               "Callbacks already received (answered 200, nothing written).", m_duplicate);
     byChannel(out, "oncepay_gateway_callbacks_unavailable_total",
-              "Callbacks answered 503 because the database could not commit them.", m_unavailable);
+              "Callbacks answered 503: the database could not be reached or the commit queue "
+              "was full.",
+              m_unavailable);
+    byChannel(out, "oncepay_gateway_callbacks_not_stored_total",
+              "Callbacks answered 500: the database was reached but refused to store them.",
+              m_notStored);
     header(out, "oncepay_gateway_callbacks_rejected_total", "counter",
            "Webhook requests refused, by channel and reason.");
     for (auto it = m_rejected.cbegin(); it != m_rejected.cend(); ++it)

@@ -45,6 +45,9 @@ public:
     void duplicate(const QString &channel);
     void rejected(const QString &channel, const QString &reason);
     void unavailable(const QString &channel); // answered 503: not stored, the channel retries
+    // Answered 500: the database was reachable but refused the row (not stored; the channel
+    // retries, and the same row fails the same way until someone looks).
+    void notStored(const QString &channel);
     void response(int status);
     void batchCommitted(int size, double seconds);
     void commitFailed();
@@ -55,11 +58,12 @@ public:
 
     // For tests and the shutdown summary.
     quint64 batchesAbove(int size) const;
-    quint64 total(const QString &counter) const; // "received", "stored", "duplicate", ...
+    // "received", "stored", "duplicate", "rejected", "unavailable", "not_stored", "batches".
+    quint64 total(const QString &counter) const;
 
 private:
     mutable QMutex m_mutex;
-    QMap<QString, quint64> m_received, m_stored, m_duplicate, m_unavailable;
+    QMap<QString, quint64> m_received, m_stored, m_duplicate, m_unavailable, m_notStored;
     QMap<QPair<QString, QString>, quint64> m_rejected;
     QMap<int, quint64> m_responses;
     Histogram m_batchSize;

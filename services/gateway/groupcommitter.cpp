@@ -161,8 +161,10 @@ void GroupCommitter::commit(std::vector<Queued> &batch)
             m_metrics.duplicate(channel);
         else if (r.ok())
             m_metrics.stored(channel);
-        else
+        else if (r.error().code == ErrorCode::Unavailable) // answered 503 (Gateway::webhook)
             m_metrics.unavailable(channel);
+        else // answered 500
+            m_metrics.notStored(channel);
         batch[i].request.done(r);
     }
 }

@@ -73,6 +73,19 @@ QString IngestService::headersJson(const InboundRequest &request)
 
 namespace {
 
+// MySQL counts VARCHAR lengths in characters (code points in utf8mb4); QString counts UTF-16
+// units, two for a character beyond the BMP.
+qsizetype codePoints(const QString &s)
+{
+    qsizetype n = s.size();
+    for (qsizetype i = 0; i + 1 < s.size(); ++i)
+        if (s[i].isHighSurrogate() && s[i + 1].isLowSurrogate()) {
+            --n;
+            ++i;
+        }
+    return n;
+}
+
 QString insertSql(Dialect dialect)
 {
     const QString base =
@@ -135,7 +148,56 @@ Result<NormalizedCallback> IngestService::verifyAndParse(const QString &channel,
     if (cb.callbackId.isEmpty() || cb.callbackId.size() > 190)
         return makeError(ErrorCode::Invalid, QStringLiteral("callback id missing or too long"),
                          QStringLiteral("malformed"));
+    if (auto fits = checkStorable(cb); !fits)
+        return fits.error();
     return parsed;
+}
+
+Result<void> IngestService::checkStorable(const NormalizedCallback &cb)
+{
+    // Every value messageRow() stores from the callback, against the shortest column that
+    // holds it in the three dialects (resources/migrations/orders/*/0001_initial.sql):
+    // MySQL's VARCHAR(191) and CHAR(3); SQLite and PostgreSQL store TEXT of any length. The
+    // raw body and the headers go to LONGTEXT (4 GiB), far above any body or header the
+    // gateway reads; callback_id is checked above, event_kind and status are our own words.
+    struct Field {
+        const char *column;
+        const QString &value;
+        qsizetype maxChars;
+    };
+    const Field fields[] = {
+        {"channel", cb.channel, kStoredVarcharChars},
+        {"channel_event_type", cb.channelEventType, kStoredVarcharChars},
+        {"order_ref", cb.orderRef, kStoredVarcharChars},
+        {"attempt_ref", cb.attemptRef, kStoredVarcharChars},
+        {"channel_txn_id", cb.channelTxnId, kStoredVarcharChars},
+        {"refund_id", cb.refundId, kStoredVarcharChars},
+        {"currency", cb.currency, 3},
+    };
+    for (const Field &f : fields) {
+        if (f.value.size() <= f.maxChars)
+            continue; // fast path: no code point count needed
+        if (const qsizetype n = codePoints(f.value); n > f.maxChars)
+            return makeError(
+                ErrorCode::Invalid,
+                QStringLiteral("%1 is %2 characters long; the message table stores at most %3")
+                    .arg(QLatin1String(f.column))
+                    .arg(n)
+                    .arg(f.maxChars),
+                QStringLiteral("field_too_long"));
+    }
+    // result_reason is MySQL TEXT: 65,535 bytes.
+    if (cb.kind == CallbackKind::Other) {
+        if (const qsizetype bytes = cb.skipReason.toUtf8().size(); bytes > kStoredTextBytes)
+            return makeError(
+                ErrorCode::Invalid,
+                QStringLiteral("%1 is %2 bytes long; the message table stores at most %3")
+                    .arg(QLatin1String("result_reason"))
+                    .arg(bytes)
+                    .arg(kStoredTextBytes),
+                QStringLiteral("field_too_long"));
+    }
+    return {};
 }
 
 MessageRow IngestService::messageRow(const NormalizedCallback &cb,

@@ -55,9 +55,18 @@ public:
     Result<IngestOutcome> ingest(const QString &channel, const InboundRequest &request) const;
 
     // Verify + parse without touching the database (the gateway does this before batching).
-    // On failure the rejection is NOT yet recorded; call recordRejection().
+    // On failure the rejection is NOT yet recorded; call recordRejection(). A callback with a
+    // value longer than its message table column (checkStorable) is refused here, reason
+    // field_too_long, on every dialect: the row could not be stored on all of them.
     Result<NormalizedCallback> verifyAndParse(const QString &channel,
                                               const InboundRequest &request) const;
+
+    // Whether every value of the callback fits its callback_messages column in all three
+    // dialects: kStoredVarcharChars characters (MySQL VARCHAR(191)) for the ids and the event
+    // type, 3 for the currency, kStoredTextBytes for a skip reason (MySQL TEXT).
+    static Result<void> checkStorable(const NormalizedCallback &callback);
+    static constexpr qsizetype kStoredVarcharChars = 191;
+    static constexpr qsizetype kStoredTextBytes = 65535;
 
     // The row a verified callback is stored as, received now (this service's clock). Touches
     // no database; safe on any thread that owns this service.

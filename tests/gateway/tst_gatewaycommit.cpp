@@ -1,6 +1,7 @@
 // Group commit through the gateway on SQLite, PostgreSQL and MariaDB: a concurrent burst
-// with duplicates stores every callback exactly once in batches larger than one, and a
-// database that cannot be reached gets 503 (never 200) for every callback.
+// with duplicates stores every callback exactly once in batches larger than one, a database
+// that cannot be reached gets 503 (never 200) for every callback, one that refuses the row
+// 500 (counted apart), and a value too long for its column 400 before any database.
 
 #include "gatewaytestsupport.h"
 
@@ -27,6 +28,22 @@ qint64 count(const AppConfig &config, const QString &sql)
         return -1;
     auto v = Sql::scalar(c->db(), sql);
     return v ? v->toLongLong() : -1;
+}
+
+QString text(const AppConfig &config, const QString &sql)
+{
+    auto c = Connection::open(config.orders, QStringLiteral("test"));
+    if (!c)
+        return QStringLiteral("(no connection)");
+    auto v = Sql::scalar(c->db(), sql);
+    return v ? v->toString() : v.error().message;
+}
+
+InboundRequest signedStripeWith(const StripeEvents::Params &p, const QString &type = {})
+{
+    const QByteArray body = type.isEmpty() ? StripeEvents::paymentIntentSucceeded(p)
+                                           : StripeEvents::eventOfType(type, p);
+    return StripeSigner::sign(body, kGwStripeSecret, nowSeconds());
 }
 
 } // namespace
@@ -96,6 +113,112 @@ private Q_SLOTS:
         qInfo("%llu transactions for %d requests", m.total(QStringLiteral("batches")), 2 * kUnique);
     }
 
+    // A verified callback with a value longer than its message table column (MySQL's
+    // VARCHAR(191)) used to get 500 for ever on MariaDB, retried by the channel without end,
+    // and was stored on the others. Now: 400 on every engine, an ingest_rejections row and a
+    // callback.rejected audit event naming the column, nothing else written.
+    void overLongFieldIs400_data() { addEngineRows(); }
+    void overLongFieldIs400()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        const AppConfig config = gatewayConfig(*dbs);
+        QVERIFY(openMigrated(config.orders, QStringLiteral("test")).ok());
+        GatewayHarness gw(config);
+
+        const QString tooLong = QStringLiteral("o-") + QString(250, u'x'); // 252 characters
+        QList<QPair<InboundRequest, QString>> cases; // request, column named in the answer
+        StripeEvents::Params order = stripeParams(QStringLiteral("evt_long_order"), tooLong);
+        cases.append({signedStripeWith(order), QStringLiteral("order_ref")});
+        StripeEvents::Params attempt = stripeParams(QStringLiteral("evt_long_attempt"));
+        attempt.attemptId = QString(192, u'a');
+        cases.append({signedStripeWith(attempt), QStringLiteral("attempt_ref")});
+        StripeEvents::Params intent = stripeParams(QStringLiteral("evt_long_intent"));
+        intent.paymentIntentId = QStringLiteral("pi_") + QString(189, u'9');
+        cases.append({signedStripeWith(intent), QStringLiteral("channel_txn_id")});
+        cases.append({signedStripeWith(stripeParams(QStringLiteral("evt_long_type")),
+                                       QStringLiteral("payment_intent.") + QString(180, u'z')),
+                      QStringLiteral("channel_event_type")});
+        // At the limit it is stored, counted in characters: 190 + one beyond the BMP (two
+        // UTF-16 units) is 191 characters, and MariaDB's utf8mb4 column takes them.
+        const QString atLimit = QString(190, u'o') + QString::fromUcs4(U"\U0001F600", 1);
+        const InboundRequest fits = signedStripeWith(stripeParams("evt_at_limit", atLimit));
+
+        const quint16 port = gw.port;
+        const QList<HttpResult> answers = offThread([&] {
+            TestHttpClient c(port);
+            QList<HttpResult> out;
+            for (const auto &one : cases)
+                out << c.request("POST", "/webhooks/stripe", one.first.body, one.first.headers);
+            out << c.request("POST", "/webhooks/stripe", fits.body, fits.headers);
+            return out;
+        });
+        for (qsizetype i = 0; i < cases.size(); ++i) {
+            const QString column = cases[i].second;
+            QVERIFY2(answers[i].status == 400,
+                     qPrintable(column + QStringLiteral(": ") + QString::number(answers[i].status) +
+                                u' ' + QString::fromUtf8(answers[i].body)));
+            const QJsonObject body = QJsonDocument::fromJson(answers[i].body).object();
+            QCOMPARE(body.value("error").toString(), QStringLiteral("field_too_long"));
+            QVERIFY2(body.value("message").toString().startsWith(column + QStringLiteral(" is ")),
+                     qPrintable(body.value("message").toString()));
+        }
+        QCOMPARE(answers.last().status, 200);
+        QCOMPARE(text(config, "SELECT order_ref FROM callback_messages"), atLimit);
+        QCOMPARE(count(config, "SELECT COUNT(*) FROM callback_messages"), 1);
+
+        QTRY_COMPARE(count(config, "SELECT COUNT(*) FROM ingest_rejections WHERE reason_code ="
+                                   " 'field_too_long'"),
+                     cases.size());
+        QCOMPARE(count(config, "SELECT COUNT(*) FROM ingest_rejections"), cases.size());
+        QCOMPARE(
+            text(config, "SELECT detail FROM ingest_rejections WHERE detail LIKE 'order_ref%'"),
+            QStringLiteral("order_ref is 252 characters long; the message table stores at "
+                           "most 191"));
+        QCOMPARE(count(config, "SELECT COUNT(*) FROM audit_outbox WHERE action ="
+                               " 'callback.rejected' AND reason LIKE '%the message table stores%'"),
+                 cases.size());
+        const GatewayMetrics &m = gw.gateway->metrics();
+        QCOMPARE(m.total(QStringLiteral("rejected")), quint64(cases.size()));
+        QCOMPARE(m.total(QStringLiteral("not_stored")), quint64(0));
+        QCOMPARE(m.total(QStringLiteral("unavailable")), quint64(0));
+    }
+
+    // The database is up but refuses the row (here: a column the INSERT names is gone): 500
+    // "not_stored", counted apart from the 503s of a database that cannot be reached.
+    void refusedRowIs500NotStored_data() { addEngineRows(); }
+    void refusedRowIs500NotStored()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        const AppConfig config = gatewayConfig(*dbs);
+        {
+            auto c = openMigrated(config.orders, QStringLiteral("test"));
+            QVERIFY(c.ok());
+            QVERIFY(Sql::exec(c->db(), QStringLiteral("ALTER TABLE callback_messages RENAME"
+                                                      " COLUMN headers TO headers_gone"))
+                        .ok());
+        }
+        GatewayHarness gw(config);
+        const quint16 port = gw.port;
+        const InboundRequest req = signedStripe(QStringLiteral("evt_refused"));
+        auto r = offThread([&] {
+            TestHttpClient c(port);
+            QList<HttpResult> out;
+            out << c.request("POST", "/webhooks/stripe", req.body, req.headers);
+            out << c.request("GET", "/metrics");
+            return out;
+        });
+        QCOMPARE(r[0].status, 500);
+        QCOMPARE(QJsonDocument::fromJson(r[0].body).object().value("error").toString(),
+                 QStringLiteral("not_stored"));
+        QCOMPARE(r[0].header("retry-after"), QByteArray());
+        const GatewayMetrics &m = gw.gateway->metrics();
+        QCOMPARE(m.total(QStringLiteral("not_stored")), quint64(1));
+        QCOMPARE(m.total(QStringLiteral("unavailable")), quint64(0));
+        QVERIFY(
+            r[1].body.contains("oncepay_gateway_callbacks_not_stored_total{channel=\"stripe\"} 1"));
+        QVERIFY(!r[1].body.contains("oncepay_gateway_callbacks_unavailable_total{"));
+    }
+
     void databaseDownIs503_data()
     {
         QTest::addColumn<int>("dialect");
@@ -146,6 +269,7 @@ private Q_SLOTS:
             "oncepay_gateway_callbacks_unavailable_total{channel=\"stripe\"} 2"));
         QCOMPARE(r[4].status, 400);
         QCOMPARE(gw.gateway->metrics().total(QStringLiteral("stored")), quint64(0));
+        QCOMPARE(gw.gateway->metrics().total(QStringLiteral("not_stored")), quint64(0));
     }
 };
 
