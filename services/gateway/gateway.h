@@ -6,8 +6,9 @@
 // "already received"). Bad signature or body, or a value longer than its message table
 // column → 400 (recorded in ingest_rejections), unknown channel → 404, wrong method → 405,
 // oversized body → 413, database unreachable or commit queue full → 503 so the channel
-// retries, database reached but refusing the row → 500 "not_stored" (counted apart). GET /healthz and GET /metrics (Prometheus) for operations; every answer
-// goes to the access log (no bodies, no secrets).
+// retries, database reached but refusing the row → 500 "not_stored" (counted apart).
+// GET /healthz and GET /metrics (Prometheus) for operations; every answer goes to the
+// access log (no bodies, no secrets).
 // Thread contract: construct, start() and shutdown() on a thread with an event loop (the
 // HTTP thread). The committer and the database task threads own their own connections.
 
