@@ -15,6 +15,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+
 namespace OncePay {
 
 namespace {
@@ -123,9 +125,17 @@ Result<FixRequest> FixService::propose(const FixProposal &p, const Actor &actor)
             return planned.error();
         if (auto open = targets.ensurePeriodOpen(planned->effectiveAt); !open)
             return open.error();
+        // From the largest amount at stake, not only the one stated (a write-off of 1 of a
+        // 2,133.72 difference needs what the difference needs).
         auto needed = approvalsNeeded(planned->currency, planned->amountMinor);
         if (!needed)
             return needed.error();
+        for (const auto &[currency, minor] : planned->atStake) {
+            auto more = approvalsNeeded(currency, minor);
+            if (!more)
+                return more.error();
+            needed = std::max(*needed, *more);
+        }
         FixRequest f;
         f.kind = p.kind;
         f.targetKind = planned->targetKind;

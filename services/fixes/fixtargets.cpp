@@ -30,6 +30,13 @@ Error stale(const QString &what)
     return makeError(ErrorCode::Stale, what, QStringLiteral("target_moved"));
 }
 
+// The refusals of a discrepancy fix's amount or currency (planDiscrepancy).
+bool amountRefusal(const Error &e)
+{
+    return e.reason == u"amount_not_difference" || e.reason == u"amount_and_currency_required" ||
+           e.reason == u"wrong_currency" || e.reason == u"amount_beyond_discrepancy";
+}
+
 } // namespace
 
 Result<QPair<qint64, qint64>> FixTargets::parsePeriod(const QString &text)
@@ -276,121 +283,6 @@ Result<void> FixTargets::applyOrder(const FixRequest &fix, const Actor &approver
     return {};
 }
 
-// --- discrepancies ---------------------------------------------------------------------
-
-Result<PlannedFix> FixTargets::planDiscrepancy(const FixProposal &p) const
-{
-    bool ok = false;
-    const qint64 id = p.targetId.toLongLong(&ok);
-    if (!ok)
-        return makeError(
-            ErrorCode::Invalid,
-            QStringLiteral("a discrepancy is named by its number, not '%1'").arg(p.targetId));
-    auto q = Sql::exec(
-        m_c.db(),
-        QStringLiteral(
-            "SELECT d.kind, d.channel, d.channel_txn_id, d.order_id, d.expected_minor,"
-            " d.actual_minor, d.currency, d.status, COALESCE(l.settled_at, pm.captured_at,"
-            " d.opened_at), l.currency, l.gross_minor"
-            " FROM discrepancies d"
-            " LEFT JOIN settlement_lines l ON l.id = d.settlement_line_id"
-            " LEFT JOIN payments pm ON pm.channel = d.channel AND pm.channel_txn_id = "
-            "d.channel_txn_id"
-            " WHERE d.id = ?"),
-        {id});
-    if (!q)
-        return q.error();
-    if (!q->next())
-        return makeError(ErrorCode::NotFound, QStringLiteral("no discrepancy #%1").arg(id));
-    const QString kind = q->value(0).toString();
-    const QString status = q->value(7).toString();
-    // The rule the console's offer asks too (fixrules.h).
-    if (auto fits = fixFits(p.kind,
-                            {.targetKind = QStringLiteral("discrepancy"),
-                             .targetId = QString::number(id),
-                             .status = status,
-                             .discrepancyKind = kind},
-                            {.nowMs = m_clock.nowMs()});
-        !fits)
-        return fits.error();
-    const bool adjust = p.kind == FixKind::AdjustFee;
-    const QString orderId = q->value(3).toString();
-    if (adjust && orderId.isEmpty())
-        return makeError(
-            ErrorCode::Conflict,
-            QStringLiteral("discrepancy #%1 has no order to book a fee adjustment on").arg(id),
-            QStringLiteral("not_applicable"));
-    std::optional<qint64> amount = p.amountMinor;
-    const bool hasAmounts = !q->value(4).isNull() && !q->value(5).isNull();
-    if (!amount && hasAmounts)
-        amount = q->value(4).toLongLong() - q->value(5).toLongLong();
-    if (!amount && !q->value(10).isNull())
-        amount = q->value(10).toLongLong(); // an unknown settlement line: its gross
-    if (!amount)
-        return makeError(
-            ErrorCode::Invalid,
-            QStringLiteral("discrepancy #%1 carries no amounts; give the amount to book").arg(id));
-    if (*amount == 0)
-        return makeError(ErrorCode::Invalid, QStringLiteral("a fix of amount 0 changes nothing"));
-    QString currency = q->value(6).toString();
-    if (currency.isEmpty())
-        currency = q->value(9).toString();
-    PlannedFix f;
-    f.targetKind = QStringLiteral("discrepancy");
-    f.orderId = orderId;
-    f.before = {{QStringLiteral("status"), status},
-                {QStringLiteral("kind"), kind},
-                {QStringLiteral("expected_minor"),
-                 q->value(4).isNull() ? QJsonValue() : QJsonValue(str(q->value(4).toLongLong()))},
-                {QStringLiteral("actual_minor"),
-                 q->value(5).isNull() ? QJsonValue() : QJsonValue(str(q->value(5).toLongLong()))}};
-    f.after = {{QStringLiteral("status"),
-                adjust ? QStringLiteral("resolved") : QStringLiteral("written_off")}};
-    f.detail = {{QStringLiteral("ledger_kind"),
-                 adjust ? QStringLiteral("fee_adjustment") : QStringLiteral("write_off")},
-                {QStringLiteral("ledger_order"),
-                 orderId.isEmpty() ? QStringLiteral("discrepancy:%1").arg(id) : orderId},
-                {QStringLiteral("channel"), q->value(1).toString()},
-                {QStringLiteral("channel_txn_id"), q->value(2).toString()}};
-    f.amountMinor = amount;
-    f.currency = currency;
-    f.effectiveAt = q->value(8).toLongLong();
-    return f;
-}
-
-Result<void> FixTargets::applyDiscrepancy(const FixRequest &fix) const
-{
-    const qint64 now = m_clock.nowMs();
-    const QJsonObject d = fix.change.value(QStringLiteral("detail")).toObject();
-    const QJsonObject after = fix.change.value(QStringLiteral("after")).toObject();
-    auto n = Sql::update(
-        m_c.db(),
-        QStringLiteral("UPDATE discrepancies SET status = ?, closed_at = ?"
-                       " WHERE id = ? AND status = 'open'"),
-        {after.value(QStringLiteral("status")).toString(), now, fix.targetId.toLongLong()});
-    if (!n)
-        return n.error();
-    if (*n != 1)
-        return stale(
-            QStringLiteral("discrepancy #%1 changed while the fix was applied").arg(fix.targetId));
-    auto l = Sql::exec(
-        m_c.db(),
-        QStringLiteral(
-            "INSERT INTO ledger_entries (entry_key, order_id, kind, amount_minor, currency,"
-            " channel, channel_txn_id, memo, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"),
-        {QStringLiteral("fix:%1").arg(fix.id), d.value(QStringLiteral("ledger_order")).toString(),
-         d.value(QStringLiteral("ledger_kind")).toString(), fix.amountMinor.value_or(0),
-         fix.currency, Sql::nullIfEmpty(d.value(QStringLiteral("channel")).toString()),
-         Sql::nullIfEmpty(d.value(QStringLiteral("channel_txn_id")).toString()),
-         QStringLiteral("fix #%1 on discrepancy #%2 (%3)")
-             .arg(fix.id)
-             .arg(fix.targetId, fix.reasonCode),
-         now});
-    if (!l)
-        return l.error();
-    return {};
-}
-
 // --- periods ---------------------------------------------------------------------------
 
 Result<PlannedFix> FixTargets::planPeriod(const FixProposal &p) const
@@ -429,16 +321,13 @@ Result<PlannedFix> FixTargets::planPeriod(const FixProposal &p) const
             QStringLiteral("not_reconciled"));
     const qint64 runId = run->value(0).toLongLong();
     const qint64 coverage = run->value(1).toLongLong();
-    auto open = Sql::scalar(
-        m_c.db(),
-        QStringLiteral(
-            "SELECT COUNT(*) FROM discrepancies d"
-            " LEFT JOIN settlement_lines l ON l.id = d.settlement_line_id"
-            " LEFT JOIN payments pm ON pm.channel = d.channel AND pm.channel_txn_id = "
-            "d.channel_txn_id"
-            " WHERE d.status = 'open' AND COALESCE(l.settled_at, pm.captured_at, d.opened_at) >= ?"
-            " AND COALESCE(l.settled_at, pm.captured_at, d.opened_at) < ?"),
-        {from, to});
+    // Dated as a fix to each is (discrepancyAtSql): an exception of the period's own captures
+    // keeps it open even when its line settled after the period's end.
+    auto open = Sql::scalar(m_c.db(),
+                            QStringLiteral("SELECT COUNT(*)") + discrepancyJoinsSql() +
+                                QStringLiteral(" WHERE d.status = 'open' AND %1 >= ? AND %1 < ?")
+                                    .arg(discrepancyAtSql()),
+                            {from, to});
     if (!open)
         return open.error();
     if (open->toLongLong() > 0)
@@ -480,7 +369,15 @@ Result<void> FixTargets::apply(const FixRequest &fix, const Actor &approver) con
     FixProposal again;
     again.kind = fix.kind;
     again.targetId = fix.targetId;
-    again.amountMinor = fix.amountMinor;
+    // The amount approved is the one under the digest (the change), not the row's column.
+    FixRequest bound = fix;
+    if (fix.change.contains(QStringLiteral("amount_minor"))) {
+        bound.amountMinor =
+            fix.change.value(QStringLiteral("amount_minor")).toString().toLongLong();
+        bound.currency = fix.change.value(QStringLiteral("currency")).toString();
+    }
+    again.amountMinor = bound.amountMinor;
+    again.currency = bound.currency;
     const QJsonObject before = fix.change.value(QStringLiteral("before")).toObject();
     const auto moved = [&before](const QJsonObject &seen) {
         return stale(QStringLiteral("the target moved since the proposal: it was %1, it is now %2")
@@ -500,6 +397,10 @@ Result<void> FixTargets::apply(const FixRequest &fix, const Actor &approver) con
         // the refusal, and the proposal stays open), not failed as stale.
         if (now.error().reason == u"bad_setting" || now.error().reason == u"lease_within_skew")
             return now.error();
+        // An amount the rules refuse now (a proposal made before they held): said as it is,
+        // and the fix fails with it.
+        if (amountRefusal(now.error()))
+            return now.error();
         return stale(
             QStringLiteral("the target moved since the proposal: %1").arg(now.error().message));
     }
@@ -512,7 +413,7 @@ Result<void> FixTargets::apply(const FixRequest &fix, const Actor &approver) con
     if (fix.targetKind == u"order")
         return applyOrder(fix, approver);
     if (fix.targetKind == u"discrepancy")
-        return applyDiscrepancy(fix);
+        return applyDiscrepancy(bound);
     return applyPeriod(fix, approver);
 }
 

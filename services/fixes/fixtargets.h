@@ -28,6 +28,12 @@ struct PlannedFix {
     qint64 expectedVersion = 0;
     std::optional<qint64> amountMinor;
     QString currency;
+    // What else is at stake beside the amount booked, each in its currency (a discrepancy's own
+    // difference; a currency mismatch's expected and actual amounts): the approvals a fix needs
+    // count from the largest (FixService::propose), so a small stated amount cannot lower them.
+    QList<QPair<QString, qint64>> atStake;
+    // The target's business time for the period rules: a message's receipt, an order's capture,
+    // a discrepancy's money movement (discrepancyAtSql), 0 = none.
     qint64 effectiveAt = 0;
 };
 
@@ -59,6 +65,16 @@ public:
     // "2026-01-01..2026-02-01" or "FROM_MS..TO_MS" → [from, to) in epoch ms, UTC.
     static Result<QPair<qint64, qint64>> parsePeriod(const QString &text);
     static QString periodTarget(qint64 fromMs, qint64 toMs);
+
+    // The moment a discrepancy belongs to for the period rules (a fix in a closed period, the
+    // open exceptions that keep a period from closing), as SQL over discrepancyJoinsSql()'s
+    // aliases (d, l, pm, o): the payment's capture, as the matcher reconciles it by period;
+    // for a refund's exception (refund_not_settled, a ":refund" key) the refund; for
+    // refund_due the earliest refund obligation; for a line without a payment the line's
+    // settled_at; else when a run found it.
+    static QString discrepancyAtSql();
+    // " FROM discrepancies d LEFT JOIN settlement_lines l … payments pm … orders o".
+    static QString discrepancyJoinsSql();
 
 private:
     // As plan(); `seenBefore`, when given, receives the target's `before` state as soon as it is

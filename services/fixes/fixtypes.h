@@ -48,9 +48,15 @@ struct FixProposal {
     QString reasonCode;
     QString comment;
     QString origin; // where it was proposed from: "console@host", "cli@host"
-    // adjust_fee and write_off: the amount to book, in the discrepancy's currency; when
-    // absent, the discrepancy's own difference (expected - actual).
+    // adjust_fee and write_off: the amount to book; when absent, the discrepancy's own
+    // difference (expected - actual). Given, it must be that difference: a fix that does not
+    // clear it is refused (there are no partial fixes), and its approvals count from the larger
+    // of the two. A currency mismatch has no difference across currencies: its fix needs the
+    // amount and `currency`, one of the two currencies involved.
     std::optional<qint64> amountMinor;
+    // The amount's currency (ISO code); empty = the discrepancy's own. Required for a currency
+    // mismatch.
+    QString currency;
 };
 
 // What a batch of proposals came to (FixService::proposeEach): each proposal is committed on

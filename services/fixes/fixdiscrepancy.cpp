@@ -1,0 +1,219 @@
+// FixTargets for discrepancies (adjust_fee, write_off): what a fix books, in which currency, how
+// much is at stake for its approvals, and the moment a discrepancy belongs to for the period
+// rules (fixtargets.h).
+
+#include "core/money.h"
+#include "db/sql.h"
+#include "fixrules.h"
+#include "fixtargets.h"
+
+#include <QJsonValue>
+#include <QSqlQuery>
+
+namespace OncePay {
+
+namespace {
+
+QString str(qint64 v)
+{
+    return QString::number(v); // JSON numbers are doubles: integers travel as strings
+}
+
+Error stale(const QString &what)
+{
+    return makeError(ErrorCode::Stale, what, QStringLiteral("target_moved"));
+}
+
+const QString kCurrencyMismatch = QStringLiteral("currency_mismatch");
+
+} // namespace
+
+QString FixTargets::discrepancyAtSql()
+{
+    // The matcher reconciles a payment in the period of its capture (inClosedPeriod of the
+    // capture); the exception of a refund is the refund's, a refund owed the obligation's, and
+    // a settlement line without a payment the line's. Never the line's date for a payment:
+    // a line settles days after the capture, often in the next period.
+    return QStringLiteral(
+        "COALESCE(CASE"
+        " WHEN d.kind = 'refund_due' THEN (SELECT MIN(ro.created_at) FROM refund_obligations ro"
+        "  WHERE ro.channel = d.channel AND ro.channel_txn_id = d.channel_txn_id)"
+        " WHEN d.kind = 'refund_not_settled' OR d.discrepancy_key LIKE '%:refund'"
+        "  THEN pm.refunded_at"
+        " END, pm.captured_at, l.settled_at, d.opened_at)");
+}
+
+QString FixTargets::discrepancyJoinsSql()
+{
+    return QStringLiteral(
+        " FROM discrepancies d"
+        " LEFT JOIN settlement_lines l ON l.id = d.settlement_line_id"
+        " LEFT JOIN payments pm ON pm.channel = d.channel AND pm.channel_txn_id = d.channel_txn_id"
+        " LEFT JOIN orders o ON o.order_id = COALESCE(pm.order_id, d.order_id)");
+}
+
+Result<PlannedFix> FixTargets::planDiscrepancy(const FixProposal &p) const
+{
+    bool ok = false;
+    const qint64 id = p.targetId.toLongLong(&ok);
+    if (!ok)
+        return makeError(
+            ErrorCode::Invalid,
+            QStringLiteral("a discrepancy is named by its number, not '%1'").arg(p.targetId));
+    auto q = Sql::exec(m_c.db(),
+                       QStringLiteral("SELECT d.kind, d.channel, d.channel_txn_id, d.order_id,"
+                                      " d.expected_minor, d.actual_minor, d.currency, d.status, ") +
+                           discrepancyAtSql() +
+                           QStringLiteral(", l.currency, l.gross_minor, o.currency, pm.currency") +
+                           discrepancyJoinsSql() + QStringLiteral(" WHERE d.id = ?"),
+                       {id});
+    if (!q)
+        return q.error();
+    if (!q->next())
+        return makeError(ErrorCode::NotFound, QStringLiteral("no discrepancy #%1").arg(id));
+    const QString kind = q->value(0).toString();
+    const QString status = q->value(7).toString();
+    // The rule the console's offer asks too (fixrules.h).
+    if (auto fits = fixFits(p.kind,
+                            {.targetKind = QStringLiteral("discrepancy"),
+                             .targetId = QString::number(id),
+                             .status = status,
+                             .discrepancyKind = kind},
+                            {.nowMs = m_clock.nowMs()});
+        !fits)
+        return fits.error();
+    const bool adjust = p.kind == FixKind::AdjustFee;
+    const QString orderId = q->value(3).toString();
+    if (adjust && orderId.isEmpty())
+        return makeError(
+            ErrorCode::Conflict,
+            QStringLiteral("discrepancy #%1 has no order to book a fee adjustment on").arg(id),
+            QStringLiteral("not_applicable"));
+    const bool hasAmounts = !q->value(4).isNull() && !q->value(5).isNull();
+    const qint64 expected = q->value(4).toLongLong();
+    const qint64 actual = q->value(5).toLongLong();
+    QString currency = q->value(6).toString();
+    if (currency.isEmpty())
+        currency = q->value(9).toString();
+    std::optional<qint64> amount = p.amountMinor;
+    PlannedFix f;
+    if (kind == kCurrencyMismatch) {
+        // Amounts in two currencies: no difference, so no default. The expected amount is the
+        // order's, in its currency; the actual one the line's, in the line's.
+        QString expectedIn = q->value(11).toString();
+        if (expectedIn.isEmpty())
+            expectedIn = q->value(12).toString();
+        const QString settledIn = q->value(9).isNull() ? currency : q->value(9).toString();
+        if (!amount || p.currency.isEmpty())
+            return makeError(ErrorCode::Invalid,
+                             QStringLiteral("discrepancy #%1 is a currency mismatch (expected in "
+                                            "%2, settled in %3); give the amount to book and "
+                                            "its currency")
+                                 .arg(QString::number(id), expectedIn, settledIn),
+                             QStringLiteral("amount_and_currency_required"));
+        if (p.currency != expectedIn && p.currency != settledIn)
+            return makeError(ErrorCode::Invalid,
+                             QStringLiteral("a fix of discrepancy #%1 books %2 or %3, not %4")
+                                 .arg(QString::number(id), expectedIn, settledIn, p.currency),
+                             QStringLiteral("wrong_currency"));
+        currency = p.currency;
+        if (hasAmounts) {
+            const qint64 involved = qAbs(currency == expectedIn ? expected : actual);
+            if (qAbs(*amount) > involved)
+                return makeError(
+                    ErrorCode::Invalid,
+                    QStringLiteral("discrepancy #%1 involves %2; a fix of %3 is more than that")
+                        .arg(QString::number(id), Currency::format(involved, currency),
+                             Currency::format(*amount, currency)),
+                    QStringLiteral("amount_beyond_discrepancy"));
+            // Its approvals count what is at stake on either side, each in its currency.
+            f.atStake = {{expectedIn, expected}, {settledIn, actual}};
+        }
+    } else {
+        if (!p.currency.isEmpty() && p.currency != currency)
+            return makeError(ErrorCode::Invalid,
+                             QStringLiteral("a fix of discrepancy #%1 books %2, not %3")
+                                 .arg(QString::number(id), currency, p.currency),
+                             QStringLiteral("wrong_currency"));
+        std::optional<qint64> difference;
+        if (hasAmounts)
+            difference = expected - actual;
+        else if (!q->value(10).isNull())
+            difference = q->value(10).toLongLong(); // an unknown settlement line: its gross
+        // A fix closes the discrepancy: one that books less (or other) than its difference
+        // would close it with money unexplained, and would need the approvals of that smaller
+        // amount. There are no partial fixes.
+        if (amount && difference && *amount != *difference)
+            return makeError(ErrorCode::Invalid,
+                             QStringLiteral("discrepancy #%1 differs by %2; %3 books that whole "
+                                            "difference, not %4")
+                                 .arg(QString::number(id), Currency::format(*difference, currency),
+                                      p.kind, Currency::format(*amount, currency)),
+                             QStringLiteral("amount_not_difference"));
+        if (!amount)
+            amount = difference;
+        if (difference)
+            f.atStake = {{currency, *difference}};
+    }
+    if (!amount)
+        return makeError(
+            ErrorCode::Invalid,
+            QStringLiteral("discrepancy #%1 carries no amounts; give the amount to book").arg(id));
+    if (*amount == 0)
+        return makeError(ErrorCode::Invalid, QStringLiteral("a fix of amount 0 changes nothing"));
+    f.targetKind = QStringLiteral("discrepancy");
+    f.orderId = orderId;
+    f.before = {{QStringLiteral("status"), status},
+                {QStringLiteral("kind"), kind},
+                {QStringLiteral("expected_minor"),
+                 q->value(4).isNull() ? QJsonValue() : QJsonValue(str(expected))},
+                {QStringLiteral("actual_minor"),
+                 q->value(5).isNull() ? QJsonValue() : QJsonValue(str(actual))}};
+    f.after = {{QStringLiteral("status"),
+                adjust ? QStringLiteral("resolved") : QStringLiteral("written_off")}};
+    f.detail = {{QStringLiteral("ledger_kind"),
+                 adjust ? QStringLiteral("fee_adjustment") : QStringLiteral("write_off")},
+                {QStringLiteral("ledger_order"),
+                 orderId.isEmpty() ? QStringLiteral("discrepancy:%1").arg(id) : orderId},
+                {QStringLiteral("channel"), q->value(1).toString()},
+                {QStringLiteral("channel_txn_id"), q->value(2).toString()}};
+    f.amountMinor = amount;
+    f.currency = currency;
+    f.effectiveAt = q->value(8).toLongLong();
+    return f;
+}
+
+Result<void> FixTargets::applyDiscrepancy(const FixRequest &fix) const
+{
+    const qint64 now = m_clock.nowMs();
+    const QJsonObject d = fix.change.value(QStringLiteral("detail")).toObject();
+    const QJsonObject after = fix.change.value(QStringLiteral("after")).toObject();
+    auto n = Sql::update(
+        m_c.db(),
+        QStringLiteral("UPDATE discrepancies SET status = ?, closed_at = ?"
+                       " WHERE id = ? AND status = 'open'"),
+        {after.value(QStringLiteral("status")).toString(), now, fix.targetId.toLongLong()});
+    if (!n)
+        return n.error();
+    if (*n != 1)
+        return stale(
+            QStringLiteral("discrepancy #%1 changed while the fix was applied").arg(fix.targetId));
+    auto l = Sql::exec(
+        m_c.db(),
+        QStringLiteral(
+            "INSERT INTO ledger_entries (entry_key, order_id, kind, amount_minor, currency,"
+            " channel, channel_txn_id, memo, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+        {QStringLiteral("fix:%1").arg(fix.id), d.value(QStringLiteral("ledger_order")).toString(),
+         d.value(QStringLiteral("ledger_kind")).toString(), fix.amountMinor.value_or(0),
+         fix.currency, Sql::nullIfEmpty(d.value(QStringLiteral("channel")).toString()),
+         Sql::nullIfEmpty(d.value(QStringLiteral("channel_txn_id")).toString()),
+         QStringLiteral("fix #%1 on discrepancy #%2 (%3)")
+             .arg(fix.id)
+             .arg(fix.targetId, fix.reasonCode),
+         now});
+    if (!l)
+        return l.error();
+    return {};
+}
+
+} // namespace OncePay
