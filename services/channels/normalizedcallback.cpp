@@ -27,4 +27,14 @@ bool parseCallbackKind(const QString &name, CallbackKind *out)
     return false;
 }
 
+QString cumulativeRefundId(const QString &basis, qint64 totalMinor)
+{
+    return QStringLiteral("cumulative:%1:%2").arg(basis).arg(totalMinor);
+}
+
+bool isCumulativeRefundId(const QString &refundId)
+{
+    return refundId.startsWith(QLatin1String("cumulative:"));
+}
+
 } // namespace OncePay

@@ -111,33 +111,84 @@ Result<void> PaymentEffects::bookPaid(const Order &order, const CapturedPayment 
                   {QStringLiteral("logistics_order"), true}});
 }
 
-Result<void> PaymentEffects::bookRefund(const Order &order, const QString &channelTxnId,
-                                        const QString &refundKey, qint64 amountMinor,
-                                        const QString &currency, const QString &callbackId,
+Result<std::optional<RecordedPayment>> PaymentEffects::paymentOf(const QString &channel,
+                                                                 const QString &channelTxnId) const
+{
+    auto q =
+        Sql::exec(m_c.db(),
+                  QStringLiteral("SELECT order_id, amount_minor, currency, status FROM payments"
+                                 " WHERE channel = ? AND channel_txn_id = ?"),
+                  {channel, channelTxnId});
+    if (!q)
+        return q.error();
+    if (!q->next())
+        return std::optional<RecordedPayment>();
+    RecordedPayment p;
+    p.orderId = q->value(0).toString();
+    p.channel = channel;
+    p.channelTxnId = channelTxnId;
+    p.amountMinor = q->value(1).toLongLong();
+    p.currency = q->value(2).toString();
+    p.status = q->value(3).toString();
+    return std::optional<RecordedPayment>(p);
+}
+
+Result<qint64> PaymentEffects::refundedTotal(const QString &channel,
+                                             const QString &channelTxnId) const
+{
+    auto n = Sql::scalar(m_c.db(),
+                         QStringLiteral("SELECT COALESCE(SUM(amount_minor), 0) FROM ledger_entries"
+                                        " WHERE kind = 'refund_debit' AND channel = ? AND"
+                                        " channel_txn_id = ?"),
+                         {channel, channelTxnId});
+    if (!n)
+        return n.error();
+    return -n->toLongLong();
+}
+
+Result<bool> PaymentEffects::ledgerEntryKnown(const QString &entryKey) const
+{
+    auto n = Sql::scalar(m_c.db(),
+                         QStringLiteral("SELECT COUNT(*) FROM ledger_entries WHERE entry_key = ?"),
+                         {entryKey});
+    if (!n)
+        return n.error();
+    return n->toInt() > 0;
+}
+
+Result<void> PaymentEffects::bookRefund(const Order &order, const RecordedPayment &p,
+                                        const QString &entryKey, qint64 amountMinor,
+                                        qint64 refundedTotal, const QString &callbackId,
                                         const Actor &actor) const
 {
     const qint64 now = m_clock.nowMs();
-    const QString key = QStringLiteral("refund:%1:%2").arg(order.channel, refundKey);
-    auto debit = Sql::exec(
-        m_c.db(),
+    const bool all = refundedTotal >= p.amountMinor;
+    auto debit = m_c.execKept(
         QStringLiteral("INSERT INTO ledger_entries (entry_key, order_id, kind, amount_minor,"
                        " currency, channel, channel_txn_id, callback_id, memo, created_at)"
                        " VALUES (?, ?, 'refund_debit', ?, ?, ?, ?, ?, ?, ?)"),
-        {key, order.orderId, -amountMinor, currency, order.channel, channelTxnId,
-         Sql::nullIfEmpty(callbackId), QStringLiteral("refund"), now});
+        {entryKey, order.orderId, -amountMinor, p.currency, p.channel, p.channelTxnId,
+         Sql::nullIfEmpty(callbackId),
+         all ? QStringLiteral("refund") : QStringLiteral("partial refund"), now});
     if (!debit)
         return debit.error();
-    auto pay = Sql::update(m_c.db(),
-                           QStringLiteral("UPDATE payments SET status = 'refunded', refunded_at = ?"
-                                          " WHERE channel = ? AND channel_txn_id = ?"),
-                           {now, order.channel, channelTxnId});
-    if (!pay)
-        return pay.error();
+    if (all) {
+        auto pay =
+            Sql::update(m_c.db(),
+                        QStringLiteral("UPDATE payments SET status = 'refunded', refunded_at = ?"
+                                       " WHERE channel = ? AND channel_txn_id = ?"),
+                        {now, p.channel, p.channelTxnId});
+        if (!pay)
+            return pay.error();
+    }
     return audit(m_c, m_clock, actor, QStringLiteral("payment.refunded"), QStringLiteral("order"),
                  order.orderId, order.orderId, callbackId,
-                 {{QStringLiteral("debit_key"), key},
+                 {{QStringLiteral("debit_key"), entryKey},
                   {QStringLiteral("amount_minor"), QString::number(amountMinor)},
-                  {QStringLiteral("currency"), currency}});
+                  {QStringLiteral("currency"), p.currency},
+                  {QStringLiteral("refunded_total_minor"), QString::number(refundedTotal)},
+                  {QStringLiteral("captured_minor"), QString::number(p.amountMinor)},
+                  {QStringLiteral("partial"), !all}});
 }
 
 Result<void> PaymentEffects::flagRefund(const QString &orderId, const QString &channel,
@@ -146,13 +197,23 @@ Result<void> PaymentEffects::flagRefund(const QString &orderId, const QString &c
                                         const QString &reason, const Actor &actor) const
 {
     // Checked first rather than caught: a failed INSERT would abort a PostgreSQL transaction.
-    auto seen = Sql::scalar(
-        m_c.db(), QStringLiteral("SELECT COUNT(*) FROM refund_obligations WHERE callback_id = ?"),
-        {sourceKey});
+    // Keyed by the money too: a capture reported twice (an approve result and an order status,
+    // under two webhook ids) is owed back once.
+    auto seen =
+        channelTxnId.isEmpty()
+            ? Sql::scalar(
+                  m_c.db(),
+                  QStringLiteral("SELECT COUNT(*) FROM refund_obligations WHERE callback_id = ?"),
+                  {sourceKey})
+            : Sql::scalar(
+                  m_c.db(),
+                  QStringLiteral("SELECT COUNT(*) FROM refund_obligations WHERE"
+                                 " callback_id = ? OR (channel = ? AND channel_txn_id = ?)"),
+                  {sourceKey, channel, channelTxnId});
     if (!seen)
         return seen.error();
     if (seen->toInt() > 0)
-        return {}; // already flagged by an earlier delivery of the same source
+        return {}; // already flagged: an earlier delivery of the same source or money
     auto r =
         Sql::exec(m_c.db(),
                   QStringLiteral("INSERT INTO refund_obligations (callback_id, order_id, channel,"

@@ -24,6 +24,16 @@ struct CapturedPayment {
     QString currency;
 };
 
+// A row of `payments` as the refund path reads it.
+struct RecordedPayment {
+    QString orderId;
+    QString channel;
+    QString channelTxnId;
+    qint64 amountMinor = 0; // captured
+    QString currency;
+    QString status; // "captured" (also when partly refunded) or "refunded" (all of it)
+};
+
 class PaymentEffects {
 public:
     PaymentEffects(const Connection &connection, const Clock &clock)
@@ -42,9 +52,22 @@ public:
     Result<void> bookPaid(const Order &order, const CapturedPayment &payment,
                           const Actor &actor) const;
 
-    // Reaching `refunded`: refund debit and the payment marked refunded.
-    Result<void> bookRefund(const Order &order, const QString &channelTxnId,
-                            const QString &refundKey, qint64 amountMinor, const QString &currency,
+    // The payment recorded for (channel, txn), if any.
+    Result<std::optional<RecordedPayment>> paymentOf(const QString &channel,
+                                                     const QString &channelTxnId) const;
+    // The running refunded total of a payment: the refund debits booked for (channel, txn),
+    // as a positive amount in the payment's currency.
+    Result<qint64> refundedTotal(const QString &channel, const QString &channelTxnId) const;
+    // Whether a ledger entry with this key exists (a refund already booked).
+    Result<bool> ledgerEntryKnown(const QString &entryKey) const;
+
+    // One refund of `payment`, partial or the last part: the refund debit under `entryKey`
+    // ("refund:<channel>:<refund id>", one per refund) for `amountMinor` in the payment's
+    // currency; `refundedTotal` is the payment's total refunded with it, and the payment is
+    // marked refunded when that reaches the captured amount. The caller has checked the
+    // currency and that the total does not pass the capture.
+    Result<void> bookRefund(const Order &order, const RecordedPayment &payment,
+                            const QString &entryKey, qint64 amountMinor, qint64 refundedTotal,
                             const QString &callbackId, const Actor &actor) const;
 
     // Money that really moved but cannot be kept (superseded attempt, rollback after

@@ -22,6 +22,10 @@ Decision retry(const QString &why)
 {
     return {Decision::Retry, why};
 }
+Decision hold(const QString &why)
+{
+    return {Decision::Hold, QStringLiteral("held for a person: ") + why};
+}
 
 // The callback belongs to the order's current payment attempt. Channels that cannot carry
 // our attempt id (none of ours today) fall back to "the attempt on this channel now paying".
@@ -55,14 +59,23 @@ Result<Decision> CallbackProcessor::process(const CallbackMessage &m, const Acto
         return skipped(QStringLiteral("not an event OncePay acts on"));
     if (m.kind == CallbackKind::PaymentPending)
         return skipped(QStringLiteral("informational: payment still pending at %1").arg(m.channel));
-    if (m.orderRef.isEmpty())
+    QString orderRef = m.orderRef;
+    if (orderRef.isEmpty() && m.kind == CallbackKind::Refunded && !m.channelTxnId.isEmpty()) {
+        // A refund that names only the money (PayPal's refunds made in its dashboard): the
+        // order that money was captured for.
+        auto owner = refundedOrder(m);
+        if (!owner)
+            return owner.error();
+        orderRef = *owner;
+    }
+    if (orderRef.isEmpty())
         return retry(QStringLiteral("callback names no order"));
 
-    auto found = OrderRepository(m_c).find(m.orderRef, true);
+    auto found = OrderRepository(m_c).find(orderRef, true);
     if (!found)
         return found.error();
     if (!*found)
-        return retry(QStringLiteral("unknown order %1").arg(m.orderRef));
+        return retry(QStringLiteral("unknown order %1").arg(orderRef));
     const Order &order = **found;
 
     switch (m.kind) {
@@ -200,24 +213,67 @@ Result<Decision> CallbackProcessor::failed(const CallbackMessage &m, const Order
     }
 }
 
+Result<QString> CallbackProcessor::refundedOrder(const CallbackMessage &m) const
+{
+    auto payment = PaymentEffects(m_c, m_clock).paymentOf(m.channel, m.channelTxnId);
+    if (!payment)
+        return payment.error();
+    if (*payment)
+        return (*payment)->orderId;
+    auto flagged = Sql::scalar(
+        m_c.db(),
+        QStringLiteral("SELECT MIN(order_id) FROM refund_obligations WHERE channel = ? AND"
+                       " channel_txn_id = ?"),
+        {m.channel, m.channelTxnId});
+    if (!flagged)
+        return flagged.error();
+    return flagged->isNull() ? QString() : flagged->toString();
+}
+
+Result<int> CallbackProcessor::resolveObligations(const CallbackMessage &m) const
+{
+    return Sql::update(
+        m_c.db(),
+        QStringLiteral("UPDATE refund_obligations SET resolved_at = ? WHERE"
+                       " channel = ? AND channel_txn_id = ? AND resolved_at IS NULL"),
+        {m_clock.nowMs(), m.channel, m.channelTxnId});
+}
+
 Result<Decision> CallbackProcessor::refunded(const CallbackMessage &m, const Order &o,
                                              const Actor &actor) const
 {
     PaymentEffects effects(m_c, m_clock);
-    auto known = effects.captureKnown(m.channel, m.channelTxnId);
-    if (!known)
-        return known.error();
-    if (!*known)
+    auto payment = effects.paymentOf(m.channel, m.channelTxnId);
+    if (!payment)
+        return payment.error();
+    if (!*payment) {
+        // Money of a superseded attempt has no payments row, only its refund obligation: this
+        // refund meets it.
+        auto flagged = Sql::scalar(m_c.db(),
+                                   QStringLiteral("SELECT COUNT(*) FROM refund_obligations WHERE"
+                                                  " channel = ? AND channel_txn_id = ?"),
+                                   {m.channel, m.channelTxnId});
+        if (!flagged)
+            return flagged.error();
+        auto r = flagged->toInt() > 0 ? resolveObligations(m) : Result<int>(0);
+        if (!r)
+            return r.error();
+        if (flagged->toInt() > 0)
+            return skipped(
+                QStringLiteral(
+                    "refund of %1, not the order's current payment; %2 refund flag(s) resolved")
+                    .arg(m.channelTxnId)
+                    .arg(*r));
         return retry(QStringLiteral("refund of %1 arrived before its capture").arg(m.channelTxnId));
+    }
 
-    const bool ofCurrentPayment = o.channel == m.channel && o.channelTxnId == m.channelTxnId;
+    // The payments row decides: the refund is of the order's current payment when that row
+    // belongs to the order and is the transaction the order was paid with.
+    const RecordedPayment &p = **payment;
+    const bool ofCurrentPayment = p.orderId == o.orderId && p.channelTxnId == o.channelTxnId;
     if (!ofCurrentPayment) {
         // The refund of money that was flagged (superseded attempt): the obligation is met.
-        auto r = Sql::update(
-            m_c.db(),
-            QStringLiteral("UPDATE refund_obligations SET resolved_at = ? WHERE channel = ?"
-                           " AND channel_txn_id = ? AND resolved_at IS NULL"),
-            {m_clock.nowMs(), m.channel, m.channelTxnId});
+        auto r = resolveObligations(m);
         if (!r)
             return r.error();
         return skipped(
@@ -226,24 +282,75 @@ Result<Decision> CallbackProcessor::refunded(const CallbackMessage &m, const Ord
                 .arg(m.channelTxnId)
                 .arg(*r));
     }
-    if (o.state == OrderState::Refunded)
-        return skipped(QStringLiteral("already applied: order %1 already refunded").arg(o.orderId));
-    if (o.state != OrderState::Paid)
+    if (o.state != OrderState::Paid && o.state != OrderState::Refunded)
         return retry(QStringLiteral("refund while order %1 is %2; waiting for it to be paid")
                          .arg(o.orderId, orderStateName(o.state)));
+    return bookRefund(m, o, p, actor);
+}
+
+Result<Decision> CallbackProcessor::bookRefund(const CallbackMessage &m, const Order &o,
+                                               const RecordedPayment &p, const Actor &actor) const
+{
+    PaymentEffects effects(m_c, m_clock);
+    const QString currency = m.hasAmount ? m.currency : p.currency;
+    if (currency != p.currency)
+        return hold(
+            QStringLiteral("refund of %1 in %2, but payment %3 was captured in %4; not booked")
+                .arg(Currency::format(m.amountMinor, currency), currency, p.channelTxnId,
+                     p.currency));
+    auto before = effects.refundedTotal(p.channel, p.channelTxnId);
+    if (!before)
+        return before.error();
+
+    // One ledger entry per refund. A channel that reports the running total (Stripe's
+    // charge.refunded) gets one per total: the difference to what is booked is the refund.
+    qint64 amount = 0;
+    const QString refundId = m.refundId.isEmpty() ? p.channelTxnId : m.refundId;
+    const QString key = QStringLiteral("refund:%1:%2").arg(p.channel, refundId);
+    if (isCumulativeRefundId(m.refundId)) {
+        if (m.amountMinor <= *before)
+            return skipped(QStringLiteral("already applied: %1 of payment %2 is refunded; this "
+                                          "report's total is %3")
+                               .arg(Currency::format(*before, p.currency), p.channelTxnId,
+                                    Currency::format(m.amountMinor, p.currency)));
+        amount = m.amountMinor - *before;
+    } else {
+        auto seen = effects.ledgerEntryKnown(key);
+        if (!seen)
+            return seen.error();
+        if (*seen)
+            return skipped(QStringLiteral("already applied: refund %1 is booked").arg(refundId));
+        amount = m.hasAmount ? m.amountMinor : p.amountMinor - *before;
+        if (amount <= 0)
+            return skipped(QStringLiteral("refund of %1 of payment %2: nothing to book")
+                               .arg(Currency::format(amount, p.currency), p.channelTxnId));
+    }
+    const auto total = Currency::checkedAdd(*before, amount);
+    if (!total || *total > p.amountMinor)
+        return hold(QStringLiteral("refund of %1 would bring payment %2's refunds to %3, more than "
+                                   "the %4 captured; not booked")
+                        .arg(Currency::format(amount, p.currency), p.channelTxnId,
+                             total ? Currency::format(*total, p.currency) : QStringLiteral("?"),
+                             Currency::format(p.amountMinor, p.currency)));
+
+    if (auto b = effects.bookRefund(o, p, key, amount, *total, m.callbackId, actor); !b)
+        return b.error();
+    if (*total < p.amountMinor || o.state == OrderState::Refunded)
+        return completed(
+            QStringLiteral("partial refund of %1 booked; %2 of %3 refunded, order %4 stays %5")
+                .arg(Currency::format(amount, p.currency), Currency::format(*total, p.currency),
+                     Currency::format(p.amountMinor, p.currency), o.orderId,
+                     orderStateName(o.state)));
 
     TransitionRequest t = transitionFor(m, o, OrderState::Refunded, actor);
     t.reason = QStringLiteral("%1 reports refund").arg(m.channel);
     auto v = StateMachine(m_c, m_clock).apply(t);
     if (!v)
         return v.error();
-    const qint64 amount = m.hasAmount ? m.amountMinor : o.amountMinor;
-    const QString refundKey = m.refundId.isEmpty() ? m.channelTxnId : m.refundId;
-    if (auto b = effects.bookRefund(o, m.channelTxnId, refundKey, amount,
-                                    m.hasAmount ? m.currency : o.currency, m.callbackId, actor);
-        !b)
-        return b.error();
-    return completed(QStringLiteral("refunded at v%1").arg(*v));
+    return completed(QStringLiteral("refunded at v%1: %2 of %3 refunded")
+                         .arg(*v)
+                         .arg(Currency::format(*total, p.currency),
+                              Currency::format(p.amountMinor, p.currency)));
 }
 
 } // namespace OncePay

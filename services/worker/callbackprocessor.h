@@ -11,6 +11,12 @@
 //                                                          → Skipped ("stale: …")
 //   cannot apply yet    → nothing (unknown order, refund before capture)
 //                                                          → Retry, later dead-lettered
+//   must not apply      → nothing (a refund in another currency than its payment, or one
+//                         taking the refunded total past the captured amount)
+//                                                          → Hold: dead-lettered at once,
+//                                                            for a person
+// Refunds (partial or full) are booked one debit per refund; the order becomes `refunded` when
+// its payment's refunded total reaches the captured amount, and stays `paid` before.
 // Thread contract: the connection's thread.
 
 #include "callbackmessage.h"
@@ -22,7 +28,7 @@
 namespace OncePay {
 
 struct Decision {
-    enum Kind { Completed, Skipped, Retry } kind = Skipped;
+    enum Kind { Completed, Skipped, Retry, Hold } kind = Skipped;
     QString reason;
 };
 
@@ -43,6 +49,13 @@ private:
                             const Actor &actor) const;
     Result<Decision> refunded(const CallbackMessage &m, const struct Order &order,
                               const Actor &actor) const;
+    // The order of the money a refund names: its payments row, else its refund obligation;
+    // empty when neither is known.
+    Result<QString> refundedOrder(const CallbackMessage &m) const;
+    // Marks the unresolved refund obligations of the refunded money met; how many.
+    Result<int> resolveObligations(const CallbackMessage &m) const;
+    Result<Decision> bookRefund(const CallbackMessage &m, const struct Order &order,
+                                const struct RecordedPayment &payment, const Actor &actor) const;
     Result<Decision> stale(const CallbackMessage &m, const struct Order &order, const Actor &actor,
                            const QString &why, bool moneyCaptured) const;
 

@@ -160,9 +160,9 @@ qint64 MessageStore::backoffMs(int attempt, const RetryPolicy &policy)
 
 Result<QString> MessageStore::fail(const CallbackMessage &m, const QString &owner,
                                    const QString &error, const RetryPolicy &policy,
-                                   bool countsAsAttempt) const
+                                   bool countsAsAttempt, bool deadNow) const
 {
-    const bool dead = countsAsAttempt && m.attempts >= policy.maxAttempts;
+    const bool dead = deadNow || (countsAsAttempt && m.attempts >= policy.maxAttempts);
     const int refund = countsAsAttempt ? 0 : 1;
     return inTransaction(m_c.db(), Transaction::Mode::Immediate, [&]() -> Result<QString> {
         const qint64 now = m_clock.nowMs();

@@ -40,9 +40,11 @@ public:
 
     // In its own transaction: failed with back-off, or dead (dead_letters row + audit event)
     // once the attempts are used up. Returns the status written. An infrastructure error
-    // (database busy or gone) does not use up an attempt: `countsAsAttempt = false`.
+    // (database busy or gone) does not use up an attempt: `countsAsAttempt = false`. `deadNow`:
+    // dead at once, whatever the attempts (a message held for a person; retrying cannot cure).
     Result<QString> fail(const CallbackMessage &message, const QString &owner, const QString &error,
-                         const RetryPolicy &policy, bool countsAsAttempt = true) const;
+                         const RetryPolicy &policy, bool countsAsAttempt = true,
+                         bool deadNow = false) const;
 
     // Next retry delay for the n-th attempt: exponential, capped, ±20 % jitter.
     static qint64 backoffMs(int attempt, const RetryPolicy &policy);

@@ -176,6 +176,8 @@ void Worker::processOne(const CallbackMessage &m, WorkerStats &stats)
             return d.error();
         if (d->kind == Decision::Retry)
             return makeError(ErrorCode::Conflict, d->reason, QStringLiteral("retry"));
+        if (d->kind == Decision::Hold) // nothing written: dead-lettered below, for a person
+            return makeError(ErrorCode::Conflict, d->reason, QStringLiteral("hold"));
         const QString status = d->kind == Decision::Completed ? QStringLiteral("completed")
                                                               : QStringLiteral("skipped");
         if (auto f = m_store.finish(m.id, status, d->reason); !f)
@@ -213,7 +215,8 @@ void Worker::processOne(const CallbackMessage &m, WorkerStats &stats)
         return;
     }
     const bool infrastructure = err.code == ErrorCode::Unavailable;
-    auto f = m_store.fail(m, m_owner, err.message, m_policy, !infrastructure);
+    const bool held = err.reason == u"hold";
+    auto f = m_store.fail(m, m_owner, err.message, m_policy, !infrastructure, held);
     if (!f) {
         // Could not even record the failure (database gone): the lease will expire and the
         // message will be claimed again. Nothing is lost.
@@ -224,7 +227,7 @@ void Worker::processOne(const CallbackMessage &m, WorkerStats &stats)
         return;
     }
     ++(*f == u"dead" ? stats.dead : stats.failed);
-    if (err.reason != u"retry")
+    if (err.reason != u"retry" && !held)
         spdlog::warn("message {} failed (attempt {}): {}", m.callbackId.toStdString(), m.attempts,
                      err.message.toStdString());
 }

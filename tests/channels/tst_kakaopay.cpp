@@ -102,7 +102,27 @@ private Q_SLOTS:
         auto partial = a.parse(KakaoPaySigner::sign(part, kSecret, "msg_c2", kNowSec));
         QVERIFY(partial.ok());
         QCOMPARE(partial->channelEventType, QStringLiteral("PART_CANCEL_PAYMENT"));
+        QCOMPARE(partial->kind, CallbackKind::Refunded);
         QCOMPARE(partial->amountMinor, qint64(5000));
+        QCOMPARE(partial->refundId, QStringLiteral("A-cancel-2")); // one refund: its own aid
+
+        // The second partial cancel: this request's amount, not the running canceled_amount.
+        const QByteArray second =
+            KakaoPayEvents::cancelResult(params(), 7000, "A-cancel-3", kNowMs, 5000);
+        auto more = a.parse(KakaoPaySigner::sign(second, kSecret, "msg_c3", kNowSec));
+        QVERIFY(more.ok());
+        QCOMPARE(more->amountMinor, qint64(7000));
+        QCOMPARE(more->refundId, QStringLiteral("A-cancel-3"));
+
+        // An order status of a cancelled payment has only the running total: cumulative.
+        auto status = a.parse(KakaoPaySigner::sign(
+            R"({"tid":"T9","status":"PART_CANCEL_PAYMENT","partner_order_id":"O9",
+                "amount":{"total":45000},"canceled_amount":{"total":12000}})",
+            kSecret, "msg_s9", kNowSec));
+        QVERIFY(status.ok());
+        QCOMPARE(status->kind, CallbackKind::Refunded);
+        QCOMPARE(status->amountMinor, qint64(12000));
+        QCOMPARE(status->refundId, QStringLiteral("cumulative:T9:12000"));
 
         struct Row {
             const char *status;

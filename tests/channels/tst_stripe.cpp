@@ -95,22 +95,92 @@ private Q_SLOTS:
         QVERIFY(refunded.ok());
         QCOMPARE(refunded->kind, CallbackKind::Refunded);
         QCOMPARE(refunded->channelTxnId, p.paymentIntentId);
-        QCOMPARE(refunded->refundId, p.refundId);
+        // A full refund: the running total is the whole charge; the id names charge and total.
+        QCOMPARE(refunded->refundId, QStringLiteral("cumulative:ch_3PzYxWvU0t9s8r7q0z9y8x7w:4500"));
         QCOMPARE(refunded->amountMinor, qint64(4500));
         QCOMPARE(refunded->currency, QStringLiteral("EUR"));
         QCOMPARE(refunded->orderRef, QStringLiteral("ORD-20240702-0001"));
     }
 
-    void refundWithoutRefundListUsesCharge()
+    void partialRefundIsTheRunningTotal()
     {
+        // API 2022-11-15 and later: charge.refunded for a partial refund, no refund list; the
+        // charge's amount_refunded is the running total.
         const QByteArray body = R"({"id":"evt_1","type":"charge.refunded","created":1719878400,
-            "data":{"object":{"id":"ch_1","object":"charge","amount_refunded":500,"currency":"usd",
+            "api_version":"2024-06-20","data":{"object":{"id":"ch_1","object":"charge",
+            "amount":10000,"amount_refunded":500,"refunded":false,"currency":"usd",
             "payment_intent":"pi_1","metadata":{"order_id":"O1"}}}})";
         auto cb = adapter().parse(StripeSigner::sign(body, kSecret, kNowSec));
         QVERIFY(cb.ok());
-        QCOMPARE(cb->refundId, QStringLiteral("ch_1"));
+        QCOMPARE(cb->kind, CallbackKind::Refunded);
+        QCOMPARE(cb->refundId, QStringLiteral("cumulative:ch_1:500"));
+        QVERIFY(isCumulativeRefundId(cb->refundId));
         QCOMPARE(cb->channelTxnId, QStringLiteral("pi_1"));
         QCOMPARE(cb->amountMinor, qint64(500));
+
+        // The fixture, as Stripe sends it since 2022-11-15: no refunds list in the charge.
+        auto p = params(10000);
+        p.chargeId = "ch_2";
+        p.amountRefunded = 2500;
+        const QByteArray fixture = StripeEvents::chargeRefunded(p);
+        QVERIFY(!fixture.contains("\"refunds\""));
+        QVERIFY(fixture.contains("\"api_version\": \"2024-06-20\""));
+        auto partial = adapter().parse(StripeSigner::sign(fixture, kSecret, kNowSec));
+        QVERIFY(partial.ok());
+        QCOMPARE(partial->amountMinor, qint64(2500));
+        QCOMPARE(partial->refundId, QStringLiteral("cumulative:ch_2:2500"));
+    }
+
+    void canceledIntentFails()
+    {
+        auto cb = adapter().parse(
+            StripeSigner::sign(StripeEvents::paymentIntentCanceled(params()), kSecret, kNowSec));
+        QVERIFY(cb.ok());
+        QCOMPARE(cb->kind, CallbackKind::PaymentFailed);
+        QCOMPARE(cb->channelEventType, QStringLiteral("payment_intent.canceled"));
+        QCOMPARE(cb->channelTxnId, QStringLiteral("pi_3PzYxWvU0t9s8r7q1a2b3c4d"));
+        QCOMPARE(cb->attemptRef, QStringLiteral("att-7f3c2a"));
+    }
+
+    void specialCaseCurrencies_data()
+    {
+        QTest::addColumn<QString>("currency");
+        QTest::addColumn<qint64>("stripeAmount");
+        QTest::addColumn<qint64>("isoMinor"); // -1: refused
+        // Stripe's special cases: ISK and UGX in hundredths of their zero-decimal ISO unit.
+        QTest::newRow("isk 5 kr") << "isk" << qint64(500) << qint64(5);
+        QTest::newRow("isk 500 kr") << "isk" << qint64(50000) << qint64(500);
+        QTest::newRow("isk fraction") << "isk" << qint64(50050) << qint64(-1);
+        QTest::newRow("ugx 3800") << "ugx" << qint64(380000) << qint64(3800);
+        QTest::newRow("ugx fraction") << "ugx" << qint64(101) << qint64(-1);
+        // HUF and TWD are zero-decimal for payouts only: charges are two-decimal, as in ISO.
+        QTest::newRow("huf two-decimal") << "huf" << qint64(12345) << qint64(12345);
+        QTest::newRow("twd two-decimal") << "twd" << qint64(9950) << qint64(9950);
+    }
+
+    void specialCaseCurrencies()
+    {
+        QFETCH(QString, currency);
+        QFETCH(qint64, stripeAmount);
+        QFETCH(qint64, isoMinor);
+        auto p = params(stripeAmount, currency);
+        for (const QByteArray &body :
+             {StripeEvents::paymentIntentSucceeded(p), StripeEvents::chargeRefunded(p)}) {
+            const auto cb = adapter().parse(StripeSigner::sign(body, kSecret, kNowSec));
+            if (isoMinor < 0) {
+                QVERIFY(!cb.ok());
+                QCOMPARE(cb.error().reason, QStringLiteral("bad_amount"));
+                QVERIFY2(cb.error().message.contains(
+                             QStringLiteral("is not a whole number of %1: Stripe counts %1 in "
+                                            "hundredths, always ending in 00")
+                                 .arg(currency.toUpper())),
+                         qPrintable(cb.error().message));
+                continue;
+            }
+            QVERIFY(cb.ok());
+            QCOMPARE(cb->amountMinor, isoMinor);
+            QCOMPARE(cb->currency, currency.toUpper());
+        }
     }
 
     void hostileSignatures_data()

@@ -138,6 +138,25 @@ private Q_SLOTS:
                  0);
     }
 
+    void canceledIntentFailsTheAttempt_data() { addEngineRows(); }
+    void canceledIntentFailsTheAttempt()
+    {
+        // payment_intent.canceled: the attempt will never capture; the order must leave
+        // paying so that it can be rolled back and paid again.
+        ONCEPAY_SCRATCH(dbs);
+        EngineFixture f(*dbs);
+        f.createOrder("o-cx", 3000);
+        f.pay("o-cx", 1, "a1");
+        f.deliver(StripeEvents::paymentIntentCanceled(
+            f.params("o-cx", "a1", 3000, "USD", "evt_cx", "pi_cx")));
+        QCOMPARE(f.drain().completed, 1);
+        QCOMPARE(f.order("o-cx").state, OrderState::PaymentFailed);
+        QCOMPARE(f.order("o-cx").stateReason, QStringLiteral("payment_intent.canceled"));
+        QVERIFY(f.service->rollback("o-cx", 3, CauseKind::Request, "rb", Actor::platform(), "again")
+                    .ok());
+        QCOMPARE(f.order("o-cx").state, OrderState::PendingPayment);
+    }
+
     void unknownOrderIsKeptThenDeadLettered_data() { addEngineRows(); }
     void unknownOrderIsKeptThenDeadLettered()
     {

@@ -178,18 +178,21 @@ Result<NormalizedCallback> KakaoPayAdapter::parse(const InboundRequest &request)
 
     QString amountPath = QStringLiteral("amount.total");
     bool amountRequired = true;
+    bool cumulative = false;
     switch (c.kind) {
     case CallbackKind::PaymentSucceeded:
         cb.occurredAtMs = kstToMs(root.value(QLatin1String("approved_at")));
         break;
     case CallbackKind::Refunded:
         cb.occurredAtMs = kstToMs(root.value(QLatin1String("canceled_at")));
-        amountPath = root.contains(QLatin1String("approved_cancel_amount"))
-                         ? QStringLiteral("approved_cancel_amount.total")
-                         : QStringLiteral("canceled_amount.total");
+        // A cancel answer (full or PART_CANCEL_PAYMENT) is one refund: its own aid and
+        // approved_cancel_amount. Anything else (an order status) carries only canceled_amount,
+        // the running total cancelled so far: a cumulative refund of the tid.
         cb.refundId = root.value(QLatin1String("aid")).toString();
-        if (cb.refundId.isEmpty())
-            cb.refundId = tid + QStringLiteral(":cancel");
+        cumulative =
+            cb.refundId.isEmpty() || !root.contains(QLatin1String("approved_cancel_amount"));
+        amountPath = cumulative ? QStringLiteral("canceled_amount.total")
+                                : QStringLiteral("approved_cancel_amount.total");
         break;
     case CallbackKind::PaymentFailed:
     case CallbackKind::PaymentPending: amountRequired = false; break;
@@ -208,6 +211,8 @@ Result<NormalizedCallback> KakaoPayAdapter::parse(const InboundRequest &request)
     cb.currency = QStringLiteral("KRW");
     cb.amountMinor = *amount;
     cb.hasAmount = true;
+    if (cumulative)
+        cb.refundId = cumulativeRefundId(tid, *amount);
     return cb;
 }
 

@@ -11,8 +11,11 @@
 // be in play during rotation.
 // Bodies understood:
 //   approve result (aid, tid, partner_order_id, amount.total, approved_at)  → PaymentSucceeded
-//   cancel result / status CANCEL_PAYMENT or PART_CANCEL_PAYMENT            → Refunded
-//     (amount = approved_cancel_amount.total, refundId = the cancel's aid)
+//   cancel result / status CANCEL_PAYMENT or PART_CANCEL_PAYMENT            → Refunded,
+//     PART_CANCEL_PAYMENT a partial refund: a cancel result is one refund (amount =
+//     approved_cancel_amount.total, refundId = the cancel's aid); an order status, which
+//     has only canceled_amount (the running total cancelled), is a cumulative refund of the
+//     tid (cumulativeRefundId)
 //   status SUCCESS_PAYMENT → PaymentSucceeded; FAIL_PAYMENT, FAIL_AUTH_PASSWORD,
 //   QUIT_PAYMENT → PaymentFailed; READY … ISSUED_SID → PaymentPending; others → Other.
 // Our order is partner_order_id; the relay may add our attempt as a top-level

@@ -56,14 +56,15 @@ QByteArray approveResult(const Params &p)
 }
 
 QByteArray cancelResult(const Params &p, qint64 cancelAmount, const QString &cancelAid,
-                        qint64 canceledAtMs)
+                        qint64 canceledAtMs, qint64 canceledBefore)
 {
+    const qint64 canceled = canceledBefore + cancelAmount;
     QJsonObject o = common(p);
     o.insert("aid", cancelAid);
-    o.insert("status", cancelAmount >= p.amountTotal ? "CANCEL_PAYMENT" : "PART_CANCEL_PAYMENT");
+    o.insert("status", canceled >= p.amountTotal ? "CANCEL_PAYMENT" : "PART_CANCEL_PAYMENT");
     o.insert("approved_cancel_amount", amount(cancelAmount));
-    o.insert("canceled_amount", amount(cancelAmount));
-    o.insert("cancel_available_amount", amount(p.amountTotal - cancelAmount));
+    o.insert("canceled_amount", amount(canceled));
+    o.insert("cancel_available_amount", amount(p.amountTotal - canceled));
     o.insert("approved_at", kst(p.approvedAtMs));
     o.insert("canceled_at", kst(canceledAtMs));
     return json(o);
@@ -73,8 +74,12 @@ QByteArray statusResult(const Params &p, const QString &status)
 {
     QJsonObject o = common(p);
     o.insert("status", status);
-    if (status == QLatin1String("SUCCESS_PAYMENT"))
+    if (status == QLatin1String("SUCCESS_PAYMENT") || status == QLatin1String("CANCEL_PAYMENT"))
         o.insert("approved_at", kst(p.approvedAtMs));
+    if (status == QLatin1String("CANCEL_PAYMENT")) { // all of it cancelled, as a running total
+        o.insert("canceled_amount", amount(p.amountTotal));
+        o.insert("cancel_available_amount", amount(0));
+    }
     return json(o);
 }
 

@@ -23,11 +23,13 @@ struct Params {
 };
 
 QByteArray approveResult(const Params &p);
-// A cancel answer for `cancelAmount` (the whole amount → CANCEL_PAYMENT, less → PART_…);
-// `cancelAid` is the cancel request's own aid.
+// A cancel answer for `cancelAmount` after `canceledBefore` was cancelled by earlier requests
+// (all cancelled then → CANCEL_PAYMENT, less → PART_CANCEL_PAYMENT); `cancelAid` is the cancel
+// request's own aid; canceled_amount is the running total, cancel_available_amount the rest.
 QByteArray cancelResult(const Params &p, qint64 cancelAmount, const QString &cancelAid,
-                        qint64 canceledAtMs);
-// An order-status answer (SUCCESS_PAYMENT, FAIL_PAYMENT, QUIT_PAYMENT, READY, …).
+                        qint64 canceledAtMs, qint64 canceledBefore = 0);
+// An order-status answer (SUCCESS_PAYMENT, FAIL_PAYMENT, QUIT_PAYMENT, READY, …;
+// CANCEL_PAYMENT with all of amountTotal as canceled_amount).
 QByteArray statusResult(const Params &p, const QString &status);
 
 } // namespace OncePay::KakaoPayEvents

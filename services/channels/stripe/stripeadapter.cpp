@@ -7,6 +7,23 @@
 
 namespace OncePay {
 
+Result<qint64> StripeAdapter::isoMinorUnits(qint64 stripeAmount, const QString &currency)
+{
+    // Stripe's currencies guide, "Special cases": ISK and UGX became zero-decimal, but for
+    // backwards compatibility Stripe still counts them in hundredths, always ending in 00
+    // (500 is 5 kr). HUF and TWD are zero-decimal only for payouts; their charges and refunds
+    // are two-decimal, as ISO 4217 and OncePay count them.
+    if (currency != QLatin1String("ISK") && currency != QLatin1String("UGX"))
+        return stripeAmount;
+    if (stripeAmount % 100 != 0)
+        return ChannelJson::badAmount(
+            QStringLiteral("%1 %2 is not a whole number of %2: Stripe counts %2 in hundredths, "
+                           "always ending in 00")
+                .arg(stripeAmount)
+                .arg(currency));
+    return stripeAmount / 100;
+}
+
 StripeAdapter::StripeAdapter(ChannelSettings settings)
     : m_settings(std::move(settings))
 {}
@@ -63,13 +80,16 @@ Result<NormalizedCallback> StripeAdapter::parse(const InboundRequest &request) c
                               !object.value(QLatin1String("amount_received")).isNull()
                           ? QStringLiteral("amount_received")
                           : QStringLiteral("amount");
-    } else if (type == QLatin1String("payment_intent.payment_failed")) {
+    } else if (type == QLatin1String("payment_intent.payment_failed") ||
+               type == QLatin1String("payment_intent.canceled")) {
+        // A canceled intent will never capture: the attempt failed, the order leaves paying.
         cb.kind = CallbackKind::PaymentFailed;
         amountField = QStringLiteral("amount");
     } else if (type == QLatin1String("payment_intent.processing")) {
         cb.kind = CallbackKind::PaymentPending;
         amountField = QStringLiteral("amount");
     } else if (type == QLatin1String("charge.refunded")) {
+        // Sent for partial refunds too; amount_refunded is the charge's running total.
         cb.kind = CallbackKind::Refunded;
         amountField = QStringLiteral("amount_refunded");
     } else {
@@ -86,14 +106,6 @@ Result<NormalizedCallback> StripeAdapter::parse(const InboundRequest &request) c
         // A charge: the payment intent is what the order was paid with.
         const QString intent = object.value(QLatin1String("payment_intent")).toString();
         cb.channelTxnId = intent.isEmpty() ? objectId : intent;
-        const QJsonArray refunds = object.value(QLatin1String("refunds"))
-                                       .toObject()
-                                       .value(QLatin1String("data"))
-                                       .toArray();
-        const QString refundId =
-            refunds.isEmpty() ? QString()
-                              : refunds.first().toObject().value(QLatin1String("id")).toString();
-        cb.refundId = refundId.isEmpty() ? objectId : refundId;
     } else {
         cb.channelTxnId = objectId;
     }
@@ -107,9 +119,16 @@ Result<NormalizedCallback> StripeAdapter::parse(const InboundRequest &request) c
                                           QStringLiteral("stripe ") + amountField);
     if (!amount)
         return amount.error();
+    auto iso = isoMinorUnits(*amount, *currency);
+    if (!iso)
+        return makeError(iso.error().code,
+                         QStringLiteral("stripe %1: %2").arg(amountField, iso.error().message),
+                         iso.error().reason);
     cb.currency = *currency;
-    cb.amountMinor = *amount;
+    cb.amountMinor = *iso;
     cb.hasAmount = true;
+    if (cb.kind == CallbackKind::Refunded)
+        cb.refundId = cumulativeRefundId(objectId, cb.amountMinor);
     return cb;
 }
 

@@ -5,11 +5,15 @@
 // Any v1 may match any configured secret (rotation). Events handled:
 //   payment_intent.succeeded       → PaymentSucceeded (amount_received, else amount)
 //   payment_intent.payment_failed  → PaymentFailed
+//   payment_intent.canceled        → PaymentFailed (the intent will never capture)
 //   payment_intent.processing      → PaymentPending
-//   charge.refunded                → Refunded (amount_refunded; txn = the payment intent)
+//   charge.refunded                → Refunded, for partial refunds too: amount_refunded is the
+//                                    charge's running total (cumulativeRefundId; txn = the
+//                                    payment intent)
 // anything else → Other with a skip reason. Our order and attempt travel in the payment
-// intent's metadata (order_id, attempt_id). Amounts are already integer minor units
-// (zero-decimal currencies such as JPY/KRW/XOF in whole units).
+// intent's metadata (order_id, attempt_id). Stripe's integer amounts are minor units
+// (zero-decimal currencies such as JPY/KRW/XOF in whole units), except ISK and UGX, which
+// Stripe counts in hundredths of their ISO unit: isoMinorUnits converts.
 // Thread contract: immutable after construction; share freely between threads.
 
 #include "channels/channeladapter.h"
@@ -29,6 +33,10 @@ public:
     static QString signatureScheme();
 
     static constexpr const char *kSignatureHeader = "stripe-signature";
+
+    // Stripe's amount in ISO-4217 minor units of `currency` (upper case): ISK and UGX divided
+    // by 100, a remainder refused (bad_amount); every other currency as it is.
+    static Result<qint64> isoMinorUnits(qint64 stripeAmount, const QString &currency);
 
 private:
     ChannelSettings m_settings;

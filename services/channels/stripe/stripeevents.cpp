@@ -80,6 +80,14 @@ QByteArray paymentIntentProcessing(const Params &p)
                  paymentIntent(p, QStringLiteral("processing"), 0), p);
 }
 
+QByteArray paymentIntentCanceled(const Params &p)
+{
+    QJsonObject intent = paymentIntent(p, QStringLiteral("canceled"), 0);
+    intent.insert("canceled_at", p.createdSeconds);
+    intent.insert("cancellation_reason", "abandoned");
+    return event(QStringLiteral("payment_intent.canceled"), intent, p);
+}
+
 QByteArray eventOfType(const QString &type, const Params &p)
 {
     return event(type, paymentIntent(p, QStringLiteral("requires_payment_method"), 0), p);
@@ -87,35 +95,20 @@ QByteArray eventOfType(const QString &type, const Params &p)
 
 QByteArray chargeRefunded(const Params &p)
 {
-    const QJsonObject refund{
-        {"id", p.refundId},
-        {"object", "refund"},
-        {"amount", p.amountMinor},
-        {"charge", p.chargeId},
-        {"created", p.createdSeconds},
-        {"currency", p.currency.toLower()},
-        {"payment_intent", p.paymentIntentId},
-        {"reason", "requested_by_customer"},
-        {"status", "succeeded"},
-    };
+    const qint64 refunded = p.amountRefunded < 0 ? p.amountMinor : p.amountRefunded;
     const QJsonObject charge{
         {"id", p.chargeId},
         {"object", "charge"},
         {"amount", p.amountMinor},
         {"amount_captured", p.amountMinor},
-        {"amount_refunded", p.amountMinor},
+        {"amount_refunded", refunded},
         {"captured", true},
         {"created", p.createdSeconds - 3600},
         {"currency", p.currency.toLower()},
         {"metadata", metadata(p)},
         {"paid", true},
         {"payment_intent", p.paymentIntentId},
-        {"refunded", true},
-        {"refunds", QJsonObject{{"object", "list"},
-                                {"data", QJsonArray{refund}},
-                                {"has_more", false},
-                                {"total_count", 1},
-                                {"url", QStringLiteral("/v1/charges/%1/refunds").arg(p.chargeId)}}},
+        {"refunded", refunded >= p.amountMinor},
         {"status", "succeeded"},
     };
     return event(QStringLiteral("charge.refunded"), charge, p);
