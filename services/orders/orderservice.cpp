@@ -1,6 +1,7 @@
 #include "orderservice.h"
 
 #include "audit/auditoutbox.h"
+#include "channels/channelregistry.h"
 #include "core/money.h"
 #include "db/sql.h"
 #include "db/transaction.h"
@@ -99,6 +100,14 @@ Result<AttemptResult> OrderService::startPayment(const QString &orderId, const Q
                                                  qint64 expectedVersion, const QString &requestId,
                                                  const Actor &actor) const
 {
+    // Only a channel OncePay has, by its exact name: the callbacks and refunds of a payment
+    // started under any other name would never be matched with it.
+    static const QStringList known = ChannelRegistry(AppConfig()).names();
+    if (!known.contains(channel))
+        return makeError(ErrorCode::Invalid,
+                         QStringLiteral("unknown channel '%1'; OncePay's channels are: %2")
+                             .arg(channel.left(40), known.join(QStringLiteral(", "))),
+                         QStringLiteral("unknown_channel"));
     IdempotencyStore store(m_c, m_clock);
     IdempotencyRecord wanted;
     wanted.requestId = requestId;

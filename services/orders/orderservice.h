@@ -44,6 +44,8 @@ public:
 
     // pending_payment → paying for attempt `requestId` on `channel`. A retry of the same
     // request id returns the recorded outcome; the same id with another payload is refused.
+    // A channel OncePay does not have (names are exact: "stripe", not "Stripe") is refused
+    // (Invalid, "unknown_channel") before anything is written.
     Result<AttemptResult> startPayment(const QString &orderId, const QString &channel,
                                        qint64 expectedVersion, const QString &requestId,
                                        const Actor &actor) const;

@@ -78,6 +78,33 @@ private Q_SLOTS:
         QCOMPARE(f.count("SELECT status FROM idempotency_records WHERE request_id = 'req-1'"), 1);
     }
 
+    void payRefusesAnUnknownChannel_data() { addEngineRows(); }
+    void payRefusesAnUnknownChannel()
+    {
+        // "Stripe" is not "stripe": its callbacks and refunds would never match the payment.
+        ONCEPAY_SCRATCH(dbs);
+        EngineFixture f(*dbs);
+        f.createOrder(QStringLiteral("o-c"), 2112);
+        for (const char *name : {"Stripe", "stripe ", "alipay", ""}) {
+            auto r = f.service->startPayment("o-c", name, 1, "req-c", Actor::platform());
+            QVERIFY2(!r.ok(), name);
+            QCOMPARE(r.error().code, ErrorCode::Invalid);
+            QCOMPARE(r.error().reason, QStringLiteral("unknown_channel"));
+            QCOMPARE(r.error().message,
+                     QStringLiteral("unknown channel '%1'; OncePay's channels are: fedapay, "
+                                    "kakaopay, paypal, stripe")
+                         .arg(QLatin1String(name)));
+        }
+        // Nothing was written: the order, and the request id still free for the right name.
+        QCOMPARE(f.order("o-c").state, OrderState::PendingPayment);
+        QCOMPARE(f.order("o-c").version, 1);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM idempotency_records"), 0);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM transition_rejections"), 0);
+        auto ok = f.service->startPayment("o-c", "stripe", 1, "req-c", Actor::platform());
+        QVERIFY(ok.ok());
+        QCOMPARE(ok->order.channel, QStringLiteral("stripe"));
+    }
+
     void pendingRecordFromACrashIsCompletedOnRetry_data() { addEngineRows(); }
     void pendingRecordFromACrashIsCompletedOnRetry()
     {
