@@ -65,9 +65,36 @@ int importStatements(Context &ctx, const QCommandLineParser &p)
                          : exitCodeFor(r.error());
             continue;
         }
-        if (r->alreadyImported)
+        if (r->alreadyImported) {
             ctx.out << file << ": already imported as statement " << r->statementId << " ("
                     << r->lines << " lines); nothing changed\n";
+            continue;
+        }
+        // A line stored before from another file (the statement exported again) is skipped;
+        // one stored with other money is a conflict, not imported, named on stderr.
+        for (const SettlementLineConflict &c : r->conflicts) {
+            ctx.err << "oncepay: " << file << ": line " << c.lineNo << " (" << c.lineKey
+                    << ") is already imported as statement " << c.storedStatementId << " line "
+                    << c.storedLineNo << ": " << c.storedKind << ", gross "
+                    << Currency::format(c.storedGrossMinor, c.storedCurrency) << ", fee "
+                    << Currency::format(c.storedFeeMinor, c.storedCurrency) << "; this file says "
+                    << c.kind << ", gross " << Currency::format(c.grossMinor, c.currency)
+                    << ", fee " << Currency::format(c.feeMinor, c.currency) << " — not imported\n";
+            status = Failed;
+        }
+        if (r->statementId == 0 && r->linesInFile > 0)
+            ctx.out << file << ": all " << r->linesInFile
+                    << " lines already imported from other files"
+                    << (r->conflicts.isEmpty()
+                            ? QString()
+                            : QStringLiteral(" or in conflict (%1)").arg(r->conflicts.size()))
+                    << "; nothing imported\n";
+        else if (r->alreadyPresent > 0 || !r->conflicts.isEmpty())
+            ctx.out << file << ": statement " << r->statementId << ", " << r->lines
+                    << " lines imported, " << r->alreadyPresent
+                    << " already imported from other files (skipped), " << r->conflicts.size()
+                    << " in conflict (not imported), " << r->skippedRecords
+                    << " records skipped (payouts, totals), sha256 " << r->sha256 << '\n';
         else
             ctx.out << file << ": statement " << r->statementId << ", " << r->lines
                     << " lines imported, " << r->skippedRecords

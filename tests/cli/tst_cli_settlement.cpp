@@ -6,7 +6,9 @@
 #include "db/connection.h"
 #include "testdatabases.h"
 
+#include <QFile>
 #include <QSqlQuery>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace OncePay;
@@ -62,6 +64,59 @@ private Q_SLOTS:
         const int lines = q.value(1).toInt();
         QVERIFY2(out[0].contains(QStringLiteral(", %1 lines imported").arg(lines)),
                  qPrintable(r.out));
+    }
+
+    // The same statement exported again (other bytes: re-saved with LF line endings) stores
+    // nothing and says so; one whose line has other money under a known id imports the rest,
+    // names the conflict on stderr and exits 1.
+    void reimportOfKnownLinesSaysSo_data() { addEngineRows(); }
+    void reimportOfKnownLinesSaysSo()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        QProcessEnvironment env;
+        const QString config = dbs->writeConfigFile(&env);
+        QCOMPARE(runOncepay({"--config", config, "db", "migrate"}, env).exitCode, 0);
+        const QString good = data("kakaopay_settlement_20260101_20260107.csv");
+        QFile in(good);
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        const QByteArray bytes = in.readAll();
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        auto write = [&](const QString &name, const QByteArray &data) {
+            QFile out(dir.filePath(name));
+            if (!out.open(QIODevice::WriteOnly) || out.write(data) != data.size())
+                qFatal("cannot write %s", qPrintable(name));
+            return out.fileName();
+        };
+        const QString resaved = write("resaved.csv", QByteArray(bytes).replace("\r\n", "\n"));
+        QByteArray other = bytes;
+        QVERIFY(other.contains("\"12,000\",240,24,\"11,736\""));
+        other.replace("\"12,000\",240,24,\"11,736\"", "\"12,000\",340,34,\"11,626\"");
+        const QString conflict = write("conflict.csv", other);
+        CliRun r = runOncepay(
+            {"--config", config, "settlement", "import", "--channel", "kakaopay", good, resaved},
+            env);
+        QCOMPARE(r.exitCode, 0);
+        const QStringList out = r.out.split(u'\n', Qt::SkipEmptyParts);
+        QCOMPARE(out.size(), 2);
+        QCOMPARE(out[1], resaved + QStringLiteral(": all 3 lines already imported from other"
+                                                  " files; nothing imported"));
+        CliRun c = runOncepay(
+            {"--config", config, "settlement", "import", "--channel", "kakaopay", conflict}, env);
+        QCOMPARE(c.exitCode, 1);
+        QVERIFY2(c.out.contains(QStringLiteral(": all 3 lines already imported from other files"
+                                               " or in conflict (1); nothing imported")),
+                 qPrintable(c.out));
+        QVERIFY2(c.err.contains(QStringLiteral(
+                     "conflict.csv: line 4 (T9f8e7d6c5b4a3928:charge:1767315600000) is already"
+                     " imported as statement 1 line 2: charge, gross 12000 KRW, fee 264 KRW;"
+                     " this file says charge, gross 12000 KRW, fee 374 KRW — not imported")),
+                 qPrintable(c.err));
+        auto db = Connection::open(dbs->orders(), QStringLiteral("check"));
+        QVERIFY(db.ok());
+        QSqlQuery q(db->db());
+        QVERIFY(q.exec(QStringLiteral("SELECT COUNT(*) FROM settlement_lines")) && q.next());
+        QCOMPARE(q.value(0).toInt(), 3);
     }
 
     // `oncepay reconcile` refused: a period that ends before it starts is a usage error (2),
