@@ -138,8 +138,11 @@ private:
         const QString &username, const Actor &by, const QString &reason, const QString &action,
         const std::function<Result<StaffAccount>(const StaffAccount &before,
                                                  const QList<qint64> &admins)> &decide) const;
+    // A wrong password for `account` (read with its row locked, inside authenticate's
+    // transaction, and not locked at `now`): counts it, locks the account at the
+    // `maxFailures`th, and audits login.failed (and login.locked).
     Result<void> recordFailure(const StaffAccount &account, const QString &where,
-                               qint64 maxFailures, qint64 lockMs) const;
+                               qint64 maxFailures, qint64 lockMs, qint64 now) const;
     // Which refusals refuse() audits: only those of rights (a bad user name, a short password
     // or a clash is the caller's mistake), or every refusal (not a database failure).
     enum class Audited { RightsOnly, EveryRefusal };

@@ -9,6 +9,7 @@
 #include "db/transaction.h"
 #include "passwordhasher.h"
 #include "settings/opssettings.h"
+#include "staffrights.h"
 #include "staffservicerows.h"
 
 #include <QCryptographicHash>
@@ -103,46 +104,94 @@ Result<SignInResult> StaffService::authenticate(const QString &username, const Q
                       QStringLiteral("for an unknown user name from %1").arg(where));
     }
 
-    if (account->lockedUntil > now) {
-        // The same answer as a wrong password, even for the right one: a lock that answered
-        // differently to the right password would let guessing go on through it.
-        AuditEvent e = staffEvent(account->actor(), QStringLiteral("login.refused"), *account);
-        e.after = {{QStringLiteral("locked_until"), account->lockedUntil},
-                   {QStringLiteral("where"), where}};
-        return refuse(SignInRefusal::BadCredentials, e, QStringLiteral("locked"),
-                      QStringLiteral("for %1: account locked").arg(name));
-    }
+    // The decision is taken on the row as it is now, locked (FOR UPDATE on PostgreSQL and
+    // MariaDB; SQLite's immediate transaction holds the write lock): sign-ins that arrive
+    // together take turns here, so none of them decides on a count or a lock another one has
+    // already changed (the hash above was verified outside, so a slow hash holds no lock).
+    auto decided = inTransaction(m_c.db(), Transaction::Mode::Immediate, [&]() -> Result<bool> {
+        QString currentHash;
+        auto row = lockStaffRow(m_c, name, staffColumns());
+        if (!row)
+            return row.error();
+        if (!*row) // cannot happen: staff rows are never deleted
+            return makeError(ErrorCode::NotFound, QStringLiteral("there is no such staff account"),
+                             QStringLiteral("unknown_staff"));
+        StaffAccount current = staffFromQuery(**row, &currentHash);
+        // A password reset in the meantime: the password typed must match the new hash.
+        const bool passwordMatches =
+            currentHash == hash ? passwordOk : PasswordHasher::verify(currentHash, password);
+        *account = current;
 
-    if (!passwordOk) {
-        if (auto r = recordFailure(*account, where, maxFailures, qint64(lockSeconds) * 1000); !r)
-            return r.error();
-        result.refusal = SignInRefusal::BadCredentials;
-        return result;
-    }
+        if (current.lockedUntil > now) {
+            // The same answer as a wrong password, even for the right one: a lock that answered
+            // differently to the right password would let guessing go on through it. A wrong
+            // password here neither counts nor restarts the lock.
+            AuditEvent e = staffEvent(current.actor(), QStringLiteral("login.refused"), current);
+            e.after = {{QStringLiteral("locked_until"), current.lockedUntil},
+                       {QStringLiteral("where"), where}};
+            if (auto r = refuse(SignInRefusal::BadCredentials, e, QStringLiteral("locked"),
+                                QStringLiteral("for %1: account locked").arg(name));
+                !r)
+                return r.error();
+            return false;
+        }
 
-    if (account->disabled) {
-        AuditEvent e = staffEvent(account->actor(), QStringLiteral("login.refused"), *account);
-        e.after = {{QStringLiteral("where"), where}};
-        return refuse(SignInRefusal::Disabled, e, QStringLiteral("disabled"),
-                      QStringLiteral("for %1: account disabled").arg(name));
-    }
+        if (!passwordMatches) {
+            if (auto r =
+                    recordFailure(current, where, maxFailures, qint64(lockSeconds) * 1000, now);
+                !r)
+                return r.error();
+            result.refusal = SignInRefusal::BadCredentials;
+            return false;
+        }
 
-    auto ok = inTransaction(m_c.db(), Transaction::Mode::Immediate, [&]() -> Result<bool> {
+        if (current.disabled) {
+            AuditEvent e = staffEvent(current.actor(), QStringLiteral("login.refused"), current);
+            e.after = {{QStringLiteral("where"), where}};
+            if (auto r = refuse(SignInRefusal::Disabled, e, QStringLiteral("disabled"),
+                                QStringLiteral("for %1: account disabled").arg(name));
+                !r)
+                return r.error();
+            return false;
+        }
+
+        // Only where no lock is set: the row is locked above, so this always matches; should it
+        // ever not, the lock stands and the answer is the lock's. (No row changed is not
+        // enough to say so: MariaDB counts only rows whose values changed.)
         auto n =
             Sql::update(m_c.db(),
                         QStringLiteral("UPDATE staff SET failed_attempts = 0, locked_until = NULL,"
-                                       " updated_at = ? WHERE id = ?"),
-                        {now, account->id});
+                                       " updated_at = ? WHERE id = ? AND (locked_until IS NULL OR"
+                                       " locked_until <= ?)"),
+                        {now, current.id, now});
         if (!n)
             return n.error();
-        AuditEvent e = staffEvent(account->actor(), QStringLiteral("login.succeeded"), *account);
+        auto lockNow = *n > 0 ? Result<QVariant>(QVariant())
+                              : Sql::scalar(m_c.db(),
+                                            QStringLiteral("SELECT locked_until FROM staff WHERE"
+                                                           " id = ? AND locked_until > ?"),
+                                            {current.id, now});
+        if (!lockNow)
+            return lockNow.error();
+        if (!lockNow->isNull()) {
+            AuditEvent e = staffEvent(current.actor(), QStringLiteral("login.refused"), current);
+            e.after = {{QStringLiteral("where"), where}};
+            if (auto r = refuse(SignInRefusal::BadCredentials, e, QStringLiteral("locked"),
+                                QStringLiteral("for %1: account locked").arg(name));
+                !r)
+                return r.error();
+            return false;
+        }
+        AuditEvent e = staffEvent(current.actor(), QStringLiteral("login.succeeded"), current);
         e.after = {{QStringLiteral("where"), where}};
         if (auto r = AuditOutbox::record(m_c.db(), e, m_clock); !r)
             return r.error();
         return true;
     });
-    if (!ok)
-        return ok.error();
+    if (!decided)
+        return decided.error();
+    if (!*decided)
+        return result;
     account->failedAttempts = 0;
     account->lockedUntil = 0;
     result.account = *account;
@@ -152,57 +201,40 @@ Result<SignInResult> StaffService::authenticate(const QString &username, const Q
 }
 
 Result<void> StaffService::recordFailure(const StaffAccount &account, const QString &where,
-                                         qint64 maxFailures, qint64 lockMs) const
+                                         qint64 maxFailures, qint64 lockMs, qint64 now) const
 {
-    const qint64 now = m_clock.nowMs();
-    auto done = inTransaction(m_c.db(), Transaction::Mode::Immediate, [&]() -> Result<bool> {
-        // A lock that has run out starts a fresh count.
-        auto n = Sql::update(
-            m_c.db(),
-            QStringLiteral("UPDATE staff SET failed_attempts = CASE WHEN locked_until IS NOT NULL"
-                           " AND locked_until <= ? THEN 1 ELSE failed_attempts + 1 END,"
-                           " locked_until = CASE WHEN locked_until IS NOT NULL AND"
-                           " locked_until <= ? THEN NULL ELSE locked_until END,"
-                           " updated_at = ? WHERE id = ?"),
-            {now, now, now, account.id});
-        if (!n)
-            return n.error();
-        auto failures =
-            Sql::scalar(m_c.db(), QStringLiteral("SELECT failed_attempts FROM staff WHERE id = ?"),
-                        {account.id});
-        if (!failures)
-            return failures.error();
-        const qint64 count = failures->toLongLong();
-        AuditEvent e = staffEvent(account.actor(), QStringLiteral("login.failed"), account);
-        e.after = {{QStringLiteral("failed_attempts"), count}, {QStringLiteral("where"), where}};
-        e.reason = QStringLiteral("wrong_password");
-        if (auto r = AuditOutbox::record(m_c.db(), e, m_clock); !r)
-            return r.error();
-        if (count < maxFailures)
-            return false;
-        const qint64 until = now + lockMs;
-        auto l = Sql::update(
-            m_c.db(),
-            QStringLiteral("UPDATE staff SET locked_until = ?, failed_attempts = 0 WHERE id = ?"),
-            {until, account.id});
-        if (!l)
-            return l.error();
-        AuditEvent lock = staffEvent(Actor::system(QStringLiteral("auth")),
-                                     QStringLiteral("login.locked"), account);
-        lock.after = {{QStringLiteral("locked_until"), until},
-                      {QStringLiteral("failed_attempts"), count}};
-        lock.reason = QStringLiteral("too_many_failures");
-        if (auto r = AuditOutbox::record(m_c.db(), lock, m_clock); !r)
-            return r.error();
-        return true;
-    });
-    if (!done)
-        return done.error();
-    if (*done)
-        spdlog::warn("staff account {} locked after {} failed sign-ins",
-                     account.username.toStdString(), maxFailures);
-    else
+    // Inside authenticate's transaction, `account` read with its row locked and not locked now.
+    // A lock that has run out starts a fresh count.
+    const bool lockRanOut = account.lockedUntil != 0 && account.lockedUntil <= now;
+    const qint64 count = lockRanOut ? 1 : qint64(account.failedAttempts) + 1;
+    const bool lockNow = count >= maxFailures;
+    const qint64 until = now + lockMs;
+    auto n = Sql::update(m_c.db(),
+                         QStringLiteral("UPDATE staff SET failed_attempts = ?, locked_until = ?,"
+                                        " updated_at = ? WHERE id = ?"),
+                         {lockNow ? 0 : count,
+                          lockNow ? QVariant(until) : QVariant(QMetaType(QMetaType::LongLong)), now,
+                          account.id});
+    if (!n)
+        return n.error();
+    AuditEvent e = staffEvent(account.actor(), QStringLiteral("login.failed"), account);
+    e.after = {{QStringLiteral("failed_attempts"), count}, {QStringLiteral("where"), where}};
+    e.reason = QStringLiteral("wrong_password");
+    if (auto r = AuditOutbox::record(m_c.db(), e, m_clock); !r)
+        return r.error();
+    if (!lockNow) {
         spdlog::warn("sign-in refused for {}: wrong password", account.username.toStdString());
+        return {};
+    }
+    AuditEvent lock =
+        staffEvent(Actor::system(QStringLiteral("auth")), QStringLiteral("login.locked"), account);
+    lock.after = {{QStringLiteral("locked_until"), until},
+                  {QStringLiteral("failed_attempts"), count}};
+    lock.reason = QStringLiteral("too_many_failures");
+    if (auto r = AuditOutbox::record(m_c.db(), lock, m_clock); !r)
+        return r.error();
+    spdlog::warn("staff account {} locked after {} failed sign-ins", account.username.toStdString(),
+                 maxFailures);
     return {};
 }
 
