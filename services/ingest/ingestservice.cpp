@@ -148,13 +148,24 @@ Result<NormalizedCallback> IngestService::verifyAndParse(const QString &channel,
     if (cb.callbackId.isEmpty() || cb.callbackId.size() > 190)
         return makeError(ErrorCode::Invalid, QStringLiteral("callback id missing or too long"),
                          QStringLiteral("malformed"));
-    if (auto fits = checkStorable(cb); !fits)
+    if (auto fits = checkStorable(cb, request.body); !fits)
         return fits.error();
     return parsed;
 }
 
-Result<void> IngestService::checkStorable(const NormalizedCallback &cb)
+Result<void> IngestService::checkStorable(const NormalizedCallback &cb, const QByteArray &body)
 {
+    const auto notStorable = [](QLatin1String column) {
+        return makeError(ErrorCode::Invalid,
+                         QStringLiteral("%1 contains a NUL character, which the message table "
+                                        "cannot store")
+                             .arg(column),
+                         QStringLiteral("field_not_storable"));
+    };
+    // raw_body: JSON has no raw NUL, but the adapter's parser is not the judge of what the
+    // database takes.
+    if (body.contains('\0'))
+        return notStorable(QLatin1String("raw_body"));
     // Every value messageRow() stores from the callback, against the shortest column that
     // holds it in the three dialects (resources/migrations/orders/*/0001_initial.sql):
     // MySQL's VARCHAR(191) and CHAR(3); SQLite and PostgreSQL store TEXT of any length. The
@@ -175,6 +186,10 @@ Result<void> IngestService::checkStorable(const NormalizedCallback &cb)
         {"currency", cb.currency, 3},
     };
     for (const Field &f : fields) {
+        // PostgreSQL refuses U+0000 in text (the commit would fail for ever), SQLite's text
+        // functions stop at it.
+        if (f.value.contains(QChar(0)))
+            return notStorable(QLatin1String(f.column));
         if (f.value.size() <= f.maxChars)
             continue; // fast path: no code point count needed
         if (const qsizetype n = codePoints(f.value); n > f.maxChars)
@@ -188,6 +203,8 @@ Result<void> IngestService::checkStorable(const NormalizedCallback &cb)
     }
     // result_reason is MySQL TEXT: 65,535 bytes.
     if (cb.kind == CallbackKind::Other) {
+        if (cb.skipReason.contains(QChar(0)))
+            return notStorable(QLatin1String("result_reason"));
         if (const qsizetype bytes = cb.skipReason.toUtf8().size(); bytes > kStoredTextBytes)
             return makeError(
                 ErrorCode::Invalid,

@@ -56,15 +56,17 @@ public:
 
     // Verify + parse without touching the database (the gateway does this before batching).
     // On failure the rejection is NOT yet recorded; call recordRejection(). A callback with a
-    // value longer than its message table column (checkStorable) is refused here, reason
-    // field_too_long, on every dialect: the row could not be stored on all of them.
+    // value its message table column cannot hold (checkStorable) is refused here, on every
+    // dialect: the row could not be stored on all of them.
     Result<NormalizedCallback> verifyAndParse(const QString &channel,
                                               const InboundRequest &request) const;
 
     // Whether every value of the callback fits its callback_messages column in all three
     // dialects: kStoredVarcharChars characters (MySQL VARCHAR(191)) for the ids and the event
-    // type, 3 for the currency, kStoredTextBytes for a skip reason (MySQL TEXT).
-    static Result<void> checkStorable(const NormalizedCallback &callback);
+    // type, 3 for the currency, kStoredTextBytes for a skip reason (MySQL TEXT); else
+    // field_too_long. A NUL character in any of them or in the body (PostgreSQL's text
+    // refuses it) → field_not_storable.
+    static Result<void> checkStorable(const NormalizedCallback &callback, const QByteArray &body);
     static constexpr qsizetype kStoredVarcharChars = 191;
     static constexpr qsizetype kStoredTextBytes = 65535;
 

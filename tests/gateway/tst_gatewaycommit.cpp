@@ -183,6 +183,48 @@ private Q_SLOTS:
         QCOMPARE(m.total(QStringLiteral("unavailable")), quint64(0));
     }
 
+    // U+0000 in a stored value: PostgreSQL refuses it (500 for ever), SQLite's text functions
+    // stop at it. 400 on every engine, recorded and audited, nothing stored.
+    void nulCharacterIs400_data() { addEngineRows(); }
+    void nulCharacterIs400()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        const AppConfig config = gatewayConfig(*dbs);
+        QVERIFY(openMigrated(config.orders, QStringLiteral("test")).ok());
+        GatewayHarness gw(config);
+        StripeEvents::Params p = stripeParams(QStringLiteral("evt_nul"), QStringLiteral("o-"));
+        p.orderId += QChar(0) + QStringLiteral("7"); // sent as "o-\u00007"
+        const InboundRequest escaped = signedStripeWith(p);
+        QVERIFY(escaped.body.contains("o-\\u00007"));
+        QByteArray raw = StripeEvents::paymentIntentSucceeded(stripeParams("evt_raw_nul"));
+        raw.replace("\"a1\"", QByteArray("\"a\0\"", 4)); // a raw NUL byte in the attempt id
+        const InboundRequest rawNul = StripeSigner::sign(raw, kGwStripeSecret, nowSeconds());
+        const quint16 port = gw.port;
+        const QList<HttpResult> r = offThread([&] {
+            TestHttpClient c(port);
+            return QList<HttpResult>{
+                c.request("POST", "/webhooks/stripe", escaped.body, escaped.headers),
+                c.request("POST", "/webhooks/stripe", rawNul.body, rawNul.headers)};
+        });
+        QCOMPARE(r[0].status, 400);
+        const QJsonObject body = QJsonDocument::fromJson(r[0].body).object();
+        QCOMPARE(body.value("error").toString(), QStringLiteral("field_not_storable"));
+        QCOMPARE(body.value("message").toString(),
+                 QStringLiteral("order_ref contains a NUL character, which the message table "
+                                "cannot store"));
+        QCOMPARE(r[1].status, 400); // Qt's JSON parser takes the raw NUL: the row would not
+        QCOMPARE(QJsonDocument::fromJson(r[1].body).object().value("message").toString(),
+                 QStringLiteral("raw_body contains a NUL character, which the message table "
+                                "cannot store"));
+        QTRY_COMPARE(count(config, "SELECT COUNT(*) FROM ingest_rejections WHERE reason_code ="
+                                   " 'field_not_storable'"),
+                     2);
+        QCOMPARE(count(config, "SELECT COUNT(*) FROM audit_outbox WHERE action ="
+                               " 'callback.rejected'"),
+                 2);
+        QCOMPARE(count(config, "SELECT COUNT(*) FROM callback_messages"), 0);
+    }
+
     // The database is up but refuses the row (here: a column the INSERT names is gone): 500
     // "not_stored", counted apart from the 503s of a database that cannot be reached.
     void refusedRowIs500NotStored_data() { addEngineRows(); }
