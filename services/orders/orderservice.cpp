@@ -248,6 +248,15 @@ Result<Order> OrderService::transitionInTransaction(TransitionRequest &t) const
                 ErrorCode::Conflict,
                 QStringLiteral("order %1 has no captured payment to confirm").arg(orderId),
                 QStringLiteral("no_payment"));
+        // Money the channel has returned, or reported returning, is not confirmed.
+        auto refund = refundReported(*captured);
+        if (!refund)
+            return refund.error();
+        if (!refund->isEmpty())
+            return makeError(
+                ErrorCode::Conflict,
+                QStringLiteral("order %1 cannot be confirmed: %2").arg(orderId, *refund),
+                QStringLiteral("payment_refunded"));
         t.paidAt = m_clock.nowMs();
         t.stateReason = QString();
     }
@@ -270,6 +279,27 @@ Result<Order> OrderService::transitionInTransaction(TransitionRequest &t) const
     if (!after)
         return after.error();
     return **after;
+}
+
+Result<QString> OrderService::refundReported(const CapturedPayment &p) const
+{
+    auto payment = PaymentEffects(m_c, m_clock).paymentOf(p.channel, p.channelTxnId);
+    if (!payment)
+        return payment.error();
+    if (*payment && (*payment)->status != u"captured")
+        return QStringLiteral("payment %1 was refunded at %2").arg(p.channelTxnId, p.channel);
+    auto waiting = Sql::scalar(
+        m_c.db(),
+        QStringLiteral("SELECT MIN(callback_id) FROM callback_messages WHERE channel = ? AND"
+                       " channel_txn_id = ? AND event_kind = 'refunded' AND status IN ('pending',"
+                       " 'processing', 'failed', 'dead')"),
+        {p.channel, p.channelTxnId});
+    if (!waiting)
+        return waiting.error();
+    if (!waiting->isNull())
+        return QStringLiteral("%1 reported a refund of payment %2 (callback %3) not yet processed")
+            .arg(p.channel, p.channelTxnId, waiting->toString());
+    return QString();
 }
 
 Result<Order> OrderService::simpleTransition(const QString &orderId, qint64 expectedVersion,

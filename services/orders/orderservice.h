@@ -60,7 +60,8 @@ public:
                          const QString &causeId, const Actor &actor, const QString &reason) const;
 
     // paid_unconfirmed → paid by a person (an approved fix): books credit, purchase and
-    // logistics order exactly as the worker does.
+    // logistics order exactly as the worker does. Refused (Conflict, "payment_refunded") when
+    // the payment was refunded or a refund of it is reported and not processed.
     Result<Order> confirm(const QString &orderId, qint64 expectedVersion, const QString &causeId,
                           const Actor &actor, const QString &reason) const;
 
@@ -78,6 +79,9 @@ public:
     Result<OrderHistory> history(const QString &orderId) const;
 
 private:
+    // Why a captured payment may not be confirmed: refunded, or a refund of it reported and
+    // not processed (waiting, retried or dead-lettered); empty when none.
+    Result<QString> refundReported(const struct CapturedPayment &payment) const;
     Result<Order> simpleTransition(const QString &orderId, qint64 expectedVersion, OrderState to,
                                    CauseKind cause, const QString &causeId, const Actor &actor,
                                    const QString &reason) const;

@@ -191,6 +191,24 @@ Result<void> PaymentEffects::bookRefund(const Order &order, const RecordedPaymen
                   {QStringLiteral("partial"), !all}});
 }
 
+Result<void> PaymentEffects::markRefunded(const Order &order, const RecordedPayment &p,
+                                          const QString &callbackId, const Actor &actor) const
+{
+    auto pay = Sql::update(m_c.db(),
+                           QStringLiteral("UPDATE payments SET status = 'refunded', refunded_at = ?"
+                                          " WHERE channel = ? AND channel_txn_id = ?"),
+                           {m_clock.nowMs(), p.channel, p.channelTxnId});
+    if (!pay)
+        return pay.error();
+    return audit(m_c, m_clock, actor, QStringLiteral("payment.refunded"), QStringLiteral("order"),
+                 order.orderId, order.orderId, callbackId,
+                 {{QStringLiteral("amount_minor"), QString::number(p.amountMinor)},
+                  {QStringLiteral("currency"), p.currency},
+                  {QStringLiteral("refunded_total_minor"), QString::number(p.amountMinor)},
+                  {QStringLiteral("captured_minor"), QString::number(p.amountMinor)},
+                  {QStringLiteral("before_confirmation"), true}});
+}
+
 Result<void> PaymentEffects::flagRefund(const QString &orderId, const QString &channel,
                                         const QString &channelTxnId, qint64 amountMinor,
                                         const QString &currency, const QString &sourceKey,

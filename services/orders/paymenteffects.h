@@ -70,6 +70,11 @@ public:
                             const QString &entryKey, qint64 amountMinor, qint64 refundedTotal,
                             const QString &callbackId, const Actor &actor) const;
 
+    // The whole payment refunded before anything was booked for it (paid_unconfirmed): the
+    // payment marked refunded and an audit row; no ledger entry, as nothing was credited.
+    Result<void> markRefunded(const Order &order, const RecordedPayment &payment,
+                              const QString &callbackId, const Actor &actor) const;
+
     // Money that really moved but cannot be kept (superseded attempt, rollback after
     // capture): flagged for refund, visible in the stuck view and reconciliation.
     Result<void> flagRefund(const QString &orderId, const QString &channel,

@@ -282,10 +282,42 @@ Result<Decision> CallbackProcessor::refunded(const CallbackMessage &m, const Ord
                 .arg(m.channelTxnId)
                 .arg(*r));
     }
+    if (o.state == OrderState::PaidUnconfirmed)
+        return refundedUnconfirmed(m, o, p, actor);
     if (o.state != OrderState::Paid && o.state != OrderState::Refunded)
         return retry(QStringLiteral("refund while order %1 is %2; waiting for it to be paid")
                          .arg(o.orderId, orderStateName(o.state)));
     return bookRefund(m, o, p, actor);
+}
+
+Result<Decision> CallbackProcessor::refundedUnconfirmed(const CallbackMessage &m, const Order &o,
+                                                        const RecordedPayment &p,
+                                                        const Actor &actor) const
+{
+    // Nothing was credited yet (that waits for the confirmation): the money going back is the
+    // end of this attempt, not a debit. Only the whole capture; anything else needs a person.
+    const QString currency = m.hasAmount ? m.currency : p.currency;
+    const qint64 amount = m.hasAmount ? m.amountMinor : p.amountMinor;
+    if (currency != p.currency || amount != p.amountMinor || p.status != u"captured")
+        return hold(QStringLiteral("refund of %1 of payment %2 (%3 captured) while order %4 is "
+                                   "paid_unconfirmed; not booked")
+                        .arg(Currency::format(amount, currency), p.channelTxnId,
+                             Currency::format(p.amountMinor, p.currency), o.orderId));
+    if (auto r = PaymentEffects(m_c, m_clock).markRefunded(o, p, m.callbackId, actor); !r)
+        return r.error();
+    TransitionRequest t = transitionFor(m, o, OrderState::PendingPayment, actor);
+    t.reason = QStringLiteral("%1 reports refund").arg(m.channel);
+    t.currentRequestId = QString(); // the attempt is over; a new one may start
+    t.channelTxnId = QString();
+    t.stateReason = QStringLiteral("%1 refunded %2 before the payment was confirmed")
+                        .arg(m.channel, Currency::format(p.amountMinor, p.currency));
+    auto v = StateMachine(m_c, m_clock).apply(t);
+    if (!v)
+        return v.error();
+    return completed(
+        QStringLiteral("refunded before confirmation: order %1 back to pending_payment at v%2")
+            .arg(o.orderId)
+            .arg(*v));
 }
 
 Result<Decision> CallbackProcessor::bookRefund(const CallbackMessage &m, const Order &o,

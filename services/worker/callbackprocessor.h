@@ -16,7 +16,9 @@
 //                                                          → Hold: dead-lettered at once,
 //                                                            for a person
 // Refunds (partial or full) are booked one debit per refund; the order becomes `refunded` when
-// its payment's refunded total reaches the captured amount, and stays `paid` before.
+// its payment's refunded total reaches the captured amount, and stays `paid` before. The whole
+// capture refunded while the order is paid_unconfirmed (nothing credited yet) marks the payment
+// refunded and rolls the order back to pending_payment; a partial one there is held.
 // Thread contract: the connection's thread.
 
 #include "callbackmessage.h"
@@ -54,6 +56,9 @@ private:
     Result<QString> refundedOrder(const CallbackMessage &m) const;
     // Marks the unresolved refund obligations of the refunded money met; how many.
     Result<int> resolveObligations(const CallbackMessage &m) const;
+    Result<Decision> refundedUnconfirmed(const CallbackMessage &m, const struct Order &order,
+                                         const struct RecordedPayment &payment,
+                                         const Actor &actor) const;
     Result<Decision> bookRefund(const CallbackMessage &m, const struct Order &order,
                                 const struct RecordedPayment &payment, const Actor &actor) const;
     Result<Decision> stale(const CallbackMessage &m, const struct Order &order, const Actor &actor,

@@ -276,6 +276,58 @@ private Q_SLOTS:
         f.deliver(StripeEvents::chargeRefunded(r));
         QCOMPARE(f.drain().skipped, 1);
     }
+
+    void refundBeforeConfirmation_data() { addEngineRows(); }
+    void refundBeforeConfirmation()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        EngineFixture f(*dbs);
+        // Two orders paid 9.90 for 10.00: paid_unconfirmed, waiting for a person.
+        for (const char *id : {"o-u1", "o-u2"}) {
+            f.createOrder(id, 1000);
+            f.pay(id, 1, QString(id) + "-a1");
+            f.deliver(StripeEvents::paymentIntentSucceeded(
+                f.params(id, QString(id) + "-a1", 990, "USD", QString("evt_pay_") + id,
+                         QString("pi_") + QString(id).mid(2))));
+        }
+        f.drain();
+        QCOMPARE(f.order("o-u1").state, OrderState::PaidUnconfirmed);
+
+        // The refund of o-u1 is reported; before the worker takes it, a person confirms.
+        StripeEvents::Params r = f.params("o-u1", "o-u1-a1", 990, "USD", "evt_back_u1", "pi_u1");
+        f.deliver(StripeEvents::chargeRefunded(r));
+        auto early = f.service->confirm("o-u1", 3, "fix-1", {"fin", "finance"}, "agreed");
+        QVERIFY(!early.ok());
+        QCOMPARE(early.error().reason, QStringLiteral("payment_refunded"));
+        QCOMPARE(early.error().message,
+                 QStringLiteral("order o-u1 cannot be confirmed: stripe reported a refund of "
+                                "payment pi_u1 (callback stripe:evt_back_u1) not yet processed"));
+
+        // The worker: the whole capture went back before anything was credited.
+        QCOMPARE(f.drain().completed, 1);
+        const Order back = f.order("o-u1");
+        QCOMPARE(back.state, OrderState::PendingPayment);
+        QCOMPARE(back.stateReason,
+                 QStringLiteral("stripe refunded 9.90 USD before the payment was confirmed"));
+        QCOMPARE(f.count("SELECT COUNT(*) FROM payments WHERE channel_txn_id = 'pi_u1' AND"
+                         " status = 'refunded'"),
+                 1);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM ledger_entries"), 0);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM purchase_orders"), 0);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM refund_obligations"), 0);
+
+        // Part of o-u2 refunded while unconfirmed: held; and confirming it is refused.
+        StripeEvents::Params part = f.params("o-u2", "o-u2-a1", 990, "USD", "evt_part_u2", "pi_u2");
+        part.amountRefunded = 400;
+        f.deliver(StripeEvents::chargeRefunded(part));
+        QCOMPARE(f.drain().dead, 1);
+        QCOMPARE(f.order("o-u2").state, OrderState::PaidUnconfirmed);
+        auto held = f.service->confirm("o-u2", 3, "fix-2", {"fin", "finance"}, "agreed");
+        QVERIFY(!held.ok());
+        QCOMPARE(held.error().reason, QStringLiteral("payment_refunded"));
+        QCOMPARE(f.count("SELECT COUNT(*) FROM ledger_entries"), 0);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM purchase_orders"), 0);
+    }
 };
 
 QTEST_GUILESS_MAIN(TstRefunds)
