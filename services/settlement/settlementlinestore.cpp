@@ -2,6 +2,7 @@
 
 #include "db/sql.h"
 
+#include <QCryptographicHash>
 #include <QHash>
 #include <QSqlError>
 #include <QSqlQuery>
@@ -98,8 +99,17 @@ SettlementEncodedLines::SettlementEncodedLines(const ParsedStatement &s)
         r.kind = put(l.kind);
         r.currency = put(l.currency);
         r.raw = put(l.raw);
-        const int n = ++seen[l.lineKey];
-        r.lineKey = put(n == 1 ? l.lineKey : l.lineKey + u'#' + QString::number(n));
+        // A line a layout gives no id (none of the formats; a caller building lines itself) is
+        // known by its record: "raw:" and the SHA-1 of the raw text.
+        const QString key =
+            !l.lineKey.isEmpty()
+                ? l.lineKey
+                : QStringLiteral("raw:") +
+                      QString::fromLatin1(
+                          QCryptographicHash::hash(l.raw.toUtf8(), QCryptographicHash::Sha1)
+                              .toHex());
+        const int n = ++seen[key];
+        r.lineKey = put(n == 1 ? key : key + u'#' + QString::number(n));
         rows.push_back(r);
         periodFromMs = first ? l.settledAtMs : std::min(periodFromMs, l.settledAtMs);
         periodToMs = first ? l.settledAtMs : std::max(periodToMs, l.settledAtMs);

@@ -35,7 +35,8 @@ struct SettlementLineConflict {
 // A statement's lines as the INSERT binds them: every text already UTF-8, back to back in one
 // buffer, so the parsed statement (a million small QStrings) can be freed at once by the thread
 // that parsed it, and the storing thread only binds pointers. A key the file repeats gets
-// "#2", "#3", ... (in file order), so a statement that lists a settlement twice keeps both.
+// "#2", "#3", ... (in file order), so a statement that lists a settlement twice keeps both; a
+// line without a key is known by its raw record ("raw:" + SHA-1 of raw): never NULL.
 struct SettlementEncodedLines {
     struct Text {
         qsizetype offset = 0;

@@ -245,6 +245,43 @@ private Q_SLOTS:
         QCOMPARE(f.count("SELECT COUNT(*) FROM settlement_lines"), 4);
     }
 
+    // Lines a caller builds without a key (no format leaves one out) are known by their raw
+    // record: stored (never a NULL key), and the same records again are skipped.
+    void linesWithoutAKeyAreKnownByTheirRecord_data() { addEngineRows(); }
+    void linesWithoutAKeyAreKnownByTheirRecord()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        EngineFixture f(*dbs);
+        SettlementImporter importer(*f.orders, f.clock);
+        ParsedStatement parsed;
+        parsed.channel = QStringLiteral("stripe");
+        for (int i = 0; i < 2; ++i) {
+            SettlementLine l;
+            l.lineNo = i + 2;
+            l.channelTxnId = QStringLiteral("pi_nokey");
+            l.kind = SettlementKind::Charge;
+            l.grossMinor = l.netMinor = 1000;
+            l.currency = QStringLiteral("USD");
+            l.settledAtMs = 1767398400000;
+            l.raw = QStringLiteral("built,%1").arg(i);
+            parsed.lines << l;
+        }
+        SettlementImporter::Prepared p;
+        p.channel = QStringLiteral("stripe");
+        p.fileName = QStringLiteral("built.csv");
+        p.sha256 = QStringLiteral("1");
+        p.parsed = parsed;
+        auto r = importer.commit(p, kFinance);
+        QVERIFY2(r.ok(), r.ok() ? "" : qPrintable(r.error().message));
+        QCOMPARE(r->lines, 2);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM settlement_lines WHERE line_key LIKE 'raw:%'"), 2);
+        p.sha256 = QStringLiteral("2");
+        auto again = importer.commit(p, kFinance);
+        QVERIFY(again.ok());
+        QCOMPARE(again->statementId, 0);
+        QCOMPARE(again->alreadyPresent, 2);
+    }
+
     // Lines stored before migration 0011 (one statement imported twice among them, the
     // finding's doubled lines) get keys: the importer's own where the stored line tells it,
     // "line:<statement>:<line_no>" otherwise, unique per channel. Importing those statements
