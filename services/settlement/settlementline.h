@@ -13,10 +13,12 @@
 //               an absolute value; fee 0, or negative where the channel returns part of its fee.
 //               A payment's refunded total is minus the sum of its refund lines' gross.
 //   chargeback  gross < 0 when the channel took the money back for a dispute (Stripe `dispute`,
-//               PayPal T1201, T1106), > 0 when it gave it back (Stripe `dispute_reversal`, PayPal
-//               T1202, T1205, T1208); fee the dispute fee (positive charged, negative returned).
-//   adjustment  signed as the channel booked it, named by the payment it belongs to: the
-//               matcher adds a payment's adjustments to its charge. Stripe
+//               PayPal T1201, T1106, T1207), > 0 when it gave it back (Stripe `dispute_reversal`,
+//               PayPal T1202, T1205, T1208); fee the dispute fee (positive charged, negative
+//               returned). Stripe's signs are checked; PayPal's follow its CR/DR flag.
+//   adjustment  signed as the channel booked it, named by the payment it belongs to (Stripe's
+//               payment intent, PayPal's Reference ID): summed with the payment's charge it
+//               gives what the channel settled for the payment. Stripe
 //               `partial_capture_reversal` (negative: the uncaptured part of the authorisation;
 //               charge + reversal = the captured amount), PayPal holds and releases and other
 //               reversals (T1105, T1110 hold DR, T1111 release CR, T1114, ...; a hold and its
@@ -35,9 +37,9 @@ inline const QString Charge = QStringLiteral("charge");
 inline const QString Refund = QStringLiteral("refund");
 inline const QString Fee = QStringLiteral("fee");
 inline const QString Adjustment = QStringLiteral("adjustment");
-// Money the channel took back from the merchant for a dispute (Stripe `dispute`, PayPal T12xx
-// and T1106), or gave back when the dispute was won (Stripe `dispute_reversal`): signed like a
-// charge, negative when taken.
+// Money the channel took back from the merchant for a dispute (Stripe `dispute`, PayPal T1201,
+// T1106, T1207), or gave back when the dispute was won or cancelled (Stripe `dispute_reversal`,
+// PayPal T1202, T1205, T1208): signed like a charge, negative when taken.
 inline const QString Chargeback = QStringLiteral("chargeback");
 } // namespace SettlementKind
 
