@@ -209,7 +209,7 @@ Result<void> PaymentEffects::markRefunded(const Order &order, const RecordedPaym
                   {QStringLiteral("before_confirmation"), true}});
 }
 
-Result<void> PaymentEffects::flagRefund(const QString &orderId, const QString &channel,
+Result<bool> PaymentEffects::flagRefund(const QString &orderId, const QString &channel,
                                         const QString &channelTxnId, qint64 amountMinor,
                                         const QString &currency, const QString &sourceKey,
                                         const QString &reason, const Actor &actor) const
@@ -231,7 +231,7 @@ Result<void> PaymentEffects::flagRefund(const QString &orderId, const QString &c
     if (!seen)
         return seen.error();
     if (seen->toInt() > 0)
-        return {}; // already flagged: an earlier delivery of the same source or money
+        return false; // already flagged: an earlier delivery of the same source or money
     auto r =
         Sql::exec(m_c.db(),
                   QStringLiteral("INSERT INTO refund_obligations (callback_id, order_id, channel,"
@@ -241,13 +241,16 @@ Result<void> PaymentEffects::flagRefund(const QString &orderId, const QString &c
                    currency, reason, m_clock.nowMs()});
     if (!r)
         return r.error();
-    return audit(m_c, m_clock, actor, QStringLiteral("payment.refund_flagged"),
-                 QStringLiteral("order"), orderId, orderId,
-                 sourceKey.startsWith(QStringLiteral("fix:")) ? QString() : sourceKey,
-                 {{QStringLiteral("amount_minor"), QString::number(amountMinor)},
-                  {QStringLiteral("currency"), currency},
-                  {QStringLiteral("channel_txn_id"), channelTxnId}},
-                 reason);
+    auto a = audit(m_c, m_clock, actor, QStringLiteral("payment.refund_flagged"),
+                   QStringLiteral("order"), orderId, orderId,
+                   sourceKey.startsWith(QStringLiteral("fix:")) ? QString() : sourceKey,
+                   {{QStringLiteral("amount_minor"), QString::number(amountMinor)},
+                    {QStringLiteral("currency"), currency},
+                    {QStringLiteral("channel_txn_id"), channelTxnId}},
+                   reason);
+    if (!a)
+        return a.error();
+    return true;
 }
 
 } // namespace OncePay

@@ -77,7 +77,8 @@ public:
 
     // Money that really moved but cannot be kept (superseded attempt, rollback after
     // capture): flagged for refund, visible in the stuck view and reconciliation.
-    Result<void> flagRefund(const QString &orderId, const QString &channel,
+    // True when flagged now; false when this money (or this source) was flagged before.
+    Result<bool> flagRefund(const QString &orderId, const QString &channel,
                             const QString &channelTxnId, qint64 amountMinor,
                             const QString &currency, const QString &sourceKey,
                             const QString &reason, const Actor &actor) const;

@@ -101,11 +101,14 @@ Result<Decision> CallbackProcessor::stale(const CallbackMessage &m, const Order 
     if (auto r = machine.insertRejection(t, why); !r)
         return r.error();
     if (moneyCaptured && m.hasAmount) {
-        if (auto f = PaymentEffects(m_c, m_clock)
-                         .flagRefund(o.orderId, m.channel, m.channelTxnId, m.amountMinor,
-                                     m.currency, m.callbackId, why, actor);
-            !f)
+        auto f = PaymentEffects(m_c, m_clock)
+                     .flagRefund(o.orderId, m.channel, m.channelTxnId, m.amountMinor, m.currency,
+                                 m.callbackId, why, actor);
+        if (!f)
             return f.error();
+        if (!*f)
+            return skipped(
+                QStringLiteral("stale: %1; captured money already flagged for refund").arg(why));
         return skipped(QStringLiteral("stale: %1; captured money flagged for refund").arg(why));
     }
     return skipped(QStringLiteral("stale: %1").arg(why));

@@ -259,6 +259,9 @@ private Q_SLOTS:
                 f.params("o-s1", "a1", 10000, "USD", event, "pi_s1")));
         QCOMPARE(f.drain().skipped, 2);
         QCOMPARE(f.count("SELECT COUNT(*) FROM refund_obligations WHERE order_id = 'o-s1'"), 1);
+        QVERIFY2(reasonOf(f, "stripe:evt_late_2")
+                     .endsWith("; captured money already flagged for refund"),
+                 qPrintable(reasonOf(f, "stripe:evt_late_2")));
         QCOMPARE(f.count("SELECT SUM(amount_minor) FROM refund_obligations"), 10000);
 
         // Finance refunds it at Stripe: the obligation is met, nothing is booked.
