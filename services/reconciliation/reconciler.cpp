@@ -11,9 +11,11 @@
 
 #include <QElapsedTimer>
 #include <QFileInfo>
+#include <QSet>
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <optional>
 #include <utility>
 
@@ -51,6 +53,62 @@ Result<qint64> setting(const Connection &c, const QString &key, qint64 fallback)
 } // namespace
 
 using Internal::LoadReader;
+
+// The not_settled and refund_not_settled discrepancies a line may settle: the open ones, and
+// the written-off ones with what was written off (the applied write-offs of each; the
+// discrepancy's own difference when none is recorded).
+Result<QList<OpenNotSettled>> Reconciler::openNotSettled() const
+{
+    auto q = Sql::exec(m_c.db(),
+                       QStringLiteral("SELECT id, discrepancy_key, channel, channel_txn_id, status,"
+                                      " order_id, COALESCE(expected_minor, 0),"
+                                      " COALESCE(actual_minor, 0), currency FROM discrepancies"
+                                      " WHERE kind IN ('not_settled', 'refund_not_settled') AND"
+                                      " status IN ('open', 'written_off')"));
+    if (!q)
+        return q.error();
+    QList<OpenNotSettled> out;
+    QHash<QString, qsizetype> writtenOff; // discrepancy id -> index in out
+    while (q->next()) {
+        OpenNotSettled d;
+        d.id = q->value(0).toLongLong();
+        d.key = q->value(1).toString();
+        d.channel = q->value(2).toString();
+        d.channelTxnId = q->value(3).toString();
+        d.writtenOff = q->value(4).toString() == u"written_off";
+        d.orderId = q->value(5).toString();
+        d.writeOffMinor = q->value(6).toLongLong() - q->value(7).toLongLong();
+        d.writeOffCurrency = q->value(8).toString();
+        if (d.writtenOff)
+            writtenOff.insert(QString::number(d.id), out.size());
+        out << d;
+    }
+    if (writtenOff.isEmpty())
+        return out;
+    auto w = Sql::exec(m_c.db(),
+                       QStringLiteral("SELECT target_id, amount_minor, currency FROM fix_requests"
+                                      " WHERE target_kind = 'discrepancy' AND kind = 'write_off'"
+                                      " AND status = 'applied' AND amount_minor IS NOT NULL"
+                                      " ORDER BY id"));
+    if (!w)
+        return w.error();
+    QSet<QString> seen;
+    while (w->next()) {
+        const QString target = w->value(0).toString();
+        const auto it = writtenOff.constFind(target);
+        if (it == writtenOff.constEnd())
+            continue;
+        OpenNotSettled &d = out[*it];
+        if (!seen.contains(target)) { // the first applied write-off replaces the fallback
+            seen.insert(target);
+            d.writeOffMinor = 0;
+            d.writeOffCurrency = w->value(2).toString();
+        }
+        if (w->value(2).toString() == d.writeOffCurrency)
+            d.writeOffMinor += w->value(1).toLongLong();
+    }
+    return out;
+}
 
 Reconciler::Reconciler(const Connection &connection, const Clock &clock, Actor actor)
     : m_c(connection)
@@ -150,7 +208,11 @@ Result<ReconcileReport> Reconciler::run(const ReconcileOptions &options) const
     }
 
     const QVariantList paymentBinds{report.fromMs, report.toMs};
-    const QVariantList lineBinds{report.fromMs, report.toMs + kSettlementLookaheadMs};
+    // Lines are read from a little before the period: a capture OncePay booked late (a
+    // callback retried for up to three days, the worker's lag) can have its line settled
+    // before the period it is booked in; unmatched lines before the period stay its own.
+    const qint64 linesFrom = report.fromMs - std::max(kFeeExplainMaxLagMs, settings.captureSkewMs);
+    const QVariantList lineBinds{linesFrom, report.toMs + kSettlementLookaheadMs};
     auto paymentCount =
         Sql::scalar(m_c.db(),
                     QStringLiteral("SELECT COUNT(*) FROM payments WHERE captured_at >= ?"
@@ -248,7 +310,7 @@ Result<ReconcileReport> Reconciler::run(const ReconcileOptions &options) const
                                             "itttitiiiitti", paymentCount->toLongLong()}},
             16);
         lineReader.emplace(m_c.db().databaseName(),
-                           std::vector<LoadReader::Query>{{lineSql.toUtf8(), report.fromMs,
+                           std::vector<LoadReader::Query>{{lineSql.toUtf8(), linesFrom,
                                                            report.toMs + kSettlementLookaheadMs,
                                                            "itttiitii", lineCount->toLongLong()}},
                            64);
@@ -338,19 +400,10 @@ Result<ReconcileReport> Reconciler::run(const ReconcileOptions &options) const
     auto elsewhere = Internal::settledElsewhere(m_c, matcher.unmatchedLines());
     if (!elsewhere)
         return stop(QStringLiteral("failed"), &elsewhere.error());
-    QList<OpenNotSettled> open; // may be resolved by this run's lines
-    {
-        auto q = Sql::exec(m_c.db(),
-                           QStringLiteral("SELECT discrepancy_key, channel, channel_txn_id FROM"
-                                          " discrepancies WHERE kind IN ('not_settled',"
-                                          " 'refund_not_settled') AND status = 'open'"));
-        if (!q)
-            return stop(QStringLiteral("failed"), &q.error());
-        while (q->next())
-            open << OpenNotSettled{q->value(0).toString(), q->value(1).toString(),
-                                   q->value(2).toString()};
-    }
-    const MatchOutcome outcome = matcher.finish(*elsewhere, open);
+    auto open = openNotSettled(); // may be settled by this run's lines
+    if (!open)
+        return stop(QStringLiteral("failed"), &open.error());
+    const MatchOutcome outcome = matcher.finish(*elsewhere, *open);
     lap("classify");
     if (options.progress && !options.progress(total, total))
         return stop(QStringLiteral("cancelled"), nullptr);
@@ -358,6 +411,7 @@ Result<ReconcileReport> Reconciler::run(const ReconcileOptions &options) const
     report.eligible = outcome.eligible;
     report.matched = outcome.matched;
     report.notYetDue = outcome.notYetDue;
+    report.adjusted = outcome.adjusted;
     report.coveragePpm = report.eligible ? report.matched * 1000000 / report.eligible : 1000000;
     for (const QString &kind : DiscrepancyKind::all())
         report.counts.insert(kind, 0);

@@ -18,6 +18,8 @@
 
 namespace OncePay {
 
+struct OpenNotSettled; // reconciliationmatcher.h
+
 class Reconciler {
 public:
     Reconciler(const Connection &connection, const Clock &clock, Actor actor);
@@ -38,6 +40,8 @@ public:
     static constexpr qint64 kSettlementLookaheadMs = 45LL * 24 * 3600 * 1000;
 
 private:
+    Result<QList<OpenNotSettled>> openNotSettled() const;
+
     const Connection &m_c;
     const Clock &m_clock;
     Actor m_actor;

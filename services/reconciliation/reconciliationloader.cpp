@@ -153,12 +153,13 @@ Result<QSqlQuery> forward(const Connection &c, const QString &sql, const QVarian
     return q;
 }
 
-Result<QSet<QString>> settledElsewhere(const Connection &c, const QList<LineFact> &lines)
+Result<QHash<QString, PaymentFact>> settledElsewhere(const Connection &c,
+                                                     const QList<LineFact> &lines)
 {
     QHash<QString, QStringList> byChannel;
     for (const LineFact &l : lines)
         byChannel[l.channel] << l.channelTxnId;
-    QSet<QString> found;
+    QHash<QString, PaymentFact> found;
     for (auto it = byChannel.cbegin(); it != byChannel.cend(); ++it) {
         QStringList ids = it.value();
         ids.removeDuplicates();
@@ -172,14 +173,24 @@ Result<QSet<QString>> settledElsewhere(const Connection &c, const QList<LineFact
             }
             auto q =
                 Sql::exec(c.db(),
-                          QStringLiteral("SELECT channel_txn_id FROM payments WHERE channel = ? AND"
-                                         " channel_txn_id IN (") +
+                          QStringLiteral("SELECT channel_txn_id, id, order_id, amount_minor,"
+                                         " currency, captured_at FROM payments WHERE channel = ?"
+                                         " AND channel_txn_id IN (") +
                               marks + u')',
                           binds);
             if (!q)
                 return q.error();
-            while (q->next())
-                found.insert(ReconciliationMatcher::keyOf(it.key(), q->value(0).toString()));
+            while (q->next()) {
+                PaymentFact p;
+                p.channel = it.key();
+                p.channelTxnId = q->value(0).toString();
+                p.id = q->value(1).toLongLong();
+                p.orderId = q->value(2).toString();
+                p.amountMinor = q->value(3).toLongLong();
+                p.currency = q->value(4).toString();
+                p.capturedAtMs = q->value(5).toLongLong();
+                found.insert(ReconciliationMatcher::keyOf(p.channel, p.channelTxnId), p);
+            }
         }
     }
     return found;

@@ -18,6 +18,7 @@
 #include "db/sqlitenative.h"
 
 #include <QByteArray>
+#include <QHash>
 #include <QSet>
 #include <QSqlError>
 #include <QSqlQuery>
@@ -168,7 +169,9 @@ Result<bool> scan(const Connection &c, const QString &sql, const QVariantList &b
     return true;
 }
 
-// Payments of other periods that unmatched lines belong to (captured before `from`).
-Result<QSet<QString>> settledElsewhere(const Connection &c, const QList<LineFact> &lines);
+// Payments of other periods that unmatched lines belong to (captured outside the period), by
+// ReconciliationMatcher::keyOf: id, order, amount and currency (what a chargeback on one says).
+Result<QHash<QString, PaymentFact>> settledElsewhere(const Connection &c,
+                                                     const QList<LineFact> &lines);
 
 } // namespace OncePay::Internal

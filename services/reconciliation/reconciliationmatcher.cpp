@@ -1,5 +1,7 @@
 #include "reconciliationmatcher.h"
 
+#include "reconciliationfinding.h"
+
 #include "core/money.h"
 #include "settlement/formats/statementformat.h"
 #include "settlement/settlementline.h"
@@ -15,28 +17,16 @@ namespace OncePay {
 
 QStringList DiscrepancyKind::all()
 {
-    return {NotSettled,  RefundNotSettled, UnknownSettlement,   AmountMismatch,
-            FeeMismatch, CurrencyMismatch, DuplicateSettlement, RefundDue};
+    return {NotSettled,  RefundNotSettled,     UnknownSettlement,   AmountMismatch,
+            FeeMismatch, CurrencyMismatch,     DuplicateSettlement, RefundDue,
+            Chargeback,  SettlementAdjustment, SettledAfterWriteOff};
 }
 
 namespace {
 
-Finding finding(const QString &kind, const QString &channel, const QString &txn,
-                const QString &suffix = {})
-{
-    Finding f;
-    f.kind = kind;
-    f.channel = channel;
-    f.channelTxnId = txn;
-    f.key = kind + u':' + channel + u':' + txn + (suffix.isEmpty() ? QString() : u':' + suffix);
-    return f;
-}
-
-// The key of a refund_not_settled finding: the ":refund" suffix as every refund finding has.
-QString refundKey(const QString &channel, const QString &txn)
-{
-    return finding(DiscrepancyKind::RefundNotSettled, channel, txn, QStringLiteral("refund")).key;
-}
+using Internal::finding;
+using Internal::minute;
+using Internal::refundKey;
 
 QJsonObject ruleJson(const FeeRule &r)
 {
@@ -44,12 +34,6 @@ QJsonObject ruleJson(const FeeRule &r)
             {QStringLiteral("effective_from"), QString::number(r.effectiveFromMs)},
             {QStringLiteral("rate_ppm"), QString::number(r.ratePpm)},
             {QStringLiteral("fixed_minor"), QString::number(r.fixedMinor)}};
-}
-
-// A moment as the detail text names it: a date, not an age that is wrong the next day.
-QString minute(qint64 ms)
-{
-    return QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).toString(QStringLiteral("yyyy-MM-dd HH:mm"));
 }
 
 } // namespace
@@ -116,7 +100,7 @@ bool ReconciliationMatcher::inClosedPeriod(qint64 atMs) const
     });
 }
 
-MatchOutcome ReconciliationMatcher::finish(const QSet<QString> &settledElsewhere,
+MatchOutcome ReconciliationMatcher::finish(const QHash<QString, PaymentFact> &settledElsewhere,
                                            const QList<OpenNotSettled> &openNotSettled) const
 {
     // "paid", "refunded" and "paid_unconfirmed" orders are the ones that take money.
@@ -129,31 +113,48 @@ MatchOutcome ReconciliationMatcher::finish(const QSet<QString> &settledElsewhere
     for (const Slot &s : m_store.slots())
         classifyPayment(s, out);
 
-    // Open not_settled (refund_not_settled) discrepancies whose charge (refund) line is here now.
+    // Open (or written-off) not_settled and refund_not_settled discrepancies whose charge
+    // (refund) line is here now: matched to its payment of the period, or a line of the
+    // period whose payment is of another (the period its line settles in sees it).
+    QHash<QString, qint64> unmatchedLine; // kind:channel:txn[:refund] key -> lowest line id
+    if (!openNotSettled.isEmpty())
+        for (const LineFact &l : m_store.unmatchedLines()) {
+            QString key;
+            if (l.kind == SettlementKind::Charge)
+                key = finding(DiscrepancyKind::NotSettled, l.channel, l.channelTxnId).key;
+            else if (l.kind == SettlementKind::Refund)
+                key = refundKey(l.channel, l.channelTxnId);
+            else
+                continue;
+            qint64 &id = unmatchedLine[key];
+            if (!id || l.id < id)
+                id = l.id;
+        }
     for (const OpenNotSettled &d : openNotSettled) {
         const QByteArray channel = d.channel.toUtf8(), txn = d.channelTxnId.toUtf8();
         const int ch = m_store.findAtom(utf8View(channel));
-        if (ch < 0)
-            continue;
-        const qsizetype at = m_store.find(quint16(ch), utf8View(txn));
-        if (at < 0)
-            continue;
-        const Slot &s = m_store.slots()[size_t(at)];
-        const QString slotChannel = text(s.channel), slotTxn = m_store.string(s.txn);
-        if (d.key == finding(DiscrepancyKind::NotSettled, slotChannel, slotTxn).key && s.hasCharge)
-            out.settledKeys.insert(d.key);
-        else if (d.key == refundKey(slotChannel, slotTxn) && s.hasCharge &&
-                 takesMoney(s.orderState) && s.refunded && s.refunds >= 0)
-            out.settledKeys.insert(d.key);
+        const qsizetype at = ch < 0 ? -1 : m_store.find(quint16(ch), utf8View(txn));
+        const qint64 line =
+            at >= 0 ? settlingLine(d, m_store.slots()[size_t(at)]) : unmatchedLine.value(d.key, -1);
+        if (line >= 0)
+            settledOrWrittenOff(d, line, out);
     }
 
     // Lines of the period (and of captures owed back since it) that belong to no payment of
-    // the period.
+    // the period. A line of a kind the matcher does not match (a chargeback, an adjustment)
+    // is a finding of its own whichever period its payment is of: chargebacks come weeks
+    // after the capture, and no run of the capture's period may ever read them.
     QHash<QString, const LineFact *> firstCharge;
     QSet<QString> refunded;
     for (const LineFact &l : m_store.unmatchedLines()) {
         const QString key = keyOf(l.channel, l.channelTxnId);
-        if (settledElsewhere.contains(key))
+        const auto elsewhere = settledElsewhere.constFind(key);
+        if (l.kind != SettlementKind::Charge && l.kind != SettlementKind::Refund) {
+            out.findings << otherLineFinding(
+                l, elsewhere == settledElsewhere.constEnd() ? nullptr : &*elsewhere);
+            continue;
+        }
+        if (elsewhere != settledElsewhere.constEnd())
             continue; // its payment was captured before the period: that period's business
         if (l.kind == SettlementKind::Refund)
             refunded.insert(key);
@@ -196,6 +197,26 @@ MatchOutcome ReconciliationMatcher::finish(const QSet<QString> &settledElsewhere
 
 void ReconciliationMatcher::classifyPayment(const Slot &s, MatchOutcome &out) const
 {
+    bool matched = true;
+    // Chargebacks and lines of kinds not matched are findings, settled or not; a settled
+    // payment's adjustments (a partial capture's reversal, a hold and its release) are added to
+    // its charge, and the comparisons below say so when they differ.
+    Line l = s.charge;
+    const qint64 chargeGross = l.grossMinor;
+    const int adjustments =
+        checkOtherLines(s, out, &matched, s.hasCharge && takesMoney(s.orderState) ? &l : nullptr);
+    if (adjustments > 0)
+        ++out.adjusted;
+    if (!s.hasCharge && s.settled) {
+        // Matched by an earlier run to a charge line this run did not read (settled before the
+        // lines it reads): settled, not a capture the channel has not paid out.
+        ++out.eligible;
+        if (takesMoney(s.orderState))
+            checkRefund(s, out, &matched);
+        if (matched)
+            ++out.matched;
+        return;
+    }
     if (!s.hasCharge) {
         if (s.capturedAtMs + m_settings.unsettledAfterMs > m_now) {
             ++out.notYetDue; // expected, not yet due: not an exception
@@ -216,7 +237,6 @@ void ReconciliationMatcher::classifyPayment(const Slot &s, MatchOutcome &out) co
     ++out.eligible;
     if (!s.settled)
         out.newlySettled.emplace_back(s.id, s.charge.id);
-    const Line &l = s.charge;
     for (qint32 e = s.extraCharges; e >= 0; e = m_store.extra(e).next) {
         const Line &extra = m_store.extra(e);
         const PaymentFact p = m_store.payment(s);
@@ -247,20 +267,25 @@ void ReconciliationMatcher::classifyPayment(const Slot &s, MatchOutcome &out) co
         out.findings << f;
         return;
     }
-    bool matched = true;
     checkRefund(s, out, &matched);
     if (l.currency != s.orderCurrency) {
+        // Amounts in different currencies do not compare: each is kept in its own currency
+        // (expected in the order's, actual in the line's), and no difference is made of them.
         const PaymentFact p = m_store.payment(s);
         Finding f = finding(DiscrepancyKind::CurrencyMismatch, p.channel, p.channelTxnId);
         f.orderId = p.orderId;
         f.settlementLineId = l.id;
         f.hasAmounts = true;
         f.expectedMinor = p.orderAmountMinor;
+        f.expectedCurrency = p.orderCurrency;
         f.actualMinor = l.grossMinor;
         f.currency = text(l.currency);
-        f.detail = QStringLiteral("settled in %1, order in %2").arg(f.currency, p.orderCurrency);
+        f.detail = QStringLiteral("settled %1, order %2: different currencies, no difference"
+                                  " computed")
+                       .arg(Currency::format(l.grossMinor, f.currency),
+                            Currency::format(p.orderAmountMinor, p.orderCurrency));
         out.findings << f;
-        return; // amounts in different currencies do not compare
+        return;
     }
     if (l.grossMinor != s.orderAmountMinor) {
         const PaymentFact p = m_store.payment(s);
@@ -271,78 +296,21 @@ void ReconciliationMatcher::classifyPayment(const Slot &s, MatchOutcome &out) co
         f.expectedMinor = p.orderAmountMinor;
         f.actualMinor = l.grossMinor;
         f.currency = text(l.currency);
-        f.detail = QStringLiteral("settled %1, order %2")
-                       .arg(Currency::format(l.grossMinor, f.currency),
-                            Currency::format(p.orderAmountMinor, f.currency));
+        f.detail = adjustments > 0
+                       ? QStringLiteral("settled %1 (charge %2, adjustments %3), order %4")
+                             .arg(Currency::format(l.grossMinor, f.currency),
+                                  Currency::format(chargeGross, f.currency),
+                                  Currency::format(l.grossMinor - chargeGross, f.currency),
+                                  Currency::format(p.orderAmountMinor, f.currency))
+                       : QStringLiteral("settled %1, order %2")
+                             .arg(Currency::format(l.grossMinor, f.currency),
+                                  Currency::format(p.orderAmountMinor, f.currency));
         out.findings << f;
         matched = false;
     }
-    checkFee(s, out, &matched);
+    checkFee(s, l, out, &matched);
     if (matched)
         ++out.matched;
-}
-
-// OncePay's own refunds (payments.status = refunded, from the channel's refund callback)
-// against the channel's refund lines: a refund OncePay booked must settle, for the whole
-// captured amount (partial refund lines add up), and a refund OncePay never booked is money
-// the channel returned behind its back. Stale captures owed back are refund_due, not this.
-void ReconciliationMatcher::checkRefund(const Slot &s, MatchOutcome &out, bool *matched) const
-{
-    if (!s.refunded && s.refunds < 0)
-        return; // the common case: nothing refunded on either side
-    const PaymentFact p = m_store.payment(s);
-    const QString refundSuffix = QStringLiteral("refund");
-    qint64 returned = 0;
-    const Line *first = nullptr;
-    for (qint32 e = s.refunds; e >= 0; e = m_store.extra(e).next) {
-        const Line &r = m_store.extra(e);
-        returned += qAbs(r.grossMinor); // layouts print refunds negative or as a type
-        if (!first || r.id < first->id)
-            first = &r;
-    }
-    if (!p.refunded) {
-        if (!first)
-            return;
-        Finding f =
-            finding(DiscrepancyKind::UnknownSettlement, p.channel, p.channelTxnId, refundSuffix);
-        f.orderId = p.orderId;
-        f.settlementLineId = first->id;
-        f.hasAmounts = true;
-        f.expectedMinor = 0;
-        f.actualMinor = -returned;
-        f.currency = text(first->currency);
-        f.detail = QStringLiteral("the channel refunded %1; OncePay has no refund of this payment")
-                       .arg(Currency::format(returned, f.currency));
-        out.findings << f;
-        *matched = false;
-        return;
-    }
-    // No refund line at all is refund_not_settled, never not_settled: the money left and the
-    // channel has not said so, which finance must not read as a capture not paid out.
-    Finding f = finding(first ? DiscrepancyKind::AmountMismatch : DiscrepancyKind::RefundNotSettled,
-                        p.channel, p.channelTxnId, refundSuffix);
-    f.orderId = p.orderId;
-    f.hasAmounts = true;
-    f.expectedMinor = -p.amountMinor;
-    f.currency = p.currency;
-    if (!first) {
-        if (p.refundedAtMs + m_settings.unsettledAfterMs > m_now)
-            return; // refunded recently: its line is not due yet
-        f.detail = QStringLiteral("refunded %1 UTC, no refund line").arg(minute(p.refundedAtMs));
-        out.findings << f;
-        *matched = false;
-        return;
-    }
-    if (returned == p.amountMinor)
-        return;
-    f.settlementLineId = first->id;
-    f.actualMinor = -returned;
-    f.currency = text(first->currency);
-    f.detail = QStringLiteral("refund lines return %1, OncePay refunded %2")
-                   .arg(Currency::format(returned, f.currency),
-                        Currency::format(p.amountMinor, p.currency));
-    out.findings << f;
-    *matched = false;
 }
 
 // The minimal-intervention rule, v2 (kFeeRuleVersion). A channel fixes its fee when it makes
@@ -359,9 +327,9 @@ void ReconciliationMatcher::checkRefund(const Slot &s, MatchOutcome &out, bool *
 // channel cannot charge what OncePay has not captured yet, so that time explains nothing).
 // A missing schedule never silences the check: a channel and currency with schedules but none
 // in force at captured_at is an exception too; only one with no schedule at all is not judged.
-void ReconciliationMatcher::checkFee(const Slot &s, MatchOutcome &out, bool *matched) const
+void ReconciliationMatcher::checkFee(const Slot &s, const Line &charge, MatchOutcome &out,
+                                     bool *matched) const
 {
-    const Line &charge = s.charge;
     const FeeRule *atCapture = ruleAt(s.channel, charge.currency, s.capturedAtMs);
     if (!atCapture) {
         if (!ruleAt(s.channel, charge.currency, std::numeric_limits<qint64>::max()))

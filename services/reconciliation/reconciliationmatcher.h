@@ -41,20 +41,28 @@ struct MatchOutcome {
     // Payments with no settlement_matches row yet that now have a charge line: (payment id,
     // its first charge line's id), in payment order.
     QList<std::pair<qint64, qint64>> newlySettled;
-    // discrepancy_key of every not_settled (charge) or refund_not_settled (refund) finding
-    // whose line is here now, among the keys handed to finish() (the open ones of both kinds)
+    // discrepancy_key of every open not_settled (charge) or refund_not_settled (refund)
+    // finding whose line is here now, among those handed to finish(); written-off ones whose
+    // line is here are settled_after_write_off findings instead
     QSet<QString> settledKeys;
     qint64 eligible = 0;
     qint64 matched = 0;
     qint64 notYetDue = 0;
+    qint64 adjusted = 0; // payments whose charge took adjustment lines
 };
 
-// An open not_settled or refund_not_settled discrepancy, as finish() needs it to tell whether
-// it is settled now.
+// An open or written-off not_settled or refund_not_settled discrepancy, as finish() needs it
+// to tell whether it is settled now.
 struct OpenNotSettled {
     QString key; // discrepancy_key
     QString channel;
     QString channelTxnId;
+    // Written off: what was written off (the applied write-offs' sum), in writeOffCurrency.
+    bool writtenOff = false;
+    qint64 id = 0;
+    QString orderId;
+    qint64 writeOffMinor = 0;
+    QString writeOffCurrency;
 };
 
 class ReconciliationMatcher {
@@ -84,8 +92,14 @@ public:
     // with a refund owed since the period; the caller removes those whose payment lies outside
     // the period (settledElsewhere) before finish().
     const QList<LineFact> &unmatchedLines() const { return m_store.unmatchedLines(); }
-    MatchOutcome finish(const QSet<QString> &settledElsewhere,
+    // settledElsewhere: the payments (by keyOf) of unmatched lines captured outside the period.
+    MatchOutcome finish(const QHash<QString, PaymentFact> &settledElsewhere,
                         const QList<OpenNotSettled> &openNotSettled = {}) const;
+
+    // The finding of a line of a kind the matcher does not match (a chargeback, an
+    // adjustment, a kind it does not know) on payment `p`, or on no payment (null): one per
+    // line, never dropped.
+    static Finding otherLineFinding(const LineFact &l, const PaymentFact *p);
 
 private:
     using Slot = ReconciliationStore::Slot;
@@ -100,8 +114,14 @@ private:
     const FeeRule *ruleAt(quint16 channel, quint16 currency, qint64 atMs) const;
 
     void classifyPayment(const Slot &s, MatchOutcome &out) const;
-    void checkFee(const Slot &s, MatchOutcome &out, bool *matched) const;
+    void checkFee(const Slot &s, const Line &charge, MatchOutcome &out, bool *matched) const;
     void checkRefund(const Slot &s, MatchOutcome &out, bool *matched) const;
+    // Reports every line of s that is neither a charge nor a refund; with `charge`, adds the
+    // adjustments in its currency to it instead (returns how many).
+    int checkOtherLines(const Slot &s, MatchOutcome &out, bool *matched, Line *charge) const;
+    // The line that settles d (0 when the payment's settlement_matches row says so), or -1.
+    qint64 settlingLine(const OpenNotSettled &d, const Slot &s) const;
+    void settledOrWrittenOff(const OpenNotSettled &d, qint64 lineId, MatchOutcome &out) const;
     bool inClosedPeriod(qint64 atMs) const;
     bool takesMoney(quint16 state) const;
 

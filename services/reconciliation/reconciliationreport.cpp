@@ -39,6 +39,9 @@ QString text(const ReconcileReport &r, int maxFindings)
                .arg(r.matched)
                .arg(r.notYetDue);
     out += QStringLiteral("  coverage %1 (matched / eligible)\n").arg(coverage(r.coveragePpm));
+    if (r.adjusted > 0)
+        out += QStringLiteral("  payments whose charge took adjustment lines (added to it) %1\n")
+                   .arg(r.adjusted);
     out +=
         QStringLiteral(
             "  auto-fixed %1, opened %2, still open %3, resolved %4, payments marked settled %5\n")
@@ -57,11 +60,15 @@ QString text(const ReconcileReport &r, int maxFindings)
                        .arg(r.findings.size() - maxFindings);
             break;
         }
-        const QString amounts = f.hasAmounts
-                                    ? QStringLiteral(" expected %1, actual %2")
-                                          .arg(Currency::format(f.expectedMinor, f.currency),
-                                               Currency::format(f.actualMinor, f.currency))
-                                    : QString();
+        // Each amount in its own currency: a currency mismatch's expected amount is the
+        // order's, its actual the line's.
+        const QString amounts =
+            f.hasAmounts ? QStringLiteral(" expected %1, actual %2")
+                               .arg(Currency::format(f.expectedMinor, f.expectedCurrency.isEmpty()
+                                                                          ? f.currency
+                                                                          : f.expectedCurrency),
+                                    Currency::format(f.actualMinor, f.currency))
+                         : QString();
         out += QStringLiteral("  %1 %2 %3%4%5 — %6\n")
                    .arg(f.autoFix ? QStringLiteral("[auto-fixed]") : QStringLiteral("[open]      "),
                         f.kind, f.channel,
@@ -86,6 +93,8 @@ QJsonObject json(const ReconcileReport &r)
                       {QStringLiteral("detail"), f.detail}};
         if (f.hasAmounts) {
             o.insert(QStringLiteral("currency"), f.currency);
+            o.insert(QStringLiteral("expected_currency"),
+                     f.expectedCurrency.isEmpty() ? f.currency : f.expectedCurrency);
             o.insert(QStringLiteral("expected_minor"), QString::number(f.expectedMinor));
             o.insert(QStringLiteral("actual_minor"), QString::number(f.actualMinor));
         }
@@ -107,6 +116,7 @@ QJsonObject json(const ReconcileReport &r)
             {QStringLiteral("eligible"), r.eligible},
             {QStringLiteral("matched"), r.matched},
             {QStringLiteral("not_yet_due"), r.notYetDue},
+            {QStringLiteral("adjusted"), r.adjusted},
             {QStringLiteral("coverage_ppm"), r.coveragePpm},
             {QStringLiteral("coverage"), coverage(r.coveragePpm)},
             {QStringLiteral("auto_fixed"), r.autoFixed},

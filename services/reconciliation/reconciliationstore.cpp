@@ -203,7 +203,7 @@ void ReconciliationStore::addLine(const LineView &l)
     const qsizetype at = find(channel, l.channelTxnId);
     if (at < 0) {
         const bool inPeriod = l.settledAtMs >= m_from && l.settledAtMs < m_to;
-        if ((kind == m_charge || kind == m_refund) && (inPeriod || kept(l))) {
+        if (inPeriod || kept(l)) { // every kind: none is dropped unseen
             LineFact f;
             f.id = l.id;
             f.channel = text(channel);
@@ -219,8 +219,6 @@ void ReconciliationStore::addLine(const LineView &l)
         }
         return;
     }
-    if (kind != m_charge && kind != m_refund)
-        return;
     Slot &s = m_slots[size_t(at)];
     Line line;
     line.id = l.id;
@@ -235,7 +233,9 @@ void ReconciliationStore::addLine(const LineView &l)
         m_extra.back().next = head;
         head = qint32(m_extra.size() - 1);
     };
-    if (kind == m_refund) {
+    if (kind != m_charge && kind != m_refund) {
+        push(s.others, line); // a chargeback, an adjustment, a kind unknown: reported
+    } else if (kind == m_refund) {
         push(s.refunds, line);
     } else if (!s.hasCharge) {
         s.charge = line;

@@ -75,7 +75,7 @@ public:
         qint64 transactedAtMs = 0; // the channel's transaction time, 0 when none
         quint16 currency = 0;
         quint16 kind = 0;
-        qint32 next = -1; // the slot's next extra charge or refund (extra())
+        qint32 next = -1; // the slot's next extra charge, refund or other line (extra())
     };
     struct Slot { // a payment and the lines that matched it
         qint64 id = 0;
@@ -95,6 +95,7 @@ public:
         Line charge;              // first charge line (lowest id)
         qint32 extraCharges = -1; // lists in extra()
         qint32 refunds = -1;
+        qint32 others = -1; // chargebacks, adjustments and kinds the matcher does not know
     };
 
     // Lines settled in [fromMs, toMs) that match no payment are kept for unmatchedLines().
@@ -110,7 +111,7 @@ public:
     void addPayment(const PaymentFact &p); // converts to UTF-8 (the QtSql path)
     void addLine(const LineFact &l);
 
-    // Settled-in-period charge and refund lines that matched no payment (and those of
+    // Settled-in-period lines of every kind that matched no payment (and those of
     // keepLinesOf()'s transactions), in arrival order.
     const QList<LineFact> &unmatchedLines() const { return m_unmatched; }
 

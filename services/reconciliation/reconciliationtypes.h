@@ -24,6 +24,18 @@ inline const QString FeeMismatch = QStringLiteral("fee_mismatch");
 inline const QString CurrencyMismatch = QStringLiteral("currency_mismatch");
 inline const QString DuplicateSettlement = QStringLiteral("duplicate_settlement");
 inline const QString RefundDue = QStringLiteral("refund_due");
+// Money the channel took back from the merchant for a dispute on a payment (a chargeback line:
+// Stripe `dispute`, PayPal T12xx/T1106), or gave back when the dispute was won: one per line,
+// actual_minor the line's gross as signed on the statement (negative when taken), migration 0012.
+inline const QString Chargeback = QStringLiteral("chargeback");
+// A line of a kind reconciliation does not match against a payment (an adjustment: holds and
+// their releases, a fee line, a kind it does not know): reported, one per line, never dropped.
+inline const QString SettlementAdjustment = QStringLiteral("settlement_adjustment");
+// A not_settled or refund_not_settled discrepancy that was written off and whose line has
+// arrived since: the write-off is to be reversed. It carries the write-off's amount as
+// actual_minor (expected 0): one per written-off discrepancy, its key that one's key behind
+// "settled_after_write_off:".
+inline const QString SettledAfterWriteOff = QStringLiteral("settled_after_write_off");
 QStringList all();
 // Both "not settled" kinds: the open ones a later statement may settle (re-matched by
 // ReconciliationMatcher::finish, resolved by ReconciliationWriter).
@@ -91,7 +103,11 @@ struct Finding {
     qint64 expectedMinor = 0;
     qint64 actualMinor = 0;
     bool hasAmounts = false;
-    QString currency;
+    QString currency; // of actualMinor (the line's side)
+    // Of expectedMinor (OncePay's side: the payment's or order's currency); empty = currency.
+    // Differs from currency only when the channel settled in another currency: no difference is
+    // computed between the two then (discrepancies.expected_currency, migration 0012).
+    QString expectedCurrency;
     QString detail;
     // Set when the minimal-intervention rule applies: corrected, not opened.
     bool autoFix = false;
@@ -130,6 +146,7 @@ struct ReconcileReport {
     qint64 eligible = 0;
     qint64 matched = 0;
     qint64 notYetDue = 0;
+    qint64 adjusted = 0; // payments whose charge took adjustment lines (added to it)
     qint64 coveragePpm = 0;
     qint64 autoFixed = 0;         // corrections applied in this run
     qint64 opened = 0;            // new open discrepancies in this run

@@ -188,8 +188,9 @@ Result<void> ReconciliationWriter::commit(const MatchOutcome &outcome,
                 "order_id,"
                 " settlement_line_id, expected_minor, actual_minor, currency, status, rule_id, "
                 "rule_version,"
-                " fee_schedule_id, evidence_sha256, detail, first_run_id, last_run_id, opened_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")))
+                " fee_schedule_id, evidence_sha256, detail, first_run_id, last_run_id, opened_at,"
+                " expected_currency)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")))
             return Sql::classify(insert.lastError(), QStringLiteral("prepare discrepancy insert"));
         QList<qint64> seenAgain;
         for (const Finding &f : outcome.findings) {
@@ -216,6 +217,11 @@ Result<void> ReconciliationWriter::commit(const MatchOutcome &outcome,
                 }
                 continue;
             }
+            // The currency of expected_minor (migration 0012): the line's unless said otherwise.
+            const QVariant expectedCurrency =
+                f.hasAmounts ? Sql::nullIfEmpty(f.expectedCurrency.isEmpty() ? f.currency
+                                                                             : f.expectedCurrency)
+                             : QVariant();
             const QVariantList binds{f.key,
                                      f.kind,
                                      f.channel,
@@ -234,7 +240,8 @@ Result<void> ReconciliationWriter::commit(const MatchOutcome &outcome,
                                      f.detail,
                                      report.runId,
                                      report.runId,
-                                     now};
+                                     now,
+                                     expectedCurrency};
             for (const QVariant &b : binds)
                 insert.addBindValue(b);
             if (!insert.exec())
