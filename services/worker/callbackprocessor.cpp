@@ -78,13 +78,16 @@ Result<Decision> CallbackProcessor::process(const CallbackMessage &m, const Acto
         return retry(QStringLiteral("unknown order %1").arg(orderRef));
     const Order &order = **found;
 
+    Result<Decision> d = skipped(QStringLiteral("not an event OncePay acts on"));
     switch (m.kind) {
-    case CallbackKind::PaymentSucceeded: return succeeded(m, order, actor);
-    case CallbackKind::PaymentFailed: return failed(m, order, actor);
-    case CallbackKind::Refunded: return refunded(m, order, actor);
+    case CallbackKind::PaymentSucceeded: d = succeeded(m, order, actor); break;
+    case CallbackKind::PaymentFailed: d = failed(m, order, actor); break;
+    case CallbackKind::Refunded: d = refunded(m, order, actor); break;
     default: break;
     }
-    return skipped(QStringLiteral("not an event OncePay acts on"));
+    if (d)
+        d->orderId = order.orderId;
+    return d;
 }
 
 Result<Decision> CallbackProcessor::stale(const CallbackMessage &m, const Order &o,

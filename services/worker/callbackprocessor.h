@@ -32,6 +32,7 @@ namespace OncePay {
 struct Decision {
     enum Kind { Completed, Skipped, Retry, Hold } kind = Skipped;
     QString reason;
+    QString orderId; // the order it was decided for (a refund may name none), when found
 };
 
 class CallbackProcessor {

@@ -188,7 +188,7 @@ void Worker::processOne(const CallbackMessage &m, WorkerStats &stats)
         e.action = QStringLiteral("callback.") + status;
         e.entityKind = QStringLiteral("callback");
         e.entityId = m.callbackId;
-        e.orderId = m.orderRef;
+        e.orderId = d->orderId.isEmpty() ? m.orderRef : d->orderId;
         e.callbackId = m.callbackId;
         e.after = {{QStringLiteral("status"), status},
                    {QStringLiteral("kind"), callbackKindName(m.kind)},

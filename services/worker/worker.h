@@ -3,7 +3,8 @@
 // The worker (DESIGN.md §3, step 3): claims a batch with a lease, and for each message runs
 // the CallbackProcessor and marks the message in ONE transaction — the order, the money and
 // the message commit together or not at all. Errors retry with back-off; after the last
-// attempt the message is dead-lettered, never dropped.
+// attempt the message is dead-lettered, never dropped. A message the processor holds for a
+// person (Decision::Hold: a refund that must not be booked) is dead-lettered at once.
 // Thread contract: a Worker belongs to the thread that owns its connection. WorkerPool runs
 // several, each on its own thread with its own connection.
 

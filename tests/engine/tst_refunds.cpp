@@ -217,6 +217,9 @@ private Q_SLOTS:
         QCOMPARE(f.drain().completed, 1);
         QCOMPARE(f.count("SELECT SUM(amount_minor) FROM ledger_entries WHERE order_id = 'o-t1'"),
                  2500);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM audit_outbox WHERE callback_id = 'stripe:evt_noref'"
+                         " AND action = 'callback.completed' AND order_id = 'o-t1'"),
+                 1);
 
         // The payments row decides which payment is current, not the order's channel text
         // (an order written as "Stripe" before names were checked).
