@@ -94,7 +94,9 @@ private Q_SLOTS:
         QVERIFY(refund.ok());
         QCOMPARE(refund->kind, CallbackKind::Refunded);
         QCOMPARE(refund->channelEventType, QStringLiteral("CANCEL_PAYMENT"));
-        QCOMPARE(refund->refundId, QStringLiteral("A-cancel-1"));
+        // Read as the running total cancelled on the tid (canceled_amount), as an order
+        // status reports it too: the same cancel from both is one refund (tst_refunds).
+        QCOMPARE(refund->refundId, QStringLiteral("cumulative:T6846ac3ee3d1f2a0b1c2:45000"));
         QCOMPARE(refund->amountMinor, qint64(45000));
         QCOMPARE(refund->channelTxnId, QStringLiteral("T6846ac3ee3d1f2a0b1c2"));
 
@@ -104,15 +106,24 @@ private Q_SLOTS:
         QCOMPARE(partial->channelEventType, QStringLiteral("PART_CANCEL_PAYMENT"));
         QCOMPARE(partial->kind, CallbackKind::Refunded);
         QCOMPARE(partial->amountMinor, qint64(5000));
-        QCOMPARE(partial->refundId, QStringLiteral("A-cancel-2")); // one refund: its own aid
+        QCOMPARE(partial->refundId, QStringLiteral("cumulative:T6846ac3ee3d1f2a0b1c2:5000"));
 
-        // The second partial cancel: this request's amount, not the running canceled_amount.
+        // The second partial cancel: the running canceled_amount, 5,000 + 7,000.
         const QByteArray second =
             KakaoPayEvents::cancelResult(params(), 7000, "A-cancel-3", kNowMs, 5000);
         auto more = a.parse(KakaoPaySigner::sign(second, kSecret, "msg_c3", kNowSec));
         QVERIFY(more.ok());
-        QCOMPARE(more->amountMinor, qint64(7000));
-        QCOMPARE(more->refundId, QStringLiteral("A-cancel-3"));
+        QCOMPARE(more->amountMinor, qint64(12000));
+        QCOMPARE(more->refundId, QStringLiteral("cumulative:T6846ac3ee3d1f2a0b1c2:12000"));
+
+        // A cancel answer without the running total is one refund: its own aid and amount.
+        auto lone = a.parse(KakaoPaySigner::sign(
+            R"({"tid":"T8","aid":"A8","status":"PART_CANCEL_PAYMENT","partner_order_id":"O8",
+                "amount":{"total":45000},"approved_cancel_amount":{"total":3000}})",
+            kSecret, "msg_s8", kNowSec));
+        QVERIFY(lone.ok());
+        QCOMPARE(lone->refundId, QStringLiteral("A8"));
+        QCOMPARE(lone->amountMinor, qint64(3000));
 
         // An order status of a cancelled payment has only the running total: cumulative.
         auto status = a.parse(KakaoPaySigner::sign(

@@ -161,6 +161,48 @@ private Q_SLOTS:
         QCOMPARE(f.count("SELECT SUM(amount_minor) FROM ledger_entries WHERE order_id = 'k1'"), 0);
     }
 
+    // The same partial cancel reported twice, first by an order status (its running total) and
+    // then by the cancel answer (its own aid and amount, and the running total): booked once,
+    // whichever comes first.
+    void kakaoPayCancelReportedByStatusAndAnswer_data() { addEngineRows(); }
+    void kakaoPayCancelReportedByStatusAndAnswer()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        EngineFixture f(*dbs);
+        addKakaoPay(f);
+        f.createOrder("k2", 10000, "KRW");
+        QVERIFY(f.service->startPayment("k2", "kakaopay", 1, "K2A1", Actor::platform()).ok());
+        KakaoPayEvents::Params k;
+        k.orderId = "k2";
+        k.attemptId = "K2A1";
+        k.tid = "T2";
+        k.amountTotal = 10000;
+        k.approvedAtMs = f.clock.nowMs();
+        deliverKakao(f, KakaoPayEvents::approveResult(k), "msg_k2_appr");
+        f.drain();
+        QCOMPARE(f.order("k2").state, OrderState::Paid);
+
+        deliverKakao(f, KakaoPayEvents::statusResult(k, "PART_CANCEL_PAYMENT", 3000),
+                     "msg_k2_status");
+        QCOMPARE(f.drain().completed, 1);
+        deliverKakao(f, KakaoPayEvents::cancelResult(k, 3000, "C1", f.clock.nowMs()),
+                     "msg_k2_answer");
+        QCOMPARE(f.drain().skipped, 1);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM ledger_entries WHERE kind = 'refund_debit'"), 1);
+        QCOMPARE(f.count("SELECT SUM(amount_minor) FROM ledger_entries WHERE order_id = 'k2'"),
+                 7000);
+        QCOMPARE(f.order("k2").state, OrderState::Paid);
+
+        // The rest, answered first and reported by the order status after: booked once.
+        deliverKakao(f, KakaoPayEvents::cancelResult(k, 7000, "C2", f.clock.nowMs(), 3000),
+                     "msg_k2_answer2");
+        QCOMPARE(f.drain().completed, 1);
+        deliverKakao(f, KakaoPayEvents::statusResult(k, "CANCEL_PAYMENT"), "msg_k2_status2");
+        QCOMPARE(f.drain().skipped, 1);
+        QCOMPARE(f.count("SELECT SUM(amount_minor) FROM ledger_entries WHERE order_id = 'k2'"), 0);
+        QCOMPARE(f.order("k2").state, OrderState::Refunded);
+    }
+
     void impossibleRefundsAreHeld_data() { addEngineRows(); }
     void impossibleRefundsAreHeld()
     {

@@ -185,12 +185,15 @@ Result<NormalizedCallback> KakaoPayAdapter::parse(const InboundRequest &request)
         break;
     case CallbackKind::Refunded:
         cb.occurredAtMs = kstToMs(root.value(QLatin1String("canceled_at")));
-        // A cancel answer (full or PART_CANCEL_PAYMENT) is one refund: its own aid and
-        // approved_cancel_amount. Anything else (an order status) carries only canceled_amount,
-        // the running total cancelled so far: a cumulative refund of the tid.
+        // canceled_amount is the running total cancelled on the tid so far: a cancel answer
+        // (full or PART_CANCEL_PAYMENT) carries it beside its own aid and
+        // approved_cancel_amount, an order status carries only it. Both are read as the
+        // running total (a cumulative refund of the tid), so the same cancel reported by an
+        // order status and by its cancel answer, in either order, is booked once. Only a cancel
+        // answer without the total is booked as its own refund (its aid and amount).
         cb.refundId = root.value(QLatin1String("aid")).toString();
-        cumulative =
-            cb.refundId.isEmpty() || !root.contains(QLatin1String("approved_cancel_amount"));
+        cumulative = root.contains(QLatin1String("canceled_amount")) || cb.refundId.isEmpty() ||
+                     !root.contains(QLatin1String("approved_cancel_amount"));
         amountPath = cumulative ? QStringLiteral("canceled_amount.total")
                                 : QStringLiteral("approved_cancel_amount.total");
         break;

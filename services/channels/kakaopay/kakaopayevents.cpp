@@ -70,15 +70,19 @@ QByteArray cancelResult(const Params &p, qint64 cancelAmount, const QString &can
     return json(o);
 }
 
-QByteArray statusResult(const Params &p, const QString &status)
+QByteArray statusResult(const Params &p, const QString &status, qint64 canceledTotal)
 {
     QJsonObject o = common(p);
     o.insert("status", status);
-    if (status == QLatin1String("SUCCESS_PAYMENT") || status == QLatin1String("CANCEL_PAYMENT"))
+    const bool cancelled =
+        status == QLatin1String("CANCEL_PAYMENT") || status == QLatin1String("PART_CANCEL_PAYMENT");
+    if (status == QLatin1String("SUCCESS_PAYMENT") || cancelled)
         o.insert("approved_at", kst(p.approvedAtMs));
-    if (status == QLatin1String("CANCEL_PAYMENT")) { // all of it cancelled, as a running total
-        o.insert("canceled_amount", amount(p.amountTotal));
-        o.insert("cancel_available_amount", amount(0));
+    if (cancelled) { // as a running total: all of it for CANCEL_PAYMENT
+        const qint64 total =
+            status == QLatin1String("CANCEL_PAYMENT") ? p.amountTotal : canceledTotal;
+        o.insert("canceled_amount", amount(total));
+        o.insert("cancel_available_amount", amount(p.amountTotal - total));
     }
     return json(o);
 }

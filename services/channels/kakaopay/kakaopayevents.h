@@ -29,7 +29,8 @@ QByteArray approveResult(const Params &p);
 QByteArray cancelResult(const Params &p, qint64 cancelAmount, const QString &cancelAid,
                         qint64 canceledAtMs, qint64 canceledBefore = 0);
 // An order-status answer (SUCCESS_PAYMENT, FAIL_PAYMENT, QUIT_PAYMENT, READY, …;
-// CANCEL_PAYMENT with all of amountTotal as canceled_amount).
-QByteArray statusResult(const Params &p, const QString &status);
+// CANCEL_PAYMENT with all of amountTotal as canceled_amount; PART_CANCEL_PAYMENT with
+// `canceledTotal`, the running total cancelled so far).
+QByteArray statusResult(const Params &p, const QString &status, qint64 canceledTotal = 0);
 
 } // namespace OncePay::KakaoPayEvents
