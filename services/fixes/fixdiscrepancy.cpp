@@ -9,6 +9,7 @@
 
 #include <QJsonValue>
 #include <QSqlQuery>
+#include <QSqlRecord>
 
 namespace OncePay {
 
@@ -25,6 +26,19 @@ Error stale(const QString &what)
 }
 
 const QString kCurrencyMismatch = QStringLiteral("currency_mismatch");
+const QString kSettledAfterWriteOff = QStringLiteral("settled_after_write_off");
+
+// Migration 0012's discrepancies.expected_currency (the currency of expected_minor), or NULL on
+// a database from before it.
+Result<QString> expectedCurrencyColumn(const QSqlDatabase &db)
+{
+    auto q = Sql::exec(db, QStringLiteral("SELECT * FROM discrepancies WHERE 1 = 0"));
+    if (!q)
+        return q.error();
+    return q->record().indexOf(QStringLiteral("expected_currency")) >= 0
+               ? QStringLiteral("d.expected_currency")
+               : QStringLiteral("NULL");
+}
 
 } // namespace
 
@@ -32,14 +46,19 @@ QString FixTargets::discrepancyAtSql()
 {
     // The matcher reconciles a payment in the period of its capture (inClosedPeriod of the
     // capture); the exception of a refund is the refund's, a refund owed the obligation's, and
-    // a settlement line without a payment the line's. Never the line's date for a payment:
-    // a line settles days after the capture, often in the next period.
+    // a settlement line without a payment the line's. Never the charge line's date for a
+    // payment: a line settles days after the capture, often in the next period. A line that is
+    // money moving of its own, weeks after the capture — a chargeback, an adjustment, a
+    // settlement after a write-off (migration 0012) — is its line's: the capture's period may
+    // have closed long before, and its exception must still be decided.
     return QStringLiteral(
         "COALESCE(CASE"
         " WHEN d.kind = 'refund_due' THEN (SELECT MIN(ro.created_at) FROM refund_obligations ro"
         "  WHERE ro.channel = d.channel AND ro.channel_txn_id = d.channel_txn_id)"
         " WHEN d.kind = 'refund_not_settled' OR d.discrepancy_key LIKE '%:refund'"
         "  THEN pm.refunded_at"
+        " WHEN d.kind IN ('chargeback', 'settlement_adjustment', 'settled_after_write_off')"
+        "  THEN l.settled_at"
         " END, pm.captured_at, l.settled_at, d.opened_at)");
 }
 
@@ -60,13 +79,18 @@ Result<PlannedFix> FixTargets::planDiscrepancy(const FixProposal &p) const
         return makeError(
             ErrorCode::Invalid,
             QStringLiteral("a discrepancy is named by its number, not '%1'").arg(p.targetId));
-    auto q = Sql::exec(m_c.db(),
-                       QStringLiteral("SELECT d.kind, d.channel, d.channel_txn_id, d.order_id,"
-                                      " d.expected_minor, d.actual_minor, d.currency, d.status, ") +
-                           discrepancyAtSql() +
-                           QStringLiteral(", l.currency, l.gross_minor, o.currency, pm.currency") +
-                           discrepancyJoinsSql() + QStringLiteral(" WHERE d.id = ?"),
-                       {id});
+    auto expectedColumn = expectedCurrencyColumn(m_c.db());
+    if (!expectedColumn)
+        return expectedColumn.error();
+    auto q =
+        Sql::exec(m_c.db(),
+                  QStringLiteral("SELECT d.kind, d.channel, d.channel_txn_id, d.order_id,"
+                                 " d.expected_minor, d.actual_minor, d.currency, d.status, ") +
+                      discrepancyAtSql() +
+                      QStringLiteral(", l.currency, l.gross_minor, o.currency, pm.currency, ") +
+                      *expectedColumn + QStringLiteral(", d.discrepancy_key") +
+                      discrepancyJoinsSql() + QStringLiteral(" WHERE d.id = ?"),
+                  {id});
     if (!q)
         return q.error();
     if (!q->next())
@@ -96,19 +120,23 @@ Result<PlannedFix> FixTargets::planDiscrepancy(const FixProposal &p) const
     if (currency.isEmpty())
         currency = q->value(9).toString();
     std::optional<qint64> amount = p.amountMinor;
+    // The currency of the expected amount: as recorded (migration 0012); before it, a currency
+    // mismatch's was its order's (stored under the line's currency), any other's its own.
+    QString expectedIn = q->value(13).toString();
+    if (expectedIn.isEmpty() && kind == kCurrencyMismatch)
+        expectedIn = !q->value(11).isNull() ? q->value(11).toString() : q->value(12).toString();
+    if (expectedIn.isEmpty())
+        expectedIn = currency;
     PlannedFix f;
-    if (kind == kCurrencyMismatch) {
-        // Amounts in two currencies: no difference, so no default. The expected amount is the
-        // order's, in its currency; the actual one the line's, in the line's.
-        QString expectedIn = q->value(11).toString();
-        if (expectedIn.isEmpty())
-            expectedIn = q->value(12).toString();
-        const QString settledIn = q->value(9).isNull() ? currency : q->value(9).toString();
+    // Amounts in two currencies (a currency mismatch; a chargeback of a payment in another
+    // currency than its line): no difference, so no default.
+    if (kind == kCurrencyMismatch || (expectedIn != currency && hasAmounts && expected != 0)) {
+        const QString settledIn = currency;
         if (!amount || p.currency.isEmpty())
             return makeError(ErrorCode::Invalid,
-                             QStringLiteral("discrepancy #%1 is a currency mismatch (expected in "
-                                            "%2, settled in %3); give the amount to book and "
-                                            "its currency")
+                             QStringLiteral("discrepancy #%1 has amounts in two currencies "
+                                            "(expected in %2, settled in %3); give the amount to "
+                                            "book and its currency")
                                  .arg(QString::number(id), expectedIn, settledIn),
                              QStringLiteral("amount_and_currency_required"));
         if (p.currency != expectedIn && p.currency != settledIn)
@@ -161,6 +189,26 @@ Result<PlannedFix> FixTargets::planDiscrepancy(const FixProposal &p) const
             QStringLiteral("discrepancy #%1 carries no amounts; give the amount to book").arg(id));
     if (*amount == 0)
         return makeError(ErrorCode::Invalid, QStringLiteral("a fix of amount 0 changes nothing"));
+    // A settlement after a write-off: its fix books the write-off back (the difference is
+    // minus what was written off) and resolves the written-off discrepancy with it, whose line
+    // has come.
+    std::optional<qint64> reverses;
+    if (kind == kSettledAfterWriteOff) {
+        const QString key = q->value(14).toString().mid(kSettledAfterWriteOff.size() + 1);
+        auto w = Sql::exec(m_c.db(),
+                           QStringLiteral("SELECT id, status FROM discrepancies"
+                                          " WHERE discrepancy_key = ?"),
+                           {key});
+        if (!w)
+            return w.error();
+        if (!w->next() || w->value(1).toString() != u"written_off")
+            return makeError(ErrorCode::Conflict,
+                             QStringLiteral("discrepancy #%1 reverses a write-off that is no "
+                                            "longer recorded; reconcile again")
+                                 .arg(id),
+                             QStringLiteral("not_applicable"));
+        reverses = w->value(0).toLongLong();
+    }
     f.targetKind = QStringLiteral("discrepancy");
     f.orderId = orderId;
     f.before = {{QStringLiteral("status"), status},
@@ -170,13 +218,22 @@ Result<PlannedFix> FixTargets::planDiscrepancy(const FixProposal &p) const
                 {QStringLiteral("actual_minor"),
                  q->value(5).isNull() ? QJsonValue() : QJsonValue(str(actual))}};
     f.after = {{QStringLiteral("status"),
-                adjust ? QStringLiteral("resolved") : QStringLiteral("written_off")}};
+                adjust || reverses ? QStringLiteral("resolved") : QStringLiteral("written_off")}};
     f.detail = {{QStringLiteral("ledger_kind"),
                  adjust ? QStringLiteral("fee_adjustment") : QStringLiteral("write_off")},
                 {QStringLiteral("ledger_order"),
                  orderId.isEmpty() ? QStringLiteral("discrepancy:%1").arg(id) : orderId},
                 {QStringLiteral("channel"), q->value(1).toString()},
                 {QStringLiteral("channel_txn_id"), q->value(2).toString()}};
+    if (reverses) {
+        f.before.insert(QStringLiteral("reverses"),
+                        QJsonObject{{QStringLiteral("discrepancy"), str(*reverses)},
+                                    {QStringLiteral("status"), QStringLiteral("written_off")}});
+        f.after.insert(QStringLiteral("reverses"),
+                       QJsonObject{{QStringLiteral("discrepancy"), str(*reverses)},
+                                   {QStringLiteral("status"), QStringLiteral("resolved")}});
+        f.detail.insert(QStringLiteral("reverses"), str(*reverses));
+    }
     f.amountMinor = amount;
     f.currency = currency;
     f.effectiveAt = q->value(8).toLongLong();
@@ -198,6 +255,19 @@ Result<void> FixTargets::applyDiscrepancy(const FixRequest &fix) const
     if (*n != 1)
         return stale(
             QStringLiteral("discrepancy #%1 changed while the fix was applied").arg(fix.targetId));
+    const QString reverses = d.value(QStringLiteral("reverses")).toString();
+    if (!reverses.isEmpty()) {
+        auto r =
+            Sql::update(m_c.db(),
+                        QStringLiteral("UPDATE discrepancies SET status = 'resolved',"
+                                       " closed_at = ? WHERE id = ? AND status = 'written_off'"),
+                        {now, reverses.toLongLong()});
+        if (!r)
+            return r.error();
+        if (*r != 1)
+            return stale(
+                QStringLiteral("discrepancy #%1 changed while the fix was applied").arg(reverses));
+    }
     auto l = Sql::exec(
         m_c.db(),
         QStringLiteral(
@@ -207,9 +277,14 @@ Result<void> FixTargets::applyDiscrepancy(const FixRequest &fix) const
          d.value(QStringLiteral("ledger_kind")).toString(), fix.amountMinor.value_or(0),
          fix.currency, Sql::nullIfEmpty(d.value(QStringLiteral("channel")).toString()),
          Sql::nullIfEmpty(d.value(QStringLiteral("channel_txn_id")).toString()),
-         QStringLiteral("fix #%1 on discrepancy #%2 (%3)")
-             .arg(fix.id)
-             .arg(fix.targetId, fix.reasonCode),
+         reverses.isEmpty()
+             ? QStringLiteral("fix #%1 on discrepancy #%2 (%3)")
+                   .arg(fix.id)
+                   .arg(fix.targetId, fix.reasonCode)
+             : QStringLiteral("fix #%1 on discrepancy #%2 (%3): reverses the write-off of"
+                              " discrepancy #%4")
+                   .arg(fix.id)
+                   .arg(fix.targetId, fix.reasonCode, reverses),
          now});
     if (!l)
         return l.error();

@@ -70,8 +70,9 @@ public:
     // open exceptions that keep a period from closing), as SQL over discrepancyJoinsSql()'s
     // aliases (d, l, pm, o): the payment's capture, as the matcher reconciles it by period;
     // for a refund's exception (refund_not_settled, a ":refund" key) the refund; for
-    // refund_due the earliest refund obligation; for a line without a payment the line's
-    // settled_at; else when a run found it.
+    // refund_due the earliest refund obligation; for a line without a payment, a chargeback,
+    // an adjustment line and a settlement after a write-off the line's settled_at; else when a
+    // run found it.
     static QString discrepancyAtSql();
     // " FROM discrepancies d LEFT JOIN settlement_lines l … payments pm … orders o".
     static QString discrepancyJoinsSql();
