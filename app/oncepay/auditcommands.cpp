@@ -97,13 +97,22 @@ int verify(Context &ctx, const QCommandLineParser &parser)
             return fail(ctx, key.error());
         verifier.setPublicKey(*key);
     }
+    // The orders database's outbox and seal record show rows cut off the end of the chain
+    // (auditverifier.h); it also says what still waits to be shipped.
+    auto orders = Connection::open(ctx.config.orders, QStringLiteral("audit-verify"),
+                                   Connection::OpenMode::ExistingOnly);
+    if (orders)
+        verifier.setOrders(*orders);
+    else
+        ctx.err << "oncepay: the chain is not checked against the orders database (rows cut off"
+                   " its end may not show): "
+                << orders.error().message << '\n';
     auto report = verifier.verify();
     if (!report)
         return fail(ctx, report.error());
     // The chain holds only what has been shipped: count what still waits in the orders
     // database's outbox, so a valid chain is not taken for a complete trail.
-    if (auto orders = Connection::open(ctx.config.orders, QStringLiteral("audit-verify"),
-                                       Connection::OpenMode::ExistingOnly)) {
+    if (orders) {
         if (auto backlog = AuditOutbox::backlog(*orders))
             report->unshipped = *backlog;
         else
@@ -130,7 +139,12 @@ int seal(Context &ctx, const QCommandLineParser &parser)
     auto audit = openAudit(ctx, QStringLiteral("audit-seal"));
     if (!audit)
         return fail(ctx, audit.error());
+    // The seal is recorded in the orders database too (auditsealrecord.h).
+    auto orders = openMigrated(ctx.config.orders, QStringLiteral("audit-seal"));
+    if (!orders)
+        return fail(ctx, orders.error());
     AuditSealer sealer(*audit, *key, Clock::system());
+    sealer.setOrders(*orders);
     auto sealed = sealer.seal(parser.value(kActor));
     if (!sealed)
         return fail(ctx, sealed.error());

@@ -154,6 +154,18 @@ QByteArray sealMessage(qint64 seq, const QString &headHash)
     return out;
 }
 
+QByteArray sealMessageV2(qint64 seq, const QString &headHash, const QString &sealedBy,
+                         qint64 sealedAt)
+{
+    QByteArray out;
+    text(out, QStringLiteral("oncepay.audit.seal.v2"));
+    integer(out, seq);
+    text(out, headHash);
+    text(out, sealedBy);
+    integer(out, sealedAt);
+    return out;
+}
+
 QString columns()
 {
     return QStringLiteral("seq, event_id, occurred_at, recorded_at, actor, actor_role, action,"

@@ -15,7 +15,9 @@
 // hash = lowercase hex of SHA-256(encoding). The first row's prev_hash is 64 '0' characters.
 // JSON columns are hashed as stored text, never re-serialised.
 //
-// A checkpoint signs sealMessage(seq, head_hash) with Ed25519 (see sealkey.h).
+// A checkpoint signs sealMessageV2(seq, head_hash, sealed_by, sealed_at) with Ed25519 (see
+// sealkey.h); checkpoints made before that sign sealMessage(seq, head_hash) (version 1, whose
+// sealed_by and sealed_at are not covered) and still verify.
 //
 // Thread contract: plain values and pure functions, except readRow (query's thread).
 
@@ -59,7 +61,8 @@ struct AuditCheckpoint {
     qint64 seq = 0;
     QString headHash;
     QString keyId;
-    QString signature; // base64 Ed25519 detached signature over AuditChain::sealMessage
+    QString signature; // base64 Ed25519 detached signature over AuditChain::sealMessageV2 (or,
+                       // for a checkpoint of seal format 1, AuditChain::sealMessage)
     QString sealedBy;
     qint64 sealedAt = 0;
 };
@@ -110,6 +113,10 @@ AuditLogRow readRow(const QSqlQuery &query);
 // What a checkpoint signs: the same framing over
 //     S "oncepay.audit.seal.v1", I seq, S head_hash
 QByteArray sealMessage(qint64 seq, const QString &headHash);
+// What a checkpoint signs since seal format 2, so who sealed and when cannot be edited either:
+//     S "oncepay.audit.seal.v2", I seq, S head_hash, S sealed_by, I sealed_at
+QByteArray sealMessageV2(qint64 seq, const QString &headHash, const QString &sealedBy,
+                         qint64 sealedAt);
 
 // The INSERT statement and its binds for one row (seq, prev_hash and hash already set).
 QString insertSql();

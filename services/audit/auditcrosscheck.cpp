@@ -1,6 +1,7 @@
 #include "auditcrosscheck.h"
 
 #include "auditoutbox.h"
+#include "auditsealrecord.h"
 #include "db/sql.h"
 #include "db/transaction.h"
 
@@ -126,9 +127,70 @@ Result<CrossCheckReport> AuditCrossCheck::run(const QString &actor, const QStrin
     return report;
 }
 
+Result<void> AuditCrossCheck::compareChainEnd(CrossCheckReport &report)
+{
+    auto chainCutShort = [&](const QString &text) {
+        ++report.alertCount;
+        if (report.alerts.size() < m_maxListed)
+            report.alerts.append({CrossCheckAlert::Kind::ChainCutShort, QString(), text});
+    };
+    // Shipped events first: whatever is marked shipped by now is in the chain read after.
+    auto shipped = AuditShippedEvents::read(m_orders);
+    if (!shipped)
+        return shipped.error();
+    auto seal = AuditSealRecord::latest(m_orders);
+    if (!seal)
+        return seal.error();
+    if (shipped->shippedCount() > 0) {
+        const QString select = QStringLiteral(
+            "SELECT seq, event_id FROM audit_log WHERE seq > ? ORDER BY seq LIMIT ?");
+        qint64 last = 0;
+        for (;;) {
+            auto q = Sql::exec(m_audit.db(), select, {last, m_batchSize});
+            if (!q)
+                return q.error();
+            int n = 0;
+            while (q->next()) {
+                ++n;
+                last = q->value(0).toLongLong();
+                shipped->seenInChain(q->value(1).toString());
+            }
+            if (n < m_batchSize)
+                break;
+        }
+        auto missing = shipped->missing(m_orders);
+        if (!missing)
+            return missing.error();
+        if (missing->count > 0)
+            chainCutShort(QStringLiteral("%1 audited event(s) shipped to the audit database are not"
+                                         " in the audit log (the first: event %2, %3): rows were"
+                                         " cut off the chain")
+                              .arg(missing->count)
+                              .arg(missing->firstEventId, missing->firstAction));
+    }
+    if (*seal) {
+        const AuditCheckpoint &cp = **seal;
+        auto hash = Sql::scalar(
+            m_audit.db(), QStringLiteral("SELECT hash FROM audit_log WHERE seq = ?"), {cp.seq});
+        if (!hash)
+            return hash.error();
+        if (hash->isNull())
+            chainCutShort(QStringLiteral("the seal recorded in the orders database seals seq %1"
+                                         " but the audit log has no such row")
+                              .arg(cp.seq));
+        else if (hash->toString() != cp.headHash)
+            chainCutShort(QStringLiteral("row seq %1 differs from the head sealed by the seal"
+                                         " recorded in the orders database")
+                              .arg(cp.seq));
+    }
+    return {};
+}
+
 Result<CrossCheckReport> AuditCrossCheck::compare()
 {
     CrossCheckReport report;
+    if (auto r = compareChainEnd(report); !r)
+        return r.error();
 
     // Normally few rows: what the shipper has not copied yet.
     QSet<QByteArray> inOutbox;

@@ -10,6 +10,11 @@
 // Both sides are read in callback_id byte order in keyset batches and merged, so the check
 // never holds either table in memory.
 //
+// Then the chain's end (review finding 1): every outbox event marked shipped must be in
+// audit_log by event_id (one pass over each, compared as 64-bit fingerprints: 8 bytes per
+// event), and the seal recorded in the orders database must name a row the chain still has,
+// with that hash. A shortfall is one ChainCutShort alert each.
+//
 // Thread contract: the thread that opened the connections; the object borrows them.
 // `messages` and `orders` may be the same Connection (DESIGN.md §1).
 
@@ -25,6 +30,10 @@ struct CrossCheckAlert {
     enum class Kind {
         CompletedWithoutAudit, // a completed message has no audit row
         AuditWithoutMessage,   // audit rows name a callback that has no message
+        // Rows cut off the chain: outbox events marked shipped that audit_log does not hold,
+        // or a chain that no longer reaches the seal recorded in the orders database
+        // (auditsealrecord.h). callbackId is empty.
+        ChainCutShort,
     };
     Kind kind = Kind::CompletedWithoutAudit;
     QString callbackId;
@@ -57,6 +66,8 @@ public:
 
 private:
     Result<CrossCheckReport> compare();
+    // The chain's end against the orders database; alerts added to `report`.
+    Result<void> compareChainEnd(CrossCheckReport &report);
     Result<QString> record(const QString &actor, const QString &actorRole,
                            const CrossCheckReport *report, const Error *error);
 

@@ -1,5 +1,6 @@
 #include "auditsealer.h"
 
+#include "auditsealrecord.h"
 #include "auditverifier.h"
 #include "db/sql.h"
 
@@ -17,6 +18,8 @@ Result<AuditSealResult> AuditSealer::seal(const QString &sealedBy)
 {
     AuditVerifier verifier(m_audit);
     verifier.setPublicKey(m_key.publicKey());
+    if (m_orders)
+        verifier.setOrders(*m_orders);
     auto report = verifier.verify();
     if (!report)
         return report.error();
@@ -34,17 +37,23 @@ Result<AuditSealResult> AuditSealer::seal(const QString &sealedBy)
         return existing.error();
     for (const AuditCheckpoint &cp : std::as_const(*existing)) {
         if (cp.seq == report->headSeq && cp.headHash == report->headHash &&
-            cp.keyId == m_key.keyId())
+            cp.keyId == m_key.keyId()) {
+            // Recorded in the orders database too, should an earlier seal have missed it.
+            if (m_orders)
+                if (auto r = AuditSealRecord::write(*m_orders, cp, m_clock); !r)
+                    return r.error();
             return AuditSealResult{cp, true};
+        }
     }
 
     AuditCheckpoint cp;
     cp.seq = report->headSeq;
     cp.headHash = report->headHash;
     cp.keyId = m_key.keyId();
-    cp.signature = m_key.sign(AuditChain::sealMessage(cp.seq, cp.headHash));
     cp.sealedBy = sealedBy;
     cp.sealedAt = m_clock.nowMs();
+    cp.signature =
+        m_key.sign(AuditChain::sealMessageV2(cp.seq, cp.headHash, cp.sealedBy, cp.sealedAt));
     auto id =
         Sql::insert(m_audit.db(), m_audit.dialect(),
                     QStringLiteral("INSERT INTO audit_checkpoints (seq, head_hash, key_id,"
@@ -53,6 +62,13 @@ Result<AuditSealResult> AuditSealer::seal(const QString &sealedBy)
     if (!id)
         return id.error();
     cp.id = *id;
+    if (m_orders) {
+        if (auto r = AuditSealRecord::write(*m_orders, cp, m_clock); !r) {
+            spdlog::error("audit seal at seq {} could not be recorded in the orders database: {}",
+                          cp.seq, r.error().message.toStdString());
+            return r.error();
+        }
+    }
     spdlog::info("audit chain sealed at seq {} by {} (key {})", cp.seq, sealedBy.toStdString(),
                  cp.keyId.toStdString());
     return AuditSealResult{cp, false};

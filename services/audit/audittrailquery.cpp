@@ -303,6 +303,7 @@ Result<AuditVerifyReport> AuditTrailQuery::verify(const SealPublicKey *publicKey
     if (auto ok = authorize(actor, QStringLiteral("verify")); !ok)
         return ok.error();
     AuditVerifier verifier(m_audit);
+    verifier.setOrders(m_orders); // rows cut off the end show against its outbox and seal record
     if (publicKey)
         verifier.setPublicKey(*publicKey);
     verifier.setBatchSize(batchSize);

@@ -1,6 +1,7 @@
 #include "auditverifier.h"
 
 #include "auditfilter.h"
+#include "auditsealrecord.h"
 
 #include "db/sql.h"
 
@@ -17,6 +18,16 @@ AuditProblem problem(AuditProblem::Kind kind, qint64 seq, QString message)
     p.seq = seq;
     p.message = std::move(message);
     return p;
+}
+
+// Seal format 2 signs who sealed and when too; a checkpoint of format 1 signed only the seq
+// and head hash. A signature holds for one message only, so an edited sealed_by or sealed_at
+// of a format-2 checkpoint fails both.
+bool sealSignatureHolds(const SealPublicKey &key, const AuditCheckpoint &cp)
+{
+    return key.verify(AuditChain::sealMessageV2(cp.seq, cp.headHash, cp.sealedBy, cp.sealedAt),
+                      cp.signature) ||
+           key.verify(AuditChain::sealMessage(cp.seq, cp.headHash), cp.signature);
 }
 
 AuditProblem checkpointProblem(AuditProblem::Kind kind, const AuditCheckpoint &cp, QString message)
@@ -117,12 +128,33 @@ std::optional<AuditProblem> AuditVerifier::checkSignatures(const QList<AuditChec
                                          .arg(cp.id)
                                          .arg(cp.seq)
                                          .arg(cp.keyId, m_publicKey->keyId()));
-        if (!m_publicKey->verify(AuditChain::sealMessage(cp.seq, cp.headHash), cp.signature))
+        if (!sealSignatureHolds(*m_publicKey, cp))
             return checkpointProblem(AuditProblem::Kind::BadSignature, cp,
                                      QStringLiteral("checkpoint %1 (seq %2) has a bad signature")
                                          .arg(cp.id)
                                          .arg(cp.seq));
     }
+    return std::nullopt;
+}
+
+std::optional<AuditProblem> AuditVerifier::checkRecordedSeal(const AuditCheckpoint &seal) const
+{
+    if (!m_publicKey)
+        return checkpointProblem(AuditProblem::Kind::NoPublicKey, seal,
+                                 QStringLiteral("the seal recorded in the orders database (seq %1)"
+                                                " cannot be checked: no seal public key")
+                                     .arg(seal.seq));
+    if (seal.keyId != m_publicKey->keyId())
+        return checkpointProblem(AuditProblem::Kind::BadSignature, seal,
+                                 QStringLiteral("the seal recorded in the orders database (seq %1)"
+                                                " is signed by unknown key %2 (expected %3)")
+                                     .arg(seal.seq)
+                                     .arg(seal.keyId, m_publicKey->keyId()));
+    if (!sealSignatureHolds(*m_publicKey, seal))
+        return checkpointProblem(AuditProblem::Kind::BadSignature, seal,
+                                 QStringLiteral("the seal recorded in the orders database (seq %1)"
+                                                " has a bad signature")
+                                     .arg(seal.seq));
     return std::nullopt;
 }
 
@@ -140,6 +172,26 @@ Result<AuditVerifyReport> AuditVerifier::verify(const Progress &progress) const
     if (auto p = checkSignatures(*cps)) {
         report.problem = p;
         return report;
+    }
+    // The orders database's side, read before the walk (auditsealrecord.h says why).
+    std::optional<AuditCheckpoint> recorded;
+    std::optional<AuditShippedEvents> shipped;
+    if (m_orders) {
+        auto seal = AuditSealRecord::latest(*m_orders);
+        if (!seal)
+            return seal.error();
+        recorded = *seal;
+        if (recorded) {
+            report.recordedSealSeq = recorded->seq;
+            if (auto p = checkRecordedSeal(*recorded)) {
+                report.problem = p;
+                return report;
+            }
+        }
+        auto events = AuditShippedEvents::read(*m_orders);
+        if (!events)
+            return events.error();
+        shipped = std::move(events).value();
     }
 
     const QString select = QStringLiteral("SELECT ") + AuditChain::columns() +
@@ -204,6 +256,16 @@ Result<AuditVerifyReport> AuditVerifier::verify(const Progress &progress) const
                 report.sealedSeq = cp.seq;
                 report.sealId = cp.id;
             }
+            if (recorded && recorded->seq == row.seq && recorded->headHash != row.hash) {
+                report.problem = checkpointProblem(
+                    AuditProblem::Kind::SealMismatch, *recorded,
+                    QStringLiteral("row seq %1 differs from the head sealed by the seal recorded"
+                                   " in the orders database")
+                        .arg(row.seq));
+                return report;
+            }
+            if (shipped)
+                shipped->seenInChain(row.eventId);
             prev = row.hash;
             ++expected;
             ++report.rowsChecked;
@@ -229,6 +291,37 @@ Result<AuditVerifyReport> AuditVerifier::verify(const Progress &progress) const
                 .arg(cp.seq)
                 .arg(report.headSeq)
                 .arg(report.headSeq + 1));
+        p.foundSeq = report.headSeq;
+        report.problem = p;
+        return report;
+    }
+    if (!m_orders)
+        return report;
+    if (recorded && recorded->seq > report.headSeq) {
+        AuditProblem p = checkpointProblem(
+            AuditProblem::Kind::Truncated, *recorded,
+            QStringLiteral("chain truncated: the seal recorded in the orders database seals seq %1"
+                           " but the chain ends at seq %2 (rows %3..%1 are missing)")
+                .arg(recorded->seq)
+                .arg(report.headSeq)
+                .arg(report.headSeq + 1));
+        p.foundSeq = report.headSeq;
+        report.problem = p;
+        return report;
+    }
+    auto missing = shipped->missing(*m_orders);
+    if (!missing)
+        return missing.error();
+    report.checkedAgainstOrders = true;
+    report.shippedEventsChecked = shipped->shippedCount() - missing->count;
+    if (missing->count > 0) {
+        AuditProblem p = problem(
+            AuditProblem::Kind::Truncated, report.headSeq + 1,
+            QStringLiteral("chain truncated: %1 event(s) shipped to the audit database are not in"
+                           " the chain, which ends at seq %2 (the first: event %3, %4)")
+                .arg(missing->count)
+                .arg(report.headSeq)
+                .arg(missing->firstEventId, missing->firstAction));
         p.foundSeq = report.headSeq;
         report.problem = p;
     }

@@ -10,6 +10,13 @@
 // row's hash, hash = SHA-256 of its canonical encoding, and any checkpoint at that seq
 // matches — then checkpoints beyond the end of the chain (truncation).
 //
+// With the orders database (setOrders; the CLI, the console and the sealer give it), rows cut
+// off the end show even when their checkpoints were cut off too (auditsealrecord.h): the
+// newest seal recorded in the orders database is checked like a checkpoint (signature, the
+// row at its seq, the chain reaching it), and every outbox event marked shipped must be in the
+// chain (read in one pass before the walk; a missing one is reported as a truncation).
+// Without it only the audit database's own checkpoints vouch for the end of the chain.
+//
 // Thread contract: the console runs verify() off the GUI thread: open the audit Connection
 // in that thread, build the verifier there, and deliver the plain report back queued. The
 // progress callback runs on the verifying thread; returning false cancels.
@@ -60,6 +67,11 @@ struct AuditVerifyReport {
     // valid says nothing about them. Filled by whoever can read the orders database
     // (AuditTrailQuery::verify, `oncepay audit verify`); summary() names them when count > 0.
     AuditBacklog unshipped;
+    // Checked against the orders database (setOrders): the shipped outbox events found in the
+    // chain, and the seq of the seal recorded there (0: none recorded).
+    bool checkedAgainstOrders = false;
+    qint64 shippedEventsChecked = 0;
+    qint64 recordedSealSeq = 0;
 
     bool ok() const { return !cancelled && !problem; }
     qint64 rowsAfterSeal() const { return headSeq - sealedSeq; }
@@ -75,6 +87,9 @@ public:
 
     void setPublicKey(const SealPublicKey &key) { m_publicKey = key; }
     void setBatchSize(int rows) { m_batchSize = qMax(1, rows); }
+    // The orders database whose outbox and seal record the chain is checked against; it must
+    // outlive the verifier.
+    void setOrders(const Connection &orders) { m_orders = &orders; }
 
     // Database errors are errors; what the chain itself is found to be is in the report.
     Result<AuditVerifyReport> verify(const Progress &progress = {}) const;
@@ -83,8 +98,11 @@ public:
 
 private:
     std::optional<AuditProblem> checkSignatures(const QList<AuditCheckpoint> &checkpoints) const;
+    // The seal recorded in the orders database: its key and signature.
+    std::optional<AuditProblem> checkRecordedSeal(const AuditCheckpoint &seal) const;
 
     const Connection &m_audit;
+    const Connection *m_orders = nullptr;
     std::optional<SealPublicKey> m_publicKey;
     int m_batchSize = 2000;
 };

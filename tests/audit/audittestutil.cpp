@@ -105,6 +105,18 @@ Result<void> tamper(const Connection &audit, const QStringList &statements)
     return {};
 }
 
+Result<void> cutChainAfter(const Connection &audit, qint64 keepSeq)
+{
+    QStringList sql;
+    if (audit.dialect() == Dialect::Postgres)
+        sql << QStringLiteral("ALTER TABLE audit_checkpoints DISABLE TRIGGER USER");
+    else
+        sql << QStringLiteral("DROP TRIGGER audit_checkpoints_no_delete");
+    sql << QStringLiteral("DELETE FROM audit_checkpoints WHERE seq > %1").arg(keepSeq)
+        << QStringLiteral("DELETE FROM audit_log WHERE seq > %1").arg(keepSeq);
+    return tamper(audit, sql);
+}
+
 Result<void> swapRows(const Connection &audit, qint64 a, qint64 b)
 {
     return tamper(audit,

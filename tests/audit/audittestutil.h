@@ -25,6 +25,11 @@ qint64 scalarInt(const Connection &c, const QString &sql);
 // the triggers back.
 Result<void> tamper(const Connection &audit, const QStringList &statements);
 
+// Cuts the chain after `keepSeq` the way the review's truncate.sh did (an attacker with DDL
+// rights on the audit database only): the rows after it and the checkpoints that sealed them
+// deleted, the append-only triggers of both tables out of the way.
+Result<void> cutChainAfter(const Connection &audit, qint64 keepSeq);
+
 // Swaps the rows at two seqs (their whole content moves with them).
 Result<void> swapRows(const Connection &audit, qint64 a, qint64 b);
 

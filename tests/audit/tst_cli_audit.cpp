@@ -70,10 +70,20 @@ private Q_SLOTS:
         }());
         QVERIFY(!seal.out.contains(secret) && !seal.err.contains(secret));
 
+        // The seal is recorded in the orders database too (an audit.sealed event), and that
+        // event waits for the next shipping like any other.
+        CliRun sealed = run({"audit", "verify"});
+        QVERIFY2(sealed.exitCode == 0, qPrintable(sealed.out + sealed.err));
+        QVERIFY(sealed.out.startsWith(QStringLiteral("audit chain ok: 10 rows, head seq 10")));
+        QVERIFY2(sealed.out.contains(QStringLiteral("; 1 audited event(s) not yet shipped")),
+                 qPrintable(sealed.out));
+        QCOMPARE(run({"audit", "ship"}).exitCode, 0);
         CliRun ok = run({"audit", "verify"});
         QVERIFY2(ok.exitCode == 0, qPrintable(ok.out + ok.err));
-        QVERIFY(ok.out.startsWith(QStringLiteral("audit chain ok: 10 rows, head seq 10")));
+        QVERIFY(ok.out.startsWith(QStringLiteral("audit chain ok: 11 rows, head seq 11")));
         QVERIFY(ok.out.contains(QStringLiteral("1 checkpoint(s) verified")));
+        QVERIFY(
+            ok.out.contains(QStringLiteral("sealed up to seq 10, 1 row(s) after the last seal")));
         QVERIFY2(!ok.out.contains(QStringLiteral("not yet shipped")), qPrintable(ok.out));
 
         {
@@ -90,6 +100,59 @@ private Q_SLOTS:
         CliRun cross = run({"audit", "crosscheck"});
         QVERIFY2(cross.exitCode == 0, qPrintable(cross.out + cross.err));
         QVERIFY(cross.out.startsWith(QStringLiteral("cross-check passed")));
+    }
+
+    // Review finding 1 (truncate.sh): rows cut off the end together with the checkpoint that
+    // sealed them. verify and crosscheck exit 1 and say so: the seal recorded in the orders
+    // database is beyond the chain's end, and shipped events are missing from it.
+    void cuttingTheEndWithItsSealShows_data() { addEngineRows(); }
+    void cuttingTheEndWithItsSealShows()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        QProcessEnvironment env;
+        const QString config = dbs->writeConfigFile(&env);
+        auto run = [&](const QStringList &args) {
+            return runOncepay(QStringList{QStringLiteral("--config"), config} + args, env);
+        };
+        QCOMPARE(run({"db", "migrate"}).exitCode, 0);
+        {
+            ManualClock clock(1'700'000'000'000);
+            Connection orders = openOrDie(dbs->orders());
+            seedOutbox(orders, 10, clock);
+        }
+        QCOMPARE(run({"audit", "ship"}).exitCode, 0);
+        QCOMPARE(run({"audit", "seal", "--actor", "auditor-1"}).exitCode, 0); // seq 10
+        {
+            ManualClock clock(1'700'000'100'000);
+            Connection orders = openOrDie(dbs->orders());
+            seedOutbox(orders, 4, clock);
+        }
+        QCOMPARE(run({"audit", "ship"}).exitCode, 0); // seq 11 the seal's record, 12..15
+        CliRun sealed = run({"audit", "seal", "--actor", "auditor-1"});
+        QVERIFY2(sealed.out.startsWith(QStringLiteral("sealed seq 15 head ")),
+                 qPrintable(sealed.out));
+        QCOMPARE(run({"audit", "verify"}).exitCode, 0);
+        QCOMPARE(run({"audit", "crosscheck"}).exitCode, 0);
+
+        {
+            Connection audit = openOrDie(dbs->audit());
+            QVERIFY(cutChainAfter(audit, 12).ok());
+        }
+        CliRun cut = run({"audit", "verify"});
+        QCOMPARE(cut.exitCode, 1);
+        QVERIFY2(cut.out.startsWith(QStringLiteral(
+                     "audit chain BROKEN: chain truncated: the seal recorded in the orders database"
+                     " seals seq 15 but the chain ends at seq 12 (rows 13..15 are missing)")),
+                 qPrintable(cut.out + cut.err));
+        CliRun cross = run({"audit", "crosscheck"});
+        QCOMPARE(cross.exitCode, 1);
+        QVERIFY2(cross.out.contains(QStringLiteral("ALERT 3 audited event(s) shipped to the audit"
+                                                   " database are not in the audit log")),
+                 qPrintable(cross.out + cross.err));
+        QVERIFY2(cross.out.contains(QStringLiteral("ALERT the seal recorded in the orders database"
+                                                   " seals seq 15 but the audit log has no such"
+                                                   " row")),
+                 qPrintable(cross.out + cross.err));
     }
 
     // `audit export` in every format for an auditor, `verify-export` accepting the result and
