@@ -4,6 +4,9 @@
 
 #include <QtGlobal>
 
+#include <iterator>
+#include <vector>
+
 namespace OncePay::Labels {
 
 namespace {
@@ -504,7 +507,13 @@ const EngineTextTemplate kTemplates[] = {
 
 std::span<const EngineTextTemplate> engineTextTemplateTable()
 {
-    return kTemplates;
+    static const std::vector<EngineTextTemplate> all = [] {
+        const auto newer = moneyEngineTextTemplates();
+        std::vector<EngineTextTemplate> v(newer.begin(), newer.end());
+        v.insert(v.end(), std::begin(kTemplates), std::end(kTemplates));
+        return v;
+    }();
+    return all;
 }
 
 } // namespace OncePay::Labels

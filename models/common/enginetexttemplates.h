@@ -17,4 +17,8 @@ struct EngineTextTemplate {
 // Every template, the more specific before the more general: the first whole match wins.
 std::span<const EngineTextTemplate> engineTextTemplateTable();
 
+// The sentences about refunds, settlement lines and stored callbacks of 2026-12-01 on
+// (enginetexttemplatesmoney.cpp); engineTextTemplateTable() puts them first.
+std::span<const EngineTextTemplate> moneyEngineTextTemplates();
+
 } // namespace OncePay::Labels

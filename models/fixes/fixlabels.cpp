@@ -106,6 +106,12 @@ QString discrepancyKind(const QString &code)
         return tr("Duplicate settlement");
     if (code == u"refund_due")
         return tr("Refund due");
+    if (code == u"chargeback")
+        return tr("Chargeback");
+    if (code == u"settlement_adjustment")
+        return tr("Settlement adjustment");
+    if (code == u"settled_after_write_off")
+        return tr("Settled after write-off");
     return code;
 }
 

@@ -438,217 +438,222 @@
 <context>
     <name>OncePay::AuditActions</name>
     <message>
-        <location filename="../../models/common/labels.cpp" line="184"/>
+        <location filename="../../models/common/labels.cpp" line="185"/>
         <source>order created</source>
         <translation>创建订单</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="185"/>
+        <location filename="../../models/common/labels.cpp" line="186"/>
         <source>order state changed</source>
         <translation>订单状态变更</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="186"/>
+        <location filename="../../models/common/labels.cpp" line="187"/>
         <source>order rolled back</source>
         <translation>订单回滚</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="188"/>
+        <location filename="../../models/common/labels.cpp" line="189"/>
         <source>state change refused</source>
         <translation>状态变更被拒绝</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="189"/>
+        <location filename="../../models/common/labels.cpp" line="190"/>
         <source>payment booked</source>
         <translation>收款入账</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="190"/>
+        <location filename="../../models/common/labels.cpp" line="191"/>
         <source>refund booked</source>
         <translation>退款入账</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="192"/>
+        <location filename="../../models/common/labels.cpp" line="193"/>
         <source>payment flagged for refund</source>
         <translation>标记待退款</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="193"/>
+        <location filename="../../models/common/labels.cpp" line="194"/>
         <source>callback processed</source>
         <translation>回调已处理</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="194"/>
+        <location filename="../../models/common/labels.cpp" line="195"/>
         <source>callback skipped</source>
         <translation>回调已跳过</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="195"/>
+        <location filename="../../models/common/labels.cpp" line="196"/>
         <source>callback failed</source>
         <translation>回调处理失败</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="197"/>
+        <location filename="../../models/common/labels.cpp" line="198"/>
         <source>callback dead-lettered</source>
         <translation>回调转入死信</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="199"/>
+        <location filename="../../models/common/labels.cpp" line="200"/>
         <source>callback refused at the door</source>
         <translation>回调在入口处被拒绝</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="200"/>
+        <location filename="../../models/common/labels.cpp" line="201"/>
         <source>fix proposed</source>
         <translation>提议修复</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="201"/>
+        <location filename="../../models/common/labels.cpp" line="202"/>
         <source>fix approved</source>
         <translation>批准修复</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="202"/>
+        <location filename="../../models/common/labels.cpp" line="203"/>
         <source>fix rejected</source>
         <translation>驳回修复</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="203"/>
+        <location filename="../../models/common/labels.cpp" line="204"/>
         <source>fix applied</source>
         <translation>执行修复</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="204"/>
+        <location filename="../../models/common/labels.cpp" line="205"/>
         <source>fix failed</source>
         <translation>修复失败</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="205"/>
+        <location filename="../../models/common/labels.cpp" line="206"/>
         <source>fix request refused</source>
         <translation>修复请求被拒绝</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="206"/>
+        <location filename="../../models/common/labels.cpp" line="207"/>
         <source>signed in</source>
         <translation>登录成功</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="207"/>
+        <location filename="../../models/common/labels.cpp" line="208"/>
         <source>sign-in failed</source>
         <translation>登录失败</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="208"/>
+        <location filename="../../models/common/labels.cpp" line="209"/>
         <source>sign-in refused</source>
         <translation>登录被拒绝</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="209"/>
+        <location filename="../../models/common/labels.cpp" line="210"/>
         <source>account locked</source>
         <translation>账号已锁定</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="210"/>
+        <location filename="../../models/common/labels.cpp" line="211"/>
         <source>signed out</source>
         <translation>已退出登录</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="211"/>
+        <location filename="../../models/common/labels.cpp" line="212"/>
         <source>staff account added</source>
         <translation>添加员工账号</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="212"/>
+        <location filename="../../models/common/labels.cpp" line="213"/>
         <source>staff account disabled</source>
         <translation>停用员工账号</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="213"/>
+        <location filename="../../models/common/labels.cpp" line="214"/>
         <source>staff account enabled</source>
         <translation>启用员工账号</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="214"/>
+        <location filename="../../models/common/labels.cpp" line="215"/>
         <source>password reset</source>
         <translation>重置密码</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="215"/>
+        <location filename="../../models/common/labels.cpp" line="216"/>
         <source>role changed</source>
         <translation>角色已更改</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="216"/>
+        <location filename="../../models/common/labels.cpp" line="217"/>
         <source>staff change refused</source>
         <translation>员工账户变更被拒绝</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="217"/>
+        <location filename="../../models/common/labels.cpp" line="218"/>
         <source>setting changed</source>
         <translation>修改运营参数</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="218"/>
+        <location filename="../../models/common/labels.cpp" line="219"/>
         <source>setting change refused</source>
         <translation>运营参数修改被拒绝</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="220"/>
+        <location filename="../../models/common/labels.cpp" line="221"/>
         <source>settlement statement imported</source>
         <translation>导入结算单</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="221"/>
+        <location filename="../../models/common/labels.cpp" line="223"/>
+        <source>settlement lines in conflict with those imported</source>
+        <translation>结算明细与已导入的不一致</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="225"/>
         <source>fee schedule imported</source>
         <translation>导入费率表</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="222"/>
+        <location filename="../../models/common/labels.cpp" line="226"/>
         <source>reconciliation run</source>
         <translation>运行对账</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="224"/>
+        <location filename="../../models/common/labels.cpp" line="228"/>
         <source>reconciliation run failed</source>
         <translation>对账运行失败</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="226"/>
+        <location filename="../../models/common/labels.cpp" line="230"/>
         <source>reconciliation run cancelled</source>
         <translation>对账运行已取消</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="228"/>
+        <location filename="../../models/common/labels.cpp" line="232"/>
         <source>reconciliation run refused</source>
         <translation>对账运行被拒绝</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="230"/>
+        <location filename="../../models/common/labels.cpp" line="234"/>
         <source>fee corrected automatically</source>
         <translation>手续费自动更正</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="231"/>
+        <location filename="../../models/common/labels.cpp" line="235"/>
         <source>audit trail exported</source>
         <translation>导出审计轨迹</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="233"/>
+        <location filename="../../models/common/labels.cpp" line="237"/>
         <source>audit trail export refused</source>
         <translation>审计轨迹导出被拒绝</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="235"/>
+        <location filename="../../models/common/labels.cpp" line="239"/>
         <source>audit trail access refused</source>
         <translation>审计轨迹访问被拒绝</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="236"/>
+        <location filename="../../models/common/labels.cpp" line="240"/>
         <source>audit cross-check</source>
         <translation>审计交叉核对</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="237"/>
+        <location filename="../../models/common/labels.cpp" line="241"/>
         <source>dispute dossier exported</source>
         <translation>导出争议案卷</translation>
     </message>
@@ -808,52 +813,57 @@
 <context>
     <name>OncePay::AuditTrailModel</name>
     <message>
-        <location filename="../../models/audit/audittrailmodel.cpp" line="107"/>
+        <location filename="../../models/audit/audittrailmodel.cpp" line="97"/>
+        <source>%1 (recorded in minor units)</source>
+        <translation>%1（按最小货币单位记录）</translation>
+    </message>
+    <message>
+        <location filename="../../models/audit/audittrailmodel.cpp" line="116"/>
         <source>Seq</source>
         <translation>序号</translation>
     </message>
     <message>
-        <location filename="../../models/audit/audittrailmodel.cpp" line="108"/>
+        <location filename="../../models/audit/audittrailmodel.cpp" line="117"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../models/audit/audittrailmodel.cpp" line="109"/>
+        <location filename="../../models/audit/audittrailmodel.cpp" line="118"/>
         <source>Actor</source>
         <translation>操作者</translation>
     </message>
     <message>
-        <location filename="../../models/audit/audittrailmodel.cpp" line="110"/>
+        <location filename="../../models/audit/audittrailmodel.cpp" line="119"/>
         <source>Role</source>
         <translation>角色</translation>
     </message>
     <message>
-        <location filename="../../models/audit/audittrailmodel.cpp" line="111"/>
+        <location filename="../../models/audit/audittrailmodel.cpp" line="120"/>
         <source>Action</source>
         <translation>动作</translation>
     </message>
     <message>
-        <location filename="../../models/audit/audittrailmodel.cpp" line="112"/>
+        <location filename="../../models/audit/audittrailmodel.cpp" line="121"/>
         <source>Entity</source>
         <translation>实体</translation>
     </message>
     <message>
-        <location filename="../../models/audit/audittrailmodel.cpp" line="113"/>
+        <location filename="../../models/audit/audittrailmodel.cpp" line="122"/>
         <source>Order</source>
         <translation>订单</translation>
     </message>
     <message>
-        <location filename="../../models/audit/audittrailmodel.cpp" line="114"/>
+        <location filename="../../models/audit/audittrailmodel.cpp" line="123"/>
         <source>Callback</source>
         <translation>回调</translation>
     </message>
     <message>
-        <location filename="../../models/audit/audittrailmodel.cpp" line="115"/>
-        <source>Amount (minor units)</source>
-        <translation>金额（最小货币单位）</translation>
+        <location filename="../../models/audit/audittrailmodel.cpp" line="124"/>
+        <source>Amount</source>
+        <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../models/audit/audittrailmodel.cpp" line="116"/>
+        <location filename="../../models/audit/audittrailmodel.cpp" line="125"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
@@ -1773,8 +1783,8 @@ hash      %2</translation>
     </message>
     <message>
         <location filename="../../views/dashboard/dashboardpage.cpp" line="230"/>
-        <source>absorbed (already applied or stale)</source>
-        <translation>已吸收（已生效或属过时的支付尝试）</translation>
+        <source>absorbed</source>
+        <translation>已吸收</translation>
     </message>
     <message>
         <location filename="../../views/dashboard/dashboardpage.cpp" line="232"/>
@@ -2058,887 +2068,887 @@ hash      %2</translation>
 <context>
     <name>OncePay::EngineText</name>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="41"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="44"/>
         <source>not an event OncePay acts on</source>
         <translation>OncePay 不处理此类事件</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="42"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="45"/>
         <source>informational: payment still pending at %1</source>
         <translation>仅供参考：%1 上的支付仍在处理中</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="43"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="46"/>
         <source>callback names no order</source>
         <translation>回调未指明订单</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="44"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="47"/>
         <source>unknown order %1</source>
         <translation>未知订单 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="45"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="48"/>
         <source>stale: %1; captured money flagged for refund</source>
         <translation>过时：%1；已收款项已标记为待退款</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="46"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="49"/>
         <source>stale: %1</source>
         <translation>过时：%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="47"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="50"/>
         <source>success without transaction id or amount</source>
         <translation>支付成功通知缺少交易号或金额</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="48"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="51"/>
         <source>already applied: capture %1 is recorded</source>
         <translation>已处理过：收款 %1 已有记录</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="49"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="52"/>
         <source>attempt %1 is not the current attempt of order %2 (v%3, %4)</source>
         <translation>支付尝试 %1 不是订单 %2 的当前支付尝试（版本 %3，%4）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="52"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="55"/>
         <source>success for attempt %1 while order %2 is %3 at v%4</source>
         <translation>支付尝试 %1 成功时，订单 %2 为“%3”（版本 %4）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="54"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="57"/>
         <source>currency %1 differs from the order&apos;s %2</source>
         <translation>币种 %1 与订单币种 %2 不一致</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="55"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="58"/>
         <source>amount %1 differs from the order&apos;s %2</source>
         <translation>金额 %1 与订单金额 %2 不一致</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="56"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="59"/>
         <source>confirmation refused: %1</source>
         <translation>拒绝确认：%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="57"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="60"/>
         <source>paid_unconfirmed at v%1: %2; waiting for a person</source>
         <translation>已付款待确认（版本 %1）：%2；等待人工处理</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="59"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="62"/>
         <source>amount and currency confirmed</source>
         <translation>金额与币种核对无误</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="60"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="63"/>
         <source>failure of attempt %1, which is not the current attempt of order %2 (v%3)</source>
         <translation>支付尝试 %1 的失败通知：该尝试不是订单 %2 的当前支付尝试（版本 %3）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="63"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="66"/>
         <source>already applied: attempt already failed</source>
         <translation>已处理过：该支付尝试已失败</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="64"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="67"/>
         <source>failure after success ignored: order %1 is %2 at v%3</source>
         <translation>成功后的失败通知已忽略：订单 %1 为“%2”（版本 %3）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="67"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="70"/>
         <source>refund of %1 arrived before its capture</source>
         <translation>%1 的退款通知早于其收款到达</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="68"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="71"/>
         <source>refund of %1, not the order&apos;s current payment; %2 refund flag(s) resolved</source>
         <translation>%1 的退款不属于订单当前的付款；已了结 %2 个待退款标记</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="71"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="74"/>
         <source>already applied: order %1 already refunded</source>
         <translation>已处理过：订单 %1 已退款</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="72"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="75"/>
         <source>refund while order %1 is %2; waiting for it to be paid</source>
         <translation>订单 %1 为“%2”时收到退款通知；等待其支付完成</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="75"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="78"/>
         <source>%1 at v%2</source>
         <translation>%1（版本 %2）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="77"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="80"/>
         <source>%1 reports success</source>
         <translation>%1 通知支付成功</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="78"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="81"/>
         <source>%1 reports failure</source>
         <translation>%1 通知支付失败</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="79"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="82"/>
         <source>%1 reports refund</source>
         <translation>%1 通知已退款</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="80"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="83"/>
         <source>payment attempt on %1</source>
         <translation>通过 %1 发起支付</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="81"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="84"/>
         <source>rolled back after capture: %1</source>
         <translation>收款后回滚：%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="83"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="86"/>
         <source>fix #%1 (%2) proposed by %3: %4</source>
         <translation>修复 #%1（%2）由 %3 提出：%4</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="84"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="87"/>
         <source>order %1 is no longer at version %2 in state %3</source>
         <translation>订单 %1 已不是版本 %2、状态“%3”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="86"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="89"/>
         <source>order %1 is at version %2, not %3</source>
         <translation>订单 %1 当前为版本 %2，而不是 %3</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="87"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="90"/>
         <source>order %1 has no captured payment to confirm</source>
         <translation>订单 %1 没有可确认的收款</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="88"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="91"/>
         <source>order %1: %2 → %3 is not a transition of the state machine</source>
         <translation>订单 %1：%2 → %3 不是状态机允许的状态变更</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="91"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="94"/>
         <source>order %1 does not exist</source>
         <translation>订单 %1 不存在</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="92"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="95"/>
         <source>request id %1 was already used for a different request (%2 on order %3 at version %4)</source>
         <translation>请求号 %1 已被另一请求使用（订单 %3 版本 %4 上的 %2）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="97"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="100"/>
         <source>captured money OncePay rejected (stale attempt) has settled; refund it</source>
         <translation>OncePay 已拒绝（过期支付尝试）的收款已结算，需退款</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="100"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="103"/>
         <source>%1 line for a transaction OncePay has no payment for</source>
         <translation>该交易有%1结算行，但 OncePay 中没有对应付款</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="103"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="106"/>
         <source>captured %1 UTC, no settlement line</source>
         <translation>于 %1 UTC 收款，尚无结算行</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="105"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="108"/>
         <source>captured %1 h ago, no settlement line</source>
         <translation>%1 小时前收款，尚无结算行</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="106"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="109"/>
         <source>settled again (first settlement line %1)</source>
         <translation>重复结算（首个结算行 %1）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="107"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="110"/>
         <source>settled, but order %1 is %2</source>
         <translation>已结算，但订单 %1 为“%2”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="108"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="111"/>
         <source>settled in %1, order in %2</source>
         <translation>结算币种 %1，订单币种 %2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="109"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="112"/>
         <source>settled %1, order %2</source>
         <translation>结算金额 %1，订单金额 %2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="110"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="113"/>
         <source>the channel refunded %1; OncePay has no refund of this payment</source>
         <translation>渠道已退款 %1；OncePay 没有这笔付款的退款记录</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="113"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="116"/>
         <source>refunded %1 UTC, no refund line</source>
         <translation>于 %1 UTC 已退款，尚无退款结算行</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="114"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="117"/>
         <source>refunded %1 h ago, no refund line</source>
         <translation>%1 小时前已退款，尚无退款结算行</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="115"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="118"/>
         <source>refund lines return %1, OncePay refunded %2</source>
         <translation>退款结算行退回 %1，OncePay 退款 %2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="116"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="119"/>
         <source>fee %1 instead of %2: the %3 schedule change (rate %4 ppm) explains it</source>
         <translation>手续费为 %1 而非 %2：可由费率表 #%3 的变更（费率 %4 ppm）解释</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="119"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="122"/>
         <source>fee %1 instead of %2 (%3)</source>
         <translation>手续费为 %1 而非 %2（%3）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="120"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="123"/>
         <source>period closed</source>
         <translation>账期已关闭</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="121"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="124"/>
         <source>beyond the %1 ppm tolerance</source>
         <translation>超出 %1 ppm 的容差</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="122"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="125"/>
         <source>no fee schedule change explains it</source>
         <translation>没有可解释的费率表变更</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="123"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="126"/>
         <source>the settlement line&apos;s transaction time precedes every fee schedule: judged at captured_at</source>
         <translation>结算行的交易时间早于所有费率表：按 captured_at 判定</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="127"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="130"/>
         <source>the channel&apos;s transaction time is after OncePay booked the capture: judged at captured_at</source>
         <translation>渠道交易时间晚于 OncePay 记入收款的时间：按 captured_at 判定</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="131"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="134"/>
         <source>the channel&apos;s transaction time is more than %1 h before OncePay booked the capture: not explained by a fee change</source>
         <translation>渠道交易时间比 OncePay 记入收款早 %1 小时以上：不能以费率变更解释</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="135"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="138"/>
         <source>fee %1: no fee schedule was in force at captured_at</source>
         <translation>手续费 %1：captured_at 时没有生效的费率表</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="138"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="141"/>
         <source>the settlement line has no transaction time: judged at captured_at</source>
         <translation>结算行没有交易时间：按 captured_at 判定</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="142"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="145"/>
         <source>resolved by a manual fix</source>
         <translation>已通过人工修复解决</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="144"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="147"/>
         <source>%1 proposed (%2: %3)</source>
         <translation>已提议修复“%1”（%2：%3）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="145"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="148"/>
         <source>%1 approved: %2</source>
         <translation>修复“%1”已批准：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="146"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="149"/>
         <source>%1 approved</source>
         <translation>修复“%1”已批准</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="147"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="150"/>
         <source>%1 rejected: %2</source>
         <translation>修复“%1”已驳回：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="148"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="151"/>
         <source>%1 rejected</source>
         <translation>修复“%1”已驳回</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="149"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="152"/>
         <source>%1 applied</source>
         <translation>修复“%1”已执行</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="150"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="153"/>
         <source>%1 failed: %2</source>
         <translation>修复“%1”执行失败：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="152"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="155"/>
         <source>message %1 (%2 %3): %4 after %5 attempt(s), received %6, last change %7</source>
         <translation>消息 %1（%2 %3）：尝试 %5 次后为“%4”，接收于 %6，最后变更于 %7</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="155"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="158"/>
         <source>  last error: %1</source>
         <translation>  最近错误：%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="164"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="167"/>
         <source>order %1 does not exist (yet): a callback for it cannot be applied</source>
         <translation>订单 %1（尚）不存在：无法应用针对它的回调</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="182"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="185"/>
         <source>  v%1 %2 → %3 by %4 (%5 %6) %7</source>
         <translation>  版本 %1：%2 → %3，操作者 %4（%5 %6）%7</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="183"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="186"/>
         <source>  refused: %1</source>
         <translation>  被拒绝：%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="184"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="187"/>
         <source>period %1, bound to %2</source>
         <translation>账期 %1，绑定于 %2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="185"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="188"/>
         <source>  %1</source>
         <translation>  %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="220"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="223"/>
         <source>message %1 is processing under a lease that ended %2 ms ago, within the clock-skew allowance of %3 ms (fixes.lease_skew_ms); %4 takes it once its lease is past its end by more than that</source>
         <translation>消息 %1 正在处理中，其租约已于 %2 毫秒前结束，仍在时钟偏差容许范围 %3 毫秒（fixes.lease_skew_ms）之内；须待租约结束超过该时长后方可%4</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="225"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="228"/>
         <source>message %1 is processing under a lease that ended; without a valid clock-skew allowance (fixes.lease_skew_ms) it is not judged expired</source>
         <translation>消息 %1 正在处理中，其租约已结束；由于时钟偏差容许值（fixes.lease_skew_ms）无效，不判定租约已过期</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="253"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="256"/>
         <source>%1 (%2) may not be above %3 (%4)</source>
         <translation>%1（%2）不得大于 %3（%4）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="254"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="257"/>
         <source>%1: [worker] backoff_base_ms (%2) may not be above backoff_max_ms (%3)</source>
         <translation>%1：[worker] backoff_base_ms（%2）不得大于 backoff_max_ms（%3）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="258"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="261"/>
         <source>the audit chain is broken: %1; nothing was exported (run `oncepay audit verify` or Verify chain)</source>
         <translation>审计链已损坏：%1；未导出任何内容（请运行 `oncepay audit verify` 或“校验链”）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="262"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="265"/>
         <source>row seq %1 was altered (its content does not match its hash; event %2)</source>
         <translation>序号 %1 的行被篡改（内容与其哈希不符；事件 %2）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="265"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="268"/>
         <source>row seq %1 was altered (its content does not match its hash)</source>
         <translation>序号 %1 的行被篡改（内容与其哈希不符）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="268"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="271"/>
         <source>row seq %1 is missing (next row found is seq %2)</source>
         <translation>序号 %1 的行缺失（找到的下一行是序号 %2）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="270"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="273"/>
         <source>row seq %1 is reordered or relinked (its prev_hash is not the hash of seq %2)</source>
         <translation>序号 %1 的行被重排或重新链接（其 prev_hash 不是序号 %2 的哈希）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="274"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="277"/>
         <source>cannot create %1: %2</source>
         <translation>无法创建 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="275"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="278"/>
         <source>checkpoint %1 (seq %2) cannot be checked: no seal public key</source>
         <translation>检查点 %1（序号 %2）无法校验：没有封印公钥</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="278"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="281"/>
         <source>checkpoint %1 (seq %2) is signed by unknown key %3 (expected %4)</source>
         <translation>检查点 %1（序号 %2）由未知密钥 %3 签名（应为 %4）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="281"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="284"/>
         <source>checkpoint %1 (seq %2) has a bad signature</source>
         <translation>检查点 %1（序号 %2）的签名无效</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="282"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="285"/>
         <source>chain truncated: checkpoint %1 seals seq %2 but the chain ends at seq %3 (rows %4..%2 are missing)</source>
         <translation>链被截断：检查点 %1 封印到序号 %2，但链止于序号 %3（序号 %4..%2 的行缺失）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="286"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="289"/>
         <source>row seq %1 is missing (the chain ends at seq %2, its head was seq %3)</source>
         <translation>序号 %1 的行缺失（链止于序号 %2，其链头为序号 %3）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="289"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="292"/>
         <source>the audit trail is empty: there is nothing to export (audited events reach it when they are shipped)</source>
         <translation>审计记录为空：没有可导出的内容（审计事件送入审计库后才会出现在审计记录中）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="294"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="297"/>
         <source>%1 has SHA-256 %2 (%3 bytes) but the manifest says %4 (%5 bytes): the file was changed</source>
         <translation>%1 的 SHA-256 为 %2（%3 字节），但清单记载为 %4（%5 字节）：文件已被改动</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="298"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="301"/>
         <source>%1 has SHA-256 %2 (%3 bytes), but its audit row (seq %4) recorded %5 (%6 bytes) when it was exported: the file was changed</source>
         <translation>%1 的 SHA-256 为 %2（%3 字节），但其审计行（序号 %4）在导出时记录的是 %5（%6 字节）：文件已被改动</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="302"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="305"/>
         <source>%1 has SHA-256 %2 (%3 bytes), but its audit event (not yet shipped) recorded %4 (%5 bytes) when it was exported: the file was changed</source>
         <translation>%1 的 SHA-256 为 %2（%3 字节），但其审计事件（尚未送入审计库）在导出时记录的是 %4（%5 字节）：文件已被改动</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="306"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="309"/>
         <source>the manifest&apos;s %1 differs from what its audit row (seq %2) recorded: the manifest was changed</source>
         <translation>清单中的%1与其审计行（序号 %2）的记录不符：清单已被改动</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="310"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="313"/>
         <source>the manifest&apos;s %1 differs from what its audit event (not yet shipped) recorded: the manifest was changed</source>
         <translation>清单中的%1与其审计事件（尚未送入审计库）的记录不符：清单已被改动</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="314"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="317"/>
         <source>file digest</source>
         <translation>文件摘要</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="315"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="318"/>
         <source>format</source>
         <translation>格式</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="316"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="319"/>
         <source>row count</source>
         <translation>行数</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="317"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="320"/>
         <source>filter</source>
         <translation>筛选条件</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="318"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="321"/>
         <source>chain head</source>
         <translation>链头</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="319"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="322"/>
         <source>author</source>
         <translation>导出人</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="320"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="323"/>
         <source>no export %1 is recorded in this audit trail: the manifest was not written by this OncePay, or its export id was changed</source>
         <translation>此审计记录中没有导出 %1 的记录：该清单不是由本 OncePay 生成的，或其导出编号已被改动</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="324"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="327"/>
         <source>export %1 is recorded more than once in the audit log (seq %2 and %3): rows were added to the trail</source>
         <translation>导出 %1 在审计日志中被记录了不止一次（序号 %2 和 %3）：有行被添加到审计记录中</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="328"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="331"/>
         <source>export %1 is recorded more than once in the outbox: rows were added to it</source>
         <translation>导出 %1 在发件箱中被记录了不止一次：有行被添加到发件箱中</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="332"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="335"/>
         <source>cannot read %1: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="333"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="336"/>
         <source>cannot write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="334"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="337"/>
         <source>export: cannot write the file: %1</source>
         <translation>导出：无法写入文件：%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="335"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="338"/>
         <source>export: the file was abandoned; it holds part of the export at most</source>
         <translation>导出：文件已被放弃；其中至多只有部分导出内容</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="338"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="341"/>
         <source>export: OpenSSL gives no SHA-256; nothing was exported</source>
         <translation>导出：OpenSSL 未提供 SHA-256；未导出任何内容</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="341"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="344"/>
         <source>audit verify: OpenSSL gives no SHA-256; nothing was checked</source>
         <translation>审计校验：OpenSSL 未提供 SHA-256；未检查任何内容</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="344"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="347"/>
         <source>the export&apos;s audit row (seq %1) does not match its hash: it was altered</source>
         <translation>该导出的审计行（序号 %1）与其哈希不符：已被篡改</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="347"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="350"/>
         <source>the export&apos;s audit row (seq %1) is not where the export wrote it (after seq %2, linked into the chain): it was inserted or moved</source>
         <translation>该导出的审计行（序号 %1）不在导出时写入的位置（应在序号 %2 之后并链接入链）：已被插入或移动</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="351"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="354"/>
         <source>row %1 of the file (the audit log&apos;s seq %2) differs in %3: the file says “%4”, the audit log “%5”</source>
         <translation>文件第 %1 行（审计日志序号 %2）的 %3 不同：文件为“%4”，审计日志为“%5”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="355"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="358"/>
         <source>row %1 of the file (the audit log&apos;s seq %2) differs from the audit log&apos;s row</source>
         <translation>文件第 %1 行（审计日志序号 %2）与审计日志中的行不同</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="359"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="362"/>
         <source>the file goes on after the %1 row(s) the audit log holds for its filter, from line %2: rows were added</source>
         <translation>文件在审计日志中该筛选条件对应的 %1 行之后仍有内容（自第 %2 行起）：有行被添加</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="363"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="366"/>
         <source>the file ends before the audit log&apos;s row seq %1 (row %2 of %3): rows were removed</source>
         <translation>文件在审计日志序号 %1 的行（共 %3 行中的第 %2 行）之前就结束了：有行被删除</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="367"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="370"/>
         <source>the file&apos;s header line is not the one an OncePay CSV export has</source>
         <translation>文件的表头行不是 OncePay CSV 导出文件的表头</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="370"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="373"/>
         <source>row seq %1 in the file does not match its hash: it was altered</source>
         <translation>文件中序号 %1 的行与其哈希不符：已被篡改</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="373"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="376"/>
         <source>row seq %1 in the file shows the amount %2 %3, but its hashed content says %4 %5</source>
         <translation>文件中序号 %1 的行显示金额 %2 %3，但其计入哈希的内容为 %4 %5</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="377"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="380"/>
         <source>row seq %1 in the file is not linked to seq %2 before it: reordered or relinked</source>
         <translation>文件中序号 %1 的行未链接到其前面的序号 %2：顺序被调换或链接被改动</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="381"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="384"/>
         <source>the file holds %1 row(s), the manifest says %2</source>
         <translation>文件包含 %1 行，清单记载为 %2 行</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="383"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="386"/>
         <source>the chain head seq %1 is no longer in the audit log</source>
         <translation>链头序号 %1 已不在审计日志中</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="386"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="389"/>
         <source>the audit log&apos;s row seq %1 has hash %2, not the manifest&apos;s %3</source>
         <translation>审计日志中序号 %1 的行哈希为 %2，而非清单记载的 %3</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="389"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="392"/>
         <source>seal %1 (seq %2) named by the manifest is missing or changed in the audit database</source>
         <translation>清单所指的封印 %1（序号 %2）在审计库中缺失或已被改动</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="393"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="396"/>
         <source>%1 is no OncePay JSON export (%2)</source>
         <translation>%1 不是 OncePay JSON 导出文件（%2）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="394"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="397"/>
         <source>%1 cannot be read: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="395"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="398"/>
         <source>the rows cannot be re-hashed: OpenSSL gives no SHA-256</source>
         <translation>无法重新计算各行哈希：OpenSSL 未提供 SHA-256</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="398"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="401"/>
         <source>not an OncePay audit export manifest (format &apos;%1&apos;)</source>
         <translation>不是 OncePay 审计导出清单（格式为“%1”）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="400"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="403"/>
         <source>the manifest lacks the file, its SHA-256 or the head</source>
         <translation>清单缺少文件名、其 SHA-256 或链头</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="403"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="406"/>
         <source>cannot read manifest %1: %2</source>
         <translation>无法读取清单 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="404"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="407"/>
         <source>manifest %1 is not a JSON object: %2</source>
         <translation>清单 %1 不是 JSON 对象：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="406"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="409"/>
         <source>a display name may not contain control characters (such as a line break or a tab)</source>
         <translation>显示名称不得包含控制字符（如换行符或制表符）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="410"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="413"/>
         <source>a display name is at most %1 characters (this one has %2)</source>
         <translation>显示名称最多 %1 个字符（当前为 %2 个）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="413"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="416"/>
         <source>unknown role: a role is agent, finance, auditor or admin</source>
         <translation>未知角色：角色须为 agent（客服）、finance（财务）、auditor（审计）或 admin（管理员）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="416"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="419"/>
         <source>there is no staff account by that name</source>
         <translation>没有该名称的员工账户</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="417"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="420"/>
         <source>there is no staff account %1</source>
         <translation>没有员工账户 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="418"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="421"/>
         <source>an administrator may not change their own role</source>
         <translation>管理员不能更改自己的角色</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="420"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="423"/>
         <source>%1 already has the role %2</source>
         <translation>%1 已是%2角色</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="421"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="424"/>
         <source>%1 is the last enabled administrator and keeps the role</source>
         <translation>%1 是最后一位启用的管理员，保留其角色</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="424"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="427"/>
         <source>the staff account %1 was not changed</source>
         <translation>员工账户 %1 未更改</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="425"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="428"/>
         <source>a user name is 2–64 of a-z, 0-9, &apos;.&apos;, &apos;_&apos;, &apos;-&apos;, starting with a letter or digit</source>
         <translation>用户名为 2–64 个字符，只能包含 a-z、0-9、&apos;.&apos;、&apos;_&apos;、&apos;-&apos;，并以字母或数字开头</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="429"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="432"/>
         <source>a staff account %1 already exists</source>
         <translation>员工账号 %1 已存在</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="430"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="433"/>
         <source>a password needs at least %1 characters</source>
         <translation>密码至少需要 %1 个字符</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="431"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="434"/>
         <source>the password is too long</source>
         <translation>密码过长</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="432"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="435"/>
         <source>a reason is required</source>
         <translation>必须填写原因</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="433"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="436"/>
         <source>an administrator may not disable their own account</source>
         <translation>管理员不能停用自己的账户</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="435"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="438"/>
         <source>%1 is disabled already</source>
         <translation>%1 已是停用状态</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="436"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="439"/>
         <source>%1 is enabled already</source>
         <translation>%1 已是启用状态</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="437"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="440"/>
         <source>%1 is the last enabled administrator and stays enabled</source>
         <translation>%1 是最后一位启用的管理员，不能停用</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="441"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="444"/>
         <source>%1 (%2) may not start a reconciliation run</source>
         <translation>%1（%2）无权启动对账运行</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="442"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="445"/>
         <source>%1 (%2) may not %3: %4</source>
         <translation>%1（%2）无权%3：%4</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="443"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="446"/>
         <source>%1 (%2) may not %3</source>
         <translation>%1（%2）无权%3</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="444"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="447"/>
         <source>there is no such staff account</source>
         <translation>不存在该员工账户</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="445"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="448"/>
         <source>the staff account has been disabled</source>
         <translation>该员工账户已被停用</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="446"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="449"/>
         <source>the staff account&apos;s role is now %1</source>
         <translation>该员工账户的角色现为%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="448"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="451"/>
         <source>the period ends before it starts</source>
         <translation>期间的结束早于开始</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="449"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="452"/>
         <source>ops setting %1 is not a non-negative number</source>
         <translation>运营设置 %1 不是非负数</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="452"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="455"/>
         <source>%1 takes a whole number from %2 to %3, not &apos;%4&apos;</source>
         <translation>%1 须为 %2 至 %3 之间的整数，而不是“%4”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="454"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="457"/>
         <source>a settings change needs a reason</source>
         <translation>更改设置须填写原因</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="455"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="458"/>
         <source>unknown setting &apos;%1&apos;</source>
         <translation>未知设置“%1”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="457"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="460"/>
         <source>ops setting %1 is not a whole number from 0 to %2: &apos;%3&apos;</source>
         <translation>运营设置 %1 不是 0 到 %2 之间的整数：“%3”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="462"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="465"/>
         <source>%1: t=&lt;unix seconds&gt;,v1=&lt;hex HMAC-SHA256 of &quot;t.body&quot; under a webhook signing secret&gt;; timestamp within the tolerance window</source>
         <translation>%1：t=&lt;Unix 秒&gt;,v1=&lt;用 webhook 签名密钥对 &quot;t.body&quot; 计算的十六进制 HMAC-SHA256&gt;；时间戳须在容差窗口内</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="466"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="469"/>
         <source>%1: t=&lt;unix seconds&gt;,s=&lt;hex HMAC-SHA256 of &quot;t.body&quot; under a webhook secret&gt;; timestamp within the tolerance window</source>
         <translation>%1：t=&lt;Unix 秒&gt;,s=&lt;用 webhook 密钥对 &quot;t.body&quot; 计算的十六进制 HMAC-SHA256&gt;；时间戳须在容差窗口内</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="470"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="473"/>
         <source>%1: v1,&lt;base64 HMAC-SHA256 of &quot;%2.%3.body&quot; under the relay&apos;s secret&gt; (Standard Webhooks); timestamp within the tolerance window</source>
         <translation>%1：v1,&lt;用中继密钥对 &quot;%2.%3.body&quot; 计算的 base64 HMAC-SHA256&gt;（Standard Webhooks）；时间戳须在容差窗口内</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="474"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="477"/>
         <source>%1: base64 RSA-SHA256 (%2 SHA256withRSA) of &quot;%3|%4|webhook id|CRC32 of the body&quot;, verified with the configured PayPal certificate (cert_file, never fetched; %5 must be on paypal.com); transmission time within the tolerance window</source>
         <translation>%1：对 &quot;%3|%4|webhook id|消息体 CRC32&quot; 的 base64 RSA-SHA256（%2 SHA256withRSA），用配置的 PayPal 证书验证（cert_file，从不在线获取；%5 必须位于 paypal.com）；传输时间须在容差窗口内</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="481"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="484"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="482"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="485"/>
         <source>no &apos;%1&apos; signature matches</source>
         <translation>没有匹配的“%1”签名</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="483"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="486"/>
         <source>no v1 signature matches</source>
         <translation>没有匹配的 v1 签名</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="484"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="487"/>
         <source>signature does not verify with the configured certificate</source>
         <translation>签名无法用所配置的证书验证</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="487"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="490"/>
         <source>signature header has no &apos;%1&apos; signature</source>
         <translation>签名头中没有“%1”签名</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="488"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="491"/>
         <source>signature header is empty</source>
         <translation>签名头为空</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="489"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="492"/>
         <source>signature header is malformed</source>
         <translation>签名头格式错误</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="490"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="493"/>
         <source>signature header has a bad timestamp</source>
         <translation>签名头的时间戳无效</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="491"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="494"/>
         <source>signature header has no timestamp</source>
         <translation>签名头缺少时间戳</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="492"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="495"/>
         <source>signature timestamp is %1 s behind, outside the allowed window</source>
         <translation>签名时间戳落后 %1 秒，超出允许窗口</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="495"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="498"/>
         <source>signature timestamp is %1 s ahead, outside the allowed window</source>
         <translation>签名时间戳超前 %1 秒，超出允许窗口</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="498"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="501"/>
         <source>no webhook secret configured</source>
         <translation>未配置 webhook 密钥</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="499"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="502"/>
         <source>no %1 header</source>
         <translation>缺少 %1 头</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="500"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="503"/>
         <source>several %1 headers</source>
         <translation>存在多个 %1 头</translation>
     </message>
@@ -2973,231 +2983,391 @@ hash      %2</translation>
         <translation>管理设置</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="187"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="190"/>
         <source>%1 already has an open proposal (#%2); decide that one first</source>
         <translation>%1 已有一个待审批的修复提议（#%2）；请先处理那一个</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="156"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="159"/>
         <source>discrepancy #%1 %2 on %3 %4, %5: expected %6, actual %7</source>
         <translation>异常 #%1 %2，%3 %4，%5：应为 %6，实际 %7</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="159"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="162"/>
         <source>  settlement line #%1 (%2): gross %3, fee %4, net %5, settled %6</source>
         <translation>  结算行 #%1（%2）：总额 %3，手续费 %4，净额 %5，结算于 %6</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="162"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="165"/>
         <source>  payment of order %1: %2, %3, captured %4</source>
         <translation>  订单 %1 的付款：%2，%3，收款于 %4</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="167"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="170"/>
         <source>order %1: %2 at version %3, %4</source>
         <translation>订单 %1：%2，版本 %3，%4</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="168"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="171"/>
         <source>  state reason: %1</source>
         <translation>  状态原因：%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="170"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="173"/>
         <source>  payment %1 %2: %3, %4, captured %5</source>
         <translation>  付款 %1 %2：%3，%4，收款于 %5</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="171"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="174"/>
         <source>  nothing captured against the order&apos;s %1</source>
         <translation>  订单金额 %1，尚无任何收款</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="172"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="175"/>
         <source>  captured %1 in total, the order is %2 (another currency: no difference computed)</source>
         <translation>  共收款 %1，订单金额为 %2（币种不同：不计算差额）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="175"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="178"/>
         <source>  captured %1 in total: %2 less than the order&apos;s %3</source>
         <translation>  共收款 %1：比订单金额 %3 少 %2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="178"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="181"/>
         <source>  captured %1 in total: %2 more than the order&apos;s %3</source>
         <translation>  共收款 %1：比订单金额 %3 多 %2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="181"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="184"/>
         <source>  captured %1 in total: the order&apos;s amount</source>
         <translation>  共收款 %1：与订单金额一致</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="190"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="193"/>
         <source>%1 got an open proposal at the same moment; decide that one first</source>
         <translation>%1 同时收到了另一个修复提议；请先处理那一个</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="193"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="196"/>
         <source>fix #%1 was decided meanwhile</source>
         <translation>修复 #%1 已在此期间被处理</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="194"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="197"/>
         <source>fix #%1 is %2; only an open proposal is decided</source>
         <translation>修复 #%1 为“%2”；只有等待审批的提议才能决定</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="196"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="199"/>
         <source>%1 proposed fix #%2 and may not decide it</source>
         <translation>%1 提议了修复 #%2，不能由本人审批</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="197"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="200"/>
         <source>fix #%1&apos;s stored change no longer matches its digest</source>
         <translation>修复 #%1 存储的变更与其摘要不再一致</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="200"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="203"/>
         <source>order %1 is %2; %3 takes paid_unconfirmed orders</source>
         <translation>订单 %1 为“%2”；“%3”只适用于已付款待确认的订单</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="202"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="205"/>
         <source>order %1 is %2; %3 takes paid_unconfirmed or payment_failed orders</source>
         <translation>订单 %1 为“%2”；“%3”只适用于已付款待确认或支付失败的订单</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="205"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="208"/>
         <source>message %1 is %2; %3 takes dead or failed messages and expired leases</source>
         <translation>消息 %1 为“%2”；“%3”只适用于死信、处理失败的消息和租约已过期的消息</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="208"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="211"/>
         <source>message %1 is %2 under a live lease; %3 takes dead or failed messages and expired leases</source>
         <translation>消息 %1 为“%2”且租约仍有效；“%3”只适用于死信、处理失败的消息和租约已过期的消息</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="212"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="215"/>
         <source>message %1 is %2; %3 takes dead or failed messages, pending ones and expired leases</source>
         <translation>消息 %1 为“%2”；“%3”只适用于死信、处理失败或待处理的消息和租约已过期的消息</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="216"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="219"/>
         <source>message %1 is %2 under a live lease; %3 takes dead or failed messages, pending ones and expired leases</source>
         <translation>消息 %1 为“%2”且租约仍有效；“%3”只适用于死信、处理失败或待处理的消息和租约已过期的消息</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="229"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="232"/>
         <source>discrepancy #%1 is %2, not open</source>
         <translation>异常 #%1 为“%2”，不是未结状态</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="230"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="233"/>
         <source>discrepancy #%1 is a %2; adjust_fee takes fee mismatches</source>
         <translation>异常 #%1 是“%2”；调整手续费只适用于手续费不符</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="233"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="236"/>
         <source>discrepancy #%1 has no order to book a fee adjustment on</source>
         <translation>异常 #%1 没有可记入手续费调整的订单</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="236"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="239"/>
         <source>discrepancy #%1 carries no amounts; give the amount to book</source>
         <translation>异常 #%1 没有金额；请给出要记账的金额</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="239"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="242"/>
         <source>%1 discrepancies of the period are still open; decide them first</source>
         <translation>该账期还有 %1 个未结异常；请先处理它们</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="242"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="245"/>
         <source>no finished reconciliation run covers the period; reconcile it first</source>
         <translation>没有已完成的对账运行覆盖该账期；请先对账</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="245"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="248"/>
         <source>the period overlaps a period that is already closed</source>
         <translation>该账期与已关闭的账期重叠</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="248"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="251"/>
         <source>no discrepancy #%1</source>
         <translation>没有异常 #%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="249"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="252"/>
         <source>no message with callback id &apos;%1&apos;</source>
         <translation>没有回调号为“%1”的消息</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="250"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="253"/>
         <source>no order &apos;%1&apos;</source>
         <translation>没有订单“%1”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="251"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="254"/>
         <source>a fix of amount 0 changes nothing</source>
         <translation>金额为 0 的修复不会改变任何东西</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="18"/>
+        <source>partial refund of %1 booked; %2 of %3 refunded, order %4 stays %5</source>
+        <translation>已记入部分退款 %1；已退 %2（共 %3），订单 %4 保持%5</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="21"/>
+        <source>refunded at v%1: %2 of %3 refunded</source>
+        <translation>已退款（v%1）：已退 %2（共 %3）</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="22"/>
+        <source>already applied: %1 of payment %2 is refunded; this report&apos;s total is %3</source>
+        <translation>已生效：支付 %2 已退 %1；本次报告的累计为 %3</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="25"/>
+        <source>already applied: refund %1 is booked</source>
+        <translation>已生效：退款 %1 已记账</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="26"/>
+        <source>refund of %1 of payment %2: nothing to book</source>
+        <translation>支付 %2 的退款 %1：无需记账</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="27"/>
+        <source>refund of %1 in %2, but payment %3 was captured in %4; not booked</source>
+        <translation>退款 %1 的币种为 %2，但支付 %3 以 %4 收款；未记账</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="30"/>
+        <source>refund of %1 would bring payment %2&apos;s refunds to %3, more than the %4 captured; not booked</source>
+        <translation>退款 %1 将使支付 %2 的退款合计达到 %3，超过收款 %4；未记账</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="34"/>
+        <source>refund of %1 of payment %2 (%3 captured) while order %4 is paid_unconfirmed; not booked</source>
+        <translation>支付 %2（收款 %3）的退款 %1 到达时订单 %4 处于“已付款待确认”；未记账</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="38"/>
+        <source>held for a person: %1</source>
+        <translation>留待人工处理：%1</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="39"/>
+        <source>refunded before confirmation: order %1 back to pending_payment at v%2</source>
+        <translation>确认前已退款：订单 %1 回到待支付（v%2）</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="42"/>
+        <source>stale: %1; captured money already flagged for refund</source>
+        <translation>过时：%1；该笔收款已标记为待退款</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="45"/>
+        <source>%1 refunded %2 before the payment was confirmed</source>
+        <translation>%1 在支付确认前退款 %2</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="47"/>
+        <source>unknown channel &apos;%1&apos;; OncePay&apos;s channels are: %2</source>
+        <translation>未知渠道“%1”；OncePay 的渠道为：%2</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="49"/>
+        <source>payment %1 was refunded at %2</source>
+        <translation>支付 %1 已于 %2 退款</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="50"/>
+        <source>%1 reported a refund of payment %2 (callback %3) not yet processed</source>
+        <translation>%1 报告了支付 %2 的退款（回调 %3），尚未处理</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="53"/>
+        <source>order %1 cannot be confirmed: %2</source>
+        <translation>订单 %1 无法确认：%2</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="56"/>
+        <source>%1 is not a payment result; the capture&apos;s own event decides</source>
+        <translation>%1 不是支付结果；以收款本身的事件为准</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="59"/>
+        <source>%1 is %2 characters long; the message table stores at most %3</source>
+        <translation>%1 长 %2 个字符；消息表最多存储 %3 个</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="62"/>
+        <source>%1 is %2 bytes long; the message table stores at most %3</source>
+        <translation>%1 长 %2 字节；消息表最多存储 %3 字节</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="65"/>
+        <source>%1 contains a NUL character, which the message table cannot store</source>
+        <translation>%1 含有 NUL 字符，消息表无法存储</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="68"/>
+        <source>approval reversal without order_id</source>
+        <translation>撤销授权事件缺少 order_id</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="70"/>
+        <source>settled %1, order %2: different currencies, no difference computed</source>
+        <translation>结算 %1，订单 %2：币种不同，不计算差额</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="73"/>
+        <source>settled %1 (charge %2, adjustments %3), order %4</source>
+        <translation>结算 %1（收款 %2，调整 %3），订单 %4</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="75"/>
+        <source>refund lines return %1, OncePay refunded %2: different currencies, no difference computed</source>
+        <translation>退款明细退回 %1，OncePay 退款 %2：币种不同，不计算差额</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="79"/>
+        <source>the channel took back %1 (fee %2) for a dispute on this payment of %3</source>
+        <translation>渠道因争议从这笔 %3 的支付中扣回 %1（手续费 %2）</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="82"/>
+        <source>the channel returned %1 (fee %2) for a dispute on this payment of %3</source>
+        <translation>渠道因争议就这笔 %3 的支付退还 %1（手续费 %2）</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="85"/>
+        <source>the channel took back %1 (fee %2) for a dispute on a transaction OncePay has no payment for</source>
+        <translation>渠道因争议扣回 %1（手续费 %2），OncePay 无该交易的支付记录</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="89"/>
+        <source>the channel returned %1 (fee %2) for a dispute on a transaction OncePay has no payment for</source>
+        <translation>渠道因争议退还 %1（手续费 %2），OncePay 无该交易的支付记录</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="93"/>
+        <source>%1 line of %2 (fee %3) on this payment of %4: reconciliation does not match such lines, review it</source>
+        <translation>这笔 %4 的支付有 %2 的%1明细（手续费 %3）：对账不匹配此类明细，请人工核查</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="97"/>
+        <source>%1 line of %2 (fee %3) for a transaction OncePay has no payment for: reconciliation does not match such lines, review it</source>
+        <translation>%2 的%1明细（手续费 %3），OncePay 无该交易的支付记录：对账不匹配此类明细，请人工核查</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="101"/>
+        <source>written off %1 (discrepancy #%2), but the channel has settled it since (settlement line %3): reverse the write-off</source>
+        <translation>已核销 %1（差异 #%2），但渠道此后已结算（结算明细 %3）：请冲回核销</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="105"/>
+        <source>written off %1 (discrepancy #%2), but the channel has settled it since: reverse the write-off</source>
+        <translation>已核销 %1（差异 #%2），但渠道此后已结算：请冲回核销</translation>
     </message>
 </context>
 <context>
     <name>OncePay::EntityKinds</name>
     <message>
-        <location filename="../../models/common/labels.cpp" line="270"/>
+        <location filename="../../models/common/labels.cpp" line="274"/>
         <source>order</source>
         <translation>订单</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="271"/>
+        <location filename="../../models/common/labels.cpp" line="275"/>
         <source>callback</source>
         <translation>回调</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="272"/>
+        <location filename="../../models/common/labels.cpp" line="276"/>
         <source>staff account</source>
         <translation>员工账号</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="273"/>
+        <location filename="../../models/common/labels.cpp" line="277"/>
         <source>settlement statement</source>
         <translation>结算单</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="274"/>
+        <location filename="../../models/common/labels.cpp" line="278"/>
         <source>fee schedule</source>
         <translation>费率表</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="275"/>
+        <location filename="../../models/common/labels.cpp" line="279"/>
         <source>discrepancy</source>
         <translation>对账异常</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="276"/>
+        <location filename="../../models/common/labels.cpp" line="280"/>
         <source>reconciliation run</source>
         <translation>对账运行</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="277"/>
-        <location filename="../../models/common/labels.cpp" line="278"/>
+        <location filename="../../models/common/labels.cpp" line="281"/>
+        <location filename="../../models/common/labels.cpp" line="282"/>
         <source>audit trail</source>
         <translation>审计轨迹</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="279"/>
+        <location filename="../../models/common/labels.cpp" line="283"/>
         <source>export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="280"/>
+        <location filename="../../models/common/labels.cpp" line="284"/>
         <source>fix</source>
         <translation>修复</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="281"/>
+        <location filename="../../models/common/labels.cpp" line="285"/>
         <source>setting</source>
         <translation>运营参数</translation>
     </message>
@@ -3498,13 +3668,13 @@ hash      %2</translation>
     </message>
     <message>
         <location filename="../../models/common/labels.cpp" line="28"/>
-        <location filename="../../models/common/labels.cpp" line="151"/>
+        <location filename="../../models/common/labels.cpp" line="152"/>
         <source>refunded</source>
         <translation>已退款</translation>
     </message>
     <message>
         <location filename="../../models/common/labels.cpp" line="35"/>
-        <location filename="../../models/common/labels.cpp" line="126"/>
+        <location filename="../../models/common/labels.cpp" line="127"/>
         <source>pending</source>
         <translation>待处理</translation>
     </message>
@@ -3540,339 +3710,339 @@ hash      %2</translation>
     </message>
     <message>
         <location filename="../../models/common/labels.cpp" line="55"/>
-        <source>Message processing too long</source>
+        <source>Message stalled</source>
         <translation>消息处理超时</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="57"/>
+        <location filename="../../models/common/labels.cpp" line="58"/>
         <source>Expired lease</source>
         <translation>租约已过期</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="59"/>
+        <location filename="../../models/common/labels.cpp" line="60"/>
         <source>Dead letter</source>
         <translation>死信</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="61"/>
+        <location filename="../../models/common/labels.cpp" line="62"/>
         <source>Unfinished request</source>
         <translation>未完成的请求</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="63"/>
+        <location filename="../../models/common/labels.cpp" line="64"/>
         <location filename="../../models/fixes/fixlabels.cpp" line="108"/>
         <source>Refund due</source>
         <translation>待退款</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="65"/>
+        <location filename="../../models/common/labels.cpp" line="66"/>
         <source>Order in flight</source>
         <translation>订单停滞在途</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="81"/>
+        <location filename="../../models/common/labels.cpp" line="82"/>
         <source>order id</source>
         <translation>订单号</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="83"/>
+        <location filename="../../models/common/labels.cpp" line="84"/>
         <source>customer reference</source>
         <translation>客户编号</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="85"/>
+        <location filename="../../models/common/labels.cpp" line="86"/>
         <source>channel transaction</source>
         <translation>渠道交易号</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="87"/>
+        <location filename="../../models/common/labels.cpp" line="88"/>
         <source>callback id</source>
         <translation>回调编号</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="88"/>
+        <location filename="../../models/common/labels.cpp" line="89"/>
         <source>request id</source>
         <translation>请求编号</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="90"/>
+        <location filename="../../models/common/labels.cpp" line="91"/>
         <source>callback for an unknown order</source>
         <translation>指向未知订单的回调</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="98"/>
-        <location filename="../../models/common/labels.cpp" line="253"/>
+        <location filename="../../models/common/labels.cpp" line="99"/>
+        <location filename="../../models/common/labels.cpp" line="257"/>
         <source>agent</source>
         <translation>客服</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="99"/>
-        <location filename="../../models/common/labels.cpp" line="255"/>
+        <location filename="../../models/common/labels.cpp" line="100"/>
+        <location filename="../../models/common/labels.cpp" line="259"/>
         <source>finance</source>
         <translation>财务</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="100"/>
-        <location filename="../../models/common/labels.cpp" line="257"/>
+        <location filename="../../models/common/labels.cpp" line="101"/>
+        <location filename="../../models/common/labels.cpp" line="261"/>
         <source>auditor</source>
         <translation>审计</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="101"/>
-        <location filename="../../models/common/labels.cpp" line="259"/>
+        <location filename="../../models/common/labels.cpp" line="102"/>
+        <location filename="../../models/common/labels.cpp" line="263"/>
         <source>administrator</source>
         <translation>管理员</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="109"/>
+        <location filename="../../models/common/labels.cpp" line="110"/>
         <source>request</source>
         <translation>请求</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="111"/>
+        <location filename="../../models/common/labels.cpp" line="112"/>
         <source>callback</source>
         <translation>回调</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="113"/>
+        <location filename="../../models/common/labels.cpp" line="114"/>
         <source>fix</source>
         <translation>修复</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="115"/>
+        <location filename="../../models/common/labels.cpp" line="116"/>
         <source>timer</source>
         <translation>定时器</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="117"/>
-        <location filename="../../models/common/labels.cpp" line="249"/>
+        <location filename="../../models/common/labels.cpp" line="118"/>
+        <location filename="../../models/common/labels.cpp" line="253"/>
         <source>system</source>
         <translation>系统</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="119"/>
+        <location filename="../../models/common/labels.cpp" line="120"/>
         <source>audit row</source>
         <translation>审计记录</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="127"/>
+        <location filename="../../models/common/labels.cpp" line="128"/>
         <source>succeeded</source>
         <translation>成功</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="128"/>
+        <location filename="../../models/common/labels.cpp" line="129"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="136"/>
+        <location filename="../../models/common/labels.cpp" line="137"/>
         <source>payment credit</source>
         <translation>支付入账</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="138"/>
+        <location filename="../../models/common/labels.cpp" line="139"/>
         <source>refund debit</source>
         <translation>退款出账</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="140"/>
+        <location filename="../../models/common/labels.cpp" line="141"/>
         <source>fee adjustment</source>
         <translation>手续费调整</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="142"/>
+        <location filename="../../models/common/labels.cpp" line="143"/>
         <source>write-off</source>
         <translation>核销</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="149"/>
+        <location filename="../../models/common/labels.cpp" line="150"/>
         <source>captured</source>
         <translation>已收款</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="158"/>
+        <location filename="../../models/common/labels.cpp" line="159"/>
         <source>settled</source>
         <translation>已结算</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="160"/>
+        <location filename="../../models/common/labels.cpp" line="161"/>
         <source>not settled yet</source>
         <translation>尚未结算</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="167"/>
+        <location filename="../../models/common/labels.cpp" line="168"/>
         <source>charge</source>
         <translation>收款</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="169"/>
+        <location filename="../../models/common/labels.cpp" line="170"/>
         <source>refund</source>
         <comment>settlement line kind</comment>
         <translation>退款</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="247"/>
+        <location filename="../../models/common/labels.cpp" line="251"/>
         <source>platform</source>
         <comment>actor role</comment>
         <translation>平台</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="251"/>
+        <location filename="../../models/common/labels.cpp" line="255"/>
         <source>channel</source>
         <comment>actor role</comment>
         <translation>渠道</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="261"/>
+        <location filename="../../models/common/labels.cpp" line="265"/>
         <source>anonymous</source>
         <comment>actor role</comment>
         <translation>匿名</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="263"/>
+        <location filename="../../models/common/labels.cpp" line="267"/>
         <source>unknown</source>
         <comment>actor role</comment>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="292"/>
+        <location filename="../../models/common/labels.cpp" line="296"/>
         <source>payment succeeded</source>
         <translation>支付成功</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="294"/>
+        <location filename="../../models/common/labels.cpp" line="298"/>
         <source>payment failed</source>
         <comment>callback event</comment>
         <translation>支付失败</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="296"/>
+        <location filename="../../models/common/labels.cpp" line="300"/>
         <source>payment pending</source>
         <translation>支付处理中</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="298"/>
+        <location filename="../../models/common/labels.cpp" line="302"/>
         <source>refunded</source>
         <comment>callback event</comment>
         <translation>已退款</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="300"/>
+        <location filename="../../models/common/labels.cpp" line="304"/>
         <source>other event</source>
         <translation>其他事件</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="308"/>
+        <location filename="../../models/common/labels.cpp" line="312"/>
         <source>%1 (%2)</source>
         <comment>callback event, channel&apos;s event type</comment>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="314"/>
+        <location filename="../../models/common/labels.cpp" line="318"/>
         <source>start payment</source>
         <translation>发起支付</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="316"/>
+        <location filename="../../models/common/labels.cpp" line="320"/>
         <source>roll back</source>
         <comment>request operation</comment>
         <translation>回滚</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="326"/>
+        <location filename="../../models/common/labels.cpp" line="330"/>
         <source>%1, v%2</source>
         <comment>request outcome: state, version</comment>
         <translation>%1，版本 %2</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="336"/>
+        <location filename="../../models/common/labels.cpp" line="340"/>
         <source>created</source>
         <comment>purchase or logistics order</comment>
         <translation>已创建</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="344"/>
+        <location filename="../../models/common/labels.cpp" line="348"/>
         <source>from %1</source>
         <translation>起始 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="346"/>
+        <location filename="../../models/common/labels.cpp" line="350"/>
         <source>to %1</source>
         <translation>截至 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="348"/>
+        <location filename="../../models/common/labels.cpp" line="352"/>
         <source>actor %1</source>
         <translation>操作者 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="350"/>
+        <location filename="../../models/common/labels.cpp" line="354"/>
         <source>action %1</source>
         <translation>动作 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="352"/>
+        <location filename="../../models/common/labels.cpp" line="356"/>
         <source>order %1</source>
         <translation>订单 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="354"/>
+        <location filename="../../models/common/labels.cpp" line="358"/>
         <source>callback %1</source>
         <translation>回调 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="356"/>
+        <location filename="../../models/common/labels.cpp" line="360"/>
         <source>entity kind %1</source>
         <translation>实体类型 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="358"/>
+        <location filename="../../models/common/labels.cpp" line="362"/>
         <source>entity %1</source>
         <translation>实体 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="360"/>
+        <location filename="../../models/common/labels.cpp" line="364"/>
         <source>up to seq %1</source>
         <translation>序号不超过 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="361"/>
+        <location filename="../../models/common/labels.cpp" line="365"/>
         <source>all rows</source>
         <translation>全部记录</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="361"/>
+        <location filename="../../models/common/labels.cpp" line="365"/>
         <source>, </source>
         <comment>list separator</comment>
         <translation>，</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="376"/>
+        <location filename="../../models/common/labels.cpp" line="380"/>
         <source>%1 s</source>
         <translation>%1 秒</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="378"/>
+        <location filename="../../models/common/labels.cpp" line="382"/>
         <source>%1 min</source>
         <translation>%1 分钟</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="380"/>
+        <location filename="../../models/common/labels.cpp" line="384"/>
         <source>%1 h %2 min</source>
         <translation>%1 小时 %2 分钟</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="383"/>
+        <location filename="../../models/common/labels.cpp" line="387"/>
         <source>%1 d %2 h</source>
         <translation>%1 天 %2 小时</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="395"/>
+        <location filename="../../models/common/labels.cpp" line="399"/>
         <source>%1 minor units (no currency)</source>
         <translation>%1 最小货币单位（无币种）</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="397"/>
+        <location filename="../../models/common/labels.cpp" line="401"/>
         <source>%1 %2 minor units (unknown currency)</source>
         <translation>%1 %2 最小货币单位（未知币种）</translation>
     </message>
@@ -3967,42 +4137,57 @@ hash      %2</translation>
         <translation>重复结算</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="115"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="110"/>
+        <source>Chargeback</source>
+        <translation>拒付</translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixlabels.cpp" line="112"/>
+        <source>Settlement adjustment</source>
+        <translation>结算调整</translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixlabels.cpp" line="114"/>
+        <source>Settled after write-off</source>
+        <translation>核销后已结算</translation>
+    </message>
+    <message>
+        <location filename="../../models/fixes/fixlabels.cpp" line="121"/>
         <source>Open</source>
         <translation>未结</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="117"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="123"/>
         <source>Corrected automatically</source>
         <translation>已自动更正</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="119"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="125"/>
         <source>Resolved</source>
         <translation>已解决</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="121"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="127"/>
         <source>Written off</source>
         <translation>已核销</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="128"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="134"/>
         <source>Running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="130"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="136"/>
         <source>Finished</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="132"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="138"/>
         <source>Failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../models/fixes/fixlabels.cpp" line="134"/>
+        <location filename="../../models/fixes/fixlabels.cpp" line="140"/>
         <source>Cancelled</source>
         <translation>已取消</translation>
     </message>
@@ -4137,19 +4322,19 @@ hash      %2</translation>
     </message>
     <message>
         <location filename="../../views/shell/mainwindow.cpp" line="155"/>
-        <location filename="../../views/shell/mainwindow.cpp" line="348"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="356"/>
         <source>Orders</source>
         <translation>订单库</translation>
     </message>
     <message>
         <location filename="../../views/shell/mainwindow.cpp" line="155"/>
-        <location filename="../../views/shell/mainwindow.cpp" line="348"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="356"/>
         <source>Messages</source>
         <translation>消息库</translation>
     </message>
     <message>
         <location filename="../../views/shell/mainwindow.cpp" line="155"/>
-        <location filename="../../views/shell/mainwindow.cpp" line="348"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="356"/>
         <source>Audit</source>
         <translation>审计库</translation>
     </message>
@@ -4159,77 +4344,77 @@ hash      %2</translation>
         <translation>%1：检查中……</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="179"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="180"/>
         <source>%1 (Ctrl+%2)</source>
         <translation>%1（Ctrl+%2）</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="289"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="290"/>
         <source>&amp;Console</source>
         <translation>控制台(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="290"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="291"/>
         <source>Connection &amp;profiles…</source>
         <translation>连接配置(&amp;P)…</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="291"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="292"/>
         <source>P&amp;references…</source>
         <translation>偏好设置(&amp;R)…</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="294"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="295"/>
         <source>Sign &amp;out</source>
         <translation>退出登录(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="296"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="297"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="299"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="300"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="307"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="308"/>
         <source>&amp;Find an order…</source>
         <translation>查找订单(&amp;F)……</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="319"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="320"/>
         <source>Signed in: %1 (%2)</source>
         <translation>已登录：%1（%2）</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="357"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="365"/>
         <source>%1: ● %2</source>
         <translation>%1：● %2</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="361"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="369"/>
         <source>%1: ▲ schema newer than this console</source>
         <translation>%1：▲ 结构版本比本控制台新</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="362"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="370"/>
         <source>%1: ▲ migration pending</source>
         <translation>%1：▲ 待迁移</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="366"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="374"/>
         <source>%1: ✕ file not found</source>
         <translation>%1：✕ 找不到文件</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="367"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="375"/>
         <source>%1: ✕ login refused</source>
         <translation>%1：✕ 登录被拒绝</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="368"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="376"/>
         <source>%1: ✕ unreachable</source>
         <translation>%1：✕ 无法连接</translation>
     </message>
@@ -5862,12 +6047,12 @@ Body:
     </message>
     <message>
         <location filename="../../app/console/main.cpp" line="60"/>
-        <location filename="../../app/console/main.cpp" line="141"/>
+        <location filename="../../app/console/main.cpp" line="142"/>
         <source>OncePay Console</source>
         <translation>OncePay 控制台</translation>
     </message>
     <message>
-        <location filename="../../app/console/main.cpp" line="142"/>
+        <location filename="../../app/console/main.cpp" line="143"/>
         <source>The configuration cannot be used:
 %1</source>
         <translation>配置无法使用：

@@ -1,0 +1,118 @@
+// The engine's sentences about refunds, settlement lines and stored callbacks written since
+// 2026-12-01 (partial refunds, chargebacks, adjustments, written-off money that settles,
+// currencies kept apart, values a message table cannot hold), apart from the older catalogue
+// in enginetexttemplates.cpp. They are matched first: each is more specific than the older
+// sentence it extends ("settled %1, order %2: different currencies…" before "settled %1,
+// order %2"). The letters of `args` are those of enginetexttemplates.cpp.
+
+#include "enginetexttemplates.h"
+
+#include <QtGlobal>
+
+namespace OncePay::Labels {
+
+namespace {
+
+const EngineTextTemplate kMoneyTemplates[] = {
+    // Refunds (services/worker/callbackprocessor.cpp, services/orders).
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "partial refund of %1 booked; %2 of %3 refunded, order %4 stays %5"),
+     "tttcs"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "refunded at v%1: %2 of %3 refunded"), "vtt"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "already applied: %1 of payment %2 is refunded; this report's total is %3"),
+     "tct"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "already applied: refund %1 is booked"), "c"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "refund of %1 of payment %2: nothing to book"), "tc"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "refund of %1 in %2, but payment %3 was captured in %4; not booked"),
+     "tccc"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "refund of %1 would bring payment %2's refunds to %3, more than the %4 "
+                       "captured; not booked"),
+     "tctt"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "refund of %1 of payment %2 (%3 captured) while order %4 is "
+                       "paid_unconfirmed; not booked"),
+     "tctc"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "held for a person: %1"), "n"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "refunded before confirmation: order %1 back to pending_payment at v%2"),
+     "cv"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "stale: %1; captured money already flagged for refund"),
+     "n"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "%1 refunded %2 before the payment was confirmed"),
+     "ct"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "unknown channel '%1'; OncePay's channels are: %2"),
+     "ct"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "payment %1 was refunded at %2"), "ct"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "%1 reported a refund of payment %2 (callback %3) not yet processed"),
+     "ccc"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "order %1 cannot be confirmed: %2"), "cn"},
+    // Callbacks the message table cannot hold, and events that are not a payment's result
+    // (services/ingest, services/channels/paypal).
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "%1 is not a payment result; the capture's own event decides"),
+     "c"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "%1 is %2 characters long; the message table stores at most %3"),
+     "cvv"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "%1 is %2 bytes long; the message table stores at most %3"),
+     "cvv"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "%1 contains a NUL character, which the message table cannot store"),
+     "c"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "approval reversal without order_id"), ""},
+    // Discrepancies (services/reconciliation).
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "settled %1, order %2: different currencies, no difference computed"),
+     "tt"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "settled %1 (charge %2, adjustments %3), order %4"),
+     "tttt"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "refund lines return %1, OncePay refunded %2: different currencies, no "
+                       "difference computed"),
+     "tt"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "the channel took back %1 (fee %2) for a dispute on this payment of %3"),
+     "ttt"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "the channel returned %1 (fee %2) for a dispute on this payment of %3"),
+     "ttt"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "the channel took back %1 (fee %2) for a dispute on a transaction OncePay "
+                       "has no payment for"),
+     "tt"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "the channel returned %1 (fee %2) for a dispute on a transaction OncePay "
+                       "has no payment for"),
+     "tt"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "%1 line of %2 (fee %3) on this payment of %4: reconciliation does not "
+                       "match such lines, review it"),
+     "kttt"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "%1 line of %2 (fee %3) for a transaction OncePay has no payment for: "
+                       "reconciliation does not match such lines, review it"),
+     "ktt"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "written off %1 (discrepancy #%2), but the channel has settled it since "
+                       "(settlement line %3): reverse the write-off"),
+     "tvv"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "written off %1 (discrepancy #%2), but the channel has settled it since: "
+                       "reverse the write-off"),
+     "tv"},
+};
+
+} // namespace
+
+std::span<const EngineTextTemplate> moneyEngineTextTemplates()
+{
+    return kMoneyTemplates;
+}
+
+} // namespace OncePay::Labels
