@@ -138,6 +138,11 @@ int propose(Context &ctx, const QCommandLineParser &p)
         if (!ok)
             return ctx.err << "oncepay fix propose: --amount-minor takes an integer\n", Usage;
     }
+    if (p.isSet(QStringLiteral("currency"))) {
+        proposal.currency = p.value(QStringLiteral("currency")).trimmed().toUpper();
+        if (!p.isSet(QStringLiteral("amount-minor")))
+            return ctx.err << "oncepay fix propose: --currency goes with --amount-minor\n", Usage;
+    }
     auto c = openMigrated(ctx.config.orders, QStringLiteral("cli-fix"));
     if (!c)
         return fail(ctx, c.error());
@@ -211,9 +216,14 @@ const bool registered = registerCommands({
               QStringLiteral("Reason code: ") + fixReasonCodes().join(QStringLiteral(", ")) + u'.',
               QStringLiteral("CODE")});
          p.addOption({QStringLiteral("amount-minor"),
-                      QStringLiteral("adjust_fee / write_off: amount in minor units (default: the "
-                                     "discrepancy's difference)."),
+                      QStringLiteral("adjust_fee / write_off: amount in minor units; it must be "
+                                     "the discrepancy's whole difference (the default)."),
                       QStringLiteral("N")});
+         p.addOption({QStringLiteral("currency"),
+                      QStringLiteral("With --amount-minor: the amount's currency. Required for a "
+                                     "discrepancy with amounts in two currencies (a currency "
+                                     "mismatch): one of the two."),
+                      QStringLiteral("CODE")});
      },
      propose,
      false,

@@ -2,7 +2,9 @@
 // requeue of a dead letter, the agent may not approve it, a finance reviewer approves the
 // digest `fix show` printed, and the message is pending again.
 
+#include "../reconciliation/reconcilescenario.h"
 #include "cliprocess.h"
+#include "db/sql.h"
 #include "enginefixture.h"
 
 #include <QRegularExpression>
@@ -10,6 +12,7 @@
 
 using namespace OncePay;
 using namespace OncePay::Test;
+using namespace OncePay::Test::Reconcile;
 
 class TstFixCli : public QObject {
     Q_OBJECT
@@ -93,6 +96,56 @@ private Q_SLOTS:
             1);
         QCOMPARE(f.count("SELECT COUNT(*) FROM audit_outbox WHERE action LIKE 'fix.%'"),
                  4); // refused, proposed, approved, applied
+    }
+
+    // A currency mismatch has no difference across currencies: `fix propose` takes the amount
+    // and its currency (--currency, one of the two involved) and is refused without them.
+    void currencyMismatchTakesCurrency()
+    {
+        auto made = ScratchDatabases::create(Dialect::Sqlite);
+        QVERIFY(made.ok());
+        auto dbs = std::move(made).value();
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        const QString config = dbs->writeConfigFile(&env);
+        const QStringList c{QStringLiteral("--config"), config};
+        const QByteArray password = "correct horse battery\n";
+        QCOMPARE(
+            runOncepay(c + QStringList{"staff", "add", "fin", "--role", "finance"}, env, password)
+                .exitCode,
+            0);
+        QString id;
+        {
+            EngineFixture f(*dbs);
+            Scenario s(f);
+            f.createOrder("o-yen", 34200, "JPY");
+            f.pay("o-yen", 1, "a-o-yen");
+            f.deliver(StripeEvents::paymentIntentSucceeded(
+                f.params("o-yen", "a-o-yen", 34200, "JPY", "evt_o-yen", "pi_yen")));
+            f.drain();
+            s.importStatement({line("pi_yen", 16000, 494, kT0 + kDay, "USD")}, "week1.csv");
+            f.clock.set(kT0 + 5 * kDay);
+            s.reconcile();
+            auto v = Sql::scalar(f.orders->db(),
+                                 QStringLiteral("SELECT MIN(id) FROM discrepancies WHERE kind ="
+                                                " 'currency_mismatch'"));
+            QVERIFY(v && !v->isNull());
+            id = v->toString();
+        }
+        const QStringList propose =
+            c + QStringList{"fix",       "propose", "write_off", id,
+                            "--user",    "fin",     "--reason",  "settlement_correction",
+                            "--comment", "x"};
+        auto bare = runOncepay(propose, env, password);
+        QCOMPARE(bare.exitCode, 1);
+        QVERIFY2(bare.err.contains("has amounts in two currencies (expected in JPY, settled in "
+                                   "USD); give the amount to book and its currency"),
+                 qPrintable(bare.err));
+        auto noAmount = runOncepay(propose + QStringList{"--currency", "JPY"}, env, password);
+        QCOMPARE(noAmount.exitCode, 2);
+        auto yen = runOncepay(propose + QStringList{"--amount-minor", "5000", "--currency", "jpy"},
+                              env, password);
+        QVERIFY2(yen.exitCode == 0, qPrintable(yen.err));
+        QVERIFY2(yen.out.contains("amount        5000 JPY\n"), qPrintable(yen.out));
     }
 };
 
