@@ -223,8 +223,8 @@ int reconcile(Context &ctx, const QCommandLineParser &p)
 
 const bool registered = registerCommands({
     {{QStringLiteral("settlement"), QStringLiteral("import")},
-     QStringLiteral(
-         "import channel settlement statements (all or nothing per file; re-import is a no-op)"),
+     QStringLiteral("import channel settlement statements (all or nothing per file; lines imported "
+                    "before are skipped, conflicting ones named)"),
      QStringLiteral("FILE..."),
      [](QCommandLineParser &p) {
          p.addOption({QStringLiteral("channel"),

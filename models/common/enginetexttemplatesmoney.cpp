@@ -66,6 +66,28 @@ const EngineTextTemplate kMoneyTemplates[] = {
                        "%1 contains a NUL character, which the message table cannot store"),
      "c"},
     {QT_TRANSLATE_NOOP("OncePay::EngineText", "approval reversal without order_id"), ""},
+    // Fixes of discrepancies (services/fixes/fixdiscrepancy.cpp).
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "discrepancy #%1 differs by %2; %3 books that whole difference, not %4"),
+     "vtft"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "discrepancy #%1 has amounts in two currencies (expected in %2, settled in "
+                       "%3); give the amount to book and its currency"),
+     "vcc"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "a fix of discrepancy #%1 books %2 or %3, not %4"),
+     "vccc"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "a fix of discrepancy #%1 books %2, not %3"), "vcc"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "discrepancy #%1 involves %2; a fix of %3 is more than that"),
+     "vtt"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "discrepancy #%1 reverses a write-off that is no longer recorded; reconcile "
+                       "again"),
+     "v"},
+    {QT_TRANSLATE_NOOP(
+         "OncePay::EngineText",
+         "fix #%1 on discrepancy #%2 (%3): reverses the write-off of discrepancy #%4"),
+     "vvrv"},
     // Discrepancies (services/reconciliation).
     {QT_TRANSLATE_NOOP("OncePay::EngineText",
                        "settled %1, order %2: different currencies, no difference computed"),

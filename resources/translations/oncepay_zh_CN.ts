@@ -3259,56 +3259,91 @@ hash      %2</translation>
     </message>
     <message>
         <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="70"/>
+        <source>discrepancy #%1 differs by %2; %3 books that whole difference, not %4</source>
+        <translation>差异 #%1 相差 %2；%3 须记入全部差额，而不是 %4</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="73"/>
+        <source>discrepancy #%1 has amounts in two currencies (expected in %2, settled in %3); give the amount to book and its currency</source>
+        <translation>差异 #%1 涉及两种币种（应收为 %2，结算为 %3）；请给出要记账的金额及其币种</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="77"/>
+        <source>a fix of discrepancy #%1 books %2 or %3, not %4</source>
+        <translation>差异 #%1 的修正只能以 %2 或 %3 记账，不能用 %4</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="79"/>
+        <source>a fix of discrepancy #%1 books %2, not %3</source>
+        <translation>差异 #%1 的修正以 %2 记账，不能用 %3</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="80"/>
+        <source>discrepancy #%1 involves %2; a fix of %3 is more than that</source>
+        <translation>差异 #%1 涉及 %2；%3 的修正超出该金额</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="83"/>
+        <source>discrepancy #%1 reverses a write-off that is no longer recorded; reconcile again</source>
+        <translation>差异 #%1 要冲回的核销已不存在；请重新对账</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="87"/>
+        <source>fix #%1 on discrepancy #%2 (%3): reverses the write-off of discrepancy #%4</source>
+        <translation>修正 #%1，针对差异 #%2（%3）：冲回差异 #%4 的核销</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="91"/>
         <source>settled %1, order %2: different currencies, no difference computed</source>
         <translation>结算 %1，订单 %2：币种不同，不计算差额</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="73"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="94"/>
         <source>settled %1 (charge %2, adjustments %3), order %4</source>
         <translation>结算 %1（收款 %2，调整 %3），订单 %4</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="75"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="96"/>
         <source>refund lines return %1, OncePay refunded %2: different currencies, no difference computed</source>
         <translation>退款明细退回 %1，OncePay 退款 %2：币种不同，不计算差额</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="79"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="100"/>
         <source>the channel took back %1 (fee %2) for a dispute on this payment of %3</source>
         <translation>渠道因争议从这笔 %3 的支付中扣回 %1（手续费 %2）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="82"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="103"/>
         <source>the channel returned %1 (fee %2) for a dispute on this payment of %3</source>
         <translation>渠道因争议就这笔 %3 的支付退还 %1（手续费 %2）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="85"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="106"/>
         <source>the channel took back %1 (fee %2) for a dispute on a transaction OncePay has no payment for</source>
         <translation>渠道因争议扣回 %1（手续费 %2），OncePay 无该交易的支付记录</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="89"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="110"/>
         <source>the channel returned %1 (fee %2) for a dispute on a transaction OncePay has no payment for</source>
         <translation>渠道因争议退还 %1（手续费 %2），OncePay 无该交易的支付记录</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="93"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="114"/>
         <source>%1 line of %2 (fee %3) on this payment of %4: reconciliation does not match such lines, review it</source>
         <translation>这笔 %4 的支付有 %2 的%1明细（手续费 %3）：对账不匹配此类明细，请人工核查</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="97"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="118"/>
         <source>%1 line of %2 (fee %3) for a transaction OncePay has no payment for: reconciliation does not match such lines, review it</source>
         <translation>%2 的%1明细（手续费 %3），OncePay 无该交易的支付记录：对账不匹配此类明细，请人工核查</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="101"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="122"/>
         <source>written off %1 (discrepancy #%2), but the channel has settled it since (settlement line %3): reverse the write-off</source>
         <translation>已核销 %1（差异 #%2），但渠道此后已结算（结算明细 %3）：请冲回核销</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="105"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="126"/>
         <source>written off %1 (discrepancy #%2), but the channel has settled it since: reverse the write-off</source>
         <translation>已核销 %1（差异 #%2），但渠道此后已结算：请冲回核销</translation>
     </message>
@@ -5027,84 +5062,126 @@ Body:
 <context>
     <name>OncePay::ProposeFixDialog</name>
     <message>
-        <location filename="../../views/fixes/proposefixdialog.cpp" line="25"/>
+        <location filename="../../views/fixes/proposefixdialog.cpp" line="29"/>
         <source>Propose a fix</source>
         <translation>提议修复</translation>
     </message>
     <message>
-        <location filename="../../views/fixes/proposefixdialog.cpp" line="32"/>
+        <location filename="../../views/fixes/proposefixdialog.cpp" line="36"/>
         <source>— choose a reason —</source>
         <translation>— 选择原因 —</translation>
     </message>
     <message>
-        <location filename="../../views/fixes/proposefixdialog.cpp" line="37"/>
+        <location filename="../../views/fixes/proposefixdialog.cpp" line="41"/>
         <source>What you saw and why this fix is right (required, audited)</source>
         <translation>您看到了什么，为什么这个修复是正确的（必填，记入审计）</translation>
     </message>
     <message>
-        <location filename="../../views/fixes/proposefixdialog.cpp" line="41"/>
+        <location filename="../../views/fixes/proposefixdialog.cpp" line="45"/>
+        <location filename="../../views/fixes/proposefixdialog.cpp" line="178"/>
         <source>empty: the discrepancy&apos;s own difference</source>
         <translation>留空：使用差异本身的差额</translation>
     </message>
     <message>
-        <location filename="../../views/fixes/proposefixdialog.cpp" line="42"/>
+        <location filename="../../views/fixes/proposefixdialog.cpp" line="48"/>
+        <location filename="../../views/fixes/proposefixdialog.cpp" line="176"/>
         <source>&amp;Amount (%1):</source>
         <translation>金额（%1）(&amp;A)：</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/fixes/proposefixdialog.cpp" line="102"/>
+        <location filename="../../views/fixes/proposefixdialog.cpp" line="114"/>
         <source>… and %n more</source>
         <translation>
             <numerusform>… 另有 %n 项</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/fixes/proposefixdialog.cpp" line="56"/>
+        <location filename="../../views/fixes/proposefixdialog.cpp" line="66"/>
         <source>&amp;Propose</source>
         <translation>提议(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../views/fixes/proposefixdialog.cpp" line="62"/>
+        <location filename="../../views/fixes/proposefixdialog.cpp" line="72"/>
         <source>A finance reviewer other than you must approve this before it takes effect. It is bound to the records as they are now: if they change first, the fix fails and must be proposed again.</source>
         <translation>须由您以外的财务审核人批准后才会生效。提议绑定记录的当前状态：如果记录先发生变化，修复将失败，需要重新提议。</translation>
     </message>
     <message>
-        <location filename="../../views/fixes/proposefixdialog.cpp" line="68"/>
+        <location filename="../../views/fixes/proposefixdialog.cpp" line="78"/>
         <source>&amp;Fix:</source>
         <translation>修复(&amp;F)：</translation>
     </message>
     <message>
-        <location filename="../../views/fixes/proposefixdialog.cpp" line="111"/>
+        <location filename="../../views/fixes/proposefixdialog.cpp" line="123"/>
         <source>Targets (%1):</source>
         <translation>对象（%1）：</translation>
     </message>
     <message>
-        <location filename="../../views/fixes/proposefixdialog.cpp" line="70"/>
+        <location filename="../../views/fixes/proposefixdialog.cpp" line="80"/>
         <source>&amp;Reason:</source>
         <translation>原因(&amp;R)：</translation>
     </message>
     <message>
-        <location filename="../../views/fixes/proposefixdialog.cpp" line="71"/>
+        <location filename="../../views/fixes/proposefixdialog.cpp" line="81"/>
         <source>&amp;Comment:</source>
         <translation>备注(&amp;C)：</translation>
     </message>
     <message>
-        <location filename="../../views/fixes/proposefixdialog.cpp" line="112"/>
+        <location filename="../../views/fixes/proposefixdialog.cpp" line="124"/>
         <source>Targets (%1 of %2):</source>
         <translation>对象（共 %2 个中的 %1 个）：</translation>
     </message>
     <message>
-        <location filename="../../views/fixes/proposefixdialog.cpp" line="124"/>
+        <location filename="../../views/fixes/proposefixdialog.cpp" line="157"/>
+        <source>— currency —</source>
+        <translation>— 币种 —</translation>
+    </message>
+    <message>
+        <location filename="../../views/fixes/proposefixdialog.cpp" line="159"/>
+        <source>Expected (the payment&apos;s currency)</source>
+        <translation>应收（支付的币种）</translation>
+    </message>
+    <message>
+        <location filename="../../views/fixes/proposefixdialog.cpp" line="161"/>
+        <source>Settled (the settlement line&apos;s currency)</source>
+        <translation>结算（结算明细的币种）</translation>
+    </message>
+    <message>
+        <location filename="../../views/fixes/proposefixdialog.cpp" line="176"/>
+        <source>&amp;Amount:</source>
+        <translation>金额(&amp;A)：</translation>
+    </message>
+    <message>
+        <location filename="../../views/fixes/proposefixdialog.cpp" line="177"/>
+        <source>required: the amount to book, in the currency chosen</source>
+        <translation>必填：要记账的金额，以所选币种计</translation>
+    </message>
+    <message>
+        <location filename="../../views/fixes/proposefixdialog.cpp" line="183"/>
         <source>Choose a reason.</source>
         <translation>请选择原因。</translation>
     </message>
     <message>
-        <location filename="../../views/fixes/proposefixdialog.cpp" line="126"/>
+        <location filename="../../views/fixes/proposefixdialog.cpp" line="185"/>
         <source>Write a comment.</source>
         <translation>请填写备注。</translation>
     </message>
     <message>
-        <location filename="../../views/fixes/proposefixdialog.cpp" line="129"/>
+        <location filename="../../views/fixes/proposefixdialog.cpp" line="187"/>
+        <source>These discrepancies have amounts in different currencies: propose their fixes one at a time.</source>
+        <translation>这些差异的金额涉及不同币种：请逐一提议修正。</translation>
+    </message>
+    <message>
+        <location filename="../../views/fixes/proposefixdialog.cpp" line="190"/>
+        <source>Give the amount to book: this discrepancy has amounts in two currencies (expected in %1, settled in %2).</source>
+        <translation>请给出要记账的金额：此差异涉及两种币种（应收为 %1，结算为 %2）。</translation>
+    </message>
+    <message>
+        <location filename="../../views/fixes/proposefixdialog.cpp" line="194"/>
+        <source>Choose the amount&apos;s currency: %1 or %2.</source>
+        <translation>请选择金额的币种：%1 或 %2。</translation>
+    </message>
+    <message>
+        <location filename="../../views/fixes/proposefixdialog.cpp" line="196"/>
         <source>The amount is not a valid %1 amount.</source>
         <translation>该金额不是有效的 %1 金额。</translation>
     </message>
@@ -6059,67 +6136,67 @@ Body:
 %1</translation>
     </message>
     <message>
-        <location filename="../../views/fixes/fixactions.cpp" line="58"/>
-        <location filename="../../views/fixes/fixactions.cpp" line="106"/>
-        <location filename="../../views/fixes/fixactions.cpp" line="128"/>
-        <location filename="../../views/fixes/fixactions.cpp" line="133"/>
-        <location filename="../../views/fixes/fixactions.cpp" line="176"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="98"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="147"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="169"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="174"/>
         <location filename="../../views/fixes/fixactions.cpp" line="219"/>
-        <location filename="../../views/fixes/fixactions.cpp" line="221"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="262"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="264"/>
         <source>Propose a fix</source>
         <translation>提议修复</translation>
     </message>
     <message>
-        <location filename="../../views/fixes/fixactions.cpp" line="129"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="170"/>
         <source>Your role may not propose fixes.</source>
         <translation>您的角色不能提议修复。</translation>
     </message>
     <message>
-        <location filename="../../views/fixes/fixactions.cpp" line="103"/>
-        <location filename="../../views/fixes/fixactions.cpp" line="134"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="144"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="175"/>
         <source>No fix fits the selected rows.</source>
         <translation>没有适用于所选行的修复。</translation>
     </message>
     <message>
-        <location filename="../../views/fixes/fixactions.cpp" line="59"/>
-        <location filename="../../views/fixes/fixactions.cpp" line="70"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="99"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="110"/>
         <source>Nothing was proposed: %1</source>
         <translation>未提交任何提议：%1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/fixes/fixactions.cpp" line="72"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="112"/>
         <source>%n proposed; the rest were not sent: %1</source>
         <translation>
             <numerusform>已提议 %n 项；其余未发送：%1</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/fixes/fixactions.cpp" line="76"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="116"/>
         <source>%n proposed; you stopped before the rest were sent.</source>
         <translation>
             <numerusform>已提议 %n 项；您在其余项发送前停止了。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/fixes/fixactions.cpp" line="78"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="118"/>
         <source>%n fix(es) proposed and waiting for approval.</source>
         <translation>
             <numerusform>已提议 %n 项修复，等待审批。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/fixes/fixactions.cpp" line="84"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="124"/>
         <source>Refused:</source>
         <translation>被拒绝：</translation>
     </message>
     <message>
-        <location filename="../../views/fixes/fixactions.cpp" line="177"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="220"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../views/fixes/fixactions.cpp" line="182"/>
-        <location filename="../../views/fixes/fixactions.cpp" line="192"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="225"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="235"/>
         <source>Proposing %1 of %2…</source>
         <translation>正在提议第 %1 项，共 %2 项…</translation>
     </message>
