@@ -3,6 +3,7 @@
 #include "auditoutbox.h"
 #include "auditverifier.h"
 #include "auth/permissions.h"
+#include "auth/staffrights.h"
 #include "db/sql.h"
 #include "db/sqlitenative.h"
 #include "db/transaction.h"
@@ -20,11 +21,16 @@ AuditTrailQuery::AuditTrailQuery(const Connection &audit, const Connection &orde
 
 Result<void> AuditTrailQuery::authorize(const Actor &actor, const QString &what) const
 {
-    auto allowed = require(actor, Action::ReadAudit);
+    // The account as it is now, not the role it signed in with: a disabled or demoted auditor's
+    // open page (or a long export) is refused at its next read (review finding 3).
+    auto allowed = requireCurrent(m_orders, actor, Action::ReadAudit);
     if (allowed)
         return {};
-    spdlog::warn("audit trail {} refused for {} ({})", what.toStdString(), actor.id.toStdString(),
-                 actor.role.toStdString());
+    if (allowed.error().code != ErrorCode::Forbidden)
+        return allowed.error(); // the staff row could not be read: nothing to audit as refused
+    spdlog::warn("audit trail {} refused for {} ({}): {}", what.toStdString(),
+                 actor.id.toStdString(), actor.role.toStdString(),
+                 allowed.error().reason.toStdString());
     AuditEvent e;
     e.actor = actor.id.isEmpty() ? QStringLiteral("anonymous") : actor.id;
     e.actorRole = actor.role.isEmpty() ? QStringLiteral("anonymous") : actor.role;
@@ -32,6 +38,8 @@ Result<void> AuditTrailQuery::authorize(const Actor &actor, const QString &what)
     e.entityKind = QStringLiteral("audit_trail");
     e.entityId = what;
     e.after = {{QStringLiteral("attempted"), what}};
+    if (!allowed.error().reason.isEmpty())
+        e.after.insert(QStringLiteral("refused_because"), allowed.error().reason);
     e.reason = QStringLiteral("forbidden");
     auto recorded = inTransaction(m_orders.db(), Transaction::Mode::Deferred,
                                   [&] { return AuditOutbox::record(m_orders.db(), e, m_clock); });

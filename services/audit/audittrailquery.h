@@ -5,7 +5,9 @@
 // the same as page 1 and memory stays flat), the chain head and the latest seal covering it.
 //
 // Rights: only finance and auditor read the audit trail. Every method takes the actor and
-// checks Action::ReadAudit here, in the service; a refusal returns ErrorCode::Forbidden and
+// checks Action::ReadAudit here, in the service, against the staff account as it is now
+// (requireCurrent: a disabled or demoted account is refused at its next read, export or
+// verification, whatever role it signed in with); a refusal returns ErrorCode::Forbidden and
 // leaves an `audit.access_refused` row in the orders database's audit outbox (it reaches the
 // chain with the next shipping), so refused attempts are visible to auditors too.
 //

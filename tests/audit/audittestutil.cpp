@@ -59,6 +59,30 @@ qint64 scalarInt(const Connection &c, const QString &sql)
     return v->toLongLong();
 }
 
+void addAuditStaff(const Connection &orders, const QList<QPair<QString, QString>> &extra)
+{
+    QList<QPair<QString, QString>> staff{{QStringLiteral("alice"), QStringLiteral("auditor")},
+                                         {QStringLiteral("fin"), QStringLiteral("finance")},
+                                         {QStringLiteral("bob"), QStringLiteral("agent")},
+                                         {QStringLiteral("root"), QStringLiteral("admin")}};
+    staff += extra;
+    for (const auto &[name, role] : std::as_const(staff)) {
+        auto there =
+            Sql::scalar(orders.db(), "SELECT COUNT(*) FROM staff WHERE username = ?", {name});
+        if (!there)
+            qFatal("staff: %s", qPrintable(there.error().message));
+        if (there->toLongLong() > 0)
+            continue;
+        auto r = Sql::exec(orders.db(),
+                           "INSERT INTO staff (username, display_name, role, password_hash,"
+                           " disabled, failed_attempts, created_at, updated_at) VALUES"
+                           " (?, '', ?, 'x', 0, 0, 0, 0)",
+                           {name, role});
+        if (!r)
+            qFatal("staff %s: %s", qPrintable(name), qPrintable(r.error().message));
+    }
+}
+
 namespace {
 
 QStringList dropTriggers(Dialect d)

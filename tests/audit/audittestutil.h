@@ -21,6 +21,11 @@ QStringList seedOutbox(const Connection &orders, int n, const Clock &clock,
 
 qint64 scalarInt(const Connection &c, const QString &sql);
 
+// The staff accounts the audit tests act as, in the orders database (the trail reads rights
+// from the account as it is now): alice (auditor), fin (finance), bob (agent), root (admin),
+// and `extra` (username, role) pairs. Accounts already there are left alone.
+void addAuditStaff(const Connection &orders, const QList<QPair<QString, QString>> &extra = {});
+
 // Drops (or disables) the append-only triggers of audit_log, runs `statements`, and puts
 // the triggers back.
 Result<void> tamper(const Connection &audit, const QStringList &statements);

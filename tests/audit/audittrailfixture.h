@@ -6,6 +6,7 @@
 
 #include "audit/auditoutbox.h"
 #include "audit/auditshipper.h"
+#include "audittestutil.h"
 #include "core/actor.h"
 #include "core/clock.h"
 #include "db/connection.h"
@@ -58,6 +59,7 @@ inline void seed(const Connection &orders, const Connection &audit, ManualClock 
     auto shipped = AuditShipper(orders, audit, clock).shipAll();
     if (!shipped || shipped->shipped != 30)
         qFatal("ship failed");
+    addAuditStaff(orders);
 }
 
 inline QByteArray readAll(const QString &path)

@@ -316,6 +316,7 @@ private Q_SLOTS:
         }
 
         // Expected: the QString path (rows read through QtSql, written one by one).
+        addAuditStaff(orders);
         AuditTrailQuery query(audit, orders, clock);
         QByteArray expected;
         {

@@ -430,6 +430,7 @@ private Q_SLOTS:
         ManualClock clock(kStart);
         Connection orders = openOrDie(dbs->orders());
         Connection audit = openOrDie(dbs->audit());
+        addAuditStaff(orders);
         const QString path = QDir(dbs->tempPath()).filePath(QStringLiteral("empty.csv"));
         auto refused = exportTo(audit, orders, clock, AuditFilter(), path);
         QVERIFY(!refused.ok());

@@ -153,6 +153,59 @@ private Q_SLOTS:
         QVERIFY(q.page({}, 0, 10, kAuditor).ok());
     }
 
+    // Review finding 3: rights are those of the account as it is now, not of the role it
+    // signed in with. An auditor disabled, or demoted, while signed in is refused the next
+    // read, export, verification and export check, each refusal audited with its cause.
+    void rightsFollowTheAccountAsItIsNow_data() { addEngineRows(); }
+    void rightsFollowTheAccountAsItIsNow()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        ManualClock clock(kStart);
+        Connection orders = openOrDie(dbs->orders());
+        Connection audit = openOrDie(dbs->audit());
+        seed(orders, audit, clock);
+        AuditTrailQuery q(audit, orders, clock);
+        AuditExporter exporter(audit, orders, clock);
+        const QString out = QDir(dbs->tempPath()).filePath(QStringLiteral("alice.csv"));
+        AuditCsvWriter csv;
+        auto made = exporter.run({}, out, csv, kAuditor);
+        QVERIFY2(made.ok(), qPrintable(made.ok() ? QString() : made.error().message));
+        QVERIFY(q.count({}, kAuditor).ok());
+        auto refusals = [&](const char *because) {
+            return scalarInt(orders,
+                             QStringLiteral("SELECT COUNT(*) FROM audit_outbox WHERE action ="
+                                            " 'audit.access_refused' AND actor = 'alice' AND"
+                                            " after_json LIKE '%\"refused_because\":\"%1\"%'")
+                                 .arg(QString::fromLatin1(because)));
+        };
+
+        for (const auto &[change, because] :
+             {std::pair{"UPDATE staff SET disabled = 1 WHERE username = 'alice'", "staff_disabled"},
+              std::pair{"UPDATE staff SET disabled = 0, role = 'agent' WHERE username = 'alice'",
+                        "role_changed"}}) {
+            QVERIFY(Sql::exec(orders.db(), QString::fromLatin1(change)).ok());
+            auto counted = q.count({}, kAuditor);
+            QVERIFY(!counted.ok());
+            QCOMPARE(counted.error().code, ErrorCode::Forbidden);
+            QCOMPARE(counted.error().reason, QString::fromLatin1(because));
+            QCOMPARE(q.page({}, 0, 10, kAuditor).error().code, ErrorCode::Forbidden);
+            QCOMPARE(q.verify(nullptr, {}, kAuditor).error().code, ErrorCode::Forbidden);
+            const QString again = QDir(dbs->tempPath()).filePath(QStringLiteral("again.csv"));
+            auto exported = exporter.run({}, again, csv, kAuditor);
+            QVERIFY(!exported.ok());
+            QCOMPARE(exported.error().code, ErrorCode::Forbidden);
+            QVERIFY(!QFile::exists(again));
+            auto checked = exporter.verify(made->manifestPath, kAuditor);
+            QVERIFY(!checked.ok());
+            QCOMPARE(checked.error().code, ErrorCode::Forbidden);
+            QCOMPARE(refusals(because), 5);
+        }
+        // Restored, the account reads again.
+        QVERIFY(Sql::exec(orders.db(), "UPDATE staff SET role = 'auditor' WHERE username = 'alice'")
+                    .ok());
+        QVERIFY(q.count({}, kAuditor).ok());
+    }
+
     // Events written to the outbox but not shipped are not in the trail: the service counts
     // them (and the oldest one's time) for finance and auditors, verify names them, and the
     // count is 0 once they are shipped.

@@ -56,6 +56,7 @@ void seed(const Connection &orders, const Connection &audit, ManualClock &clock,
     }
     if (!AuditShipper(orders, audit, clock).shipAll())
         qFatal("ship failed");
+    addAuditStaff(orders);
 }
 
 void fetchAll(AuditTrailModel *model)

@@ -76,6 +76,7 @@ void seedChain(const AppConfig &config, ManualClock &clock)
         record(orders, clock, i);
     if (!AuditShipper(orders, audit, clock).shipAll())
         qFatal("ship failed");
+    addAuditStaff(orders);
     auto key = SealKey::loadOrCreate(SealKeyPaths::fromConfig(config));
     if (!key || !AuditSealer(audit, *key, clock).seal(QStringLiteral("alice")))
         qFatal("seal failed");
@@ -510,6 +511,7 @@ private Q_SLOTS:
             Connection orders = openOrDie(dbs->orders());
             Connection audit = openOrDie(dbs->audit());
             record(orders, clock, 1);
+            addAuditStaff(orders);
         }
         const QString empty = QDir(dbs->tempPath()).filePath(QStringLiteral("empty.db"));
         {

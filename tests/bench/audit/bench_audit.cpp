@@ -128,6 +128,42 @@ void generate(const Connection &audit, qint64 n)
                 t.elapsed() / 1000.0);
 }
 
+// The orders database's side of the chain (auditsealrecord.h): an outbox event marked shipped
+// for every row (the verifier checks each is in the chain), and the bench's auditor account
+// (the trail reads rights from it).
+void prepareOrders(const Connection &orders, qint64 n)
+{
+    QSqlDatabase db = orders.db();
+    if (Sql::scalar(db, QStringLiteral("SELECT COUNT(*) FROM staff WHERE username = ?"),
+                    {kAuditor.id})
+            ->toLongLong() == 0)
+        Sql::exec(db,
+                  QStringLiteral("INSERT INTO staff (username, display_name, role, password_hash,"
+                                 " disabled, failed_attempts, created_at, updated_at) VALUES"
+                                 " (?, '', 'auditor', 'x', 0, 0, 0, 0)"),
+                  {kAuditor.id});
+    if (Sql::scalar(db, QStringLiteral("SELECT COUNT(*) FROM audit_outbox"))->toLongLong() == n)
+        return;
+    Sql::exec(db, QStringLiteral("DELETE FROM audit_outbox"));
+    Transaction tx(db);
+    if (!tx.begin())
+        qFatal("begin failed");
+    QSqlQuery q(db);
+    q.prepare(QStringLiteral("INSERT INTO audit_outbox (event_id, occurred_at, actor, actor_role,"
+                             " action, entity_kind, entity_id, shipped_at) VALUES (?, ?,"
+                             " 'gateway', 'system', 'callback.ingested', 'callback', 'cb', ?)"));
+    for (qint64 seq = 1; seq <= n; ++seq) {
+        q.bindValue(
+            0, QStringLiteral("00000000-0000-4000-8000-%1").arg(seq, 12, 10, QLatin1Char('0')));
+        q.bindValue(1, 1'700'000'000'000 + seq * 37);
+        q.bindValue(2, 1'700'000'000'000 + seq * 37 + 5);
+        if (!q.exec())
+            qFatal("outbox: %s", qPrintable(q.lastError().text()));
+    }
+    if (!tx.commit())
+        qFatal("commit failed");
+}
+
 // The same keyset pages as the verifier, every column read through the driver, nothing else.
 qint64 plainScan(const Connection &audit, int batch)
 {
@@ -194,6 +230,7 @@ int main(int argc, char *argv[])
         generate(audit, n);
     else
         std::printf("reusing %s\n", qPrintable(auditPath));
+    prepareOrders(orders, n);
     // A seal at the head, so verify checks a signature too (already sealed: reused).
     auto sealed = AuditSealer(audit, key, Clock::system()).seal(QStringLiteral("bench"));
     if (!sealed)
@@ -215,6 +252,7 @@ int main(int argc, char *argv[])
 
         AuditVerifier v(audit);
         v.setPublicKey(key.publicKey());
+        v.setOrders(orders); // every shipped outbox event in the chain, as the CLI checks
         v.setBatchSize(5000);
         t.restart();
         auto report = v.verify();
