@@ -35,7 +35,7 @@ Result<void> AuditSealRecord::write(const Connection &orders, const AuditCheckpo
     AuditEvent e;
     e.actor = cp.sealedBy.isEmpty() ? QStringLiteral("system") : cp.sealedBy;
     e.actorRole = QStringLiteral("system");
-    e.action = QString::fromLatin1(kAction);
+    e.action = action();
     e.entityKind = QStringLiteral("audit_chain");
     e.entityId = QString::number(cp.seq);
     // Numbers as text, like every amount in the outbox: exact whatever reads them.
@@ -59,7 +59,7 @@ Result<std::optional<AuditCheckpoint>> AuditSealRecord::latest(const Connection 
     auto q = Sql::exec(orders.db(),
                        QStringLiteral("SELECT id, after_json FROM audit_outbox WHERE action = ?"
                                       " ORDER BY id DESC LIMIT 1"),
-                       {QString::fromLatin1(kAction)});
+                       {action()});
     if (!q)
         return q.error();
     if (!q->next())

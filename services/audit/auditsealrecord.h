@@ -31,7 +31,10 @@ namespace OncePay {
 namespace AuditSealRecord {
 
 // The outbox action of a seal's record.
-inline constexpr char kAction[] = "audit.sealed";
+inline QString action()
+{
+    return QStringLiteral("audit.sealed");
+}
 
 // Records `cp` (its id, seq, head hash, key, signature, sealed_by, sealed_at) in the orders
 // database's outbox, in a transaction of its own. Nothing is written when the newest record
