@@ -4,6 +4,7 @@
 #include "common/backgroundquery.h"
 #include "common/enginetext.h"
 #include "common/errortext.h"
+#include "desk/reconciliationdesk.h"
 #include "fixes/fixrules.h"
 #include "fixes/fixservice.h"
 #include "fixes/fixsettings.h"
@@ -52,6 +53,48 @@ QList<FixTargetState> fixTargetStates(const QList<FixTargetRow> &rows)
 
 namespace {
 
+// What the dialog is opened with, read off the GUI thread: the fix rule's setting and the
+// discrepancies whose amounts are in two currencies (their fixes name amount and currency).
+struct ProposeFixContext {
+    FixRuleSetting setting;
+    QMap<QString, ProposeFixTwoCurrencies> twoCurrencies;
+};
+
+Result<ProposeFixContext> readProposeFixContext(const Connection &c, const Actor &actor,
+                                                const QList<FixTargetRow> &rows)
+{
+    auto setting = readFixRuleSetting(c);
+    if (!setting)
+        return setting.error();
+    ProposeFixContext out{*setting, {}};
+    const ReconciliationDesk desk(c, Clock::system());
+    for (const FixTargetRow &r : rows) {
+        bool ok = false;
+        const qint64 id = r.targetId.toLongLong(&ok);
+        if (r.kindOfTarget != u"discrepancy" || !ok)
+            continue;
+        DiscrepancyFilter one;
+        one.id = id;
+        one.limit = 1;
+        auto found = desk.discrepancies(one, actor);
+        if (!found)
+            return found.error();
+        if (found->isEmpty())
+            continue; // gone: the service says so when it is proposed
+        const DiscrepancyRow &d = found->first();
+        const QString settledIn = d.currency.isEmpty() ? d.line.currency : d.currency;
+        QString expectedIn = d.expectedCurrency();
+        // A database from before expected_currency: a currency mismatch expected the payment's.
+        if (expectedIn == settledIn && d.kind == u"currency_mismatch" && d.payment.present)
+            expectedIn = d.payment.currency;
+        if (!d.expectedMinor || expectedIn.isEmpty() || settledIn.isEmpty() ||
+            expectedIn == settledIn)
+            continue;
+        out.twoCurrencies.insert(r.targetId, {expectedIn, settledIn});
+    }
+    return out;
+}
+
 // Nothing was proposed because a read or the database failed before the first proposal.
 void warnNothingProposed(QWidget *parent, const Error &e)
 {
@@ -94,9 +137,10 @@ void sendProposals(QWidget *parent, const ConnectionProfile &orders, const Actor
 
 // The dialog for what the rule offers at this moment with `setting`, then the proposals.
 void askAndPropose(QWidget *parent, const ConnectionProfile &orders, const Actor &actor,
-                   const QList<FixTargetRow> &rows, const FixRuleSetting &setting, FixCover cover,
-                   std::function<void(int)> done)
+                   const QList<FixTargetRow> &rows, const ProposeFixContext &context,
+                   FixCover cover, std::function<void(int)> done)
 {
+    const FixRuleSetting &setting = context.setting;
     const FixClock at{.nowMs = Clock::system().nowMs(), .leaseSkewMs = setting.leaseSkewMs};
     const QList<FixOffer> offers = fixOffers(fixTargetStates(rows), at, cover);
     if (offers.isEmpty()) {
@@ -109,7 +153,7 @@ void askAndPropose(QWidget *parent, const ConnectionProfile &orders, const Actor
     QStringList targets;
     for (const FixTargetRow &r : rows)
         targets << r.targetId;
-    ProposeFixDialog dialog(offers, targets, rows.first().currency, parent);
+    ProposeFixDialog dialog(offers, targets, rows.first().currency, parent, context.twoCurrencies);
     if (dialog.exec() != QDialog::Accepted)
         return;
     const QList<FixProposal> proposals = dialog.proposals(consoleOrigin());
@@ -134,11 +178,14 @@ void proposeFixes(QWidget *parent, const ConnectionProfile &orders, const Actor 
                                  QObject::tr("No fix fits the selected rows."));
         return;
     }
-    // The allowance as it is now, read off the GUI thread; the offer is made when it arrives.
+    // The allowance as it is now (and the currencies of the discrepancies), read off the GUI
+    // thread; the offer is made when it arrives.
     QPointer<QWidget> guard(parent);
-    runBackgroundQuery<FixRuleSetting>(
-        parent, orders, QStringLiteral("fix-rule"), &readFixRuleSetting,
-        [guard, orders, actor, rows, cover, done, stillCurrent](const Result<FixRuleSetting> &r) {
+    runBackgroundQuery<ProposeFixContext>(
+        parent, orders, QStringLiteral("fix-rule"),
+        [actor, rows](const Connection &c) { return readProposeFixContext(c, actor, rows); },
+        [guard, orders, actor, rows, cover, done,
+         stillCurrent](const Result<ProposeFixContext> &r) {
             if (!guard)
                 return;
             // A dialog (or a message) about rows the page no longer shows would be taken for

@@ -58,7 +58,8 @@ QString proposeSummary(const ProposeOutcome &outcome);
 // Where proposals come from, for the audit trail's "from where".
 QString consoleOrigin();
 
-// Reads the fix rule's setting off the GUI thread, then opens the dialog with the kinds the
+// Reads the fix rule's setting (and, for discrepancies, their two currencies where their amounts
+// are in two: ReconciliationDesk) off the GUI thread, then opens the dialog with the kinds the
 // rule offers now (fixOffers, covering the rows as `cover` says) and, if accepted, proposes in the
 // background (FixService::proposeEach; a batch that takes a while shows its progress and may be
 // stopped); `done(proposed)` runs on the GUI thread afterwards. Does nothing (and says why) for a

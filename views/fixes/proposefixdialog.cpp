@@ -6,20 +6,24 @@
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFormLayout>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSet>
+#include <QSignalBlocker>
 
 namespace OncePay {
 
 ProposeFixDialog::ProposeFixDialog(const QList<FixOffer> &offers, const QStringList &targets,
-                                   const QString &currency, QWidget *parent)
+                                   const QString &currency, QWidget *parent,
+                                   const QMap<QString, ProposeFixTwoCurrencies> &twoCurrencies)
     : QDialog(parent)
     , m_offers(offers)
     , m_targets(targets)
     , m_currency(currency)
+    , m_twoCurrencies(twoCurrencies)
 {
     setObjectName(QStringLiteral("proposeFixDialog"));
     setWindowTitle(tr("Propose a fix"));
@@ -39,11 +43,18 @@ ProposeFixDialog::ProposeFixDialog(const QList<FixOffer> &offers, const QStringL
     m_amount = new QLineEdit(this);
     m_amount->setObjectName(QStringLiteral("amount"));
     m_amount->setPlaceholderText(tr("empty: the discrepancy's own difference"));
+    m_amountCurrency = new QComboBox(this);
+    m_amountCurrency->setObjectName(QStringLiteral("amountCurrency"));
     m_amountLabel = new QLabel(tr("&Amount (%1):").arg(currency), this);
     m_amountLabel->setBuddy(m_amount);
+    auto *amountRow = new QHBoxLayout;
+    amountRow->setContentsMargins(0, 0, 0, 0);
+    amountRow->addWidget(m_amount, 1);
+    amountRow->addWidget(m_amountCurrency);
     m_problem = new QLabel(this);
     m_problem->setObjectName(QStringLiteral("problem"));
     m_problem->setStyleSheet(QStringLiteral("color: #b00020"));
+    m_problem->setWordWrap(true); // a long sentence wraps, not widens the dialog
 
     m_targetList = new QLabel(this);
     m_targetList->setObjectName(QStringLiteral("targets"));
@@ -69,7 +80,7 @@ ProposeFixDialog::ProposeFixDialog(const QList<FixOffer> &offers, const QStringL
     form->addRow(m_targetsLabel, m_targetList);
     form->addRow(tr("&Reason:"), m_reason);
     form->addRow(tr("&Comment:"), m_comment);
-    form->addRow(m_amountLabel, m_amount);
+    form->addRow(m_amountLabel, amountRow);
     form->addRow(m_problem);
     form->addRow(m_buttons);
 
@@ -78,6 +89,8 @@ ProposeFixDialog::ProposeFixDialog(const QList<FixOffer> &offers, const QStringL
     connect(m_reason, &QComboBox::currentIndexChanged, this, &ProposeFixDialog::updateState);
     connect(m_comment, &QPlainTextEdit::textChanged, this, &ProposeFixDialog::updateState);
     connect(m_amount, &QLineEdit::textChanged, this, &ProposeFixDialog::updateState);
+    connect(m_amountCurrency, &QComboBox::currentIndexChanged, this,
+            &ProposeFixDialog::updateState);
     showTargets();
     updateState();
     resize(520, sizeHint().height());
@@ -112,21 +125,77 @@ void ProposeFixDialog::showTargets()
             : tr("Targets (%1 of %2):").arg(targets.size()).arg(offered.size()));
 }
 
+std::optional<ProposeFixTwoCurrencies> ProposeFixDialog::currentTwoCurrencies(bool *mixed) const
+{
+    if (mixed)
+        *mixed = false;
+    const QString kind = m_kind->currentData().toString();
+    if (kind != FixKind::AdjustFee && kind != FixKind::WriteOff)
+        return std::nullopt;
+    std::optional<ProposeFixTwoCurrencies> two;
+    for (const QString &t : currentTargets()) {
+        const auto it = m_twoCurrencies.constFind(t);
+        if (it == m_twoCurrencies.constEnd())
+            continue;
+        if (two && *two != *it && mixed)
+            *mixed = true;
+        if (!two)
+            two = *it;
+    }
+    return two;
+}
+
+void ProposeFixDialog::offerCurrencies(const std::optional<ProposeFixTwoCurrencies> &two)
+{
+    if (two == m_offeredCurrencies)
+        return;
+    m_offeredCurrencies = two;
+    const QSignalBlocker block(m_amountCurrency);
+    m_amountCurrency->clear();
+    if (!two)
+        return;
+    // Nothing chosen at first: which of the two the amount is in is the person's to say.
+    m_amountCurrency->addItem(tr("— currency —"), QString());
+    m_amountCurrency->addItem(two->expectedIn, two->expectedIn);
+    m_amountCurrency->setItemData(1, tr("Expected (the payment's currency)"), Qt::ToolTipRole);
+    m_amountCurrency->addItem(two->settledIn, two->settledIn);
+    m_amountCurrency->setItemData(2, tr("Settled (the settlement line's currency)"),
+                                  Qt::ToolTipRole);
+}
+
 void ProposeFixDialog::updateState()
 {
     const QString kind = m_kind->currentData().toString();
+    bool mixed = false;
+    const std::optional<ProposeFixTwoCurrencies> two = currentTwoCurrencies(&mixed);
+    offerCurrencies(two);
     const bool amount =
-        !m_currency.isEmpty() && (kind == FixKind::AdjustFee || kind == FixKind::WriteOff);
+        two || (!m_currency.isEmpty() && (kind == FixKind::AdjustFee || kind == FixKind::WriteOff));
     m_amount->setVisible(amount);
     m_amountLabel->setVisible(amount);
+    m_amountCurrency->setVisible(two.has_value());
+    m_amountLabel->setText(two ? tr("&Amount:") : tr("&Amount (%1):").arg(m_currency));
+    m_amount->setPlaceholderText(two ? tr("required: the amount to book")
+                                     : tr("empty: the discrepancy's own difference"));
+    const QString text = m_amount->text().trimmed();
+    const QString currency = two ? m_amountCurrency->currentData().toString() : m_currency;
     QString problem;
     if (m_reason->currentData().toString().isEmpty())
         problem = tr("Choose a reason.");
     else if (m_comment->toPlainText().trimmed().isEmpty())
         problem = tr("Write a comment.");
-    else if (amount && !m_amount->text().trimmed().isEmpty() &&
-             !Currency::parseDecimal(m_amount->text().trimmed(), m_currency))
-        problem = tr("The amount is not a valid %1 amount.").arg(m_currency);
+    else if (mixed)
+        problem = tr("These discrepancies have amounts in different currencies: propose their "
+                     "fixes one at a time.");
+    else if (two && text.isEmpty())
+        problem = tr("Give the amount to book: this discrepancy has amounts in two currencies "
+                     "(expected in %1, settled in %2).")
+                      .arg(two->expectedIn, two->settledIn);
+    else if (two && currency.isEmpty())
+        problem =
+            tr("Choose the amount's currency: %1 or %2.").arg(two->expectedIn, two->settledIn);
+    else if (amount && !text.isEmpty() && !Currency::parseDecimal(text, currency))
+        problem = tr("The amount is not a valid %1 amount.").arg(currency);
     m_problem->setText(problem);
     m_buttons->button(QDialogButtonBox::Ok)->setEnabled(problem.isEmpty() && m_kind->count() > 0);
 }
@@ -138,8 +207,21 @@ QList<FixProposal> ProposeFixDialog::proposals(const QString &origin) const
     p.reasonCode = m_reason->currentData().toString();
     p.comment = m_comment->toPlainText().trimmed();
     p.origin = origin;
-    if (m_amount->isVisible() && !m_amount->text().trimmed().isEmpty()) {
-        auto minor = Currency::parseDecimal(m_amount->text().trimmed(), m_currency);
+    bool mixed = false;
+    const std::optional<ProposeFixTwoCurrencies> two = currentTwoCurrencies(&mixed);
+    const QString text = m_amount->text().trimmed();
+    if (two) {
+        // Both, or nothing: the service refuses the one without the other.
+        p.currency = m_amountCurrency->currentData().toString();
+        if (mixed || text.isEmpty() ||
+            (p.currency != two->expectedIn && p.currency != two->settledIn))
+            return {};
+        auto minor = Currency::parseDecimal(text, p.currency);
+        if (!minor)
+            return {};
+        p.amountMinor = *minor;
+    } else if (m_amount->isVisible() && !text.isEmpty()) {
+        auto minor = Currency::parseDecimal(text, m_currency);
         if (!minor)
             return {};
         p.amountMinor = *minor;
