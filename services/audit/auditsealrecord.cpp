@@ -89,14 +89,25 @@ Result<std::optional<AuditCheckpoint>> AuditSealRecord::latest(const Connection 
 
 Result<AuditShippedEvents> AuditShippedEvents::read(const Connection &orders)
 {
+    // Keyset pages along the primary key: flat memory in the driver whatever the outbox holds.
+    constexpr int kBatch = 20000;
     AuditShippedEvents events;
-    auto q = Sql::exec(
-        orders.db(),
-        QStringLiteral("SELECT id, event_id FROM audit_outbox WHERE shipped_at IS NOT NULL"));
-    if (!q)
-        return q.error();
-    while (q->next())
-        events.m_shipped.push_back({fingerprint(q->value(1).toString()), q->value(0).toLongLong()});
+    const QString sql = QStringLiteral("SELECT id, event_id FROM audit_outbox WHERE id > ? AND"
+                                       " shipped_at IS NOT NULL ORDER BY id LIMIT ?");
+    qint64 last = 0;
+    for (;;) {
+        auto q = Sql::exec(orders.db(), sql, {last, kBatch});
+        if (!q)
+            return q.error();
+        int n = 0;
+        while (q->next()) {
+            ++n;
+            last = q->value(0).toLongLong();
+            events.m_shipped.push_back({fingerprint(q->value(1).toString()), last});
+        }
+        if (n < kBatch)
+            break;
+    }
     std::sort(events.m_shipped.begin(), events.m_shipped.end(),
               [](const Shipped &a, const Shipped &b) { return a.fingerprint < b.fingerprint; });
     return events;

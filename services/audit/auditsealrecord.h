@@ -49,7 +49,7 @@ Result<std::optional<AuditCheckpoint>> latest(const Connection &orders);
 
 class AuditShippedEvents {
 public:
-    // One pass over the outbox events marked shipped.
+    // One pass over the outbox events marked shipped (keyset pages on the primary key).
     static Result<AuditShippedEvents> read(const Connection &orders);
 
     // During the chain walk: `eventId` is in the chain.
