@@ -23,7 +23,8 @@ Result<void> AuditTrailQuery::authorize(const Actor &actor, const QString &what)
 {
     // The account as it is now, not the role it signed in with: a disabled or demoted auditor's
     // open page (or a long export) is refused at its next read (review finding 3).
-    auto allowed = requireCurrent(m_orders, actor, Action::ReadAudit);
+    // Read without a lock: the auditor's database role reads staff rows but may not lock them.
+    auto allowed = requireCurrent(m_orders, actor, Action::ReadAudit, StaffRowRead::Plain);
     if (allowed)
         return {};
     if (allowed.error().code != ErrorCode::Forbidden)

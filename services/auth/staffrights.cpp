@@ -23,7 +23,7 @@ Error refused(const Actor &actor, Action action, const QString &why, const QStri
 } // namespace
 
 Result<std::optional<QSqlQuery>> lockStaffRow(const Connection &connection, const QString &username,
-                                              const QString &columns)
+                                              const QString &columns, StaffRowRead read)
 {
     auto id = Sql::scalar(connection.db(),
                           QStringLiteral("SELECT id FROM staff WHERE username = ?"), {username});
@@ -32,7 +32,7 @@ Result<std::optional<QSqlQuery>> lockStaffRow(const Connection &connection, cons
     if (id->isNull())
         return std::optional<QSqlQuery>();
     QString sql = QStringLiteral("SELECT %1 FROM staff WHERE id = ?").arg(columns);
-    if (connection.dialect() != Dialect::Sqlite)
+    if (read == StaffRowRead::Locked && connection.dialect() != Dialect::Sqlite)
         sql += QStringLiteral(" FOR UPDATE");
     auto q = Sql::exec(connection.db(), sql, {*id});
     if (!q)
@@ -42,13 +42,14 @@ Result<std::optional<QSqlQuery>> lockStaffRow(const Connection &connection, cons
     return std::optional<QSqlQuery>(std::move(*q));
 }
 
-Result<void> requireCurrent(const Connection &connection, const Actor &actor, Action action)
+Result<void> requireCurrent(const Connection &connection, const Actor &actor, Action action,
+                            StaffRowRead read)
 {
     if (auto r = require(actor, action); !r)
         return r.error();
     if (!parseStaffRole(actor.role))
         return {}; // system or platform: no staff row to read
-    auto q = lockStaffRow(connection, actor.id, QStringLiteral("role, disabled"));
+    auto q = lockStaffRow(connection, actor.id, QStringLiteral("role, disabled"), read);
     if (!q)
         return q.error();
     if (!*q)

@@ -29,7 +29,13 @@ namespace OncePay {
 // signed in before it. Other actors (system: the operator's command line on the server;
 // platform and the engine's own parts) are checked by require() alone, as before.
 // Logs a warning for every refusal; auditing it is the caller's (its "….refused" row).
-Result<void> requireCurrent(const Connection &connection, const Actor &actor, Action action);
+// `lock` (the default) reads the row locked, for a change made in the caller's transaction that
+// must not race a change of the account; StaffRowRead::Plain reads it without a lock, for a read
+// whose right is checked (the audit trail): an auditor's database role may read the staff table
+// but not lock its rows (SELECT … FOR UPDATE needs UPDATE rights on PostgreSQL and MariaDB).
+enum class StaffRowRead { Locked, Plain };
+Result<void> requireCurrent(const Connection &connection, const Actor &actor, Action action,
+                            StaffRowRead read = StaffRowRead::Locked);
 
 // The staff row of `username`, locked (FOR UPDATE on PostgreSQL and MariaDB) through its primary
 // key only, with the columns `columns`; no row when there is no such account. Every locking
@@ -39,6 +45,7 @@ Result<void> requireCurrent(const Connection &connection, const Actor &actor, Ac
 // InnoDB ended one of the two as a deadlock. The id is read first without a lock (user names
 // never change and rows are never deleted).
 Result<std::optional<QSqlQuery>> lockStaffRow(const Connection &connection, const QString &username,
-                                              const QString &columns);
+                                              const QString &columns,
+                                              StaffRowRead read = StaffRowRead::Locked);
 
 } // namespace OncePay

@@ -8,6 +8,8 @@
 #include "cliprocess.h"
 #include "testdatabases.h"
 
+#include "audit/audittrailquery.h"
+#include "core/clock.h"
 #include "db/connection.h"
 #include "db/migrator.h"
 #include "db/sql.h"
@@ -313,6 +315,37 @@ private Q_SLOTS:
             {QStringLiteral("--config"), config, QStringLiteral("audit"), QStringLiteral("ship")},
             env);
         QVERIFY2(ship.exitCode == 0, qPrintable(ship.err));
+    }
+
+    // The auditor's role reads the audit trail through the service, which checks the auditor's
+    // account as it is now: reading the staff row must not need rights the role does not have
+    // (a locking read needs UPDATE on PostgreSQL and MariaDB).
+    void auditorReadsTheTrail_data() { addServerEngineRows(); }
+    void auditorReadsTheTrail()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        Roles roles;
+        setUpRoles(*dbs, &roles);
+        if (QTest::currentTestFailed())
+            return;
+        {
+            auto owner = Connection::open(dbs->orders(), QStringLiteral("roles-staff"));
+            QVERIFY(owner.ok());
+            QVERIFY(Sql::exec(owner->db(),
+                              "INSERT INTO staff (username, display_name, role, password_hash,"
+                              " disabled, failed_attempts, created_at, updated_at) VALUES"
+                              " ('aud', '', 'auditor', 'x', 0, 0, 0, 0)")
+                        .ok());
+        }
+        auto orders = Connection::open(roles.profile(*dbs, "auditor", DbRole::Orders),
+                                       QStringLiteral("roles-aud-orders"));
+        auto audit = Connection::open(roles.profile(*dbs, "auditor", DbRole::Audit),
+                                      QStringLiteral("roles-aud-audit"));
+        QVERIFY(orders.ok() && audit.ok());
+        const Actor auditor{QStringLiteral("aud"), QStringLiteral("auditor")};
+        auto n = AuditTrailQuery(*audit, *orders, Clock::system()).count({}, auditor);
+        QVERIFY2(n.ok(), qPrintable(n.ok() ? QString() : n.error().message));
+        QCOMPARE(*n, 0);
     }
 
 private:
