@@ -25,6 +25,7 @@ cfg=(--config "$work/oncepay.ini")
 # head sealed.
 "$bin/oncepay" "${cfg[@]}" audit ship >/dev/null
 "$bin/oncepay" "${cfg[@]}" audit seal --actor demo-setup >/dev/null
+"$bin/oncepay" "${cfg[@]}" audit ship >/dev/null # the seal's own record
 # An order with a rollback, a stale late success and money to refund.
 order="$(sqlite3 "$work/data/orders.db" 'SELECT order_id FROM refund_obligations ORDER BY id LIMIT 1')"
 

@@ -1,6 +1,7 @@
-// The engine's sentences about refunds, settlement lines and stored callbacks written since
-// 2026-12-01 (partial refunds, chargebacks, adjustments, written-off money that settles,
-// currencies kept apart, values a message table cannot hold), apart from the older catalogue
+// The engine's sentences written since 2026-12-01 — refunds, settlement lines, fixes of
+// discrepancies, stored callbacks and the audit chain held to the orders database (partial
+// refunds, chargebacks, adjustments, written-off money that settles, currencies kept apart,
+// values a message table cannot hold, rows cut off the chain) — apart from the older catalogue
 // in enginetexttemplates.cpp. They are matched first: each is more specific than the older
 // sentence it extends ("settled %1, order %2: different currencies…" before "settled %1,
 // order %2"). The letters of `args` are those of enginetexttemplates.cpp.
@@ -88,6 +89,42 @@ const EngineTextTemplate kMoneyTemplates[] = {
          "OncePay::EngineText",
          "fix #%1 on discrepancy #%2 (%3): reverses the write-off of discrepancy #%4"),
      "vvrv"},
+    // The audit chain held to what the orders database recorded of it (services/audit:
+    // verify, crosscheck).
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "the seal recorded in the orders database (seq %1) cannot be checked: no "
+                       "seal public key"),
+     "v"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "the seal recorded in the orders database (seq %1) is signed by unknown key "
+                       "%2 (expected %3)"),
+     "vcc"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "the seal recorded in the orders database (seq %1) has a bad signature"),
+     "v"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "row seq %1 differs from the head sealed by the seal recorded in the orders "
+                       "database"),
+     "v"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "chain truncated: the seal recorded in the orders database seals seq %1 but "
+                       "the chain ends at seq %2 (rows %3..%1 are missing)"),
+     "vvv"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "chain truncated: %1 event(s) shipped to the audit database are not in the "
+                       "chain, which ends at seq %2 (the first: event %3, %4)"),
+     "vvcc"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "the seal recorded in the orders database (outbox id %1) cannot be read"),
+     "v"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "%1 audited event(s) shipped to the audit database are not in the audit "
+                       "log (the first: event %2, %3): rows were cut off the chain"),
+     "vcc"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "the seal recorded in the orders database seals seq %1 but the audit log "
+                       "has no such row"),
+     "v"},
     // Discrepancies (services/reconciliation).
     {QT_TRANSLATE_NOOP("OncePay::EngineText",
                        "settled %1, order %2: different currencies, no difference computed"),

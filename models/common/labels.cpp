@@ -238,6 +238,7 @@ QString auditAction(const QString &code)
         {"audit.access_refused",
          QT_TRANSLATE_NOOP("OncePay::AuditActions", "audit trail access refused")},
         {"audit.crosscheck", QT_TRANSLATE_NOOP("OncePay::AuditActions", "audit cross-check")},
+        {"audit.sealed", QT_TRANSLATE_NOOP("OncePay::AuditActions", "audit chain sealed")},
         {"export.dossier", QT_TRANSLATE_NOOP("OncePay::AuditActions", "dispute dossier exported")}};
     for (const auto &[c, name] : names)
         if (code == QLatin1String(c))

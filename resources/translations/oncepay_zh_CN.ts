@@ -654,6 +654,11 @@
     </message>
     <message>
         <location filename="../../models/common/labels.cpp" line="241"/>
+        <source>audit chain sealed</source>
+        <translation>审计链已封存</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="242"/>
         <source>dispute dossier exported</source>
         <translation>导出争议案卷</translation>
     </message>
@@ -3153,197 +3158,242 @@ hash      %2</translation>
         <translation>金额为 0 的修复不会改变任何东西</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="18"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="19"/>
         <source>partial refund of %1 booked; %2 of %3 refunded, order %4 stays %5</source>
         <translation>已记入部分退款 %1；已退 %2（共 %3），订单 %4 保持%5</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="21"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="22"/>
         <source>refunded at v%1: %2 of %3 refunded</source>
         <translation>已退款（v%1）：已退 %2（共 %3）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="22"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="23"/>
         <source>already applied: %1 of payment %2 is refunded; this report&apos;s total is %3</source>
         <translation>已生效：支付 %2 已退 %1；本次报告的累计为 %3</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="25"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="26"/>
         <source>already applied: refund %1 is booked</source>
         <translation>已生效：退款 %1 已记账</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="26"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="27"/>
         <source>refund of %1 of payment %2: nothing to book</source>
         <translation>支付 %2 的退款 %1：无需记账</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="27"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="28"/>
         <source>refund of %1 in %2, but payment %3 was captured in %4; not booked</source>
         <translation>退款 %1 的币种为 %2，但支付 %3 以 %4 收款；未记账</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="30"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="31"/>
         <source>refund of %1 would bring payment %2&apos;s refunds to %3, more than the %4 captured; not booked</source>
         <translation>退款 %1 将使支付 %2 的退款合计达到 %3，超过收款 %4；未记账</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="34"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="35"/>
         <source>refund of %1 of payment %2 (%3 captured) while order %4 is paid_unconfirmed; not booked</source>
         <translation>支付 %2（收款 %3）的退款 %1 到达时订单 %4 处于“已付款待确认”；未记账</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="38"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="39"/>
         <source>held for a person: %1</source>
         <translation>留待人工处理：%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="39"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="40"/>
         <source>refunded before confirmation: order %1 back to pending_payment at v%2</source>
         <translation>确认前已退款：订单 %1 回到待支付（v%2）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="42"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="43"/>
         <source>stale: %1; captured money already flagged for refund</source>
         <translation>过时：%1；该笔收款已标记为待退款</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="45"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="46"/>
         <source>%1 refunded %2 before the payment was confirmed</source>
         <translation>%1 在支付确认前退款 %2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="47"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="48"/>
         <source>unknown channel &apos;%1&apos;; OncePay&apos;s channels are: %2</source>
         <translation>未知渠道“%1”；OncePay 的渠道为：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="49"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="50"/>
         <source>payment %1 was refunded at %2</source>
         <translation>支付 %1 已于 %2 退款</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="50"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="51"/>
         <source>%1 reported a refund of payment %2 (callback %3) not yet processed</source>
         <translation>%1 报告了支付 %2 的退款（回调 %3），尚未处理</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="53"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="54"/>
         <source>order %1 cannot be confirmed: %2</source>
         <translation>订单 %1 无法确认：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="56"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="57"/>
         <source>%1 is not a payment result; the capture&apos;s own event decides</source>
         <translation>%1 不是支付结果；以收款本身的事件为准</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="59"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="60"/>
         <source>%1 is %2 characters long; the message table stores at most %3</source>
         <translation>%1 长 %2 个字符；消息表最多存储 %3 个</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="62"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="63"/>
         <source>%1 is %2 bytes long; the message table stores at most %3</source>
         <translation>%1 长 %2 字节；消息表最多存储 %3 字节</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="65"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="66"/>
         <source>%1 contains a NUL character, which the message table cannot store</source>
         <translation>%1 含有 NUL 字符，消息表无法存储</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="68"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="69"/>
         <source>approval reversal without order_id</source>
         <translation>撤销授权事件缺少 order_id</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="70"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="71"/>
         <source>discrepancy #%1 differs by %2; %3 books that whole difference, not %4</source>
         <translation>差异 #%1 相差 %2；%3 须记入全部差额，而不是 %4</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="73"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="74"/>
         <source>discrepancy #%1 has amounts in two currencies (expected in %2, settled in %3); give the amount to book and its currency</source>
         <translation>差异 #%1 涉及两种币种（应收为 %2，结算为 %3）；请给出要记账的金额及其币种</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="77"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="78"/>
         <source>a fix of discrepancy #%1 books %2 or %3, not %4</source>
         <translation>差异 #%1 的修正只能以 %2 或 %3 记账，不能用 %4</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="79"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="80"/>
         <source>a fix of discrepancy #%1 books %2, not %3</source>
         <translation>差异 #%1 的修正以 %2 记账，不能用 %3</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="80"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="81"/>
         <source>discrepancy #%1 involves %2; a fix of %3 is more than that</source>
         <translation>差异 #%1 涉及 %2；%3 的修正超出该金额</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="83"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="84"/>
         <source>discrepancy #%1 reverses a write-off that is no longer recorded; reconcile again</source>
         <translation>差异 #%1 要冲回的核销已不存在；请重新对账</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="87"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="88"/>
         <source>fix #%1 on discrepancy #%2 (%3): reverses the write-off of discrepancy #%4</source>
         <translation>修正 #%1，针对差异 #%2（%3）：冲回差异 #%4 的核销</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="91"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="94"/>
+        <source>the seal recorded in the orders database (seq %1) cannot be checked: no seal public key</source>
+        <translation>订单库中记录的封存（seq %1）无法校验：没有封存公钥</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="98"/>
+        <source>the seal recorded in the orders database (seq %1) is signed by unknown key %2 (expected %3)</source>
+        <translation>订单库中记录的封存（seq %1）由未知密钥 %2 签名（应为 %3）</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="102"/>
+        <source>the seal recorded in the orders database (seq %1) has a bad signature</source>
+        <translation>订单库中记录的封存（seq %1）签名无效</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="105"/>
+        <source>row seq %1 differs from the head sealed by the seal recorded in the orders database</source>
+        <translation>seq %1 行与订单库中记录的封存所封的链头不一致</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="109"/>
+        <source>chain truncated: the seal recorded in the orders database seals seq %1 but the chain ends at seq %2 (rows %3..%1 are missing)</source>
+        <translation>审计链被截断：订单库中记录的封存封至 seq %1，但链止于 seq %2（缺少 %3..%1 行）</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="113"/>
+        <source>chain truncated: %1 event(s) shipped to the audit database are not in the chain, which ends at seq %2 (the first: event %3, %4)</source>
+        <translation>审计链被截断：已送入审计库的 %1 个事件不在链中，链止于 seq %2（第一个：事件 %3，%4）</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="117"/>
+        <source>the seal recorded in the orders database (outbox id %1) cannot be read</source>
+        <translation>无法读取订单库中记录的封存（发件箱 id %1）</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="120"/>
+        <source>%1 audited event(s) shipped to the audit database are not in the audit log (the first: event %2, %3): rows were cut off the chain</source>
+        <translation>已送入审计库的 %1 个审计事件不在审计日志中（第一个：事件 %2，%3）：有行被从链上截去</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="124"/>
+        <source>the seal recorded in the orders database seals seq %1 but the audit log has no such row</source>
+        <translation>订单库中记录的封存封至 seq %1，但审计日志中没有该行</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="129"/>
         <source>settled %1, order %2: different currencies, no difference computed</source>
         <translation>结算 %1，订单 %2：币种不同，不计算差额</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="94"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="132"/>
         <source>settled %1 (charge %2, adjustments %3), order %4</source>
         <translation>结算 %1（收款 %2，调整 %3），订单 %4</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="96"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="134"/>
         <source>refund lines return %1, OncePay refunded %2: different currencies, no difference computed</source>
         <translation>退款明细退回 %1，OncePay 退款 %2：币种不同，不计算差额</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="100"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="138"/>
         <source>the channel took back %1 (fee %2) for a dispute on this payment of %3</source>
         <translation>渠道因争议从这笔 %3 的支付中扣回 %1（手续费 %2）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="103"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="141"/>
         <source>the channel returned %1 (fee %2) for a dispute on this payment of %3</source>
         <translation>渠道因争议就这笔 %3 的支付退还 %1（手续费 %2）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="106"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="144"/>
         <source>the channel took back %1 (fee %2) for a dispute on a transaction OncePay has no payment for</source>
         <translation>渠道因争议扣回 %1（手续费 %2），OncePay 无该交易的支付记录</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="110"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="148"/>
         <source>the channel returned %1 (fee %2) for a dispute on a transaction OncePay has no payment for</source>
         <translation>渠道因争议退还 %1（手续费 %2），OncePay 无该交易的支付记录</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="114"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="152"/>
         <source>%1 line of %2 (fee %3) on this payment of %4: reconciliation does not match such lines, review it</source>
         <translation>这笔 %4 的支付有 %2 的%1明细（手续费 %3）：对账不匹配此类明细，请人工核查</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="118"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="156"/>
         <source>%1 line of %2 (fee %3) for a transaction OncePay has no payment for: reconciliation does not match such lines, review it</source>
         <translation>%2 的%1明细（手续费 %3），OncePay 无该交易的支付记录：对账不匹配此类明细，请人工核查</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="122"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="160"/>
         <source>written off %1 (discrepancy #%2), but the channel has settled it since (settlement line %3): reverse the write-off</source>
         <translation>已核销 %1（差异 #%2），但渠道此后已结算（结算明细 %3）：请冲回核销</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="126"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="164"/>
         <source>written off %1 (discrepancy #%2), but the channel has settled it since: reverse the write-off</source>
         <translation>已核销 %1（差异 #%2），但渠道此后已结算：请冲回核销</translation>
     </message>
@@ -3351,58 +3401,58 @@ hash      %2</translation>
 <context>
     <name>OncePay::EntityKinds</name>
     <message>
-        <location filename="../../models/common/labels.cpp" line="274"/>
+        <location filename="../../models/common/labels.cpp" line="275"/>
         <source>order</source>
         <translation>订单</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="275"/>
+        <location filename="../../models/common/labels.cpp" line="276"/>
         <source>callback</source>
         <translation>回调</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="276"/>
+        <location filename="../../models/common/labels.cpp" line="277"/>
         <source>staff account</source>
         <translation>员工账号</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="277"/>
+        <location filename="../../models/common/labels.cpp" line="278"/>
         <source>settlement statement</source>
         <translation>结算单</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="278"/>
+        <location filename="../../models/common/labels.cpp" line="279"/>
         <source>fee schedule</source>
         <translation>费率表</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="279"/>
+        <location filename="../../models/common/labels.cpp" line="280"/>
         <source>discrepancy</source>
         <translation>对账异常</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="280"/>
+        <location filename="../../models/common/labels.cpp" line="281"/>
         <source>reconciliation run</source>
         <translation>对账运行</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="281"/>
         <location filename="../../models/common/labels.cpp" line="282"/>
+        <location filename="../../models/common/labels.cpp" line="283"/>
         <source>audit trail</source>
         <translation>审计轨迹</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="283"/>
+        <location filename="../../models/common/labels.cpp" line="284"/>
         <source>export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="284"/>
+        <location filename="../../models/common/labels.cpp" line="285"/>
         <source>fix</source>
         <translation>修复</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="285"/>
+        <location filename="../../models/common/labels.cpp" line="286"/>
         <source>setting</source>
         <translation>运营参数</translation>
     </message>
@@ -3806,25 +3856,25 @@ hash      %2</translation>
     </message>
     <message>
         <location filename="../../models/common/labels.cpp" line="99"/>
-        <location filename="../../models/common/labels.cpp" line="257"/>
+        <location filename="../../models/common/labels.cpp" line="258"/>
         <source>agent</source>
         <translation>客服</translation>
     </message>
     <message>
         <location filename="../../models/common/labels.cpp" line="100"/>
-        <location filename="../../models/common/labels.cpp" line="259"/>
+        <location filename="../../models/common/labels.cpp" line="260"/>
         <source>finance</source>
         <translation>财务</translation>
     </message>
     <message>
         <location filename="../../models/common/labels.cpp" line="101"/>
-        <location filename="../../models/common/labels.cpp" line="261"/>
+        <location filename="../../models/common/labels.cpp" line="262"/>
         <source>auditor</source>
         <translation>审计</translation>
     </message>
     <message>
         <location filename="../../models/common/labels.cpp" line="102"/>
-        <location filename="../../models/common/labels.cpp" line="263"/>
+        <location filename="../../models/common/labels.cpp" line="264"/>
         <source>administrator</source>
         <translation>管理员</translation>
     </message>
@@ -3850,7 +3900,7 @@ hash      %2</translation>
     </message>
     <message>
         <location filename="../../models/common/labels.cpp" line="118"/>
-        <location filename="../../models/common/labels.cpp" line="253"/>
+        <location filename="../../models/common/labels.cpp" line="254"/>
         <source>system</source>
         <translation>系统</translation>
     </message>
@@ -3916,168 +3966,168 @@ hash      %2</translation>
         <translation>退款</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="251"/>
+        <location filename="../../models/common/labels.cpp" line="252"/>
         <source>platform</source>
         <comment>actor role</comment>
         <translation>平台</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="255"/>
+        <location filename="../../models/common/labels.cpp" line="256"/>
         <source>channel</source>
         <comment>actor role</comment>
         <translation>渠道</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="265"/>
+        <location filename="../../models/common/labels.cpp" line="266"/>
         <source>anonymous</source>
         <comment>actor role</comment>
         <translation>匿名</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="267"/>
+        <location filename="../../models/common/labels.cpp" line="268"/>
         <source>unknown</source>
         <comment>actor role</comment>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="296"/>
+        <location filename="../../models/common/labels.cpp" line="297"/>
         <source>payment succeeded</source>
         <translation>支付成功</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="298"/>
+        <location filename="../../models/common/labels.cpp" line="299"/>
         <source>payment failed</source>
         <comment>callback event</comment>
         <translation>支付失败</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="300"/>
+        <location filename="../../models/common/labels.cpp" line="301"/>
         <source>payment pending</source>
         <translation>支付处理中</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="302"/>
+        <location filename="../../models/common/labels.cpp" line="303"/>
         <source>refunded</source>
         <comment>callback event</comment>
         <translation>已退款</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="304"/>
+        <location filename="../../models/common/labels.cpp" line="305"/>
         <source>other event</source>
         <translation>其他事件</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="312"/>
+        <location filename="../../models/common/labels.cpp" line="313"/>
         <source>%1 (%2)</source>
         <comment>callback event, channel&apos;s event type</comment>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="318"/>
+        <location filename="../../models/common/labels.cpp" line="319"/>
         <source>start payment</source>
         <translation>发起支付</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="320"/>
+        <location filename="../../models/common/labels.cpp" line="321"/>
         <source>roll back</source>
         <comment>request operation</comment>
         <translation>回滚</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="330"/>
+        <location filename="../../models/common/labels.cpp" line="331"/>
         <source>%1, v%2</source>
         <comment>request outcome: state, version</comment>
         <translation>%1，版本 %2</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="340"/>
+        <location filename="../../models/common/labels.cpp" line="341"/>
         <source>created</source>
         <comment>purchase or logistics order</comment>
         <translation>已创建</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="348"/>
+        <location filename="../../models/common/labels.cpp" line="349"/>
         <source>from %1</source>
         <translation>起始 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="350"/>
+        <location filename="../../models/common/labels.cpp" line="351"/>
         <source>to %1</source>
         <translation>截至 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="352"/>
+        <location filename="../../models/common/labels.cpp" line="353"/>
         <source>actor %1</source>
         <translation>操作者 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="354"/>
+        <location filename="../../models/common/labels.cpp" line="355"/>
         <source>action %1</source>
         <translation>动作 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="356"/>
+        <location filename="../../models/common/labels.cpp" line="357"/>
         <source>order %1</source>
         <translation>订单 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="358"/>
+        <location filename="../../models/common/labels.cpp" line="359"/>
         <source>callback %1</source>
         <translation>回调 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="360"/>
+        <location filename="../../models/common/labels.cpp" line="361"/>
         <source>entity kind %1</source>
         <translation>实体类型 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="362"/>
+        <location filename="../../models/common/labels.cpp" line="363"/>
         <source>entity %1</source>
         <translation>实体 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="364"/>
+        <location filename="../../models/common/labels.cpp" line="365"/>
         <source>up to seq %1</source>
         <translation>序号不超过 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="365"/>
+        <location filename="../../models/common/labels.cpp" line="366"/>
         <source>all rows</source>
         <translation>全部记录</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="365"/>
+        <location filename="../../models/common/labels.cpp" line="366"/>
         <source>, </source>
         <comment>list separator</comment>
         <translation>，</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="380"/>
+        <location filename="../../models/common/labels.cpp" line="381"/>
         <source>%1 s</source>
         <translation>%1 秒</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="382"/>
+        <location filename="../../models/common/labels.cpp" line="383"/>
         <source>%1 min</source>
         <translation>%1 分钟</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="384"/>
+        <location filename="../../models/common/labels.cpp" line="385"/>
         <source>%1 h %2 min</source>
         <translation>%1 小时 %2 分钟</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="387"/>
+        <location filename="../../models/common/labels.cpp" line="388"/>
         <source>%1 d %2 h</source>
         <translation>%1 天 %2 小时</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="399"/>
+        <location filename="../../models/common/labels.cpp" line="400"/>
         <source>%1 minor units (no currency)</source>
         <translation>%1 最小货币单位（无币种）</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="401"/>
+        <location filename="../../models/common/labels.cpp" line="402"/>
         <source>%1 %2 minor units (unknown currency)</source>
         <translation>%1 %2 最小货币单位（未知币种）</translation>
     </message>
@@ -5078,110 +5128,110 @@ Body:
     </message>
     <message>
         <location filename="../../views/fixes/proposefixdialog.cpp" line="45"/>
-        <location filename="../../views/fixes/proposefixdialog.cpp" line="178"/>
+        <location filename="../../views/fixes/proposefixdialog.cpp" line="179"/>
         <source>empty: the discrepancy&apos;s own difference</source>
         <translation>留空：使用差异本身的差额</translation>
     </message>
     <message>
         <location filename="../../views/fixes/proposefixdialog.cpp" line="48"/>
-        <location filename="../../views/fixes/proposefixdialog.cpp" line="176"/>
+        <location filename="../../views/fixes/proposefixdialog.cpp" line="177"/>
         <source>&amp;Amount (%1):</source>
         <translation>金额（%1）(&amp;A)：</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/fixes/proposefixdialog.cpp" line="114"/>
+        <location filename="../../views/fixes/proposefixdialog.cpp" line="115"/>
         <source>… and %n more</source>
         <translation>
             <numerusform>… 另有 %n 项</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/fixes/proposefixdialog.cpp" line="66"/>
+        <location filename="../../views/fixes/proposefixdialog.cpp" line="67"/>
         <source>&amp;Propose</source>
         <translation>提议(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../views/fixes/proposefixdialog.cpp" line="72"/>
+        <location filename="../../views/fixes/proposefixdialog.cpp" line="73"/>
         <source>A finance reviewer other than you must approve this before it takes effect. It is bound to the records as they are now: if they change first, the fix fails and must be proposed again.</source>
         <translation>须由您以外的财务审核人批准后才会生效。提议绑定记录的当前状态：如果记录先发生变化，修复将失败，需要重新提议。</translation>
     </message>
     <message>
-        <location filename="../../views/fixes/proposefixdialog.cpp" line="78"/>
+        <location filename="../../views/fixes/proposefixdialog.cpp" line="79"/>
         <source>&amp;Fix:</source>
         <translation>修复(&amp;F)：</translation>
     </message>
     <message>
-        <location filename="../../views/fixes/proposefixdialog.cpp" line="123"/>
+        <location filename="../../views/fixes/proposefixdialog.cpp" line="124"/>
         <source>Targets (%1):</source>
         <translation>对象（%1）：</translation>
     </message>
     <message>
-        <location filename="../../views/fixes/proposefixdialog.cpp" line="80"/>
+        <location filename="../../views/fixes/proposefixdialog.cpp" line="81"/>
         <source>&amp;Reason:</source>
         <translation>原因(&amp;R)：</translation>
     </message>
     <message>
-        <location filename="../../views/fixes/proposefixdialog.cpp" line="81"/>
+        <location filename="../../views/fixes/proposefixdialog.cpp" line="82"/>
         <source>&amp;Comment:</source>
         <translation>备注(&amp;C)：</translation>
     </message>
     <message>
-        <location filename="../../views/fixes/proposefixdialog.cpp" line="124"/>
+        <location filename="../../views/fixes/proposefixdialog.cpp" line="125"/>
         <source>Targets (%1 of %2):</source>
         <translation>对象（共 %2 个中的 %1 个）：</translation>
     </message>
     <message>
-        <location filename="../../views/fixes/proposefixdialog.cpp" line="157"/>
+        <location filename="../../views/fixes/proposefixdialog.cpp" line="158"/>
         <source>— currency —</source>
         <translation>— 币种 —</translation>
     </message>
     <message>
-        <location filename="../../views/fixes/proposefixdialog.cpp" line="159"/>
+        <location filename="../../views/fixes/proposefixdialog.cpp" line="160"/>
         <source>Expected (the payment&apos;s currency)</source>
         <translation>应收（支付的币种）</translation>
     </message>
     <message>
-        <location filename="../../views/fixes/proposefixdialog.cpp" line="161"/>
+        <location filename="../../views/fixes/proposefixdialog.cpp" line="162"/>
         <source>Settled (the settlement line&apos;s currency)</source>
         <translation>结算（结算明细的币种）</translation>
     </message>
     <message>
-        <location filename="../../views/fixes/proposefixdialog.cpp" line="176"/>
+        <location filename="../../views/fixes/proposefixdialog.cpp" line="177"/>
         <source>&amp;Amount:</source>
         <translation>金额(&amp;A)：</translation>
     </message>
     <message>
-        <location filename="../../views/fixes/proposefixdialog.cpp" line="177"/>
-        <source>required: the amount to book, in the currency chosen</source>
-        <translation>必填：要记账的金额，以所选币种计</translation>
+        <location filename="../../views/fixes/proposefixdialog.cpp" line="178"/>
+        <source>required: the amount to book</source>
+        <translation>必填：要记账的金额</translation>
     </message>
     <message>
-        <location filename="../../views/fixes/proposefixdialog.cpp" line="183"/>
+        <location filename="../../views/fixes/proposefixdialog.cpp" line="184"/>
         <source>Choose a reason.</source>
         <translation>请选择原因。</translation>
     </message>
     <message>
-        <location filename="../../views/fixes/proposefixdialog.cpp" line="185"/>
+        <location filename="../../views/fixes/proposefixdialog.cpp" line="186"/>
         <source>Write a comment.</source>
         <translation>请填写备注。</translation>
     </message>
     <message>
-        <location filename="../../views/fixes/proposefixdialog.cpp" line="187"/>
+        <location filename="../../views/fixes/proposefixdialog.cpp" line="188"/>
         <source>These discrepancies have amounts in different currencies: propose their fixes one at a time.</source>
         <translation>这些差异的金额涉及不同币种：请逐一提议修正。</translation>
     </message>
     <message>
-        <location filename="../../views/fixes/proposefixdialog.cpp" line="190"/>
+        <location filename="../../views/fixes/proposefixdialog.cpp" line="191"/>
         <source>Give the amount to book: this discrepancy has amounts in two currencies (expected in %1, settled in %2).</source>
         <translation>请给出要记账的金额：此差异涉及两种币种（应收为 %1，结算为 %2）。</translation>
     </message>
     <message>
-        <location filename="../../views/fixes/proposefixdialog.cpp" line="194"/>
+        <location filename="../../views/fixes/proposefixdialog.cpp" line="196"/>
         <source>Choose the amount&apos;s currency: %1 or %2.</source>
         <translation>请选择金额的币种：%1 或 %2。</translation>
     </message>
     <message>
-        <location filename="../../views/fixes/proposefixdialog.cpp" line="196"/>
+        <location filename="../../views/fixes/proposefixdialog.cpp" line="198"/>
         <source>The amount is not a valid %1 amount.</source>
         <translation>该金额不是有效的 %1 金额。</translation>
     </message>
@@ -6136,67 +6186,67 @@ Body:
 %1</translation>
     </message>
     <message>
-        <location filename="../../views/fixes/fixactions.cpp" line="98"/>
-        <location filename="../../views/fixes/fixactions.cpp" line="147"/>
-        <location filename="../../views/fixes/fixactions.cpp" line="169"/>
-        <location filename="../../views/fixes/fixactions.cpp" line="174"/>
-        <location filename="../../views/fixes/fixactions.cpp" line="219"/>
-        <location filename="../../views/fixes/fixactions.cpp" line="262"/>
-        <location filename="../../views/fixes/fixactions.cpp" line="264"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="101"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="150"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="172"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="177"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="223"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="266"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="268"/>
         <source>Propose a fix</source>
         <translation>提议修复</translation>
     </message>
     <message>
-        <location filename="../../views/fixes/fixactions.cpp" line="170"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="173"/>
         <source>Your role may not propose fixes.</source>
         <translation>您的角色不能提议修复。</translation>
     </message>
     <message>
-        <location filename="../../views/fixes/fixactions.cpp" line="144"/>
-        <location filename="../../views/fixes/fixactions.cpp" line="175"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="147"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="178"/>
         <source>No fix fits the selected rows.</source>
         <translation>没有适用于所选行的修复。</translation>
     </message>
     <message>
-        <location filename="../../views/fixes/fixactions.cpp" line="99"/>
-        <location filename="../../views/fixes/fixactions.cpp" line="110"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="102"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="113"/>
         <source>Nothing was proposed: %1</source>
         <translation>未提交任何提议：%1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/fixes/fixactions.cpp" line="112"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="115"/>
         <source>%n proposed; the rest were not sent: %1</source>
         <translation>
             <numerusform>已提议 %n 项；其余未发送：%1</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/fixes/fixactions.cpp" line="116"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="119"/>
         <source>%n proposed; you stopped before the rest were sent.</source>
         <translation>
             <numerusform>已提议 %n 项；您在其余项发送前停止了。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/fixes/fixactions.cpp" line="118"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="121"/>
         <source>%n fix(es) proposed and waiting for approval.</source>
         <translation>
             <numerusform>已提议 %n 项修复，等待审批。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/fixes/fixactions.cpp" line="124"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="127"/>
         <source>Refused:</source>
         <translation>被拒绝：</translation>
     </message>
     <message>
-        <location filename="../../views/fixes/fixactions.cpp" line="220"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="224"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../views/fixes/fixactions.cpp" line="225"/>
-        <location filename="../../views/fixes/fixactions.cpp" line="235"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="229"/>
+        <location filename="../../views/fixes/fixactions.cpp" line="239"/>
         <source>Proposing %1 of %2…</source>
         <translation>正在提议第 %1 项，共 %2 项…</translation>
     </message>
