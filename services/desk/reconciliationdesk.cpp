@@ -69,11 +69,14 @@ Result<QList<DiscrepancyRow>> ReconciliationDesk::discrepancies(const Discrepanc
     // expression for the column, the age filter and the order.
     const QString agedFrom = QStringLiteral(
         "COALESCE(CASE"
-        " WHEN d.kind = 'refund_not_settled' THEN p.refunded_at"
-        " WHEN d.kind = 'amount_mismatch' AND d.discrepancy_key LIKE '%:refund' THEN p.refunded_at"
+        " WHEN d.kind = 'refund_not_settled' OR (d.kind = 'amount_mismatch' AND"
+        "  d.discrepancy_key LIKE '%:refund') THEN COALESCE((SELECT MAX(le.created_at) FROM"
+        "  ledger_entries le WHERE le.order_id = d.order_id AND le.kind = 'refund_debit' AND"
+        "  le.channel = d.channel AND le.channel_txn_id = d.channel_txn_id), p.refunded_at)"
         " WHEN d.kind IN ('not_settled', 'amount_mismatch', 'fee_mismatch', 'currency_mismatch')"
         "  THEN p.captured_at"
-        " WHEN d.kind IN ('unknown_settlement', 'duplicate_settlement') THEN l.settled_at"
+        " WHEN d.kind IN ('unknown_settlement', 'duplicate_settlement', 'chargeback',"
+        "  'settlement_adjustment', 'settled_after_write_off') THEN l.settled_at"
         " WHEN d.kind = 'refund_due' THEN (SELECT MIN(ro.created_at) FROM refund_obligations ro"
         "  WHERE ro.channel = d.channel AND ro.channel_txn_id = d.channel_txn_id)"
         " END, d.opened_at)");
@@ -84,7 +87,7 @@ Result<QList<DiscrepancyRow>> ReconciliationDesk::discrepancies(const Discrepanc
         " l.id, l.kind, l.gross_minor, l.fee_minor, l.net_minor, l.currency, l.settled_at,"
         " p.order_id, p.amount_minor, p.currency, p.status, p.captured_at, o.state,"
         " (SELECT f.id FROM fix_requests f WHERE f.open_target = %1), %2, p.refunded_at,"
-        " l.transacted_at"
+        " l.transacted_at, COALESCE(d.expected_currency, d.currency)"
         " FROM discrepancies d"
         " LEFT JOIN settlement_lines l ON l.id = d.settlement_line_id"
         " LEFT JOIN payments p ON p.channel = d.channel AND p.channel_txn_id = d.channel_txn_id"
@@ -139,6 +142,7 @@ Result<QList<DiscrepancyRow>> ReconciliationDesk::discrepancies(const Discrepanc
         d.expectedMinor = optionalInt(*q, 5);
         d.actualMinor = optionalInt(*q, 6);
         d.currency = q->value(7).toString();
+        d.expectedIn = q->value(34).toString();
         d.status = q->value(8).toString();
         d.ruleId = q->value(9).toString();
         d.ruleVersion = q->value(10).toInt();

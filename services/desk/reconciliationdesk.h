@@ -83,11 +83,16 @@ struct DiscrepancyRow {
     // An exception ages from the money movement it is about, as aging buckets count by
     // transaction date, not from the run that found it:
     //   not_settled, amount_mismatch   the payment's capture; for a refund's amount_mismatch
-    //                                  (key ":refund") the payment's refund (refunded_at)
-    //   refund_not_settled             the payment's refund (payments.refunded_at)
+    //                                  (key ":refund") the payment's refund, as below
+    //   refund_not_settled             the payment's last refund booked (the latest ledger
+    //                                  refund_debit row; partial refunds leave
+    //                                  payments.refunded_at empty), else payments.refunded_at
     //   fee_mismatch, currency_mismatch  the payment's capture
     //   unknown_settlement,            the settlement line's settled_at (for an unbooked
-    //   duplicate_settlement           refund, its first refund line)
+    //   duplicate_settlement,          refund, its first refund line; for a chargeback or an
+    //   chargeback,                    adjustment, its own line; for a settlement after a
+    //   settlement_adjustment,         write-off, the line that settled the written-off
+    //   settled_after_write_off        money)
     //   refund_due                     the refund obligation's created_at (the earliest one
     //                                  for the transaction)
     // Where that moment is not known (no such payment, line or obligation row), opened_at.
@@ -99,12 +104,12 @@ struct DiscrepancyRow {
     SettlementSide line;
     PaymentSide payment;
 
-    // The expected amount is in the payment's currency where there is a payment: for a
-    // currency mismatch that is not the row's own (the settlement's).
-    QString expectedCurrency() const
-    {
-        return payment.present && !payment.currency.isEmpty() ? payment.currency : currency;
-    }
+    // COALESCE(discrepancies.expected_currency, currency) (migration 0012): the currency of
+    // expectedMinor. `currency` is always actualMinor's; the two differ for a currency
+    // mismatch (expected in the order's currency) and a chargeback in another currency than
+    // its payment's.
+    QString expectedIn;
+    QString expectedCurrency() const { return expectedIn.isEmpty() ? currency : expectedIn; }
     // Actual − expected, when both sides are there in one currency; none across currencies.
     std::optional<qint64> differenceMinor() const
     {

@@ -104,8 +104,10 @@ struct OrderExceptionRow {
     qint64 expectedMinor = 0;
     bool hasActual = false;
     qint64 actualMinor = 0;
-    QString currency;         // the settlement's, as reconciliation recorded it
-    QString expectedCurrency; // the payment's: another one for a currency mismatch
+    QString currency; // the settlement's, as reconciliation recorded it
+    // Of expectedMinor: COALESCE(expected_currency, currency) (migration 0012); differs from
+    // currency for a currency mismatch (the order's) and a chargeback in another currency.
+    QString expectedCurrency;
     QString detail;
     qint64 openedAt = 0;
     qint64 closedAt = 0;
@@ -181,7 +183,7 @@ struct TimelineEntry {
     bool hasAmount = false;
     bool hasExpected = false; // exceptions: what reconciliation expected (amountMinor: what
     qint64 expectedMinor = 0; // the statement said, when it said an amount)
-    QString expectedCurrency; // exceptions: the payment's currency for expectedMinor
+    QString expectedCurrency; // exceptions: expectedMinor's (OrderExceptionRow)
     bool refused = false;     // rejections, skipped and dead messages: highlighted
 
     bool operator==(const TimelineEntry &) const = default;

@@ -195,12 +195,11 @@ Result<void> OrderPictureQuery::loadExceptions(OrderPicture *p) const
     const QString where =
         QStringLiteral("order_id = ?") + orTransactions(transactionsOf(*p), QString(), &binds);
     auto q = m_c.queryKept(
-        // The expected amount is the payment's, in its currency (for a currency mismatch not
-        // the row's, which is the settlement's).
+        // The expected amount is in expected_currency (migration 0012), else in the row's
+        // currency, which is always the actual amount's (the settlement's).
         QStringLiteral("SELECT id, kind, status, channel, channel_txn_id, expected_minor,"
                        " actual_minor, currency, detail, opened_at, closed_at,"
-                       " (SELECT MIN(p.currency) FROM payments p WHERE p.channel = d.channel AND"
-                       " p.channel_txn_id = d.channel_txn_id) FROM discrepancies d"
+                       " COALESCE(expected_currency, currency) FROM discrepancies d"
                        " WHERE %1 ORDER BY opened_at, id")
             .arg(where),
         binds);

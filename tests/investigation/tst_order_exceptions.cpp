@@ -103,18 +103,19 @@ private Q_SLOTS:
         QVERIFY(exceptionsOn(after->timeline).isEmpty());
 
         // A currency mismatch: the statement's amount in its currency, the expected one in the
-        // payment's (never both in the settlement's).
+        // currency reconciliation recorded it in (expected_currency, migration 0012: here the
+        // payment's), never both in the settlement's.
         const QString paid =
             Sql::scalar(f.orders->db(), "SELECT currency FROM payments WHERE order_id = 'ord-paid'")
                 ->toString();
         const QString settledIn = paid == u"USD" ? QStringLiteral("EUR") : QStringLiteral("USD");
         QVERIFY(Sql::exec(f.orders->db(),
                           "INSERT INTO discrepancies (discrepancy_key, kind, channel,"
-                          " channel_txn_id, expected_minor, actual_minor, currency, status,"
-                          " first_run_id, last_run_id, opened_at) VALUES ('currency_mismatch:x',"
-                          " 'currency_mismatch', 'stripe', 'pi_paid', 2112, 2112, ?, 'open', 1,"
-                          " 1, ?)",
-                          {settledIn, f.clock.nowMs()})
+                          " channel_txn_id, expected_minor, actual_minor, currency,"
+                          " expected_currency, status, first_run_id, last_run_id, opened_at)"
+                          " VALUES ('currency_mismatch:x', 'currency_mismatch', 'stripe',"
+                          " 'pi_paid', 2112, 2112, ?, ?, 'open', 1, 1, ?)",
+                          {settledIn, paid, f.clock.nowMs()})
                     .ok());
         auto mismatch = OrderPictureQuery(*f.orders).load("ord-paid", kAgent);
         QVERIFY(mismatch.ok());
