@@ -284,15 +284,25 @@ Result<ReconcileReport> Reconciler::run(const ReconcileOptions &options) const
         source(QStringLiteral("settlement_lines"), QStringLiteral("l"), lineCount->toLongLong());
     if (!lineTable)
         return stop(QStringLiteral("failed"), &lineTable.error());
+    // What OncePay refunded of each payment is what its ledger says (the worker's
+    // PaymentEffects::refundedTotal): the refund_debit rows of the payment's transaction, one per
+    // refund, partial ones included (payments.status turns 'refunded' only when they reach the
+    // captured amount). Summed once for the whole ledger, grouped, not looked up per payment. A
+    // payment refunded before its confirmation has no ledger row, only its status.
     const QString paymentSql =
         QStringLiteral("SELECT p.id, p.order_id, p.channel, p.channel_txn_id, p.amount_minor,"
-                       " p.currency, CASE WHEN p.status = 'refunded' THEN 1 ELSE 0 END,"
+                       " p.currency, COALESCE(r.refunded_minor, CASE WHEN p.status = 'refunded'"
+                       " THEN p.amount_minor ELSE 0 END),"
                        " CASE WHEN m.payment_id IS NULL THEN 0 ELSE 1 END,"
                        " p.captured_at, o.amount_minor,"
-                       " o.currency, o.state, p.refunded_at FROM ") +
+                       " o.currency, o.state, COALESCE(r.refunded_at, p.refunded_at) FROM ") +
         *paymentTable +
         QStringLiteral(" JOIN orders o ON o.order_id = p.order_id"
                        " LEFT JOIN settlement_matches m ON m.payment_id = p.id"
+                       " LEFT JOIN (SELECT channel, channel_txn_id, -SUM(amount_minor) AS"
+                       " refunded_minor, MAX(created_at) AS refunded_at FROM ledger_entries"
+                       " WHERE kind = 'refund_debit' GROUP BY channel, channel_txn_id) r"
+                       " ON r.channel = p.channel AND r.channel_txn_id = p.channel_txn_id"
                        " WHERE p.captured_at >= ? AND p.captured_at < ?");
     const QString lineSql =
         QStringLiteral("SELECT l.id, l.channel, l.channel_txn_id, l.kind, l.gross_minor,"
@@ -327,7 +337,7 @@ Result<ReconcileReport> Reconciler::run(const ReconcileOptions &options) const
         p.channelTxnId = r.bytes(3);
         p.amountMinor = r.number(4);
         p.currency = r.bytes(5);
-        p.refunded = r.number(6) == 1;
+        p.refundedMinor = r.number(6);
         p.settled = r.number(7) == 1;
         p.capturedAtMs = r.number(8);
         p.orderAmountMinor = r.number(9);

@@ -17,18 +17,21 @@ using Internal::finding;
 using Internal::minute;
 using Internal::refundKey;
 
-// OncePay's own refunds (payments.status = refunded, from the channel's refund callback)
-// against the channel's refund lines: a refund OncePay booked must settle, for the whole
-// captured amount (partial refund lines add up), and a refund OncePay never booked is money
-// the channel returned behind its back. Stale captures owed back are refund_due, not this.
-// Lines are summed as signed (a refund takes money: negative); a line that gives money back is
-// no refund and counts against the others, never as money returned. Lines in another currency
-// than the payment's are a currency_mismatch of the refund, never added to or compared with it.
+// OncePay's own refunds (the ledger's refund_debit rows the channel's refund callbacks booked,
+// partial ones added up: PaymentFact::refundedMinor) against the channel's refund lines: what
+// OncePay booked as refunded must settle, for that amount (partial refund lines add up), and a
+// refund OncePay never booked is money the channel returned behind its back. Lines returning
+// less than booked while the last refund is recent are not due yet, as no line at all is not. Stale
+// captures owed back are refund_due, not this. Lines are summed as signed (a refund takes money:
+// negative); a line that gives money back is no refund and counts against the others, never as
+// money returned. Lines in another currency than the payment's are a currency_mismatch of the
+// refund, never added to or compared with it.
 void ReconciliationMatcher::checkRefund(const Slot &s, MatchOutcome &out, bool *matched) const
 {
-    if (!s.refunded && s.refunds < 0)
+    if (s.refundedMinor <= 0 && s.refunds < 0)
         return; // the common case: nothing refunded on either side
     const PaymentFact p = m_store.payment(s);
+    const qint64 booked = std::max<qint64>(p.refundedMinor, 0);
     const QString refundSuffix = QStringLiteral("refund");
     qint64 returned = 0;         // minus the signed sum of the lines in the payment's currency
     qint64 foreignGross = 0;     // the signed sum of those in the first other currency
@@ -54,18 +57,18 @@ void ReconciliationMatcher::checkRefund(const Slot &s, MatchOutcome &out, bool *
         f.orderId = p.orderId;
         f.settlementLineId = foreign->id;
         f.hasAmounts = true;
-        f.expectedMinor = p.refunded ? -p.amountMinor : 0;
+        f.expectedMinor = -booked;
         f.expectedCurrency = p.currency;
         f.actualMinor = foreignGross;
         f.currency = text(foreign->currency);
         f.detail = QStringLiteral("refund lines return %1, OncePay refunded %2: different"
                                   " currencies, no difference computed")
                        .arg(Currency::format(-foreignGross, f.currency),
-                            Currency::format(p.refunded ? p.amountMinor : 0, p.currency));
+                            Currency::format(booked, p.currency));
         out.findings << f;
         *matched = false;
     }
-    if (!p.refunded) {
+    if (booked == 0) {
         if (!first)
             return;
         Finding f =
@@ -90,23 +93,24 @@ void ReconciliationMatcher::checkRefund(const Slot &s, MatchOutcome &out, bool *
                         p.channel, p.channelTxnId, refundSuffix);
     f.orderId = p.orderId;
     f.hasAmounts = true;
-    f.expectedMinor = -p.amountMinor;
+    f.expectedMinor = -booked;
     f.currency = p.currency;
+    const bool due = p.refundedAtMs + m_settings.unsettledAfterMs <= m_now;
     if (!first) {
-        if (p.refundedAtMs + m_settings.unsettledAfterMs > m_now)
+        if (!due)
             return; // refunded recently: its line is not due yet
         f.detail = QStringLiteral("refunded %1 UTC, no refund line").arg(minute(p.refundedAtMs));
         out.findings << f;
         *matched = false;
         return;
     }
-    if (returned == p.amountMinor)
-        return;
+    if (returned == booked || (returned < booked && !due))
+        return; // all settled, or the rest refunded recently: its line is not due yet
     f.settlementLineId = first->id;
     f.actualMinor = -returned;
-    f.detail = QStringLiteral("refund lines return %1, OncePay refunded %2")
-                   .arg(Currency::format(returned, f.currency),
-                        Currency::format(p.amountMinor, p.currency));
+    f.detail =
+        QStringLiteral("refund lines return %1, OncePay refunded %2")
+            .arg(Currency::format(returned, f.currency), Currency::format(booked, p.currency));
     out.findings << f;
     *matched = false;
 }
@@ -199,7 +203,7 @@ qint64 ReconciliationMatcher::settlingLine(const OpenNotSettled &d, const Slot &
     if (d.key == finding(DiscrepancyKind::NotSettled, slotChannel, slotTxn).key && charged)
         return s.hasCharge ? s.charge.id : 0;
     if (d.key == refundKey(slotChannel, slotTxn) && charged && takesMoney(s.orderState) &&
-        s.refunded && s.refunds >= 0) {
+        s.refundedMinor > 0 && s.refunds >= 0) {
         qint64 lineId = 0;
         for (qint32 e = s.refunds; e >= 0; e = m_store.extra(e).next)
             if (!lineId || m_store.extra(e).id < lineId)

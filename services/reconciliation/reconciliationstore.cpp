@@ -136,7 +136,7 @@ void ReconciliationStore::addPayment(const PaymentView &p)
     s.currency = atom(p.currency);
     s.orderCurrency = atom(p.orderCurrency);
     s.orderState = atom(p.orderState);
-    s.refunded = p.refunded;
+    s.refundedMinor = p.refundedMinor;
     s.settled = p.settled;
     const size_t hash = hashOf(s.channel, p.channelTxnId);
     size_t bucket = 0;
@@ -163,7 +163,7 @@ void ReconciliationStore::addPayment(const PaymentFact &p)
     view.channelTxnId = utf8View(txn);
     view.amountMinor = p.amountMinor;
     view.currency = utf8View(currency);
-    view.refunded = p.refunded;
+    view.refundedMinor = p.refundedMinor;
     view.settled = p.settled;
     view.capturedAtMs = p.capturedAtMs;
     view.refundedAtMs = p.refundedAtMs;
@@ -274,7 +274,7 @@ PaymentFact ReconciliationStore::payment(const Slot &s) const
     p.channelTxnId = string(s.txn);
     p.amountMinor = s.amountMinor;
     p.currency = text(s.currency);
-    p.refunded = s.refunded;
+    p.refundedMinor = s.refundedMinor;
     p.settled = s.settled;
     p.capturedAtMs = s.capturedAtMs;
     p.refundedAtMs = s.refundedAtMs;

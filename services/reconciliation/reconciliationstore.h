@@ -34,7 +34,7 @@ struct PaymentView {
     std::string_view channelTxnId;
     qint64 amountMinor = 0;
     std::string_view currency;
-    bool refunded = false;
+    qint64 refundedMinor = 0; // PaymentFact::refundedMinor
     bool settled = false;
     qint64 capturedAtMs = 0;
     qint64 refundedAtMs = 0;
@@ -82,6 +82,7 @@ public:
         qint64 amountMinor = 0;
         qint64 capturedAtMs = 0;
         qint64 refundedAtMs = 0;
+        qint64 refundedMinor = 0;
         qint64 orderAmountMinor = 0;
         Text orderId;
         Text txn;
@@ -89,7 +90,6 @@ public:
         quint16 currency = 0;
         quint16 orderCurrency = 0;
         quint16 orderState = 0;
-        bool refunded = false;
         bool settled = false;
         bool hasCharge = false;
         Line charge;              // first charge line (lowest id)

@@ -72,10 +72,14 @@ struct PaymentFact {
     QString channelTxnId;
     qint64 amountMinor = 0;
     QString currency;
-    bool refunded = false; // OncePay booked the channel's refund (payments.status)
-    bool settled = false;  // a settlement_matches row exists already
+    // What OncePay booked as refunded of this payment: minus the sum of its ledger refund_debit
+    // rows (partial refunds add up; payments.status turns 'refunded' only at the captured
+    // amount), or the captured amount for a payment refunded before its confirmation (status
+    // 'refunded', no ledger row). 0: nothing refunded.
+    qint64 refundedMinor = 0;
+    bool settled = false; // a settlement_matches row exists already
     qint64 capturedAtMs = 0;
-    qint64 refundedAtMs = 0;
+    qint64 refundedAtMs = 0; // when the last of those refunds was booked
     qint64 orderAmountMinor = 0;
     QString orderCurrency;
     QString orderState;

@@ -73,6 +73,19 @@ public:
         m_f.drain();
     }
 
+    // A partial refund: Stripe's charge.refunded with the running total refunded of the
+    // capture; the worker books the difference to what is booked as one refund_debit row and
+    // leaves payments.status captured until the total reaches the captured amount.
+    void partlyRefunded(const QString &id, qint64 captured, qint64 refundedTotal, const QString &pi)
+    {
+        StripeEvents::Params p =
+            m_f.params(id, "a-" + id, captured, "USD",
+                       "evt_r" + id + u'-' + QString::number(refundedTotal), pi);
+        p.amountRefunded = refundedTotal;
+        m_f.deliver(StripeEvents::chargeRefunded(p));
+        m_f.drain();
+    }
+
     // The seeds' incident: the old attempt's success arrives after a rollback.
     void staleThenPaid(const QString &id, qint64 amount, const QString &stalePi, const QString &pi)
     {
