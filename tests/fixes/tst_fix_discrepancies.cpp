@@ -367,6 +367,38 @@ private Q_SLOTS:
         QCOMPARE(fix->effectiveAt, kT0 + 3 * kDay + kHour);
         QCOMPARE(*fix->amountMinor, -12000);
     }
+
+    // The same for a partial refund, which leaves payments.refunded_at empty: its exception is
+    // the refund debit's (day 4), not the capture's (day 1, already closed).
+    void aPartialRefundsDiscrepancyBelongsToTheRefundsPeriod_data() { addEngineRows(); }
+    void aPartialRefundsDiscrepancyBelongsToTheRefundsPeriod()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        EngineFixture f(*dbs);
+        Desk desk(f);
+        Scenario s(f);
+        s.paid("o-part", 12000, "pi_part");
+        s.importStatement({line("pi_part", 12000, 378, kT0 + kDay)}, "week1.csv");
+        f.clock.set(kT0 + 3 * kDay + kHour);
+        s.partlyRefunded("o-part", 12000, 4000, "pi_part");
+        f.clock.set(kT0 + 6 * kDay);
+        s.reconcile();
+        const qint64 back = discrepancyOf(f, "refund_not_settled");
+
+        auto dayOne = desk.fixes.propose(
+            proposal(FixKind::ClosePeriod, period(kT0, kT0 + kDay), "day end"), fay);
+        QVERIFY2(dayOne.ok(), qPrintable(why(dayOne)));
+        QVERIFY(desk.fixes.approve(dayOne->id, dayOne->changeSha256, "", kOrigin, fin).ok());
+        auto dayFour = desk.fixes.propose(
+            proposal(FixKind::ClosePeriod, period(kT0 + 3 * kDay, kT0 + 4 * kDay), "day end"), fay);
+        QVERIFY(!dayFour.ok());
+        QCOMPARE(dayFour.error().reason, QStringLiteral("open_discrepancies"));
+
+        auto fix = desk.fixes.propose(fixOf(FixKind::WriteOff, back), fay);
+        QVERIFY2(fix.ok(), qPrintable(why(fix)));
+        QCOMPARE(fix->effectiveAt, kT0 + 3 * kDay + kHour);
+        QCOMPARE(*fix->amountMinor, -4000);
+    }
 };
 
 QTEST_GUILESS_MAIN(TstFixDiscrepancies)
