@@ -12,6 +12,7 @@
 #include "settlement/formats/statementformat.h"
 #include "settlement/settlementimporter.h"
 
+#include <QCryptographicHash>
 #include <QTest>
 
 namespace OncePay::Test::Reconcile {
@@ -48,6 +49,32 @@ inline SettlementLine line(const QString &pi, qint64 gross, qint64 fee, qint64 s
     l.transactedAtMs = kT0;
     l.reference = QStringLiteral("order, with comma");
     return l;
+}
+
+// Lines stored as the importer stores a parsed Stripe statement, whatever a format would make
+// of them (what a channel's layout calls a dispute or a hold is the formats' business): each
+// line's raw record names the file, so the same line in two files is two lines.
+inline void storeLines(EngineFixture &f, QList<SettlementLine> lines, const QString &name)
+{
+    ParsedStatement parsed;
+    parsed.channel = QStringLiteral("stripe");
+    parsed.periodFromMs = kT0;
+    parsed.periodToMs = kT0 + 90 * kDay;
+    for (qsizetype i = 0; i < lines.size(); ++i) {
+        lines[i].lineNo = int(i) + 2;
+        lines[i].raw = QStringLiteral("%1,%2,%3,%4")
+                           .arg(name, lines[i].channelTxnId, lines[i].kind)
+                           .arg(lines[i].grossMinor);
+    }
+    parsed.lines = lines;
+    SettlementImporter::Prepared p;
+    p.channel = QStringLiteral("stripe");
+    p.fileName = name;
+    p.sha256 = QString::fromLatin1(
+        QCryptographicHash::hash(name.toUtf8(), QCryptographicHash::Sha256).toHex());
+    p.parsed = parsed;
+    auto r = SettlementImporter(*f.orders, f.clock).commit(p, kFinance);
+    QVERIFY2(r.ok(), r.ok() ? "" : qPrintable(r.error().message));
 }
 
 class Scenario {

@@ -11,7 +11,6 @@
 #include "reconcilescenario.h"
 #include "reconciliation/reconciliationreport.h"
 
-#include <QCryptographicHash>
 #include <QFile>
 #include <QJsonArray>
 #include <QTest>
@@ -30,31 +29,6 @@ SettlementLine lineOf(const QString &pi, const QString &kind, qint64 gross, qint
     SettlementLine l = line(pi, gross, fee, settledAt, currency);
     l.kind = kind;
     return l;
-}
-
-// Lines stored as the importer stores a parsed statement, whatever a format would make of them
-// (what a channel's layout calls a dispute or a hold is the formats' business).
-void store(EngineFixture &f, QList<SettlementLine> lines, const QString &name)
-{
-    ParsedStatement parsed;
-    parsed.channel = QStringLiteral("stripe");
-    parsed.periodFromMs = kT0;
-    parsed.periodToMs = kT0 + 90 * kDay;
-    for (qsizetype i = 0; i < lines.size(); ++i) {
-        lines[i].lineNo = int(i) + 2;
-        lines[i].raw = QStringLiteral("%1,%2,%3,%4")
-                           .arg(name, lines[i].channelTxnId, lines[i].kind)
-                           .arg(lines[i].grossMinor);
-    }
-    parsed.lines = lines;
-    SettlementImporter::Prepared p;
-    p.channel = QStringLiteral("stripe");
-    p.fileName = name;
-    p.sha256 = QString::fromLatin1(
-        QCryptographicHash::hash(name.toUtf8(), QCryptographicHash::Sha256).toHex());
-    p.parsed = parsed;
-    auto r = SettlementImporter(*f.orders, f.clock).commit(p, kFinance);
-    QVERIFY2(r.ok(), r.ok() ? "" : qPrintable(r.error().message));
 }
 
 ReconcileOptions window(qint64 from, qint64 to)
@@ -162,19 +136,19 @@ private Q_SLOTS:
         s.paid("o-holdonly", 10000, "pi_holdonly");
         s.paid("o-nocharge", 3000, "pi_nocharge");
         const QString adjustment = SettlementKind::Adjustment;
-        store(f,
-              {line("pi_cb", 4566, 0, kT0 + 2 * kDay), line("pi_hold", 28127, 0, kT0 + 2 * kDay),
-               line("pi_pcr", 5566, 0, kT0 + 2 * kDay),
-               line("pi_holdonly", 10000, 0, kT0 + 2 * kDay),
-               lineOf("pi_cb", SettlementKind::Chargeback, -4566, 1500, kT0 + 20 * kDay),
-               lineOf("pi_hold", adjustment, -28127, 0, kT0 + 3 * kDay),
-               lineOf("pi_hold", adjustment, 28127, 0, kT0 + 4 * kDay),
-               lineOf("pi_hold", QStringLiteral("mystery"), -100, 0, kT0 + 4 * kDay),
-               lineOf("pi_pcr", adjustment, -1000, 0, kT0 + 2 * kDay),
-               lineOf("pi_holdonly", adjustment, -10000, 0, kT0 + 3 * kDay),
-               lineOf("pi_nocharge", adjustment, -500, 0, kT0 + 3 * kDay),
-               lineOf("pi_nobody", SettlementKind::Chargeback, -2000, 1500, kT0 + 5 * kDay)},
-              "disputes");
+        storeLines(
+            f,
+            {line("pi_cb", 4566, 0, kT0 + 2 * kDay), line("pi_hold", 28127, 0, kT0 + 2 * kDay),
+             line("pi_pcr", 5566, 0, kT0 + 2 * kDay), line("pi_holdonly", 10000, 0, kT0 + 2 * kDay),
+             lineOf("pi_cb", SettlementKind::Chargeback, -4566, 1500, kT0 + 20 * kDay),
+             lineOf("pi_hold", adjustment, -28127, 0, kT0 + 3 * kDay),
+             lineOf("pi_hold", adjustment, 28127, 0, kT0 + 4 * kDay),
+             lineOf("pi_hold", QStringLiteral("mystery"), -100, 0, kT0 + 4 * kDay),
+             lineOf("pi_pcr", adjustment, -1000, 0, kT0 + 2 * kDay),
+             lineOf("pi_holdonly", adjustment, -10000, 0, kT0 + 3 * kDay),
+             lineOf("pi_nocharge", adjustment, -500, 0, kT0 + 3 * kDay),
+             lineOf("pi_nobody", SettlementKind::Chargeback, -2000, 1500, kT0 + 5 * kDay)},
+            "disputes");
         f.clock.set(kT0 + 30 * kDay);
 
         const ReconcileReport r = s.reconcile({}, window(kT0, kT0 + 10 * kDay));
@@ -243,16 +217,16 @@ private Q_SLOTS:
         EngineFixture f(*dbs);
         Scenario s(f);
         s.paid("o-late-cb", 4566, "pi_late_cb");
-        store(f, {line("pi_late_cb", 4566, 0, kT0 + 2 * kDay)}, "week1");
+        storeLines(f, {line("pi_late_cb", 4566, 0, kT0 + 2 * kDay)}, "week1");
         f.clock.set(kT0 + 5 * kDay);
         const ReconcileReport first = s.reconcile({}, window(kT0, kT0 + kDay));
         QCOMPARE(first.matched, 1);
         QCOMPARE(first.findings.size(), 0);
 
-        store(f,
-              {lineOf("pi_late_cb", SettlementKind::Chargeback, -4566, 1500, kT0 + 80 * kDay),
-               lineOf("pi_late_cb", SettlementKind::Chargeback, 4566, -1500, kT0 + 95 * kDay)},
-              "dispute");
+        storeLines(f,
+                   {lineOf("pi_late_cb", SettlementKind::Chargeback, -4566, 1500, kT0 + 80 * kDay),
+                    lineOf("pi_late_cb", SettlementKind::Chargeback, 4566, -1500, kT0 + 95 * kDay)},
+                   "dispute");
         f.clock.set(kT0 + 100 * kDay);
         const ReconcileReport later = s.reconcile({}, window(kT0 + 79 * kDay, kT0 + 96 * kDay));
         QCOMPARE(later.counts.value("chargeback"), 2);
@@ -287,12 +261,12 @@ private Q_SLOTS:
         f.clock.set(kT0 + kDay);
         s.refunded("o-net", 10000, "pi_net");
         s.refunded("o-plus", 10000, "pi_plus");
-        store(f,
-              {line("pi_net", 10000, 0, kT0 + kDay), line("pi_plus", 10000, 0, kT0 + kDay),
-               lineOf("pi_net", SettlementKind::Refund, -12000, 0, kT0 + 2 * kDay),
-               lineOf("pi_net", SettlementKind::Refund, 2000, 0, kT0 + 2 * kDay),
-               lineOf("pi_plus", SettlementKind::Refund, 10000, 0, kT0 + 2 * kDay)},
-              "refunds");
+        storeLines(f,
+                   {line("pi_net", 10000, 0, kT0 + kDay), line("pi_plus", 10000, 0, kT0 + kDay),
+                    lineOf("pi_net", SettlementKind::Refund, -12000, 0, kT0 + 2 * kDay),
+                    lineOf("pi_net", SettlementKind::Refund, 2000, 0, kT0 + 2 * kDay),
+                    lineOf("pi_plus", SettlementKind::Refund, 10000, 0, kT0 + 2 * kDay)},
+                   "refunds");
         f.clock.set(kT0 + 5 * kDay);
         const ReconcileReport r = s.reconcile();
         QCOMPARE(r.counts.value("amount_mismatch"), 1);
@@ -320,10 +294,10 @@ private Q_SLOTS:
         s.paid("o-eur", 10000, "pi_eur");
         f.clock.set(kT0 + kDay);
         s.refunded("o-eur", 10000, "pi_eur");
-        store(f,
-              {line("pi_yen", 16000, 0, kT0 + kDay), line("pi_eur", 10000, 0, kT0 + kDay),
-               lineOf("pi_eur", SettlementKind::Refund, -9300, 0, kT0 + 2 * kDay, "EUR")},
-              "currencies");
+        storeLines(f,
+                   {line("pi_yen", 16000, 0, kT0 + kDay), line("pi_eur", 10000, 0, kT0 + kDay),
+                    lineOf("pi_eur", SettlementKind::Refund, -9300, 0, kT0 + 2 * kDay, "EUR")},
+                   "currencies");
         f.clock.set(kT0 + 5 * kDay);
         const ReconcileReport r = s.reconcile();
         QCOMPARE(r.counts.value("currency_mismatch"), 2);
@@ -368,10 +342,10 @@ private Q_SLOTS:
         s.paid("o-late-cb", 10000, "pi_late_callback");
         f.clock.set(kT0 + 5 * kDay);
         s.paid("o-long", 10000, "pi_long");
-        store(f,
-              {line("pi_late_callback", 10000, 0, kT0 + kDay - kHour + 60000),
-               line("pi_long", 10000, 0, kT0 + kDay)},
-              "week1");
+        storeLines(f,
+                   {line("pi_late_callback", 10000, 0, kT0 + kDay - kHour + 60000),
+                    line("pi_long", 10000, 0, kT0 + kDay)},
+                   "week1");
         f.clock.set(kT0 + 10 * kDay);
         const ReconcileReport day = s.reconcile({}, window(kT0 + kDay, kT0 + 2 * kDay));
         QCOMPARE(day.counts.value("not_settled"), 0);
@@ -402,7 +376,7 @@ private Q_SLOTS:
         s.paid("o-rwo", 12000, "pi_rwo");
         f.clock.set(kT0 + kDay);
         s.refunded("o-rwo", 12000, "pi_rwo");
-        store(f, {line("pi_rwo", 12000, 0, kT0 + kDay)}, "week1");
+        storeLines(f, {line("pi_rwo", 12000, 0, kT0 + kDay)}, "week1");
         f.clock.set(kT0 + 5 * kDay);
         const ReconcileReport r = s.reconcile();
         QCOMPARE(r.counts.value("not_settled"), 1);
@@ -418,7 +392,7 @@ private Q_SLOTS:
         QCOMPARE(f.count("SELECT SUM(amount_minor) FROM ledger_entries WHERE kind = 'write_off'"),
                  24500 - 12000);
 
-        store(
+        storeLines(
             f,
             {line("pi_wo", 24500, 0, kT0 + 6 * kDay), refundLine("pi_rwo", 12000, kT0 + 6 * kDay)},
             "late");

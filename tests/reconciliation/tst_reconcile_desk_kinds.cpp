@@ -9,7 +9,6 @@
 #include "investigation/orderpicturequery.h"
 #include "reconcilescenario.h"
 
-#include <QCryptographicHash>
 #include <QTest>
 
 using namespace OncePay;
@@ -17,30 +16,6 @@ using namespace OncePay::Test;
 using namespace OncePay::Test::Reconcile;
 
 namespace {
-
-// Lines stored as the importer stores a parsed statement (as tst_reconcile_chargebacks does).
-void store(EngineFixture &f, QList<SettlementLine> lines, const QString &name)
-{
-    ParsedStatement parsed;
-    parsed.channel = QStringLiteral("stripe");
-    parsed.periodFromMs = kT0;
-    parsed.periodToMs = kT0 + 90 * kDay;
-    for (qsizetype i = 0; i < lines.size(); ++i) {
-        lines[i].lineNo = int(i) + 2;
-        lines[i].raw = QStringLiteral("%1,%2,%3,%4")
-                           .arg(name, lines[i].channelTxnId, lines[i].kind)
-                           .arg(lines[i].grossMinor);
-    }
-    parsed.lines = lines;
-    SettlementImporter::Prepared p;
-    p.channel = QStringLiteral("stripe");
-    p.fileName = name;
-    p.sha256 = QString::fromLatin1(
-        QCryptographicHash::hash(name.toUtf8(), QCryptographicHash::Sha256).toHex());
-    p.parsed = parsed;
-    auto r = SettlementImporter(*f.orders, f.clock).commit(p, kFinance);
-    QVERIFY2(r.ok(), r.ok() ? "" : qPrintable(r.error().message));
-}
 
 SettlementLine lineOf(const QString &pi, const QString &kind, qint64 gross, qint64 settledAt,
                       const QString &currency = QStringLiteral("USD"))
@@ -93,11 +68,11 @@ private Q_SLOTS:
         EngineFixture f(*dbs);
         Scenario s(f);
         s.paid("o-cb", 10000, "pi_cb"); // captured at kT0
-        store(f,
-              {lineOf("pi_cb", SettlementKind::Charge, 10000, kT0 + kDay),
-               lineOf("pi_cb", SettlementKind::Chargeback, -10000, kT0 + 20 * kDay),
-               lineOf("pi_cb", SettlementKind::Adjustment, 500, kT0 + 25 * kDay, "EUR")},
-              "disputes.csv");
+        storeLines(f,
+                   {lineOf("pi_cb", SettlementKind::Charge, 10000, kT0 + kDay),
+                    lineOf("pi_cb", SettlementKind::Chargeback, -10000, kT0 + 20 * kDay),
+                    lineOf("pi_cb", SettlementKind::Adjustment, 500, kT0 + 25 * kDay, "EUR")},
+                   "disputes.csv");
         f.clock.set(kT0 + 30 * kDay);
         const ReconcileReport r = s.reconcile();
         QCOMPARE(r.counts.value(DiscrepancyKind::Chargeback), 1);
