@@ -47,7 +47,7 @@ const EngineTextTemplate kMoneyTemplates[] = {
      "ct"},
     {QT_TRANSLATE_NOOP("OncePay::EngineText", "unknown channel '%1'; OncePay's channels are: %2"),
      "ct"},
-    {QT_TRANSLATE_NOOP("OncePay::EngineText", "payment %1 was refunded at %2"), "ct"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "payment %1 was refunded by %2"), "ct"},
     {QT_TRANSLATE_NOOP("OncePay::EngineText",
                        "%1 reported a refund of payment %2 (callback %3) not yet processed"),
      "ccc"},

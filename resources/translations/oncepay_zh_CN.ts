@@ -3224,8 +3224,8 @@ hash      %2</translation>
     </message>
     <message>
         <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="50"/>
-        <source>payment %1 was refunded at %2</source>
-        <translation>支付 %1 已于 %2 退款</translation>
+        <source>payment %1 was refunded by %2</source>
+        <translation>支付 %1 已由 %2 退款</translation>
     </message>
     <message>
         <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="51"/>

@@ -240,11 +240,10 @@ Result<PlannedFix> FixTargets::planOrder(const FixProposal &p) const
                     {o.orderId});
     if (!captured)
         return captured.error();
-    if (confirm && captured->isNull())
-        return makeError(
-            ErrorCode::Conflict,
-            QStringLiteral("order %1 has no captured payment to confirm").arg(o.orderId),
-            QStringLiteral("no_payment"));
+    if (confirm) { // what the confirmation would refuse is not proposed
+        if (auto ok = OrderService(m_c, m_clock).confirmable(o); !ok)
+            return ok.error();
+    }
     PlannedFix f;
     f.targetKind = QStringLiteral("order");
     f.orderId = o.orderId;

@@ -243,20 +243,8 @@ Result<Order> OrderService::transitionInTransaction(TransitionRequest &t) const
         t.stateReason = reason;
     }
     if (to == OrderState::Paid) {
-        if (!captured)
-            return makeError(
-                ErrorCode::Conflict,
-                QStringLiteral("order %1 has no captured payment to confirm").arg(orderId),
-                QStringLiteral("no_payment"));
-        // Money the channel has returned, or reported returning, is not confirmed.
-        auto refund = refundReported(*captured);
-        if (!refund)
-            return refund.error();
-        if (!refund->isEmpty())
-            return makeError(
-                ErrorCode::Conflict,
-                QStringLiteral("order %1 cannot be confirmed: %2").arg(orderId, *refund),
-                QStringLiteral("payment_refunded"));
+        if (auto ok = confirmable(o); !ok)
+            return ok.error();
         t.paidAt = m_clock.nowMs();
         t.stateReason = QString();
     }
@@ -281,13 +269,34 @@ Result<Order> OrderService::transitionInTransaction(TransitionRequest &t) const
     return **after;
 }
 
+Result<void> OrderService::confirmable(const Order &o) const
+{
+    auto captured = PaymentEffects(m_c, m_clock).captureFor(o);
+    if (!captured)
+        return captured.error();
+    if (!*captured)
+        return makeError(
+            ErrorCode::Conflict,
+            QStringLiteral("order %1 has no captured payment to confirm").arg(o.orderId),
+            QStringLiteral("no_payment"));
+    // Money the channel has returned, or reported returning, is not confirmed.
+    auto refund = refundReported(**captured);
+    if (!refund)
+        return refund.error();
+    if (!refund->isEmpty())
+        return makeError(ErrorCode::Conflict,
+                         QStringLiteral("order %1 cannot be confirmed: %2").arg(o.orderId, *refund),
+                         QStringLiteral("payment_refunded"));
+    return {};
+}
+
 Result<QString> OrderService::refundReported(const CapturedPayment &p) const
 {
     auto payment = PaymentEffects(m_c, m_clock).paymentOf(p.channel, p.channelTxnId);
     if (!payment)
         return payment.error();
     if (*payment && (*payment)->status != u"captured")
-        return QStringLiteral("payment %1 was refunded at %2").arg(p.channelTxnId, p.channel);
+        return QStringLiteral("payment %1 was refunded by %2").arg(p.channelTxnId, p.channel);
     auto waiting = Sql::scalar(
         m_c.db(),
         QStringLiteral("SELECT MIN(callback_id) FROM callback_messages WHERE channel = ? AND"

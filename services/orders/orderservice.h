@@ -71,6 +71,12 @@ public:
     // and audit rows. Errors leave the transaction to be rolled back by the caller; `t.from`
     // is filled so the caller can record the refusal afterwards.
     Result<Order> transitionInTransaction(TransitionRequest &t) const;
+
+    // Why order `o` may not be confirmed now: no captured payment ("no_payment"), or its payment
+    // refunded or a refund of it reported and not processed ("payment_refunded"); nothing when
+    // it may. The confirmation checks it, and so does a proposal to confirm (FixTargets), so a
+    // reviewer is not asked to approve what the confirmation would refuse.
+    Result<void> confirmable(const Order &o) const;
     static TransitionRequest request(const QString &orderId, qint64 expectedVersion, OrderState to,
                                      CauseKind cause, const QString &causeId, const Actor &actor,
                                      const QString &reason);

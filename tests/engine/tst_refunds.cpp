@@ -6,6 +6,7 @@
 #include "channels/kakaopay/kakaopayevents.h"
 #include "channels/kakaopay/kakaopaysigner.h"
 #include "enginefixture.h"
+#include "fixes/fixtargets.h"
 
 #include <QTest>
 
@@ -373,6 +374,14 @@ private Q_SLOTS:
         auto held = f.service->confirm("o-u2", 3, "fix-2", {"fin", "finance"}, "agreed");
         QVERIFY(!held.ok());
         QCOMPARE(held.error().reason, QStringLiteral("payment_refunded"));
+        // Nor is its confirmation proposed: a reviewer is not asked to approve what the
+        // confirmation refuses.
+        FixProposal confirm;
+        confirm.kind = FixKind::ConfirmPayment;
+        confirm.targetId = QStringLiteral("o-u2");
+        auto proposed = FixTargets(*f.orders, f.clock).plan(confirm);
+        QVERIFY(!proposed.ok());
+        QCOMPARE(proposed.error().reason, QStringLiteral("payment_refunded"));
         QCOMPARE(f.count("SELECT COUNT(*) FROM ledger_entries"), 0);
         QCOMPARE(f.count("SELECT COUNT(*) FROM purchase_orders"), 0);
     }
