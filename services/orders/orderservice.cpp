@@ -243,7 +243,7 @@ Result<Order> OrderService::transitionInTransaction(TransitionRequest &t) const
         t.stateReason = reason;
     }
     if (to == OrderState::Paid) {
-        if (auto ok = confirmable(o); !ok)
+        if (auto ok = confirmable(o, captured); !ok)
             return ok.error();
         t.paidAt = m_clock.nowMs();
         t.stateReason = QString();
@@ -274,13 +274,19 @@ Result<void> OrderService::confirmable(const Order &o) const
     auto captured = PaymentEffects(m_c, m_clock).captureFor(o);
     if (!captured)
         return captured.error();
-    if (!*captured)
+    return confirmable(o, *captured);
+}
+
+Result<void> OrderService::confirmable(const Order &o,
+                                       const std::optional<CapturedPayment> &captured) const
+{
+    if (!captured)
         return makeError(
             ErrorCode::Conflict,
             QStringLiteral("order %1 has no captured payment to confirm").arg(o.orderId),
             QStringLiteral("no_payment"));
     // Money the channel has returned, or reported returning, is not confirmed.
-    auto refund = refundReported(**captured);
+    auto refund = refundReported(*captured);
     if (!refund)
         return refund.error();
     if (!refund->isEmpty())

@@ -11,6 +11,7 @@
 #include "core/result.h"
 #include "db/connection.h"
 #include "order.h"
+#include "paymenteffects.h"
 #include "statemachine.h"
 
 namespace OncePay {
@@ -87,7 +88,9 @@ public:
 private:
     // Why a captured payment may not be confirmed: refunded, or a refund of it reported and
     // not processed (waiting, retried or dead-lettered); empty when none.
-    Result<QString> refundReported(const struct CapturedPayment &payment) const;
+    Result<QString> refundReported(const CapturedPayment &payment) const;
+    // confirmable() on the payment the caller has read already (transitionInTransaction).
+    Result<void> confirmable(const Order &o, const std::optional<CapturedPayment> &captured) const;
     Result<Order> simpleTransition(const QString &orderId, qint64 expectedVersion, OrderState to,
                                    CauseKind cause, const QString &causeId, const Actor &actor,
                                    const QString &reason) const;
