@@ -3,6 +3,7 @@
 #include "auth/permissions.h"
 #include "auth/staffrights.h"
 #include "db/sql.h"
+#include "reconciliation/discrepancymoment.h"
 #include "reconciliation/reconciler.h"
 #include "settings/opssettings.h"
 #include "settlement/formats/statementformat.h"
@@ -65,21 +66,9 @@ Result<QList<DiscrepancyRow>> ReconciliationDesk::discrepancies(const Discrepanc
         return allowed.error();
     const qint64 now = m_clock.nowMs();
     // The moment each exception ages from (reconciliationdesk.h, DiscrepancyRow::agedFromMs):
-    // the money movement it is about where it is known, else when a run found it. One
+    // when the money it is about moved, as a fix of it is dated (discrepancymoment.h). One
     // expression for the column, the age filter and the order.
-    const QString agedFrom = QStringLiteral(
-        "COALESCE(CASE"
-        " WHEN d.kind = 'refund_not_settled' OR (d.kind = 'amount_mismatch' AND"
-        "  d.discrepancy_key LIKE '%:refund') THEN COALESCE((SELECT MAX(le.created_at) FROM"
-        "  ledger_entries le WHERE le.order_id = d.order_id AND le.kind = 'refund_debit' AND"
-        "  le.channel = d.channel AND le.channel_txn_id = d.channel_txn_id), p.refunded_at)"
-        " WHEN d.kind IN ('not_settled', 'amount_mismatch', 'fee_mismatch', 'currency_mismatch')"
-        "  THEN p.captured_at"
-        " WHEN d.kind IN ('unknown_settlement', 'duplicate_settlement', 'chargeback',"
-        "  'settlement_adjustment', 'settled_after_write_off') THEN l.settled_at"
-        " WHEN d.kind = 'refund_due' THEN (SELECT MIN(ro.created_at) FROM refund_obligations ro"
-        "  WHERE ro.channel = d.channel AND ro.channel_txn_id = d.channel_txn_id)"
-        " END, d.opened_at)");
+    const QString agedFrom = discrepancyMovedAtSql(QStringLiteral("p"));
     QString sql = QStringLiteral(
         "SELECT d.id, d.kind, d.channel, d.channel_txn_id, d.order_id, d.expected_minor,"
         " d.actual_minor, d.currency, d.status, d.rule_id, d.rule_version, d.fee_schedule_id,"

@@ -81,21 +81,12 @@ struct DiscrepancyRow {
     qint64 openedAt = 0; // when a run found it ("found")
     qint64 closedAt = 0;
     // An exception ages from the money movement it is about, as aging buckets count by
-    // transaction date, not from the run that found it:
-    //   not_settled, amount_mismatch   the payment's capture; for a refund's amount_mismatch
-    //                                  (key ":refund") the payment's refund, as below
-    //   refund_not_settled             the payment's last refund booked (the latest ledger
-    //                                  refund_debit row; partial refunds leave
-    //                                  payments.refunded_at empty), else payments.refunded_at
-    //   fee_mismatch, currency_mismatch  the payment's capture
-    //   unknown_settlement,            the settlement line's settled_at (for an unbooked
-    //   duplicate_settlement,          refund, its first refund line; for a chargeback or an
-    //   chargeback,                    adjustment, its own line; for a settlement after a
-    //   settlement_adjustment,         write-off, the line that settled the written-off
-    //   settled_after_write_off        money)
-    //   refund_due                     the refund obligation's created_at (the earliest one
-    //                                  for the transaction)
-    // Where that moment is not known (no such payment, line or obligation row), opened_at.
+    // transaction date, not from the run that found it — the same moment a fix of it is dated
+    // by (discrepancymoment.h): a payment's own exception from its capture; a refund's (a
+    // ":refund" key, refund_not_settled) from OncePay's last refund debit, or the refund line
+    // for a refund OncePay never booked; refund_due from its obligation; a chargeback, an
+    // adjustment, a settlement after a write-off, a duplicate or a line without a payment from
+    // its line; where that moment is not known, opened_at.
     // ageMs = (closedAt, or now while open) − agedFromMs, never below 0. The desk's minAgeMs
     // filter and its order (oldest first) use the same moment, in SQL.
     qint64 agedFromMs = 0;

@@ -6,6 +6,7 @@
 #include "db/sql.h"
 #include "fixrules.h"
 #include "fixtargets.h"
+#include "reconciliation/discrepancymoment.h"
 
 #include <QJsonValue>
 #include <QSqlQuery>
@@ -44,26 +45,7 @@ Result<QString> expectedCurrencyColumn(const QSqlDatabase &db)
 
 QString FixTargets::discrepancyAtSql()
 {
-    // The matcher reconciles a payment in the period of its capture (inClosedPeriod of the
-    // capture); the exception of a refund is the refund's (its latest refund debit: a partial
-    // refund leaves payments.refunded_at empty; the desk ages it the same way), a refund owed
-    // the obligation's, and a settlement line without a payment the line's. Never the charge
-    // line's date for a payment: a line settles days after the capture, often in the next
-    // period. A line that is
-    // money moving of its own, weeks after the capture — a chargeback, an adjustment, a
-    // settlement after a write-off (migration 0012) — is its line's: the capture's period may
-    // have closed long before, and its exception must still be decided.
-    return QStringLiteral(
-        "COALESCE(CASE"
-        " WHEN d.kind = 'refund_due' THEN (SELECT MIN(ro.created_at) FROM refund_obligations ro"
-        "  WHERE ro.channel = d.channel AND ro.channel_txn_id = d.channel_txn_id)"
-        " WHEN d.kind = 'refund_not_settled' OR d.discrepancy_key LIKE '%:refund'"
-        "  THEN COALESCE((SELECT MAX(le.created_at) FROM ledger_entries le"
-        "   WHERE le.channel = d.channel AND le.channel_txn_id = d.channel_txn_id"
-        "   AND le.kind = 'refund_debit'), pm.refunded_at)"
-        " WHEN d.kind IN ('chargeback', 'settlement_adjustment', 'settled_after_write_off')"
-        "  THEN l.settled_at"
-        " END, pm.captured_at, l.settled_at, d.opened_at)");
+    return discrepancyMovedAtSql(QStringLiteral("pm")); // the rule the desk ages by too
 }
 
 QString FixTargets::discrepancyJoinsSql()

@@ -68,11 +68,8 @@ public:
 
     // The moment a discrepancy belongs to for the period rules (a fix in a closed period, the
     // open exceptions that keep a period from closing), as SQL over discrepancyJoinsSql()'s
-    // aliases (d, l, pm, o): the payment's capture, as the matcher reconciles it by period;
-    // for a refund's exception (refund_not_settled, a ":refund" key) the refund; for
-    // refund_due the earliest refund obligation; for a line without a payment, a chargeback,
-    // an adjustment line and a settlement after a write-off the line's settled_at; else when a
-    // run found it.
+    // aliases (d, l, pm, o): when the money it is about moved, the moment the desk ages it
+    // from too (discrepancymoment.h).
     static QString discrepancyAtSql();
     // " FROM discrepancies d LEFT JOIN settlement_lines l … payments pm … orders o".
     static QString discrepancyJoinsSql();

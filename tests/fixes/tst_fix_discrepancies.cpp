@@ -4,11 +4,14 @@
 // 2,133.72 CNY duplicate with one approval); a currency mismatch takes no amount computed
 // across its two currencies; and a discrepancy belongs to the period of the capture it is
 // about, as the matcher reconciles it — not to its settlement line's date — both when a period
-// is closed and when a fix is proposed in a closed period.
+// is closed and when a fix is proposed in a closed period; an exception about money that moved
+// on its own later (a refund the channel made behind OncePay's back, a duplicate line) belongs
+// to that movement, and the desk ages every exception from the same moment a fix is dated by.
 
 #include "../reconciliation/reconcilescenario.h"
 #include "audit/auditoutbox.h"
 #include "db/sql.h"
+#include "desk/reconciliationdesk.h"
 #include "fixes/fixservice.h"
 #include "fixtestsupport.h"
 
@@ -398,6 +401,85 @@ private Q_SLOTS:
         QVERIFY2(fix.ok(), qPrintable(why(fix)));
         QCOMPARE(fix->effectiveAt, kT0 + 3 * kDay + kHour);
         QCOMPARE(*fix->amountMinor, -4000);
+    }
+
+    // A refund the channel made behind OncePay's back, weeks after the capture, is money that
+    // moved on its own: its exception is the refund line's, as a chargeback's is. With the
+    // capture's day closed it still takes a fix (dated by the line); the line's day does not
+    // close while it is open; and the desk ages it from the same moment.
+    void aRefundBehindOncePaysBackBelongsToItsLine_data() { addEngineRows(); }
+    void aRefundBehindOncePaysBackBelongsToItsLine()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        EngineFixture f(*dbs);
+        Desk desk(f);
+        Scenario s(f);
+        s.paid("o-gone", 12000, "pi_gone");
+        s.importStatement({line("pi_gone", 12000, 378, kT0 + kDay)}, "week1.csv");
+        f.clock.set(kT0 + 2 * kDay);
+        s.reconcile();
+        QCOMPARE(f.count("SELECT COUNT(*) FROM discrepancies"), 0);
+        auto dayOne = desk.fixes.propose(
+            proposal(FixKind::ClosePeriod, period(kT0, kT0 + kDay), "day end"), fay);
+        QVERIFY2(dayOne.ok(), qPrintable(why(dayOne)));
+        QVERIFY(desk.fixes.approve(dayOne->id, dayOne->changeSha256, "", kOrigin, fin).ok());
+
+        const qint64 refundedAt = kT0 + 9 * kDay;
+        s.importStatement({refundLine("pi_gone", 12000, refundedAt)}, "week2.csv");
+        f.clock.set(kT0 + 12 * kDay);
+        s.reconcile();
+        const qint64 gone = discrepancyOf(f, "unknown_settlement");
+
+        DiscrepancyFilter only;
+        only.id = gone;
+        const auto shown = ReconciliationDesk(*f.orders, f.clock).discrepancies(only, kFinance);
+        QVERIFY(shown.ok() && shown->size() == 1);
+        QCOMPARE(shown->first().agedFromMs, refundedAt);
+
+        auto dayNine = desk.fixes.propose(
+            proposal(FixKind::ClosePeriod, period(kT0 + 9 * kDay, kT0 + 10 * kDay), "day end"),
+            fay);
+        QVERIFY(!dayNine.ok());
+        QCOMPARE(dayNine.error().reason, QStringLiteral("open_discrepancies"));
+
+        auto fix = desk.fixes.propose(fixOf(FixKind::WriteOff, gone), fay);
+        QVERIFY2(fix.ok(), qPrintable(why(fix)));
+        QCOMPARE(fix->effectiveAt, refundedAt);
+    }
+    // The channel settling a payment a second time, a week after the capture's day closed: the
+    // duplicate line is money that moved on its own, so its exception is the line's — decided
+    // by a fix dated by the line, not refused for the capture's closed day.
+    void aLaterDuplicateSettlementBelongsToItsLine_data() { addEngineRows(); }
+    void aLaterDuplicateSettlementBelongsToItsLine()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        EngineFixture f(*dbs);
+        Desk desk(f);
+        Scenario s(f);
+        s.paid("o-twice", 12000, "pi_twice");
+        s.importStatement({line("pi_twice", 12000, 378, kT0 + kDay)}, "week1.csv");
+        f.clock.set(kT0 + 2 * kDay);
+        s.reconcile();
+        auto dayOne = desk.fixes.propose(
+            proposal(FixKind::ClosePeriod, period(kT0, kT0 + kDay), "day end"), fay);
+        QVERIFY2(dayOne.ok(), qPrintable(why(dayOne)));
+        QVERIFY(desk.fixes.approve(dayOne->id, dayOne->changeSha256, "", kOrigin, fin).ok());
+
+        const qint64 againAt = kT0 + 8 * kDay;
+        storeLines(f, {line("pi_twice", 12000, 378, againAt)}, "week2.csv"); // a line id of its own
+        f.clock.set(kT0 + 10 * kDay);
+        s.reconcile();
+        const qint64 twice = discrepancyOf(f, "duplicate_settlement");
+        DiscrepancyFilter only;
+        only.id = twice;
+        const auto shown = ReconciliationDesk(*f.orders, f.clock).discrepancies(only, kFinance);
+        QVERIFY(shown.ok() && shown->size() == 1);
+        QCOMPARE(shown->first().agedFromMs, againAt);
+
+        auto fix = desk.fixes.propose(fixOf(FixKind::WriteOff, twice), fay);
+        QVERIFY2(fix.ok(), qPrintable(why(fix)));
+        QCOMPARE(fix->effectiveAt, againAt);
+        QCOMPARE(*fix->amountMinor, -12000); // the money settled twice, written off
     }
 };
 
