@@ -171,8 +171,9 @@ private Q_SLOTS:
                 QVERIFY(!cb.ok());
                 QCOMPARE(cb.error().reason, QStringLiteral("bad_amount"));
                 QVERIFY2(cb.error().message.contains(
-                             QStringLiteral("is not a whole number of %1: Stripe counts %1 in "
-                                            "hundredths, always ending in 00")
+                             QStringLiteral("%1 is not a whole number of %2: Stripe counts this "
+                                            "currency in hundredths, always ending in 00")
+                                 .arg(stripeAmount)
                                  .arg(currency.toUpper())),
                          qPrintable(cb.error().message));
                 continue;

@@ -17,8 +17,8 @@ Result<qint64> StripeAdapter::isoMinorUnits(qint64 stripeAmount, const QString &
         return stripeAmount;
     if (stripeAmount % 100 != 0)
         return ChannelJson::badAmount(
-            QStringLiteral("%1 %2 is not a whole number of %2: Stripe counts %2 in hundredths, "
-                           "always ending in 00")
+            QStringLiteral("%1 is not a whole number of %2: Stripe counts this currency in "
+                           "hundredths, always ending in 00")
                 .arg(stripeAmount)
                 .arg(currency));
     return stripeAmount / 100;
