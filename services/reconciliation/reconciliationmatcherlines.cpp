@@ -10,6 +10,7 @@
 #include "settlement/settlementline.h"
 
 #include <algorithm>
+#include <vector>
 
 namespace OncePay {
 
@@ -25,7 +26,11 @@ using Internal::refundKey;
 // captures owed back are refund_due, not this. Lines are summed as signed (a refund takes money:
 // negative); a line that gives money back is no refund and counts against the others, never as
 // money returned. Lines in another currency than the payment's are a currency_mismatch of the
-// refund, never added to or compared with it.
+// refund, never added to or compared with it: one per currency, each with the signed sum of all
+// its lines (a second or third foreign currency loses no money from the exceptions). The first
+// currency (its lowest line id) keeps the ":refund" key; another is keyed ":<currency>:refund".
+// Lines that net to zero moved no money: a refund and its reversal for a payment OncePay has no
+// refund of is nothing to report, and a currency whose lines net to zero has no mismatch.
 void ReconciliationMatcher::checkRefund(const Slot &s, MatchOutcome &out, bool *matched) const
 {
     if (s.refundedMinor <= 0 && s.refunds < 0)
@@ -34,43 +39,57 @@ void ReconciliationMatcher::checkRefund(const Slot &s, MatchOutcome &out, bool *
     const qint64 booked = std::max<qint64>(p.refundedMinor, 0);
     const QString refundSuffix = QStringLiteral("refund");
     qint64 returned = 0;         // minus the signed sum of the lines in the payment's currency
-    qint64 foreignGross = 0;     // the signed sum of those in the first other currency
     const Line *first = nullptr; // lowest id in the payment's currency
-    const Line *foreign = nullptr;
+    struct Foreign {
+        quint16 currency = 0;
+        const Line *first = nullptr; // its lowest id
+        qint64 gross = 0;            // the signed sum of its lines
+    };
+    std::vector<Foreign> foreign; // by their first line's id
     for (qint32 e = s.refunds; e >= 0; e = m_store.extra(e).next) {
         const Line &r = m_store.extra(e);
         if (r.currency != s.currency) {
-            if (!foreign || r.id < foreign->id)
-                foreign = &r;
+            auto it = std::find_if(foreign.begin(), foreign.end(),
+                                   [&](const Foreign &x) { return x.currency == r.currency; });
+            if (it == foreign.end())
+                it = foreign.insert(foreign.end(), Foreign{r.currency, &r, 0});
+            it->gross += r.grossMinor;
+            if (r.id < it->first->id)
+                it->first = &r;
             continue;
         }
         returned -= r.grossMinor;
         if (!first || r.id < first->id)
             first = &r;
     }
-    if (foreign) {
-        for (qint32 e = s.refunds; e >= 0; e = m_store.extra(e).next)
-            if (m_store.extra(e).currency == foreign->currency)
-                foreignGross += m_store.extra(e).grossMinor;
-        Finding f =
-            finding(DiscrepancyKind::CurrencyMismatch, p.channel, p.channelTxnId, refundSuffix);
+    std::sort(foreign.begin(), foreign.end(),
+              [](const Foreign &a, const Foreign &b) { return a.first->id < b.first->id; });
+    bool refundedForeign = false; // some other currency's lines moved money
+    for (const Foreign &x : foreign) {
+        if (x.gross == 0)
+            continue;
+        const QString currency = text(x.currency);
+        Finding f = finding(DiscrepancyKind::CurrencyMismatch, p.channel, p.channelTxnId,
+                            x.first == foreign.front().first ? refundSuffix
+                                                             : currency + u':' + refundSuffix);
         f.orderId = p.orderId;
-        f.settlementLineId = foreign->id;
+        f.settlementLineId = x.first->id;
         f.hasAmounts = true;
         f.expectedMinor = -booked;
         f.expectedCurrency = p.currency;
-        f.actualMinor = foreignGross;
-        f.currency = text(foreign->currency);
-        f.detail = QStringLiteral("refund lines return %1, OncePay refunded %2: different"
-                                  " currencies, no difference computed")
-                       .arg(Currency::format(-foreignGross, f.currency),
-                            Currency::format(booked, p.currency));
+        f.actualMinor = x.gross;
+        f.currency = currency;
+        f.detail =
+            QStringLiteral("refund lines return %1, OncePay refunded %2: different"
+                           " currencies, no difference computed")
+                .arg(Currency::format(-x.gross, f.currency), Currency::format(booked, p.currency));
         out.findings << f;
         *matched = false;
+        refundedForeign = true;
     }
     if (booked == 0) {
-        if (!first)
-            return;
+        if (!first || returned == 0)
+            return; // no line, or lines that net to zero: nothing was refunded
         Finding f =
             finding(DiscrepancyKind::UnknownSettlement, p.channel, p.channelTxnId, refundSuffix);
         f.orderId = p.orderId;
@@ -85,7 +104,7 @@ void ReconciliationMatcher::checkRefund(const Slot &s, MatchOutcome &out, bool *
         *matched = false;
         return;
     }
-    if (!first && foreign)
+    if (!first && refundedForeign)
         return; // refunded in another currency only: the currency_mismatch above says it
     // No refund line at all is refund_not_settled, never not_settled: the money left and the
     // channel has not said so, which finance must not read as a capture not paid out.

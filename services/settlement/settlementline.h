@@ -23,7 +23,9 @@
 //               charge + reversal = the captured amount), PayPal holds and releases and other
 //               reversals (T1105, T1110 hold DR, T1111 release CR, T1114, ...; a hold and its
 //               release sum to 0), PayPal T1200/T1203/T1204 account adjustments, and any category
-//               the format does not know. Never dropped.
+//               the format does not know. Never dropped. Also a PayPal T00xx debit: a payment
+//               the merchant's account sent (T00xx is DR for the sender), named by its own
+//               Transaction ID, which no OncePay payment has: reported, never matched.
 //   fee         signed: money the channel took (negative gross) or returned.
 // Thread contract: plain values.
 

@@ -295,6 +295,33 @@ private Q_SLOTS:
         QCOMPARE(r->lines[3].lineKey, QStringLiteral("H1:T1110"));
     }
 
+    // A T00xx debit is a payment this PayPal account sent (T0006 is DR for the buyer): no
+    // refusal of the file and no charge — an adjustment under its own Transaction ID (not its
+    // PayPal Reference ID), kept with its sign and fee, for reconciliation to report. The same
+    // code as a credit is still a charge.
+    void paypalPaymentSentIsAnAdjustment()
+    {
+        QByteArray file = data("STL-20260101.01.009.CSV");
+        const QByteArray from = "\"8MC585209K746392H\",\"o-4\",\"\",\"\",\"T0006\"";
+        QVERIFY(file.contains(from));
+        file.replace(from, "\"8MC585209K746392H\",\"o-4\",\"5TY05013RG002845M\",\"TXN\",\"T0006\"");
+        file.replace("\"CR\",5000,\"JPY\"", "\"DR\",5000,\"JPY\"");
+        auto r = StatementFormat::forChannel(QStringLiteral("paypal"))->parse(file);
+        QVERIFY2(r.ok(), r.ok() ? "" : qPrintable(r.error().message));
+        QCOMPARE(r->lines.size(), 3);
+        QCOMPARE(r->lines[0].kind, SettlementKind::Charge);
+        QCOMPARE(r->lines[0].grossMinor, 10000);
+        const SettlementLine &sent = r->lines[1];
+        QCOMPARE(sent.kind, SettlementKind::Adjustment);
+        QCOMPARE(sent.grossMinor, -5000);
+        QCOMPARE(sent.feeMinor, 220);
+        QCOMPARE(sent.netMinor, -5220);
+        QCOMPARE(sent.currency, QStringLiteral("JPY"));
+        QCOMPARE(sent.channelTxnId, QStringLiteral("8MC585209K746392H"));
+        QCOMPARE(sent.lineKey, QStringLiteral("8MC585209K746392H:T0006"));
+        QCOMPARE(r->lines[2].kind, SettlementKind::Refund);
+    }
+
     // A sign the line's kind cannot have refuses the whole file, naming line and column.
     void impossibleSignsAreRefused_data()
     {
@@ -317,11 +344,11 @@ private Q_SLOTS:
             << QByteArray("usd,5.00,0.00,5.00,refund")
             << "line 4, column 5 (gross): '5.00' is positive, impossible for a refund line";
         const QString paypal = "STL-20260101.01.009.CSV";
-        QTest::newRow("paypal charge, debit")
-            << "paypal" << paypal << QByteArray("\"CR\",10000,\"USD\"")
-            << QByteArray("\"DR\",10000,\"USD\"")
-            << "line 5, column 9 (Transaction Debit or Credit): 'DR' is a debit, impossible for "
-               "a T0006 line";
+        QTest::newRow("paypal charge, fee credit")
+            << "paypal" << paypal << QByteArray("\"CR\",10000,\"USD\",\"DR\",398")
+            << QByteArray("\"CR\",10000,\"USD\",\"CR\",398")
+            << "line 5, column 12 (Fee Debit or Credit): 'CR' is a credit, impossible for a "
+               "T0006 line";
         QTest::newRow("paypal refund, credit")
             << "paypal" << paypal << QByteArray("\"DR\",2500,\"USD\"")
             << QByteArray("\"CR\",2500,\"USD\"")

@@ -39,6 +39,9 @@ const QString kDate = QStringLiteral("yyyy/MM/dd HH:mm:ss +0000");
 // T1205 reimbursement, T1207 re-presentment rejection and T1208 cancellation are chargebacks;
 // holds, releases and the other reversals (T1105, T1110, T1111, T1114, ...), the account
 // adjustments T1200, T1203, T1204 and every other code are adjustments, kept with their sign.
+// A T00xx code is CR for the account receiving the payment and DR for the one sending it: a
+// T00xx debit is a payment this account made (a purchasing platform buying goods through it),
+// not a capture settled — parse() keeps it as an adjustment (see there).
 QString kindOf(const QString &code)
 {
     if (code.startsWith(QStringLiteral("T00")))
@@ -144,7 +147,7 @@ Result<ParsedStatement> PayPalStatementFormat::parse(const QByteArray &data) con
         auto code = row.text(QStringLiteral("Transaction Event Code"));
         if (!code)
             return code.error();
-        const QString kind = kindOf(*code);
+        QString kind = kindOf(*code);
         if (kind.isEmpty()) {
             ++out.skippedRecords;
             continue;
@@ -176,6 +179,15 @@ Result<ParsedStatement> PayPalStatementFormat::parse(const QByteArray &data) con
             l.feeMinor = *fee;
         }
         l.netMinor = l.grossMinor - l.feeMinor;
+        // A T00xx debit: money this account paid to someone else. It settles no capture of
+        // OncePay's, so it is no charge; it is not dropped either: an adjustment under its own
+        // Transaction ID (no OncePay payment has it), which reconciliation reports as a
+        // settlement_adjustment for a person to review. The rest of the file imports as ever.
+        const bool paymentSent = kind == SettlementKind::Charge && l.grossMinor < 0;
+        if (paymentSent) {
+            kind = SettlementKind::Adjustment;
+            l.kind = kind;
+        }
         // A payment received is a credit, a refund a debit; neither pays a negative fee.
         if (kind == SettlementKind::Charge || kind == SettlementKind::Refund) {
             const bool charge = kind == SettlementKind::Charge;
@@ -214,7 +226,7 @@ Result<ParsedStatement> PayPalStatementFormat::parse(const QByteArray &data) con
         // A refund, chargeback, hold or release names the capture it belongs to in PayPal
         // Reference ID (type TXN): the payment it settles.
         const bool byReference =
-            kind != SettlementKind::Charge &&
+            kind != SettlementKind::Charge && !paymentSent &&
             row.optional(QStringLiteral("PayPal Reference ID Type")) == u"TXN" &&
             !row.optional(QStringLiteral("PayPal Reference ID")).isEmpty();
         const QString transactionId = row.optional(QStringLiteral("Transaction ID"));
