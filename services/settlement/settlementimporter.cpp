@@ -60,6 +60,70 @@ void checkpointAside(const QString &path)
     sqlite3_close(db);
 }
 
+// Imports of one channel's statements are stored one after the other on a server database, as
+// SQLite's single writer (BEGIN IMMEDIATE) stores them: two people importing overlapping
+// statements at the same moment get what importing them in turn gives — the second finds the
+// first's lines known (or in conflict), never a duplicate-key error or a deadlock between two
+// transactions inserting the same keys in other orders. PostgreSQL: a transaction-scoped advisory
+// lock per channel, released by COMMIT or ROLLBACK. MariaDB: a named lock of the session per
+// database and channel (GET_LOCK names are server-wide), released when this guard is destroyed —
+// after the transaction it was taken for has ended.
+class ImportLock {
+public:
+    explicit ImportLock(const Connection &c)
+        : m_c(c)
+    {}
+    ~ImportLock()
+    {
+        if (m_held)
+            (void)Sql::exec(m_c.db(),
+                            QStringLiteral("SELECT RELEASE_LOCK(%1)").arg(QLatin1String(kName)),
+                            {m_channel});
+    }
+    ImportLock(const ImportLock &) = delete;
+    ImportLock &operator=(const ImportLock &) = delete;
+
+    // Inside the transaction on PostgreSQL; on MariaDB any time before the statement's rows.
+    Result<void> take(const QString &channel)
+    {
+        if (m_c.dialect() == Dialect::Postgres) {
+            auto r = Sql::exec(
+                m_c.db(), QStringLiteral("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))"),
+                {QString(QStringLiteral("oncepay.settlement_import:") + channel)});
+            if (!r)
+                return r.error();
+            return {};
+        }
+        if (m_c.dialect() != Dialect::MySql)
+            return {};
+        auto got = Sql::scalar(
+            m_c.db(),
+            QStringLiteral("SELECT GET_LOCK(%1, %2)").arg(QLatin1String(kName)).arg(kWaitSeconds),
+            {channel});
+        if (!got)
+            return got.error();
+        if (got->isNull() || got->toInt() != 1)
+            return makeError(ErrorCode::Unavailable,
+                             QStringLiteral("another %1 statement import is still being stored"
+                                            " after %2 s; try again when it has finished")
+                                 .arg(channel)
+                                 .arg(kWaitSeconds),
+                             QStringLiteral("import_busy"));
+        m_held = true;
+        m_channel = channel;
+        return {};
+    }
+
+private:
+    // At most 64 characters: the database's and the channel's names hashed.
+    static constexpr const char kName[] =
+        "CONCAT('oncepay_settlement_', MD5(CONCAT(DATABASE(), ':', ?)))";
+    static constexpr int kWaitSeconds = 600;
+    const Connection &m_c;
+    bool m_held = false;
+    QString m_channel;
+};
+
 } // namespace
 
 Result<SettlementImporter::Prepared> SettlementImporter::prepareFile(const QString &channel,
@@ -261,6 +325,10 @@ Result<StatementImport> SettlementImporter::begin(const Prepared &p,
     makeRoomForIndexPages(qsizetype(e.rows.size()));
     if (auto b = Sql::exec(m_c.db(), QStringLiteral("BEGIN IMMEDIATE")); !b)
         return b.error();
+    if (auto known = storedMeanwhile(*out, QString::fromUtf8(e.channel)); !known || *known) {
+        (void)Sql::exec(m_c.db(), QStringLiteral("ROLLBACK"));
+        return known ? out : Result<StatementImport>(known.error());
+    }
     out->lines = out->linesInFile; // what the audit record says: every line new (checked after)
     auto id = storeHeader(e, *out, actor);
     if (!id)
@@ -309,6 +377,25 @@ Result<StatementImport> SettlementImporter::stored(StatementImport out, const Re
     return out;
 }
 
+// The same file, stored by someone else while this one waited for its turn (the caller's
+// transaction is open, the import lock held): already imported, with that statement's id and
+// line count, as it would have been found had it come after.
+Result<bool> SettlementImporter::storedMeanwhile(StatementImport &out, const QString &channel) const
+{
+    auto q = Sql::exec(m_c.db(),
+                       QStringLiteral("SELECT id, line_count FROM settlement_statements WHERE"
+                                      " channel = ? AND file_sha256 = ?"),
+                       {channel, out.sha256});
+    if (!q)
+        return q.error();
+    if (!q->next())
+        return false;
+    out.statementId = q->value(0).toLongLong();
+    out.lines = q->value(1).toInt();
+    out.alreadyImported = true;
+    return true;
+}
+
 // 32 MB holds the pages of settlement_lines_time a statement touches across its period (17 MB
 // per million lines); the table and its (statement, line) key only grow at their ends. A larger
 // cache only costs fresh memory for every page written: 256 MB made storing a 62,000-line
@@ -324,9 +411,19 @@ Result<StatementImport> SettlementImporter::store(StatementImport out,
                                                   const Actor &actor) const
 {
     makeRoomForIndexPages(qsizetype(e.rows.size()));
+    const QString channel = QString::fromUtf8(e.channel);
+    ImportLock lock(m_c); // released after tx has ended
+    if (m_c.dialect() == Dialect::MySql)
+        if (auto l = lock.take(channel); !l)
+            return l.error();
     Transaction tx(m_c.db(), Transaction::Mode::Immediate);
     if (auto b = tx.begin(); !b)
         return b.error();
+    if (m_c.dialect() == Dialect::Postgres)
+        if (auto l = lock.take(channel); !l)
+            return l.error();
+    if (auto known = storedMeanwhile(out, channel); !known || *known)
+        return known ? Result<StatementImport>(out) : Result<StatementImport>(known.error());
     // The statement row first (its lines refer to it), counting every line; corrected below
     // when some were known already.
     out.lines = out.linesInFile;
@@ -340,7 +437,6 @@ Result<StatementImport> SettlementImporter::store(StatementImport out,
     out.lines = lines->inserted;
     out.alreadyPresent = lines->present;
     out.conflicts = lines->conflicts;
-    const QString channel = QString::fromUtf8(e.channel);
     for (const SettlementLineConflict &c : out.conflicts)
         spdlog::warn("settlement import {}: line {} ({} {}) is stored as statement {} line {} with"
                      " {} gross {} fee {} {}; the file says {} gross {} fee {} {}: not imported",

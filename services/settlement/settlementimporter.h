@@ -71,6 +71,9 @@ private:
     // A new statement's outcome once its row was written: its id, or already imported when
     // the unique key says someone else stored the same file meanwhile.
     static Result<StatementImport> stored(StatementImport out, const Result<qint64> &id);
+    // Inside the transaction: whether the same file was stored meanwhile (out then says
+    // already imported, with that statement's id and line count).
+    Result<bool> storedMeanwhile(StatementImport &out, const QString &channel) const;
     // On SQLite, a page cache big enough for the index pages of a large statement.
     void makeRoomForIndexPages(qsizetype lines) const;
     std::vector<Result<StatementImport>>
@@ -82,7 +85,8 @@ private:
     Result<qint64> storeHeader(const SettlementEncodedLines &e, const StatementImport &out,
                                const Actor &actor) const;
     // The statement row, its lines (known ones skipped, conflicts set aside) and its audit
-    // record in one transaction; nothing at all when no line is new.
+    // record in one transaction; nothing at all when no line is new. One channel's imports are
+    // stored one at a time (ImportLock in the .cpp; SQLite's BEGIN IMMEDIATE).
     Result<StatementImport> store(StatementImport out, const SettlementEncodedLines &e,
                                   const Actor &actor) const;
     Result<qint64> insertStatementRow(const SettlementEncodedLines &e, const StatementImport &out,

@@ -20,7 +20,10 @@ constexpr auto kInsertLine =
     "INSERT INTO settlement_lines (statement_id, line_no, channel, channel_txn_id, kind,"
     " gross_minor, fee_minor, net_minor, currency, settled_at, raw, transacted_at, line_key)"
     " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
-// SQLite and PostgreSQL skip a known key in the INSERT itself; MariaDB asks first.
+// SQLite and PostgreSQL skip a known key in the INSERT itself, a key another import is storing
+// at the same moment included (the INSERT waits for it to commit); MariaDB asks first, and an
+// INSERT that meets a key stored meanwhile (the other import committed after the question) is
+// refused as a duplicate, the statement alone undone: the line is known, judged as asked.
 constexpr auto kSkipKnownKey = " ON CONFLICT (channel, line_key) DO NOTHING";
 constexpr auto kStoredLine =
     "SELECT statement_id, line_no, kind, gross_minor, fee_minor, net_minor, currency FROM"
@@ -241,9 +244,21 @@ Result<SettlementLineOutcome> insertSettlementLines(const Connection &c, qint64 
         q.addBindValue(l.transactedAtMs > 0 ? QVariant(l.transactedAtMs)
                                             : QVariant(QMetaType::fromType<qint64>()));
         q.addBindValue(e.string(l.lineKey));
-        if (!q.exec())
-            return Sql::classify(q.lastError(),
-                                 QStringLiteral("insert settlement line %1").arg(l.lineNo));
+        if (!q.exec()) {
+            if (!askFirst || !Sql::isUniqueViolation(q.lastError()))
+                return Sql::classify(q.lastError(),
+                                     QStringLiteral("insert settlement line %1").arg(l.lineNo));
+            // Stored by a concurrent import since the question above (READ COMMITTED: the
+            // probe sees it now): known, as in a sequential import.
+            --seq;
+            auto k = known(l);
+            if (!k)
+                return k.error();
+            if (!*k)
+                return Sql::classify(q.lastError(),
+                                     QStringLiteral("insert settlement line %1").arg(l.lineNo));
+            continue;
+        }
         if (q.numRowsAffected() == 1) {
             ++out.inserted;
             continue;
