@@ -12,7 +12,9 @@
 //   oncepay_bench_console [--n 1000000] [--runs 5] [--dir DIR]
 
 #include "consolebenchdata.h"
+#include "consolebenchhop.h"
 #include "consolebenchstatements.h"
+#include "consolebenchtools.h"
 
 #include "auth/staffaccount.h"
 #include "common/backgroundquery.h"
@@ -59,48 +61,6 @@ using namespace OncePay::Bench;
 
 namespace {
 
-[[noreturn]] void die(const QString &what)
-{
-    std::fprintf(stderr, "bench: %s\n", qPrintable(what));
-    std::exit(1);
-}
-
-double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    return v.empty()      ? 0
-           : v.size() % 2 ? v[v.size() / 2]
-                          : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
-}
-
-// The longest time the GUI thread went without running its event loop.
-class Heartbeat {
-public:
-    Heartbeat()
-    {
-        m_timer.setTimerType(Qt::PreciseTimer);
-        m_timer.setInterval(1);
-        QObject::connect(&m_timer, &QTimer::timeout, [this] {
-            m_maxGapNs = std::max(m_maxGapNs, m_clock.nsecsElapsed() - m_last);
-            m_last = m_clock.nsecsElapsed();
-        });
-        m_clock.start();
-        m_timer.start();
-    }
-    void reset()
-    {
-        m_last = m_clock.nsecsElapsed();
-        m_maxGapNs = 0;
-    }
-    double maxGapMs() const { return std::max(m_maxGapNs, m_clock.nsecsElapsed() - m_last) / 1e6; }
-
-private:
-    QTimer m_timer;
-    QElapsedTimer m_clock;
-    qint64 m_last = 0;
-    qint64 m_maxGapNs = 0;
-};
-
 struct Row {
     QString name;
     QString raw;
@@ -122,20 +82,6 @@ double rawMs(const QSqlDatabase &db, const QList<std::pair<QString, QVariantList
         while (q->next())
             for (int c = 0; c < columns; ++c)
                 (void)q->value(c);
-    }
-    return t.nsecsElapsed() / 1e6;
-}
-
-// Waits until `done` is true, the GUI thread sleeping in its event loop between events as
-// in the program (the heartbeat wakes it every millisecond); returns elapsed ms since `t`
-// started. It used to spin on processEvents(), which kept one of the two cores busy and
-// slowed the pool thread doing the program's SQL.
-double waitFor(const std::function<bool()> &done, QElapsedTimer &t, int timeoutMs = 120000)
-{
-    while (!done()) {
-        if (t.elapsed() > timeoutMs)
-            die(QStringLiteral("timed out"));
-        QCoreApplication::processEvents(QEventLoop::AllEvents | QEventLoop::WaitForMoreEvents);
     }
     return t.nsecsElapsed() / 1e6;
 }
@@ -210,6 +156,7 @@ int main(int argc, char *argv[])
     agent.role = StaffRole::Agent;
     const Actor actor = agent.actor();
     Heartbeat heartbeat;
+    BareHandOffThread bare; // idle between its hand-offs, as the pool's threads are
     QList<Row> rows;
     auto record = [&](const QString &name, const QString &raw, double program, double baseline,
                       double gap, double service, double hot) {
@@ -330,25 +277,41 @@ int main(int argc, char *argv[])
         }
 
         // 1c. The floor of any background read: an empty task through runBackgroundQuery (a
-        //     pool thread, its cached connection, the queued answer on the GUI thread) — once
-        //     after the previous step's quiet time, as every measured operation starts, and once
-        //     more at once behind it, while the pool thread and the CPU are still awake.
-        for (const QString &name :
-             {QStringLiteral("empty background task (pool hop, queued answer)"),
-              QStringLiteral("empty background task again at once")}) {
-            if (!step("hop"))
-                break;
-            QObject context;
-            bool done = false;
+        //     pool thread, its cached connection, the queued answer on the GUI thread) — after
+        //     the same quiet as every measured operation, and once more at once behind it, while
+        //     the pool thread and the CPU are still awake; then the same hand-off taken apart,
+        //     each after the same quiet: the pool with a queued answer and nothing else, and a
+        //     bare thread on a condition variable (consolebenchhop.h).
+        if (step("hop")) {
+            auto emptyRead = [&] {
+                QObject context;
+                bool done = false;
+                QElapsedTimer t;
+                t.start();
+                runBackgroundQuery<int>(
+                    &context, config.orders, QStringLiteral("bench-empty"),
+                    [](const Connection &) -> Result<int> { return 0; },
+                    [&done](const Result<int> &) { done = true; });
+                return waitFor([&] { return done; }, t);
+            };
+            settle();
             heartbeat.reset();
-            QElapsedTimer t;
-            t.start();
-            runBackgroundQuery<int>(
-                &context, config.orders, QStringLiteral("bench-empty"),
-                [](const Connection &) -> Result<int> { return 0; },
-                [&done](const Result<int> &) { done = true; });
-            const double hop = waitFor([&] { return done; }, t);
-            keep(name, "—", hop, 0, heartbeat.maxGapMs());
+            keep(QStringLiteral("empty background task (pool hop, queued answer)"), "—",
+                 emptyRead(), 0, heartbeat.maxGapMs());
+            keep(QStringLiteral("empty background task again at once"), "—", emptyRead(), 0,
+                 heartbeat.maxGapMs());
+            settle();
+            heartbeat.reset();
+            keep(QStringLiteral("— the pool's hand-off and queued answer alone"), "—",
+                 handOffMs([](std::function<void()> answer) {
+                     consoleTaskPool()->start(std::move(answer));
+                 }),
+                 0, heartbeat.maxGapMs());
+            settle();
+            heartbeat.reset();
+            keep(QStringLiteral("— a bare thread's hand-off and queued answer"), "—",
+                 handOffMs([&bare](std::function<void()> answer) { bare.run(std::move(answer)); }),
+                 0, heartbeat.maxGapMs());
         }
 
         // 2. Search by each kind of identifier, through the page's search box: the measured

@@ -1,0 +1,76 @@
+#pragma once
+
+// What the console benchmark's measurements share (bench_console.cpp, consolebenchhop.cpp): a
+// fatal error, a median, the GUI thread's heartbeat and a wait that sleeps in the event loop.
+// Thread contract: GUI thread.
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QString>
+#include <QTimer>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <vector>
+
+namespace OncePay::Bench {
+
+[[noreturn]] inline void die(const QString &what)
+{
+    std::fprintf(stderr, "bench: %s\n", qPrintable(what));
+    std::exit(1);
+}
+
+inline double median(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    return v.empty()      ? 0
+           : v.size() % 2 ? v[v.size() / 2]
+                          : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+}
+
+// The longest time the GUI thread went without running its event loop.
+class Heartbeat {
+public:
+    Heartbeat()
+    {
+        m_timer.setTimerType(Qt::PreciseTimer);
+        m_timer.setInterval(1);
+        QObject::connect(&m_timer, &QTimer::timeout, [this] {
+            m_maxGapNs = std::max(m_maxGapNs, m_clock.nsecsElapsed() - m_last);
+            m_last = m_clock.nsecsElapsed();
+        });
+        m_clock.start();
+        m_timer.start();
+    }
+    void reset()
+    {
+        m_last = m_clock.nsecsElapsed();
+        m_maxGapNs = 0;
+    }
+    double maxGapMs() const { return std::max(m_maxGapNs, m_clock.nsecsElapsed() - m_last) / 1e6; }
+
+private:
+    QTimer m_timer;
+    QElapsedTimer m_clock;
+    qint64 m_last = 0;
+    qint64 m_maxGapNs = 0;
+};
+
+// Waits until `done` is true, the GUI thread sleeping in its event loop between events as
+// in the program (the heartbeat wakes it every millisecond); returns elapsed ms since `t`
+// started. It used to spin on processEvents(), which kept one of the two cores busy and
+// slowed the pool thread doing the program's SQL.
+inline double waitFor(const std::function<bool()> &done, QElapsedTimer &t, int timeoutMs = 120000)
+{
+    while (!done()) {
+        if (t.elapsed() > timeoutMs)
+            die(QStringLiteral("timed out"));
+        QCoreApplication::processEvents(QEventLoop::AllEvents | QEventLoop::WaitForMoreEvents);
+    }
+    return t.nsecsElapsed() / 1e6;
+}
+
+} // namespace OncePay::Bench
