@@ -9,6 +9,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <limits>
 
 namespace OncePay {
 
@@ -39,6 +40,14 @@ Result<QList<KeyCount>> keyCounts(const Connection &c, const QString &sql,
 }
 
 } // namespace
+
+qint64 DashboardData::partlyRefundedOrders() const
+{
+    qint64 n = 0;
+    for (const PartialRefundTotal &t : partlyRefunded)
+        n += t.orders;
+    return n;
+}
 
 qint64 DashboardQuery::bucketFor(const TimeRange &range)
 {
@@ -132,6 +141,41 @@ Result<void> DashboardQuery::loadCallbacks(DashboardData *data) const
     return {};
 }
 
+Result<QList<PartialRefundTotal>> DashboardQuery::partlyRefunded() const
+{
+    // From the refund debits (covering index ledger_kind_order, migration 0014), summed per
+    // order first, to their orders by primary key: as many rows as refunds, never a pass over
+    // the orders or the ledger. Summed first so that no engine starts from the paid orders
+    // (most of them) whatever its statistics say. A refunded order is not counted (its refunds
+    // reached the capture), nor money owed back for a superseded attempt (no debit is booked
+    // for it); an order's refunds are in its payment's currency.
+    auto q =
+        Sql::exec(m_c.db(),
+                  QStringLiteral("SELECT r.currency, COUNT(*), SUM(r.refunded) FROM"
+                                 " (SELECT order_id, currency, SUM(amount_minor) AS refunded"
+                                 " FROM ledger_entries WHERE kind = 'refund_debit'"
+                                 " GROUP BY order_id, currency) r"
+                                 " JOIN orders o ON o.order_id = r.order_id WHERE o.state = 'paid'"
+                                 " GROUP BY r.currency ORDER BY r.currency"),
+                  {}, Sql::Decimals::Exact);
+    if (!q)
+        return q.error();
+    QList<PartialRefundTotal> out;
+    while (q->next()) {
+        PartialRefundTotal t{q->value(0).toString(), q->value(1).toLongLong(), {}};
+        auto sum =
+            Sql::exactInteger(q->value(2), QStringLiteral("partial refunds in %1").arg(t.currency));
+        if (sum && *sum != std::numeric_limits<qint64>::min())
+            t.refundedMinor = -*sum; // debits are negative
+        else if (!sum && sum.error().code != ErrorCode::TooLarge)
+            return sum.error();
+        out << t;
+    }
+    if (q->lastError().isValid())
+        return Sql::classify(q->lastError(), QStringLiteral("partial refunds"));
+    return out;
+}
+
 Result<DashboardData> DashboardQuery::load(const TimeRange &range, const Actor &actor) const
 {
     if (auto allowed = require(actor, Action::ReadOrders); !allowed)
@@ -161,6 +205,10 @@ Result<DashboardData> DashboardQuery::load(const TimeRange &range, const Actor &
     if (!states)
         return states.error();
     data.ordersByState = *states;
+    auto partial = partlyRefunded();
+    if (!partial)
+        return partial.error();
+    data.partlyRefunded = *partial;
 
     auto stuck = StuckQuery(m_c, m_clock).counts();
     if (!stuck)

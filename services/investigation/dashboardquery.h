@@ -1,8 +1,9 @@
 #pragma once
 
 // The dashboard's aggregates over a time range (DESIGN.md §6), each one indexed query:
-// callbacks per time bucket, message statuses, orders by state, stuck records by kind and
-// open discrepancies by channel, and their totals per currency.
+// callbacks per time bucket, message statuses, orders by state and the paid ones partly
+// refunded, stuck records by kind and open discrepancies by channel, and their totals per
+// currency.
 //
 // Exact redeliveries of a callback are answered "already received" at the door and not
 // stored, so the database cannot count them; what it can count is the second layer of
@@ -56,16 +57,31 @@ struct DiscrepancyCurrencyTotal {
     bool operator==(const DiscrepancyCurrencyTotal &) const = default;
 };
 
+// Paid orders with a partial refund, in one currency: an order stays paid until its refunds
+// reach its capture, so the states alone do not show that money went back. Counted from the
+// ledger's refund debits (booked only for an order's current payment). No amount when the sum
+// would not fit in 64 bits.
+struct PartialRefundTotal {
+    QString currency;
+    qint64 orders = 0;
+    std::optional<qint64> refundedMinor; // positive: the money that went back
+
+    bool operator==(const PartialRefundTotal &) const = default;
+};
+
 struct DashboardData {
     TimeRange range;
     qint64 bucketMs = 0;
     QList<CallbackBucket> callbacks; // one per bucket, oldest first, gaps filled with zeros
     QList<KeyCount> messageStatuses; // messages received in the range, by current status
     QList<KeyCount> ordersByState;   // all orders, now
-    QList<KeyCount> stuckByKind;     // now, with the ops_settings thresholds
-    QList<DiscrepancyTotal> openDiscrepancies;             // by channel, then currency
+    QList<PartialRefundTotal> partlyRefunded;  // of the paid ones, now, by currency code
+    QList<KeyCount> stuckByKind;               // now, with the ops_settings thresholds
+    QList<DiscrepancyTotal> openDiscrepancies; // by channel, then currency
     QList<DiscrepancyCurrencyTotal> openDiscrepancyTotals; // per currency, by currency code
     qint64 loadedAt = 0;
+
+    qint64 partlyRefundedOrders() const; // over every currency
 };
 
 class DashboardQuery {
@@ -95,6 +111,7 @@ public:
 
 private:
     Result<void> loadCallbacks(DashboardData *data) const;
+    Result<QList<PartialRefundTotal>> partlyRefunded() const;
 
     const Connection &m_c;
     const Clock &m_clock;

@@ -99,6 +99,50 @@ private Q_SLOTS:
         QCOMPARE(q.load({s.start, s.end}, Actor::platform()).error().code, ErrorCode::Forbidden);
     }
 
+    // A partly refunded order stays paid; the dashboard counts it beside the states, with the
+    // money that went back, from the ledger: not a refunded order, nor the refund of a
+    // superseded attempt's capture (money owed back, no debit).
+    void dashboardPartialRefunds_data() { addEngineRows(); }
+    void dashboardPartialRefunds()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        EngineFixture f(*dbs);
+        const Scenario s = buildScenario(f);
+        DashboardQuery q(*f.orders, f.clock);
+        auto before = q.load({s.start, s.end}, kAgent);
+        QVERIFY(before.ok());
+        QVERIFY(before->partlyRefunded.isEmpty()); // ord-ref is refunded, wholly
+        QCOMPARE(before->partlyRefundedOrders(), 0);
+
+        // ord-paid (21.12 USD): 10.00 then 12.00 in all refunded; ord-rb's stale capture
+        // refunded.
+        const auto refund = [&](const char *order, const char *request, qint64 amount,
+                                const char *currency, const char *event, const char *pi,
+                                qint64 total) {
+            StripeEvents::Params p = f.params(order, request, amount, currency, event, pi);
+            p.amountRefunded = total;
+            f.deliver(StripeEvents::chargeRefunded(p));
+            f.drain();
+        };
+        refund("ord-paid", "req-paid-1", 2112, "USD", "evt_part_1", "pi_paid", 1000);
+        refund("ord-paid", "req-paid-1", 2112, "USD", "evt_part_2", "pi_paid", 1200);
+        refund("ord-rb", "req-rb-1", 5000, "EUR", "evt_rb_back", "pi_rb1", -1);
+        QCOMPARE(f.order("ord-paid").state, OrderState::Paid);
+        auto d = q.load({s.start, f.clock.nowMs()}, kAgent);
+        QVERIFY2(d.ok(), qPrintable(d.ok() ? QString() : d.error().message));
+        // ord-paid, ord-rb, and ord-wait (its waiting callback processed by the drains).
+        QCOMPARE(countOf(d->ordersByState, "paid"), 3);
+        QCOMPARE(d->partlyRefunded, (QList<PartialRefundTotal>{{"USD", 1, 1200}}));
+        QCOMPARE(d->partlyRefundedOrders(), 1);
+
+        // The rest refunded: the order is refunded, and no longer counted here.
+        refund("ord-paid", "req-paid-1", 2112, "USD", "evt_part_3", "pi_paid", 2112);
+        QCOMPARE(f.order("ord-paid").state, OrderState::Refunded);
+        auto after = q.load({s.start, f.clock.nowMs()}, kAgent);
+        QVERIFY(after.ok());
+        QVERIFY(after->partlyRefunded.isEmpty());
+    }
+
     // What finance reads as "amount at issue" per channel and currency: the difference for an
     // amount or fee, the whole amount when one side is missing, all that was settled when it
     // was settled in another currency (never 0); closed findings count for nothing.

@@ -121,6 +121,23 @@ DashboardPage::DashboardPage(const ConnectionProfile &orders, const Actor &actor
     small.setPointSizeF(small.pointSizeF() * 0.9);
     note->setFont(small);
 
+    // A partly refunded order stays paid: said under the states, not as a state of its own
+    // (the bars would count it twice).
+    auto *statesBox = new QWidget(this);
+    auto *statesLayout = new QVBoxLayout(statesBox);
+    statesLayout->setContentsMargins(0, 0, 0, 0);
+    statesLayout->setSpacing(2);
+    m_states->setParent(statesBox);
+    statesLayout->addWidget(m_states, 1);
+    m_partialRefunds = new QLabel(statesBox);
+    m_partialRefunds->setObjectName(QStringLiteral("partialRefunds"));
+    m_partialRefunds->setWordWrap(true);
+    m_partialRefunds->setContentsMargins(8, 0, 8, 0);
+    m_partialRefunds->setToolTip(
+        tr("An order stays paid until its refunds reach what was captured; these paid orders had"
+           " part of their money refunded (the ledger's refund debits)."));
+    statesLayout->addWidget(m_partialRefunds);
+
     // One table: a row per channel and currency, then a total line per currency.
     auto *discrepancyLines = new QConcatenateTablesProxyModel(this);
     discrepancyLines->addSourceModel(m_discrepancies);
@@ -143,7 +160,7 @@ DashboardPage::DashboardPage(const ConnectionProfile &orders, const Actor &actor
     grid->addWidget(m_callbacks, 0, 0);
     grid->addWidget(m_statuses, 0, 1);
     grid->addWidget(note, 1, 0, 1, 2);
-    grid->addWidget(m_states, 2, 0);
+    grid->addWidget(statesBox, 2, 0);
     grid->addWidget(m_stuck, 2, 1);
     grid->addWidget(discBox, 0, 2, 3, 1);
     grid->setColumnStretch(0, 1);
@@ -200,6 +217,7 @@ void DashboardPage::showData(const DashboardData &data)
                QStringLiteral("#4e79a7"));
     showCounts(m_states, tr("Orders by state (now)"), data.ordersByState, stateLabel,
                QStringLiteral("#59a14f"));
+    showPartialRefunds(data);
     showCounts(m_stuck, tr("Stuck records by kind (now)"), data.stuckByKind, stuckLabel,
                QStringLiteral("#e15759"));
     m_discrepancies->setRows(data.openDiscrepancies);
@@ -212,6 +230,22 @@ void DashboardPage::showData(const DashboardData &data)
     m_discrepancyTable->setMinimumWidth(
         m_discrepancyTable->horizontalHeader()->length() + 2 * m_discrepancyTable->frameWidth() +
         m_discrepancyTable->style()->pixelMetric(QStyle::PM_ScrollBarExtent));
+}
+
+void DashboardPage::showPartialRefunds(const DashboardData &data)
+{
+    const qint64 orders = data.partlyRefundedOrders();
+    if (orders == 0) {
+        m_partialRefunds->setText(tr("Paid orders with a partial refund: none"));
+        return;
+    }
+    QStringList amounts;
+    for (const PartialRefundTotal &t : data.partlyRefunded)
+        amounts << (t.refundedMinor ? Labels::money(*t.refundedMinor, t.currency)
+                                    : tr("too much to total in %1").arg(t.currency));
+    m_partialRefunds->setText(tr("Paid orders with a partial refund: <b>%1</b> (refunded: %2)")
+                                  .arg(orders)
+                                  .arg(amounts.join(QStringLiteral(", ")).toHtmlEscaped()));
 }
 
 void DashboardPage::showCallbacks(const DashboardData &data)

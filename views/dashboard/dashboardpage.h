@@ -1,8 +1,9 @@
 #pragma once
 
-// The dashboard (DESIGN.md §6): callbacks over time, message statuses, orders by state,
-// stuck records by kind and open discrepancies (with a total per currency), for a chosen time
-// range. Loads on a pool thread; a newer refresh makes an older answer stale, and it is dropped.
+// The dashboard (DESIGN.md §6): callbacks over time, message statuses, orders by state (with
+// a line under them for the paid orders partly refunded), stuck records by kind and open
+// discrepancies (with a total per currency), for a chosen time range. Loads on a pool thread;
+// a newer refresh makes an older answer stale, and it is dropped.
 // Thread contract: GUI thread only.
 
 #include "config/connectionprofile.h"
@@ -34,6 +35,8 @@ public:
     DiscrepancyCurrencyTotalModel *discrepancyTotals() const { return m_discrepancyTotals; }
     QTableView *discrepancyTable() const { return m_discrepancyTable; }
     QComboBox *rangeSelector() const { return m_range; }
+    // The line under the orders by state: the paid orders with a partial refund.
+    QLabel *partialRefundsLine() const { return m_partialRefunds; }
 
 public Q_SLOTS:
     void refresh();
@@ -45,6 +48,7 @@ Q_SIGNALS:
 private:
     void showData(const DashboardData &data);
     void showCallbacks(const DashboardData &data);
+    void showPartialRefunds(const DashboardData &data);
     void showCounts(QChartView *view, const QString &title, const QList<KeyCount> &counts,
                     QString (*label)(const QString &), const QString &colour);
 
@@ -58,6 +62,7 @@ private:
     QChartView *m_callbacks = nullptr;
     QChartView *m_statuses = nullptr;
     QChartView *m_states = nullptr;
+    QLabel *m_partialRefunds = nullptr;
     QChartView *m_stuck = nullptr;
     QTableView *m_discrepancyTable = nullptr;
     QLabel *m_discrepancyTitle = nullptr;
