@@ -482,6 +482,15 @@ const EngineTextTemplate kTemplates[] = {
      "ccccc"},
     // Callbacks refused at the door (services/channels, prefixed with the channel).
     {QT_TRANSLATE_NOOP("OncePay::EngineText", "%1: %2"), "cN"},
+    // A callback's amount the channel's parser refuses (services/channels/channeljson.cpp): the
+    // rejection's detail after its channel, `%1` the field.
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "%1 is not a whole number"), "t"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "%1 is not a number"), "t"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "%1 is negative"), "t"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "%1 overflows 64 bits"), "t"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "%1 is not a decimal string"), "t"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "%1 '%2' is not a plain decimal"), "tt"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "unknown currency '%1'"), "c"},
     {QT_TRANSLATE_NOOP("OncePay::EngineText", "no '%1' signature matches"), "c"},
     {QT_TRANSLATE_NOOP("OncePay::EngineText", "no v1 signature matches"), ""},
     {QT_TRANSLATE_NOOP("OncePay::EngineText",

@@ -52,6 +52,18 @@ const EngineTextTemplate kMoneyTemplates[] = {
                        "%1 reported a refund of payment %2 (callback %3) not yet processed"),
      "ccc"},
     {QT_TRANSLATE_NOOP("OncePay::EngineText", "order %1 cannot be confirmed: %2"), "cn"},
+    // A Stripe amount in ISK or UGX that is not whole hundredths (stripeadapter.cpp): a
+    // rejection's detail. The channels' other amount refusals are in enginetexttemplates.cpp,
+    // matched after every more specific sentence.
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "%1 is not a whole number of %2: Stripe counts this currency in "
+                       "hundredths, always ending in 00"),
+     "vc"},
+    // A statement import waiting on another of the same channel (settlementimporter.cpp).
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "another %1 statement import is still being stored after %2 s; try again "
+                       "when it has finished"),
+     "cv"},
     // Callbacks the message table cannot hold, and events that are not a payment's result
     // (services/ingest, services/channels/paypal).
     {QT_TRANSLATE_NOOP("OncePay::EngineText",

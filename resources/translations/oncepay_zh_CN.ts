@@ -1746,58 +1746,78 @@ hash      %2</translation>
         <translation>渠道对同一回调的原样重发在入口处即答复“已收到”且不入库，因此此处不计（由网关指标统计）。“已吸收”统计已入库、但因支付已生效或支付尝试已过时而被处理器跳过的回调；“入口拒绝”统计在入口处被拒绝的请求（签名错误、格式错误、过大）。</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="135"/>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="209"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="137"/>
+        <source>An order stays paid until its refunds reach what was captured; these paid orders had part of their money refunded (the ledger&apos;s refund debits).</source>
+        <translation>订单在退款达到已收款金额之前一直保持已支付；这些已支付订单有部分款项已退款（按账本中的退款借记统计）。</translation>
+    </message>
+    <message>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="152"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="227"/>
         <source>&lt;b&gt;Open discrepancies by channel&lt;/b&gt;</source>
         <translation>&lt;b&gt;各渠道未结差异&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="163"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="180"/>
         <source>Loading…</source>
         <translation>加载中……</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="196"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="213"/>
         <source>Updated %1</source>
         <translation>更新于 %1</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="199"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="216"/>
         <source>Messages by status (range)</source>
         <translation>消息状态（所选范围）</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="201"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="218"/>
         <source>Orders by state (now)</source>
         <translation>订单状态（当前）</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="203"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="221"/>
         <source>Stuck records by kind (now)</source>
         <translation>滞留记录类型（当前）</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="223"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="239"/>
+        <source>Paid orders with a partial refund: none</source>
+        <translation>部分退款的已支付订单：无</translation>
+    </message>
+    <message>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="245"/>
+        <source>too much to total in %1</source>
+        <translation>%1 金额过大，无法合计</translation>
+    </message>
+    <message>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="246"/>
+        <source>Paid orders with a partial refund: &lt;b&gt;%1&lt;/b&gt; (refunded: %2)</source>
+        <translation>部分退款的已支付订单：&lt;b&gt;%1&lt;/b&gt;（已退款：%2）</translation>
+    </message>
+    <message>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="257"/>
         <source>Callbacks over time</source>
         <translation>回调趋势</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="228"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="262"/>
         <source>received</source>
         <translation>已接收</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="230"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="264"/>
         <source>absorbed</source>
         <translation>已吸收</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="232"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="266"/>
         <source>refused at the door</source>
         <translation>入口拒绝</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="302"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="336"/>
         <source>%1 — none</source>
         <translation>%1 —— 无</translation>
     </message>
@@ -1807,7 +1827,7 @@ hash      %2</translation>
         <translation>截至最新回调的 30 天</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="208"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="226"/>
         <source>&lt;b&gt;Open discrepancies by channel&lt;/b&gt; — none open</source>
         <translation>&lt;b&gt;各渠道未结差异&lt;/b&gt; —— 暂无</translation>
     </message>
@@ -2893,67 +2913,102 @@ hash      %2</translation>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="485"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="487"/>
+        <source>%1 is not a whole number</source>
+        <translation>%1 不是整数</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="488"/>
+        <source>%1 is not a number</source>
+        <translation>%1 不是数字</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="489"/>
+        <source>%1 is negative</source>
+        <translation>%1 为负数</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="490"/>
+        <source>%1 overflows 64 bits</source>
+        <translation>%1 超出 64 位整数范围</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="491"/>
+        <source>%1 is not a decimal string</source>
+        <translation>%1 不是十进制数字字符串</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="492"/>
+        <source>%1 &apos;%2&apos; is not a plain decimal</source>
+        <translation>%1 “%2”不是普通的十进制数</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="493"/>
+        <source>unknown currency &apos;%1&apos;</source>
+        <translation>未知货币“%1”</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="494"/>
         <source>no &apos;%1&apos; signature matches</source>
         <translation>没有匹配的“%1”签名</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="486"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="495"/>
         <source>no v1 signature matches</source>
         <translation>没有匹配的 v1 签名</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="487"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="496"/>
         <source>signature does not verify with the configured certificate</source>
         <translation>签名无法用所配置的证书验证</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="490"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="499"/>
         <source>signature header has no &apos;%1&apos; signature</source>
         <translation>签名头中没有“%1”签名</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="491"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="500"/>
         <source>signature header is empty</source>
         <translation>签名头为空</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="492"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="501"/>
         <source>signature header is malformed</source>
         <translation>签名头格式错误</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="493"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="502"/>
         <source>signature header has a bad timestamp</source>
         <translation>签名头的时间戳无效</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="494"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="503"/>
         <source>signature header has no timestamp</source>
         <translation>签名头缺少时间戳</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="495"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="504"/>
         <source>signature timestamp is %1 s behind, outside the allowed window</source>
         <translation>签名时间戳落后 %1 秒，超出允许窗口</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="498"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="507"/>
         <source>signature timestamp is %1 s ahead, outside the allowed window</source>
         <translation>签名时间戳超前 %1 秒，超出允许窗口</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="501"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="510"/>
         <source>no webhook secret configured</source>
         <translation>未配置 webhook 密钥</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="502"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="511"/>
         <source>no %1 header</source>
         <translation>缺少 %1 头</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="503"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="512"/>
         <source>several %1 headers</source>
         <translation>存在多个 %1 头</translation>
     </message>
@@ -3238,162 +3293,172 @@ hash      %2</translation>
         <translation>订单 %1 无法确认：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="57"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="58"/>
+        <source>%1 is not a whole number of %2: Stripe counts this currency in hundredths, always ending in 00</source>
+        <translation>%1 不是 %2 的整数：Stripe 以百分之一计这种货币，末两位总是 00</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="63"/>
+        <source>another %1 statement import is still being stored after %2 s; try again when it has finished</source>
+        <translation>另一个 %1 对账单导入在 %2 秒后仍在保存；请在其完成后重试</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="69"/>
         <source>%1 is not a payment result; the capture&apos;s own event decides</source>
         <translation>%1 不是支付结果；以收款本身的事件为准</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="60"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="72"/>
         <source>%1 is %2 characters long; the message table stores at most %3</source>
         <translation>%1 长 %2 个字符；消息表最多存储 %3 个</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="63"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="75"/>
         <source>%1 is %2 bytes long; the message table stores at most %3</source>
         <translation>%1 长 %2 字节；消息表最多存储 %3 字节</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="66"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="78"/>
         <source>%1 contains a NUL character, which the message table cannot store</source>
         <translation>%1 含有 NUL 字符，消息表无法存储</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="69"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="81"/>
         <source>approval reversal without order_id</source>
         <translation>撤销授权事件缺少 order_id</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="71"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="83"/>
         <source>discrepancy #%1 differs by %2; %3 books that whole difference, not %4</source>
         <translation>差异 #%1 相差 %2；%3 须记入全部差额，而不是 %4</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="74"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="86"/>
         <source>discrepancy #%1 has amounts in two currencies (expected in %2, settled in %3); give the amount to book and its currency</source>
         <translation>差异 #%1 涉及两种币种（应收为 %2，结算为 %3）；请给出要记账的金额及其币种</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="78"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="90"/>
         <source>a fix of discrepancy #%1 books %2 or %3, not %4</source>
         <translation>差异 #%1 的修正只能以 %2 或 %3 记账，不能用 %4</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="80"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="92"/>
         <source>a fix of discrepancy #%1 books %2, not %3</source>
         <translation>差异 #%1 的修正以 %2 记账，不能用 %3</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="81"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="93"/>
         <source>discrepancy #%1 involves %2; a fix of %3 is more than that</source>
         <translation>差异 #%1 涉及 %2；%3 的修正超出该金额</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="84"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="96"/>
         <source>discrepancy #%1 reverses a write-off that is no longer recorded; reconcile again</source>
         <translation>差异 #%1 要冲回的核销已不存在；请重新对账</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="88"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="100"/>
         <source>fix #%1 on discrepancy #%2 (%3): reverses the write-off of discrepancy #%4</source>
         <translation>修正 #%1，针对差异 #%2（%3）：冲回差异 #%4 的核销</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="94"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="106"/>
         <source>the seal recorded in the orders database (seq %1) cannot be checked: no seal public key</source>
         <translation>订单库中记录的封存（seq %1）无法校验：没有封存公钥</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="98"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="110"/>
         <source>the seal recorded in the orders database (seq %1) is signed by unknown key %2 (expected %3)</source>
         <translation>订单库中记录的封存（seq %1）由未知密钥 %2 签名（应为 %3）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="102"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="114"/>
         <source>the seal recorded in the orders database (seq %1) has a bad signature</source>
         <translation>订单库中记录的封存（seq %1）签名无效</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="105"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="117"/>
         <source>row seq %1 differs from the head sealed by the seal recorded in the orders database</source>
         <translation>seq %1 行与订单库中记录的封存所封的链头不一致</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="109"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="121"/>
         <source>chain truncated: the seal recorded in the orders database seals seq %1 but the chain ends at seq %2 (rows %3..%1 are missing)</source>
         <translation>审计链被截断：订单库中记录的封存封至 seq %1，但链止于 seq %2（缺少 %3..%1 行）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="113"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="125"/>
         <source>chain truncated: %1 event(s) shipped to the audit database are not in the chain, which ends at seq %2 (the first: event %3, %4)</source>
         <translation>审计链被截断：已送入审计库的 %1 个事件不在链中，链止于 seq %2（第一个：事件 %3，%4）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="117"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="129"/>
         <source>the seal recorded in the orders database (outbox id %1) cannot be read</source>
         <translation>无法读取订单库中记录的封存（发件箱 id %1）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="120"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="132"/>
         <source>%1 audited event(s) shipped to the audit database are not in the audit log (the first: event %2, %3): rows were cut off the chain</source>
         <translation>已送入审计库的 %1 个审计事件不在审计日志中（第一个：事件 %2，%3）：有行被从链上截去</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="124"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="136"/>
         <source>the seal recorded in the orders database seals seq %1 but the audit log has no such row</source>
         <translation>订单库中记录的封存封至 seq %1，但审计日志中没有该行</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="129"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="141"/>
         <source>settled %1, order %2: different currencies, no difference computed</source>
         <translation>结算 %1，订单 %2：币种不同，不计算差额</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="132"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="144"/>
         <source>settled %1 (charge %2, adjustments %3), order %4</source>
         <translation>结算 %1（收款 %2，调整 %3），订单 %4</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="134"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="146"/>
         <source>refund lines return %1, OncePay refunded %2: different currencies, no difference computed</source>
         <translation>退款明细退回 %1，OncePay 退款 %2：币种不同，不计算差额</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="138"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="150"/>
         <source>the channel took back %1 (fee %2) for a dispute on this payment of %3</source>
         <translation>渠道因争议从这笔 %3 的支付中扣回 %1（手续费 %2）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="141"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="153"/>
         <source>the channel returned %1 (fee %2) for a dispute on this payment of %3</source>
         <translation>渠道因争议就这笔 %3 的支付退还 %1（手续费 %2）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="144"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="156"/>
         <source>the channel took back %1 (fee %2) for a dispute on a transaction OncePay has no payment for</source>
         <translation>渠道因争议扣回 %1（手续费 %2），OncePay 无该交易的支付记录</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="148"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="160"/>
         <source>the channel returned %1 (fee %2) for a dispute on a transaction OncePay has no payment for</source>
         <translation>渠道因争议退还 %1（手续费 %2），OncePay 无该交易的支付记录</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="152"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="164"/>
         <source>%1 line of %2 (fee %3) on this payment of %4: reconciliation does not match such lines, review it</source>
         <translation>这笔 %4 的支付有 %2 的%1明细（手续费 %3）：对账不匹配此类明细，请人工核查</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="156"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="168"/>
         <source>%1 line of %2 (fee %3) for a transaction OncePay has no payment for: reconciliation does not match such lines, review it</source>
         <translation>%2 的%1明细（手续费 %3），OncePay 无该交易的支付记录：对账不匹配此类明细，请人工核查</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="160"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="172"/>
         <source>written off %1 (discrepancy #%2), but the channel has settled it since (settlement line %3): reverse the write-off</source>
         <translation>已核销 %1（差异 #%2），但渠道此后已结算（结算明细 %3）：请冲回核销</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="164"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="176"/>
         <source>written off %1 (discrepancy #%2), but the channel has settled it since: reverse the write-off</source>
         <translation>已核销 %1（差异 #%2），但渠道此后已结算：请冲回核销</translation>
     </message>

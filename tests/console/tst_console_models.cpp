@@ -337,6 +337,14 @@ private Q_SLOTS:
                      QStringLiteral("审计链已损坏：序号 100 的行被重排或重新链接（其 prev_hash "
                                     "不是序号 99 的哈希）；未导出任何内容（请运行 `oncepay audit "
                                     "verify` 或“校验链”）"));
+            // A callback refused for its amount, after the channel's name (channeljson.cpp,
+            // stripeadapter.cpp): the Stripe sentence names each value once, so it is matched.
+            QCOMPARE(Labels::engineText("stripe: 1050 is not a whole number of ISK: Stripe counts "
+                                        "this currency in hundredths, always ending in 00"),
+                     QStringLiteral("stripe：1050 不是 ISK 的整数：Stripe 以百分之一计这种货币，"
+                                    "末两位总是 00"));
+            QCOMPARE(Labels::engineText("paypal: amount.value is negative"),
+                     QStringLiteral("paypal：amount.value 为负数"));
             // A fix's evidence: amounts as the currency writes them, what was captured.
             QCOMPARE(Labels::engineText("order o-1: paid_unconfirmed at version 3, 294.88 USD"),
                      QStringLiteral("订单 o-1：已付款待确认，版本 3，294.88 USD"));

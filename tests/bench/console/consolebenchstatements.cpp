@@ -115,7 +115,12 @@ Result<Statements> dashboardStatements(const QSqlDatabase &db)
         {"SELECT status, COUNT(*) FROM callback_messages WHERE received_at >= ? AND received_at"
          " < ? GROUP BY status ORDER BY status",
          {from, to}},
-        {"SELECT state, COUNT(*) FROM orders GROUP BY state ORDER BY state", {}}};
+        {"SELECT state, COUNT(*) FROM orders GROUP BY state ORDER BY state", {}},
+        {"SELECT r.currency, COUNT(*), SUM(r.refunded) FROM (SELECT order_id, currency,"
+         " SUM(amount_minor) AS refunded FROM ledger_entries WHERE kind = 'refund_debit' GROUP BY"
+         " order_id, currency) r JOIN orders o ON o.order_id = r.order_id WHERE o.state = 'paid'"
+         " GROUP BY r.currency ORDER BY r.currency",
+         {}}};
     statements += stuckStatements(QDateTime::currentMSecsSinceEpoch(), false);
     statements.append(std::pair<QString, QVariantList>{
         "SELECT channel, COALESCE(currency, ''), COUNT(*), SUM(CASE WHEN kind ="
