@@ -263,6 +263,19 @@ Result<FixRequest> FixService::approve(qint64 fixId, const QString &changeSha256
                 ErrorCode::Corrupt,
                 QStringLiteral("fix #%1's stored change no longer matches its digest").arg(fixId),
                 QStringLiteral("digest_mismatch"));
+        // The amount and currency columns (what reconciliation reads of an applied write-off)
+        // must say what the digest covers and the approval books: a proposal's columns changed
+        // by hand while it was open are refused like a changed change (migration 0014 freezes
+        // them once it is decided).
+        if (f.change.contains(QStringLiteral("amount_minor")) &&
+            (!f.amountMinor ||
+             QString::number(*f.amountMinor) != f.change.value(QStringLiteral("amount_minor")) ||
+             f.currency != f.change.value(QStringLiteral("currency")).toString()))
+            return makeError(ErrorCode::Corrupt,
+                             QStringLiteral("fix #%1's amount and currency columns no longer "
+                                            "match its change")
+                                 .arg(fixId),
+                             QStringLiteral("digest_mismatch"));
         if (changeSha256 != f.changeSha256)
             return makeError(
                 ErrorCode::Conflict,

@@ -2,7 +2,8 @@
 // and MariaDB: once a fix has left 'open' — applied or rejected by the engine, approved or
 // failed as the schema allows — a person with database access can change neither its amount nor
 // its currency, nor reopen it to change them; the engine's own path (propose, approve and
-// apply; reject) still works.
+// apply; reject) still works; and an open proposal whose columns were changed by hand is not
+// approved.
 
 #include "../reconciliation/reconcilescenario.h"
 #include "audit/auditoutbox.h"
@@ -159,6 +160,18 @@ private Q_SLOTS:
                           {open})
                     .ok());
         QCOMPARE(f.count("SELECT amount_minor FROM fix_requests WHERE id = ?", {open}), -1);
+        // ... but an approval of it is refused: the columns no longer say what its digest
+        // covers, and an applied write-off's columns are what reconciliation reads.
+        auto refused = desk.fixes.approve(
+            open, FixService::digest(QJsonObject{{"amount_minor", "-2500"}, {"currency", "EUR"}}),
+            "", kOrigin, fin);
+        QVERIFY(!refused.ok());
+        QCOMPARE(refused.error().reason, QStringLiteral("digest_mismatch"));
+        QCOMPARE(f.count("SELECT COUNT(*) FROM fix_decisions WHERE fix_id = ?", {open}), 0);
+        QCOMPARE(
+            f.count("SELECT COUNT(*) FROM fix_requests WHERE id = ? AND status = 'open'", {open}),
+            1);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM ledger_entries WHERE kind = 'write_off'"), 0);
     }
 };
 
