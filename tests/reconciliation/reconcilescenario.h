@@ -7,6 +7,7 @@
 
 #include "enginefixture.h"
 
+#include "db/sql.h"
 #include "reconciliation/reconciler.h"
 #include "settlement/feeschedule.h"
 #include "settlement/formats/statementformat.h"
@@ -49,6 +50,41 @@ inline SettlementLine line(const QString &pi, qint64 gross, qint64 fee, qint64 s
     l.transactedAtMs = kT0;
     l.reference = QStringLiteral("order, with comma");
     return l;
+}
+
+// A line of any kind (a chargeback, an adjustment, a kind no format writes) for `pi`.
+inline SettlementLine lineOf(const QString &pi, const QString &kind, qint64 gross, qint64 fee,
+                             qint64 settledAt, const QString &currency = QStringLiteral("USD"))
+{
+    SettlementLine l = line(pi, gross, fee, settledAt, currency);
+    l.kind = kind;
+    return l;
+}
+
+inline ReconcileOptions window(qint64 from, qint64 to)
+{
+    ReconcileOptions o;
+    o.fromMs = from;
+    o.toMs = to;
+    return o;
+}
+
+// The discrepancy with `key` as one line ("kind | status | order | expected | expected
+// currency | actual | currency | detail"), or "(none)".
+inline QString discrepancyRow(const EngineFixture &f, const QString &key)
+{
+    auto q = Sql::exec(f.orders->db(),
+                       QStringLiteral("SELECT kind, status, COALESCE(order_id, '-'),"
+                                      " expected_minor, COALESCE(expected_currency, '-'),"
+                                      " actual_minor, currency, detail FROM discrepancies"
+                                      " WHERE discrepancy_key = ?"),
+                       {key});
+    if (!q || !q->next())
+        return QStringLiteral("(none)");
+    QStringList out;
+    for (int i = 0; i < 8; ++i)
+        out << q->value(i).toString();
+    return out.join(QStringLiteral(" | "));
 }
 
 // Lines stored as the importer stores a parsed Stripe statement, whatever a format would make

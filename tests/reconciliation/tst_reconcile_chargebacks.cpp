@@ -23,38 +23,6 @@ namespace {
 
 constexpr qint64 kHour = 3600000;
 
-SettlementLine lineOf(const QString &pi, const QString &kind, qint64 gross, qint64 fee,
-                      qint64 settledAt, const QString &currency = QStringLiteral("USD"))
-{
-    SettlementLine l = line(pi, gross, fee, settledAt, currency);
-    l.kind = kind;
-    return l;
-}
-
-ReconcileOptions window(qint64 from, qint64 to)
-{
-    ReconcileOptions o;
-    o.fromMs = from;
-    o.toMs = to;
-    return o;
-}
-
-QString row(const EngineFixture &f, const QString &key)
-{
-    auto q = Sql::exec(f.orders->db(),
-                       QStringLiteral("SELECT kind, status, COALESCE(order_id, '-'),"
-                                      " expected_minor, COALESCE(expected_currency, '-'),"
-                                      " actual_minor, currency, detail FROM discrepancies"
-                                      " WHERE discrepancy_key = ?"),
-                       {key});
-    if (!q || !q->next())
-        return QStringLiteral("(none)");
-    QStringList out;
-    for (int i = 0; i < 8; ++i)
-        out << q->value(i).toString();
-    return out.join(QStringLiteral(" | "));
-}
-
 qint64 lineId(const EngineFixture &f, const QString &txn, const QString &kind)
 {
     return f.count(QStringLiteral("SELECT MIN(id) FROM settlement_lines WHERE channel_txn_id ="
@@ -163,7 +131,7 @@ private Q_SLOTS:
         QCOMPARE(r.adjusted, 3);
         QCOMPARE(r.opened, 6);
         const qint64 cb = lineId(f, "pi_cb", "chargeback");
-        QCOMPARE(row(f, QStringLiteral("chargeback:stripe:pi_cb:%1").arg(cb)),
+        QCOMPARE(discrepancyRow(f, QStringLiteral("chargeback:stripe:pi_cb:%1").arg(cb)),
                  QStringLiteral("chargeback | open | o-cb | 0 | USD | -4566 | USD | the channel"
                                 " took back 45.66 USD (fee 15.00 USD) for a dispute on this"
                                 " payment of 45.66 USD"));
@@ -171,23 +139,25 @@ private Q_SLOTS:
                          " AND order_id = 'o-cb'"),
                  cb);
         const qint64 nobody = lineId(f, "pi_nobody", "chargeback");
-        QCOMPARE(row(f, QStringLiteral("chargeback:stripe:pi_nobody:%1").arg(nobody)),
+        QCOMPARE(discrepancyRow(f, QStringLiteral("chargeback:stripe:pi_nobody:%1").arg(nobody)),
                  QStringLiteral("chargeback | open | - | 0 | USD | -2000 | USD | the channel took"
                                 " back 20.00 USD (fee 15.00 USD) for a dispute on a transaction"
                                 " OncePay has no payment for"));
         const qint64 mystery = lineId(f, "pi_hold", "mystery");
-        QCOMPARE(row(f, QStringLiteral("settlement_adjustment:stripe:pi_hold:%1").arg(mystery)),
+        QCOMPARE(discrepancyRow(
+                     f, QStringLiteral("settlement_adjustment:stripe:pi_hold:%1").arg(mystery)),
                  QStringLiteral("settlement_adjustment | open | o-hold | 0 | USD | -100 | USD |"
                                 " mystery line of -1.00 USD (fee 0.00 USD) on this payment of"
                                 " 281.27 USD: reconciliation does not match such lines, review"
                                 " it"));
         const qint64 alone = lineId(f, "pi_nocharge", "adjustment");
-        QCOMPARE(row(f, QStringLiteral("settlement_adjustment:stripe:pi_nocharge:%1").arg(alone)),
+        QCOMPARE(discrepancyRow(
+                     f, QStringLiteral("settlement_adjustment:stripe:pi_nocharge:%1").arg(alone)),
                  QStringLiteral("settlement_adjustment | open | o-nocharge | 0 | USD | -500 | USD"
                                 " | adjustment line of -5.00 USD (fee 0.00 USD) on this payment"
                                 " of 30.00 USD: reconciliation does not match such lines, review"
                                 " it"));
-        QCOMPARE(row(f, "amount_mismatch:stripe:pi_holdonly"),
+        QCOMPARE(discrepancyRow(f, "amount_mismatch:stripe:pi_holdonly"),
                  QStringLiteral("amount_mismatch | open | o-holdonly | 10000 | USD | 0 | USD |"
                                 " settled 0.00 USD (charge 100.00 USD, adjustments -100.00 USD),"
                                 " order 100.00 USD"));
@@ -232,7 +202,7 @@ private Q_SLOTS:
         QCOMPARE(later.counts.value("chargeback"), 2);
         QCOMPARE(later.counts.value("unknown_settlement"), 0);
         const qint64 taken = lineId(f, "pi_late_cb", "chargeback");
-        QCOMPARE(row(f, QStringLiteral("chargeback:stripe:pi_late_cb:%1").arg(taken)),
+        QCOMPARE(discrepancyRow(f, QStringLiteral("chargeback:stripe:pi_late_cb:%1").arg(taken)),
                  QStringLiteral("chargeback | open | o-late-cb | 0 | USD | -4566 | USD | the"
                                 " channel took back 45.66 USD (fee 15.00 USD) for a dispute on"
                                 " this payment of 45.66 USD"));
@@ -272,7 +242,7 @@ private Q_SLOTS:
         QCOMPARE(r.counts.value("amount_mismatch"), 1);
         QCOMPARE(r.findings.size(), 1);
         QCOMPARE(r.matched, 1); // pi_net
-        QCOMPARE(row(f, "amount_mismatch:stripe:pi_plus:refund"),
+        QCOMPARE(discrepancyRow(f, "amount_mismatch:stripe:pi_plus:refund"),
                  QStringLiteral("amount_mismatch | open | o-plus | -10000 | USD | 10000 | USD |"
                                 " refund lines return -100.00 USD, OncePay refunded 100.00 USD"));
     }
@@ -304,11 +274,11 @@ private Q_SLOTS:
         QCOMPARE(r.counts.value("amount_mismatch"), 0);
         QCOMPARE(r.counts.value("refund_not_settled"), 0);
         QCOMPARE(r.findings.size(), 2);
-        QCOMPARE(row(f, "currency_mismatch:stripe:pi_yen"),
+        QCOMPARE(discrepancyRow(f, "currency_mismatch:stripe:pi_yen"),
                  QStringLiteral("currency_mismatch | open | o-yen | 34200 | JPY | 16000 | USD |"
                                 " settled 160.00 USD, order 34200 JPY: different currencies, no"
                                 " difference computed"));
-        QCOMPARE(row(f, "currency_mismatch:stripe:pi_eur:refund"),
+        QCOMPARE(discrepancyRow(f, "currency_mismatch:stripe:pi_eur:refund"),
                  QStringLiteral("currency_mismatch | open | o-eur | -10000 | USD | -9300 | EUR |"
                                 " refund lines return 93.00 EUR, OncePay refunded 100.00 USD:"
                                 " different currencies, no difference computed"));
@@ -404,19 +374,20 @@ private Q_SLOTS:
         QCOMPARE(late.resolved, 0);
         const qint64 captureLine = lineId(f, "pi_wo", "charge");
         const qint64 refundLineId = lineId(f, "pi_rwo", "refund");
-        QCOMPARE(row(f, "settled_after_write_off:not_settled:stripe:pi_wo"),
+        QCOMPARE(discrepancyRow(f, "settled_after_write_off:not_settled:stripe:pi_wo"),
                  QStringLiteral("settled_after_write_off | open | o-wo | 0 | USD | 24500 | USD |"
                                 " written off 245.00 USD (discrepancy #%1), but the channel has"
                                 " settled it since (settlement line %2): reverse the write-off")
                      .arg(capture)
                      .arg(captureLine));
-        QCOMPARE(row(f, "settled_after_write_off:refund_not_settled:stripe:pi_rwo:refund"),
-                 QStringLiteral("settled_after_write_off | open | o-rwo | 0 | USD | -12000 | USD"
-                                " | written off -120.00 USD (discrepancy #%1), but the channel"
-                                " has settled it since (settlement line %2): reverse the"
-                                " write-off")
-                     .arg(refund)
-                     .arg(refundLineId));
+        QCOMPARE(
+            discrepancyRow(f, "settled_after_write_off:refund_not_settled:stripe:pi_rwo:refund"),
+            QStringLiteral("settled_after_write_off | open | o-rwo | 0 | USD | -12000 | USD"
+                           " | written off -120.00 USD (discrepancy #%1), but the channel"
+                           " has settled it since (settlement line %2): reverse the"
+                           " write-off")
+                .arg(refund)
+                .arg(refundLineId));
         QCOMPARE(f.count("SELECT COUNT(*) FROM discrepancies WHERE status = 'written_off'"), 2);
 
         // Again: over the whole time and the payments' day (found on the payments), and over

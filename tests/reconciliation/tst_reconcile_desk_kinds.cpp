@@ -17,14 +17,6 @@ using namespace OncePay::Test::Reconcile;
 
 namespace {
 
-SettlementLine lineOf(const QString &pi, const QString &kind, qint64 gross, qint64 settledAt,
-                      const QString &currency = QStringLiteral("USD"))
-{
-    SettlementLine l = line(pi, gross, 0, settledAt, currency);
-    l.kind = kind;
-    return l;
-}
-
 // A discrepancy row as a run writes it.
 bool insertDiscrepancy(EngineFixture &f, const QString &key, const QString &kind,
                        const QVariant &lineId, qint64 expected, qint64 actual,
@@ -69,9 +61,9 @@ private Q_SLOTS:
         Scenario s(f);
         s.paid("o-cb", 10000, "pi_cb"); // captured at kT0
         storeLines(f,
-                   {lineOf("pi_cb", SettlementKind::Charge, 10000, kT0 + kDay),
-                    lineOf("pi_cb", SettlementKind::Chargeback, -10000, kT0 + 20 * kDay),
-                    lineOf("pi_cb", SettlementKind::Adjustment, 500, kT0 + 25 * kDay, "EUR")},
+                   {lineOf("pi_cb", SettlementKind::Charge, 10000, 0, kT0 + kDay),
+                    lineOf("pi_cb", SettlementKind::Chargeback, -10000, 0, kT0 + 20 * kDay),
+                    lineOf("pi_cb", SettlementKind::Adjustment, 500, 0, kT0 + 25 * kDay, "EUR")},
                    "disputes.csv");
         f.clock.set(kT0 + 30 * kDay);
         const ReconcileReport r = s.reconcile();

@@ -15,38 +15,6 @@ using namespace OncePay::Test::Reconcile;
 
 namespace {
 
-SettlementLine lineOf(const QString &pi, const QString &kind, qint64 gross, qint64 settledAt,
-                      const QString &currency = QStringLiteral("USD"))
-{
-    SettlementLine l = line(pi, gross, 0, settledAt, currency);
-    l.kind = kind;
-    return l;
-}
-
-ReconcileOptions window(qint64 from, qint64 to)
-{
-    ReconcileOptions o;
-    o.fromMs = from;
-    o.toMs = to;
-    return o;
-}
-
-QString row(const EngineFixture &f, const QString &key)
-{
-    auto q = Sql::exec(f.orders->db(),
-                       QStringLiteral("SELECT kind, status, COALESCE(order_id, '-'),"
-                                      " expected_minor, COALESCE(expected_currency, '-'),"
-                                      " actual_minor, currency, detail FROM discrepancies"
-                                      " WHERE discrepancy_key = ?"),
-                       {key});
-    if (!q || !q->next())
-        return QStringLiteral("(none)");
-    QStringList out;
-    for (int i = 0; i < 8; ++i)
-        out << q->value(i).toString();
-    return out.join(QStringLiteral(" | "));
-}
-
 QByteArray paypalReport()
 {
     QFile f(QStringLiteral(ONCEPAY_SETTLEMENT_DATA "/STL-20260101.01.009.CSV"));
@@ -97,14 +65,16 @@ private Q_SLOTS:
         const ReconcileReport r = s.reconcile({}, window(kT0, kT0 + kDay));
         QCOMPARE(r.counts.value("settlement_adjustment"), 1);
         QCOMPARE(
-            row(f, QStringLiteral("settlement_adjustment:paypal:9PS12345AB6789012:%1").arg(id)),
+            discrepancyRow(
+                f, QStringLiteral("settlement_adjustment:paypal:9PS12345AB6789012:%1").arg(id)),
             QStringLiteral("settlement_adjustment | open | - | 0 | USD | -12345 | USD |"
                            " adjustment line of -123.45 USD (fee 0.00 USD) for a transaction"
                            " OncePay has no payment for: reconciliation does not match such"
                            " lines, review it"));
         // The credit T0006 lines stay charges: OncePay has no payment for them here.
-        QCOMPARE(row(f, "unknown_settlement:paypal:5TY05013RG002845M").section(" | ", 0, 1),
-                 QStringLiteral("unknown_settlement | open"));
+        QCOMPARE(
+            discrepancyRow(f, "unknown_settlement:paypal:5TY05013RG002845M").section(" | ", 0, 1),
+            QStringLiteral("unknown_settlement | open"));
     }
 
     // A refund line and its reversal for a payment OncePay never refunded: no money moved, so
@@ -123,21 +93,22 @@ private Q_SLOTS:
         storeLines(f,
                    {line("pi_zero", 10000, 0, kT0 + kDay), line("pi_one", 10000, 0, kT0 + kDay),
                     line("pi_part", 10000, 0, kT0 + kDay),
-                    lineOf("pi_zero", refund, -3000, kT0 + 2 * kDay),
-                    lineOf("pi_zero", refund, 3000, kT0 + 3 * kDay),
-                    lineOf("pi_one", refund, -3000, kT0 + 2 * kDay),
-                    lineOf("pi_part", refund, -3000, kT0 + 2 * kDay),
-                    lineOf("pi_part", refund, 1000, kT0 + 3 * kDay)},
+                    lineOf("pi_zero", refund, -3000, 0, kT0 + 2 * kDay),
+                    lineOf("pi_zero", refund, 3000, 0, kT0 + 3 * kDay),
+                    lineOf("pi_one", refund, -3000, 0, kT0 + 2 * kDay),
+                    lineOf("pi_part", refund, -3000, 0, kT0 + 2 * kDay),
+                    lineOf("pi_part", refund, 1000, 0, kT0 + 3 * kDay)},
                    "reversed refunds");
         f.clock.set(kT0 + 5 * kDay);
         const ReconcileReport r = s.reconcile();
-        QCOMPARE(row(f, "unknown_settlement:stripe:pi_zero:refund"), QStringLiteral("(none)"));
+        QCOMPARE(discrepancyRow(f, "unknown_settlement:stripe:pi_zero:refund"),
+                 QStringLiteral("(none)"));
         QCOMPARE(f.count("SELECT COUNT(*) FROM discrepancies WHERE order_id = 'o-zero'"), 0);
-        QCOMPARE(row(f, "unknown_settlement:stripe:pi_one:refund"),
+        QCOMPARE(discrepancyRow(f, "unknown_settlement:stripe:pi_one:refund"),
                  QStringLiteral("unknown_settlement | open | o-one | 0 | USD | -3000 | USD | the"
                                 " channel refunded 30.00 USD; OncePay has no refund of this"
                                 " payment"));
-        QCOMPARE(row(f, "unknown_settlement:stripe:pi_part:refund"),
+        QCOMPARE(discrepancyRow(f, "unknown_settlement:stripe:pi_part:refund"),
                  QStringLiteral("unknown_settlement | open | o-part | 0 | USD | -2000 | USD | the"
                                 " channel refunded 20.00 USD; OncePay has no refund of this"
                                 " payment"));
@@ -161,22 +132,22 @@ private Q_SLOTS:
         const QString refund = SettlementKind::Refund;
         storeLines(f,
                    {line("pi_fx", 10000, 0, kT0 + kDay),
-                    lineOf("pi_fx", refund, -5000, kT0 + 2 * kDay, "EUR"),
-                    lineOf("pi_fx", refund, -2000, kT0 + 2 * kDay, "GBP"),
-                    lineOf("pi_fx", refund, -1000, kT0 + 2 * kDay, "GBP"),
-                    lineOf("pi_fx", refund, -3000, kT0 + 3 * kDay, "EUR"),
-                    lineOf("pi_fx", refund, -700, kT0 + 3 * kDay, "JPY"),
-                    lineOf("pi_fx", refund, 700, kT0 + 3 * kDay, "JPY")},
+                    lineOf("pi_fx", refund, -5000, 0, kT0 + 2 * kDay, "EUR"),
+                    lineOf("pi_fx", refund, -2000, 0, kT0 + 2 * kDay, "GBP"),
+                    lineOf("pi_fx", refund, -1000, 0, kT0 + 2 * kDay, "GBP"),
+                    lineOf("pi_fx", refund, -3000, 0, kT0 + 3 * kDay, "EUR"),
+                    lineOf("pi_fx", refund, -700, 0, kT0 + 3 * kDay, "JPY"),
+                    lineOf("pi_fx", refund, 700, 0, kT0 + 3 * kDay, "JPY")},
                    "foreign refunds");
         f.clock.set(kT0 + 5 * kDay);
         const ReconcileReport r = s.reconcile();
         QCOMPARE(r.counts.value("currency_mismatch"), 2);
         QCOMPARE(r.findings.size(), 2);
-        QCOMPARE(row(f, "currency_mismatch:stripe:pi_fx:refund"),
+        QCOMPARE(discrepancyRow(f, "currency_mismatch:stripe:pi_fx:refund"),
                  QStringLiteral("currency_mismatch | open | o-fx | -10000 | USD | -8000 | EUR |"
                                 " refund lines return 80.00 EUR, OncePay refunded 100.00 USD:"
                                 " different currencies, no difference computed"));
-        QCOMPARE(row(f, "currency_mismatch:stripe:pi_fx:GBP:refund"),
+        QCOMPARE(discrepancyRow(f, "currency_mismatch:stripe:pi_fx:GBP:refund"),
                  QStringLiteral("currency_mismatch | open | o-fx | -10000 | USD | -3000 | GBP |"
                                 " refund lines return 30.00 GBP, OncePay refunded 100.00 USD:"
                                 " different currencies, no difference computed"));
