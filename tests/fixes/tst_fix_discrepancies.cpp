@@ -71,6 +71,31 @@ QString period(qint64 from, qint64 to)
     return QStringLiteral("%1..%2").arg(from).arg(to);
 }
 
+// A payment of 120.00 USD captured on day 0 and settled whole on day 1, reconciled, and day 0
+// closed: what a later movement of its money starts from.
+void settledAndDayClosed(EngineFixture &f, Desk &desk, Scenario &s, const QString &order,
+                         const QString &pi)
+{
+    s.paid(order, 12000, pi);
+    s.importStatement({line(pi, 12000, 378, kT0 + kDay)}, "week1.csv");
+    f.clock.set(kT0 + 2 * kDay);
+    s.reconcile();
+    QCOMPARE(f.count("SELECT COUNT(*) FROM discrepancies"), 0);
+    auto dayOne =
+        desk.fixes.propose(proposal(FixKind::ClosePeriod, period(kT0, kT0 + kDay), "day end"), fay);
+    QVERIFY2(dayOne.ok(), qPrintable(why(dayOne)));
+    QVERIFY(desk.fixes.approve(dayOne->id, dayOne->changeSha256, "", kOrigin, fin).ok());
+}
+
+// The desk's age of discrepancy `id`.
+qint64 agedFrom(const EngineFixture &f, qint64 id)
+{
+    DiscrepancyFilter only;
+    only.id = id;
+    const auto shown = ReconciliationDesk(*f.orders, f.clock).discrepancies(only, kFinance);
+    return shown.ok() && shown->size() == 1 ? shown->first().agedFromMs : -1;
+}
+
 } // namespace
 
 class TstFixDiscrepancies : public QObject {
@@ -122,10 +147,20 @@ private Q_SLOTS:
         QCOMPARE(
             f.count("SELECT COUNT(*) FROM discrepancies WHERE id = ? AND status = 'open'", {dup}),
             1);
-        // The amount booked is the one under the digest, not the row's column (the database
-        // lets that be changed).
+        // The row's amount column changed by hand while the fix is open (the database lets an
+        // open proposal be changed): the approval is refused, nothing booked, until the column
+        // says again what the digest covers; then the digest's amount is booked.
         QVERIFY(Sql::exec(f.orders->db(),
                           QStringLiteral("UPDATE fix_requests SET amount_minor = -1 WHERE id = ?"),
+                          {whole->id})
+                    .ok());
+        auto tampered = desk.fixes.approve(whole->id, whole->changeSha256, "", kOrigin, fox);
+        QVERIFY(!tampered.ok());
+        QCOMPARE(tampered.error().reason, QStringLiteral("digest_mismatch"));
+        QCOMPARE(f.count("SELECT COUNT(*) FROM ledger_entries WHERE kind = 'write_off'"), 0);
+        QVERIFY(Sql::exec(f.orders->db(),
+                          QStringLiteral("UPDATE fix_requests SET amount_minor = -213372"
+                                         " WHERE id = ?"),
                           {whole->id})
                     .ok());
         auto two = desk.fixes.approve(whole->id, whole->changeSha256, "", kOrigin, fox);
@@ -414,15 +449,7 @@ private Q_SLOTS:
         EngineFixture f(*dbs);
         Desk desk(f);
         Scenario s(f);
-        s.paid("o-gone", 12000, "pi_gone");
-        s.importStatement({line("pi_gone", 12000, 378, kT0 + kDay)}, "week1.csv");
-        f.clock.set(kT0 + 2 * kDay);
-        s.reconcile();
-        QCOMPARE(f.count("SELECT COUNT(*) FROM discrepancies"), 0);
-        auto dayOne = desk.fixes.propose(
-            proposal(FixKind::ClosePeriod, period(kT0, kT0 + kDay), "day end"), fay);
-        QVERIFY2(dayOne.ok(), qPrintable(why(dayOne)));
-        QVERIFY(desk.fixes.approve(dayOne->id, dayOne->changeSha256, "", kOrigin, fin).ok());
+        settledAndDayClosed(f, desk, s, "o-gone", "pi_gone");
 
         const qint64 refundedAt = kT0 + 9 * kDay;
         s.importStatement({refundLine("pi_gone", 12000, refundedAt)}, "week2.csv");
@@ -430,11 +457,7 @@ private Q_SLOTS:
         s.reconcile();
         const qint64 gone = discrepancyOf(f, "unknown_settlement");
 
-        DiscrepancyFilter only;
-        only.id = gone;
-        const auto shown = ReconciliationDesk(*f.orders, f.clock).discrepancies(only, kFinance);
-        QVERIFY(shown.ok() && shown->size() == 1);
-        QCOMPARE(shown->first().agedFromMs, refundedAt);
+        QCOMPARE(agedFrom(f, gone), refundedAt);
 
         auto dayNine = desk.fixes.propose(
             proposal(FixKind::ClosePeriod, period(kT0 + 9 * kDay, kT0 + 10 * kDay), "day end"),
@@ -456,25 +479,14 @@ private Q_SLOTS:
         EngineFixture f(*dbs);
         Desk desk(f);
         Scenario s(f);
-        s.paid("o-twice", 12000, "pi_twice");
-        s.importStatement({line("pi_twice", 12000, 378, kT0 + kDay)}, "week1.csv");
-        f.clock.set(kT0 + 2 * kDay);
-        s.reconcile();
-        auto dayOne = desk.fixes.propose(
-            proposal(FixKind::ClosePeriod, period(kT0, kT0 + kDay), "day end"), fay);
-        QVERIFY2(dayOne.ok(), qPrintable(why(dayOne)));
-        QVERIFY(desk.fixes.approve(dayOne->id, dayOne->changeSha256, "", kOrigin, fin).ok());
+        settledAndDayClosed(f, desk, s, "o-twice", "pi_twice");
 
         const qint64 againAt = kT0 + 8 * kDay;
         storeLines(f, {line("pi_twice", 12000, 378, againAt)}, "week2.csv"); // a line id of its own
         f.clock.set(kT0 + 10 * kDay);
         s.reconcile();
         const qint64 twice = discrepancyOf(f, "duplicate_settlement");
-        DiscrepancyFilter only;
-        only.id = twice;
-        const auto shown = ReconciliationDesk(*f.orders, f.clock).discrepancies(only, kFinance);
-        QVERIFY(shown.ok() && shown->size() == 1);
-        QCOMPARE(shown->first().agedFromMs, againAt);
+        QCOMPARE(agedFrom(f, twice), againAt);
 
         auto fix = desk.fixes.propose(fixOf(FixKind::WriteOff, twice), fay);
         QVERIFY2(fix.ok(), qPrintable(why(fix)));
