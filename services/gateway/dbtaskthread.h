@@ -29,6 +29,8 @@ public:
         Result<const Connection *> get(DbRole role);
         // Drops a connection that failed, so the next task reconnects.
         void reset(DbRole role) { m_open.erase(role); }
+        // Whether the role's connection is open already (kept from an earlier task).
+        bool isOpen(DbRole role) const { return m_open.contains(role); }
 
     private:
         friend class DbTaskThread;

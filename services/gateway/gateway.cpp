@@ -210,14 +210,21 @@ void Gateway::health(const HttpReply &reply)
         QJsonObject dbs;
         bool ordersUp = false;
         for (DbRole role : {DbRole::Orders, DbRole::Audit}) {
-            auto c = db.get(role);
-            Result<QVariant> v = c ? Sql::scalar((*c)->db(), QStringLiteral("SELECT 1"))
-                                   : Result<QVariant>(c.error());
-            if (!v)
-                db.reset(role);
-            dbs.insert(roleName(role), QJsonObject{{QStringLiteral("reachable"), v.ok()}});
+            // A kept connection that fails may be one the server dropped as it restarted or
+            // failed over: the database is judged by a new connection, once, not by the old.
+            const bool kept = db.isOpen(role);
+            bool up = false;
+            for (int attempt = 0; attempt < (kept ? 2 : 1) && !up; ++attempt) {
+                auto c = db.get(role);
+                Result<QVariant> v = c ? Sql::scalar((*c)->db(), QStringLiteral("SELECT 1"))
+                                       : Result<QVariant>(c.error());
+                if (!v)
+                    db.reset(role);
+                up = v.ok();
+            }
+            dbs.insert(roleName(role), QJsonObject{{QStringLiteral("reachable"), up}});
             if (role == DbRole::Orders)
-                ordersUp = v.ok();
+                ordersUp = up;
         }
         // Ready means "can acknowledge callbacks": that needs the orders database (where the
         // message table and the audit outbox live), not the audit database (DESIGN.md §1).

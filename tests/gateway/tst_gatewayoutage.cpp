@@ -1,9 +1,10 @@
 // The database restarts while the gateway is under load (issue 7): while it is down every
 // callback gets 503 (the channel retries) and /healthz says not ready; once it is back the
 // gateway recovers by itself — within 30 s, no restart of the gateway — and nothing it
-// acknowledged is lost or stored twice. The restart is a TCP proxy between the gateway and
-// the test server that resets every link and refuses new ones (to the gateway exactly a
-// server restart), so the shared test server other tests use stays up.
+// acknowledged is lost or stored twice; the first /healthz after a restart says ready. The restart
+// is a TCP proxy between the gateway and the test server that resets every link and refuses new
+// ones (to the gateway exactly a server restart), so the shared test server other tests use stays
+// up.
 
 #include "db/migrator.h"
 #include "db/sql.h"
@@ -175,6 +176,44 @@ private Q_SLOTS:
         QCOMPARE(count("SELECT COUNT(*) FROM callback_messages"),
                  count("SELECT COUNT(DISTINCT callback_id) FROM callback_messages"));
         QVERIFY(proxy.accepted() > linksBeforeDown); // new links after the restart
+    }
+    // The first /healthz after the database restarted says ready: the probe's kept connection
+    // died with the restart, and a database that is back is judged by a new connection, not by
+    // the dead one (a readiness check used to take the gateway out of service once after every
+    // database restart).
+    void firstHealthAfterRestartIsReady_data() { addEngineRows(); }
+    void firstHealthAfterRestartIsReady()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        if (dbs->dialect() == Dialect::Sqlite)
+            QSKIP("SQLite is a file in the gateway's process: there is no server to restart");
+        AppConfig config = gatewayConfig(*dbs);
+        QVERIFY(openMigrated(config.orders, QStringLiteral("test")).ok());
+        TcpOutageProxy proxy(config.orders.host, config.orders.port);
+        QVERIFY(proxy.start() > 0);
+        for (ConnectionProfile *p : {&config.orders, &config.audit}) {
+            p->host = QStringLiteral("127.0.0.1");
+            p->port = proxy.port();
+        }
+        GatewayHarness gw(config);
+        const quint16 port = gw.port;
+        auto health = [port] {
+            return offThread([port] { return TestHttpClient(port).request("GET", "/healthz"); });
+        };
+        QCOMPARE(health().status, 200); // the probe's connections opened and kept
+        const int links = proxy.accepted();
+        proxy.down(); // the restart: every link reset
+        serveUntil([] { return false; }, 200);
+        proxy.up();
+        const HttpResult first = health();
+        const QJsonObject body = QJsonDocument::fromJson(first.body).object();
+        QVERIFY2(first.status == 200, first.body.constData());
+        QCOMPARE(body.value("ready").toBool(), true);
+        QCOMPARE(body.value("databases").toObject().value("orders").toObject().value("reachable"),
+                 QJsonValue(true));
+        QCOMPARE(body.value("databases").toObject().value("audit").toObject().value("reachable"),
+                 QJsonValue(true));
+        QVERIFY(proxy.accepted() > links); // judged by new connections
     }
 };
 
