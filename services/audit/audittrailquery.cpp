@@ -19,19 +19,19 @@ AuditTrailQuery::AuditTrailQuery(const Connection &audit, const Connection &orde
     , m_clock(clock)
 {}
 
-Result<void> AuditTrailQuery::authorize(const Actor &actor, const QString &what) const
+Result<void> authorizeAuditRead(const Connection &orders, const Clock &clock, const Actor &actor,
+                                const QString &what)
 {
     // The account as it is now, not the role it signed in with: a disabled or demoted auditor's
     // open page (or a long export) is refused at its next read (review finding 3).
     // Read without a lock: the auditor's database role reads staff rows but may not lock them.
-    auto allowed = requireCurrent(m_orders, actor, Action::ReadAudit, StaffRowRead::Plain);
+    auto allowed = requireCurrent(orders, actor, Action::ReadAudit, StaffRowRead::Plain);
     if (allowed)
         return {};
     if (allowed.error().code != ErrorCode::Forbidden)
         return allowed.error(); // the staff row could not be read: nothing to audit as refused
-    spdlog::warn("audit trail {} refused for {} ({}): {}", what.toStdString(),
-                 actor.id.toStdString(), actor.role.toStdString(),
-                 allowed.error().reason.toStdString());
+    spdlog::warn("audit {} refused for {} ({}): {}", what.toStdString(), actor.id.toStdString(),
+                 actor.role.toStdString(), allowed.error().reason.toStdString());
     AuditEvent e;
     e.actor = actor.id.isEmpty() ? QStringLiteral("anonymous") : actor.id;
     e.actorRole = actor.role.isEmpty() ? QStringLiteral("anonymous") : actor.role;
@@ -42,11 +42,16 @@ Result<void> AuditTrailQuery::authorize(const Actor &actor, const QString &what)
     if (!allowed.error().reason.isEmpty())
         e.after.insert(QStringLiteral("refused_because"), allowed.error().reason);
     e.reason = QStringLiteral("forbidden");
-    auto recorded = inTransaction(m_orders.db(), Transaction::Mode::Deferred,
-                                  [&] { return AuditOutbox::record(m_orders.db(), e, m_clock); });
+    auto recorded = inTransaction(orders.db(), Transaction::Mode::Deferred,
+                                  [&] { return AuditOutbox::record(orders.db(), e, clock); });
     if (!recorded)
         return recorded.error(); // the refusal could not be recorded: say so, still refuse
     return allowed.error();
+}
+
+Result<void> AuditTrailQuery::authorize(const Actor &actor, const QString &what) const
+{
+    return authorizeAuditRead(m_orders, m_clock, actor, what);
 }
 
 Result<qint64> AuditTrailQuery::stream(const AuditFilter &filter, qint64 afterSeq, int limit,

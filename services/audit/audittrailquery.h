@@ -88,6 +88,13 @@ struct AuditHead {
     bool sealCoversHead() const { return seal && seal->seq == seq; }
 };
 
+// Action::ReadAudit for `actor` as the account is now (requireCurrent, the staff row read
+// without a lock): a disabled or demoted reader is refused at the next read, and the refusal is
+// audited (audit.access_refused, `what` the attempt) on `orders`. Used by the audit trail and by
+// every other place that shows audit rows (the order page and its dossier).
+Result<void> authorizeAuditRead(const Connection &orders, const Clock &clock, const Actor &actor,
+                                const QString &what);
+
 class AuditTrailQuery {
 public:
     // `orders` receives the audit row of a refusal; `audit` is read.

@@ -1,5 +1,7 @@
 #include "orderpicturequery.h"
 
+#include "audit/audittrailquery.h"
+
 #include "fixes/fixservice.h"
 
 #include "auth/permissions.h"
@@ -81,7 +83,17 @@ Result<OrderPicture> OrderPictureQuery::load(const QString &orderId, const Actor
     if (!fixes)
         return fixes.error();
     p.fixes = *fixes;
+    // Audit rows as the audit trail shows them: to the account as it is now, a refusal audited
+    // (a disabled or demoted finance reviewer or auditor kept seeing them here and in the
+    // dossier). Refused, the rest of the order is still shown.
     p.auditVisible = require(actor, Action::ReadAudit).ok();
+    if (p.auditVisible) {
+        auto now =
+            authorizeAuditRead(m_c, Clock::system(), actor, QStringLiteral("order:") + orderId);
+        if (!now && now.error().code != ErrorCode::Forbidden)
+            return now.error();
+        p.auditVisible = now.ok();
+    }
     if (p.auditVisible)
         if (auto r = loadAudit(&p); !r)
             return r.error();

@@ -2,6 +2,7 @@
 // aggregates, search by each kind of identifier, an order's whole picture and timeline, and
 // the stuck records with the thresholds from ops_settings.
 
+#include "auth/staffservice.h"
 #include "investigation/dashboardquery.h"
 #include "investigation/investigationdb.h"
 #include "investigation/orderpicturequery.h"
@@ -319,6 +320,11 @@ private Q_SLOTS:
         ONCEPAY_SCRATCH(dbs);
         EngineFixture f(*dbs);
         buildScenario(f);
+        StaffService staff(*f.orders, f.clock);
+        QVERIFY(staff
+                    .add({kAuditor.id, kAuditor.id, StaffRole::Auditor},
+                         QStringLiteral("correct horse battery"), Actor::system("test"))
+                    .ok());
         auto p = OrderPictureQuery(*f.orders).load("ord-rb", kAuditor);
         QVERIFY2(p.ok(), qPrintable(p.ok() ? QString() : p.error().message));
         QCOMPARE(p->order.state, OrderState::Paid);
@@ -384,6 +390,18 @@ private Q_SLOTS:
 
         QCOMPARE(OrderPictureQuery(*f.orders).load("ord-nobody", kAgent).error().code,
                  ErrorCode::NotFound);
+
+        // The auditor's account disabled while the page is open: the next read shows the order
+        // without its audit rows, as the audit trail refuses it, and the refusal is audited.
+        QVERIFY(staff.disable(kAuditor.id, Actor::system("test"), QStringLiteral("left")).ok());
+        auto after = OrderPictureQuery(*f.orders).load("ord-rb", kAuditor);
+        QVERIFY(after.ok());
+        QCOMPARE(after->transitions.size(), 6);
+        QVERIFY(!after->auditVisible);
+        QVERIFY(after->audit.isEmpty());
+        QCOMPARE(f.count("SELECT COUNT(*) FROM audit_outbox WHERE action = 'audit.access_refused'"
+                         " AND actor = 'auditor' AND entity_id = 'order:ord-rb'"),
+                 1);
     }
 
     void stuckRecords_data() { addEngineRows(); }
