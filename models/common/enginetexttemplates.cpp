@@ -203,6 +203,10 @@ const EngineTextTemplate kTemplates[] = {
     {QT_TRANSLATE_NOOP("OncePay::EngineText",
                        "fix #%1's amount and currency columns no longer match its change"),
      "v"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "this database login may not read staff accounts: staff sign in through "
+                       "the console's login (oncepay_console), not the engine's"),
+     ""},
     {QT_TRANSLATE_NOOP("OncePay::EngineText", "order %1 is %2; %3 takes paid_unconfirmed orders"),
      "csf"},
     {QT_TRANSLATE_NOOP("OncePay::EngineText",

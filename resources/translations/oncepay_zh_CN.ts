@@ -2458,562 +2458,567 @@ hash      %2</translation>
         <translation>修复 #%1 的金额和币种列与其变更不再一致</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="226"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="206"/>
+        <source>this database login may not read staff accounts: staff sign in through the console&apos;s login (oncepay_console), not the engine&apos;s</source>
+        <translation>此数据库登录不能读取员工账号：员工须通过控制台的登录（oncepay_console）登录，而不是引擎的登录</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="230"/>
         <source>message %1 is processing under a lease that ended %2 ms ago, within the clock-skew allowance of %3 ms (fixes.lease_skew_ms); %4 takes it once its lease is past its end by more than that</source>
         <translation>消息 %1 正在处理中，其租约已于 %2 毫秒前结束，仍在时钟偏差容许范围 %3 毫秒（fixes.lease_skew_ms）之内；须待租约结束超过该时长后方可%4</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="231"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="235"/>
         <source>message %1 is processing under a lease that ended; without a valid clock-skew allowance (fixes.lease_skew_ms) it is not judged expired</source>
         <translation>消息 %1 正在处理中，其租约已结束；由于时钟偏差容许值（fixes.lease_skew_ms）无效，不判定租约已过期</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="259"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="263"/>
         <source>%1 (%2) may not be above %3 (%4)</source>
         <translation>%1（%2）不得大于 %3（%4）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="260"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="264"/>
         <source>%1: [worker] backoff_base_ms (%2) may not be above backoff_max_ms (%3)</source>
         <translation>%1：[worker] backoff_base_ms（%2）不得大于 backoff_max_ms（%3）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="264"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="268"/>
         <source>the audit chain is broken: %1; nothing was exported (run `oncepay audit verify` or Verify chain)</source>
         <translation>审计链已损坏：%1；未导出任何内容（请运行 `oncepay audit verify` 或“校验链”）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="268"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="272"/>
         <source>row seq %1 was altered (its content does not match its hash; event %2)</source>
         <translation>序号 %1 的行被篡改（内容与其哈希不符；事件 %2）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="271"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="275"/>
         <source>row seq %1 was altered (its content does not match its hash)</source>
         <translation>序号 %1 的行被篡改（内容与其哈希不符）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="274"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="278"/>
         <source>row seq %1 is missing (next row found is seq %2)</source>
         <translation>序号 %1 的行缺失（找到的下一行是序号 %2）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="276"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="280"/>
         <source>row seq %1 is reordered or relinked (its prev_hash is not the hash of seq %2)</source>
         <translation>序号 %1 的行被重排或重新链接（其 prev_hash 不是序号 %2 的哈希）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="280"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="284"/>
         <source>cannot create %1: %2</source>
         <translation>无法创建 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="281"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="285"/>
         <source>checkpoint %1 (seq %2) cannot be checked: no seal public key</source>
         <translation>检查点 %1（序号 %2）无法校验：没有封印公钥</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="284"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="288"/>
         <source>checkpoint %1 (seq %2) is signed by unknown key %3 (expected %4)</source>
         <translation>检查点 %1（序号 %2）由未知密钥 %3 签名（应为 %4）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="287"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="291"/>
         <source>checkpoint %1 (seq %2) has a bad signature</source>
         <translation>检查点 %1（序号 %2）的签名无效</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="288"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="292"/>
         <source>chain truncated: checkpoint %1 seals seq %2 but the chain ends at seq %3 (rows %4..%2 are missing)</source>
         <translation>链被截断：检查点 %1 封印到序号 %2，但链止于序号 %3（序号 %4..%2 的行缺失）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="292"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="296"/>
         <source>row seq %1 is missing (the chain ends at seq %2, its head was seq %3)</source>
         <translation>序号 %1 的行缺失（链止于序号 %2，其链头为序号 %3）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="295"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="299"/>
         <source>the audit trail is empty: there is nothing to export (audited events reach it when they are shipped)</source>
         <translation>审计记录为空：没有可导出的内容（审计事件送入审计库后才会出现在审计记录中）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="300"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="304"/>
         <source>%1 has SHA-256 %2 (%3 bytes) but the manifest says %4 (%5 bytes): the file was changed</source>
         <translation>%1 的 SHA-256 为 %2（%3 字节），但清单记载为 %4（%5 字节）：文件已被改动</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="304"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="308"/>
         <source>%1 has SHA-256 %2 (%3 bytes), but its audit row (seq %4) recorded %5 (%6 bytes) when it was exported: the file was changed</source>
         <translation>%1 的 SHA-256 为 %2（%3 字节），但其审计行（序号 %4）在导出时记录的是 %5（%6 字节）：文件已被改动</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="308"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="312"/>
         <source>%1 has SHA-256 %2 (%3 bytes), but its audit event (not yet shipped) recorded %4 (%5 bytes) when it was exported: the file was changed</source>
         <translation>%1 的 SHA-256 为 %2（%3 字节），但其审计事件（尚未送入审计库）在导出时记录的是 %4（%5 字节）：文件已被改动</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="312"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="316"/>
         <source>the manifest&apos;s %1 differs from what its audit row (seq %2) recorded: the manifest was changed</source>
         <translation>清单中的%1与其审计行（序号 %2）的记录不符：清单已被改动</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="316"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="320"/>
         <source>the manifest&apos;s %1 differs from what its audit event (not yet shipped) recorded: the manifest was changed</source>
         <translation>清单中的%1与其审计事件（尚未送入审计库）的记录不符：清单已被改动</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="320"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="324"/>
         <source>file digest</source>
         <translation>文件摘要</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="321"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="325"/>
         <source>format</source>
         <translation>格式</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="322"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="326"/>
         <source>row count</source>
         <translation>行数</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="323"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="327"/>
         <source>filter</source>
         <translation>筛选条件</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="324"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="328"/>
         <source>chain head</source>
         <translation>链头</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="325"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="329"/>
         <source>author</source>
         <translation>导出人</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="326"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="330"/>
         <source>no export %1 is recorded in this audit trail: the manifest was not written by this OncePay, or its export id was changed</source>
         <translation>此审计记录中没有导出 %1 的记录：该清单不是由本 OncePay 生成的，或其导出编号已被改动</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="330"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="334"/>
         <source>export %1 is recorded more than once in the audit log (seq %2 and %3): rows were added to the trail</source>
         <translation>导出 %1 在审计日志中被记录了不止一次（序号 %2 和 %3）：有行被添加到审计记录中</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="334"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="338"/>
         <source>export %1 is recorded more than once in the outbox: rows were added to it</source>
         <translation>导出 %1 在发件箱中被记录了不止一次：有行被添加到发件箱中</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="338"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="342"/>
         <source>cannot read %1: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="339"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="343"/>
         <source>cannot write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="340"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="344"/>
         <source>export: cannot write the file: %1</source>
         <translation>导出：无法写入文件：%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="341"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="345"/>
         <source>export: the file was abandoned; it holds part of the export at most</source>
         <translation>导出：文件已被放弃；其中至多只有部分导出内容</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="344"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="348"/>
         <source>export: OpenSSL gives no SHA-256; nothing was exported</source>
         <translation>导出：OpenSSL 未提供 SHA-256；未导出任何内容</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="347"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="351"/>
         <source>audit verify: OpenSSL gives no SHA-256; nothing was checked</source>
         <translation>审计校验：OpenSSL 未提供 SHA-256；未检查任何内容</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="350"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="354"/>
         <source>the export&apos;s audit row (seq %1) does not match its hash: it was altered</source>
         <translation>该导出的审计行（序号 %1）与其哈希不符：已被篡改</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="353"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="357"/>
         <source>the export&apos;s audit row (seq %1) is not where the export wrote it (after seq %2, linked into the chain): it was inserted or moved</source>
         <translation>该导出的审计行（序号 %1）不在导出时写入的位置（应在序号 %2 之后并链接入链）：已被插入或移动</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="357"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="361"/>
         <source>row %1 of the file (the audit log&apos;s seq %2) differs in %3: the file says “%4”, the audit log “%5”</source>
         <translation>文件第 %1 行（审计日志序号 %2）的 %3 不同：文件为“%4”，审计日志为“%5”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="361"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="365"/>
         <source>row %1 of the file (the audit log&apos;s seq %2) differs from the audit log&apos;s row</source>
         <translation>文件第 %1 行（审计日志序号 %2）与审计日志中的行不同</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="365"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="369"/>
         <source>the file goes on after the %1 row(s) the audit log holds for its filter, from line %2: rows were added</source>
         <translation>文件在审计日志中该筛选条件对应的 %1 行之后仍有内容（自第 %2 行起）：有行被添加</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="369"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="373"/>
         <source>the file ends before the audit log&apos;s row seq %1 (row %2 of %3): rows were removed</source>
         <translation>文件在审计日志序号 %1 的行（共 %3 行中的第 %2 行）之前就结束了：有行被删除</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="373"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="377"/>
         <source>the file&apos;s header line is not the one an OncePay CSV export has</source>
         <translation>文件的表头行不是 OncePay CSV 导出文件的表头</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="376"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="380"/>
         <source>row seq %1 in the file does not match its hash: it was altered</source>
         <translation>文件中序号 %1 的行与其哈希不符：已被篡改</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="379"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="383"/>
         <source>row seq %1 in the file shows the amount %2 %3, but its hashed content says %4 %5</source>
         <translation>文件中序号 %1 的行显示金额 %2 %3，但其计入哈希的内容为 %4 %5</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="383"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="387"/>
         <source>row seq %1 in the file is not linked to seq %2 before it: reordered or relinked</source>
         <translation>文件中序号 %1 的行未链接到其前面的序号 %2：顺序被调换或链接被改动</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="387"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="391"/>
         <source>the file holds %1 row(s), the manifest says %2</source>
         <translation>文件包含 %1 行，清单记载为 %2 行</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="389"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="393"/>
         <source>the chain head seq %1 is no longer in the audit log</source>
         <translation>链头序号 %1 已不在审计日志中</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="392"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="396"/>
         <source>the audit log&apos;s row seq %1 has hash %2, not the manifest&apos;s %3</source>
         <translation>审计日志中序号 %1 的行哈希为 %2，而非清单记载的 %3</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="395"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="399"/>
         <source>seal %1 (seq %2) named by the manifest is missing or changed in the audit database</source>
         <translation>清单所指的封印 %1（序号 %2）在审计库中缺失或已被改动</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="399"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="403"/>
         <source>%1 is no OncePay JSON export (%2)</source>
         <translation>%1 不是 OncePay JSON 导出文件（%2）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="400"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="404"/>
         <source>%1 cannot be read: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="401"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="405"/>
         <source>the rows cannot be re-hashed: OpenSSL gives no SHA-256</source>
         <translation>无法重新计算各行哈希：OpenSSL 未提供 SHA-256</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="404"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="408"/>
         <source>not an OncePay audit export manifest (format &apos;%1&apos;)</source>
         <translation>不是 OncePay 审计导出清单（格式为“%1”）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="406"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="410"/>
         <source>the manifest lacks the file, its SHA-256 or the head</source>
         <translation>清单缺少文件名、其 SHA-256 或链头</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="409"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="413"/>
         <source>cannot read manifest %1: %2</source>
         <translation>无法读取清单 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="410"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="414"/>
         <source>manifest %1 is not a JSON object: %2</source>
         <translation>清单 %1 不是 JSON 对象：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="412"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="416"/>
         <source>a display name may not contain control characters (such as a line break or a tab)</source>
         <translation>显示名称不得包含控制字符（如换行符或制表符）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="416"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="420"/>
         <source>a display name is at most %1 characters (this one has %2)</source>
         <translation>显示名称最多 %1 个字符（当前为 %2 个）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="419"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="423"/>
         <source>unknown role: a role is agent, finance, auditor or admin</source>
         <translation>未知角色：角色须为 agent（客服）、finance（财务）、auditor（审计）或 admin（管理员）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="422"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="426"/>
         <source>there is no staff account by that name</source>
         <translation>没有该名称的员工账户</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="423"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="427"/>
         <source>there is no staff account %1</source>
         <translation>没有员工账户 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="424"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="428"/>
         <source>an administrator may not change their own role</source>
         <translation>管理员不能更改自己的角色</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="426"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="430"/>
         <source>%1 already has the role %2</source>
         <translation>%1 已是%2角色</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="427"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="431"/>
         <source>%1 is the last enabled administrator and keeps the role</source>
         <translation>%1 是最后一位启用的管理员，保留其角色</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="430"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="434"/>
         <source>the staff account %1 was not changed</source>
         <translation>员工账户 %1 未更改</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="431"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="435"/>
         <source>a user name is 2–64 of a-z, 0-9, &apos;.&apos;, &apos;_&apos;, &apos;-&apos;, starting with a letter or digit</source>
         <translation>用户名为 2–64 个字符，只能包含 a-z、0-9、&apos;.&apos;、&apos;_&apos;、&apos;-&apos;，并以字母或数字开头</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="435"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="439"/>
         <source>a staff account %1 already exists</source>
         <translation>员工账号 %1 已存在</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="436"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="440"/>
         <source>a password needs at least %1 characters</source>
         <translation>密码至少需要 %1 个字符</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="437"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="441"/>
         <source>the password is too long</source>
         <translation>密码过长</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="438"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="442"/>
         <source>a reason is required</source>
         <translation>必须填写原因</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="439"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="443"/>
         <source>an administrator may not disable their own account</source>
         <translation>管理员不能停用自己的账户</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="441"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="445"/>
         <source>%1 is disabled already</source>
         <translation>%1 已是停用状态</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="442"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="446"/>
         <source>%1 is enabled already</source>
         <translation>%1 已是启用状态</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="443"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="447"/>
         <source>%1 is the last enabled administrator and stays enabled</source>
         <translation>%1 是最后一位启用的管理员，不能停用</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="447"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="451"/>
         <source>%1 (%2) may not start a reconciliation run</source>
         <translation>%1（%2）无权启动对账运行</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="448"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="452"/>
         <source>%1 (%2) may not %3: %4</source>
         <translation>%1（%2）无权%3：%4</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="449"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="453"/>
         <source>%1 (%2) may not %3</source>
         <translation>%1（%2）无权%3</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="450"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="454"/>
         <source>there is no such staff account</source>
         <translation>不存在该员工账户</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="451"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="455"/>
         <source>the staff account has been disabled</source>
         <translation>该员工账户已被停用</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="452"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="456"/>
         <source>the staff account&apos;s role is now %1</source>
         <translation>该员工账户的角色现为%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="454"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="458"/>
         <source>the period ends before it starts</source>
         <translation>期间的结束早于开始</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="455"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="459"/>
         <source>ops setting %1 is not a non-negative number</source>
         <translation>运营设置 %1 不是非负数</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="458"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="462"/>
         <source>%1 takes a whole number from %2 to %3, not &apos;%4&apos;</source>
         <translation>%1 须为 %2 至 %3 之间的整数，而不是“%4”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="460"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="464"/>
         <source>a settings change needs a reason</source>
         <translation>更改设置须填写原因</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="461"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="465"/>
         <source>unknown setting &apos;%1&apos;</source>
         <translation>未知设置“%1”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="463"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="467"/>
         <source>ops setting %1 is not a whole number from 0 to %2: &apos;%3&apos;</source>
         <translation>运营设置 %1 不是 0 到 %2 之间的整数：“%3”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="468"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="472"/>
         <source>%1: t=&lt;unix seconds&gt;,v1=&lt;hex HMAC-SHA256 of &quot;t.body&quot; under a webhook signing secret&gt;; timestamp within the tolerance window</source>
         <translation>%1：t=&lt;Unix 秒&gt;,v1=&lt;用 webhook 签名密钥对 &quot;t.body&quot; 计算的十六进制 HMAC-SHA256&gt;；时间戳须在容差窗口内</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="472"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="476"/>
         <source>%1: t=&lt;unix seconds&gt;,s=&lt;hex HMAC-SHA256 of &quot;t.body&quot; under a webhook secret&gt;; timestamp within the tolerance window</source>
         <translation>%1：t=&lt;Unix 秒&gt;,s=&lt;用 webhook 密钥对 &quot;t.body&quot; 计算的十六进制 HMAC-SHA256&gt;；时间戳须在容差窗口内</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="476"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="480"/>
         <source>%1: v1,&lt;base64 HMAC-SHA256 of &quot;%2.%3.body&quot; under the relay&apos;s secret&gt; (Standard Webhooks); timestamp within the tolerance window</source>
         <translation>%1：v1,&lt;用中继密钥对 &quot;%2.%3.body&quot; 计算的 base64 HMAC-SHA256&gt;（Standard Webhooks）；时间戳须在容差窗口内</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="480"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="484"/>
         <source>%1: base64 RSA-SHA256 (%2 SHA256withRSA) of &quot;%3|%4|webhook id|CRC32 of the body&quot;, verified with the configured PayPal certificate (cert_file, never fetched; %5 must be on paypal.com); transmission time within the tolerance window</source>
         <translation>%1：对 &quot;%3|%4|webhook id|消息体 CRC32&quot; 的 base64 RSA-SHA256（%2 SHA256withRSA），用配置的 PayPal 证书验证（cert_file，从不在线获取；%5 必须位于 paypal.com）；传输时间须在容差窗口内</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="487"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="491"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="490"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="494"/>
         <source>%1 is not a whole number</source>
         <translation>%1 不是整数</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="491"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="495"/>
         <source>%1 is not a number</source>
         <translation>%1 不是数字</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="492"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="496"/>
         <source>%1 is negative</source>
         <translation>%1 为负数</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="493"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="497"/>
         <source>%1 overflows 64 bits</source>
         <translation>%1 超出 64 位整数范围</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="494"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="498"/>
         <source>%1 is not a decimal string</source>
         <translation>%1 不是十进制数字字符串</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="495"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="499"/>
         <source>%1 &apos;%2&apos; is not a plain decimal</source>
         <translation>%1 “%2”不是普通的十进制数</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="496"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="500"/>
         <source>unknown currency &apos;%1&apos;</source>
         <translation>未知货币“%1”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="497"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="501"/>
         <source>no &apos;%1&apos; signature matches</source>
         <translation>没有匹配的“%1”签名</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="498"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="502"/>
         <source>no v1 signature matches</source>
         <translation>没有匹配的 v1 签名</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="499"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="503"/>
         <source>signature does not verify with the configured certificate</source>
         <translation>签名无法用所配置的证书验证</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="502"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="506"/>
         <source>signature header has no &apos;%1&apos; signature</source>
         <translation>签名头中没有“%1”签名</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="503"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="507"/>
         <source>signature header is empty</source>
         <translation>签名头为空</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="504"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="508"/>
         <source>signature header is malformed</source>
         <translation>签名头格式错误</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="505"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="509"/>
         <source>signature header has a bad timestamp</source>
         <translation>签名头的时间戳无效</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="506"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="510"/>
         <source>signature header has no timestamp</source>
         <translation>签名头缺少时间戳</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="507"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="511"/>
         <source>signature timestamp is %1 s behind, outside the allowed window</source>
         <translation>签名时间戳落后 %1 秒，超出允许窗口</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="510"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="514"/>
         <source>signature timestamp is %1 s ahead, outside the allowed window</source>
         <translation>签名时间戳超前 %1 秒，超出允许窗口</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="513"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="517"/>
         <source>no webhook secret configured</source>
         <translation>未配置 webhook 密钥</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="514"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="518"/>
         <source>no %1 header</source>
         <translation>缺少 %1 头</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="515"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="519"/>
         <source>several %1 headers</source>
         <translation>存在多个 %1 头</translation>
     </message>
@@ -3133,87 +3138,87 @@ hash      %2</translation>
         <translation>修复 #%1 存储的变更与其摘要不再一致</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="206"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="210"/>
         <source>order %1 is %2; %3 takes paid_unconfirmed orders</source>
         <translation>订单 %1 为“%2”；“%3”只适用于已付款待确认的订单</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="208"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="212"/>
         <source>order %1 is %2; %3 takes paid_unconfirmed or payment_failed orders</source>
         <translation>订单 %1 为“%2”；“%3”只适用于已付款待确认或支付失败的订单</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="211"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="215"/>
         <source>message %1 is %2; %3 takes dead or failed messages and expired leases</source>
         <translation>消息 %1 为“%2”；“%3”只适用于死信、处理失败的消息和租约已过期的消息</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="214"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="218"/>
         <source>message %1 is %2 under a live lease; %3 takes dead or failed messages and expired leases</source>
         <translation>消息 %1 为“%2”且租约仍有效；“%3”只适用于死信、处理失败的消息和租约已过期的消息</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="218"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="222"/>
         <source>message %1 is %2; %3 takes dead or failed messages, pending ones and expired leases</source>
         <translation>消息 %1 为“%2”；“%3”只适用于死信、处理失败或待处理的消息和租约已过期的消息</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="222"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="226"/>
         <source>message %1 is %2 under a live lease; %3 takes dead or failed messages, pending ones and expired leases</source>
         <translation>消息 %1 为“%2”且租约仍有效；“%3”只适用于死信、处理失败或待处理的消息和租约已过期的消息</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="235"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="239"/>
         <source>discrepancy #%1 is %2, not open</source>
         <translation>异常 #%1 为“%2”，不是未结状态</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="236"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="240"/>
         <source>discrepancy #%1 is a %2; adjust_fee takes fee mismatches</source>
         <translation>异常 #%1 是“%2”；调整手续费只适用于手续费不符</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="239"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="243"/>
         <source>discrepancy #%1 has no order to book a fee adjustment on</source>
         <translation>异常 #%1 没有可记入手续费调整的订单</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="242"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="246"/>
         <source>discrepancy #%1 carries no amounts; give the amount to book</source>
         <translation>异常 #%1 没有金额；请给出要记账的金额</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="245"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="249"/>
         <source>%1 discrepancies of the period are still open; decide them first</source>
         <translation>该账期还有 %1 个未结异常；请先处理它们</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="248"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="252"/>
         <source>no finished reconciliation run covers the period; reconcile it first</source>
         <translation>没有已完成的对账运行覆盖该账期；请先对账</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="251"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="255"/>
         <source>the period overlaps a period that is already closed</source>
         <translation>该账期与已关闭的账期重叠</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="254"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="258"/>
         <source>no discrepancy #%1</source>
         <translation>没有异常 #%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="255"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="259"/>
         <source>no message with callback id &apos;%1&apos;</source>
         <translation>没有回调号为“%1”的消息</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="256"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="260"/>
         <source>no order &apos;%1&apos;</source>
         <translation>没有订单“%1”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="257"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="261"/>
         <source>a fix of amount 0 changes nothing</source>
         <translation>金额为 0 的修复不会改变任何东西</translation>
     </message>

@@ -37,6 +37,26 @@ const QString &dummyHash()
 
 } // namespace
 
+namespace {
+
+// The staff table read refused by the database itself: the login in use is not one staff sign
+// in through (the engine's, oncepay_engine, may not read staff accounts; PostgreSQL answers
+// 42501, MySQL and MariaDB 1142 "SELECT command denied"). Said as such, not as the raw SQL.
+Error signInReadRefused(const Error &e)
+{
+    if (e.code != ErrorCode::Forbidden && !e.message.contains(QStringLiteral("command denied")))
+        return e;
+    spdlog::error("staff sign-in: this database login may not read staff accounts: {}",
+                  e.message.toStdString());
+    return makeError(ErrorCode::Forbidden,
+                     QStringLiteral("this database login may not read staff accounts: staff "
+                                    "sign in through the console's login (oncepay_console), not "
+                                    "the engine's"),
+                     QStringLiteral("login_cannot_sign_in"));
+}
+
+} // namespace
+
 Result<SignInResult> StaffService::authenticate(const QString &username, const QString &password,
                                                 const QString &where) const
 {
@@ -56,7 +76,7 @@ Result<SignInResult> StaffService::authenticate(const QString &username, const Q
             m_c.db(), QStringLiteral("SELECT %1 FROM staff WHERE username = ?").arg(staffColumns()),
             {name});
         if (!q)
-            return q.error();
+            return signInReadRefused(q.error());
         if (q->next())
             account = staffFromQuery(*q, &hash);
     }

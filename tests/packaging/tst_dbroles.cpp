@@ -9,6 +9,7 @@
 #include "testdatabases.h"
 
 #include "audit/audittrailquery.h"
+#include "auth/staffservice.h"
 #include "core/clock.h"
 #include "db/connection.h"
 #include "db/migrator.h"
@@ -346,6 +347,30 @@ private Q_SLOTS:
         auto n = AuditTrailQuery(*audit, *orders, Clock::system()).count({}, auditor);
         QVERIFY2(n.ok(), qPrintable(n.ok() ? QString() : n.error().message));
         QCOMPARE(*n, 0);
+    }
+
+    // Staff sign in through the console's login; the engine's may not read staff accounts, and
+    // a staff command run with it (`oncepay fix ...` on the engine's configuration) says so
+    // instead of a raw SQL error.
+    void engineLoginCannotSignStaffIn_data() { addServerEngineRows(); }
+    void engineLoginCannotSignStaffIn()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        Roles roles;
+        setUpRoles(*dbs, &roles);
+        if (QTest::currentTestFailed())
+            return;
+        auto engine = Connection::open(roles.profile(*dbs, "engine", DbRole::Orders),
+                                       QStringLiteral("roles-engine-signin"));
+        QVERIFY(engine.ok());
+        auto signedIn = StaffService(*engine, Clock::system())
+                            .authenticate(QStringLiteral("fay"), QStringLiteral("whatever"),
+                                          QStringLiteral("test"));
+        QVERIFY(!signedIn.ok());
+        QCOMPARE(signedIn.error().code, ErrorCode::Forbidden);
+        QCOMPARE(signedIn.error().reason, QStringLiteral("login_cannot_sign_in"));
+        QVERIFY2(signedIn.error().message.contains(QStringLiteral("oncepay_console")),
+                 qPrintable(signedIn.error().message));
     }
 
 private:
