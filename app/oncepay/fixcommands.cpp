@@ -62,8 +62,11 @@ void printFix(QTextStream &out, const FixRequest &f)
         << "amount        " << amount(f) << '\n'
         << "order version "
         << (f.expectedVersion ? QString::number(f.expectedVersion) : QStringLiteral("-")) << '\n'
-        << "approvals     " << f.approvals() << " of " << f.approvalsNeeded << '\n'
-        << "digest        " << f.changeSha256 << '\n'
+        << "approvals     " << f.approvals() << " of " << f.approvalsNeeded << '\n';
+    // An approval of a reviewer since demoted or disabled no longer counts: said, not hidden.
+    for (const QString &why : f.lapsedApprovals())
+        out << "lapsed        " << why << '\n';
+    out << "digest        " << f.changeSha256 << '\n'
         << "change        "
         << QString::fromUtf8(QJsonDocument(f.change).toJson(QJsonDocument::Indented)).trimmed()
         << '\n';

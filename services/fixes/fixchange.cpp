@@ -81,7 +81,7 @@ Result<CapturedMoney> readCaptured(const Connection &c, const QString &orderId,
     if (!q)
         return q.error();
     CapturedMoney m;
-    QMap<QString, qint64> totals; // currency → captured (refunded payments not counted)
+    QMap<QString, qint64> &totals = m.totals;
     while (q->next()) {
         const qint64 minor = q->value(2).toLongLong();
         const QString currency = q->value(3).toString();

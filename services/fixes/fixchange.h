@@ -11,6 +11,7 @@
 
 #include <QJsonObject>
 #include <QList>
+#include <QMap>
 #include <QString>
 #include <QStringList>
 
@@ -41,11 +42,12 @@ QList<FixChangeLine> fixChangeLines(const QJsonObject &change);
 
 // What was captured for an order, against its amount.
 struct CapturedMoney {
-    QString captured;          // "265.40 USD" (several currencies: "… + …"); "" when none
-    QString shortfall;         // "29.48 USD" when less was captured than the order's amount
-    QString excess;            // "1.00 USD" when more was
-    QStringList evidenceLines; // each payment, then the total against the order's amount
-    QJsonObject context;       // {"captured", "shortfall" | "excess"}: the change's context
+    QString captured;             // "265.40 USD" (several currencies: "… + …"); "" when none
+    QString shortfall;            // "29.48 USD" when less was captured than the order's amount
+    QString excess;               // "1.00 USD" when more was
+    QStringList evidenceLines;    // each payment, then the total against the order's amount
+    QJsonObject context;          // {"captured", "shortfall" | "excess"}: the change's context
+    QMap<QString, qint64> totals; // currency → captured (refunded payments not counted)
 };
 Result<CapturedMoney> readCaptured(const Connection &c, const QString &orderId,
                                    qint64 orderAmountMinor, const QString &orderCurrency);

@@ -60,7 +60,7 @@ QString FixTargets::discrepancyJoinsSql()
 Result<PlannedFix> FixTargets::planDiscrepancy(const FixProposal &p) const
 {
     bool ok = false;
-    const qint64 id = p.targetId.toLongLong(&ok);
+    const qint64 id = p.targetId.trimmed().toLongLong(&ok);
     if (!ok)
         return makeError(
             ErrorCode::Invalid,
@@ -196,6 +196,7 @@ Result<PlannedFix> FixTargets::planDiscrepancy(const FixProposal &p) const
         reverses = w->value(0).toLongLong();
     }
     f.targetKind = QStringLiteral("discrepancy");
+    f.targetId = QString::number(id);
     f.orderId = orderId;
     f.before = {{QStringLiteral("status"), status},
                 {QStringLiteral("kind"), kind},

@@ -65,26 +65,37 @@ Result<FixRequest> FixService::load(qint64 fixId, bool lock) const
     if (!q->next())
         return makeError(ErrorCode::NotFound, QStringLiteral("no fix #%1").arg(fixId));
     FixRequest f = fromRow(*q);
-    auto d = decisions(fixId);
+    auto d = decisions(fixId, f.status == FixStatus::Open);
     if (!d)
         return d.error();
     f.decisions = *d;
     return f;
 }
 
-Result<QList<FixDecision>> FixService::decisions(qint64 fixId) const
+Result<QList<FixDecision>> FixService::decisions(qint64 fixId, bool open) const
 {
-    auto q =
-        Sql::exec(m_c.db(),
-                  QStringLiteral("SELECT decided_by, decision, reason_code, comment, decided_from,"
-                                 " decided_at FROM fix_decisions WHERE fix_id = ? ORDER BY id"),
-                  {fixId});
+    // The decider's account as it is now (in the caller's transaction, when there is one).
+    auto q = Sql::exec(
+        m_c.db(),
+        QStringLiteral("SELECT d.decided_by, d.decision, d.reason_code, d.comment, d.decided_from,"
+                       " d.decided_at, s.role, s.disabled FROM fix_decisions d"
+                       " LEFT JOIN staff s ON s.username = d.decided_by"
+                       " WHERE d.fix_id = ? ORDER BY d.id"),
+        {fixId});
     if (!q)
         return q.error();
     QList<FixDecision> out;
-    while (q->next())
-        out.append({q->value(0).toString(), q->value(1).toString(), q->value(2).toString(),
-                    q->value(3).toString(), q->value(4).toString(), q->value(5).toLongLong()});
+    while (q->next()) {
+        FixDecision d{q->value(0).toString(), q->value(1).toString(), q->value(2).toString(),
+                      q->value(3).toString(), q->value(4).toString(), q->value(5).toLongLong()};
+        // An open fix's approval counts while its account is an enabled finance reviewer.
+        const bool current = q->value(6).toString() == u"finance" && q->value(7).toInt() == 0;
+        if (open && d.decision == u"approve" && !current)
+            d.lapsed = QStringLiteral("%1 is no longer a finance reviewer: its approval no "
+                                      "longer counts")
+                           .arg(d.decidedBy);
+        out.append(d);
+    }
     return out;
 }
 
@@ -122,7 +133,7 @@ Result<QList<FixRequest>> FixService::list(const FixFilter &filter) const
     while (q->next())
         out.append(fromRow(*q));
     for (FixRequest &f : out) {
-        auto d = decisions(f.id);
+        auto d = decisions(f.id, f.status == FixStatus::Open);
         if (!d)
             return d.error();
         f.decisions = *d;

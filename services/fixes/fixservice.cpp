@@ -10,6 +10,7 @@
 #include "settings/opssettings.h"
 
 #include <QCryptographicHash>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QSqlQuery>
 
@@ -81,8 +82,17 @@ int FixRequest::approvals() const
 {
     int n = 0;
     for (const FixDecision &d : decisions)
-        n += d.decision == u"approve";
+        n += d.decision == u"approve" && d.lapsed.isEmpty();
     return n;
+}
+
+QStringList FixRequest::lapsedApprovals() const
+{
+    QStringList out;
+    for (const FixDecision &d : decisions)
+        if (d.decision == u"approve" && !d.lapsed.isEmpty())
+            out << d.lapsed;
+    return out;
 }
 
 QString FixService::digest(const QJsonObject &change)
@@ -139,7 +149,8 @@ Result<FixRequest> FixService::propose(const FixProposal &p, const Actor &actor)
         FixRequest f;
         f.kind = p.kind;
         f.targetKind = planned->targetKind;
-        f.targetId = p.targetId;
+        // As planning names it, not as spelled ("03", " 3"): one open proposal per target.
+        f.targetId = planned->targetId.isEmpty() ? p.targetId.trimmed() : planned->targetId;
         f.orderId = planned->orderId;
         f.callbackId = planned->callbackId;
         f.expectedVersion = planned->expectedVersion;
@@ -147,7 +158,7 @@ Result<FixRequest> FixService::propose(const FixProposal &p, const Actor &actor)
         f.currency = planned->currency;
         f.change = {
             {QStringLiteral("kind"), p.kind},
-            {QStringLiteral("target"), QStringLiteral("%1:%2").arg(f.targetKind, p.targetId)},
+            {QStringLiteral("target"), QStringLiteral("%1:%2").arg(f.targetKind, f.targetId)},
             {QStringLiteral("before"), planned->before},
             {QStringLiteral("after"), planned->after},
             {QStringLiteral("detail"), planned->detail}};
@@ -218,9 +229,9 @@ Result<FixRequest> FixService::propose(const FixProposal &p, const Actor &actor)
     });
     if (!done)
         return refuse(done.error(), QStringLiteral("propose"), 0, target, actor, p.origin);
-    spdlog::info("fix #{} proposed by {}: {} on {} (needs {} approval(s))", done->id,
-                 actor.id.toStdString(), done->kind.toStdString(), target.toStdString(),
-                 done->approvalsNeeded);
+    spdlog::info("fix #{} proposed by {}: {} on {}:{} (needs {} approval(s))", done->id,
+                 actor.id.toStdString(), done->kind.toStdString(), done->targetKind.toStdString(),
+                 done->targetId.toStdString(), done->approvalsNeeded);
     return done;
 }
 
@@ -286,15 +297,22 @@ Result<FixRequest> FixService::approve(qint64 fixId, const QString &changeSha256
             return d.error();
         f.decisions.append(
             {actor.id, QStringLiteral("approve"), {}, comment, origin, m_clock.nowMs()});
-        if (auto a = audit(QStringLiteral("fix.approved"), f, actor, origin,
-                           {{QStringLiteral("approvals"), f.approvals()},
+        QJsonObject counted{{QStringLiteral("approvals"), f.approvals()},
                             {QStringLiteral("approvals_needed"), f.approvalsNeeded},
-                            {QStringLiteral("change_sha256"), f.changeSha256}},
-                           comment);
-            !a)
+                            {QStringLiteral("change_sha256"), f.changeSha256}};
+        if (const QStringList lapsed = f.lapsedApprovals(); !lapsed.isEmpty())
+            counted.insert(QStringLiteral("lapsed"), QJsonArray::fromStringList(lapsed));
+        if (auto a = audit(QStringLiteral("fix.approved"), f, actor, origin, counted, comment); !a)
             return a.error();
-        if (f.approvals() < f.approvalsNeeded)
+        // Only current finance reviewers' approvals count (FixDecision::lapsed, read with the
+        // staff rows in this transaction): one who was demoted or disabled since approving
+        // leaves the fix waiting for another. The trigger of migration 0002 counts every stored
+        // approval, a floor this is stricter than.
+        if (f.approvals() < f.approvalsNeeded) {
+            for (const QString &why : f.lapsedApprovals())
+                spdlog::warn("fix #{}: {}", fixId, why.toStdString());
             return f; // waits for another finance reviewer
+        }
         decided = f;
         if (auto applied = FixTargets(m_c, m_clock).apply(f, actor); !applied)
             return applied.error();

@@ -6,10 +6,14 @@
 //   target, refuses a kind its state does not take (fixFits, fixrules.h: the rule the console
 //   asks before it offers a kind), records the exact change (before → after), its SHA-256,
 //   the order version it is bound to, the amount and how many approvals it needs (two above
-//   `fixes.second_approver_above_minor`). One open proposal per target (a unique key).
+//   `fixes.second_approver_above_minor`, counted from the largest amount at stake: a
+//   confirmation's from every captured total, each in its currency). One open proposal per
+//   target (a unique key), the target as planning names it ("03" and " 3" are discrepancy 3).
 // approve: a finance reviewer other than the proposer approves the digest they were shown.
 //   When the last needed approval arrives, the change is applied in the same transaction as
-//   that approval, through the state machine with the expected version; if the target moved,
+//   that approval (only approvals of accounts that are still enabled finance reviewers count:
+//   one demoted or disabled since has lapsed, FixDecision::lapsed, and the fix waits for
+//   another), through the state machine with the expected version; if the target moved,
 //   nothing is applied, the proposal is recorded as failed with the reason, and it must be
 //   made again. A fix is therefore applied at most once and an approval is never lost.
 //   A message's lease is judged (at propose and again at apply) with the clock-skew allowance
@@ -76,7 +80,9 @@ private:
     Result<FixRequest> load(qint64 fixId, bool lock) const;
     // Locked, open, and not the actor's own proposal.
     Result<FixRequest> loadForDecision(qint64 fixId, const Actor &actor) const;
-    Result<QList<FixDecision>> decisions(qint64 fixId) const;
+    // `open`: the fix is open, so an approval whose account is no longer an enabled finance
+    // reviewer is marked lapsed (FixDecision::lapsed).
+    Result<QList<FixDecision>> decisions(qint64 fixId, bool open) const;
     Result<int> approvalsNeeded(const QString &currency, std::optional<qint64> amount) const;
     Result<void> recordDecision(const FixRequest &fix, const QString &decision,
                                 const QString &reasonCode, const QString &comment,

@@ -123,7 +123,7 @@ Result<PlannedFix> FixTargets::planMessage(const FixProposal &p, QJsonObject *se
                        QStringLiteral("SELECT callback_id, order_ref, status, attempts, updated_at,"
                                       " lease_until, amount_minor, currency, received_at, channel"
                                       " FROM callback_messages WHERE callback_id = ?"),
-                       {p.targetId});
+                       {p.targetId.trimmed()});
     if (!q)
         return q.error();
     if (!q->next())
@@ -151,6 +151,7 @@ Result<PlannedFix> FixTargets::planMessage(const FixProposal &p, QJsonObject *se
     const bool requeue = p.kind == FixKind::RequeueMessage;
     PlannedFix f;
     f.targetKind = QStringLiteral("message");
+    f.targetId = q->value(0).toString();
     f.callbackId = q->value(0).toString();
     f.orderId = q->value(1).toString();
     f.before = before;
@@ -217,7 +218,7 @@ Result<void> FixTargets::applyMessage(const FixRequest &fix) const
 
 Result<PlannedFix> FixTargets::planOrder(const FixProposal &p) const
 {
-    auto found = OrderRepository(m_c).find(p.targetId);
+    auto found = OrderRepository(m_c).find(p.targetId.trimmed());
     if (!found)
         return found.error();
     if (!*found)
@@ -246,6 +247,7 @@ Result<PlannedFix> FixTargets::planOrder(const FixProposal &p) const
     }
     PlannedFix f;
     f.targetKind = QStringLiteral("order");
+    f.targetId = o.orderId;
     f.orderId = o.orderId;
     f.expectedVersion = o.version;
     f.before = {{QStringLiteral("state"), orderStateName(o.state)},
@@ -261,6 +263,11 @@ Result<PlannedFix> FixTargets::planOrder(const FixProposal &p) const
     if (!money)
         return money.error();
     f.context = money->context;
+    // A confirmation books the money captured (payment_credit), which may be more than the
+    // order's amount or in another currency: its approvals count from every captured total,
+    // each in its currency, beside the order's amount (FixService::propose).
+    for (auto it = money->totals.cbegin(); it != money->totals.cend(); ++it)
+        f.atStake.append({it.key(), it.value()});
     if (!o.stateReason.isEmpty())
         f.context.insert(QStringLiteral("state_reason"), o.stateReason);
     return f;
@@ -337,6 +344,7 @@ Result<PlannedFix> FixTargets::planPeriod(const FixProposal &p) const
             QStringLiteral("open_discrepancies"));
     PlannedFix f;
     f.targetKind = QStringLiteral("period");
+    f.targetId = periodTarget(from, to);
     f.before = {{QStringLiteral("status"), QStringLiteral("open")},
                 {QStringLiteral("open_discrepancies"), QStringLiteral("0")},
                 {QStringLiteral("reconciliation_run"), str(runId)},

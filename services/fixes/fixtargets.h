@@ -16,6 +16,10 @@ namespace OncePay {
 
 struct PlannedFix {
     QString targetKind;
+    // The target as one spelling names it (FixService stores it as target_id and open_target,
+    // so "03", " 3" and "+3" are the one discrepancy 3): a message's callback id and an order's
+    // id as stored, a discrepancy's number (QString::number), a period's periodTarget(from, to).
+    QString targetId;
     QString orderId;
     QString callbackId;
     QJsonObject before; // the target's state the change is bound to

@@ -78,6 +78,11 @@ struct FixDecision {
     QString comment;
     QString decidedFrom;
     qint64 decidedAt = 0;
+    // An approval of an open fix whose account is no longer an enabled finance account (demoted
+    // or disabled since): why it no longer counts ("fay is no longer a finance reviewer: its
+    // approval no longer counts"); empty when it counts. Read with the staff rows as they are
+    // now; a decided fix's decisions are history and never lapse.
+    QString lapsed = {};
 };
 
 struct FixRequest {
@@ -105,7 +110,11 @@ struct FixRequest {
     qint64 appliedAt = 0;
     QList<FixDecision> decisions;
 
+    // The approvals that count: those of accounts that are still enabled finance reviewers
+    // (FixDecision::lapsed empty).
     int approvals() const;
+    // Why earlier approvals no longer count, one sentence each (FixDecision::lapsed).
+    QStringList lapsedApprovals() const;
 };
 
 struct FixFilter {
