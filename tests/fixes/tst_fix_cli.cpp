@@ -1,6 +1,7 @@
 // `oncepay fix …` end to end: staff sign in with the password on stdin, an agent proposes a
 // requeue of a dead letter, the agent may not approve it, a finance reviewer approves the
-// digest `fix show` printed, and the message is pending again.
+// digest `fix show` printed, and the message is pending again; an approval that lapsed with its
+// reviewer's role is said.
 
 #include "../reconciliation/reconcilescenario.h"
 #include "cliprocess.h"
@@ -146,6 +147,68 @@ private Q_SLOTS:
                               env, password);
         QVERIFY2(yen.exitCode == 0, qPrintable(yen.err));
         QVERIFY2(yen.out.contains("amount        5000 JPY\n"), qPrintable(yen.out));
+    }
+
+    // Review rev-roles B and C from the command line: an approval of a reviewer moved to the
+    // agents since (`staff set-role`) no longer counts, and `fix approve` says so; a target
+    // spelled otherwise (" o-role ") is the same target.
+    void aLapsedApprovalIsSaid()
+    {
+        auto made = ScratchDatabases::create(Dialect::Sqlite);
+        QVERIFY(made.ok());
+        auto dbs = std::move(made).value();
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        const QString config = dbs->writeConfigFile(&env);
+        const QStringList c{QStringLiteral("--config"), config};
+        const QByteArray password = "correct horse battery\n";
+        for (const auto &[name, role] : QList<QPair<QString, QString>>{
+                 {"amy", "agent"}, {"fin", "finance"}, {"fay", "finance"}})
+            QCOMPARE(
+                runOncepay(c + QStringList{"staff", "add", name, "--role", role}, env, password)
+                    .exitCode,
+                0);
+        {
+            EngineFixture f(*dbs);
+            Order o = f.createOrder("o-role", 250000, "USD");
+            f.pay("o-role", o.version, "req-o-role");
+            f.deliver(StripeEvents::paymentIntentSucceeded(
+                f.params("o-role", "req-o-role", 249000, "USD", "evt_o-role", "pi_o-role")));
+            f.drain();
+            QCOMPARE(f.order("o-role").state, OrderState::PaidUnconfirmed);
+        }
+        auto proposed = runOncepay(c + QStringList{"fix", "propose", "confirm_payment", "o-role",
+                                                   "--user", "amy", "--reason", "payment_verified",
+                                                   "--comment", "receipt seen"},
+                                   env, password);
+        QVERIFY2(proposed.exitCode == 0, qPrintable(proposed.err));
+        QVERIFY2(proposed.out.contains("approvals     0 of 2\n"), qPrintable(proposed.out));
+        const auto digest = QRegularExpression("digest\\s+([0-9a-f]{64})").match(proposed.out);
+        QVERIFY2(digest.hasMatch(), qPrintable(proposed.out));
+        auto again = runOncepay(c + QStringList{"fix", "propose", "confirm_payment", " o-role ",
+                                                "--user", "amy", "--reason", "payment_verified",
+                                                "--comment", "receipt seen"},
+                                env, password);
+        QVERIFY2(again.exitCode != 0, qPrintable(again.out));
+        QVERIFY2(again.err.contains("order:o-role already has an open proposal (#1); decide that "
+                                    "one first"),
+                 qPrintable(again.err));
+        const QStringList approve{"fix", "approve", "1", "--digest", digest.captured(1), "--user"};
+        QCOMPARE(runOncepay(c + approve + QStringList{"fin"}, env, password).exitCode, 0);
+        auto demoted = runOncepay(
+            c + QStringList{"staff", "set-role", "fin", "agent", "--reason", "moved to support"},
+            env);
+        QVERIFY2(demoted.exitCode == 0, qPrintable(demoted.err));
+        auto second = runOncepay(c + approve + QStringList{"fay"}, env, password);
+        QVERIFY2(second.exitCode == 0, qPrintable(second.err));
+        QVERIFY2(second.out.contains("status        open\n"), qPrintable(second.out));
+        QVERIFY2(second.out.contains("approvals     1 of 2\n"), qPrintable(second.out));
+        QVERIFY2(second.out.contains("lapsed        fin is no longer a finance reviewer: its "
+                                     "approval no longer counts\n"),
+                 qPrintable(second.out));
+        auto listed = runOncepay(c + QStringList{"fix", "list"}, env);
+        QVERIFY2(listed.out.contains(" 1/2 "), qPrintable(listed.out));
+        EngineFixture f(*dbs);
+        QCOMPARE(f.order("o-role").state, OrderState::PaidUnconfirmed);
     }
 };
 
