@@ -1,12 +1,12 @@
 // oncepay ingest | work — the callback pipeline from the command line.
 
-#include "audit/auditshipper.h"
 #include "channels/channelregistry.h"
 #include "cli.h"
 #include "db/migrator.h"
 #include "ingest/ingestservice.h"
 #include "settings/opssettings.h"
 #include "worker/worker.h"
+#include "worker/workerauditshipping.h"
 
 #include <QFile>
 
@@ -15,7 +15,6 @@
 #include <atomic>
 #include <csignal>
 #include <cstdio>
-#include <optional>
 
 namespace OncePay::Cli {
 
@@ -115,22 +114,14 @@ int work(Context &ctx, const QCommandLineParser &p)
         spdlog::warn("worker: orders database unavailable at start ({}); waiting for it",
                      c.error().message.toStdString());
     }
-    // After each busy round the worker ships audit events on its own thread. The audit
-    // database being down never blocks business work: the outbox keeps the events.
+    // The worker ships audit events on its own threads: after each busy round, every few
+    // seconds while idle, and round after round while a backlog waits, at most 4 batches of
+    // 500 at a time (WorkerAuditShipping). The audit database being down never blocks business
+    // work: the outbox keeps the events.
     const ConnectionProfile auditProfile = ctx.config.audit;
     options.afterRound = [auditProfile](const Connection &orders) {
-        thread_local std::optional<Connection> audit;
-        if (!audit) {
-            auto opened = openMigrated(auditProfile, QStringLiteral("audit-ship"));
-            if (!opened)
-                return;
-            audit = std::move(opened).value();
-        }
-        AuditShipper::Options bounded;
-        bounded.maxBatches = 4;
-        auto shipped = AuditShipper(orders, *audit, Clock::system(), bounded).shipAll();
-        if (!shipped && shipped.error().code == ErrorCode::Unavailable)
-            audit.reset(); // reconnect on the next round
+        thread_local WorkerAuditShipping shipping(auditProfile, Clock::system());
+        return shipping.ship(orders);
     };
     std::signal(SIGTERM, onStopSignal);
     std::signal(SIGINT, onStopSignal);

@@ -37,6 +37,24 @@ bool isBusy(const QSqlError &error)
 
 } // namespace
 
+bool isReadOnly(const QSqlError &error)
+{
+    const QString native = error.nativeErrorCode();
+    // PostgreSQL 25006 read_only_sql_transaction: a session or server set read-only
+    // (default_transaction_read_only, a fenced primary) or a hot standby. MySQL/MariaDB 1792
+    // (a READ ONLY transaction), 1836 (read-only mode) and 1290 when the option that prevents
+    // the statement is --read-only (1290 also names other options: those are not read-only).
+    // SQLite 8 (SQLITE_READONLY: PRAGMA query_only, a file that cannot be written).
+    if (native == u"25006" || native == u"1792" || native == u"1836" || native == u"8")
+        return true;
+    const QString text = error.databaseText();
+    if (native == u"1290")
+        return text.contains(QStringLiteral("read-only"), Qt::CaseInsensitive) ||
+               text.contains(QStringLiteral("read_only"), Qt::CaseInsensitive);
+    return text.contains(QStringLiteral("in a read-only transaction")) ||
+           text.contains(QStringLiteral("attempt to write a readonly database"));
+}
+
 bool isUniqueViolation(const QSqlError &error)
 {
     const QString native = error.nativeErrorCode();
@@ -64,6 +82,8 @@ Error classify(const QSqlError &error, const QString &context)
         return makeError(ErrorCode::Conflict, text);
     if (isRuleViolation(error))
         return makeError(ErrorCode::Forbidden, text, QStringLiteral("database_rule"));
+    if (isReadOnly(error))
+        return makeError(ErrorCode::Unavailable, text, QStringLiteral("read_only"));
     if (isConnectionError(error))
         return makeError(ErrorCode::Unavailable, text);
     if (isBusy(error))

@@ -45,8 +45,15 @@ Result<qint64> exactInteger(const QVariant &value, const QString &what);
 Result<qint64> insert(const QSqlDatabase &db, Dialect dialect, const QString &sql,
                       const QVariantList &binds = {});
 
-// Maps a QSqlError to an Error: unique violation -> Conflict, lost connection -> Unavailable.
+// Maps a QSqlError to an Error: unique violation -> Conflict, lost connection -> Unavailable,
+// a server or session that refuses to write (isReadOnly) -> Unavailable, reason "read_only".
 Error classify(const QSqlError &error, const QString &context);
+
+// The database refused a write because it is read-only: a fenced or demoted primary after a
+// failover, a standby, a read-only session or transaction (PostgreSQL 25006; MySQL/MariaDB
+// 1792, 1836, 1290 for --read-only; SQLite SQLITE_READONLY). Waiting on the same connection
+// does not cure it — it answers SELECT 1 — reconnecting may (to the new primary).
+bool isReadOnly(const QSqlError &error);
 
 bool isUniqueViolation(const QSqlError &error);
 // A database trigger or rule refused the change (append-only tables, maker-checker).

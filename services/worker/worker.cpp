@@ -13,6 +13,7 @@
 #include <QThread>
 
 #include <algorithm>
+#include <chrono>
 #include <optional>
 #include <thread>
 #include <utility>
@@ -375,7 +376,14 @@ Result<WorkerStats> WorkerPool::run(const ConnectionProfile &profile, const Cloc
             Worker worker(*c, clock, owner, *policy);
             WorkerStats mine;
             delay = firstRetryMs;
-            bool down = false;
+            bool down = false; // in an outage: from a failed claim to the next good round
+            // What the outage was last said to be: said again only when that changes (a lost
+            // link, then a server that is still read-only when reached again).
+            enum class Outage { None, Lost, ReadOnly, Failing } said = Outage::None;
+            int failedClaims = 0; // in a row, on this connection
+            const int reconnectAfter = std::max(1, options.reconnectAfterFailedClaims);
+            bool hookWantsMore = false;
+            std::optional<std::chrono::steady_clock::time_point> hookCalled;
             while (!stopping()) {
                 auto round = worker.runOnce(options.batch);
                 if (!round) {
@@ -383,46 +391,85 @@ Result<WorkerStats> WorkerPool::run(const ConnectionProfile &profile, const Cloc
                         giveUp(round.error());
                         break;
                     }
-                    if (c->ping()) {
+                    const Error &e = round.error();
+                    ++failedClaims;
+                    // A read-only database answers SELECT 1 but will never take a claim on
+                    // this connection (the fenced old primary of a failover): reconnect, as
+                    // for a lost link, and as for claims that keep failing on a link that
+                    // answers.
+                    const bool readOnly = e.reason == u"read_only";
+                    const bool lost = !readOnly && !c->ping();
+                    if (!readOnly && !lost && failedClaims < reconnectAfter) {
                         // Busy, or a fault that is not about the link: wait and retry.
                         spdlog::warn("{}: claim failed: {}", owner.toStdString(),
-                                     round.error().message.toStdString());
+                                     e.message.toStdString());
                         sleepUnlessStopped(options.idleSleepMs * 2, stop, ended);
                         continue;
                     }
-                    // The connection is lost (server restarted or unreachable). Messages
-                    // this worker held stay leased to it until their lease expires; then any
-                    // worker claims them again, so nothing is lost or done twice.
-                    if (!down)
-                        spdlog::warn("{}: database connection lost: {}; reconnecting",
-                                     owner.toStdString(), round.error().message.toStdString());
+                    // Messages this worker held stay leased to it until their lease expires;
+                    // then any worker claims them again, so nothing is lost or done twice.
+                    const Outage outage = readOnly ? Outage::ReadOnly
+                                          : lost   ? Outage::Lost
+                                                   : Outage::Failing;
+                    if (std::exchange(said, outage) != outage) {
+                        if (readOnly)
+                            spdlog::warn("{}: the database refuses to write, it is read-only (a"
+                                         " failover, a fenced primary, a standby?): {};"
+                                         " reconnecting",
+                                         owner.toStdString(), e.message.toStdString());
+                        else if (lost)
+                            spdlog::warn("{}: database connection lost: {}; reconnecting",
+                                         owner.toStdString(), e.message.toStdString());
+                        else
+                            spdlog::warn("{}: {} claims failed in a row on a connection that"
+                                         " answers: {}; reconnecting",
+                                         owner.toStdString(), failedClaims,
+                                         e.message.toStdString());
+                    }
                     down = true;
                     sleepUnlessStopped(delay, stop, ended);
                     if (stopping())
                         break;
+                    // Doubling until a round succeeds: a server still read-only after the
+                    // reconnect is tried again less and less often, up to maxRetryMs.
+                    const qint64 next = std::min(maxRetryMs, delay * 2);
                     if (auto r = c->reconnect(); !r) {
                         // A refused login mid-run (credentials rotated on the server, the
                         // worker's not yet) is not waited out by itself, but stopping would
                         // need a restart once it is fixed: keep trying, and say it loudly.
-                        sayRetry(r.error(), std::min(maxRetryMs, delay * 2));
-                        delay = std::min(maxRetryMs, delay * 2);
+                        sayRetry(r.error(), next);
+                        delay = next;
                         continue;
                     }
                     spdlog::warn("{}: reconnected to the database; continuing",
                                  owner.toStdString());
                     ++mine.reconnects;
-                    down = false;
+                    failedClaims = 0;
                     clearRefused();
-                    delay = firstRetryMs;
+                    delay = next;
                     continue;
                 }
+                if (down) {
+                    down = false;
+                    said = Outage::None;
+                    delay = firstRetryMs;
+                }
+                failedClaims = 0;
                 mine += *round;
-                if (round->claimed > 0 && options.afterRound)
-                    options.afterRound(*c);
+                // After a busy round; when idle, at once on start, then every
+                // idleAfterRoundMs; after every round while the hook has work left.
+                const auto now = std::chrono::steady_clock::now();
+                if (options.afterRound &&
+                    (round->claimed > 0 || hookWantsMore || !hookCalled ||
+                     now - *hookCalled >= std::chrono::milliseconds(options.idleAfterRoundMs))) {
+                    hookCalled = now;
+                    hookWantsMore = options.afterRound(*c);
+                }
                 if (round->claimed == 0) {
                     if (options.once)
                         break;
-                    sleepUnlessStopped(options.idleSleepMs, stop, ended);
+                    if (!hookWantsMore)
+                        sleepUnlessStopped(options.idleSleepMs, stop, ended);
                 }
             }
             clearRefused();

@@ -70,8 +70,17 @@ struct WorkerPoolOptions {
     // While the database is unreachable a thread retries with doubling delays up to this.
     qint64 maxReconnectDelayMs = 5000;
     QMap<QString, QString> config; // [worker] section
-    // Called on the worker's thread after every round that did something (audit shipping).
-    std::function<void(const Connection &)> afterRound;
+    // Called on the worker's thread with its connection (audit shipping: WorkerAuditShipping)
+    // after every round that claimed messages; on rounds that claimed nothing at once when the
+    // thread starts, then at most every idleAfterRoundMs — or after every round, without the
+    // idle sleep, while it returned true (work left: a backlog shipped in bounded steps).
+    std::function<bool(const Connection &)> afterRound;
+    qint64 idleAfterRoundMs = 3000;
+    // A thread whose claims fail this many times in a row drops its connection and opens a
+    // new one, even though the server still answers (ping): a session the server keeps in a
+    // state that fails every claim. A read-only database (reason "read_only": the old primary
+    // after a failover, a standby) is reconnected at its first failed claim.
+    int reconnectAfterFailedClaims = 3;
     // Test seam, unset in production: called on each pool thread, with its index (0 to
     // threads - 1), before its first connection attempt. A test holds a thread there to
     // start it late (tst_worker_rotation).
@@ -85,7 +94,11 @@ public:
     // openMigrated) and reads its policy (Worker::policyFrom). Without `once`, a thread whose
     // database is unreachable or busy (Unavailable: at start or later, a restart, a broken
     // link) logs it, backs off and reconnects, then carries on; the messages it held are
-    // claimed again when their leases expire. A failure at start that waiting will not cure —
+    // claimed again when their leases expire. A claim refused because the database is
+    // read-only (after a failover the old primary is fenced read-only, yet answers) drops the
+    // connection and opens a new one — the address may lead to the new primary by now —
+    // backing off while it is still read-only; so do claims failing reconnectAfterFailedClaims
+    // times in a row. A failure at start that waiting will not cure —
     // a newer schema (Newer), refused ops settings (Invalid), a file that is no database or a
     // failed migration (Internal), a missing SQL driver, a login the server refuses (wrong
     // user or password, no such database: "login_refused") while no thread of this pool has

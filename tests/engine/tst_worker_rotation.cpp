@@ -216,14 +216,15 @@ private Q_SLOTS:
         };
         options.afterRound = [&](const Connection &c) {
             if (tl_rotationPoolThread != 0 || !holdFirst.load())
-                return;
+                return false;
             auto third = Sql::scalar(c.db(), QStringLiteral("SELECT COUNT(*) FROM audit_outbox"
                                                             " WHERE order_id = 'late-3'"));
             if (!third || third->toLongLong() == 0)
-                return; // an earlier round's
+                return false; // an earlier round's
             firstHeld.store(true);
             pollUntil([&] { return !holdFirst.load() || stop.load(); }, 120000);
             firstHeld.store(false);
+            return false;
         };
         RunningPool pool(rotated, options, stop); // stopped before the account is dropped
 
