@@ -80,9 +80,13 @@ private:
     Result<FixRequest> load(qint64 fixId, bool lock) const;
     // Locked, open, and not the actor's own proposal.
     Result<FixRequest> loadForDecision(qint64 fixId, const Actor &actor) const;
-    // `open`: the fix is open, so an approval whose account is no longer an enabled finance
-    // reviewer is marked lapsed (FixDecision::lapsed).
-    Result<QList<FixDecision>> decisions(qint64 fixId, bool open) const;
+    Result<QList<FixDecision>> decisions(qint64 fixId) const;
+    // An open fix's approvals whose account is no longer an enabled finance reviewer are marked
+    // lapsed (FixDecision::lapsed), the staff rows read on the caller's transaction.
+    Result<void> markLapsed(FixRequest &fix) const;
+    // The same for showing a fix; a login that may not read staff accounts (the engine's) shows
+    // the approvals as recorded, with a warning logged.
+    void markLapsedForReading(FixRequest &fix) const;
     Result<int> approvalsNeeded(const QString &currency, std::optional<qint64> amount) const;
     Result<void> recordDecision(const FixRequest &fix, const QString &decision,
                                 const QString &reasonCode, const QString &comment,
