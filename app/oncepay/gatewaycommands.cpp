@@ -6,6 +6,7 @@
 #include "gateway/gateway.h"
 #include "settings/opssettings.h"
 #include "worker/worker.h"
+#include "worker/workerauditshipping.h"
 
 #include <QEventLoop>
 #include <QThread>
@@ -39,6 +40,9 @@ void runWorker(const AppConfig &config, int threads, const std::atomic<bool> &st
     options.batch = config.worker.value(QStringLiteral("batch"), QStringLiteral("50")).toInt();
     if (options.batch < 1 || options.batch > 1000)
         options.batch = 50;
+    // Ships the audit outbox as `oncepay work` does (WorkerAuditShipping): it never shipped
+    // from the gateway's own worker, whose events waited for a separate `audit ship`.
+    options.afterRound = workerAuditShippingHook(config.audit);
     while (!stop.load()) {
         auto stats = WorkerPool::run(config.orders, Clock::system(), options, stop);
         if (stats) {

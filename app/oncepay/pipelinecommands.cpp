@@ -118,11 +118,7 @@ int work(Context &ctx, const QCommandLineParser &p)
     // seconds while idle, and round after round while a backlog waits, at most 4 batches of
     // 500 at a time (WorkerAuditShipping). The audit database being down never blocks business
     // work: the outbox keeps the events.
-    const ConnectionProfile auditProfile = ctx.config.audit;
-    options.afterRound = [auditProfile](const Connection &orders) {
-        thread_local WorkerAuditShipping shipping(auditProfile, Clock::system());
-        return shipping.ship(orders);
-    };
+    options.afterRound = workerAuditShippingHook(ctx.config.audit);
     std::signal(SIGTERM, onStopSignal);
     std::signal(SIGINT, onStopSignal);
     spdlog::info("worker starting: {} thread(s), batch {}{}", options.threads, options.batch,

@@ -82,4 +82,12 @@ bool WorkerAuditShipping::ship(const Connection &orders)
     return shipped->batches >= bounded.maxBatches;
 }
 
+std::function<bool(const Connection &)> workerAuditShippingHook(const ConnectionProfile &audit)
+{
+    return [audit](const Connection &orders) {
+        thread_local WorkerAuditShipping shipping(audit, Clock::system());
+        return shipping.ship(orders);
+    };
+}
+
 } // namespace OncePay

@@ -21,6 +21,7 @@
 #include "db/connection.h"
 
 #include <chrono>
+#include <functional>
 #include <optional>
 
 namespace OncePay {
@@ -63,5 +64,9 @@ private:
     qint64 m_reopenDelayMs = 0;
     std::chrono::steady_clock::time_point m_reopenAt{};
 };
+
+// The afterRound hook of a standing worker (`oncepay work`, `oncepay gateway --with-worker`):
+// one WorkerAuditShipping per pool thread, shipping to `audit`.
+std::function<bool(const Connection &)> workerAuditShippingHook(const ConnectionProfile &audit);
 
 } // namespace OncePay

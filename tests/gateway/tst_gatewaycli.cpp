@@ -1,5 +1,6 @@
 // `oncepay gateway` end to end through the real binary: start it with the in-process worker,
-// POST a signed callback, see the order paid, send SIGTERM, and get exit code 0.
+// POST a signed callback, see the order paid and its audit events shipped, send SIGTERM, and
+// get exit code 0.
 
 #include "enginefixture.h"
 #include "gatewaytestsupport.h"
@@ -53,6 +54,11 @@ private Q_SLOTS:
         });
         QCOMPARE(r.status, 200);
         QTRY_COMPARE_WITH_TIMEOUT(f.order("o-cli").state, OrderState::Paid, 30000);
+        // The in-process worker ships the audit outbox as `oncepay work` does: every event,
+        // the payment's and the order's before it, reaches the audit database.
+        QVERIFY(f.count("SELECT COUNT(*) FROM audit_outbox") > 0);
+        QTRY_COMPARE_WITH_TIMEOUT(
+            f.count("SELECT COUNT(*) FROM audit_outbox WHERE shipped_at IS NULL"), 0, 20000);
 
         ::kill(pid_t(p.processId()), SIGTERM);
         QVERIFY(p.waitForFinished(30000));
