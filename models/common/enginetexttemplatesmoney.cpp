@@ -64,6 +64,10 @@ const EngineTextTemplate kMoneyTemplates[] = {
                        "another %1 statement import is still being stored after %2 s; try again "
                        "when it has finished"),
      "cv"},
+    // An approval whose approver is no longer an enabled finance reviewer (fixreads.cpp).
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "%1 is no longer a finance reviewer: its approval no longer counts"),
+     "c"},
     // Callbacks the message table cannot hold, and events that are not a payment's result
     // (services/ingest, services/channels/paypal).
     {QT_TRANSLATE_NOOP("OncePay::EngineText",

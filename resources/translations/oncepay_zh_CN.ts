@@ -349,88 +349,88 @@
         <translation>驳回</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="348"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="350"/>
         <source>No decisions yet.</source>
         <translation>尚无决定。</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="356"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="358"/>
         <source>Loading…</source>
         <translation>正在加载…</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="388"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="390"/>
         <source>Approve fix #%1</source>
         <translation>批准修复 #%1</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="391"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="393"/>
         <source>Optional comment (audited)</source>
         <translation>备注（可选，记入审计）</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="393"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="395"/>
         <source>&amp;Approve</source>
         <translation>批准(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="397"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="399"/>
         <source>You approve exactly this change (digest %1…). %2</source>
         <translation>您批准的正是此变更（摘要 %1…）。%2</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="400"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="402"/>
         <source>It is applied at once.</source>
         <translation>批准后立即执行。</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="401"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="403"/>
         <source>It needs one more approval from someone else.</source>
         <translation>还需要另一人批准。</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="405"/>
-        <location filename="../../views/approvals/approvalspage.cpp" line="437"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="407"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="439"/>
         <source>&amp;Comment:</source>
         <translation>备注(&amp;C)：</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="418"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="420"/>
         <source>Reject fix #%1</source>
         <translation>驳回修复 #%1</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="425"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="427"/>
         <source>Why (required, audited)</source>
         <translation>原因（必填，记入审计）</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="427"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="429"/>
         <source>Re&amp;ject</source>
         <translation>驳回(&amp;J)</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="436"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="438"/>
         <source>&amp;Reason:</source>
         <translation>原因(&amp;R)：</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="476"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="478"/>
         <source>Fix #%1 approved and applied.</source>
         <translation>修复 #%1 已批准并执行。</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="478"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="480"/>
         <source>Fix #%1 rejected.</source>
         <translation>修复 #%1 已驳回。</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="479"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="481"/>
         <source>Fix #%1 approved; it needs %2 more approval(s).</source>
         <translation>修复 #%1 已批准；还需要 %2 次批准。</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="485"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="487"/>
         <source>Fix #%1: %2</source>
         <translation>修复 #%1：%2</translation>
     </message>
@@ -3313,162 +3313,167 @@ hash      %2</translation>
         <translation>另一个 %1 对账单导入在 %2 秒后仍在保存；请在其完成后重试</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="69"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="68"/>
+        <source>%1 is no longer a finance reviewer: its approval no longer counts</source>
+        <translation>%1 已不再是财务审核人：其批准不再计数</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="73"/>
         <source>%1 is not a payment result; the capture&apos;s own event decides</source>
         <translation>%1 不是支付结果；以收款本身的事件为准</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="72"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="76"/>
         <source>%1 is %2 characters long; the message table stores at most %3</source>
         <translation>%1 长 %2 个字符；消息表最多存储 %3 个</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="75"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="79"/>
         <source>%1 is %2 bytes long; the message table stores at most %3</source>
         <translation>%1 长 %2 字节；消息表最多存储 %3 字节</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="78"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="82"/>
         <source>%1 contains a NUL character, which the message table cannot store</source>
         <translation>%1 含有 NUL 字符，消息表无法存储</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="81"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="85"/>
         <source>approval reversal without order_id</source>
         <translation>撤销授权事件缺少 order_id</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="83"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="87"/>
         <source>discrepancy #%1 differs by %2; %3 books that whole difference, not %4</source>
         <translation>差异 #%1 相差 %2；%3 须记入全部差额，而不是 %4</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="86"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="90"/>
         <source>discrepancy #%1 has amounts in two currencies (expected in %2, settled in %3); give the amount to book and its currency</source>
         <translation>差异 #%1 涉及两种币种（应收为 %2，结算为 %3）；请给出要记账的金额及其币种</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="90"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="94"/>
         <source>a fix of discrepancy #%1 books %2 or %3, not %4</source>
         <translation>差异 #%1 的修正只能以 %2 或 %3 记账，不能用 %4</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="92"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="96"/>
         <source>a fix of discrepancy #%1 books %2, not %3</source>
         <translation>差异 #%1 的修正以 %2 记账，不能用 %3</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="93"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="97"/>
         <source>discrepancy #%1 involves %2; a fix of %3 is more than that</source>
         <translation>差异 #%1 涉及 %2；%3 的修正超出该金额</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="96"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="100"/>
         <source>discrepancy #%1 reverses a write-off that is no longer recorded; reconcile again</source>
         <translation>差异 #%1 要冲回的核销已不存在；请重新对账</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="100"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="104"/>
         <source>fix #%1 on discrepancy #%2 (%3): reverses the write-off of discrepancy #%4</source>
         <translation>修正 #%1，针对差异 #%2（%3）：冲回差异 #%4 的核销</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="106"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="110"/>
         <source>the seal recorded in the orders database (seq %1) cannot be checked: no seal public key</source>
         <translation>订单库中记录的封存（seq %1）无法校验：没有封存公钥</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="110"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="114"/>
         <source>the seal recorded in the orders database (seq %1) is signed by unknown key %2 (expected %3)</source>
         <translation>订单库中记录的封存（seq %1）由未知密钥 %2 签名（应为 %3）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="114"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="118"/>
         <source>the seal recorded in the orders database (seq %1) has a bad signature</source>
         <translation>订单库中记录的封存（seq %1）签名无效</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="117"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="121"/>
         <source>row seq %1 differs from the head sealed by the seal recorded in the orders database</source>
         <translation>seq %1 行与订单库中记录的封存所封的链头不一致</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="121"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="125"/>
         <source>chain truncated: the seal recorded in the orders database seals seq %1 but the chain ends at seq %2 (rows %3..%1 are missing)</source>
         <translation>审计链被截断：订单库中记录的封存封至 seq %1，但链止于 seq %2（缺少 %3..%1 行）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="125"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="129"/>
         <source>chain truncated: %1 event(s) shipped to the audit database are not in the chain, which ends at seq %2 (the first: event %3, %4)</source>
         <translation>审计链被截断：已送入审计库的 %1 个事件不在链中，链止于 seq %2（第一个：事件 %3，%4）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="129"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="133"/>
         <source>the seal recorded in the orders database (outbox id %1) cannot be read</source>
         <translation>无法读取订单库中记录的封存（发件箱 id %1）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="132"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="136"/>
         <source>%1 audited event(s) shipped to the audit database are not in the audit log (the first: event %2, %3): rows were cut off the chain</source>
         <translation>已送入审计库的 %1 个审计事件不在审计日志中（第一个：事件 %2，%3）：有行被从链上截去</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="136"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="140"/>
         <source>the seal recorded in the orders database seals seq %1 but the audit log has no such row</source>
         <translation>订单库中记录的封存封至 seq %1，但审计日志中没有该行</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="141"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="145"/>
         <source>settled %1, order %2: different currencies, no difference computed</source>
         <translation>结算 %1，订单 %2：币种不同，不计算差额</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="144"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="148"/>
         <source>settled %1 (charge %2, adjustments %3), order %4</source>
         <translation>结算 %1（收款 %2，调整 %3），订单 %4</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="146"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="150"/>
         <source>refund lines return %1, OncePay refunded %2: different currencies, no difference computed</source>
         <translation>退款明细退回 %1，OncePay 退款 %2：币种不同，不计算差额</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="150"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="154"/>
         <source>the channel took back %1 (fee %2) for a dispute on this payment of %3</source>
         <translation>渠道因争议从这笔 %3 的支付中扣回 %1（手续费 %2）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="153"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="157"/>
         <source>the channel returned %1 (fee %2) for a dispute on this payment of %3</source>
         <translation>渠道因争议就这笔 %3 的支付退还 %1（手续费 %2）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="156"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="160"/>
         <source>the channel took back %1 (fee %2) for a dispute on a transaction OncePay has no payment for</source>
         <translation>渠道因争议扣回 %1（手续费 %2），OncePay 无该交易的支付记录</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="160"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="164"/>
         <source>the channel returned %1 (fee %2) for a dispute on a transaction OncePay has no payment for</source>
         <translation>渠道因争议退还 %1（手续费 %2），OncePay 无该交易的支付记录</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="164"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="168"/>
         <source>%1 line of %2 (fee %3) on this payment of %4: reconciliation does not match such lines, review it</source>
         <translation>这笔 %4 的支付有 %2 的%1明细（手续费 %3）：对账不匹配此类明细，请人工核查</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="168"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="172"/>
         <source>%1 line of %2 (fee %3) for a transaction OncePay has no payment for: reconciliation does not match such lines, review it</source>
         <translation>%2 的%1明细（手续费 %3），OncePay 无该交易的支付记录：对账不匹配此类明细，请人工核查</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="172"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="176"/>
         <source>written off %1 (discrepancy #%2), but the channel has settled it since (settlement line %3): reverse the write-off</source>
         <translation>已核销 %1（差异 #%2），但渠道此后已结算（结算明细 %3）：请冲回核销</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="176"/>
+        <location filename="../../models/common/enginetexttemplatesmoney.cpp" line="180"/>
         <source>written off %1 (discrepancy #%2), but the channel has settled it since: reverse the write-off</source>
         <translation>已核销 %1（差异 #%2），但渠道此后已结算：请冲回核销</translation>
     </message>

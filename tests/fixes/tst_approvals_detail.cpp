@@ -1,9 +1,11 @@
 // The approvals page's detail pane (offscreen), in English and 简体中文: a proposal whose
 // "before" is long (an underpaid order's refusal reason) keeps its "after" — what the fix makes
 // of the field — on screen, the long value cut and whole in its tooltip; a reviewer's comment
-// is shown as typed, markup included, never as formatting.
+// is shown as typed, markup included, never as formatting; an approval that no longer counts
+// says why. Set ONCEPAY_SHOT_DIR to keep a picture of the lapsed approval in both languages.
 
 #include "approvals/approvalspage.h"
+#include "auth/staffservice.h"
 #include "common/language.h"
 #include "enginefixture.h"
 #include "fixes/fixmodels.h"
@@ -105,6 +107,65 @@ private Q_SLOTS:
         QVERIFY(decisions);
         QCOMPARE(decisions->textFormat(), Qt::PlainText);
         QVERIFY2(decisions->text().contains(comment), qPrintable(decisions->text()));
+        Language::apply(QStringLiteral("en"));
+    }
+    // An approval whose reviewer was moved to the agents since no longer counts: the decisions
+    // pane says so beside it, in the console's language.
+    void aLapsedApprovalIsSaid_data()
+    {
+        QTest::addColumn<QString>("lang");
+        QTest::addColumn<QString>("said");
+        QTest::newRow("en") << QStringLiteral("en")
+                            << QStringLiteral("fin is no longer a finance reviewer: its approval"
+                                              " no longer counts");
+        QTest::newRow("zh_CN") << QStringLiteral("zh_CN")
+                               << QStringLiteral("fin 已不再是财务审核人：其批准不再计数");
+    }
+    void aLapsedApprovalIsSaid()
+    {
+        QFETCH(QString, lang);
+        QFETCH(QString, said);
+        Language::apply(lang);
+        auto made = ScratchDatabases::create(Dialect::Sqlite);
+        QVERIFY(made.ok());
+        auto dbs = std::move(made).value();
+        EngineFixture f(*dbs);
+        addStaff(f);
+        // 2,500.00 USD captured 2,490.00: paid_unconfirmed, a confirmation needs two approvals.
+        Order o = f.createOrder("o-two", 250000);
+        o = f.pay("o-two", o.version, "req-o-two");
+        f.deliver(StripeEvents::paymentIntentSucceeded(
+            f.params("o-two", "req-o-two", 249000, "USD", "evt_o-two", "pi_o-two")));
+        f.drain();
+        QCOMPARE(f.order("o-two").state, OrderState::PaidUnconfirmed);
+        FixService fixes(*f.orders, f.clock);
+        auto fix = fixes.propose(proposal(FixKind::ConfirmPayment, "o-two", "bank"), amy);
+        QVERIFY2(fix.ok(), qPrintable(fix.ok() ? QString() : fix.error().message));
+        QCOMPARE(fix->approvalsNeeded, 2);
+        QVERIFY(fixes.approve(fix->id, fix->changeSha256, "ok", kOrigin, fin).ok());
+        StaffService staff(*f.orders, f.clock);
+        QVERIFY(staff
+                    .add({"fay", "fay", StaffRole::Finance}, "correct horse battery",
+                         Actor::system("test"))
+                    .ok());
+        QVERIFY(staff.setRole("fin", "agent", adm, "moved").ok());
+
+        QWidget window;
+        window.resize(880, 700);
+        auto *page = new ApprovalsPage(dbs->orders(), fay, &window);
+        (new QVBoxLayout(&window))->addWidget(page);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QSignalSpy loaded(page, &ApprovalsPage::loaded);
+        page->refresh();
+        QTRY_VERIFY_WITH_TIMEOUT(!loaded.isEmpty() && loaded.last().first().toInt() == 1, 10000);
+        QVERIFY(page->select(fix->id));
+        QCoreApplication::processEvents();
+        const auto *decisions = page->findChild<QLabel *>(QStringLiteral("decisions"));
+        QVERIFY(decisions);
+        QVERIFY2(decisions->text().contains(said), qPrintable(decisions->text()));
+        if (const QString dir = qEnvironmentVariable("ONCEPAY_SHOT_DIR"); !dir.isEmpty())
+            window.grab().save(dir + QStringLiteral("/approvals-lapsed-%1.png").arg(lang));
         Language::apply(QStringLiteral("en"));
     }
 };

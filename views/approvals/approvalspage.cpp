@@ -344,6 +344,8 @@ void ApprovalsPage::showSelected()
                               d.decision == u"approve" ? tr("approved") : tr("rejected"),
                               d.decidedBy, d.decidedFrom,
                               why.isEmpty() ? QString() : QStringLiteral(" — ") + why);
+        if (!d.lapsed.isEmpty()) // its approver demoted or disabled since: it no longer counts
+            decisions.last() += QStringLiteral(" — ") + Labels::engineText(d.lapsed);
     }
     m_decisions->setText(decisions.isEmpty() ? tr("No decisions yet.")
                                              : decisions.join(QStringLiteral("\n")));
