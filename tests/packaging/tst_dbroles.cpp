@@ -8,14 +8,17 @@
 #include "cliprocess.h"
 #include "testdatabases.h"
 
+#include "audit/auditoutbox.h"
 #include "audit/audittrailquery.h"
 #include "auth/staffservice.h"
 #include "core/clock.h"
 #include "db/connection.h"
 #include "db/migrator.h"
 #include "db/sql.h"
+#include "fixes/fixservice.h"
 
 #include <QFile>
+#include <QJsonObject>
 #include <QRandomGenerator>
 #include <QRegularExpression>
 #include <QTest>
@@ -371,6 +374,57 @@ private Q_SLOTS:
         QCOMPARE(signedIn.error().reason, QStringLiteral("login_cannot_sign_in"));
         QVERIFY2(signedIn.error().message.contains(QStringLiteral("oncepay_console")),
                  qPrintable(signedIn.error().message));
+    }
+
+    // `oncepay fix list` and `fix show` on the engine's configuration: its login may not read
+    // staff accounts, so an open fix's approvals are shown as recorded (whether an approver has
+    // lapsed needs the staff rows), not refused.
+    void engineLoginListsFixesAsRecorded_data() { addServerEngineRows(); }
+    void engineLoginListsFixesAsRecorded()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        Roles roles;
+        setUpRoles(*dbs, &roles);
+        if (QTest::currentTestFailed())
+            return;
+        qint64 fixId = 0;
+        {
+            auto owner = Connection::open(dbs->orders(), QStringLiteral("roles-fix-owner"));
+            QVERIFY(owner.ok());
+            const QJsonObject change{{"amount_minor", "-2500"}, {"currency", "EUR"}};
+            QVERIFY(Sql::exec(owner->db(),
+                              "INSERT INTO staff (username, display_name, role, password_hash,"
+                              " disabled, failed_attempts, created_at, updated_at) VALUES"
+                              " ('fin', '', 'finance', 'x', 0, 0, 0, 0)")
+                        .ok());
+            QVERIFY(Sql::exec(owner->db(),
+                              "INSERT INTO fix_requests (kind, target_kind, target_id, change_json,"
+                              " change_sha256, amount_minor, currency, reason_code, comment,"
+                              " proposed_by, proposer_role, proposed_from, proposed_at,"
+                              " approvals_needed, status) VALUES ('write_off', 'discrepancy', '1',"
+                              " ?, ?, -2500, 'EUR', 'settlement_correction', 'test', 'amy',"
+                              " 'agent', 'test', 0, 2, 'open')",
+                              {AuditOutbox::toJson(change), FixService::digest(change)})
+                        .ok());
+            fixId = Sql::scalar(owner->db(), "SELECT MAX(id) FROM fix_requests")->toLongLong();
+            QVERIFY(Sql::exec(owner->db(),
+                              "INSERT INTO fix_decisions (fix_id, decided_by, decision, comment,"
+                              " decided_at) VALUES (?, 'fin', 'approve', 'ok', 0)",
+                              {fixId})
+                        .ok());
+        }
+        auto engine = Connection::open(roles.profile(*dbs, "engine", DbRole::Orders),
+                                       QStringLiteral("roles-engine-fixes"));
+        QVERIFY(engine.ok());
+        const FixService fixes(*engine, Clock::system());
+        auto listed = fixes.list({});
+        QVERIFY2(listed.ok(), qPrintable(listed.ok() ? QString() : listed.error().message));
+        QCOMPARE(listed->size(), 1);
+        QCOMPARE(listed->first().approvals(), 1);
+        auto shown = fixes.get(fixId);
+        QVERIFY2(shown.ok(), qPrintable(shown.ok() ? QString() : shown.error().message));
+        QCOMPARE(shown->approvals(), 1);
+        QCOMPARE(shown->lapsedApprovals(), QStringList());
     }
 
 private:
