@@ -23,6 +23,7 @@
 #include "polluntil.h"
 #include "serveraccount.h"
 #include "worker/workerauditshipping.h"
+#include "workerpooltestsupport.h"
 
 #include <QCoreApplication>
 #include <QTest>
@@ -36,45 +37,6 @@ using namespace OncePay;
 using namespace OncePay::Test;
 
 namespace {
-
-// WorkerPool::run on a thread of its own until `stop` is set — at the latest when this goes out
-// of scope: declare it after everything its hooks use.
-class FailoverPool {
-public:
-    FailoverPool(const ConnectionProfile &profile, const WorkerPoolOptions &options,
-                 std::atomic<bool> &stop)
-        : m_stop(stop)
-        , m_thread([this, profile, options] {
-            m_outcome.emplace(WorkerPool::run(profile, Clock::system(), options, m_stop));
-            m_finished.store(true);
-        })
-    {}
-    ~FailoverPool() { (void)end(); }
-    bool finished() const { return m_finished.load(); }
-    const Result<WorkerStats> &end()
-    {
-        m_stop.store(true);
-        if (m_thread.joinable())
-            m_thread.join();
-        return *m_outcome;
-    }
-
-private:
-    std::atomic<bool> &m_stop;
-    std::atomic<bool> m_finished{false};
-    std::optional<Result<WorkerStats>> m_outcome;
-    std::thread m_thread; // last: started once the members it uses exist
-};
-
-IngestStatus deliverPaid(EngineFixture &f, const QString &tag, qint64 base, int i)
-{
-    const QString id = QStringLiteral("%1-%2").arg(tag).arg(i);
-    f.createOrder(id, base + i, "USD");
-    f.pay(id, 1, QStringLiteral("a-%1").arg(i));
-    return f.deliver(StripeEvents::paymentIntentSucceeded(f.params(
-        id, QStringLiteral("a-%1").arg(i), base + i, "USD",
-        QStringLiteral("evt_%1_%2").arg(tag).arg(i), QStringLiteral("pi_%1_%2").arg(tag).arg(i))));
-}
 
 WorkerPoolOptions quickOptions()
 {
@@ -147,7 +109,7 @@ private Q_SLOTS:
         WorkerPoolOptions options = quickOptions();
         options.afterRound = runOnceArmed(readOnlySession(dbs->dialect()), arm, fenced);
         std::atomic<bool> stop{false};
-        FailoverPool pool(dbs->orders(), options, stop);
+        RunningPool pool(dbs->orders(), options, stop);
 
         QCOMPARE(deliverPaid(f, QStringLiteral("ro"), 1000, 1), IngestStatus::Stored);
         QVERIFY2(pollUntil([&] { return completed() == 1; }, 30000), qPrintable(log.text()));
@@ -200,7 +162,7 @@ private Q_SLOTS:
         LogCapture log;
         WorkerPoolOptions options = quickOptions();
         std::atomic<bool> stop{false};
-        FailoverPool pool(login, options, stop); // stopped before the account is dropped
+        RunningPool pool(login, options, stop); // stopped before the account is dropped
         QCOMPARE(deliverPaid(f, QStringLiteral("fo"), 2000, 1), IngestStatus::Stored);
         QVERIFY2(pollUntil([&] { return completed() == 1; }, 30000), qPrintable(log.text()));
 
@@ -322,7 +284,7 @@ private Q_SLOTS:
         WorkerPoolOptions options = quickOptions();
         options.afterRound = runOnceArmed(strandedSession(dbs->dialect()), arm, stranded);
         std::atomic<bool> stop{false};
-        FailoverPool pool(dbs->orders(), options, stop);
+        RunningPool pool(dbs->orders(), options, stop);
 
         QCOMPARE(deliverPaid(f, QStringLiteral("st"), 3000, 1), IngestStatus::Stored);
         QVERIFY2(pollUntil([&] { return completed() == 1; }, 30000), qPrintable(log.text()));
@@ -367,7 +329,7 @@ private Q_SLOTS:
             return shipping.ship(orders);
         };
         std::atomic<bool> stop{false};
-        FailoverPool pool(dbs->orders(), options, stop);
+        RunningPool pool(dbs->orders(), options, stop);
         QThread::msleep(700); // the pool is idle: nothing was ever delivered
 
         f.createOrder(QStringLiteral("idle-1"), 4200, "USD");
@@ -423,7 +385,7 @@ private Q_SLOTS:
             return shipping.ship(orders);
         };
         std::atomic<bool> stop{false};
-        FailoverPool pool(dbs->orders(), options, stop);
+        RunningPool pool(dbs->orders(), options, stop);
         QVERIFY2(pollUntil(
                      [&] {
                          return f.count("SELECT COUNT(*) FROM audit_outbox WHERE shipped_at IS"
