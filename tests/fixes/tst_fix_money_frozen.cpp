@@ -2,8 +2,8 @@
 // and MariaDB: once a fix has left 'open' — applied or rejected by the engine, approved or
 // failed as the schema allows — a person with database access can change neither its amount nor
 // its currency, nor reopen it to change them; the engine's own path (propose, approve and
-// apply; reject) still works; and an open proposal whose columns were changed by hand is not
-// approved.
+// apply; reject) still works; an open proposal whose columns were changed by hand is not
+// approved; and no fix is inserted decided or needing no approval (migration 0015).
 
 #include "../reconciliation/reconcilescenario.h"
 #include "audit/auditoutbox.h"
@@ -153,7 +153,13 @@ private Q_SLOTS:
                           "UPDATE fix_requests SET status = 'approved' WHERE id = ?", {approved})
                     .ok());
         moneyRefused(f, approved, -2500, "EUR");
-        moneyRefused(f, insert("failed"), -2500, "EUR");
+        // Failed as the engine fails one: proposed open, then marked failed (migration 0015:
+        // no fix is inserted decided).
+        const qint64 failed = insert("open");
+        QVERIFY(Sql::exec(f.orders->db(), "UPDATE fix_requests SET status = 'failed' WHERE id = ?",
+                          {failed})
+                    .ok());
+        moneyRefused(f, failed, -2500, "EUR");
 
         const qint64 open = insert("open");
         QVERIFY(Sql::exec(f.orders->db(), "UPDATE fix_requests SET amount_minor = -1 WHERE id = ?",
@@ -172,6 +178,41 @@ private Q_SLOTS:
             f.count("SELECT COUNT(*) FROM fix_requests WHERE id = ? AND status = 'open'", {open}),
             1);
         QCOMPARE(f.count("SELECT COUNT(*) FROM ledger_entries WHERE kind = 'write_off'"), 0);
+    }
+    // Migration 0015: a fix is born open. A row inserted around the engine as already applied
+    // (reconciliation reads an applied write-off's amount), decided otherwise, or needing no
+    // approval is refused by the database, and nothing is stored.
+    void aFixIsBornOpen_data() { addEngineRows(); }
+    void aFixIsBornOpen()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        EngineFixture f(*dbs);
+        const QJsonObject change{{"amount_minor", "-2500"}, {"currency", "EUR"}};
+        auto insert = [&](const QString &status, int approvals, const QVariant &appliedAt) {
+            return Sql::exec(
+                f.orders->db(),
+                "INSERT INTO fix_requests (kind, target_kind, target_id, change_json,"
+                " change_sha256, amount_minor, currency, reason_code, comment, proposed_by,"
+                " proposer_role, proposed_from, proposed_at, approvals_needed, status, applied_at)"
+                " VALUES ('write_off', 'discrepancy', '1', ?, ?, -2500, 'EUR',"
+                " 'settlement_correction', 'test', 'fay', 'finance', 'test', ?, ?, ?, ?)",
+                {AuditOutbox::toJson(change), FixService::digest(change), f.clock.nowMs(),
+                 approvals, status, appliedAt});
+        };
+        for (const QString &status : {QStringLiteral("applied"), QStringLiteral("approved"),
+                                      QStringLiteral("rejected"), QStringLiteral("failed")}) {
+            auto r =
+                insert(status, 1, status == u"applied" ? QVariant(f.clock.nowMs()) : QVariant());
+            QVERIFY2(!r.ok(), qPrintable(status));
+            QCOMPARE(r.error().code, ErrorCode::Forbidden);
+            QVERIFY2(r.error().message.contains(u"a fix is proposed open"),
+                     qPrintable(r.error().message));
+        }
+        QVERIFY(!insert("open", 0, {}).ok());
+        QVERIFY(!insert("open", 1, f.clock.nowMs()).ok());
+        QCOMPARE(f.count("SELECT COUNT(*) FROM fix_requests"), 0);
+        QVERIFY(insert("open", 1, {}).ok()); // as the engine proposes
+        QCOMPARE(f.count("SELECT COUNT(*) FROM fix_requests"), 1);
     }
 };
 

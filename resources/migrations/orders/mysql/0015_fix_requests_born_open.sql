@@ -1,0 +1,11 @@
+-- A fix request is born open: inserted as a proposal waiting for its approvals (at least one),
+-- never as already approved, applied, rejected or failed. The engine inserts every proposal
+-- open and moves it on by the guarded updates of 0002 and 0014; a row written around it as
+-- 'applied' (reconciliation reads an applied write-off's amount) is refused here too.
+-- MySQL commits DDL implicitly: the statement is re-runnable.
+CREATE OR REPLACE TRIGGER fix_requests_born_open BEFORE INSERT ON fix_requests FOR EACH ROW
+BEGIN
+    IF NEW.status <> 'open' OR NEW.approvals_needed < 1 OR NEW.applied_at IS NOT NULL THEN
+        SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'fix_requests: a fix is proposed open, needing at least one approval';
+    END IF;
+END
