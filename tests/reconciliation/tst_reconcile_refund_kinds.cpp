@@ -11,6 +11,7 @@
 #include "fixes/fixrules.h"
 #include "fixes/fixtargets.h"
 #include "investigation/orderpicturequery.h"
+#include "oldschema.h"
 #include "reconcilescenario.h"
 #include "reconciliation/reconciliationreport.h"
 #include "settlement/formats/statementformat.h"
@@ -157,21 +158,7 @@ private Q_SLOTS:
                 qWarning("%s: %s", qPrintable(sql), qPrintable(r.error().message));
             return r.ok();
         };
-        QVERIFY(run(QStringLiteral("CREATE TABLE schema_version (version INTEGER PRIMARY KEY,"
-                                   " name VARCHAR(191) NOT NULL, checksum VARCHAR(64) NOT NULL,"
-                                   " applied_at BIGINT NOT NULL)")));
-        for (const Migration &m : Migrator::available(QStringLiteral("orders"), c->dialect())) {
-            if (m.version > 8)
-                break;
-            QFile file(m.resourcePath);
-            QVERIFY(file.open(QIODevice::ReadOnly));
-            for (const QString &statement :
-                 Migrator::splitStatements(QString::fromUtf8(file.readAll())))
-                QVERIFY(run(statement));
-            QVERIFY(run(QStringLiteral("INSERT INTO schema_version VALUES (%1, '%2', 'x', 0)")
-                            .arg(m.version)
-                            .arg(m.name)));
-        }
+        QCOMPARE(migrateThrough(*c, 8), 8);
         const QList<std::pair<QString, QString>> before{
             {"not_settled:stripe:pi_a", "open"},
             {"not_settled:stripe:pi_b:refund", "open"},

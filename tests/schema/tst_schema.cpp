@@ -4,6 +4,7 @@
 #include "db/connection.h"
 #include "db/migrator.h"
 #include "db/sql.h"
+#include "oldschema.h"
 #include "testdatabases.h"
 #include "worker/worker.h"
 
@@ -96,21 +97,7 @@ private Q_SLOTS:
                 qWarning("%s: %s", qPrintable(sql.left(80)), qPrintable(r.error().message));
             return r.ok();
         };
-        QVERIFY(run(QStringLiteral("CREATE TABLE schema_version (version INTEGER PRIMARY KEY,"
-                                   " name VARCHAR(191) NOT NULL, checksum VARCHAR(64) NOT NULL,"
-                                   " applied_at BIGINT NOT NULL)")));
-        for (const Migration &m : Migrator::available(QStringLiteral("orders"), c->dialect())) {
-            if (m.version > 4)
-                break;
-            QFile f(m.resourcePath);
-            QVERIFY(f.open(QIODevice::ReadOnly));
-            for (const QString &statement :
-                 Migrator::splitStatements(QString::fromUtf8(f.readAll())))
-                QVERIFY(run(statement));
-            QVERIFY(run(QStringLiteral("INSERT INTO schema_version VALUES (%1, '%2', 'x', 0)")
-                            .arg(m.version)
-                            .arg(m.name)));
-        }
+        QCOMPARE(Test::migrateThrough(*c, 4), 4);
         for (const char *sql : {
                  "INSERT INTO orders (order_id, customer_ref, amount_minor, currency, state,"
                  " version, created_at, updated_at) VALUES ('ord-1', 'c', 1000, 'USD', 'paid', 3,"

@@ -6,6 +6,7 @@
 // stored before 0011 get keys the importer finds again.
 
 #include "enginefixture.h"
+#include "oldschema.h"
 
 #include "settlement/formats/statementformat.h"
 #include "settlement/settlementimporter.h"
@@ -299,21 +300,7 @@ private Q_SLOTS:
                 qWarning("%s: %s", qPrintable(sql.left(80)), qPrintable(r.error().message));
             return r.ok();
         };
-        QVERIFY(run(QStringLiteral("CREATE TABLE schema_version (version INTEGER PRIMARY KEY,"
-                                   " name VARCHAR(191) NOT NULL, checksum VARCHAR(64) NOT NULL,"
-                                   " applied_at BIGINT NOT NULL)")));
-        for (const Migration &m : Migrator::available(QStringLiteral("orders"), c->dialect())) {
-            if (m.version > 10)
-                break;
-            QFile file(m.resourcePath);
-            QVERIFY(file.open(QIODevice::ReadOnly));
-            for (const QString &statement :
-                 Migrator::splitStatements(QString::fromUtf8(file.readAll())))
-                QVERIFY(run(statement));
-            QVERIFY(run(QStringLiteral("INSERT INTO schema_version VALUES (%1, '%2', 'x', 0)")
-                            .arg(m.version)
-                            .arg(m.name)));
-        }
+        QCOMPARE(migrateThrough(*c, 10), 10);
         // As the importer stored them before 0011: every file (the Stripe one twice, as two
         // exports of it were), line_no counting the lines; and a PayPal statement as the
         // simulator writes it (record type unquoted), listing one capture twice.
