@@ -40,11 +40,11 @@ const QString &dummyHash()
 namespace {
 
 // The staff table read refused by the database itself: the login in use is not one staff sign
-// in through (the engine's, oncepay_engine, may not read staff accounts; PostgreSQL answers
-// 42501, MySQL and MariaDB 1142 "SELECT command denied"). Said as such, not as the raw SQL.
+// in through (the engine's, oncepay_engine, may not read staff accounts: Sql::classify says
+// Forbidden for PostgreSQL's 42501 and MySQL's 1142). Said as such, not as the raw SQL.
 Error signInReadRefused(const Error &e)
 {
-    if (e.code != ErrorCode::Forbidden && !e.message.contains(QStringLiteral("command denied")))
+    if (e.code != ErrorCode::Forbidden)
         return e;
     spdlog::error("staff sign-in: this database login may not read staff accounts: {}",
                   e.message.toStdString());

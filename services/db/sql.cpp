@@ -75,6 +75,15 @@ bool isRuleViolation(const QSqlError &error)
            !error.databaseText().contains(QStringLiteral("constraint failed"));
 }
 
+bool isPermissionDenied(const QSqlError &error)
+{
+    // MySQL/MariaDB: SELECT/INSERT/... command denied for a table (1142) or a column (1143), a
+    // privilege the statement needs (1227). PostgreSQL answers 42501, which its triggers use
+    // too: isRuleViolation covers it.
+    const QString native = error.nativeErrorCode();
+    return native == u"1142" || native == u"1143" || native == u"1227";
+}
+
 Error classify(const QSqlError &error, const QString &context)
 {
     const QString text = context + QStringLiteral(": ") + error.text().simplified();
@@ -82,6 +91,8 @@ Error classify(const QSqlError &error, const QString &context)
         return makeError(ErrorCode::Conflict, text);
     if (isRuleViolation(error))
         return makeError(ErrorCode::Forbidden, text, QStringLiteral("database_rule"));
+    if (isPermissionDenied(error))
+        return makeError(ErrorCode::Forbidden, text, QStringLiteral("permission_denied"));
     if (isReadOnly(error))
         return makeError(ErrorCode::Unavailable, text, QStringLiteral("read_only"));
     if (isConnectionError(error))

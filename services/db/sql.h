@@ -46,7 +46,10 @@ Result<qint64> insert(const QSqlDatabase &db, Dialect dialect, const QString &sq
                       const QVariantList &binds = {});
 
 // Maps a QSqlError to an Error: unique violation -> Conflict, lost connection -> Unavailable,
-// a server or session that refuses to write (isReadOnly) -> Unavailable, reason "read_only".
+// a server or session that refuses to write (isReadOnly) -> Unavailable, reason "read_only";
+// a trigger's refusal (isRuleViolation) -> Forbidden, reason "database_rule" (PostgreSQL's
+// permission errors too: one SQLSTATE), a login's missing privilege on MySQL/MariaDB
+// (isPermissionDenied) -> Forbidden, reason "permission_denied".
 Error classify(const QSqlError &error, const QString &context);
 
 // The database refused a write because it is read-only: a fenced or demoted primary after a
@@ -58,6 +61,7 @@ bool isReadOnly(const QSqlError &error);
 bool isUniqueViolation(const QSqlError &error);
 // A database trigger or rule refused the change (append-only tables, maker-checker).
 bool isRuleViolation(const QSqlError &error);
+bool isPermissionDenied(const QSqlError &error);
 
 Dialect dialectOf(const QSqlDatabase &db);
 
