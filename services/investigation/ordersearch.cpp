@@ -2,6 +2,7 @@
 
 #include "auth/permissions.h"
 
+#include <QHash>
 #include <QSet>
 #include <QSqlQuery>
 
@@ -101,7 +102,7 @@ const QList<Lookup> &lookups()
 // at 1,000,000 orders, against ~25 µs for the whole statement without them). A branch returns
 // an order more than once only through several payments or messages with the searched id.
 // Written so SQLite, PostgreSQL and MySQL all accept it.
-QString searchSql(int limit)
+QString buildSearchSql(int limit)
 {
     QStringList branches;
     for (int i = 0; i < lookups().size(); ++i) {
@@ -113,6 +114,17 @@ QString searchSql(int limit)
                         .arg(limit);
     }
     return branches.join(QStringLiteral(" UNION ALL "));
+}
+
+// The statement for `limit`, built once per thread and limit: building it took 7–12 µs of a
+// search's ~0.2 ms, and the connection finds its prepared statement by this text.
+const QString &searchSql(int limit)
+{
+    thread_local QHash<int, QString> built;
+    auto it = built.constFind(limit);
+    if (it == built.cend())
+        it = built.insert(limit, buildSearchSql(limit));
+    return *it;
 }
 
 // Callbacks that name no order: looked up when no order matched, or when one matched by a
