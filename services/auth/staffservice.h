@@ -2,11 +2,12 @@
 
 // Staff accounts and sign-in (DESIGN.md §5, §6): Argon2id hashes, one role per account, a
 // lock after `auth.max_failed_logins` failures for `auth.lockout_seconds` (ops_settings),
-// and an audit_outbox row for every account change, sign-in, failure, lock and sign-out.
-// Managing accounts requires Action::ManageStaff (admin, or the server operator's CLI); for a
-// staff actor the account's row is read again inside each change's transaction
-// (requireCurrent), so a disabled or demoted administrator is refused at once, and every
-// refusal of rights leaves a staff.refused audit row. A sign-in answers the same for an
+// timed by the database server's clock (databaseNowMs; on SQLite the injected Clock, this
+// machine's, is the database's), and an audit_outbox row for every account change, sign-in,
+// failure, lock and sign-out. Managing accounts requires Action::ManageStaff (admin, or the server
+// operator's CLI); for a staff actor the account's row is read again inside each change's
+// transaction (requireCurrent), so a disabled or demoted administrator is refused at once, and
+// every refusal of rights leaves a staff.refused audit row. A sign-in answers the same for an
 // unknown name, a wrong password and a locked account (see SignInRefusal).
 // Thread contract: the connection's thread. authenticate() spends ~0.1 s hashing: never on
 // the GUI thread.
@@ -88,7 +89,11 @@ public:
     Result<QList<StaffAccount>> list(const Actor &by) const;
     Result<StaffAccount> find(const QString &username) const;
 
-    // `where` says from where (e.g. "console@host"); it is audited, the password never is.
+    // `where` says from where (e.g. "console@host"); it is audited, the password never is,
+    // nor anything of an unknown user name (people type passwords there). Whether the account
+    // is locked, when its lock ends and the new lock are decided by the database server's
+    // time (databaseNowMs), read inside the sign-in's transaction; the audit rows' own times
+    // are the injected Clock's, as every other audit row's.
     Result<SignInResult> authenticate(const QString &username, const QString &password,
                                       const QString &where) const;
     Result<void> signOut(const StaffAccount &account, const QString &where) const;

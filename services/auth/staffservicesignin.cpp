@@ -5,6 +5,7 @@
 #include "staffservice.h"
 
 #include "audit/auditoutbox.h"
+#include "db/databasenow.h"
 #include "db/sql.h"
 #include "db/transaction.h"
 #include "passwordhasher.h"
@@ -12,7 +13,6 @@
 #include "staffrights.h"
 #include "staffservicerows.h"
 
-#include <QCryptographicHash>
 #include <QSqlQuery>
 
 #include <algorithm>
@@ -87,7 +87,6 @@ Result<SignInResult> StaffService::authenticate(const QString &username, const Q
         settings->integer(QStringLiteral("auth.max_failed_logins"), 5), 1, 1000));
     const int lockSeconds = int(std::clamp<qint64>(
         settings->integer(QStringLiteral("auth.lockout_seconds"), 900), 1, 864000));
-    const qint64 now = m_clock.nowMs();
     SignInResult result;
     result.maxFailedLogins = maxFailures;
     result.lockoutSeconds = lockSeconds;
@@ -113,13 +112,11 @@ Result<SignInResult> StaffService::authenticate(const QString &username, const Q
         e.action = QStringLiteral("login.failed");
         e.entityKind = QStringLiteral("staff");
         e.entityId = QStringLiteral("(unknown)");
-        // A digest, not the text: people type passwords into the user name field.
-        e.after = {
-            {QStringLiteral("username_sha256"),
-             QString::fromLatin1(QCryptographicHash::hash(name.toUtf8(), QCryptographicHash::Sha256)
-                                     .toHex()
-                                     .left(16))},
-            {QStringLiteral("where"), where}};
+        // Nothing of what was typed, nor its length: people type passwords into the user name
+        // field, and this row is kept for good. Not a digest either (an unsalted one gives a
+        // typed password back to a short guess list; a keyed one needs a key that the
+        // workstations, where the console runs, could not be kept from).
+        e.after = {{QStringLiteral("where"), where}};
         return refuse(SignInRefusal::BadCredentials, e, QStringLiteral("unknown_user"),
                       QStringLiteral("for an unknown user name from %1").arg(where));
     }
@@ -137,6 +134,13 @@ Result<SignInResult> StaffService::authenticate(const QString &username, const Q
             return makeError(ErrorCode::NotFound, QStringLiteral("there is no such staff account"),
                              QStringLiteral("unknown_staff"));
         StaffAccount current = staffFromQuery(**row, &currentHash);
+        // The lock is decided by the database server's clock (SQLite: this machine's), read
+        // now that the row is ours: a workstation's clock set ahead would lift a lock, and one
+        // set behind would write a lock that has already ended.
+        auto nowRead = databaseNowMs(m_c, m_clock);
+        if (!nowRead)
+            return nowRead.error();
+        const qint64 now = *nowRead;
         // A password reset in the meantime: the password typed must match the new hash.
         const bool passwordMatches =
             currentHash == hash ? passwordOk : PasswordHasher::verify(currentHash, password);

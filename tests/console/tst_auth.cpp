@@ -6,12 +6,17 @@
 #include "auth/passwordhasher.h"
 #include "auth/signindialog.h"
 #include "auth/staffservice.h"
+#include "authtesttime.h"
 #include "db/migrator.h"
 #include "db/sql.h"
 #include "stafftestsupport.h"
 #include "testdatabases.h"
 
+#include <QCryptographicHash>
 #include <QElapsedTimer>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSqlRecord>
 #include <QTest>
 
 #include <algorithm>
@@ -34,6 +39,33 @@ template <typename F> qint64 fastest(int n, F f)
         best = std::min(best, t.elapsed());
     }
     return best;
+}
+
+// What an audit row could hold of `typed` (a user name nobody has) if it kept anything of it:
+// the text as typed, trimmed, lower-cased; each of those in Base64; and every run of 10 hex
+// digits of their digests under every hash Qt knows (so a digest cut short is found too), and
+// the start of each digest in Base64.
+QStringList tracesOf(const QString &typed)
+{
+    using H = QCryptographicHash;
+    const QList<H::Algorithm> algorithms = {
+        H::Md4,        H::Md5,         H::Sha1,        H::Sha224,     H::Sha256,   H::Sha384,
+        H::Sha512,     H::Sha3_224,    H::Sha3_256,    H::Sha3_384,   H::Sha3_512, H::Keccak_256,
+        H::Keccak_512, H::Blake2b_256, H::Blake2b_512, H::Blake2s_256};
+    QStringList variants = {typed, typed.trimmed(), typed.toLower(), typed.trimmed().toLower()};
+    variants.removeDuplicates();
+    QStringList traces;
+    for (const QString &v : variants) {
+        traces << v.toLower() << QString::fromLatin1(v.toUtf8().toBase64()).toLower();
+        for (H::Algorithm a : algorithms) {
+            const QByteArray digest = H::hash(v.toUtf8(), a);
+            const QString hex = QString::fromLatin1(digest.toHex());
+            for (qsizetype i = 0; i + 10 <= hex.size(); ++i)
+                traces << hex.mid(i, 10);
+            traces << QString::fromLatin1(digest.toBase64()).left(10).toLower();
+        }
+    }
+    return traces;
 }
 
 } // namespace
@@ -142,9 +174,17 @@ private Q_SLOTS:
                  SignInRefusal::BadCredentials);
         QCOMPARE(staff.find("fin")->failedAttempts, 2);
         // The third failure locks the account; the answer is still "wrong name or password".
+        // The lock ends 60 s after it was set, by the database's clock (SQLite: the test's).
+        const qint64 before = lockClockNowMs(*c, clock);
         auto third = staff.authenticate("fin", "wrong-thrice", "test");
+        const qint64 after = lockClockNowMs(*c, clock);
         QCOMPARE(third->refusal, SignInRefusal::BadCredentials);
-        QCOMPARE(staff.find("fin")->lockedUntil, clock.nowMs() + 60000);
+        const qint64 until = staff.find("fin")->lockedUntil;
+        QVERIFY2(until >= before + 60000 && until <= after + 60000,
+                 qPrintable(QStringLiteral("%1 not in %2 + 60 s .. %3 + 60 s")
+                                .arg(until)
+                                .arg(before)
+                                .arg(after)));
         QCOMPARE(count(*c, "SELECT COUNT(*) FROM audit_outbox WHERE action = 'login.failed' AND "
                            "entity_id = 'fin' AND reason = 'wrong_password'"),
                  3);
@@ -162,7 +202,7 @@ private Q_SLOTS:
                  1);
 
         // After the lock runs out, a wrong password starts a fresh count, the right one works.
-        clock.advance(61000);
+        letLockTimePass(*c, clock, 61000);
         QCOMPARE(staff.authenticate("fin", "nope-nope-nope", "test")->refusal,
                  SignInRefusal::BadCredentials);
         QCOMPARE(staff.find("fin")->failedAttempts, 1);
@@ -174,7 +214,7 @@ private Q_SLOTS:
         for (int i = 0; i < 3; ++i)
             (void)staff.authenticate("fin", "wrong-password", "test");
         QVERIFY(!staff.authenticate("fin", "finance-secret", "test")->signedIn());
-        QVERIFY(staff.find("fin")->lockedUntil > clock.nowMs());
+        QVERIFY(staff.find("fin")->lockedUntil > lockClockNowMs(*c, clock));
         QVERIFY(staff.resetPassword("fin", "finance-secret-2", kAdmin).ok());
         QVERIFY(staff.authenticate("fin", "finance-secret-2", "test")->signedIn());
         QCOMPARE(
@@ -219,7 +259,7 @@ private Q_SLOTS:
             QVERIFY2(same(*wrong, *unknown), attempt);
             QCOMPARE(SignInDialog::refusalText(*wrong), text);
         }
-        QVERIFY(staff.find("fin")->lockedUntil > clock.nowMs());
+        QVERIFY(staff.find("fin")->lockedUntil > lockClockNowMs(*c, clock));
         auto locked = staff.authenticate("fin", "finance-secret", "test");
         QVERIFY(same(*locked, *unknown));
         auto lockedWrong = staff.authenticate("fin", "wrong-four", "test");
@@ -314,6 +354,58 @@ private Q_SLOTS:
                  2);
         QCOMPARE(count(*c, "SELECT COUNT(*) FROM audit_outbox WHERE after_json LIKE '%mallory%'"),
                  0);
+    }
+
+    // An unknown user name leaves its audit row (login.failed, reason unknown_user, from where)
+    // and nothing of what was typed: people type their password into the user name field, and
+    // the audit chain is kept for good. Not the text, not a digest of it (an unsalted SHA-256
+    // of it gave a typed password back to a 54-word guess list in 14 guesses), not its length.
+    void unknownNameLeavesNothingOfWhatWasTyped_data() { addEngineRows(); }
+    void unknownNameLeavesNothingOfWhatWasTyped()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        auto c = openMigrated(dbs->orders(), QStringLiteral("test"));
+        QVERIFY(c.ok());
+        ManualClock clock(1767225600000);
+        StaffService staff(*c, clock);
+        QVERIFY(addRootAdmin(staff));
+        // A password typed where the name goes, a name of the accepted shape, one that is not.
+        const QStringList typed = {QStringLiteral(" Summer2026!pw "), QStringLiteral("mallory"),
+                                   QStringLiteral("Tr0ub4dor&3")};
+        for (const QString &t : typed) {
+            auto r = staff.authenticate(t, "whatever-pass", "console@ws-7");
+            QVERIFY(r.ok());
+            QCOMPARE(r->refusal, SignInRefusal::BadCredentials);
+        }
+
+        auto q = Sql::exec(c->db(), "SELECT * FROM audit_outbox WHERE action = 'login.failed'"
+                                    " ORDER BY id");
+        QVERIFY(q.ok());
+        QStringList rowTexts;
+        while (q->next()) {
+            const QSqlRecord r = q->record();
+            QCOMPARE(r.value("actor").toString(), QStringLiteral("anonymous"));
+            QCOMPARE(r.value("entity_kind").toString(), QStringLiteral("staff"));
+            QCOMPARE(r.value("entity_id").toString(), QStringLiteral("(unknown)"));
+            QCOMPARE(r.value("reason").toString(), QStringLiteral("unknown_user"));
+            QVERIFY(r.value("before_json").toString().remove(u' ').isEmpty() ||
+                    r.value("before_json").toString().remove(u' ') == u"{}");
+            const QJsonObject after =
+                QJsonDocument::fromJson(r.value("after_json").toString().toUtf8()).object();
+            QCOMPARE(after.keys(), QStringList{QStringLiteral("where")});
+            QCOMPARE(after.value("where").toString(), QStringLiteral("console@ws-7"));
+            QStringList columns;
+            for (int i = 0; i < r.count(); ++i)
+                columns << r.value(i).toString();
+            rowTexts << columns.join(u'|').toLower();
+        }
+        QCOMPARE(rowTexts.size(), typed.size()); // one row each, still written
+
+        const QString all = rowTexts.join(u'\n');
+        for (const QString &t : typed)
+            for (const QString &trace : tracesOf(t))
+                QVERIFY2(!all.contains(trace),
+                         qPrintable(QStringLiteral("'%1' (of '%2') in %3").arg(trace, t, all)));
     }
 
     void onlyAdministratorsManageStaff_data() { addEngineRows(); }

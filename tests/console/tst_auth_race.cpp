@@ -4,6 +4,7 @@
 // such without counting or restarting the lock. Sequential sign-in rules: tst_auth.cpp.
 
 #include "auth/staffservice.h"
+#include "authtesttime.h"
 #include "db/migrator.h"
 #include "db/sql.h"
 #include "stafftestsupport.h"
@@ -55,6 +56,7 @@ private Q_SLOTS:
         QVERIFY(addRootAdmin(staff));
         QVERIFY(staff.add({"fin", "", StaffRole::Finance}, "finance-secret", kAdmin).ok());
 
+        const qint64 before = lockClockNowMs(*c, clock);
         constexpr int kTries = 12;
         std::latch together(kTries);
         std::vector<QString> errors(kTries);
@@ -79,6 +81,7 @@ private Q_SLOTS:
         }
         for (auto &t : threads)
             QVERIFY(t->wait(120000));
+        const qint64 after = lockClockNowMs(*c, clock);
         for (int i = 0; i < kTries; ++i) {
             QVERIFY2(errors[i].isEmpty(), qPrintable(errors[i]));
             QVERIFY(!signedIn[i]);
@@ -87,15 +90,16 @@ private Q_SLOTS:
         QCOMPARE(audited(*c, "login.failed", "wrong_password"), 5);
         QCOMPARE(audited(*c, "login.locked"), 1);
         QCOMPARE(audited(*c, "login.refused", "locked"), kTries - 5);
+        // 900 s from when it was set, by the database's clock (SQLite: the test's).
         const StaffAccount locked = *staff.find("fin");
-        QCOMPARE(locked.lockedUntil, kStart + 900000);
+        QVERIFY(locked.lockedUntil >= before + 900000 && locked.lockedUntil <= after + 900000);
         QCOMPARE(locked.failedAttempts, 0);
 
         // The right password while locked: refused, the lock and count as they were.
         auto right = staff.authenticate("fin", "finance-secret", "race");
         QVERIFY(right.ok());
         QCOMPARE(right->refusal, SignInRefusal::BadCredentials);
-        QCOMPARE(staff.find("fin")->lockedUntil, kStart + 900000);
+        QCOMPARE(staff.find("fin")->lockedUntil, locked.lockedUntil);
         QCOMPARE(audited(*c, "login.succeeded"), 0);
         QCOMPARE(audited(*c, "login.refused", "locked"), kTries - 4);
     }
@@ -116,7 +120,7 @@ private Q_SLOTS:
         QVERIFY(Sql::update(c->db(), "UPDATE staff SET failed_attempts = 4 WHERE username = 'fin'")
                     .ok());
 
-        const qint64 until = kStart + 900000;
+        const qint64 until = lockClockNowMs(*c, clock) + 900000;
         const QByteArray lockSql =
             QStringLiteral("UPDATE staff SET failed_attempts = 0, locked_until = %1 WHERE "
                            "username = 'fin'")
@@ -159,13 +163,13 @@ private Q_SLOTS:
         QVERIFY(addRootAdmin(staff));
         QVERIFY(staff.add({"fin", "", StaffRole::Finance}, "finance-secret", kAdmin).ok());
 
-        const qint64 until = kStart + 60000;
+        clock.advance(5000); // the lock was set 5 s ago; a restarted lock would end later
+        const qint64 until = lockClockNowMs(*c, clock) - 5000 + 60000;
         const QByteArray lockSql =
             QStringLiteral("UPDATE staff SET failed_attempts = 0, locked_until = %1 WHERE "
                            "username = 'fin'")
                 .arg(until)
                 .toLatin1();
-        clock.advance(5000); // the lock was set 5 s ago; a restarted lock would end later
         SignInResult answer;
         bool waited = false;
         auto r = whenTwoChangesMeet(
