@@ -5,7 +5,11 @@
 // read from the first line of stdin (never from an argument), `--view NAME` and `--order ID`
 // (with `--order-callback ROW`) choose what the window shows, and `--screenshot FILE` saves a
 // PNG of the window after start-up and quits. The scripted screenshots in docs/screenshots
-// use them.
+// use them. `--health-interval MS` shortens the health and account check (tests).
+//
+// SIGTERM, SIGHUP and SIGINT (a desktop logout, a shutdown, Ctrl+C) close the console as its
+// Quit does: the handler only writes the signal's number into a pipe (async-signal-safe); the
+// event loop reads it, records the audited sign-out and closes the window.
 
 #include "auth/signindialog.h"
 #include "buildinfo.h"
@@ -24,11 +28,18 @@
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPointer>
+#include <QSocketNotifier>
 #include <QTimer>
+
+#include <cerrno>
+#include <csignal>
+#include <fcntl.h>
+#include <unistd.h>
 
 #include <iostream>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include <spdlog/spdlog.h>
 
@@ -61,6 +72,66 @@ bool passwordsReady(AppConfig &config, SecretStore &keychain)
     return r.ok();
 }
 
+// The self-pipe of the termination signals: [0] read by the event loop, [1] written by the
+// handler.
+int g_signalPipe[2] = {-1, -1};
+
+extern "C" void onTerminationSignal(int signo)
+{
+    const int saved = errno; // write() may set it under the interrupted code's feet
+    const unsigned char byte = static_cast<unsigned char>(signo);
+    [[maybe_unused]] const ssize_t written = ::write(g_signalPipe[1], &byte, 1);
+    errno = saved;
+}
+
+// The audit reason of a signal's sign-out.
+QString signalReason(int signo)
+{
+    switch (signo) {
+    case SIGTERM: return QStringLiteral("sigterm");
+    case SIGHUP: return QStringLiteral("sighup");
+    case SIGINT: return QStringLiteral("sigint");
+    default: return QStringLiteral("signal");
+    }
+}
+
+// Every signed-in window records its sign-out (`reason`) and closes.
+void closeWindows(const QString &reason)
+{
+    for (QWidget *w : QApplication::topLevelWidgets())
+        if (auto *window = qobject_cast<MainWindow *>(w)) {
+            window->recordSignOut(reason);
+            window->close();
+        }
+}
+
+void closeOnTerminationSignals(QApplication &app)
+{
+    if (::pipe2(g_signalPipe, O_CLOEXEC | O_NONBLOCK) != 0) {
+        spdlog::warn("termination signals keep their default action: no pipe ({})", errno);
+        return;
+    }
+    auto *notifier = new QSocketNotifier(g_signalPipe[0], QSocketNotifier::Read, &app);
+    QObject::connect(notifier, &QSocketNotifier::activated, &app, [] {
+        unsigned char byte = 0;
+        int signo = 0;
+        while (::read(g_signalPipe[0], &byte, 1) == 1)
+            signo = byte;
+        if (signo == 0)
+            return;
+        spdlog::info("{} received: the console closes", signalReason(signo).toStdString());
+        closeWindows(signalReason(signo));
+        // Whatever else is open (the sign-in dialog, a dialog over the window) ends too.
+        QApplication::exit(0);
+    });
+    struct sigaction action = {};
+    action.sa_handler = onTerminationSignal;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART;
+    for (int signo : {SIGTERM, SIGHUP, SIGINT})
+        ::sigaction(signo, &action, nullptr);
+}
+
 void scheduleScreenshot(const QString &file, int delayMs)
 {
     QTimer::singleShot(delayMs, qApp, [file] {
@@ -73,6 +144,7 @@ void scheduleScreenshot(const QString &file, int delayMs)
             target->grab().save(file);
         else
             spdlog::error("screenshot: no window to capture");
+        closeWindows(QStringLiteral("screenshot"));
         QApplication::exit(0);
     });
 }
@@ -104,6 +176,10 @@ int main(int argc, char *argv[])
         QStringLiteral("screenshot-delay"),
         QStringLiteral("Milliseconds to wait before the screenshot (3000)."), QStringLiteral("MS"),
         QStringLiteral("3000"));
+    const QCommandLineOption healthOption(
+        QStringLiteral("health-interval"),
+        QStringLiteral("Milliseconds between health and account checks (30000)."),
+        QStringLiteral("MS"), QStringLiteral("30000"));
     const QCommandLineOption userOption(QStringLiteral("user"),
                                         QStringLiteral("Demo/dev: user name to sign in with."),
                                         QStringLiteral("NAME"));
@@ -124,9 +200,10 @@ int main(int argc, char *argv[])
         QStringLiteral("With --order: show the order's callback at this row (0 = the first), "
                        "its headers, body and signature scheme."),
         QStringLiteral("ROW"));
-    parser.addOptions({configOption, langOption, shotOption, delayOption, userOption,
+    parser.addOptions({configOption, langOption, shotOption, delayOption, healthOption, userOption,
                        passwordStdinOption, viewOption, orderOption, callbackOption});
     parser.process(app);
+    closeOnTerminationSignals(app);
 
     // Logging with the defaults until the configuration says otherwise: what is logged while it
     // loads (a refused profile option, a missing translation) is kept for the log pane too.
@@ -171,10 +248,15 @@ int main(int argc, char *argv[])
         scheduleScreenshot(parser.value(shotOption), delay);
 
     KeychainStore keychain;
+    QString notice; // why the console ended the last session itself, for the next sign-in
     for (bool first = true;; first = false) {
         if (!passwordsReady(*config, keychain))
             return 0;
         SignInDialog signIn(config->orders);
+        if (!notice.isEmpty()) {
+            spdlog::info("sign-in dialog shown again: the console ended the session");
+            signIn.showNotice(std::exchange(notice, QString()));
+        }
         QObject::connect(&signIn, &SignInDialog::editProfilesRequested, &signIn,
                          [&signIn] { signIn.done(kEditProfiles); });
         if (first && parser.isSet(userOption)) {
@@ -197,8 +279,12 @@ int main(int argc, char *argv[])
         int code = kRebuildWindow;
         for (bool firstWindow = true; code == kRebuildWindow; firstWindow = false) {
             MainWindow window(*config, signIn.account());
-            QObject::connect(&window, &MainWindow::signedOut, &app,
-                             [] { QApplication::exit(kSignedOut); });
+            if (const int ms = parser.value(healthOption).toInt(); ms > 0)
+                window.setHealthCheckInterval(ms);
+            QObject::connect(&window, &MainWindow::signedOut, &app, [&window, &notice] {
+                notice = window.sessionEndNotice();
+                QApplication::exit(kSignedOut);
+            });
             QObject::connect(&window, &MainWindow::profilesSwitched, &app,
                              [&switchTo](const AppConfig &c) { switchTo = c; });
             QObject::connect(&window, &MainWindow::languageChanged, &app, [] {
@@ -227,6 +313,10 @@ int main(int argc, char *argv[])
             }
             window.show();
             code = app.exec();
+            // However the loop ended (a quit from the desktop session too), unless only the
+            // window is rebuilt: the session ends here, audited once.
+            if (code != kRebuildWindow)
+                window.recordSignOut();
         }
         if (code != kSignedOut)
             return 0;

@@ -74,6 +74,7 @@ QString SignInDialog::message() const
 void SignInDialog::setMessage(const QString &text)
 {
     m_message->setText(text);
+    m_message->setToolTip(QString()); // a failure's technical message goes with its text only
     fitMessage();
 }
 
@@ -117,8 +118,8 @@ void SignInDialog::signIn()
                 return;
             setWorking(false);
             if (!r) {
-                showFailure(m_message, r.error());
-                fitMessage();
+                setMessage(failureText(r.error()));
+                m_message->setToolTip(r.error().message);
                 Q_EMIT refused(m_message->text());
                 return;
             }
@@ -150,6 +151,25 @@ QString SignInDialog::refusalText(const SignInResult &r)
     case SignInRefusal::None: break;
     }
     return {};
+}
+
+QString SignInDialog::failureText(const Error &e)
+{
+    // Forbidden before anyone signed in is the database login's, not a role's.
+    if (e.code == ErrorCode::Forbidden)
+        return tr("This connection profile's database login cannot sign staff in; use the"
+                  " console's login (Databases…).");
+    // "Tried again on the next refresh" is the pages' promise: this dialog tries when asked.
+    if (e.code == ErrorCode::Unavailable && e.reason != u"database_missing" &&
+        e.reason != u"login_refused")
+        return tr("The database cannot be reached. Check the connection profile (Databases…)"
+                  " and press Sign in to try again.");
+    return errorText(e);
+}
+
+void SignInDialog::showNotice(const QString &text)
+{
+    setMessage(text);
 }
 
 void SignInDialog::showRefusal(const SignInResult &r)

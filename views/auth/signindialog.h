@@ -4,7 +4,9 @@
 // thread (Argon2id takes a moment; the window stays responsive). A refusal reads the same for
 // an unknown name, a wrong password and a locked account, with the lockout rule (not a count
 // for the account: that would say which names exist); "disabled" only after the right
-// password. The password field is cleared after every try and never logged.
+// password. The password field is cleared after every try and never logged. A database that
+// cannot be asked is said in the dialog's own words (failureText): no one is signed in yet and
+// nothing refreshes by itself.
 // Thread contract: GUI thread only.
 
 #include "auth/staffaccount.h"
@@ -33,6 +35,13 @@ public:
 
     // What the dialog shows for a refused sign-in.
     static QString refusalText(const SignInResult &result);
+    // What the dialog shows when the staff accounts could not be asked: the profile's login
+    // may not read them (Forbidden, "login_cannot_sign_in"), the database is unreachable;
+    // otherwise the pages' wording (errortext.h).
+    static QString failureText(const Error &error);
+    // Shown until the next sign-in: why the last session ended without the person (the main
+    // window's sessionEndNotice()).
+    void showNotice(const QString &text);
 
 public Q_SLOTS:
     void signIn();

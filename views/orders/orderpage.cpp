@@ -425,6 +425,10 @@ void OrderPage::exportDossier(const QString &path)
     runBackgroundQuery<Dossier::WrittenFile>(
         this, m_orders, QStringLiteral("dossier"),
         [html, orderId, version, actor, path](const Connection &c) -> Result<Dossier::WrittenFile> {
+            // The account as it is now, before a file exists: a refusal leaves nothing behind.
+            if (auto allowed = DossierAudit(c, Clock::system()).authorizeExport(orderId, actor);
+                !allowed)
+                return allowed.error();
             auto file = Dossier::writePdf(html, orderId, path);
             if (!file)
                 return file.error();

@@ -4,7 +4,8 @@
 #include "approvals/approvalspage.h"
 #include "audit/audittrailpage.h"
 #include "auth/permissions.h"
-#include "auth/staffservice.h"
+#include "auth/staffsession.h"
+#include "common/backgroundquery.h"
 #include "common/labels.h"
 #include "common/preferencesdialog.h"
 #include "common/taskpool.h"
@@ -21,6 +22,7 @@
 #include "stuck/stuckpage.h"
 
 #include <QCloseEvent>
+#include <QDialog>
 #include <QDockWidget>
 #include <QLabel>
 #include <QListWidget>
@@ -163,7 +165,13 @@ MainWindow::MainWindow(const AppConfig &config, const StaffAccount &account, QWi
     m_healthTimer = new QTimer(this);
     m_healthTimer->setInterval(30 * 1000);
     connect(m_healthTimer, &QTimer::timeout, m_connections, &ConnectionsPage::refresh);
+    connect(m_healthTimer, &QTimer::timeout, this, &MainWindow::checkAccount);
     m_healthTimer->start();
+    // The desktop session ending, or anything else that quits the application: signed out.
+    connect(qApp, &QCoreApplication::aboutToQuit, this, [this] {
+        if (!m_keepSession)
+            recordSignOut();
+    });
 
     buildMenus();
     restoreLayout();
@@ -192,10 +200,12 @@ QWidget *MainWindow::buildPage(int row)
     m_built.insert(name);
     const Actor actor = m_account.actor();
     QWidget *page = nullptr;
-    // A failed load is often the first sign of a lost connection: check now, not in 30 s.
+    // A failed load is often the first sign of a lost connection: check now, not in 30 s. It
+    // may also be a refusal of a disabled or demoted account: its account is read again now.
     auto checkOnFailure = [this](auto *p) {
         connect(p, &std::remove_pointer_t<decltype(p)>::failed, m_connections,
                 &ConnectionsPage::refresh);
+        connect(p, &std::remove_pointer_t<decltype(p)>::failed, this, &MainWindow::checkAccount);
     };
     // A proposal made anywhere shows in the approvals queue at its next look.
     auto refreshApprovals = [this] {
@@ -228,6 +238,10 @@ QWidget *MainWindow::buildPage(int row)
         connect(m_auditTrail, &AuditTrailPage::openOrderRequested, this, &MainWindow::openOrder);
     } else if (name == u"admin") {
         page = m_admin = new AdminPage(m_config.orders, actor, this);
+        connect(m_admin, &AdminPage::changed, this, [this](bool ok) {
+            if (!ok)
+                checkAccount();
+        });
     } else {
         return placeholder;
     }
@@ -423,21 +437,73 @@ MainWindow::~MainWindow()
     m_signOutTask.waitForFinished();
 }
 
-void MainWindow::recordSignOut()
+void MainWindow::setHealthCheckInterval(int ms)
+{
+    m_healthTimer->setInterval(ms);
+}
+
+void MainWindow::checkAccount()
+{
+    if (m_signedOut || m_checkingAccount)
+        return;
+    m_checkingAccount = true;
+    const StaffAccount account = m_account;
+    runBackgroundQuery<StaffSessionEnd>(
+        this, m_config.orders, QStringLiteral("session"),
+        [account](const Connection &c) { return checkStaffSession(c, account); },
+        [this](const Result<StaffSessionEnd> &r) {
+            m_checkingAccount = false;
+            if (!r || *r == StaffSessionEnd::None)
+                return; // unread (the health check shows why) or still valid
+            QString notice;
+            switch (*r) {
+            case StaffSessionEnd::Disabled:
+                notice = tr("You were signed out: an administrator disabled your account.");
+                break;
+            case StaffSessionEnd::Removed:
+                notice = tr("You were signed out: your staff account no longer exists.");
+                break;
+            case StaffSessionEnd::RoleChanged:
+                notice = tr("You were signed out: an administrator changed your role. Sign in"
+                            " again to work with the new one.");
+                break;
+            case StaffSessionEnd::None: break;
+            }
+            endSession(staffSessionEndReason(*r), notice);
+        });
+}
+
+void MainWindow::endSession(const QString &reason, const QString &notice)
+{
+    if (m_signedOut)
+        return;
+    spdlog::warn("the console session of {} ends: {}", m_account.username.toStdString(),
+                 reason.toStdString());
+    m_endNotice = notice;
+    recordSignOut(reason);
+    // What is open over the window (a dialog waiting for an answer) closes, then the views.
+    for (QDialog *dialog : findChildren<QDialog *>())
+        if (dialog->isVisible())
+            dialog->reject();
+    leave();
+}
+
+void MainWindow::recordSignOut(const QString &reason)
 {
     if (m_signedOut)
         return;
     m_signedOut = true;
+    m_healthTimer->stop();
     // Audited off the GUI thread; the application waits for the pool before it exits.
     const ConnectionProfile orders = m_config.orders;
     const StaffAccount account = m_account;
     const QString where = QStringLiteral("console@") + QSysInfo::machineHostName();
-    m_signOutTask = QtConcurrent::run(consoleTaskPool(), [orders, account, where] {
+    m_signOutTask = QtConcurrent::run(consoleTaskPool(), [orders, account, where, reason] {
         // Like every console task: an existing database with the schema this console knows,
         // never a created one, never a write into a newer schema.
         auto c = InvestigationDb::open(orders, QStringLiteral("console-signout"));
-        Result<void> r =
-            c ? StaffService(*c, Clock::system()).signOut(account, where) : Result<void>(c.error());
+        Result<void> r = c ? recordStaffSignOut(*c, Clock::system(), account, where, reason)
+                           : Result<void>(c.error());
         if (!r) // the sign-out row cannot be written: say so where operations look
             spdlog::error("sign-out of {} was not audited: {}", account.username.toStdString(),
                           r.error().message.toStdString());
@@ -447,7 +513,13 @@ void MainWindow::recordSignOut()
 void MainWindow::signOut()
 {
     recordSignOut();
+    leave();
+}
+
+void MainWindow::leave()
+{
     saveLayout();
+    centralWidget()->setEnabled(false); // nothing more is asked in this session's name
     hide();
     Q_EMIT signedOut();
 }
@@ -471,6 +543,7 @@ void MainWindow::editPreferences()
     if (dialog.exec() != QDialog::Accepted || !dialog.languageChanged())
         return;
     saveLayout();
+    keepSessionOnQuit(); // the same person, the same session, in a window rebuilt
     Q_EMIT languageChanged();
 }
 

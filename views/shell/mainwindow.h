@@ -8,6 +8,11 @@
 // one page it shows.
 // Remembers geometry, dock layout and the last view. A page that fails to load asks for a
 // health check at once, so a lost connection shows without waiting for the next round.
+// The same tick reads the signed-in account again (off the GUI thread), and so does a page's
+// failure (a refusal for staff_disabled or role_changed comes as one): an account found
+// disabled, removed or with another role ends the session — audited sign-out with the reason,
+// dialogs and views closed, signedOut() with sessionEndNotice() saying why. Every ending of the
+// window's session (Sign out, close, the application quitting) records the sign-out once.
 // Console ▸ Connection profiles… edits, tests and switches the profiles (the caller signs in
 // again on the new databases); Preferences… switches the language (the caller rebuilds the
 // window).
@@ -61,6 +66,18 @@ public:
     // offered only those its rights allow (views()).
     static QStringList allViewNames();
     QString signedInText() const;
+    // The health check's (and account check's) interval: 30 s; tests make it short.
+    void setHealthCheckInterval(int ms);
+    // Why the console ended the session itself (the account disabled, removed, its role
+    // changed), translated, for the sign-in dialog; empty while signed in or after the
+    // person's own Sign out.
+    QString sessionEndNotice() const { return m_endNotice; }
+    // Records the audited sign-out, once for this window whatever ends it, off the GUI thread
+    // (the destructor waits for it); `reason` when something other than the person ended the
+    // session (e.g. "sigterm"). A window rebuilt for another language keeps the session:
+    // keepSessionOnQuit() before quitting for it.
+    void recordSignOut(const QString &reason = {});
+    void keepSessionOnQuit() { m_keepSession = true; }
 
 public Q_SLOTS:
     // "dashboard", "orders", "stuck", "approvals", "reconciliation", "audit", "admin",
@@ -70,6 +87,9 @@ public Q_SLOTS:
     void signOut();
     void editProfiles();
     void editPreferences();
+    // Reads the signed-in account again on a pool thread; ends the session if it has been
+    // disabled, removed or given another role. A failed read decides nothing.
+    void checkAccount();
 
 Q_SIGNALS:
     void signedOut();
@@ -90,7 +110,9 @@ private:
     void showStatuses(const QList<RoleStatus> &statuses);
     void restoreLayout();
     void saveLayout();
-    void recordSignOut();
+    // The console ends the session: `reason` audited, `notice` for the sign-in dialog.
+    void endSession(const QString &reason, const QString &notice);
+    void leave();
 
     AppConfig m_config;
     StaffAccount m_account;
@@ -113,6 +135,9 @@ private:
     QSet<QString> m_loaded;
     QSet<QString> m_built;
     bool m_signedOut = false;
+    bool m_keepSession = false;
+    bool m_checkingAccount = false;
+    QString m_endNotice;
     QFuture<void> m_signOutTask;
 };
 
