@@ -81,11 +81,38 @@ const QList<Lookup> &lookups()
          QStringLiteral("FROM callback_messages m JOIN orders o ON o.order_id = m.order_ref"
                         " WHERE m.callback_id IN (?, ?, ?, ?, ?)"),
          {}},
+        // A callback that names only its transaction (a refund made in the channel's
+        // dashboard: no order reference) belongs to the order holding that transaction on the
+        // callback's channel, as the worker resolves it and the order page shows it: through a
+        // payment (payments' unique channel + transaction) or the order's own transaction.
+        {MatchKind::CallbackId,
+         QStringLiteral("m.callback_id"),
+         QStringLiteral("m.channel"),
+         QStringLiteral("FROM callback_messages m JOIN payments p ON p.channel = m.channel AND"
+                        " p.channel_txn_id = m.channel_txn_id JOIN orders o ON o.order_id ="
+                        " p.order_id WHERE m.callback_id IN (?, ?, ?, ?, ?)"),
+         {}},
+        {MatchKind::CallbackId,
+         QStringLiteral("m.callback_id"),
+         QStringLiteral("m.channel"),
+         QStringLiteral("FROM callback_messages m JOIN orders o ON o.channel = m.channel AND"
+                        " o.channel_txn_id = m.channel_txn_id WHERE m.callback_id IN"
+                        " (?, ?, ?, ?, ?)"),
+         {}},
         {MatchKind::RequestId,
          QStringLiteral("i.request_id"),
          QStringLiteral("o.channel"),
          QStringLiteral("FROM idempotency_records i JOIN orders o ON o.order_id = i.order_id"
                         " WHERE i.request_id = ?"),
+         {}},
+        // A rollback's or a cancel's request id lives only on the transition it caused (the
+        // order page shows it as that transition's cause); index order_transitions_cause
+        // (migration 0018).
+        {MatchKind::RequestId,
+         QStringLiteral("t.cause_id"),
+         QStringLiteral("o.channel"),
+         QStringLiteral("FROM order_transitions t JOIN orders o ON o.order_id = t.order_id"
+                        " WHERE t.cause_id = ? AND t.cause_kind = 'request'"),
          {}},
         {MatchKind::CustomerRef, QStringLiteral("o.customer_ref"), QStringLiteral("o.channel"),
          QStringLiteral("FROM orders o WHERE o.customer_ref = ?"),
@@ -162,6 +189,11 @@ QString matchKindName(MatchKind kind)
     case MatchKind::UnknownOrderCallback: return QStringLiteral("unknown_order_callback");
     }
     return {};
+}
+
+QString OrderSearch::statement(int limit)
+{
+    return searchSql(limit);
 }
 
 Result<QList<OrderHit>> OrderSearch::search(const QString &rawTerm, const Actor &actor,

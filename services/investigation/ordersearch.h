@@ -1,9 +1,11 @@
 #pragma once
 
 // One search box for any identifier (DESIGN.md §6): an order id, a customer reference, a
-// channel transaction id, a callback id (with or without its "channel:" prefix) or an
-// idempotency request id. Each kind is an exact, indexed lookup with the text bound as a
-// parameter, so no input can change the query.
+// channel transaction id, a callback id (with or without its "channel:" prefix; the order it
+// names, or the order holding its transaction on its channel when it names none) or a request
+// id (an idempotency record's, or a rollback's or cancel's on the transition it caused). Each
+// kind is an exact, indexed lookup with the text bound as a parameter, so no input can change
+// the query.
 // Thread contract: the connection's thread; results are plain values.
 
 #include "core/actor.h"
@@ -85,6 +87,11 @@ public:
     // An empty or overlong term is ErrorCode::Invalid.
     // Requires Action::ReadOrders.
     Result<QList<OrderHit>> search(const QString &term, const Actor &actor, int limit = 200) const;
+
+    // The first statement search() runs, as text: each `?` is the term (five for a callback
+    // id: the term, then "stripe:", "paypal:", "fedapay:", "kakaopay:" before it). For the
+    // tests that read its plan on each engine (every branch an index lookup).
+    static QString statement(int limit = 200);
 
 private:
     const Connection &m_c;
