@@ -239,7 +239,9 @@ QString auditAction(const QString &code)
          QT_TRANSLATE_NOOP("OncePay::AuditActions", "audit trail access refused")},
         {"audit.crosscheck", QT_TRANSLATE_NOOP("OncePay::AuditActions", "audit cross-check")},
         {"audit.sealed", QT_TRANSLATE_NOOP("OncePay::AuditActions", "audit chain sealed")},
-        {"export.dossier", QT_TRANSLATE_NOOP("OncePay::AuditActions", "dispute dossier exported")}};
+        {"export.dossier", QT_TRANSLATE_NOOP("OncePay::AuditActions", "dispute dossier exported")},
+        {"export.dossier_refused",
+         QT_TRANSLATE_NOOP("OncePay::AuditActions", "dispute dossier export refused")}};
     for (const auto &[c, name] : names)
         if (code == QLatin1String(c))
             return QCoreApplication::translate("OncePay::AuditActions", name);
