@@ -5,6 +5,8 @@
 #include "paypal/paypaladapter.h"
 #include "stripe/stripeadapter.h"
 
+#include <spdlog/spdlog.h>
+
 namespace OncePay {
 
 ChannelSettings ChannelRegistry::settingsFor(const AppConfig &config, const QString &channel)
@@ -19,10 +21,19 @@ ChannelSettings ChannelRegistry::settingsFor(const AppConfig &config, const QStr
                 s.secrets << secret;
         }
     }
-    bool ok = false;
-    const qint64 tolerance = section.value(QStringLiteral("tolerance_seconds")).toLongLong(&ok);
-    if (ok && tolerance > 0 && tolerance <= 7 * 24 * 3600)
-        s.toleranceMs = tolerance * 1000;
+    // AppConfig::load refuses a tolerance that is not a whole number of seconds up to a week;
+    // one set around it (a configuration built in code) keeps the default, and says so.
+    if (const QString text = section.value(QStringLiteral("tolerance_seconds")).trimmed();
+        !text.isEmpty()) {
+        bool ok = false;
+        const qint64 tolerance = text.toLongLong(&ok);
+        if (ok && tolerance > 0 && tolerance <= 7 * 24 * 3600)
+            s.toleranceMs = tolerance * 1000;
+        else
+            spdlog::warn("[channel.{}] tolerance_seconds '{}' is not a whole number from 1 to "
+                         "604800; using {} s",
+                         channel.toStdString(), text.left(40).toStdString(), s.toleranceMs / 1000);
+    }
     s.extra = section;
     s.extra.remove(QStringLiteral("webhook_secret"));
     s.extra.remove(QStringLiteral("webhook_secrets"));

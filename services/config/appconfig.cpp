@@ -10,6 +10,7 @@
 #include <spdlog/spdlog.h>
 
 #include <functional>
+#include <limits>
 
 namespace OncePay {
 
@@ -21,6 +22,82 @@ const QStringList kProfileKeys = {
     QStringLiteral("database"),     QStringLiteral("user"),
     QStringLiteral("password_env"), QStringLiteral("options"),
     QStringLiteral("same_as"),      QStringLiteral("password_keychain")};
+
+// The keys of every section outside the connection profiles (kProfileKeys) and [gateway]
+// (GatewayOptions::fromConfig): README's configuration reference. A key not listed is an
+// error naming its line, as a typo'd profile key is, never a silently ignored setting.
+const QMap<QString, QStringList> &sectionKeys()
+{
+    static const QStringList signedChannel = {QStringLiteral("webhook_secret"),
+                                              QStringLiteral("webhook_secrets"),
+                                              QStringLiteral("tolerance_seconds")};
+    static const QMap<QString, QStringList> keys = {
+        {QStringLiteral("general"), {QStringLiteral("data_dir")}},
+        {QStringLiteral("log"), {QStringLiteral("level"), QStringLiteral("file")}},
+        {QStringLiteral("worker"),
+         {QStringLiteral("lease_seconds"), QStringLiteral("max_attempts"),
+          QStringLiteral("backoff_base_ms"), QStringLiteral("backoff_max_ms"),
+          QStringLiteral("batch")}},
+        {QStringLiteral("seal"), {QStringLiteral("key_file"), QStringLiteral("public_key_file")}},
+        {QStringLiteral("channel.stripe"), signedChannel},
+        {QStringLiteral("channel.fedapay"), signedChannel},
+        {QStringLiteral("channel.kakaopay"), signedChannel},
+        {QStringLiteral("channel.paypal"),
+         {QStringLiteral("webhook_id"), QStringLiteral("cert_file"),
+          QStringLiteral("tolerance_seconds")}}};
+    return keys;
+}
+
+// Whole-number keys: the lowest and highest value each takes. The worker reads its keys as a
+// whole number above 0 (Worker::policyFrom; the ops settings' own bounds apply only to what
+// is stored in ops_settings), `gateway --with-worker` a batch of 1 to 1000; a channel's
+// tolerance is at most a week (ChannelRegistry::settingsFor).
+struct NumberKey {
+    QString section; // "channel." for every channel
+    QString key;
+    qint64 min;
+    qint64 max;
+};
+const QList<NumberKey> &numberKeys()
+{
+    constexpr qint64 kUnbounded = std::numeric_limits<qint64>::max();
+    static const QList<NumberKey> keys = {
+        {QStringLiteral("worker"), QStringLiteral("lease_seconds"), 1, kUnbounded},
+        {QStringLiteral("worker"), QStringLiteral("max_attempts"), 1, kUnbounded},
+        {QStringLiteral("worker"), QStringLiteral("backoff_base_ms"), 1, kUnbounded},
+        {QStringLiteral("worker"), QStringLiteral("backoff_max_ms"), 1, kUnbounded},
+        {QStringLiteral("worker"), QStringLiteral("batch"), 1, 1000},
+        {QStringLiteral("channel."), QStringLiteral("tolerance_seconds"), 1, 7 * 24 * 3600}};
+    return keys;
+}
+
+Error unknownKey(const QString &where, const QString &section, const QString &key)
+{
+    return makeError(ErrorCode::Invalid,
+                     QStringLiteral("%1[%2] unknown key '%3'").arg(where, section, key));
+}
+
+// A whole-number key's value, refused with where it came from when it is not one in range.
+Result<void> checkNumber(const QString &where, const QString &section, const QString &key,
+                         const QString &value)
+{
+    for (const NumberKey &n : numberKeys()) {
+        if (n.key != key ||
+            !(section == n.section || (n.section.endsWith(u'.') && section.startsWith(n.section))))
+            continue;
+        bool ok = false;
+        const qint64 v = value.trimmed().toLongLong(&ok);
+        if (ok && v >= n.min && v <= n.max)
+            return {};
+        const QString range = n.max == std::numeric_limits<qint64>::max()
+                                  ? QStringLiteral("above %1").arg(n.min - 1)
+                                  : QStringLiteral("from %1 to %2").arg(n.min).arg(n.max);
+        return makeError(ErrorCode::Invalid,
+                         QStringLiteral("%1[%2] %3 '%4' is not a whole number %5")
+                             .arg(where, section, key, value.left(40), range));
+    }
+    return {};
+}
 
 // Where a profile's key came from, for its errors: "file:line: " for a key of the file, "file: "
 // for what no line of it holds; empty for a profile not read from a file.
@@ -46,8 +123,7 @@ Result<void> applyProfile(ConnectionProfile &p, const QMap<QString, QString> &se
                                  .arg(roleName(p.role).toUpper()),
                              where(it.key()));
         if (!kProfileKeys.contains(it.key()))
-            return roleError(p.role, QStringLiteral("unknown key '%1'").arg(it.key()),
-                             where(it.key()));
+            return unknownKey(where(it.key()), roleName(p.role), it.key());
     }
     const QString prefix = QStringLiteral("ONCEPAY_%1_").arg(roleName(p.role).toUpper());
     for (const QString &key : kProfileKeys) {
@@ -118,7 +194,7 @@ Result<void> applyProfile(ConnectionProfile &p, const QMap<QString, QString> &se
 
     p.passwordEnv = values.value(QStringLiteral("password_env"));
     p.passwordKeychain = values.value(QStringLiteral("password_keychain")).trimmed();
-    const QString passwordVar = p.passwordEnv.isEmpty() ? prefix + "PASSWORD" : p.passwordEnv;
+    const QString passwordVar = AppConfig::passwordVariable(p);
     if (env.contains(passwordVar))
         p.password = env.value(passwordVar);
 
@@ -147,6 +223,13 @@ Result<ConnectionProfile> AppConfig::profileFromSection(DbRole role,
     if (auto r = applyProfile(p, section, env); !r)
         return r.error();
     return p;
+}
+
+QString AppConfig::passwordVariable(const ConnectionProfile &profile)
+{
+    return profile.passwordEnv.isEmpty()
+               ? QStringLiteral("ONCEPAY_%1_PASSWORD").arg(roleName(profile.role).toUpper())
+               : profile.passwordEnv;
 }
 
 const ConnectionProfile &AppConfig::profile(DbRole role) const
@@ -208,7 +291,9 @@ Result<AppConfig> AppConfig::load(const QString &explicitPath, const QProcessEnv
         dataDir = defaultDataDir();
 
     AppConfig c = defaults(dataDir);
-    c.sourcePath = fromFile ? QFileInfo(path).absoluteFilePath() : QString();
+    // Kept when no file is there yet: the console's profile editor saves to it.
+    c.sourcePath = QFileInfo(path).absoluteFilePath();
+    c.fromFile = fromFile;
 
     static const QStringList known = {QStringLiteral("general"),  QStringLiteral("orders"),
                                       QStringLiteral("messages"), QStringLiteral("audit"),
@@ -221,9 +306,18 @@ Result<AppConfig> AppConfig::load(const QString &explicitPath, const QProcessEnv
                         : path + QStringLiteral(": ");
     };
     for (const QString &s : ini.sections()) {
-        if (!known.contains(s) && !s.startsWith(QStringLiteral("channel.")))
+        if (!known.contains(s) && !sectionKeys().contains(s))
             return makeError(ErrorCode::Invalid,
                              QStringLiteral("%1unknown section [%2]").arg(at(s, {}), s));
+        if (!sectionKeys().contains(s))
+            continue; // a profile's keys are applyProfile's, [gateway]'s GatewayOptions'
+        const QMap<QString, QString> values = ini.section(s);
+        for (auto it = values.cbegin(); it != values.cend(); ++it) {
+            if (!sectionKeys().value(s).contains(it.key()))
+                return unknownKey(at(s, it.key()), s, it.key());
+            if (auto r = checkNumber(at(s, it.key()), s, it.key(), it.value()); !r)
+                return r.error();
+        }
     }
 
     for (ConnectionProfile *p : {&c.orders, &c.messages, &c.audit}) {
@@ -290,9 +384,18 @@ Result<AppConfig> AppConfig::load(const QString &explicitPath, const QProcessEnv
     for (const QString &channel : {QStringLiteral("stripe"), QStringLiteral("paypal"),
                                    QStringLiteral("fedapay"), QStringLiteral("kakaopay")}) {
         const QString prefix = QStringLiteral("ONCEPAY_%1_").arg(channel.toUpper());
-        for (const QString &var : env.keys())
-            if (var.startsWith(prefix))
-                c.channels[channel][var.mid(prefix.size()).toLower()] = env.value(var);
+        const QString section = QStringLiteral("channel.") + channel;
+        for (const QString &var : env.keys()) {
+            if (!var.startsWith(prefix))
+                continue;
+            const QString key = var.mid(prefix.size()).toLower();
+            const QString where = var + QStringLiteral(": ");
+            if (!sectionKeys().value(section).contains(key))
+                return unknownKey(where, section, key);
+            if (auto r = checkNumber(where, section, key, env.value(var)); !r)
+                return r.error();
+            c.channels[channel][key] = env.value(var);
+        }
     }
     return c;
 }

@@ -15,14 +15,18 @@
 namespace OncePay {
 
 struct AppConfig {
-    QString sourcePath; // the file it came from, empty when defaults only
-    QString dataDir;    // where the embedded SQLite files and logs live
+    // The configuration file: --config, else $ONCEPAY_CONFIG, else defaultConfigPath(), as an
+    // absolute path, kept when no file is there yet (the profile editor saves to it).
+    QString sourcePath;
+    bool fromFile = false; // a file was read at sourcePath (else defaults and environment)
+    QString dataDir;       // where the embedded SQLite files and logs live
     ConnectionProfile orders;
     ConnectionProfile messages;
     ConnectionProfile audit;
     QString logLevel = QStringLiteral("info");
     QString logFile; // rotating file; empty = <dataDir>/logs/oncepay.log
-    // [channel.NAME] sections, with ONCEPAY_<NAME>_<KEY> environment overrides applied.
+    // [channel.stripe|fedapay|kakaopay|paypal] sections, with ONCEPAY_<NAME>_<KEY>
+    // environment overrides applied.
     QMap<QString, QMap<QString, QString>> channels;
     // [worker] section: lease_seconds, max_attempts, backoff_base_ms, backoff_max_ms, batch.
     // `load` refuses backoff_base_ms above backoff_max_ms (Invalid, "out_of_order").
@@ -42,7 +46,10 @@ struct AppConfig {
 
     // Precedence: explicit path (--config) > $ONCEPAY_CONFIG > default path; then
     // ONCEPAY_* environment variables override single keys. A missing file means
-    // defaults (embedded SQLite); a malformed one is an error naming the line.
+    // defaults (embedded SQLite); a malformed one is an error naming the line, and so is an
+    // unknown section or key (README's configuration reference) or a whole-number key
+    // ([worker], tolerance_seconds) that is not one in range; a channel variable
+    // (ONCEPAY_STRIPE_<KEY>) naming no key of its section is an error naming the variable.
     static Result<AppConfig>
     load(const QString &explicitPath,
          const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment());
@@ -53,6 +60,10 @@ struct AppConfig {
     static Result<ConnectionProfile> profileFromSection(DbRole role,
                                                         const QMap<QString, QString> &section,
                                                         const QProcessEnvironment &env);
+
+    // The environment variable `load` takes a profile's password from: its password_env, else
+    // ONCEPAY_<ROLE>_PASSWORD.
+    static QString passwordVariable(const ConnectionProfile &profile);
 
     // What `load` would produce with no file and no environment.
     static AppConfig defaults(const QString &dataDir);

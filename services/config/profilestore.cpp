@@ -10,6 +10,14 @@
 
 #include <spdlog/spdlog.h>
 
+#include <cerrno>
+#include <cstring>
+
+#include <grp.h>
+#include <pwd.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 namespace OncePay::ProfileStore {
 
 namespace {
@@ -34,6 +42,18 @@ Result<void> checkValues(const QMap<QString, QString> &values, DbRole role)
                              QStringLiteral("[%1] %2 may not contain a line break")
                                  .arg(roleName(role), it.key()));
     return {};
+}
+
+QString ownerName(uid_t uid)
+{
+    const passwd *pw = ::getpwuid(uid);
+    return pw ? QString::fromLocal8Bit(pw->pw_name) : QString::number(uid);
+}
+
+QString groupName(gid_t gid)
+{
+    const group *gr = ::getgrgid(gid);
+    return gr ? QString::fromLocal8Bit(gr->gr_name) : QString::number(gid);
 }
 
 } // namespace
@@ -104,6 +124,15 @@ QStringList staleKeychainEntries(const QList<ConnectionProfile> &before,
     return stale;
 }
 
+std::optional<QString> environmentPassword(const ConnectionProfile &profile,
+                                           const QProcessEnvironment &env)
+{
+    const QString var = AppConfig::passwordVariable(profile);
+    if (!env.contains(var))
+        return std::nullopt;
+    return env.value(var);
+}
+
 Result<void> save(const QString &path, const ConnectionProfile &orders,
                   const ConnectionProfile &audit)
 {
@@ -168,8 +197,30 @@ Result<void> save(const QString &path, const ConnectionProfile &orders,
     if (!QDir().mkpath(QFileInfo(path).absolutePath()))
         return makeError(ErrorCode::Invalid,
                          QStringLiteral("cannot create the folder of %1").arg(path));
+    // QSaveFile writes a new file and renames it over the old one: it keeps the mode but the
+    // new file belongs to whoever saves. The old owner and group are put on it before it
+    // replaces the old one (a 0640 root:oncepay /etc/oncepay/oncepay.ini must stay readable
+    // by the oncepay units), or nothing is saved.
+    struct stat old_ {};
+    const bool hadFile = ::stat(QFile::encodeName(path).constData(), &old_) == 0;
     QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(text.toUtf8()) < 0 || !file.commit())
+    if (!file.open(QIODevice::WriteOnly) || file.write(text.toUtf8()) < 0 || !file.flush())
+        return makeError(ErrorCode::Invalid,
+                         QStringLiteral("cannot write %1: %2").arg(path, file.errorString()));
+    if (hadFile && ::fchown(file.handle(), old_.st_uid, old_.st_gid) != 0) {
+        const int error = errno;
+        file.cancelWriting();
+        spdlog::warn("connection profiles not saved to {}: cannot keep its owner {} and group {}:"
+                     " {}",
+                     path.toStdString(), old_.st_uid, old_.st_gid, std::strerror(error));
+        return makeError(ErrorCode::Forbidden,
+                         QStringLiteral("cannot keep the owner and group of %1 (%2:%3): %4; "
+                                        "nothing was saved")
+                             .arg(path, ownerName(old_.st_uid), groupName(old_.st_gid),
+                                  QString::fromLocal8Bit(std::strerror(error))),
+                         QStringLiteral("owner_not_kept"));
+    }
+    if (!file.commit())
         return makeError(ErrorCode::Invalid,
                          QStringLiteral("cannot write %1: %2").arg(path, file.errorString()));
     spdlog::info("connection profiles saved to {}: orders {}, audit {}", path.toStdString(),

@@ -10,6 +10,8 @@
 #include "appconfig.h"
 #include "core/result.h"
 
+#include <optional>
+
 namespace OncePay::ProfileStore {
 
 // The key/value lines of one profile's section, as `load` reads them back. No password.
@@ -29,10 +31,20 @@ QString keychainKey(const ConnectionProfile &profile);
 QStringList staleKeychainEntries(const QList<ConnectionProfile> &before,
                                  const QList<ConnectionProfile> &after);
 
+// The password a profile saved with password_env gets from `env` when `load` reads it (the
+// variable AppConfig::passwordVariable names); nothing when that variable is not set. What the
+// profile editor tests and switches with, so a test cannot pass on a password the saved
+// profile would not use.
+std::optional<QString>
+environmentPassword(const ConnectionProfile &profile,
+                    const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment());
+
 // Writes the three profiles into `path` (created with its folder when missing); messages
 // always share the orders database (DESIGN.md §1). Comments inside the three rewritten
 // sections are not kept. The file is replaced atomically, and only after the new text
-// has been read back with the rules of AppConfig::load.
+// has been read back with the rules of AppConfig::load, keeping the old file's mode, owner
+// and group; when the owner and group cannot be kept (Forbidden, reason "owner_not_kept")
+// nothing is saved.
 Result<void> save(const QString &path, const ConnectionProfile &orders,
                   const ConnectionProfile &audit);
 

@@ -26,6 +26,16 @@ QString uniqueName(const ConnectionProfile &profile, const QString &purpose)
         .arg(counter.fetchAndAddRelaxed(1));
 }
 
+// The driver options set `key` (as `key=value`, anywhere in the `;`-separated list; Qt hands
+// PostgreSQL's to libpq as one conninfo string, so an item may hold several).
+bool setsOption(const QString &options, const QString &key)
+{
+    const QRegularExpression re(
+        QStringLiteral(R"((^|[;\s])%1\s*=)").arg(QRegularExpression::escape(key)),
+        QRegularExpression::CaseInsensitiveOption);
+    return re.match(options).hasMatch();
+}
+
 } // namespace
 
 Connection::~Connection()
@@ -112,8 +122,16 @@ Result<Connection> Connection::open(const ConnectionProfile &profile, const QStr
         addOption(QStringLiteral("QSQLITE_BUSY_TIMEOUT=10000"));
         break;
     }
-    case Dialect::Postgres: addOption(QStringLiteral("connect_timeout=5")); break;
-    case Dialect::MySql: addOption(QStringLiteral("MYSQL_OPT_CONNECT_TIMEOUT=5")); break;
+    // A default connect time-out of 5 s, only where the profile's options set none: the last
+    // of two settings wins, so appending it would override `options = connect_timeout=N`.
+    case Dialect::Postgres:
+        if (!setsOption(profile.options, QStringLiteral("connect_timeout")))
+            addOption(QStringLiteral("connect_timeout=5"));
+        break;
+    case Dialect::MySql:
+        if (!setsOption(profile.options, QStringLiteral("MYSQL_OPT_CONNECT_TIMEOUT")))
+            addOption(QStringLiteral("MYSQL_OPT_CONNECT_TIMEOUT=5"));
+        break;
     }
     if (profile.dialect != Dialect::Sqlite) {
         db.setHostName(profile.host);

@@ -23,6 +23,18 @@ RoleStatus HealthCheck::check(const ConnectionProfile &profile, bool sharesOrder
         return s;
     }
     s.serverVersion = c->serverVersion();
+    // Swapped profiles: the other schema's version number would read as "pending" or "newer"
+    // and send the operator to migrate or upgrade the wrong database.
+    if (auto identity = Migrator::checkSchemaIdentity(*c); !identity) {
+        s.wrongSchema = identity.error().reason == u"wrong_schema";
+        s.error = s.wrongSchema
+                      ? QStringLiteral("%1: check the %2 connection profile")
+                            .arg(identity.error().message,
+                                 roleName(profile.role == DbRole::Messages ? DbRole::Orders
+                                                                           : profile.role))
+                      : identity.error().message;
+        return s;
+    }
     auto v = Migrator::currentVersion(*c);
     if (!v) {
         s.error = v.error().message;

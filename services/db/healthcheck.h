@@ -14,7 +14,8 @@ namespace OncePay {
 // A database is one of three things to whoever looks: usable (Ok); reachable but with a
 // schema other than the one this build expects (Warning: older = a migration is pending,
 // newer = this program is older than the database); or not there (Down: the server cannot be
-// reached, the SQLite file does not exist, or its schema version cannot be read).
+// reached, the SQLite file does not exist, its schema version cannot be read, or it is the
+// other role's database: wrongSchema).
 enum class Health { Ok, Warning, Down };
 
 struct RoleStatus {
@@ -25,6 +26,9 @@ struct RoleStatus {
     bool reachable = false;
     bool fileMissing = false;  // SQLite: no file at `path` (a check never creates one)
     bool loginRefused = false; // a server refused the login (user, password, database name)
+    // Connected, but to the other role's database (an audit database for orders, or the
+    // reverse: Migrator::checkSchemaIdentity); not reachable for this role, no version read.
+    bool wrongSchema = false;
     bool sharesOrders = false;
     QString serverVersion;
     int schemaVersion = 0;

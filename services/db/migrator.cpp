@@ -31,27 +31,37 @@ QByteArray readResource(const QString &path)
     return f.readAll();
 }
 
-Result<bool> hasVersionTable(const Connection &c)
+Result<bool> hasTable(const Connection &c, const QString &table)
 {
     QString sql;
     switch (c.dialect()) {
     case Dialect::Sqlite:
-        sql = QStringLiteral(
-            "SELECT COUNT(*) FROM sqlite_master WHERE type='table' AND name='schema_version'");
+        sql = QStringLiteral("SELECT COUNT(*) FROM sqlite_master WHERE type='table' AND name=?");
         break;
     case Dialect::Postgres:
         sql = QStringLiteral("SELECT COUNT(*) FROM information_schema.tables WHERE "
-                             "table_schema = current_schema() AND table_name = 'schema_version'");
+                             "table_schema = current_schema() AND table_name = ?");
         break;
     case Dialect::MySql:
         sql = QStringLiteral("SELECT COUNT(*) FROM information_schema.tables WHERE "
-                             "table_schema = DATABASE() AND table_name = 'schema_version'");
+                             "table_schema = DATABASE() AND table_name = ?");
         break;
     }
-    auto n = Sql::scalar(c.db(), sql);
+    auto n = Sql::scalar(c.db(), sql, {table});
     if (!n)
         return n.error();
     return n->toInt() > 0;
+}
+
+Result<bool> hasVersionTable(const Connection &c)
+{
+    return hasTable(c, QStringLiteral("schema_version"));
+}
+
+// The table only each schema has (migrations 0001 of orders and of audit).
+QString markerTable(const QString &schema)
+{
+    return schema == u"audit" ? QStringLiteral("audit_log") : QStringLiteral("orders");
 }
 
 // Serialises concurrent migrators across processes for the lifetime of the transaction
@@ -127,6 +137,26 @@ QStringList Migrator::splitStatements(const QString &script)
     return out;
 }
 
+Result<void> Migrator::checkSchemaIdentity(const Connection &c)
+{
+    const QString expected = schemaFor(c.profile().role);
+    const QString other = expected == u"audit" ? QStringLiteral("orders") : QStringLiteral("audit");
+    auto own = hasTable(c, markerTable(expected));
+    if (!own)
+        return own.error();
+    if (*own)
+        return {};
+    auto foreign = hasTable(c, markerTable(other));
+    if (!foreign)
+        return foreign.error();
+    if (*foreign)
+        return makeError(
+            ErrorCode::Invalid,
+            QStringLiteral("this is an %1 database, not an %2 database").arg(other, expected),
+            QStringLiteral("wrong_schema"));
+    return {};
+}
+
 Result<int> Migrator::currentVersion(const Connection &c)
 {
     auto has = hasVersionTable(c);
@@ -149,6 +179,14 @@ Result<MigrationReport> Migrator::migrate(const Connection &c)
     const int latest = migrations.isEmpty() ? 0 : migrations.last().version;
 
     MigrationReport report;
+    // Swapped profiles: the other schema's version means nothing here, and its migrations
+    // must not run on this database.
+    if (auto r = checkSchemaIdentity(c); !r)
+        return makeError(r.error().code,
+                         QStringLiteral("%1: %2: check the %1 connection profile; nothing was "
+                                        "migrated")
+                             .arg(role, r.error().message),
+                         r.error().reason);
     auto before = currentVersion(c); // 0 without a schema_version table
     if (!before)
         return before.error();

@@ -37,10 +37,18 @@ public:
     static QList<Migration> available(const QString &schema, Dialect dialect);
     static int latestVersion(const QString &schema, Dialect dialect);
 
+    // The database holds the schema of the connection's role, or none yet: recognised by a
+    // table only that schema has (orders: `orders`, audit: `audit_log`; one database holding
+    // both passes). Swapped profiles are refused before any version is compared: Invalid,
+    // reason "wrong_schema", "this is an audit database, not an orders database" (or the
+    // reverse).
+    static Result<void> checkSchemaIdentity(const Connection &connection);
+
     // 0 when the database has no schema_version table yet.
     static Result<int> currentVersion(const Connection &connection);
 
-    // Applies what is missing; refuses (ErrorCode::Newer) a database newer than this program.
+    // Applies what is missing; refuses (ErrorCode::Newer) a database newer than this program,
+    // and a database of the other schema (checkSchemaIdentity) without touching it.
     static Result<MigrationReport> migrate(const Connection &connection);
 
     // Splits a migration script on its "-- @@" separator lines.

@@ -108,7 +108,7 @@ private Q_SLOTS:
         QFile f(path);
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write("# my settings\n[general]\ndata_dir = /srv/oncepay\n\n[orders]\ndriver = sqlite\n"
-                "path = /old/orders.db\n\n[channel.stripe]\nwebhook_secret_env = STRIPE\n"
+                "path = /old/orders.db\n\n[channel.stripe]\nwebhook_secret = whsec_kept\n"
                 "[audit]\ndriver = sqlite\npath = /old/audit.db\n");
         f.close();
 
@@ -123,7 +123,7 @@ private Q_SLOTS:
         const QString text = readAll(path);
         QVERIFY(!text.contains("s3cret"));
         QVERIFY(text.contains("# my settings"));
-        QVERIFY(text.contains("webhook_secret_env = STRIPE"));
+        QVERIFY(text.contains("webhook_secret = whsec_kept"));
         QVERIFY(!text.contains("/old/"));
         QCOMPARE(text.count("[orders]"), 1);
 
@@ -138,8 +138,8 @@ private Q_SLOTS:
         QVERIFY(loaded->orders.needsPassword());
         QCOMPARE(loaded->audit.password, QStringLiteral("from-env"));
         QVERIFY(loaded->messages.sameAsOrders);
-        QCOMPARE(loaded->channels.value("stripe").value("webhook_secret_env"),
-                 QStringLiteral("STRIPE"));
+        QCOMPARE(loaded->channels.value("stripe").value("webhook_secret"),
+                 QStringLiteral("whsec_kept"));
 
         // Bad input changes nothing.
         ConnectionProfile broken = orders;

@@ -39,7 +39,8 @@ private Q_SLOTS:
         QCOMPARE(c->audit.path, dir.filePath(QStringLiteral("data/audit.db")));
         QVERIFY(c->messages.sameAsOrders);
         QCOMPARE(c->profile(DbRole::Messages).path, c->orders.path);
-        QVERIFY(c->sourcePath.isEmpty());
+        QVERIFY(!c->fromFile);
+        QCOMPARE(c->sourcePath, dir.filePath(QStringLiteral("absent.ini")));
     }
 
     void fullPostgresProfile()

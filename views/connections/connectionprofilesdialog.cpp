@@ -43,6 +43,8 @@ ConnectionProfilesDialog::ConnectionProfilesDialog(const AppConfig &config,
     m_orders->setProfile(config.orders);
     m_audit = new ProfileForm(DbRole::Audit, keychain, this);
     m_audit->setProfile(config.audit);
+    for (ProfileForm *form : {m_orders, m_audit})
+        form->setSecretStore(keychain ? m_secrets : nullptr);
     m_messages = new QLabel(
         tr("Messages always use the orders database: claiming a message, moving its order and "
            "booking the money commit in one transaction, so the message table cannot live in a "
@@ -179,8 +181,8 @@ void ConnectionProfilesDialog::save()
     m_config.messages = ConnectionProfile();
     m_config.messages.role = DbRole::Messages;
     m_config.messages.sameAsOrders = true;
-    if (m_config.sourcePath.isEmpty())
-        m_config.sourcePath = m_path;
+    m_config.sourcePath = m_path;
+    m_config.fromFile = true;
     accept();
 }
 

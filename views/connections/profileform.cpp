@@ -1,6 +1,8 @@
 #include "profileform.h"
 
 #include "common/taskpool.h"
+#include "config/profilestore.h"
+#include "config/secretstore.h"
 
 #include <QComboBox>
 #include <QFileDialog>
@@ -138,6 +140,13 @@ void ProfileForm::updateVisibility()
     const bool sqlite = Dialect(m_driver->currentData().toInt()) == Dialect::Sqlite;
     m_where->setCurrentIndex(sqlite ? 0 : 1);
     m_env->setEnabled(passwordSource() == Environment);
+    // From the environment, the password is the variable's: a typed one would be tested and
+    // used by this session but never by the saved profile.
+    m_password->setEnabled(passwordSource() != Environment);
+    m_password->setToolTip(passwordSource() == Environment
+                               ? tr("Not used: the password is the value of the environment "
+                                    "variable below, as this console was started with it.")
+                               : QString());
 }
 
 void ProfileForm::setProfile(const ConnectionProfile &p)
@@ -198,28 +207,55 @@ ConnectionProfile ProfileForm::profile() const
     p.user = m_user->text().trimmed();
     p.password = m_password->text();
     p.options = m_options->text().trimmed();
-    if (passwordSource() == Environment)
+    if (passwordSource() == Environment) {
         p.passwordEnv =
             m_env->text().trimmed().isEmpty() ? m_env->placeholderText() : m_env->text().trimmed();
+        p.password = ProfileStore::environmentPassword(p).value_or(QString());
+    }
     if (passwordSource() == Keychain)
         p.passwordKeychain = m_keychainKey; // the editor names the entry when it saves
     return p;
 }
 
+void ProfileForm::showNotTested(const QString &why)
+{
+    m_result->setText(why);
+    m_result->setStyleSheet(QStringLiteral("color: #b31b1b;"));
+    m_result->setToolTip(QString());
+    m_result->setProperty("outcome", QStringLiteral("failed"));
+}
+
 void ProfileForm::test()
 {
     const quint64 generation = ++m_generation;
-    const ConnectionProfile p = profile();
+    ConnectionProfile p = profile();
     if (const QString secret = secretOption(p.options); !secret.isEmpty()) {
         // Not even for a test: what is tested is what would be saved.
-        m_result->setText(tr("Not tested: the option “%1” would carry a secret. Remove it from "
-                             "Options and choose where the password comes from under "
-                             "“Password from”.")
-                              .arg(secret));
-        m_result->setStyleSheet(QStringLiteral("color: #b31b1b;"));
-        m_result->setToolTip(QString());
-        m_result->setProperty("outcome", QStringLiteral("failed"));
-        return;
+        return showNotTested(tr("Not tested: the option “%1” would carry a secret. Remove it "
+                                "from Options and choose where the password comes from under "
+                                "“Password from”.")
+                                 .arg(secret));
+    }
+    // What is tested is the password the saved profile would run with.
+    if (p.dialect != Dialect::Sqlite && passwordSource() == Environment &&
+        !ProfileStore::environmentPassword(p)) {
+        return showNotTested(tr("Not tested: the environment variable %1 is not set for this "
+                                "console. Set it before starting the console, or choose "
+                                "another source under “Password from”.")
+                                 .arg(p.passwordEnv));
+    }
+    if (p.dialect != Dialect::Sqlite && passwordSource() == Keychain && p.password.isEmpty()) {
+        // Nothing typed: Save keeps the stored entry, so the test reads it (on this thread,
+        // as Save writes it).
+        const QString key = ProfileStore::keychainKey(p);
+        if (key != m_keychainKey || !m_secrets)
+            return showNotTested(
+                tr("Not tested: type the password once so it can be kept in the keychain."));
+        auto secret = m_secrets->read(key);
+        if (!secret)
+            return showNotTested(tr("Not tested: the keychain entry %1 could not be read: %2")
+                                     .arg(key, secret.error().message));
+        p.password = *secret;
     }
     m_test->setEnabled(false);
     m_result->setStyleSheet(QString());
@@ -263,7 +299,18 @@ void ProfileForm::showTestResult(const RoleStatus &s)
     QString text;
     QString colour;
     QString outcome;
-    if (!s.reachable) {
+    if (s.wrongSchema) {
+        // Connected, but to the other role's database (swapped profiles).
+        text = m_role == DbRole::Audit
+                   ? tr("Connected to %1 (driver %2), but this is an orders database, not an "
+                        "audit database: choose the audit database here.")
+                         .arg(server, s.driver)
+                   : tr("Connected to %1 (driver %2), but this is an audit database, not an "
+                        "orders database: choose the orders database here.")
+                         .arg(server, s.driver);
+        colour = QStringLiteral("#b31b1b");
+        outcome = QStringLiteral("wrongSchema");
+    } else if (!s.reachable) {
         // Reached, but the server said no: the profile's user, password or database name.
         text = s.loginRefused ? tr("Login refused: %1").arg(s.error)
                               : tr("Not reachable: %1").arg(s.error);

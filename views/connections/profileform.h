@@ -5,6 +5,10 @@
 // an environment variable, or asked at each start), and a Test button that connects on a
 // pool thread and shows the driver, server and schema versions (not with options that carry
 // a secret: secretOption). It only shows and asks: the rules are ProfileStore::validate's.
+// A test uses the password the saved profile would run with: the variable's value when the
+// password comes from the environment (the password field is disabled then), the keychain
+// entry when it is kept there and no password was typed (the typed one is what Save stores),
+// else the typed one.
 // Thread contract: GUI thread only.
 
 #include "config/connectionprofile.h"
@@ -21,6 +25,8 @@ class QStackedWidget;
 
 namespace OncePay {
 
+class SecretStore;
+
 class ProfileForm : public QWidget {
     Q_OBJECT
 public:
@@ -29,7 +35,12 @@ public:
     ProfileForm(DbRole role, bool keychainAvailable, QWidget *parent = nullptr);
 
     void setProfile(const ConnectionProfile &profile);
-    // The profile as typed, password included (kept in memory only).
+    // Where a test reads a kept password (not owned; may be null: then a keychain profile is
+    // tested only with a typed password).
+    void setSecretStore(SecretStore *store) { m_secrets = store; }
+    // The profile as it would be saved, with the password it would run with (kept in memory
+    // only): the environment variable's value (empty when it is not set) for Environment, the
+    // typed password otherwise.
     ConnectionProfile profile() const;
     PasswordSource passwordSource() const;
     QString typedPassword() const;
@@ -38,7 +49,8 @@ public:
     QString testResult() const;
     // Shows what a test found, in one sentence: red "failed" (not reachable), amber "pending"
     // (connected, a migration pending) or "newer" (schema newer than this console), green
-    // "current"; that word is the result label's "outcome" property.
+    // "current", red "wrongSchema" (connected to the other role's database); that word is the
+    // result label's "outcome" property.
     void showTestResult(const RoleStatus &status);
 
 public Q_SLOTS:
@@ -49,6 +61,7 @@ Q_SIGNALS:
 
 private:
     void updateVisibility();
+    void showNotTested(const QString &why);
 
     DbRole m_role;
     bool m_keychain = false;
@@ -65,6 +78,7 @@ private:
     QLineEdit *m_options = nullptr;
     QPushButton *m_test = nullptr;
     QLabel *m_result = nullptr;
+    SecretStore *m_secrets = nullptr;
     QString m_keychainKey; // the entry the loaded profile named
     bool m_hadPassword = false;
     quint64 m_generation = 0;
