@@ -16,7 +16,9 @@
 #include <QTest>
 
 #include <grp.h>
+#include <pwd.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 using namespace OncePay;
@@ -237,6 +239,40 @@ private Q_SLOTS:
         auto back = AppConfig::load(path, QProcessEnvironment());
         QVERIFY(back.ok());
         QCOMPARE(back->orders.path, orders.path);
+
+        // Someone who may write the folder but cannot give the new file root:daemon (here
+        // "nobody") is refused, and the file is left as it was.
+        const passwd *nobody = ::getpwnam("nobody");
+        if (!nobody)
+            QSKIP("no user 'nobody' on this machine");
+        QCOMPARE(::chmod(QFile::encodeName(dir.path()).constData(), 0777), 0);
+        QCOMPARE(::chmod(native.constData(), 0666), 0); // readable and writable by nobody
+        const QByteArray before = [&] {
+            QFile f(path);
+            return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+        }();
+        ConnectionProfile moved = orders;
+        moved.path = dir.filePath(QStringLiteral("moved/orders.db"));
+        const pid_t child = ::fork();
+        if (child == 0) {
+            if (::setgid(nobody->pw_gid) != 0 || ::setuid(nobody->pw_uid) != 0)
+                ::_exit(2);
+            auto r = ProfileStore::save(path, moved, c->audit);
+            ::_exit(!r.ok() && r.error().reason == u"owner_not_kept" &&
+                            r.error().message.contains(u"cannot keep the owner and group of")
+                        ? 0
+                        : 1);
+        }
+        int status = -1;
+        QCOMPARE(::waitpid(child, &status, 0), child);
+        QVERIFY(WIFEXITED(status));
+        QCOMPARE(WEXITSTATUS(status), 0);
+        QFile after(path);
+        QVERIFY(after.open(QIODevice::ReadOnly));
+        QCOMPARE(after.readAll(), before);
+        QCOMPARE(::stat(native.constData(), &st), 0);
+        QCOMPARE(st.st_gid, daemon->gr_gid);
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 1); // no temporary file left
     }
 };
 
