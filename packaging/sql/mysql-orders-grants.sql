@@ -25,6 +25,8 @@ GRANT SELECT, INSERT, UPDATE ON settlement_statements TO 'oncepay_engine'@'%';
 GRANT SELECT, INSERT, UPDATE ON settlement_lines TO 'oncepay_engine'@'%';
 -- A settlement match is written once by the run that makes it and never changed.
 GRANT SELECT, INSERT ON settlement_matches TO 'oncepay_engine'@'%';
+-- A worker's attempt that did not complete is recorded once and never changed (0016).
+GRANT SELECT, INSERT ON callback_attempts TO 'oncepay_engine'@'%';
 GRANT SELECT, INSERT, UPDATE ON reconciliation_runs TO 'oncepay_engine'@'%';
 GRANT SELECT, INSERT, UPDATE ON discrepancies TO 'oncepay_engine'@'%';
 GRANT SELECT, INSERT, UPDATE ON fee_schedules TO 'oncepay_engine'@'%';
@@ -67,6 +69,7 @@ GRANT SELECT ON purchase_orders TO 'oncepay_auditor'@'%';
 GRANT SELECT ON logistics_orders TO 'oncepay_auditor'@'%';
 GRANT SELECT ON callback_messages TO 'oncepay_auditor'@'%';
 GRANT SELECT ON dead_letters TO 'oncepay_auditor'@'%';
+GRANT SELECT ON callback_attempts TO 'oncepay_auditor'@'%';
 GRANT SELECT ON ingest_rejections TO 'oncepay_auditor'@'%';
 GRANT SELECT ON transition_rejections TO 'oncepay_auditor'@'%';
 GRANT SELECT ON refund_obligations TO 'oncepay_auditor'@'%';

@@ -2,11 +2,11 @@
 
 // Everything the database knows about one order, for the investigation page: the order,
 // its transitions and refused attempts, its callbacks as stored in the message table (with
-// dead letters), payments, ledger entries, refund obligations, reconciliation exceptions
-// (discrepancies), idempotency records, purchase
-// and logistics orders, the audit_outbox rows, and a timeline that interleaves them.
-// Thread contract: plain values. The rows a page shows compare equal field by field, so a page
-// can tell what changed when it reads an order again.
+// dead letters and the worker's attempts that did not complete), payments, ledger entries, refund
+// obligations, reconciliation exceptions (discrepancies), idempotency records, purchase and
+// logistics orders, the audit_outbox rows, and a timeline that interleaves them. Thread contract:
+// plain values. The rows a page shows compare equal field by field, so a page can tell what changed
+// when it reads an order again.
 
 #include "fixes/fixtypes.h"
 #include "orders/order.h"
@@ -45,6 +45,22 @@ struct CallbackMessageRow {
     qint64 deadAt = 0;
 
     bool operator==(const CallbackMessageRow &) const = default;
+};
+
+// A worker's attempt at one of the order's messages that did not complete (callback_attempts):
+// failed (a retry was scheduled), dead_lettered or lease_expired (its worker died holding it).
+struct CallbackAttemptRow {
+    qint64 id = 0;
+    qint64 messageId = 0;
+    QString callbackId;
+    int attempt = 0;
+    QString workerId;
+    QString outcome;
+    QString error; // engine text, as the worker recorded it
+    qint64 startedAt = 0;
+    qint64 endedAt = 0;
+
+    bool operator==(const CallbackAttemptRow &) const = default;
 };
 
 struct PaymentRow {
@@ -161,6 +177,7 @@ enum class TimelineKind {
     Rejection,        // a transition asked for and refused (stale, not allowed, superseded)
     CallbackReceived, // a callback stored in the message table
     MessageOutcome,   // what the worker did with it: completed, skipped, failed, dead
+    WorkerAttempt,    // one attempt that did not complete: failed, dead_lettered, lease_expired
     Ledger,           // money booked
     RefundDue,        // captured money flagged for refund
     Fix,              // a manual fix: proposed, approved, rejected, applied or failed
@@ -184,7 +201,9 @@ struct TimelineEntry {
     bool hasExpected = false; // exceptions: what reconciliation expected (amountMinor: what
     qint64 expectedMinor = 0; // the statement said, when it said an amount)
     QString expectedCurrency; // exceptions: expectedMinor's (OrderExceptionRow)
-    bool refused = false;     // rejections, skipped and dead messages: highlighted
+    bool refused = false;     // rejections, skipped and dead messages, failed attempts
+    int attempt = 0;          // worker attempts: the attempt's number
+    qint64 rowId = 0;         // the row's id in its table: the order among equals at one instant
 
     bool operator==(const TimelineEntry &) const = default;
 };
@@ -194,6 +213,7 @@ struct OrderPicture {
     QList<OrderTransition> transitions;
     QList<TransitionRejection> rejections;
     QList<CallbackMessageRow> messages;
+    QList<CallbackAttemptRow> attempts; // of those messages, oldest first
     QList<PaymentRow> payments;
     QList<LedgerRow> ledger;
     QList<RefundObligationRow> refunds;
@@ -213,10 +233,11 @@ QList<std::pair<QString, qint64>> refundsOwed(const OrderPicture &picture);
 // The reconciliation exceptions about the order that are still open, oldest first. Pure.
 QList<OrderExceptionRow> openExceptions(const OrderPicture &picture);
 
-// Interleaves transitions, refusals, callbacks, worker outcomes, ledger entries, refund
-// obligations, open reconciliation exceptions, fixes and — when the reader may see them — the
-// order's audit rows by time (at the same instant a callback comes first and an audit row after
-// what it records). Pure.
+// Interleaves transitions, refusals, callbacks, the worker's failed attempts and outcomes,
+// ledger entries, refund obligations, open reconciliation exceptions, fixes and — when the
+// reader may see them — the order's audit rows by time. At the same instant a callback comes
+// first, a message's outcome right after the transition its callback caused, an audit row after
+// what it records, and entries of one kind in the order of their rows. Pure.
 QList<TimelineEntry> buildTimeline(const OrderPicture &picture);
 
 } // namespace OncePay

@@ -8,8 +8,12 @@
 #include "db/sql.h"
 #include "orders/orderrepository.h"
 
+#include <QHash>
 #include <QSet>
 #include <QSqlQuery>
+
+#include <algorithm>
+#include <utility>
 
 namespace OncePay {
 
@@ -73,7 +77,8 @@ Result<OrderPicture> OrderPictureQuery::load(const QString &orderId, const Actor
         return rejections.error();
     p.rejections = *rejections;
     for (auto step : {&OrderPictureQuery::loadMoney, &OrderPictureQuery::loadMessages,
-                      &OrderPictureQuery::loadExceptions, &OrderPictureQuery::loadRecords})
+                      &OrderPictureQuery::loadAttempts, &OrderPictureQuery::loadExceptions,
+                      &OrderPictureQuery::loadRecords})
         if (auto r = (this->*step)(&p); !r)
             return r.error();
     FixFilter fixFilter;
@@ -148,6 +153,49 @@ Result<void> OrderPictureQuery::loadMessages(OrderPicture *p) const
         m.deadAt = ms(q->value(21));
         p->messages << m;
     }
+    return {};
+}
+
+Result<void> OrderPictureQuery::loadAttempts(OrderPicture *p) const
+{
+    // By the messages' ids through the index on callback_attempts.message_id, in chunks of a
+    // fixed size (the last padded with its own last id) so that one kept statement serves.
+    constexpr int kChunk = 20;
+    QHash<qint64, QString> callbackOf;
+    for (const CallbackMessageRow &m : std::as_const(p->messages))
+        callbackOf.insert(m.id, m.callbackId);
+    QStringList marks;
+    for (int i = 0; i < kChunk; ++i)
+        marks << QStringLiteral("?");
+    const QString sql =
+        QStringLiteral("SELECT id, message_id, attempt, worker_id, outcome, error, started_at,"
+                       " ended_at FROM callback_attempts WHERE message_id IN (%1)")
+            .arg(marks.join(u", "));
+    for (qsizetype from = 0; from < p->messages.size(); from += kChunk) {
+        QVariantList binds;
+        for (qsizetype i = from; i < from + kChunk; ++i)
+            binds << p->messages.at(std::min(i, p->messages.size() - 1)).id;
+        auto q = m_c.queryKept(sql, binds);
+        if (!q)
+            return q.error();
+        while (q->next()) {
+            CallbackAttemptRow a;
+            a.id = q->value(0).toLongLong();
+            a.messageId = q->value(1).toLongLong();
+            a.callbackId = callbackOf.value(a.messageId);
+            a.attempt = q->value(2).toInt();
+            a.workerId = q->value(3).toString();
+            a.outcome = q->value(4).toString();
+            a.error = q->value(5).toString();
+            a.startedAt = ms(q->value(6));
+            a.endedAt = ms(q->value(7));
+            p->attempts << a;
+        }
+    }
+    std::sort(p->attempts.begin(), p->attempts.end(),
+              [](const CallbackAttemptRow &a, const CallbackAttemptRow &b) {
+                  return std::pair(a.endedAt, a.id) < std::pair(b.endedAt, b.id);
+              });
     return {};
 }
 

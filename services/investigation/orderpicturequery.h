@@ -1,9 +1,10 @@
 #pragma once
 
-// Loads an OrderPicture: a handful of indexed reads by order id (and by the callback ids of
-// the order's messages for the audit rows); callbacks and reconciliation exceptions also by
-// the order's channel transactions, each qualified by the channel that issued it (a
-// transaction id is unique only within its channel), through the indexes on the transaction.
+// Loads an OrderPicture: a handful of indexed reads by order id (by the callback ids of the
+// order's messages for the audit rows, by their message ids for the worker's attempts);
+// callbacks and reconciliation exceptions also by the order's channel transactions, each
+// qualified by the channel that issued it (a transaction id is unique only within its channel),
+// through the indexes on the transaction.
 // Thread contract: the connection's thread.
 
 #include "core/actor.h"
@@ -26,6 +27,7 @@ public:
 
 private:
     Result<void> loadMessages(OrderPicture *p) const;
+    Result<void> loadAttempts(OrderPicture *p) const; // after loadMessages
     Result<void> loadMoney(OrderPicture *p) const;
     Result<void> loadExceptions(OrderPicture *p) const;
     Result<void> loadRecords(OrderPicture *p) const;

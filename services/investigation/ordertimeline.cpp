@@ -1,6 +1,11 @@
 #include "orderpicture.h"
 
+#include <QHash>
+
 #include <algorithm>
+#include <tuple>
+#include <utility>
+#include <vector>
 
 namespace OncePay {
 
@@ -29,6 +34,66 @@ QList<OrderExceptionRow> openExceptions(const OrderPicture &p)
     return open;
 }
 
+namespace {
+
+// At one instant: a callback arrives before what it caused; then the transitions, refusals,
+// fixes, failed attempts, outcomes, money, exceptions; the audit rows last, each after what it
+// records.
+int kindRank(TimelineKind kind)
+{
+    switch (kind) {
+    case TimelineKind::CallbackReceived: return 0;
+    case TimelineKind::Transition: return 1;
+    case TimelineKind::Rejection: return 2;
+    case TimelineKind::Fix: return 3;
+    case TimelineKind::WorkerAttempt: return 4;
+    case TimelineKind::MessageOutcome: return 5;
+    case TimelineKind::Ledger: return 6;
+    case TimelineKind::RefundDue: return 7;
+    case TimelineKind::Exception: return 8;
+    case TimelineKind::Audit: return 9;
+    }
+    return 10;
+}
+
+// Sorts by time, then kind, then row id (stable: a fix's proposal, decisions and application
+// keep their order). A message's outcome at the instant of the transition its callback caused
+// goes right after that transition (the last, when it caused several), before a later one its
+// result led to: "completed" of the failure report before the checkout's rollback of it.
+QList<TimelineEntry> orderedTimeline(const QList<TimelineEntry> &entries)
+{
+    QHash<std::pair<QString, qint64>, qint64> caused; // (callback id, time) → last transition
+    for (const TimelineEntry &e : entries)
+        if (e.kind == TimelineKind::Transition && e.causeKind == u"callback") {
+            auto it = caused.find({e.causeId, e.at});
+            if (it == caused.end())
+                caused.insert({e.causeId, e.at}, e.rowId);
+            else
+                *it = std::max(*it, e.rowId);
+        }
+    using Key = std::tuple<qint64, int, qint64, int>;
+    std::vector<std::pair<Key, TimelineEntry>> keyed;
+    keyed.reserve(size_t(entries.size()));
+    for (const TimelineEntry &e : entries) {
+        Key key{e.at, kindRank(e.kind), e.rowId, 0};
+        if (e.kind == TimelineKind::MessageOutcome) {
+            const auto it = caused.constFind({e.causeId, e.at});
+            if (it != caused.cend())
+                key = Key{e.at, kindRank(TimelineKind::Transition), *it, 1};
+        }
+        keyed.emplace_back(key, e);
+    }
+    std::stable_sort(keyed.begin(), keyed.end(),
+                     [](const auto &a, const auto &b) { return a.first < b.first; });
+    QList<TimelineEntry> out;
+    out.reserve(entries.size());
+    for (auto &[key, e] : keyed)
+        out << std::move(e);
+    return out;
+}
+
+} // namespace
+
 QList<TimelineEntry> buildTimeline(const OrderPicture &p)
 {
     QList<TimelineEntry> out;
@@ -43,6 +108,7 @@ QList<TimelineEntry> buildTimeline(const OrderPicture &p)
         e.causeId = t.causeId;
         e.actor = t.actor;
         e.detail = t.reason;
+        e.rowId = t.id;
         out << e;
     }
     for (const TransitionRejection &r : p.rejections) {
@@ -57,6 +123,7 @@ QList<TimelineEntry> buildTimeline(const OrderPicture &p)
         e.actor = r.actor;
         e.detail = r.reason;
         e.refused = true;
+        e.rowId = r.id;
         out << e;
     }
     for (const FixRequest &f : p.fixes) {
@@ -70,6 +137,7 @@ QList<TimelineEntry> buildTimeline(const OrderPicture &p)
         e.hasAmount = f.amountMinor.has_value();
         e.amountMinor = f.amountMinor.value_or(0);
         e.currency = f.currency;
+        e.rowId = f.id;
         out << e;
         for (const FixDecision &d : f.decisions) {
             TimelineEntry de = e;
@@ -107,6 +175,7 @@ QList<TimelineEntry> buildTimeline(const OrderPicture &p)
         in.hasAmount = m.hasAmount;
         in.amountMinor = m.amountMinor;
         in.currency = m.currency;
+        in.rowId = m.id;
         out << in;
         if (m.status == u"pending")
             continue;
@@ -122,7 +191,24 @@ QList<TimelineEntry> buildTimeline(const OrderPicture &p)
                                 : (m.resultReason.isEmpty() ? m.lastError : m.resultReason);
         done.detail = why;
         done.refused = m.status == u"skipped" || m.status == u"dead" || m.status == u"failed";
+        done.rowId = m.id;
         out << done;
+    }
+    // Each attempt that did not complete, when it ended: a message that needed six attempts
+    // shows the five failures before its outcome.
+    for (const CallbackAttemptRow &a : p.attempts) {
+        TimelineEntry e;
+        e.at = a.endedAt;
+        e.kind = TimelineKind::WorkerAttempt;
+        e.causeKind = QStringLiteral("callback");
+        e.causeId = a.callbackId;
+        e.actor = a.workerId;
+        e.toState = a.outcome; // the console names it
+        e.detail = a.error;
+        e.attempt = a.attempt;
+        e.refused = true;
+        e.rowId = a.id;
+        out << e;
     }
     for (const LedgerRow &l : p.ledger) {
         TimelineEntry e;
@@ -134,6 +220,7 @@ QList<TimelineEntry> buildTimeline(const OrderPicture &p)
         e.hasAmount = true;
         e.amountMinor = l.amountMinor;
         e.currency = l.currency;
+        e.rowId = l.id;
         out << e;
     }
     for (const RefundObligationRow &r : p.refunds) {
@@ -147,6 +234,7 @@ QList<TimelineEntry> buildTimeline(const OrderPicture &p)
         e.amountMinor = r.amountMinor;
         e.currency = r.currency;
         e.refused = true;
+        e.rowId = r.id;
         out << e;
     }
     // Open reconciliation exceptions, when they were found: what is still to settle. Closed
@@ -169,6 +257,7 @@ QList<TimelineEntry> buildTimeline(const OrderPicture &p)
         e.expectedCurrency = d.expectedCurrency;
         e.currency = d.currency;
         e.refused = true;
+        e.rowId = d.id;
         out << e;
     }
     // The audit rows last, so that at the same instant each follows what it records.
@@ -181,16 +270,10 @@ QList<TimelineEntry> buildTimeline(const OrderPicture &p)
         e.causeId = a.eventId;
         e.actor = a.actor;
         e.detail = a.reason;
+        e.rowId = a.id;
         out << e;
     }
-    std::stable_sort(out.begin(), out.end(), [](const TimelineEntry &a, const TimelineEntry &b) {
-        if (a.at != b.at)
-            return a.at < b.at;
-        // At the same instant a callback arrives before what it caused.
-        return int(a.kind == TimelineKind::CallbackReceived) >
-               int(b.kind == TimelineKind::CallbackReceived);
-    });
-    return out;
+    return orderedTimeline(out);
 }
 
 } // namespace OncePay

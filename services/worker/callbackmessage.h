@@ -25,7 +25,8 @@ struct CallbackMessage {
     int attempts = 0;
     QString leaseOwner;
     qint64 leaseUntil = 0;
-    QString refundId; // from the stored body, for refunds (see CallbackProcessor)
+    qint64 claimedAt = 0; // updated_at: when this attempt's claim took the lease
+    QString refundId;     // from the stored body, for refunds (see CallbackProcessor)
 };
 
 } // namespace OncePay

@@ -18,7 +18,7 @@ namespace {
 const QString kColumns = QStringLiteral(
     "id, callback_id, channel, event_kind, channel_event_type, order_ref, attempt_ref, "
     "channel_txn_id,"
-    " amount_minor, currency, status, attempts, lease_owner, lease_until, refund_id");
+    " amount_minor, currency, status, attempts, lease_owner, lease_until, refund_id, updated_at");
 
 QString placeholders(qsizetype n)
 {
@@ -52,6 +52,7 @@ Result<CallbackMessage> MessageStore::fromQuery(const QSqlQuery &q)
     m.leaseOwner = q.value(12).toString();
     m.leaseUntil = q.value(13).toLongLong();
     m.refundId = q.value(14).toString();
+    m.claimedAt = q.value(15).toLongLong();
     return m;
 }
 
@@ -78,16 +79,32 @@ Result<QList<CallbackMessage>> MessageStore::claim(const QString &owner, int bat
             if (ids.size() < batch) {
                 auto expired = Sql::exec(
                     m_c.db(),
-                    QStringLiteral("SELECT id FROM callback_messages WHERE status = 'processing'"
+                    QStringLiteral("SELECT id, lease_owner, attempts, updated_at, lease_until"
+                                   " FROM callback_messages WHERE status = 'processing'"
                                    " AND lease_until < ? ORDER BY lease_until, id LIMIT ?") +
                         lock,
                     {now, batch - int(ids.size())});
                 if (!expired)
                     return expired.error();
-                while (expired->next()) {
-                    spdlog::info("reclaiming message {} whose lease expired",
-                                 expired->value(0).toLongLong());
-                    ids << expired->value(0);
+                QList<CallbackAttempt> lost;
+                while (expired->next())
+                    lost << CallbackAttempt{expired->value(0).toLongLong(),
+                                            expired->value(2).toInt(),
+                                            expired->value(1).toString(),
+                                            QStringLiteral("lease_expired"),
+                                            QStringLiteral("lease expired before the worker"
+                                                           " finished; taken over by %1")
+                                                .arg(owner),
+                                            expired->value(3).toLongLong(),
+                                            expired->value(4).toLongLong()};
+                // The attempt its worker never finished, recorded with the takeover (the
+                // claim's update below, same transaction): neither lost nor recorded twice.
+                for (const CallbackAttempt &a : std::as_const(lost)) {
+                    spdlog::info("reclaiming message {} whose lease (held by {}) expired",
+                                 a.messageId, a.workerId.toStdString());
+                    if (auto r = recordAttempt(a); !r)
+                        return r.error();
+                    ids << a.messageId;
                 }
             }
             QList<CallbackMessage> out;
@@ -135,6 +152,21 @@ Result<bool> MessageStore::stillOwned(qint64 id, const QString &owner) const
     return q->value(0).toString() == u"processing" && q->value(1).toString() == owner;
 }
 
+Result<void> MessageStore::recordAttempt(const CallbackAttempt &a) const
+{
+    auto r = m_c.execKept(
+        QStringLiteral("INSERT INTO callback_attempts (message_id, attempt, worker_id, outcome,"
+                       " error, started_at, ended_at) VALUES (?, ?, ?, ?, ?, ?, ?)"),
+        {a.messageId, a.attempt, a.workerId.isEmpty() ? QStringLiteral("unknown") : a.workerId,
+         a.outcome, a.error.left(1000), a.startedAt, a.endedAt});
+    if (!r)
+        return r.error();
+    return {};
+}
+
+// last_error is cleared: it is the error a message is waiting on (the stuck view, the messages
+// tab and search show it as such), and a finished message waits on none. Each failure stays in
+// callback_attempts with its number, worker and time.
 Result<void> MessageStore::finish(qint64 id, const QString &status, const QString &reason) const
 {
     const qint64 now = m_clock.nowMs();
@@ -179,6 +211,15 @@ Result<QString> MessageStore::fail(const CallbackMessage &m, const QString &owne
             return upd.error();
         if (*upd == 0)
             return QStringLiteral("lost_lease"); // another worker took it over; it decides now
+        // The attempt, in the transaction that records its failure. One the database refused
+        // for a moment (countsAsAttempt false) is recorded too: it ran and did not complete,
+        // though it gave its number back to the next claim.
+        if (auto a =
+                recordAttempt({m.id, m.attempts, owner,
+                               dead ? QStringLiteral("dead_lettered") : QStringLiteral("failed"),
+                               error, m.claimedAt, now});
+            !a)
+            return a.error();
         if (!dead)
             return QStringLiteral("failed");
         // A message requeued by an approved fix can die again: its dead letter is renewed

@@ -20,6 +20,17 @@ struct RetryPolicy {
     qint64 backoffMaxMs = 3600 * 1000;
 };
 
+// A worker's attempt at a message that did not complete (table callback_attempts, append-only).
+struct CallbackAttempt {
+    qint64 messageId = 0;
+    int attempt = 0;  // the message's attempt count when it was claimed for this attempt
+    QString workerId; // the lease owner that made the attempt
+    QString outcome;  // failed (retry scheduled), dead_lettered, lease_expired
+    QString error;    // as the worker recorded it (engine text)
+    qint64 startedAt = 0;
+    qint64 endedAt = 0;
+};
+
 class MessageStore {
 public:
     MessageStore(const Connection &connection, const Clock &clock)
@@ -28,7 +39,9 @@ public:
     {}
 
     // Claims up to `batch` due messages (pending/failed whose time has come, and processing
-    // ones whose lease expired) for `owner`, incrementing their attempt count.
+    // ones whose lease expired) for `owner`, incrementing their attempt count. Taking over an
+    // expired lease records the dead worker's attempt as lease_expired, in the claim's
+    // transaction.
     Result<QList<CallbackMessage>> claim(const QString &owner, int batch, qint64 leaseMs) const;
 
     // Inside the caller's transaction: true when the message is still leased by `owner`
@@ -39,7 +52,8 @@ public:
     Result<void> finish(qint64 id, const QString &status, const QString &reason) const;
 
     // In its own transaction: failed with back-off, or dead (dead_letters row + audit event)
-    // once the attempts are used up. Returns the status written. An infrastructure error
+    // once the attempts are used up, with the attempt's callback_attempts row (failed or
+    // dead_lettered). Returns the status written. An infrastructure error
     // (database busy or gone) does not use up an attempt: `countsAsAttempt = false`. `deadNow`:
     // dead at once, whatever the attempts (a message held for a person; retrying cannot cure).
     Result<QString> fail(const CallbackMessage &message, const QString &owner, const QString &error,
@@ -52,6 +66,9 @@ public:
     static Result<CallbackMessage> fromQuery(const class QSqlQuery &q);
 
 private:
+    // Inside the caller's transaction.
+    Result<void> recordAttempt(const CallbackAttempt &attempt) const;
+
     const Connection &m_c;
     const Clock &m_clock;
 };

@@ -1,0 +1,183 @@
+// The worker's attempt history (callback_attempts, migration 0016): every attempt at a message
+// that did not complete leaves one row — failed with a retry, dead-lettered, or lost with its
+// worker (lease_expired, recorded by the worker that takes the message over) — written in the
+// transaction that records it, and never changed or deleted. On every engine.
+
+#include "enginefixture.h"
+
+#include <QTest>
+
+using namespace OncePay;
+using namespace OncePay::Test;
+using P = StripeEvents::Params;
+
+namespace {
+
+struct AttemptRow {
+    int attempt = 0;
+    QString workerId;
+    QString outcome;
+    QString error;
+    qint64 startedAt = 0;
+    qint64 endedAt = 0;
+};
+
+QList<AttemptRow> attemptsOf(const EngineFixture &f, const QString &callbackId)
+{
+    auto q = Sql::exec(f.orders->db(),
+                       QStringLiteral("SELECT a.attempt, a.worker_id, a.outcome, a.error,"
+                                      " a.started_at, a.ended_at FROM callback_attempts a"
+                                      " JOIN callback_messages m ON m.id = a.message_id"
+                                      " WHERE m.callback_id = ? ORDER BY a.id"),
+                       {callbackId});
+    if (!q)
+        qFatal("attempts: %s", qPrintable(q.error().message));
+    QList<AttemptRow> out;
+    while (q->next())
+        out << AttemptRow{q->value(0).toInt(),      q->value(1).toString(),
+                          q->value(2).toString(),   q->value(3).toString(),
+                          q->value(4).toLongLong(), q->value(5).toLongLong()};
+    return out;
+}
+
+} // namespace
+
+class TstWorkerAttempts : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    // A refund that arrives before its capture fails twice, then completes at its third
+    // attempt: two rows, each with its number, worker, error and times; the completion adds none.
+    void failedTwiceThenCompleted_data() { addEngineRows(); }
+    void failedTwiceThenCompleted()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        EngineFixture f(*dbs);
+        f.createOrder("o-1", 45000, "KRW");
+        f.pay("o-1", 1, "a1");
+        const P p = f.params("o-1", "a1", 45000, "KRW", "evt_cap", "pi_k");
+        P refund = p;
+        refund.eventId = QStringLiteral("evt_ref");
+        f.deliver(StripeEvents::chargeRefunded(refund));
+        const qint64 first = f.clock.nowMs();
+        QCOMPARE(f.drain().failed, 1);
+        f.clock.advance(60 * 1000);
+        const qint64 second = f.clock.nowMs();
+        QCOMPARE(f.drain().failed, 1);
+        f.deliver(StripeEvents::paymentIntentSucceeded(p));
+        f.drain();
+        f.clock.advance(60 * 1000);
+        QCOMPARE(f.drain().completed, 1);
+        QCOMPARE(f.order("o-1").state, OrderState::Refunded);
+
+        const QList<AttemptRow> rows = attemptsOf(f, QStringLiteral("stripe:evt_ref"));
+        QCOMPARE(rows.size(), 2);
+        for (int i = 0; i < 2; ++i) {
+            QCOMPARE(rows[i].attempt, i + 1);
+            QCOMPARE(rows[i].outcome, QStringLiteral("failed"));
+            QCOMPARE(rows[i].workerId, QStringLiteral("worker:test/1"));
+            QCOMPARE(rows[i].error, QStringLiteral("refund of pi_k arrived before its capture"));
+            QCOMPARE(rows[i].startedAt, i == 0 ? first : second);
+            QCOMPARE(rows[i].endedAt, i == 0 ? first : second);
+        }
+        QCOMPARE(f.count("SELECT attempts FROM callback_messages WHERE callback_id = ?",
+                         {QStringLiteral("stripe:evt_ref")}),
+                 3);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM callback_messages WHERE callback_id = ?"
+                         " AND status = 'completed' AND last_error IS NULL",
+                         {QStringLiteral("stripe:evt_ref")}),
+                 1);
+        QVERIFY(attemptsOf(f, QStringLiteral("stripe:evt_cap")).isEmpty());
+        QCOMPARE(f.count("SELECT COUNT(*) FROM callback_attempts"), 2);
+    }
+
+    // A message whose attempts are used up: one row per attempt, the last one dead-lettered.
+    void deadLetteredMessageKeepsEveryAttempt_data() { addEngineRows(); }
+    void deadLetteredMessageKeepsEveryAttempt()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        EngineFixture f(*dbs);
+        f.makeDeadLetter(QStringLiteral("o-ghost"), QStringLiteral("evt_g"));
+        QCOMPARE(f.count("SELECT COUNT(*) FROM callback_messages WHERE status = 'dead'"), 1);
+        const QList<AttemptRow> rows = attemptsOf(f, QStringLiteral("stripe:evt_g"));
+        QCOMPARE(rows.size(), 4); // RetryPolicy maxAttempts in the fixture
+        for (int i = 0; i < rows.size(); ++i) {
+            QCOMPARE(rows[i].attempt, i + 1);
+            QCOMPARE(rows[i].outcome, i + 1 < rows.size() ? QStringLiteral("failed")
+                                                          : QStringLiteral("dead_lettered"));
+            QCOMPARE(rows[i].error, QStringLiteral("unknown order o-ghost"));
+            if (i > 0)
+                QVERIFY(rows[i].endedAt > rows[i - 1].endedAt);
+        }
+        QCOMPARE(rows.last().endedAt, f.count("SELECT created_at FROM dead_letters"));
+    }
+
+    // A worker claims a message and dies: the worker that takes the message over after the
+    // lease records the lost attempt as lease_expired, under the dead worker's name, with the
+    // claim's time and the lease's end. The dead worker, were it to come back, records nothing.
+    void leaseTakenOverRecordsTheLostAttempt_data() { addEngineRows(); }
+    void leaseTakenOverRecordsTheLostAttempt()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        EngineFixture f(*dbs);
+        f.createOrder("o-2", 2100);
+        f.pay("o-2", 1, "a1");
+        f.deliver(StripeEvents::paymentIntentSucceeded(
+            f.params("o-2", "a1", 2100, "USD", "evt_ok", "pi_2")));
+        MessageStore store(*f.orders, f.clock);
+        const qint64 claimedAt = f.clock.nowMs();
+        auto lost = store.claim(QStringLiteral("worker:dead/1"), 5, 30000);
+        QVERIFY(lost.ok());
+        QCOMPARE(lost->size(), 1);
+        f.clock.advance(10 * 1000);
+        QCOMPARE(f.drain().claimed, 0); // the lease is alive: nobody takes it
+        QVERIFY(attemptsOf(f, QStringLiteral("stripe:evt_ok")).isEmpty());
+
+        f.clock.advance(25 * 1000);
+        QCOMPARE(f.drain().completed, 1);
+        QCOMPARE(f.order("o-2").state, OrderState::Paid);
+        const QList<AttemptRow> rows = attemptsOf(f, QStringLiteral("stripe:evt_ok"));
+        QCOMPARE(rows.size(), 1);
+        QCOMPARE(rows[0].attempt, 1);
+        QCOMPARE(rows[0].outcome, QStringLiteral("lease_expired"));
+        QCOMPARE(rows[0].workerId, QStringLiteral("worker:dead/1"));
+        QCOMPARE(rows[0].error, QStringLiteral("lease expired before the worker finished;"
+                                               " taken over by worker:test/1"));
+        QCOMPARE(rows[0].startedAt, claimedAt);
+        QCOMPARE(rows[0].endedAt, claimedAt + 30000);
+        QCOMPARE(f.count("SELECT attempts FROM callback_messages"), 2);
+
+        // The dead worker's late report of a failure finds its lease gone and adds nothing.
+        auto late = store.fail(lost->first(), QStringLiteral("worker:dead/1"),
+                               QStringLiteral("late"), RetryPolicy{});
+        QVERIFY(late.ok());
+        QCOMPARE(*late, QStringLiteral("lost_lease"));
+        QCOMPARE(f.count("SELECT COUNT(*) FROM callback_attempts"), 1);
+    }
+
+    // The history is append-only in the database itself, whoever writes to it.
+    void attemptRowsCannotBeChangedOrDeleted_data() { addEngineRows(); }
+    void attemptRowsCannotBeChangedOrDeleted()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        EngineFixture f(*dbs);
+        f.deliver(StripeEvents::paymentIntentSucceeded(
+            f.params("o-none", "a1", 100, "USD", "evt_x", "pi_x")));
+        QCOMPARE(f.drain().failed, 1);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM callback_attempts"), 1);
+        QVERIFY(
+            !Sql::exec(f.orders->db(),
+                       QStringLiteral("UPDATE callback_attempts SET error = 'nothing happened'"))
+                 .ok());
+        QVERIFY(!Sql::exec(f.orders->db(),
+                           QStringLiteral("UPDATE callback_attempts SET outcome = 'lease_expired'"))
+                     .ok());
+        QVERIFY(!Sql::exec(f.orders->db(), QStringLiteral("DELETE FROM callback_attempts")).ok());
+        QCOMPARE(f.count("SELECT COUNT(*) FROM callback_attempts"), 1);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM callback_attempts WHERE outcome = 'failed'"
+                         " AND error = 'unknown order o-none'"),
+                 1);
+    }
+};
+
+QTEST_GUILESS_MAIN(TstWorkerAttempts)
+#include "tst_worker_attempts.moc"
