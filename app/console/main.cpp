@@ -230,8 +230,8 @@ int main(int argc, char *argv[])
     // main window's health check once signed in, and logged then.
     spdlog::info("oncepay-console {} starting: configuration {}, orders database {}, language {}",
                  QApplication::applicationVersion().toStdString(),
-                 config->sourcePath.isEmpty() ? std::string("(defaults)")
-                                              : config->sourcePath.toStdString(),
+                 config->fromFile ? config->sourcePath.toStdString()
+                                  : config->sourcePath.toStdString() + " (not there yet: defaults)",
                  config->orders.describe().toStdString(), locale.name().toStdString());
 
     QString scriptedPassword;

@@ -60,7 +60,10 @@ int check(Context &ctx, const QCommandLineParser &)
             continue;
         }
         if (!s.reachable) {
-            ctx.out << (s.loginRefused ? "REFUSED      " : "UNREACHABLE  ") << s.driver << "  "
+            ctx.out << (s.loginRefused  ? "REFUSED      "
+                        : s.wrongSchema ? "WRONG DB     "
+                                        : "UNREACHABLE  ")
+                    << s.driver << "  "
                     << s.target << "\n          " << s.error << '\n';
             worst(s.loginRefused ? LoginRefused : Unavailable);
             continue;

@@ -283,7 +283,7 @@ int main(int argc, char *argv[])
     QString logError;
     if (!Logging::setup(log, &logError))
         spdlog::warn("log file {} unavailable: {}", log.file.toStdString(), logError.toStdString());
-    if (ctx.config.sourcePath.isEmpty())
+    if (!ctx.config.fromFile)
         spdlog::debug("no configuration file; using embedded SQLite in {}",
                       ctx.config.dataDir.toStdString());
 

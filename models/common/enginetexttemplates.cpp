@@ -207,6 +207,27 @@ const EngineTextTemplate kTemplates[] = {
                        "this database login may not read staff accounts: staff sign in through "
                        "the console's login (oncepay_console), not the engine's"),
      ""},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "the database server's time could not be read (it gave '%1')"),
+     "t"},
+    // Swapped connection profiles (services/db/migrator.cpp, healthcheck.cpp).
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "this is an audit database, not an orders database: check the orders "
+                       "connection profile"),
+     ""},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "this is an orders database, not an audit database: check the audit "
+                       "connection profile"),
+     ""},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "this is an audit database, not an orders database"),
+     ""},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "this is an orders database, not an audit database"),
+     ""},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "cannot keep the owner and group of %1 (%2:%3): %4; nothing was saved"),
+     "ccct"},
     {QT_TRANSLATE_NOOP("OncePay::EngineText", "order %1 is %2; %3 takes paid_unconfirmed orders"),
      "csf"},
     {QT_TRANSLATE_NOOP("OncePay::EngineText",

@@ -1,5 +1,7 @@
 #include "connectionstatusmodel.h"
 
+#include "common/enginetext.h"
+
 #include <algorithm>
 
 #include <QBrush>
@@ -37,6 +39,7 @@ QString ConnectionStatusModel::healthText(const RoleStatus &s)
     case Health::Down:
         return s.fileMissing    ? tr("File not found")
                : s.loginRefused ? tr("Login refused")
+               : s.wrongSchema  ? tr("Wrong database")
                                 : tr("Unreachable");
     }
     return {};
@@ -67,6 +70,9 @@ QString ConnectionStatusModel::reasonText(const RoleStatus &s)
             return tr("The server refused the login; check the user, its password and the"
                       " database name in the connection profile: %1")
                 .arg(s.error);
+        if (s.wrongSchema) // the engine's sentence names which database this is
+            return tr("Reachable, but not this profile's database: %1")
+                .arg(Labels::engineText(s.error));
         return tr("Cannot reach the database: %1").arg(s.error);
     }
     return {};

@@ -662,6 +662,11 @@
         <source>dispute dossier exported</source>
         <translation>导出争议案卷</translation>
     </message>
+    <message>
+        <location filename="../../models/common/labels.cpp" line="244"/>
+        <source>dispute dossier export refused</source>
+        <translation>拒绝导出争议案卷</translation>
+    </message>
 </context>
 <context>
     <name>OncePay::AuditPdfWriter</name>
@@ -760,57 +765,57 @@
 <context>
     <name>OncePay::AuditRowModel</name>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="349"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="356"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="350"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="357"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="352"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="359"/>
         <source>Actor</source>
         <translation>执行者</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="353"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="360"/>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="355"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="362"/>
         <source>Entity</source>
         <translation>对象</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="356"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="363"/>
         <source>%1 %2</source>
         <translation>%1 %2</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="358"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="365"/>
         <source>Before</source>
         <translation>变更前</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="359"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="366"/>
         <source>After</source>
         <translation>变更后</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="360"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="367"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="367"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="374"/>
         <source>Shipped</source>
         <translation>已归档</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="369"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="376"/>
         <source>not yet</source>
         <translation>尚未</translation>
     </message>
@@ -1497,52 +1502,52 @@ hash      %2</translation>
         <translation>控制台在何处找到它的三个数据库。保存到 %1；密码从不写入该文件。</translation>
     </message>
     <message>
-        <location filename="../../views/connections/connectionprofilesdialog.cpp" line="47"/>
+        <location filename="../../views/connections/connectionprofilesdialog.cpp" line="49"/>
         <source>Messages always use the orders database: claiming a message, moving its order and booking the money commit in one transaction, so the message table cannot live in a database of its own. There is nothing to set here: messages follow the orders profile (same connection).</source>
         <translation>消息始终使用订单数据库：认领消息、推进其订单和记账在同一个事务中提交，因此消息表不能放在单独的数据库中。此处无需设置：消息沿用订单配置（同一连接）。</translation>
     </message>
     <message>
-        <location filename="../../views/connections/connectionprofilesdialog.cpp" line="57"/>
+        <location filename="../../views/connections/connectionprofilesdialog.cpp" line="59"/>
         <source>&amp;Orders</source>
         <translation>订单(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../views/connections/connectionprofilesdialog.cpp" line="58"/>
+        <location filename="../../views/connections/connectionprofilesdialog.cpp" line="60"/>
         <source>&amp;Messages</source>
         <translation>消息(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../views/connections/connectionprofilesdialog.cpp" line="59"/>
+        <location filename="../../views/connections/connectionprofilesdialog.cpp" line="61"/>
         <source>&amp;Audit</source>
         <translation>审计(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../views/connections/connectionprofilesdialog.cpp" line="65"/>
+        <location filename="../../views/connections/connectionprofilesdialog.cpp" line="67"/>
         <source>No keychain is available on this computer: server passwords are asked at each start or read from an environment variable.</source>
         <translation>此计算机上没有可用的钥匙串：服务器密码将在每次启动时询问，或从环境变量读取。</translation>
     </message>
     <message>
-        <location filename="../../views/connections/connectionprofilesdialog.cpp" line="69"/>
+        <location filename="../../views/connections/connectionprofilesdialog.cpp" line="71"/>
         <source>&amp;Save and switch</source>
         <translation>保存并切换(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../views/connections/connectionprofilesdialog.cpp" line="105"/>
+        <location filename="../../views/connections/connectionprofilesdialog.cpp" line="107"/>
         <source>The option “%1” would carry a secret, and the configuration file is plain text. Remove it from Options and choose where the password comes from under “Password from”.</source>
         <translation>选项“%1”会携带机密信息，而配置文件是明文。请从“选项”中删除它，并在“密码来源”中选择密码的来源。</translation>
     </message>
     <message>
-        <location filename="../../views/connections/connectionprofilesdialog.cpp" line="125"/>
+        <location filename="../../views/connections/connectionprofilesdialog.cpp" line="127"/>
         <source>The password was cleared. Type it again to keep it in the keychain, or choose “Asked at each start” to remove it from the keychain.</source>
         <translation>密码已被清空。请重新输入以保存在钥匙串中，或选择“每次启动时询问”以将其从钥匙串中删除。</translation>
     </message>
     <message>
-        <location filename="../../views/connections/connectionprofilesdialog.cpp" line="144"/>
+        <location filename="../../views/connections/connectionprofilesdialog.cpp" line="146"/>
         <source>The password could not be stored in the keychain: %1</source>
         <translation>无法将密码保存到钥匙串：%1</translation>
     </message>
     <message>
-        <location filename="../../views/connections/connectionprofilesdialog.cpp" line="151"/>
+        <location filename="../../views/connections/connectionprofilesdialog.cpp" line="153"/>
         <source>Type the password once so it can be kept in the keychain.</source>
         <translation>请输入一次密码，以便保存在钥匙串中。</translation>
     </message>
@@ -1550,117 +1555,127 @@ hash      %2</translation>
 <context>
     <name>OncePay::ConnectionStatusModel</name>
     <message>
-        <location filename="../../models/connections/connectionstatusmodel.cpp" line="103"/>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="109"/>
         <source>Orders</source>
         <translation>订单库</translation>
     </message>
     <message>
-        <location filename="../../models/connections/connectionstatusmodel.cpp" line="104"/>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="110"/>
         <source>Messages</source>
         <translation>消息库</translation>
     </message>
     <message>
-        <location filename="../../models/connections/connectionstatusmodel.cpp" line="105"/>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="111"/>
         <source>Audit</source>
         <translation>审计库</translation>
     </message>
     <message>
-        <location filename="../../models/connections/connectionstatusmodel.cpp" line="40"/>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="43"/>
         <source>Unreachable</source>
         <translation>无法连接</translation>
     </message>
     <message>
-        <location filename="../../models/connections/connectionstatusmodel.cpp" line="34"/>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="36"/>
         <source>OK</source>
         <translation>正常</translation>
     </message>
     <message>
-        <location filename="../../models/connections/connectionstatusmodel.cpp" line="36"/>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="38"/>
         <source>Newer than this console</source>
         <translation>比本控制台新</translation>
     </message>
     <message>
-        <location filename="../../models/connections/connectionstatusmodel.cpp" line="36"/>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="38"/>
         <source>Migration pending</source>
         <translation>待迁移</translation>
     </message>
     <message>
-        <location filename="../../models/connections/connectionstatusmodel.cpp" line="38"/>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="40"/>
         <source>File not found</source>
         <translation>文件不存在</translation>
     </message>
     <message>
-        <location filename="../../models/connections/connectionstatusmodel.cpp" line="39"/>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="41"/>
         <source>Login refused</source>
         <translation>登录被拒绝</translation>
     </message>
     <message>
-        <location filename="../../models/connections/connectionstatusmodel.cpp" line="49"/>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="42"/>
+        <source>Wrong database</source>
+        <translation>数据库不对</translation>
+    </message>
+    <message>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="52"/>
         <source>Reachable; schema version %1, the one this console expects.</source>
         <translation>可连接；数据库结构版本 %1，正是本控制台所需的版本。</translation>
     </message>
     <message>
-        <location filename="../../models/connections/connectionstatusmodel.cpp" line="53"/>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="56"/>
         <source>The database has schema version %1, newer than this console knows (%2): this console is older than the database. Upgrade the console to the engine&apos;s version; until then it shows no data from this database and writes nothing to it.</source>
         <translation>数据库结构版本为 %1，比本控制台所知的版本（%2）新：本控制台比数据库旧。请将控制台升级到与引擎相同的版本；在此之前，它不显示此数据库的数据，也不向其写入任何内容。</translation>
     </message>
     <message>
-        <location filename="../../models/connections/connectionstatusmodel.cpp" line="59"/>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="62"/>
         <source>The database has schema version %1; this console expects %2. A migration is pending: run “oncepay db migrate”.</source>
         <translation>数据库结构版本为 %1，本控制台需要 %2。有待执行的迁移：请运行“oncepay db migrate”。</translation>
     </message>
     <message>
-        <location filename="../../models/connections/connectionstatusmodel.cpp" line="65"/>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="68"/>
         <source>database file not found: %1</source>
         <translation>找不到数据库文件：%1</translation>
     </message>
     <message>
-        <location filename="../../models/connections/connectionstatusmodel.cpp" line="67"/>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="70"/>
         <source>The server refused the login; check the user, its password and the database name in the connection profile: %1</source>
         <translation>服务器拒绝了登录；请检查连接配置中的用户名、密码和数据库名：%1</translation>
     </message>
     <message>
-        <location filename="../../models/connections/connectionstatusmodel.cpp" line="70"/>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="74"/>
+        <source>Reachable, but not this profile&apos;s database: %1</source>
+        <translation>可以连接，但不是此配置的数据库：%1</translation>
+    </message>
+    <message>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="76"/>
         <source>Cannot reach the database: %1</source>
         <translation>无法连接数据库：%1</translation>
     </message>
     <message>
-        <location filename="../../models/connections/connectionstatusmodel.cpp" line="109"/>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="115"/>
         <source>%1 (same database as orders)</source>
         <translation>%1（与订单库相同）</translation>
     </message>
     <message>
-        <location filename="../../models/connections/connectionstatusmodel.cpp" line="112"/>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="118"/>
         <source>%1 of %2</source>
         <translation>%1 / %2</translation>
     </message>
     <message>
-        <location filename="../../models/connections/connectionstatusmodel.cpp" line="128"/>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="134"/>
         <source>Database</source>
         <translation>数据库</translation>
     </message>
     <message>
-        <location filename="../../models/connections/connectionstatusmodel.cpp" line="129"/>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="135"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../models/connections/connectionstatusmodel.cpp" line="130"/>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="136"/>
         <source>Driver</source>
         <translation>驱动</translation>
     </message>
     <message>
-        <location filename="../../models/connections/connectionstatusmodel.cpp" line="131"/>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="137"/>
         <source>Location</source>
         <translation>位置</translation>
     </message>
     <message>
-        <location filename="../../models/connections/connectionstatusmodel.cpp" line="132"/>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="138"/>
         <source>Server version</source>
         <translation>服务器版本</translation>
     </message>
     <message>
-        <location filename="../../models/connections/connectionstatusmodel.cpp" line="133"/>
+        <location filename="../../models/connections/connectionstatusmodel.cpp" line="139"/>
         <source>Schema</source>
         <translation>结构版本</translation>
     </message>
@@ -1701,133 +1716,163 @@ hash      %2</translation>
 <context>
     <name>OncePay::DashboardPage</name>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="75"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="78"/>
         <source>&lt;h2&gt;Dashboard&lt;/h2&gt;</source>
         <translation>&lt;h2&gt;仪表盘&lt;/h2&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="78"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="81"/>
         <source>Last hour</source>
         <translation>最近 1 小时</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="79"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="82"/>
         <source>Last 24 hours</source>
         <translation>最近 24 小时</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="80"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="83"/>
         <source>Last 7 days</source>
         <translation>最近 7 天</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="81"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="84"/>
         <source>Last 30 days</source>
         <translation>最近 30 天</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="87"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="90"/>
         <source>Time range of the callback chart and the message statuses</source>
         <translation>回调图表和消息状态所用的时间范围</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="92"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="95"/>
         <source>&amp;Refresh</source>
         <translation>刷新(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="103"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="106"/>
         <source>Range:</source>
         <translation>范围：</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="112"/>
-        <source>A channel&apos;s exact redelivery is answered “already received” at the door and not stored, so it is not counted here (the gateway&apos;s metrics count it). “Absorbed” counts stored callbacks the worker skipped because the payment was already applied or the attempt was stale; “refused” counts requests rejected at the door (bad signature, malformed, too large).</source>
-        <translation>渠道对同一回调的原样重发在入口处即答复“已收到”且不入库，因此此处不计（由网关指标统计）。“已吸收”统计已入库、但因支付已生效或支付尝试已过时而被处理器跳过的回调；“入口拒绝”统计在入口处被拒绝的请求（签名错误、格式错误、过大）。</translation>
-    </message>
-    <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="137"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="150"/>
         <source>An order stays paid until its refunds reach what was captured; these paid orders had part of their money refunded (the ledger&apos;s refund debits).</source>
         <translation>订单在退款达到已收款金额之前一直保持已支付；这些已支付订单有部分款项已退款（按账本中的退款借记统计）。</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="152"/>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="227"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="165"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="240"/>
         <source>&lt;b&gt;Open discrepancies by channel&lt;/b&gt;</source>
         <translation>&lt;b&gt;各渠道未结差异&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="180"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="193"/>
         <source>Loading…</source>
         <translation>加载中……</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="213"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="226"/>
         <source>Updated %1</source>
         <translation>更新于 %1</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="216"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="229"/>
         <source>Messages by status (range)</source>
         <translation>消息状态（所选范围）</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="218"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="231"/>
         <source>Orders by state (now)</source>
         <translation>订单状态（当前）</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="221"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="234"/>
         <source>Stuck records by kind (now)</source>
         <translation>滞留记录类型（当前）</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="239"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="252"/>
         <source>Paid orders with a partial refund: none</source>
         <translation>部分退款的已支付订单：无</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="245"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="258"/>
         <source>too much to total in %1</source>
         <translation>%1 金额过大，无法合计</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="246"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="259"/>
         <source>Paid orders with a partial refund: &lt;b&gt;%1&lt;/b&gt; (refunded: %2)</source>
         <translation>部分退款的已支付订单：&lt;b&gt;%1&lt;/b&gt;（已退款：%2）</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="257"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="270"/>
         <source>Callbacks over time</source>
         <translation>回调趋势</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="262"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="285"/>
         <source>received</source>
         <translation>已接收</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="264"/>
-        <source>absorbed</source>
-        <translation>已吸收</translation>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="286"/>
+        <source>&lt;b&gt;%1&lt;/b&gt; received</source>
+        <translation>已接收 &lt;b&gt;%1&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="266"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="287"/>
+        <source>duplicates absorbed</source>
+        <translation>已吸收的重复回调</translation>
+    </message>
+    <message>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="289"/>
+        <source>&lt;b&gt;%1&lt;/b&gt; duplicates absorbed (%2 at the door, %3 skipped by the worker)</source>
+        <translation>已吸收重复回调 &lt;b&gt;%1&lt;/b&gt; 条（入口处 %2 条，工作进程跳过 %3 条）</translation>
+    </message>
+    <message>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="291"/>
+        <source>refused as stale</source>
+        <translation>因过期被拒</translation>
+    </message>
+    <message>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="292"/>
+        <source>&lt;b&gt;%1&lt;/b&gt; refused as stale</source>
+        <translation>因过期被拒 &lt;b&gt;%1&lt;/b&gt; 条</translation>
+    </message>
+    <message>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="293"/>
         <source>refused at the door</source>
         <translation>入口拒绝</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="336"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="294"/>
+        <source>&lt;b&gt;%1&lt;/b&gt; refused at the door</source>
+        <translation>在入口处被拒 &lt;b&gt;%1&lt;/b&gt; 条</translation>
+    </message>
+    <message>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="310"/>
+        <source>In this range:</source>
+        <translation>此时间范围内：</translation>
+    </message>
+    <message>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="368"/>
         <source>%1 — none</source>
         <translation>%1 —— 无</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="84"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="87"/>
         <source>30 days up to the latest callback</source>
         <translation>截至最新回调的 30 天</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="226"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="118"/>
+        <source>Payment results only (successes, failures, refunds). “Duplicates absorbed”: a channel&apos;s redeliveries answered “already received” at the door, and received callbacks the worker skipped because the payment was already applied or its outcome already decided. “Refused as stale”: callbacks of a superseded payment attempt; money they report captured is flagged for refund. “Refused at the door”: bad signature, malformed, too large.</source>
+        <translation>仅统计支付结果（成功、失败、退款）。“已吸收的重复回调”：渠道重复投递、在入口处以“已接收”应答的回调，以及工作进程因支付已入账或结果已确定而跳过的已接收回调。“因过期被拒”：已被取代的支付尝试的回调；其报告已扣款的金额被标记为待退款。“在入口处被拒”：签名错误、格式错误或过大。</translation>
+    </message>
+    <message>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="239"/>
         <source>&lt;b&gt;Open discrepancies by channel&lt;/b&gt; — none open</source>
         <translation>&lt;b&gt;各渠道未结差异&lt;/b&gt; —— 暂无</translation>
     </message>
@@ -2463,562 +2508,592 @@ hash      %2</translation>
         <translation>此数据库登录不能读取员工账号：员工须通过控制台的登录（oncepay_console）登录，而不是引擎的登录</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="230"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="210"/>
+        <source>the database server&apos;s time could not be read (it gave &apos;%1&apos;)</source>
+        <translation>无法读取数据库服务器的时间（得到的是“%1”）</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="214"/>
+        <source>this is an audit database, not an orders database: check the orders connection profile</source>
+        <translation>这是审计数据库，不是订单数据库：请检查订单连接配置</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="218"/>
+        <source>this is an orders database, not an audit database: check the audit connection profile</source>
+        <translation>这是订单数据库，不是审计数据库：请检查审计连接配置</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="222"/>
+        <source>this is an audit database, not an orders database</source>
+        <translation>这是审计数据库，不是订单数据库</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="225"/>
+        <source>this is an orders database, not an audit database</source>
+        <translation>这是订单数据库，不是审计数据库</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="228"/>
+        <source>cannot keep the owner and group of %1 (%2:%3): %4; nothing was saved</source>
+        <translation>无法保留 %1 的属主和属组（%2:%3）：%4；未保存任何内容</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="251"/>
         <source>message %1 is processing under a lease that ended %2 ms ago, within the clock-skew allowance of %3 ms (fixes.lease_skew_ms); %4 takes it once its lease is past its end by more than that</source>
         <translation>消息 %1 正在处理中，其租约已于 %2 毫秒前结束，仍在时钟偏差容许范围 %3 毫秒（fixes.lease_skew_ms）之内；须待租约结束超过该时长后方可%4</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="235"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="256"/>
         <source>message %1 is processing under a lease that ended; without a valid clock-skew allowance (fixes.lease_skew_ms) it is not judged expired</source>
         <translation>消息 %1 正在处理中，其租约已结束；由于时钟偏差容许值（fixes.lease_skew_ms）无效，不判定租约已过期</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="263"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="284"/>
         <source>%1 (%2) may not be above %3 (%4)</source>
         <translation>%1（%2）不得大于 %3（%4）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="264"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="285"/>
         <source>%1: [worker] backoff_base_ms (%2) may not be above backoff_max_ms (%3)</source>
         <translation>%1：[worker] backoff_base_ms（%2）不得大于 backoff_max_ms（%3）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="268"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="289"/>
         <source>the audit chain is broken: %1; nothing was exported (run `oncepay audit verify` or Verify chain)</source>
         <translation>审计链已损坏：%1；未导出任何内容（请运行 `oncepay audit verify` 或“校验链”）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="272"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="293"/>
         <source>row seq %1 was altered (its content does not match its hash; event %2)</source>
         <translation>序号 %1 的行被篡改（内容与其哈希不符；事件 %2）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="275"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="296"/>
         <source>row seq %1 was altered (its content does not match its hash)</source>
         <translation>序号 %1 的行被篡改（内容与其哈希不符）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="278"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="299"/>
         <source>row seq %1 is missing (next row found is seq %2)</source>
         <translation>序号 %1 的行缺失（找到的下一行是序号 %2）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="280"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="301"/>
         <source>row seq %1 is reordered or relinked (its prev_hash is not the hash of seq %2)</source>
         <translation>序号 %1 的行被重排或重新链接（其 prev_hash 不是序号 %2 的哈希）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="284"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="305"/>
         <source>cannot create %1: %2</source>
         <translation>无法创建 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="285"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="306"/>
         <source>checkpoint %1 (seq %2) cannot be checked: no seal public key</source>
         <translation>检查点 %1（序号 %2）无法校验：没有封印公钥</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="288"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="309"/>
         <source>checkpoint %1 (seq %2) is signed by unknown key %3 (expected %4)</source>
         <translation>检查点 %1（序号 %2）由未知密钥 %3 签名（应为 %4）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="291"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="312"/>
         <source>checkpoint %1 (seq %2) has a bad signature</source>
         <translation>检查点 %1（序号 %2）的签名无效</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="292"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="313"/>
         <source>chain truncated: checkpoint %1 seals seq %2 but the chain ends at seq %3 (rows %4..%2 are missing)</source>
         <translation>链被截断：检查点 %1 封印到序号 %2，但链止于序号 %3（序号 %4..%2 的行缺失）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="296"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="317"/>
         <source>row seq %1 is missing (the chain ends at seq %2, its head was seq %3)</source>
         <translation>序号 %1 的行缺失（链止于序号 %2，其链头为序号 %3）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="299"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="320"/>
         <source>the audit trail is empty: there is nothing to export (audited events reach it when they are shipped)</source>
         <translation>审计记录为空：没有可导出的内容（审计事件送入审计库后才会出现在审计记录中）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="304"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="325"/>
         <source>%1 has SHA-256 %2 (%3 bytes) but the manifest says %4 (%5 bytes): the file was changed</source>
         <translation>%1 的 SHA-256 为 %2（%3 字节），但清单记载为 %4（%5 字节）：文件已被改动</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="308"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="329"/>
         <source>%1 has SHA-256 %2 (%3 bytes), but its audit row (seq %4) recorded %5 (%6 bytes) when it was exported: the file was changed</source>
         <translation>%1 的 SHA-256 为 %2（%3 字节），但其审计行（序号 %4）在导出时记录的是 %5（%6 字节）：文件已被改动</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="312"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="333"/>
         <source>%1 has SHA-256 %2 (%3 bytes), but its audit event (not yet shipped) recorded %4 (%5 bytes) when it was exported: the file was changed</source>
         <translation>%1 的 SHA-256 为 %2（%3 字节），但其审计事件（尚未送入审计库）在导出时记录的是 %4（%5 字节）：文件已被改动</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="316"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="337"/>
         <source>the manifest&apos;s %1 differs from what its audit row (seq %2) recorded: the manifest was changed</source>
         <translation>清单中的%1与其审计行（序号 %2）的记录不符：清单已被改动</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="320"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="341"/>
         <source>the manifest&apos;s %1 differs from what its audit event (not yet shipped) recorded: the manifest was changed</source>
         <translation>清单中的%1与其审计事件（尚未送入审计库）的记录不符：清单已被改动</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="324"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="345"/>
         <source>file digest</source>
         <translation>文件摘要</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="325"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="346"/>
         <source>format</source>
         <translation>格式</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="326"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="347"/>
         <source>row count</source>
         <translation>行数</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="327"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="348"/>
         <source>filter</source>
         <translation>筛选条件</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="328"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="349"/>
         <source>chain head</source>
         <translation>链头</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="329"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="350"/>
         <source>author</source>
         <translation>导出人</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="330"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="351"/>
         <source>no export %1 is recorded in this audit trail: the manifest was not written by this OncePay, or its export id was changed</source>
         <translation>此审计记录中没有导出 %1 的记录：该清单不是由本 OncePay 生成的，或其导出编号已被改动</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="334"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="355"/>
         <source>export %1 is recorded more than once in the audit log (seq %2 and %3): rows were added to the trail</source>
         <translation>导出 %1 在审计日志中被记录了不止一次（序号 %2 和 %3）：有行被添加到审计记录中</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="338"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="359"/>
         <source>export %1 is recorded more than once in the outbox: rows were added to it</source>
         <translation>导出 %1 在发件箱中被记录了不止一次：有行被添加到发件箱中</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="342"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="363"/>
         <source>cannot read %1: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="343"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="364"/>
         <source>cannot write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="344"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="365"/>
         <source>export: cannot write the file: %1</source>
         <translation>导出：无法写入文件：%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="345"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="366"/>
         <source>export: the file was abandoned; it holds part of the export at most</source>
         <translation>导出：文件已被放弃；其中至多只有部分导出内容</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="348"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="369"/>
         <source>export: OpenSSL gives no SHA-256; nothing was exported</source>
         <translation>导出：OpenSSL 未提供 SHA-256；未导出任何内容</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="351"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="372"/>
         <source>audit verify: OpenSSL gives no SHA-256; nothing was checked</source>
         <translation>审计校验：OpenSSL 未提供 SHA-256；未检查任何内容</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="354"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="375"/>
         <source>the export&apos;s audit row (seq %1) does not match its hash: it was altered</source>
         <translation>该导出的审计行（序号 %1）与其哈希不符：已被篡改</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="357"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="378"/>
         <source>the export&apos;s audit row (seq %1) is not where the export wrote it (after seq %2, linked into the chain): it was inserted or moved</source>
         <translation>该导出的审计行（序号 %1）不在导出时写入的位置（应在序号 %2 之后并链接入链）：已被插入或移动</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="361"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="382"/>
         <source>row %1 of the file (the audit log&apos;s seq %2) differs in %3: the file says “%4”, the audit log “%5”</source>
         <translation>文件第 %1 行（审计日志序号 %2）的 %3 不同：文件为“%4”，审计日志为“%5”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="365"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="386"/>
         <source>row %1 of the file (the audit log&apos;s seq %2) differs from the audit log&apos;s row</source>
         <translation>文件第 %1 行（审计日志序号 %2）与审计日志中的行不同</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="369"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="390"/>
         <source>the file goes on after the %1 row(s) the audit log holds for its filter, from line %2: rows were added</source>
         <translation>文件在审计日志中该筛选条件对应的 %1 行之后仍有内容（自第 %2 行起）：有行被添加</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="373"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="394"/>
         <source>the file ends before the audit log&apos;s row seq %1 (row %2 of %3): rows were removed</source>
         <translation>文件在审计日志序号 %1 的行（共 %3 行中的第 %2 行）之前就结束了：有行被删除</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="377"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="398"/>
         <source>the file&apos;s header line is not the one an OncePay CSV export has</source>
         <translation>文件的表头行不是 OncePay CSV 导出文件的表头</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="380"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="401"/>
         <source>row seq %1 in the file does not match its hash: it was altered</source>
         <translation>文件中序号 %1 的行与其哈希不符：已被篡改</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="383"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="404"/>
         <source>row seq %1 in the file shows the amount %2 %3, but its hashed content says %4 %5</source>
         <translation>文件中序号 %1 的行显示金额 %2 %3，但其计入哈希的内容为 %4 %5</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="387"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="408"/>
         <source>row seq %1 in the file is not linked to seq %2 before it: reordered or relinked</source>
         <translation>文件中序号 %1 的行未链接到其前面的序号 %2：顺序被调换或链接被改动</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="391"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="412"/>
         <source>the file holds %1 row(s), the manifest says %2</source>
         <translation>文件包含 %1 行，清单记载为 %2 行</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="393"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="414"/>
         <source>the chain head seq %1 is no longer in the audit log</source>
         <translation>链头序号 %1 已不在审计日志中</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="396"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="417"/>
         <source>the audit log&apos;s row seq %1 has hash %2, not the manifest&apos;s %3</source>
         <translation>审计日志中序号 %1 的行哈希为 %2，而非清单记载的 %3</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="399"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="420"/>
         <source>seal %1 (seq %2) named by the manifest is missing or changed in the audit database</source>
         <translation>清单所指的封印 %1（序号 %2）在审计库中缺失或已被改动</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="403"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="424"/>
         <source>%1 is no OncePay JSON export (%2)</source>
         <translation>%1 不是 OncePay JSON 导出文件（%2）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="404"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="425"/>
         <source>%1 cannot be read: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="405"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="426"/>
         <source>the rows cannot be re-hashed: OpenSSL gives no SHA-256</source>
         <translation>无法重新计算各行哈希：OpenSSL 未提供 SHA-256</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="408"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="429"/>
         <source>not an OncePay audit export manifest (format &apos;%1&apos;)</source>
         <translation>不是 OncePay 审计导出清单（格式为“%1”）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="410"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="431"/>
         <source>the manifest lacks the file, its SHA-256 or the head</source>
         <translation>清单缺少文件名、其 SHA-256 或链头</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="413"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="434"/>
         <source>cannot read manifest %1: %2</source>
         <translation>无法读取清单 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="414"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="435"/>
         <source>manifest %1 is not a JSON object: %2</source>
         <translation>清单 %1 不是 JSON 对象：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="416"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="437"/>
         <source>a display name may not contain control characters (such as a line break or a tab)</source>
         <translation>显示名称不得包含控制字符（如换行符或制表符）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="420"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="441"/>
         <source>a display name is at most %1 characters (this one has %2)</source>
         <translation>显示名称最多 %1 个字符（当前为 %2 个）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="423"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="444"/>
         <source>unknown role: a role is agent, finance, auditor or admin</source>
         <translation>未知角色：角色须为 agent（客服）、finance（财务）、auditor（审计）或 admin（管理员）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="426"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="447"/>
         <source>there is no staff account by that name</source>
         <translation>没有该名称的员工账户</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="427"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="448"/>
         <source>there is no staff account %1</source>
         <translation>没有员工账户 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="428"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="449"/>
         <source>an administrator may not change their own role</source>
         <translation>管理员不能更改自己的角色</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="430"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="451"/>
         <source>%1 already has the role %2</source>
         <translation>%1 已是%2角色</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="431"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="452"/>
         <source>%1 is the last enabled administrator and keeps the role</source>
         <translation>%1 是最后一位启用的管理员，保留其角色</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="434"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="455"/>
         <source>the staff account %1 was not changed</source>
         <translation>员工账户 %1 未更改</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="435"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="456"/>
         <source>a user name is 2–64 of a-z, 0-9, &apos;.&apos;, &apos;_&apos;, &apos;-&apos;, starting with a letter or digit</source>
         <translation>用户名为 2–64 个字符，只能包含 a-z、0-9、&apos;.&apos;、&apos;_&apos;、&apos;-&apos;，并以字母或数字开头</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="439"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="460"/>
         <source>a staff account %1 already exists</source>
         <translation>员工账号 %1 已存在</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="440"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="461"/>
         <source>a password needs at least %1 characters</source>
         <translation>密码至少需要 %1 个字符</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="441"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="462"/>
         <source>the password is too long</source>
         <translation>密码过长</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="442"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="463"/>
         <source>a reason is required</source>
         <translation>必须填写原因</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="443"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="464"/>
         <source>an administrator may not disable their own account</source>
         <translation>管理员不能停用自己的账户</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="445"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="466"/>
         <source>%1 is disabled already</source>
         <translation>%1 已是停用状态</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="446"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="467"/>
         <source>%1 is enabled already</source>
         <translation>%1 已是启用状态</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="447"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="468"/>
         <source>%1 is the last enabled administrator and stays enabled</source>
         <translation>%1 是最后一位启用的管理员，不能停用</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="451"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="472"/>
         <source>%1 (%2) may not start a reconciliation run</source>
         <translation>%1（%2）无权启动对账运行</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="452"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="473"/>
         <source>%1 (%2) may not %3: %4</source>
         <translation>%1（%2）无权%3：%4</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="453"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="474"/>
         <source>%1 (%2) may not %3</source>
         <translation>%1（%2）无权%3</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="454"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="475"/>
         <source>there is no such staff account</source>
         <translation>不存在该员工账户</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="455"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="476"/>
         <source>the staff account has been disabled</source>
         <translation>该员工账户已被停用</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="456"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="477"/>
         <source>the staff account&apos;s role is now %1</source>
         <translation>该员工账户的角色现为%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="458"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="479"/>
         <source>the period ends before it starts</source>
         <translation>期间的结束早于开始</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="459"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="480"/>
         <source>ops setting %1 is not a non-negative number</source>
         <translation>运营设置 %1 不是非负数</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="462"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="483"/>
         <source>%1 takes a whole number from %2 to %3, not &apos;%4&apos;</source>
         <translation>%1 须为 %2 至 %3 之间的整数，而不是“%4”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="464"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="485"/>
         <source>a settings change needs a reason</source>
         <translation>更改设置须填写原因</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="465"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="486"/>
         <source>unknown setting &apos;%1&apos;</source>
         <translation>未知设置“%1”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="467"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="488"/>
         <source>ops setting %1 is not a whole number from 0 to %2: &apos;%3&apos;</source>
         <translation>运营设置 %1 不是 0 到 %2 之间的整数：“%3”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="472"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="493"/>
         <source>%1: t=&lt;unix seconds&gt;,v1=&lt;hex HMAC-SHA256 of &quot;t.body&quot; under a webhook signing secret&gt;; timestamp within the tolerance window</source>
         <translation>%1：t=&lt;Unix 秒&gt;,v1=&lt;用 webhook 签名密钥对 &quot;t.body&quot; 计算的十六进制 HMAC-SHA256&gt;；时间戳须在容差窗口内</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="476"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="497"/>
         <source>%1: t=&lt;unix seconds&gt;,s=&lt;hex HMAC-SHA256 of &quot;t.body&quot; under a webhook secret&gt;; timestamp within the tolerance window</source>
         <translation>%1：t=&lt;Unix 秒&gt;,s=&lt;用 webhook 密钥对 &quot;t.body&quot; 计算的十六进制 HMAC-SHA256&gt;；时间戳须在容差窗口内</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="480"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="501"/>
         <source>%1: v1,&lt;base64 HMAC-SHA256 of &quot;%2.%3.body&quot; under the relay&apos;s secret&gt; (Standard Webhooks); timestamp within the tolerance window</source>
         <translation>%1：v1,&lt;用中继密钥对 &quot;%2.%3.body&quot; 计算的 base64 HMAC-SHA256&gt;（Standard Webhooks）；时间戳须在容差窗口内</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="484"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="505"/>
         <source>%1: base64 RSA-SHA256 (%2 SHA256withRSA) of &quot;%3|%4|webhook id|CRC32 of the body&quot;, verified with the configured PayPal certificate (cert_file, never fetched; %5 must be on paypal.com); transmission time within the tolerance window</source>
         <translation>%1：对 &quot;%3|%4|webhook id|消息体 CRC32&quot; 的 base64 RSA-SHA256（%2 SHA256withRSA），用配置的 PayPal 证书验证（cert_file，从不在线获取；%5 必须位于 paypal.com）；传输时间须在容差窗口内</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="491"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="512"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="494"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="515"/>
         <source>%1 is not a whole number</source>
         <translation>%1 不是整数</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="495"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="516"/>
         <source>%1 is not a number</source>
         <translation>%1 不是数字</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="496"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="517"/>
         <source>%1 is negative</source>
         <translation>%1 为负数</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="497"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="518"/>
         <source>%1 overflows 64 bits</source>
         <translation>%1 超出 64 位整数范围</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="498"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="519"/>
         <source>%1 is not a decimal string</source>
         <translation>%1 不是十进制数字字符串</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="499"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="520"/>
         <source>%1 &apos;%2&apos; is not a plain decimal</source>
         <translation>%1 “%2”不是普通的十进制数</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="500"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="521"/>
         <source>unknown currency &apos;%1&apos;</source>
         <translation>未知货币“%1”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="501"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="522"/>
         <source>no &apos;%1&apos; signature matches</source>
         <translation>没有匹配的“%1”签名</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="502"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="523"/>
         <source>no v1 signature matches</source>
         <translation>没有匹配的 v1 签名</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="503"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="524"/>
         <source>signature does not verify with the configured certificate</source>
         <translation>签名无法用所配置的证书验证</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="506"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="527"/>
         <source>signature header has no &apos;%1&apos; signature</source>
         <translation>签名头中没有“%1”签名</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="507"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="528"/>
         <source>signature header is empty</source>
         <translation>签名头为空</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="508"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="529"/>
         <source>signature header is malformed</source>
         <translation>签名头格式错误</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="509"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="530"/>
         <source>signature header has a bad timestamp</source>
         <translation>签名头的时间戳无效</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="510"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="531"/>
         <source>signature header has no timestamp</source>
         <translation>签名头缺少时间戳</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="511"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="532"/>
         <source>signature timestamp is %1 s behind, outside the allowed window</source>
         <translation>签名时间戳落后 %1 秒，超出允许窗口</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="514"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="535"/>
         <source>signature timestamp is %1 s ahead, outside the allowed window</source>
         <translation>签名时间戳超前 %1 秒，超出允许窗口</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="517"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="538"/>
         <source>no webhook secret configured</source>
         <translation>未配置 webhook 密钥</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="518"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="539"/>
         <source>no %1 header</source>
         <translation>缺少 %1 头</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="519"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="540"/>
         <source>several %1 headers</source>
         <translation>存在多个 %1 头</translation>
     </message>
@@ -3138,87 +3213,87 @@ hash      %2</translation>
         <translation>修复 #%1 存储的变更与其摘要不再一致</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="210"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="231"/>
         <source>order %1 is %2; %3 takes paid_unconfirmed orders</source>
         <translation>订单 %1 为“%2”；“%3”只适用于已付款待确认的订单</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="212"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="233"/>
         <source>order %1 is %2; %3 takes paid_unconfirmed or payment_failed orders</source>
         <translation>订单 %1 为“%2”；“%3”只适用于已付款待确认或支付失败的订单</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="215"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="236"/>
         <source>message %1 is %2; %3 takes dead or failed messages and expired leases</source>
         <translation>消息 %1 为“%2”；“%3”只适用于死信、处理失败的消息和租约已过期的消息</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="218"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="239"/>
         <source>message %1 is %2 under a live lease; %3 takes dead or failed messages and expired leases</source>
         <translation>消息 %1 为“%2”且租约仍有效；“%3”只适用于死信、处理失败的消息和租约已过期的消息</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="222"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="243"/>
         <source>message %1 is %2; %3 takes dead or failed messages, pending ones and expired leases</source>
         <translation>消息 %1 为“%2”；“%3”只适用于死信、处理失败或待处理的消息和租约已过期的消息</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="226"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="247"/>
         <source>message %1 is %2 under a live lease; %3 takes dead or failed messages, pending ones and expired leases</source>
         <translation>消息 %1 为“%2”且租约仍有效；“%3”只适用于死信、处理失败或待处理的消息和租约已过期的消息</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="239"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="260"/>
         <source>discrepancy #%1 is %2, not open</source>
         <translation>异常 #%1 为“%2”，不是未结状态</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="240"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="261"/>
         <source>discrepancy #%1 is a %2; adjust_fee takes fee mismatches</source>
         <translation>异常 #%1 是“%2”；调整手续费只适用于手续费不符</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="243"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="264"/>
         <source>discrepancy #%1 has no order to book a fee adjustment on</source>
         <translation>异常 #%1 没有可记入手续费调整的订单</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="246"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="267"/>
         <source>discrepancy #%1 carries no amounts; give the amount to book</source>
         <translation>异常 #%1 没有金额；请给出要记账的金额</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="249"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="270"/>
         <source>%1 discrepancies of the period are still open; decide them first</source>
         <translation>该账期还有 %1 个未结异常；请先处理它们</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="252"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="273"/>
         <source>no finished reconciliation run covers the period; reconcile it first</source>
         <translation>没有已完成的对账运行覆盖该账期；请先对账</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="255"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="276"/>
         <source>the period overlaps a period that is already closed</source>
         <translation>该账期与已关闭的账期重叠</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="258"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="279"/>
         <source>no discrepancy #%1</source>
         <translation>没有异常 #%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="259"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="280"/>
         <source>no message with callback id &apos;%1&apos;</source>
         <translation>没有回调号为“%1”的消息</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="260"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="281"/>
         <source>no order &apos;%1&apos;</source>
         <translation>没有订单“%1”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="261"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="282"/>
         <source>a fix of amount 0 changes nothing</source>
         <translation>金额为 0 的修复不会改变任何东西</translation>
     </message>
@@ -3481,58 +3556,58 @@ hash      %2</translation>
 <context>
     <name>OncePay::EntityKinds</name>
     <message>
-        <location filename="../../models/common/labels.cpp" line="275"/>
+        <location filename="../../models/common/labels.cpp" line="277"/>
         <source>order</source>
         <translation>订单</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="276"/>
+        <location filename="../../models/common/labels.cpp" line="278"/>
         <source>callback</source>
         <translation>回调</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="277"/>
+        <location filename="../../models/common/labels.cpp" line="279"/>
         <source>staff account</source>
         <translation>员工账号</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="278"/>
+        <location filename="../../models/common/labels.cpp" line="280"/>
         <source>settlement statement</source>
         <translation>结算单</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="279"/>
+        <location filename="../../models/common/labels.cpp" line="281"/>
         <source>fee schedule</source>
         <translation>费率表</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="280"/>
+        <location filename="../../models/common/labels.cpp" line="282"/>
         <source>discrepancy</source>
         <translation>对账异常</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="281"/>
+        <location filename="../../models/common/labels.cpp" line="283"/>
         <source>reconciliation run</source>
         <translation>对账运行</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="282"/>
-        <location filename="../../models/common/labels.cpp" line="283"/>
+        <location filename="../../models/common/labels.cpp" line="284"/>
+        <location filename="../../models/common/labels.cpp" line="285"/>
         <source>audit trail</source>
         <translation>审计轨迹</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="284"/>
+        <location filename="../../models/common/labels.cpp" line="286"/>
         <source>export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="285"/>
+        <location filename="../../models/common/labels.cpp" line="287"/>
         <source>fix</source>
         <translation>修复</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="286"/>
+        <location filename="../../models/common/labels.cpp" line="288"/>
         <source>setting</source>
         <translation>运营参数</translation>
     </message>
@@ -3736,32 +3811,32 @@ hash      %2</translation>
 <context>
     <name>OncePay::FulfilmentModel</name>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="337"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="344"/>
         <source>Created</source>
         <translation>创建时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="338"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="345"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="339"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="346"/>
         <source>purchase order</source>
         <translation>采购单</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="339"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="346"/>
         <source>logistics order</source>
         <translation>物流单</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="341"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="348"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="343"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="350"/>
         <source>Callback</source>
         <translation>回调</translation>
     </message>
@@ -3769,32 +3844,32 @@ hash      %2</translation>
 <context>
     <name>OncePay::IdempotencyModel</name>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="297"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="304"/>
         <source>Created</source>
         <translation>创建时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="298"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="305"/>
         <source>Request</source>
         <translation>请求</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="299"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="306"/>
         <source>Operation</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="301"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="308"/>
         <source>Expected version</source>
         <translation>预期版本</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="303"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="310"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="310"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="317"/>
         <source>Outcome</source>
         <translation>结果</translation>
     </message>
@@ -3936,25 +4011,25 @@ hash      %2</translation>
     </message>
     <message>
         <location filename="../../models/common/labels.cpp" line="99"/>
-        <location filename="../../models/common/labels.cpp" line="258"/>
+        <location filename="../../models/common/labels.cpp" line="260"/>
         <source>agent</source>
         <translation>客服</translation>
     </message>
     <message>
         <location filename="../../models/common/labels.cpp" line="100"/>
-        <location filename="../../models/common/labels.cpp" line="260"/>
+        <location filename="../../models/common/labels.cpp" line="262"/>
         <source>finance</source>
         <translation>财务</translation>
     </message>
     <message>
         <location filename="../../models/common/labels.cpp" line="101"/>
-        <location filename="../../models/common/labels.cpp" line="262"/>
+        <location filename="../../models/common/labels.cpp" line="264"/>
         <source>auditor</source>
         <translation>审计</translation>
     </message>
     <message>
         <location filename="../../models/common/labels.cpp" line="102"/>
-        <location filename="../../models/common/labels.cpp" line="264"/>
+        <location filename="../../models/common/labels.cpp" line="266"/>
         <source>administrator</source>
         <translation>管理员</translation>
     </message>
@@ -3980,7 +4055,7 @@ hash      %2</translation>
     </message>
     <message>
         <location filename="../../models/common/labels.cpp" line="118"/>
-        <location filename="../../models/common/labels.cpp" line="254"/>
+        <location filename="../../models/common/labels.cpp" line="256"/>
         <source>system</source>
         <translation>系统</translation>
     </message>
@@ -4046,168 +4121,168 @@ hash      %2</translation>
         <translation>退款</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="252"/>
+        <location filename="../../models/common/labels.cpp" line="254"/>
         <source>platform</source>
         <comment>actor role</comment>
         <translation>平台</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="256"/>
+        <location filename="../../models/common/labels.cpp" line="258"/>
         <source>channel</source>
         <comment>actor role</comment>
         <translation>渠道</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="266"/>
+        <location filename="../../models/common/labels.cpp" line="268"/>
         <source>anonymous</source>
         <comment>actor role</comment>
         <translation>匿名</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="268"/>
+        <location filename="../../models/common/labels.cpp" line="270"/>
         <source>unknown</source>
         <comment>actor role</comment>
         <translation>未知</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="297"/>
+        <location filename="../../models/common/labels.cpp" line="299"/>
         <source>payment succeeded</source>
         <translation>支付成功</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="299"/>
+        <location filename="../../models/common/labels.cpp" line="301"/>
         <source>payment failed</source>
         <comment>callback event</comment>
         <translation>支付失败</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="301"/>
+        <location filename="../../models/common/labels.cpp" line="303"/>
         <source>payment pending</source>
         <translation>支付处理中</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="303"/>
+        <location filename="../../models/common/labels.cpp" line="305"/>
         <source>refunded</source>
         <comment>callback event</comment>
         <translation>已退款</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="305"/>
+        <location filename="../../models/common/labels.cpp" line="307"/>
         <source>other event</source>
         <translation>其他事件</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="313"/>
+        <location filename="../../models/common/labels.cpp" line="315"/>
         <source>%1 (%2)</source>
         <comment>callback event, channel&apos;s event type</comment>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="319"/>
+        <location filename="../../models/common/labels.cpp" line="321"/>
         <source>start payment</source>
         <translation>发起支付</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="321"/>
+        <location filename="../../models/common/labels.cpp" line="323"/>
         <source>roll back</source>
         <comment>request operation</comment>
         <translation>回滚</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="331"/>
+        <location filename="../../models/common/labels.cpp" line="333"/>
         <source>%1, v%2</source>
         <comment>request outcome: state, version</comment>
         <translation>%1，版本 %2</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="341"/>
+        <location filename="../../models/common/labels.cpp" line="343"/>
         <source>created</source>
         <comment>purchase or logistics order</comment>
         <translation>已创建</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="349"/>
+        <location filename="../../models/common/labels.cpp" line="351"/>
         <source>from %1</source>
         <translation>起始 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="351"/>
+        <location filename="../../models/common/labels.cpp" line="353"/>
         <source>to %1</source>
         <translation>截至 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="353"/>
+        <location filename="../../models/common/labels.cpp" line="355"/>
         <source>actor %1</source>
         <translation>操作者 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="355"/>
+        <location filename="../../models/common/labels.cpp" line="357"/>
         <source>action %1</source>
         <translation>动作 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="357"/>
+        <location filename="../../models/common/labels.cpp" line="359"/>
         <source>order %1</source>
         <translation>订单 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="359"/>
+        <location filename="../../models/common/labels.cpp" line="361"/>
         <source>callback %1</source>
         <translation>回调 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="361"/>
+        <location filename="../../models/common/labels.cpp" line="363"/>
         <source>entity kind %1</source>
         <translation>实体类型 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="363"/>
+        <location filename="../../models/common/labels.cpp" line="365"/>
         <source>entity %1</source>
         <translation>实体 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="365"/>
+        <location filename="../../models/common/labels.cpp" line="367"/>
         <source>up to seq %1</source>
         <translation>序号不超过 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="366"/>
+        <location filename="../../models/common/labels.cpp" line="368"/>
         <source>all rows</source>
         <translation>全部记录</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="366"/>
+        <location filename="../../models/common/labels.cpp" line="368"/>
         <source>, </source>
         <comment>list separator</comment>
         <translation>，</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="381"/>
+        <location filename="../../models/common/labels.cpp" line="383"/>
         <source>%1 s</source>
         <translation>%1 秒</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="383"/>
+        <location filename="../../models/common/labels.cpp" line="385"/>
         <source>%1 min</source>
         <translation>%1 分钟</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="385"/>
+        <location filename="../../models/common/labels.cpp" line="387"/>
         <source>%1 h %2 min</source>
         <translation>%1 小时 %2 分钟</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="388"/>
+        <location filename="../../models/common/labels.cpp" line="390"/>
         <source>%1 d %2 h</source>
         <translation>%1 天 %2 小时</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="400"/>
+        <location filename="../../models/common/labels.cpp" line="402"/>
         <source>%1 minor units (no currency)</source>
         <translation>%1 最小货币单位（无币种）</translation>
     </message>
     <message>
-        <location filename="../../models/common/labels.cpp" line="402"/>
+        <location filename="../../models/common/labels.cpp" line="404"/>
         <source>%1 %2 minor units (unknown currency)</source>
         <translation>%1 %2 最小货币单位（未知币种）</translation>
     </message>
@@ -4403,32 +4478,32 @@ hash      %2</translation>
 <context>
     <name>OncePay::LedgerModel</name>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="285"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="292"/>
         <source>Booked</source>
         <translation>记账时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="286"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="293"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="287"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="294"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="289"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="296"/>
         <source>Transaction</source>
         <translation>交易号</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="290"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="297"/>
         <source>Callback</source>
         <translation>回调</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="291"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="298"/>
         <source>Key</source>
         <translation>键</translation>
     </message>
@@ -4436,193 +4511,208 @@ hash      %2</translation>
 <context>
     <name>OncePay::MainWindow</name>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="76"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="78"/>
         <source>OncePay Console — %1</source>
         <translation>OncePay 控制台 —— %1</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="89"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="91"/>
         <source>Dashboard</source>
         <translation>仪表盘</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="90"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="92"/>
         <source>Order investigation</source>
         <translation>订单调查</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="91"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="93"/>
         <source>Stuck records</source>
         <translation>滞留记录</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="92"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="94"/>
         <source>Approvals</source>
         <translation>审批</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="93"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="95"/>
         <source>Reconciliation</source>
         <translation>对账</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="96"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="98"/>
         <source>Audit trail</source>
         <translation>审计轨迹</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="98"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="100"/>
         <source>Administration</source>
         <translation>系统管理</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="100"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="102"/>
         <source>Databases</source>
         <translation>数据库</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="145"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="147"/>
         <source>Log</source>
         <translation>日志</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="155"/>
-        <location filename="../../views/shell/mainwindow.cpp" line="356"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="157"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="370"/>
         <source>Orders</source>
         <translation>订单库</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="155"/>
-        <location filename="../../views/shell/mainwindow.cpp" line="356"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="157"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="370"/>
         <source>Messages</source>
         <translation>消息库</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="155"/>
-        <location filename="../../views/shell/mainwindow.cpp" line="356"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="157"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="370"/>
         <source>Audit</source>
         <translation>审计库</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="157"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="159"/>
         <source>%1: checking…</source>
         <translation>%1：检查中……</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="180"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="188"/>
         <source>%1 (Ctrl+%2)</source>
         <translation>%1（Ctrl+%2）</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="290"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="304"/>
         <source>&amp;Console</source>
         <translation>控制台(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="291"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="305"/>
         <source>Connection &amp;profiles…</source>
         <translation>连接配置(&amp;P)…</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="292"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="306"/>
         <source>P&amp;references…</source>
         <translation>偏好设置(&amp;R)…</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="295"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="309"/>
         <source>Sign &amp;out</source>
         <translation>退出登录(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="297"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="311"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="300"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="314"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="308"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="322"/>
         <source>&amp;Find an order…</source>
         <translation>查找订单(&amp;F)……</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="320"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="334"/>
         <source>Signed in: %1 (%2)</source>
         <translation>已登录：%1（%2）</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="365"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="379"/>
         <source>%1: ● %2</source>
         <translation>%1：● %2</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="369"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="383"/>
         <source>%1: ▲ schema newer than this console</source>
         <translation>%1：▲ 结构版本比本控制台新</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="370"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="384"/>
         <source>%1: ▲ migration pending</source>
         <translation>%1：▲ 待迁移</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="374"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="388"/>
         <source>%1: ✕ file not found</source>
         <translation>%1：✕ 找不到文件</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="375"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="389"/>
         <source>%1: ✕ login refused</source>
         <translation>%1：✕ 登录被拒绝</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="376"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="390"/>
         <source>%1: ✕ unreachable</source>
         <translation>%1：✕ 无法连接</translation>
+    </message>
+    <message>
+        <location filename="../../views/shell/mainwindow.cpp" line="461"/>
+        <source>You were signed out: an administrator disabled your account.</source>
+        <translation>您已被登出：管理员停用了您的账户。</translation>
+    </message>
+    <message>
+        <location filename="../../views/shell/mainwindow.cpp" line="464"/>
+        <source>You were signed out: your staff account no longer exists.</source>
+        <translation>您已被登出：您的员工账户已不存在。</translation>
+    </message>
+    <message>
+        <location filename="../../views/shell/mainwindow.cpp" line="467"/>
+        <source>You were signed out: an administrator changed your role. Sign in again to work with the new one.</source>
+        <translation>您已被登出：管理员更改了您的角色。请重新登录以使用新角色。</translation>
     </message>
 </context>
 <context>
     <name>OncePay::MessageModel</name>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="233"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="240"/>
         <source>Received</source>
         <translation>接收时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="234"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="241"/>
         <source>Callback</source>
         <translation>回调</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="235"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="242"/>
         <source>Event</source>
         <translation>事件</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="238"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="245"/>
         <source>Attempt</source>
         <translation>支付尝试</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="239"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="246"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="248"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="255"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="257"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="264"/>
         <source>Tries</source>
         <translation>尝试次数</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="258"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="265"/>
         <source>Reason / last error</source>
         <translation>原因 / 最近错误</translation>
     </message>
@@ -4924,29 +5014,29 @@ hash      %2</translation>
         <translation>正在写入订单 %1 的案卷…</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="446"/>
+        <location filename="../../views/orders/orderpage.cpp" line="450"/>
         <source>The dossier was not exported: %1</source>
         <translation>案卷未导出：%1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/orders/orderpage.cpp" line="450"/>
+        <location filename="../../views/orders/orderpage.cpp" line="454"/>
         <source>Dossier saved to %1 (%n page(s), SHA-256 %2).</source>
         <translation>
             <numerusform>案卷已保存到 %1（%n 页，SHA-256 %2）。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="494"/>
+        <location filename="../../views/orders/orderpage.cpp" line="498"/>
         <source>Signature: verified by the gateway before the callback was stored.</source>
         <translation>签名：网关在存储该回调之前已验证。</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="495"/>
+        <location filename="../../views/orders/orderpage.cpp" line="499"/>
         <source>Signature: verified by the gateway before the callback was stored — %1</source>
         <translation>签名：网关在存储该回调之前已验证 —— %1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="498"/>
+        <location filename="../../views/orders/orderpage.cpp" line="502"/>
         <source>Callback %1 from %2
 %3
 Unsigned, wrongly signed or late requests are refused: only the refusal is recorded (reason, size, body hash), never the request.
@@ -4968,42 +5058,42 @@ Body:
 <context>
     <name>OncePay::PaymentModel</name>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="268"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="275"/>
         <source>Captured</source>
         <translation>扣款时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="269"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="276"/>
         <source>Channel</source>
         <translation>渠道</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="270"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="277"/>
         <source>Transaction</source>
         <translation>交易号</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="271"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="278"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="273"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="280"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="275"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="282"/>
         <source>Settlement</source>
         <translation>结算</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="278"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="285"/>
         <source>Attempt</source>
         <translation>支付尝试</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="279"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="286"/>
         <source>Callback</source>
         <translation>回调</translation>
     </message>
@@ -5029,162 +5119,192 @@ Body:
 <context>
     <name>OncePay::ProfileForm</name>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="29"/>
+        <location filename="../../views/connections/profileform.cpp" line="31"/>
         <source>SQLite (a file on this computer)</source>
         <translation>SQLite（此计算机上的文件）</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="30"/>
+        <location filename="../../views/connections/profileform.cpp" line="32"/>
         <source>PostgreSQL</source>
         <translation>PostgreSQL</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="31"/>
+        <location filename="../../views/connections/profileform.cpp" line="33"/>
         <source>MySQL / MariaDB</source>
         <translation>MySQL / MariaDB</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="37"/>
+        <location filename="../../views/connections/profileform.cpp" line="39"/>
         <source>&amp;Browse…</source>
         <translation>浏览(&amp;B)…</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="40"/>
+        <location filename="../../views/connections/profileform.cpp" line="42"/>
         <source>SQLite database file</source>
         <translation>SQLite 数据库文件</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="40"/>
+        <location filename="../../views/connections/profileform.cpp" line="42"/>
         <source>SQLite databases (*.db)</source>
         <translation>SQLite 数据库 (*.db)</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="49"/>
+        <location filename="../../views/connections/profileform.cpp" line="51"/>
         <source>&amp;File:</source>
         <translation>文件(&amp;F)：</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="67"/>
+        <location filename="../../views/connections/profileform.cpp" line="69"/>
         <source>Asked at each start</source>
         <translation>每次启动时询问</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="68"/>
+        <location filename="../../views/connections/profileform.cpp" line="70"/>
         <source>Kept in the keychain of this computer</source>
         <translation>保存在此计算机的钥匙串中</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="69"/>
+        <location filename="../../views/connections/profileform.cpp" line="71"/>
         <source>Kept in the keychain (none available here)</source>
         <translation>保存在钥匙串中（此处不可用）</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="71"/>
+        <location filename="../../views/connections/profileform.cpp" line="73"/>
         <source>From an environment variable</source>
         <translation>来自环境变量</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="79"/>
+        <location filename="../../views/connections/profileform.cpp" line="81"/>
         <source>used for the test and this session; never written to a file</source>
         <translation>用于测试和本次会话；从不写入文件</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="85"/>
+        <location filename="../../views/connections/profileform.cpp" line="87"/>
         <source>driver options, e.g. sslmode=require</source>
         <translation>驱动选项，例如 sslmode=require</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="86"/>
+        <location filename="../../views/connections/profileform.cpp" line="88"/>
         <source>Driver options only, never a password: an option that carries one is refused. Choose where the password comes from under “Password from”.</source>
         <translation>此处仅填写驱动选项，不得填写密码：携带密码的选项会被拒绝。请在“密码来源”中选择密码的来源。</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="91"/>
+        <location filename="../../views/connections/profileform.cpp" line="93"/>
         <source>&amp;Host:</source>
         <translation>主机(&amp;H)：</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="92"/>
+        <location filename="../../views/connections/profileform.cpp" line="94"/>
         <source>P&amp;ort:</source>
         <translation>端口(&amp;O)：</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="93"/>
+        <location filename="../../views/connections/profileform.cpp" line="95"/>
         <source>&amp;Database:</source>
         <translation>数据库(&amp;D)：</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="94"/>
+        <location filename="../../views/connections/profileform.cpp" line="96"/>
         <source>&amp;User:</source>
         <translation>用户(&amp;U)：</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="95"/>
+        <location filename="../../views/connections/profileform.cpp" line="97"/>
         <source>Pass&amp;word from:</source>
         <translation>密码来源(&amp;W)：</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="96"/>
+        <location filename="../../views/connections/profileform.cpp" line="98"/>
         <source>Pa&amp;ssword:</source>
         <translation>密码(&amp;S)：</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="97"/>
+        <location filename="../../views/connections/profileform.cpp" line="99"/>
         <source>&amp;Variable:</source>
         <translation>变量(&amp;V)：</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="98"/>
+        <location filename="../../views/connections/profileform.cpp" line="100"/>
         <source>O&amp;ptions:</source>
         <translation>选项(&amp;P)：</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="104"/>
+        <location filename="../../views/connections/profileform.cpp" line="106"/>
         <source>&amp;Test connection</source>
         <translation>测试连接(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="113"/>
+        <location filename="../../views/connections/profileform.cpp" line="115"/>
         <source>D&amp;river:</source>
         <translation>驱动(&amp;R)：</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="215"/>
+        <location filename="../../views/connections/profileform.cpp" line="147"/>
+        <source>Not used: the password is the value of the environment variable below, as this console was started with it.</source>
+        <translation>不使用：密码取自下方的环境变量（即本控制台启动时的值）。</translation>
+    </message>
+    <message>
+        <location filename="../../views/connections/profileform.cpp" line="234"/>
         <source>Not tested: the option “%1” would carry a secret. Remove it from Options and choose where the password comes from under “Password from”.</source>
         <translation>未测试：选项“%1”会携带机密信息。请从“选项”中删除它，并在“密码来源”中选择密码的来源。</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="228"/>
+        <location filename="../../views/connections/profileform.cpp" line="242"/>
+        <source>Not tested: the environment variable %1 is not set for this console. Set it before starting the console, or choose another source under “Password from”.</source>
+        <translation>未测试：本控制台未设置环境变量 %1。请在启动控制台前设置它，或在“密码来源”中选择其他来源。</translation>
+    </message>
+    <message>
+        <location filename="../../views/connections/profileform.cpp" line="253"/>
+        <source>Not tested: type the password once so it can be kept in the keychain.</source>
+        <translation>未测试：请输入一次密码，以便保存到钥匙串中。</translation>
+    </message>
+    <message>
+        <location filename="../../views/connections/profileform.cpp" line="256"/>
+        <source>Not tested: the keychain entry %1 could not be read: %2</source>
+        <translation>未测试：无法读取钥匙串条目 %1：%2</translation>
+    </message>
+    <message>
+        <location filename="../../views/connections/profileform.cpp" line="264"/>
         <source>Connecting to %1…</source>
         <translation>正在连接 %1…</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="268"/>
+        <location filename="../../views/connections/profileform.cpp" line="305"/>
+        <source>Connected to %1 (driver %2), but this is an orders database, not an audit database: choose the audit database here.</source>
+        <translation>已连接到 %1（驱动 %2），但这是订单数据库，不是审计数据库：请在此选择审计数据库。</translation>
+    </message>
+    <message>
+        <location filename="../../views/connections/profileform.cpp" line="308"/>
+        <source>Connected to %1 (driver %2), but this is an audit database, not an orders database: choose the orders database here.</source>
+        <translation>已连接到 %1（驱动 %2），但这是审计数据库，不是订单数据库：请在此选择订单数据库。</translation>
+    </message>
+    <message>
+        <location filename="../../views/connections/profileform.cpp" line="315"/>
         <source>Login refused: %1</source>
         <translation>登录被拒绝：%1</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="269"/>
+        <location filename="../../views/connections/profileform.cpp" line="316"/>
         <source>Not reachable: %1</source>
         <translation>无法连接：%1</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="273"/>
+        <location filename="../../views/connections/profileform.cpp" line="320"/>
         <source>Connected to %1 (driver %2), but its schema, version %3, is newer than this console knows (%4): use the OncePay release that migrated it.</source>
         <translation>已连接到 %1（驱动 %2），但其架构版本 %3 比本控制台所知的版本（%4）更新：请使用执行该迁移的 OncePay 版本。</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="281"/>
+        <location filename="../../views/connections/profileform.cpp" line="328"/>
         <source>Connected to %1 (driver %2), but the database has no OncePay schema yet: run `oncepay db migrate` to create it (version %3).</source>
         <translation>已连接到 %1（驱动 %2），但该数据库尚无 OncePay 架构：请运行 `oncepay db migrate` 创建（版本 %3）。</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="288"/>
+        <location filename="../../views/connections/profileform.cpp" line="335"/>
         <source>Connected to %1 (driver %2), but its schema is at version %3 and this console needs version %4: run `oncepay db migrate` before using it.</source>
         <translation>已连接到 %1（驱动 %2），但其架构为版本 %3，本控制台需要版本 %4：使用前请运行 `oncepay db migrate`。</translation>
     </message>
     <message>
-        <location filename="../../views/connections/profileform.cpp" line="296"/>
+        <location filename="../../views/connections/profileform.cpp" line="343"/>
         <source>Connected to %1 (driver %2); the schema is current (version %3).</source>
         <translation>已连接到 %1（驱动 %2）；架构为最新（版本 %3）。</translation>
     </message>
@@ -5635,42 +5755,42 @@ Body:
 <context>
     <name>OncePay::RefundModel</name>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="317"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="324"/>
         <source>Flagged</source>
         <translation>标记时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="318"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="325"/>
         <source>Channel</source>
         <translation>渠道</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="319"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="326"/>
         <source>Transaction</source>
         <translation>交易号</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="321"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="328"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="323"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="330"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="324"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="331"/>
         <source>Callback</source>
         <translation>回调</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="325"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="332"/>
         <source>Resolved</source>
         <translation>已处理</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="327"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="334"/>
         <source>open</source>
         <translation>未处理</translation>
     </message>
@@ -5894,36 +6014,46 @@ Body:
         <translation>密码(&amp;P)：</translation>
     </message>
     <message>
-        <location filename="../../views/auth/signindialog.cpp" line="103"/>
+        <location filename="../../views/auth/signindialog.cpp" line="104"/>
         <source>Type your user name and password.</source>
         <translation>请输入用户名和密码。</translation>
     </message>
     <message>
-        <location filename="../../views/auth/signindialog.cpp" line="107"/>
+        <location filename="../../views/auth/signindialog.cpp" line="108"/>
         <source>Checking…</source>
         <translation>验证中……</translation>
     </message>
     <message>
-        <location filename="../../views/auth/signindialog.cpp" line="131"/>
+        <location filename="../../views/auth/signindialog.cpp" line="132"/>
         <source>Signed in as %1 (%2).</source>
         <translation>已登录为 %1（%2）。</translation>
     </message>
     <message>
-        <location filename="../../views/auth/signindialog.cpp" line="144"/>
+        <location filename="../../views/auth/signindialog.cpp" line="145"/>
         <source>Wrong user name or password, or the account is locked.</source>
         <translation>用户名或密码错误，或账号已被锁定。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/auth/signindialog.cpp" line="145"/>
+        <location filename="../../views/auth/signindialog.cpp" line="146"/>
         <source>After %n failed sign-in(s) in a row an account is locked for %1; an administrator can lift the lock by resetting the password.</source>
         <translation>
             <numerusform>连续 %n 次登录失败后，账号将被锁定 %1；管理员可通过重置密码解除锁定。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/auth/signindialog.cpp" line="149"/>
+        <location filename="../../views/auth/signindialog.cpp" line="150"/>
         <source>This account is disabled. Ask an administrator.</source>
         <translation>该账号已停用，请联系管理员。</translation>
+    </message>
+    <message>
+        <location filename="../../views/auth/signindialog.cpp" line="160"/>
+        <source>This connection profile&apos;s database login cannot sign staff in; use the console&apos;s login (Databases…).</source>
+        <translation>此连接配置的数据库登录名无法为员工登录；请使用控制台的登录名（数据库…）。</translation>
+    </message>
+    <message>
+        <location filename="../../views/auth/signindialog.cpp" line="165"/>
+        <source>The database cannot be reached. Check the connection profile (Databases…) and press Sign in to try again.</source>
+        <translation>无法连接数据库。请检查连接配置（数据库…），然后按“登录”重试。</translation>
     </message>
 </context>
 <context>
@@ -6158,82 +6288,97 @@ Body:
         <translation>处理器：%1</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="115"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="117"/>
+        <source>Worker attempt %1 failed; dead-lettered</source>
+        <translation>工作进程第 %1 次尝试失败；已转入死信</translation>
+    </message>
+    <message>
+        <location filename="../../models/investigation/ordermodels.cpp" line="119"/>
+        <source>Worker attempt %1 lost: its worker stopped, the lease expired</source>
+        <translation>工作进程第 %1 次尝试丢失：该工作进程已停止，租约过期</translation>
+    </message>
+    <message>
+        <location filename="../../models/investigation/ordermodels.cpp" line="121"/>
+        <source>Worker attempt %1 failed; retry scheduled</source>
+        <translation>工作进程第 %1 次尝试失败；已安排重试</translation>
+    </message>
+    <message>
+        <location filename="../../models/investigation/ordermodels.cpp" line="122"/>
         <source>Ledger: %1 %2</source>
         <translation>账本：%1 %2</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="116"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="123"/>
         <source>Refund due: %1</source>
         <translation>待退款：%1</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="117"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="124"/>
         <source>Manual fix %1</source>
         <translation>人工修复 %1</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="118"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="125"/>
         <source>Audit: %1</source>
         <translation>审计：%1</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="127"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="134"/>
         <source>Open reconciliation exception: %1, expected %2, statement %3</source>
         <translation>未结对账异常：%1，预期 %2，对账单 %3</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="129"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="136"/>
         <source>Open reconciliation exception: %1</source>
         <translation>未结对账异常：%1</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="165"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="172"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="170"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="177"/>
         <source>Version</source>
         <translation>版本</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="173"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="180"/>
         <source>v%1</source>
         <translation>v%1</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="175"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="182"/>
         <source>expected v%1</source>
         <translation>预期 v%1</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="180"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="187"/>
         <source>Event</source>
         <translation>事件</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="190"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="197"/>
         <source>Detail</source>
         <translation>详情</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="207"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="214"/>
         <source>Cause</source>
         <translation>起因</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="210"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="217"/>
         <source>reconciliation exception %1</source>
         <translation>对账异常 %1</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="212"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="219"/>
         <source>%1 %2</source>
         <translation>%1 %2</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="216"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="223"/>
         <source>Actor</source>
         <translation>执行者</translation>
     </message>
@@ -6241,25 +6386,25 @@ Body:
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../../app/console/main.cpp" line="50"/>
+        <location filename="../../app/console/main.cpp" line="61"/>
         <source>Database password</source>
         <translation>数据库密码</translation>
     </message>
     <message>
-        <location filename="../../app/console/main.cpp" line="51"/>
+        <location filename="../../app/console/main.cpp" line="62"/>
         <source>Password for the %1 database %2
 (%3):</source>
         <translation>%1 数据库 %2 的密码
 （%3）：</translation>
     </message>
     <message>
-        <location filename="../../app/console/main.cpp" line="60"/>
-        <location filename="../../app/console/main.cpp" line="142"/>
+        <location filename="../../app/console/main.cpp" line="71"/>
+        <location filename="../../app/console/main.cpp" line="219"/>
         <source>OncePay Console</source>
         <translation>OncePay 控制台</translation>
     </message>
     <message>
-        <location filename="../../app/console/main.cpp" line="143"/>
+        <location filename="../../app/console/main.cpp" line="220"/>
         <source>The configuration cannot be used:
 %1</source>
         <translation>配置无法使用：

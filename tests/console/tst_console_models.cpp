@@ -209,6 +209,22 @@ private Q_SLOTS:
         QCOMPARE(statuses.rowCount(), 3);
     }
 
+    // Swapped profiles (an audit database behind the orders profile): the status says "Wrong
+    // database" and why in words, not "Unreachable" — the server answered.
+    void aSwappedDatabaseIsTheWrongOneNotUnreachable()
+    {
+        RoleStatus s;
+        s.role = DbRole::Orders;
+        s.wrongSchema = true;
+        s.error = QStringLiteral("this is an audit database, not an orders database: check the"
+                                 " orders connection profile");
+        QCOMPARE(ConnectionStatusModel::healthText(s), QStringLiteral("Wrong database"));
+        QCOMPARE(ConnectionStatusModel::reasonText(s),
+                 QStringLiteral("Reachable, but not this profile's database: ") + s.error);
+        s.wrongSchema = false;
+        QCOMPARE(ConnectionStatusModel::healthText(s), QStringLiteral("Unreachable"));
+    }
+
     // The payments tab reads words, not the engine's codes: a captured payment that no
     // reconciliation has matched yet is "not settled yet", not "pending".
     void paymentsShowWordsNotCodes()
