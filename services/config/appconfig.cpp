@@ -23,10 +23,12 @@ const QStringList kProfileKeys = {
     QStringLiteral("password_env"), QStringLiteral("options"),
     QStringLiteral("same_as"),      QStringLiteral("password_keychain")};
 
-// The keys of every section outside the connection profiles (kProfileKeys) and [gateway]
-// (GatewayOptions::fromConfig): README's configuration reference. A key not listed is an
-// error naming its line, as a typo'd profile key is, never a silently ignored setting.
-const QMap<QString, QStringList> &sectionKeys()
+// The keys of every section outside the connection profiles (kProfileKeys): README's
+// configuration reference. A key not listed is an error naming its line, as a typo'd profile
+// key is, never a silently ignored setting. [gateway]'s values are checked in range by
+// GatewayOptions::fromConfig when the gateway starts; its keys here, so that `db check` and
+// every other command refuse a typo'd one too.
+const QMap<QString, QStringList> &knownSectionKeys()
 {
     static const QStringList signedChannel = {QStringLiteral("webhook_secret"),
                                               QStringLiteral("webhook_secrets"),
@@ -39,6 +41,11 @@ const QMap<QString, QStringList> &sectionKeys()
           QStringLiteral("backoff_base_ms"), QStringLiteral("backoff_max_ms"),
           QStringLiteral("batch")}},
         {QStringLiteral("seal"), {QStringLiteral("key_file"), QStringLiteral("public_key_file")}},
+        {QStringLiteral("gateway"),
+         {QStringLiteral("listen"), QStringLiteral("batch_wait_ms"), QStringLiteral("max_batch"),
+          QStringLiteral("max_queue"), QStringLiteral("max_body_bytes"),
+          QStringLiteral("max_connections"), QStringLiteral("read_timeout_ms"),
+          QStringLiteral("idle_timeout_ms"), QStringLiteral("drain_timeout_ms")}},
         {QStringLiteral("channel.stripe"), signedChannel},
         {QStringLiteral("channel.fedapay"), signedChannel},
         {QStringLiteral("channel.kakaopay"), signedChannel},
@@ -254,6 +261,11 @@ QString AppConfig::defaultDataDir()
            QStringLiteral("/oncepay");
 }
 
+QStringList AppConfig::sectionKeys(const QString &section)
+{
+    return knownSectionKeys().value(section);
+}
+
 AppConfig AppConfig::defaults(const QString &dataDir)
 {
     AppConfig c;
@@ -306,14 +318,14 @@ Result<AppConfig> AppConfig::load(const QString &explicitPath, const QProcessEnv
                         : path + QStringLiteral(": ");
     };
     for (const QString &s : ini.sections()) {
-        if (!known.contains(s) && !sectionKeys().contains(s))
+        if (!known.contains(s) && !knownSectionKeys().contains(s))
             return makeError(ErrorCode::Invalid,
                              QStringLiteral("%1unknown section [%2]").arg(at(s, {}), s));
-        if (!sectionKeys().contains(s))
-            continue; // a profile's keys are applyProfile's, [gateway]'s GatewayOptions'
+        if (!knownSectionKeys().contains(s))
+            continue; // a profile's keys are applyProfile's
         const QMap<QString, QString> values = ini.section(s);
         for (auto it = values.cbegin(); it != values.cend(); ++it) {
-            if (!sectionKeys().value(s).contains(it.key()))
+            if (!knownSectionKeys().value(s).contains(it.key()))
                 return unknownKey(at(s, it.key()), s, it.key());
             if (auto r = checkNumber(at(s, it.key()), s, it.key(), it.value()); !r)
                 return r.error();
@@ -390,7 +402,7 @@ Result<AppConfig> AppConfig::load(const QString &explicitPath, const QProcessEnv
                 continue;
             const QString key = var.mid(prefix.size()).toLower();
             const QString where = var + QStringLiteral(": ");
-            if (!sectionKeys().value(section).contains(key))
+            if (!knownSectionKeys().value(section).contains(key))
                 return unknownKey(where, section, key);
             if (auto r = checkNumber(where, section, key, env.value(var)); !r)
                 return r.error();

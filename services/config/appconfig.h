@@ -65,6 +65,10 @@ struct AppConfig {
     // ONCEPAY_<ROLE>_PASSWORD.
     static QString passwordVariable(const ConnectionProfile &profile);
 
+    // The keys a section outside the connection profiles may hold (README's configuration
+    // reference); empty for a section `load` does not know. GatewayOptions reads [gateway]'s.
+    static QStringList sectionKeys(const QString &section);
+
     // What `load` would produce with no file and no environment.
     static AppConfig defaults(const QString &dataDir);
 };

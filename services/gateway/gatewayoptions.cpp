@@ -1,5 +1,7 @@
 #include "gatewayoptions.h"
 
+#include "config/appconfig.h"
+
 namespace OncePay {
 
 namespace {
@@ -57,12 +59,7 @@ QString GatewayOptions::listenText(quint16 boundPort) const
 
 Result<GatewayOptions> GatewayOptions::fromConfig(const QMap<QString, QString> &s)
 {
-    static const QStringList known = {
-        QStringLiteral("listen"),          QStringLiteral("batch_wait_ms"),
-        QStringLiteral("max_batch"),       QStringLiteral("max_queue"),
-        QStringLiteral("max_body_bytes"),  QStringLiteral("max_connections"),
-        QStringLiteral("read_timeout_ms"), QStringLiteral("idle_timeout_ms"),
-        QStringLiteral("drain_timeout_ms")};
+    static const QStringList known = AppConfig::sectionKeys(QStringLiteral("gateway"));
     for (auto it = s.cbegin(); it != s.cend(); ++it)
         if (!known.contains(it.key()))
             return makeError(ErrorCode::Invalid,

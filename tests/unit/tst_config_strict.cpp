@@ -63,6 +63,10 @@ private Q_SLOTS:
                                              << "2: [worker] unknown key 'lease_second'";
         QTest::newRow("stripe webhook_secrt") << QByteArray("[channel.stripe]\nwebhook_secrt = x\n")
                                               << "2: [channel.stripe] unknown key 'webhook_secrt'";
+        // [gateway]'s values are the gateway's to check when it starts, but a typo'd key is
+        // refused by every command (db check, work, …), not only by `oncepay gateway`.
+        QTest::newRow("gateway lisen") << QByteArray("[gateway]\nlisen = 127.0.0.1:9\n")
+                                       << "2: [gateway] unknown key 'lisen'";
         QTest::newRow("paypal has no webhook_secret")
             << QByteArray("[channel.paypal]\nwebhook_id = WH-1\nwebhook_secret = x\n")
             << "3: [channel.paypal] unknown key 'webhook_secret'";
@@ -137,7 +141,9 @@ private Q_SLOTS:
                 "[worker]\nlease_seconds = 1\nmax_attempts = 5\nbackoff_base_ms = 100\n"
                 "backoff_max_ms = 1000\nbatch = 20\n"
                 "[seal]\nkey_file = /k/s.key\npublic_key_file = /k/s.pub\n"
-                "[gateway]\nlisten = 127.0.0.1:8080\n"
+                "[gateway]\nlisten = 127.0.0.1:8080\nbatch_wait_ms = 2\nmax_batch = 256\n"
+                "max_queue = 10000\nmax_body_bytes = 262144\nmax_connections = 1024\n"
+                "read_timeout_ms = 15000\nidle_timeout_ms = 60000\ndrain_timeout_ms = 25000\n"
                 "[channel.stripe]\nwebhook_secret = a,b\ntolerance_seconds = 300\n"
                 "[channel.fedapay]\nwebhook_secrets = c\n"
                 "[channel.kakaopay]\nwebhook_secret = d\ntolerance_seconds = 604800\n"
