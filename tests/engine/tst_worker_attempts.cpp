@@ -154,6 +154,61 @@ private Q_SLOTS:
         QCOMPARE(f.count("SELECT COUNT(*) FROM callback_attempts"), 1);
     }
 
+    // Nothing is lost when an attempt row cannot be written: the failure it belongs to is not
+    // recorded either (one transaction) and the message stays leased; the takeover after the
+    // lease, too, happens only with its row. Once rows can be written, both attempts are there.
+    void failureIsRecordedOnlyWithItsAttempt_data() { addEngineRows(); }
+    void failureIsRecordedOnlyWithItsAttempt()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        EngineFixture f(*dbs);
+        const Dialect engine = f.orders->dialect();
+        auto run = [&](const QString &sql) {
+            auto r = Sql::exec(f.orders->db(), sql);
+            if (!r)
+                qWarning("%s: %s", qPrintable(sql.left(60)), qPrintable(r.error().message));
+            return r.ok();
+        };
+        if (engine == Dialect::Postgres)
+            QVERIFY(run("CREATE FUNCTION test_block() RETURNS trigger LANGUAGE plpgsql AS $$"
+                        " BEGIN RAISE EXCEPTION 'blocked by the test'; END $$"));
+        QVERIFY(run(engine == Dialect::Sqlite
+                        ? "CREATE TRIGGER test_block BEFORE INSERT ON callback_attempts"
+                          " BEGIN SELECT RAISE(ABORT, 'blocked by the test'); END"
+                    : engine == Dialect::Postgres
+                        ? "CREATE TRIGGER test_block BEFORE INSERT ON callback_attempts"
+                          " FOR EACH ROW EXECUTE FUNCTION test_block()"
+                        : "CREATE TRIGGER test_block BEFORE INSERT ON callback_attempts FOR EACH"
+                          " ROW SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'blocked by the test'"));
+
+        f.deliver(StripeEvents::paymentIntentSucceeded(
+            f.params("o-none", "a1", 100, "USD", "evt_n", "pi_n")));
+        auto first = f.worker->runOnce(10);
+        QVERIFY(first.ok());
+        QCOMPARE(first->claimed, 1);
+        const QString still = QStringLiteral(
+            "SELECT COUNT(*) FROM callback_messages WHERE status = 'processing' AND attempts = 1"
+            " AND lease_owner = 'worker:test/1' AND last_error IS NULL");
+        QCOMPARE(f.count(still), 1); // not 'failed' without its attempt row
+        f.clock.advance(31 * 1000);
+        QVERIFY(!f.worker->runOnce(10).ok()); // the takeover cannot record the lost attempt
+        QCOMPARE(f.count(still), 1);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM callback_attempts"), 0);
+
+        QVERIFY(run(engine == Dialect::Postgres
+                        ? QStringLiteral("DROP TRIGGER test_block ON callback_attempts")
+                        : QStringLiteral("DROP TRIGGER test_block")));
+        QCOMPARE(f.drain().failed, 1);
+        const QList<AttemptRow> rows = attemptsOf(f, QStringLiteral("stripe:evt_n"));
+        QCOMPARE(rows.size(), 2);
+        QCOMPARE(rows[0].attempt, 1);
+        QCOMPARE(rows[0].outcome, QStringLiteral("lease_expired"));
+        QCOMPARE(rows[0].workerId, QStringLiteral("worker:test/1"));
+        QCOMPARE(rows[1].attempt, 2);
+        QCOMPARE(rows[1].outcome, QStringLiteral("failed"));
+        QCOMPARE(rows[1].error, QStringLiteral("unknown order o-none"));
+    }
+
     // The history is append-only in the database itself, whoever writes to it.
     void attemptRowsCannotBeChangedOrDeleted_data() { addEngineRows(); }
     void attemptRowsCannotBeChangedOrDeleted()
