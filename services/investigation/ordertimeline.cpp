@@ -59,7 +59,8 @@ int kindRank(TimelineKind kind)
 // Sorts by time, then kind, then row id (stable: a fix's proposal, decisions and application
 // keep their order). A message's outcome at the instant of the transition its callback caused
 // goes right after that transition (the last, when it caused several), before a later one its
-// result led to: "completed" of the failure report before the checkout's rollback of it.
+// result led to: "completed" of the failure report before the checkout's rollback of it. The
+// money the callback booked in that transaction follows its outcome.
 QList<TimelineEntry> orderedTimeline(const QList<TimelineEntry> &entries)
 {
     QHash<std::pair<QString, qint64>, qint64> caused; // (callback id, time) → last transition
@@ -71,15 +72,20 @@ QList<TimelineEntry> orderedTimeline(const QList<TimelineEntry> &entries)
             else
                 *it = std::max(*it, e.rowId);
         }
-    using Key = std::tuple<qint64, int, qint64, int>;
+    using Key = std::tuple<qint64, int, qint64, int, qint64>;
     std::vector<std::pair<Key, TimelineEntry>> keyed;
     keyed.reserve(size_t(entries.size()));
     for (const TimelineEntry &e : entries) {
-        Key key{e.at, kindRank(e.kind), e.rowId, 0};
-        if (e.kind == TimelineKind::MessageOutcome) {
+        Key key{e.at, kindRank(e.kind), e.rowId, 0, e.rowId};
+        // What the callback's transaction wrote goes with it: its outcome, then its money.
+        const int with = e.kind == TimelineKind::MessageOutcome ? 1
+                         : e.kind == TimelineKind::Ledger       ? 2
+                         : e.kind == TimelineKind::RefundDue    ? 3
+                                                                : 0;
+        if (with != 0 && e.causeKind == u"callback") {
             const auto it = caused.constFind({e.causeId, e.at});
             if (it != caused.cend())
-                key = Key{e.at, kindRank(TimelineKind::Transition), *it, 1};
+                key = Key{e.at, kindRank(TimelineKind::Transition), *it, with, e.rowId};
         }
         keyed.emplace_back(key, e);
     }

@@ -88,15 +88,14 @@ private Q_SLOTS:
             QCOMPARE(t[i].detail, QStringLiteral("refund of pi_k arrived before its capture"));
             QVERIFY(t[i].refused); // marked like a refusal
         }
-        QCOMPARE(TimelineModel::describe(t[one]),
-                 QStringLiteral("Worker attempt 1 failed; retry scheduled"));
+        QCOMPARE(TimelineModel::describe(t[one]), QStringLiteral("Worker: attempt 1 failed"));
         QCOMPARE(TimelineModel::detailText(t[two], {}),
                  QStringLiteral("refund of pi_k arrived before its capture"));
 
         // The dossier is built from the same timeline and says the same.
         const QString dossier = Dossier::html(*picture, QStringLiteral("agent"), f.clock.nowMs());
-        QVERIFY(dossier.contains(QStringLiteral("Worker attempt 1 failed; retry scheduled")));
-        QVERIFY(dossier.contains(QStringLiteral("Worker attempt 2 failed; retry scheduled")));
+        QVERIFY(dossier.contains(QStringLiteral("Worker: attempt 1 failed")));
+        QVERIFY(dossier.contains(QStringLiteral("Worker: attempt 2 failed")));
         QVERIFY(dossier.contains(QStringLiteral("worker:test/1")));
     }
 
@@ -124,7 +123,7 @@ private Q_SLOTS:
         QVERIFY(t[lost].refused);
         QVERIFY(lost < indexOf(t, TimelineKind::MessageOutcome, "stripe:evt_ok"));
         QCOMPARE(TimelineModel::describe(t[lost]),
-                 QStringLiteral("Worker attempt 1 lost: its worker stopped, the lease expired"));
+                 QStringLiteral("Worker: attempt 1 lost (lease expired)"));
     }
 
     // The checkout rolls a failed order back within the millisecond its failure was processed
@@ -153,6 +152,64 @@ private Q_SLOTS:
         QCOMPARE(t[v3].causeId, QStringLiteral("stripe:evt_fail"));
         QCOMPARE(outcome, v3 + 1);
         QVERIFY(outcome < v4);
+    }
+
+    // At one instant a capture's transitions, outcome and money stay together, before another
+    // message's failed attempt of the same millisecond (ord-2026-000026 of the demo: the
+    // capture at v3/v4 and its credit, the early refund's fifth attempt).
+    void callbackEffectsFollowTheirTransition()
+    {
+        OrderPicture p;
+        p.order.orderId = QStringLiteral("o-c");
+        for (const qint64 v : {3, 4}) {
+            OrderTransition t;
+            t.id = 10 + v;
+            t.newVersion = v;
+            t.causeKind = QStringLiteral("callback");
+            t.causeId = QStringLiteral("cb-cap");
+            t.createdAt = 700;
+            p.transitions << t;
+        }
+        CallbackMessageRow refund;
+        refund.id = 1;
+        refund.callbackId = QStringLiteral("cb-ref");
+        refund.status = QStringLiteral("failed");
+        refund.receivedAt = 100;
+        refund.updatedAt = 700;
+        CallbackMessageRow capture;
+        capture.id = 2;
+        capture.callbackId = QStringLiteral("cb-cap");
+        capture.status = QStringLiteral("completed");
+        capture.receivedAt = 600;
+        capture.finishedAt = 700;
+        p.messages << refund << capture;
+        CallbackAttemptRow fifth;
+        fifth.id = 5;
+        fifth.messageId = 1;
+        fifth.callbackId = QStringLiteral("cb-ref");
+        fifth.attempt = 5;
+        fifth.outcome = QStringLiteral("failed");
+        fifth.endedAt = 700;
+        p.attempts << fifth;
+        LedgerRow credit;
+        credit.id = 1;
+        credit.kind = QStringLiteral("payment_credit");
+        credit.callbackId = QStringLiteral("cb-cap");
+        credit.createdAt = 700;
+        p.ledger << credit;
+        QStringList order;
+        for (const TimelineEntry &e : buildTimeline(p))
+            if (e.at == 700)
+                order << QStringLiteral("%1:%2").arg(int(e.kind)).arg(e.causeId);
+        const auto name = [](TimelineKind k, const char *cause) {
+            return QStringLiteral("%1:%2").arg(int(k)).arg(QLatin1String(cause));
+        };
+        QCOMPARE(order, (QStringList{name(TimelineKind::Transition, "cb-cap"),
+                                     name(TimelineKind::Transition, "cb-cap"),
+                                     name(TimelineKind::MessageOutcome, "cb-cap"),
+                                     name(TimelineKind::Ledger, "cb-cap"),
+                                     name(TimelineKind::WorkerAttempt, "cb-ref"),
+                                     name(TimelineKind::MessageOutcome, "cb-ref")}));
     }
 
     // Entries of one kind at one instant follow their row ids, whatever order they came in.
