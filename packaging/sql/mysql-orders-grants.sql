@@ -30,6 +30,8 @@ GRANT SELECT, INSERT ON callback_attempts TO 'oncepay_engine'@'%';
 GRANT SELECT, INSERT, UPDATE ON reconciliation_runs TO 'oncepay_engine'@'%';
 GRANT SELECT, INSERT, UPDATE ON discrepancies TO 'oncepay_engine'@'%';
 GRANT SELECT, INSERT, UPDATE ON fee_schedules TO 'oncepay_engine'@'%';
+-- Duplicates absorbed at the door, counted by the ingest (migration 0017).
+GRANT SELECT, INSERT, UPDATE ON callback_door_counts TO 'oncepay_engine'@'%';
 GRANT SELECT ON ops_settings TO 'oncepay_engine'@'%';
 GRANT SELECT ON fix_requests TO 'oncepay_engine'@'%';
 GRANT SELECT ON fix_decisions TO 'oncepay_engine'@'%';
@@ -84,5 +86,6 @@ GRANT SELECT ON fix_requests TO 'oncepay_auditor'@'%';
 GRANT SELECT ON fix_decisions TO 'oncepay_auditor'@'%';
 GRANT SELECT ON closed_periods TO 'oncepay_auditor'@'%';
 GRANT SELECT ON audit_outbox TO 'oncepay_auditor'@'%';
+GRANT SELECT ON callback_door_counts TO 'oncepay_auditor'@'%';
 GRANT SELECT (id, username, display_name, role, disabled, failed_attempts, locked_until,
               created_at, updated_at) ON staff TO 'oncepay_auditor'@'%';

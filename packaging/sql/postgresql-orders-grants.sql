@@ -17,6 +17,9 @@ GRANT SELECT, INSERT, UPDATE ON
     TO oncepay_engine;
 -- A settlement match is written once by the run that makes it and never changed.
 GRANT SELECT, INSERT ON settlement_matches TO oncepay_engine;
+-- Duplicates absorbed at the door, counted by the ingest (migration 0017); the console and
+-- the auditor read it with every table.
+GRANT SELECT, INSERT, UPDATE ON callback_door_counts TO oncepay_engine;
 -- A worker's attempt that did not complete is recorded once and never changed (0016); the
 -- console and the auditor read it with every table.
 GRANT SELECT, INSERT ON callback_attempts TO oncepay_engine;

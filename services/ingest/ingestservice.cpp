@@ -8,7 +8,9 @@
 #include <QCryptographicHash>
 #include <QSqlError>
 
+#include <algorithm>
 #include <iterator>
+#include <tuple>
 
 #include <spdlog/spdlog.h>
 
@@ -101,6 +103,25 @@ QString insertSql(Dialect dialect)
     case Dialect::Sqlite:
     case Dialect::Postgres: return base + QStringLiteral(" ON CONFLICT (callback_id) DO NOTHING");
     case Dialect::MySql: return base + QStringLiteral(" ON DUPLICATE KEY UPDATE id = id");
+    }
+    return base;
+}
+
+QString doorCountSql(Dialect dialect)
+{
+    const QString base = QStringLiteral(
+        "INSERT INTO callback_door_counts (channel, bucket_start_ms, duplicates, updated_at)"
+        " VALUES (?, ?, ?, ?)");
+    switch (dialect) {
+    case Dialect::Sqlite:
+    case Dialect::Postgres:
+        return base +
+               QStringLiteral(" ON CONFLICT (channel, bucket_start_ms) DO UPDATE SET"
+                              " duplicates = callback_door_counts.duplicates + excluded.duplicates,"
+                              " updated_at = excluded.updated_at");
+    case Dialect::MySql:
+        return base + QStringLiteral(" ON DUPLICATE KEY UPDATE duplicates = duplicates +"
+                                     " VALUES(duplicates), updated_at = VALUES(updated_at)");
     }
     return base;
 }
@@ -225,6 +246,9 @@ MessageRow IngestService::messageRow(const NormalizedCallback &cb,
     row.callbackId = cb.callbackId;
     row.channel = cb.channel;
     row.skipped = cb.kind == CallbackKind::Other;
+    row.paymentResult = cb.kind == CallbackKind::PaymentSucceeded ||
+                        cb.kind == CallbackKind::PaymentFailed || cb.kind == CallbackKind::Refunded;
+    row.receivedAtMs = now;
     row.values = {cb.callbackId,
                   cb.channel,
                   callbackKindName(cb.kind),
@@ -287,10 +311,15 @@ Result<IngestOutcome> IngestService::ingest(const QString &channel,
             spdlog::error("could not record rejection: {}", rec.error().message.toStdString());
         return cb.error();
     }
-    auto stored = storeRow(m_c.db(), messageRow(*cb, request));
+    const MessageRow row = messageRow(*cb, request);
+    auto stored = storeRow(m_c.db(), row);
     if (stored && spdlog::should_log(spdlog::level::debug))
         spdlog::debug("ingest {}: {}", cb->callbackId.toStdString(),
                       stored->status == IngestStatus::Duplicate ? "already received" : "stored");
+    // The message's statement has committed (autocommit): the answer is decided before the
+    // count is tried, and countAtDoor() cannot change it.
+    if (stored && stored->status == IngestStatus::Duplicate && row.paymentResult)
+        countAtDoor({{row.channel, doorBucketOf(row.receivedAtMs), 1}});
     return stored;
 }
 
@@ -312,8 +341,55 @@ QList<Result<IngestOutcome>> IngestService::storeBatch(const QList<MessageRow> &
         results.clear();
         for (qsizetype i = 0; i < rows.size(); ++i)
             results << batch.error();
+        return results; // nothing stored, nothing absorbed: the channel will send them again
     }
+    // Committed: the answers stand whatever happens to the count.
+    QList<IngestDoorCount> duplicates;
+    for (qsizetype i = 0; i < rows.size(); ++i) {
+        const MessageRow &row = rows[i];
+        if (results[i]->status != IngestStatus::Duplicate || !row.paymentResult)
+            continue;
+        const qint64 bucket = doorBucketOf(row.receivedAtMs);
+        auto it = std::find_if(duplicates.begin(), duplicates.end(), [&](const IngestDoorCount &d) {
+            return d.bucketStartMs == bucket && d.channel == row.channel;
+        });
+        if (it == duplicates.end())
+            duplicates << IngestDoorCount{row.channel, bucket, 1};
+        else
+            ++it->duplicates;
+    }
+    if (!duplicates.isEmpty())
+        countAtDoor(duplicates);
     return results;
+}
+
+bool IngestService::countAtDoor(const QList<IngestDoorCount> &counts) const
+{
+    QList<IngestDoorCount> sorted = counts;
+    std::sort(sorted.begin(), sorted.end(), [](const IngestDoorCount &a, const IngestDoorCount &b) {
+        return std::tie(a.bucketStartMs, a.channel) < std::tie(b.bucketStartMs, b.channel);
+    });
+    const QSqlDatabase db = m_c.db();
+    const qint64 now = m_clock.nowMs();
+    // Its own transaction: a failed upsert rolls back only the counts (on PostgreSQL it would
+    // otherwise poison whatever transaction it ran in).
+    auto counted = inTransaction(db, Transaction::Mode::Immediate, [&]() -> Result<bool> {
+        for (const IngestDoorCount &d : sorted)
+            if (auto r = Sql::exec(db, doorCountSql(m_c.dialect()),
+                                   {d.channel, d.bucketStartMs, d.duplicates, now});
+                !r)
+                return r.error();
+        return true;
+    });
+    if (counted)
+        return true;
+    qint64 lost = 0;
+    for (const IngestDoorCount &d : sorted)
+        lost += d.duplicates;
+    spdlog::error("ingest: {} duplicate(s) answered \"already received\" but not counted at the "
+                  "door (callback_door_counts): {}",
+                  lost, counted.error().message.toStdString());
+    return false;
 }
 
 Result<void> IngestService::recordRejection(const QString &channel, const InboundRequest &request,

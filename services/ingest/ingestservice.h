@@ -3,7 +3,10 @@
 // The door of the pipeline (DESIGN.md §3, steps 1–2): verify the channel's signature, parse
 // into a NormalizedCallback and insert it into the local message table, whose unique
 // callback_id makes a channel's retry a harmless "already received".
-// A rejected request writes nothing but an ingest_rejections row and its audit event.
+// A rejected request writes nothing but an ingest_rejections row and its audit event. A
+// duplicate of a payment result is counted in callback_door_counts (the dashboard's duplicates
+// absorbed), after the message's own statement or transaction and outside it: a count that
+// cannot be written is logged and never changes the duplicate's answer.
 // Thread contract: one IngestService per thread, over that thread's connection; it must not
 // outlive that connection (it keeps a prepared statement on it).
 
@@ -39,7 +42,18 @@ struct MessageRow {
     QString callbackId;
     QString channel;
     bool skipped = false;
+    // A payment's success, failure or refund: its duplicates are counted at the door; an event
+    // OncePay does not act on (or a "still pending" notice) is not a duplicate absorbed.
+    bool paymentResult = false;
+    qint64 receivedAtMs = 0;
     std::array<QVariant, kColumns> values;
+};
+
+// Duplicates of one channel absorbed at the door in one bucket (callback_door_counts).
+struct IngestDoorCount {
+    QString channel;
+    qint64 bucketStartMs = 0;
+    qint64 duplicates = 0;
 };
 
 struct IngestLimits {
@@ -51,7 +65,16 @@ public:
     IngestService(const Connection &connection, const ChannelRegistry &channels, const Clock &clock,
                   IngestLimits limits = {});
 
-    // Verify + parse + store, each request its own transaction.
+    // callback_door_counts buckets: five minutes, the dashboard's finest, starting at UTC epoch
+    // multiples (every coarser dashboard bucket holds a whole number of them).
+    static constexpr qint64 kDoorBucketMs = 5 * 60 * 1000;
+    static qint64 doorBucketOf(qint64 ms)
+    {
+        return ms - ((ms % kDoorBucketMs) + kDoorBucketMs) % kDoorBucketMs;
+    }
+
+    // Verify + parse + store, each request its own transaction. Not to be called inside a
+    // transaction of the caller's (the door count runs after the store, on its own).
     Result<IngestOutcome> ingest(const QString &channel, const InboundRequest &request) const;
 
     // Verify + parse without touching the database (the gateway does this before batching).
@@ -76,6 +99,8 @@ public:
 
     // Stores rows of already verified callbacks in ONE transaction (group commit). The
     // results are in input order; if the transaction fails every result carries that error.
+    // Once it has committed, its duplicates are counted at the door in a short transaction of
+    // their own, whose failure is only logged.
     QList<Result<IngestOutcome>> storeBatch(const QList<MessageRow> &rows) const;
 
     // Writes the ingest_rejections row and audit event for a refused request.
@@ -85,6 +110,12 @@ public:
     // The request's headers as stored in callback_messages.headers: a JSON array of
     // [name, value] string pairs, in arrival order (values decoded as UTF-8).
     static QString headersJson(const InboundRequest &request);
+
+    // Adds duplicates to callback_door_counts: one upsert per bucket and channel, in key order
+    // (concurrent committers lock the rows alike), in one transaction. Never fails: what could
+    // not be counted is logged, with how many duplicates went uncounted. Returns whether they
+    // were counted.
+    bool countAtDoor(const QList<IngestDoorCount> &counts) const;
 
 private:
     Result<IngestOutcome> storeRow(const QSqlDatabase &db, const MessageRow &row) const;

@@ -41,6 +41,20 @@ Result<QList<KeyCount>> keyCounts(const Connection &c, const QString &sql,
 
 } // namespace
 
+CallbackBucket DashboardData::callbackTotals() const
+{
+    CallbackBucket t;
+    t.startMs = range.fromMs;
+    for (const CallbackBucket &b : callbacks) {
+        t.received += b.received;
+        t.duplicatesAtDoor += b.duplicatesAtDoor;
+        t.duplicatesSkipped += b.duplicatesSkipped;
+        t.stale += b.stale;
+        t.rejected += b.rejected;
+    }
+    return t;
+}
+
 qint64 DashboardData::partlyRefundedOrders() const
 {
     qint64 n = 0;
@@ -103,28 +117,64 @@ Result<void> DashboardQuery::loadCallbacks(DashboardData *data) const
     const qint64 buckets = (data->range.toMs - from + size - 1) / size;
     data->callbacks.clear();
     for (qint64 i = 0; i < buckets; ++i)
-        data->callbacks << CallbackBucket{from + i * size, 0, 0, 0};
+        data->callbacks << CallbackBucket{from + i * size};
     const QVariantList binds{from, data->range.toMs};
 
+    // The worker's words for its outcomes (services/worker/callbackprocessor.cpp), each at the
+    // start of result_reason: "already applied: …" and "failure after success ignored: …" (the
+    // attempt's outcome was already decided: a late repeat of it changes nothing, like a
+    // duplicate) are absorbed; "stale: …" is refused. Other skips (a refund of a superseded
+    // attempt's money that resolves its flag, nothing to book) are only received.
     auto q = Sql::exec(
         m_c.db(),
-        QStringLiteral("SELECT %1, COUNT(*), SUM(CASE WHEN status = 'skipped' THEN 1 ELSE 0 END)"
-                       " FROM callback_messages WHERE received_at >= ? AND received_at < ?"
-                       " GROUP BY 1")
+        QStringLiteral(
+            "SELECT %1, COUNT(*),"
+            " SUM(CASE WHEN status = 'skipped' AND (result_reason LIKE 'already applied:%'"
+            " OR result_reason LIKE 'failure after success ignored:%') THEN 1 ELSE 0 END),"
+            " SUM(CASE WHEN status = 'skipped' AND result_reason LIKE 'stale:%'"
+            " THEN 1 ELSE 0 END)"
+            " FROM callback_messages WHERE received_at >= ? AND received_at < ?"
+            " AND event_kind IN ('payment_succeeded', 'payment_failed', 'refunded')"
+            " GROUP BY 1")
             .arg(bucketExpr(m_c.dialect(), QStringLiteral("received_at"), from, size)),
         binds, Sql::Decimals::Exact); // the SUM is a decimal on PostgreSQL and MariaDB
     if (!q)
         return q.error();
     while (q->next()) {
         const qint64 i = q->value(0).toLongLong();
-        if (i >= 0 && i < buckets) {
-            auto skipped = Sql::exactInteger(q->value(2), QStringLiteral("skipped callbacks"));
-            if (!skipped)
-                return skipped.error();
-            data->callbacks[i].received = q->value(1).toLongLong();
-            data->callbacks[i].skipped = *skipped;
-        }
+        if (i < 0 || i >= buckets)
+            continue;
+        auto skipped = Sql::exactInteger(q->value(2), QStringLiteral("duplicates skipped"));
+        if (!skipped)
+            return skipped.error();
+        auto stale = Sql::exactInteger(q->value(3), QStringLiteral("stale callbacks"));
+        if (!stale)
+            return stale.error();
+        data->callbacks[i].received = q->value(1).toLongLong();
+        data->callbacks[i].duplicatesSkipped = *skipped;
+        data->callbacks[i].stale = *stale;
     }
+    if (q->lastError().isValid())
+        return Sql::classify(q->lastError(), QStringLiteral("callbacks over time"));
+    auto door = Sql::exec(
+        m_c.db(),
+        QStringLiteral("SELECT %1, SUM(duplicates) FROM callback_door_counts"
+                       " WHERE bucket_start_ms >= ? AND bucket_start_ms < ? GROUP BY 1")
+            .arg(bucketExpr(m_c.dialect(), QStringLiteral("bucket_start_ms"), from, size)),
+        binds, Sql::Decimals::Exact);
+    if (!door)
+        return door.error();
+    while (door->next()) {
+        const qint64 i = door->value(0).toLongLong();
+        if (i < 0 || i >= buckets)
+            continue;
+        auto n = Sql::exactInteger(door->value(1), QStringLiteral("duplicates at the door"));
+        if (!n)
+            return n.error();
+        data->callbacks[i].duplicatesAtDoor = *n;
+    }
+    if (door->lastError().isValid())
+        return Sql::classify(door->lastError(), QStringLiteral("duplicates at the door"));
     auto r =
         Sql::exec(m_c.db(),
                   QStringLiteral("SELECT %1, COUNT(*) FROM ingest_rejections"

@@ -5,10 +5,15 @@
 // refunded, stuck records by kind and open discrepancies by channel, and their totals per
 // currency.
 //
-// Exact redeliveries of a callback are answered "already received" at the door and not
-// stored, so the database cannot count them; what it can count is the second layer of
-// idempotency — messages the worker skipped because the order was already there or the
-// attempt was stale — and the requests refused at the door (ingest_rejections).
+// Callbacks over time are payment results only (a success, a failure, a refund): events OncePay
+// does not act on and "still pending" notices are stored too, but are neither received payments
+// nor duplicates. Duplicates are absorbed at two layers: at the door, where a redelivery is
+// answered "already received", stores nothing and is counted in callback_door_counts (per
+// five minutes; a door bucket belongs to the range that holds its start), and by the worker,
+// which skips a stored callback whose payment is already applied or whose outcome is already
+// decided (a failure after the success). A stale callback, of a superseded attempt, is refused
+// (its captured money is flagged for refund) and counted apart, as are the requests refused at
+// the door (ingest_rejections).
 // Thread contract: the connection's thread; results are plain values.
 
 #include "core/actor.h"
@@ -28,9 +33,15 @@ struct TimeRange {
 
 struct CallbackBucket {
     qint64 startMs = 0;
-    qint64 received = 0; // stored in the message table
-    qint64 skipped = 0;  // of those, absorbed by the worker's second layer (already applied, stale)
+    qint64 received = 0;         // payment results stored in the message table
+    qint64 duplicatesAtDoor = 0; // redeliveries answered "already received", stored nowhere
+    qint64 duplicatesSkipped =
+        0;               // of the received, skipped: already applied, failure after success
+    qint64 stale = 0;    // of the received, refused as stale (a superseded attempt)
     qint64 rejected = 0; // refused at the door: bad signature, malformed, oversized …
+
+    qint64 duplicatesAbsorbed() const { return duplicatesAtDoor + duplicatesSkipped; }
+    bool operator==(const CallbackBucket &) const = default;
 };
 
 struct KeyCount {
@@ -81,7 +92,8 @@ struct DashboardData {
     QList<DiscrepancyCurrencyTotal> openDiscrepancyTotals; // per currency, by currency code
     qint64 loadedAt = 0;
 
-    qint64 partlyRefundedOrders() const; // over every currency
+    qint64 partlyRefundedOrders() const;   // over every currency
+    CallbackBucket callbackTotals() const; // the buckets summed; startMs is the range's start
 };
 
 class DashboardQuery {
@@ -94,8 +106,9 @@ public:
     // A bucket size that gives a readable chart for the range (5 min … 1 day).
     static qint64 bucketFor(const TimeRange &range);
 
-    // When the last callback was received (0 when none): lets a dashboard over an older or
-    // simulated database anchor its range at its own latest activity.
+    // When the last callback was stored (0 when none): lets a dashboard over an older or
+    // simulated database anchor its range at its own latest activity. A channel's retries of
+    // older callbacks, absorbed at the door for days after, do not move it.
     Result<qint64> latestActivityMs() const;
 
     // The range of `spanMs` whose last bucket holds `endMs`, in whole buckets.

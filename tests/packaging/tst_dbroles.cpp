@@ -127,6 +127,17 @@ const Expectation kExpectations[] = {
      "INSERT INTO settlement_matches (payment_id, settlement_line_id, run_id) VALUES (1, 1, 1)"},
     {"engine", DbRole::Orders, false, "UPDATE settlement_matches SET run_id = 2"},
     {"engine", DbRole::Orders, false, "DELETE FROM settlement_matches"},
+    // The ingest counts duplicates absorbed at the door (migration 0017); nobody deletes them.
+    {"engine", DbRole::Orders, true,
+     "INSERT INTO callback_door_counts (channel, bucket_start_ms, duplicates, updated_at)"
+     " VALUES ('stripe', 300000, 1, 1)"},
+    {"engine", DbRole::Orders, true,
+     "UPDATE callback_door_counts SET duplicates = duplicates + 1 WHERE channel = 'stripe'"},
+    {"engine", DbRole::Orders, false, "DELETE FROM callback_door_counts"},
+    {"console", DbRole::Orders, true, "SELECT SUM(duplicates) FROM callback_door_counts"},
+    {"console", DbRole::Orders, false, "UPDATE callback_door_counts SET duplicates = 0"},
+    {"auditor", DbRole::Orders, true, "SELECT SUM(duplicates) FROM callback_door_counts"},
+    {"auditor", DbRole::Orders, false, "UPDATE callback_door_counts SET duplicates = 0"},
     {"engine", DbRole::Orders, false, "UPDATE fix_requests SET kind = kind"},
     {"engine", DbRole::Orders, false, "UPDATE ops_settings SET setting_value = setting_value"},
     {"engine", DbRole::Audit, true,

@@ -21,12 +21,15 @@
 #include <QHorizontalBarSeries>
 #include <QLabel>
 #include <QLineSeries>
+#include <QLocale>
 #include <QPushButton>
 #include <QSettings>
 #include <QStyle>
 #include <QTableView>
 #include <QVBoxLayout>
 #include <QValueAxis>
+
+#include <algorithm>
 
 namespace OncePay {
 
@@ -108,18 +111,28 @@ DashboardPage::DashboardPage(const ConnectionProfile &orders, const Actor &actor
     m_statuses = makeChartView(this, QStringLiteral("statusChart"));
     m_states = makeChartView(this, QStringLiteral("stateChart"));
     m_stuck = makeChartView(this, QStringLiteral("stuckChart"));
-    auto *note =
-        new QLabel(tr("A channel's exact redelivery is answered “already received” at the door and"
-                      " not stored, so it is not counted here (the gateway's metrics count it)."
-                      " “Absorbed” counts stored callbacks the worker skipped because the payment"
-                      " was already applied or the attempt was stale; “refused” counts requests"
-                      " rejected at the door (bad signature, malformed, too large)."),
-                   this);
+    m_callbackTotals = new QLabel(this);
+    m_callbackTotals->setObjectName(QStringLiteral("callbackTotals"));
+    m_callbackTotals->setWordWrap(true);
+    auto *note = new QLabel(
+        tr("Payment results only (successes, failures, refunds). “Duplicates absorbed”: a"
+           " channel's redeliveries answered “already received” at the door, and received"
+           " callbacks the worker skipped because the payment was already applied or its outcome"
+           " already decided. “Refused as stale”: callbacks of a superseded payment attempt;"
+           " money they report captured is flagged for refund. “Refused at the door”: bad"
+           " signature, malformed, too large."),
+        this);
     note->setWordWrap(true);
     note->setObjectName(QStringLiteral("duplicatesNote"));
     QFont small = note->font();
     small.setPointSizeF(small.pointSizeF() * 0.9);
     note->setFont(small);
+    auto *noteBox = new QWidget(this);
+    auto *noteLayout = new QVBoxLayout(noteBox);
+    noteLayout->setContentsMargins(0, 0, 0, 0);
+    noteLayout->setSpacing(2);
+    noteLayout->addWidget(m_callbackTotals);
+    noteLayout->addWidget(note);
 
     // A partly refunded order stays paid: said under the states, not as a state of its own
     // (the bars would count it twice).
@@ -159,7 +172,7 @@ DashboardPage::DashboardPage(const ConnectionProfile &orders, const Actor &actor
     auto *grid = new QGridLayout;
     grid->addWidget(m_callbacks, 0, 0);
     grid->addWidget(m_statuses, 0, 1);
-    grid->addWidget(note, 1, 0, 1, 2);
+    grid->addWidget(noteBox, 1, 0, 1, 2);
     grid->addWidget(statesBox, 2, 0);
     grid->addWidget(m_stuck, 2, 1);
     grid->addWidget(discBox, 0, 2, 3, 1);
@@ -255,28 +268,47 @@ void DashboardPage::showCallbacks(const DashboardData &data)
     for (QAbstractAxis *axis : chart->axes())
         chart->removeAxis(axis);
     chart->setTitle(tr("Callbacks over time"));
-    chart->legend()->show();
-    chart->legend()->setAlignment(Qt::AlignBottom);
+    // Four names do not fit the chart's legend at the page's width (Qt elides them): the line
+    // under the chart is the legend, each name in its line's colour with its total.
+    chart->legend()->hide();
 
-    auto *received = new QLineSeries(chart);
-    received->setName(tr("received"));
-    auto *absorbed = new QLineSeries(chart);
-    absorbed->setName(tr("absorbed")); // the note below the chart says what it counts
-    auto *refused = new QLineSeries(chart);
-    refused->setName(tr("refused at the door"));
+    struct Line {
+        QString name;
+        const char *colour;
+        qint64 (*count)(const CallbackBucket &);
+        QString total; // the legend's words, with the range's total
+    };
+    const CallbackBucket t = data.callbackTotals();
+    const QLocale locale;
+    const auto n = [&locale](qint64 v) { return locale.toString(v); };
+    const Line lines[] = {
+        {tr("received"), "#4e79a7", [](const CallbackBucket &b) { return b.received; },
+         tr("<b>%1</b> received").arg(n(t.received))},
+        {tr("duplicates absorbed"), "#f28e2b",
+         [](const CallbackBucket &b) { return b.duplicatesAbsorbed(); },
+         tr("<b>%1</b> duplicates absorbed (%2 at the door, %3 skipped by the worker)")
+             .arg(n(t.duplicatesAbsorbed()), n(t.duplicatesAtDoor), n(t.duplicatesSkipped))},
+        {tr("refused as stale"), "#b07aa1", [](const CallbackBucket &b) { return b.stale; },
+         tr("<b>%1</b> refused as stale").arg(n(t.stale))},
+        {tr("refused at the door"), "#e15759", [](const CallbackBucket &b) { return b.rejected; },
+         tr("<b>%1</b> refused at the door").arg(n(t.rejected))},
+    };
     qint64 peak = 1;
-    for (const CallbackBucket &b : data.callbacks) {
-        const qreal x = qreal(b.startMs + data.bucketMs / 2);
-        received->append(x, qreal(b.received));
-        absorbed->append(x, qreal(b.skipped));
-        refused->append(x, qreal(b.rejected));
-        peak = qMax(peak, qMax(b.received, b.rejected));
+    QStringList legend;
+    for (const Line &line : lines) {
+        auto *series = new QLineSeries(chart);
+        series->setName(line.name);
+        series->setColor(QColor(QLatin1String(line.colour)));
+        for (const CallbackBucket &b : data.callbacks) {
+            series->append(qreal(b.startMs + data.bucketMs / 2), qreal(line.count(b)));
+            peak = std::max(peak, line.count(b));
+        }
+        chart->addSeries(series);
+        legend << QStringLiteral("<span style=\"color:%1\">&#9632;</span>&nbsp;%2")
+                      .arg(QLatin1String(line.colour), line.total);
     }
-    received->setColor(QColor(QStringLiteral("#4e79a7")));
-    absorbed->setColor(QColor(QStringLiteral("#f28e2b")));
-    refused->setColor(QColor(QStringLiteral("#e15759")));
-    for (QLineSeries *s : {received, absorbed, refused})
-        chart->addSeries(s);
+    m_callbackTotals->setText(tr("In this range:") + u' ' +
+                              legend.join(QStringLiteral(" &nbsp;·&nbsp; ")));
 
     auto *x = new QDateTimeAxis(chart);
     x->setFormat(data.bucketMs >= 24 * kHour ? QStringLiteral("MM-dd")

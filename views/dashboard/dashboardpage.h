@@ -35,6 +35,9 @@ public:
     DiscrepancyCurrencyTotalModel *discrepancyTotals() const { return m_discrepancyTotals; }
     QTableView *discrepancyTable() const { return m_discrepancyTable; }
     QComboBox *rangeSelector() const { return m_range; }
+    // The callbacks chart's totals over the range, under it.
+    QLabel *callbackTotalsLine() const { return m_callbackTotals; }
+    QChartView *callbacksChart() const { return m_callbacks; }
     // The line under the orders by state: the paid orders with a partial refund.
     QLabel *partialRefundsLine() const { return m_partialRefunds; }
 
@@ -60,6 +63,7 @@ private:
     QLabel *m_status = nullptr;
     BusyIndicator *m_busy = nullptr;
     QChartView *m_callbacks = nullptr;
+    QLabel *m_callbackTotals = nullptr;
     QChartView *m_statuses = nullptr;
     QChartView *m_states = nullptr;
     QLabel *m_partialRefunds = nullptr;

@@ -105,8 +105,16 @@ Result<Statements> dashboardStatements(const QSqlDatabase &db)
     Statements statements{
         {"SELECT MAX(received_at) FROM callback_messages", {}},
         {"SELECT " + bucket("received_at") +
-             ", COUNT(*), SUM(CASE WHEN status = 'skipped' THEN 1 ELSE 0 END) FROM"
-             " callback_messages WHERE received_at >= ? AND received_at < ? GROUP BY 1",
+             ", COUNT(*), SUM(CASE WHEN status = 'skipped' AND (result_reason LIKE"
+             " 'already applied:%' OR result_reason LIKE 'failure after success ignored:%')"
+             " THEN 1 ELSE 0 END), SUM(CASE WHEN status = 'skipped' AND result_reason LIKE"
+             " 'stale:%' THEN 1 ELSE 0 END) FROM callback_messages WHERE received_at >= ? AND"
+             " received_at < ? AND event_kind IN ('payment_succeeded', 'payment_failed',"
+             " 'refunded') GROUP BY 1",
+         {from, to}},
+        {"SELECT " + bucket("bucket_start_ms") +
+             ", SUM(duplicates) FROM callback_door_counts WHERE bucket_start_ms >= ? AND"
+             " bucket_start_ms < ? GROUP BY 1",
          {from, to}},
         {"SELECT " + bucket("created_at") +
              ", COUNT(*) FROM ingest_rejections WHERE created_at >= ? AND created_at < ? GROUP BY"

@@ -27,9 +27,9 @@ Statements stuckStatements(qint64 now, bool rows);
 
 // The dashboard's statements as DashboardQuery runs them for the page's default range (the
 // 30 days up to the latest callback, read here first): the latest callback, the callbacks per
-// bucket, the rejections per bucket, message statuses in the range, orders by state, paid
-// orders partly refunded (refund debits by order), the stuck counts (settings + 7 COUNTs) and
-// the open discrepancies.
+// bucket, the door's duplicates per bucket, the rejections per bucket, message statuses in the
+// range, orders by state, paid orders partly refunded (refund debits by order), the stuck counts
+// (settings + 7 COUNTs) and the open discrepancies.
 Result<Statements> dashboardStatements(const QSqlDatabase &db);
 
 // A search through the page's box, and what a raw client that knows the kind of the term runs
