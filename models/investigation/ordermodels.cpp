@@ -112,13 +112,13 @@ QString TimelineModel::describe(const TimelineEntry &e)
         return amount.isEmpty() ? tr("Callback received") : tr("Callback received, %1").arg(amount);
     case TimelineKind::MessageOutcome:
         return tr("Worker: %1").arg(Labels::messageStatus(e.toState));
-    // Short: the Event column is narrow; the error is the Detail, the worker the Actor.
     case TimelineKind::WorkerAttempt:
         if (e.toState == u"dead_lettered")
-            return tr("Worker: attempt %1 dead-lettered").arg(e.attempt);
+            return tr("Worker attempt %1 failed; dead-lettered").arg(e.attempt);
         if (e.toState == u"lease_expired")
-            return tr("Worker: attempt %1 lost (lease expired)").arg(e.attempt);
-        return tr("Worker: attempt %1 failed").arg(e.attempt);
+            return tr("Worker attempt %1 lost: its worker stopped, the lease expired")
+                .arg(e.attempt);
+        return tr("Worker attempt %1 failed; retry scheduled").arg(e.attempt);
     case TimelineKind::Ledger: return tr("Ledger: %1 %2").arg(Labels::ledgerKind(e.detail), amount);
     case TimelineKind::RefundDue: return tr("Refund due: %1").arg(amount);
     case TimelineKind::Fix: return tr("Manual fix %1").arg(e.causeId);

@@ -88,14 +88,15 @@ private Q_SLOTS:
             QCOMPARE(t[i].detail, QStringLiteral("refund of pi_k arrived before its capture"));
             QVERIFY(t[i].refused); // marked like a refusal
         }
-        QCOMPARE(TimelineModel::describe(t[one]), QStringLiteral("Worker: attempt 1 failed"));
+        QCOMPARE(TimelineModel::describe(t[one]),
+                 QStringLiteral("Worker attempt 1 failed; retry scheduled"));
         QCOMPARE(TimelineModel::detailText(t[two], {}),
                  QStringLiteral("refund of pi_k arrived before its capture"));
 
         // The dossier is built from the same timeline and says the same.
         const QString dossier = Dossier::html(*picture, QStringLiteral("agent"), f.clock.nowMs());
-        QVERIFY(dossier.contains(QStringLiteral("Worker: attempt 1 failed")));
-        QVERIFY(dossier.contains(QStringLiteral("Worker: attempt 2 failed")));
+        QVERIFY(dossier.contains(QStringLiteral("Worker attempt 1 failed; retry scheduled")));
+        QVERIFY(dossier.contains(QStringLiteral("Worker attempt 2 failed; retry scheduled")));
         QVERIFY(dossier.contains(QStringLiteral("worker:test/1")));
     }
 
@@ -123,7 +124,7 @@ private Q_SLOTS:
         QVERIFY(t[lost].refused);
         QVERIFY(lost < indexOf(t, TimelineKind::MessageOutcome, "stripe:evt_ok"));
         QCOMPARE(TimelineModel::describe(t[lost]),
-                 QStringLiteral("Worker: attempt 1 lost (lease expired)"));
+                 QStringLiteral("Worker attempt 1 lost: its worker stopped, the lease expired"));
     }
 
     // The checkout rolls a failed order back within the millisecond its failure was processed
