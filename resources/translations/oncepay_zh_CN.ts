@@ -2234,866 +2234,871 @@ hash      %2</translation>
     </message>
     <message>
         <location filename="../../models/common/enginetexttemplates.cpp" line="71"/>
+        <source>lease expired before the worker finished; taken over by %1</source>
+        <translation>工作进程完成前租约已过期；已由 %1 接管</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="74"/>
         <source>refund of %1, not the order&apos;s current payment; %2 refund flag(s) resolved</source>
         <translation>%1 的退款不属于订单当前的付款；已了结 %2 个待退款标记</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="74"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="77"/>
         <source>already applied: order %1 already refunded</source>
         <translation>已处理过：订单 %1 已退款</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="75"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="78"/>
         <source>refund while order %1 is %2; waiting for it to be paid</source>
         <translation>订单 %1 为“%2”时收到退款通知；等待其支付完成</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="78"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="81"/>
         <source>%1 at v%2</source>
         <translation>%1（版本 %2）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="80"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="83"/>
         <source>%1 reports success</source>
         <translation>%1 通知支付成功</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="81"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="84"/>
         <source>%1 reports failure</source>
         <translation>%1 通知支付失败</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="82"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="85"/>
         <source>%1 reports refund</source>
         <translation>%1 通知已退款</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="83"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="86"/>
         <source>payment attempt on %1</source>
         <translation>通过 %1 发起支付</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="84"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="87"/>
         <source>rolled back after capture: %1</source>
         <translation>收款后回滚：%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="86"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="89"/>
         <source>fix #%1 (%2) proposed by %3: %4</source>
         <translation>修复 #%1（%2）由 %3 提出：%4</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="87"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="90"/>
         <source>order %1 is no longer at version %2 in state %3</source>
         <translation>订单 %1 已不是版本 %2、状态“%3”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="89"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="92"/>
         <source>order %1 is at version %2, not %3</source>
         <translation>订单 %1 当前为版本 %2，而不是 %3</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="90"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="93"/>
         <source>order %1 has no captured payment to confirm</source>
         <translation>订单 %1 没有可确认的收款</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="91"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="94"/>
         <source>order %1: %2 → %3 is not a transition of the state machine</source>
         <translation>订单 %1：%2 → %3 不是状态机允许的状态变更</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="94"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="97"/>
         <source>order %1 does not exist</source>
         <translation>订单 %1 不存在</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="95"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="98"/>
         <source>request id %1 was already used for a different request (%2 on order %3 at version %4)</source>
         <translation>请求号 %1 已被另一请求使用（订单 %3 版本 %4 上的 %2）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="100"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="103"/>
         <source>captured money OncePay rejected (stale attempt) has settled; refund it</source>
         <translation>OncePay 已拒绝（过期支付尝试）的收款已结算，需退款</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="103"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="106"/>
         <source>%1 line for a transaction OncePay has no payment for</source>
         <translation>该交易有%1结算行，但 OncePay 中没有对应付款</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="106"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="109"/>
         <source>captured %1 UTC, no settlement line</source>
         <translation>于 %1 UTC 收款，尚无结算行</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="108"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="111"/>
         <source>captured %1 h ago, no settlement line</source>
         <translation>%1 小时前收款，尚无结算行</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="109"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="112"/>
         <source>settled again (first settlement line %1)</source>
         <translation>重复结算（首个结算行 %1）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="110"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="113"/>
         <source>settled, but order %1 is %2</source>
         <translation>已结算，但订单 %1 为“%2”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="111"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="114"/>
         <source>settled in %1, order in %2</source>
         <translation>结算币种 %1，订单币种 %2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="112"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="115"/>
         <source>settled %1, order %2</source>
         <translation>结算金额 %1，订单金额 %2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="113"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="116"/>
         <source>the channel refunded %1; OncePay has no refund of this payment</source>
         <translation>渠道已退款 %1；OncePay 没有这笔付款的退款记录</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="116"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="119"/>
         <source>refunded %1 UTC, no refund line</source>
         <translation>于 %1 UTC 已退款，尚无退款结算行</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="117"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="120"/>
         <source>refunded %1 h ago, no refund line</source>
         <translation>%1 小时前已退款，尚无退款结算行</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="118"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="121"/>
         <source>refund lines return %1, OncePay refunded %2</source>
         <translation>退款结算行退回 %1，OncePay 退款 %2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="119"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="122"/>
         <source>fee %1 instead of %2: the %3 schedule change (rate %4 ppm) explains it</source>
         <translation>手续费为 %1 而非 %2：可由费率表 #%3 的变更（费率 %4 ppm）解释</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="122"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="125"/>
         <source>fee %1 instead of %2 (%3)</source>
         <translation>手续费为 %1 而非 %2（%3）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="123"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="126"/>
         <source>period closed</source>
         <translation>账期已关闭</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="124"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="127"/>
         <source>beyond the %1 ppm tolerance</source>
         <translation>超出 %1 ppm 的容差</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="125"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="128"/>
         <source>no fee schedule change explains it</source>
         <translation>没有可解释的费率表变更</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="126"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="129"/>
         <source>the settlement line&apos;s transaction time precedes every fee schedule: judged at captured_at</source>
         <translation>结算行的交易时间早于所有费率表：按 captured_at 判定</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="130"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="133"/>
         <source>the channel&apos;s transaction time is after OncePay booked the capture: judged at captured_at</source>
         <translation>渠道交易时间晚于 OncePay 记入收款的时间：按 captured_at 判定</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="134"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="137"/>
         <source>the channel&apos;s transaction time is more than %1 h before OncePay booked the capture: not explained by a fee change</source>
         <translation>渠道交易时间比 OncePay 记入收款早 %1 小时以上：不能以费率变更解释</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="138"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="141"/>
         <source>fee %1: no fee schedule was in force at captured_at</source>
         <translation>手续费 %1：captured_at 时没有生效的费率表</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="141"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="144"/>
         <source>the settlement line has no transaction time: judged at captured_at</source>
         <translation>结算行没有交易时间：按 captured_at 判定</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="145"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="148"/>
         <source>resolved by a manual fix</source>
         <translation>已通过人工修复解决</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="147"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="150"/>
         <source>%1 proposed (%2: %3)</source>
         <translation>已提议修复“%1”（%2：%3）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="148"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="151"/>
         <source>%1 approved: %2</source>
         <translation>修复“%1”已批准：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="149"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="152"/>
         <source>%1 approved</source>
         <translation>修复“%1”已批准</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="150"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="153"/>
         <source>%1 rejected: %2</source>
         <translation>修复“%1”已驳回：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="151"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="154"/>
         <source>%1 rejected</source>
         <translation>修复“%1”已驳回</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="152"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="155"/>
         <source>%1 applied</source>
         <translation>修复“%1”已执行</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="153"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="156"/>
         <source>%1 failed: %2</source>
         <translation>修复“%1”执行失败：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="155"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="158"/>
         <source>message %1 (%2 %3): %4 after %5 attempt(s), received %6, last change %7</source>
         <translation>消息 %1（%2 %3）：尝试 %5 次后为“%4”，接收于 %6，最后变更于 %7</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="158"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="161"/>
         <source>  last error: %1</source>
         <translation>  最近错误：%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="167"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="170"/>
         <source>order %1 does not exist (yet): a callback for it cannot be applied</source>
         <translation>订单 %1（尚）不存在：无法应用针对它的回调</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="185"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="188"/>
         <source>  v%1 %2 → %3 by %4 (%5 %6) %7</source>
         <translation>  版本 %1：%2 → %3，操作者 %4（%5 %6）%7</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="186"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="189"/>
         <source>  refused: %1</source>
         <translation>  被拒绝：%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="187"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="190"/>
         <source>period %1, bound to %2</source>
         <translation>账期 %1，绑定于 %2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="188"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="191"/>
         <source>  %1</source>
         <translation>  %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="203"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="206"/>
         <source>fix #%1&apos;s amount and currency columns no longer match its change</source>
         <translation>修复 #%1 的金额和币种列与其变更不再一致</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="206"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="209"/>
         <source>this database login may not read staff accounts: staff sign in through the console&apos;s login (oncepay_console), not the engine&apos;s</source>
         <translation>此数据库登录不能读取员工账号：员工须通过控制台的登录（oncepay_console）登录，而不是引擎的登录</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="210"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="213"/>
         <source>the database server&apos;s time could not be read (it gave &apos;%1&apos;)</source>
         <translation>无法读取数据库服务器的时间（得到的是“%1”）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="214"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="217"/>
         <source>this is an audit database, not an orders database: check the orders connection profile</source>
         <translation>这是审计数据库，不是订单数据库：请检查订单连接配置</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="218"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="221"/>
         <source>this is an orders database, not an audit database: check the audit connection profile</source>
         <translation>这是订单数据库，不是审计数据库：请检查审计连接配置</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="222"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="225"/>
         <source>this is an audit database, not an orders database</source>
         <translation>这是审计数据库，不是订单数据库</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="225"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="228"/>
         <source>this is an orders database, not an audit database</source>
         <translation>这是订单数据库，不是审计数据库</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="228"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="231"/>
         <source>cannot keep the owner and group of %1 (%2:%3): %4; nothing was saved</source>
         <translation>无法保留 %1 的属主和属组（%2:%3）：%4；未保存任何内容</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="251"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="254"/>
         <source>message %1 is processing under a lease that ended %2 ms ago, within the clock-skew allowance of %3 ms (fixes.lease_skew_ms); %4 takes it once its lease is past its end by more than that</source>
         <translation>消息 %1 正在处理中，其租约已于 %2 毫秒前结束，仍在时钟偏差容许范围 %3 毫秒（fixes.lease_skew_ms）之内；须待租约结束超过该时长后方可%4</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="256"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="259"/>
         <source>message %1 is processing under a lease that ended; without a valid clock-skew allowance (fixes.lease_skew_ms) it is not judged expired</source>
         <translation>消息 %1 正在处理中，其租约已结束；由于时钟偏差容许值（fixes.lease_skew_ms）无效，不判定租约已过期</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="284"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="287"/>
         <source>%1 (%2) may not be above %3 (%4)</source>
         <translation>%1（%2）不得大于 %3（%4）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="285"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="288"/>
         <source>%1: [worker] backoff_base_ms (%2) may not be above backoff_max_ms (%3)</source>
         <translation>%1：[worker] backoff_base_ms（%2）不得大于 backoff_max_ms（%3）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="289"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="292"/>
         <source>the audit chain is broken: %1; nothing was exported (run `oncepay audit verify` or Verify chain)</source>
         <translation>审计链已损坏：%1；未导出任何内容（请运行 `oncepay audit verify` 或“校验链”）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="293"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="296"/>
         <source>row seq %1 was altered (its content does not match its hash; event %2)</source>
         <translation>序号 %1 的行被篡改（内容与其哈希不符；事件 %2）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="296"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="299"/>
         <source>row seq %1 was altered (its content does not match its hash)</source>
         <translation>序号 %1 的行被篡改（内容与其哈希不符）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="299"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="302"/>
         <source>row seq %1 is missing (next row found is seq %2)</source>
         <translation>序号 %1 的行缺失（找到的下一行是序号 %2）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="301"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="304"/>
         <source>row seq %1 is reordered or relinked (its prev_hash is not the hash of seq %2)</source>
         <translation>序号 %1 的行被重排或重新链接（其 prev_hash 不是序号 %2 的哈希）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="305"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="308"/>
         <source>cannot create %1: %2</source>
         <translation>无法创建 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="306"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="309"/>
         <source>checkpoint %1 (seq %2) cannot be checked: no seal public key</source>
         <translation>检查点 %1（序号 %2）无法校验：没有封印公钥</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="309"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="312"/>
         <source>checkpoint %1 (seq %2) is signed by unknown key %3 (expected %4)</source>
         <translation>检查点 %1（序号 %2）由未知密钥 %3 签名（应为 %4）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="312"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="315"/>
         <source>checkpoint %1 (seq %2) has a bad signature</source>
         <translation>检查点 %1（序号 %2）的签名无效</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="313"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="316"/>
         <source>chain truncated: checkpoint %1 seals seq %2 but the chain ends at seq %3 (rows %4..%2 are missing)</source>
         <translation>链被截断：检查点 %1 封印到序号 %2，但链止于序号 %3（序号 %4..%2 的行缺失）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="317"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="320"/>
         <source>row seq %1 is missing (the chain ends at seq %2, its head was seq %3)</source>
         <translation>序号 %1 的行缺失（链止于序号 %2，其链头为序号 %3）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="320"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="323"/>
         <source>the audit trail is empty: there is nothing to export (audited events reach it when they are shipped)</source>
         <translation>审计记录为空：没有可导出的内容（审计事件送入审计库后才会出现在审计记录中）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="325"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="328"/>
         <source>%1 has SHA-256 %2 (%3 bytes) but the manifest says %4 (%5 bytes): the file was changed</source>
         <translation>%1 的 SHA-256 为 %2（%3 字节），但清单记载为 %4（%5 字节）：文件已被改动</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="329"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="332"/>
         <source>%1 has SHA-256 %2 (%3 bytes), but its audit row (seq %4) recorded %5 (%6 bytes) when it was exported: the file was changed</source>
         <translation>%1 的 SHA-256 为 %2（%3 字节），但其审计行（序号 %4）在导出时记录的是 %5（%6 字节）：文件已被改动</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="333"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="336"/>
         <source>%1 has SHA-256 %2 (%3 bytes), but its audit event (not yet shipped) recorded %4 (%5 bytes) when it was exported: the file was changed</source>
         <translation>%1 的 SHA-256 为 %2（%3 字节），但其审计事件（尚未送入审计库）在导出时记录的是 %4（%5 字节）：文件已被改动</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="337"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="340"/>
         <source>the manifest&apos;s %1 differs from what its audit row (seq %2) recorded: the manifest was changed</source>
         <translation>清单中的%1与其审计行（序号 %2）的记录不符：清单已被改动</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="341"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="344"/>
         <source>the manifest&apos;s %1 differs from what its audit event (not yet shipped) recorded: the manifest was changed</source>
         <translation>清单中的%1与其审计事件（尚未送入审计库）的记录不符：清单已被改动</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="345"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="348"/>
         <source>file digest</source>
         <translation>文件摘要</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="346"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="349"/>
         <source>format</source>
         <translation>格式</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="347"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="350"/>
         <source>row count</source>
         <translation>行数</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="348"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="351"/>
         <source>filter</source>
         <translation>筛选条件</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="349"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="352"/>
         <source>chain head</source>
         <translation>链头</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="350"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="353"/>
         <source>author</source>
         <translation>导出人</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="351"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="354"/>
         <source>no export %1 is recorded in this audit trail: the manifest was not written by this OncePay, or its export id was changed</source>
         <translation>此审计记录中没有导出 %1 的记录：该清单不是由本 OncePay 生成的，或其导出编号已被改动</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="355"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="358"/>
         <source>export %1 is recorded more than once in the audit log (seq %2 and %3): rows were added to the trail</source>
         <translation>导出 %1 在审计日志中被记录了不止一次（序号 %2 和 %3）：有行被添加到审计记录中</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="359"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="362"/>
         <source>export %1 is recorded more than once in the outbox: rows were added to it</source>
         <translation>导出 %1 在发件箱中被记录了不止一次：有行被添加到发件箱中</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="363"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="366"/>
         <source>cannot read %1: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="364"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="367"/>
         <source>cannot write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="365"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="368"/>
         <source>export: cannot write the file: %1</source>
         <translation>导出：无法写入文件：%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="366"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="369"/>
         <source>export: the file was abandoned; it holds part of the export at most</source>
         <translation>导出：文件已被放弃；其中至多只有部分导出内容</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="369"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="372"/>
         <source>export: OpenSSL gives no SHA-256; nothing was exported</source>
         <translation>导出：OpenSSL 未提供 SHA-256；未导出任何内容</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="372"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="375"/>
         <source>audit verify: OpenSSL gives no SHA-256; nothing was checked</source>
         <translation>审计校验：OpenSSL 未提供 SHA-256；未检查任何内容</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="375"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="378"/>
         <source>the export&apos;s audit row (seq %1) does not match its hash: it was altered</source>
         <translation>该导出的审计行（序号 %1）与其哈希不符：已被篡改</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="378"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="381"/>
         <source>the export&apos;s audit row (seq %1) is not where the export wrote it (after seq %2, linked into the chain): it was inserted or moved</source>
         <translation>该导出的审计行（序号 %1）不在导出时写入的位置（应在序号 %2 之后并链接入链）：已被插入或移动</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="382"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="385"/>
         <source>row %1 of the file (the audit log&apos;s seq %2) differs in %3: the file says “%4”, the audit log “%5”</source>
         <translation>文件第 %1 行（审计日志序号 %2）的 %3 不同：文件为“%4”，审计日志为“%5”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="386"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="389"/>
         <source>row %1 of the file (the audit log&apos;s seq %2) differs from the audit log&apos;s row</source>
         <translation>文件第 %1 行（审计日志序号 %2）与审计日志中的行不同</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="390"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="393"/>
         <source>the file goes on after the %1 row(s) the audit log holds for its filter, from line %2: rows were added</source>
         <translation>文件在审计日志中该筛选条件对应的 %1 行之后仍有内容（自第 %2 行起）：有行被添加</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="394"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="397"/>
         <source>the file ends before the audit log&apos;s row seq %1 (row %2 of %3): rows were removed</source>
         <translation>文件在审计日志序号 %1 的行（共 %3 行中的第 %2 行）之前就结束了：有行被删除</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="398"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="401"/>
         <source>the file&apos;s header line is not the one an OncePay CSV export has</source>
         <translation>文件的表头行不是 OncePay CSV 导出文件的表头</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="401"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="404"/>
         <source>row seq %1 in the file does not match its hash: it was altered</source>
         <translation>文件中序号 %1 的行与其哈希不符：已被篡改</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="404"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="407"/>
         <source>row seq %1 in the file shows the amount %2 %3, but its hashed content says %4 %5</source>
         <translation>文件中序号 %1 的行显示金额 %2 %3，但其计入哈希的内容为 %4 %5</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="408"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="411"/>
         <source>row seq %1 in the file is not linked to seq %2 before it: reordered or relinked</source>
         <translation>文件中序号 %1 的行未链接到其前面的序号 %2：顺序被调换或链接被改动</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="412"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="415"/>
         <source>the file holds %1 row(s), the manifest says %2</source>
         <translation>文件包含 %1 行，清单记载为 %2 行</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="414"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="417"/>
         <source>the chain head seq %1 is no longer in the audit log</source>
         <translation>链头序号 %1 已不在审计日志中</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="417"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="420"/>
         <source>the audit log&apos;s row seq %1 has hash %2, not the manifest&apos;s %3</source>
         <translation>审计日志中序号 %1 的行哈希为 %2，而非清单记载的 %3</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="420"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="423"/>
         <source>seal %1 (seq %2) named by the manifest is missing or changed in the audit database</source>
         <translation>清单所指的封印 %1（序号 %2）在审计库中缺失或已被改动</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="424"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="427"/>
         <source>%1 is no OncePay JSON export (%2)</source>
         <translation>%1 不是 OncePay JSON 导出文件（%2）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="425"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="428"/>
         <source>%1 cannot be read: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="426"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="429"/>
         <source>the rows cannot be re-hashed: OpenSSL gives no SHA-256</source>
         <translation>无法重新计算各行哈希：OpenSSL 未提供 SHA-256</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="429"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="432"/>
         <source>not an OncePay audit export manifest (format &apos;%1&apos;)</source>
         <translation>不是 OncePay 审计导出清单（格式为“%1”）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="431"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="434"/>
         <source>the manifest lacks the file, its SHA-256 or the head</source>
         <translation>清单缺少文件名、其 SHA-256 或链头</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="434"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="437"/>
         <source>cannot read manifest %1: %2</source>
         <translation>无法读取清单 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="435"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="438"/>
         <source>manifest %1 is not a JSON object: %2</source>
         <translation>清单 %1 不是 JSON 对象：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="437"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="440"/>
         <source>a display name may not contain control characters (such as a line break or a tab)</source>
         <translation>显示名称不得包含控制字符（如换行符或制表符）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="441"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="444"/>
         <source>a display name is at most %1 characters (this one has %2)</source>
         <translation>显示名称最多 %1 个字符（当前为 %2 个）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="444"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="447"/>
         <source>unknown role: a role is agent, finance, auditor or admin</source>
         <translation>未知角色：角色须为 agent（客服）、finance（财务）、auditor（审计）或 admin（管理员）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="447"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="450"/>
         <source>there is no staff account by that name</source>
         <translation>没有该名称的员工账户</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="448"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="451"/>
         <source>there is no staff account %1</source>
         <translation>没有员工账户 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="449"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="452"/>
         <source>an administrator may not change their own role</source>
         <translation>管理员不能更改自己的角色</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="451"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="454"/>
         <source>%1 already has the role %2</source>
         <translation>%1 已是%2角色</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="452"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="455"/>
         <source>%1 is the last enabled administrator and keeps the role</source>
         <translation>%1 是最后一位启用的管理员，保留其角色</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="455"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="458"/>
         <source>the staff account %1 was not changed</source>
         <translation>员工账户 %1 未更改</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="456"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="459"/>
         <source>a user name is 2–64 of a-z, 0-9, &apos;.&apos;, &apos;_&apos;, &apos;-&apos;, starting with a letter or digit</source>
         <translation>用户名为 2–64 个字符，只能包含 a-z、0-9、&apos;.&apos;、&apos;_&apos;、&apos;-&apos;，并以字母或数字开头</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="460"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="463"/>
         <source>a staff account %1 already exists</source>
         <translation>员工账号 %1 已存在</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="461"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="464"/>
         <source>a password needs at least %1 characters</source>
         <translation>密码至少需要 %1 个字符</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="462"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="465"/>
         <source>the password is too long</source>
         <translation>密码过长</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="463"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="466"/>
         <source>a reason is required</source>
         <translation>必须填写原因</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="464"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="467"/>
         <source>an administrator may not disable their own account</source>
         <translation>管理员不能停用自己的账户</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="466"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="469"/>
         <source>%1 is disabled already</source>
         <translation>%1 已是停用状态</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="467"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="470"/>
         <source>%1 is enabled already</source>
         <translation>%1 已是启用状态</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="468"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="471"/>
         <source>%1 is the last enabled administrator and stays enabled</source>
         <translation>%1 是最后一位启用的管理员，不能停用</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="472"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="475"/>
         <source>%1 (%2) may not start a reconciliation run</source>
         <translation>%1（%2）无权启动对账运行</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="473"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="476"/>
         <source>%1 (%2) may not %3: %4</source>
         <translation>%1（%2）无权%3：%4</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="474"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="477"/>
         <source>%1 (%2) may not %3</source>
         <translation>%1（%2）无权%3</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="475"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="478"/>
         <source>there is no such staff account</source>
         <translation>不存在该员工账户</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="476"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="479"/>
         <source>the staff account has been disabled</source>
         <translation>该员工账户已被停用</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="477"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="480"/>
         <source>the staff account&apos;s role is now %1</source>
         <translation>该员工账户的角色现为%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="479"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="482"/>
         <source>the period ends before it starts</source>
         <translation>期间的结束早于开始</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="480"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="483"/>
         <source>ops setting %1 is not a non-negative number</source>
         <translation>运营设置 %1 不是非负数</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="483"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="486"/>
         <source>%1 takes a whole number from %2 to %3, not &apos;%4&apos;</source>
         <translation>%1 须为 %2 至 %3 之间的整数，而不是“%4”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="485"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="488"/>
         <source>a settings change needs a reason</source>
         <translation>更改设置须填写原因</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="486"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="489"/>
         <source>unknown setting &apos;%1&apos;</source>
         <translation>未知设置“%1”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="488"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="491"/>
         <source>ops setting %1 is not a whole number from 0 to %2: &apos;%3&apos;</source>
         <translation>运营设置 %1 不是 0 到 %2 之间的整数：“%3”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="493"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="496"/>
         <source>%1: t=&lt;unix seconds&gt;,v1=&lt;hex HMAC-SHA256 of &quot;t.body&quot; under a webhook signing secret&gt;; timestamp within the tolerance window</source>
         <translation>%1：t=&lt;Unix 秒&gt;,v1=&lt;用 webhook 签名密钥对 &quot;t.body&quot; 计算的十六进制 HMAC-SHA256&gt;；时间戳须在容差窗口内</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="497"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="500"/>
         <source>%1: t=&lt;unix seconds&gt;,s=&lt;hex HMAC-SHA256 of &quot;t.body&quot; under a webhook secret&gt;; timestamp within the tolerance window</source>
         <translation>%1：t=&lt;Unix 秒&gt;,s=&lt;用 webhook 密钥对 &quot;t.body&quot; 计算的十六进制 HMAC-SHA256&gt;；时间戳须在容差窗口内</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="501"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="504"/>
         <source>%1: v1,&lt;base64 HMAC-SHA256 of &quot;%2.%3.body&quot; under the relay&apos;s secret&gt; (Standard Webhooks); timestamp within the tolerance window</source>
         <translation>%1：v1,&lt;用中继密钥对 &quot;%2.%3.body&quot; 计算的 base64 HMAC-SHA256&gt;（Standard Webhooks）；时间戳须在容差窗口内</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="505"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="508"/>
         <source>%1: base64 RSA-SHA256 (%2 SHA256withRSA) of &quot;%3|%4|webhook id|CRC32 of the body&quot;, verified with the configured PayPal certificate (cert_file, never fetched; %5 must be on paypal.com); transmission time within the tolerance window</source>
         <translation>%1：对 &quot;%3|%4|webhook id|消息体 CRC32&quot; 的 base64 RSA-SHA256（%2 SHA256withRSA），用配置的 PayPal 证书验证（cert_file，从不在线获取；%5 必须位于 paypal.com）；传输时间须在容差窗口内</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="512"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="515"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="515"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="518"/>
         <source>%1 is not a whole number</source>
         <translation>%1 不是整数</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="516"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="519"/>
         <source>%1 is not a number</source>
         <translation>%1 不是数字</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="517"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="520"/>
         <source>%1 is negative</source>
         <translation>%1 为负数</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="518"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="521"/>
         <source>%1 overflows 64 bits</source>
         <translation>%1 超出 64 位整数范围</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="519"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="522"/>
         <source>%1 is not a decimal string</source>
         <translation>%1 不是十进制数字字符串</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="520"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="523"/>
         <source>%1 &apos;%2&apos; is not a plain decimal</source>
         <translation>%1 “%2”不是普通的十进制数</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="521"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="524"/>
         <source>unknown currency &apos;%1&apos;</source>
         <translation>未知货币“%1”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="522"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="525"/>
         <source>no &apos;%1&apos; signature matches</source>
         <translation>没有匹配的“%1”签名</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="523"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="526"/>
         <source>no v1 signature matches</source>
         <translation>没有匹配的 v1 签名</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="524"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="527"/>
         <source>signature does not verify with the configured certificate</source>
         <translation>签名无法用所配置的证书验证</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="527"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="530"/>
         <source>signature header has no &apos;%1&apos; signature</source>
         <translation>签名头中没有“%1”签名</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="528"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="531"/>
         <source>signature header is empty</source>
         <translation>签名头为空</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="529"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="532"/>
         <source>signature header is malformed</source>
         <translation>签名头格式错误</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="530"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="533"/>
         <source>signature header has a bad timestamp</source>
         <translation>签名头的时间戳无效</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="531"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="534"/>
         <source>signature header has no timestamp</source>
         <translation>签名头缺少时间戳</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="532"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="535"/>
         <source>signature timestamp is %1 s behind, outside the allowed window</source>
         <translation>签名时间戳落后 %1 秒，超出允许窗口</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="535"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="538"/>
         <source>signature timestamp is %1 s ahead, outside the allowed window</source>
         <translation>签名时间戳超前 %1 秒，超出允许窗口</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="538"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="541"/>
         <source>no webhook secret configured</source>
         <translation>未配置 webhook 密钥</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="539"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="542"/>
         <source>no %1 header</source>
         <translation>缺少 %1 头</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="540"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="543"/>
         <source>several %1 headers</source>
         <translation>存在多个 %1 头</translation>
     </message>
@@ -3128,172 +3133,172 @@ hash      %2</translation>
         <translation>管理设置</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="190"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="193"/>
         <source>%1 already has an open proposal (#%2); decide that one first</source>
         <translation>%1 已有一个待审批的修复提议（#%2）；请先处理那一个</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="159"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="162"/>
         <source>discrepancy #%1 %2 on %3 %4, %5: expected %6, actual %7</source>
         <translation>异常 #%1 %2，%3 %4，%5：应为 %6，实际 %7</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="162"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="165"/>
         <source>  settlement line #%1 (%2): gross %3, fee %4, net %5, settled %6</source>
         <translation>  结算行 #%1（%2）：总额 %3，手续费 %4，净额 %5，结算于 %6</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="165"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="168"/>
         <source>  payment of order %1: %2, %3, captured %4</source>
         <translation>  订单 %1 的付款：%2，%3，收款于 %4</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="170"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="173"/>
         <source>order %1: %2 at version %3, %4</source>
         <translation>订单 %1：%2，版本 %3，%4</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="171"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="174"/>
         <source>  state reason: %1</source>
         <translation>  状态原因：%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="173"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="176"/>
         <source>  payment %1 %2: %3, %4, captured %5</source>
         <translation>  付款 %1 %2：%3，%4，收款于 %5</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="174"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="177"/>
         <source>  nothing captured against the order&apos;s %1</source>
         <translation>  订单金额 %1，尚无任何收款</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="175"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="178"/>
         <source>  captured %1 in total, the order is %2 (another currency: no difference computed)</source>
         <translation>  共收款 %1，订单金额为 %2（币种不同：不计算差额）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="178"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="181"/>
         <source>  captured %1 in total: %2 less than the order&apos;s %3</source>
         <translation>  共收款 %1：比订单金额 %3 少 %2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="181"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="184"/>
         <source>  captured %1 in total: %2 more than the order&apos;s %3</source>
         <translation>  共收款 %1：比订单金额 %3 多 %2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="184"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="187"/>
         <source>  captured %1 in total: the order&apos;s amount</source>
         <translation>  共收款 %1：与订单金额一致</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="193"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="196"/>
         <source>%1 got an open proposal at the same moment; decide that one first</source>
         <translation>%1 同时收到了另一个修复提议；请先处理那一个</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="196"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="199"/>
         <source>fix #%1 was decided meanwhile</source>
         <translation>修复 #%1 已在此期间被处理</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="197"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="200"/>
         <source>fix #%1 is %2; only an open proposal is decided</source>
         <translation>修复 #%1 为“%2”；只有等待审批的提议才能决定</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="199"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="202"/>
         <source>%1 proposed fix #%2 and may not decide it</source>
         <translation>%1 提议了修复 #%2，不能由本人审批</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="200"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="203"/>
         <source>fix #%1&apos;s stored change no longer matches its digest</source>
         <translation>修复 #%1 存储的变更与其摘要不再一致</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="231"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="234"/>
         <source>order %1 is %2; %3 takes paid_unconfirmed orders</source>
         <translation>订单 %1 为“%2”；“%3”只适用于已付款待确认的订单</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="233"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="236"/>
         <source>order %1 is %2; %3 takes paid_unconfirmed or payment_failed orders</source>
         <translation>订单 %1 为“%2”；“%3”只适用于已付款待确认或支付失败的订单</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="236"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="239"/>
         <source>message %1 is %2; %3 takes dead or failed messages and expired leases</source>
         <translation>消息 %1 为“%2”；“%3”只适用于死信、处理失败的消息和租约已过期的消息</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="239"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="242"/>
         <source>message %1 is %2 under a live lease; %3 takes dead or failed messages and expired leases</source>
         <translation>消息 %1 为“%2”且租约仍有效；“%3”只适用于死信、处理失败的消息和租约已过期的消息</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="243"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="246"/>
         <source>message %1 is %2; %3 takes dead or failed messages, pending ones and expired leases</source>
         <translation>消息 %1 为“%2”；“%3”只适用于死信、处理失败或待处理的消息和租约已过期的消息</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="247"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="250"/>
         <source>message %1 is %2 under a live lease; %3 takes dead or failed messages, pending ones and expired leases</source>
         <translation>消息 %1 为“%2”且租约仍有效；“%3”只适用于死信、处理失败或待处理的消息和租约已过期的消息</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="260"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="263"/>
         <source>discrepancy #%1 is %2, not open</source>
         <translation>异常 #%1 为“%2”，不是未结状态</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="261"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="264"/>
         <source>discrepancy #%1 is a %2; adjust_fee takes fee mismatches</source>
         <translation>异常 #%1 是“%2”；调整手续费只适用于手续费不符</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="264"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="267"/>
         <source>discrepancy #%1 has no order to book a fee adjustment on</source>
         <translation>异常 #%1 没有可记入手续费调整的订单</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="267"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="270"/>
         <source>discrepancy #%1 carries no amounts; give the amount to book</source>
         <translation>异常 #%1 没有金额；请给出要记账的金额</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="270"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="273"/>
         <source>%1 discrepancies of the period are still open; decide them first</source>
         <translation>该账期还有 %1 个未结异常；请先处理它们</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="273"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="276"/>
         <source>no finished reconciliation run covers the period; reconcile it first</source>
         <translation>没有已完成的对账运行覆盖该账期；请先对账</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="276"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="279"/>
         <source>the period overlaps a period that is already closed</source>
         <translation>该账期与已关闭的账期重叠</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="279"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="282"/>
         <source>no discrepancy #%1</source>
         <translation>没有异常 #%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="280"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="283"/>
         <source>no message with callback id &apos;%1&apos;</source>
         <translation>没有回调号为“%1”的消息</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="281"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="284"/>
         <source>no order &apos;%1&apos;</source>
         <translation>没有订单“%1”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="282"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="285"/>
         <source>a fix of amount 0 changes nothing</source>
         <translation>金额为 0 的修复不会改变任何东西</translation>
     </message>
