@@ -4,7 +4,6 @@
 #include "db/sql.h"
 #include "db/transaction.h"
 
-#include <QRandomGenerator>
 #include <QSqlQuery>
 
 #include <spdlog/spdlog.h>
@@ -181,13 +180,17 @@ Result<void> MessageStore::finish(qint64 id, const QString &status, const QStrin
     return {};
 }
 
-qint64 MessageStore::backoffMs(int attempt, const RetryPolicy &policy)
+qint64 MessageStore::backoffMs(qint64 messageId, int attempt, const RetryPolicy &policy)
 {
     const int shift = std::clamp(attempt - 1, 0, 30);
     const qint64 raw = std::min(policy.backoffMaxMs, policy.backoffBaseMs << shift);
     const qint64 jitter = raw / 5;
-    return std::max<qint64>(
-        1, raw - jitter + qint64(QRandomGenerator::global()->bounded(double(2 * jitter + 1))));
+    // splitmix64 of (message, attempt): spread evenly over [-jitter, +jitter].
+    quint64 z = quint64(messageId) * 0x9E3779B97F4A7C15ULL + quint64(attempt);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    z ^= z >> 31;
+    return std::max<qint64>(1, raw - jitter + qint64(z % quint64(2 * jitter + 1)));
 }
 
 Result<QString> MessageStore::fail(const CallbackMessage &m, const QString &owner,
@@ -205,7 +208,7 @@ Result<QString> MessageStore::fail(const CallbackMessage &m, const QString &owne
                            " attempts = attempts - ?, updated_at = ?, finished_at = ?"
                            " WHERE id = ? AND lease_owner = ? AND status = 'processing'"),
             {dead ? QStringLiteral("dead") : QStringLiteral("failed"), error.left(1000),
-             now + (dead ? 0 : backoffMs(std::max(1, m.attempts - refund), policy)), refund, now,
+             now + (dead ? 0 : backoffMs(m.id, std::max(1, m.attempts - refund), policy)), refund, now,
              dead ? QVariant(now) : QVariant(), m.id, owner});
         if (!upd)
             return upd.error();

@@ -61,7 +61,10 @@ public:
                          bool deadNow = false) const;
 
     // Next retry delay for the n-th attempt: exponential, capped, ±20 % jitter.
-    static qint64 backoffMs(int attempt, const RetryPolicy &policy);
+    // The jitter is a function of the message and the attempt, not of a random generator:
+    // messages that fail together still retry apart, and a simulated month run again with the
+    // same seed retries at the same times (the same business digest).
+    static qint64 backoffMs(qint64 messageId, int attempt, const RetryPolicy &policy);
 
     static Result<CallbackMessage> fromQuery(const class QSqlQuery &q);
 

@@ -10,9 +10,11 @@
 #include "db/sql.h"
 #include "enginefixture.h"
 #include "logcapture.h"
+#include "worker/messagestore.h"
 #include "worker/worker.h"
 
 #include <QFile>
+#include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -39,6 +41,34 @@ QString writeWorkerConfig(const QTemporaryDir &dir, const QByteArray &worker)
 class TstWorkerBackoffOrder : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    // A retry's delay is exponential, capped, within ±20 % — and the same for the same message
+    // and attempt: a simulated month run again with the same seed retries at the same times
+    // (README: the same seed gives the same business digest), while messages that failed
+    // together still retry apart.
+    void theRetryDelayIsTheMessagesOwnAndSpread()
+    {
+        RetryPolicy policy;
+        policy.backoffBaseMs = 5000;
+        policy.backoffMaxMs = 3600 * 1000;
+        QSet<qint64> delays;
+        for (qint64 id = 1; id <= 200; ++id) {
+            for (int attempt = 1; attempt <= 12; ++attempt) {
+                const qint64 d = MessageStore::backoffMs(id, attempt, policy);
+                QCOMPARE(MessageStore::backoffMs(id, attempt, policy), d);
+                const qint64 raw = std::min<qint64>(policy.backoffMaxMs, 5000LL << (attempt - 1));
+                QVERIFY2(d >= raw - raw / 5 && d <= raw + raw / 5,
+                         qPrintable(QStringLiteral("%1 for %2").arg(d).arg(raw)));
+                if (attempt == 3)
+                    delays.insert(d);
+            }
+        }
+        // 200 messages on their third attempt: spread over the ±4 s window, not bunched.
+        QVERIFY2(delays.size() > 150, qPrintable(QString::number(delays.size())));
+        QVERIFY(*std::min_element(delays.cbegin(), delays.cend()) < 20000 - 3000);
+        QVERIFY(*std::max_element(delays.cbegin(), delays.cend()) > 20000 + 3000);
+        QCOMPARE(MessageStore::backoffMs(7, 1, RetryPolicy{1, 1, 1, 1}), 1); // never 0
+    }
+
     void theConfigurationRefusesABaseAboveTheMaximum()
     {
         QTemporaryDir dir;
