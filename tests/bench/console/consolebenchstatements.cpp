@@ -172,16 +172,38 @@ QList<ConsoleBenchSearch> searchStatements(const ConsoleBenchData &data)
            " AND p.channel_txn_id = m.channel_txn_id)"
            " ORDER BY m.received_at DESC, m.id DESC LIMIT 200",
            {data.channelTxnId}}}},
-        {"callback", data.callbackId, one,
-         single("SELECT " + kOrderCols +
-                    " FROM callback_messages m JOIN orders o ON o.order_id ="
-                    " m.order_ref WHERE m.callback_id = ?",
-                data.callbackId)},
-        {"idempotency request", data.requestId, one,
-         single("SELECT " + kOrderCols +
-                    " FROM idempotency_records i JOIN orders o ON o.order_id ="
-                    " i.order_id WHERE i.request_id = ?",
-                data.requestId)},
+        // A callback's order: the one it names, else the one holding its transaction on its
+        // channel (a refund made in the channel's dashboard names none) — through a payment or
+        // the order's own transaction.
+        {"callback",
+         data.callbackId,
+         QStringLiteral("three indexed SELECTs (the order it names; its transaction's)"),
+         {{"SELECT " + kOrderCols +
+               " FROM callback_messages m JOIN orders o ON o.order_id = m.order_ref"
+               " WHERE m.callback_id = ?",
+           {data.callbackId}},
+          {"SELECT " + kOrderCols +
+               " FROM callback_messages m JOIN payments p ON p.channel = m.channel AND"
+               " p.channel_txn_id = m.channel_txn_id JOIN orders o ON o.order_id = p.order_id"
+               " WHERE m.callback_id = ?",
+           {data.callbackId}},
+          {"SELECT " + kOrderCols +
+               " FROM callback_messages m JOIN orders o ON o.channel = m.channel AND"
+               " o.channel_txn_id = m.channel_txn_id WHERE m.callback_id = ?",
+           {data.callbackId}}}},
+        // A request id: a payment attempt's idempotency record, or the rollback or cancel it
+        // caused on the order's transitions.
+        {"idempotency request",
+         data.requestId,
+         QStringLiteral("two indexed SELECTs (idempotency records; transitions)"),
+         {{"SELECT " + kOrderCols +
+               " FROM idempotency_records i JOIN orders o ON o.order_id = i.order_id"
+               " WHERE i.request_id = ?",
+           {data.requestId}},
+          {"SELECT " + kOrderCols +
+               " FROM order_transitions t JOIN orders o ON o.order_id = t.order_id"
+               " WHERE t.cause_id = ? AND t.cause_kind = 'request'",
+           {data.requestId}}}},
     };
 }
 
@@ -223,6 +245,11 @@ Statements orderPageStatements(const QString &orderId, const ChannelTxns &txns)
             {"SELECT m.*, d.reason, d.created_at, d.id FROM callback_messages m LEFT JOIN"
              " dead_letters d ON d.message_id = m.id WHERE " +
                  messagesBy + " ORDER BY m.received_at, m.id",
+             messageBinds},
+            // the failed worker attempts of those callbacks (callback_attempts by message_id)
+            {"SELECT a.* FROM callback_attempts a WHERE a.message_id IN (SELECT m.id FROM"
+             " callback_messages m WHERE " +
+                 messagesBy + ")",
              messageBinds},
             // its reconciliation exceptions, by order and by its transactions on their channels
             // (0008's indexes), each with its payment's currency

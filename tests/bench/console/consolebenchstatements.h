@@ -50,7 +50,8 @@ using ChannelTxns = QList<std::pair<QString, QString>>;
 Result<ChannelTxns> orderTransactions(const QSqlDatabase &db, const QString &orderId);
 
 // The statements the order page needs for one order (OrderPictureQuery's reads and the fixes
-// proposed for it), in the order the page runs them: 12 SELECTs.
+// proposed for it), in the order the page runs them: 13 SELECTs (the worker attempts of its
+// callbacks after the callbacks).
 Statements orderPageStatements(const QString &orderId, const ChannelTxns &txns);
 
 } // namespace OncePay::Bench
