@@ -42,8 +42,8 @@ void printAccount(QTextStream &out, const StaffAccount &a)
 {
     out << a.username.leftJustified(20) << ' ' << staffRoleName(a.role).leftJustified(8) << ' '
         << (a.disabled                                            ? "disabled"
-            : a.lockedUntil > QDateTime::currentMSecsSinceEpoch() ? "locked  "
-                                                                  : "active  ")
+            : a.locked ? "locked  " // by the database's clock (StaffService::list)
+                       : "active  ")
         << ' ' << when(a.createdAt) << ' ' << a.displayName << '\n';
 }
 

@@ -89,7 +89,7 @@ StaffModel::StaffModel(QObject *parent)
                   return Labels::role(a.role);
               }));
     addColumn(tr("Status"), [](const StaffAccount &a, int role) -> QVariant {
-        const bool locked = a.lockedUntil > QDateTime::currentMSecsSinceEpoch();
+        const bool locked = a.locked; // by the database's clock (StaffService::list)
         if (role == Qt::DisplayRole)
             return a.disabled ? tr("disabled") : locked ? tr("locked") : tr("active");
         if (role == RefusedRole)

@@ -17,6 +17,9 @@ struct StaffAccount {
     bool disabled = false;
     int failedAttempts = 0;
     qint64 lockedUntil = 0; // epoch ms; 0 when not locked
+    // Locked now, by the clock that decides a lock (databasenow.h): set by StaffService::list,
+    // so that the Administration view and `staff list` do not judge a lock by their own clock.
+    bool locked = false;
     qint64 createdAt = 0;
     qint64 updatedAt = 0;
 

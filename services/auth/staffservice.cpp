@@ -5,6 +5,7 @@
 #include "staffservice.h"
 
 #include "audit/auditoutbox.h"
+#include "db/databasenow.h"
 #include "db/sql.h"
 #include "db/transaction.h"
 #include "passwordhasher.h"
@@ -84,7 +85,15 @@ Result<StaffAccount> StaffService::find(const QString &username) const
     if (!q->next())
         return makeError(ErrorCode::NotFound, QStringLiteral("no staff account %1").arg(username),
                          QStringLiteral("unknown_staff"));
-    return staffFromQuery(*q);
+    StaffAccount a = staffFromQuery(*q);
+    q->finish(); // the row is read: the server's time is the connection's next result
+    if (a.lockedUntil > 0) {
+        auto now = databaseNowMs(m_c, m_clock);
+        if (!now)
+            return now.error();
+        a.locked = a.lockedUntil > *now;
+    }
+    return a;
 }
 
 Result<StaffAccount> StaffService::add(const NewStaff &staff, const QString &password,
@@ -391,13 +400,18 @@ Result<QList<StaffAccount>> StaffService::list(const Actor &by) const
     // Personal data: the account's rights as they are now, not as they were at sign-in.
     if (auto r = requireCurrent(m_c, by, Action::ManageStaff); !r)
         return r.error();
+    auto now = databaseNowMs(m_c, m_clock); // before the rows: one result set at a time
+    if (!now)
+        return now.error();
     auto q = Sql::exec(
         m_c.db(), QStringLiteral("SELECT %1 FROM staff ORDER BY username").arg(staffColumns()));
     if (!q)
         return q.error();
     QList<StaffAccount> all;
-    while (q->next())
+    while (q->next()) {
         all << staffFromQuery(*q);
+        all.last().locked = all.last().lockedUntil > *now;
+    }
     return all;
 }
 

@@ -103,6 +103,19 @@ private Q_SLOTS:
         QCOMPARE(audited(*c, "login.failed", "wrong_password"), 3); // no fresh guesses
         QCOMPARE(audited(*c, "login.locked"), 1);
         QCOMPARE(audited(*c, "login.refused", "locked"), 5);
+
+        // What the Administration view and `staff list` show, from a console whose clock is
+        // an hour ahead (or behind): locked, as the server's clock says.
+        for (const qint64 skew : {kHourMs, -kHourMs}) {
+            SkewedClock skewed(skew);
+            auto listed = StaffService(*c, skewed).list(kAdmin);
+            QVERIFY(listed.ok());
+            auto it = std::find_if(listed->cbegin(), listed->cend(),
+                                   [](const StaffAccount &a) { return a.username == u"fin"; });
+            QVERIFY(it != listed->cend());
+            QVERIFY2(it->locked, qPrintable(QString::number(skew)));
+            QVERIFY(StaffService(*c, skewed).find("fin")->locked);
+        }
     }
 
     // A console whose clock is an hour behind: its failures lock the account for 900 s from
