@@ -47,6 +47,15 @@ void printAccount(QTextStream &out, const StaffAccount &a)
         << ' ' << when(a.createdAt) << ' ' << a.displayName << '\n';
 }
 
+// An account a command changed, as `staff list` would show it: read again, so that its lock is
+// judged by the database's clock (StaffService::find) — the changed row itself says nothing
+// of it. If the read fails, the row as the change returned it.
+void printChanged(QTextStream &out, const Connection &c, const StaffAccount &a)
+{
+    const auto now = StaffService(c, Clock::system()).find(a.username);
+    printAccount(out, now ? *now : a);
+}
+
 int oneUser(Context &ctx, const QCommandLineParser &p, const char *command, QString *user)
 {
     if (p.positionalArguments().size() != 1) {
@@ -77,7 +86,7 @@ int add(Context &ctx, const QCommandLineParser &p)
     if (!a)
         return fail(ctx, a.error());
     ctx.out << "added ";
-    printAccount(ctx.out, *a);
+    printChanged(ctx.out, *c, *a);
     return Ok;
 }
 
@@ -99,7 +108,7 @@ int disable(Context &ctx, const QCommandLineParser &p)
     if (!a)
         return fail(ctx, a.error());
     ctx.out << "disabled ";
-    printAccount(ctx.out, *a);
+    printChanged(ctx.out, *c, *a);
     return Ok;
 }
 
@@ -120,7 +129,7 @@ int enable(Context &ctx, const QCommandLineParser &p)
     if (!a)
         return fail(ctx, a.error());
     ctx.out << "enabled ";
-    printAccount(ctx.out, *a);
+    printChanged(ctx.out, *c, *a);
     return Ok;
 }
 
@@ -168,7 +177,7 @@ int setRole(Context &ctx, const QCommandLineParser &p)
     if (!a)
         return fail(ctx, a.error());
     ctx.out << "role set ";
-    printAccount(ctx.out, *a);
+    printChanged(ctx.out, *c, *a);
     return Ok;
 }
 

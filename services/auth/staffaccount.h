@@ -17,11 +17,12 @@ struct StaffAccount {
     bool disabled = false;
     int failedAttempts = 0;
     qint64 lockedUntil = 0; // epoch ms; 0 when not locked
-    // Locked now, by the clock that decides a lock (databasenow.h): set by StaffService::list,
-    // so that the Administration view and `staff list` do not judge a lock by their own clock.
-    bool locked = false;
     qint64 createdAt = 0;
     qint64 updatedAt = 0;
+    // Locked now, by the clock that decides a lock (databasenow.h): set by StaffService::list
+    // and find only, so that the Administration view and `staff list` do not judge a lock by
+    // their own clock. (Last, so that no positional initialiser above shifts.)
+    bool locked = false;
 
     Actor actor() const { return {username, staffRoleName(role)}; }
 };

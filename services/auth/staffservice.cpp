@@ -137,7 +137,12 @@ Result<StaffAccount> StaffService::add(const NewStaff &staff, const QString &pas
                         QStringLiteral("staff_exists"));
                 return id.error();
             }
-            StaffAccount a{*id, staff.username, display, staff.role, false, 0, 0, now, now};
+            StaffAccount a{.id = *id,
+                           .username = staff.username,
+                           .displayName = display,
+                           .role = staff.role,
+                           .createdAt = now,
+                           .updatedAt = now};
             AuditEvent e = staffEvent(by, QStringLiteral("staff.added"), a);
             e.after = accountJson(a);
             if (auto r = AuditOutbox::record(m_c.db(), e, m_clock); !r)

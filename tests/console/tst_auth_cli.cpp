@@ -8,6 +8,7 @@
 #include "db/sql.h"
 #include "testdatabases.h"
 
+#include <QDateTime>
 #include <QTest>
 
 using namespace OncePay;
@@ -30,6 +31,10 @@ private Q_SLOTS:
         QVERIFY2(added.exitCode == 0, qPrintable(added.err));
         QVERIFY(added.out.contains(u"agent"));
         QVERIFY(!added.out.contains(u"agent-demo"));
+        // A new account is active (not "locked": e54ca3c's new field once took a positional
+        // initialiser's value).
+        QVERIFY2(added.out.contains(u" active ") && !added.out.contains(u"locked"),
+                 qPrintable(added.out));
 
         auto noPassword =
             runOncepay(base + QStringList{"staff", "add", "fin", "--role", "finance"}, env, {});
@@ -52,6 +57,24 @@ private Q_SLOTS:
         QVERIFY2(promoted.exitCode == 0, qPrintable(promoted.err));
         QVERIFY2(promoted.out.startsWith(u"role set agent") && promoted.out.contains(u"finance"),
                  qPrintable(promoted.out));
+        {
+            // A change to a locked account shows it locked, as `staff list` does.
+            auto c = openMigrated(dbs->orders(), QStringLiteral("test"));
+            QVERIFY(c.ok());
+            QVERIFY(Sql::exec(c->db(),
+                              QStringLiteral("UPDATE staff SET locked_until = ? WHERE username = ?"),
+                              {QDateTime::currentMSecsSinceEpoch() + 3600 * 1000,
+                               QStringLiteral("agent")})
+                        .ok());
+        }
+        auto lockedRole = runOncepay(
+            base + QStringList{"staff", "set-role", "agent", "auditor", "--reason", "locked"}, env);
+        QVERIFY2(lockedRole.exitCode == 0 && lockedRole.out.contains(u" locked "),
+                 qPrintable(lockedRole.out + lockedRole.err));
+        QVERIFY(runOncepay(base + QStringList{"staff", "set-role", "agent", "finance", "--reason",
+                                              "back"},
+                           env)
+                    .exitCode == 0);
         auto sameRole = runOncepay(
             base + QStringList{"staff", "set-role", "agent", "finance", "--reason", "test"}, env);
         QCOMPARE(sameRole.exitCode, 1);
