@@ -154,6 +154,8 @@ int exitCodeFor(const Error &error)
     // waits and retries it), but for a script it is no outage to wait out.
     if (error.reason == u"login_refused")
         return LoginRefused;
+    if (error.reason == u"missing_privilege") // grants not applied after an upgrade
+        return ConfigError;
     switch (error.code) {
     case ErrorCode::Unavailable: return Unavailable;
     case ErrorCode::Newer: return SchemaNewer;
@@ -174,7 +176,8 @@ const QList<ExitCodeMeaning> &exitCodeMeanings()
         {Failed, "refused or failed: the request was refused (stale, not allowed, invalid) or "
                  "a check found a problem (e.g. audit verify found an altered row)"},
         {Usage, "usage: unknown command, unknown option or a bad or missing argument"},
-        {ConfigError, "configuration: the configuration file or environment is malformed"},
+        {ConfigError, "configuration: the configuration file or environment is malformed, or a"
+                      " database login lacks a privilege it needs (run the grants scripts)"},
         {Unavailable, "unavailable: a database or server could not be reached"},
         {SchemaNewer, "schema newer: a database was migrated by a newer OncePay; upgrade first"},
         {LoginRefused, "login refused: a database server refused the configured login (wrong user"

@@ -25,7 +25,7 @@ enum ExitCode {
     Ok = 0,
     Failed = 1,      // the operation was refused or found a problem (verify failed, ...)
     Usage = 2,       // bad arguments
-    ConfigError = 3, // configuration file or environment is malformed
+    ConfigError = 3, // configuration file or environment is malformed; a login lacks a grant
     Unavailable = 4, // a database or server could not be reached
     SchemaNewer = 5, // the database is newer than this program
     // a database server refused the login (wrong user or password, no such database)

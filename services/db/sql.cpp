@@ -64,11 +64,21 @@ bool isUniqueViolation(const QSqlError &error)
     return native == u"19" && error.databaseText().contains(QStringLiteral("UNIQUE"));
 }
 
+// PostgreSQL's own refusal of a privilege: 42501 with its words "permission denied for …"
+// (our triggers raise 42501 too, with words of their own: see isRuleViolation).
+bool isPostgresPermissionDenied(const QSqlError &error)
+{
+    return error.nativeErrorCode() == u"42501" &&
+           error.databaseText().contains(QStringLiteral("permission denied for"));
+}
+
 bool isRuleViolation(const QSqlError &error)
 {
     // A trigger refused the change: PostgreSQL RAISE ... insufficient_privilege, MySQL
     // SIGNAL SQLSTATE '45000' (1644), SQLite RAISE(ABORT) (SQLITE_CONSTRAINT_TRIGGER, 1811).
     const QString native = error.nativeErrorCode();
+    if (isPostgresPermissionDenied(error))
+        return false;
     if (native == u"42501" || native == u"1644" || native == u"1811")
         return true;
     return native == u"19" && !error.databaseText().contains(QStringLiteral("UNIQUE")) &&
@@ -78,10 +88,11 @@ bool isRuleViolation(const QSqlError &error)
 bool isPermissionDenied(const QSqlError &error)
 {
     // MySQL/MariaDB: SELECT/INSERT/... command denied for a table (1142) or a column (1143), a
-    // privilege the statement needs (1227). PostgreSQL answers 42501, which its triggers use
-    // too: isRuleViolation covers it.
+    // privilege the statement needs (1227). PostgreSQL: 42501 "permission denied for …"
+    // (the same code with a trigger's own words is a rule: isRuleViolation).
     const QString native = error.nativeErrorCode();
-    return native == u"1142" || native == u"1143" || native == u"1227";
+    return native == u"1142" || native == u"1143" || native == u"1227" ||
+           isPostgresPermissionDenied(error);
 }
 
 Error classify(const QSqlError &error, const QString &context)

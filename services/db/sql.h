@@ -47,9 +47,10 @@ Result<qint64> insert(const QSqlDatabase &db, Dialect dialect, const QString &sq
 
 // Maps a QSqlError to an Error: unique violation -> Conflict, lost connection -> Unavailable,
 // a server or session that refuses to write (isReadOnly) -> Unavailable, reason "read_only";
-// a trigger's refusal (isRuleViolation) -> Forbidden, reason "database_rule" (PostgreSQL's
-// permission errors too: one SQLSTATE), a login's missing privilege on MySQL/MariaDB
-// (isPermissionDenied) -> Forbidden, reason "permission_denied".
+// a trigger's refusal (isRuleViolation) -> Forbidden, reason "database_rule"; a login's missing
+// privilege (isPermissionDenied: MySQL/MariaDB 1142/1143/1227, PostgreSQL 42501 in its own
+// words "permission denied for …" — our triggers raise 42501 with theirs) -> Forbidden,
+// reason "permission_denied".
 Error classify(const QSqlError &error, const QString &context);
 
 // The database refused a write because it is read-only: a fenced or demoted primary after a

@@ -214,15 +214,20 @@ Result<QString> MessageStore::fail(const CallbackMessage &m, const QString &owne
             return upd.error();
         if (*upd == 0)
             return QStringLiteral("lost_lease"); // another worker took it over; it decides now
-        // The attempt, in the transaction that records its failure. One the database refused
-        // for a moment (countsAsAttempt false) is recorded too: it ran and did not complete,
-        // though it gave its number back to the next claim.
-        if (auto a =
-                recordAttempt({m.id, m.attempts, owner,
-                               dead ? QStringLiteral("dead_lettered") : QStringLiteral("failed"),
-                               error, m.claimedAt, now});
-            !a)
-            return a.error();
+        // The attempt, in the transaction that records its failure. A run the database refused
+        // for a moment (busy, a deadlock, a lock wait, a lost connection: countsAsAttempt
+        // false) gives its number back to the next claim and is no attempt of the message:
+        // recording it as "attempt N failed" would show N twice on the timeline, and a finished
+        // message would hold more rows than its attempts - 1. Its error is in the log and in
+        // last_error until the next run.
+        if (countsAsAttempt || dead) {
+            if (auto a = recordAttempt(
+                    {m.id, m.attempts, owner,
+                     dead ? QStringLiteral("dead_lettered") : QStringLiteral("failed"), error,
+                     m.claimedAt, now});
+                !a)
+                return a.error();
+        }
         if (!dead)
             return QStringLiteral("failed");
         // A message requeued by an approved fix can die again: its dead letter is renewed

@@ -387,6 +387,24 @@ Result<WorkerStats> WorkerPool::run(const ConnectionProfile &profile, const Cloc
             while (!stopping()) {
                 auto round = worker.runOnce(options.batch);
                 if (!round) {
+                    // The engine's login may not do what a claim needs (the grants of this
+                    // release not applied after an upgrade: a table it may not write). No
+                    // retry cures it, and retrying in silence would hold every callback back:
+                    // said once, loudly, and the pool stops (exit 3, not restarted).
+                    if (const Error &e = round.error();
+                        e.code == ErrorCode::Forbidden && e.reason == u"permission_denied") {
+                        Error refusal = e;
+                        refusal.reason = QStringLiteral("missing_privilege");
+                        refusal.message = QStringLiteral(
+                                           "the database login may not do what the worker needs"
+                                           " (%1); apply this release's grants"
+                                           " (packaging/sql/*-orders-grants.sql) — the worker"
+                                           " stopped")
+                                           .arg(e.message);
+                        spdlog::error("{}: {}", owner.toStdString(), refusal.message.toStdString());
+                        giveUp(refusal);
+                        break;
+                    }
                     if (options.once) {
                         giveUp(round.error());
                         break;
