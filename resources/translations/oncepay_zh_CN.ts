@@ -3656,22 +3656,27 @@ hash      %2</translation>
     </message>
     <message>
         <location filename="../../views/common/errortext.h" line="46"/>
+        <source>This is not the database this profile is for: %1.</source>
+        <translation>这不是此连接配置所指的数据库：%1。</translation>
+    </message>
+    <message>
+        <location filename="../../views/common/errortext.h" line="50"/>
         <source>Type an order, customer, transaction, callback or request id.</source>
         <translation>请输入订单号、客户编号、交易号、回调编号或请求编号。</translation>
     </message>
     <message>
-        <location filename="../../views/common/errortext.h" line="50"/>
+        <location filename="../../views/common/errortext.h" line="54"/>
         <source>That is longer than any identifier.</source>
         <translation>输入内容超过了任何编号的长度。</translation>
     </message>
     <message>
-        <location filename="../../views/common/errortext.h" line="55"/>
-        <location filename="../../views/common/errortext.h" line="83"/>
+        <location filename="../../views/common/errortext.h" line="59"/>
+        <location filename="../../views/common/errortext.h" line="87"/>
         <source>The request was refused: %1</source>
         <translation>请求被拒绝：%1</translation>
     </message>
     <message>
-        <location filename="../../views/common/errortext.h" line="58"/>
+        <location filename="../../views/common/errortext.h" line="62"/>
         <source>Something went wrong: %1</source>
         <translation>出现错误：%1</translation>
     </message>
@@ -4660,21 +4665,26 @@ hash      %2</translation>
     </message>
     <message>
         <location filename="../../views/shell/mainwindow.cpp" line="390"/>
+        <source>%1: ✕ wrong database</source>
+        <translation>%1：✕ 数据库不对</translation>
+    </message>
+    <message>
+        <location filename="../../views/shell/mainwindow.cpp" line="391"/>
         <source>%1: ✕ unreachable</source>
         <translation>%1：✕ 无法连接</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="461"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="462"/>
         <source>You were signed out: an administrator disabled your account.</source>
         <translation>您已被登出：管理员停用了您的账户。</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="464"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="465"/>
         <source>You were signed out: your staff account no longer exists.</source>
         <translation>您已被登出：您的员工账户已不存在。</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="467"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="468"/>
         <source>You were signed out: an administrator changed your role. Sign in again to work with the new one.</source>
         <translation>您已被登出：管理员更改了您的角色。请重新登录以使用新角色。</translation>
     </message>

@@ -9,6 +9,16 @@ Result<Connection> open(const ConnectionProfile &profile, const QString &purpose
     auto c = Connection::open(profile, purpose, Connection::OpenMode::ExistingOnly);
     if (!c)
         return c.error();
+    // Swapped profiles first: the other schema's version number would read as older or newer
+    // and send the reader to migrate or upgrade (healthcheck.cpp says it alike).
+    if (auto identity = Migrator::checkSchemaIdentity(*c); !identity) {
+        Error e = identity.error();
+        if (e.reason == u"wrong_schema")
+            e.message += QStringLiteral(": check the %1 connection profile")
+                             .arg(roleName(profile.role == DbRole::Messages ? DbRole::Orders
+                                                                            : profile.role));
+        return e;
+    }
     auto current = Migrator::currentVersion(*c);
     if (!current)
         return current.error();

@@ -223,6 +223,10 @@ private Q_SLOTS:
                  QStringLiteral("Reachable, but not this profile's database: ") + s.error);
         s.wrongSchema = false;
         QCOMPARE(ConnectionStatusModel::healthText(s), QStringLiteral("Unreachable"));
+        // The same refusal from a page's read or the sign-in (InvestigationDb::open).
+        QCOMPARE(errorText(makeError(ErrorCode::Invalid, s.error, QStringLiteral("wrong_schema"))),
+                 QStringLiteral("This is not the database this profile is for: ") + s.error +
+                     QLatin1Char('.'));
     }
 
     // The payments tab reads words, not the engine's codes: a captured payment that no

@@ -9,6 +9,7 @@
 #include "db/healthcheck.h"
 #include "db/migrator.h"
 #include "db/sql.h"
+#include "investigation/investigationdb.h"
 #include "testdatabases.h"
 
 #include <QTest>
@@ -69,6 +70,22 @@ private Q_SLOTS:
         QCOMPARE(s.health(), Health::Down);
         QCOMPARE(s.error, QStringLiteral("this is an orders database, not an audit database: "
                                          "check the audit connection profile"));
+        // What the console's reads open (sign-in, every page's task) says the same, instead of
+        // "older schema, run db migrate" or "newer, upgrade" (review console2).
+        for (const auto &[profile, said] :
+             {std::pair{ordersOnAudit,
+                        QStringLiteral("this is an audit database, not an orders database: "
+                                       "check the orders connection profile")},
+              std::pair{auditOnOrders,
+                        QStringLiteral("this is an orders database, not an audit database: "
+                                       "check the audit connection profile")}}) {
+            auto opened = InvestigationDb::open(profile, QStringLiteral("console-test"));
+            QVERIFY(!opened.ok());
+            QCOMPARE(opened.error().reason, QStringLiteral("wrong_schema"));
+            QCOMPARE(opened.error().message, said);
+        }
+        QVERIFY(InvestigationDb::open(dbs->orders(), QStringLiteral("console-test")).ok());
+        QVERIFY(InvestigationDb::open(dbs->audit(), QStringLiteral("console-test")).ok());
         // Messages follow orders.
         s = HealthCheck::check(as(DbRole::Messages, dbs->audit()), true);
         QCOMPARE(s.error, QStringLiteral("this is an audit database, not an orders database: "

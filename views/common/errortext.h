@@ -42,6 +42,10 @@ inline QString errorText(const Error &e)
             return QCoreApplication::translate(
                 "OncePay::ErrorText",
                 "The database has an older schema; run `oncepay db migrate`.");
+        if (e.reason == u"wrong_schema") // swapped connection profiles: which database it is
+            return QCoreApplication::translate("OncePay::ErrorText",
+                                               "This is not the database this profile is for: %1.")
+                .arg(Labels::engineText(e.message));
         if (e.reason == u"empty_search")
             return QCoreApplication::translate(
                 "OncePay::ErrorText",

@@ -387,6 +387,7 @@ void MainWindow::showStatuses(const QList<RoleStatus> &statuses)
         case Health::Down:
             text = s.fileMissing    ? tr("%1: ✕ file not found").arg(names[i])
                    : s.loginRefused ? tr("%1: ✕ login refused").arg(names[i])
+                   : s.wrongSchema  ? tr("%1: ✕ wrong database").arg(names[i])
                                     : tr("%1: ✕ unreachable").arg(names[i]);
             state = QStringLiteral("down");
             break;
