@@ -267,6 +267,18 @@ int main(int argc, char *argv[])
         ctx.err << "oncepay: configuration: " << config.error().message << '\n';
         return Cli::ConfigError;
     }
+    // A file named by --config or $ONCEPAY_CONFIG that is not there is a typo or a missing
+    // mount, never "use the defaults": migrating, simulating or serving an empty local SQLite
+    // database instead of the servers it names would answer 200 for callbacks that go nowhere
+    // it should. Only the default path may be absent (the embedded databases).
+    const bool named = !configPath.isEmpty() || !qEnvironmentVariableIsEmpty("ONCEPAY_CONFIG");
+    if (named && !config->fromFile) {
+        ctx.err << "oncepay: configuration: " << config->sourcePath
+                << " does not exist (named by "
+                << (configPath.isEmpty() ? "$ONCEPAY_CONFIG" : "--config")
+                << "); nothing was done\n";
+        return Cli::ConfigError;
+    }
     ctx.config = std::move(config).value();
 
     Logging::Options log;

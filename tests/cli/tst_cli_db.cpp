@@ -100,6 +100,34 @@ private Q_SLOTS:
         QVERIFY(!migrate.out.contains(wrong) && !migrate.err.contains(wrong));
     }
 
+    // A configuration file named by --config or $ONCEPAY_CONFIG that is not there (a typo, a
+    // missing mount) is refused before anything runs — exit 3, the path named, no database
+    // created — instead of migrating the default embedded SQLite files (review console2). Only
+    // the default path may be absent.
+    void aNamedConfigurationThatIsNotThereIsRefused()
+    {
+        QTemporaryDir dir;
+        const QString typo = dir.filePath("etc-oncepay.ni");
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.remove("ONCEPAY_CONFIG");
+        env.insert("XDG_DATA_HOME", dir.filePath("xdg-data"));
+        env.insert("XDG_CONFIG_HOME", dir.filePath("xdg-config"));
+        CliRun named = runOncepay({"--config", typo, "db", "migrate"}, env);
+        QCOMPARE(named.exitCode, 3);
+        QVERIFY2(named.err.contains(typo + " does not exist (named by --config)"),
+                 qPrintable(named.err));
+        QProcessEnvironment viaEnv = env;
+        viaEnv.insert("ONCEPAY_CONFIG", typo);
+        CliRun fromEnv = runOncepay({"db", "migrate"}, viaEnv);
+        QCOMPARE(fromEnv.exitCode, 3);
+        QVERIFY2(fromEnv.err.contains("(named by $ONCEPAY_CONFIG)"), qPrintable(fromEnv.err));
+        QVERIFY(!QFileInfo::exists(dir.filePath("xdg-data")));
+        // The default path absent: the embedded databases, as before.
+        CliRun defaults = runOncepay({"db", "migrate"}, env);
+        QVERIFY2(defaults.exitCode == 0, qPrintable(defaults.err));
+        QVERIFY(QFileInfo::exists(dir.filePath("xdg-data/oncepay/orders.db")));
+    }
+
     // `db check` on SQLite profiles whose files do not exist: each missing database named with
     // its path and how to create it, exit code 4 (unavailable), and nothing created — no
     // file, no folder, no -wal/-shm. One present and one missing: only that one reported.
