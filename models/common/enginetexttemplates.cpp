@@ -70,7 +70,7 @@ const EngineTextTemplate kTemplates[] = {
     {QT_TRANSLATE_NOOP("OncePay::EngineText", "refund of %1 arrived before its capture"), "c"},
     {QT_TRANSLATE_NOOP("OncePay::EngineText",
                        "lease expired before the worker finished; taken over by %1"),
-     "c"},
+     "t"}, // a worker's id, or "fix #12"
     {QT_TRANSLATE_NOOP("OncePay::EngineText",
                        "refund of %1, not the order's current payment; %2 refund flag(s) resolved"),
      "cv"},

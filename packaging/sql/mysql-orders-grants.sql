@@ -50,6 +50,8 @@ GRANT INSERT, UPDATE ON ledger_entries TO 'oncepay_console'@'%';
 GRANT INSERT, UPDATE ON purchase_orders TO 'oncepay_console'@'%';
 GRANT INSERT, UPDATE ON logistics_orders TO 'oncepay_console'@'%';
 GRANT INSERT, UPDATE ON callback_messages TO 'oncepay_console'@'%';
+-- A fix that requeues or resolves a message whose worker died records the lost attempt.
+GRANT INSERT ON callback_attempts TO 'oncepay_console'@'%';
 GRANT INSERT, UPDATE ON dead_letters TO 'oncepay_console'@'%';
 GRANT INSERT, UPDATE ON transition_rejections TO 'oncepay_console'@'%';
 GRANT INSERT, UPDATE ON refund_obligations TO 'oncepay_console'@'%';

@@ -39,6 +39,8 @@ GRANT INSERT, UPDATE ON
     closed_periods, staff, ops_settings
     TO oncepay_console;
 GRANT INSERT ON audit_outbox TO oncepay_console;
+-- A fix that requeues or resolves a message whose worker died records the lost attempt.
+GRANT INSERT ON callback_attempts TO oncepay_console;
 
 -- The auditor: reads everything but the password hashes.
 GRANT SELECT ON ALL TABLES IN SCHEMA public TO oncepay_auditor;

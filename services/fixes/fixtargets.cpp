@@ -11,10 +11,13 @@
 #include "fixsettings.h"
 #include "orders/orderrepository.h"
 #include "orders/orderservice.h"
+#include "worker/messagestore.h"
 
 #include <QDateTime>
 #include <QJsonValue>
 #include <QSqlQuery>
+
+#include <optional>
 
 namespace OncePay {
 
@@ -179,6 +182,26 @@ Result<void> FixTargets::applyMessage(const FixRequest &fix) const
     const QJsonObject before = fix.change.value(QStringLiteral("before")).toObject();
     const QString status = before.value(QStringLiteral("status")).toString();
     const qint64 updatedAt = before.value(QStringLiteral("updated_at")).toString().toLongLong();
+    // A message still 'processing' is one whose worker died holding it (the rule takes it only
+    // once its lease is over): that attempt is lost, and recorded as a worker taking it over
+    // records it (MessageStore::claim) — read now, written with the change below.
+    std::optional<CallbackAttempt> lost;
+    if (status == u"processing") {
+        auto q = Sql::exec(m_c.db(),
+                           QStringLiteral("SELECT id, attempts, lease_owner, lease_until FROM"
+                                          " callback_messages WHERE callback_id = ? AND status ="
+                                          " 'processing' AND updated_at = ?"),
+                           {fix.targetId, updatedAt});
+        if (!q)
+            return q.error();
+        if (q->next())
+            lost = CallbackAttempt{
+                q->value(0).toLongLong(), q->value(1).toInt(), q->value(2).toString(),
+                QStringLiteral("lease_expired"),
+                QStringLiteral("lease expired before the worker finished; taken over by fix #%1")
+                    .arg(fix.id),
+                updatedAt, q->value(3).toLongLong()};
+    }
     Result<int> n = 0;
     if (fix.kind == FixKind::RequeueMessage)
         n = Sql::update(
@@ -202,6 +225,10 @@ Result<void> FixTargets::applyMessage(const FixRequest &fix) const
     if (*n != 1)
         return stale(
             QStringLiteral("message %1 changed while the fix was applied").arg(fix.targetId));
+    if (lost) {
+        if (auto a = MessageStore(m_c, m_clock).recordAttempt(*lost); !a)
+            return a.error();
+    }
     if (fix.kind == FixKind::RequeueMessage) {
         auto d = Sql::update(
             m_c.db(),

@@ -68,9 +68,11 @@ public:
 
     static Result<CallbackMessage> fromQuery(const class QSqlQuery &q);
 
-private:
-    // Inside the caller's transaction.
+    // One row of callback_attempts, inside the caller's transaction (the one that records the
+    // failure, the takeover — or a fix that takes over a message whose worker died).
     Result<void> recordAttempt(const CallbackAttempt &attempt) const;
+
+private:
 
     const Connection &m_c;
     const Clock &m_clock;

@@ -126,6 +126,17 @@ private Q_SLOTS:
         QCOMPARE(f.count("SELECT COUNT(*) FROM callback_messages WHERE callback_id ="
                          " 'stripe:evt_skew' AND status = 'pending' AND lease_until IS NULL"),
                  1);
+        // The dead worker's attempt is on the record, as a worker taking the message over
+        // records it: lease_expired, under its name, from its claim to its lease's end.
+        QCOMPARE(f.count("SELECT COUNT(*) FROM callback_attempts a JOIN callback_messages m ON"
+                         " m.id = a.message_id WHERE m.callback_id = 'stripe:evt_skew' AND"
+                         " a.outcome = 'lease_expired' AND a.worker_id = 'worker:slow/1' AND"
+                         " a.ended_at = ? AND a.error = ?",
+                         {leaseUntil, QStringLiteral("lease expired before the worker finished;"
+                                                     " taken over by fix #%1")
+                                          .arg(fix->id)}),
+                 1);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM callback_attempts"), 1);
     }
 
     // The target as the proposal saw it is compared first: a message a worker claimed again

@@ -138,6 +138,26 @@ const Expectation kExpectations[] = {
     {"console", DbRole::Orders, false, "UPDATE callback_door_counts SET duplicates = 0"},
     {"auditor", DbRole::Orders, true, "SELECT SUM(duplicates) FROM callback_door_counts"},
     {"auditor", DbRole::Orders, false, "UPDATE callback_door_counts SET duplicates = 0"},
+    // The attempt history (0016): the engine records attempts, and so does the console for a
+    // fix that takes over a message whose worker died; nobody changes one, the auditor reads.
+    {"engine", DbRole::Orders, true,
+     "INSERT INTO callback_messages (callback_id, channel, event_kind, raw_body, headers,"
+     " status, next_attempt_at, received_at, updated_at) VALUES ('stripe:evt_roles', 'stripe',"
+     " 'payment_succeeded', '{}', '{}', 'pending', 1, 1, 1)"},
+    {"engine", DbRole::Orders, true,
+     "INSERT INTO callback_attempts (message_id, attempt, worker_id, outcome, error,"
+     " started_at, ended_at) SELECT id, 1, 'worker:a/1', 'failed', 'x', 1, 2 FROM"
+     " callback_messages WHERE callback_id = 'stripe:evt_roles'"},
+    {"console", DbRole::Orders, true,
+     "INSERT INTO callback_attempts (message_id, attempt, worker_id, outcome, error,"
+     " started_at, ended_at) SELECT id, 2, 'worker:gone/1', 'lease_expired', 'y', 3, 4 FROM"
+     " callback_messages WHERE callback_id = 'stripe:evt_roles'"},
+    {"console", DbRole::Orders, false, "UPDATE callback_attempts SET error = 'z'"},
+    {"auditor", DbRole::Orders, true, "SELECT COUNT(*) FROM callback_attempts"},
+    {"auditor", DbRole::Orders, false,
+     "INSERT INTO callback_attempts (message_id, attempt, worker_id, outcome, error,"
+     " started_at, ended_at) SELECT id, 3, 'worker:x/1', 'failed', 'w', 5, 6 FROM"
+     " callback_messages WHERE callback_id = 'stripe:evt_roles'"},
     {"engine", DbRole::Orders, false, "UPDATE fix_requests SET kind = kind"},
     {"engine", DbRole::Orders, false, "UPDATE ops_settings SET setting_value = setting_value"},
     {"engine", DbRole::Audit, true,
