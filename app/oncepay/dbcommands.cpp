@@ -63,8 +63,7 @@ int check(Context &ctx, const QCommandLineParser &)
             ctx.out << (s.loginRefused  ? "REFUSED      "
                         : s.wrongSchema ? "WRONG DB     "
                                         : "UNREACHABLE  ")
-                    << s.driver << "  "
-                    << s.target << "\n          " << s.error << '\n';
+                    << s.driver << "  " << s.target << "\n          " << s.error << '\n';
             worst(s.loginRefused ? LoginRefused : Unavailable);
             continue;
         }

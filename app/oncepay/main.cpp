@@ -273,8 +273,7 @@ int main(int argc, char *argv[])
     // it should. Only the default path may be absent (the embedded databases).
     const bool named = !configPath.isEmpty() || !qEnvironmentVariableIsEmpty("ONCEPAY_CONFIG");
     if (named && !config->fromFile) {
-        ctx.err << "oncepay: configuration: " << config->sourcePath
-                << " does not exist (named by "
+        ctx.err << "oncepay: configuration: " << config->sourcePath << " does not exist (named by "
                 << (configPath.isEmpty() ? "$ONCEPAY_CONFIG" : "--config")
                 << "); nothing was done\n";
         return Cli::ConfigError;

@@ -41,7 +41,7 @@ QString when(qint64 ms)
 void printAccount(QTextStream &out, const StaffAccount &a)
 {
     out << a.username.leftJustified(20) << ' ' << staffRoleName(a.role).leftJustified(8) << ' '
-        << (a.disabled                                            ? "disabled"
+        << (a.disabled ? "disabled"
             : a.locked ? "locked  " // by the database's clock (StaffService::list)
                        : "active  ")
         << ' ' << when(a.createdAt) << ' ' << a.displayName << '\n';

@@ -196,11 +196,14 @@ Result<void> FixTargets::applyMessage(const FixRequest &fix) const
             return q.error();
         if (q->next())
             lost = CallbackAttempt{
-                q->value(0).toLongLong(), q->value(1).toInt(), q->value(2).toString(),
+                q->value(0).toLongLong(),
+                q->value(1).toInt(),
+                q->value(2).toString(),
                 QStringLiteral("lease_expired"),
                 QStringLiteral("lease expired before the worker finished; taken over by fix #%1")
                     .arg(fix.id),
-                updatedAt, q->value(3).toLongLong()};
+                updatedAt,
+                q->value(3).toLongLong()};
     }
     Result<int> n = 0;
     if (fix.kind == FixKind::RequeueMessage)

@@ -208,8 +208,8 @@ Result<QString> MessageStore::fail(const CallbackMessage &m, const QString &owne
                            " attempts = attempts - ?, updated_at = ?, finished_at = ?"
                            " WHERE id = ? AND lease_owner = ? AND status = 'processing'"),
             {dead ? QStringLiteral("dead") : QStringLiteral("failed"), error.left(1000),
-             now + (dead ? 0 : backoffMs(m.id, std::max(1, m.attempts - refund), policy)), refund, now,
-             dead ? QVariant(now) : QVariant(), m.id, owner});
+             now + (dead ? 0 : backoffMs(m.id, std::max(1, m.attempts - refund), policy)), refund,
+             now, dead ? QVariant(now) : QVariant(), m.id, owner});
         if (!upd)
             return upd.error();
         if (*upd == 0)

@@ -73,7 +73,6 @@ public:
     Result<void> recordAttempt(const CallbackAttempt &attempt) const;
 
 private:
-
     const Connection &m_c;
     const Clock &m_clock;
 };

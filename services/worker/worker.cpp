@@ -395,12 +395,12 @@ Result<WorkerStats> WorkerPool::run(const ConnectionProfile &profile, const Cloc
                         e.code == ErrorCode::Forbidden && e.reason == u"permission_denied") {
                         Error refusal = e;
                         refusal.reason = QStringLiteral("missing_privilege");
-                        refusal.message = QStringLiteral(
-                                           "the database login may not do what the worker needs"
+                        refusal.message =
+                            QStringLiteral("the database login may not do what the worker needs"
                                            " (%1); apply this release's grants"
                                            " (packaging/sql/*-orders-grants.sql) — the worker"
                                            " stopped")
-                                           .arg(e.message);
+                                .arg(e.message);
                         spdlog::error("{}: {}", owner.toStdString(), refusal.message.toStdString());
                         giveUp(refusal);
                         break;

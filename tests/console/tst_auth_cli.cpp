@@ -61,19 +61,19 @@ private Q_SLOTS:
             // A change to a locked account shows it locked, as `staff list` does.
             auto c = openMigrated(dbs->orders(), QStringLiteral("test"));
             QVERIFY(c.ok());
-            QVERIFY(Sql::exec(c->db(),
-                              QStringLiteral("UPDATE staff SET locked_until = ? WHERE username = ?"),
-                              {QDateTime::currentMSecsSinceEpoch() + 3600 * 1000,
-                               QStringLiteral("agent")})
-                        .ok());
+            QVERIFY(
+                Sql::exec(
+                    c->db(), QStringLiteral("UPDATE staff SET locked_until = ? WHERE username = ?"),
+                    {QDateTime::currentMSecsSinceEpoch() + 3600 * 1000, QStringLiteral("agent")})
+                    .ok());
         }
         auto lockedRole = runOncepay(
             base + QStringList{"staff", "set-role", "agent", "auditor", "--reason", "locked"}, env);
         QVERIFY2(lockedRole.exitCode == 0 && lockedRole.out.contains(u" locked "),
                  qPrintable(lockedRole.out + lockedRole.err));
-        QVERIFY(runOncepay(base + QStringList{"staff", "set-role", "agent", "finance", "--reason",
-                                              "back"},
-                           env)
+        QVERIFY(runOncepay(
+                    base + QStringList{"staff", "set-role", "agent", "finance", "--reason", "back"},
+                    env)
                     .exitCode == 0);
         auto sameRole = runOncepay(
             base + QStringList{"staff", "set-role", "agent", "finance", "--reason", "test"}, env);

@@ -183,9 +183,9 @@ private Q_SLOTS:
         auto again = store.claim(QStringLiteral("worker:test/9"), 5, 30000);
         QVERIFY(again.ok());
         QCOMPARE(again->size(), 1);
-        auto counted = store.fail(again->first(), QStringLiteral("worker:test/9"),
-                                  QStringLiteral("refund of pi_3 arrived before its capture"),
-                                  RetryPolicy{});
+        auto counted =
+            store.fail(again->first(), QStringLiteral("worker:test/9"),
+                       QStringLiteral("refund of pi_3 arrived before its capture"), RetryPolicy{});
         QVERIFY(counted.ok());
         const QList<AttemptRow> rows = attemptsOf(f, QStringLiteral("stripe:evt_busy"));
         QCOMPARE(rows.size(), 1);
@@ -240,8 +240,7 @@ private Q_SLOTS:
         const Result<WorkerStats> &outcome = pool.end();
         QVERIFY(!outcome.ok());
         QCOMPARE(outcome.error().reason, QStringLiteral("missing_privilege"));
-        QVERIFY2(outcome.error().message.contains(u"grants"),
-                 qPrintable(outcome.error().message));
+        QVERIFY2(outcome.error().message.contains(u"grants"), qPrintable(outcome.error().message));
         QCOMPARE(f.count("SELECT COUNT(*) FROM callback_messages WHERE status = 'processing'"
                          " AND lease_owner = 'worker:dead/1'"),
                  1);

@@ -65,8 +65,8 @@ private Q_SLOTS:
                                               << "2: [channel.stripe] unknown key 'webhook_secrt'";
         // [gateway]'s values are the gateway's to check when it starts, but a typo'd key is
         // refused by every command (db check, work, …), not only by `oncepay gateway`.
-        QTest::newRow("gateway lisen") << QByteArray("[gateway]\nlisen = 127.0.0.1:9\n")
-                                       << "2: [gateway] unknown key 'lisen'";
+        QTest::newRow("gateway lisen")
+            << QByteArray("[gateway]\nlisen = 127.0.0.1:9\n") << "2: [gateway] unknown key 'lisen'";
         QTest::newRow("paypal has no webhook_secret")
             << QByteArray("[channel.paypal]\nwebhook_id = WH-1\nwebhook_secret = x\n")
             << "3: [channel.paypal] unknown key 'webhook_secret'";
