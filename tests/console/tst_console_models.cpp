@@ -209,26 +209,6 @@ private Q_SLOTS:
         QCOMPARE(statuses.rowCount(), 3);
     }
 
-    // Swapped profiles (an audit database behind the orders profile): the status says "Wrong
-    // database" and why in words, not "Unreachable" — the server answered.
-    void aSwappedDatabaseIsTheWrongOneNotUnreachable()
-    {
-        RoleStatus s;
-        s.role = DbRole::Orders;
-        s.wrongSchema = true;
-        s.error = QStringLiteral("this is an audit database, not an orders database: check the"
-                                 " orders connection profile");
-        QCOMPARE(ConnectionStatusModel::healthText(s), QStringLiteral("Wrong database"));
-        QCOMPARE(ConnectionStatusModel::reasonText(s),
-                 QStringLiteral("Reachable, but not this profile's database: ") + s.error);
-        s.wrongSchema = false;
-        QCOMPARE(ConnectionStatusModel::healthText(s), QStringLiteral("Unreachable"));
-        // The same refusal from a page's read or the sign-in (InvestigationDb::open).
-        QCOMPARE(errorText(makeError(ErrorCode::Invalid, s.error, QStringLiteral("wrong_schema"))),
-                 QStringLiteral("This is not the database this profile is for: ") + s.error +
-                     QLatin1Char('.'));
-    }
-
     // The payments tab reads words, not the engine's codes: a captured payment that no
     // reconciliation has matched yet is "not settled yet", not "pending".
     void paymentsShowWordsNotCodes()

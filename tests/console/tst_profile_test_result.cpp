@@ -5,6 +5,7 @@
 // sentence for a status as the QA saw it (PostgreSQL, schema 0 of 1), in English and 简体中文.
 
 #include "auth/staffaccount.h"
+#include "common/errortext.h"
 #include "common/language.h"
 #include "connections/connectionstatusmodel.h"
 #include "connections/profileform.h"
@@ -74,6 +75,26 @@ class TstProfileTestResult : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void cleanup() { Language::apply(QStringLiteral("en")); }
+
+    // Swapped profiles (an audit database behind the orders profile): the status says "Wrong
+    // database" and why in words, not "Unreachable" — the server answered.
+    void aSwappedDatabaseIsTheWrongOneNotUnreachable()
+    {
+        RoleStatus s;
+        s.role = DbRole::Orders;
+        s.wrongSchema = true;
+        s.error = QStringLiteral("this is an audit database, not an orders database: check the"
+                                 " orders connection profile");
+        QCOMPARE(ConnectionStatusModel::healthText(s), QStringLiteral("Wrong database"));
+        QCOMPARE(ConnectionStatusModel::reasonText(s),
+                 QStringLiteral("Reachable, but not this profile's database: ") + s.error);
+        s.wrongSchema = false;
+        QCOMPARE(ConnectionStatusModel::healthText(s), QStringLiteral("Unreachable"));
+        // The same refusal from a page's read or the sign-in (InvestigationDb::open).
+        QCOMPARE(errorText(makeError(ErrorCode::Invalid, s.error, QStringLiteral("wrong_schema"))),
+                 QStringLiteral("This is not the database this profile is for: ") + s.error +
+                     QLatin1Char('.'));
+    }
 
     // The form's Test: a fresh database (no schema yet) is amber with the migrate command, the
     // same database migrated is green, a database that is not there is red; each one sentence,
