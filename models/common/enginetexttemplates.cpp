@@ -222,10 +222,6 @@ const EngineTextTemplate kTemplates[] = {
                        "this is an orders database, not an audit database: check the audit "
                        "connection profile"),
      ""},
-    {QT_TRANSLATE_NOOP("OncePay::EngineText", "this is an audit database, not an orders database"),
-     ""},
-    {QT_TRANSLATE_NOOP("OncePay::EngineText", "this is an orders database, not an audit database"),
-     ""},
     {QT_TRANSLATE_NOOP("OncePay::EngineText",
                        "cannot keep the owner and group of %1 (%2:%3): %4; nothing was saved"),
      "ccct"},

@@ -27,12 +27,7 @@ RoleStatus HealthCheck::check(const ConnectionProfile &profile, bool sharesOrder
     // and send the operator to migrate or upgrade the wrong database.
     if (auto identity = Migrator::checkSchemaIdentity(*c); !identity) {
         s.wrongSchema = identity.error().reason == u"wrong_schema";
-        s.error = s.wrongSchema
-                      ? QStringLiteral("%1: check the %2 connection profile")
-                            .arg(identity.error().message,
-                                 roleName(profile.role == DbRole::Messages ? DbRole::Orders
-                                                                           : profile.role))
-                      : identity.error().message;
+        s.error = identity.error().message;
         return s;
     }
     auto v = Migrator::currentVersion(*c);

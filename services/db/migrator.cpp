@@ -149,11 +149,15 @@ Result<void> Migrator::checkSchemaIdentity(const Connection &c)
     auto foreign = hasTable(c, markerTable(other));
     if (!foreign)
         return foreign.error();
+    // The profile to check: a messages profile reads the orders schema.
+    const QString profileName =
+        roleName(c.profile().role == DbRole::Messages ? DbRole::Orders : c.profile().role);
     if (*foreign)
-        return makeError(
-            ErrorCode::Invalid,
-            QStringLiteral("this is an %1 database, not an %2 database").arg(other, expected),
-            QStringLiteral("wrong_schema"));
+        return makeError(ErrorCode::Invalid,
+                         QStringLiteral("this is an %1 database, not an %2 database: check the %3 "
+                                        "connection profile")
+                             .arg(other, expected, profileName),
+                         QStringLiteral("wrong_schema"));
     return {};
 }
 
@@ -182,11 +186,10 @@ Result<MigrationReport> Migrator::migrate(const Connection &c)
     // Swapped profiles: the other schema's version means nothing here, and its migrations
     // must not run on this database.
     if (auto r = checkSchemaIdentity(c); !r)
-        return makeError(r.error().code,
-                         QStringLiteral("%1: %2: check the %1 connection profile; nothing was "
-                                        "migrated")
-                             .arg(role, r.error().message),
-                         r.error().reason);
+        return makeError(
+            r.error().code,
+            QStringLiteral("%1: %2; nothing was migrated").arg(role, r.error().message),
+            r.error().reason);
     auto before = currentVersion(c); // 0 without a schema_version table
     if (!before)
         return before.error();

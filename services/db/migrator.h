@@ -40,8 +40,8 @@ public:
     // The database holds the schema of the connection's role, or none yet: recognised by a
     // table only that schema has (orders: `orders`, audit: `audit_log`; one database holding
     // both passes). Swapped profiles are refused before any version is compared: Invalid,
-    // reason "wrong_schema", "this is an audit database, not an orders database" (or the
-    // reverse).
+    // reason "wrong_schema", "this is an audit database, not an orders database: check the
+    // orders connection profile" (or the reverse; a messages profile is told to check orders).
     static Result<void> checkSchemaIdentity(const Connection &connection);
 
     // 0 when the database has no schema_version table yet.

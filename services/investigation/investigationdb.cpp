@@ -10,15 +10,9 @@ Result<Connection> open(const ConnectionProfile &profile, const QString &purpose
     if (!c)
         return c.error();
     // Swapped profiles first: the other schema's version number would read as older or newer
-    // and send the reader to migrate or upgrade (healthcheck.cpp says it alike).
-    if (auto identity = Migrator::checkSchemaIdentity(*c); !identity) {
-        Error e = identity.error();
-        if (e.reason == u"wrong_schema")
-            e.message += QStringLiteral(": check the %1 connection profile")
-                             .arg(roleName(profile.role == DbRole::Messages ? DbRole::Orders
-                                                                            : profile.role));
-        return e;
-    }
+    // and send the reader to migrate or upgrade.
+    if (auto identity = Migrator::checkSchemaIdentity(*c); !identity)
+        return identity.error();
     auto current = Migrator::currentVersion(*c);
     if (!current)
         return current.error();
