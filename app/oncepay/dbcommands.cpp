@@ -2,6 +2,7 @@
 
 #include "cli.h"
 #include "db/healthcheck.h"
+#include "db/logingrants.h"
 #include "db/migrator.h"
 
 #include <algorithm>
@@ -33,13 +34,45 @@ int migrate(Context &ctx, const QCommandLineParser &)
     return rc;
 }
 
+// What the configured login may do, against what the engine needs there (a server's database
+// at the current schema; a SQLite file has no logins): the grants of an upgrade not applied
+// are found here rather than by a worker stopping on them.
+int checkGrants(Context &ctx, DbRole role)
+{
+    const ConnectionProfile &profile = ctx.config.profile(role);
+    if (profile.dialect == Dialect::Sqlite)
+        return Ok;
+    auto c = Connection::open(profile, QStringLiteral("check"), Connection::OpenMode::ExistingOnly);
+    auto missing = c ? LoginGrants::missingForEngine(*c) : Result<QStringList>(c.error());
+    if (!missing) {
+        ctx.out << "          grants not checked: " << missing.error().message << '\n';
+        return Unavailable;
+    }
+    if (missing->isEmpty()) {
+        ctx.out << "          grants: all the engine needs\n";
+        return Ok;
+    }
+    const QString script = QStringLiteral("%1-%2-grants.sql")
+                               .arg(profile.dialect == Dialect::Postgres ? "postgresql" : "mysql",
+                                    Migrator::schemaFor(role));
+    spdlog::error("db check: the {} login {} lacks {} of the grants the engine needs: {}",
+                  roleName(role).toStdString(), profile.user.toStdString(), missing->size(),
+                  missing->join(QStringLiteral(", ")).toStdString());
+    ctx.out << "          GRANTS MISSING: the login " << profile.user
+            << " may not: " << missing->join(QStringLiteral(", "))
+            << "\n          apply this release's " << script
+            << " (/usr/share/oncepay/sql/, packaging/sql/) as the owner\n";
+    return ConfigError;
+}
+
 int check(Context &ctx, const QCommandLineParser &)
 {
     // The exit code of the worst state found, whatever the roles' order: a refused login (no
-    // outage to wait out) over a newer schema over a database away or missing.
+    // outage to wait out) over a newer schema over a login lacking a grant over a database
+    // away or missing.
     int rc = Ok;
     const auto worst = [&rc](int code) {
-        constexpr int kRank[] = {Ok, Unavailable, SchemaNewer, LoginRefused};
+        constexpr int kRank[] = {Ok, Unavailable, ConfigError, SchemaNewer, LoginRefused};
         const auto rank = [&](int c) {
             return int(std::find(std::begin(kRank), std::end(kRank), c) - std::begin(kRank));
         };
@@ -77,6 +110,8 @@ int check(Context &ctx, const QCommandLineParser &)
                 worst(SchemaNewer);
         }
         ctx.out << '\n';
+        if (s.health() == Health::Ok && !s.sharesOrders)
+            worst(checkGrants(ctx, s.role));
     }
     return rc;
 }
@@ -88,7 +123,8 @@ const bool registered = registerCommands({
      {},
      migrate},
     {{QStringLiteral("db"), QStringLiteral("check")},
-     QStringLiteral("report driver, server and schema version of each database role"),
+     QStringLiteral("report driver, server and schema version of each database role, and whether "
+                    "a server login has the grants the engine needs"),
      {},
      {},
      check},

@@ -6,6 +6,7 @@
 // every table the migrations create (so a new table cannot silently stay without grants).
 
 #include "cliprocess.h"
+#include "dbrolesetup.h"
 #include "testdatabases.h"
 
 #include "audit/auditoutbox.h"
@@ -19,7 +20,6 @@
 
 #include <QFile>
 #include <QJsonObject>
-#include <QRandomGenerator>
 #include <QRegularExpression>
 #include <QTest>
 #include <QTextStream>
@@ -30,56 +30,6 @@ using namespace OncePay;
 using namespace OncePay::Test;
 
 namespace {
-
-const QString kSqlDir = QStringLiteral(ONCEPAY_SOURCE_DIR "/packaging/sql/");
-
-QString readScript(const QString &name)
-{
-    QFile f(kSqlDir + name);
-    if (!f.open(QIODevice::ReadOnly))
-        return {};
-    return QString::fromUtf8(f.readAll());
-}
-
-// psql/mariadb script -> statements: split after a line ending in ';' outside $$ bodies;
-// comment-only lines dropped.
-QStringList statements(const QString &script)
-{
-    QStringList out;
-    QString current;
-    bool inBody = false;
-    for (const QString &line : script.split(u'\n')) {
-        const QString t = line.trimmed();
-        if (!inBody && (t.isEmpty() || t.startsWith(QStringLiteral("--"))))
-            continue;
-        current += line + u'\n';
-        if (t.count(QStringLiteral("$$")) % 2 == 1)
-            inBody = !inBody;
-        if (!inBody && t.endsWith(u';')) {
-            current = current.trimmed();
-            current.chop(1);
-            out << current;
-            current.clear();
-        }
-    }
-    if (!current.trimmed().isEmpty())
-        out << current.trimmed();
-    return out;
-}
-
-QString runScript(const ConnectionProfile &profile, const QString &name)
-{
-    const QString text = readScript(name);
-    if (text.isEmpty())
-        return QStringLiteral("cannot read %1%2").arg(kSqlDir, name);
-    auto c = Connection::open(profile, QStringLiteral("roles-script"));
-    if (!c)
-        return name + QStringLiteral(": ") + c.error().message;
-    for (const QString &s : statements(text))
-        if (auto r = Sql::exec(c->db(), s); !r)
-            return name + QStringLiteral(": ") + r.error().message;
-    return {};
-}
 
 bool isPrivilegeDenial(const QString &message)
 {
@@ -210,19 +160,6 @@ const Expectation kExpectations[] = {
      " VALUES (1, 'h1', 'k', 's', 'auditor', 1)"},
 };
 
-QString randomPassword()
-{
-    return QStringLiteral("roles-%1").arg(QRandomGenerator::global()->generate64(), 0, 16);
-}
-
-ConnectionProfile as(const ConnectionProfile &base, const QString &user, const QString &password)
-{
-    ConnectionProfile p = base;
-    p.user = user;
-    p.password = password;
-    return p;
-}
-
 } // namespace
 
 class TstDbRoles : public QObject {
@@ -230,7 +167,7 @@ class TstDbRoles : public QObject {
 private Q_SLOTS:
     void statementSplitterKeepsFunctionBodies()
     {
-        const QStringList s = statements(
+        const QStringList s = scriptStatements(
             QStringLiteral("-- c\nDO $$\nBEGIN\n  PERFORM 1;\nEND\n$$;\nGRANT x\n  ON y;\n"));
         QCOMPARE(s.size(), 2);
         QVERIFY(s[0].contains(QStringLiteral("PERFORM 1;")));
@@ -249,7 +186,7 @@ private Q_SLOTS:
             auto m = Migrator::migrate(*c);
             QVERIFY2(m.ok(), qPrintable(m.ok() ? QString() : m.error().message));
             const QString script =
-                readScript(QStringLiteral("%1-%2-grants.sql").arg(prefix, roleName(p->role)));
+                readGrantScript(QStringLiteral("%1-%2-grants.sql").arg(prefix, roleName(p->role)));
             QVERIFY(!script.isEmpty());
             const QString listSql =
                 dialect == int(Dialect::Postgres)
@@ -277,8 +214,8 @@ private Q_SLOTS:
     void rolesGrantWhatEachJobNeedsAndNothingMore()
     {
         ONCEPAY_SCRATCH(dbs);
-        Roles roles;
-        setUpRoles(*dbs, &roles);
+        DbRoleLogins roles;
+        setUpDbRoles(*dbs, &roles);
         if (QTest::currentTestFailed())
             return;
 
@@ -319,28 +256,12 @@ private Q_SLOTS:
     void engineRoleRunsTheWorker()
     {
         ONCEPAY_SCRATCH(dbs);
-        Roles roles;
-        setUpRoles(*dbs, &roles);
+        DbRoleLogins roles;
+        setUpDbRoles(*dbs, &roles);
         if (QTest::currentTestFailed())
             return;
-        const QString config = dbs->tempPath() + QStringLiteral("/engine.ini");
-        QFile f(config);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        QTextStream out(&f);
-        out << "[general]\ndata_dir = " << dbs->tempPath() << "\n";
-        for (DbRole database : {DbRole::Orders, DbRole::Audit}) {
-            const ConnectionProfile p = roles.profile(*dbs, "engine", database);
-            out << "\n[" << roleName(database) << "]\ndriver = " << dialectName(p.dialect)
-                << "\nhost = " << p.host << "\nport = " << p.port << "\ndatabase = " << p.database
-                << "\nuser = " << p.user << "\n";
-        }
-        out << "\n[messages]\nsame_as = orders\n\n[log]\nfile = " << dbs->tempPath()
-            << "/engine.log\n";
-        out.flush();
-        f.close();
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(QStringLiteral("ONCEPAY_ORDERS_PASSWORD"), roles.passwords.value("engine"));
-        env.insert(QStringLiteral("ONCEPAY_AUDIT_PASSWORD"), roles.passwords.value("engine"));
+        const QString config = writeRoleConfig(*dbs, roles, "engine");
+        const QProcessEnvironment env = roleEnvironment(roles, "engine");
 
         const CliRun work = runOncepay(
             {QStringLiteral("--config"), config, QStringLiteral("work"), QStringLiteral("--once")},
@@ -359,8 +280,8 @@ private Q_SLOTS:
     void auditorReadsTheTrail()
     {
         ONCEPAY_SCRATCH(dbs);
-        Roles roles;
-        setUpRoles(*dbs, &roles);
+        DbRoleLogins roles;
+        setUpDbRoles(*dbs, &roles);
         if (QTest::currentTestFailed())
             return;
         {
@@ -390,8 +311,8 @@ private Q_SLOTS:
     void engineLoginCannotSignStaffIn()
     {
         ONCEPAY_SCRATCH(dbs);
-        Roles roles;
-        setUpRoles(*dbs, &roles);
+        DbRoleLogins roles;
+        setUpDbRoles(*dbs, &roles);
         if (QTest::currentTestFailed())
             return;
         auto engine = Connection::open(roles.profile(*dbs, "engine", DbRole::Orders),
@@ -414,8 +335,8 @@ private Q_SLOTS:
     void engineLoginListsFixesAsRecorded()
     {
         ONCEPAY_SCRATCH(dbs);
-        Roles roles;
-        setUpRoles(*dbs, &roles);
+        DbRoleLogins roles;
+        setUpDbRoles(*dbs, &roles);
         if (QTest::currentTestFailed())
             return;
         qint64 fixId = 0;
@@ -456,82 +377,6 @@ private Q_SLOTS:
         QVERIFY2(shown.ok(), qPrintable(shown.ok() ? QString() : shown.error().message));
         QCOMPARE(shown->approvals(), 1);
         QCOMPARE(shown->lapsedApprovals(), QStringList());
-    }
-
-private:
-    struct Roles {
-        QMap<QString, QString> passwords; // "owner", "engine", "console", "auditor"
-        ConnectionProfile profile(const ScratchDatabases &dbs, const char *role,
-                                  DbRole database) const
-        {
-            return as(database == DbRole::Audit ? dbs.audit() : dbs.orders(),
-                      QStringLiteral("oncepay_") + QLatin1String(role),
-                      passwords.value(QLatin1String(role)));
-        }
-    };
-
-    // The README's steps: roles (twice: safe to run again), passwords, databases owned by
-    // the owner, `db migrate` as the owner, the grants (twice). PostgreSQL grants run as the
-    // owner; MySQL's as an administrator (only an account WITH GRANT OPTION may grant there).
-    static void setUpRoles(const ScratchDatabases &dbs, Roles *roles)
-    {
-        const bool pg = dbs.dialect() == Dialect::Postgres;
-        const QString prefix = pg ? QStringLiteral("postgresql") : QStringLiteral("mysql");
-        const ConnectionProfile admin = serverProfile(dbs.dialect(), DbRole::Orders);
-        ConnectionProfile server = admin;
-        if (pg)
-            server.database = QStringLiteral("postgres");
-
-        for (int run = 0; run < 2; ++run) {
-            const QString problem = runScript(server, prefix + "-roles.sql");
-            QVERIFY2(problem.isEmpty(), qPrintable(problem));
-        }
-        {
-            auto c = Connection::open(server, QStringLiteral("roles-admin"));
-            QVERIFY(c.ok());
-            for (const char *r : {"owner", "engine", "console", "auditor"}) {
-                const QString user = QStringLiteral("oncepay_") + QLatin1String(r);
-                const QString password = randomPassword();
-                roles->passwords[QLatin1String(r)] = password;
-                const QString sql =
-                    pg ? QStringLiteral("ALTER ROLE %1 PASSWORD '%2'").arg(user, password)
-                       : QStringLiteral("ALTER USER '%1'@'%' IDENTIFIED BY '%2' ACCOUNT UNLOCK")
-                             .arg(user, password);
-                auto done = Sql::exec(c->db(), sql);
-                QVERIFY2(done.ok(), qPrintable(done.ok() ? QString() : done.error().message));
-            }
-            for (const ConnectionProfile *p : {&dbs.orders(), &dbs.audit()}) {
-                const QString sql =
-                    pg ? QStringLiteral("ALTER DATABASE %1 OWNER TO oncepay_owner").arg(p->database)
-                       : QStringLiteral("GRANT ALL PRIVILEGES ON %1.* TO 'oncepay_owner'@'%'")
-                             .arg(p->database);
-                auto done = Sql::exec(c->db(), sql);
-                QVERIFY2(done.ok(), qPrintable(done.ok() ? QString() : done.error().message));
-            }
-        }
-        for (DbRole database : {DbRole::Orders, DbRole::Audit}) {
-            auto c =
-                Connection::open(roles->profile(dbs, "owner", database), QStringLiteral("owner"));
-            QVERIFY2(c.ok(), qPrintable(c.ok() ? QString() : c.error().message));
-            auto m = Migrator::migrate(*c);
-            QVERIFY2(m.ok(), qPrintable(m.ok() ? QString() : m.error().message));
-            QVERIFY(m->after > 0);
-        }
-        for (int run = 0; run < 2; ++run) {
-            for (DbRole database : {DbRole::Orders, DbRole::Audit}) {
-                ConnectionProfile target;
-                if (pg) {
-                    target = roles->profile(dbs, "owner", database);
-                } else {
-                    target = admin;
-                    target.database =
-                        (database == DbRole::Audit ? dbs.audit() : dbs.orders()).database;
-                }
-                const QString problem = runScript(
-                    target, QStringLiteral("%1-%2-grants.sql").arg(prefix, roleName(database)));
-                QVERIFY2(problem.isEmpty(), qPrintable(problem));
-            }
-        }
     }
 };
 
