@@ -5,7 +5,8 @@
 -- The owner: the schema (migrations need CREATE, ALTER, INDEX, TRIGGER, REFERENCES).
 GRANT ALL PRIVILEGES ON * TO 'oncepay_owner'@'%';
 
-GRANT SELECT ON schema_version TO 'oncepay_engine'@'%', 'oncepay_console'@'%', 'oncepay_auditor'@'%';
+GRANT SELECT ON schema_version TO 'oncepay_engine'@'%', 'oncepay_console'@'%', 'oncepay_desk'@'%',
+    'oncepay_auditor'@'%';
 
 -- The engine: callbacks in, orders moved, money booked, statements reconciled. It never
 -- touches staff accounts, fix approvals or settings.
@@ -62,6 +63,16 @@ GRANT INSERT, UPDATE ON closed_periods TO 'oncepay_console'@'%';
 GRANT INSERT, UPDATE ON staff TO 'oncepay_console'@'%';
 GRANT INSERT, UPDATE ON ops_settings TO 'oncepay_console'@'%';
 GRANT INSERT ON audit_outbox TO 'oncepay_console'@'%';
+
+-- The desk console (agents' and auditors' workstations): reads everything — staff rows too, as
+-- signing in checks a password hash on the workstation —, records sign-in failures and locks,
+-- proposes fixes and records audit events. It cannot approve or apply a fix, change an
+-- account's role, password or state, change settings, or move an order or money: a password
+-- taken from an agent's machine does not reach them.
+GRANT SELECT ON * TO 'oncepay_desk'@'%';
+GRANT UPDATE (failed_attempts, locked_until, updated_at) ON staff TO 'oncepay_desk'@'%';
+GRANT INSERT ON fix_requests TO 'oncepay_desk'@'%';
+GRANT INSERT ON audit_outbox TO 'oncepay_desk'@'%';
 
 -- The auditor: reads every table but the password hashes.
 GRANT SELECT ON orders TO 'oncepay_auditor'@'%';

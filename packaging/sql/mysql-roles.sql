@@ -6,7 +6,10 @@
 --
 --   oncepay_owner    owns the schema: migrations, administration (staff add)
 --   oncepay_engine   gateway, workers, reconciliation, imports, audit shipper and sealer
---   oncepay_console  the desktop console: investigation, fixes and approvals, staff, settings
+--   oncepay_console  the desktop console where finance and administrators work: investigation,
+--                    fixes and approvals, staff, settings
+--   oncepay_desk     the desktop console at agents' and auditors' desks: reads, proposes fixes,
+--                    records sign-ins and audit events; cannot approve, administer or move money
 --   oncepay_auditor  read only, for auditors' own tools (no password hashes)
 --
 -- The accounts are created locked, without a password. Give each a password and unlock it
@@ -15,4 +18,5 @@
 CREATE USER IF NOT EXISTS 'oncepay_owner'@'%' ACCOUNT LOCK;
 CREATE USER IF NOT EXISTS 'oncepay_engine'@'%' ACCOUNT LOCK;
 CREATE USER IF NOT EXISTS 'oncepay_console'@'%' ACCOUNT LOCK;
+CREATE USER IF NOT EXISTS 'oncepay_desk'@'%' ACCOUNT LOCK;
 CREATE USER IF NOT EXISTS 'oncepay_auditor'@'%' ACCOUNT LOCK;

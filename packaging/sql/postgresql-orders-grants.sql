@@ -2,10 +2,11 @@
 -- as oncepay_owner or a superuser after every `oncepay db migrate`; safe to run again.
 -- Nothing here grants DELETE or TRUNCATE: OncePay never deletes business rows.
 
-REVOKE ALL ON ALL TABLES IN SCHEMA public FROM oncepay_engine, oncepay_console, oncepay_auditor;
+REVOKE ALL ON ALL TABLES IN SCHEMA public FROM oncepay_engine, oncepay_console, oncepay_desk,
+    oncepay_auditor;
 
 -- Everyone may see the schema version (the program checks it on start).
-GRANT SELECT ON schema_version TO oncepay_engine, oncepay_console, oncepay_auditor;
+GRANT SELECT ON schema_version TO oncepay_engine, oncepay_console, oncepay_desk, oncepay_auditor;
 
 -- The engine: callbacks in, orders moved, money booked, statements reconciled. It never
 -- touches staff accounts, fix approvals or settings.
@@ -42,6 +43,15 @@ GRANT INSERT ON audit_outbox TO oncepay_console;
 -- A fix that requeues or resolves a message whose worker died records the lost attempt.
 GRANT INSERT ON callback_attempts TO oncepay_console;
 
+-- The desk console (agents' and auditors' workstations): reads everything — staff rows too, as
+-- signing in checks a password hash on the workstation —, records sign-in failures and locks,
+-- proposes fixes and records audit events. It cannot approve or apply a fix, change an
+-- account's role, password or state, change settings, or move an order or money: a password
+-- taken from an agent's machine does not reach them.
+GRANT SELECT ON ALL TABLES IN SCHEMA public TO oncepay_desk;
+GRANT UPDATE (failed_attempts, locked_until, updated_at) ON staff TO oncepay_desk;
+GRANT INSERT ON fix_requests, audit_outbox TO oncepay_desk;
+
 -- The auditor: reads everything but the password hashes.
 GRANT SELECT ON ALL TABLES IN SCHEMA public TO oncepay_auditor;
 REVOKE SELECT ON staff FROM oncepay_auditor;
@@ -49,4 +59,4 @@ GRANT SELECT (id, username, display_name, role, disabled, failed_attempts, locke
               created_at, updated_at) ON staff TO oncepay_auditor;
 
 -- Identity columns (BIGSERIAL) of the tables the writers insert into.
-GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO oncepay_engine, oncepay_console;
+GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO oncepay_engine, oncepay_console, oncepay_desk;

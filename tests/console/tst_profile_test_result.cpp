@@ -96,6 +96,25 @@ private Q_SLOTS:
                      QLatin1Char('.'));
     }
 
+    // The database refusing this console's login (a desk console's login asked to decide a
+    // fix) is told apart from the signed-in person's role: it names the login to use.
+    void aDatabaseRefusalIsNotARoleRefusal()
+    {
+        const Error db = makeError(ErrorCode::Forbidden,
+                                   QStringLiteral("recording the decision: ERROR: permission denied"
+                                                  " for table fix_decisions"),
+                                   QStringLiteral("permission_denied"));
+        QVERIFY(errorText(db).startsWith(QStringLiteral("The database refused this console's")));
+        QVERIFY(errorText(db).contains(QStringLiteral("oncepay_console")));
+        QCOMPARE(actionErrorText(db), errorText(db));
+        const Error role =
+            makeError(ErrorCode::Forbidden, QStringLiteral("agent may not approve fixes"),
+                      QStringLiteral("role_forbidden"));
+        QCOMPARE(errorText(role), QStringLiteral("Your role may not see this."));
+        QCOMPARE(actionErrorText(role),
+                 QStringLiteral("The request was refused: agent may not approve fixes"));
+    }
+
     // The form's Test: a fresh database (no schema yet) is amber with the migrate command, the
     // same database migrated is green, a database that is not there is red; each one sentence,
     // none carrying the check's English schema note again.

@@ -100,7 +100,7 @@ void setUpDbRoles(const ScratchDatabases &dbs, DbRoleLogins *roles)
     {
         auto c = Connection::open(server, QStringLiteral("roles-admin"));
         QVERIFY(c.ok());
-        for (const char *r : {"owner", "engine", "console", "auditor"}) {
+        for (const char *r : {"owner", "engine", "console", "desk", "auditor"}) {
             const QString user = QStringLiteral("oncepay_") + QLatin1String(r);
             const QString password = randomPassword();
             roles->passwords[QLatin1String(r)] = password;

@@ -24,8 +24,8 @@ QStringList scriptStatements(const QString &script);
 QString runGrantScript(const ConnectionProfile &profile, const QString &name);
 
 struct DbRoleLogins {
-    QMap<QString, QString> passwords; // "owner", "engine", "console", "auditor"
-    // The login of `role` ("owner", "engine", "console", "auditor") on `database`.
+    QMap<QString, QString> passwords; // "owner", "engine", "console", "desk", "auditor"
+    // The login of `role` ("owner", "engine", "console", "desk", "auditor") on `database`.
     ConnectionProfile profile(const ScratchDatabases &dbs, const char *role, DbRole database) const;
 };
 

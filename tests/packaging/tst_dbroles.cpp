@@ -1,9 +1,10 @@
 // The least-privilege database roles shipped in packaging/sql/ (README "Connecting to
 // PostgreSQL or MySQL"), applied the way the README says to fresh databases on the
-// throw-away servers: the owner can migrate; the engine, the console and the auditor can do
-// their jobs and nothing more; nobody but the owner can change or delete an audit row, and
-// the auditor cannot write at all. The scripts must be safe to run again, and must name
-// every table the migrations create (so a new table cannot silently stay without grants).
+// throw-away servers: the owner can migrate; the engine, the two console logins (finance and
+// administration's, the desk's) and the auditor can do their jobs and nothing more; nobody but
+// the owner can change or delete an audit row, and the auditor cannot write at all. The scripts
+// must be safe to run again, and must name every table the migrations create (so a new table cannot
+// silently stay without grants).
 
 #include "cliprocess.h"
 #include "dbrolesetup.h"
@@ -133,6 +134,48 @@ const Expectation kExpectations[] = {
      " 'finance', 'finance', 'fix.approve', 'fix', '1', 'h1', 'h2')"},
     {"console", DbRole::Audit, false, "UPDATE audit_log SET reason = 'rewritten'"},
     {"console", DbRole::Audit, false, "DELETE FROM audit_log"},
+    // The desk console (agents' and auditors' workstations): reads everything (a sign-in checks
+    // the password hash on the workstation), counts sign-in failures and locks, proposes fixes
+    // and records audit events — and nothing else: no decision, no account change, no money.
+    {"desk", DbRole::Orders, true, "SELECT COUNT(*) FROM orders"},
+    {"desk", DbRole::Orders, true, "SELECT password_hash FROM staff"},
+    {"desk", DbRole::Orders, true,
+     "UPDATE staff SET failed_attempts = 1, locked_until = NULL, updated_at = 2"
+     " WHERE username = 'nobody'"},
+    {"desk", DbRole::Orders, false, "UPDATE staff SET role = 'admin' WHERE username = 'nobody'"},
+    {"desk", DbRole::Orders, false,
+     "UPDATE staff SET password_hash = 'x' WHERE username = 'nobody'"},
+    {"desk", DbRole::Orders, false, "UPDATE staff SET disabled = 0 WHERE username = 'nobody'"},
+    {"desk", DbRole::Orders, false,
+     "INSERT INTO staff (username, display_name, role, password_hash, created_at, updated_at)"
+     " VALUES ('mallory2', 'M', 'admin', 'x', 1, 1)"},
+    {"desk", DbRole::Orders, true,
+     "INSERT INTO fix_requests (kind, target_kind, target_id, open_target, change_json,"
+     " change_sha256, reason_code, comment, proposed_by, proposer_role, proposed_from,"
+     " proposed_at, approvals_needed, status) VALUES ('requeue_message', 'message', '1',"
+     " 'message:1', '{}', 'x', 'stuck', 'c', 'agent', 'agent', 'console', 1, 1, 'open')"},
+    {"desk", DbRole::Orders, false,
+     "INSERT INTO fix_decisions (fix_id, decided_by, decision, comment, decided_at)"
+     " SELECT id, 'agent', 'approve', 'mine', 2 FROM fix_requests WHERE open_target ="
+     " 'message:1'"},
+    {"desk", DbRole::Orders, false, "UPDATE fix_requests SET status = 'approved'"},
+    {"desk", DbRole::Orders, true,
+     "INSERT INTO audit_outbox (event_id, occurred_at, actor, actor_role, action, entity_kind,"
+     " entity_id) VALUES ('ev-roles-4', 1, 'agent', 'agent', 'export.dossier', 'order',"
+     " 'o-roles-1')"},
+    {"desk", DbRole::Orders, false, "UPDATE audit_outbox SET shipped_at = 5"},
+    {"desk", DbRole::Orders, false, "UPDATE orders SET state = 'paid'"},
+    {"desk", DbRole::Orders, false, "DELETE FROM ledger_entries"},
+    {"desk", DbRole::Orders, false, "UPDATE ops_settings SET setting_value = setting_value"},
+    {"desk", DbRole::Orders, false,
+     "INSERT INTO callback_attempts (message_id, attempt, worker_id, outcome, error,"
+     " started_at, ended_at) SELECT id, 4, 'worker:x/1', 'failed', 'w', 5, 6 FROM"
+     " callback_messages WHERE callback_id = 'stripe:evt_roles'"},
+    {"desk", DbRole::Audit, true, "SELECT COUNT(*) FROM audit_checkpoints"},
+    {"desk", DbRole::Audit, false,
+     "INSERT INTO audit_log (seq, event_id, occurred_at, recorded_at, actor, actor_role,"
+     " action, entity_kind, entity_id, prev_hash, hash) VALUES (4, 'ev-roles-4', 1, 2,"
+     " 'agent', 'agent', 'x', 'x', 'x', 'h1', 'h4')"},
     // The auditor reads (not password hashes) and writes nothing anywhere.
     {"auditor", DbRole::Orders, true, "SELECT COUNT(*) FROM orders"},
     {"auditor", DbRole::Orders, true, "SELECT username, role FROM staff"},

@@ -12,6 +12,20 @@
 
 namespace OncePay {
 
+// The database server refused what this console's database login asked (Sql::classify's
+// "permission_denied"): a desk console (oncepay_desk) asked to decide a fix or change an
+// account, or the grants of an upgrade not applied. Not the signed-in person's role: the
+// service has already allowed that.
+inline QString permissionDeniedText()
+{
+    return QCoreApplication::translate(
+        "OncePay::ErrorText",
+        "The database refused this console's login: it may not do this. Fix decisions,"
+        " accounts and settings are made from a console whose connection profile uses the"
+        " finance login (oncepay_console); if this is one, the database's grants need"
+        " applying.");
+}
+
 inline QString errorText(const Error &e)
 {
     switch (e.code) {
@@ -34,6 +48,8 @@ inline QString errorText(const Error &e)
             "OncePay::ErrorText", "The database was created by a newer OncePay. Upgrade this"
                                   " console before using it.");
     case ErrorCode::Forbidden:
+        if (e.reason == u"permission_denied") // the database refused this console's login
+            return permissionDeniedText();
         return QCoreApplication::translate("OncePay::ErrorText", "Your role may not see this.");
     case ErrorCode::NotFound:
         return QCoreApplication::translate("OncePay::ErrorText", "Nothing was found.");
@@ -83,6 +99,8 @@ inline bool isRefusal(const Error &e)
 // own sentence ("The request was refused: …"), anything else as errorText() says it.
 inline QString actionErrorText(const Error &e)
 {
+    if (e.code == ErrorCode::Forbidden && e.reason == u"permission_denied")
+        return permissionDeniedText();
     if (isRefusal(e))
         return QCoreApplication::translate("OncePay::ErrorText", "The request was refused: %1")
             .arg(Labels::engineText(e.message));
