@@ -3,6 +3,7 @@
 #include "common/enginetext.h"
 #include "common/labels.h"
 #include "common/reasontext.h"
+#include "ingest/headerredaction.h"
 #include "investigation/ordermodels.h"
 
 #include <QAbstractTextDocumentLayout>
@@ -11,6 +12,7 @@
 #include <QCryptographicHash>
 #include <QFile>
 #include <QJsonDocument>
+#include <QPageLayout>
 #include <QPdfWriter>
 #include <QSaveFile>
 #include <QTextDocument>
@@ -63,15 +65,51 @@ template <typename Model, typename Rows> QString tableOf(const Rows &rows)
     return table(model);
 }
 
+QString capped(const QString &text)
+{
+    if (text.size() <= kMaxRawChars)
+        return text;
+    return text.left(kMaxRawChars) + QLatin1Char('\n') +
+           Text::tr("[… %1 more characters in the message table]").arg(text.size() - kMaxRawChars);
+}
+
 QString pretty(const QString &json)
 {
     const QJsonDocument doc = QJsonDocument::fromJson(json.toUtf8());
-    QString text = doc.isNull() ? json : QString::fromUtf8(doc.toJson(QJsonDocument::Indented));
-    if (text.size() > kMaxRawChars)
-        text =
-            text.left(kMaxRawChars) + QLatin1Char('\n') +
-            Text::tr("[… %1 more characters in the message table]").arg(text.size() - kMaxRawChars);
-    return text;
+    return capped(doc.isNull() ? json : QString::fromUtf8(doc.toJson(QJsonDocument::Indented)));
+}
+
+// Raw text as received, every character of it on the page: QTextDocument never wraps a plain
+// <pre> and the PDF clips what runs past the margin (a 344-character PayPal signature showed
+// 86), so each line wraps (pre-wrap: at a space, a '/', else anywhere) and its continuation
+// is indented four characters past the line's own indentation, so a reader sees where a line
+// goes on and a JSON line's continuation stays under its content. Each line is a paragraph of
+// its own for that hanging indent.
+QString rawBlock(const QString &text)
+{
+    // The advance of one character of the 8 pt monospace font in CSS pixels (DejaVu Sans Mono
+    // and its kin: 0.6 em of 10.7 px); a wider font only shifts the continuations a little.
+    constexpr double kCharPx = 6.6;
+    QString out =
+        QStringLiteral("<div style='font-family: monospace; white-space: pre-wrap; margin-top: 6px;"
+                       " margin-bottom: 6px;'>");
+    for (const QString &line : text.split(u'\n')) {
+        qsizetype lead = 0;
+        while (lead < line.size() && line[lead] == u' ')
+            ++lead;
+        const int hang = int((qMin<qsizetype>(lead, 40) + 4) * kCharPx);
+        // An empty paragraph would be dropped: a space keeps the empty line.
+        out += QStringLiteral("<p style='margin: 0; margin-left: %1px; text-indent: -%1px;'>%2</p>")
+                   .arg(hang)
+                   .arg(line.isEmpty() ? QStringLiteral(" ") : esc(line));
+    }
+    return out + QStringLiteral("</div>");
+}
+
+QPageLayout a4Layout()
+{
+    return QPageLayout(QPageSize(QPageSize::A4), QPageLayout::Portrait, QMarginsF(15, 15, 15, 15),
+                       QPageLayout::Millimeter);
 }
 
 QString section(const QString &title, const QString &body)
@@ -133,9 +171,10 @@ QString html(const OrderPicture &p, const QString &exportedBy, qint64 exportedAt
 
     QString raw;
     for (const CallbackMessageRow &m : p.messages)
-        raw += QStringLiteral("<p><b>%1</b> — %2</p><pre>%3</pre><pre>%4</pre>")
-                   .arg(esc(m.callbackId), esc(Labels::time(m.receivedAt)), esc(pretty(m.headers)),
-                        esc(pretty(m.rawBody)));
+        raw += QStringLiteral("<p><b>%1</b> — %2</p>%3%4")
+                   .arg(esc(m.callbackId), esc(Labels::time(m.receivedAt)),
+                        rawBlock(capped(callbackHeaderLines(m.headers).join(u'\n'))),
+                        rawBlock(pretty(m.rawBody)));
     out += section(Text::tr("Callbacks as received (headers, then body)"),
                    raw.isEmpty() ? QStringLiteral("<p><i>%1</i></p>").arg(esc(Text::tr("None.")))
                                  : raw);
@@ -149,6 +188,27 @@ QString html(const OrderPicture &p, const QString &exportedBy, qint64 exportedAt
     return out + QStringLiteral("</body></html>");
 }
 
+QStringList callbackHeaderLines(const QString &storedHeaders)
+{
+    const HeaderRedaction::StoredHeaders stored = HeaderRedaction::read(storedHeaders);
+    if (!stored.readable)
+        return {Text::tr("[%1 characters of headers not shown: they are not the name and value "
+                         "pairs OncePay stores, so a credential among them could not be masked]")
+                    .arg(stored.storedChars)};
+    QStringList lines;
+    lines.reserve(stored.headers.size());
+    for (const HeaderRedaction::StoredHeader &h : stored.headers)
+        lines << h.name + QStringLiteral(": ") +
+                     (h.redacted ? Text::tr("[redacted, %1 bytes]").arg(h.redactedBytes) : h.value);
+    return lines;
+}
+
+void layOut(QTextDocument &doc, const QString &html)
+{
+    doc.setHtml(html);
+    doc.setPageSize(a4Layout().paintRectPoints().size());
+}
+
 Result<WrittenFile> writePdf(const QString &html, const QString &title, const QString &path)
 {
     QSaveFile file(path);
@@ -160,13 +220,12 @@ Result<WrittenFile> writePdf(const QString &html, const QString &title, const QS
         QPdfWriter writer(&file);
         writer.setTitle(title);
         writer.setCreator(QStringLiteral("OncePay"));
-        writer.setPageSize(QPageSize(QPageSize::A4));
-        writer.setPageMargins(QMarginsF(15, 15, 15, 15), QPageLayout::Millimeter);
+        writer.setPageLayout(a4Layout());
         QTextDocument doc;
         doc.setHtml(html);
         doc.print(&writer);
-        // The same pagination print() used: the page's paint rectangle in points.
-        doc.setPageSize(writer.pageLayout().paintRectPoints().size());
+        // The same pagination print() used: the page's paint rectangle in points (layOut()).
+        doc.setPageSize(a4Layout().paintRectPoints().size());
         pages = doc.pageCount();
     }
     if (!file.commit())

@@ -13,6 +13,9 @@
 
 #include <QByteArray>
 #include <QString>
+#include <QStringList>
+
+class QTextDocument;
 
 namespace OncePay::Dossier {
 
@@ -24,6 +27,16 @@ struct WrittenFile {
 };
 
 QString html(const OrderPicture &picture, const QString &exportedBy, qint64 exportedAtMs);
+
+// A stored callback's headers (callback_messages.headers) as the dossier and the order page's
+// Callbacks tab show them: "name: value", one per line, in arrival order, every credential's
+// value masked (HeaderRedaction::read: rows stored before ingest masked them too). Stored text
+// that is not the [name, value] pairs ingest writes is not shown: one line says so.
+QStringList callbackHeaderLines(const QString &storedHeaders);
+
+// `html` laid out as writePdf paginates it: A4, 15 mm margins, the page's paint rectangle in
+// points (the page count writePdf reports; tests measure its lines).
+void layOut(QTextDocument &doc, const QString &html);
 
 // A4 PDF written atomically (a failed export leaves no half file); `title` goes into the
 // PDF's metadata (the order id, so a viewer's title bar and a search find it).

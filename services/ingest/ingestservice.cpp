@@ -4,6 +4,7 @@
 #include "core/money.h"
 #include "db/sql.h"
 #include "db/transaction.h"
+#include "ingest/headerredaction.h"
 
 #include <QCryptographicHash>
 #include <QSqlError>
@@ -46,10 +47,12 @@ void appendJsonString(QString &out, QStringView text)
 
 } // namespace
 
-// Signatures and ids are kept for the investigation; nothing in a webhook header is a secret
-// of ours (the signature is an HMAC output, not the key). Written by hand rather than through
-// QJsonDocument: this runs for every callback stored, and a JSON array of string pairs needs
-// nothing but escaping.
+// Signatures and ids are kept for the investigation (the signature is an HMAC output or a
+// public-key signature, not a key); a credential some proxy or sender added (Authorization,
+// Cookie, X-Api-Key, …) is stored as "[redacted, N bytes]" and never logged — the rule is
+// HeaderRedaction's. The signature was verified on the request before this runs. Written by
+// hand rather than through QJsonDocument: this runs for every callback stored, and a JSON
+// array of string pairs needs nothing but escaping.
 QString IngestService::headersJson(const InboundRequest &request)
 {
     qsizetype size = 2;
@@ -66,7 +69,9 @@ QString IngestService::headersJson(const InboundRequest &request)
         out += u'[';
         appendJsonString(out, QString::fromLatin1(h.first));
         out += u',';
-        appendJsonString(out, QString::fromUtf8(h.second));
+        appendJsonString(out, HeaderRedaction::isCredential(h.first, h.second)
+                                  ? HeaderRedaction::marker(h.second.size())
+                                  : QString::fromUtf8(h.second));
         out += u']';
     }
     out += u']';

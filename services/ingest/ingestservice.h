@@ -108,7 +108,9 @@ public:
                                  const Error &error) const;
 
     // The request's headers as stored in callback_messages.headers: a JSON array of
-    // [name, value] string pairs, in arrival order (values decoded as UTF-8).
+    // [name, value] string pairs, in arrival order (values decoded as UTF-8), each
+    // credential's value replaced by "[redacted, N bytes]" (HeaderRedaction; readers mask
+    // rows stored before with HeaderRedaction::read).
     static QString headersJson(const InboundRequest &request);
 
     // Adds duplicates to callback_door_counts: one upsert per bucket and channel, in key order

@@ -468,26 +468,9 @@ void OrderPage::showMessage(int row)
     const QJsonDocument doc = QJsonDocument::fromJson(m.rawBody.toUtf8());
     if (!doc.isNull())
         body = QString::fromUtf8(doc.toJson(QJsonDocument::Indented));
-    // Headers are stored as received, a JSON list of [name, value] pairs: shown one per line,
-    // as on the wire; anything else stored there is shown as it is (pretty if it is JSON).
-    QString headers = m.headers;
-    const QJsonDocument h = QJsonDocument::fromJson(m.headers.toUtf8());
-    if (h.isArray()) {
-        QStringList lines;
-        for (const QJsonValue &pair : h.array()) {
-            const QJsonArray nv = pair.toArray();
-            if (nv.size() != 2 || !nv.at(0).isString() || !nv.at(1).isString()) {
-                lines.clear();
-                break;
-            }
-            lines << nv.at(0).toString() + QStringLiteral(": ") + nv.at(1).toString();
-        }
-        headers = lines.isEmpty() && !h.array().isEmpty()
-                      ? QString::fromUtf8(h.toJson(QJsonDocument::Indented))
-                      : lines.join(u'\n') + u'\n';
-    } else if (!h.isNull()) {
-        headers = QString::fromUtf8(h.toJson(QJsonDocument::Indented));
-    }
+    // Headers one per line, as on the wire, each credential's value masked (the dossier's
+    // lines: HeaderRedaction decides, for rows stored before ingest masked them too).
+    const QString headers = Dossier::callbackHeaderLines(m.headers).join(u'\n') + u'\n';
     // Only a callback whose signature verified is ever stored as a message: the gateway answers
     // anything else with an error and keeps only a record of the refusal (reason, size, body
     // hash; ingest_rejections and a callback.rejected audit row). What it checked is the

@@ -1,0 +1,45 @@
+#pragma once
+
+// Which request headers of a callback are kept as evidence and which carry a credential, whose
+// value is never stored nor shown: ingest masks them before the row is written
+// (IngestService::headersJson) and every reader masks them again (read(): rows stored before
+// ingest masked them). The signature has been verified on the request as received before
+// any of this runs; what is masked is only what is kept.
+// Thread contract: pure functions, any thread.
+
+#include <QByteArrayView>
+#include <QList>
+#include <QString>
+#include <QStringView>
+
+namespace OncePay::HeaderRedaction {
+
+// Whether the header `name` (any case) with this value carries a credential. The headers a
+// channel's signature check reads are never credentials (they are the evidence).
+bool isCredential(QByteArrayView name, QByteArrayView value);
+
+// What a credential's value is stored and shown as: "[redacted, N bytes]", N its length in
+// bytes as received. Not translated: it is stored text (the console translates it when shown).
+QString marker(qsizetype bytes);
+// Whether `value` is exactly such a marker; its byte count in *bytes.
+bool isMarker(QStringView value, qsizetype *bytes = nullptr);
+
+struct StoredHeader {
+    QString name;
+    QString value;         // as stored; the marker when redacted
+    bool redacted = false; // a credential's value, masked
+    qsizetype redactedBytes = 0;
+};
+
+struct StoredHeaders {
+    // false: the stored text is not the list of [name, value] string pairs ingest writes, so
+    // which part of it is a credential cannot be told: nothing of it is to be shown.
+    bool readable = true;
+    QList<StoredHeader> headers; // arrival order
+    qsizetype storedChars = 0;   // of the stored text
+};
+
+// callback_messages.headers as readers show it, every credential masked.
+StoredHeaders read(const QString &stored);
+
+} // namespace OncePay::HeaderRedaction
