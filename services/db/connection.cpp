@@ -38,6 +38,39 @@ bool setsOption(const QString &options, const QString &key)
 
 } // namespace
 
+QList<std::pair<QString, QString>> Connection::livenessDefaults(Dialect dialect, OpenMode mode)
+{
+    switch (dialect) {
+    case Dialect::Sqlite: return {};
+    case Dialect::Postgres:
+        // libpq's conninfo keywords (QPSQL hands the options to PQconnectdb as they are). The
+        // kernel probes an idle link after 10 s, every 5 s, and gives up after 3 unanswered
+        // probes; data sent and not acknowledged for 30 s ends the link too. A statement that
+        // legitimately runs or waits for a lock for long is unaffected: the server's kernel
+        // answers the probes and acknowledges the data meanwhile.
+        return {{QStringLiteral("connect_timeout"), QStringLiteral("5")},
+                {QStringLiteral("keepalives"), QStringLiteral("1")},
+                {QStringLiteral("keepalives_idle"), QStringLiteral("10")},
+                {QStringLiteral("keepalives_interval"), QStringLiteral("5")},
+                {QStringLiteral("keepalives_count"), QStringLiteral("3")},
+                {QStringLiteral("tcp_user_timeout"), QStringLiteral("30000")}};
+    case Dialect::MySql: {
+        // QMYSQL's option names (mysql_options; the MariaDB client library counts each time-out
+        // once, per read or write). A read time-out also ends a statement that is only slow or
+        // waiting, so it is set only on the connections that run no long statement (see
+        // connection.h), above the longest wait they may meet: a row lock
+        // (innodb_lock_wait_timeout, 50 s by default) or the audit chain's GET_LOCK (30 s).
+        QList<std::pair<QString, QString>> out{
+            {QStringLiteral("MYSQL_OPT_CONNECT_TIMEOUT"), QStringLiteral("5")},
+            {QStringLiteral("MYSQL_OPT_WRITE_TIMEOUT"), QStringLiteral("60")}};
+        if (mode == OpenMode::ExistingOnly)
+            out.append({QStringLiteral("MYSQL_OPT_READ_TIMEOUT"), QStringLiteral("60")});
+        return out;
+    }
+    }
+    return {};
+}
+
 Connection::~Connection()
 {
     m_kept.clear(); // the statements before the link they were prepared on
@@ -122,15 +155,13 @@ Result<Connection> Connection::open(const ConnectionProfile &profile, const QStr
         addOption(QStringLiteral("QSQLITE_BUSY_TIMEOUT=10000"));
         break;
     }
-    // A default connect time-out of 5 s, only where the profile's options set none: the last
-    // of two settings wins, so appending it would override `options = connect_timeout=N`.
     case Dialect::Postgres:
-        if (!setsOption(profile.options, QStringLiteral("connect_timeout")))
-            addOption(QStringLiteral("connect_timeout=5"));
-        break;
     case Dialect::MySql:
-        if (!setsOption(profile.options, QStringLiteral("MYSQL_OPT_CONNECT_TIMEOUT")))
-            addOption(QStringLiteral("MYSQL_OPT_CONNECT_TIMEOUT=5"));
+        // Each default only where the profile's options set none: the last of two settings
+        // wins, so appending it would override `options = connect_timeout=N`.
+        for (const auto &[key, value] : livenessDefaults(profile.dialect, mode))
+            if (!setsOption(profile.options, key))
+                addOption(key + u'=' + value);
         break;
     }
     if (profile.dialect != Dialect::Sqlite) {

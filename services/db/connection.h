@@ -7,6 +7,7 @@
 #include "config/connectionprofile.h"
 #include "core/result.h"
 
+#include <QList>
 #include <QSqlDatabase>
 #include <QSqlError>
 #include <QSqlQuery>
@@ -15,6 +16,7 @@
 
 #include <map>
 #include <memory>
+#include <utility>
 
 namespace OncePay {
 
@@ -73,6 +75,23 @@ public:
     // SQLite file that is no database: Internal).
     static Result<Connection> open(const ConnectionProfile &profile, const QString &purpose,
                                    OpenMode mode = OpenMode::CreateIfMissing);
+
+    // What open() adds to a server profile's driver options, each only where the options set
+    // no value of their own, so that a server that stops answering ends the statement waiting
+    // on it (an error, Unavailable) instead of holding its thread for ever. Connect: 5 s.
+    // PostgreSQL: TCP keep-alives (probed after 10 s idle, every 5 s, 3 lost probes end the
+    // link) and tcp_user_timeout=30000 (ms): a link whose peer has gone — a cut network, a host
+    // that went away — ends in about 25-30 s. MySQL/MariaDB: a write time-out of 60 s, and
+    // with OpenMode::ExistingOnly (the console, `db check`, the audit verification: short
+    // statements) a read time-out of 60 s — longer than the longest wait of theirs (a row
+    // lock: innodb_lock_wait_timeout, 50 s by default). The engine's connections
+    // (CreateIfMissing) get no read time-out: their statements may wait for long on purpose
+    // (the settlement import's lock, 600 s; a migration; a reconciliation run). What they do
+    // not catch: on PostgreSQL a peer whose kernel still answers but whose server does not (a
+    // frozen proxy, a stopped server process); on the engine's MariaDB connections, a link that
+    // stops answering while a statement waits — the profile's own MYSQL_OPT_READ_TIMEOUT bounds
+    // those.
+    static QList<std::pair<QString, QString>> livenessDefaults(Dialect dialect, OpenMode mode);
 
     // Whether `error`, from opening a `dialect` database, is the server refusing the login
     // itself — a wrong user or password, no such database, no right to connect to it, a

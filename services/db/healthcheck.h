@@ -51,6 +51,8 @@ public:
     // SQLite file is Down with fileMissing set and is not created (`oncepay db check` and the
     // console alike; `oncepay db migrate` is what creates it).
     static RoleStatus check(const ConnectionProfile &profile, bool sharesOrders = false);
+    // Orders, messages, audit, in that order; the three are checked at the same time (the
+    // calling thread and two threads of its own), so the answer takes as long as the slowest.
     static QList<RoleStatus> checkAll(const AppConfig &config);
 };
 

@@ -1,19 +1,21 @@
 #pragma once
 
 // The console's own thread pool for database and file work (background queries, audit
-// jobs, health checks, sign-out). Not QThreadPool::globalInstance(): Qt 6.4's raster paint
-// engine splits large fills over the global pool and the GUI thread waits for them, so a
-// long query on a global-pool thread froze painting — and with it the whole GUI — until the
-// query ended (2.3 s for the dashboard on 1,000,000 orders). Its threads never expire, so
-// each keeps its cached connections (backgroundquery.h) for the next task; the pool is
-// drained and deleted when the application object goes, and its threads' connections are
-// closed before QtSql cleans up.
+// jobs, sign-out; the health check has its own, healthCheckPool()). Not
+// QThreadPool::globalInstance(): Qt 6.4's raster paint engine splits large fills over the
+// global pool and the GUI thread waits for them, so a long query on a global-pool thread froze
+// painting — and with it the whole GUI — until the query ended (2.3 s for the dashboard on
+// 1,000,000 orders). Its threads never expire, so each keeps its cached connections
+// (backgroundquery.h) for the next task; the pool is drained (for at most
+// kConsoleDrainSeconds) and deleted when the application object goes, and its threads'
+// connections are closed before QtSql cleans up.
 // Thread contract: call consoleTaskPool() on the GUI thread; tasks run on its threads.
 
 #include "config/connectionprofile.h"
 
 #include <QThreadPool>
 
+#include <chrono>
 #include <optional>
 
 namespace OncePay {
@@ -23,6 +25,18 @@ namespace OncePay {
 inline constexpr int kConsoleTaskThreads = 4;
 
 QThreadPool *consoleTaskPool();
+
+// The health check's own pool (one check at a time, ConnectionsPage): four page tasks that
+// wait on a server never hold it up, so the status bar still turns to "unreachable". Its
+// thread keeps nothing between checks and ends when idle.
+QThreadPool *healthCheckPool();
+
+// At exit (when the application object goes) both pools are drained for at most
+// kConsoleDrainSeconds: a task still running then (a statement on a link that stopped
+// answering) is abandoned — logged, and the process ends at once with status 1 without
+// running its static destructors, which would otherwise close that task's connection under
+// its feet (or wait for ever). A signal's or Quit's exit is not held up by a lost server.
+inline constexpr int kConsoleDrainSeconds = 10;
 
 // Which file a path names (device and inode): a file moved away and another put in its
 // place, or the same file moved back, are told apart.
@@ -46,6 +60,12 @@ std::optional<FileIdentity> sqliteFileIdentity(const ConnectionProfile &profile)
 // at exit, found in tst_console_widgets).
 void takeThreadResources();
 void releaseThreadResources();
+
+// What the exit does: waits up to `limit` in all for both pools' tasks, then for the threads'
+// kept resources; true when all ended (the pools are deleted). False when a task is still
+// running after the limit (the pools are left as they are: a later call may succeed) or a
+// thread still holds its resources. Tests call it directly.
+bool drainConsolePools(std::chrono::milliseconds limit);
 
 } // namespace Internal
 

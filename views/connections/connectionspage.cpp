@@ -11,6 +11,8 @@
 #include <QVBoxLayout>
 #include <QtConcurrent>
 
+#include <spdlog/spdlog.h>
+
 namespace OncePay {
 
 ConnectionsPage::ConnectionsPage(const AppConfig &config, QWidget *parent)
@@ -41,38 +43,44 @@ ConnectionsPage::ConnectionsPage(const AppConfig &config, QWidget *parent)
 
 void ConnectionsPage::refresh()
 {
-    const quint64 generation = ++m_generation;
+    // One check at a time: a tick (or a page's failure) while one runs waits for its answer
+    // rather than starting another. Dropping the older answer for a newer check's instead
+    // left the status green for ever when a check took longer than the interval.
+    if (m_checking) {
+        spdlog::debug("health check still running: this round is skipped");
+        return;
+    }
+    m_checking = true;
     m_refresh->setEnabled(false);
     m_summary->setText(tr("Checking the orders, messages and audit databases…"));
     auto *watcher = new QFutureWatcher<QList<RoleStatus>>(this);
-    connect(watcher, &QFutureWatcher<QList<RoleStatus>>::finished, this,
-            [this, watcher, generation] {
-                watcher->deleteLater();
-                if (generation != m_generation)
-                    return; // a newer check was started; this answer is stale
-                const auto statuses = watcher->result();
-                m_model->setStatuses(statuses);
-                m_table->resizeColumnsToContents();
-                m_refresh->setEnabled(true);
-                switch (m_model->worstHealth()) {
-                case Health::Ok:
-                    m_summary->setText(tr("All three databases are reachable and up to date."));
-                    break;
-                case Health::Warning:
-                    m_summary->setText(tr("All three databases are reachable, but a schema is not"
-                                          " the version this console expects; see the Status"
-                                          " column."));
-                    break;
-                case Health::Down:
-                    m_summary->setText(
-                        tr("At least one database is unreachable; see the Status column."));
-                    break;
-                }
-                Q_EMIT statusesChanged(statuses);
-            });
+    connect(watcher, &QFutureWatcher<QList<RoleStatus>>::finished, this, [this, watcher] {
+        watcher->deleteLater();
+        m_checking = false;
+        const auto statuses = watcher->result();
+        m_model->setStatuses(statuses);
+        m_table->resizeColumnsToContents();
+        m_refresh->setEnabled(true);
+        switch (m_model->worstHealth()) {
+        case Health::Ok:
+            m_summary->setText(tr("All three databases are reachable and up to date."));
+            break;
+        case Health::Warning:
+            m_summary->setText(tr("All three databases are reachable, but a schema is not"
+                                  " the version this console expects; see the Status"
+                                  " column."));
+            break;
+        case Health::Down:
+            m_summary->setText(tr("At least one database is unreachable; see the Status column."));
+            break;
+        }
+        Q_EMIT statusesChanged(statuses);
+    });
     const AppConfig config = m_config;
+    // Its own pool: page tasks waiting on a server that stopped answering (all of
+    // consoleTaskPool()'s threads) do not hold up the check that says so.
     watcher->setFuture(
-        QtConcurrent::run(consoleTaskPool(), [config] { return HealthCheck::checkAll(config); }));
+        QtConcurrent::run(healthCheckPool(), [config] { return HealthCheck::checkAll(config); }));
 }
 
 } // namespace OncePay

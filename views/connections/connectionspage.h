@@ -1,7 +1,9 @@
 #pragma once
 
-// The three connection profiles and their health. The check runs on a pool thread and its
-// result comes back queued; an older answer than the last request is dropped.
+// The three connection profiles and their health. The check runs on the health check's own
+// pool thread (healthCheckPool()) and its result comes back queued; one check at a time: a
+// refresh() while one runs is skipped (its answer is coming), so a check slower than the
+// console's interval still shows.
 // Thread contract: GUI thread only.
 
 #include "config/appconfig.h"
@@ -24,6 +26,9 @@ public:
 
     ConnectionStatusModel *model() const { return m_model; }
 
+    // Whether a check is running (refresh() does nothing meanwhile).
+    bool isChecking() const { return m_checking; }
+
 public Q_SLOTS:
     void refresh();
 
@@ -36,7 +41,7 @@ private:
     QTableView *m_table = nullptr;
     QPushButton *m_refresh = nullptr;
     QLabel *m_summary = nullptr;
-    quint64 m_generation = 0;
+    bool m_checking = false;
 };
 
 } // namespace OncePay
