@@ -6,52 +6,54 @@
 namespace OncePay {
 
 StuckModel::StuckModel(QObject *parent)
-    : RowTableModel(parent)
+    : QAbstractTableModel(parent)
 {
+    const auto add = [this](const QString &title, Cell cell) {
+        m_titles << title;
+        m_cells << std::move(cell);
+    };
     const auto cell = [](auto fn) {
         return [fn](const StuckRecord &r, int role) -> QVariant {
             if (role == Qt::DisplayRole)
                 return fn(r);
-            if (role == OrderIdRole)
-                return r.orderId;
             return {};
         };
     };
-    addColumn(tr("Kind"), [](const StuckRecord &r, int role) -> QVariant {
+    add(tr("Kind"), [](const StuckRecord &r, int role) -> QVariant {
         if (role == Qt::DisplayRole)
             return Labels::stuckKind(r.kind);
         if (role == SortRole)
             return int(r.kind);
-        if (role == OrderIdRole)
-            return r.orderId;
         return {};
     });
-    addColumn(tr("Age"), [](const StuckRecord &r, int role) -> QVariant {
+    add(tr("Age"), [](const StuckRecord &r, int role) -> QVariant {
         if (role == Qt::DisplayRole)
             return Labels::age(r.ageMs);
         if (role == SortRole)
             return r.ageMs;
         if (role == Qt::ToolTipRole)
             return tr("since %1").arg(Labels::time(r.sinceMs));
-        if (role == OrderIdRole)
-            return r.orderId;
         return {};
     });
-    addColumn(tr("Order"), cell([](const StuckRecord &r) { return r.orderId; }));
-    addColumn(tr("Channel"), cell([](const StuckRecord &r) { return r.channel; }));
-    addColumn(tr("Status"), cell([](const StuckRecord &r) {
-                  if (r.kind == StuckKind::OrderInFlight)
-                      return Labels::orderState(r.status);
-                  if (r.kind == StuckKind::RefundObligation)
-                      return tr("to refund");
-                  if (r.kind == StuckKind::PendingIdempotency)
-                      return Labels::requestOperation(r.status); // the request's operation
-                  return Labels::messageStatus(r.status);
-              }));
-    addColumn(tr("Tries"), cell([](const StuckRecord &r) {
-                  return r.attempts ? QString::number(r.attempts) : QString();
-              }));
-    addColumn(tr("Amount"), [](const StuckRecord &r, int role) -> QVariant {
+    add(tr("Order"), cell([](const StuckRecord &r) { return r.orderId; }));
+    add(tr("Channel"), cell([](const StuckRecord &r) { return r.channel; }));
+    add(tr("Status"), cell([](const StuckRecord &r) {
+            if (r.kind == StuckKind::OrderInFlight)
+                return Labels::orderState(r.status);
+            if (r.kind == StuckKind::RefundObligation)
+                return tr("to refund");
+            if (r.kind == StuckKind::PendingIdempotency)
+                return Labels::requestOperation(r.status); // the request's operation
+            return Labels::messageStatus(r.status);
+        }));
+    add(tr("Tries"), [](const StuckRecord &r, int role) -> QVariant {
+        if (role == Qt::DisplayRole)
+            return r.attempts ? QString::number(r.attempts) : QString();
+        if (role == SortRole)
+            return r.attempts; // 3 before 12 before 100, not as text
+        return {};
+    });
+    add(tr("Amount"), [](const StuckRecord &r, int role) -> QVariant {
         if (!r.hasAmount || r.currency.isEmpty())
             return {};
         if (role == Qt::DisplayRole)
@@ -62,19 +64,76 @@ StuckModel::StuckModel(QObject *parent)
             return QVariant(Qt::AlignRight | Qt::AlignVCenter);
         return {};
     });
-    addColumn(tr("Reference"), cell([](const StuckRecord &r) {
-                  return r.callbackId.isEmpty() ? r.reference : r.callbackId;
-              }));
-    addColumn(tr("Reason / last error"), [](const StuckRecord &r, int role) -> QVariant {
+    add(tr("Reference"), cell([](const StuckRecord &r) {
+            return r.callbackId.isEmpty() ? r.reference : r.callbackId;
+        }));
+    add(tr("Reason / last error"), [](const StuckRecord &r, int role) -> QVariant {
         if (role == Qt::DisplayRole)
             return r.kind == StuckKind::PendingIdempotency ? Labels::requestOutcome(r.lastError)
                                                            : Labels::engineText(r.lastError);
         if (role == Qt::ToolTipRole)
             return r.lastError; // as the engine stored it
-        if (role == OrderIdRole)
-            return r.orderId;
         return {};
     });
+}
+
+void StuckModel::setRows(QList<StuckRecord> rows)
+{
+    beginResetModel();
+    m_rows = std::move(rows);
+    endResetModel();
+}
+
+void StuckModel::appendRows(const QList<StuckRecord> &rows)
+{
+    if (rows.isEmpty())
+        return;
+    beginInsertRows({}, int(m_rows.size()), int(m_rows.size() + rows.size() - 1));
+    m_rows += rows;
+    endInsertRows();
+}
+
+int StuckModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_rows.size());
+}
+
+int StuckModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_cells.size());
+}
+
+QVariant StuckModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const StuckRecord &row = m_rows.at(index.row());
+    if (role == OrderIdRole) // every cell opens the row's order
+        return row.orderId;
+    const Cell &cell = m_cells.at(index.column());
+    QVariant v = cell(row, role);
+    if ((role == SortRole || role == Qt::ToolTipRole) && !v.isValid())
+        return cell(row, Qt::DisplayRole);
+    return v;
+}
+
+QVariant StuckModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 ||
+        section >= m_titles.size())
+        return {};
+    return m_titles.at(section);
+}
+
+bool StuckModel::canFetchMore(const QModelIndex &parent) const
+{
+    return !parent.isValid() && m_more;
+}
+
+void StuckModel::fetchMore(const QModelIndex &parent)
+{
+    if (canFetchMore(parent))
+        Q_EMIT moreWanted();
 }
 
 } // namespace OncePay

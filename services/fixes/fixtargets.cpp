@@ -211,9 +211,9 @@ Result<void> FixTargets::applyMessage(const FixRequest &fix) const
             m_c.db(),
             QStringLiteral("UPDATE callback_messages SET status = 'pending', attempts = 0,"
                            " next_attempt_at = ?, lease_owner = NULL, lease_until = NULL,"
-                           " finished_at = NULL, updated_at = ?"
+                           " finished_at = NULL, updated_at = ?, requeued_at = ?"
                            " WHERE callback_id = ? AND status = ? AND updated_at = ?"),
-            {now, now, fix.targetId, status, updatedAt});
+            {now, now, now, fix.targetId, status, updatedAt});
     else
         n = Sql::update(
             m_c.db(),

@@ -3,6 +3,7 @@
 #include "auth/permissions.h"
 #include "db/sql.h"
 #include "settings/opssettings.h"
+#include "settings/settingsservice.h"
 
 #include <QSqlQuery>
 
@@ -19,6 +20,8 @@ struct KindSpec {
     QString select;
     QString from; // FROM + WHERE, binds: cutoff (`cutoffs` times) [, now]
     QString order;
+    QString key; // the reference column: the tie-break within a since, and the cursor's
+    bool numericKey = true;
     bool bindsNow = false;
     bool usesIdempotencyThreshold = false;
     bool usesPendingThreshold = true;
@@ -31,27 +34,30 @@ QList<KindSpec> specs()
         QStringLiteral("m.id, m.order_ref, m.callback_id, m.channel, m.status, %1, m.attempts,"
                        " m.last_error, m.amount_minor, m.currency, m.lease_until");
     const QString pendingSince =
-        QStringLiteral("(CASE WHEN m.status = 'pending' THEN m.updated_at ELSE m.received_at END)");
+        QStringLiteral("(CASE WHEN m.status = 'pending' THEN m.updated_at"
+                       " ELSE COALESCE(m.requeued_at, m.received_at) END)");
+    const QString messageId = QStringLiteral("m.id");
     return {
         // Waiting since it last became pending (received, or requeued by a fix: only the
         // ingest and a requeue set a message pending, and both stamp updated_at), or failing
-        // since it was received. updated_at >= received_at, so the received_at test first
-        // keeps the (status, received_at) index in use.
+        // since its last requeue (requeued_at, migration 0019) or, never requeued, since it was
+        // received. Both are >= received_at, so the received_at test first keeps the
+        // (status, received_at) index in use.
         {StuckKind::PendingMessage, msgCols.arg(pendingSince),
          QStringLiteral("FROM callback_messages m WHERE m.status IN ('pending', 'failed') AND "
                         "m.received_at < ? AND ") +
              pendingSince + QStringLiteral(" < ?"),
-         pendingSince, false, false, true, 2},
+         pendingSince, messageId, true, false, false, true, 2},
         {StuckKind::ProcessingMessage, msgCols.arg(QStringLiteral("m.updated_at")),
          QStringLiteral(
              "FROM callback_messages m WHERE m.status = 'processing' AND m.updated_at < ?"
              " AND m.lease_until >= ?"),
-         QStringLiteral("m.updated_at"), true, false, true},
+         QStringLiteral("m.updated_at"), messageId, true, true, false, true},
         {StuckKind::ExpiredLease, msgCols.arg(QStringLiteral("m.lease_until")),
          QStringLiteral(
              "FROM callback_messages m WHERE m.status = 'processing' AND m.lease_until < ?"
              " AND m.lease_until < ?"),
-         QStringLiteral("m.lease_until"), true, false, false},
+         QStringLiteral("m.lease_until"), messageId, true, true, false, false},
         {StuckKind::DeadLetter,
          QStringLiteral("d.id, m.order_ref, d.callback_id, m.channel, m.status, d.created_at,"
                         " d.attempts, d.reason, m.amount_minor, m.currency, m.lease_until"),
@@ -60,7 +66,7 @@ QList<KindSpec> specs()
          // dead letter (requeued_at back to NULL).
          QStringLiteral("FROM dead_letters d JOIN callback_messages m ON m.id = d.message_id"
                         " WHERE m.status = 'dead' AND d.requeued_at IS NULL AND d.created_at < ?"),
-         QStringLiteral("d.created_at"), false, false, false},
+         QStringLiteral("d.created_at"), QStringLiteral("d.id"), true, false, false, false},
         {StuckKind::PendingIdempotency,
          QStringLiteral("i.request_id, i.order_id, NULL, NULL, i.operation, i.created_at, 0, "
                         "i.outcome, NULL, NULL, NULL"),
@@ -70,20 +76,20 @@ QList<KindSpec> specs()
          QStringLiteral("FROM idempotency_records i WHERE i.status = 0 AND i.created_at < ?"
                         " AND EXISTS (SELECT 1 FROM orders o WHERE o.order_id = i.order_id"
                         " AND o.version = i.expected_version)"),
-         QStringLiteral("i.created_at"), false, true, false},
+         QStringLiteral("i.created_at"), QStringLiteral("i.request_id"), false, false, true, false},
         {StuckKind::RefundObligation,
          QStringLiteral("r.id, r.order_id, r.callback_id, r.channel, 'refund_due',"
                         " r.created_at, 0, r.reason, r.amount_minor, r.currency, NULL"),
          QStringLiteral(
              "FROM refund_obligations r WHERE r.resolved_at IS NULL AND r.created_at < ?"),
-         QStringLiteral("r.created_at"), false, false, false},
+         QStringLiteral("r.created_at"), QStringLiteral("r.id"), true, false, false, false},
         {StuckKind::OrderInFlight,
          QStringLiteral(
              "o.order_id, o.order_id, NULL, o.channel, o.state, o.updated_at, 0, o.state_reason,"
              " o.amount_minor, o.currency, NULL"),
          QStringLiteral(
              "FROM orders o WHERE o.state IN ('paying', 'paid_unconfirmed') AND o.updated_at < ?"),
-         QStringLiteral("o.updated_at"), false, false, true},
+         QStringLiteral("o.updated_at"), QStringLiteral("o.order_id"), false, false, false, true},
     };
 }
 
@@ -92,13 +98,27 @@ struct Thresholds {
     qint64 idempotencyMs = 0;
 };
 
+// The stuck thresholds as stored, each within the range the settings service allows
+// (SettingsService::specs()); what is not is refused ("bad_setting"), as the worker refuses
+// its own: a list built on a substitute would be shown as following the operations settings.
 Result<Thresholds> thresholds(const Connection &c)
 {
     auto s = OpsSettings::load(c);
     if (!s)
         return s.error();
-    return Thresholds{s->integer(QStringLiteral("stuck.pending_seconds"), 300) * 1000,
-                      s->integer(QStringLiteral("stuck.idempotency_pending_seconds"), 600) * 1000};
+    auto seconds = [&](const QString &key, qint64 fallback) -> Result<qint64> {
+        for (const SettingSpec &spec : SettingsService::specs())
+            if (spec.key == key)
+                return s->bounded(key, spec.min, spec.max, spec.fallback);
+        return fallback; // not a known setting: never the case for the two below
+    };
+    auto pending = seconds(QStringLiteral("stuck.pending_seconds"), 300);
+    if (!pending)
+        return pending.error();
+    auto idempotency = seconds(QStringLiteral("stuck.idempotency_pending_seconds"), 600);
+    if (!idempotency)
+        return idempotency.error();
+    return Thresholds{*pending * 1000, *idempotency * 1000};
 }
 
 QVariantList bindsFor(const KindSpec &spec, const Thresholds &t, qint64 now, qint64 minAgeMs)
@@ -147,27 +167,49 @@ Result<StuckReport> StuckQuery::load(const StuckFilter &filter, const Actor &act
     if (!t)
         return t.error();
     StuckReport report;
-    report.now = m_clock.nowMs();
+    report.now = filter.atMs > 0 ? filter.atMs : m_clock.nowMs();
     report.pendingThresholdMs = t->pendingMs;
     report.idempotencyThresholdMs = t->idempotencyMs;
-    const int limit = qMax(1, filter.limitPerKind);
+    const int limit = qMax(1, filter.pageSize);
+    // Each kind's next `limit` rows after its cursor, oldest first; then the oldest `limit`
+    // of them all.
+    struct Stream {
+        StuckKind kind;
+        QList<StuckRecord> rows;
+        qsizetype taken = 0;
+    };
+    QList<Stream> streams;
     for (const KindSpec &spec : specs()) {
         if (!filter.kinds.isEmpty() && !filter.kinds.contains(spec.kind))
             continue;
         const QVariantList binds = bindsFor(spec, *t, report.now, filter.minAgeMs);
-        auto n = Sql::scalar(m_c.db(), QStringLiteral("SELECT COUNT(*) ") + spec.from, binds);
-        if (!n)
-            return n.error();
-        report.counts.insert(spec.kind, n->toLongLong());
-        if (n->toLongLong() == 0)
-            continue;
+        if (filter.withCounts) {
+            auto n = Sql::scalar(m_c.db(), QStringLiteral("SELECT COUNT(*) ") + spec.from, binds);
+            if (!n)
+                return n.error();
+            report.counts.insert(spec.kind, n->toLongLong());
+            if (n->toLongLong() == 0) {
+                report.ended << spec.kind;
+                continue;
+            }
+        }
+        QString from = spec.from;
+        QVariantList rowBinds = binds;
+        if (const auto c = filter.after.constFind(spec.kind); c != filter.after.cend()) {
+            from +=
+                QStringLiteral(" AND (%1 > ? OR (%1 = ? AND %2 > ?))").arg(spec.order, spec.key);
+            rowBinds << c->sinceMs << c->sinceMs
+                     << (spec.numericKey ? QVariant(c->reference.toLongLong())
+                                         : QVariant(c->reference));
+        }
         auto q = Sql::exec(m_c.db(),
-                           QStringLiteral("SELECT %1 %2 ORDER BY %3 LIMIT %4")
-                               .arg(spec.select, spec.from, spec.order)
+                           QStringLiteral("SELECT %1 %2 ORDER BY %3, %4 LIMIT %5")
+                               .arg(spec.select, from, spec.order, spec.key)
                                .arg(limit),
-                           binds);
+                           rowBinds);
         if (!q)
             return q.error();
+        Stream stream{spec.kind, {}};
         while (q->next()) {
             StuckRecord r;
             r.kind = spec.kind;
@@ -185,9 +227,25 @@ Result<StuckReport> StuckQuery::load(const StuckFilter &filter, const Actor &act
             r.currency = q->value(9).toString();
             if (!q->value(10).isNull())
                 r.leaseUntilMs = q->value(10).toLongLong();
-            report.records << r;
+            stream.rows << r;
         }
+        streams << stream;
     }
+    // Merge: the oldest head each time; on a tie the kind listed first.
+    while (report.records.size() < limit) {
+        Stream *next = nullptr;
+        for (Stream &s : streams)
+            if (s.taken < s.rows.size() &&
+                (!next || s.rows[s.taken].sinceMs < next->rows[next->taken].sinceMs))
+                next = &s;
+        if (!next)
+            break;
+        report.records << next->rows[next->taken++];
+    }
+    // A kind ends here when it had fewer rows than asked and all of them were taken.
+    for (const Stream &s : streams)
+        if (s.rows.size() < limit && s.taken == s.rows.size())
+            report.ended << s.kind;
     return report;
 }
 

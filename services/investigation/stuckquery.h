@@ -7,7 +7,11 @@
 // unresolved refund obligations (money captured for a superseded attempt), and orders
 // sitting in paying or paid_unconfirmed past `stuck.pending_seconds`. Every kind tests the
 // record's current state, so a record that left its stuck condition (through a fix or the
-// engine) leaves the list and the counts. Thresholds come from ops_settings.
+// engine) leaves the list and the counts. Thresholds come from ops_settings; a stored
+// threshold that is no whole number within the settings service's range refuses the load
+// ("bad_setting"), never replaced by a default. The list is read a page at a time, oldest
+// first across the kinds, each kind continuing after the last row shown (keyset: its since
+// and reference), so every record can be reached however many there are.
 // Thread contract: the connection's thread; results are plain values.
 
 #include "core/actor.h"
@@ -24,7 +28,7 @@ namespace OncePay {
 
 enum class StuckKind {
     PendingMessage,     // pending (since received or requeued) or failed (waiting for a
-                        // retry, since received) past the threshold
+                        // retry, since its last requeue, else since received) past the threshold
     ProcessingMessage,  // processing, lease still valid, but not finished past the threshold
     ExpiredLease,       // processing with a lease that ran out: its worker died
     DeadLetter,         // attempts used up, message still dead; waits for a person
@@ -55,18 +59,34 @@ struct StuckRecord {
     std::optional<qint64> leaseUntilMs;
 };
 
+// Where a kind's list continues: after its row with this since and reference (the last one
+// shown), in the order the kind is listed (since, then reference).
+struct StuckCursor {
+    qint64 sinceMs = 0;
+    QString reference;
+};
+
 struct StuckFilter {
     QList<StuckKind> kinds; // empty: all
     qint64 minAgeMs = 0;    // on top of the thresholds
-    int limitPerKind = 10000;
+    int pageSize = 2000;    // rows per load, across the kinds
+    // The next page: each kind continues after its cursor (a kind without one starts at its
+    // oldest). A kind already read to its end is left out of `kinds`.
+    QMap<StuckKind, StuckCursor> after;
+    qint64 atMs = 0;        // the moment the list is read as of (a page after the first
+                            // passes the first's `now`, so the cut-offs stay put); 0: now
+    bool withCounts = true; // a page after the first needs no counts
 };
 
 struct StuckReport {
     qint64 pendingThresholdMs = 0;
     qint64 idempotencyThresholdMs = 0;
     qint64 now = 0;
-    QList<StuckRecord> records;     // oldest first within each kind
-    QMap<StuckKind, qint64> counts; // every matching record, also beyond the limit
+    // The oldest `pageSize` records after the cursors, oldest first across the kinds (ties in
+    // the order of allStuckKinds(), then by reference within a kind).
+    QList<StuckRecord> records;
+    QMap<StuckKind, qint64> counts; // every matching record (withCounts only)
+    QList<StuckKind> ended;         // kinds whose last record is in `records` (or none left)
 };
 
 class StuckQuery {

@@ -18,6 +18,12 @@ public:
     // The stored whole number; `fallback` when the key is absent, or (with a warning in the
     // log naming the key and the value) when what is stored is no whole number.
     qint64 integer(const QString &key, qint64 fallback) const;
+    // The stored whole number when it lies within min … max; `fallback` when the key is
+    // absent. Anything else — no whole number, or one outside the range (written around the
+    // settings service, which stores only what fits) — is refused with a warning in the log,
+    // never replaced by a substitute: Invalid "bad_setting", "ops setting <key> is not a whole
+    // number from <min> to <max>: '<stored>'".
+    Result<qint64> bounded(const QString &key, qint64 min, qint64 max, qint64 fallback) const;
     QString text(const QString &key, const QString &fallback = {}) const;
     const QMap<QString, QString> &all() const { return m_values; }
 

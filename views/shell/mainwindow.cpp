@@ -223,6 +223,12 @@ QWidget *MainWindow::buildPage(int row)
         page = m_stuck = new StuckPage(m_config.orders, actor, this);
         checkOnFailure(m_stuck);
         connect(m_stuck, &StuckPage::openOrderRequested, this, &MainWindow::openOrder);
+        connect(m_stuck, &StuckPage::searchOrdersRequested, this, [this](const QString &term) {
+            if (!m_viewNames.contains(QStringLiteral("orders")))
+                return;
+            showView(QStringLiteral("orders"));
+            m_orderPage->search(term);
+        });
         connect(m_stuck, &StuckPage::fixesProposed, this, refreshApprovals);
     } else if (name == u"approvals") {
         page = m_approvals = new ApprovalsPage(m_config.orders, actor, this);

@@ -22,6 +22,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <climits>
 
 namespace OncePay {
 
@@ -90,9 +91,32 @@ StuckPage::StuckPage(const ConnectionProfile &orders, const Actor &actor, QWidge
     connect(m_propose, &QPushButton::clicked, this, &StuckPage::proposeFix);
     connect(m_table, &QTableView::activated, this, [this](const QModelIndex &i) {
         const QString order = i.data(OrderIdRole).toString();
-        if (!order.isEmpty())
+        if (!order.isEmpty()) {
+            m_note->clear();
             Q_EMIT openOrderRequested(order);
+            return;
+        }
+        // A dead letter or message that names no order: the order search finds what its
+        // callback reached (its transaction), or says nothing does.
+        const StuckRecord &r = m_model->rowAt(m_proxy->mapToSource(i).row());
+        if (!r.callbackId.isEmpty()) {
+            m_note->setText(tr("This record names no order: searching the orders for its "
+                               "callback %1.")
+                                .arg(r.callbackId));
+            Q_EMIT searchOrdersRequested(r.callbackId);
+        } else {
+            m_note->setText(tr("This record names no order."));
+        }
     });
+    m_more = new QPushButton(tr("Show &more"), this);
+    m_more->setObjectName(QStringLiteral("more"));
+    m_more->setToolTip(tr("Read the next records of the list (scrolling to its end does too)"));
+    m_more->setVisible(false);
+    connect(m_more, &QPushButton::clicked, this, &StuckPage::loadMore);
+    connect(m_model, &StuckModel::moreWanted, this, &StuckPage::loadMore);
+    m_note = new QLabel(this);
+    m_note->setObjectName(QStringLiteral("note"));
+    m_note->setWordWrap(true);
 
     auto *bar = new QHBoxLayout;
     bar->addWidget(title);
@@ -111,7 +135,12 @@ StuckPage::StuckPage(const ConnectionProfile &orders, const Actor &actor, QWidge
     layout->addLayout(bar);
     layout->addWidget(m_busy);
     layout->addWidget(m_summary);
+    layout->addWidget(m_note);
     layout->addWidget(m_table, 1);
+    auto *foot = new QHBoxLayout;
+    foot->addStretch(1);
+    foot->addWidget(m_more);
+    layout->addLayout(foot);
 }
 
 namespace {
@@ -128,63 +157,145 @@ void StuckPage::refresh()
 {
     const quint64 generation = ++m_generation;
     m_busy->setBusy(true);
+    m_reading = true;
+    m_note->clear();
     StuckFilter filter;
     if (m_kind->currentData().toInt() >= 0)
         filter.kinds = {StuckKind(m_kind->currentData().toInt())};
     filter.minAgeMs = m_age->currentData().toLongLong() * 1000;
+    filter.pageSize = m_pageSize;
     const Actor actor = m_actor;
     runBackgroundQuery<StuckLoad>(
         this, m_orders, QStringLiteral("stuck"),
         [filter, actor](const Connection &c) -> Result<StuckLoad> {
+            // The oldest page across the kinds, already in the table's default order.
             auto report = StuckQuery(c, Clock::system()).load(filter, actor);
             if (!report)
                 return report.error();
-            // oldest first across kinds: the table's default order
-            std::stable_sort(
-                report->records.begin(), report->records.end(),
-                [](const StuckRecord &a, const StuckRecord &b) { return a.sinceMs < b.sinceMs; });
             // What the fix offer judges leases with (the clock-skew allowance).
             auto setting = readFixRuleSetting(c);
             if (!setting)
                 return setting.error();
             return StuckLoad{std::move(*report), *setting};
         },
-        [this, generation](const Result<StuckLoad> &loaded) {
+        [this, generation, filter](const Result<StuckLoad> &loaded) {
             if (generation != m_generation)
                 return;
             m_busy->setBusy(false);
-            if (!loaded) {
-                // Rows that could not be read again are not shown as if they were current:
-                // someone would act on a list the database no longer holds.
-                m_model->setRows({});
-                updateActions();
-                Q_EMIT failed(showFailure(m_summary, loaded.error()));
-                return;
-            }
-            const StuckReport *r = &loaded->report;
+            m_reading = false;
+            if (!loaded)
+                return showLoadFailure(loaded.error());
             m_fixSetting = loaded->fix;
-            m_model->setRows(r->records);
+            m_filter = filter;
+            m_filter.atMs = loaded->report.now; // later pages: the same cut-offs and ages
+            m_filter.withCounts = false;
+            m_head = loaded->report;
+            m_head.records.clear();
+            m_cursors.clear();
+            m_ended.clear();
+            m_model->setRows(loaded->report.records);
+            takePage(loaded->report);
             m_table->resizeColumnsToContents();
-            qint64 total = 0;
-            for (qint64 n : r->counts)
-                total += n;
-            QString text = tr("%n record(s) need attention.", nullptr, int(total));
-            if (total > r->records.size())
-                text += QLatin1Char(' ') +
-                        tr("Showing the oldest %1 of each kind.").arg(r->records.size());
-            text += QLatin1Char(' ') + tr("Thresholds from the operations settings: messages and "
-                                          "orders after %1, requests after %2.")
-                                           .arg(Labels::age(r->pendingThresholdMs),
-                                                Labels::age(r->idempotencyThresholdMs));
-            if (!m_fixSetting.problem.isEmpty())
-                text += QLatin1Char(' ') +
-                        tr("Expired leases are offered no fix until this is corrected: %1")
-                            .arg(Labels::engineText(m_fixSetting.problem));
-            m_summary->setText(text);
-            m_summary->setToolTip({});
+            showSummary();
             updateActions();
-            Q_EMIT this->loaded(int(r->records.size()));
+            Q_EMIT this->loaded(m_model->rowCount());
         });
+}
+
+bool StuckPage::hasMore() const
+{
+    for (auto it = m_head.counts.cbegin(); it != m_head.counts.cend(); ++it)
+        if (!m_ended.contains(it.key()))
+            return true;
+    return false;
+}
+
+void StuckPage::takePage(const StuckReport &page)
+{
+    for (const StuckRecord &r : page.records)
+        m_cursors.insert(r.kind, StuckCursor{r.sinceMs, r.reference});
+    for (StuckKind k : page.ended)
+        if (!m_ended.contains(k))
+            m_ended << k;
+    m_model->setMoreToFetch(hasMore());
+    m_more->setVisible(hasMore());
+}
+
+void StuckPage::loadMore()
+{
+    if (m_reading || !hasMore())
+        return;
+    const quint64 generation = m_generation;
+    m_reading = true;
+    m_busy->setBusy(true);
+    m_more->setEnabled(false);
+    StuckFilter filter = m_filter;
+    filter.after = m_cursors;
+    filter.kinds.clear();
+    for (auto it = m_head.counts.cbegin(); it != m_head.counts.cend(); ++it)
+        if (!m_ended.contains(it.key()))
+            filter.kinds << it.key();
+    const Actor actor = m_actor;
+    runBackgroundQuery<StuckReport>(
+        this, m_orders, QStringLiteral("stuck"),
+        [filter, actor](const Connection &c) -> Result<StuckReport> {
+            return StuckQuery(c, Clock::system()).load(filter, actor);
+        },
+        [this, generation](const Result<StuckReport> &page) {
+            if (generation != m_generation)
+                return; // a refresh started over
+            m_busy->setBusy(false);
+            m_reading = false;
+            m_more->setEnabled(true);
+            if (!page)
+                return showLoadFailure(page.error());
+            m_model->appendRows(page->records);
+            takePage(*page);
+            showSummary();
+            Q_EMIT moreLoaded(m_model->rowCount());
+        });
+}
+
+void StuckPage::showLoadFailure(const Error &error)
+{
+    // Rows that could not be read again are not shown as if they were current: someone
+    // would act on a list the database no longer holds. Nothing is left to fetch either.
+    m_head = {};
+    m_cursors.clear();
+    m_ended.clear();
+    m_model->setRows({});
+    m_model->setMoreToFetch(false);
+    m_more->setVisible(false);
+    updateActions();
+    Q_EMIT failed(showFailure(m_summary, error));
+}
+
+void StuckPage::showSummary()
+{
+    qint64 total = 0;
+    for (qint64 n : m_head.counts)
+        total += n;
+    const qint64 shown = m_model->rowCount();
+    QString text = tr("%n record(s) need attention.", nullptr, int(qMin<qint64>(total, INT_MAX)));
+    if (hasMore())
+        text += QLatin1Char(' ') + tr("Showing the oldest %L1; the other %L2 are read as the list "
+                                      "is scrolled to its end (or with Show more).")
+                                       .arg(shown)
+                                       .arg(qMax<qint64>(0, total - shown));
+    else if (shown != total)
+        text += QLatin1Char(' ') + tr("%L1 shown: records changed while the list was read; "
+                                      "refresh to count them again.")
+                                       .arg(shown);
+    text += QLatin1Char(' ') + tr("Thresholds from the operations settings: messages and "
+                                  "orders after %1, requests after %2.")
+                                   .arg(Labels::age(m_head.pendingThresholdMs),
+                                        Labels::age(m_head.idempotencyThresholdMs));
+    if (!m_fixSetting.problem.isEmpty())
+        text +=
+            QLatin1Char(' ') + tr("Expired leases are offered no fix until this is corrected: %1")
+                                   .arg(Labels::engineText(m_fixSetting.problem));
+    m_summary->setText(text);
+    m_summary->setToolTip({});
 }
 
 namespace {
