@@ -69,6 +69,8 @@ Gateway::Gateway(const AppConfig &config, const ChannelRegistry &channels, const
     m_server = new HttpServer(
         limits, [this](const HttpRequest &rq, const HttpReply &rp) { handle(rq, rp); },
         [this](const HttpAccessRecord &r) { access(r); }, this);
+    m_server->setOversizeObserver(
+        [this](const HttpRequest &head, qint64 declared) { oversize(head, declared); });
     m_drainDeadline.setSingleShot(true);
     connect(&m_drainDeadline, &QTimer::timeout, this, &Gateway::finishShutdown);
     connect(m_server, &HttpServer::drained, this, &Gateway::finishShutdown);
@@ -180,6 +182,38 @@ void Gateway::refuseWebhook(const QString &channel, const InboundRequest &inboun
     const int status = error.code == ErrorCode::TooLarge   ? 413
                        : error.code == ErrorCode::NotFound ? 404
                                                            : 400;
+    recordRefusal(channel, inbound, error);
+    reply.send(HttpResponse::error(status, reason, error.message.left(200)));
+}
+
+void Gateway::oversize(const HttpRequest &head, qint64 declaredBytes)
+{
+    // The server answers 413 itself, before the body is read: what the webhook path would have
+    // recorded for it is recorded here, for a POST to a channel that exists (anything else is
+    // no callback: only its access line).
+    if (head.method != "POST" || !head.path.startsWith("/webhooks/"))
+        return;
+    const QString channel = QString::fromLatin1(head.path.mid(10));
+    if (!kChannelPaths.contains(channel) || !m_channels.adapter(channel))
+        return;
+    m_metrics.received(channel);
+    const QString reason = QStringLiteral("too_large");
+    m_metrics.rejected(channel, reason);
+    InboundRequest inbound; // no body: it was never read
+    inbound.headers = head.headers;
+    inbound.remote = head.remote;
+    recordRefusal(channel, inbound,
+                  makeError(ErrorCode::TooLarge,
+                            QStringLiteral("body of %1 bytes exceeds the %2-byte limit")
+                                .arg(declaredBytes)
+                                .arg(m_options.maxBodyBytes),
+                            reason));
+}
+
+void Gateway::recordRefusal(const QString &channel, const InboundRequest &inbound,
+                            const Error &error)
+{
+    const QString reason = error.reason.isEmpty() ? QStringLiteral("rejected") : error.reason;
     // Recorded off the HTTP thread; a 400 promises nothing about storage, so it need not wait.
     const bool posted =
         m_rejections->post([this, channel, inbound, error](DbTaskThread::Access &db) {
@@ -199,7 +233,6 @@ void Gateway::refuseWebhook(const QString &channel, const InboundRequest &inboun
         spdlog::warn("gateway: {} rejection ({}) not recorded: recorder queue full",
                      channel.toStdString(), reason.toStdString());
     }
-    reply.send(HttpResponse::error(status, reason, error.message.left(200)));
 }
 
 void Gateway::health(const HttpReply &reply)

@@ -5,8 +5,10 @@
 // committer and answers 200 only once the message row is committed (a duplicate also 200:
 // "already received"). Bad signature or body, or a value longer than its message table
 // column → 400 (recorded in ingest_rejections), unknown channel → 404, wrong method → 405,
-// oversized body → 413, database unreachable or commit queue full → 503 so the channel
-// retries, database reached but refusing the row → 500 "not_stored" (counted apart).
+// oversized body → 413 (refused by the HTTP server before the body is read; recorded in
+// ingest_rejections as too_large for a POST to a known channel), database unreachable or
+// commit queue full → 503 so the channel retries, database reached but refusing the row → 500
+// "not_stored" (counted apart).
 // GET /healthz and GET /metrics (Prometheus) for operations; every answer goes to the
 // access log (no bodies, no secrets).
 // Thread contract: construct, start() and shutdown() on a thread with an event loop (the
@@ -53,6 +55,9 @@ private:
     void webhook(const QString &channel, const HttpRequest &request, const HttpReply &reply);
     void refuseWebhook(const QString &channel, const InboundRequest &inbound, const Error &error,
                        const HttpReply &reply);
+    // ingest_rejections row and audit event, off the HTTP thread.
+    void recordRefusal(const QString &channel, const InboundRequest &inbound, const Error &error);
+    void oversize(const HttpRequest &head, qint64 declaredBytes);
     void health(const HttpReply &reply);
     void metricsPage(const HttpReply &reply);
     void access(const HttpAccessRecord &record);

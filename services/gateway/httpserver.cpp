@@ -195,6 +195,8 @@ void HttpServer::parse(Conn *c)
             return;
         }
         if (c->contentLength > m_limits.maxBodyBytes) {
+            if (m_oversize)
+                m_oversize(c->request, c->contentLength);
             // Without 100-continue the client is already sending: read it to the end so
             // that closing does not reset the connection before it reads our answer.
             if (c->expectContinue || c->contentLength > 64 * m_limits.maxBodyBytes) {

@@ -79,10 +79,16 @@ class HttpServer : public QObject {
 public:
     using Handler = std::function<void(const HttpRequest &, const HttpReply &)>;
     using AccessObserver = std::function<void(const HttpAccessRecord &)>;
+    // A request refused 413 for the body its Content-Length declares (past maxBodyBytes): its
+    // head (method, path, headers, remote; never a body) and the declared length, once, as it
+    // is refused, on the server's thread. The handler never sees such a request.
+    using OversizeObserver = std::function<void(const HttpRequest &head, qint64 declaredBytes)>;
 
     HttpServer(HttpLimits limits, Handler handler, AccessObserver observer,
                QObject *parent = nullptr);
     ~HttpServer() override;
+
+    void setOversizeObserver(OversizeObserver observer) { m_oversize = std::move(observer); }
 
     // Returns the bound port (useful with port 0).
     Result<quint16> listen(const QHostAddress &address, quint16 port);
@@ -119,6 +125,7 @@ private:
     HttpLimits m_limits;
     Handler m_handler;
     AccessObserver m_observer;
+    OversizeObserver m_oversize;
     QTcpServer *m_tcp = nullptr;
     QTimer *m_sweep = nullptr;
     QHash<quint64, Conn *> m_conns;

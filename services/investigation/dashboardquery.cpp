@@ -74,11 +74,17 @@ qint64 DashboardQuery::bucketFor(const TimeRange &range)
 
 Result<qint64> DashboardQuery::latestActivityMs() const
 {
-    auto v =
-        Sql::scalar(m_c.db(), QStringLiteral("SELECT MAX(received_at) FROM callback_messages"));
-    if (!v)
-        return v.error();
-    return v->isNull() ? qint64(0) : v->toLongLong();
+    // Each an index's last entry (callback_messages_received, ingest_rejections_time).
+    qint64 latest = 0;
+    for (const char *sql : {"SELECT MAX(received_at) FROM callback_messages",
+                            "SELECT MAX(created_at) FROM ingest_rejections"}) {
+        auto v = Sql::scalar(m_c.db(), QString::fromLatin1(sql));
+        if (!v)
+            return v.error();
+        if (!v->isNull())
+            latest = std::max(latest, v->toLongLong());
+    }
+    return latest;
 }
 
 TimeRange DashboardQuery::rangeEndingAt(qint64 endMs, qint64 spanMs)
@@ -191,6 +197,42 @@ Result<void> DashboardQuery::loadCallbacks(DashboardData *data) const
     return {};
 }
 
+Result<void> DashboardQuery::loadSinceRangeEnd(DashboardData *data) const
+{
+    data->sinceRangeEnd = CallbackBucket{data->range.toMs};
+    if (data->range.toMs >= data->loadedAt)
+        return {};
+    const QVariantList binds{data->range.toMs};
+    auto received = Sql::scalar(
+        m_c.db(),
+        QStringLiteral("SELECT COUNT(*) FROM callback_messages WHERE received_at >= ?"
+                       " AND event_kind IN ('payment_succeeded', 'payment_failed', 'refunded')"),
+        binds);
+    if (!received)
+        return received.error();
+    auto door = Sql::scalar(
+        m_c.db(),
+        QStringLiteral(
+            "SELECT SUM(duplicates) FROM callback_door_counts WHERE bucket_start_ms >= ?"),
+        binds, Sql::Decimals::Exact);
+    if (!door)
+        return door.error();
+    auto refused = Sql::scalar(
+        m_c.db(), QStringLiteral("SELECT COUNT(*) FROM ingest_rejections WHERE created_at >= ?"),
+        binds);
+    if (!refused)
+        return refused.error();
+    data->sinceRangeEnd.received = received->toLongLong();
+    if (!door->isNull()) {
+        auto n = Sql::exactInteger(*door, QStringLiteral("duplicates at the door"));
+        if (!n)
+            return n.error();
+        data->sinceRangeEnd.duplicatesAtDoor = *n;
+    }
+    data->sinceRangeEnd.rejected = refused->toLongLong();
+    return {};
+}
+
 Result<QList<PartialRefundTotal>> DashboardQuery::partlyRefunded() const
 {
     // From the refund debits (covering index ledger_kind_order, migration 0014), summed per
@@ -239,6 +281,8 @@ Result<DashboardData> DashboardQuery::load(const TimeRange &range, const Actor &
     data.loadedAt = m_clock.nowMs();
     if (auto r = loadCallbacks(&data); !r)
         return r.error();
+    if (auto r = loadSinceRangeEnd(&data); !r)
+        return r.error();
 
     auto statuses =
         keyCounts(m_c,
@@ -260,11 +304,20 @@ Result<DashboardData> DashboardQuery::load(const TimeRange &range, const Actor &
         return partial.error();
     data.partlyRefunded = *partial;
 
+    // A stuck count that cannot be read (a stored threshold refused) is shown in its place,
+    // never replaced by zeros; the rest of the dashboard stands. A database that fails is
+    // the whole load's failure.
     auto stuck = StuckQuery(m_c, m_clock).counts();
-    if (!stuck)
+    if (!stuck && stuck.error().code == ErrorCode::Unavailable)
         return stuck.error();
-    for (auto it = stuck->cbegin(); it != stuck->cend(); ++it)
-        data.stuckByKind << KeyCount{stuckKindName(it.key()), it.value()};
+    if (!stuck) {
+        spdlog::warn("dashboard: stuck records not counted: {}",
+                     stuck.error().message.toStdString());
+        data.stuckError = stuck.error();
+    } else {
+        for (auto it = stuck->cbegin(); it != stuck->cend(); ++it)
+            data.stuckByKind << KeyCount{stuckKindName(it.key()), it.value()};
+    }
 
     // A currency mismatch's two amounts are in different currencies: all that was settled (in
     // the row's currency, the settlement's) is at issue, not their difference.

@@ -91,6 +91,13 @@ struct DashboardData {
     QList<DiscrepancyTotal> openDiscrepancies; // by channel, then currency
     QList<DiscrepancyCurrencyTotal> openDiscrepancyTotals; // per currency, by currency code
     qint64 loadedAt = 0;
+    // When the range ends before the load (a range anchored at the latest activity): what came
+    // in from its end up to the load, so that a page can say what the range leaves out (all
+    // zeros otherwise; startMs is the range's end).
+    CallbackBucket sinceRangeEnd;
+    // The stuck counts could not be read (a stored threshold refused, "bad_setting"): the rest
+    // is loaded, stuckByKind is empty and this says why, for the page to show.
+    std::optional<Error> stuckError;
 
     qint64 partlyRefundedOrders() const;   // over every currency
     CallbackBucket callbackTotals() const; // the buckets summed; startMs is the range's start
@@ -106,9 +113,11 @@ public:
     // A bucket size that gives a readable chart for the range (5 min … 1 day).
     static qint64 bucketFor(const TimeRange &range);
 
-    // When the last callback was stored (0 when none): lets a dashboard over an older or
-    // simulated database anchor its range at its own latest activity. A channel's retries of
-    // older callbacks, absorbed at the door for days after, do not move it.
+    // When the last request reached the door (0 when none): the latest callback stored or
+    // request refused at the door (ingest_rejections), so that a dashboard over an older or
+    // simulated database can anchor its range at its own latest activity without hiding an
+    // outage (every callback refused, a rotated webhook secret: nothing stored). A channel's
+    // retries of older callbacks, absorbed at the door for days after, do not move it.
     Result<qint64> latestActivityMs() const;
 
     // The range of `spanMs` whose last bucket holds `endMs`, in whole buckets.
@@ -124,6 +133,7 @@ public:
 
 private:
     Result<void> loadCallbacks(DashboardData *data) const;
+    Result<void> loadSinceRangeEnd(DashboardData *data) const;
     Result<QList<PartialRefundTotal>> partlyRefunded() const;
 
     const Connection &m_c;

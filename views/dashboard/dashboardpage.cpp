@@ -30,6 +30,7 @@
 #include <QValueAxis>
 
 #include <algorithm>
+#include <limits>
 
 namespace OncePay {
 
@@ -65,6 +66,34 @@ QString stuckLabel(const QString &code)
     return Labels::stuckKindFromCode(code);
 }
 
+// The top of a value axis of counts that must show `need` with `ticks` ticks: a step of 1, 2
+// or 5 × 10^k between ticks, so that every tick is a whole number, exact, however small the
+// counts (an empty chart reads 0 … ticks − 1, never "1, 1, 0, 0").
+qint64 integerAxisTop(qint64 need, int ticks)
+{
+    const qint64 intervals = qMax(1, ticks - 1);
+    const qint64 minStep = qMax<qint64>(1, (need + intervals - 1) / intervals);
+    for (qint64 magnitude = 1; magnitude < std::numeric_limits<qint64>::max() / 50; magnitude *= 10)
+        for (qint64 m : {1, 2, 5})
+            if (m * magnitude >= minStep)
+                return m * magnitude * intervals;
+    return need;
+}
+
+// Counts as the locale writes whole numbers, on the axes and the bars' labels: 1,237,272, never
+// 1.23727e+06.
+QValueAxis *countAxis(QChart *chart, qint64 need, int ticks)
+{
+    auto *axis = new QValueAxis(chart);
+    axis->setRange(0, qreal(integerAxisTop(need, ticks)));
+    axis->setTickCount(ticks);
+    axis->setMinorTickCount(0);
+    // With the chart's numbers localized Qt reads only "%.<precision><conversion>"; any
+    // other format leaves the labels empty.
+    axis->setLabelFormat(QStringLiteral("%.0f"));
+    return axis;
+}
+
 } // namespace
 
 DashboardPage::DashboardPage(const ConnectionProfile &orders, const Actor &actor, QWidget *parent)
@@ -82,11 +111,11 @@ DashboardPage::DashboardPage(const ConnectionProfile &orders, const Actor &actor
     m_range->addItem(tr("Last 24 hours"), 24 * kHour);
     m_range->addItem(tr("Last 7 days"), 7 * 24 * kHour);
     m_range->addItem(tr("Last 30 days"), 30 * 24 * kHour);
-    // Negative: the same span, ending at the database's latest callback (an older or
-    // simulated database).
-    m_range->addItem(tr("30 days up to the latest callback"), -30 * 24 * kHour);
+    // Negative: the same span, ending at the database's latest activity (an older or simulated
+    // database), chosen, never the default: a range that ends before now hides what came after.
+    m_range->addItem(tr("30 days up to the latest activity"), -30 * 24 * kHour);
     m_range->setCurrentIndex(qBound(
-        0, QSettings().value(QStringLiteral("dashboard/range"), 4).toInt(), m_range->count() - 1));
+        0, QSettings().value(QStringLiteral("dashboard/range"), 3).toInt(), m_range->count() - 1));
     m_range->setToolTip(tr("Time range of the callback chart and the message statuses"));
     connect(m_range, &QComboBox::currentIndexChanged, this, [this](int index) {
         QSettings().setValue(QStringLiteral("dashboard/range"), index);
@@ -111,6 +140,10 @@ DashboardPage::DashboardPage(const ConnectionProfile &orders, const Actor &actor
     m_statuses = makeChartView(this, QStringLiteral("statusChart"));
     m_states = makeChartView(this, QStringLiteral("stateChart"));
     m_stuck = makeChartView(this, QStringLiteral("stuckChart"));
+    m_rangeEnd = new QLabel(this);
+    m_rangeEnd->setObjectName(QStringLiteral("rangeEnd"));
+    m_rangeEnd->setWordWrap(true);
+    m_rangeEnd->hide();
     m_callbackTotals = new QLabel(this);
     m_callbackTotals->setObjectName(QStringLiteral("callbackTotals"));
     m_callbackTotals->setWordWrap(true);
@@ -131,6 +164,7 @@ DashboardPage::DashboardPage(const ConnectionProfile &orders, const Actor &actor
     auto *noteLayout = new QVBoxLayout(noteBox);
     noteLayout->setContentsMargins(0, 0, 0, 0);
     noteLayout->setSpacing(2);
+    noteLayout->addWidget(m_rangeEnd);
     noteLayout->addWidget(m_callbackTotals);
     noteLayout->addWidget(note);
 
@@ -150,6 +184,21 @@ DashboardPage::DashboardPage(const ConnectionProfile &orders, const Actor &actor
         tr("An order stays paid until its refunds reach what was captured; these paid orders had"
            " part of their money refunded (the ledger's refund debits)."));
     statesLayout->addWidget(m_partialRefunds);
+
+    auto *stuckBox = new QWidget(this);
+    auto *stuckLayout = new QVBoxLayout(stuckBox);
+    stuckLayout->setContentsMargins(0, 0, 0, 0);
+    stuckLayout->setSpacing(2);
+    m_stuck->setParent(stuckBox);
+    stuckLayout->addWidget(m_stuck, 1);
+    m_stuckError = new QLabel(stuckBox);
+    m_stuckError->setObjectName(QStringLiteral("stuckError"));
+    m_stuckError->setWordWrap(true);
+    m_stuckError->setTextFormat(Qt::PlainText); // an engine's sentence, shown as it is
+    m_stuckError->setContentsMargins(8, 0, 8, 0);
+    m_stuckError->setStyleSheet(QStringLiteral("color: #c0392b;"));
+    m_stuckError->hide();
+    stuckLayout->addWidget(m_stuckError);
 
     // One table: a row per channel and currency, then a total line per currency.
     auto *discrepancyLines = new QConcatenateTablesProxyModel(this);
@@ -174,7 +223,7 @@ DashboardPage::DashboardPage(const ConnectionProfile &orders, const Actor &actor
     grid->addWidget(m_statuses, 0, 1);
     grid->addWidget(noteBox, 1, 0, 1, 2);
     grid->addWidget(statesBox, 2, 0);
-    grid->addWidget(m_stuck, 2, 1);
+    grid->addWidget(stuckBox, 2, 1);
     grid->addWidget(discBox, 0, 2, 3, 1);
     grid->setColumnStretch(0, 1);
     grid->setColumnStretch(1, 1);
@@ -231,8 +280,7 @@ void DashboardPage::showData(const DashboardData &data)
     showCounts(m_states, tr("Orders by state (now)"), data.ordersByState, stateLabel,
                QStringLiteral("#59a14f"));
     showPartialRefunds(data);
-    showCounts(m_stuck, tr("Stuck records by kind (now)"), data.stuckByKind, stuckLabel,
-               QStringLiteral("#e15759"));
+    showStuck(data);
     m_discrepancies->setRows(data.openDiscrepancies);
     m_discrepancyTotals->setRows(data.openDiscrepancyTotals);
     m_discrepancyTitle->setText(data.openDiscrepancies.isEmpty()
@@ -243,6 +291,44 @@ void DashboardPage::showData(const DashboardData &data)
     m_discrepancyTable->setMinimumWidth(
         m_discrepancyTable->horizontalHeader()->length() + 2 * m_discrepancyTable->frameWidth() +
         m_discrepancyTable->style()->pixelMetric(QStyle::PM_ScrollBarExtent));
+}
+
+void DashboardPage::showStuck(const DashboardData &data)
+{
+    if (!data.stuckError) {
+        m_stuckError->hide();
+        showCounts(m_stuck, tr("Stuck records by kind (now)"), data.stuckByKind, stuckLabel,
+                   QStringLiteral("#e15759"));
+        return;
+    }
+    // Not zeros: the counts are unknown, and the page says why.
+    showCounts(m_stuck, tr("Stuck records by kind (now)"), {}, stuckLabel,
+               QStringLiteral("#e15759"));
+    m_stuck->chart()->setTitle(tr("Stuck records by kind (now) — not counted"));
+    m_stuckError->setText(
+        tr("Stuck records could not be counted: %1").arg(errorText(*data.stuckError)));
+    m_stuckError->setToolTip(data.stuckError->message);
+    m_stuckError->show();
+}
+
+void DashboardPage::showRangeEnd(const DashboardData &data)
+{
+    if (data.range.toMs >= data.loadedAt) {
+        m_rangeEnd->hide();
+        return;
+    }
+    const CallbackBucket &s = data.sinceRangeEnd;
+    const QLocale locale;
+    const QString end = Labels::time(data.range.toMs);
+    if (s.received + s.duplicatesAtDoor + s.rejected == 0)
+        m_rangeEnd->setText(tr("This range ends %1; nothing reached the door since.").arg(end));
+    else
+        m_rangeEnd->setText(
+            tr("This range ends %1; since then: %2 received, %3 duplicates absorbed at the door,"
+               " <span style=\"color:#e15759\"><b>%4</b> refused at the door</span>.")
+                .arg(end, locale.toString(s.received), locale.toString(s.duplicatesAtDoor),
+                     locale.toString(s.rejected)));
+    m_rangeEnd->show();
 }
 
 void DashboardPage::showPartialRefunds(const DashboardData &data)
@@ -293,7 +379,7 @@ void DashboardPage::showCallbacks(const DashboardData &data)
         {tr("refused at the door"), "#e15759", [](const CallbackBucket &b) { return b.rejected; },
          tr("<b>%1</b> refused at the door").arg(n(t.rejected))},
     };
-    qint64 peak = 1;
+    qint64 peak = 0;
     QStringList legend;
     for (const Line &line : lines) {
         auto *series = new QLineSeries(chart);
@@ -309,17 +395,21 @@ void DashboardPage::showCallbacks(const DashboardData &data)
     }
     m_callbackTotals->setText(tr("In this range:") + u' ' +
                               legend.join(QStringLiteral(" &nbsp;·&nbsp; ")));
+    showRangeEnd(data);
 
+    // Hours over a few days, days beyond: a date and a time on every tick do not fit the
+    // chart's width (Qt elides them all alike).
+    const qint64 span = data.range.toMs - data.range.fromMs;
     auto *x = new QDateTimeAxis(chart);
-    x->setFormat(data.bucketMs >= 24 * kHour ? QStringLiteral("MM-dd")
-                                             : QStringLiteral("MM-dd HH:mm"));
+    x->setFormat(span <= 3 * 24 * kHour ? QStringLiteral("HH:mm") : QStringLiteral("MM-dd"));
     x->setRange(QDateTime::fromMSecsSinceEpoch(data.range.fromMs),
                 QDateTime::fromMSecsSinceEpoch(data.range.toMs));
-    x->setTickCount(7);
-    auto *y = new QValueAxis(chart);
-    y->setRange(0, qreal(peak) * 1.1);
-    y->setLabelFormat(QStringLiteral("%d"));
-    y->applyNiceNumbers();
+    x->setTickCount(span <= kHour                ? 7   // every 10 minutes
+                    : span <= 3 * 24 * kHour     ? 5   // every 6 hours over a day
+                    : span <= 7 * 24 * kHour + 1 ? 8   // every day over a week
+                                                 : 7); // every 5 days over 30
+    chart->setLocalizeNumbers(true);
+    QValueAxis *y = countAxis(chart, peak + (peak + 9) / 10, 5);
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
     for (QAbstractSeries *s : chart->series()) {
@@ -342,7 +432,7 @@ void DashboardPage::showCounts(QChartView *view, const QString &title,
     set->setColor(QColor(colour));
     set->setLabelColor(Qt::black);
     QStringList categories;
-    qint64 peak = 1;
+    qint64 peak = 0;
     for (const KeyCount &k : counts) {
         categories << label(k.key);
         *set << qreal(k.count);
@@ -353,13 +443,15 @@ void DashboardPage::showCounts(QChartView *view, const QString &title,
     series->setLabelsVisible(true);
     series->setLabelsPosition(QAbstractBarSeries::LabelsOutsideEnd);
     series->setLabelsFormat(QStringLiteral("@value"));
+    // Every digit of a count (a double holds them exactly to 2^53): Qt's default of 6
+    // significant digits writes 1237272 as 1.23727e+06.
+    series->setLabelsPrecision(16);
+    chart->setLocalizeNumbers(true);
     chart->addSeries(series);
     auto *y = new QBarCategoryAxis(chart);
     y->append(categories);
-    auto *x = new QValueAxis(chart);
-    x->setRange(0, qreal(peak) * 1.3);
-    x->setLabelFormat(QStringLiteral("%d"));
-    x->setTickCount(3);
+    // Room past the longest bar for its label.
+    QValueAxis *x = countAxis(chart, peak + (3 * peak + 9) / 10, 3);
     chart->addAxis(y, Qt::AlignLeft);
     chart->addAxis(x, Qt::AlignBottom);
     series->attachAxis(x);

@@ -40,6 +40,16 @@ public:
     QChartView *callbacksChart() const { return m_callbacks; }
     // The line under the orders by state: the paid orders with a partial refund.
     QLabel *partialRefundsLine() const { return m_partialRefunds; }
+    QChartView *orderStatesChart() const { return m_states; }
+    QChartView *stuckChart() const { return m_stuck; }
+    // Under the stuck chart: why the stuck records could not be counted (hidden otherwise).
+    QLabel *stuckErrorLine() const { return m_stuckError; }
+    // Above the callbacks' totals: where a range that ends before now ends, and what came in
+    // since (hidden otherwise).
+    QLabel *rangeEndLine() const { return m_rangeEnd; }
+
+    // Shows a loaded answer: what refresh() does with its result.
+    void showData(const DashboardData &data);
 
 public Q_SLOTS:
     void refresh();
@@ -49,7 +59,8 @@ Q_SIGNALS:
     void failed(const QString &why);
 
 private:
-    void showData(const DashboardData &data);
+    void showRangeEnd(const DashboardData &data);
+    void showStuck(const DashboardData &data);
     void showCallbacks(const DashboardData &data);
     void showPartialRefunds(const DashboardData &data);
     void showCounts(QChartView *view, const QString &title, const QList<KeyCount> &counts,
@@ -68,6 +79,8 @@ private:
     QChartView *m_states = nullptr;
     QLabel *m_partialRefunds = nullptr;
     QChartView *m_stuck = nullptr;
+    QLabel *m_stuckError = nullptr;
+    QLabel *m_rangeEnd = nullptr;
     QTableView *m_discrepancyTable = nullptr;
     QLabel *m_discrepancyTitle = nullptr;
     DiscrepancyTotalModel *m_discrepancies = nullptr;
