@@ -92,7 +92,7 @@ StuckPage::StuckPage(const ConnectionProfile &orders, const Actor &actor, QWidge
     connect(m_table, &QTableView::activated, this, [this](const QModelIndex &i) {
         const QString order = i.data(OrderIdRole).toString();
         if (!order.isEmpty()) {
-            m_note->clear();
+            m_note->hide();
             Q_EMIT openOrderRequested(order);
             return;
         }
@@ -103,9 +103,11 @@ StuckPage::StuckPage(const ConnectionProfile &orders, const Actor &actor, QWidge
             m_note->setText(tr("This record names no order: searching the orders for its "
                                "callback %1.")
                                 .arg(r.callbackId));
+            m_note->show();
             Q_EMIT searchOrdersRequested(r.callbackId);
         } else {
             m_note->setText(tr("This record names no order."));
+            m_note->show();
         }
     });
     m_more = new QPushButton(tr("Show &more"), this);
@@ -117,6 +119,7 @@ StuckPage::StuckPage(const ConnectionProfile &orders, const Actor &actor, QWidge
     m_note = new QLabel(this);
     m_note->setObjectName(QStringLiteral("note"));
     m_note->setWordWrap(true);
+    m_note->hide(); // shown while it has something to say
 
     auto *bar = new QHBoxLayout;
     bar->addWidget(title);
@@ -158,7 +161,7 @@ void StuckPage::refresh()
     const quint64 generation = ++m_generation;
     m_busy->setBusy(true);
     m_reading = true;
-    m_note->clear();
+    m_note->hide();
     StuckFilter filter;
     if (m_kind->currentData().toInt() >= 0)
         filter.kinds = {StuckKind(m_kind->currentData().toInt())};
