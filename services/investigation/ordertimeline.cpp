@@ -3,6 +3,7 @@
 #include <QHash>
 
 #include <algorithm>
+#include <optional>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -56,53 +57,138 @@ int kindRank(TimelineKind kind)
     return 10;
 }
 
+// Which step of a fix an entry is, and what else it knows of its row: what the ordering needs
+// beside the entry itself.
+enum class FixStep { None, Proposed, Decided, Done };
+
+struct PlacedEntry {
+    TimelineEntry entry;
+    FixStep step = FixStep::None;
+    qint64 fixId = 0;           // fix entries, and money a fix booked (entry key fix:N)
+    qint64 rollbackOf = -1;     // a refund owed because of a rollback: the rollback's version
+    bool paymentCredit = false; // money booked when the order became paid
+};
+
+// Where an entry goes among the others of its instant, in this order: the instant, the kind's
+// rank, then what it is anchored to (a transition's row id, or a fix's id), its place beside
+// that anchor, its row id.
+using PlaceKey = std::tuple<qint64, int, qint64, int, qint64>;
+
 // Sorts by time, then kind, then row id (stable: a fix's proposal, decisions and application
-// keep their order). A message's outcome at the instant of the transition its callback caused
-// goes right after that transition (the last, when it caused several), before a later one its
-// result led to: "completed" of the failure report before the checkout's rollback of it. The
-// money the callback booked in that transaction follows its outcome.
-QList<TimelineEntry> orderedTimeline(const QList<TimelineEntry> &entries)
+// keep their order). What one transaction wrote at the instant of a transition goes with that
+// transition:
+//  - a message's outcome right after the transition its callback caused (the last, when it
+//    caused several), before a later one its result led to: "completed" of the failure report
+//    before the checkout's rollback of it; the money the callback booked follows its outcome;
+//  - a fix's decision right before the transition the fix caused (cause fix:N), as a callback
+//    comes before what it caused; then the money that transaction booked (the credit of an
+//    order made paid, the refund owed by a rollback, money keyed fix:N), then the fix's
+//    "applied";
+//  - a refund owed because of a rollback right after the rollback.
+// A fix that changes no order (a discrepancy's) keeps its steps together: decided, the money it
+// booked, applied.
+QList<TimelineEntry> orderedTimeline(QList<PlacedEntry> placed)
 {
-    QHash<std::pair<QString, qint64>, qint64> caused; // (callback id, time) → last transition
-    for (const TimelineEntry &e : entries)
-        if (e.kind == TimelineKind::Transition && e.causeKind == u"callback") {
-            auto it = caused.find({e.causeId, e.at});
-            if (it == caused.end())
-                caused.insert({e.causeId, e.at}, e.rowId);
+    using Instant = std::pair<QString, qint64>;
+    QHash<Instant, qint64> byCallback; // (callback id, time) → its last transition's row
+    QHash<Instant, qint64> byFix;      // (fix:N, time) → the transition the fix caused
+    QHash<qint64, std::pair<qint64, qint64>> byVersion; // version → (time, row)
+    QHash<qint64, qint64> paidAt;                       // time → the transition to paid
+    for (const PlacedEntry &p : placed) {
+        const TimelineEntry &e = p.entry;
+        if (e.kind != TimelineKind::Transition)
+            continue;
+        byVersion.insert(e.version, {e.at, e.rowId});
+        if (e.toState == u"paid")
+            paidAt.insert(e.at, e.rowId);
+        if (e.causeKind == u"callback") {
+            auto it = byCallback.find({e.causeId, e.at});
+            if (it == byCallback.end())
+                byCallback.insert({e.causeId, e.at}, e.rowId);
             else
                 *it = std::max(*it, e.rowId);
+        } else if (e.causeKind == u"fix") {
+            byFix.insert({e.causeId, e.at}, e.rowId);
         }
-    using Key = std::tuple<qint64, int, qint64, int, qint64>;
-    std::vector<std::pair<Key, TimelineEntry>> keyed;
-    keyed.reserve(size_t(entries.size()));
-    for (const TimelineEntry &e : entries) {
-        Key key{e.at, kindRank(e.kind), e.rowId, 0, e.rowId};
+    }
+    // The transition a fix caused at this instant, if any.
+    const auto fixTransition = [&](qint64 fixId, qint64 at) -> std::optional<qint64> {
+        const auto it = byFix.constFind({QStringLiteral("fix:%1").arg(fixId), at});
+        return it == byFix.cend() ? std::nullopt : std::optional<qint64>(*it);
+    };
+    const int transition = kindRank(TimelineKind::Transition);
+    std::vector<std::pair<PlaceKey, TimelineEntry>> keyed;
+    keyed.reserve(size_t(placed.size()));
+    for (PlacedEntry &p : placed) {
+        const TimelineEntry &e = p.entry;
+        PlaceKey key{e.at, kindRank(e.kind), e.rowId, 0, e.rowId};
         // What the callback's transaction wrote goes with it: its outcome, then its money.
         const int with = e.kind == TimelineKind::MessageOutcome ? 1
                          : e.kind == TimelineKind::Ledger       ? 2
                          : e.kind == TimelineKind::RefundDue    ? 3
                                                                 : 0;
-        if (with != 0 && e.causeKind == u"callback") {
-            const auto it = caused.constFind({e.causeId, e.at});
-            if (it != caused.cend())
-                key = Key{e.at, kindRank(TimelineKind::Transition), *it, with, e.rowId};
+        const auto callbackAnchor = with != 0 && e.causeKind == u"callback"
+                                        ? byCallback.constFind({e.causeId, e.at})
+                                        : byCallback.cend();
+        if (callbackAnchor != byCallback.cend()) {
+            key = PlaceKey{e.at, transition, *callbackAnchor, with, e.rowId};
+        } else if (p.step == FixStep::Decided || p.step == FixStep::Done) {
+            const bool decided = p.step == FixStep::Decided;
+            if (const auto t = fixTransition(p.fixId, e.at))
+                key = PlaceKey{e.at, transition, *t, decided ? -1 : 5, 0};
+            else
+                key = PlaceKey{e.at, kindRank(TimelineKind::Fix), p.fixId, decided ? 1 : 4, 0};
+        } else if (p.step == FixStep::Proposed) {
+            key = PlaceKey{e.at, kindRank(TimelineKind::Fix), p.fixId, 0, 0};
+        } else if (p.rollbackOf >= 0) {
+            const auto v = byVersion.constFind(p.rollbackOf);
+            if (v != byVersion.cend() && v->first == e.at)
+                key = PlaceKey{e.at, transition, v->second, with, e.rowId};
+        } else if (p.fixId != 0) { // money keyed fix:N
+            if (const auto t = fixTransition(p.fixId, e.at))
+                key = PlaceKey{e.at, transition, *t, with, e.rowId};
+            else
+                key = PlaceKey{e.at, kindRank(TimelineKind::Fix), p.fixId, 2, e.rowId};
+        } else if (p.paymentCredit && paidAt.contains(e.at)) {
+            key = PlaceKey{e.at, transition, paidAt.value(e.at), with, e.rowId};
         }
-        keyed.emplace_back(key, e);
+        keyed.emplace_back(key, std::move(p.entry));
     }
     std::stable_sort(keyed.begin(), keyed.end(),
                      [](const auto &a, const auto &b) { return a.first < b.first; });
     QList<TimelineEntry> out;
-    out.reserve(entries.size());
+    out.reserve(qsizetype(keyed.size()));
     for (auto &[key, e] : keyed)
         out << std::move(e);
     return out;
+}
+
+// The fix N of a source key "fix:N" (money or refunds a fix booked), 0 otherwise.
+qint64 fixOfKey(const QString &key)
+{
+    if (!key.startsWith(u"fix:"))
+        return 0;
+    bool ok = false;
+    const qint64 id = QStringView(key).mid(4).toLongLong(&ok);
+    return ok && id > 0 ? id : 0;
+}
+
+// The version V of a refund owed because of a rollback ("rollback:<order>:vV"), -1 otherwise.
+qint64 rollbackVersionOfKey(const QString &key)
+{
+    if (!key.startsWith(u"rollback:"))
+        return -1;
+    const qsizetype at = key.lastIndexOf(u":v");
+    bool ok = false;
+    const qint64 v = at < 0 ? -1 : QStringView(key).mid(at + 2).toLongLong(&ok);
+    return ok && v >= 0 ? v : -1;
 }
 
 } // namespace
 
 QList<TimelineEntry> buildTimeline(const OrderPicture &p)
 {
-    QList<TimelineEntry> out;
+    QList<PlacedEntry> out;
     for (const OrderTransition &t : p.transitions) {
         TimelineEntry e;
         e.at = t.createdAt;
@@ -115,7 +201,7 @@ QList<TimelineEntry> buildTimeline(const OrderPicture &p)
         e.actor = t.actor;
         e.detail = t.reason;
         e.rowId = t.id;
-        out << e;
+        out << PlacedEntry{e};
     }
     for (const TransitionRejection &r : p.rejections) {
         TimelineEntry e;
@@ -130,7 +216,7 @@ QList<TimelineEntry> buildTimeline(const OrderPicture &p)
         e.detail = r.reason;
         e.refused = true;
         e.rowId = r.id;
-        out << e;
+        out << PlacedEntry{e};
     }
     for (const FixRequest &f : p.fixes) {
         TimelineEntry e;
@@ -144,7 +230,7 @@ QList<TimelineEntry> buildTimeline(const OrderPicture &p)
         e.amountMinor = f.amountMinor.value_or(0);
         e.currency = f.currency;
         e.rowId = f.id;
-        out << e;
+        out << PlacedEntry{e, FixStep::Proposed, f.id};
         for (const FixDecision &d : f.decisions) {
             TimelineEntry de = e;
             de.at = d.decidedAt;
@@ -154,7 +240,7 @@ QList<TimelineEntry> buildTimeline(const OrderPicture &p)
                 d.decision == u"approve" ? QStringLiteral("approved") : QStringLiteral("rejected"),
                 d.comment.isEmpty() ? QString() : QStringLiteral(": ") + d.comment);
             de.refused = d.decision != u"approve";
-            out << de;
+            out << PlacedEntry{de, FixStep::Decided, f.id};
         }
         if (f.status == FixStatus::Applied || f.status == FixStatus::Failed) {
             TimelineEntry done = e;
@@ -166,7 +252,7 @@ QList<TimelineEntry> buildTimeline(const OrderPicture &p)
                               ? QStringLiteral("%1 applied").arg(f.kind)
                               : QStringLiteral("%1 failed: %2").arg(f.kind, f.failureReason);
             done.refused = f.status == FixStatus::Failed;
-            out << done;
+            out << PlacedEntry{done, FixStep::Done, f.id};
         }
     }
     for (const CallbackMessageRow &m : p.messages) {
@@ -182,7 +268,7 @@ QList<TimelineEntry> buildTimeline(const OrderPicture &p)
         in.amountMinor = m.amountMinor;
         in.currency = m.currency;
         in.rowId = m.id;
-        out << in;
+        out << PlacedEntry{in};
         if (m.status == u"pending")
             continue;
         TimelineEntry done;
@@ -198,7 +284,7 @@ QList<TimelineEntry> buildTimeline(const OrderPicture &p)
         done.detail = why;
         done.refused = m.status == u"skipped" || m.status == u"dead" || m.status == u"failed";
         done.rowId = m.id;
-        out << done;
+        out << PlacedEntry{done};
     }
     // Each attempt that did not complete, when it ended: a message that needed six attempts
     // shows the five failures before its outcome.
@@ -214,34 +300,64 @@ QList<TimelineEntry> buildTimeline(const OrderPicture &p)
         e.attempt = a.attempt;
         e.refused = true;
         e.rowId = a.id;
-        out << e;
+        out << PlacedEntry{e};
     }
     for (const LedgerRow &l : p.ledger) {
         TimelineEntry e;
         e.at = l.createdAt;
         e.kind = TimelineKind::Ledger;
-        e.causeKind = QStringLiteral("callback");
-        e.causeId = l.callbackId;
+        // Booked for a callback (its id), by a fix (keyed fix:N), or by reconciliation (a fee
+        // adjustment: no cause of the order's to name).
+        PlacedEntry placed{e};
+        placed.paymentCredit = l.kind == u"payment_credit";
+        if (!l.callbackId.isEmpty()) {
+            e.causeKind = QStringLiteral("callback");
+            e.causeId = l.callbackId;
+        } else if (const qint64 fix = fixOfKey(l.entryKey); fix != 0) {
+            e.causeKind = QStringLiteral("fix");
+            e.causeId = l.entryKey;
+            placed.fixId = fix;
+        }
         e.detail = l.kind;
         e.hasAmount = true;
         e.amountMinor = l.amountMinor;
         e.currency = l.currency;
         e.rowId = l.id;
-        out << e;
+        placed.entry = e;
+        out << placed;
     }
     for (const RefundObligationRow &r : p.refunds) {
         TimelineEntry e;
         e.at = r.createdAt;
         e.kind = TimelineKind::RefundDue;
-        e.causeKind = QStringLiteral("callback");
-        e.causeId = r.callbackId;
+        // Owed because of a callback (its id) or of a rollback after the capture
+        // ("rollback:<order>:vV", no callback): then the rollback's own cause, the request or
+        // fix that rolled the order back to version V, as its row shows it.
+        PlacedEntry placed{e};
+        placed.rollbackOf = rollbackVersionOfKey(r.callbackId);
+        const auto rollback = placed.rollbackOf < 0
+                                  ? p.transitions.cend()
+                                  : std::find_if(p.transitions.cbegin(), p.transitions.cend(),
+                                                 [&](const OrderTransition &t) {
+                                                     return t.newVersion == placed.rollbackOf;
+                                                 });
+        if (placed.rollbackOf < 0) {
+            e.causeKind = QStringLiteral("callback");
+            e.causeId = r.callbackId;
+        } else if (rollback != p.transitions.cend()) {
+            e.causeKind = rollback->causeKind;
+            e.causeId = rollback->causeId;
+        } else { // the rollback is not in the picture (never read apart): its key as stored
+            e.causeId = r.callbackId;
+        }
         e.detail = r.reason;
         e.hasAmount = true;
         e.amountMinor = r.amountMinor;
         e.currency = r.currency;
         e.refused = true;
         e.rowId = r.id;
-        out << e;
+        placed.entry = e;
+        out << placed;
     }
     // Open reconciliation exceptions, when they were found: what is still to settle. Closed
     // ones are history of the reconciliation, not of the order.
@@ -264,7 +380,7 @@ QList<TimelineEntry> buildTimeline(const OrderPicture &p)
         e.currency = d.currency;
         e.refused = true;
         e.rowId = d.id;
-        out << e;
+        out << PlacedEntry{e};
     }
     // The audit rows last, so that at the same instant each follows what it records.
     for (const AuditRow &a : p.audit) {
@@ -277,7 +393,7 @@ QList<TimelineEntry> buildTimeline(const OrderPicture &p)
         e.actor = a.actor;
         e.detail = a.reason;
         e.rowId = a.id;
-        out << e;
+        out << PlacedEntry{e};
     }
     return orderedTimeline(out);
 }
