@@ -57,6 +57,104 @@ QPointF exitPoint(const QRectF &box, QPointF to)
     return c + d * std::min(sx, sy);
 }
 
+// Where everything sits at a width: five columns, the happy path on the top row.
+struct DiagramGeometry {
+    explicit DiagramGeometry(int width)
+        : colW(width / 5.0)
+        , boxW(std::min(colW - 24, 150.0))
+    {}
+    double colW;
+    double boxW;
+    double boxH = 28;
+    double top = 26; // room for the rollback arc above the top row
+    double rowH = 56;
+
+    QRectF boxOf(OrderState s) const
+    {
+        const QPointF c = cellOf(s);
+        return QRectF(c.x() * colW + (colW - boxW) / 2, top + c.y() * rowH, boxW, boxH);
+    }
+};
+
+// One allowed transition's arrow: an arc over the top row going back, a straight line
+// otherwise.
+struct Edge {
+    bool arc = false;
+    QPointF start; // an arc's start (the top of its box)
+    QPointF tail;  // where the arrowhead is aimed from
+    QPointF tip;
+};
+
+Edge edgeOf(const DiagramGeometry &g, OrderState from, OrderState to)
+{
+    const QRectF a = g.boxOf(from);
+    const QRectF b = g.boxOf(to);
+    Edge e;
+    if (cellOf(from).y() == cellOf(to).y() && cellOf(to).x() < cellOf(from).x()) {
+        e.arc = true;
+        e.start = QPointF(a.center().x(), a.top());
+        e.tip = QPointF(b.center().x() + 10, b.top());
+        e.tail = e.tip + QPointF(0, -10);
+    } else {
+        e.tail = exitPoint(a, b.center());
+        e.tip = exitPoint(b, a.center());
+    }
+    return e;
+}
+
+constexpr double kArcRise = 22;
+
+QPainterPath arcPath(const Edge &e)
+{
+    QPainterPath arc(e.start);
+    arc.cubicTo(e.start + QPointF(0, -kArcRise), e.tip + QPointF(0, -kArcRise), e.tip);
+    return arc;
+}
+
+// Where the count of an edge goes, for a text `size` (width, height) across: over the arc's
+// crest; in the gap between two boxes of a row above the arrow, or above the row when the gap
+// is too narrow; beside a line between the rows, clear of it. Never over a box.
+QRectF countRectOf(const DiagramGeometry &g, OrderState from, OrderState to, QSizeF size)
+{
+    const Edge e = edgeOf(g, from, to);
+    if (e.arc) {
+        const QPointF crest = arcPath(e).pointAtPercent(0.5);
+        QRectF r(QPointF(), size);
+        r.moveCenter(crest);
+        if (r.top() < 0)
+            r.moveTop(0);
+        return r;
+    }
+    const QRectF a = g.boxOf(from);
+    const QRectF b = g.boxOf(to);
+    if (qFuzzyCompare(e.tail.y(), e.tip.y())) { // along a row
+        const double left = std::min(a.right(), b.right());
+        const double right = std::max(a.left(), b.left());
+        QRectF r(QPointF(), size);
+        r.moveCenter(QPointF((left + right) / 2, 0));
+        if (size.width() <= right - left - 2)
+            r.moveBottom(e.tail.y() - 4); // clear of the line and its arrowhead
+        else
+            r.moveBottom(std::min(a.top(), b.top()) - 1);
+        return r;
+    }
+    // Between the rows: to the right of the line, at its middle, as far as the line leans over
+    // the label's height.
+    const QPointF mid = (e.tail + e.tip) / 2;
+    const double dy = e.tip.y() - e.tail.y();
+    const double lean = qFuzzyIsNull(dy) ? 0 : std::abs((e.tip.x() - e.tail.x()) / dy);
+    QRectF r(QPointF(), size);
+    r.moveCenter(mid);
+    r.moveLeft(mid.x() + lean * size.height() / 2 + 4);
+    return r;
+}
+
+// The count's text and the room it takes, with a pixel of margin around it.
+QSizeF countSize(const QFontMetrics &fm, const QString &text)
+{
+    return QSizeF(fm.horizontalAdvance(text) + 4, fm.height() + 2);
+}
+
 } // namespace
 
 StateDiagram::StateDiagram(QWidget *parent)
@@ -89,6 +187,23 @@ int StateDiagram::timesTaken(const QString &from, const QString &to) const
     return n;
 }
 
+QRectF StateDiagram::stateBox(const QString &state) const
+{
+    const auto s = parseOrderState(state);
+    return s ? DiagramGeometry(width()).boxOf(*s) : QRectF();
+}
+
+QRectF StateDiagram::countRect(const QString &from, const QString &to) const
+{
+    const auto f = parseOrderState(from);
+    const auto t = parseOrderState(to);
+    const int n = timesTaken(from, to);
+    if (!f || !t || n < 2 || !transitionAllowed(*f, *t))
+        return {};
+    return countRectOf(DiagramGeometry(width()), *f, *t,
+                       countSize(fontMetrics(), tr("×%1").arg(n)));
+}
+
 QSize StateDiagram::sizeHint() const
 {
     return {720, 130};
@@ -103,15 +218,7 @@ void StateDiagram::paintEvent(QPaintEvent *)
 {
     QPainter p(this);
     p.setRenderHint(QPainter::Antialiasing);
-    const double colW = width() / 5.0;
-    const double boxW = std::min(colW - 24, 150.0);
-    const double boxH = 28;
-    const double top = 26; // room for the rollback arc above the top row
-    const double rowH = 56;
-    auto boxOf = [&](OrderState s) {
-        const QPointF c = cellOf(s);
-        return QRectF(c.x() * colW + (colW - boxW) / 2, top + c.y() * rowH, boxW, boxH);
-    };
+    const DiagramGeometry g(width());
     QSet<QString> visited{m_current};
     for (const auto &[f, t] : m_steps)
         visited << f << t;
@@ -119,6 +226,12 @@ void StateDiagram::paintEvent(QPaintEvent *)
     const QColor idle(0xb0, 0xb0, 0xb0);
     const QColor taken(0x1f, 0x5f, 0xa8);
     const QColor rollback(0xc9, 0x8a, 0x00);
+    struct Count {
+        QRectF rect;
+        QString text;
+        QColor colour;
+    };
+    QList<Count> counts; // drawn last, over the boxes' edges and lines
     for (OrderState from : kStates) {
         for (OrderState to : kStates) {
             if (!transitionAllowed(from, to))
@@ -128,39 +241,26 @@ void StateDiagram::paintEvent(QPaintEvent *)
             const QColor colour = n == 0 ? idle : back ? rollback : taken;
             p.setPen(QPen(colour, n ? 2.5 : 1.0));
             p.setBrush(colour);
-            const QRectF a = boxOf(from);
-            const QRectF b = boxOf(to);
-            QPointF tip;
-            QPointF tail;
-            QPointF labelAt;
-            if (cellOf(from).y() == cellOf(to).y() && cellOf(to).x() < cellOf(from).x()) {
-                // Backwards along the top row: an arc over the boxes.
-                const QPointF s(a.center().x(), a.top());
-                tip = QPointF(b.center().x() + 10, b.top());
-                QPainterPath arc(s);
-                arc.cubicTo(s + QPointF(0, -22), tip + QPointF(0, -22), tip);
+            const Edge e = edgeOf(g, from, to);
+            if (e.arc) {
                 p.setBrush(Qt::NoBrush);
-                p.drawPath(arc);
+                p.drawPath(arcPath(e));
                 p.setBrush(colour);
-                tail = tip + QPointF(0, -10);
-                labelAt = (s + tip) / 2 + QPointF(0, -18);
             } else {
-                tail = exitPoint(a, b.center());
-                tip = exitPoint(b, a.center());
-                p.drawLine(tail, tip);
-                labelAt = (tail + tip) / 2;
+                p.drawLine(e.tail, e.tip);
             }
-            arrowHead(p, tip, tail);
+            arrowHead(p, e.tip, e.tail);
             if (n > 1) {
-                p.setPen(colour);
-                p.drawText(labelAt + QPointF(4, -3), tr("×%1").arg(n));
+                const QString text = tr("×%1").arg(n);
+                counts.append(
+                    {countRectOf(g, from, to, countSize(p.fontMetrics(), text)), text, colour});
             }
         }
     }
 
     for (OrderState s : kStates) {
         const QString code = orderStateName(s);
-        const QRectF r = boxOf(s);
+        const QRectF r = g.boxOf(s);
         const bool isCurrent = code == m_current;
         p.setPen(QPen(isCurrent ? taken : QColor(0x80, 0x80, 0x80), isCurrent ? 3 : 1));
         p.setBrush(visited.contains(code) ? QColor(0xdc, 0xe9, 0xf7) : palette().base().color());
@@ -172,6 +272,14 @@ void StateDiagram::paintEvent(QPaintEvent *)
         p.drawText(r, Qt::AlignCenter,
                    p.fontMetrics().elidedText(Labels::orderState(code), Qt::ElideRight,
                                               int(r.width()) - 6));
+    }
+
+    // The counts, on the window's colour so that a line under one does not cross its digits.
+    p.setFont(font());
+    for (const Count &c : counts) {
+        p.fillRect(c.rect, palette().window());
+        p.setPen(c.colour);
+        p.drawText(c.rect, Qt::AlignCenter, c.text);
     }
 }
 
