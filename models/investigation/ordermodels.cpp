@@ -328,7 +328,9 @@ RefundModel::RefundModel(QObject *parent)
     addColumn(tr("Amount"), moneyCell([](const RefundObligationRow &r) { return r.amountMinor; },
                                       [](const RefundObligationRow &r) { return r.currency; }));
     addColumn(tr("Reason"), engineTextCell([](const RefundObligationRow &r) { return r.reason; }));
-    addColumn(tr("Callback"), display([](const RefundObligationRow &r) { return r.callbackId; }));
+    // The callback whose money is owed back, or the rollback that left it captured
+    // ("rollback:<order>:v<N>").
+    addColumn(tr("Source"), display([](const RefundObligationRow &r) { return r.callbackId; }));
     addColumn(tr("Resolved"), [](const RefundObligationRow &r, int role) -> QVariant {
         if (role == Qt::DisplayRole)
             return r.resolvedAt ? Labels::time(r.resolvedAt) : tr("open");

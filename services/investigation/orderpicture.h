@@ -236,8 +236,10 @@ QList<OrderExceptionRow> openExceptions(const OrderPicture &picture);
 // Interleaves transitions, refusals, callbacks, the worker's failed attempts and outcomes,
 // ledger entries, refund obligations, open reconciliation exceptions, fixes and — when the
 // reader may see them — the order's audit rows by time. At the same instant a callback comes
-// first, a message's outcome right after the transition its callback caused, an audit row after
-// what it records, and entries of one kind in the order of their rows. Pure.
+// first, a message's outcome right after the transition its callback caused, a fix's decision
+// right before the transition it caused and its "applied" after the money that transaction
+// booked, a rollback's refund obligation right after the rollback, an audit row after what it
+// records, and entries of one kind in the order of their rows (ordertimeline.cpp). Pure.
 QList<TimelineEntry> buildTimeline(const OrderPicture &picture);
 
 } // namespace OncePay
