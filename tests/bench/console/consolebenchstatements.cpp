@@ -38,8 +38,8 @@ Statements stuckStatements(qint64 now, bool rows)
         // the fix rule's clock-skew allowance, read with the rows (FixSettings::leaseSkewMs)
         {"SELECT setting_value FROM ops_settings WHERE setting_key = ?",
          {QStringLiteral("fixes.lease_skew_ms")}}};
-    const QString pendingSince =
-        "(CASE WHEN m.status = 'pending' THEN m.updated_at ELSE m.received_at END)";
+    const QString pendingSince = "(CASE WHEN m.status = 'pending' THEN m.updated_at"
+                                 " ELSE COALESCE(m.requeued_at, m.received_at) END)";
     const QList<std::tuple<QString, QString, QString, QVariantList>> kinds{
         {cols.arg(pendingSince),
          "FROM callback_messages m WHERE m.status IN ('pending',"
@@ -81,11 +81,12 @@ Statements stuckStatements(qint64 now, bool rows)
          "?",
          "o.updated_at",
          {cut}}};
+    // The rows: every stuck record of each kind in one read, oldest first — what showing the
+    // whole list needs at least (the page reads it a page at a time).
     for (const auto &[select, from, order, binds] : kinds) {
         statements.append({"SELECT COUNT(*) " + from, binds});
         if (rows)
-            statements.append(
-                {"SELECT " + select + " " + from + " ORDER BY " + order + " LIMIT 10000", binds});
+            statements.append({"SELECT " + select + " " + from + " ORDER BY " + order, binds});
     }
     return statements;
 }
