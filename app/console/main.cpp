@@ -4,8 +4,10 @@
 // Demo and development only: `--user NAME --password-stdin` signs in with the password
 // read from the first line of stdin (never from an argument), `--view NAME` and `--order ID`
 // (with `--order-callback ROW`) choose what the window shows, and `--screenshot FILE` saves a
-// PNG of the window after start-up and quits. The scripted screenshots in docs/screenshots
-// use them. `--health-interval MS` shortens the health and account check (tests).
+// PNG of the window after start-up and quits (or of the dialog showing then: a refused
+// configuration, a password asked for, the sign-in; `--screenshot-text FILE` writes its title
+// and labels too). The scripted screenshots in docs/screenshots use them.
+// `--health-interval MS` shortens the health and account check (tests).
 //
 // SIGTERM, SIGHUP and SIGINT (a desktop logout, a shutdown, Ctrl+C) close the console as its
 // Quit does: the handler only writes the signal's number into a pipe (async-signal-safe); the
@@ -13,6 +15,7 @@
 
 #include "auth/signindialog.h"
 #include "buildinfo.h"
+#include "common/enginetext.h"
 #include "common/language.h"
 #include "config/appconfig.h"
 #include "config/secretstore.h"
@@ -24,7 +27,9 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QFile>
 #include <QInputDialog>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPointer>
@@ -51,24 +56,61 @@ constexpr int kSignedOut = 10;
 constexpr int kRebuildWindow = 11; // another language was chosen
 constexpr int kEditProfiles = 12;  // "Databases…" in the sign-in dialog
 
+// A database's role as the console names it.
+QString databaseRoleWord(DbRole role)
+{
+    switch (role) {
+    case DbRole::Orders: return QObject::tr("orders", "the orders database");
+    case DbRole::Messages: return QObject::tr("messages", "the messages database");
+    case DbRole::Audit: return QObject::tr("audit", "the audit database");
+    }
+    return roleName(role);
+}
+
+// Why a password is asked for (SecretStoreAskReason's code), in the interface language; the
+// keychain's own failure, which has no code, as it said it.
+QString passwordAskedBecause(const SecretStoreAskReason &why)
+{
+    if (why.code == u"no_source")
+        return QObject::tr("its connection profile names no password environment variable"
+                           " (password_env) and no keychain entry");
+    if (why.code == u"no_keychain")
+        return QObject::tr("no keychain is available on this machine");
+    if (why.code == u"keychain_entry_missing")
+        return QObject::tr("the keychain has no entry %1").arg(why.keychainEntry);
+    if (why.code == u"keychain_entry_empty")
+        return QObject::tr("the keychain entry %1 is empty").arg(why.keychainEntry);
+    if (why.code == u"keychain_refused")
+        return QObject::tr("the keychain refused access to the entry %1").arg(why.keychainEntry);
+    return QObject::tr("the keychain entry %1 could not be read: %2")
+        .arg(why.keychainEntry, why.message);
+}
+
 // Server passwords that come neither from the environment nor from the keychain are asked
 // for here, once per start; they stay in memory.
 bool passwordsReady(AppConfig &config, SecretStore &keychain)
 {
-    auto ask = [](const ConnectionProfile &p, const QString &why) -> std::optional<QString> {
+    auto ask = [](const ConnectionProfile &p,
+                  const SecretStoreAskReason &why) -> std::optional<QString> {
         bool ok = false;
-        const QString password =
-            QInputDialog::getText(nullptr, QObject::tr("Database password"),
-                                  QObject::tr("Password for the %1 database %2\n(%3):")
-                                      .arg(roleName(p.role), p.describe(), why),
-                                  QLineEdit::Password, QString(), &ok);
+        const QString password = QInputDialog::getText(
+            nullptr, QObject::tr("Database password"),
+            QObject::tr("Password for the %1 database %2\n(%3):")
+                .arg(databaseRoleWord(p.role), p.describe(), passwordAskedBecause(why)),
+            QLineEdit::Password, QString(), &ok);
         if (!ok)
             return std::nullopt;
         return password;
     };
     auto r = OncePay::resolvePasswords(config, &keychain, ask);
     if (!r)
-        QMessageBox::warning(nullptr, QObject::tr("OncePay Console"), r.error().message);
+        QMessageBox::warning(
+            nullptr, QObject::tr("OncePay Console"),
+            r.error().reason == u"password_not_given"
+                ? QObject::tr("No password was given for a database, so the console cannot"
+                              " connect and closes. Start it again to type the password, or"
+                              " give it through the profile's password_env or keychain entry.")
+                : r.error().message);
     return r.ok();
 }
 
@@ -132,17 +174,33 @@ void closeOnTerminationSignals(QApplication &app)
         ::sigaction(signo, &action, nullptr);
 }
 
-void scheduleScreenshot(const QString &file, int delayMs)
+// The captured window's title and the texts of its visible labels, one a line (the wording of a
+// dialog shown before any window, for tests).
+void writeScreenshotText(QWidget *target, const QString &file)
 {
-    QTimer::singleShot(delayMs, qApp, [file] {
+    QStringList lines{target->windowTitle()};
+    for (const QLabel *label : target->findChildren<QLabel *>())
+        if (label->isVisible() && !label->text().isEmpty())
+            lines << label->text();
+    QFile out(file);
+    if (!out.open(QIODevice::WriteOnly | QIODevice::Truncate) ||
+        out.write((lines.join(u'\n') + u'\n').toUtf8()) < 0)
+        spdlog::error("screenshot text: cannot write {}", file.toStdString());
+}
+
+void scheduleScreenshot(const QString &file, int delayMs, const QString &textFile)
+{
+    QTimer::singleShot(delayMs, qApp, [file, textFile] {
         QWidget *target = QApplication::activeModalWidget();
         if (!target)
             for (QWidget *w : QApplication::topLevelWidgets())
                 if (w->isVisible() && qobject_cast<MainWindow *>(w))
                     target = w;
-        if (target)
+        if (target) {
             target->grab().save(file);
-        else
+            if (!textFile.isEmpty())
+                writeScreenshotText(target, textFile);
+        } else
             spdlog::error("screenshot: no window to capture");
         closeWindows(QStringLiteral("screenshot"));
         QApplication::exit(0);
@@ -176,6 +234,11 @@ int main(int argc, char *argv[])
         QStringLiteral("screenshot-delay"),
         QStringLiteral("Milliseconds to wait before the screenshot (3000)."), QStringLiteral("MS"),
         QStringLiteral("3000"));
+    const QCommandLineOption shotTextOption(
+        QStringLiteral("screenshot-text"),
+        QStringLiteral("Demo/dev: with --screenshot, also write the captured window's title and "
+                       "label texts to FILE, one a line."),
+        QStringLiteral("FILE"));
     const QCommandLineOption healthOption(
         QStringLiteral("health-interval"),
         QStringLiteral("Milliseconds between health and account checks (30000)."),
@@ -200,8 +263,9 @@ int main(int argc, char *argv[])
         QStringLiteral("With --order: show the order's callback at this row (0 = the first), "
                        "its headers, body and signature scheme."),
         QStringLiteral("ROW"));
-    parser.addOptions({configOption, langOption, shotOption, delayOption, healthOption, userOption,
-                       passwordStdinOption, viewOption, orderOption, callbackOption});
+    parser.addOptions({configOption, langOption, shotOption, delayOption, shotTextOption,
+                       healthOption, userOption, passwordStdinOption, viewOption, orderOption,
+                       callbackOption});
     parser.process(app);
     closeOnTerminationSignals(app);
 
@@ -213,11 +277,23 @@ int main(int argc, char *argv[])
     const QLocale locale =
         Language::apply(parser.isSet(langOption) ? parser.value(langOption) : Language::chosen());
 
+    const bool screenshot = parser.isSet(shotOption);
+    const int delay = parser.value(delayOption).toInt();
+    // Captures whatever is showing then: a refused configuration, a password asked for, the
+    // sign-in dialog (with its refusal) or the window.
+    if (screenshot)
+        scheduleScreenshot(parser.value(shotOption), delay, parser.value(shotTextOption));
+
     auto config = AppConfig::load(parser.value(configOption));
     if (!config) {
-        QMessageBox::critical(
-            nullptr, QObject::tr("OncePay Console"),
-            QObject::tr("The configuration cannot be used:\n%1").arg(config.error().message));
+        // What is wrong in the loader's words (English, naming the file, the line and the
+        // option, never a secret's value: an engine sentence in the interface language if it
+        // is one); what to do in the interface language.
+        QMessageBox::critical(nullptr, QObject::tr("OncePay Console"),
+                              QObject::tr("The configuration cannot be used. Correct what is named"
+                                          " below, in the configuration file or the environment"
+                                          " variable it names, and start the console again.\n\n%1")
+                                  .arg(Labels::engineText(config.error().message)));
         return 3;
     }
     Logging::Options log;
@@ -240,13 +316,6 @@ int main(int argc, char *argv[])
         std::getline(std::cin, line);
         scriptedPassword = QString::fromStdString(line).trimmed();
     }
-    const bool screenshot = parser.isSet(shotOption);
-    const int delay = parser.value(delayOption).toInt();
-
-    // Captures whatever is showing then: the sign-in dialog (with its refusal) or the window.
-    if (screenshot)
-        scheduleScreenshot(parser.value(shotOption), delay);
-
     KeychainStore keychain;
     QString notice; // why the console ended the last session itself, for the next sign-in
     for (bool first = true;; first = false) {

@@ -33,12 +33,12 @@ Result<void> AuditFilter::validate() const
         return makeError(ErrorCode::Invalid,
                          QStringLiteral("filter: --to (%1) is not after --from (%2)")
                              .arg(formatTime(toMs), formatTime(fromMs)),
-                         QStringLiteral("bad_filter"));
+                         QStringLiteral("bad_range"));
     if (action == u"*" || (action.indexOf(u'*') >= 0 && action.indexOf(u'*') != action.size() - 1))
         return makeError(
             ErrorCode::Invalid,
             QStringLiteral("filter: action '%1' may only end in '*' (e.g. order.*)").arg(action),
-            QStringLiteral("bad_filter"));
+            QStringLiteral("bad_action"));
     return {};
 }
 

@@ -27,7 +27,10 @@ struct AuditFilter {
 
     bool operator==(const AuditFilter &) const = default;
 
-    // Checks the range and the action pattern; the error names the field.
+    // Checks the range and the action pattern; the error names the field in the words of the
+    // command line (--from, --to), its reason says which check failed for the console's own
+    // words: "bad_range" (to not after from), "bad_action" (a '*' not at the end, or alone),
+    // "bad_filter" (a negative time or seq).
     Result<void> validate() const;
     // " AND ..." conditions (possibly empty) and their binds, for "WHERE seq > ?" + this.
     QString sqlConditions(QVariantList *binds) const;

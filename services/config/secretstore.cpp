@@ -11,11 +11,13 @@ Result<void> resolvePasswords(AppConfig &config, SecretStore *store, const Passw
         if (!p->needsPassword())
             continue;
         const std::string role = roleName(p->role).toStdString();
-        QString why;
+        SecretStoreAskReason why{{}, p->passwordKeychain, {}};
         if (p->passwordKeychain.isEmpty()) {
-            why = QStringLiteral("no password_env variable and no keychain entry is set");
+            why.code = QStringLiteral("no_source");
+            why.message = QStringLiteral("no password_env variable and no keychain entry is set");
         } else if (!store || !store->available()) {
-            why = QStringLiteral("no keychain is available on this machine");
+            why.code = QStringLiteral("no_keychain");
+            why.message = QStringLiteral("no keychain is available on this machine");
         } else {
             auto secret = store->read(p->passwordKeychain);
             if (secret && !secret->isEmpty()) {
@@ -24,10 +26,20 @@ Result<void> resolvePasswords(AppConfig &config, SecretStore *store, const Passw
                              p->passwordKeychain.toStdString());
                 continue;
             }
-            why = secret ? QStringLiteral("the keychain entry %1 is empty").arg(p->passwordKeychain)
-                         : secret.error().message;
+            if (secret) {
+                why.code = QStringLiteral("keychain_entry_empty");
+                why.message =
+                    QStringLiteral("the keychain entry %1 is empty").arg(p->passwordKeychain);
+            } else {
+                const ErrorCode code = secret.error().code;
+                why.code = code == ErrorCode::NotFound ? QStringLiteral("keychain_entry_missing")
+                           : code == ErrorCode::Unavailable ? QStringLiteral("no_keychain")
+                           : code == ErrorCode::Forbidden   ? QStringLiteral("keychain_refused")
+                                                            : QStringLiteral("keychain_failed");
+                why.message = secret.error().message;
+            }
         }
-        spdlog::info("{} database: password asked for ({})", role, why.toStdString());
+        spdlog::info("{} database: password asked for ({})", role, why.message.toStdString());
         const std::optional<QString> given = ask ? ask(*p, why) : std::nullopt;
         if (!given)
             return makeError(ErrorCode::Invalid,

@@ -13,6 +13,7 @@
 #include "audit/audittrailpage.h"
 #include "audit/sealkey.h"
 #include "audittestutil.h"
+#include "common/language.h"
 #include "db/transaction.h"
 #include "testdatabases.h"
 
@@ -73,6 +74,7 @@ void fetchAll(AuditTrailModel *model)
 class TstAuditTrailPage : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    void cleanup() { Language::apply(QStringLiteral("en")); }
     void filterVerifyExport()
     {
         auto created = ScratchDatabases::create(Dialect::Sqlite);
@@ -254,6 +256,95 @@ private Q_SLOTS:
         QVERIFY(!banner->isVisible());
         QTRY_VERIFY_WITH_TIMEOUT(page.summary()->text().contains(QStringLiteral("7 row(s)")),
                                  20000);
+    }
+
+    // A filter that cannot be used is said in the console's words and language (the page's
+    // From, To and Action, not the command line's --from and --to), and the rows of the filter
+    // before are not left under it (review rev-shell, finding 3a).
+    void anUnusableFilterIsSaidAndShowsNoRows_data()
+    {
+        QTest::addColumn<QString>("lang");
+        QTest::newRow("en") << QStringLiteral("en");
+        QTest::newRow("zh_CN") << QStringLiteral("zh_CN");
+    }
+    void anUnusableFilterIsSaidAndShowsNoRows()
+    {
+        QFETCH(QString, lang);
+        auto created = ScratchDatabases::create(Dialect::Sqlite);
+        QVERIFY(created.ok());
+        auto dbs = std::move(created).value();
+        ManualClock clock(kStart);
+        {
+            Connection orders = openOrDie(dbs->orders());
+            Connection audit = openOrDie(dbs->audit());
+            seed(orders, audit, clock, 12);
+        }
+        Language::apply(lang);
+        AuditTrailPage page(dbs->config(), kAuditor);
+        page.resize(1280, 700);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        page.refresh();
+        QTRY_VERIFY_WITH_TIMEOUT(page.model()->atEnd() && page.model()->rowCount() == 12, 20000);
+        page.table()->setCurrentIndex(page.model()->index(0, 0));
+        QVERIFY(!page.detail()->toPlainText().isEmpty());
+
+        const auto tr = [](const char *source) {
+            return QCoreApplication::translate("OncePay::AuditTrailPage", source);
+        };
+        QSignalSpy failed(&page, &AuditTrailPage::failed);
+        page.fromEdit()->setText(QStringLiteral("2026-11-02"));
+        page.toEdit()->setText(QStringLiteral("2026-11-01"));
+        page.refresh();
+        QCOMPARE(failed.size(), 1);
+        const QString range =
+            tr("“To” (%1) is not after “From” (%2): no rows are shown until it is.")
+                .arg(QStringLiteral("2026-11-01T00:00:00.000Z"),
+                     QStringLiteral("2026-11-02T00:00:00.000Z"));
+        QCOMPARE(page.summary()->text(), range);
+        QCOMPARE(failed.last().first().toString(), range);
+        if (lang == u"en")
+            QCOMPARE(range, QStringLiteral("“To” (2026-11-01T00:00:00.000Z) is not after “From”"
+                                           " (2026-11-02T00:00:00.000Z): no rows are shown until"
+                                           " it is."));
+        QVERIFY2(!page.summary()->text().contains(QStringLiteral("--")),
+                 qPrintable(page.summary()->text()));
+        QCOMPARE(page.model()->rowCount(), 0);
+        QVERIFY(page.detail()->toPlainText().isEmpty());
+        QTest::qWait(300); // nothing comes back to fill the table or overwrite the line
+        QCOMPARE(page.model()->rowCount(), 0);
+        QCOMPARE(page.summary()->text(), range);
+        if (const QString dir = qEnvironmentVariable("ONCEPAY_SHOT_DIR"); !dir.isEmpty())
+            page.grab().save(dir + QStringLiteral("/audit-filter-range-%1.png").arg(lang));
+
+        // From alone (after every row): no rows, no refusal. Then a '*' inside an action: the
+        // action's own sentence.
+        page.toEdit()->clear();
+        page.refresh();
+        QTRY_VERIFY_WITH_TIMEOUT(page.model()->atEnd() && page.model()->rowCount() == 0, 20000);
+        page.fromEdit()->clear();
+        page.refresh();
+        QTRY_VERIFY_WITH_TIMEOUT(page.model()->atEnd() && page.model()->rowCount() == 12, 20000);
+        page.actionEdit()->setText(QStringLiteral("order*x"));
+        page.refresh();
+        const QString action = tr("“%1” is not an action: “*” may only end one, as in order.*"
+                                  " (every order action). No rows are shown until it is"
+                                  " corrected.")
+                                   .arg(QStringLiteral("order*x"));
+        QCOMPARE(page.summary()->text(), action);
+        QVERIFY(!page.summary()->text().contains(QStringLiteral("filter:")));
+        QCOMPARE(page.model()->rowCount(), 0);
+        if (const QString dir = qEnvironmentVariable("ONCEPAY_SHOT_DIR"); !dir.isEmpty())
+            page.grab().save(dir + QStringLiteral("/audit-filter-action-%1.png").arg(lang));
+        page.actionEdit()->setText(QStringLiteral("*"));
+        page.refresh();
+        QCOMPARE(page.summary()->text(),
+                 tr("“*” alone is not an action: leave Action empty to see every action."));
+        QCOMPARE(failed.size(), 3);
+        // A filter that can be used shows its rows again.
+        page.actionEdit()->setText(QStringLiteral("order.*"));
+        page.refresh();
+        QTRY_VERIFY_WITH_TIMEOUT(page.model()->atEnd() && page.model()->rowCount() == 6, 20000);
     }
 
     void refusedForAgents()

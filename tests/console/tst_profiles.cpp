@@ -422,8 +422,12 @@ private Q_SLOTS:
         MemoryStore store;
         store.entries.insert("orders/key", "kept");
         QStringList asked;
-        auto ask = [&](const ConnectionProfile &p, const QString &why) -> std::optional<QString> {
-            asked << roleName(p.role) + ": " + why;
+        // Why, as a code the console words in its language (rev-shell 3b), and in English.
+        QStringList codes;
+        auto ask = [&](const ConnectionProfile &p,
+                       const SecretStoreAskReason &why) -> std::optional<QString> {
+            asked << roleName(p.role) + ": " + why.message;
+            codes << why.code + u' ' + why.keychainEntry;
             return QStringLiteral("typed");
         };
         QVERIFY(resolvePasswords(config, &store, ask).ok());
@@ -431,6 +435,21 @@ private Q_SLOTS:
         QCOMPARE(config.audit.password, QStringLiteral("typed"));
         QCOMPARE(asked.size(), 1);
         QVERIFY(asked.first().startsWith("audit"));
+        QCOMPARE(codes, QStringList{QStringLiteral("no_source ")});
+
+        // An entry the keychain does not have, and an empty one.
+        for (const auto &[value, code] :
+             {std::pair{QStringLiteral("missing"), QStringLiteral("keychain_entry_missing")},
+              std::pair{QStringLiteral("empty"), QStringLiteral("keychain_entry_empty")}}) {
+            AppConfig named = AppConfig::defaults("/tmp/none");
+            named.orders = server(DbRole::Orders, Dialect::Postgres);
+            named.orders.passwordKeychain = "orders/" + value;
+            if (value == u"empty")
+                store.entries.insert("orders/empty", QString());
+            codes.clear();
+            QVERIFY(resolvePasswords(named, &store, ask).ok());
+            QCOMPARE(codes, QStringList{code + QStringLiteral(" orders/") + value});
+        }
 
         // No keychain on this machine: asked; cancelled: an error and nothing changed.
         AppConfig again = AppConfig::defaults("/tmp/none");
@@ -441,12 +460,13 @@ private Q_SLOTS:
         QVERIFY(resolvePasswords(again, &store, ask).ok());
         QCOMPARE(again.orders.password, QStringLiteral("typed"));
         QVERIFY2(asked.first().contains("no keychain"), qPrintable(asked.first()));
+        QCOMPARE(codes.last(), QStringLiteral("no_keychain orders/key"));
         AppConfig cancelled = AppConfig::defaults("/tmp/none");
         cancelled.audit = server(DbRole::Audit, Dialect::MySql);
-        auto r =
-            resolvePasswords(cancelled, &store, [](const ConnectionProfile &, const QString &) {
-                return std::optional<QString>();
-            });
+        auto r = resolvePasswords(cancelled, &store,
+                                  [](const ConnectionProfile &, const SecretStoreAskReason &) {
+                                      return std::optional<QString>();
+                                  });
         QVERIFY(!r.ok());
         QCOMPARE(r.error().reason, QStringLiteral("password_not_given"));
         QVERIFY(cancelled.audit.password.isEmpty());

@@ -36,6 +36,33 @@
 
 namespace OncePay {
 
+namespace {
+
+// The longest comment a decision keeps (FixService refuses a longer one: "a comment is longer
+// than 2000 characters").
+constexpr int kApprovalsMaxComment = 2000;
+
+// A decision dialog's comment within what the service keeps: past it, `note` says how long it
+// is and `ok` is off. `required`: an empty comment keeps `ok` off too (a rejection's).
+void approvalsCapComment(QPlainTextEdit *comment, QLabel *note, QPushButton *ok, bool required)
+{
+    const auto check = [comment, note, ok, required] {
+        const qsizetype length = comment->toPlainText().trimmed().size();
+        const bool tooLong = length > kApprovalsMaxComment;
+        note->setText(tooLong ? ApprovalsPage::tr("The comment has %1 characters; a decision keeps"
+                                                  " at most %2.")
+                                    .arg(length)
+                                    .arg(kApprovalsMaxComment)
+                              : QString());
+        note->setVisible(tooLong);
+        ok->setEnabled(!tooLong && (!required || length > 0));
+    };
+    QObject::connect(comment, &QPlainTextEdit::textChanged, ok, check);
+    check();
+}
+
+} // namespace
+
 ApprovalsPage::ApprovalsPage(const ConnectionProfile &orders, const Actor &actor, QWidget *parent)
     : QWidget(parent)
     , m_orders(orders)
@@ -70,17 +97,28 @@ ApprovalsPage::ApprovalsPage(const ConnectionProfile &orders, const Actor &actor
     m_summary = new QLabel(this);
     m_summary->setObjectName(QStringLiteral("summary"));
     m_summary->setWordWrap(true);
+    // What became of the reviewer's last decision — applied, or refused and why — on a line of
+    // its own, which the refresh that follows a decision does not overwrite.
+    m_notice = new QLabel(this);
+    m_notice->setObjectName(QStringLiteral("decisionNotice"));
+    m_notice->setWordWrap(true);
+    m_notice->setTextFormat(Qt::PlainText);
+    m_notice->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_notice->hide();
     m_busy = new BusyIndicator(this);
 
     m_table = makeTable(this, m_proxy, QStringLiteral("fixes"));
     m_table->setSortingEnabled(true);
     m_table->sortByColumn(FixModel::Age, Qt::DescendingOrder);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     // Targets are told apart by their ends: a cut one keeps its channel and the end of its id.
     m_table->setItemDelegateForColumn(FixModel::Target, new TableMiddleElideDelegate(m_table));
     m_fit =
         new TableColumnFitter(m_table, [this](const QList<int> &natural) { fitColumns(natural); });
     m_table->horizontalHeader()->setSectionResizeMode(FixModel::Reason, QHeaderView::Stretch);
+    // The detail follows the current row: a mouse click makes a row current before it
+    // selects it, so the selection is not waited for.
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &ApprovalsPage::showSelected);
 
@@ -162,6 +200,7 @@ ApprovalsPage::ApprovalsPage(const ConnectionProfile &orders, const Actor &actor
     layout->addLayout(bar);
     layout->addWidget(m_busy);
     layout->addWidget(m_summary);
+    layout->addWidget(m_notice);
     layout->addWidget(split, 1);
     showSelected();
 }
@@ -270,7 +309,7 @@ void ApprovalsPage::fitChangeColumns(const QList<int> &n)
 std::optional<FixRequest> ApprovalsPage::selected() const
 {
     const QModelIndex current = m_table->selectionModel()->currentIndex();
-    if (!current.isValid() || !m_table->selectionModel()->isRowSelected(current.row(), {}))
+    if (!current.isValid())
         return std::nullopt;
     const QModelIndex source = m_proxy->mapToSource(current);
     if (!source.isValid() || source.row() >= m_model->rowCount())
@@ -393,6 +432,10 @@ void ApprovalsPage::askApprove()
     comment->setPlaceholderText(tr("Optional comment (audited)"));
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
     buttons->button(QDialogButtonBox::Ok)->setText(tr("&Approve"));
+    auto *length = new QLabel(&dialog);
+    length->setObjectName(QStringLiteral("commentLength"));
+    length->setWordWrap(true);
+    approvalsCapComment(comment, length, buttons->button(QDialogButtonBox::Ok), false);
     connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
     auto *form = new QFormLayout(&dialog);
@@ -405,6 +448,7 @@ void ApprovalsPage::askApprove()
     what->setWordWrap(true);
     form->addRow(what);
     form->addRow(tr("&Comment:"), comment);
+    form->addRow(length);
     form->addRow(buttons);
     if (dialog.exec() == QDialog::Accepted)
         approveSelected(comment->toPlainText().trimmed());
@@ -427,16 +471,16 @@ void ApprovalsPage::askReject()
     comment->setPlaceholderText(tr("Why (required, audited)"));
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
     buttons->button(QDialogButtonBox::Ok)->setText(tr("Re&ject"));
-    buttons->button(QDialogButtonBox::Ok)->setEnabled(false);
-    connect(comment, &QPlainTextEdit::textChanged, &dialog, [comment, buttons] {
-        buttons->button(QDialogButtonBox::Ok)
-            ->setEnabled(!comment->toPlainText().trimmed().isEmpty());
-    });
+    auto *length = new QLabel(&dialog);
+    length->setObjectName(QStringLiteral("commentLength"));
+    length->setWordWrap(true);
+    approvalsCapComment(comment, length, buttons->button(QDialogButtonBox::Ok), true);
     connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
     auto *form = new QFormLayout(&dialog);
     form->addRow(tr("&Reason:"), reason);
     form->addRow(tr("&Comment:"), comment);
+    form->addRow(length);
     form->addRow(buttons);
     if (dialog.exec() == QDialog::Accepted)
         rejectSelected(reason->currentData().toString(), comment->toPlainText().trimmed());
@@ -458,6 +502,7 @@ void ApprovalsPage::decide(bool approve, const QString &reasonCode, const QStrin
     if (!f)
         return;
     m_busy->setBusy(true);
+    m_notice->hide();
     m_approve->setEnabled(false);
     m_reject->setEnabled(false);
     const Actor actor = m_actor;
@@ -481,11 +526,20 @@ void ApprovalsPage::decide(bool approve, const QString &reasonCode, const QStrin
                                             : tr("Fix #%1 approved; it needs %2 more approval(s).")
                                                   .arg(id)
                                                   .arg(r->approvalsNeeded - r->approvals());
-                m_summary->setText(message);
+                m_notice->setStyleSheet({});
+                m_notice->setText(message);
+                m_notice->setToolTip({});
+                m_notice->show();
                 Q_EMIT decided(id, r->status, message);
             } else {
-                const QString message = tr("Fix #%1: %2").arg(id).arg(r.error().message);
-                m_summary->setText(message);
+                // Refused (another reviewer decided it first, a comment too long, the rights
+                // changed) or not done: said in the interface language, the service's own
+                // sentence in the tooltip and the log.
+                const QString message = tr("Fix #%1: %2").arg(id).arg(actionErrorText(r.error()));
+                m_notice->setStyleSheet(QStringLiteral("QLabel { color: #b00020; }"));
+                m_notice->setText(message);
+                m_notice->setToolTip(r.error().message);
+                m_notice->show();
                 Q_EMIT decided(id, QString(), message);
             }
             refresh();

@@ -38,6 +38,8 @@ public:
     QPushButton *approveButton() const { return m_approve; }
     QPushButton *rejectButton() const { return m_reject; }
     QLabel *summary() const { return m_summary; }
+    // What became of the last decision made on this page (applied, or refused and why).
+    QLabel *decisionNotice() const { return m_notice; }
 
     // Select the fix with this id (after a refresh has loaded it).
     bool select(qint64 fixId);
@@ -79,6 +81,7 @@ private:
     QPushButton *m_reject = nullptr;
     QPushButton *m_openOrder = nullptr;
     QLabel *m_summary = nullptr;
+    QLabel *m_notice = nullptr;
     QLabel *m_header = nullptr;
     QLabel *m_decisions = nullptr;
     QPlainTextEdit *m_evidence = nullptr;

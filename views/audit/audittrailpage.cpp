@@ -214,16 +214,41 @@ bool AuditTrailPage::readFilter(AuditFilter *f)
     f->entityKind = colon < 0 ? entity : entity.left(colon);
     f->entityId = colon < 0 ? QString() : entity.mid(colon + 1);
     if (auto v = f->validate(); !v) {
-        m_summary->setText(v.error().message);
+        m_summary->setText(filterErrorText(*f, v.error()));
         return false;
     }
     return true;
+}
+
+// A filter AuditFilter::validate() refuses, in the console's words and language: its fields as
+// the page names them (the service's message names the command line's --from and --to).
+QString AuditTrailPage::filterErrorText(const AuditFilter &f, const Error &e)
+{
+    if (e.reason == u"bad_range")
+        return tr("“To” (%1) is not after “From” (%2): no rows are shown until it is.")
+            .arg(AuditFilter::formatTime(f.toMs), AuditFilter::formatTime(f.fromMs));
+    if (e.reason == u"bad_action" && f.action == u"*")
+        return tr("“*” alone is not an action: leave Action empty to see every action.");
+    if (e.reason == u"bad_action")
+        return tr("“%1” is not an action: “*” may only end one, as in order.* (every order"
+                  " action). No rows are shown until it is corrected.")
+            .arg(f.action);
+    return tr("The filter cannot be used: %1").arg(e.message);
 }
 
 void AuditTrailPage::refresh()
 {
     AuditFilter filter;
     if (!readFilter(&filter)) {
+        // The rows of the filter before are not shown under one that cannot be used: the
+        // table would claim they match it.
+        m_seekSeq = 0;
+        setSeekNote({});
+        const quint64 generation = m_model->reset();
+        m_model->fetchFailed(generation); // nothing to fetch until a filter that can be used
+        m_countGeneration = generation;   // a count still under way no longer says anything
+        m_detail->clear();
+        m_busy->setBusy(false);
         Q_EMIT failed(m_summary->text());
         return;
     }

@@ -95,6 +95,7 @@ Q_SIGNALS:
 
 private:
     bool readFilter(AuditFilter *filter);
+    static QString filterErrorText(const AuditFilter &filter, const Error &error);
     void fetchPage(quint64 generation, qint64 afterSeq);
     void countUnshipped();
     // Selects and scrolls to the row with `seq` (the one Verify named), loading pages until it
