@@ -120,8 +120,14 @@ private Q_SLOTS:
         QVERIFY(line->isVisible());
         QCOMPARE(line->text(),
                  QStringLiteral("This range ends %1; since then: 3 received, 1 duplicates absorbed"
-                                " at the door, <span style=\"color:#e15759\"><b>20</b> refused at"
-                                " the door</span>.")
+                                " at the door, <span style=\"color:#e15759\"><b>20</b></span>"
+                                " refused at the door.")
+                     .arg(Labels::time(d.range.toMs)));
+        d.sinceRangeEnd = CallbackBucket{d.range.toMs, 0, 2, 0, 0, 0};
+        m_page->showData(d);
+        QCOMPARE(line->text(),
+                 QStringLiteral("This range ends %1; since then: 0 received, 2 duplicates absorbed"
+                                " at the door, 0 refused at the door.")
                      .arg(Labels::time(d.range.toMs)));
         d.sinceRangeEnd = CallbackBucket{d.range.toMs};
         m_page->showData(d);
@@ -224,6 +230,8 @@ private Q_SLOTS:
         QCOMPARE(line->toolTip(), bad.message);
         QCOMPARE(m_page->stuckChart()->chart()->title(),
                  QStringLiteral("Stuck records by kind (now) — not counted"));
+        for (QAbstractAxis *axis : m_page->stuckChart()->chart()->axes())
+            QVERIFY(!axis->isVisible());
         d.stuckError.reset();
         d.stuckByKind = {{QStringLiteral("dead_letter"), 1}};
         m_page->showData(d);

@@ -305,6 +305,8 @@ void DashboardPage::showStuck(const DashboardData &data)
     showCounts(m_stuck, tr("Stuck records by kind (now)"), {}, stuckLabel,
                QStringLiteral("#e15759"));
     m_stuck->chart()->setTitle(tr("Stuck records by kind (now) — not counted"));
+    for (QAbstractAxis *axis : m_stuck->chart()->axes())
+        axis->hide(); // no scale for counts that are not there
     m_stuckError->setText(
         tr("Stuck records could not be counted: %1").arg(errorText(*data.stuckError)));
     m_stuckError->setToolTip(data.stuckError->message);
@@ -323,11 +325,15 @@ void DashboardPage::showRangeEnd(const DashboardData &data)
     if (s.received + s.duplicatesAtDoor + s.rejected == 0)
         m_rangeEnd->setText(tr("This range ends %1; nothing reached the door since.").arg(end));
     else
+        // What the range hides that matters most, refusals at the door, in their line's colour.
         m_rangeEnd->setText(
             tr("This range ends %1; since then: %2 received, %3 duplicates absorbed at the door,"
-               " <span style=\"color:#e15759\"><b>%4</b> refused at the door</span>.")
+               " %4 refused at the door.")
                 .arg(end, locale.toString(s.received), locale.toString(s.duplicatesAtDoor),
-                     locale.toString(s.rejected)));
+                     s.rejected > 0
+                         ? QStringLiteral("<span style=\"color:#e15759\"><b>%1</b></span>")
+                               .arg(locale.toString(s.rejected))
+                         : locale.toString(s.rejected)));
     m_rangeEnd->show();
 }
 
