@@ -11,11 +11,12 @@
 #include <QCoreApplication>
 #include <QCryptographicHash>
 #include <QFile>
-#include <QJsonDocument>
 #include <QPageLayout>
+#include <QPainter>
 #include <QPdfWriter>
 #include <QSaveFile>
 #include <QTextDocument>
+#include <QTextFrame>
 
 namespace OncePay::Dossier {
 
@@ -73,12 +74,6 @@ QString capped(const QString &text)
            Text::tr("[… %1 more characters in the message table]").arg(text.size() - kMaxRawChars);
 }
 
-QString pretty(const QString &json)
-{
-    const QJsonDocument doc = QJsonDocument::fromJson(json.toUtf8());
-    return capped(doc.isNull() ? json : QString::fromUtf8(doc.toJson(QJsonDocument::Indented)));
-}
-
 // Raw text as received, every character of it on the page: QTextDocument never wraps a plain
 // <pre> and the PDF clips what runs past the margin (a 344-character PayPal signature showed
 // 86), so each line wraps (pre-wrap: at a space, a '/', else anywhere) and its continuation
@@ -110,6 +105,42 @@ QPageLayout a4Layout()
 {
     return QPageLayout(QPageSize(QPageSize::A4), QPageLayout::Portrait, QMarginsF(15, 15, 15, 15),
                        QPageLayout::Millimeter);
+}
+
+// Room kept at the foot of every page for its number, in the document's CSS pixels.
+constexpr qreal kFooterPx = 18;
+
+// Paints `doc` (laid out by layOut()) page by page, each page's number "n / N" in its footer:
+// the pages written are the layout's pages, one for one. The number of pages written; 0 when
+// the writer refused one.
+int printPages(QTextDocument &doc, QPagedPaintDevice &writer)
+{
+    QPainter painter(&writer);
+    if (!painter.isActive())
+        return 0;
+    const QSizeF page = doc.pageSize();
+    const int pages = doc.pageCount();
+    const qreal toDevice = writer.logicalDpiY() / 96.0;
+    QFont font = doc.defaultFont();
+    font.setPointSizeF(8);
+    painter.setFont(font);
+    for (int n = 0; n < pages; ++n) {
+        if (n > 0 && !writer.newPage())
+            return 0;
+        const QRectF view(0, n * page.height(), page.width(), page.height());
+        painter.save();
+        painter.translate(0, -view.top());
+        painter.setClipRect(view);
+        QAbstractTextDocumentLayout::PaintContext context;
+        context.clip = view;
+        context.palette.setColor(QPalette::Text, Qt::black);
+        doc.documentLayout()->draw(&painter, context);
+        painter.restore();
+        painter.drawText(
+            QRectF(0, page.height() - kFooterPx * toDevice, page.width(), kFooterPx * toDevice),
+            Qt::AlignRight | Qt::AlignBottom, QStringLiteral("%1 / %2").arg(n + 1).arg(pages));
+    }
+    return pages;
 }
 
 QString section(const QString &title, const QString &body)
@@ -174,7 +205,7 @@ QString html(const OrderPicture &p, const QString &exportedBy, qint64 exportedAt
         raw += QStringLiteral("<p><b>%1</b> — %2</p>%3%4")
                    .arg(esc(m.callbackId), esc(Labels::time(m.receivedAt)),
                         rawBlock(capped(callbackHeaderLines(m.headers).join(u'\n'))),
-                        rawBlock(pretty(m.rawBody)));
+                        rawBlock(capped(callbackBodyText(m.rawBody))));
     out += section(Text::tr("Callbacks as received (headers, then body)"),
                    raw.isEmpty() ? QStringLiteral("<p><i>%1</i></p>").arg(esc(Text::tr("None.")))
                                  : raw);
@@ -203,10 +234,25 @@ QStringList callbackHeaderLines(const QString &storedHeaders)
     return lines;
 }
 
-void layOut(QTextDocument &doc, const QString &html)
+QString callbackBodyText(const QString &rawBody)
 {
+    return HeaderRedaction::bodyForDisplay(rawBody, [](qsizetype characters) {
+        return Text::tr("[redacted, %1 characters]").arg(characters);
+    });
+}
+
+void layOut(QTextDocument &doc, const QString &html, QPagedPaintDevice &device)
+{
+    device.setPageLayout(a4Layout());
     doc.setHtml(html);
-    doc.setPageSize(a4Layout().paintRectPoints().size());
+    // Laid out on the device itself, so fonts and margins are measured at its resolution and
+    // pageCount() is what prints (a layout at screen resolution broke pages elsewhere: 4 pages
+    // reported for a PDF of 3).
+    doc.documentLayout()->setPaintDevice(&device);
+    QTextFrameFormat root = doc.rootFrame()->frameFormat();
+    root.setBottomMargin(root.bottomMargin() + kFooterPx);
+    doc.rootFrame()->setFrameFormat(root);
+    doc.setPageSize(QSizeF(device.width(), device.height()));
 }
 
 Result<WrittenFile> writePdf(const QString &html, const QString &title, const QString &path)
@@ -220,13 +266,15 @@ Result<WrittenFile> writePdf(const QString &html, const QString &title, const QS
         QPdfWriter writer(&file);
         writer.setTitle(title);
         writer.setCreator(QStringLiteral("OncePay"));
-        writer.setPageLayout(a4Layout());
         QTextDocument doc;
-        doc.setHtml(html);
-        doc.print(&writer);
-        // The same pagination print() used: the page's paint rectangle in points (layOut()).
-        doc.setPageSize(a4Layout().paintRectPoints().size());
-        pages = doc.pageCount();
+        layOut(doc, html, writer);
+        pages = printPages(doc, writer);
+    }
+    if (pages <= 0) {
+        file.cancelWriting();
+        return makeError(ErrorCode::Invalid, QStringLiteral("cannot write %1: the PDF writer "
+                                                            "refused a page")
+                                                 .arg(path));
     }
     if (!file.commit())
         return makeError(ErrorCode::Invalid,

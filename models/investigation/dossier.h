@@ -15,6 +15,7 @@
 #include <QString>
 #include <QStringList>
 
+class QPagedPaintDevice;
 class QTextDocument;
 
 namespace OncePay::Dossier {
@@ -34,9 +35,17 @@ QString html(const OrderPicture &picture, const QString &exportedBy, qint64 expo
 // that is not the [name, value] pairs ingest writes is not shown: one line says so.
 QStringList callbackHeaderLines(const QString &storedHeaders);
 
-// `html` laid out as writePdf paginates it: A4, 15 mm margins, the page's paint rectangle in
-// points (the page count writePdf reports; tests measure its lines).
-void layOut(QTextDocument &doc, const QString &html);
+// A stored callback body (callback_messages.raw_body) as the dossier and the order page's
+// Callbacks tab show it: JSON pretty-printed, every secret's value masked ("[redacted, N
+// characters]", translated; HeaderRedaction::bodyForDisplay decides); any other text as it is.
+// The stored body itself is never changed: it is the signed evidence.
+QString callbackBodyText(const QString &rawBody);
+
+// `html` laid out for `device` exactly as writePdf lays it out and prints it: the device's page
+// layout set to A4 with 15 mm margins, the document paginated at the device's resolution on its
+// paint rectangle (in device pixels), a footer kept free on each page for the page number.
+// doc.pageCount() is the number of pages writePdf writes. `device` must outlive doc's layout.
+void layOut(QTextDocument &doc, const QString &html, QPagedPaintDevice &device);
 
 // A4 PDF written atomically (a failed export leaves no half file); `title` goes into the
 // PDF's metadata (the order id, so a viewer's title bar and a search find it).

@@ -7,6 +7,7 @@
 
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QJsonObject>
 
 namespace OncePay::HeaderRedaction {
 
@@ -150,6 +151,97 @@ StoredHeaders read(const QString &stored)
         out.headers << h;
     }
     return out;
+}
+
+// Bodies. The list is narrow on purpose, and is not the headers' list: a body's keys are the
+// channel's data model, where names with "key", "auth" or "session" in them are evidence an
+// agent needs (idempotency_key, FedaPay's transaction_key, a checkout session's id), while a
+// secret is named as one: Stripe's client_secret (a payment or setup intent's, an ephemeral
+// key's secret — Stripe: not to be stored, logged or shown to anyone but the customer),
+// *password*/*passwd*, and bearer values named *token* (access_token, FedaPay's payment_token,
+// KakaoPay's pg_token, Stripe's network_token) or api_key/apiKey. "tokenization_method" (how a
+// card was tokenized, apple_pay …) names no secret. Ids are never under such a name (id,
+// payment_intent, latest_charge, the event's id), so they stay; a value is masked whole
+// whatever it holds — the client secret begins with the intent's id, which "id" shows.
+
+namespace {
+
+QString normalisedKey(QStringView key)
+{
+    QString k;
+    k.reserve(key.size());
+    for (QChar c : key)
+        if (c != u'_' && c != u'-' && c != u'.' && c != u' ')
+            k += c.toLower();
+    return k;
+}
+
+qsizetype characters(const QString &s)
+{
+    qsizetype n = 0;
+    for (qsizetype i = 0; i < s.size(); ++i)
+        if (!s[i].isLowSurrogate())
+            ++n;
+    return n;
+}
+
+QJsonValue masked(const QJsonValue &v, bool secret, const BodyMarker &marker)
+{
+    switch (v.type()) {
+    case QJsonValue::Object: {
+        QJsonObject o = v.toObject();
+        for (auto it = o.begin(); it != o.end(); ++it)
+            it.value() = masked(it.value(), secret || isSecretBodyKey(it.key()), marker);
+        return o;
+    }
+    case QJsonValue::Array: {
+        QJsonArray a = v.toArray();
+        for (qsizetype i = 0; i < a.size(); ++i)
+            a[i] = masked(a.at(i), secret, marker);
+        return a;
+    }
+    case QJsonValue::String: return secret ? QJsonValue(marker(characters(v.toString()))) : v;
+    case QJsonValue::Double:
+        // The number's length as the body writes it.
+        return secret ? QJsonValue(marker(
+                            QJsonDocument(QJsonArray{v}).toJson(QJsonDocument::Compact).size() - 2))
+                      : v;
+    default: return v; // true, false, null
+    }
+}
+
+} // namespace
+
+bool isSecretBodyKey(QStringView key)
+{
+    const QString k = normalisedKey(key);
+    for (const char16_t *part : {u"secret", u"password", u"passwd", u"apikey"})
+        if (k.contains(QStringView(part)))
+            return true;
+    for (qsizetype at = k.indexOf(u"token"); at >= 0; at = k.indexOf(u"token", at + 1)) {
+        const QStringView rest = QStringView(k).sliced(at + 5);
+        if (!rest.startsWith(u"iz") && !rest.startsWith(u"is"))
+            return true;
+    }
+    return false;
+}
+
+QString bodyMarker(qsizetype characters)
+{
+    return QStringLiteral("[redacted, %1 characters]").arg(characters);
+}
+
+QString bodyForDisplay(const QString &rawBody, const BodyMarker &marker)
+{
+    const QJsonDocument doc = QJsonDocument::fromJson(rawBody.toUtf8());
+    if (doc.isNull())
+        return rawBody;
+    const BodyMarker &m = marker ? marker : BodyMarker(bodyMarker);
+    const QJsonValue out =
+        masked(doc.isArray() ? QJsonValue(doc.array()) : QJsonValue(doc.object()), false, m);
+    return QString::fromUtf8(
+        (out.isArray() ? QJsonDocument(out.toArray()) : QJsonDocument(out.toObject()))
+            .toJson(QJsonDocument::Indented));
 }
 
 } // namespace OncePay::HeaderRedaction

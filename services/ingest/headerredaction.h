@@ -5,12 +5,17 @@
 // (IngestService::headersJson) and every reader masks them again (read(): rows stored before
 // ingest masked them). The signature has been verified on the request as received before
 // any of this runs; what is masked is only what is kept.
+// A callback's body is signed evidence and is stored byte for byte (re-verification needs it),
+// so the secrets in it (a Stripe payment intent's client_secret …) are masked where it is
+// shown: bodyForDisplay().
 // Thread contract: pure functions, any thread.
 
 #include <QByteArrayView>
 #include <QList>
 #include <QString>
 #include <QStringView>
+
+#include <functional>
 
 namespace OncePay::HeaderRedaction {
 
@@ -41,5 +46,22 @@ struct StoredHeaders {
 
 // callback_messages.headers as readers show it, every credential masked.
 StoredHeaders read(const QString &stored);
+
+// Whether a JSON key of a callback body names a secret (any case; '_', '-', '.' ignored):
+// client_secret, *secret*, *password*, *passwd*, *token* (not "tokenization…"), api_key/apiKey.
+bool isSecretBodyKey(QStringView key);
+
+// What a masked body value is shown as, given its length in characters.
+using BodyMarker = std::function<QString(qsizetype characters)>;
+// "[redacted, N characters]", N the value's length in characters (not translated: the console
+// passes its translation).
+QString bodyMarker(qsizetype characters);
+
+// A callback body (callback_messages.raw_body) as people read it: JSON pretty-printed with the
+// value of every secret-bearing key (isSecretBodyKey) replaced by `marker` — a string or number
+// whole; an object or array under such a key has each string and number in it masked (true,
+// false and null say nothing secret and are kept). Ids stay (id, payment_intent, latest_charge,
+// idempotency_key …). A body that is not a JSON object or array is returned as it is.
+QString bodyForDisplay(const QString &rawBody, const BodyMarker &marker = bodyMarker);
 
 } // namespace OncePay::HeaderRedaction

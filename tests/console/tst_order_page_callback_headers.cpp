@@ -3,23 +3,32 @@
 // values masked and its signature whole; a row stored before ingest masked (its credentials in
 // clear) shows them masked on the order page's Callbacks tab and in the dispute dossier; and
 // the dossier's raw-callback lines wrap on the page (a 344-character PayPal signature used to
-// run off it), every character of them kept.
+// run off it), every character of them kept. A callback's body is shown with its secrets masked
+// (a Stripe payment intent's client_secret) on the tab and in the dossier while the stored body
+// stays byte for byte what was signed; and the dossier's page count is the PDF's.
 
+#include "channels/stripe/stripeadapter.h"
 #include "consolefixture.h"
+#include "ingest/headerredaction.h"
 #include "investigation/dossier.h"
 #include "orders/orderpage.h"
 
 #include <QAbstractTextDocumentLayout>
+#include <QBuffer>
 #include <QDir>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QPainter>
+#include <QPdfWriter>
 #include <QPlainTextEdit>
+#include <QRegularExpression>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QTextBlock>
 #include <QTextCursor>
 #include <QTextDocument>
+#include <QTextFrame>
 #include <QTextLayout>
 
 using namespace OncePay;
@@ -47,6 +56,19 @@ QString longSignature()
     for (int i = 0; i < 342; ++i)
         sig += alphabet[(i * 7 + 3) % alphabet.size()];
     return sig + QStringLiteral("==");
+}
+
+// The page objects of a PDF file ("/Type /Page", not the "/Type /Pages" tree above them).
+int pdfPageObjects(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return -1;
+    static const QRegularExpression page(QStringLiteral(R"(/Type\s*/Page\b)"));
+    int n = 0;
+    for (auto it = page.globalMatch(QString::fromLatin1(file.readAll())); it.hasNext(); it.next())
+        ++n;
+    return n;
 }
 
 } // namespace
@@ -151,8 +173,10 @@ private Q_SLOTS:
         // The dossier: the same lines, masked; each header line whole on its wrapped lines.
         const QString html = Dossier::html(page.picture(), "agent", 0);
         QVERIFY2(firstSecretIn(html).isEmpty(), qPrintable(html));
+        QBuffer pdfBuffer; // the layout measures at the PDF writer's resolution
+        QPdfWriter device(&pdfBuffer);
         QTextDocument doc;
-        Dossier::layOut(doc, html);
+        Dossier::layOut(doc, html, device);
         QVERIFY(doc.pageCount() > 0); // laid out now, every block
         const QString plain = doc.toPlainText();
         QVERIFY(plain.contains(u"authorization: [redacted, 16 bytes]"));
@@ -160,7 +184,9 @@ private Q_SLOTS:
         QVERIFY(plain.contains(u"cookie: [redacted, 14 bytes]"));
         QVERIFY(plain.contains(u"stripe-signature: " + QString::fromLatin1(signature)));
         QVERIFY(plain.contains(u"\"href\": \"" + link + u'"'));
-        const qreal right = doc.textWidth() - doc.rootFrame()->frameFormat().rightMargin();
+        // Frame margins are CSS pixels, scaled to the device when laid out.
+        const qreal right = doc.textWidth() - doc.rootFrame()->frameFormat().rightMargin() *
+                                                  device.logicalDpiX() / 96.0;
         bool sigWrapped = false;
         for (QTextBlock b = doc.begin(); b.isValid(); b = b.next()) {
             if (QTextCursor(b).currentTable() || b.text().isEmpty())
@@ -194,11 +220,12 @@ private Q_SLOTS:
         if (qEnvironmentVariableIsSet("ONCEPAY_SHOT_DIR") && dialect == int(Dialect::Sqlite)) {
             // The laid-out pages as pictures, for a look (no PDF rasteriser in Qt 6.4's base).
             const QSizeF page = doc.pageSize();
+            const qreal scale = 2 * 96.0 / device.logicalDpiX(); // twice the screen's size
             for (int n = 0; n < doc.pageCount(); ++n) {
-                QImage image((page * 2).toSize(), QImage::Format_RGB32);
+                QImage image((page * scale).toSize(), QImage::Format_RGB32);
                 image.fill(Qt::white);
                 QPainter painter(&image);
-                painter.scale(2, 2);
+                painter.scale(scale, scale);
                 painter.translate(0, -n * page.height());
                 doc.drawContents(&painter, QRectF(QPointF(0, n * page.height()), page));
                 painter.end();
@@ -214,6 +241,148 @@ private Q_SLOTS:
             QFile::copy(pdf, QDir(qEnvironmentVariable("ONCEPAY_SHOT_DIR"))
                                  .filePath(QStringLiteral("dossier-hdr.pdf")));
         Q_UNUSED(o);
+    }
+
+    // A Stripe payment intent carries its client_secret (Stripe: never to be logged or shown
+    // to anyone but the customer). Ingest verifies and stores the body byte for byte — the
+    // stored body still verifies against the stored signature — and the Callbacks tab and the
+    // dossier show it with the secret masked, the ids whole.
+    void bodySecretsMaskedWhereBodiesAreShown_data() { addEngineRows(); }
+    void bodySecretsMaskedWhereBodiesAreShown()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        EngineFixture f(*dbs);
+        f.createOrder("ord-body", 1500);
+        f.pay("ord-body", 1, "req-body-1");
+        const QByteArray body = StripeEvents::paymentIntentSucceeded(
+            f.params("ord-body", "req-body-1", 1500, "USD", "evt_body_1", "pi_body"));
+        const QString secret = QStringLiteral("pi_body_secret_Xyz");
+        QVERIFY(body.contains(secret.toLatin1()));
+        auto stored = f.ingest->ingest("stripe", f.stripe(body));
+        QVERIFY2(stored.ok(), qPrintable(stored.ok() ? QString() : stored.error().message));
+        QCOMPARE(stored->status, IngestStatus::Stored);
+        f.drain();
+
+        // The evidence as stored: the body byte for byte, and it verifies again.
+        auto storedBody = [&] {
+            auto v = Sql::scalar(f.orders->db(),
+                                 "SELECT raw_body FROM callback_messages WHERE callback_id = ?",
+                                 {stored->callbackId});
+            return v.ok() ? v->toString().toUtf8() : QByteArray();
+        };
+        QCOMPARE(storedBody(), body);
+        auto headers = Sql::scalar(f.orders->db(),
+                                   "SELECT headers FROM callback_messages WHERE callback_id = ?",
+                                   {stored->callbackId});
+        QVERIFY(headers.ok());
+        InboundRequest again;
+        again.body = storedBody();
+        for (const HeaderRedaction::StoredHeader &h :
+             HeaderRedaction::read(headers->toString()).headers)
+            again.addHeader(h.name.toLatin1(), h.value.toUtf8());
+        QVERIFY(!again.header(StripeAdapter::kSignatureHeader).isEmpty());
+        ChannelSettings settings;
+        settings.secrets = {QString::fromLatin1(kStripeSecret)};
+        const StripeAdapter stripe(settings);
+        const auto verified = stripe.verify(again, f.clock.nowMs());
+        QVERIFY2(verified.ok(), qPrintable(verified.ok() ? QString() : verified.error().message));
+        InboundRequest masked = again; // a body shown masked would no longer verify
+        masked.body = HeaderRedaction::bodyForDisplay(QString::fromUtf8(body)).toUtf8();
+        QVERIFY(!stripe.verify(masked, f.clock.nowMs()).ok());
+
+        const QString marker =
+            QStringLiteral("\"client_secret\": \"[redacted, %1 characters]\"").arg(secret.size());
+        StaffService staff(*f.orders, Clock::system());
+        QVERIFY(staff.add({"agent", QString(), StaffRole::Agent}, "agent-demo-pw", kAdmin).ok());
+        OrderPage page(f.config.orders, account("agent", StaffRole::Agent).actor());
+        page.resize(1000, 700);
+        page.show();
+        QSignalSpy loaded(&page, &OrderPage::orderLoaded);
+        page.openOrder("ord-body");
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 20000);
+        QCOMPARE(page.picture().messages.size(), 1);
+        QCOMPARE(page.picture().messages.first().rawBody.toUtf8(), body); // read whole
+        auto *raw = page.findChild<QPlainTextEdit *>(QStringLiteral("rawCallback"));
+        QVERIFY(raw);
+        page.showCallback(0);
+        const QString tab = raw->toPlainText();
+        QVERIFY2(!tab.contains(u"_secret_"), qPrintable(tab));
+        QVERIFY2(tab.contains(marker), qPrintable(tab));
+        for (const char *id :
+             {"\"id\": \"evt_body_1\"", "\"id\": \"pi_body\"", "\"latest_charge\": \"ch_body\"",
+              "\"idempotency_key\": \"req-body-1\""})
+            QVERIFY2(tab.contains(QLatin1String(id)), id);
+
+        const QString html = Dossier::html(page.picture(), "agent", 0);
+        QVERIFY2(!html.contains(u"_secret_"), qPrintable(html));
+        QBuffer pdfBuffer;
+        QPdfWriter device(&pdfBuffer);
+        QTextDocument doc;
+        Dossier::layOut(doc, html, device);
+        const QString plain = doc.toPlainText();
+        QVERIFY2(!plain.contains(u"_secret_"), qPrintable(plain));
+        QVERIFY2(plain.contains(marker) && plain.contains(u"\"id\": \"pi_body\""),
+                 qPrintable(plain));
+        QCOMPARE(storedBody(), body); // showing it changed nothing
+    }
+
+    // "Dossier saved to … (N page(s))": N is the number of pages in the PDF written, for a short
+    // order and a long one (a count from a layout at screen resolution said 4 for a PDF of 3).
+    void pdfPageCountIsTheWrittenPages_data()
+    {
+        QTest::addColumn<int>("callbacks");
+        QTest::newRow("short") << 1;
+        QTest::newRow("long") << 24;
+    }
+    void pdfPageCountIsTheWrittenPages()
+    {
+        QFETCH(int, callbacks);
+        OrderPicture picture;
+        picture.order.orderId = QStringLiteral("ord-pages");
+        picture.order.amountMinor = 1500;
+        picture.order.currency = QStringLiteral("USD");
+        picture.order.channel = QStringLiteral("stripe");
+        StripeEvents::Params p;
+        p.orderId = picture.order.orderId;
+        p.amountMinor = 1500;
+        p.currency = QStringLiteral("usd");
+        p.createdSeconds = 1767225600;
+        for (int i = 0; i < callbacks; ++i) {
+            p.attemptId = QStringLiteral("req-pages-%1").arg(i);
+            p.eventId = QStringLiteral("evt_pages_%1").arg(i);
+            p.paymentIntentId = QStringLiteral("pi_pages_%1").arg(i);
+            p.chargeId = QStringLiteral("ch_pages_%1").arg(i);
+            CallbackMessageRow m;
+            m.id = i + 1;
+            m.callbackId = QStringLiteral("stripe:") + p.eventId;
+            m.channel = QStringLiteral("stripe");
+            m.status = QStringLiteral("completed");
+            m.receivedAt = 1767225600000 + i * 1000;
+            m.headers = QStringLiteral(R"([["content-type","application/json"],)"
+                                       R"(["stripe-signature","t=1767225600,v1=%1"]])")
+                            .arg(QString(64, u'a'));
+            m.rawBody = QString::fromUtf8(StripeEvents::paymentIntentSucceeded(p));
+            picture.messages << m;
+        }
+        const QString html = Dossier::html(picture, "agent", 0);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("dossier.pdf"));
+        auto written = Dossier::writePdf(html, picture.order.orderId, path);
+        QVERIFY2(written.ok(), qPrintable(written.ok() ? QString() : written.error().message));
+        const int inFile = pdfPageObjects(path);
+        QCOMPARE(written->pages, inFile);
+        QVERIFY(inFile >= 1);
+        if (callbacks > 1)
+            QVERIFY2(inFile >= 3, "the long order runs over several pages");
+        // layOut() is that layout: the tests that measure it measure what prints.
+        QBuffer buffer;
+        QPdfWriter device(&buffer);
+        QTextDocument doc;
+        Dossier::layOut(doc, html, device);
+        QCOMPARE(doc.pageCount(), inFile);
+        if (qEnvironmentVariableIsSet("ONCEPAY_SHOT_DIR"))
+            QFile::copy(path, QDir(qEnvironmentVariable("ONCEPAY_SHOT_DIR"))
+                                  .filePath(QStringLiteral("dossier-pages-%1.pdf").arg(callbacks)));
     }
 };
 

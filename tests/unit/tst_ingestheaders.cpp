@@ -1,16 +1,20 @@
 // The headers of a stored callback (callback_messages.headers) are what an investigator reads
 // back in the console: they must survive any byte a channel or an attacker puts in them, keep
-// every channel's signature headers whole, and never hold a credential's value.
+// every channel's signature headers whole, and never hold a credential's value. A callback's
+// body is shown with its secrets masked (a Stripe payment intent's client_secret …), its ids
+// whole.
 
 #include "channels/fedapay/fedapayadapter.h"
 #include "channels/kakaopay/kakaopayadapter.h"
 #include "channels/paypal/paypaladapter.h"
 #include "channels/stripe/stripeadapter.h"
+#include "channels/stripe/stripeevents.h"
 #include "ingest/headerredaction.h"
 #include "ingest/ingestservice.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QJsonObject>
 #include <QTest>
 
 using namespace OncePay;
@@ -142,6 +146,94 @@ private Q_SLOTS:
         QVERIFY(!HeaderRedaction::read(R"(authorization: Bearer x)").readable);
         QVERIFY(HeaderRedaction::read(R"(authorization: Bearer x)").headers.isEmpty());
         QVERIFY(HeaderRedaction::read("[]").readable);
+    }
+
+    void secretBodyKeys_data()
+    {
+        QTest::addColumn<QString>("key");
+        QTest::addColumn<bool>("secret");
+        for (const char *key :
+             {"client_secret", "clientSecret", "CLIENT-SECRET", "secret", "webhook_secret",
+              "password", "db_password", "passwd", "token", "access_token", "accessToken",
+              "payment_token", "pg_token", "network_token", "refresh_tokens", "api_key", "apiKey",
+              "x-api-key", "apikey"})
+            QTest::newRow(key) << QString::fromLatin1(key) << true;
+        // Ids and evidence an agent reads; a "key" or a "session" is not a secret in a body.
+        for (const char *key :
+             {"id", "payment_intent", "latest_charge", "idempotency_key", "transaction_key",
+              "checkout_session", "tokenization_method", "tokenisation", "object", "tid",
+              "merchant_reference", "receipt_url", "description", "key"})
+            QTest::newRow(key) << QString::fromLatin1(key) << false;
+    }
+    void secretBodyKeys()
+    {
+        QFETCH(QString, key);
+        QFETCH(bool, secret);
+        QCOMPARE(HeaderRedaction::isSecretBodyKey(key), secret);
+    }
+
+    // A Stripe payment_intent.succeeded as Stripe sends it (its payment intent carries the
+    // client_secret): shown pretty-printed, the secret masked with its length, every id whole;
+    // secrets nested anywhere masked, true/false/null kept; text that is not JSON as it is.
+    void bodySecretsMaskedIdsKept()
+    {
+        StripeEvents::Params p;
+        p.orderId = QStringLiteral("ord-body");
+        p.attemptId = QStringLiteral("att-body-1");
+        p.amountMinor = 1500;
+        p.currency = QStringLiteral("usd");
+        p.eventId = QStringLiteral("evt_body_1");
+        p.paymentIntentId = QStringLiteral("pi_3BodyIntent");
+        p.chargeId = QStringLiteral("ch_3BodyCharge");
+        p.createdSeconds = 1767225600;
+        const QByteArray raw = StripeEvents::paymentIntentSucceeded(p);
+        const QString secret = QStringLiteral("pi_3BodyIntent_secret_Xyz");
+        QVERIFY(raw.contains(secret.toLatin1())); // the fixture body does carry one
+
+        const QString shown = HeaderRedaction::bodyForDisplay(QString::fromUtf8(raw));
+        QVERIFY2(!shown.contains(u"_secret_"), qPrintable(shown));
+        QVERIFY2(shown.contains(QStringLiteral("\"client_secret\": \"[redacted, %1 characters]\"")
+                                    .arg(secret.size())),
+                 qPrintable(shown));
+        for (const char *id :
+             {"\"id\": \"evt_body_1\"", "\"id\": \"pi_3BodyIntent\"",
+              "\"latest_charge\": \"ch_3BodyCharge\"", "\"idempotency_key\": \"att-body-1\"",
+              "\"order_id\": \"ord-body\"", "\"amount_received\": 1500",
+              "\"type\": \"payment_intent.succeeded\""})
+            QVERIFY2(shown.contains(QLatin1String(id)), id);
+        // Only the secret changed: the rest is the body pretty-printed.
+        QJsonObject expected = QJsonDocument::fromJson(raw).object();
+        QJsonObject data = expected.value(u"data").toObject();
+        QJsonObject intent = data.value(u"object").toObject();
+        intent.insert(u"client_secret", HeaderRedaction::bodyMarker(secret.size()));
+        data.insert(u"object", intent);
+        expected.insert(u"data", data);
+        QCOMPARE(shown, QString::fromUtf8(QJsonDocument(expected).toJson(QJsonDocument::Indented)));
+
+        const QString nested = HeaderRedaction::bodyForDisplay(
+            QStringLiteral(R"([{"id": "tx_1", "password": "hunter22", "card": {"network_token":
+            {"used": false, "value": "ntk-SECRET"}, "tokenization_method": "apple_pay"},
+            "credentials": {"apiKey": 987654321, "secrets": ["s1-SECRET", "s2-SECRET", null]},
+            "access_token": "订单SECRET", "note": "no secret here"}])"));
+        QVERIFY2(!nested.contains(u"SECRET") && !nested.contains(u"hunter22") &&
+                     !nested.contains(u"987654321"),
+                 qPrintable(nested));
+        for (const char *kept :
+             {"\"id\": \"tx_1\"", "\"used\": false", "null",
+              "\"tokenization_method\": \"apple_pay\"", "\"note\": \"no secret here\"",
+              "\"password\": \"[redacted, 8 characters]\"",
+              "\"apiKey\": \"[redacted, 9 characters]\"",
+              "\"value\": \"[redacted, 10 characters]\"",
+              "\"access_token\": \"[redacted, 8 characters]\""})
+            QVERIFY2(nested.contains(QString::fromUtf8(kept)), kept);
+        // The console's words for the marker.
+        QVERIFY(HeaderRedaction::bodyForDisplay(R"({"client_secret": "abc"})", [](qsizetype n) {
+                    return QStringLiteral("<%1>").arg(n);
+                }).contains(u"\"client_secret\": \"<3>\""));
+        // Not JSON (a form post, truncated text): as it is.
+        for (const QString &text : {QStringLiteral("client_secret=abc&id=1"),
+                                    QStringLiteral(R"({"client_secret": "abc")"), QString()})
+            QCOMPARE(HeaderRedaction::bodyForDisplay(text), text);
     }
 };
 

@@ -32,8 +32,6 @@
 #include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QHeaderView>
-#include <QJsonArray>
-#include <QJsonDocument>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
@@ -464,10 +462,9 @@ void OrderPage::showMessage(int row)
         return;
     }
     const CallbackMessageRow &m = m_picture.messages.at(row);
-    QString body = m.rawBody;
-    const QJsonDocument doc = QJsonDocument::fromJson(m.rawBody.toUtf8());
-    if (!doc.isNull())
-        body = QString::fromUtf8(doc.toJson(QJsonDocument::Indented));
+    // The body as the dossier shows it: every secret in it masked (the stored body, signed
+    // evidence, is never changed).
+    const QString body = Dossier::callbackBodyText(m.rawBody);
     // Headers one per line, as on the wire, each credential's value masked (the dossier's
     // lines: HeaderRedaction decides, for rows stored before ingest masked them too).
     const QString headers = Dossier::callbackHeaderLines(m.headers).join(u'\n') + u'\n';
