@@ -5,6 +5,8 @@
 
 #include <QDateTime>
 
+#include <algorithm>
+
 namespace OncePay::Bench {
 
 namespace {
@@ -94,17 +96,24 @@ Statements stuckStatements(qint64 now, bool rows)
 // The dashboard's statements as DashboardQuery runs them (consolebenchstatements.h).
 Result<Statements> dashboardStatements(const QSqlDatabase &db)
 {
-    auto latest = Sql::scalar(db, QStringLiteral("SELECT MAX(received_at) FROM callback_messages"));
-    if (!latest)
-        return latest.error();
-    const TimeRange range =
-        DashboardQuery::rangeEndingAt(latest->toLongLong(), 30 * 24 * 3600 * 1000LL);
+    // The range the benchmark chooses: 30 days up to the latest activity (a callback stored or
+    // a request refused at the door), as over a generated database that ends before now.
+    qint64 latestMs = 0;
+    for (const char *sql : {"SELECT MAX(received_at) FROM callback_messages",
+                            "SELECT MAX(created_at) FROM ingest_rejections"}) {
+        auto latest = Sql::scalar(db, QString::fromLatin1(sql));
+        if (!latest)
+            return latest.error();
+        latestMs = std::max(latestMs, latest->toLongLong());
+    }
+    const TimeRange range = DashboardQuery::rangeEndingAt(latestMs, 30 * 24 * 3600 * 1000LL);
     const qint64 from = range.fromMs, to = range.toMs, size = DashboardQuery::bucketFor(range);
     auto bucket = [&](const char *column) {
         return QStringLiteral("((%1 - %2) / %3)").arg(QLatin1String(column)).arg(from).arg(size);
     };
     Statements statements{
         {"SELECT MAX(received_at) FROM callback_messages", {}},
+        {"SELECT MAX(created_at) FROM ingest_rejections", {}},
         {"SELECT " + bucket("received_at") +
              ", COUNT(*), SUM(CASE WHEN status = 'skipped' AND (result_reason LIKE"
              " 'already applied:%' OR result_reason LIKE 'failure after success ignored:%')"
@@ -121,6 +130,12 @@ Result<Statements> dashboardStatements(const QSqlDatabase &db)
              ", COUNT(*) FROM ingest_rejections WHERE created_at >= ? AND created_at < ? GROUP BY"
              " 1",
          {from, to}},
+        // What reached the door after the range's end (it ends before now).
+        {"SELECT COUNT(*) FROM callback_messages WHERE received_at >= ? AND event_kind IN"
+         " ('payment_succeeded', 'payment_failed', 'refunded')",
+         {to}},
+        {"SELECT SUM(duplicates) FROM callback_door_counts WHERE bucket_start_ms >= ?", {to}},
+        {"SELECT COUNT(*) FROM ingest_rejections WHERE created_at >= ?", {to}},
         {"SELECT status, COUNT(*) FROM callback_messages WHERE received_at >= ? AND received_at"
          " < ? GROUP BY status ORDER BY status",
          {from, to}},
