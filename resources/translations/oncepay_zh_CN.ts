@@ -213,224 +213,229 @@
 <context>
     <name>OncePay::ApprovalsPage</name>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="53"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="52"/>
+        <source>The comment has %1 characters; a decision keeps at most %2.</source>
+        <translation>备注有 %1 个字符；一项决定最多保留 %2 个字符。</translation>
+    </message>
+    <message>
+        <location filename="../../views/approvals/approvalspage.cpp" line="80"/>
         <source>&lt;h2&gt;Approvals&lt;/h2&gt;</source>
         <translation>&lt;h2&gt;审批&lt;/h2&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="56"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="83"/>
         <source>Waiting for approval</source>
         <translation>等待审批</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="57"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="84"/>
         <source>Decided</source>
         <translation>已决定</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="59"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="86"/>
         <source>All</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="62"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="89"/>
         <source>All kinds</source>
         <translation>全部类型</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="67"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="94"/>
         <source>&amp;Refresh</source>
         <translation>刷新(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="104"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="142"/>
         <source>Evidence: the order&apos;s history or the discrepancy</source>
         <translation>证据：订单历史或对账差异</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="105"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="143"/>
         <source>&amp;Approve…</source>
         <translation>批准(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="107"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="145"/>
         <source>Re&amp;ject…</source>
         <translation>驳回(&amp;J)…</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="109"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="147"/>
         <source>Open &amp;order</source>
         <translation>打开订单(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="125"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="163"/>
         <source>&lt;b&gt;Change&lt;/b&gt; (before → after)</source>
         <translation>&lt;b&gt;变更&lt;/b&gt;（之前 → 之后）</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="129"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="167"/>
         <source>&lt;b&gt;Evidence&lt;/b&gt;</source>
         <translation>&lt;b&gt;证据&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="152"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="190"/>
         <source>&amp;Show:</source>
         <translation>显示(&amp;S)：</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="156"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="194"/>
         <source>&amp;Kind:</source>
         <translation>类型(&amp;K)：</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/approvals/approvalspage.cpp" line="203"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="242"/>
         <source>%n proposal(s) shown.</source>
         <translation>
             <numerusform>显示 %n 条修复提议。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/approvals/approvalspage.cpp" line="205"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="244"/>
         <source>%n waiting for a decision.</source>
         <translation>
             <numerusform>%n 条等待决定。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/approvals/approvalspage.cpp" line="208"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="247"/>
         <source>%n of them are yours: another reviewer decides those.</source>
         <translation>
             <numerusform>其中 %n 条是您提出的：须由其他审核人决定。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="210"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="249"/>
         <source>Your role may read proposals but not decide them.</source>
         <translation>您的角色可以查看提议，但不能决定。</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="303"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="342"/>
         <source>Select a proposal to see its change and evidence.</source>
         <translation>选择一条提议以查看其变更和证据。</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="312"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="351"/>
         <source>&lt;b&gt;Fix #%1 — %2&lt;/b&gt; on %3&lt;br&gt;Proposed by %4 (%5) from %6, %7&lt;br&gt;Reason: %8 — %9&lt;br&gt;Status: %10 · approvals %11 of %12</source>
         <translation>&lt;b&gt;修复 #%1 — %2&lt;/b&gt;，对象 %3&lt;br&gt;由 %4（%5）于 %6 提出，%7&lt;br&gt;原因：%8 — %9&lt;br&gt;状态：%10 · 已批准 %11 / %12</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="325"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="364"/>
         <source>Bound to order version %1</source>
         <translation>绑定订单版本 %1</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="331"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="370"/>
         <source>This is your proposal: another finance reviewer must decide it.</source>
         <translation>这是您的提议：须由另一位财务审核人决定。</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="333"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="372"/>
         <source>Digest</source>
         <translation>摘要</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="342"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="381"/>
         <source>%1: %2 by %3 from %4%5</source>
         <translation>%1：%3 于 %4 %2%5</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="344"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="383"/>
         <source>approved</source>
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="344"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="383"/>
         <source>rejected</source>
         <translation>驳回</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="350"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="389"/>
         <source>No decisions yet.</source>
         <translation>尚无决定。</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="358"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="397"/>
         <source>Loading…</source>
         <translation>正在加载…</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="390"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="429"/>
         <source>Approve fix #%1</source>
         <translation>批准修复 #%1</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="393"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="432"/>
         <source>Optional comment (audited)</source>
         <translation>备注（可选，记入审计）</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="395"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="434"/>
         <source>&amp;Approve</source>
         <translation>批准(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="399"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="442"/>
         <source>You approve exactly this change (digest %1…). %2</source>
         <translation>您批准的正是此变更（摘要 %1…）。%2</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="402"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="445"/>
         <source>It is applied at once.</source>
         <translation>批准后立即执行。</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="403"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="446"/>
         <source>It needs one more approval from someone else.</source>
         <translation>还需要另一人批准。</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="407"/>
-        <location filename="../../views/approvals/approvalspage.cpp" line="439"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="450"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="482"/>
         <source>&amp;Comment:</source>
         <translation>备注(&amp;C)：</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="420"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="464"/>
         <source>Reject fix #%1</source>
         <translation>驳回修复 #%1</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="427"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="471"/>
         <source>Why (required, audited)</source>
         <translation>原因（必填，记入审计）</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="429"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="473"/>
         <source>Re&amp;ject</source>
         <translation>驳回(&amp;J)</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="438"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="481"/>
         <source>&amp;Reason:</source>
         <translation>原因(&amp;R)：</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="478"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="523"/>
         <source>Fix #%1 approved and applied.</source>
         <translation>修复 #%1 已批准并执行。</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="480"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="525"/>
         <source>Fix #%1 rejected.</source>
         <translation>修复 #%1 已驳回。</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="481"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="526"/>
         <source>Fix #%1 approved; it needs %2 more approval(s).</source>
         <translation>修复 #%1 已批准；还需要 %2 次批准。</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="487"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="538"/>
         <source>Fix #%1: %2</source>
         <translation>修复 #%1：%2</translation>
     </message>
@@ -765,57 +770,57 @@
 <context>
     <name>OncePay::AuditRowModel</name>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="356"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="358"/>
         <source>Time</source>
         <translation>时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="357"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="359"/>
         <source>Action</source>
         <translation>操作</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="359"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="361"/>
         <source>Actor</source>
         <translation>执行者</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="360"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="362"/>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="362"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="364"/>
         <source>Entity</source>
         <translation>对象</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="363"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="365"/>
         <source>%1 %2</source>
         <translation>%1 %2</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="365"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="367"/>
         <source>Before</source>
         <translation>变更前</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="366"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="368"/>
         <source>After</source>
         <translation>变更后</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="367"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="369"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="374"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="376"/>
         <source>Shipped</source>
         <translation>已归档</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="376"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="378"/>
         <source>not yet</source>
         <translation>尚未</translation>
     </message>
@@ -1021,54 +1026,74 @@
         <translation>“%1”不是时间。请使用 2026-11-01、2026-11-01T09:00Z 或纪元毫秒数。</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="234"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="228"/>
+        <source>“To” (%1) is not after “From” (%2): no rows are shown until it is.</source>
+        <translation>“到”（%1）不晚于“从”（%2）：改正之前不显示任何行。</translation>
+    </message>
+    <message>
+        <location filename="../../views/audit/audittrailpage.cpp" line="231"/>
+        <source>“*” alone is not an action: leave Action empty to see every action.</source>
+        <translation>单独的“*”不是动作：要查看所有动作，请将“动作”留空。</translation>
+    </message>
+    <message>
+        <location filename="../../views/audit/audittrailpage.cpp" line="233"/>
+        <source>“%1” is not an action: “*” may only end one, as in order.* (every order action). No rows are shown until it is corrected.</source>
+        <translation>“%1”不是动作：“*”只能出现在末尾，如 order.*（所有订单动作）。改正之前不显示任何行。</translation>
+    </message>
+    <message>
+        <location filename="../../views/audit/audittrailpage.cpp" line="236"/>
+        <source>The filter cannot be used: %1</source>
+        <translation>无法使用此筛选条件：%1</translation>
+    </message>
+    <message>
+        <location filename="../../views/audit/audittrailpage.cpp" line="259"/>
         <source>Loading…</source>
         <translation>正在加载…</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="409"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="434"/>
         <source>seq %1 · event %2
 </source>
         <translation>序号 %1 · 事件 %2
 </translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="410"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="435"/>
         <source>occurred %1 (UTC), recorded %2 (UTC)
 </source>
         <translation>发生于 %1（UTC），记录于 %2（UTC）
 </translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="413"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="438"/>
         <source>%1 (%2) · %3 · %4 %5
 </source>
         <translation>%1（%2）· %3 · %4 %5
 </translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="415"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="440"/>
         <source>order %1 · callback %2
 </source>
         <translation>订单 %1 · 回调 %2
 </translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="422"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="447"/>
         <source>reason: %1
 </source>
         <translation>原因：%1
 </translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="424"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="449"/>
         <source>reason as stored: %1
 </source>
         <translation>存储的原因：%1
 </translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="427"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="452"/>
         <source>
 before:
 %1
@@ -1085,7 +1110,7 @@ after:
 </translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="428"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="453"/>
         <source>
 prev_hash %1
 hash      %2</source>
@@ -1094,42 +1119,42 @@ prev_hash %1
 hash      %2</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="448"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="473"/>
         <source>The audit database has an older schema; run `oncepay db migrate`.</source>
         <translation>审计库的架构版本较旧；请运行 `oncepay db migrate`。</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="449"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="474"/>
         <source>The orders database has an older schema; run `oncepay db migrate`.</source>
         <translation>订单库的架构版本较旧；请运行 `oncepay db migrate`。</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="453"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="478"/>
         <source>The audit database was created by a newer OncePay. Upgrade this console before using it.</source>
         <translation>审计库由更新版本的 OncePay 创建。请先升级本控制台再使用。</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="455"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="480"/>
         <source>The orders database was created by a newer OncePay. Upgrade this console before using it.</source>
         <translation>订单库由更新版本的 OncePay 创建。请先升级本控制台再使用。</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="459"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="484"/>
         <source>The audit database cannot be reached. It will be tried again on the next refresh.</source>
         <translation>无法连接审计库。下次刷新时将重试。</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="461"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="486"/>
         <source>The orders database cannot be reached. It will be tried again on the next refresh.</source>
         <translation>无法连接订单库。下次刷新时将重试。</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="465"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="490"/>
         <source>Audit database: %1</source>
         <translation>审计库：%1</translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="466"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="491"/>
         <source>Orders database: %1</source>
         <translation>订单库：%1</translation>
     </message>
@@ -1149,19 +1174,19 @@ hash      %2</translation>
         <translation>%1 / %2 行</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/audit/audittrailpage.cpp" line="252"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="277"/>
         <source>%n row(s) in the audit database match: %1.</source>
         <translation>
             <numerusform>审计库中有 %n 行符合：%1。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/audit/audittrailpage.cpp" line="284"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="309"/>
         <source>Whether audited events are still waiting to be shipped into the audit database is not known: %1</source>
         <translation>无法确定是否仍有审计事件等待送入审计库：%1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/audit/audittrailpage.cpp" line="295"/>
+        <location filename="../../views/audit/audittrailpage.cpp" line="320"/>
         <source>%n audited event(s) are not yet in the audit database (oldest %1); they are shipped by the workers or &lt;tt&gt;oncepay audit ship&lt;/tt&gt;.</source>
         <translation>
             <numerusform>有 %n 个审计事件尚未进入审计库（最早 %1）；由工作进程或 &lt;tt&gt;oncepay audit ship&lt;/tt&gt; 送入。</numerusform>
@@ -1683,32 +1708,32 @@ hash      %2</translation>
 <context>
     <name>OncePay::ConnectionsPage</name>
     <message>
-        <location filename="../../views/connections/connectionspage.cpp" line="21"/>
+        <location filename="../../views/connections/connectionspage.cpp" line="23"/>
         <source>&lt;h2&gt;Databases&lt;/h2&gt;</source>
         <translation>&lt;h2&gt;数据库&lt;/h2&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/connections/connectionspage.cpp" line="31"/>
+        <location filename="../../views/connections/connectionspage.cpp" line="33"/>
         <source>Check again</source>
         <translation>重新检查</translation>
     </message>
     <message>
-        <location filename="../../views/connections/connectionspage.cpp" line="46"/>
+        <location filename="../../views/connections/connectionspage.cpp" line="55"/>
         <source>Checking the orders, messages and audit databases…</source>
         <translation>正在检查订单、消息和审计数据库……</translation>
     </message>
     <message>
-        <location filename="../../views/connections/connectionspage.cpp" line="59"/>
+        <location filename="../../views/connections/connectionspage.cpp" line="66"/>
         <source>All three databases are reachable and up to date.</source>
         <translation>三个数据库均可连接，结构版本均为最新。</translation>
     </message>
     <message>
-        <location filename="../../views/connections/connectionspage.cpp" line="62"/>
+        <location filename="../../views/connections/connectionspage.cpp" line="69"/>
         <source>All three databases are reachable, but a schema is not the version this console expects; see the Status column.</source>
         <translation>三个数据库均可连接，但有数据库的结构版本与本控制台所需不符；请查看“状态”列。</translation>
     </message>
     <message>
-        <location filename="../../views/connections/connectionspage.cpp" line="68"/>
+        <location filename="../../views/connections/connectionspage.cpp" line="74"/>
         <source>At least one database is unreachable; see the Status column.</source>
         <translation>至少有一个数据库无法连接，请查看“状态”列。</translation>
     </message>
@@ -1716,163 +1741,184 @@ hash      %2</translation>
 <context>
     <name>OncePay::DashboardPage</name>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="78"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="107"/>
         <source>&lt;h2&gt;Dashboard&lt;/h2&gt;</source>
         <translation>&lt;h2&gt;仪表盘&lt;/h2&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="81"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="110"/>
         <source>Last hour</source>
         <translation>最近 1 小时</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="82"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="111"/>
         <source>Last 24 hours</source>
         <translation>最近 24 小时</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="83"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="112"/>
         <source>Last 7 days</source>
         <translation>最近 7 天</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="84"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="113"/>
         <source>Last 30 days</source>
         <translation>最近 30 天</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="90"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="116"/>
+        <source>30 days up to the latest activity</source>
+        <translation>截至最近一次活动的 30 天</translation>
+    </message>
+    <message>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="119"/>
         <source>Time range of the callback chart and the message statuses</source>
         <translation>回调图表和消息状态所用的时间范围</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="95"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="124"/>
         <source>&amp;Refresh</source>
         <translation>刷新(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="106"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="135"/>
         <source>Range:</source>
         <translation>范围：</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="150"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="184"/>
         <source>An order stays paid until its refunds reach what was captured; these paid orders had part of their money refunded (the ledger&apos;s refund debits).</source>
         <translation>订单在退款达到已收款金额之前一直保持已支付；这些已支付订单有部分款项已退款（按账本中的退款借记统计）。</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="165"/>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="240"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="214"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="288"/>
         <source>&lt;b&gt;Open discrepancies by channel&lt;/b&gt;</source>
         <translation>&lt;b&gt;各渠道未结差异&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="193"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="242"/>
         <source>Loading…</source>
         <translation>加载中……</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="226"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="275"/>
         <source>Updated %1</source>
         <translation>更新于 %1</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="229"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="278"/>
         <source>Messages by status (range)</source>
         <translation>消息状态（所选范围）</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="231"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="280"/>
         <source>Orders by state (now)</source>
         <translation>订单状态（当前）</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="234"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="300"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="305"/>
         <source>Stuck records by kind (now)</source>
         <translation>滞留记录类型（当前）</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="252"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="307"/>
+        <source>Stuck records by kind (now) — not counted</source>
+        <translation>滞留记录类型（当前）— 未统计</translation>
+    </message>
+    <message>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="311"/>
+        <source>Stuck records could not be counted: %1</source>
+        <translation>无法统计滞留记录：%1</translation>
+    </message>
+    <message>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="326"/>
+        <source>This range ends %1; nothing reached the door since.</source>
+        <translation>此范围截止于 %1；此后没有请求到达入口。</translation>
+    </message>
+    <message>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="330"/>
+        <source>This range ends %1; since then: %2 received, %3 duplicates absorbed at the door, %4 refused at the door.</source>
+        <translation>此范围截止于 %1；此后：已接收 %2 条，入口吸收重复回调 %3 条，入口拒绝 %4 条。</translation>
+    </message>
+    <message>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="344"/>
         <source>Paid orders with a partial refund: none</source>
         <translation>部分退款的已支付订单：无</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="258"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="350"/>
         <source>too much to total in %1</source>
         <translation>%1 金额过大，无法合计</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="259"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="351"/>
         <source>Paid orders with a partial refund: &lt;b&gt;%1&lt;/b&gt; (refunded: %2)</source>
         <translation>部分退款的已支付订单：&lt;b&gt;%1&lt;/b&gt;（已退款：%2）</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="270"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="362"/>
         <source>Callbacks over time</source>
         <translation>回调趋势</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="285"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="377"/>
         <source>received</source>
         <translation>已接收</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="286"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="378"/>
         <source>&lt;b&gt;%1&lt;/b&gt; received</source>
         <translation>已接收 &lt;b&gt;%1&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="287"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="379"/>
         <source>duplicates absorbed</source>
         <translation>已吸收的重复回调</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="289"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="381"/>
         <source>&lt;b&gt;%1&lt;/b&gt; duplicates absorbed (%2 at the door, %3 skipped by the worker)</source>
         <translation>已吸收重复回调 &lt;b&gt;%1&lt;/b&gt; 条（入口处 %2 条，工作进程跳过 %3 条）</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="291"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="383"/>
         <source>refused as stale</source>
         <translation>因过期被拒</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="292"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="384"/>
         <source>&lt;b&gt;%1&lt;/b&gt; refused as stale</source>
         <translation>因过期被拒 &lt;b&gt;%1&lt;/b&gt; 条</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="293"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="385"/>
         <source>refused at the door</source>
         <translation>入口拒绝</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="294"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="386"/>
         <source>&lt;b&gt;%1&lt;/b&gt; refused at the door</source>
         <translation>在入口处被拒 &lt;b&gt;%1&lt;/b&gt; 条</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="310"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="402"/>
         <source>In this range:</source>
         <translation>此时间范围内：</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="368"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="466"/>
         <source>%1 — none</source>
         <translation>%1 —— 无</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="87"/>
-        <source>30 days up to the latest callback</source>
-        <translation>截至最新回调的 30 天</translation>
-    </message>
-    <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="118"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="151"/>
         <source>Payment results only (successes, failures, refunds). “Duplicates absorbed”: a channel&apos;s redeliveries answered “already received” at the door, and received callbacks the worker skipped because the payment was already applied or its outcome already decided. “Refused as stale”: callbacks of a superseded payment attempt; money they report captured is flagged for refund. “Refused at the door”: bad signature, malformed, too large.</source>
         <translation>仅统计支付结果（成功、失败、退款）。“已吸收的重复回调”：渠道重复投递、在入口处以“已接收”应答的回调，以及工作进程因支付已入账或结果已确定而跳过的已接收回调。“因过期被拒”：已被取代的支付尝试的回调；其报告已扣款的金额被标记为待退款。“在入口处被拒”：签名错误、格式错误或过大。</translation>
     </message>
     <message>
-        <location filename="../../views/dashboard/dashboardpage.cpp" line="239"/>
+        <location filename="../../views/dashboard/dashboardpage.cpp" line="287"/>
         <source>&lt;b&gt;Open discrepancies by channel&lt;/b&gt; — none open</source>
         <translation>&lt;b&gt;各渠道未结差异&lt;/b&gt; —— 暂无</translation>
     </message>
@@ -1999,140 +2045,155 @@ hash      %2</translation>
 <context>
     <name>OncePay::Dossier</name>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="39"/>
-        <location filename="../../models/investigation/dossier.cpp" line="140"/>
+        <location filename="../../models/investigation/dossier.cpp" line="42"/>
+        <location filename="../../models/investigation/dossier.cpp" line="210"/>
         <source>None.</source>
         <translation>无。</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="73"/>
+        <location filename="../../models/investigation/dossier.cpp" line="74"/>
         <source>[… %1 more characters in the message table]</source>
         <translation>[… 消息表中还有 %1 个字符]</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="89"/>
+        <location filename="../../models/investigation/dossier.cpp" line="158"/>
         <source>Dispute dossier — order %1</source>
         <translation>争议案卷 — 订单 %1</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="91"/>
+        <location filename="../../models/investigation/dossier.cpp" line="160"/>
         <source>Order</source>
         <translation>订单</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="92"/>
+        <location filename="../../models/investigation/dossier.cpp" line="161"/>
         <source>State</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="93"/>
+        <location filename="../../models/investigation/dossier.cpp" line="162"/>
         <source>Version</source>
         <translation>版本</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="94"/>
+        <location filename="../../models/investigation/dossier.cpp" line="163"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="95"/>
+        <location filename="../../models/investigation/dossier.cpp" line="164"/>
         <source>Amount in minor units</source>
         <translation>金额（最小货币单位）</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="97"/>
+        <location filename="../../models/investigation/dossier.cpp" line="166"/>
         <source>Customer</source>
         <translation>客户</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="98"/>
+        <location filename="../../models/investigation/dossier.cpp" line="167"/>
         <source>Channel</source>
         <translation>渠道</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="99"/>
+        <location filename="../../models/investigation/dossier.cpp" line="168"/>
         <source>Channel transaction</source>
         <translation>渠道交易号</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="100"/>
+        <location filename="../../models/investigation/dossier.cpp" line="169"/>
         <source>Current attempt</source>
         <translation>当前支付尝试</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="101"/>
+        <location filename="../../models/investigation/dossier.cpp" line="170"/>
         <source>Reason</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="102"/>
+        <location filename="../../models/investigation/dossier.cpp" line="171"/>
         <source>Created</source>
         <translation>创建时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="103"/>
+        <location filename="../../models/investigation/dossier.cpp" line="172"/>
         <source>Paid</source>
         <translation>支付时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="104"/>
+        <location filename="../../models/investigation/dossier.cpp" line="173"/>
         <source>Updated</source>
         <translation>更新时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="116"/>
+        <location filename="../../models/investigation/dossier.cpp" line="185"/>
         <source>Path through the state machine</source>
         <translation>状态机中的路径</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="122"/>
+        <location filename="../../models/investigation/dossier.cpp" line="191"/>
         <source>Timeline</source>
         <translation>时间线</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="124"/>
+        <location filename="../../models/investigation/dossier.cpp" line="193"/>
         <source>Callbacks</source>
         <translation>回调</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="125"/>
+        <location filename="../../models/investigation/dossier.cpp" line="194"/>
         <source>Payments</source>
         <translation>支付</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="126"/>
+        <location filename="../../models/investigation/dossier.cpp" line="195"/>
         <source>Ledger</source>
         <translation>账本</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="127"/>
+        <location filename="../../models/investigation/dossier.cpp" line="196"/>
         <source>Refunds due</source>
         <translation>待退款</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="128"/>
+        <location filename="../../models/investigation/dossier.cpp" line="197"/>
         <source>Requests</source>
         <translation>请求</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="130"/>
+        <location filename="../../models/investigation/dossier.cpp" line="199"/>
         <source>Purchase and logistics orders</source>
         <translation>采购单与物流单</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="132"/>
+        <location filename="../../models/investigation/dossier.cpp" line="201"/>
         <source>Audit rows</source>
         <translation>审计记录</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="139"/>
+        <location filename="../../models/investigation/dossier.cpp" line="209"/>
         <source>Callbacks as received (headers, then body)</source>
         <translation>收到的原始回调（先请求头，后正文）</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/dossier.cpp" line="145"/>
+        <location filename="../../models/investigation/dossier.cpp" line="215"/>
         <source>Exported by %1 at %2. Amounts are exact, as recorded in minor units; signatures were verified when each callback was received (unsigned or wrongly signed requests are never stored).</source>
         <translation>由 %1 于 %2 导出。金额精确，按最小货币单位记录；每个回调在接收时均已验证签名（未签名或签名错误的请求从不存储）。</translation>
+    </message>
+    <message>
+        <location filename="../../models/investigation/dossier.cpp" line="226"/>
+        <source>[%1 characters of headers not shown: they are not the name and value pairs OncePay stores, so a credential among them could not be masked]</source>
+        <translation>[未显示 %1 个字符的请求头：它们不是 OncePay 存储的名称与值对，其中的凭据无法被遮盖]</translation>
+    </message>
+    <message>
+        <location filename="../../models/investigation/dossier.cpp" line="233"/>
+        <source>[redacted, %1 bytes]</source>
+        <translation>[已遮盖，%1 字节]</translation>
+    </message>
+    <message>
+        <location filename="../../models/investigation/dossier.cpp" line="240"/>
+        <source>[redacted, %1 characters]</source>
+        <translation>[已遮盖，%1 个字符]</translation>
     </message>
 </context>
 <context>
@@ -2503,602 +2564,642 @@ hash      %2</translation>
         <translation>  %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="206"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="203"/>
+        <source>%1 already approved fix #%2; a second approval must come from someone else</source>
+        <translation>%1 已批准修复 #%2；第二次批准必须由其他人作出</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="207"/>
+        <source>the change approved (%1) is not fix #%2&apos;s change (%3)</source>
+        <translation>所批准的变更（%1）不是修复 #%2 的变更（%3）</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="210"/>
+        <source>a rejection needs a reason code (one of: %1)</source>
+        <translation>驳回需要原因代码（以下之一：%1）</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="211"/>
+        <source>fix #%1 was not applied and is recorded as failed: %2. Propose it again against the current state.</source>
+        <translation>修复 #%1 未被应用，已记录为失败：%2。请基于当前状态重新提议。</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="216"/>
+        <source>a comment is required</source>
+        <translation>必须填写备注</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="217"/>
+        <source>a comment is longer than %1 characters</source>
+        <translation>备注超过 %1 个字符</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="218"/>
+        <source>the target is required</source>
+        <translation>必须填写目标</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="219"/>
+        <source>the target is longer than %1 characters</source>
+        <translation>目标超过 %1 个字符</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="220"/>
+        <source>the origin is longer than %1 characters</source>
+        <translation>来源超过 %1 个字符</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="224"/>
         <source>fix #%1&apos;s amount and currency columns no longer match its change</source>
         <translation>修复 #%1 的金额和币种列与其变更不再一致</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="209"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="227"/>
         <source>this database login may not read staff accounts: staff sign in through the console&apos;s login (oncepay_console), not the engine&apos;s</source>
         <translation>此数据库登录不能读取员工账号：员工须通过控制台的登录（oncepay_console）登录，而不是引擎的登录</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="213"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="231"/>
         <source>the database server&apos;s time could not be read (it gave &apos;%1&apos;)</source>
         <translation>无法读取数据库服务器的时间（得到的是“%1”）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="217"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="235"/>
         <source>this is an audit database, not an orders database: check the orders connection profile</source>
         <translation>这是审计数据库，不是订单数据库：请检查订单连接配置</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="221"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="239"/>
         <source>this is an orders database, not an audit database: check the audit connection profile</source>
         <translation>这是订单数据库，不是审计数据库：请检查审计连接配置</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="225"/>
-        <source>this is an audit database, not an orders database</source>
-        <translation>这是审计数据库，不是订单数据库</translation>
-    </message>
-    <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="228"/>
-        <source>this is an orders database, not an audit database</source>
-        <translation>这是订单数据库，不是审计数据库</translation>
-    </message>
-    <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="231"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="243"/>
         <source>cannot keep the owner and group of %1 (%2:%3): %4; nothing was saved</source>
         <translation>无法保留 %1 的属主和属组（%2:%3）：%4；未保存任何内容</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="254"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="266"/>
         <source>message %1 is processing under a lease that ended %2 ms ago, within the clock-skew allowance of %3 ms (fixes.lease_skew_ms); %4 takes it once its lease is past its end by more than that</source>
         <translation>消息 %1 正在处理中，其租约已于 %2 毫秒前结束，仍在时钟偏差容许范围 %3 毫秒（fixes.lease_skew_ms）之内；须待租约结束超过该时长后方可%4</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="259"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="271"/>
         <source>message %1 is processing under a lease that ended; without a valid clock-skew allowance (fixes.lease_skew_ms) it is not judged expired</source>
         <translation>消息 %1 正在处理中，其租约已结束；由于时钟偏差容许值（fixes.lease_skew_ms）无效，不判定租约已过期</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="287"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="299"/>
         <source>%1 (%2) may not be above %3 (%4)</source>
         <translation>%1（%2）不得大于 %3（%4）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="288"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="300"/>
         <source>%1: [worker] backoff_base_ms (%2) may not be above backoff_max_ms (%3)</source>
         <translation>%1：[worker] backoff_base_ms（%2）不得大于 backoff_max_ms（%3）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="292"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="304"/>
         <source>the audit chain is broken: %1; nothing was exported (run `oncepay audit verify` or Verify chain)</source>
         <translation>审计链已损坏：%1；未导出任何内容（请运行 `oncepay audit verify` 或“校验链”）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="296"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="308"/>
         <source>row seq %1 was altered (its content does not match its hash; event %2)</source>
         <translation>序号 %1 的行被篡改（内容与其哈希不符；事件 %2）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="299"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="311"/>
         <source>row seq %1 was altered (its content does not match its hash)</source>
         <translation>序号 %1 的行被篡改（内容与其哈希不符）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="302"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="314"/>
         <source>row seq %1 is missing (next row found is seq %2)</source>
         <translation>序号 %1 的行缺失（找到的下一行是序号 %2）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="304"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="316"/>
         <source>row seq %1 is reordered or relinked (its prev_hash is not the hash of seq %2)</source>
         <translation>序号 %1 的行被重排或重新链接（其 prev_hash 不是序号 %2 的哈希）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="308"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="320"/>
         <source>cannot create %1: %2</source>
         <translation>无法创建 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="309"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="321"/>
         <source>checkpoint %1 (seq %2) cannot be checked: no seal public key</source>
         <translation>检查点 %1（序号 %2）无法校验：没有封印公钥</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="312"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="324"/>
         <source>checkpoint %1 (seq %2) is signed by unknown key %3 (expected %4)</source>
         <translation>检查点 %1（序号 %2）由未知密钥 %3 签名（应为 %4）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="315"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="327"/>
         <source>checkpoint %1 (seq %2) has a bad signature</source>
         <translation>检查点 %1（序号 %2）的签名无效</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="316"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="328"/>
         <source>chain truncated: checkpoint %1 seals seq %2 but the chain ends at seq %3 (rows %4..%2 are missing)</source>
         <translation>链被截断：检查点 %1 封印到序号 %2，但链止于序号 %3（序号 %4..%2 的行缺失）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="320"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="332"/>
         <source>row seq %1 is missing (the chain ends at seq %2, its head was seq %3)</source>
         <translation>序号 %1 的行缺失（链止于序号 %2，其链头为序号 %3）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="323"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="335"/>
         <source>the audit trail is empty: there is nothing to export (audited events reach it when they are shipped)</source>
         <translation>审计记录为空：没有可导出的内容（审计事件送入审计库后才会出现在审计记录中）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="328"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="340"/>
         <source>%1 has SHA-256 %2 (%3 bytes) but the manifest says %4 (%5 bytes): the file was changed</source>
         <translation>%1 的 SHA-256 为 %2（%3 字节），但清单记载为 %4（%5 字节）：文件已被改动</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="332"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="344"/>
         <source>%1 has SHA-256 %2 (%3 bytes), but its audit row (seq %4) recorded %5 (%6 bytes) when it was exported: the file was changed</source>
         <translation>%1 的 SHA-256 为 %2（%3 字节），但其审计行（序号 %4）在导出时记录的是 %5（%6 字节）：文件已被改动</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="336"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="348"/>
         <source>%1 has SHA-256 %2 (%3 bytes), but its audit event (not yet shipped) recorded %4 (%5 bytes) when it was exported: the file was changed</source>
         <translation>%1 的 SHA-256 为 %2（%3 字节），但其审计事件（尚未送入审计库）在导出时记录的是 %4（%5 字节）：文件已被改动</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="340"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="352"/>
         <source>the manifest&apos;s %1 differs from what its audit row (seq %2) recorded: the manifest was changed</source>
         <translation>清单中的%1与其审计行（序号 %2）的记录不符：清单已被改动</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="344"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="356"/>
         <source>the manifest&apos;s %1 differs from what its audit event (not yet shipped) recorded: the manifest was changed</source>
         <translation>清单中的%1与其审计事件（尚未送入审计库）的记录不符：清单已被改动</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="348"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="360"/>
         <source>file digest</source>
         <translation>文件摘要</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="349"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="361"/>
         <source>format</source>
         <translation>格式</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="350"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="362"/>
         <source>row count</source>
         <translation>行数</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="351"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="363"/>
         <source>filter</source>
         <translation>筛选条件</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="352"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="364"/>
         <source>chain head</source>
         <translation>链头</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="353"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="365"/>
         <source>author</source>
         <translation>导出人</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="354"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="366"/>
         <source>no export %1 is recorded in this audit trail: the manifest was not written by this OncePay, or its export id was changed</source>
         <translation>此审计记录中没有导出 %1 的记录：该清单不是由本 OncePay 生成的，或其导出编号已被改动</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="358"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="370"/>
         <source>export %1 is recorded more than once in the audit log (seq %2 and %3): rows were added to the trail</source>
         <translation>导出 %1 在审计日志中被记录了不止一次（序号 %2 和 %3）：有行被添加到审计记录中</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="362"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="374"/>
         <source>export %1 is recorded more than once in the outbox: rows were added to it</source>
         <translation>导出 %1 在发件箱中被记录了不止一次：有行被添加到发件箱中</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="366"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="378"/>
         <source>cannot read %1: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="367"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="379"/>
         <source>cannot write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="368"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="380"/>
         <source>export: cannot write the file: %1</source>
         <translation>导出：无法写入文件：%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="369"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="381"/>
         <source>export: the file was abandoned; it holds part of the export at most</source>
         <translation>导出：文件已被放弃；其中至多只有部分导出内容</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="372"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="384"/>
         <source>export: OpenSSL gives no SHA-256; nothing was exported</source>
         <translation>导出：OpenSSL 未提供 SHA-256；未导出任何内容</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="375"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="387"/>
         <source>audit verify: OpenSSL gives no SHA-256; nothing was checked</source>
         <translation>审计校验：OpenSSL 未提供 SHA-256；未检查任何内容</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="378"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="390"/>
         <source>the export&apos;s audit row (seq %1) does not match its hash: it was altered</source>
         <translation>该导出的审计行（序号 %1）与其哈希不符：已被篡改</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="381"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="393"/>
         <source>the export&apos;s audit row (seq %1) is not where the export wrote it (after seq %2, linked into the chain): it was inserted or moved</source>
         <translation>该导出的审计行（序号 %1）不在导出时写入的位置（应在序号 %2 之后并链接入链）：已被插入或移动</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="385"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="397"/>
         <source>row %1 of the file (the audit log&apos;s seq %2) differs in %3: the file says “%4”, the audit log “%5”</source>
         <translation>文件第 %1 行（审计日志序号 %2）的 %3 不同：文件为“%4”，审计日志为“%5”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="389"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="401"/>
         <source>row %1 of the file (the audit log&apos;s seq %2) differs from the audit log&apos;s row</source>
         <translation>文件第 %1 行（审计日志序号 %2）与审计日志中的行不同</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="393"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="405"/>
         <source>the file goes on after the %1 row(s) the audit log holds for its filter, from line %2: rows were added</source>
         <translation>文件在审计日志中该筛选条件对应的 %1 行之后仍有内容（自第 %2 行起）：有行被添加</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="397"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="409"/>
         <source>the file ends before the audit log&apos;s row seq %1 (row %2 of %3): rows were removed</source>
         <translation>文件在审计日志序号 %1 的行（共 %3 行中的第 %2 行）之前就结束了：有行被删除</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="401"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="413"/>
         <source>the file&apos;s header line is not the one an OncePay CSV export has</source>
         <translation>文件的表头行不是 OncePay CSV 导出文件的表头</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="404"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="416"/>
         <source>row seq %1 in the file does not match its hash: it was altered</source>
         <translation>文件中序号 %1 的行与其哈希不符：已被篡改</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="407"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="419"/>
         <source>row seq %1 in the file shows the amount %2 %3, but its hashed content says %4 %5</source>
         <translation>文件中序号 %1 的行显示金额 %2 %3，但其计入哈希的内容为 %4 %5</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="411"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="423"/>
         <source>row seq %1 in the file is not linked to seq %2 before it: reordered or relinked</source>
         <translation>文件中序号 %1 的行未链接到其前面的序号 %2：顺序被调换或链接被改动</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="415"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="427"/>
         <source>the file holds %1 row(s), the manifest says %2</source>
         <translation>文件包含 %1 行，清单记载为 %2 行</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="417"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="429"/>
         <source>the chain head seq %1 is no longer in the audit log</source>
         <translation>链头序号 %1 已不在审计日志中</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="420"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="432"/>
         <source>the audit log&apos;s row seq %1 has hash %2, not the manifest&apos;s %3</source>
         <translation>审计日志中序号 %1 的行哈希为 %2，而非清单记载的 %3</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="423"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="435"/>
         <source>seal %1 (seq %2) named by the manifest is missing or changed in the audit database</source>
         <translation>清单所指的封印 %1（序号 %2）在审计库中缺失或已被改动</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="427"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="439"/>
         <source>%1 is no OncePay JSON export (%2)</source>
         <translation>%1 不是 OncePay JSON 导出文件（%2）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="428"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="440"/>
         <source>%1 cannot be read: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="429"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="441"/>
         <source>the rows cannot be re-hashed: OpenSSL gives no SHA-256</source>
         <translation>无法重新计算各行哈希：OpenSSL 未提供 SHA-256</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="432"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="444"/>
         <source>not an OncePay audit export manifest (format &apos;%1&apos;)</source>
         <translation>不是 OncePay 审计导出清单（格式为“%1”）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="434"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="446"/>
         <source>the manifest lacks the file, its SHA-256 or the head</source>
         <translation>清单缺少文件名、其 SHA-256 或链头</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="437"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="449"/>
         <source>cannot read manifest %1: %2</source>
         <translation>无法读取清单 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="438"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="450"/>
         <source>manifest %1 is not a JSON object: %2</source>
         <translation>清单 %1 不是 JSON 对象：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="440"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="452"/>
         <source>a display name may not contain control characters (such as a line break or a tab)</source>
         <translation>显示名称不得包含控制字符（如换行符或制表符）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="444"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="456"/>
         <source>a display name is at most %1 characters (this one has %2)</source>
         <translation>显示名称最多 %1 个字符（当前为 %2 个）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="447"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="459"/>
         <source>unknown role: a role is agent, finance, auditor or admin</source>
         <translation>未知角色：角色须为 agent（客服）、finance（财务）、auditor（审计）或 admin（管理员）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="450"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="462"/>
         <source>there is no staff account by that name</source>
         <translation>没有该名称的员工账户</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="451"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="463"/>
         <source>there is no staff account %1</source>
         <translation>没有员工账户 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="452"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="464"/>
         <source>an administrator may not change their own role</source>
         <translation>管理员不能更改自己的角色</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="454"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="466"/>
         <source>%1 already has the role %2</source>
         <translation>%1 已是%2角色</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="455"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="467"/>
         <source>%1 is the last enabled administrator and keeps the role</source>
         <translation>%1 是最后一位启用的管理员，保留其角色</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="458"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="470"/>
         <source>the staff account %1 was not changed</source>
         <translation>员工账户 %1 未更改</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="459"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="471"/>
         <source>a user name is 2–64 of a-z, 0-9, &apos;.&apos;, &apos;_&apos;, &apos;-&apos;, starting with a letter or digit</source>
         <translation>用户名为 2–64 个字符，只能包含 a-z、0-9、&apos;.&apos;、&apos;_&apos;、&apos;-&apos;，并以字母或数字开头</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="463"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="475"/>
         <source>a staff account %1 already exists</source>
         <translation>员工账号 %1 已存在</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="464"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="476"/>
         <source>a password needs at least %1 characters</source>
         <translation>密码至少需要 %1 个字符</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="465"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="477"/>
         <source>the password is too long</source>
         <translation>密码过长</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="466"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="478"/>
         <source>a reason is required</source>
         <translation>必须填写原因</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="467"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="479"/>
         <source>an administrator may not disable their own account</source>
         <translation>管理员不能停用自己的账户</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="469"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="481"/>
         <source>%1 is disabled already</source>
         <translation>%1 已是停用状态</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="470"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="482"/>
         <source>%1 is enabled already</source>
         <translation>%1 已是启用状态</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="471"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="483"/>
         <source>%1 is the last enabled administrator and stays enabled</source>
         <translation>%1 是最后一位启用的管理员，不能停用</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="475"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="487"/>
         <source>%1 (%2) may not start a reconciliation run</source>
         <translation>%1（%2）无权启动对账运行</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="476"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="488"/>
         <source>%1 (%2) may not %3: %4</source>
         <translation>%1（%2）无权%3：%4</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="477"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="489"/>
         <source>%1 (%2) may not %3</source>
         <translation>%1（%2）无权%3</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="478"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="490"/>
         <source>there is no such staff account</source>
         <translation>不存在该员工账户</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="479"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="491"/>
         <source>the staff account has been disabled</source>
         <translation>该员工账户已被停用</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="480"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="492"/>
         <source>the staff account&apos;s role is now %1</source>
         <translation>该员工账户的角色现为%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="482"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="494"/>
         <source>the period ends before it starts</source>
         <translation>期间的结束早于开始</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="483"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="495"/>
         <source>ops setting %1 is not a non-negative number</source>
         <translation>运营设置 %1 不是非负数</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="486"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="498"/>
         <source>%1 takes a whole number from %2 to %3, not &apos;%4&apos;</source>
         <translation>%1 须为 %2 至 %3 之间的整数，而不是“%4”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="488"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="500"/>
         <source>a settings change needs a reason</source>
         <translation>更改设置须填写原因</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="489"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="501"/>
         <source>unknown setting &apos;%1&apos;</source>
         <translation>未知设置“%1”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="491"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="504"/>
+        <source>ops setting %1 is not a whole number from %2 to %3: &apos;%4&apos;</source>
+        <translation>运营设置 %1 不是 %2 到 %3 之间的整数：“%4”</translation>
+    </message>
+    <message>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="508"/>
         <source>ops setting %1 is not a whole number from 0 to %2: &apos;%3&apos;</source>
         <translation>运营设置 %1 不是 0 到 %2 之间的整数：“%3”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="496"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="513"/>
         <source>%1: t=&lt;unix seconds&gt;,v1=&lt;hex HMAC-SHA256 of &quot;t.body&quot; under a webhook signing secret&gt;; timestamp within the tolerance window</source>
         <translation>%1：t=&lt;Unix 秒&gt;,v1=&lt;用 webhook 签名密钥对 &quot;t.body&quot; 计算的十六进制 HMAC-SHA256&gt;；时间戳须在容差窗口内</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="500"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="517"/>
         <source>%1: t=&lt;unix seconds&gt;,s=&lt;hex HMAC-SHA256 of &quot;t.body&quot; under a webhook secret&gt;; timestamp within the tolerance window</source>
         <translation>%1：t=&lt;Unix 秒&gt;,s=&lt;用 webhook 密钥对 &quot;t.body&quot; 计算的十六进制 HMAC-SHA256&gt;；时间戳须在容差窗口内</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="504"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="521"/>
         <source>%1: v1,&lt;base64 HMAC-SHA256 of &quot;%2.%3.body&quot; under the relay&apos;s secret&gt; (Standard Webhooks); timestamp within the tolerance window</source>
         <translation>%1：v1,&lt;用中继密钥对 &quot;%2.%3.body&quot; 计算的 base64 HMAC-SHA256&gt;（Standard Webhooks）；时间戳须在容差窗口内</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="508"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="525"/>
         <source>%1: base64 RSA-SHA256 (%2 SHA256withRSA) of &quot;%3|%4|webhook id|CRC32 of the body&quot;, verified with the configured PayPal certificate (cert_file, never fetched; %5 must be on paypal.com); transmission time within the tolerance window</source>
         <translation>%1：对 &quot;%3|%4|webhook id|消息体 CRC32&quot; 的 base64 RSA-SHA256（%2 SHA256withRSA），用配置的 PayPal 证书验证（cert_file，从不在线获取；%5 必须位于 paypal.com）；传输时间须在容差窗口内</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="515"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="532"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="518"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="535"/>
         <source>%1 is not a whole number</source>
         <translation>%1 不是整数</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="519"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="536"/>
         <source>%1 is not a number</source>
         <translation>%1 不是数字</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="520"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="537"/>
         <source>%1 is negative</source>
         <translation>%1 为负数</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="521"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="538"/>
         <source>%1 overflows 64 bits</source>
         <translation>%1 超出 64 位整数范围</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="522"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="539"/>
         <source>%1 is not a decimal string</source>
         <translation>%1 不是十进制数字字符串</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="523"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="540"/>
         <source>%1 &apos;%2&apos; is not a plain decimal</source>
         <translation>%1 “%2”不是普通的十进制数</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="524"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="541"/>
         <source>unknown currency &apos;%1&apos;</source>
         <translation>未知货币“%1”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="525"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="542"/>
         <source>no &apos;%1&apos; signature matches</source>
         <translation>没有匹配的“%1”签名</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="526"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="543"/>
         <source>no v1 signature matches</source>
         <translation>没有匹配的 v1 签名</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="527"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="544"/>
         <source>signature does not verify with the configured certificate</source>
         <translation>签名无法用所配置的证书验证</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="530"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="547"/>
         <source>signature header has no &apos;%1&apos; signature</source>
         <translation>签名头中没有“%1”签名</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="531"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="548"/>
         <source>signature header is empty</source>
         <translation>签名头为空</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="532"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="549"/>
         <source>signature header is malformed</source>
         <translation>签名头格式错误</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="533"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="550"/>
         <source>signature header has a bad timestamp</source>
         <translation>签名头的时间戳无效</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="534"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="551"/>
         <source>signature header has no timestamp</source>
         <translation>签名头缺少时间戳</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="535"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="552"/>
         <source>signature timestamp is %1 s behind, outside the allowed window</source>
         <translation>签名时间戳落后 %1 秒，超出允许窗口</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="538"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="555"/>
         <source>signature timestamp is %1 s ahead, outside the allowed window</source>
         <translation>签名时间戳超前 %1 秒，超出允许窗口</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="541"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="558"/>
         <source>no webhook secret configured</source>
         <translation>未配置 webhook 密钥</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="542"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="559"/>
         <source>no %1 header</source>
         <translation>缺少 %1 头</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="543"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="560"/>
         <source>several %1 headers</source>
         <translation>存在多个 %1 头</translation>
     </message>
@@ -3213,92 +3314,92 @@ hash      %2</translation>
         <translation>%1 提议了修复 #%2，不能由本人审批</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="203"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="221"/>
         <source>fix #%1&apos;s stored change no longer matches its digest</source>
         <translation>修复 #%1 存储的变更与其摘要不再一致</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="234"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="246"/>
         <source>order %1 is %2; %3 takes paid_unconfirmed orders</source>
         <translation>订单 %1 为“%2”；“%3”只适用于已付款待确认的订单</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="236"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="248"/>
         <source>order %1 is %2; %3 takes paid_unconfirmed or payment_failed orders</source>
         <translation>订单 %1 为“%2”；“%3”只适用于已付款待确认或支付失败的订单</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="239"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="251"/>
         <source>message %1 is %2; %3 takes dead or failed messages and expired leases</source>
         <translation>消息 %1 为“%2”；“%3”只适用于死信、处理失败的消息和租约已过期的消息</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="242"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="254"/>
         <source>message %1 is %2 under a live lease; %3 takes dead or failed messages and expired leases</source>
         <translation>消息 %1 为“%2”且租约仍有效；“%3”只适用于死信、处理失败的消息和租约已过期的消息</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="246"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="258"/>
         <source>message %1 is %2; %3 takes dead or failed messages, pending ones and expired leases</source>
         <translation>消息 %1 为“%2”；“%3”只适用于死信、处理失败或待处理的消息和租约已过期的消息</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="250"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="262"/>
         <source>message %1 is %2 under a live lease; %3 takes dead or failed messages, pending ones and expired leases</source>
         <translation>消息 %1 为“%2”且租约仍有效；“%3”只适用于死信、处理失败或待处理的消息和租约已过期的消息</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="263"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="275"/>
         <source>discrepancy #%1 is %2, not open</source>
         <translation>异常 #%1 为“%2”，不是未结状态</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="264"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="276"/>
         <source>discrepancy #%1 is a %2; adjust_fee takes fee mismatches</source>
         <translation>异常 #%1 是“%2”；调整手续费只适用于手续费不符</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="267"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="279"/>
         <source>discrepancy #%1 has no order to book a fee adjustment on</source>
         <translation>异常 #%1 没有可记入手续费调整的订单</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="270"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="282"/>
         <source>discrepancy #%1 carries no amounts; give the amount to book</source>
         <translation>异常 #%1 没有金额；请给出要记账的金额</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="273"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="285"/>
         <source>%1 discrepancies of the period are still open; decide them first</source>
         <translation>该账期还有 %1 个未结异常；请先处理它们</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="276"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="288"/>
         <source>no finished reconciliation run covers the period; reconcile it first</source>
         <translation>没有已完成的对账运行覆盖该账期；请先对账</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="279"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="291"/>
         <source>the period overlaps a period that is already closed</source>
         <translation>该账期与已关闭的账期重叠</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="282"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="294"/>
         <source>no discrepancy #%1</source>
         <translation>没有异常 #%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="283"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="295"/>
         <source>no message with callback id &apos;%1&apos;</source>
         <translation>没有回调号为“%1”的消息</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="284"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="296"/>
         <source>no order &apos;%1&apos;</source>
         <translation>没有订单“%1”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="285"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="297"/>
         <source>a fix of amount 0 changes nothing</source>
         <translation>金额为 0 的修复不会改变任何东西</translation>
     </message>
@@ -3620,63 +3721,68 @@ hash      %2</translation>
 <context>
     <name>OncePay::ErrorText</name>
     <message>
-        <location filename="../../views/common/errortext.h" line="20"/>
+        <location filename="../../views/common/errortext.h" line="21"/>
+        <source>The database refused this console&apos;s login: it may not do this. Fix decisions, accounts and settings are made from a console whose connection profile uses the finance login (oncepay_console); if this is one, the database&apos;s grants need applying.</source>
+        <translation>数据库拒绝了此控制台的登录执行此操作：它无权这样做。修复决定、账户和设置须在连接配置使用财务登录（oncepay_console）的控制台上进行；如果这正是这样的控制台，则需要应用数据库授权脚本。</translation>
+    </message>
+    <message>
+        <location filename="../../views/common/errortext.h" line="34"/>
         <source>Database file not found: %1. Check the connection profile, or put the file back.</source>
         <translation>找不到数据库文件：%1。请检查连接配置，或把文件放回原处。</translation>
     </message>
     <message>
-        <location filename="../../views/common/errortext.h" line="25"/>
+        <location filename="../../views/common/errortext.h" line="39"/>
         <source>The database server refused the login. Check the user, its password and the database name in the connection profile.</source>
         <translation>数据库服务器拒绝了登录。请检查连接配置中的用户名、密码和数据库名。</translation>
     </message>
     <message>
-        <location filename="../../views/common/errortext.h" line="29"/>
+        <location filename="../../views/common/errortext.h" line="43"/>
         <source>The database cannot be reached. It will be tried again on the next refresh.</source>
         <translation>无法连接数据库。下次刷新时将重试。</translation>
     </message>
     <message>
-        <location filename="../../views/common/errortext.h" line="33"/>
+        <location filename="../../views/common/errortext.h" line="47"/>
         <source>The database was created by a newer OncePay. Upgrade this console before using it.</source>
         <translation>该数据库由更新版本的 OncePay 创建。请先升级本控制台。</translation>
     </message>
     <message>
-        <location filename="../../views/common/errortext.h" line="37"/>
+        <location filename="../../views/common/errortext.h" line="53"/>
         <source>Your role may not see this.</source>
         <translation>您的角色无权查看此内容。</translation>
     </message>
     <message>
-        <location filename="../../views/common/errortext.h" line="39"/>
+        <location filename="../../views/common/errortext.h" line="55"/>
         <source>Nothing was found.</source>
         <translation>未找到任何内容。</translation>
     </message>
     <message>
-        <location filename="../../views/common/errortext.h" line="42"/>
+        <location filename="../../views/common/errortext.h" line="58"/>
         <source>The database has an older schema; run `oncepay db migrate`.</source>
         <translation>数据库结构版本较旧，请运行 `oncepay db migrate`。</translation>
     </message>
     <message>
-        <location filename="../../views/common/errortext.h" line="46"/>
+        <location filename="../../views/common/errortext.h" line="62"/>
         <source>This is not the database this profile is for: %1.</source>
         <translation>这不是此连接配置所指的数据库：%1。</translation>
     </message>
     <message>
-        <location filename="../../views/common/errortext.h" line="50"/>
+        <location filename="../../views/common/errortext.h" line="66"/>
         <source>Type an order, customer, transaction, callback or request id.</source>
         <translation>请输入订单号、客户编号、交易号、回调编号或请求编号。</translation>
     </message>
     <message>
-        <location filename="../../views/common/errortext.h" line="54"/>
+        <location filename="../../views/common/errortext.h" line="70"/>
         <source>That is longer than any identifier.</source>
         <translation>输入内容超过了任何编号的长度。</translation>
     </message>
     <message>
-        <location filename="../../views/common/errortext.h" line="59"/>
-        <location filename="../../views/common/errortext.h" line="87"/>
+        <location filename="../../views/common/errortext.h" line="75"/>
+        <location filename="../../views/common/errortext.h" line="105"/>
         <source>The request was refused: %1</source>
         <translation>请求被拒绝：%1</translation>
     </message>
     <message>
-        <location filename="../../views/common/errortext.h" line="62"/>
+        <location filename="../../views/common/errortext.h" line="78"/>
         <source>Something went wrong: %1</source>
         <translation>出现错误：%1</translation>
     </message>
@@ -3821,32 +3927,32 @@ hash      %2</translation>
 <context>
     <name>OncePay::FulfilmentModel</name>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="344"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="346"/>
         <source>Created</source>
         <translation>创建时间</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="345"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="347"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="346"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="348"/>
         <source>purchase order</source>
         <translation>采购单</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="346"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="348"/>
         <source>logistics order</source>
         <translation>物流单</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="348"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="350"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="350"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="352"/>
         <source>Callback</source>
         <translation>回调</translation>
     </message>
@@ -4572,19 +4678,19 @@ hash      %2</translation>
     </message>
     <message>
         <location filename="../../views/shell/mainwindow.cpp" line="157"/>
-        <location filename="../../views/shell/mainwindow.cpp" line="370"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="376"/>
         <source>Orders</source>
         <translation>订单库</translation>
     </message>
     <message>
         <location filename="../../views/shell/mainwindow.cpp" line="157"/>
-        <location filename="../../views/shell/mainwindow.cpp" line="370"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="376"/>
         <source>Messages</source>
         <translation>消息库</translation>
     </message>
     <message>
         <location filename="../../views/shell/mainwindow.cpp" line="157"/>
-        <location filename="../../views/shell/mainwindow.cpp" line="370"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="376"/>
         <source>Audit</source>
         <translation>审计库</translation>
     </message>
@@ -4599,92 +4705,92 @@ hash      %2</translation>
         <translation>%1（Ctrl+%2）</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="304"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="310"/>
         <source>&amp;Console</source>
         <translation>控制台(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="305"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="311"/>
         <source>Connection &amp;profiles…</source>
         <translation>连接配置(&amp;P)…</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="306"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="312"/>
         <source>P&amp;references…</source>
         <translation>偏好设置(&amp;R)…</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="309"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="315"/>
         <source>Sign &amp;out</source>
         <translation>退出登录(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="311"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="317"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="314"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="320"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="322"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="328"/>
         <source>&amp;Find an order…</source>
         <translation>查找订单(&amp;F)……</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="334"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="340"/>
         <source>Signed in: %1 (%2)</source>
         <translation>已登录：%1（%2）</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="379"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="385"/>
         <source>%1: ● %2</source>
         <translation>%1：● %2</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="383"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="389"/>
         <source>%1: ▲ schema newer than this console</source>
         <translation>%1：▲ 结构版本比本控制台新</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="384"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="390"/>
         <source>%1: ▲ migration pending</source>
         <translation>%1：▲ 待迁移</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="388"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="394"/>
         <source>%1: ✕ file not found</source>
         <translation>%1：✕ 找不到文件</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="389"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="395"/>
         <source>%1: ✕ login refused</source>
         <translation>%1：✕ 登录被拒绝</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="390"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="396"/>
         <source>%1: ✕ wrong database</source>
         <translation>%1：✕ 数据库不对</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="391"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="397"/>
         <source>%1: ✕ unreachable</source>
         <translation>%1：✕ 无法连接</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="462"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="468"/>
         <source>You were signed out: an administrator disabled your account.</source>
         <translation>您已被登出：管理员停用了您的账户。</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="465"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="471"/>
         <source>You were signed out: your staff account no longer exists.</source>
         <translation>您已被登出：您的员工账户已不存在。</translation>
     </message>
     <message>
-        <location filename="../../views/shell/mainwindow.cpp" line="468"/>
+        <location filename="../../views/shell/mainwindow.cpp" line="474"/>
         <source>You were signed out: an administrator changed your role. Sign in again to work with the new one.</source>
         <translation>您已被登出：管理员更改了您的角色。请重新登录以使用新角色。</translation>
     </message>
@@ -4784,102 +4890,102 @@ hash      %2</translation>
 <context>
     <name>OncePay::OrderPage</name>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="65"/>
+        <location filename="../../views/orders/orderpage.cpp" line="63"/>
         <source>&lt;h2&gt;Order investigation&lt;/h2&gt;</source>
         <translation>&lt;h2&gt;订单调查&lt;/h2&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="68"/>
+        <location filename="../../views/orders/orderpage.cpp" line="66"/>
         <source>Order, customer, transaction, callback or request id</source>
         <translation>订单号、客户编号、交易号、回调编号或请求编号</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="71"/>
+        <location filename="../../views/orders/orderpage.cpp" line="69"/>
         <source>&amp;Find</source>
         <translation>查找(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="76"/>
+        <location filename="../../views/orders/orderpage.cpp" line="74"/>
         <source>&amp;Export dossier…</source>
         <translation>导出案卷(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="78"/>
+        <location filename="../../views/orders/orderpage.cpp" line="76"/>
         <source>Save everything about this order as a PDF for a dispute</source>
         <translation>将此订单的全部信息保存为 PDF，用于争议处理</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="81"/>
+        <location filename="../../views/orders/orderpage.cpp" line="79"/>
         <source>&amp;Propose fix</source>
         <translation>提议修复(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="83"/>
+        <location filename="../../views/orders/orderpage.cpp" line="81"/>
         <source>Ask for a correction of this order or its messages; a finance reviewer approves it</source>
         <translation>申请更正此订单或其消息；由财务审核人批准</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="92"/>
+        <location filename="../../views/orders/orderpage.cpp" line="90"/>
         <source>Confirm or roll back this order…</source>
         <translation>确认或回滚此订单…</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="95"/>
+        <location filename="../../views/orders/orderpage.cpp" line="93"/>
         <source>Requeue or resolve its stuck messages…</source>
         <translation>重新入队或解决其滞留的消息…</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="144"/>
+        <location filename="../../views/orders/orderpage.cpp" line="142"/>
         <source>Search for an order by any of its identifiers.</source>
         <translation>可用订单的任一编号进行搜索。</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="182"/>
+        <location filename="../../views/orders/orderpage.cpp" line="180"/>
         <source>&amp;Timeline</source>
         <translation>时间线(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="189"/>
+        <location filename="../../views/orders/orderpage.cpp" line="187"/>
         <source>Select a callback to see its body and headers as received.</source>
         <translation>选择一条回调，查看收到时的原始报文和请求头。</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="195"/>
+        <location filename="../../views/orders/orderpage.cpp" line="193"/>
         <source>&amp;Callbacks</source>
         <translation>回调(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="199"/>
+        <location filename="../../views/orders/orderpage.cpp" line="197"/>
         <source>&lt;b&gt;Payments&lt;/b&gt;</source>
         <translation>&lt;b&gt;支付记录&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="201"/>
+        <location filename="../../views/orders/orderpage.cpp" line="199"/>
         <source>&lt;b&gt;Ledger&lt;/b&gt;</source>
         <translation>&lt;b&gt;账本&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="203"/>
+        <location filename="../../views/orders/orderpage.cpp" line="201"/>
         <source>&lt;b&gt;Refunds due&lt;/b&gt;</source>
         <translation>&lt;b&gt;待退款&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="205"/>
+        <location filename="../../views/orders/orderpage.cpp" line="203"/>
         <source>&amp;Payments and ledger</source>
         <translation>支付与账本(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="206"/>
+        <location filename="../../views/orders/orderpage.cpp" line="204"/>
         <source>&amp;Requests</source>
         <translation>请求(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="208"/>
+        <location filename="../../views/orders/orderpage.cpp" line="206"/>
         <source>Purchase and &amp;logistics</source>
         <translation>采购与物流(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="215"/>
+        <location filename="../../views/orders/orderpage.cpp" line="213"/>
         <source>&amp;Audit rows</source>
         <translation>审计记录(&amp;A)</translation>
     </message>
@@ -4948,110 +5054,110 @@ hash      %2</translation>
         <translation>正在加载订单 %1……</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="333"/>
+        <location filename="../../views/orders/orderpage.cpp" line="331"/>
         <source>&lt;h3&gt;Order %1 — %2, version %3&lt;/h3&gt;</source>
         <translation>&lt;h3&gt;订单 %1 —— %2，版本 %3&lt;/h3&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="336"/>
+        <location filename="../../views/orders/orderpage.cpp" line="334"/>
         <source>Amount: %1</source>
         <translation>金额：%1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="337"/>
+        <location filename="../../views/orders/orderpage.cpp" line="335"/>
         <source>Customer: %1</source>
         <translation>客户：%1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="339"/>
+        <location filename="../../views/orders/orderpage.cpp" line="337"/>
         <source>Current attempt: %1 on %2</source>
         <translation>当前支付尝试：%1（%2）</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="341"/>
+        <location filename="../../views/orders/orderpage.cpp" line="339"/>
         <source>Transaction: %1</source>
         <translation>交易号：%1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="345"/>
+        <location filename="../../views/orders/orderpage.cpp" line="343"/>
         <source>Reason: %1</source>
         <translation>原因：%1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="348"/>
+        <location filename="../../views/orders/orderpage.cpp" line="346"/>
         <source>To refund: %1</source>
         <translation>待退款：%1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/orders/orderpage.cpp" line="354"/>
+        <location filename="../../views/orders/orderpage.cpp" line="352"/>
         <source>%n open reconciliation exception(s) (%1)</source>
         <translation>
             <numerusform>%n 个未结对账异常（%1）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="357"/>
+        <location filename="../../views/orders/orderpage.cpp" line="355"/>
         <source>Updated: %1</source>
         <translation>更新时间：%1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="375"/>
+        <location filename="../../views/orders/orderpage.cpp" line="373"/>
         <source>Path: %1</source>
         <translation>路径：%1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/orders/orderpage.cpp" line="379"/>
+        <location filename="../../views/orders/orderpage.cpp" line="377"/>
         <source>%n refused attempt(s)</source>
         <translation>
             <numerusform>%n 次被拒绝的尝试</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/orders/orderpage.cpp" line="394"/>
+        <location filename="../../views/orders/orderpage.cpp" line="392"/>
         <source>%n event(s) in the timeline.</source>
         <translation>
             <numerusform>时间线中共有 %n 个事件。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="403"/>
+        <location filename="../../views/orders/orderpage.cpp" line="401"/>
         <source>Export dossier</source>
         <translation>导出案卷</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="404"/>
+        <location filename="../../views/orders/orderpage.cpp" line="402"/>
         <source>PDF documents (*.pdf)</source>
         <translation>PDF 文档 (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="421"/>
+        <location filename="../../views/orders/orderpage.cpp" line="419"/>
         <source>Writing the dossier of order %1…</source>
         <translation>正在写入订单 %1 的案卷…</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="450"/>
+        <location filename="../../views/orders/orderpage.cpp" line="448"/>
         <source>The dossier was not exported: %1</source>
         <translation>案卷未导出：%1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/orders/orderpage.cpp" line="454"/>
+        <location filename="../../views/orders/orderpage.cpp" line="452"/>
         <source>Dossier saved to %1 (%n page(s), SHA-256 %2).</source>
         <translation>
             <numerusform>案卷已保存到 %1（%n 页，SHA-256 %2）。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="498"/>
+        <location filename="../../views/orders/orderpage.cpp" line="478"/>
         <source>Signature: verified by the gateway before the callback was stored.</source>
         <translation>签名：网关在存储该回调之前已验证。</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="499"/>
+        <location filename="../../views/orders/orderpage.cpp" line="479"/>
         <source>Signature: verified by the gateway before the callback was stored — %1</source>
         <translation>签名：网关在存储该回调之前已验证 —— %1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="502"/>
+        <location filename="../../views/orders/orderpage.cpp" line="482"/>
         <source>Callback %1 from %2
 %3
 Unsigned, wrongly signed or late requests are refused: only the refusal is recorded (reason, size, body hash), never the request.
@@ -5795,17 +5901,17 @@ Body:
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="331"/>
-        <source>Callback</source>
-        <translation>回调</translation>
+        <location filename="../../models/investigation/ordermodels.cpp" line="333"/>
+        <source>Source</source>
+        <translation>来源</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="332"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="334"/>
         <source>Resolved</source>
         <translation>已处理</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/ordermodels.cpp" line="334"/>
+        <location filename="../../models/investigation/ordermodels.cpp" line="336"/>
         <source>open</source>
         <translation>未处理</translation>
     </message>
@@ -6117,12 +6223,13 @@ Body:
 <context>
     <name>OncePay::StateDiagram</name>
     <message>
-        <location filename="../../views/orders/statediagram.cpp" line="75"/>
+        <location filename="../../views/orders/statediagram.cpp" line="173"/>
         <source>Current state: %1</source>
         <translation>当前状态：%1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/statediagram.cpp" line="156"/>
+        <location filename="../../views/orders/statediagram.cpp" line="204"/>
+        <location filename="../../views/orders/statediagram.cpp" line="254"/>
         <source>×%1</source>
         <translation>×%1</translation>
     </message>
@@ -6130,7 +6237,7 @@ Body:
 <context>
     <name>OncePay::StuckModel</name>
     <message>
-        <location filename="../../models/investigation/stuckmodel.cpp" line="20"/>
+        <location filename="../../models/investigation/stuckmodel.cpp" line="22"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
@@ -6145,42 +6252,42 @@ Body:
         <translation>自 %1 起</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/stuckmodel.cpp" line="40"/>
+        <location filename="../../models/investigation/stuckmodel.cpp" line="38"/>
         <source>Order</source>
         <translation>订单</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/stuckmodel.cpp" line="41"/>
+        <location filename="../../models/investigation/stuckmodel.cpp" line="39"/>
         <source>Channel</source>
         <translation>渠道</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/stuckmodel.cpp" line="42"/>
+        <location filename="../../models/investigation/stuckmodel.cpp" line="40"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/stuckmodel.cpp" line="51"/>
+        <location filename="../../models/investigation/stuckmodel.cpp" line="49"/>
         <source>Tries</source>
         <translation>尝试次数</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/stuckmodel.cpp" line="54"/>
+        <location filename="../../models/investigation/stuckmodel.cpp" line="56"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/stuckmodel.cpp" line="65"/>
+        <location filename="../../models/investigation/stuckmodel.cpp" line="67"/>
         <source>Reference</source>
         <translation>引用</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/stuckmodel.cpp" line="68"/>
+        <location filename="../../models/investigation/stuckmodel.cpp" line="70"/>
         <source>Reason / last error</source>
         <translation>原因 / 最近错误</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/stuckmodel.cpp" line="46"/>
+        <location filename="../../models/investigation/stuckmodel.cpp" line="44"/>
         <source>to refund</source>
         <translation>待退款</translation>
     </message>
@@ -6188,89 +6295,114 @@ Body:
 <context>
     <name>OncePay::StuckPage</name>
     <message>
-        <location filename="../../views/stuck/stuckpage.cpp" line="39"/>
+        <location filename="../../views/stuck/stuckpage.cpp" line="40"/>
         <source>&lt;h2&gt;Stuck records&lt;/h2&gt;</source>
         <translation>&lt;h2&gt;滞留记录&lt;/h2&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/stuck/stuckpage.cpp" line="42"/>
+        <location filename="../../views/stuck/stuckpage.cpp" line="43"/>
         <source>All kinds</source>
         <translation>全部类型</translation>
     </message>
     <message>
-        <location filename="../../views/stuck/stuckpage.cpp" line="47"/>
+        <location filename="../../views/stuck/stuckpage.cpp" line="48"/>
         <source>Any age past the threshold</source>
         <translation>超过阈值的全部</translation>
     </message>
     <message>
-        <location filename="../../views/stuck/stuckpage.cpp" line="48"/>
+        <location filename="../../views/stuck/stuckpage.cpp" line="49"/>
         <source>Older than 1 hour</source>
         <translation>超过 1 小时</translation>
     </message>
     <message>
-        <location filename="../../views/stuck/stuckpage.cpp" line="49"/>
+        <location filename="../../views/stuck/stuckpage.cpp" line="50"/>
         <source>Older than 1 day</source>
         <translation>超过 1 天</translation>
     </message>
     <message>
-        <location filename="../../views/stuck/stuckpage.cpp" line="50"/>
+        <location filename="../../views/stuck/stuckpage.cpp" line="51"/>
         <source>Older than 7 days</source>
         <translation>超过 7 天</translation>
     </message>
     <message>
-        <location filename="../../views/stuck/stuckpage.cpp" line="53"/>
+        <location filename="../../views/stuck/stuckpage.cpp" line="54"/>
         <source>&amp;Refresh</source>
         <translation>刷新(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../views/stuck/stuckpage.cpp" line="75"/>
+        <location filename="../../views/stuck/stuckpage.cpp" line="76"/>
         <source>Enter or double-click opens the order</source>
         <translation>按回车或双击打开订单</translation>
     </message>
     <message>
-        <location filename="../../views/stuck/stuckpage.cpp" line="82"/>
+        <location filename="../../views/stuck/stuckpage.cpp" line="83"/>
         <source>&amp;Propose fix…</source>
         <translation>提议修复(&amp;P)…</translation>
     </message>
     <message>
-        <location filename="../../views/stuck/stuckpage.cpp" line="84"/>
+        <location filename="../../views/stuck/stuckpage.cpp" line="85"/>
         <source>Requeue or resolve the selected messages, or confirm or roll back the selected order; a finance reviewer approves it</source>
         <translation>重新排队或结案所选消息，或确认、回滚所选订单；由财务审核人批准</translation>
     </message>
     <message>
-        <location filename="../../views/stuck/stuckpage.cpp" line="100"/>
+        <location filename="../../views/stuck/stuckpage.cpp" line="103"/>
+        <source>This record names no order: searching the orders for its callback %1.</source>
+        <translation>此记录未指明订单：正在按其回调 %1 搜索订单。</translation>
+    </message>
+    <message>
+        <location filename="../../views/stuck/stuckpage.cpp" line="109"/>
+        <source>This record names no order.</source>
+        <translation>此记录未指明订单。</translation>
+    </message>
+    <message>
+        <location filename="../../views/stuck/stuckpage.cpp" line="113"/>
+        <source>Show &amp;more</source>
+        <translation>显示更多(&amp;M)</translation>
+    </message>
+    <message>
+        <location filename="../../views/stuck/stuckpage.cpp" line="115"/>
+        <source>Read the next records of the list (scrolling to its end does too)</source>
+        <translation>读取列表的后续记录（滚动到列表末尾也会读取）</translation>
+    </message>
+    <message>
+        <location filename="../../views/stuck/stuckpage.cpp" line="127"/>
         <source>&amp;Kind:</source>
         <translation>类型(&amp;K)：</translation>
     </message>
     <message>
-        <location filename="../../views/stuck/stuckpage.cpp" line="104"/>
+        <location filename="../../views/stuck/stuckpage.cpp" line="131"/>
         <source>A&amp;ge:</source>
         <translation>时长(&amp;G)：</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/stuck/stuckpage.cpp" line="171"/>
+        <location filename="../../views/stuck/stuckpage.cpp" line="282"/>
         <source>%n record(s) need attention.</source>
         <translation>
             <numerusform>%n 条记录需要处理。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/stuck/stuckpage.cpp" line="174"/>
-        <source>Showing the oldest %1 of each kind.</source>
-        <translation>每种类型仅显示最早的 %1 条。</translation>
+        <location filename="../../views/stuck/stuckpage.cpp" line="284"/>
+        <source>Showing the oldest %L1; the other %L2 are read as the list is scrolled to its end (or with Show more).</source>
+        <translation>显示最早的 %L1 条；其余 %L2 条会在滚动到列表末尾时（或点击“显示更多”）读取。</translation>
     </message>
     <message>
-        <location filename="../../views/stuck/stuckpage.cpp" line="175"/>
+        <location filename="../../views/stuck/stuckpage.cpp" line="289"/>
+        <source>%L1 shown: records changed while the list was read; refresh to count them again.</source>
+        <translation>已显示 %L1 条：读取列表期间记录有变化；请刷新以重新统计。</translation>
+    </message>
+    <message>
+        <location filename="../../views/stuck/stuckpage.cpp" line="292"/>
         <source>Thresholds from the operations settings: messages and orders after %1, requests after %2.</source>
         <translation>阈值来自运维设置：消息和订单超过 %1，请求超过 %2。</translation>
     </message>
     <message>
-        <location filename="../../views/stuck/stuckpage.cpp" line="181"/>
+        <location filename="../../views/stuck/stuckpage.cpp" line="298"/>
         <source>Expired leases are offered no fix until this is corrected: %1</source>
         <translation>在更正此项之前，租约已过期的消息不提供修复：%1</translation>
     </message>
     <message>
-        <location filename="../../views/stuck/stuckpage.cpp" line="242"/>
+        <location filename="../../views/stuck/stuckpage.cpp" line="356"/>
         <source>A selected message may still be held by its worker: its lease end plus the clock-skew allowance (fixes.lease_skew_ms) is not past yet. A fix is offered from %1.</source>
         <translation>所选消息可能仍由其工作进程持有：租约结束时间加上时钟偏差容许值（fixes.lease_skew_ms）尚未过去。自 %1 起提供修复。</translation>
     </message>
@@ -6401,28 +6533,83 @@ Body:
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../../app/console/main.cpp" line="61"/>
+        <location filename="../../app/console/main.cpp" line="63"/>
+        <source>orders</source>
+        <comment>the orders database</comment>
+        <translation>订单</translation>
+    </message>
+    <message>
+        <location filename="../../app/console/main.cpp" line="64"/>
+        <source>messages</source>
+        <comment>the messages database</comment>
+        <translation>消息</translation>
+    </message>
+    <message>
+        <location filename="../../app/console/main.cpp" line="65"/>
+        <source>audit</source>
+        <comment>the audit database</comment>
+        <translation>审计</translation>
+    </message>
+    <message>
+        <location filename="../../app/console/main.cpp" line="75"/>
+        <source>its connection profile names no password environment variable (password_env) and no keychain entry</source>
+        <translation>其连接配置既未指定密码环境变量（password_env），也未指定钥匙串条目</translation>
+    </message>
+    <message>
+        <location filename="../../app/console/main.cpp" line="78"/>
+        <source>no keychain is available on this machine</source>
+        <translation>此计算机上没有可用的钥匙串</translation>
+    </message>
+    <message>
+        <location filename="../../app/console/main.cpp" line="80"/>
+        <source>the keychain has no entry %1</source>
+        <translation>钥匙串中没有条目 %1</translation>
+    </message>
+    <message>
+        <location filename="../../app/console/main.cpp" line="82"/>
+        <source>the keychain entry %1 is empty</source>
+        <translation>钥匙串条目 %1 为空</translation>
+    </message>
+    <message>
+        <location filename="../../app/console/main.cpp" line="84"/>
+        <source>the keychain refused access to the entry %1</source>
+        <translation>钥匙串拒绝访问条目 %1</translation>
+    </message>
+    <message>
+        <location filename="../../app/console/main.cpp" line="85"/>
+        <source>the keychain entry %1 could not be read: %2</source>
+        <translation>无法读取钥匙串条目 %1：%2</translation>
+    </message>
+    <message>
+        <location filename="../../app/console/main.cpp" line="97"/>
         <source>Database password</source>
         <translation>数据库密码</translation>
     </message>
     <message>
-        <location filename="../../app/console/main.cpp" line="62"/>
+        <location filename="../../app/console/main.cpp" line="98"/>
         <source>Password for the %1 database %2
 (%3):</source>
         <translation>%1 数据库 %2 的密码
 （%3）：</translation>
     </message>
     <message>
-        <location filename="../../app/console/main.cpp" line="71"/>
-        <location filename="../../app/console/main.cpp" line="219"/>
+        <location filename="../../app/console/main.cpp" line="108"/>
+        <location filename="../../app/console/main.cpp" line="292"/>
         <source>OncePay Console</source>
         <translation>OncePay 控制台</translation>
     </message>
     <message>
-        <location filename="../../app/console/main.cpp" line="220"/>
-        <source>The configuration cannot be used:
+        <location filename="../../app/console/main.cpp" line="110"/>
+        <source>No password was given for a database, so the console cannot connect and closes. Start it again to type the password, or give it through the profile&apos;s password_env or keychain entry.</source>
+        <translation>未提供数据库密码，控制台无法连接，将会关闭。请重新启动并输入密码，或通过连接配置的 password_env 或钥匙串条目提供密码。</translation>
+    </message>
+    <message>
+        <location filename="../../app/console/main.cpp" line="293"/>
+        <source>The configuration cannot be used. Correct what is named below, in the configuration file or the environment variable it names, and start the console again.
+
 %1</source>
-        <translation>配置无法使用：
+        <translation>配置无法使用。请在配置文件或其指定的环境变量中改正下面列出的内容，然后重新启动控制台。
+
 %1</translation>
     </message>
     <message>
