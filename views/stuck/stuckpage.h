@@ -43,7 +43,8 @@ public:
     QPushButton *moreButton() const { return m_more; }
     // Whether records are left to read (what the model's canFetchMore answers).
     bool hasMore() const;
-    // Rows read at a time (2000 unless set; from the next refresh).
+    // Rows of the first read (2000 unless set; from the next refresh); each further read asks
+    // for twice the one before, up to 32,000.
     void setPageSize(int rows) { m_pageSize = qMax(1, rows); }
 
 public Q_SLOTS:
@@ -99,6 +100,9 @@ private:
     QList<StuckKind> m_ended;
     bool m_reading = false;
     int m_pageSize = StuckFilter().pageSize;
+    // The size of the next further page: doubles from 2 × m_pageSize with each read.
+    int m_nextPageSize = 2 * StuckFilter().pageSize;
+    static constexpr int kMaxPageSize = 32000;
 };
 
 } // namespace OncePay
