@@ -207,20 +207,21 @@ void Gateway::oversize(const HttpRequest &head, qint64 declaredBytes)
                             QStringLiteral("body of %1 bytes exceeds the %2-byte limit")
                                 .arg(declaredBytes)
                                 .arg(m_options.maxBodyBytes),
-                            reason));
+                            reason),
+                  declaredBytes);
 }
 
 void Gateway::recordRefusal(const QString &channel, const InboundRequest &inbound,
-                            const Error &error)
+                            const Error &error, std::optional<qint64> unreadBytes)
 {
     const QString reason = error.reason.isEmpty() ? QStringLiteral("rejected") : error.reason;
     // Recorded off the HTTP thread; a 400 promises nothing about storage, so it need not wait.
     const bool posted =
-        m_rejections->post([this, channel, inbound, error](DbTaskThread::Access &db) {
+        m_rejections->post([this, channel, inbound, error, unreadBytes](DbTaskThread::Access &db) {
             auto c = db.get(DbRole::Orders);
-            Result<void> r =
-                c ? IngestService(**c, m_channels, m_clock).recordRejection(channel, inbound, error)
-                  : Result<void>(c.error());
+            Result<void> r = c ? IngestService(**c, m_channels, m_clock)
+                                     .recordRejection(channel, inbound, error, unreadBytes)
+                               : Result<void>(c.error());
             if (!r) {
                 db.reset(DbRole::Orders);
                 m_metrics.rejectionNotRecorded();

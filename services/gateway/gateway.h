@@ -56,7 +56,9 @@ private:
     void refuseWebhook(const QString &channel, const InboundRequest &inbound, const Error &error,
                        const HttpReply &reply);
     // ingest_rejections row and audit event, off the HTTP thread.
-    void recordRefusal(const QString &channel, const InboundRequest &inbound, const Error &error);
+    // `unreadBytes`: a body refused before it was read (its declared size).
+    void recordRefusal(const QString &channel, const InboundRequest &inbound, const Error &error,
+                       std::optional<qint64> unreadBytes = std::nullopt);
     void oversize(const HttpRequest &head, qint64 declaredBytes);
     void health(const HttpReply &reply);
     void metricsPage(const HttpReply &reply);

@@ -398,22 +398,29 @@ bool IngestService::countAtDoor(const QList<IngestDoorCount> &counts) const
 }
 
 Result<void> IngestService::recordRejection(const QString &channel, const InboundRequest &request,
-                                            const Error &error) const
+                                            const Error &error,
+                                            std::optional<qint64> unreadBytes) const
 {
     const QString reason = error.reason.isEmpty() ? QStringLiteral("rejected") : error.reason;
-    spdlog::warn("ingest {} rejected ({}): {} [{} bytes from {}]", channel.left(32).toStdString(),
-                 reason.toStdString(), error.message.toStdString(), request.body.size(),
+    const qint64 size = unreadBytes ? *unreadBytes : qint64(request.body.size());
+    spdlog::warn("ingest {} rejected ({}): {} [{} bytes{} from {}]", channel.left(32).toStdString(),
+                 reason.toStdString(), error.message.toStdString(), size,
+                 unreadBytes ? ", not read" : "",
                  request.remote.isEmpty() ? "cli" : request.remote.toStdString());
-    const QString bodyHash = QString::fromLatin1(
-        QCryptographicHash::hash(request.body, QCryptographicHash::Sha256).toHex());
+    // A body never read has no hash: an empty body's would name a body nobody sent.
+    const QString bodyHash =
+        unreadBytes
+            ? QString()
+            : QString::fromLatin1(
+                  QCryptographicHash::hash(request.body, QCryptographicHash::Sha256).toHex());
     return inTransaction(m_c.db(), Transaction::Mode::Immediate, [&]() -> Result<void> {
         auto ins = Sql::exec(
             m_c.db(),
             QStringLiteral("INSERT INTO ingest_rejections (channel, reason_code, detail,"
                            " body_sha256, body_size, remote, created_at)"
                            " VALUES (?, ?, ?, ?, ?, ?, ?)"),
-            {channel.left(32), reason, error.message.left(500), bodyHash,
-             qint64(request.body.size()), Sql::nullIfEmpty(request.remote), m_clock.nowMs()});
+            {channel.left(32), reason, error.message.left(500), Sql::nullIfEmpty(bodyHash), size,
+             Sql::nullIfEmpty(request.remote), m_clock.nowMs()});
         if (!ins)
             return ins.error();
         AuditEvent e;
@@ -421,11 +428,14 @@ Result<void> IngestService::recordRejection(const QString &channel, const Inboun
         e.actorRole = QStringLiteral("channel");
         e.action = QStringLiteral("callback.rejected");
         e.entityKind = QStringLiteral("callback");
-        e.entityId = bodyHash.left(16);
+        e.entityId = unreadBytes ? QStringLiteral("unread") : bodyHash.left(16);
         e.after = {{QStringLiteral("channel"), channel.left(32)},
                    {QStringLiteral("reason"), reason},
-                   {QStringLiteral("body_sha256"), bodyHash},
-                   {QStringLiteral("body_size"), qint64(request.body.size())}};
+                   {QStringLiteral("body_size"), size}};
+        if (unreadBytes)
+            e.after.insert(QStringLiteral("body_read"), false);
+        else
+            e.after.insert(QStringLiteral("body_sha256"), bodyHash);
         e.reason = error.message.left(500);
         auto a = AuditOutbox::record(m_c.db(), e, m_clock);
         if (!a)

@@ -20,6 +20,7 @@
 
 #include <array>
 #include <memory>
+#include <optional>
 
 namespace OncePay {
 
@@ -103,9 +104,12 @@ public:
     // their own, whose failure is only logged.
     QList<Result<IngestOutcome>> storeBatch(const QList<MessageRow> &rows) const;
 
-    // Writes the ingest_rejections row and audit event for a refused request.
+    // Writes the ingest_rejections row and audit event for a refused request. `unreadBytes`:
+    // a body refused before it was read (the gateway's 413): its declared size is the row's
+    // body_size and no body hash is written (there is no body to hash).
     Result<void> recordRejection(const QString &channel, const InboundRequest &request,
-                                 const Error &error) const;
+                                 const Error &error,
+                                 std::optional<qint64> unreadBytes = std::nullopt) const;
 
     // The request's headers as stored in callback_messages.headers: a JSON array of
     // [name, value] string pairs, in arrival order (values decoded as UTF-8), each
