@@ -5,6 +5,7 @@
 // the way an operator meets it: its SQLite file moved away.
 
 #include "approvals/approvalspage.h"
+#include "common/errortext.h"
 #include "consolefixture.h"
 #include "fixes/fixmodels.h"
 #include "fixes/fixservice.h"
@@ -162,6 +163,70 @@ private Q_SLOTS:
         QVERIFY2(desk.summary()->text().contains(u"Database file not found"),
                  qPrintable(desk.summary()->text()));
         QVERIFY(!QFile::exists(path));
+    }
+
+    // A run refused or failed says so on the run's own line, and the refresh that follows
+    // the run does not overwrite it: the reviewer saw nothing after Run (the summary line was
+    // rewritten by the reload).
+    void reconciliationRunOutcomeOutlivesRefresh()
+    {
+        ReconciliationPage desk(m_dbs.value()->orders(), finance);
+        desk.resize(1200, 800);
+        desk.show();
+        QLabel *notice = desk.runNotice();
+        QVERIFY(notice);
+        QVERIFY(!notice->isVisible());
+        QSignalSpy finished(&desk, &ReconciliationPage::runFinished);
+        QSignalSpy loaded(&desk, &ReconciliationPage::loaded);
+        QSignalSpy failed(&desk, &ReconciliationPage::failed);
+        const qint64 now = QDateTime::currentMSecsSinceEpoch();
+
+        // Refused by the service: a period that ends before it starts.
+        desk.startRun(now, now - 86400000LL);
+        QVERIFY(finished.wait(30000));
+        QCOMPARE(finished.first().first().toString(), QStringLiteral("refused"));
+        const QString refused = QStringLiteral(
+            "The run was not started. The request was refused: the period ends before it starts");
+        QCOMPARE(finished.first().at(1).toString(), refused);
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 20000); // the refresh after the run
+        QVERIFY(notice->isVisible());
+        QCOMPARE(notice->text(), refused);
+        QVERIFY(!notice->toolTip().isEmpty());
+        QVERIFY(desk.summary()->text() != refused);
+
+        // A run that fails: the database went away. The refresh after it fails too and says
+        // so on the summary line; the run's sentence stays on its own.
+        finished.clear();
+        const QString path = m_dbs.value()->orders().path;
+        m_fixture.reset();
+        QVERIFY(moveAway(path));
+        desk.startRun(now - 86400000LL * 30, now + 1);
+        QVERIFY(finished.wait(30000));
+        QCOMPARE(finished.first().first().toString(), QStringLiteral("failed"));
+        const QString runFailed = finished.first().at(1).toString();
+        QVERIFY2(runFailed.startsWith(ReconciliationPage::tr("The run failed: %1").arg(QString())),
+                 qPrintable(runFailed));
+        QVERIFY2(runFailed.contains(u"Database file not found"), qPrintable(runFailed));
+        QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 20000);
+        QVERIFY(notice->isVisible());
+        QCOMPARE(notice->text(), runFailed);
+        QVERIFY2(desk.summary()->text().contains(u"Database file not found"),
+                 qPrintable(desk.summary()->text()));
+        QVERIFY(!QFile::exists(path));
+    }
+
+    // The database refusing the desk console's login (oncepay_desk may not write
+    // reconciliation_runs) reads as the login sentence, not as the server's SQL text.
+    void reconciliationRunPermissionDenied()
+    {
+        const Error e{ErrorCode::Forbidden,
+                      QStringLiteral("permission denied for table reconciliation_runs"),
+                      QStringLiteral("permission_denied")};
+        const QString text = ReconciliationPage::runErrorText(e);
+        QCOMPARE(text, ReconciliationPage::tr("The run was not started. %1",
+                                              "%1: why, a sentence of its own")
+                           .arg(permissionDeniedText()));
+        QVERIFY2(!text.contains(u"reconciliation_runs"), qPrintable(text));
     }
 
 private:

@@ -200,7 +200,8 @@ private Q_SLOTS:
         QVERIFY(finished.wait(30000));
         QCOMPARE(finished.first().first().toString(), QStringLiteral("refused"));
         QCOMPARE(finished.first().at(1).toString(),
-                 QStringLiteral("The run was not started: the period ends before it starts"));
+                 QStringLiteral("The run was not started. The request was refused: the period"
+                                " ends before it starts"));
         QCOMPARE(f.count("SELECT COUNT(*) FROM reconciliation_runs"), 1);
 
         ReconciliationPage agentDesk(dbs->orders(), amy);

@@ -34,6 +34,8 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <spdlog/spdlog.h>
+
 namespace OncePay {
 
 namespace {
@@ -110,6 +112,13 @@ ReconciliationPage::ReconciliationPage(const ConnectionProfile &orders, const Ac
     m_summary = new QLabel(this);
     m_summary->setObjectName(QStringLiteral("summary"));
     m_summary->setWordWrap(true);
+    // The last run's outcome: refresh() rewrites m_summary, never this line.
+    m_runNotice = new QLabel(this);
+    m_runNotice->setObjectName(QStringLiteral("runNotice"));
+    m_runNotice->setWordWrap(true);
+    m_runNotice->setTextFormat(Qt::PlainText);
+    m_runNotice->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_runNotice->hide();
     m_busy = new BusyIndicator(this);
 
     m_runTable = makeTable(this, m_runs, QStringLiteral("runs"));
@@ -221,6 +230,7 @@ ReconciliationPage::ReconciliationPage(const ConnectionProfile &orders, const Ac
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(bar);
     layout->addWidget(m_busy);
+    layout->addWidget(m_runNotice);
     layout->addWidget(m_summary);
     layout->addWidget(new QLabel(tr("<b>Runs</b>"), this));
     layout->addWidget(m_runTable);
@@ -453,6 +463,7 @@ void ReconciliationPage::startRun(qint64 fromMs, qint64 toMs)
     m_cancelFlag = std::make_shared<std::atomic_bool>(false);
     auto cancel = m_cancelFlag;
     m_run->setEnabled(false);
+    m_runNotice->hide(); // the last run's outcome stays until this one ends
     m_cancel->show();
     m_progress->setRange(0, 0);
     m_progress->show();
@@ -483,13 +494,14 @@ void ReconciliationPage::startRun(qint64 fromMs, qint64 toMs)
             m_cancel->hide();
             m_progress->hide();
             QString status, message;
-            if (!r && isRefusal(r.error())) { // audited by the service; no run was started
-                status = QStringLiteral("refused");
-                message =
-                    tr("The run was not started: %1").arg(Labels::engineText(r.error().message));
-            } else if (!r) {
-                status = QStringLiteral("failed");
-                message = tr("The run failed: %1").arg(errorText(r.error()));
+            if (!r) {
+                // Refused (audited by the service; no run was started) or failed: said in the
+                // interface language, the technical message in the tooltip and the log.
+                status =
+                    isRefusal(r.error()) ? QStringLiteral("refused") : QStringLiteral("failed");
+                message = runErrorText(r.error());
+                spdlog::warn("console: reconciliation run {}: {}", status.toStdString(),
+                             r.error().toString().toStdString());
             } else {
                 status = r->status;
                 message =
@@ -502,11 +514,22 @@ void ReconciliationPage::startRun(qint64 fromMs, qint64 toMs)
                               .arg(r->autoFixed)
                               .arg(r->opened);
             }
+            m_runNotice->setStyleSheet(r ? QString()
+                                         : QStringLiteral("QLabel { color: #b00020; }"));
+            m_runNotice->setText(message);
+            m_runNotice->setToolTip(r ? QString() : r.error().message);
+            m_runNotice->show();
             refresh();
-            m_summary->setText(message);
-            m_summary->setToolTip(r ? QString() : r.error().message);
             Q_EMIT runFinished(status, message);
         });
+}
+
+QString ReconciliationPage::runErrorText(const Error &e)
+{
+    if (isRefusal(e))
+        return tr("The run was not started. %1", "%1: why, a sentence of its own")
+            .arg(actionErrorText(e));
+    return tr("The run failed: %1").arg(actionErrorText(e));
 }
 
 void ReconciliationPage::cancelRun()

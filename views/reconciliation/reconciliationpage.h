@@ -9,6 +9,7 @@
 
 #include "config/connectionprofile.h"
 #include "core/actor.h"
+#include "core/result.h"
 
 #include <QWidget>
 
@@ -45,6 +46,13 @@ public:
     QPushButton *cancelButton() const { return m_cancel; }
     QProgressBar *progress() const { return m_progress; }
     QLabel *summary() const { return m_summary; }
+    // What became of the last run started here (its summary, or why it did not run or failed),
+    // on a line of its own that a refresh does not overwrite; hidden until a run ends.
+    QLabel *runNotice() const { return m_runNotice; }
+
+    // The sentence for a run that did not happen: refused by the service (its reason, or the
+    // database refusing this console's login) or failed.
+    static QString runErrorText(const Error &e);
 
     // Starts a run for [from, to) without asking (the Run button asks for the period first).
     void startRun(qint64 fromMs, qint64 toMs);
@@ -84,6 +92,7 @@ private:
     QPushButton *m_openOrder = nullptr;
     QProgressBar *m_progress = nullptr;
     QLabel *m_summary = nullptr;
+    QLabel *m_runNotice = nullptr;
     QLabel *m_lineSide = nullptr;
     QLabel *m_paymentSide = nullptr;
     QLabel *m_ruleSide = nullptr;
