@@ -218,7 +218,8 @@ Result<void> FixTargets::applyMessage(const FixRequest &fix) const
         n = Sql::update(
             m_c.db(),
             QStringLiteral("UPDATE callback_messages SET status = 'skipped',"
-                           " result_reason = ?, lease_owner = NULL, lease_until = NULL,"
+                           " result_reason = ?, result_code = 'resolved_by_fix',"
+                           " lease_owner = NULL, lease_until = NULL,"
                            " finished_at = ?, updated_at = ?"
                            " WHERE callback_id = ? AND status = ? AND updated_at = ?"),
             {QStringLiteral("resolved by fix #%1: %2").arg(fix.id).arg(fix.comment.left(200)), now,

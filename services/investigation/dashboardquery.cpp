@@ -126,19 +126,18 @@ Result<void> DashboardQuery::loadCallbacks(DashboardData *data) const
         data->callbacks << CallbackBucket{from + i * size};
     const QVariantList binds{from, data->range.toMs};
 
-    // The worker's words for its outcomes (services/worker/callbackprocessor.cpp), each at the
-    // start of result_reason: "already applied: …" and "failure after success ignored: …" (the
+    // The worker's outcome codes (result_code, migration 0020; Decision::code in
+    // services/worker/callbackprocessor.h): "already_applied" and "failure_after_success" (the
     // attempt's outcome was already decided: a late repeat of it changes nothing, like a
-    // duplicate) are absorbed; "stale: …" is refused. Other skips (a refund of a superseded
+    // duplicate) are absorbed; "stale" is refused. Other skips (a refund of a superseded
     // attempt's money that resolves its flag, nothing to book) are only received.
     auto q = Sql::exec(
         m_c.db(),
         QStringLiteral(
             "SELECT %1, COUNT(*),"
-            " SUM(CASE WHEN status = 'skipped' AND (result_reason LIKE 'already applied:%'"
-            " OR result_reason LIKE 'failure after success ignored:%') THEN 1 ELSE 0 END),"
-            " SUM(CASE WHEN status = 'skipped' AND result_reason LIKE 'stale:%'"
-            " THEN 1 ELSE 0 END)"
+            " SUM(CASE WHEN status = 'skipped' AND result_code IN ('already_applied',"
+            " 'failure_after_success') THEN 1 ELSE 0 END),"
+            " SUM(CASE WHEN status = 'skipped' AND result_code = 'stale' THEN 1 ELSE 0 END)"
             " FROM callback_messages WHERE received_at >= ? AND received_at < ?"
             " AND event_kind IN ('payment_succeeded', 'payment_failed', 'refunded')"
             " GROUP BY 1")

@@ -162,7 +162,7 @@ void checkInvariants(const Connection &c, const QList<SimOrder> &world, Simulati
         while (q->next())
             s.ordersByState[q->value(0).toString()] = q->value(1).toLongLong();
     s.staleRejected = count("SELECT COUNT(*) FROM callback_messages WHERE status = 'skipped' AND "
-                            "result_reason LIKE 'stale:%'");
+                            "result_code = 'stale'");
     s.deadLetters = count("SELECT COUNT(*) FROM dead_letters");
     s.stuckPaidUnconfirmed = count("SELECT COUNT(*) FROM orders WHERE state = 'paid_unconfirmed'");
     s.refundFlagsOpen = count("SELECT COUNT(*) FROM refund_obligations WHERE resolved_at IS NULL");

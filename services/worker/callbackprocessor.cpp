@@ -12,11 +12,11 @@ namespace {
 
 Decision completed(const QString &why)
 {
-    return {Decision::Completed, why};
+    return {Decision::Completed, why, QStringLiteral("applied")};
 }
-Decision skipped(const QString &why)
+Decision skipped(const char *code, const QString &why)
 {
-    return {Decision::Skipped, why};
+    return {Decision::Skipped, why, QString::fromLatin1(code)};
 }
 Decision retry(const QString &why)
 {
@@ -56,9 +56,10 @@ TransitionRequest transitionFor(const CallbackMessage &m, const Order &o, OrderS
 Result<Decision> CallbackProcessor::process(const CallbackMessage &m, const Actor &actor) const
 {
     if (m.kind == CallbackKind::Other)
-        return skipped(QStringLiteral("not an event OncePay acts on"));
+        return skipped("not_actionable", QStringLiteral("not an event OncePay acts on"));
     if (m.kind == CallbackKind::PaymentPending)
-        return skipped(QStringLiteral("informational: payment still pending at %1").arg(m.channel));
+        return skipped("informational",
+                       QStringLiteral("informational: payment still pending at %1").arg(m.channel));
     QString orderRef = m.orderRef;
     if (orderRef.isEmpty() && m.kind == CallbackKind::Refunded && !m.channelTxnId.isEmpty()) {
         // A refund that names only the money (PayPal's refunds made in its dashboard): the
@@ -78,7 +79,7 @@ Result<Decision> CallbackProcessor::process(const CallbackMessage &m, const Acto
         return retry(QStringLiteral("unknown order %1").arg(orderRef));
     const Order &order = **found;
 
-    Result<Decision> d = skipped(QStringLiteral("not an event OncePay acts on"));
+    Result<Decision> d = skipped("not_actionable", QStringLiteral("not an event OncePay acts on"));
     switch (m.kind) {
     case CallbackKind::PaymentSucceeded: d = succeeded(m, order, actor); break;
     case CallbackKind::PaymentFailed: d = failed(m, order, actor); break;
@@ -111,10 +112,12 @@ Result<Decision> CallbackProcessor::stale(const CallbackMessage &m, const Order 
             return f.error();
         if (!*f)
             return skipped(
+                "stale",
                 QStringLiteral("stale: %1; captured money already flagged for refund").arg(why));
-        return skipped(QStringLiteral("stale: %1; captured money flagged for refund").arg(why));
+        return skipped("stale",
+                       QStringLiteral("stale: %1; captured money flagged for refund").arg(why));
     }
-    return skipped(QStringLiteral("stale: %1").arg(why));
+    return skipped("stale", QStringLiteral("stale: %1").arg(why));
 }
 
 Result<Decision> CallbackProcessor::succeeded(const CallbackMessage &m, const Order &o,
@@ -128,6 +131,7 @@ Result<Decision> CallbackProcessor::succeeded(const CallbackMessage &m, const Or
         return known.error();
     if (*known)
         return skipped(
+            "already_applied",
             QStringLiteral("already applied: capture %1 is recorded").arg(m.channelTxnId));
 
     if (!isCurrentAttempt(m, o))
@@ -210,10 +214,12 @@ Result<Decision> CallbackProcessor::failed(const CallbackMessage &m, const Order
         return completed(QStringLiteral("payment_failed at v%1").arg(*v));
     }
     case OrderState::PaymentFailed:
-        return skipped(QStringLiteral("already applied: attempt already failed"));
+        return skipped("already_applied",
+                       QStringLiteral("already applied: attempt already failed"));
     default:
         // A failure after a success (out of order): the success stands.
-        return skipped(QStringLiteral("failure after success ignored: order %1 is %2 at v%3")
+        return skipped("failure_after_success",
+                       QStringLiteral("failure after success ignored: order %1 is %2 at v%3")
                            .arg(o.orderId, orderStateName(o.state))
                            .arg(o.version));
     }
@@ -266,6 +272,7 @@ Result<Decision> CallbackProcessor::refunded(const CallbackMessage &m, const Ord
             return r.error();
         if (flagged->toInt() > 0)
             return skipped(
+                "superseded_refund",
                 QStringLiteral(
                     "refund of %1, not the order's current payment; %2 refund flag(s) resolved")
                     .arg(m.channelTxnId)
@@ -283,6 +290,7 @@ Result<Decision> CallbackProcessor::refunded(const CallbackMessage &m, const Ord
         if (!r)
             return r.error();
         return skipped(
+            "superseded_refund",
             QStringLiteral(
                 "refund of %1, not the order's current payment; %2 refund flag(s) resolved")
                 .arg(m.channelTxnId)
@@ -347,7 +355,8 @@ Result<Decision> CallbackProcessor::bookRefund(const CallbackMessage &m, const O
     const QString key = QStringLiteral("refund:%1:%2").arg(p.channel, refundId);
     if (isCumulativeRefundId(m.refundId)) {
         if (m.amountMinor <= *before)
-            return skipped(QStringLiteral("already applied: %1 of payment %2 is refunded; this "
+            return skipped("already_applied",
+                           QStringLiteral("already applied: %1 of payment %2 is refunded; this "
                                           "report's total is %3")
                                .arg(Currency::format(*before, p.currency), p.channelTxnId,
                                     Currency::format(m.amountMinor, p.currency)));
@@ -357,10 +366,12 @@ Result<Decision> CallbackProcessor::bookRefund(const CallbackMessage &m, const O
         if (!seen)
             return seen.error();
         if (*seen)
-            return skipped(QStringLiteral("already applied: refund %1 is booked").arg(refundId));
+            return skipped("already_applied",
+                           QStringLiteral("already applied: refund %1 is booked").arg(refundId));
         amount = m.hasAmount ? m.amountMinor : p.amountMinor - *before;
         if (amount <= 0)
-            return skipped(QStringLiteral("refund of %1 of payment %2: nothing to book")
+            return skipped("nothing_to_book",
+                           QStringLiteral("refund of %1 of payment %2: nothing to book")
                                .arg(Currency::format(amount, p.currency), p.channelTxnId));
     }
     const auto total = Currency::checkedAdd(*before, amount);

@@ -32,6 +32,12 @@ namespace OncePay {
 struct Decision {
     enum Kind { Completed, Skipped, Retry, Hold } kind = Skipped;
     QString reason;
+    // What the outcome was, as a code kept beside the words (callback_messages.result_code,
+    // migration 0020) for what counts them: "applied" for every Completed; for a Skipped
+    // "already_applied" (a duplicate: its effect is there), "failure_after_success" (a
+    // duplicate too), "stale" (refused: an attempt the order moved past), "not_actionable",
+    // "informational", "superseded_refund" or "nothing_to_book". Empty for Retry and Hold.
+    QString code;
     QString orderId; // the order it was decided for (a refund may name none), when found
 };
 

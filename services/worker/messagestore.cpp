@@ -166,15 +166,16 @@ Result<void> MessageStore::recordAttempt(const CallbackAttempt &a) const
 // last_error is cleared: it is the error a message is waiting on (the stuck view, the messages
 // tab and search show it as such), and a finished message waits on none. Each failure stays in
 // callback_attempts with its number, worker and time.
-Result<void> MessageStore::finish(qint64 id, const QString &status, const QString &reason) const
+Result<void> MessageStore::finish(qint64 id, const QString &status, const QString &reason,
+                                  const QString &code) const
 {
     const qint64 now = m_clock.nowMs();
     auto r = m_c.execKept(
         QStringLiteral(
-            "UPDATE callback_messages SET status = ?, result_reason = ?, lease_owner = NULL,"
-            " lease_until = NULL, finished_at = ?, updated_at = ?, last_error = NULL"
-            " WHERE id = ?"),
-        {status, reason.left(1000), now, now, id});
+            "UPDATE callback_messages SET status = ?, result_reason = ?, result_code = ?,"
+            " lease_owner = NULL, lease_until = NULL, finished_at = ?, updated_at = ?,"
+            " last_error = NULL WHERE id = ?"),
+        {status, reason.left(1000), Sql::nullIfEmpty(code), now, now, id});
     if (!r)
         return r.error();
     return {};

@@ -49,7 +49,9 @@ public:
     Result<bool> stillOwned(qint64 id, const QString &owner) const;
 
     // Inside the caller's transaction: completed or skipped, with the reason.
-    Result<void> finish(qint64 id, const QString &status, const QString &reason) const;
+    // `code`: the outcome's code (Decision::code), kept in result_code beside the words.
+    Result<void> finish(qint64 id, const QString &status, const QString &reason,
+                        const QString &code) const;
 
     // In its own transaction: failed with back-off, or dead (dead_letters row + audit event)
     // once the attempts are used up, with the attempt's callback_attempts row (failed or

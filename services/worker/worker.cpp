@@ -181,7 +181,7 @@ void Worker::processOne(const CallbackMessage &m, WorkerStats &stats)
             return makeError(ErrorCode::Conflict, d->reason, QStringLiteral("hold"));
         const QString status = d->kind == Decision::Completed ? QStringLiteral("completed")
                                                               : QStringLiteral("skipped");
-        if (auto f = m_store.finish(m.id, status, d->reason); !f)
+        if (auto f = m_store.finish(m.id, status, d->reason, d->code); !f)
             return f.error();
         AuditEvent e;
         e.actor = m_owner;

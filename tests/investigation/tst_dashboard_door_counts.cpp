@@ -9,9 +9,13 @@
 #include "enginefixture.h"
 #include "logcapture.h"
 
+#include "db/migrator.h"
+#include "db/sql.h"
 #include "investigation/dashboardquery.h"
 #include "simulator/simulator.h"
 
+#include <QFile>
+#include <QMap>
 #include <QTest>
 
 using namespace OncePay;
@@ -193,6 +197,55 @@ private Q_SLOTS:
         QCOMPARE(f.count("SELECT COUNT(*) FROM callback_door_counts"), 0);
         const DashboardData other = load(f, t0, t0 + kHour);
         QCOMPARE(other.callbackTotals(), stale.callbackTotals());
+
+        // Sorted by the outcome's code the worker keeps beside its words (result_code,
+        // migration 0020), not by how the words begin: reworded, the counts stay.
+        auto codeOf = [&](const char *event) {
+            auto v = Sql::scalar(
+                f.orders->db(),
+                QStringLiteral("SELECT result_code FROM callback_messages WHERE"
+                               " callback_id = ?"),
+                QVariantList{QString(QStringLiteral("stripe:") + QLatin1String(event))});
+            return v ? v->toString() : QString();
+        };
+        const QMap<QString, QString> codes{{"evt_paid", "applied"},
+                                           {"evt_paid_again", "already_applied"},
+                                           {"evt_paid_fail", "failure_after_success"},
+                                           {"evt_rb_fail", "applied"},
+                                           {"evt_rb_late", "stale"}};
+        for (auto it = codes.cbegin(); it != codes.cend(); ++it)
+            QCOMPARE(codeOf(qPrintable(it.key())), it.value());
+        QVERIFY(Sql::update(f.orders->db(), "UPDATE callback_messages SET result_reason = 'x'"
+                                            " WHERE status = 'skipped'")
+                    .ok());
+        QCOMPARE(load(f, t0, t0 + kHour).callbackTotals(), stale.callbackTotals());
+
+        // Messages finished before 0020 get their code from their words (its second step,
+        // which changes nothing run again).
+        QVERIFY(Sql::update(f.orders->db(), "UPDATE callback_messages SET result_code = NULL,"
+                                            " result_reason = CASE callback_id"
+                                            " WHEN 'stripe:evt_paid_again' THEN 'already applied:"
+                                            " capture pi_paid is recorded'"
+                                            " WHEN 'stripe:evt_paid_fail' THEN 'failure after"
+                                            " success ignored: order ord-paid is paid at v3'"
+                                            " WHEN 'stripe:evt_rb_late' THEN 'stale: late' ELSE"
+                                            " result_reason END")
+                    .ok());
+        QString path;
+        for (const Migration &m : Migrator::available(QStringLiteral("orders"), dbs->dialect()))
+            if (m.version == 20)
+                path = m.resourcePath;
+        QVERIFY(path.endsWith(u"0020_message_result_code.sql"));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QStringList steps = Migrator::splitStatements(QString::fromUtf8(file.readAll()));
+        QCOMPARE(steps.size(), 2);
+        for (int run = 0; run < 2; ++run) {
+            QVERIFY(Sql::exec(f.orders->db(), steps.at(1)).ok());
+            for (auto it = codes.cbegin(); it != codes.cend(); ++it)
+                QCOMPARE(codeOf(qPrintable(it.key())), it.value());
+        }
+        QCOMPARE(load(f, t0, t0 + kHour).callbackTotals(), stale.callbackTotals());
     }
 
     // The count is tried once the duplicate's answer is decided: when it cannot be written

@@ -115,10 +115,10 @@ Result<Statements> dashboardStatements(const QSqlDatabase &db)
         {"SELECT MAX(received_at) FROM callback_messages", {}},
         {"SELECT MAX(created_at) FROM ingest_rejections", {}},
         {"SELECT " + bucket("received_at") +
-             ", COUNT(*), SUM(CASE WHEN status = 'skipped' AND (result_reason LIKE"
-             " 'already applied:%' OR result_reason LIKE 'failure after success ignored:%')"
-             " THEN 1 ELSE 0 END), SUM(CASE WHEN status = 'skipped' AND result_reason LIKE"
-             " 'stale:%' THEN 1 ELSE 0 END) FROM callback_messages WHERE received_at >= ? AND"
+             ", COUNT(*), SUM(CASE WHEN status = 'skipped' AND result_code IN"
+             " ('already_applied', 'failure_after_success') THEN 1 ELSE 0 END), SUM(CASE WHEN"
+             " status = 'skipped' AND result_code = 'stale' THEN 1 ELSE 0 END) FROM"
+             " callback_messages WHERE received_at >= ? AND"
              " received_at < ? AND event_kind IN ('payment_succeeded', 'payment_failed',"
              " 'refunded') GROUP BY 1",
          {from, to}},
