@@ -31,7 +31,15 @@ public:
     // on SQLite. A table the login cannot read is named for SELECT only (what else it may do
     // is not tried). An error only when a probe fails for another reason than a missing privilege
     // (the server went away): nothing is claimed then.
+    // On PostgreSQL also "USAGE on <sequence>" for the id sequence of each table the engine
+    // inserts into.
     static Result<QStringList> missingForEngine(const Connection &connection);
+
+    // Whether `missing` (from missingForEngine) says the login is not the engine's at all — it
+    // may not write the engine's first table (orders; audit_log in the audit database): a
+    // console's, the desk's or the auditor's login, whose lack of the engine's grants is by
+    // design.
+    static bool isAnotherRolesLogin(const Connection &connection, const QStringList &missing);
 };
 
 } // namespace OncePay
