@@ -56,6 +56,59 @@ QByteArray lower(QByteArrayView text)
     return text.toByteArray().toLower();
 }
 
+// Whether `value` begins with an HTTP authentication scheme and whitespace (a space or a tab).
+bool startsWithAuthScheme(QByteArrayView value, QByteArrayView *rest = nullptr)
+{
+    const QByteArrayView trimmed = value.trimmed();
+    const QByteArray v = lower(trimmed.first(qMin<qsizetype>(trimmed.size(), 32)));
+    for (const char *scheme : kAuthSchemes) {
+        const QByteArrayView word = QByteArrayView(scheme).chopped(1); // without its space
+        if (v.startsWith(word) && v.size() > word.size() &&
+            (v[word.size()] == ' ' || v[word.size()] == '\t')) {
+            if (rest)
+                *rest = trimmed.sliced(word.size()).trimmed();
+            return true;
+        }
+    }
+    return false;
+}
+
+// A bare JSON Web Token: "eyJ…" (a base64url JSON header), its payload, its signature.
+bool isJwt(QByteArrayView value)
+{
+    const QByteArrayView v = value.trimmed();
+    if (!v.startsWith("eyJ") || v.count('.') != 2)
+        return false;
+    const qsizetype dot = v.indexOf('.');
+    if (dot < 10 || v.at(dot + 1) == '.')
+        return false;
+    for (char c : v)
+        if (!QChar::isLetterOrNumber(uchar(c)) && c != '-' && c != '_' && c != '.' && c != '=')
+            return false;
+    return true;
+}
+
+// A URL whose query carries a credential: access_token=, token=, X-Amz-Signature=, sig= …
+bool urlHasCredential(const QByteArray &lowered)
+{
+    const qsizetype q = lowered.indexOf('?');
+    if (q < 0)
+        return false;
+    for (const QByteArray &param : lowered.mid(q + 1).split('&')) {
+        const qsizetype eq = param.indexOf('=');
+        if (eq <= 0 || eq + 1 == param.size())
+            continue;
+        const QByteArray name = param.left(eq);
+        for (const char *part :
+             {"token", "secret", "passw", "api_key", "apikey", "credential", "signature"})
+            if (name.contains(part))
+                return true;
+        if (name == "sig" || name == "key" || name == "auth")
+            return true;
+    }
+    return false;
+}
+
 bool nameIsCredential(const QByteArray &name)
 {
     for (const char *part : kCredentialParts)
@@ -86,12 +139,7 @@ bool isCredential(QByteArrayView name, QByteArrayView value)
             return false;
     if (nameIsCredential(n))
         return true;
-    const QByteArrayView trimmed = value.trimmed();
-    const QByteArray v = lower(trimmed.first(qMin<qsizetype>(trimmed.size(), 32)));
-    for (const char *scheme : kAuthSchemes)
-        if (v.startsWith(scheme))
-            return true;
-    return false;
+    return startsWithAuthScheme(value) || isJwt(value) || urlHasCredential(lower(value));
 }
 
 QString marker(qsizetype bytes)
@@ -185,6 +233,125 @@ qsizetype characters(const QString &s)
     return n;
 }
 
+bool luhn(const QString &digits)
+{
+    int sum = 0;
+    bool twice = false;
+    for (qsizetype i = digits.size() - 1; i >= 0; --i, twice = !twice) {
+        int d = digits[i].unicode() - u'0';
+        if (twice && (d *= 2) > 9)
+            d -= 9;
+        sum += d;
+    }
+    return sum % 10 == 0;
+}
+
+bool isAsciiDigit(QChar c)
+{
+    return c >= u'0' && c <= u'9';
+}
+
+// Card numbers in text: a run of 13–19 digits (single spaces or dashes allowed between its
+// groups) that passes the Luhn check, not glued to a letter or another digit (so an id that
+// holds a long number, KakaoPay's tid "T…", stays), shown as its first 6 and last 4 digits.
+QString maskCardNumbers(const QString &text)
+{
+    QString out;
+    qsizetype copied = 0;
+    qsizetype i = 0;
+    while (i < text.size()) {
+        if (!isAsciiDigit(text[i]) || (i > 0 && text[i - 1].isLetterOrNumber())) {
+            ++i;
+            continue;
+        }
+        // The groups of this run: [start, end) of each.
+        QList<std::pair<qsizetype, qsizetype>> groups;
+        qsizetype j = i;
+        for (;;) {
+            const qsizetype start = j;
+            while (j < text.size() && isAsciiDigit(text[j]))
+                ++j;
+            groups.append({start, j});
+            if (j + 1 < text.size() && (text[j] == u' ' || text[j] == u'-') &&
+                isAsciiDigit(text[j + 1]))
+                ++j;
+            else
+                break;
+        }
+        const bool glued = j < text.size() && text[j].isLetterOrNumber();
+        bool found = false;
+        // The earliest and longest stretch of whole groups that is a card number.
+        for (qsizetype g = 0; !found && !glued && g < groups.size(); ++g) {
+            QString digits;
+            qsizetype best = -1;
+            QString bestDigits;
+            for (qsizetype h = g; h < groups.size(); ++h) {
+                digits +=
+                    QStringView(text).sliced(groups[h].first, groups[h].second - groups[h].first);
+                if (digits.size() > 19)
+                    break;
+                if (digits.size() >= 13 && luhn(digits)) {
+                    best = h;
+                    bestDigits = digits;
+                }
+            }
+            if (best < 0)
+                continue;
+            out += QStringView(text).sliced(copied, groups[g].first - copied);
+            out += bestDigits.first(6) + QChar(0x2026) + bestDigits.last(4);
+            copied = groups[best].second;
+            found = true;
+        }
+        // After a card number the rest of the run is read again (a second card after it).
+        i = found ? copied : j;
+    }
+    if (copied == 0)
+        return text;
+    out += QStringView(text).sliced(copied);
+    return out;
+}
+
+QJsonValue masked(const QJsonValue &v, bool secret, const BodyMarker &marker);
+
+// A string value holding JSON (an object or array): masked inside, shown compact when
+// anything in it was masked.
+bool maskedJsonText(const QString &text, bool secret, const BodyMarker &marker, QString *out)
+{
+    const QString t = text.trimmed();
+    if (!(t.startsWith(u'{') && t.endsWith(u'}')) && !(t.startsWith(u'[') && t.endsWith(u']')))
+        return false;
+    const QJsonDocument doc = QJsonDocument::fromJson(t.toUtf8());
+    if (doc.isNull())
+        return false;
+    const QJsonValue in = doc.isArray() ? QJsonValue(doc.array()) : QJsonValue(doc.object());
+    const QJsonValue m = masked(in, secret, marker);
+    if (m == in)
+        *out = text;
+    else
+        *out = QString::fromUtf8(
+            (m.isArray() ? QJsonDocument(m.toArray()) : QJsonDocument(m.toObject()))
+                .toJson(QJsonDocument::Compact));
+    return true;
+}
+
+QJsonValue maskedString(const QString &text, bool secret, const BodyMarker &marker)
+{
+    if (QString json; maskedJsonText(text, secret, marker, &json))
+        return json;
+    if (secret)
+        return marker(characters(text));
+    // A credential in an HTTP authentication scheme ("Bearer …") under any key, as in headers:
+    // one token after the scheme, or parameters ("Digest username=…").
+    QByteArrayView rest;
+    const QByteArray utf8 = text.toUtf8();
+    if (startsWithAuthScheme(utf8, &rest) && !rest.isEmpty() &&
+        (!rest.contains(' ') || rest.contains('=')))
+        return marker(characters(text));
+    if (isJwt(utf8))
+        return marker(characters(text));
+    return maskCardNumbers(text);
+}
+
 QJsonValue masked(const QJsonValue &v, bool secret, const BodyMarker &marker)
 {
     switch (v.type()) {
@@ -200,12 +367,16 @@ QJsonValue masked(const QJsonValue &v, bool secret, const BodyMarker &marker)
             a[i] = masked(a.at(i), secret, marker);
         return a;
     }
-    case QJsonValue::String: return secret ? QJsonValue(marker(characters(v.toString()))) : v;
-    case QJsonValue::Double:
-        // The number's length as the body writes it.
-        return secret ? QJsonValue(marker(
-                            QJsonDocument(QJsonArray{v}).toJson(QJsonDocument::Compact).size() - 2))
-                      : v;
+    case QJsonValue::String: return maskedString(v.toString(), secret, marker);
+    case QJsonValue::Double: {
+        // The number as the body writes it.
+        const QString text = QString::fromUtf8(
+            QJsonDocument(QJsonArray{v}).toJson(QJsonDocument::Compact).chopped(1).sliced(1));
+        if (secret)
+            return marker(characters(text));
+        const QString cards = maskCardNumbers(text);
+        return cards == text ? v : QJsonValue(cards);
+    }
     default: return v; // true, false, null
     }
 }
@@ -215,12 +386,17 @@ QJsonValue masked(const QJsonValue &v, bool secret, const BodyMarker &marker)
 bool isSecretBodyKey(QStringView key)
 {
     const QString k = normalisedKey(key);
-    for (const char16_t *part : {u"secret", u"password", u"passwd", u"apikey"})
+    for (const char16_t *part : {u"secret", u"password", u"passwd", u"apikey", u"credential",
+                                 u"privatekey", u"accesskey", u"authorization"})
         if (k.contains(QStringView(part)))
+            return true;
+    for (const char16_t *whole : {u"cvc", u"cvv", u"cvc2", u"cvv2", u"pin", u"otp"})
+        if (k == QStringView(whole))
             return true;
     for (qsizetype at = k.indexOf(u"token"); at >= 0; at = k.indexOf(u"token", at + 1)) {
         const QStringView rest = QStringView(k).sliced(at + 5);
-        if (!rest.startsWith(u"iz") && !rest.startsWith(u"is"))
+        // tokenization, tokenisation, tokenized, tokenised (not token_issued…)
+        if (!rest.startsWith(u"iz") && !rest.startsWith(u"isa") && !rest.startsWith(u"ise"))
             return true;
     }
     return false;

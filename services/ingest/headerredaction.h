@@ -19,8 +19,11 @@
 
 namespace OncePay::HeaderRedaction {
 
-// Whether the header `name` (any case) with this value carries a credential. The headers a
-// channel's signature check reads are never credentials (they are the evidence).
+// Whether the header `name` (any case) with this value carries a credential: by its name, or
+// whatever its name by its value — an HTTP authentication scheme ("Bearer", then a space or a
+// tab), a bare JWT (eyJ….….…), a URL whose query carries one (access_token=, token=,
+// X-Amz-Signature=, sig= …). The headers a channel's signature check reads are never
+// credentials (they are the evidence).
 bool isCredential(QByteArrayView name, QByteArrayView value);
 
 // What a credential's value is stored and shown as: "[redacted, N bytes]", N its length in
@@ -48,7 +51,9 @@ struct StoredHeaders {
 StoredHeaders read(const QString &stored);
 
 // Whether a JSON key of a callback body names a secret (any case; '_', '-', '.' ignored):
-// client_secret, *secret*, *password*, *passwd*, *token* (not "tokenization…"), api_key/apiKey.
+// client_secret, *secret*, *password*, *passwd*, *token* (not tokenization/tokenised…),
+// api_key/apiKey, *credential*, private_key, access_key (aws_access_key_id), *authorization*; and
+// the keys cvc, cvv, cvc2, cvv2, pin, otp as whole names.
 bool isSecretBodyKey(QStringView key);
 
 // What a masked body value is shown as, given its length in characters.
@@ -60,8 +65,14 @@ QString bodyMarker(qsizetype characters);
 // A callback body (callback_messages.raw_body) as people read it: JSON pretty-printed with the
 // value of every secret-bearing key (isSecretBodyKey) replaced by `marker` — a string or number
 // whole; an object or array under such a key has each string and number in it masked (true,
-// false and null say nothing secret and are kept). Ids stay (id, payment_intent, latest_charge,
-// idempotency_key …). A body that is not a JSON object or array is returned as it is.
+// false and null say nothing secret and are kept). Under any key: a string in an HTTP
+// authentication scheme ("Bearer …") or a bare JWT is masked whole; a string that is itself a
+// JSON object or array is masked inside (shown compact when anything in it was); a card number
+// in a string or a number — 13 to 19 digits, single spaces or dashes between groups, passing
+// the Luhn check, not glued to a letter or digit — is shown as its first 6 digits, "…" and its
+// last 4. Ids stay (id, payment_intent, latest_charge, idempotency_key, KakaoPay's "T…" tid,
+// FedaPay's short numeric ids …). A body that is not a JSON object or array is returned as it
+// is. Display only: the stored body is not changed.
 QString bodyForDisplay(const QString &rawBody, const BodyMarker &marker = bodyMarker);
 
 } // namespace OncePay::HeaderRedaction

@@ -152,17 +152,61 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("key");
         QTest::addColumn<bool>("secret");
-        for (const char *key :
-             {"client_secret", "clientSecret", "CLIENT-SECRET", "secret", "webhook_secret",
-              "password", "db_password", "passwd", "token", "access_token", "accessToken",
-              "payment_token", "pg_token", "network_token", "refresh_tokens", "api_key", "apiKey",
-              "x-api-key", "apikey"})
+        for (const char *key : {"client_secret",
+                                "clientSecret",
+                                "CLIENT-SECRET",
+                                "secret",
+                                "webhook_secret",
+                                "password",
+                                "db_password",
+                                "passwd",
+                                "token",
+                                "access_token",
+                                "accessToken",
+                                "payment_token",
+                                "pg_token",
+                                "network_token",
+                                "refresh_tokens",
+                                "api_key",
+                                "apiKey",
+                                "x-api-key",
+                                "apikey",
+                                "cvc",
+                                "CVV",
+                                "cvc2",
+                                "cvv2",
+                                "pin",
+                                "otp",
+                                "token_issued_note",
+                                "credentials",
+                                "privateKey",
+                                "private_key",
+                                "aws_access_key_id",
+                                "access_key",
+                                "authorization"})
             QTest::newRow(key) << QString::fromLatin1(key) << true;
         // Ids and evidence an agent reads; a "key" or a "session" is not a secret in a body.
-        for (const char *key :
-             {"id", "payment_intent", "latest_charge", "idempotency_key", "transaction_key",
-              "checkout_session", "tokenization_method", "tokenisation", "object", "tid",
-              "merchant_reference", "receipt_url", "description", "key"})
+        for (const char *key : {"id",
+                                "payment_intent",
+                                "latest_charge",
+                                "idempotency_key",
+                                "transaction_key",
+                                "checkout_session",
+                                "tokenization_method",
+                                "tokenisation",
+                                "tokenized",
+                                "tokenised_at",
+                                "object",
+                                "tid",
+                                "merchant_reference",
+                                "receipt_url",
+                                "description",
+                                "key",
+                                "pinned",
+                                "cvc_check",
+                                "card_number",
+                                "auth_code",
+                                "aid"})
             QTest::newRow(key) << QString::fromLatin1(key) << false;
     }
     void secretBodyKeys()
@@ -234,6 +278,83 @@ private Q_SLOTS:
         for (const QString &text : {QStringLiteral("client_secret=abc&id=1"),
                                     QStringLiteral(R"({"client_secret": "abc")"), QString()})
             QCOMPARE(HeaderRedaction::bodyForDisplay(text), text);
+    }
+
+    // Card numbers and credentials a sender puts anywhere in a body (a metadata field, a
+    // number, free text, JSON inside a string, a bearer token under an innocent key) are
+    // masked where the body is shown; ids, amounts and timestamps stay whole.
+    void bodyCardNumbersAndCredentialsMasked()
+    {
+        const QString raw = QStringLiteral(
+            "{\"id\": \"evt_r1\", \"data\": {\"object\": { "
+            "\"id\": \"pi_r1\", \"latest_charge\": \"ch_r1\", \"amount\": 1500, \"created\": "
+            "1767225600, "
+            "\"metadata\": {\"order_id\": \"ord-r1\", \"card_number\": \"4242424242424242\", "
+            "\"cvc\": \"123\", "
+            "\"pin\": 4321, \"note\": \"{\\\"password\\\":\\\"hunter2-inner\\\",\\\"ok\\\":1}\", "
+            "\"list\": \"[\\\"4000 0566 5566 5556\\\"]\", \"plain_json\": \"{\\\"a\\\": 1}\", "
+            "\"private_key\": \"pk-XYZ\", \"auth_code\": \"AUTH-998877\", \"other\": "
+            "\"Bearer\\tabc.def\", "
+            "\"header_copy\": \"Bearer eyJhbGciOi.xYz\", \"aws_access_key_id\": \"AKIAXYZ\", "
+            "\"plan\": \"Basic plan for two\", \"two\": \"4242424242424242 5555-5555-5555-4444\", "
+            "\"glued\": \"T4242424242424242\", \"ms\": 1767225600001, \"short\": \"4242 4242\", "
+            "\"n2\": 5555555555554444, \"jwt\": "
+            "\"eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl\"}, "
+            "\"card\": {\"number\": 4111111111111111, \"exp\": \"12/30\"}, "
+            "\"description\": \"card 5555 5555 5555 4444 paid\"}}}");
+        const QString shown = HeaderRedaction::bodyForDisplay(raw);
+        for (const char *gone : {"\"4242424242424242", "4111111111111111", "5555 5555 5555 4444",
+                                 "123", "4321", "hunter2", "0566", "pk-XYZ", "abc.def",
+                                 "eyJhbGciOi", "AKIAXYZ", "5555-5555-5555-4444"})
+            QVERIFY2(!shown.contains(QLatin1String(gone)), qPrintable(gone + ("\n" + shown)));
+        for (const char *kept :
+             {"\"id\": \"evt_r1\"",
+              "\"id\": \"pi_r1\"",
+              "\"latest_charge\": \"ch_r1\"",
+              "\"amount\": 1500",
+              "\"created\": 1767225600",
+              "\"order_id\": \"ord-r1\"",
+              "\"card_number\": \"424242…4242\"",
+              "\"cvc\": \"[redacted, 3 characters]\"",
+              "\"pin\": \"[redacted, 4 characters]\"",
+              "\"number\": \"411111…1111\"",
+              "\"exp\": \"12/30\"",
+              "\"description\": \"card 555555…4444 paid\"",
+              "\"note\": \"{\\\"ok\\\":1,\\\"password\\\":\\\"[redacted, 13 characters]\\\"}\"",
+              "\"list\": \"[\\\"400005…5556\\\"]\"",
+              "\"plain_json\": \"{\\\"a\\\": 1}\"",
+              "\"private_key\": \"[redacted, 6 characters]\"",
+              "\"auth_code\": \"AUTH-998877\"",
+              "\"other\": \"[redacted, 14 characters]\"",
+              "\"header_copy\": \"[redacted, 21 characters]\"",
+              "\"aws_access_key_id\": \"[redacted, 7 characters]\"",
+              "\"plan\": \"Basic plan for two\"",
+              "\"two\": \"424242…4242 555555…4444\"",
+              "\"glued\": \"T4242424242424242\"",
+              "\"ms\": 1767225600001",
+              "\"short\": \"4242 4242\"",
+              "\"n2\": \"555555…4444\"",
+              "\"jwt\": \"[redacted, 49 characters]\""})
+            QVERIFY2(shown.contains(QString::fromUtf8(kept)), qPrintable(kept + ("\n" + shown)));
+    }
+
+    // A header's credential in an authentication scheme is masked whatever whitespace follows
+    // the scheme.
+    void authSchemeWithTabMasked()
+    {
+        QVERIFY(HeaderRedaction::isCredential("x-forwarded-user", "Bearer\tabc.def"));
+        QVERIFY(HeaderRedaction::isCredential("x-forwarded-user", "Basic dXNlcjpwYXNz"));
+        QVERIFY(!HeaderRedaction::isCredential("user-agent", "Stripe/1.0"));
+        // A bare JWT, and a URL whose query carries a credential, under any name.
+        QVERIFY(HeaderRedaction::isCredential("x-forwarded-user",
+                                              "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl"));
+        for (const char *url : {"https://shop.example/cb?order=1&access_token=abc", "/cb?token=abc",
+                                "https://s3.example/o?X-Amz-Signature=ab12"})
+            QVERIFY2(HeaderRedaction::isCredential("referer", url), url);
+        QVERIFY(!HeaderRedaction::isCredential("referer", "https://shop.example/cb?order=1"));
+        QVERIFY(!HeaderRedaction::isCredential("x-note", "eyJ alone is not a token"));
+        QVERIFY(HeaderRedaction::isCredential(PayPalAdapter::kCertUrl,
+                                              "https://api.paypal.com/cert?token=1") == false);
     }
 };
 
