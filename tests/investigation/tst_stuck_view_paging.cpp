@@ -132,11 +132,25 @@ private Q_SLOTS:
         }
         QCOMPARE(refs.size(), 101);
 
-        // A refresh starts over at the first page.
+        // A refresh starts over at the first page — also one that overtakes a read of more,
+        // after which Show more works again.
         page.refresh();
         QVERIFY(loaded.wait(20000));
         QCOMPARE(page.model()->rowCount(), 20);
         QVERIFY(page.hasMore());
+        page.table()->scrollToTop(); // the view asks for no more by itself
+        QTest::qWait(200);
+        const int reads = int(more.count());
+        page.moreButton()->click();
+        page.refresh();
+        QVERIFY(loaded.wait(20000));
+        QTest::qWait(200);
+        QCOMPARE(int(more.count()), reads); // the overtaken read's rows were dropped
+        QCOMPARE(page.model()->rowCount(), 20);
+        QVERIFY(page.moreButton()->isEnabled());
+        page.moreButton()->click();
+        QVERIFY(more.wait(20000));
+        QCOMPARE(page.model()->rowCount(), 60);
     }
 
     void aBadThresholdIsShownNotReplaced()

@@ -223,6 +223,7 @@ void StuckPage::takePage(const StuckReport &page)
             m_ended << k;
     m_model->setMoreToFetch(hasMore());
     m_more->setVisible(hasMore());
+    m_more->setEnabled(true); // also after a refresh that overtook a read of more
 }
 
 void StuckPage::loadMore()
