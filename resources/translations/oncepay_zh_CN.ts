@@ -5560,315 +5560,316 @@ Body:
 <context>
     <name>OncePay::ReconciliationPage</name>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="55"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="57"/>
         <source>Available in the channel balance %1</source>
         <translation>%1 进入渠道余额可用</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="57"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="59"/>
         <source>Completed %1</source>
         <translation>%1 完成</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="59"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="61"/>
         <source>Payout date %1</source>
         <translation>打款日 %1</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="61"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="63"/>
         <source>Approved %1</source>
         <translation>%1 批准</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="63"/>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="370"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="65"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="380"/>
         <source>Refunded %1</source>
         <translation>%1 退款</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="64"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="66"/>
         <source>Settled %1</source>
         <translation>%1 结算</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="95"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="97"/>
         <source>&lt;h2&gt;Reconciliation&lt;/h2&gt;</source>
         <translation>&lt;h2&gt;对账&lt;/h2&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="96"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="98"/>
         <source>R&amp;un reconciliation…</source>
         <translation>运行对账(&amp;U)…</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="99"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="101"/>
         <source>&amp;Cancel run</source>
         <translation>取消运行(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="105"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="107"/>
         <source>&amp;Refresh</source>
         <translation>刷新(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="121"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="130"/>
         <source>Open exceptions</source>
         <translation>未结异常</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="122"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="131"/>
         <source>Corrected automatically</source>
         <translation>已自动更正</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="123"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="132"/>
         <source>Resolved or written off</source>
         <translation>已解决或已核销</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="125"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="134"/>
         <source>All</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="128"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="137"/>
         <source>All kinds</source>
         <translation>全部类型</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="133"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="142"/>
         <source>All channels</source>
         <translation>全部渠道</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="138"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="147"/>
         <source>Any age</source>
         <translation>任意时长</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="139"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="148"/>
         <source>Older than 1 day</source>
         <translation>超过 1 天</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="140"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="149"/>
         <source>Older than 7 days</source>
         <translation>超过 7 天</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="141"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="150"/>
         <source>Older than 30 days</source>
         <translation>超过 30 天</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="165"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="174"/>
         <source>Settlement line</source>
         <translation>结算行</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="166"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="175"/>
         <source>Our payment</source>
         <translation>我方付款</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="167"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="176"/>
         <source>Rule and evidence</source>
         <translation>规则与证据</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="169"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="178"/>
         <source>&amp;Propose fix…</source>
         <translation>提议修复(&amp;P)…</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="172"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="181"/>
         <source>C&amp;lose period of selected run…</source>
         <translation>关闭所选运行的期间(&amp;L)…</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="175"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="184"/>
         <source>Open &amp;order</source>
         <translation>打开订单(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="199"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="208"/>
         <source>&amp;Show:</source>
         <translation>显示(&amp;S)：</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="199"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="208"/>
         <source>&amp;Kind:</source>
         <translation>类型(&amp;K)：</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="200"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="209"/>
         <source>C&amp;hannel:</source>
         <translation>渠道(&amp;H)：</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="200"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="209"/>
         <source>A&amp;ge:</source>
         <translation>时长(&amp;G)：</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="225"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="235"/>
         <source>&lt;b&gt;Runs&lt;/b&gt;</source>
         <translation>&lt;b&gt;对账运行&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="227"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="237"/>
         <source>&lt;b&gt;Exceptions&lt;/b&gt;</source>
         <translation>&lt;b&gt;异常&lt;/b&gt;</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="285"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="295"/>
         <source>%n open exception(s)</source>
         <translation>
             <numerusform>%n 个未结异常</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="287"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="297"/>
         <source>%1: %2</source>
         <comment>open exceptions: how many of each kind</comment>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="288"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="298"/>
         <source>, </source>
         <comment>list separator</comment>
         <translation>，</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="290"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="300"/>
         <source>%1 %2</source>
         <comment>two sentences, one after the other</comment>
         <translation>%1%2</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="292"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="302"/>
         <source>%1. %2</source>
         <comment>a sentence without its full stop, then another</comment>
         <translation>%1。%2</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="293"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="303"/>
         <source>%n corrected automatically under the minimal-intervention rule.</source>
         <translation>
             <numerusform>按最小干预规则自动更正 %n 项。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="299"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="309"/>
         <source>%n refund(s) owed in all (Stuck records): one is a &quot;Refund due&quot; exception once a run has seen the channel settle the money captured.</source>
         <translation>
             <numerusform>共欠 %n 笔退款（见“滞留记录”）：对账运行看到渠道结算了所收款项后，每笔才成为一条“待退款”异常。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="304"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="314"/>
         <source>Latest run covers %1 of eligible payments.</source>
         <translation>最近一次运行覆盖了 %1 的应对账付款。</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="309"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="319"/>
         <source>A run is overdue: the last one finished %1 ago (cadence %2).</source>
         <translation>对账已逾期：上次运行于 %1 前完成（周期 %2）。</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="313"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="323"/>
         <source>No reconciliation has run yet.</source>
         <translation>尚未运行过对账。</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="333"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="343"/>
         <source>Select an exception.</source>
         <translation>请选择一个异常。</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="341"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="351"/>
         <source>Line #%1 (%2)&lt;br&gt;Gross %3&lt;br&gt;Fee %4&lt;br&gt;Net %5&lt;br&gt;%6</source>
         <comment>%6: the line&apos;s date as the channel means it</comment>
         <translation>第 %1 行（%2）&lt;br&gt;总额 %3&lt;br&gt;手续费 %4&lt;br&gt;净额 %5&lt;br&gt;%6</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="350"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="360"/>
         <source>No refund line: the channel has not reported this refund.</source>
         <translation>无退款行：渠道尚未报告这笔退款。</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="351"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="361"/>
         <source>No settlement line: the channel has not settled this payment.</source>
         <translation>无结算行：渠道尚未结算此付款。</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="356"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="366"/>
         <source>Made at the channel %1</source>
         <comment>when the channel made the charge or refund; %1 a date and time</comment>
         <translation>渠道交易时间 %1</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="360"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="370"/>
         <source>Order %1 (%2)&lt;br&gt;Captured %3&lt;br&gt;Status %4&lt;br&gt;At %5</source>
         <translation>订单 %1（%2）&lt;br&gt;已收款 %3&lt;br&gt;状态 %4&lt;br&gt;时间 %5</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="366"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="376"/>
         <source>No payment with transaction %1 is known to OncePay.</source>
         <translation>OncePay 中没有交易号为 %1 的付款。</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="373"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="383"/>
         <source>Rule %1 version %2; fee schedule #%3 %4</source>
         <translation>规则 %1 第 %2 版；费率表 #%3 %4</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="380"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="390"/>
         <source>Evidence SHA-256 %1</source>
         <translation>证据 SHA-256 %1</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="386"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="396"/>
         <source>Fix #%1 is waiting for approval.</source>
         <translation>修复 #%1 正在等待审批。</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="425"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="435"/>
         <source>Run reconciliation</source>
         <translation>运行对账</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="438"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="448"/>
         <source>&amp;Run</source>
         <translation>运行(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="442"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="452"/>
         <source>&amp;From (UTC):</source>
         <translation>起始（UTC）(&amp;F)：</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="443"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="453"/>
         <source>&amp;To, inclusive:</source>
         <translation>截止（含）(&amp;T)：</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="489"/>
-        <source>The run was not started: %1</source>
-        <translation>对账运行未启动：%1</translation>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="530"/>
+        <source>The run was not started. %1</source>
+        <comment>%1: why, a sentence of its own</comment>
+        <translation>对账运行未启动。%1</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="492"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="532"/>
         <source>The run failed: %1</source>
         <translation>运行失败：%1</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="497"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="509"/>
         <source>Run #%1 was cancelled; nothing it found was kept.</source>
         <translation>运行 #%1 已取消；其结果未保留。</translation>
     </message>
     <message>
-        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="498"/>
+        <location filename="../../views/reconciliation/reconciliationpage.cpp" line="510"/>
         <source>Run #%1 finished: coverage %2, %3 corrected automatically, %4 new exception(s).</source>
         <translation>运行 #%1 已完成：覆盖率 %2，自动更正 %3 项，新增 %4 个异常。</translation>
     </message>
@@ -6375,34 +6376,34 @@ Body:
         <translation>时长(&amp;G)：</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/stuck/stuckpage.cpp" line="282"/>
+        <location filename="../../views/stuck/stuckpage.cpp" line="290"/>
         <source>%n record(s) need attention.</source>
         <translation>
             <numerusform>%n 条记录需要处理。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/stuck/stuckpage.cpp" line="284"/>
+        <location filename="../../views/stuck/stuckpage.cpp" line="292"/>
         <source>Showing the oldest %L1; the other %L2 are read as the list is scrolled to its end (or with Show more).</source>
         <translation>显示最早的 %L1 条；其余 %L2 条会在滚动到列表末尾时（或点击“显示更多”）读取。</translation>
     </message>
     <message>
-        <location filename="../../views/stuck/stuckpage.cpp" line="289"/>
+        <location filename="../../views/stuck/stuckpage.cpp" line="297"/>
         <source>%L1 shown: records changed while the list was read; refresh to count them again.</source>
         <translation>已显示 %L1 条：读取列表期间记录有变化；请刷新以重新统计。</translation>
     </message>
     <message>
-        <location filename="../../views/stuck/stuckpage.cpp" line="292"/>
+        <location filename="../../views/stuck/stuckpage.cpp" line="300"/>
         <source>Thresholds from the operations settings: messages and orders after %1, requests after %2.</source>
         <translation>阈值来自运维设置：消息和订单超过 %1，请求超过 %2。</translation>
     </message>
     <message>
-        <location filename="../../views/stuck/stuckpage.cpp" line="298"/>
+        <location filename="../../views/stuck/stuckpage.cpp" line="306"/>
         <source>Expired leases are offered no fix until this is corrected: %1</source>
         <translation>在更正此项之前，租约已过期的消息不提供修复：%1</translation>
     </message>
     <message>
-        <location filename="../../views/stuck/stuckpage.cpp" line="356"/>
+        <location filename="../../views/stuck/stuckpage.cpp" line="364"/>
         <source>A selected message may still be held by its worker: its lease end plus the clock-skew allowance (fixes.lease_skew_ms) is not past yet. A fix is offered from %1.</source>
         <translation>所选消息可能仍由其工作进程持有：租约结束时间加上时钟偏差容许值（fixes.lease_skew_ms）尚未过去。自 %1 起提供修复。</translation>
     </message>
