@@ -142,6 +142,9 @@ const Expectation kExpectations[] = {
     {"desk", DbRole::Orders, true,
      "UPDATE staff SET failed_attempts = 1, locked_until = NULL, updated_at = 2"
      " WHERE username = 'nobody'"},
+    // The account read as it is now, its row locked (sign-in, the dossier export's check):
+    // PostgreSQL asks UPDATE of a column for FOR UPDATE.
+    {"desk", DbRole::Orders, true, "SELECT id, role, disabled FROM staff WHERE id = 1 FOR UPDATE"},
     {"desk", DbRole::Orders, false, "UPDATE staff SET role = 'admin' WHERE username = 'nobody'"},
     {"desk", DbRole::Orders, false,
      "UPDATE staff SET password_hash = 'x' WHERE username = 'nobody'"},
