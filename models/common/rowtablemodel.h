@@ -3,7 +3,7 @@
 // A read-only table model over a list of plain structs: each column is a title and a
 // function from a row and a role to a value. Subclasses declare their columns in the
 // constructor; rows are replaced whole with setRows() (the page loads them off the GUI
-// thread and hands them over).
+// thread and hands them over), or a further page is added with appendRows().
 // Role SortRole gives a column's sort key (falls back to the display text).
 // Thread contract: GUI thread only.
 
@@ -31,6 +31,14 @@ public:
         beginResetModel();
         m_rows = std::move(rows);
         endResetModel();
+    }
+    void appendRows(const QList<Row> &rows)
+    {
+        if (rows.isEmpty())
+            return;
+        beginInsertRows({}, int(m_rows.size()), int(m_rows.size() + rows.size() - 1));
+        m_rows += rows;
+        endInsertRows();
     }
     void clear() { setRows({}); }
     const QList<Row> &rows() const { return m_rows; }

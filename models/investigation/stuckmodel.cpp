@@ -6,12 +6,9 @@
 namespace OncePay {
 
 StuckModel::StuckModel(QObject *parent)
-    : QAbstractTableModel(parent)
+    : RowTableModel(parent)
 {
-    const auto add = [this](const QString &title, Cell cell) {
-        m_titles << title;
-        m_cells << std::move(cell);
-    };
+    const auto add = [this](const QString &title, Cell cell) { addColumn(title, std::move(cell)); };
     const auto cell = [](auto fn) {
         return [fn](const StuckRecord &r, int role) -> QVariant {
             if (role == Qt::DisplayRole)
@@ -77,52 +74,11 @@ StuckModel::StuckModel(QObject *parent)
     });
 }
 
-void StuckModel::setRows(QList<StuckRecord> rows)
-{
-    beginResetModel();
-    m_rows = std::move(rows);
-    endResetModel();
-}
-
-void StuckModel::appendRows(const QList<StuckRecord> &rows)
-{
-    if (rows.isEmpty())
-        return;
-    beginInsertRows({}, int(m_rows.size()), int(m_rows.size() + rows.size() - 1));
-    m_rows += rows;
-    endInsertRows();
-}
-
-int StuckModel::rowCount(const QModelIndex &parent) const
-{
-    return parent.isValid() ? 0 : int(m_rows.size());
-}
-
-int StuckModel::columnCount(const QModelIndex &parent) const
-{
-    return parent.isValid() ? 0 : int(m_cells.size());
-}
-
 QVariant StuckModel::data(const QModelIndex &index, int role) const
 {
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
-        return {};
-    const StuckRecord &row = m_rows.at(index.row());
-    if (role == OrderIdRole) // every cell opens the row's order
-        return row.orderId;
-    const Cell &cell = m_cells.at(index.column());
-    QVariant v = cell(row, role);
-    if ((role == SortRole || role == Qt::ToolTipRole) && !v.isValid())
-        return cell(row, Qt::DisplayRole);
-    return v;
-}
-
-QVariant StuckModel::headerData(int section, Qt::Orientation orientation, int role) const
-{
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 ||
-        section >= m_titles.size())
-        return {};
-    return m_titles.at(section);
+    if (role == OrderIdRole && index.isValid()) // every cell opens the row's order
+        return rowAt(index.row()).orderId;
+    return RowTableModel::data(index, role);
 }
 
 bool StuckModel::canFetchMore(const QModelIndex &parent) const

@@ -11,29 +11,18 @@
 #include "common/rowtablemodel.h"
 #include "investigation/stuckquery.h"
 
-#include <functional>
-
 namespace OncePay {
 
-class StuckModel : public QAbstractTableModel {
+class StuckModel : public RowTableModel<StuckRecord> {
     Q_OBJECT
 public:
     enum Column { Kind, Age, Order, Channel, Status, Attempts, Amount, Reference, LastError };
     explicit StuckModel(QObject *parent = nullptr);
 
-    void setRows(QList<StuckRecord> rows);
-    void appendRows(const QList<StuckRecord> &rows);
-    void clear() { setRows({}); }
-    const QList<StuckRecord> &rows() const { return m_rows; }
-    const StuckRecord &rowAt(int row) const { return m_rows.at(row); }
     // Whether more rows wait to be read (set by the page after each load).
     void setMoreToFetch(bool more) { m_more = more; }
 
-    int rowCount(const QModelIndex &parent = {}) const override;
-    int columnCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation,
-                        int role = Qt::DisplayRole) const override;
     bool canFetchMore(const QModelIndex &parent) const override;
     void fetchMore(const QModelIndex &parent) override;
 
@@ -41,10 +30,6 @@ Q_SIGNALS:
     void moreWanted();
 
 private:
-    using Cell = std::function<QVariant(const StuckRecord &, int role)>;
-    QList<QString> m_titles;
-    QList<Cell> m_cells;
-    QList<StuckRecord> m_rows;
     bool m_more = false;
 };
 
