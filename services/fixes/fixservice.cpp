@@ -22,7 +22,7 @@ namespace OncePay {
 
 namespace {
 
-constexpr int kMaxComment = 2000;
+constexpr int kMaxComment = FixService::kMaxCommentLength;
 constexpr int kMaxOrigin = 190;
 
 Result<void> validateText(const QString &what, const QString &text, bool required, int max)

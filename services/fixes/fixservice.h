@@ -43,6 +43,10 @@ namespace OncePay {
 
 class FixService {
 public:
+    // The longest comment a proposal or a decision keeps; a longer one is refused ("a comment
+    // is longer than 2000 characters"). The console's dialogs stop at it too.
+    static constexpr int kMaxCommentLength = 2000;
+
     FixService(const Connection &connection, const Clock &clock)
         : m_c(connection)
         , m_clock(clock)

@@ -38,9 +38,8 @@ namespace OncePay {
 
 namespace {
 
-// The longest comment a decision keeps (FixService refuses a longer one: "a comment is longer
-// than 2000 characters").
-constexpr int kApprovalsMaxComment = 2000;
+// The longest comment a decision keeps: the service's own limit.
+constexpr int kApprovalsMaxComment = FixService::kMaxCommentLength;
 
 // A decision dialog's comment within what the service keeps: past it, `note` says how long it
 // is and `ok` is off. `required`: an empty comment keeps `ok` off too (a rejection's).
