@@ -14,7 +14,7 @@ BUILD_PACKAGES=(
     qt6-charts-dev qt6-httpserver-dev qt6-websockets-dev libqt6opengl6-dev libgl-dev
     qtkeychain-qt6-dev qt6-translations-l10n
     libqt6sql6-sqlite libqt6sql6-psql libqt6sql6-mysql
-    libspdlog-dev libfmt-dev libsodium-dev libssl-dev libsqlite3-dev
+    libspdlog-dev libfmt-dev libsodium-dev libssl-dev libsqlite3-dev libpq-dev
     fonts-noto-cjk
     librsvg2-bin
     sqlite3 # the demo set-up (packaging/demo-*.sh) and the README's tour

@@ -88,9 +88,10 @@ public:
     // (CreateIfMissing) get no read time-out: their statements may wait for long on purpose
     // (the settlement import's lock, 600 s; a migration; a reconciliation run). What they do
     // not catch: on PostgreSQL a peer whose kernel still answers but whose server does not (a
-    // frozen proxy, a stopped server process); on the engine's MariaDB connections, a link that
-    // stops answering while a statement waits — the profile's own MYSQL_OPT_READ_TIMEOUT bounds
-    // those.
+    // frozen proxy, a stopped server process) — the console's reads and health checks are
+    // covered by ServerSilenceWatch (serversilence.h) instead; on the engine's MariaDB
+    // connections, a link that stops answering while a statement waits — the profile's own
+    // MYSQL_OPT_READ_TIMEOUT bounds those.
     static QList<std::pair<QString, QString>> livenessDefaults(Dialect dialect, OpenMode mode);
 
     // Whether `error`, from opening a `dialect` database, is the server refusing the login

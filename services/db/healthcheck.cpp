@@ -2,6 +2,7 @@
 
 #include "connection.h"
 #include "migrator.h"
+#include "serversilence.h"
 
 #include <future>
 
@@ -24,6 +25,9 @@ RoleStatus HealthCheck::check(const ConnectionProfile &profile, bool sharesOrder
         s.error = c.error().message;
         return s;
     }
+    // A server that accepted the link and then went silent says so within the watch's limit.
+    const ServerSilenceWatch::Scope watched(
+        *c, QStringLiteral("health check of the %1 database").arg(roleName(profile.role)));
     s.serverVersion = c->serverVersion();
     // Swapped profiles: the other schema's version number would read as "pending" or "newer"
     // and send the operator to migrate or upgrade the wrong database.

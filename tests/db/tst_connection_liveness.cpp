@@ -10,9 +10,9 @@
 // MariaDB — the options the driver got (QSqlDatabase::connectOptions), and that the driver
 // honours the read time-out by its name: a SELECT SLEEP(6) under MYSQL_OPT_READ_TIMEOUT=2 ends
 // with an error in about 2 s, and the same statement on an engine connection is not cut.
-// Not tested here: a PostgreSQL link going silent (no local way to make a peer stop
-// acknowledging without touching the network set-up); the socket options are what the kernel
-// acts on.
+// Not tested here: a PostgreSQL link going silent without acknowledgements (no local way to
+// make a peer stop acknowledging without touching the network set-up); the socket options are
+// what the kernel acts on. A peer that acknowledges but never answers: tst_server_silence.
 
 #include "db/connection.h"
 #include "db/sql.h"

@@ -49,7 +49,7 @@ AuditTaskHandle runAuditTask(QObject *context, const ConnectionProfile &audit,
     auto failed = std::make_shared<std::atomic<AuditTaskDatabase>>(AuditTaskDatabase::None);
     Internal::runOnConsolePool<T>(
         context,
-        [audit, orders, name, work, progress, cancel, guard, failed]() -> TaskOutcome<T> {
+        [audit, orders, name, purpose, work, progress, cancel, guard, failed]() -> TaskOutcome<T> {
             auto a = InvestigationDb::open(audit, name);
             if (!a) {
                 failed->store(AuditTaskDatabase::Audit);
@@ -66,6 +66,11 @@ AuditTaskHandle runAuditTask(QObject *context, const ConnectionProfile &audit,
                         ctx, [progress, d, t] { progress(d, t); }, Qt::QueuedConnection);
                 return !cancel->load();
             };
+            // An audit server that stops answering ends the job (serversilence.h), not the pool.
+            // The orders connection is not watched: a long verification leaves it idle, which
+            // the watch may take for a wait.
+            ServerSilenceWatch::Scope watched(
+                *a, QStringLiteral("console %1 of the audit database").arg(purpose));
             return Internal::outcomeOf<T>(work(*a, *o, report));
         },
         [done, failed](const Result<T> &r) { done(r, failed->load()); });

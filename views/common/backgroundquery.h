@@ -13,6 +13,7 @@
 #include "common/taskpool.h"
 #include "core/result.h"
 #include "db/connection.h"
+#include "db/serversilence.h"
 #include "investigation/investigationdb.h"
 
 #include <QAtomicInteger>
@@ -166,7 +167,7 @@ void runBackgroundQuery(QObject *context, const ConnectionProfile &profile, cons
     const QString name = Internal::taskConnectionName(purpose);
     Internal::runOnConsolePool<T>(
         context,
-        [profile, name, work]() -> TaskOutcome<T> {
+        [profile, name, purpose, work]() -> TaskOutcome<T> {
             auto &connections = Internal::threadConnections();
             const QString key = Internal::connectionKey(profile);
             auto it = connections.find(key);
@@ -188,7 +189,12 @@ void runBackgroundQuery(QObject *context, const ConnectionProfile &profile, cons
                                       std::make_unique<Connection>(std::move(c).value()), file})
                          .first;
             }
-            Result<T> r = work(*it->second.connection);
+            Result<T> r = [&] {
+                // A server that stops answering ends the read (serversilence.h), not the pool.
+                ServerSilenceWatch::Scope watched(*it->second.connection,
+                                                  QStringLiteral("console read (%1)").arg(purpose));
+                return work(*it->second.connection);
+            }();
             if (!r &&
                 (r.error().code == ErrorCode::Unavailable || r.error().code == ErrorCode::Internal))
                 connections.erase(key); // a lost database is reopened by the next task

@@ -1,0 +1,113 @@
+// A console read on a PostgreSQL server that goes silent behind a proxy keeping the link open
+// ends with "unavailable" instead of holding its pool thread for ever, and the console's next
+// read, once the server answers again, works without a restart (runBackgroundQuery drops the
+// cut connection and opens a new one). The watch's limit is shortened to 1.5 s (60 s in the
+// program); the proxy is freezableproxy.h, the server the test's PostgreSQL.
+
+#include "common/backgroundquery.h"
+#include "db/migrator.h"
+#include "db/serversilence.h"
+#include "db/sql.h"
+#include "freezableproxy.h"
+#include "testdatabases.h"
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QTest>
+
+#include <optional>
+
+using namespace OncePay;
+using namespace std::chrono_literals;
+
+namespace {
+
+constexpr auto kLimit = 1500ms;
+
+// One read of the orders table's size through the console's pool; its outcome and how long it
+// took to come back.
+struct Read {
+    std::optional<Result<qint64>> outcome;
+    qint64 ms = 0;
+};
+
+Read countOrders(const ConnectionProfile &orders)
+{
+    QObject context;
+    Read read;
+    QElapsedTimer t;
+    t.start();
+    runBackgroundQuery<qint64>(
+        &context, orders, QStringLiteral("silence"),
+        [](const Connection &c) -> Result<qint64> {
+            auto v = Sql::scalar(c.db(), QStringLiteral("SELECT COUNT(*) FROM orders"));
+            if (!v)
+                return v.error();
+            return v->toLongLong();
+        },
+        [&read](const Result<qint64> &r) { read.outcome = r; });
+    // The proxy thaws by itself after 20 s: a read that is never ended fails here, not by hanging.
+    if (!QTest::qWaitFor([&read] { return read.outcome.has_value(); }, 30000))
+        return read;
+    read.ms = t.elapsed();
+    return read;
+}
+
+} // namespace
+
+class TstSilentServerRead : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase() { ServerSilenceWatch::setLimit(kLimit); }
+
+    void aSilentServerEndsTheReadAndTheNextReadWorks()
+    {
+        QString why;
+        if (!Test::engineConfigured(Dialect::Postgres, &why)) {
+            if (Test::inCi())
+                QFAIL(qPrintable(why));
+            QSKIP(qPrintable(why));
+        }
+        auto scratch = Test::ScratchDatabases::create(Dialect::Postgres);
+        QVERIFY2(scratch.ok(), qPrintable(scratch.ok() ? QString() : scratch.error().message));
+        ConnectionProfile orders = (*scratch)->orders();
+        {
+            auto c = Connection::open(orders, QStringLiteral("migrate"));
+            QVERIFY(c.ok());
+            QVERIFY(Migrator::migrate(*c).ok());
+        }
+        if (orders.host != QStringLiteral("127.0.0.1"))
+            QSKIP("the proxy forwards to an IPv4 address; the test server is not on 127.0.0.1");
+        Test::FreezableProxy proxy;
+        QVERIFY(proxy.start("127.0.0.1", orders.port));
+        orders.port = proxy.port();
+
+        Read first = countOrders(orders);
+        QVERIFY(first.outcome.has_value());
+        QVERIFY2(first.outcome->ok(),
+                 qPrintable(first.outcome->ok() ? QString() : first.outcome->error().message));
+        QCOMPARE(first.outcome->value(), 0);
+        QCOMPARE(proxy.accepted(), 1);
+
+        proxy.freeze();
+        Read silent = countOrders(orders);
+        QVERIFY2(silent.outcome.has_value(), "a read on a silent server never came back");
+        QVERIFY2(!silent.outcome->ok(), "a read through a silent proxy answered");
+        QCOMPARE(silent.outcome->error().code, ErrorCode::Unavailable);
+        QVERIFY2(silent.ms >= kLimit.count() && silent.ms < kLimit.count() + 3000,
+                 qPrintable(QString::number(silent.ms)));
+        QCOMPARE(ServerSilenceWatch::watchedCount(), 0);
+
+        // The server answers again: the next read opens a new link and works.
+        proxy.thaw();
+        Read again = countOrders(orders);
+        QVERIFY(again.outcome.has_value());
+        QVERIFY2(again.outcome->ok(),
+                 qPrintable(again.outcome->ok() ? QString() : again.outcome->error().message));
+        QCOMPARE(again.outcome->value(), 0);
+        QCOMPARE(proxy.accepted(), 2);
+    }
+};
+
+QTEST_MAIN(TstSilentServerRead)
+#include "tst_silent_server_read.moc"

@@ -1,0 +1,190 @@
+// A PostgreSQL server that stops answering while a connection waits on it — a stopped server
+// process, a proxy whose server went away but which keeps the link open — no longer holds a
+// console read for ever (ServerSilenceWatch). Observed through a proxy in this process that can
+// stop forwarding and keeps the links open (freezableproxy.h): the client's kernel sees every
+// byte acknowledged, so keep-alives and tcp_user_timeout see a healthy peer, as with a real
+// proxy. The limit is shortened to 1.5 s for the test (60 s in the program).
+
+#include "db/connection.h"
+#include "db/serversilence.h"
+#include "db/sql.h"
+#include "freezableproxy.h"
+#include "logcapture.h"
+#include "testdatabases.h"
+
+#include <QElapsedTimer>
+#include <QTest>
+
+using namespace OncePay;
+using namespace std::chrono_literals;
+
+namespace {
+
+constexpr auto kLimit = 1500ms;
+
+} // namespace
+
+class TstServerSilence : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase() { ServerSilenceWatch::setLimit(kLimit); }
+    void cleanupTestCase() { ServerSilenceWatch::setLimit(ServerSilenceWatch::kDefaultLimit); }
+
+    // The rule alone: a job is given up once it has lasted the limit, a request may be waiting
+    // (sent no earlier than the last answer came in) and nothing came in for the limit.
+    void ruleNeedsAWaitingRequestAndTheSilenceToLastTheLimit_data()
+    {
+        QTest::addColumn<int>("scopeAgeMs");
+        QTest::addColumn<int>("msSinceSent");
+        QTest::addColumn<int>("msSinceReceived");
+        QTest::addColumn<bool>("cut");
+        QTest::newRow("sent, no answer, past the limit") << 1600 << 1500 << 1500 << true;
+        QTest::newRow("sent long after the last answer") << 1600 << 1500 << 9000 << true;
+        QTest::newRow("answered after it was sent: idle") << 9000 << 5000 << 4990 << false;
+        QTest::newRow("a link idle for an hour, the job just begun") << 10 << 3 << 3600000 << false;
+        QTest::newRow("a long job still receiving") << 90000 << 200 << 200 << false;
+        QTest::newRow("waiting, one ms short") << 1600 << 1499 << 1499 << false;
+        QTest::newRow("the scope one ms short") << 1499 << 1500 << 5000 << false;
+    }
+    void ruleNeedsAWaitingRequestAndTheSilenceToLastTheLimit()
+    {
+        QFETCH(int, scopeAgeMs);
+        QFETCH(int, msSinceSent);
+        QFETCH(int, msSinceReceived);
+        QFETCH(bool, cut);
+        QCOMPARE(ServerSilenceWatch::silentTooLong(std::chrono::milliseconds(scopeAgeMs),
+                                                   std::uint32_t(msSinceSent),
+                                                   std::uint32_t(msSinceReceived), kLimit),
+                 cut);
+    }
+
+    // What is not PostgreSQL over TCP is not watched.
+    void sqliteIsNotWatched()
+    {
+        QTemporaryDir dir;
+        ConnectionProfile p;
+        p.role = DbRole::Orders;
+        p.dialect = Dialect::Sqlite;
+        p.path = dir.filePath(QStringLiteral("orders.db"));
+        auto c = Connection::open(p, QStringLiteral("silence"));
+        QVERIFY(c.ok());
+        ServerSilenceWatch::Scope scope(*c, QStringLiteral("test"));
+        QVERIFY(!scope.watching());
+        QCOMPARE(ServerSilenceWatch::watchedCount(), 0);
+    }
+
+    void aFrozenProxyEndsTheReadAndALaterOneWorks()
+    {
+        QString why;
+        if (!Test::engineConfigured(Dialect::Postgres, &why)) {
+            if (Test::inCi())
+                QFAIL(qPrintable(why));
+            QSKIP(qPrintable(why));
+        }
+        ConnectionProfile server = Test::serverProfile(Dialect::Postgres, DbRole::Orders);
+        if (server.host != QStringLiteral("127.0.0.1"))
+            QSKIP("the proxy forwards to an IPv4 address; the test server is not on 127.0.0.1");
+        Test::FreezableProxy proxy;
+        QVERIFY(proxy.start("127.0.0.1", server.port));
+        ConnectionProfile p = server;
+        p.database = QStringLiteral("postgres");
+        p.port = proxy.port();
+
+        auto c = Connection::open(p, QStringLiteral("silence"), Connection::OpenMode::ExistingOnly);
+        QVERIFY2(c.ok(), qPrintable(c.ok() ? QString() : c.error().message));
+        {
+            ServerSilenceWatch::Scope scope(*c, QStringLiteral("console read: orders"));
+            QVERIFY(scope.watching());
+            QCOMPARE(ServerSilenceWatch::watchedCount(), 1);
+            QCOMPARE(Sql::scalar(c->db(), QStringLiteral("SELECT 1")).value().toInt(), 1);
+        }
+        QCOMPARE(ServerSilenceWatch::watchedCount(), 0);
+
+        // An idle link is never cut, however long it idles: a read after twice the limit works.
+        QTest::qWait(int(2 * kLimit.count()));
+        {
+            ServerSilenceWatch::Scope scope(*c, QStringLiteral("console read: orders"));
+            auto r = Sql::scalar(c->db(), QStringLiteral("SELECT 2"));
+            QVERIFY2(r.ok(), qPrintable(r.ok() ? QString() : r.error().message));
+        }
+
+        // A long job that keeps receiving is not cut: rows of 9,000 bytes (past the server's
+        // 8 kB output buffer, so each is sent as it is made), one every 0.4 s, for 3.2 s.
+        {
+            ServerSilenceWatch::Scope scope(*c, QStringLiteral("console read: orders"));
+            auto q = Sql::exec(c->db(), QStringLiteral("SELECT repeat('x', 9000), pg_sleep(0.4)"
+                                                       " FROM generate_series(1, 8)"));
+            QVERIFY2(q.ok(), qPrintable(q.ok() ? QString() : q.error().message));
+            int rows = 0;
+            while (q->next())
+                ++rows;
+            QVERIFY2(!q->lastError().isValid(), qPrintable(q->lastError().text()));
+            QCOMPARE(rows, 8);
+        }
+
+        // The proxy goes silent: the read ends as a lost connection after about the limit,
+        // logged, instead of never.
+        Test::LogCapture log;
+        proxy.freeze(10s); // forwards again after 10 s: a read not ended by then answers
+        QElapsedTimer t;
+        t.start();
+        {
+            ServerSilenceWatch::Scope scope(*c, QStringLiteral("console read: orders"));
+            auto r = Sql::scalar(c->db(), QStringLiteral("SELECT 3"));
+            QVERIFY2(!r.ok(), "a read through a silent proxy answered");
+            QCOMPARE(r.error().code, ErrorCode::Unavailable);
+        }
+        const qint64 waited = t.elapsed();
+        QVERIFY2(waited >= kLimit.count() && waited < kLimit.count() + 3000,
+                 qPrintable(QString::number(waited)));
+        QCOMPARE(ServerSilenceWatch::watchedCount(), 0);
+        const QStringList errors = log.lines(QStringLiteral("error"));
+        QVERIFY2(errors.size() == 1 &&
+                     errors.first().contains(QStringLiteral("console read: "
+                                                            "orders")) &&
+                     errors.first().contains(QStringLiteral("has sent nothing for 1 s")),
+                 qPrintable(errors.join(u'\n')));
+        QVERIFY2(!log.text().contains(p.password), "the log holds the password");
+
+        // The server back (the proxy forwards again): reconnecting works without a restart.
+        proxy.thaw();
+        QVERIFY2(c->reconnect().ok(), "no reconnection after the proxy answered again");
+        ServerSilenceWatch::Scope scope(*c, QStringLiteral("console read: orders"));
+        QCOMPARE(Sql::scalar(c->db(), QStringLiteral("SELECT 4")).value().toInt(), 4);
+    }
+
+    // A statement the server works on silently for longer than the limit: ended inside a scope
+    // (like MariaDB's read time-out on the console's connections), waited for outside one (the
+    // engine's statements, which may wait for long on purpose, are never in a scope).
+    void aSilentLongStatementIsEndedOnlyInsideAScope()
+    {
+        QString why;
+        if (!Test::engineConfigured(Dialect::Postgres, &why)) {
+            if (Test::inCi())
+                QFAIL(qPrintable(why));
+            QSKIP(qPrintable(why));
+        }
+        ConnectionProfile p = Test::serverProfile(Dialect::Postgres, DbRole::Orders);
+        if (p.host.startsWith(u'/'))
+            QSKIP("the test server is reached over a Unix socket, which is not watched");
+        p.database = QStringLiteral("postgres");
+        {
+            auto engine = Connection::open(p, QStringLiteral("silence"));
+            QVERIFY(engine.ok());
+            auto r = Sql::scalar(engine->db(), QStringLiteral("SELECT pg_sleep(2.5)::text"));
+            QVERIFY2(r.ok(), qPrintable(r.ok() ? QString() : r.error().message));
+        }
+        auto console =
+            Connection::open(p, QStringLiteral("silence"), Connection::OpenMode::ExistingOnly);
+        QVERIFY(console.ok());
+        Test::LogCapture log;
+        ServerSilenceWatch::Scope scope(*console, QStringLiteral("health check: orders"));
+        auto r = Sql::scalar(console->db(), QStringLiteral("SELECT pg_sleep(6)::text"));
+        QVERIFY2(!r.ok(), "a silent statement past the limit was not ended");
+        QCOMPARE(r.error().code, ErrorCode::Unavailable);
+        QVERIFY(log.text().contains(QStringLiteral("health check: orders")));
+    }
+};
+
+QTEST_GUILESS_MAIN(TstServerSilence)
+#include "tst_server_silence.moc"
