@@ -1,5 +1,6 @@
 #include "connection.h"
 
+#include "serversilence.h"
 #include "sql.h"
 
 #include <QAtomicInteger>
@@ -308,6 +309,7 @@ Result<KeptQuery> Connection::queryKept(const QString &sql, const QVariantList &
     const QSqlDatabase database = db();
     if (!database.isOpen())
         return makeError(ErrorCode::Unavailable, QStringLiteral("database connection is closed"));
+    const ServerSilenceWatch::Wait waiting(database); // watched only within a scope
     auto prepared = [&](QSqlQuery &q) -> Result<void> {
         q.setForwardOnly(true);
         if (!q.prepare(sql))

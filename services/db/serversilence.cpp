@@ -13,13 +13,17 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstring>
-#include <map>
 #include <mutex>
+#include <set>
+#include <string>
 #include <thread>
+#include <vector>
 
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 namespace OncePay {
 
@@ -28,33 +32,59 @@ namespace {
 using Clock = std::chrono::steady_clock;
 using std::chrono::milliseconds;
 
-struct Watched {
+qint64 nowNs()
+{
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now().time_since_epoch())
+        .count();
+}
+
+} // namespace
+
+// One scoped connection: the scope's own copy of its socket (closed when the scope ends, so
+// the number cannot be reused while it is watched) and since when a statement waits (0: none).
+struct ServerSilenceWatch::Entry {
     QString what;
-    Clock::time_point since; // the outermost scope's start
-    int scopes = 0;
-    bool cut = false;
+    int socket = -1;
+    std::atomic<qint64> waitingSinceNs{0};
+    bool cut = false; // under the watch's mutex
 };
 
-// The watched sockets and the thread that looks at them. The thread decides and shuts a
-// socket down while holding `mutex`, and a scope unregisters under it: once ~Scope has
-// returned, its socket is never touched again (and only then may the connection close it).
+namespace {
+
+using Entry = ServerSilenceWatch::Entry;
+
+// The scoped connections and the thread that looks at them. The thread decides and shuts a
+// socket down while holding `mutex`; a scope unregisters under it before closing its copy.
 struct Watch {
     std::mutex mutex;
     std::condition_variable wake;
-    std::map<int, Watched> sockets;
+    std::set<std::shared_ptr<Entry>> entries;
     std::thread thread;
-    bool stop = false;
+    bool stopping = false;
     std::atomic<long long> limitMs{ServerSilenceWatch::kDefaultLimit.count()};
 
-    ~Watch()
+    ~Watch() { stop(); }
+
+    void stop()
     {
+        std::thread ending;
         {
             std::lock_guard lock(mutex);
-            stop = true;
+            stopping = true;
+            ending = std::move(thread);
         }
         wake.notify_all();
-        if (thread.joinable())
-            thread.join();
+        if (ending.joinable())
+            ending.join();
+        std::lock_guard lock(mutex);
+        stopping = false;
+    }
+
+    // Started with the first scope (under `mutex`).
+    void ensureRunning()
+    {
+        if (!thread.joinable())
+            thread = std::thread([this] { run(); });
     }
 
     // Several looks per limit, at most one a second: a cut comes at most a quarter of the
@@ -67,30 +97,37 @@ struct Watch {
     void run()
     {
         std::unique_lock lock(mutex);
-        while (!stop) {
+        while (!stopping) {
             wake.wait_for(lock, period());
-            if (stop)
+            if (stopping)
                 break;
+            std::vector<std::string> cuts;
             const milliseconds limit(limitMs.load());
-            const Clock::time_point now = Clock::now();
-            for (auto &[socket, watched] : sockets) {
-                if (watched.cut)
+            const qint64 now = nowNs();
+            for (const auto &entry : entries) {
+                const qint64 since = entry->waitingSinceNs.load();
+                if (entry->cut || since == 0)
                     continue;
                 tcp_info info{};
                 socklen_t length = sizeof info;
-                if (::getsockopt(socket, IPPROTO_TCP, TCP_INFO, &info, &length) != 0)
+                if (::getsockopt(entry->socket, IPPROTO_TCP, TCP_INFO, &info, &length) != 0)
                     continue;
-                const auto age = std::chrono::duration_cast<milliseconds>(now - watched.since);
-                if (!ServerSilenceWatch::silentTooLong(age, info.tcpi_last_data_sent,
-                                                       info.tcpi_last_data_recv, limit))
+                const milliseconds waited((now - since) / 1000000);
+                if (!ServerSilenceWatch::silentTooLong(waited, info.tcpi_last_data_recv, limit))
                     continue;
-                ::shutdown(socket, SHUT_RDWR);
-                watched.cut = true;
-                spdlog::error("{}: the PostgreSQL server has sent nothing for {} s while it "
-                              "waited for an answer; the link is closed so that the wait ends "
-                              "as a lost connection",
-                              watched.what.toStdString(), info.tcpi_last_data_recv / 1000);
+                ::shutdown(entry->socket, SHUT_RDWR);
+                entry->cut = true;
+                cuts.push_back(entry->what.toStdString());
             }
+            if (cuts.empty())
+                continue;
+            lock.unlock(); // logged outside the lock: a sink may take its time
+            for (const std::string &what : cuts)
+                spdlog::error("{}: the PostgreSQL server has sent nothing for {} s while a "
+                              "statement waited for its answer; the link is closed so that the "
+                              "wait ends as a lost connection",
+                              what, limit.count() / 1000);
+            lock.lock();
         }
     }
 };
@@ -100,6 +137,9 @@ Watch &watch()
     static Watch w;
     return w;
 }
+
+// The innermost scope of this thread.
+thread_local ServerSilenceWatch::Scope *t_innermost = nullptr;
 
 // The socket under a PostgreSQL connection (QPSQL hands its PGconn out as the driver's handle),
 // or -1.
@@ -130,38 +170,63 @@ bool isTcp(int socket)
 
 ServerSilenceWatch::Scope::Scope(const Connection &connection, const QString &what)
 {
+    m_outer = t_innermost;
+    t_innermost = this;
     const int socket = postgresSocket(connection);
     if (socket < 0 || !isTcp(socket))
         return;
+    auto entry = std::make_shared<Entry>();
+    entry->socket = ::fcntl(socket, F_DUPFD_CLOEXEC, 0);
+    if (entry->socket < 0)
+        return;
+    entry->what = what + QStringLiteral(" (") + connection.profile().describe() + QLatin1Char(')');
+    m_connectionName = connection.db().connectionName();
     Watch &w = watch();
     std::lock_guard lock(w.mutex);
-    Watched &watched = w.sockets[socket];
-    if (watched.scopes++ == 0) {
-        watched.what =
-            what + QStringLiteral(" (") + connection.profile().describe() + QLatin1Char(')');
-        watched.since = Clock::now();
-    }
-    if (!w.thread.joinable())
-        w.thread = std::thread([&w] { w.run(); });
-    m_socket = socket;
+    w.entries.insert(entry);
+    w.ensureRunning();
+    m_entry = std::move(entry);
 }
 
 ServerSilenceWatch::Scope::~Scope()
 {
-    if (m_socket < 0)
+    t_innermost = m_outer;
+    if (!m_entry)
         return;
-    Watch &w = watch();
-    std::lock_guard lock(w.mutex);
-    auto it = w.sockets.find(m_socket);
-    if (it != w.sockets.end() && --it->second.scopes == 0)
-        w.sockets.erase(it);
+    {
+        Watch &w = watch();
+        std::lock_guard lock(w.mutex);
+        w.entries.erase(m_entry);
+    }
+    ::close(m_entry->socket);
+}
+
+ServerSilenceWatch::Wait::Wait(const QSqlDatabase &db)
+{
+    if (!t_innermost)
+        return;
+    const QString name = db.connectionName();
+    for (Scope *s = t_innermost; s; s = s->m_outer) {
+        if (!s->m_entry || s->m_connectionName != name)
+            continue;
+        qint64 none = 0; // a wait inside a wait (a statement run by one) keeps the outer start
+        if (s->m_entry->waitingSinceNs.compare_exchange_strong(none, nowNs()))
+            m_entry = s->m_entry.get();
+        return;
+    }
+}
+
+ServerSilenceWatch::Wait::~Wait()
+{
+    if (m_entry)
+        m_entry->waitingSinceNs.store(0);
 }
 
 int ServerSilenceWatch::watchedCount()
 {
     Watch &w = watch();
     std::lock_guard lock(w.mutex);
-    return int(w.sockets.size());
+    return int(w.entries.size());
 }
 
 std::chrono::milliseconds ServerSilenceWatch::limit()
@@ -176,12 +241,16 @@ void ServerSilenceWatch::setLimit(std::chrono::milliseconds limit)
     w.wake.notify_all(); // the next look at the new pace
 }
 
-bool ServerSilenceWatch::silentTooLong(std::chrono::milliseconds scopeAge,
-                                       std::uint32_t msSinceSent, std::uint32_t msSinceReceived,
+void ServerSilenceWatch::stop()
+{
+    watch().stop();
+}
+
+bool ServerSilenceWatch::silentTooLong(std::chrono::milliseconds waited,
+                                       std::uint32_t msSinceReceived,
                                        std::chrono::milliseconds limit)
 {
-    return scopeAge >= limit && msSinceSent <= msSinceReceived &&
-           milliseconds(msSinceReceived) >= limit;
+    return waited >= limit && milliseconds(msSinceReceived) >= limit;
 }
 
 } // namespace OncePay

@@ -7,29 +7,32 @@
 // console, every pool thread in turn, until it is restarted. This is the PostgreSQL counterpart
 // of the read time-out the console's MariaDB connections get (Connection::livenessDefaults).
 //
-// A Scope covers one short job on one connection (a console page's read, a health check): for
-// its lifetime the connection's socket is watched. One thread wakes a few times per limit and
-// asks the kernel about each watched socket (TCP_INFO). When the scope has lasted `limit()`
-// (60 s unless set), the last data sent on the socket is no older than the last data received
-// (a request may be waiting for its answer) and nothing has come in for `limit()`, it shuts the
-// socket down (shutdown(2): the descriptor stays the connection's, nothing else can be hit).
-// libpq sees the link end, the statement fails as a lost connection (Unavailable) and the job's
-// owner reopens, as after a network cut. A job that keeps receiving (a long export) is never
-// cut; one the server works on silently for longer than the limit is — as MariaDB's read
-// time-out does; the console has no such read. Outside a scope a connection is never touched:
-// the engine's statements may wait for long on purpose (a lock, an import) and are never
-// watched. Not watched: SQLite, MariaDB (its read time-out), a Unix-domain socket.
-// The kernel's times count in clock ticks (1-4 ms): a request sent in the same tick as the last
-// answer came in counts as waiting, so a link left idle inside a scope for the limit right after
-// such an exchange is cut too. Scopes therefore cover jobs that use their connection throughout
-// (every console read does); a job that leaves a connection idle for long is not scoped on it.
-// Thread contract: a Scope lives on the thread that owns its connection; the static functions
-// may be called from any thread.
+// A Scope covers one job on one connection (a console page's read, an audit job's audit link,
+// a health check). Within it, every statement run through Sql::exec or a kept statement
+// (Connection::queryKept/execKept: prepare, run, the first row) is a Wait on the server. One
+// thread looks at the scoped connections a few times per limit: a Wait that has lasted
+// `limit()` (60 s unless set) while the kernel received nothing on the socket for as long
+// (TCP_INFO) has its socket shut down (shutdown(2) on the scope's own copy of the descriptor:
+// no other file can be hit). libpq sees the link end, the statement fails as a lost connection
+// (Unavailable) and the job's owner reopens, as after a network cut. Never cut: a statement
+// still receiving, a connection idle between statements (a job's own work — hashing, parsing —
+// however long), anything outside a scope: the engine's statements may wait for long on
+// purpose (a lock, an import) and are never scoped. Not watched: SQLite, MariaDB (its read
+// time-out), a Unix-domain socket; not covered: a server that stops in the middle of a result
+// the caller is stepping through row by row (QSqlQuery::next after the first row), and the
+// session set-up statements Connection::open runs before a scope can begin.
+// Like MariaDB's read time-out, a write the server works on silently for longer than the limit
+// is ended too, its outcome then unknown to the console — as after any link lost in a COMMIT.
+// Thread contract: a Scope and a Wait live on the thread that owns their connection (Waits only
+// see Scopes of their own thread); the static functions may be called from any thread.
 
 #include <QString>
 
 #include <chrono>
 #include <cstdint>
+#include <memory>
+
+class QSqlDatabase;
 
 namespace OncePay {
 
@@ -39,34 +42,56 @@ class ServerSilenceWatch {
 public:
     static constexpr std::chrono::milliseconds kDefaultLimit{60000};
 
+    struct Entry;
+    class Wait;
+
     class Scope {
     public:
-        // Watches `connection`'s socket until the scope ends, if it is a TCP link to a
+        // Watches `connection`'s statements until the scope ends, if it is a TCP link to a
         // PostgreSQL server; otherwise does nothing. `what` names the job in the log line
-        // written when the link is cut ("console read: orders").
+        // written when the link is cut ("console read (search)").
         Scope(const Connection &connection, const QString &what);
         ~Scope();
         Scope(const Scope &) = delete;
         Scope &operator=(const Scope &) = delete;
 
-        bool watching() const { return m_socket >= 0; }
+        bool watching() const { return m_entry != nullptr; }
 
     private:
-        int m_socket = -1;
+        friend class Wait;
+        std::shared_ptr<Entry> m_entry;
+        QString m_connectionName;
+        Scope *m_outer = nullptr; // the thread's previous innermost scope
     };
 
-    // How many sockets are watched now (tests).
+    // A statement on `db` waiting for the server: watched while it lives if a Scope of this
+    // thread covers `db`'s connection (cheap otherwise: one thread-local read).
+    class Wait {
+    public:
+        explicit Wait(const QSqlDatabase &db);
+        ~Wait();
+        Wait(const Wait &) = delete;
+        Wait &operator=(const Wait &) = delete;
+
+    private:
+        Entry *m_entry = nullptr;
+    };
+
+    // How many connections are watched now (tests).
     static int watchedCount();
 
-    // The silence after which a job is given up; process-wide (tests shorten it).
+    // The silence after which a statement is given up; process-wide (tests shorten it).
     static std::chrono::milliseconds limit();
     static void setLimit(std::chrono::milliseconds limit);
 
-    // The rule, from the kernel's milliseconds since data was last sent and last received on
-    // the socket: the scope has lasted `limit`, data was sent no earlier than data last came
-    // in, and nothing came in for `limit`.
-    static bool silentTooLong(std::chrono::milliseconds scopeAge, std::uint32_t msSinceSent,
-                              std::uint32_t msSinceReceived, std::chrono::milliseconds limit);
+    // Ends the watching thread (joined); later scopes start it again. Called before logging
+    // shuts down at exit, so that it never logs into a logger that is gone.
+    static void stop();
+
+    // The rule: the statement has waited `limit` and the kernel last received data on the
+    // socket `limit` or more ago.
+    static bool silentTooLong(std::chrono::milliseconds waited, std::uint32_t msSinceReceived,
+                              std::chrono::milliseconds limit);
 };
 
 } // namespace OncePay

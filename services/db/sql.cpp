@@ -1,5 +1,7 @@
 #include "sql.h"
 
+#include "serversilence.h"
+
 #include <QSqlDriver>
 #include <QSqlError>
 
@@ -118,6 +120,7 @@ Result<QSqlQuery> exec(const QSqlDatabase &db, const QString &sql, const QVarian
 {
     if (!db.isOpen())
         return makeError(ErrorCode::Unavailable, QStringLiteral("database connection is closed"));
+    const ServerSilenceWatch::Wait waiting(db); // watched only within a scope
     QSqlQuery q(db);
     q.setForwardOnly(true);
     // The query's own policy, set before it runs: the connection's is left alone.

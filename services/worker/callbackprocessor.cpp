@@ -12,19 +12,19 @@ namespace {
 
 Decision completed(const QString &why)
 {
-    return {Decision::Completed, why, QStringLiteral("applied")};
+    return {.kind = Decision::Completed, .reason = why, .code = QStringLiteral("applied")};
 }
 Decision skipped(const char *code, const QString &why)
 {
-    return {Decision::Skipped, why, QString::fromLatin1(code)};
+    return {.kind = Decision::Skipped, .reason = why, .code = QString::fromLatin1(code)};
 }
 Decision retry(const QString &why)
 {
-    return {Decision::Retry, why};
+    return {.kind = Decision::Retry, .reason = why};
 }
 Decision hold(const QString &why)
 {
-    return {Decision::Hold, QStringLiteral("held for a person: ") + why};
+    return {.kind = Decision::Hold, .reason = QStringLiteral("held for a person: ") + why};
 }
 
 // The callback belongs to the order's current payment attempt. Channels that cannot carry

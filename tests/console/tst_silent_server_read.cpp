@@ -5,6 +5,7 @@
 // program); the proxy is freezableproxy.h, the server the test's PostgreSQL.
 
 #include "common/backgroundquery.h"
+#include "common/taskpool.h"
 #include "db/migrator.h"
 #include "db/serversilence.h"
 #include "db/sql.h"
@@ -58,7 +59,14 @@ Read countOrders(const ConnectionProfile &orders)
 class TstSilentServerRead : public QObject {
     Q_OBJECT
 private Q_SLOTS:
-    void initTestCase() { ServerSilenceWatch::setLimit(kLimit); }
+    void initTestCase()
+    {
+        ServerSilenceWatch::setLimit(kLimit);
+        // One pool thread: each read here runs on the thread that kept its connection (a new
+        // thread would open a new link through the frozen proxy and wait for its connect
+        // time-out instead).
+        consoleTaskPool()->setMaxThreadCount(1);
+    }
 
     void aSilentServerEndsTheReadAndTheNextReadWorks()
     {

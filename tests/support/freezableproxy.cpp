@@ -35,7 +35,8 @@ bool pump(int from, int to)
         return false;
     ssize_t written = 0;
     while (written < n) {
-        const ssize_t w = ::write(to, buffer.data() + written, std::size_t(n - written));
+        const ssize_t w =
+            ::send(to, buffer.data() + written, std::size_t(n - written), MSG_NOSIGNAL);
         if (w <= 0)
             return false;
         written += w;

@@ -1,5 +1,7 @@
 #include "taskpool.h"
 
+#include "db/serversilence.h"
+
 #include <QCoreApplication>
 #include <QFile>
 #include <QPointer>
@@ -53,7 +55,8 @@ void drainPool()
     spdlog::error("console: database tasks still running {} s after the exit began (a server"
                   " that stopped answering?); they are abandoned and the console exits now",
                   kConsoleDrainSeconds);
-    spdlog::shutdown(); // flushes the log file
+    ServerSilenceWatch::stop(); // it may log: ended before the loggers are
+    spdlog::shutdown();         // flushes the log file
     std::fflush(nullptr);
     // Not exit(): the static destructors would close the abandoned tasks' connections while
     // their threads are still inside the driver.
