@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
+#include <cstdio>
 #include <cstring>
 #include <mutex>
 #include <set>
@@ -22,7 +23,9 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <poll.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 namespace OncePay {
@@ -44,14 +47,61 @@ qint64 nowNs()
 // the number cannot be reused while it is watched) and since when a statement waits (0: none).
 struct ServerSilenceWatch::Entry {
     QString what;
-    int socket = -1;
+    int socket = -1;   // the scope's copy
+    int original = -1; // the connection's own descriptor, the one libpq polls
+    pid_t thread = 0;  // the thread that owns the connection
     std::atomic<qint64> waitingSinceNs{0};
-    bool cut = false; // under the watch's mutex
+    // Under the watch's mutex: since when the owning thread has been seen blocked reading the
+    // socket (0: it was not at the last look), and whether the link was cut.
+    qint64 blockedSinceNs = 0;
+    bool cut = false;
 };
 
 namespace {
 
 using Entry = ServerSilenceWatch::Entry;
+
+// Whether `thread` of this process is blocked in poll(2)/ppoll(2) waiting on descriptor `fd`
+// — how libpq waits for the server in every blocking call: a statement's first answer, a
+// later row, a DEALLOCATE as a statement goes, a COMMIT. Read from the kernel's view of the
+// thread (/proc/self/task/<tid>/syscall: the call and its arguments) and the pollfd it waits
+// on (through /proc/self/mem, which reads nothing if the call has ended meanwhile).
+bool blockedReadingOn(pid_t thread, int fd)
+{
+    char path[64];
+    std::snprintf(path, sizeof path, "/proc/self/task/%d/syscall", int(thread));
+    const int file = ::open(path, O_RDONLY | O_CLOEXEC);
+    if (file < 0)
+        return false;
+    char text[256] = {};
+    const ssize_t n = ::read(file, text, sizeof text - 1);
+    ::close(file);
+    if (n <= 0)
+        return false;
+    long number = -1;
+    unsigned long fds = 0, count = 0;
+    if (std::sscanf(text, "%ld %lx %lx", &number, &fds, &count) != 3)
+        return false;
+    bool polling = false;
+#ifdef SYS_poll
+    polling = polling || number == SYS_poll;
+#endif
+#ifdef SYS_ppoll
+    polling = polling || number == SYS_ppoll;
+#endif
+    if (!polling || count == 0 || count > 64)
+        return false;
+    const int memory = ::open("/proc/self/mem", O_RDONLY | O_CLOEXEC);
+    if (memory < 0)
+        return false;
+    std::vector<pollfd> polled(count);
+    const ssize_t read = ::pread(memory, polled.data(), count * sizeof(pollfd), off_t(fds));
+    ::close(memory);
+    if (read != ssize_t(count * sizeof(pollfd)))
+        return false;
+    return std::any_of(polled.begin(), polled.end(),
+                       [fd](const pollfd &p) { return p.fd == fd && (p.events & POLLIN); });
+}
 
 // The scoped connections and the thread that looks at them. The thread decides and shuts a
 // socket down while holding `mutex`; a scope unregisters under it before closing its copy.
@@ -65,6 +115,7 @@ struct Watch {
 
     ~Watch() { stop(); }
 
+    // For good: once the process is ending, no scope starts the thread again.
     void stop()
     {
         std::thread ending;
@@ -76,14 +127,12 @@ struct Watch {
         wake.notify_all();
         if (ending.joinable())
             ending.join();
-        std::lock_guard lock(mutex);
-        stopping = false;
     }
 
     // Started with the first scope (under `mutex`).
     void ensureRunning()
     {
-        if (!thread.joinable())
+        if (!stopping && !thread.joinable())
             thread = std::thread([this] { run(); });
     }
 
@@ -105,8 +154,20 @@ struct Watch {
             const milliseconds limit(limitMs.load());
             const qint64 now = nowNs();
             for (const auto &entry : entries) {
-                const qint64 since = entry->waitingSinceNs.load();
-                if (entry->cut || since == 0)
+                if (entry->cut)
+                    continue;
+                // Waiting: a statement said so (Wait), or the owning thread has been seen
+                // blocked reading the socket at every look since blockedSinceNs.
+                if (!blockedReadingOn(entry->thread, entry->original))
+                    entry->blockedSinceNs = 0;
+                else if (entry->blockedSinceNs == 0)
+                    entry->blockedSinceNs = now;
+                const qint64 marked = entry->waitingSinceNs.load();
+                const qint64 blocked = entry->blockedSinceNs;
+                const qint64 since = marked == 0    ? blocked
+                                     : blocked == 0 ? marked
+                                                    : std::min(marked, blocked);
+                if (since == 0)
                     continue;
                 tcp_info info{};
                 socklen_t length = sizeof info;
@@ -179,6 +240,8 @@ ServerSilenceWatch::Scope::Scope(const Connection &connection, const QString &wh
     entry->socket = ::fcntl(socket, F_DUPFD_CLOEXEC, 0);
     if (entry->socket < 0)
         return;
+    entry->original = socket;
+    entry->thread = ::gettid();
     entry->what = what + QStringLiteral(" (") + connection.profile().describe() + QLatin1Char(')');
     m_connectionName = connection.db().connectionName();
     Watch &w = watch();

@@ -8,19 +8,20 @@
 // of the read time-out the console's MariaDB connections get (Connection::livenessDefaults).
 //
 // A Scope covers one job on one connection (a console page's read, an audit job's audit link,
-// a health check). Within it, every statement run through Sql::exec or a kept statement
-// (Connection::queryKept/execKept: prepare, run, the first row) is a Wait on the server. One
-// thread looks at the scoped connections a few times per limit: a Wait that has lasted
-// `limit()` (60 s unless set) while the kernel received nothing on the socket for as long
-// (TCP_INFO) has its socket shut down (shutdown(2) on the scope's own copy of the descriptor:
-// no other file can be hit). libpq sees the link end, the statement fails as a lost connection
-// (Unavailable) and the job's owner reopens, as after a network cut. Never cut: a statement
-// still receiving, a connection idle between statements (a job's own work — hashing, parsing —
-// however long), anything outside a scope: the engine's statements may wait for long on
-// purpose (a lock, an import) and are never scoped. Not watched: SQLite, MariaDB (its read
-// time-out), a Unix-domain socket; not covered: a server that stops in the middle of a result
-// the caller is stepping through row by row (QSqlQuery::next after the first row), and the
-// session set-up statements Connection::open runs before a scope can begin.
+// a health check). One thread looks at the scoped connections a few times per limit. A
+// statement waits for the server when it says so (Sql::exec and kept statements hold a Wait
+// over prepare, run and the first row) or when the connection's thread is seen blocked reading
+// its socket (poll(2) on it, at every look: how libpq waits in every blocking call — later
+// rows, a DEALLOCATE as a statement goes, a COMMIT). A wait that has lasted `limit()` (60 s
+// unless set) while the kernel received nothing on the socket for as long (TCP_INFO) has the
+// socket shut down (shutdown(2) on the scope's own copy of the descriptor: no other file can be
+// hit). libpq sees the link end, the statement fails as a lost connection (Unavailable) and the
+// job's owner reopens, as after a network cut. Never cut: a statement still receiving, a
+// connection idle between statements (a job's own work — hashing, parsing — however long),
+// anything outside a scope: the engine's statements may wait for long on purpose (a lock, an
+// import) and are never scoped. Not watched: SQLite, MariaDB (its read time-out), a
+// Unix-domain socket; not covered: the session set-up statements Connection::open runs before
+// a scope can begin.
 // Like MariaDB's read time-out, a write the server works on silently for longer than the limit
 // is ended too, its outcome then unknown to the console — as after any link lost in a COMMIT.
 // Thread contract: a Scope and a Wait live on the thread that owns their connection (Waits only
@@ -84,8 +85,8 @@ public:
     static std::chrono::milliseconds limit();
     static void setLimit(std::chrono::milliseconds limit);
 
-    // Ends the watching thread (joined); later scopes start it again. Called before logging
-    // shuts down at exit, so that it never logs into a logger that is gone.
+    // Ends the watching thread (joined) for good: nothing is watched afterwards. Called as the
+    // process ends, before logging shuts down, so that it never logs into a logger that is gone.
     static void stop();
 
     // The rule: the statement has waited `limit` and the kernel last received data on the

@@ -24,8 +24,11 @@ bool isConnectionError(const QSqlError &error)
         native == u"2006" || native == u"2013" || native == u"1927")
         return true;
     const QString text = error.text();
+    // libpq over TLS says the link ended in OpenSSL's words.
     return text.contains(QStringLiteral("server closed the connection")) ||
            text.contains(QStringLiteral("no connection to the server")) ||
+           text.contains(QStringLiteral("SSL SYSCALL error")) ||
+           text.contains(QStringLiteral("SSL connection has been closed unexpectedly")) ||
            text.contains(QStringLiteral("Lost connection"));
 }
 

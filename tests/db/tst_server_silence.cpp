@@ -105,7 +105,7 @@ private Q_SLOTS:
             auto r = Sql::scalar(c->db(), QStringLiteral("SELECT 3"));
             QVERIFY2(r.ok(), qPrintable(r.ok() ? QString() : r.error().message));
             QTest::qWait(int(kLimit.count()));
-            auto late = Sql::scalar(c->db(), QStringLiteral("SELECT pg_sleep(1)::text"));
+            auto late = Sql::scalar(c->db(), QStringLiteral("SELECT pg_sleep(0.5)::text"));
             QVERIFY2(late.ok(), qPrintable(late.ok() ? QString() : late.error().message));
         }
 
@@ -122,6 +122,28 @@ private Q_SLOTS:
             QVERIFY2(!q->lastError().isValid(), qPrintable(q->lastError().text()));
             QCOMPARE(rows, 8);
         }
+
+        // The server stops in the middle of a result read row by row (the first row came with
+        // the statement; the rest never does): the read ends as a lost connection.
+        {
+            ServerSilenceWatch::Scope scope(*c, QStringLiteral("console read: orders"));
+            auto q = Sql::exec(c->db(), QStringLiteral("SELECT repeat('x', 9000), pg_sleep(0.2)"
+                                                       " FROM generate_series(1, 5)"));
+            QVERIFY2(q.ok(), qPrintable(q.ok() ? QString() : q.error().message));
+            QVERIFY(q->next());
+            proxy.freeze(10s);
+            QElapsedTimer rows;
+            rows.start();
+            while (q->next()) {
+            }
+            QVERIFY2(q->lastError().isValid(), "the rows of a silent server came");
+            QCOMPARE(Sql::classify(q->lastError(), QStringLiteral("rows")).code,
+                     ErrorCode::Unavailable);
+            QVERIFY2(rows.elapsed() < kLimit.count() + 3000,
+                     qPrintable(QString::number(rows.elapsed())));
+        }
+        proxy.thaw();
+        QVERIFY(c->reconnect().ok());
 
         // The proxy goes silent: the read ends as a lost connection after about the limit,
         // logged, instead of never.

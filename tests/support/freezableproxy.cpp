@@ -92,6 +92,21 @@ void FreezableProxy::run()
             }
         if (::poll(fds.data(), fds.size(), 20) < 0)
             continue;
+        if (frozen)
+            continue;
+        for (std::size_t i = 0; i < pairs.size(); ++i) {
+            const pollfd &c = fds[1 + 2 * i];
+            const pollfd &s = fds[2 + 2 * i];
+            bool alive = true;
+            if (c.revents & (POLLIN | POLLHUP | POLLERR))
+                alive = pump(pairs[i].client, pairs[i].server);
+            if (alive && (s.revents & (POLLIN | POLLHUP | POLLERR)))
+                alive = pump(pairs[i].server, pairs[i].client);
+            if (!alive)
+                closePair(pairs[i]);
+        }
+        std::erase_if(pairs, [](const Pair &p) { return p.client < 0; });
+        // New links after the polled ones were served: `fds` holds only those polled.
         if (fds[0].revents & POLLIN) {
             const int client = ::accept(m_listen, nullptr, nullptr);
             if (client >= 0) {
@@ -111,20 +126,6 @@ void FreezableProxy::run()
                 }
             }
         }
-        if (frozen)
-            continue;
-        for (std::size_t i = 0; i < pairs.size(); ++i) {
-            const pollfd &c = fds[1 + 2 * i];
-            const pollfd &s = fds[2 + 2 * i];
-            bool alive = true;
-            if (c.revents & (POLLIN | POLLHUP | POLLERR))
-                alive = pump(pairs[i].client, pairs[i].server);
-            if (alive && (s.revents & (POLLIN | POLLHUP | POLLERR)))
-                alive = pump(pairs[i].server, pairs[i].client);
-            if (!alive)
-                closePair(pairs[i]);
-        }
-        std::erase_if(pairs, [](const Pair &p) { return p.client < 0; });
     }
     for (Pair &p : pairs)
         closePair(p);

@@ -304,6 +304,32 @@ int main(int argc, char *argv[])
                  emptyRead(), 0, heartbeat.maxGapMs());
             keep(QStringLiteral("empty background task again at once"), "—", emptyRead(), 0,
                  heartbeat.maxGapMs());
+            // The search's own read through the same hand-off, no page around it, beside its
+            // raw statements: what Return costs at least (the hop, the read on a pool thread
+            // that was idle) before any key event or widget.
+            for (const ConsoleBenchSearch &search : searchStatements(data)) {
+                if (search.kind != QStringLiteral("order id") &&
+                    search.kind != QStringLiteral("customer"))
+                    continue;
+                QObject context;
+                bool done = false;
+                settle();
+                heartbeat.reset();
+                QElapsedTimer t;
+                t.start();
+                runBackgroundQuery<QList<OrderHit>>(
+                    &context, config.orders, QStringLiteral("bench-search"),
+                    [term = search.term, actor](const Connection &c) {
+                        return OrderSearch(c).search(term, actor);
+                    },
+                    [&done](const Result<QList<OrderHit>> &) { done = true; });
+                const double program = waitFor([&] { return done; }, t);
+                const double gap = heartbeat.maxGapMs();
+                double hot = 0;
+                const double raw = rawQuiet(search.statements, &hot);
+                keep(QStringLiteral("— the search's read on the pool, no page: ") + search.kind,
+                     search.rawLabel, program, raw, gap, -1, hot);
+            }
             settle();
             heartbeat.reset();
             keep(QStringLiteral("— the pool's hand-off and queued answer alone"), "—",
