@@ -2,14 +2,14 @@
 // ends with "unavailable" instead of holding its pool thread for ever, and the console's next
 // read, once the server answers again, works without a restart (runBackgroundQuery drops the
 // cut connection and opens a new one). The watch's limit is shortened to 1.5 s (60 s in the
-// program); the proxy is freezableproxy.h, the server the test's PostgreSQL.
+// program); the proxy is tcpoutageproxy.h (freeze()), the server the test's PostgreSQL.
 
 #include "common/backgroundquery.h"
 #include "common/taskpool.h"
 #include "db/migrator.h"
 #include "db/serversilence.h"
 #include "db/sql.h"
-#include "freezableproxy.h"
+#include "tcpoutageproxy.h"
 #include "testdatabases.h"
 
 #include <QApplication>
@@ -86,8 +86,8 @@ private Q_SLOTS:
         }
         if (orders.host != QStringLiteral("127.0.0.1"))
             QSKIP("the proxy forwards to an IPv4 address; the test server is not on 127.0.0.1");
-        Test::FreezableProxy proxy;
-        QVERIFY(proxy.start("127.0.0.1", orders.port));
+        Test::TcpOutageProxy proxy(QStringLiteral("127.0.0.1"), orders.port);
+        QVERIFY(proxy.start() > 0);
         orders.port = proxy.port();
 
         Read first = countOrders(orders);

@@ -1,15 +1,15 @@
 // A PostgreSQL server that stops answering while a connection waits on it — a stopped server
 // process, a proxy whose server went away but which keeps the link open — no longer holds a
 // console read for ever (ServerSilenceWatch). Observed through a proxy in this process that can
-// stop forwarding and keeps the links open (freezableproxy.h): the client's kernel sees every
-// byte acknowledged, so keep-alives and tcp_user_timeout see a healthy peer, as with a real
-// proxy. The limit is shortened to 1.5 s for the test (60 s in the program).
+// stop forwarding and keep the links open (tcpoutageproxy.h, freeze()): the client's kernel sees
+// every byte acknowledged, so keep-alives and tcp_user_timeout see a healthy peer, as with a
+// real proxy. The limit is shortened to 1.5 s for the test (60 s in the program).
 
 #include "db/connection.h"
 #include "db/serversilence.h"
 #include "db/sql.h"
-#include "freezableproxy.h"
 #include "logcapture.h"
+#include "tcpoutageproxy.h"
 #include "testdatabases.h"
 
 #include <QElapsedTimer>
@@ -79,8 +79,8 @@ private Q_SLOTS:
         ConnectionProfile server = Test::serverProfile(Dialect::Postgres, DbRole::Orders);
         if (server.host != QStringLiteral("127.0.0.1"))
             QSKIP("the proxy forwards to an IPv4 address; the test server is not on 127.0.0.1");
-        Test::FreezableProxy proxy;
-        QVERIFY(proxy.start("127.0.0.1", server.port));
+        Test::TcpOutageProxy proxy(QStringLiteral("127.0.0.1"), server.port);
+        QVERIFY(proxy.start() > 0);
         ConnectionProfile p = server;
         p.database = QStringLiteral("postgres");
         p.port = proxy.port();

@@ -6,7 +6,12 @@
 // new ones by closing them at once; up() lets connections through again. With it a test
 // can restart "the database" under a running worker or gateway without touching the shared
 // test server that other tests use at the same time.
-// Thread contract: start/down/up/stop from the test's thread; one pump thread inside.
+// freeze() is the other outage: the proxy stops forwarding but keeps every link open and reads
+// nothing, so the client's data is still acknowledged by this process's kernel — what a proxy
+// or load balancer whose server went silent looks like (TCP keep-alives and tcp_user_timeout
+// see a healthy peer); thaw() forwards again.
+// Thread contract: start/down/up/freeze/thaw/stop from the test's thread; one pump thread
+// inside.
 
 #include <QString>
 #include <QtGlobal>
@@ -66,6 +71,15 @@ public:
             std::this_thread::sleep_for(std::chrono::milliseconds(5));
     }
     void up() { m_up.store(true); }
+
+    // Stops forwarding, the links kept open; forwards again after `atMost` (so that a test
+    // whose client never gives up fails instead of hanging), or at thaw().
+    void freeze(std::chrono::milliseconds atMost = std::chrono::seconds(20))
+    {
+        m_thawAt.store(std::chrono::steady_clock::now() + atMost);
+        m_frozen.store(true);
+    }
+    void thaw() { m_frozen.store(false); }
 
     // Connections accepted while up (to see that a client really reconnected).
     int accepted() const { return m_accepted.load(); }
@@ -137,12 +151,15 @@ private:
                 m_pairs.clear();
                 m_resetAll.store(false);
             }
+            if (m_frozen.load() && std::chrono::steady_clock::now() >= m_thawAt.load())
+                m_frozen.store(false);
+            // Frozen: the links are neither polled nor read (their data waits in the kernel).
+            const size_t polled = m_frozen.load() ? 0 : m_pairs.size();
             std::vector<pollfd> fds{{m_listen, POLLIN, 0}};
-            for (const Pair &p : m_pairs) {
-                fds.push_back({p.client, POLLIN, 0});
-                fds.push_back({p.server, POLLIN, 0});
+            for (size_t i = 0; i < polled; ++i) {
+                fds.push_back({m_pairs[i].client, POLLIN, 0});
+                fds.push_back({m_pairs[i].server, POLLIN, 0});
             }
-            const size_t polled = m_pairs.size();
             if (::poll(fds.data(), nfds_t(fds.size()), 20) <= 0)
                 continue;
             if (fds[0].revents & POLLIN) {
@@ -173,7 +190,7 @@ private:
                 else
                     closePair(m_pairs[i]);
             }
-            // Pairs accepted in this round had no poll entry yet: keep them.
+            // Pairs not polled (accepted in this round, or all while frozen): kept.
             for (size_t i = polled; i < m_pairs.size(); ++i)
                 alive.push_back(m_pairs[i]);
             m_pairs = std::move(alive);
@@ -189,6 +206,8 @@ private:
     std::atomic<bool> m_up{true};
     std::atomic<bool> m_resetAll{false};
     std::atomic<bool> m_stopping{false};
+    std::atomic<bool> m_frozen{false};
+    std::atomic<std::chrono::steady_clock::time_point> m_thawAt{};
     std::atomic<int> m_accepted{0};
 };
 
