@@ -10,21 +10,29 @@ namespace OncePay {
 
 namespace {
 
+Decision decision(Decision::Kind kind, const QString &why, const QString &code = QString())
+{
+    Decision d;
+    d.kind = kind;
+    d.reason = why;
+    d.code = code;
+    return d;
+}
 Decision completed(const QString &why)
 {
-    return {.kind = Decision::Completed, .reason = why, .code = QStringLiteral("applied")};
+    return decision(Decision::Completed, why, QStringLiteral("applied"));
 }
 Decision skipped(const char *code, const QString &why)
 {
-    return {.kind = Decision::Skipped, .reason = why, .code = QString::fromLatin1(code)};
+    return decision(Decision::Skipped, why, QString::fromLatin1(code));
 }
 Decision retry(const QString &why)
 {
-    return {.kind = Decision::Retry, .reason = why};
+    return decision(Decision::Retry, why);
 }
 Decision hold(const QString &why)
 {
-    return {.kind = Decision::Hold, .reason = QStringLiteral("held for a person: ") + why};
+    return decision(Decision::Hold, QStringLiteral("held for a person: ") + why);
 }
 
 // The callback belongs to the order's current payment attempt. Channels that cannot carry
