@@ -9,8 +9,8 @@
 #include "db/migrator.h"
 #include "db/serversilence.h"
 #include "db/sql.h"
+#include "requireserver.h"
 #include "tcpoutageproxy.h"
-#include "testdatabases.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
@@ -70,12 +70,7 @@ private Q_SLOTS:
 
     void aSilentServerEndsTheReadAndTheNextReadWorks()
     {
-        QString why;
-        if (!Test::engineConfigured(Dialect::Postgres, &why)) {
-            if (Test::inCi())
-                QFAIL(qPrintable(why));
-            QSKIP(qPrintable(why));
-        }
+        ONCEPAY_REQUIRE_SERVER(Dialect::Postgres)
         auto scratch = Test::ScratchDatabases::create(Dialect::Postgres);
         QVERIFY2(scratch.ok(), qPrintable(scratch.ok() ? QString() : scratch.error().message));
         ConnectionProfile orders = (*scratch)->orders();

@@ -9,8 +9,8 @@
 #include "db/serversilence.h"
 #include "db/sql.h"
 #include "logcapture.h"
+#include "requireserver.h"
 #include "tcpoutageproxy.h"
-#include "testdatabases.h"
 
 #include <QElapsedTimer>
 #include <QTest>
@@ -70,12 +70,7 @@ private Q_SLOTS:
 
     void aFrozenProxyEndsTheReadAndALaterOneWorks()
     {
-        QString why;
-        if (!Test::engineConfigured(Dialect::Postgres, &why)) {
-            if (Test::inCi())
-                QFAIL(qPrintable(why));
-            QSKIP(qPrintable(why));
-        }
+        ONCEPAY_REQUIRE_SERVER(Dialect::Postgres)
         ConnectionProfile server = Test::serverProfile(Dialect::Postgres, DbRole::Orders);
         if (server.host != QStringLiteral("127.0.0.1"))
             QSKIP("the proxy forwards to an IPv4 address; the test server is not on 127.0.0.1");
@@ -183,12 +178,7 @@ private Q_SLOTS:
     // engine's statements, which may wait for long on purpose, are never in a scope).
     void aSilentLongStatementIsEndedOnlyInsideAScope()
     {
-        QString why;
-        if (!Test::engineConfigured(Dialect::Postgres, &why)) {
-            if (Test::inCi())
-                QFAIL(qPrintable(why));
-            QSKIP(qPrintable(why));
-        }
+        ONCEPAY_REQUIRE_SERVER(Dialect::Postgres)
         ConnectionProfile p = Test::serverProfile(Dialect::Postgres, DbRole::Orders);
         if (p.host.startsWith(u'/'))
             QSKIP("the test server is reached over a Unix socket, which is not watched");
