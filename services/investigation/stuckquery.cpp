@@ -136,7 +136,46 @@ QVariantList bindsFor(const KindSpec &spec, const Thresholds &t, qint64 now, qin
     return binds;
 }
 
+// The index that holds a kind spanning two statuses in the list's order, since then reference
+// (migration 0021; none on MariaDB). Without statistics SQLite's planner takes the (status,
+// time) index instead and sorts what is left of the kind at every page, so there the page
+// names it; an index that cannot answer the statement makes SQLite refuse it, never read slowly.
+QString orderedIndex(StuckKind kind)
+{
+    switch (kind) {
+    case StuckKind::PendingMessage: return QStringLiteral("callback_messages_waiting");
+    case StuckKind::OrderInFlight: return QStringLiteral("orders_in_flight");
+    default: return {};
+    }
+}
+
+// A page of the kind: its oldest `limit` rows, after the cursor when `continued`. The cursor's
+// test is given its first column's range as well (since >= the cursor's), which an engine can
+// read from the kind's ordered index; the OR alone it may not.
+QString pageSql(const KindSpec &spec, Dialect dialect, bool continued, int limit)
+{
+    QString from = spec.from;
+    if (const QString index = orderedIndex(spec.kind);
+        dialect == Dialect::Sqlite && !index.isEmpty()) // one table: "FROM t x WHERE …"
+        from.replace(from.indexOf(QStringLiteral(" WHERE ")), 0,
+                     QStringLiteral(" INDEXED BY ") + index);
+    if (continued)
+        from += QStringLiteral(" AND %1 >= ? AND (%1 > ? OR (%1 = ? AND %2 > ?))")
+                    .arg(spec.order, spec.key);
+    return QStringLiteral("SELECT %1 %2 ORDER BY %3, %4 LIMIT %5")
+        .arg(spec.select, from, spec.order, spec.key)
+        .arg(limit);
+}
+
 } // namespace
+
+QString StuckQuery::pageStatement(StuckKind kind, Dialect dialect, bool continued, int limit)
+{
+    for (const KindSpec &spec : specs())
+        if (spec.kind == kind)
+            return pageSql(spec, dialect, continued, limit);
+    return {};
+}
 
 QString stuckKindName(StuckKind kind)
 {
@@ -193,20 +232,14 @@ Result<StuckReport> StuckQuery::load(const StuckFilter &filter, const Actor &act
                 continue;
             }
         }
-        QString from = spec.from;
         QVariantList rowBinds = binds;
-        if (const auto c = filter.after.constFind(spec.kind); c != filter.after.cend()) {
-            from +=
-                QStringLiteral(" AND (%1 > ? OR (%1 = ? AND %2 > ?))").arg(spec.order, spec.key);
-            rowBinds << c->sinceMs << c->sinceMs
+        const auto c = filter.after.constFind(spec.kind);
+        const bool continued = c != filter.after.cend();
+        if (continued)
+            rowBinds << c->sinceMs << c->sinceMs << c->sinceMs
                      << (spec.numericKey ? QVariant(c->reference.toLongLong())
                                          : QVariant(c->reference));
-        }
-        auto q = Sql::exec(m_c.db(),
-                           QStringLiteral("SELECT %1 %2 ORDER BY %3, %4 LIMIT %5")
-                               .arg(spec.select, from, spec.order, spec.key)
-                               .arg(limit),
-                           rowBinds);
+        auto q = Sql::exec(m_c.db(), pageSql(spec, m_c.dialect(), continued, limit), rowBinds);
         if (!q)
             return q.error();
         Stream stream{spec.kind, {}};

@@ -100,6 +100,11 @@ public:
     Result<StuckReport> load(const StuckFilter &filter, const Actor &actor) const;
     Result<QMap<StuckKind, qint64>> counts() const;
 
+    // The statement load() runs for a page of `kind`: binds its cut-offs (and `now` where the
+    // kind needs it), then, when `continued`, the cursor's since three times and its reference.
+    // The tests read its plan: a page must not sort what is left of its kind.
+    static QString pageStatement(StuckKind kind, Dialect dialect, bool continued, int limit);
+
 private:
     const Connection &m_c;
     const Clock &m_clock;
