@@ -53,10 +53,10 @@ struct FixProposal {
     // clear it is refused (there are no partial fixes), and its approvals count from the larger
     // of the two. A currency mismatch has no difference across currencies: its fix needs the
     // amount and `currency`, one of the two currencies involved.
-    std::optional<qint64> amountMinor;
+    std::optional<qint64> amountMinor = {};
     // The amount's currency (ISO code); empty = the discrepancy's own. Required for a currency
     // mismatch.
-    QString currency;
+    QString currency = {};
 };
 
 // What a batch of proposals came to (FixService::proposeEach): each proposal is committed on

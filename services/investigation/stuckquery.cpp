@@ -41,8 +41,9 @@ QList<KindSpec> specs()
         // Waiting since it last became pending (received, or requeued by a fix: only the
         // ingest and a requeue set a message pending, and both stamp updated_at), or failing
         // since its last requeue (requeued_at, migration 0019) or, never requeued, since it was
-        // received. Both are >= received_at, so the received_at test first keeps the
-        // (status, received_at) index in use.
+        // received. Both are >= received_at, so the received_at test first lets the
+        // (status, received_at) index serve the count (and MariaDB's pages); on SQLite and
+        // PostgreSQL a page reads callback_messages_waiting (migration 0021).
         {StuckKind::PendingMessage, msgCols.arg(pendingSince),
          QStringLiteral("FROM callback_messages m WHERE m.status IN ('pending', 'failed') AND "
                         "m.received_at < ? AND ") +

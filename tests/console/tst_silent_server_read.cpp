@@ -9,7 +9,7 @@
 #include "db/migrator.h"
 #include "db/serversilence.h"
 #include "db/sql.h"
-#include "requireserver.h"
+#include "testdatabases.h"
 #include "tcpoutageproxy.h"
 
 #include <QApplication>

@@ -61,11 +61,6 @@ int intOption(int fd, int level, int option)
     return value;
 }
 
-bool serverReady(Dialect dialect, QString *why)
-{
-    return Test::engineConfigured(dialect, why);
-}
-
 } // namespace
 
 class TstConnectionLiveness : public QObject {
@@ -86,12 +81,7 @@ private Q_SLOTS:
         QFETCH(QString, options);
         QFETCH(int, idle);
         QFETCH(int, userTimeout);
-        QString why;
-        if (!serverReady(Dialect::Postgres, &why)) {
-            if (Test::inCi())
-                QFAIL(qPrintable(why));
-            QSKIP(qPrintable(why));
-        }
+        ONCEPAY_REQUIRE_SERVER(Dialect::Postgres)
         ConnectionProfile p = Test::serverProfile(Dialect::Postgres, DbRole::Orders);
         if (p.host.startsWith(u'/'))
             QSKIP("the test server is reached over a Unix socket: no TCP options to see");
@@ -115,12 +105,7 @@ private Q_SLOTS:
 
     void mariadbReadTimeoutOnlyWhereNoLongStatementRuns()
     {
-        QString why;
-        if (!serverReady(Dialect::MySql, &why)) {
-            if (Test::inCi())
-                QFAIL(qPrintable(why));
-            QSKIP(qPrintable(why));
-        }
+        ONCEPAY_REQUIRE_SERVER(Dialect::MySql)
         ConnectionProfile p = Test::serverProfile(Dialect::MySql, DbRole::Orders);
         p.database = QString(); // no database selected: SELECT SLEEP needs none
 

@@ -9,7 +9,7 @@
 #include "db/serversilence.h"
 #include "db/sql.h"
 #include "logcapture.h"
-#include "requireserver.h"
+#include "testdatabases.h"
 #include "tcpoutageproxy.h"
 
 #include <QElapsedTimer>

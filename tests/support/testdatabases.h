@@ -60,18 +60,24 @@ ConnectionProfile serverProfile(Dialect dialect, DbRole role);
 
 } // namespace OncePay::Test
 
-// Resolves a ScratchDatabases for the current data row, or skips (locally) / fails (CI)
-// with a printed reason when the engine's server is not configured.
-#define ONCEPAY_SCRATCH(var)                                                                       \
-    QFETCH(int, dialect);                                                                          \
+// Skips (locally) / fails (CI) with a printed reason when the engine's server is not
+// configured — on its own for tests that open the server themselves, and as ONCEPAY_SCRATCH's
+// first step.
+#define ONCEPAY_REQUIRE_SERVER(dialectValue)                                                       \
     {                                                                                              \
         QString why_;                                                                              \
-        if (!OncePay::Test::engineConfigured(OncePay::Dialect(dialect), &why_)) {                  \
+        if (!OncePay::Test::engineConfigured(OncePay::Dialect(dialectValue), &why_)) {             \
             if (OncePay::Test::inCi())                                                             \
                 QFAIL(qPrintable(QStringLiteral("CI=true but ") + why_));                          \
             QSKIP(qPrintable(why_));                                                               \
         }                                                                                          \
-    }                                                                                              \
+    }
+
+// Resolves a ScratchDatabases for the current data row, or skips (locally) / fails (CI)
+// with a printed reason when the engine's server is not configured.
+#define ONCEPAY_SCRATCH(var)                                                                       \
+    QFETCH(int, dialect);                                                                          \
+    ONCEPAY_REQUIRE_SERVER(dialect)                                                                \
     auto var##Result_ = OncePay::Test::ScratchDatabases::create(OncePay::Dialect(dialect));        \
     QVERIFY2(var##Result_.ok(),                                                                    \
              qPrintable(var##Result_.ok() ? QString() : var##Result_.error().message));            \

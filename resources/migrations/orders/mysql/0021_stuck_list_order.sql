@@ -1,6 +1,7 @@
 -- The stuck list (services/investigation/stuckquery.cpp) reads each kind a page at a time,
 -- oldest first. On SQLite and PostgreSQL this version adds partial indexes that hold orders in
--- flight and waiting messages in the list's order. MariaDB has neither partial indexes nor
--- indexes on expressions: there each page of those two kinds still sorts what is left of the
--- kind, from the (status, time) indexes it already has. The version is kept so that every
--- dialect's schema has the same number.
+-- flight and waiting messages in the list's order. MariaDB has no partial index and indexes an
+-- expression only through a generated column, which the list's statement would have to name:
+-- not done, so there each page of those two kinds still sorts what is left of the kind, from
+-- the (status, time) indexes it already has. The version is kept so that every dialect's
+-- schema has the same number.
