@@ -20,7 +20,9 @@
 #include <QTest>
 
 #include <atomic>
+#include <mutex>
 #include <optional>
+#include <set>
 #include <thread>
 
 using namespace OncePay;
@@ -71,13 +73,31 @@ private Q_SLOTS:
         options.threads = 2; // one error line for the pool, not one per thread
         options.idleSleepMs = 100;
         options.maxReconnectDelayMs = 400;
+        // Which threads have done a round: the hook runs at once on a thread's first round,
+        // after its connection is open. The rotation below must find both at work — a thread
+        // still opening its first connection meets it as a start, not as a lost connection,
+        // and never "reconnects" (seen failing once in a full ctest run).
+        std::mutex atWorkMutex;
+        std::set<std::thread::id> atWork;
+        options.afterRound = [&](const Connection &) {
+            const std::lock_guard lock(atWorkMutex);
+            atWork.insert(std::this_thread::get_id());
+            return false;
+        };
+        auto threadsAtWork = [&] {
+            const std::lock_guard lock(atWorkMutex);
+            return int(atWork.size());
+        };
         std::atomic<bool> stop{false};
         RunningPool pool(rotated, options, stop); // stopped before the account is dropped
 
-        // At work under the account: a message done.
+        // At work under the account: a message done, and both threads connected.
         QCOMPARE(deliver(1), IngestStatus::Stored);
-        QVERIFY2(pollUntil([&] { return completed() == 1; }, 30000),
-                 qPrintable(QStringLiteral("no message done under the account:\n") + log.text()));
+        QVERIFY2(pollUntil([&] { return completed() == 1 && threadsAtWork() == options.threads; },
+                           30000),
+                 qPrintable(QStringLiteral("no message done under the account, or a thread not at"
+                                           " work:\n") +
+                            log.text()));
         QVERIFY(log.lines(QStringLiteral("error")).isEmpty());
 
         // The password changes on the server and the pool's sessions are ended.
