@@ -1,16 +1,18 @@
 // A console read on a PostgreSQL server that goes silent behind a proxy keeping the link open
 // ends with "unavailable" instead of holding its pool thread for ever, and the console's next
 // read, once the server answers again, works without a restart (runBackgroundQuery drops the
-// cut connection and opens a new one). The watch's limit is shortened to 1.5 s (60 s in the
-// program); the proxy is tcpoutageproxy.h (freeze()), the server the test's PostgreSQL.
+// cut connection and opens a new one); an audit job on a silent audit server ends the same way. The
+// watch's limit is shortened to 1.5 s (60 s in the program); the proxy is tcpoutageproxy.h
+// (freeze()), the server the test's PostgreSQL.
 
+#include "audit/audittask.h"
 #include "common/backgroundquery.h"
 #include "common/taskpool.h"
 #include "db/migrator.h"
 #include "db/serversilence.h"
 #include "db/sql.h"
-#include "testdatabases.h"
 #include "tcpoutageproxy.h"
+#include "testdatabases.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
@@ -109,6 +111,62 @@ private Q_SLOTS:
                  qPrintable(again.outcome->ok() ? QString() : again.outcome->error().message));
         QCOMPARE(again.outcome->value(), 0);
         QCOMPARE(proxy.accepted(), 2);
+    }
+
+    // An audit job (verification, export) whose audit server goes silent once the job has
+    // opened its links ends as unavailable within the limit, and says which database — the
+    // scope runAuditTask holds over the audit link (audittask.h). The orders link, left idle by
+    // a long job, is direct here.
+    void aSilentAuditServerEndsTheAuditJob()
+    {
+        ONCEPAY_REQUIRE_SERVER(Dialect::Postgres)
+        auto scratch = Test::ScratchDatabases::create(Dialect::Postgres);
+        QVERIFY2(scratch.ok(), qPrintable(scratch.ok() ? QString() : scratch.error().message));
+        ConnectionProfile audit = (*scratch)->audit();
+        const ConnectionProfile orders = (*scratch)->orders();
+        for (const ConnectionProfile &p : {audit, orders}) {
+            auto c = Connection::open(p, QStringLiteral("migrate"));
+            QVERIFY(c.ok());
+            QVERIFY(Migrator::migrate(*c).ok());
+        }
+        if (audit.host != QStringLiteral("127.0.0.1"))
+            QSKIP("the proxy forwards to an IPv4 address; the test server is not on 127.0.0.1");
+        Test::TcpOutageProxy proxy(QStringLiteral("127.0.0.1"), audit.port);
+        QVERIFY(proxy.start() > 0);
+        audit.port = proxy.port();
+
+        QObject context;
+        std::optional<Result<qint64>> outcome;
+        AuditTaskDatabase which = AuditTaskDatabase::Audit;
+        QElapsedTimer t;
+        t.start();
+        Test::TcpOutageProxy *link = &proxy;
+        runAuditTask<qint64>(
+            &context, audit, orders, QStringLiteral("verification"),
+            [link](const Connection &a, const Connection &,
+                   const AuditTaskProgress &) -> Result<qint64> {
+                link->freeze(); // both links open: the audit server goes silent now
+                auto v = Sql::scalar(a.db(), QStringLiteral("SELECT COUNT(*) FROM audit_log"));
+                if (!v)
+                    return v.error();
+                return v->toLongLong();
+            },
+            [](qint64, qint64) {},
+            [&](const Result<qint64> &r, AuditTaskDatabase failed) {
+                outcome = r;
+                which = failed;
+            });
+        // Unwatched, the statement waits for the proxy to thaw by itself after 20 s, and answers.
+        QVERIFY2(QTest::qWaitFor([&] { return outcome.has_value(); }, 30000),
+                 "an audit job on a silent server never came back");
+        const qint64 ms = t.elapsed();
+        QVERIFY2(!outcome->ok(), "an audit job through a silent proxy answered");
+        QCOMPARE(outcome->error().code, ErrorCode::Unavailable);
+        QCOMPARE(which, AuditTaskDatabase::None); // both opened: the error is the job's own
+        QVERIFY2(ms >= kLimit.count() && ms < kLimit.count() + 3000,
+                 qPrintable(QString::number(ms)));
+        QCOMPARE(ServerSilenceWatch::watchedCount(), 0);
+        proxy.thaw();
     }
 };
 

@@ -10,8 +10,8 @@
 // nothing, so the client's data is still acknowledged by this process's kernel — what a proxy
 // or load balancer whose server went silent looks like (TCP keep-alives and tcp_user_timeout
 // see a healthy peer); thaw() forwards again.
-// Thread contract: start/down/up/freeze/thaw/stop from the test's thread; one pump thread
-// inside.
+// Thread contract: start/down/up/stop from the test's thread; freeze/thaw from any thread (a
+// job freezing its own link once it is open); one pump thread inside.
 
 #include <QString>
 #include <QtGlobal>
