@@ -1,17 +1,20 @@
 #pragma once
 
 // What the program logs (spdlog's default logger) while a LogCapture lives, one
-// "<level> <message>" line each; the previous logger is put back when it goes.
+// "<level> <message>" line each; the previous logger is put back when it goes, and the whole
+// capture is printed if the test function failed meanwhile.
 // Thread contract: one at a time; the code under test may log from any thread while the test
 // reads what was logged.
 
 #include <QString>
 #include <QStringList>
+#include <QTest>
 
 #include <spdlog/pattern_formatter.h>
 #include <spdlog/sinks/base_sink.h>
 #include <spdlog/spdlog.h>
 
+#include <cstdio>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -27,7 +30,16 @@ public:
         m_sink->set_pattern("%l %v");
         spdlog::set_default_logger(std::make_shared<spdlog::logger>("capture", m_sink));
     }
-    ~LogCapture() { spdlog::set_default_logger(m_previous); }
+    // A test function that failed with it alive prints everything captured: QVERIFY2 keeps
+    // only the first kilobyte of a message, and a log is what says why a pool or a page did
+    // what it did.
+    ~LogCapture()
+    {
+        spdlog::set_default_logger(m_previous);
+        if (QTest::currentTestFailed())
+            std::fprintf(stderr, "--- logged while %s ran ---\n%s--- end of log ---\n",
+                         QTest::currentTestFunction(), m_sink->captured().c_str());
+    }
     LogCapture(const LogCapture &) = delete;
     LogCapture &operator=(const LogCapture &) = delete;
 
