@@ -9,8 +9,8 @@
 #include "db/serversilence.h"
 #include "db/sql.h"
 #include "logcapture.h"
-#include "testdatabases.h"
 #include "tcpoutageproxy.h"
+#include "testdatabases.h"
 
 #include <QElapsedTimer>
 #include <QTest>
