@@ -11,86 +11,140 @@ namespace OncePay {
 
 namespace {
 
-// One kind of stuck record: the rows it selects (FROM … WHERE …, with `?` for the cut-off
-// time and, where needed, `now`) and how a row becomes a StuckRecord. Every column list is
-// the same shape: reference, order, callback, channel, status, since, attempts, error,
-// amount, currency, lease end.
+// A part of a kind that MariaDB reads on its own, in the kind's order, from an index that
+// holds the part so: its condition (added to the kind's), what the kind's since is under that
+// condition (a plain column, so the index can give it), and the index. MariaDB has no partial
+// index and indexes an expression only through a generated column, so there a kind spanning
+// several statuses is read as a merge of its parts (migration 0022).
+struct Part {
+    QString where = {};
+    QString since = {};
+    QString index = {};
+};
+
+// One kind of stuck record: the rows it selects and how a row becomes a StuckRecord. Every
+// column list is the same shape: reference, order, callback, channel, status, since, attempts,
+// error, amount, currency, lease end. `{since}` in the columns and the condition stands for
+// the kind's since (or a part's, which equals it under the part's condition).
 struct KindSpec {
-    StuckKind kind;
-    QString select;
-    QString from; // FROM + WHERE, binds: cutoff (`cutoffs` times) [, now]
-    QString order;
-    QString key; // the reference column: the tie-break within a since, and the cursor's
+    StuckKind kind = {};
+    QString select = {};
+    QString source = {}; // the table(s) after FROM
+    QString where = {};  // binds: the cut-off (`cutoffs` times) [, now]
+    QString since = {};  // the list's order within the kind: since, then key
+    QString key = {};    // the reference column: the tie-break within a since, and the cursor's
     bool numericKey = true;
     bool bindsNow = false;
     bool usesIdempotencyThreshold = false;
     bool usesPendingThreshold = true;
     int cutoffs = 1;
+    // SQLite and PostgreSQL: the partial index holding the kind in the list's order (migration
+    // 0021). Without statistics SQLite's planner takes the (status, time) index instead and
+    // sorts what is left of the kind at every page, so there the page names it; an index that
+    // cannot answer the statement makes SQLite refuse it, never read slowly.
+    QString orderedIndex = {};
+    QList<Part> mysqlParts = {}; // MariaDB: a kind spanning several statuses, part by part
 };
+
+QString withSince(QString text, const QString &since)
+{
+    return text.replace(QStringLiteral("{since}"), since);
+}
 
 QList<KindSpec> specs()
 {
     const QString msgCols =
-        QStringLiteral("m.id, m.order_ref, m.callback_id, m.channel, m.status, %1, m.attempts,"
+        QStringLiteral("m.id, m.order_ref, m.callback_id, m.channel, m.status, {since}, m.attempts,"
                        " m.last_error, m.amount_minor, m.currency, m.lease_until");
-    const QString pendingSince =
-        QStringLiteral("(CASE WHEN m.status = 'pending' THEN m.updated_at"
-                       " ELSE COALESCE(m.requeued_at, m.received_at) END)");
+    const QString messages = QStringLiteral("callback_messages m");
     const QString messageId = QStringLiteral("m.id");
     return {
         // Waiting since it last became pending (received, or requeued by a fix: only the
         // ingest and a requeue set a message pending, and both stamp updated_at), or failing
         // since its last requeue (requeued_at, migration 0019) or, never requeued, since it was
         // received. Both are >= received_at, so the received_at test first lets the
-        // (status, received_at) index serve the count (and MariaDB's pages); on SQLite and
-        // PostgreSQL a page reads callback_messages_waiting (migration 0021).
-        {StuckKind::PendingMessage, msgCols.arg(pendingSince),
-         QStringLiteral("FROM callback_messages m WHERE m.status IN ('pending', 'failed') AND "
-                        "m.received_at < ? AND ") +
-             pendingSince + QStringLiteral(" < ?"),
-         pendingSince, messageId, true, false, false, true, 2},
-        {StuckKind::ProcessingMessage, msgCols.arg(QStringLiteral("m.updated_at")),
-         QStringLiteral(
-             "FROM callback_messages m WHERE m.status = 'processing' AND m.updated_at < ?"
-             " AND m.lease_until >= ?"),
-         QStringLiteral("m.updated_at"), messageId, true, true, false, true},
-        {StuckKind::ExpiredLease, msgCols.arg(QStringLiteral("m.lease_until")),
-         QStringLiteral(
-             "FROM callback_messages m WHERE m.status = 'processing' AND m.lease_until < ?"
-             " AND m.lease_until < ?"),
-         QStringLiteral("m.lease_until"), messageId, true, true, false, false},
-        {StuckKind::DeadLetter,
-         QStringLiteral("d.id, m.order_ref, d.callback_id, m.channel, m.status, d.created_at,"
-                        " d.attempts, d.reason, m.amount_minor, m.currency, m.lease_until"),
-         // Stuck while its message is still dead: a requeue (requeued_at, status pending)
-         // and a resolve (status skipped) both end it; a message that dies again renews its
-         // dead letter (requeued_at back to NULL).
-         QStringLiteral("FROM dead_letters d JOIN callback_messages m ON m.id = d.message_id"
-                        " WHERE m.status = 'dead' AND d.requeued_at IS NULL AND d.created_at < ?"),
-         QStringLiteral("d.created_at"), QStringLiteral("d.id"), true, false, false, false},
-        {StuckKind::PendingIdempotency,
-         QStringLiteral("i.request_id, i.order_id, NULL, NULL, i.operation, i.created_at, 0, "
-                        "i.outcome, NULL, NULL, NULL"),
-         // Stuck while a retry could still do the work: its order still sits at the version
-         // the request was made against. Once the order has moved on (by this request or
-         // another), a retry can only be refused as stale; nothing waits on the record.
-         QStringLiteral("FROM idempotency_records i WHERE i.status = 0 AND i.created_at < ?"
-                        " AND EXISTS (SELECT 1 FROM orders o WHERE o.order_id = i.order_id"
-                        " AND o.version = i.expected_version)"),
-         QStringLiteral("i.created_at"), QStringLiteral("i.request_id"), false, false, true, false},
-        {StuckKind::RefundObligation,
-         QStringLiteral("r.id, r.order_id, r.callback_id, r.channel, 'refund_due',"
-                        " r.created_at, 0, r.reason, r.amount_minor, r.currency, NULL"),
-         QStringLiteral(
-             "FROM refund_obligations r WHERE r.resolved_at IS NULL AND r.created_at < ?"),
-         QStringLiteral("r.created_at"), QStringLiteral("r.id"), true, false, false, false},
-        {StuckKind::OrderInFlight,
-         QStringLiteral(
-             "o.order_id, o.order_id, NULL, o.channel, o.state, o.updated_at, 0, o.state_reason,"
-             " o.amount_minor, o.currency, NULL"),
-         QStringLiteral(
-             "FROM orders o WHERE o.state IN ('paying', 'paid_unconfirmed') AND o.updated_at < ?"),
-         QStringLiteral("o.updated_at"), QStringLiteral("o.order_id"), false, false, false, true},
+        // (status, received_at) index serve the count.
+        {.kind = StuckKind::PendingMessage,
+         .select = msgCols,
+         .source = messages,
+         .where = QStringLiteral("m.status IN ('pending', 'failed') AND m.received_at < ? AND "
+                                 "{since} < ?"),
+         .since = QStringLiteral("(CASE WHEN m.status = 'pending' THEN m.updated_at"
+                                 " ELSE COALESCE(m.requeued_at, m.received_at) END)"),
+         .key = messageId,
+         .cutoffs = 2,
+         .orderedIndex = QStringLiteral("callback_messages_waiting"),
+         .mysqlParts = {{QStringLiteral("m.status = 'pending'"), QStringLiteral("m.updated_at"),
+                         QStringLiteral("callback_messages_pending_since")},
+                        {QStringLiteral("m.status = 'failed' AND m.requeued_at IS NULL"),
+                         QStringLiteral("m.received_at"),
+                         QStringLiteral("callback_messages_status_received")},
+                        {QStringLiteral("m.status = 'failed' AND m.requeued_at IS NOT NULL"),
+                         QStringLiteral("m.requeued_at"),
+                         QStringLiteral("callback_messages_failed_requeued")}}},
+        {.kind = StuckKind::ProcessingMessage,
+         .select = msgCols,
+         .source = messages,
+         .where = QStringLiteral("m.status = 'processing' AND {since} < ? AND m.lease_until >= ?"),
+         .since = QStringLiteral("m.updated_at"),
+         .key = messageId,
+         .bindsNow = true},
+        {.kind = StuckKind::ExpiredLease,
+         .select = msgCols,
+         .source = messages,
+         .where = QStringLiteral("m.status = 'processing' AND {since} < ? AND {since} < ?"),
+         .since = QStringLiteral("m.lease_until"),
+         .key = messageId,
+         .bindsNow = true,
+         .usesPendingThreshold = false},
+        // Stuck while its message is still dead: a requeue (requeued_at, status pending) and a
+        // resolve (status skipped) both end it; a message that dies again renews its dead
+        // letter (requeued_at back to NULL).
+        {.kind = StuckKind::DeadLetter,
+         .select = QStringLiteral("d.id, m.order_ref, d.callback_id, m.channel, m.status,"
+                                  " {since}, d.attempts, d.reason, m.amount_minor, m.currency,"
+                                  " m.lease_until"),
+         .source = QStringLiteral("dead_letters d JOIN callback_messages m ON m.id = d.message_id"),
+         .where = QStringLiteral("m.status = 'dead' AND d.requeued_at IS NULL AND {since} < ?"),
+         .since = QStringLiteral("d.created_at"),
+         .key = QStringLiteral("d.id"),
+         .usesPendingThreshold = false},
+        // Stuck while a retry could still do the work: its order still sits at the version
+        // the request was made against. Once the order has moved on (by this request or
+        // another), a retry can only be refused as stale; nothing waits on the record.
+        {.kind = StuckKind::PendingIdempotency,
+         .select = QStringLiteral("i.request_id, i.order_id, NULL, NULL, i.operation, {since}, 0,"
+                                  " i.outcome, NULL, NULL, NULL"),
+         .source = QStringLiteral("idempotency_records i"),
+         .where = QStringLiteral("i.status = 0 AND {since} < ? AND EXISTS (SELECT 1 FROM orders o"
+                                 " WHERE o.order_id = i.order_id AND"
+                                 " o.version = i.expected_version)"),
+         .since = QStringLiteral("i.created_at"),
+         .key = QStringLiteral("i.request_id"),
+         .numericKey = false,
+         .usesIdempotencyThreshold = true,
+         .usesPendingThreshold = false},
+        {.kind = StuckKind::RefundObligation,
+         .select = QStringLiteral("r.id, r.order_id, r.callback_id, r.channel, 'refund_due',"
+                                  " {since}, 0, r.reason, r.amount_minor, r.currency, NULL"),
+         .source = QStringLiteral("refund_obligations r"),
+         .where = QStringLiteral("r.resolved_at IS NULL AND {since} < ?"),
+         .since = QStringLiteral("r.created_at"),
+         .key = QStringLiteral("r.id"),
+         .usesPendingThreshold = false},
+        {.kind = StuckKind::OrderInFlight,
+         .select = QStringLiteral("o.order_id, o.order_id, NULL, o.channel, o.state, {since}, 0,"
+                                  " o.state_reason, o.amount_minor, o.currency, NULL"),
+         .source = QStringLiteral("orders o"),
+         .where = QStringLiteral("o.state IN ('paying', 'paid_unconfirmed') AND {since} < ?"),
+         .since = QStringLiteral("o.updated_at"),
+         .key = QStringLiteral("o.order_id"),
+         .numericKey = false,
+         .orderedIndex = QStringLiteral("orders_in_flight"),
+         .mysqlParts = {{QStringLiteral("o.state = 'paying'"), QStringLiteral("o.updated_at"),
+                         QStringLiteral("orders_state_updated")},
+                        {QStringLiteral("o.state = 'paid_unconfirmed'"),
+                         QStringLiteral("o.updated_at"), QStringLiteral("orders_state_updated")}}},
     };
 }
 
@@ -137,40 +191,53 @@ QVariantList bindsFor(const KindSpec &spec, const Thresholds &t, qint64 now, qin
     return binds;
 }
 
-// The index that holds a kind spanning two statuses in the list's order, since then reference
-// (migration 0021; none on MariaDB). Without statistics SQLite's planner takes the (status,
-// time) index instead and sorts what is left of the kind at every page, so there the page
-// names it; an index that cannot answer the statement makes SQLite refuse it, never read slowly.
-QString orderedIndex(StuckKind kind)
+QString countSql(const KindSpec &spec)
 {
-    switch (kind) {
-    case StuckKind::PendingMessage: return QStringLiteral("callback_messages_waiting");
-    case StuckKind::OrderInFlight: return QStringLiteral("orders_in_flight");
-    default: return {};
-    }
+    return QStringLiteral("SELECT COUNT(*) FROM %1 WHERE %2")
+        .arg(spec.source, withSince(spec.where, spec.since));
 }
 
 // A page of the kind: its oldest `limit` rows, after the cursor when `continued`. The cursor's
 // test is given its first column's range as well (since >= the cursor's), which an engine can
-// read from the kind's ordered index; the OR alone it may not.
-QString pageSql(const KindSpec &spec, Dialect dialect, bool continued, int limit)
+// read from the kind's ordered index; the OR alone it may not. On MariaDB a kind with parts is
+// the oldest `limit` of each part's oldest `limit`: each part reads its own rows in order, and
+// only those are sorted.
+StuckQuery::PageStatement pageSql(const KindSpec &spec, Dialect dialect, bool continued, int limit)
 {
-    QString from = spec.from;
-    if (const QString index = orderedIndex(spec.kind);
-        dialect == Dialect::Sqlite && !index.isEmpty()) // one table: "FROM t x WHERE …"
-        from.replace(from.indexOf(QStringLiteral(" WHERE ")), 0,
-                     QStringLiteral(" INDEXED BY ") + index);
-    if (continued)
-        from += QStringLiteral(" AND %1 >= ? AND (%1 > ? OR (%1 = ? AND %2 > ?))")
-                    .arg(spec.order, spec.key);
-    return QStringLiteral("SELECT %1 %2 ORDER BY %3, %4 LIMIT %5")
-        .arg(spec.select, from, spec.order, spec.key)
-        .arg(limit);
+    auto select = [&](const QString &since, const QString &hint, const QString &partWhere) {
+        QString where = withSince(spec.where, since);
+        if (!partWhere.isEmpty())
+            where += QStringLiteral(" AND ") + partWhere;
+        if (continued)
+            where += QStringLiteral(" AND %1 >= ? AND (%1 > ? OR (%1 = ? AND %2 > ?))")
+                         .arg(since, spec.key);
+        return QStringLiteral("SELECT %1 FROM %2%3 WHERE %4 ORDER BY %5, %6 LIMIT %7")
+            .arg(withSince(spec.select, since), spec.source, hint, where, since, spec.key)
+            .arg(limit);
+    };
+    if (dialect == Dialect::MySql && !spec.mysqlParts.isEmpty()) {
+        QStringList parts;
+        for (const Part &part : spec.mysqlParts)
+            parts << u'(' +
+                         select(part.since, QStringLiteral(" FORCE INDEX (%1)").arg(part.index),
+                                part.where) +
+                         u')';
+        // The union's columns are the kind's column list: its since the sixth, its reference
+        // (the key) the first.
+        return {parts.join(QStringLiteral(" UNION ALL ")) +
+                    QStringLiteral(" ORDER BY 6, 1 LIMIT %1").arg(limit),
+                int(parts.size())};
+    }
+    const QString hint = dialect == Dialect::Sqlite && !spec.orderedIndex.isEmpty()
+                             ? QStringLiteral(" INDEXED BY ") + spec.orderedIndex
+                             : QString();
+    return {select(spec.since, hint, {}), 1};
 }
 
 } // namespace
 
-QString StuckQuery::pageStatement(StuckKind kind, Dialect dialect, bool continued, int limit)
+StuckQuery::PageStatement StuckQuery::pageStatement(StuckKind kind, Dialect dialect, bool continued,
+                                                    int limit)
 {
     for (const KindSpec &spec : specs())
         if (spec.kind == kind)
@@ -224,7 +291,7 @@ Result<StuckReport> StuckQuery::load(const StuckFilter &filter, const Actor &act
             continue;
         const QVariantList binds = bindsFor(spec, *t, report.now, filter.minAgeMs);
         if (filter.withCounts) {
-            auto n = Sql::scalar(m_c.db(), QStringLiteral("SELECT COUNT(*) ") + spec.from, binds);
+            auto n = Sql::scalar(m_c.db(), countSql(spec), binds);
             if (!n)
                 return n.error();
             report.counts.insert(spec.kind, n->toLongLong());
@@ -240,7 +307,11 @@ Result<StuckReport> StuckQuery::load(const StuckFilter &filter, const Actor &act
             rowBinds << c->sinceMs << c->sinceMs << c->sinceMs
                      << (spec.numericKey ? QVariant(c->reference.toLongLong())
                                          : QVariant(c->reference));
-        auto q = Sql::exec(m_c.db(), pageSql(spec, m_c.dialect(), continued, limit), rowBinds);
+        const PageStatement page = pageSql(spec, m_c.dialect(), continued, limit);
+        QVariantList pageBinds;
+        for (int i = 0; i < page.bindRounds; ++i)
+            pageBinds += rowBinds;
+        auto q = Sql::exec(m_c.db(), page.sql, pageBinds);
         if (!q)
             return q.error();
         Stream stream{spec.kind, {}};
@@ -291,8 +362,7 @@ Result<QMap<StuckKind, qint64>> StuckQuery::counts() const
     const qint64 now = m_clock.nowMs();
     QMap<StuckKind, qint64> counts;
     for (const KindSpec &spec : specs()) {
-        auto n = Sql::scalar(m_c.db(), QStringLiteral("SELECT COUNT(*) ") + spec.from,
-                             bindsFor(spec, *t, now, 0));
+        auto n = Sql::scalar(m_c.db(), countSql(spec), bindsFor(spec, *t, now, 0));
         if (!n)
             return n.error();
         counts.insert(spec.kind, n->toLongLong());

@@ -3,7 +3,8 @@
 // in ops_settings that is no whole number within the settings service's range refuses the
 // list, its counts and the dashboard ("bad_setting"), never replaced by a default; a
 // requeued message that fails its first retry is dated from its requeue (migration 0019); a
-// page of a kind spanning two statuses is read in order from its index (migration 0021).
+// page of a kind spanning several statuses is read in order from indexes (migrations 0021,
+// 0022).
 
 #include "auth/staffservice.h"
 #include "db/migrator.h"
@@ -102,12 +103,26 @@ private Q_SLOTS:
             const Order o = f.createOrder(QStringLiteral("o-fl-%1").arg(i), 1000 + i);
             f.pay(o.orderId, o.version, QStringLiteral("att-%1").arg(i));
         }
-        // 23 waiting messages, in threes at one instant, interleaved with the orders' times.
+        // 23 waiting messages, in threes at one instant, interleaved with the orders' times:
+        // pending ones and failed ones, of which some were requeued ten minutes after they
+        // arrived (dated from the requeue, in a tie with the next three).
         const qint64 t0 = f.clock.nowMs() - 30 * 60 * 1000;
-        for (int i = 0; i < 23; ++i)
-            QVERIFY(insertMessage(f, QStringLiteral("stripe:evt_w%1").arg(i, 2, 10, QChar('0')),
-                                  i % 2 ? QStringLiteral("pending") : QStringLiteral("failed"),
-                                  t0 + (i / 3) * 10 * 60 * 1000));
+        QMap<QString, qint64> waitingSince;
+        for (int i = 0; i < 23; ++i) {
+            const QString id = QStringLiteral("stripe:evt_w%1").arg(i, 2, 10, QChar('0'));
+            const qint64 at = t0 + (i / 3) * 10 * 60 * 1000;
+            QVERIFY(insertMessage(
+                f, id, i % 2 ? QStringLiteral("pending") : QStringLiteral("failed"), at));
+            waitingSince.insert(id, at);
+            if (i % 4 == 2) {
+                QVERIFY(Sql::update(f.orders->db(),
+                                    "UPDATE callback_messages SET requeued_at = ? WHERE"
+                                    " callback_id = ?",
+                                    {at + 10 * 60 * 1000, id})
+                            .ok());
+                waitingSince.insert(id, at + 10 * 60 * 1000);
+            }
+        }
         f.clock.advance(3600 * 1000);
         StuckQuery q(*f.orders, f.clock);
 
@@ -125,6 +140,8 @@ private Q_SLOTS:
                 seen << stuckKindName(all[i].kind) + all[i].reference;
                 if (i > 0)
                     QVERIFY(all[i - 1].sinceMs <= all[i].sinceMs); // oldest first throughout
+                if (all[i].kind == StuckKind::PendingMessage)
+                    QCOMPARE(all[i].sinceMs, waitingSince.value(all[i].callbackId));
             }
             QVERIFY(pages >= (30 + pageSize - 1) / pageSize);
         }
@@ -154,41 +171,69 @@ private Q_SLOTS:
         QCOMPARE(ids, (QStringList{"o-fl-2", "o-fl-3", "o-fl-4"}));
     }
 
-    // A page of orders in flight or of waiting messages — the two kinds that span two
-    // statuses — reads its rows in the list's order from their index (migration 0021), the
-    // first page and a page after a cursor alike, the latter entering the index at the cursor:
-    // nothing sorts or skips what is not on the page, so scrolling a backlog to its end costs
-    // what its rows cost (on SQLite the plan, on
-    // PostgreSQL the plan with sequential scans and sorts priced out).
+    // A page of orders in flight or of waiting messages — the two kinds that span several
+    // statuses — reads its rows in the list's order from indexes, the first page and a page
+    // after a cursor alike, the latter entering the index at the cursor: nothing sorts or
+    // skips what is not on the page, so scrolling a backlog to its end costs what its rows
+    // cost. SQLite and PostgreSQL read the kind's partial index (migration 0021; on PostgreSQL
+    // the plan with sequential scans and sorts priced out); MariaDB reads each part of the
+    // kind from its own index and sorts only the parts' pages (migration 0022).
     void aPageReadsItsKindInTheListsOrder_data() { addEngineRows(); }
     void aPageReadsItsKindInTheListsOrder()
     {
         ONCEPAY_SCRATCH(dbs);
-        if (dbs->dialect() == Dialect::MySql)
-            QSKIP("MariaDB has no partial indexes: its pages of these two kinds sort what is"
-                  " left of the kind (resources/migrations/orders/mysql/0021)");
         EngineFixture f(*dbs);
         const struct {
             StuckKind kind;
-            QString index;
-            QStringList binds; // the cut-offs, then the cursor's since (3×) and reference
+            QString index;            // SQLite, PostgreSQL
+            QStringList mysqlIndexes; // MariaDB, one per part
+            QStringList binds;        // the cut-offs, then the cursor's since (3×) and reference
         } pages[] = {
             {StuckKind::OrderInFlight,
              QStringLiteral("orders_in_flight"),
+             {"orders_state_updated", "orders_state_updated"},
              {"1700000000000", "1600000000000", "1600000000000", "1600000000000", "'o-1'"}},
             {StuckKind::PendingMessage,
              QStringLiteral("callback_messages_waiting"),
+             {"callback_messages_pending_since", "callback_messages_status_received",
+              "callback_messages_failed_requeued"},
              {"1700000000000", "1700000000000", "1600000000000", "1600000000000", "1600000000000",
               "7"}},
         };
         for (const auto &page : pages) {
             for (bool continued : {false, true}) {
-                QString sql = StuckQuery::pageStatement(page.kind, dbs->dialect(), continued, 2000);
+                const StuckQuery::PageStatement statement =
+                    StuckQuery::pageStatement(page.kind, dbs->dialect(), continued, 2000);
+                QString sql = statement.sql;
                 const qsizetype wanted = page.binds.size() - (continued ? 0 : 4);
-                QCOMPARE(sql.count(u'?'), wanted);
-                for (qsizetype i = 0; i < wanted; ++i)
-                    sql.replace(sql.indexOf(u'?'), 1, page.binds.at(i));
+                QCOMPARE(sql.count(u'?'), wanted * statement.bindRounds);
+                for (qsizetype i = 0; i < wanted * statement.bindRounds; ++i)
+                    sql.replace(sql.indexOf(u'?'), 1, page.binds.at(i % wanted));
                 QString plan;
+                if (dbs->dialect() == Dialect::MySql) {
+                    QCOMPARE(statement.bindRounds, page.mysqlIndexes.size());
+                    auto q = Sql::exec(f.orders->db(), QStringLiteral("EXPLAIN ") + sql);
+                    QVERIFY(q.ok());
+                    QStringList indexes;
+                    while (q->next()) {
+                        const QString line =
+                            QStringLiteral("%1 %2 %3 %4")
+                                .arg(q->value("select_type").toString(),
+                                     q->value("type").toString(), q->value("key").toString(),
+                                     q->value("Extra").toString());
+                        plan += line + u'\n';
+                        if (q->value("select_type").toString() == QStringLiteral("UNION RESULT"))
+                            continue; // what the parts' pages merge into: at most 2000 each
+                        indexes << q->value("key").toString();
+                        // Each part a range of its index, in order: no sort of its own.
+                        QVERIFY2(q->value("type").toString() == QStringLiteral("range") &&
+                                     !line.contains(QStringLiteral("filesort")),
+                                 qPrintable(sql + u'\n' + plan));
+                    }
+                    QCOMPARE(indexes, page.mysqlIndexes);
+                    continue;
+                }
+                QCOMPARE(statement.bindRounds, 1);
                 if (dbs->dialect() == Dialect::Sqlite) {
                     auto q = Sql::exec(f.orders->db(), QStringLiteral("EXPLAIN QUERY PLAN ") + sql);
                     QVERIFY(q.ok());
