@@ -1,13 +1,14 @@
 // A console read on a PostgreSQL server that goes silent behind a proxy keeping the link open
 // ends with "unavailable" instead of holding its pool thread for ever, and the console's next
 // read, once the server answers again, works without a restart (runBackgroundQuery drops the
-// cut connection and opens a new one); an audit job on a silent audit server ends the same way. The
-// watch's limit is shortened to 1.5 s (60 s in the program); the proxy is tcpoutageproxy.h
-// (freeze()), the server the test's PostgreSQL.
+// cut connection and opens a new one); an audit job on a silent audit server and a health check
+// on a silent server end the same way. The watch's limit is shortened to 1.5 s (60 s in the
+// program); the proxy is tcpoutageproxy.h (freeze()), the server the test's PostgreSQL.
 
 #include "audit/audittask.h"
 #include "common/backgroundquery.h"
 #include "common/taskpool.h"
+#include "db/healthcheck.h"
 #include "db/migrator.h"
 #include "db/serversilence.h"
 #include "db/sql.h"
@@ -167,6 +168,42 @@ private Q_SLOTS:
                  qPrintable(QString::number(ms)));
         QCOMPARE(ServerSilenceWatch::watchedCount(), 0);
         proxy.thaw();
+    }
+
+    // The status bar's health check of a database whose server goes silent once the check's
+    // link is open reports it down within the limit, instead of holding the check (and the
+    // next ones, and the status bar's word on the database) until the server answers: the
+    // scope HealthCheck::check holds over its link. The proxy freezes when the check sends its
+    // first statement after opening (the schema identity's look at information_schema).
+    void aSilentServerEndsTheHealthCheck()
+    {
+        ONCEPAY_REQUIRE_SERVER(Dialect::Postgres)
+        auto scratch = Test::ScratchDatabases::create(Dialect::Postgres);
+        QVERIFY2(scratch.ok(), qPrintable(scratch.ok() ? QString() : scratch.error().message));
+        ConnectionProfile orders = (*scratch)->orders();
+        QVERIFY(migrated(orders));
+        if (orders.host != QStringLiteral("127.0.0.1"))
+            QSKIP("the proxy forwards to an IPv4 address; the test server is not on 127.0.0.1");
+        Test::TcpOutageProxy proxy(QStringLiteral("127.0.0.1"), orders.port);
+        QVERIFY(proxy.start() > 0);
+        orders.port = proxy.port();
+        QCOMPARE(HealthCheck::check(orders).health(), Health::Ok); // through the proxy, answering
+
+        proxy.freezeWhenClientSends("information_schema.tables");
+        QElapsedTimer t;
+        t.start();
+        const RoleStatus s = HealthCheck::check(orders);
+        const qint64 ms = t.elapsed();
+        // Unwatched, the check waits for the proxy to thaw by itself after 20 s, and reads Ok.
+        QCOMPARE(s.health(), Health::Down);
+        QVERIFY2(!s.loginRefused && !s.fileMissing && !s.wrongSchema, qPrintable(s.error));
+        QVERIFY2(!s.error.isEmpty(), "down without a reason");
+        QVERIFY2(ms >= kLimit.count() && ms < kLimit.count() + 3000,
+                 qPrintable(QString::number(ms)));
+        QCOMPARE(proxy.accepted(), 2);
+        QCOMPARE(ServerSilenceWatch::watchedCount(), 0);
+        proxy.thaw();
+        QCOMPARE(HealthCheck::check(orders).health(), Health::Ok); // and up again: no restart
     }
 };
 

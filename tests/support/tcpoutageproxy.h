@@ -10,9 +10,10 @@
 // nothing, so the client's data is still acknowledged by this process's kernel — what a proxy
 // or load balancer whose server went silent looks like (TCP keep-alives and tcp_user_timeout
 // see a healthy peer); thaw() forwards again.
-// Thread contract: start/down/up/stop from the test's thread; freeze/thaw from any thread (a
-// job freezing its own link once it is open); one pump thread inside.
+// Thread contract: start/down/up/stop from the test's thread; freeze/thaw/freezeWhenClientSends
+// from any thread (a job freezing its own link once it is open); one pump thread inside.
 
+#include <QByteArray>
 #include <QString>
 #include <QtGlobal>
 
@@ -81,6 +82,18 @@ public:
     }
     void thaw() { m_frozen.store(false); }
 
+    // Freezes as freeze(atMost) does once a client sends bytes containing `pattern` (in one
+    // read), after forwarding them: the server's answer waits unread, as when the server goes
+    // silent on that statement. For a job that opens its links itself, where the test has no
+    // moment between the link opening and the statement to freeze at.
+    void freezeWhenClientSends(const QByteArray &pattern,
+                               std::chrono::milliseconds atMost = std::chrono::seconds(20))
+    {
+        const std::lock_guard lock(m_triggerMutex);
+        m_trigger = pattern;
+        m_triggerThaw = atMost;
+    }
+
     // Connections accepted while up (to see that a client really reconnected).
     int accepted() const { return m_accepted.load(); }
 
@@ -127,7 +140,7 @@ private:
         return s;
     }
 
-    static bool forward(int from, int to)
+    bool forward(int from, int to, bool fromClient)
     {
         char buf[65536];
         const ssize_t n = ::recv(from, buf, sizeof buf, 0);
@@ -138,6 +151,14 @@ private:
             if (w <= 0)
                 return false;
             sent += w;
+        }
+        if (fromClient) {
+            const std::lock_guard lock(m_triggerMutex);
+            if (!m_trigger.isEmpty() &&
+                QByteArrayView(buf, n).indexOf(QByteArrayView(m_trigger)) >= 0) {
+                m_trigger.clear();
+                freeze(m_triggerThaw);
+            }
         }
         return true;
     }
@@ -182,9 +203,9 @@ private:
                 const pollfd &sf = fds[2 + 2 * i];
                 bool ok = true;
                 if (cf.revents & (POLLIN | POLLHUP | POLLERR))
-                    ok = forward(m_pairs[i].client, m_pairs[i].server);
-                if (ok && (sf.revents & (POLLIN | POLLHUP | POLLERR)))
-                    ok = forward(m_pairs[i].server, m_pairs[i].client);
+                    ok = forward(m_pairs[i].client, m_pairs[i].server, true);
+                if (ok && !m_frozen.load() && (sf.revents & (POLLIN | POLLHUP | POLLERR)))
+                    ok = forward(m_pairs[i].server, m_pairs[i].client, false);
                 if (ok)
                     alive.push_back(m_pairs[i]);
                 else
@@ -209,6 +230,9 @@ private:
     std::atomic<bool> m_frozen{false};
     std::atomic<std::chrono::steady_clock::time_point> m_thawAt{};
     std::atomic<int> m_accepted{0};
+    std::mutex m_triggerMutex;
+    QByteArray m_trigger; // freezeWhenClientSends
+    std::chrono::milliseconds m_triggerThaw{};
 };
 
 } // namespace OncePay::Test
