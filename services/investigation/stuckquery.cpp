@@ -78,7 +78,7 @@ QList<KindSpec> specs()
                          QStringLiteral("callback_messages_pending_since")},
                         {QStringLiteral("m.status = 'failed' AND m.requeued_at IS NULL"),
                          QStringLiteral("m.received_at"),
-                         QStringLiteral("callback_messages_status_received")},
+                         QStringLiteral("callback_messages_failed_since")},
                         {QStringLiteral("m.status = 'failed' AND m.requeued_at IS NOT NULL"),
                          QStringLiteral("m.requeued_at"),
                          QStringLiteral("callback_messages_failed_requeued")}}},

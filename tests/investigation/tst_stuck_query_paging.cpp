@@ -103,6 +103,12 @@ private Q_SLOTS:
             const Order o = f.createOrder(QStringLiteral("o-fl-%1").arg(i), 1000 + i);
             f.pay(o.orderId, o.version, QStringLiteral("att-%1").arg(i));
         }
+        // Two of the tied ones, and one later, wait in paid_unconfirmed (the kind's other
+        // state: on MariaDB a part of its own, read beside the paying ones).
+        QVERIFY(Sql::update(f.orders->db(),
+                            "UPDATE orders SET state = 'paid_unconfirmed' WHERE order_id IN"
+                            " ('o-fl-1', 'o-fl-3', 'o-fl-6')")
+                    .ok());
         // 23 waiting messages, in threes at one instant, interleaved with the orders' times:
         // pending ones and failed ones, of which some were requeued ten minutes after they
         // arrived (dated from the requeue, in a tie with the next three).
@@ -140,6 +146,15 @@ private Q_SLOTS:
                 seen << stuckKindName(all[i].kind) + all[i].reference;
                 if (i > 0)
                     QVERIFY(all[i - 1].sinceMs <= all[i].sinceMs); // oldest first throughout
+                // Within a kind, a tie in reference order (across statuses too).
+                if (i > 0 && all[i - 1].kind == all[i].kind &&
+                    all[i - 1].sinceMs == all[i].sinceMs) {
+                    if (all[i].kind == StuckKind::PendingMessage)
+                        QVERIFY(all[i - 1].reference.toLongLong() < all[i].reference.toLongLong());
+                    else
+                        QVERIFY2(all[i - 1].reference < all[i].reference,
+                                 qPrintable(all[i].reference));
+                }
                 if (all[i].kind == StuckKind::PendingMessage)
                     QCOMPARE(all[i].sinceMs, waitingSince.value(all[i].callbackId));
             }
@@ -183,6 +198,23 @@ private Q_SLOTS:
     {
         ONCEPAY_SCRATCH(dbs);
         EngineFixture f(*dbs);
+        if (dbs->dialect() == Dialect::MySql) {
+            // Statistics of a table in use (most messages done, a few waiting, some failed
+            // ones requeued), under which MariaDB's own choice for the failed messages never
+            // requeued is a lookup of all of them rather than a range from the cursor: the
+            // page names each part's index.
+            QVERIFY(Sql::exec(f.orders->db(),
+                              "INSERT INTO callback_messages (callback_id, channel, event_kind,"
+                              " raw_body, headers, status, attempts, next_attempt_at, received_at,"
+                              " updated_at, requeued_at) SELECT CONCAT('stripe:evt_', seq),"
+                              " 'stripe', 'payment_succeeded', '{}', '{}', ELT(1 + seq % 10,"
+                              " 'pending', 'failed', 'completed', 'completed', 'completed',"
+                              " 'completed', 'completed', 'completed', 'processing', 'failed'), 1,"
+                              " seq, seq * 1000, seq * 1000 + 5, IF(seq % 20 = 1, seq * 1000 + 7,"
+                              " NULL) FROM seq_1_to_5000")
+                        .ok());
+            QVERIFY(Sql::exec(f.orders->db(), "ANALYZE TABLE callback_messages").ok());
+        }
         const struct {
             StuckKind kind;
             QString index;            // SQLite, PostgreSQL
@@ -195,7 +227,7 @@ private Q_SLOTS:
              {"1700000000000", "1600000000000", "1600000000000", "1600000000000", "'o-1'"}},
             {StuckKind::PendingMessage,
              QStringLiteral("callback_messages_waiting"),
-             {"callback_messages_pending_since", "callback_messages_status_received",
+             {"callback_messages_pending_since", "callback_messages_failed_since",
               "callback_messages_failed_requeued"},
              {"1700000000000", "1700000000000", "1600000000000", "1600000000000", "1600000000000",
               "7"}},
