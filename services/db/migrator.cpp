@@ -8,10 +8,13 @@
 #include <QDirIterator>
 #include <QFile>
 #include <QRegularExpression>
+#include <QSqlError>
+#include <QSqlQuery>
 
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <atomic>
 
 namespace OncePay {
 
@@ -86,6 +89,53 @@ void releaseMigrationLock(const Connection &c)
 {
     if (c.dialect() == Dialect::MySql)
         (void)Sql::exec(c.db(), QStringLiteral("SELECT RELEASE_LOCK('oncepay_migrate')"));
+}
+
+std::atomic<qint64> g_lockWaitMs{Migrator::kDefaultLockWait.count()};
+
+// A migration's statement that needs a table another session is using waits for it — and every
+// statement on that table that comes after waits behind the migration: the gateway's inserts,
+// the workers' claims. Left to the servers' own bounds (PostgreSQL: none; MariaDB's
+// lock_wait_timeout: a day) a long transaction would hold the whole pipeline up for as long.
+// Bounded, the migration stops instead and is run again later. Set after the migration lock
+// is taken: waiting for another migrator is not bounded by it.
+// The bound as the server takes it: MariaDB's is in whole seconds.
+qint64 lockWaitMs(const Connection &c)
+{
+    const qint64 ms = g_lockWaitMs.load();
+    return c.dialect() == Dialect::MySql ? qMax<qint64>(1, (ms + 999) / 1000) * 1000 : ms;
+}
+
+Result<void> boundLockWait(const Connection &c)
+{
+    QString set;
+    switch (c.dialect()) {
+    case Dialect::Postgres: // this migration's transaction only
+        set = QStringLiteral("SET LOCAL lock_timeout = %1").arg(lockWaitMs(c));
+        break;
+    case Dialect::MySql: // the session's, put back by unboundLockWait
+        set = QStringLiteral("SET SESSION lock_wait_timeout = %1").arg(lockWaitMs(c) / 1000);
+        break;
+    case Dialect::Sqlite: // BEGIN IMMEDIATE waits for the busy time-out already
+        return {};
+    }
+    if (auto r = Sql::exec(c.db(), set); !r)
+        return r.error();
+    return {};
+}
+
+void unboundLockWait(const Connection &c)
+{
+    if (c.dialect() == Dialect::MySql)
+        (void)Sql::exec(c.db(), QStringLiteral("SET SESSION lock_wait_timeout = DEFAULT"));
+}
+
+// PostgreSQL 55P03 lock_not_available (lock_timeout); MariaDB 1205 (lock_wait_timeout for a
+// table's metadata lock, innodb_lock_wait_timeout for a row).
+bool waitedForLock(const QSqlError &error)
+{
+    const QString native = error.nativeErrorCode();
+    return native == u"55P03" || native == u"1205";
 }
 
 } // namespace
@@ -235,20 +285,42 @@ Result<MigrationReport> Migrator::migrate(const Connection &c)
             report.after = *now;
             continue;
         }
-        for (const QString &statement : splitStatements(QString::fromUtf8(script))) {
-            if (auto r = Sql::exec(c.db(), statement); !r) {
-                releaseMigrationLock(c);
-                spdlog::error("{}: migration {} failed: {}", role.toStdString(),
-                              m.name.toStdString(), r.error().message.toStdString());
-                return makeError(ErrorCode::Internal,
-                                 QStringLiteral("%1: migration %2 failed%3: %4")
-                                     .arg(role, m.name,
-                                          transactionalDdl
-                                              ? QStringLiteral(" and was rolled back")
-                                              : QStringLiteral(" (re-run to complete)"),
-                                          r.error().message));
-            }
+        if (auto r = boundLockWait(c); !r) {
+            releaseMigrationLock(c);
+            return r.error();
         }
+        for (const QString &statement : splitStatements(QString::fromUtf8(script))) {
+            QSqlQuery q(c.db());
+            if (q.exec(statement))
+                continue;
+            const QSqlError failed = q.lastError();
+            unboundLockWait(c);
+            releaseMigrationLock(c);
+            if (waitedForLock(failed)) {
+                const QString message =
+                    QStringLiteral("%1: migration %2 waited %3 s for a table another session is"
+                                   " using (a long transaction, or a statement still running);"
+                                   " %4 — run it again when that session has finished")
+                        .arg(role, m.name, QString::number(lockWaitMs(c) / 1000.0, 'g', 3),
+                             transactionalDdl
+                                 ? QStringLiteral("it was rolled back")
+                                 : QStringLiteral(
+                                       "it stopped there (its statements can be re-run)"));
+                spdlog::error("{}", message.toStdString());
+                return makeError(ErrorCode::Unavailable, message,
+                                 QStringLiteral("migration_lock_wait"));
+            }
+            const Error error = Sql::classify(failed, statement.simplified().left(80));
+            spdlog::error("{}: migration {} failed: {}", role.toStdString(), m.name.toStdString(),
+                          error.message.toStdString());
+            return makeError(ErrorCode::Internal,
+                             QStringLiteral("%1: migration %2 failed%3: %4")
+                                 .arg(role, m.name,
+                                      transactionalDdl ? QStringLiteral(" and was rolled back")
+                                                       : QStringLiteral(" (re-run to complete)"),
+                                      error.message));
+        }
+        unboundLockWait(c);
         auto rec = Sql::exec(c.db(),
                              QStringLiteral("INSERT INTO schema_version (version, name, checksum, "
                                             "applied_at) VALUES (?, ?, ?, ?)"),
@@ -269,6 +341,16 @@ Result<MigrationReport> Migrator::migrate(const Connection &c)
         report.after = m.version;
     }
     return report;
+}
+
+std::chrono::milliseconds Migrator::lockWait()
+{
+    return std::chrono::milliseconds(g_lockWaitMs.load());
+}
+
+void Migrator::setLockWait(std::chrono::milliseconds wait)
+{
+    g_lockWaitMs.store(qMax<qint64>(1, wait.count()));
 }
 
 Result<Connection> openMigrated(const ConnectionProfile &profile, const QString &purpose,

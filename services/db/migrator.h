@@ -13,6 +13,7 @@
 #include <QList>
 #include <QString>
 
+#include <chrono>
 #include <functional>
 
 namespace OncePay {
@@ -50,6 +51,15 @@ public:
     // Applies what is missing; refuses (ErrorCode::Newer) a database newer than this program,
     // and a database of the other schema (checkSchemaIdentity) without touching it.
     static Result<MigrationReport> migrate(const Connection &connection);
+
+    // How long a migration's statement waits for a table another session is using (a long
+    // transaction; on MariaDB any transaction that has read the table) before the migration
+    // stops — Unavailable, reason "migration_lock_wait", rolled back on SQLite and PostgreSQL,
+    // to be re-run on MariaDB — instead of holding up every statement queued behind it on that
+    // table (the gateway's, the workers'). Whole seconds on MariaDB. Any thread.
+    static constexpr std::chrono::milliseconds kDefaultLockWait{10000};
+    static std::chrono::milliseconds lockWait();
+    static void setLockWait(std::chrono::milliseconds wait);
 
     // Splits a migration script on its "-- @@" separator lines.
     static QStringList splitStatements(const QString &script);
