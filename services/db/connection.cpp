@@ -212,12 +212,19 @@ Result<Connection> Connection::open(const ConnectionProfile &profile, const QStr
                 << QStringLiteral("SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED");
         break;
     }
-    for (const QString &statement : std::as_const(session)) {
-        // Classified as any statement: a lost link or a busy database is Unavailable, a file
-        // that is no database (SQLite opens lazily; the first statement finds out) Internal.
-        if (auto r = Sql::exec(db, statement); !r)
-            return makeError(r.error().code, role + QStringLiteral(": ") + r.error().message,
-                             r.error().reason);
+    {
+        // None of these waits for a lock or works for long, whoever opens the link: a
+        // PostgreSQL server that accepted it and then went silent ends them within the watch's
+        // limit (a lost connection, Unavailable) instead of holding the opening thread for ever.
+        const ServerSilenceWatch::Scope watched(
+            c, QStringLiteral("session set-up of the %1 database (%2)").arg(role, purpose));
+        for (const QString &statement : std::as_const(session)) {
+            // Classified as any statement: a lost link or a busy database is Unavailable, a file
+            // that is no database (SQLite opens lazily; the first statement finds out) Internal.
+            if (auto r = Sql::exec(db, statement); !r)
+                return makeError(r.error().code, role + QStringLiteral(": ") + r.error().message,
+                                 r.error().reason);
+        }
     }
     return c;
 }

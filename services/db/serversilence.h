@@ -19,9 +19,11 @@
 // job's owner reopens, as after a network cut. Never cut: a statement still receiving, a
 // connection idle between statements (a job's own work — hashing, parsing — however long),
 // anything outside a scope: the engine's statements may wait for long on purpose (a lock, an
-// import) and are never scoped. Not watched: SQLite, MariaDB (its read time-out), a
-// Unix-domain socket; not covered: the session set-up statements Connection::open runs before
-// a scope can begin.
+// import) and are never scoped. Connection::open scopes its own session set-up statements (for
+// every connection: none of them waits for long). Not watched: SQLite, MariaDB (its read
+// time-out), a Unix-domain socket; not covered: libpq's connect and login (bounded by its
+// connect_timeout) and the statements Qt's PostgreSQL driver runs inside QSqlDatabase::open
+// (client encoding, date style, server version), before the link's socket can be watched.
 // Like MariaDB's read time-out, a write the server works on silently for longer than the limit
 // is ended too, its outcome then unknown to the console — as after any link lost in a COMMIT.
 // Thread contract: a Scope and a Wait live on the thread that owns their connection (Waits only

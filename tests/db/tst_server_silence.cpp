@@ -173,6 +173,40 @@ private Q_SLOTS:
         QCOMPARE(Sql::scalar(c->db(), QStringLiteral("SELECT 6")).value().toInt(), 6);
     }
 
+    // A server that accepts the link and the login and then goes silent: the opening's session
+    // set-up statements end within the limit, and Connection::open says Unavailable instead of
+    // holding its thread (a console pool thread, a worker starting) until the server answers
+    // — for a connection of the engine's kind too, which no one else scopes.
+    void aServerSilentAfterTheLoginEndsTheOpening()
+    {
+        ONCEPAY_REQUIRE_SERVER(Dialect::Postgres)
+        ConnectionProfile p = Test::serverProfile(Dialect::Postgres, DbRole::Orders);
+        if (p.host != QStringLiteral("127.0.0.1"))
+            QSKIP("the proxy forwards to an IPv4 address; the test server is not on 127.0.0.1");
+        Test::TcpOutageProxy proxy(QStringLiteral("127.0.0.1"), p.port);
+        QVERIFY(proxy.start() > 0);
+        p.database = QStringLiteral("postgres");
+        p.port = proxy.port();
+
+        Test::LogCapture log;
+        proxy.freezeWhenClientSends("SET TIME ZONE", 10s); // the first set-up statement
+        QElapsedTimer t;
+        t.start();
+        auto c = Connection::open(p, QStringLiteral("silence"));
+        const qint64 ms = t.elapsed();
+        // Unwatched, the opening waits for the proxy to thaw by itself after 10 s, and succeeds.
+        QVERIFY2(!c.ok(), "an opening through a proxy gone silent after the login succeeded");
+        QCOMPARE(c.error().code, ErrorCode::Unavailable);
+        QVERIFY2(ms >= kLimit.count() && ms < kLimit.count() + 3000,
+                 qPrintable(QString::number(ms)));
+        QCOMPARE(ServerSilenceWatch::watchedCount(), 0);
+        QTRY_VERIFY(log.text().contains(QStringLiteral("session set-up of the orders database")));
+
+        proxy.thaw();
+        auto again = Connection::open(p, QStringLiteral("silence"));
+        QVERIFY2(again.ok(), qPrintable(again.ok() ? QString() : again.error().message));
+    }
+
     // A statement the server works on silently for longer than the limit: ended inside a scope
     // (like MariaDB's read time-out on the console's connections), waited for outside one (the
     // engine's statements, which may wait for long on purpose, are never in a scope).
