@@ -1,10 +1,12 @@
 #include "migrator.h"
 
 #include "core/clock.h"
+#include "migrationlockwait.h"
 #include "sql.h"
 #include "transaction.h"
 
 #include <QCryptographicHash>
+#include <QDateTime>
 #include <QDirIterator>
 #include <QFile>
 #include <QRegularExpression>
@@ -92,50 +94,34 @@ void releaseMigrationLock(const Connection &c)
 }
 
 std::atomic<qint64> g_lockWaitMs{Migrator::kDefaultLockWait.count()};
+std::atomic<qint64> g_lockWaitPauseMs{Migrator::kDefaultLockWaitPause.count()};
 
-// A migration's statement that needs a table another session is using waits for it — and every
-// statement on that table that comes after waits behind the migration: the gateway's inserts,
-// the workers' claims. Left to the servers' own bounds (PostgreSQL: none; MariaDB's
-// lock_wait_timeout: a day) a long transaction would hold the whole pipeline up for as long.
-// Bounded, the migration stops instead and is run again later. Set after the migration lock
-// is taken: waiting for another migrator is not bounded by it.
-// The bound as the server takes it: MariaDB's is in whole seconds.
-qint64 lockWaitMs(const Connection &c)
+// "1.5", "10": a bound or a pause as people read it, in seconds.
+QString seconds(std::chrono::milliseconds ms)
 {
-    const qint64 ms = g_lockWaitMs.load();
-    return c.dialect() == Dialect::MySql ? qMax<qint64>(1, (ms + 999) / 1000) * 1000 : ms;
+    return ms.count() % 1000 == 0 ? QString::number(ms.count() / 1000)
+                                  : QString::number(double(ms.count()) / 1000.0, 'f', 1);
 }
 
-Result<void> boundLockWait(const Connection &c)
+QString clockTime(qint64 ms)
 {
-    QString set;
-    switch (c.dialect()) {
-    case Dialect::Postgres: // this migration's transaction only
-        set = QStringLiteral("SET LOCAL lock_timeout = %1").arg(lockWaitMs(c));
-        break;
-    case Dialect::MySql: // the session's, put back by unboundLockWait
-        set = QStringLiteral("SET SESSION lock_wait_timeout = %1").arg(lockWaitMs(c) / 1000);
-        break;
-    case Dialect::Sqlite: // BEGIN IMMEDIATE waits for the busy time-out already
-        return {};
-    }
-    if (auto r = Sql::exec(c.db(), set); !r)
-        return r.error();
-    return {};
+    return QDateTime::fromMSecsSinceEpoch(ms).toString(QStringLiteral("HH:mm:ss"));
 }
 
-void unboundLockWait(const Connection &c)
+// A migration of this database stopped on the lock-wait bound a moment ago, in this process:
+// refused without touching the database until the pause is over (migrationlockwait.h).
+std::optional<Error> pausedAfterLockWait(const QString &role, const QString &database)
 {
-    if (c.dialect() == Dialect::MySql)
-        (void)Sql::exec(c.db(), QStringLiteral("SET SESSION lock_wait_timeout = DEFAULT"));
-}
-
-// PostgreSQL 55P03 lock_not_available (lock_timeout); MariaDB 1205 (lock_wait_timeout for a
-// table's metadata lock, innodb_lock_wait_timeout for a row).
-bool waitedForLock(const QSqlError &error)
-{
-    const QString native = error.nativeErrorCode();
-    return native == u"55P03" || native == u"1205";
+    const auto pause = Internal::lockWaitPause(database);
+    if (!pause)
+        return std::nullopt;
+    return makeError(
+        ErrorCode::Unavailable,
+        QStringLiteral("%1: not migrating now: migration %2 stopped at %3 waiting"
+                       " for a lock another session holds; this process tries again"
+                       " from %4 (oncepay db migrate runs it at once)")
+            .arg(role, pause->migration, clockTime(pause->stoppedAtMs), clockTime(pause->untilMs)),
+        QStringLiteral("migration_lock_wait"));
 }
 
 } // namespace
@@ -256,6 +242,10 @@ Result<MigrationReport> Migrator::migrate(const Connection &c)
     if (*before == latest)
         return report;
 
+    const QString database = c.profile().describe();
+    if (auto paused = pausedAfterLockWait(role, database))
+        return *paused;
+
     if (auto r = Sql::exec(c.db(), kVersionTable); !r)
         return makeError(r.error().code, role + QStringLiteral(": ") + r.error().message);
 
@@ -285,27 +275,35 @@ Result<MigrationReport> Migrator::migrate(const Connection &c)
             report.after = *now;
             continue;
         }
-        if (auto r = boundLockWait(c); !r) {
+        if (auto paused = pausedAfterLockWait(role, database)) {
             releaseMigrationLock(c);
-            return r.error();
+            return *paused; // another thread of this process stopped on it meanwhile
+        }
+        auto bound = Internal::LockWaitBound::set(c, lockWait());
+        if (!bound) {
+            releaseMigrationLock(c);
+            return bound.error();
         }
         for (const QString &statement : splitStatements(QString::fromUtf8(script))) {
             QSqlQuery q(c.db());
             if (q.exec(statement))
                 continue;
             const QSqlError failed = q.lastError();
-            unboundLockWait(c);
+            bound->restore();
             releaseMigrationLock(c);
-            if (waitedForLock(failed)) {
+            if (Internal::waitedForLock(failed)) {
+                Internal::pauseAfterLockWait(database, m.name, lockWaitPause());
                 const QString message =
-                    QStringLiteral("%1: migration %2 waited %3 s for a table another session is"
-                                   " using (a long transaction, or a statement still running);"
-                                   " %4 — run it again when that session has finished")
-                        .arg(role, m.name, QString::number(lockWaitMs(c) / 1000.0, 'g', 3),
+                    QStringLiteral("%1: migration %2 waited %3 s for a lock another session"
+                                   " holds on a table it uses or rows it changed (a long"
+                                   " transaction, or a statement still running) and stopped; %4."
+                                   " This process tries again in %5 s; oncepay db migrate runs"
+                                   " it at once")
+                        .arg(role, m.name, seconds(bound->wait()),
                              transactionalDdl
                                  ? QStringLiteral("it was rolled back")
-                                 : QStringLiteral(
-                                       "it stopped there (its statements can be re-run)"));
+                                 : QStringLiteral("its statements run again from the first"),
+                             seconds(lockWaitPause()));
                 spdlog::error("{}", message.toStdString());
                 return makeError(ErrorCode::Unavailable, message,
                                  QStringLiteral("migration_lock_wait"));
@@ -320,7 +318,7 @@ Result<MigrationReport> Migrator::migrate(const Connection &c)
                                                        : QStringLiteral(" (re-run to complete)"),
                                       error.message));
         }
-        unboundLockWait(c);
+        bound->restore();
         auto rec = Sql::exec(c.db(),
                              QStringLiteral("INSERT INTO schema_version (version, name, checksum, "
                                             "applied_at) VALUES (?, ?, ?, ?)"),
@@ -340,6 +338,7 @@ Result<MigrationReport> Migrator::migrate(const Connection &c)
         report.applied << m.name;
         report.after = m.version;
     }
+    Internal::endLockWaitPause(database);
     return report;
 }
 
@@ -351,6 +350,16 @@ std::chrono::milliseconds Migrator::lockWait()
 void Migrator::setLockWait(std::chrono::milliseconds wait)
 {
     g_lockWaitMs.store(qMax<qint64>(1, wait.count()));
+}
+
+std::chrono::milliseconds Migrator::lockWaitPause()
+{
+    return std::chrono::milliseconds(g_lockWaitPauseMs.load());
+}
+
+void Migrator::setLockWaitPause(std::chrono::milliseconds pause)
+{
+    g_lockWaitPauseMs.store(qMax<qint64>(0, pause.count()));
 }
 
 Result<Connection> openMigrated(const ConnectionProfile &profile, const QString &purpose,

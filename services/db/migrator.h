@@ -52,14 +52,21 @@ public:
     // and a database of the other schema (checkSchemaIdentity) without touching it.
     static Result<MigrationReport> migrate(const Connection &connection);
 
-    // How long a migration's statement waits for a table another session is using (a long
-    // transaction; on MariaDB any transaction that has read the table) before the migration
-    // stops — Unavailable, reason "migration_lock_wait", rolled back on SQLite and PostgreSQL,
-    // to be re-run on MariaDB — instead of holding up every statement queued behind it on that
-    // table (the gateway's, the workers'). Whole seconds on MariaDB. Any thread.
+    // How long a migration's statement waits for a lock another session holds — on a table
+    // it uses (a long transaction; on MariaDB any open transaction that has read the table) or
+    // on rows it changed — before the migration stops instead of holding up every statement
+    // queued behind it on that table (the gateway's, the workers'): Unavailable, reason
+    // "migration_lock_wait"; rolled back on PostgreSQL, its statements run again from the first
+    // on MariaDB. Whole seconds on MariaDB. After such a stop this process refuses to migrate
+    // that database (the same error, without touching it) until lockWaitPause() has passed,
+    // so that threads retrying as after an outage do not hold the table up at every retry.
+    // Any thread.
     static constexpr std::chrono::milliseconds kDefaultLockWait{10000};
+    static constexpr std::chrono::milliseconds kDefaultLockWaitPause{60000};
     static std::chrono::milliseconds lockWait();
     static void setLockWait(std::chrono::milliseconds wait);
+    static std::chrono::milliseconds lockWaitPause();
+    static void setLockWaitPause(std::chrono::milliseconds pause);
 
     // Splits a migration script on its "-- @@" separator lines.
     static QStringList splitStatements(const QString &script);
