@@ -197,8 +197,11 @@ private Q_SLOTS:
         options.afterRound = [&](const Connection &c) {
             if (tl_rotationPoolThread != 0 || !holdFirst.load())
                 return false;
+            // The round that completed it: creating and paying the order write audit rows of
+            // their own, which an idle round's hook could see first (seen failing once so).
             auto third = Sql::scalar(c.db(), QStringLiteral("SELECT COUNT(*) FROM audit_outbox"
-                                                            " WHERE order_id = 'late-3'"));
+                                                            " WHERE order_id = 'late-3' AND action"
+                                                            " = 'callback.completed'"));
             if (!third || third->toLongLong() == 0)
                 return false; // an earlier round's
             firstHeld.store(true);
