@@ -85,11 +85,7 @@ private Q_SLOTS:
         QVERIFY2(scratch.ok(), qPrintable(scratch.ok() ? QString() : scratch.error().message));
         ConnectionProfile orders = (*scratch)->orders();
         QVERIFY(migrated(orders));
-        if (orders.host != QStringLiteral("127.0.0.1"))
-            QSKIP("the proxy forwards to an IPv4 address; the test server is not on 127.0.0.1");
-        Test::TcpOutageProxy proxy(QStringLiteral("127.0.0.1"), orders.port);
-        QVERIFY(proxy.start() > 0);
-        orders.port = proxy.port();
+        ONCEPAY_PROXY_IN_FRONT(proxy, orders)
 
         Read first = countOrders(orders);
         QVERIFY(first.outcome.has_value());
@@ -130,11 +126,7 @@ private Q_SLOTS:
         const ConnectionProfile orders = (*scratch)->orders();
         QVERIFY(migrated(audit));
         QVERIFY(migrated(orders));
-        if (audit.host != QStringLiteral("127.0.0.1"))
-            QSKIP("the proxy forwards to an IPv4 address; the test server is not on 127.0.0.1");
-        Test::TcpOutageProxy proxy(QStringLiteral("127.0.0.1"), audit.port);
-        QVERIFY(proxy.start() > 0);
-        audit.port = proxy.port();
+        ONCEPAY_PROXY_IN_FRONT(proxy, audit)
 
         QObject context;
         std::optional<Result<qint64>> outcome;
@@ -182,11 +174,7 @@ private Q_SLOTS:
         QVERIFY2(scratch.ok(), qPrintable(scratch.ok() ? QString() : scratch.error().message));
         ConnectionProfile orders = (*scratch)->orders();
         QVERIFY(migrated(orders));
-        if (orders.host != QStringLiteral("127.0.0.1"))
-            QSKIP("the proxy forwards to an IPv4 address; the test server is not on 127.0.0.1");
-        Test::TcpOutageProxy proxy(QStringLiteral("127.0.0.1"), orders.port);
-        QVERIFY(proxy.start() > 0);
-        orders.port = proxy.port();
+        ONCEPAY_PROXY_IN_FRONT(proxy, orders)
         QCOMPARE(HealthCheck::check(orders).health(), Health::Ok); // through the proxy, answering
 
         proxy.freezeWhenClientSends("information_schema.tables");

@@ -71,14 +71,9 @@ private Q_SLOTS:
     void aFrozenProxyEndsTheReadAndALaterOneWorks()
     {
         ONCEPAY_REQUIRE_SERVER(Dialect::Postgres)
-        ConnectionProfile server = Test::serverProfile(Dialect::Postgres, DbRole::Orders);
-        if (server.host != QStringLiteral("127.0.0.1"))
-            QSKIP("the proxy forwards to an IPv4 address; the test server is not on 127.0.0.1");
-        Test::TcpOutageProxy proxy(QStringLiteral("127.0.0.1"), server.port);
-        QVERIFY(proxy.start() > 0);
-        ConnectionProfile p = server;
+        ConnectionProfile p = Test::serverProfile(Dialect::Postgres, DbRole::Orders);
         p.database = QStringLiteral("postgres");
-        p.port = proxy.port();
+        ONCEPAY_PROXY_IN_FRONT(proxy, p)
 
         auto c = Connection::open(p, QStringLiteral("silence"), Connection::OpenMode::ExistingOnly);
         QVERIFY2(c.ok(), qPrintable(c.ok() ? QString() : c.error().message));
@@ -181,12 +176,8 @@ private Q_SLOTS:
     {
         ONCEPAY_REQUIRE_SERVER(Dialect::Postgres)
         ConnectionProfile p = Test::serverProfile(Dialect::Postgres, DbRole::Orders);
-        if (p.host != QStringLiteral("127.0.0.1"))
-            QSKIP("the proxy forwards to an IPv4 address; the test server is not on 127.0.0.1");
-        Test::TcpOutageProxy proxy(QStringLiteral("127.0.0.1"), p.port);
-        QVERIFY(proxy.start() > 0);
         p.database = QStringLiteral("postgres");
-        p.port = proxy.port();
+        ONCEPAY_PROXY_IN_FRONT(proxy, p)
 
         Test::LogCapture log;
         proxy.freezeWhenClientSends("SET TIME ZONE", 10s); // the first set-up statement

@@ -30,6 +30,15 @@
 #include <thread>
 #include <vector>
 
+// Declares `proxy`, a TcpOutageProxy started in front of `profile`'s server, and points
+// `profile` at it; skips the test (with the reason) when the server is not on 127.0.0.1.
+#define ONCEPAY_PROXY_IN_FRONT(proxy, profile)                                                     \
+    if ((profile).host != QStringLiteral("127.0.0.1"))                                             \
+        QSKIP("the proxy forwards to an IPv4 address; the test server is not on 127.0.0.1");       \
+    OncePay::Test::TcpOutageProxy proxy(QStringLiteral("127.0.0.1"), (profile).port);              \
+    QVERIFY((proxy).start() > 0);                                                                  \
+    (profile).port = (proxy).port();
+
 namespace OncePay::Test {
 
 class TcpOutageProxy {
