@@ -7,7 +7,9 @@
 -- marked settled keep their settlement, matched to their first charge line and the latest run.
 -- MariaDB commits each DDL statement on its own, so a failed run leaves the steps before it
 -- done: each can run again (IF NOT EXISTS, INSERT IGNORE, IF EXISTS). The copy reads the column,
--- so the column goes last, right before the version is recorded.
+-- so the column goes last, right before the version is recorded, and the copy runs only while
+-- the column is there: a run stopped after the drop, before the version row, runs it again
+-- (tests/db/tst_migration_rerun).
 --
 -- No REFERENCES: the three ids are rows the same run has just read from payments,
 -- settlement_lines and reconciliation_runs, all three append-only (nothing deletes from them and
@@ -19,16 +21,21 @@ CREATE TABLE IF NOT EXISTS settlement_matches (
     run_id              BIGINT NOT NULL
 )
 -- @@
-INSERT IGNORE INTO settlement_matches (payment_id, settlement_line_id, run_id)
-SELECT p.id,
-       (SELECT MIN(s.id) FROM settlement_lines s WHERE s.channel = p.channel
-          AND s.channel_txn_id = p.channel_txn_id AND s.kind = 'charge'),
-       (SELECT MAX(r.id) FROM reconciliation_runs r)
-FROM payments p
-WHERE p.settlement_status = 'settled'
-  AND EXISTS (SELECT 1 FROM settlement_lines s WHERE s.channel = p.channel
-                AND s.channel_txn_id = p.channel_txn_id AND s.kind = 'charge')
-  AND EXISTS (SELECT 1 FROM reconciliation_runs)
+BEGIN NOT ATOMIC
+  IF EXISTS (SELECT 1 FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE()
+             AND TABLE_NAME = 'payments' AND COLUMN_NAME = 'settlement_status') THEN
+    INSERT IGNORE INTO settlement_matches (payment_id, settlement_line_id, run_id)
+    SELECT p.id,
+           (SELECT MIN(s.id) FROM settlement_lines s WHERE s.channel = p.channel
+              AND s.channel_txn_id = p.channel_txn_id AND s.kind = 'charge'),
+           (SELECT MAX(r.id) FROM reconciliation_runs r)
+    FROM payments p
+    WHERE p.settlement_status = 'settled'
+      AND EXISTS (SELECT 1 FROM settlement_lines s WHERE s.channel = p.channel
+                    AND s.channel_txn_id = p.channel_txn_id AND s.kind = 'charge')
+      AND EXISTS (SELECT 1 FROM reconciliation_runs);
+  END IF;
+END
 -- @@
 DROP INDEX IF EXISTS payments_unsettled ON payments
 -- @@
