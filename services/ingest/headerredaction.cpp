@@ -311,7 +311,8 @@ QString maskCardNumbers(const QString &text)
     return out;
 }
 
-QJsonValue masked(const QJsonValue &v, bool secret, const BodyMarker &marker);
+QJsonValue masked(const QJsonValue &v, bool secret, const BodyMarker &marker,
+                  bool identifier = false);
 
 // A string value holding JSON (an object or array): masked inside, shown compact when
 // anything in it was masked.
@@ -334,7 +335,7 @@ bool maskedJsonText(const QString &text, bool secret, const BodyMarker &marker, 
     return true;
 }
 
-QJsonValue maskedString(const QString &text, bool secret, const BodyMarker &marker)
+QJsonValue maskedString(const QString &text, bool secret, const BodyMarker &marker, bool identifier)
 {
     if (QString json; maskedJsonText(text, secret, marker, &json))
         return json;
@@ -349,16 +350,17 @@ QJsonValue maskedString(const QString &text, bool secret, const BodyMarker &mark
         return marker(characters(text));
     if (isJwt(utf8))
         return marker(characters(text));
-    return maskCardNumbers(text);
+    return identifier ? QJsonValue(text) : QJsonValue(maskCardNumbers(text));
 }
 
-QJsonValue masked(const QJsonValue &v, bool secret, const BodyMarker &marker)
+QJsonValue masked(const QJsonValue &v, bool secret, const BodyMarker &marker, bool identifier)
 {
     switch (v.type()) {
     case QJsonValue::Object: {
         QJsonObject o = v.toObject();
         for (auto it = o.begin(); it != o.end(); ++it)
-            it.value() = masked(it.value(), secret || isSecretBodyKey(it.key()), marker);
+            it.value() = masked(it.value(), secret || isSecretBodyKey(it.key()), marker,
+                                isIdentifierBodyKey(it.key()));
         return o;
     }
     case QJsonValue::Array: {
@@ -367,13 +369,15 @@ QJsonValue masked(const QJsonValue &v, bool secret, const BodyMarker &marker)
             a[i] = masked(a.at(i), secret, marker);
         return a;
     }
-    case QJsonValue::String: return maskedString(v.toString(), secret, marker);
+    case QJsonValue::String: return maskedString(v.toString(), secret, marker, identifier);
     case QJsonValue::Double: {
         // The number as the body writes it.
         const QString text = QString::fromUtf8(
             QJsonDocument(QJsonArray{v}).toJson(QJsonDocument::Compact).chopped(1).sliced(1));
         if (secret)
             return marker(characters(text));
+        if (identifier)
+            return v;
         const QString cards = maskCardNumbers(text);
         return cards == text ? v : QJsonValue(cards);
     }
@@ -382,6 +386,17 @@ QJsonValue masked(const QJsonValue &v, bool secret, const BodyMarker &marker)
 }
 
 } // namespace
+
+bool isIdentifierBodyKey(QStringView key)
+{
+    if (key == u"id" || key.endsWith(u"_id") || key.endsWith(u"Id") || key.endsWith(u"ID"))
+        return true;
+    for (const char16_t *name :
+         {u"transaction_key", u"reference", u"merchant_reference", u"tid", u"aid"})
+        if (key == QStringView(name))
+            return true;
+    return false;
+}
 
 bool isSecretBodyKey(QStringView key)
 {
