@@ -352,6 +352,12 @@ void Migrator::setLockWait(std::chrono::milliseconds wait)
     g_lockWaitMs.store(qMax<qint64>(1, wait.count()));
 }
 
+std::optional<qint64> Migrator::lockWaitPausedUntilMs(const ConnectionProfile &profile)
+{
+    const auto pause = Internal::lockWaitPause(profile.describe());
+    return pause ? std::optional<qint64>(pause->untilMs) : std::nullopt;
+}
+
 std::chrono::milliseconds Migrator::lockWaitPause()
 {
     return std::chrono::milliseconds(g_lockWaitPauseMs.load());

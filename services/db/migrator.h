@@ -15,6 +15,7 @@
 
 #include <chrono>
 #include <functional>
+#include <optional>
 
 namespace OncePay {
 
@@ -67,6 +68,11 @@ public:
     static void setLockWait(std::chrono::milliseconds wait);
     static std::chrono::milliseconds lockWaitPause();
     static void setLockWaitPause(std::chrono::milliseconds pause);
+
+    // While this process leaves the profile's database unmigrated after a stop on the bound:
+    // when it will try again (ms since the epoch, Clock::systemNowMs()). A thread that retries
+    // opening (a worker's) waits until then instead of being refused at every back-off step.
+    static std::optional<qint64> lockWaitPausedUntilMs(const ConnectionProfile &profile);
 
     // Splits a migration script on its "-- @@" separator lines.
     static QStringList splitStatements(const QString &script);

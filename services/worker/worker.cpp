@@ -280,6 +280,8 @@ Result<WorkerStats> WorkerPool::run(const ConnectionProfile &profile, const Cloc
     // outage: the first of them says so at error level, once for the pool, until they are all
     // connected again.
     std::atomic<int> refusedThreads{0};
+    // The end of the last migration pause a thread of the pool has said it waits for.
+    std::atomic<qint64> pauseSaid{0};
     for (int i = 0; i < std::max(1, options.threads); ++i) {
         threads.emplace_back([&, i] {
             const QString owner = Worker::makeOwnerId(i);
@@ -358,6 +360,24 @@ Result<WorkerStats> WorkerPool::run(const ConnectionProfile &profile, const Cloc
                 }
                 if (endsThePool)
                     break;
+                // A migration of this database stopped on a lock another session holds: this
+                // process leaves it alone until the pause ends (Migrator::lockWaitPause), so a
+                // retry before then is only refused. Waited out in one sleep, said once for the
+                // pool per pause.
+                const auto until = p.error().reason == u"migration_lock_wait"
+                                       ? Migrator::lockWaitPausedUntilMs(profile)
+                                       : std::nullopt;
+                if (until) {
+                    if (pauseSaid.exchange(*until) != *until)
+                        spdlog::warn("{}: {}; the worker waits until then", owner.toStdString(),
+                                     p.error().message.toStdString());
+                    retried = true;
+                    sleepUnlessStopped(std::max<qint64>(*until - Clock::systemNowMs(), 0) +
+                                           firstRetryMs,
+                                       stop, ended);
+                    delay = firstRetryMs;
+                    continue;
+                }
                 if (refusedLogin) {
                     sayRetry(p.error(), delay);
                 } else {
