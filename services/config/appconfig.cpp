@@ -25,9 +25,9 @@ const QStringList kProfileKeys = {
 
 // The keys of every section outside the connection profiles (kProfileKeys): README's
 // configuration reference. A key not listed is an error naming its line, as a typo'd profile
-// key is, never a silently ignored setting. [gateway]'s values are checked in range by
-// GatewayOptions::fromConfig when the gateway starts; its keys here, so that `db check` and
-// every other command refuse a typo'd one too.
+// key is, never a silently ignored setting — in `db check` and every other command, not only in
+// the command that uses the section. [gateway]'s listen address is checked when the gateway
+// starts (GatewayOptions::parseListen); its numbers here (numberKeys).
 const QMap<QString, QStringList> &knownSectionKeys()
 {
     static const QStringList signedChannel = {QStringLiteral("webhook_secret"),
@@ -58,7 +58,8 @@ const QMap<QString, QStringList> &knownSectionKeys()
 // Whole-number keys: the lowest and highest value each takes. The worker reads its keys as a
 // whole number above 0 (Worker::policyFrom; the ops settings' own bounds apply only to what
 // is stored in ops_settings), `gateway --with-worker` a batch of 1 to 1000; a channel's
-// tolerance is at most a week (ChannelRegistry::settingsFor).
+// tolerance is at most a week (ChannelRegistry::settingsFor); the gateway's bounds are what its
+// queue, batches and time-outs can be set to (GatewayOptions::fromConfig reads them here).
 struct NumberKey {
     QString section; // "channel." for every channel
     QString key;
@@ -74,8 +75,25 @@ const QList<NumberKey> &numberKeys()
         {QStringLiteral("worker"), QStringLiteral("backoff_base_ms"), 1, kUnbounded},
         {QStringLiteral("worker"), QStringLiteral("backoff_max_ms"), 1, kUnbounded},
         {QStringLiteral("worker"), QStringLiteral("batch"), 1, 1000},
-        {QStringLiteral("channel."), QStringLiteral("tolerance_seconds"), 1, 7 * 24 * 3600}};
+        {QStringLiteral("channel."), QStringLiteral("tolerance_seconds"), 1, 7 * 24 * 3600},
+        {QStringLiteral("gateway"), QStringLiteral("batch_wait_ms"), 0, 1000},
+        {QStringLiteral("gateway"), QStringLiteral("max_batch"), 1, 5000},
+        {QStringLiteral("gateway"), QStringLiteral("max_queue"), 1, 1000000},
+        {QStringLiteral("gateway"), QStringLiteral("max_body_bytes"), 1024, 64 * 1024 * 1024},
+        {QStringLiteral("gateway"), QStringLiteral("max_connections"), 1, 100000},
+        {QStringLiteral("gateway"), QStringLiteral("read_timeout_ms"), 100, 3600000},
+        {QStringLiteral("gateway"), QStringLiteral("idle_timeout_ms"), 100, 3600000},
+        {QStringLiteral("gateway"), QStringLiteral("drain_timeout_ms"), 0, 3600000}};
     return keys;
+}
+
+const NumberKey *numberKey(const QString &section, const QString &key)
+{
+    for (const NumberKey &n : numberKeys())
+        if (n.key == key &&
+            (section == n.section || (n.section.endsWith(u'.') && section.startsWith(n.section))))
+            return &n;
+    return nullptr;
 }
 
 Error unknownKey(const QString &where, const QString &section, const QString &key)
@@ -88,22 +106,18 @@ Error unknownKey(const QString &where, const QString &section, const QString &ke
 Result<void> checkNumber(const QString &where, const QString &section, const QString &key,
                          const QString &value)
 {
-    for (const NumberKey &n : numberKeys()) {
-        if (n.key != key ||
-            !(section == n.section || (n.section.endsWith(u'.') && section.startsWith(n.section))))
-            continue;
-        bool ok = false;
-        const qint64 v = value.trimmed().toLongLong(&ok);
-        if (ok && v >= n.min && v <= n.max)
-            return {};
-        const QString range = n.max == std::numeric_limits<qint64>::max()
-                                  ? QStringLiteral("above %1").arg(n.min - 1)
-                                  : QStringLiteral("from %1 to %2").arg(n.min).arg(n.max);
-        return makeError(ErrorCode::Invalid,
-                         QStringLiteral("%1[%2] %3 '%4' is not a whole number %5")
-                             .arg(where, section, key, value.left(40), range));
-    }
-    return {};
+    const NumberKey *n = numberKey(section, key);
+    if (!n)
+        return {};
+    bool ok = false;
+    const qint64 v = value.trimmed().toLongLong(&ok);
+    if (ok && v >= n->min && v <= n->max)
+        return {};
+    const QString range = n->max == std::numeric_limits<qint64>::max()
+                              ? QStringLiteral("above %1").arg(n->min - 1)
+                              : QStringLiteral("from %1 to %2").arg(n->min).arg(n->max);
+    return makeError(ErrorCode::Invalid, QStringLiteral("%1[%2] %3 '%4' is not a whole number %5")
+                                             .arg(where, section, key, value.left(40), range));
 }
 
 // Where a profile's key came from, for its errors: "file:line: " for a key of the file, "file: "
@@ -264,6 +278,13 @@ QString AppConfig::defaultDataDir()
 QStringList AppConfig::sectionKeys(const QString &section)
 {
     return knownSectionKeys().value(section);
+}
+
+std::optional<AppConfig::NumberRange> AppConfig::numberRange(const QString &section,
+                                                             const QString &key)
+{
+    const NumberKey *n = numberKey(section, key);
+    return n ? std::optional(NumberRange{n->min, n->max}) : std::nullopt;
 }
 
 AppConfig AppConfig::defaults(const QString &dataDir)

@@ -12,6 +12,8 @@
 #include <QProcessEnvironment>
 #include <QString>
 
+#include <optional>
+
 namespace OncePay {
 
 struct AppConfig {
@@ -68,6 +70,14 @@ struct AppConfig {
     // The keys a section outside the connection profiles may hold (README's configuration
     // reference); empty for a section `load` does not know. GatewayOptions reads [gateway]'s.
     static QStringList sectionKeys(const QString &section);
+
+    // The values a whole-number key takes, `load` refusing any other with the line it is on;
+    // none for a key that is no number. GatewayOptions reads [gateway]'s numbers in these.
+    struct NumberRange {
+        qint64 min = 0;
+        qint64 max = 0;
+    };
+    static std::optional<NumberRange> numberRange(const QString &section, const QString &key);
 
     // What `load` would produce with no file and no environment.
     static AppConfig defaults(const QString &dataDir);

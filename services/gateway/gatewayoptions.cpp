@@ -6,19 +6,21 @@ namespace OncePay {
 
 namespace {
 
-Result<void> readInt(const QMap<QString, QString> &s, const QString &key, qint64 min, qint64 max,
-                     auto *out)
+// A [gateway] number, in the range AppConfig::load has already checked a file's value against
+// (options built in code come through here too).
+Result<void> readInt(const QMap<QString, QString> &s, const QString &key, auto *out)
 {
     if (!s.contains(key))
         return {};
+    const auto range = AppConfig::numberRange(QStringLiteral("gateway"), key);
     bool ok = false;
     const qint64 v = s.value(key).trimmed().toLongLong(&ok);
-    if (!ok || v < min || v > max)
+    if (!range || !ok || v < range->min || v > range->max)
         return makeError(ErrorCode::Invalid,
                          QStringLiteral("[gateway] %1 = '%2' is not a number in %3..%4")
                              .arg(key, s.value(key).left(40))
-                             .arg(min)
-                             .arg(max));
+                             .arg(range ? range->min : 0)
+                             .arg(range ? range->max : 0));
     *out = decltype(+*out)(v);
     return {};
 }
@@ -70,15 +72,14 @@ Result<GatewayOptions> GatewayOptions::fromConfig(const QMap<QString, QString> &
         return makeError(ErrorCode::Invalid,
                          QStringLiteral("[gateway] listen = '%1' is not ADDR:PORT")
                              .arg(s.value(QStringLiteral("listen")).left(60)));
-    for (auto r :
-         {readInt(s, QStringLiteral("batch_wait_ms"), 0, 1000, &o.batchWaitMs),
-          readInt(s, QStringLiteral("max_batch"), 1, 5000, &o.maxBatch),
-          readInt(s, QStringLiteral("max_queue"), 1, 1000000, &o.maxQueue),
-          readInt(s, QStringLiteral("max_body_bytes"), 1024, 64 * 1024 * 1024, &o.maxBodyBytes),
-          readInt(s, QStringLiteral("max_connections"), 1, 100000, &o.maxConnections),
-          readInt(s, QStringLiteral("read_timeout_ms"), 100, 3600000, &o.readTimeoutMs),
-          readInt(s, QStringLiteral("idle_timeout_ms"), 100, 3600000, &o.idleTimeoutMs),
-          readInt(s, QStringLiteral("drain_timeout_ms"), 0, 3600000, &o.drainTimeoutMs)})
+    for (auto r : {readInt(s, QStringLiteral("batch_wait_ms"), &o.batchWaitMs),
+                   readInt(s, QStringLiteral("max_batch"), &o.maxBatch),
+                   readInt(s, QStringLiteral("max_queue"), &o.maxQueue),
+                   readInt(s, QStringLiteral("max_body_bytes"), &o.maxBodyBytes),
+                   readInt(s, QStringLiteral("max_connections"), &o.maxConnections),
+                   readInt(s, QStringLiteral("read_timeout_ms"), &o.readTimeoutMs),
+                   readInt(s, QStringLiteral("idle_timeout_ms"), &o.idleTimeoutMs),
+                   readInt(s, QStringLiteral("drain_timeout_ms"), &o.drainTimeoutMs)})
         if (!r)
             return r.error();
     o.maxBodyFromConfig = s.contains(QStringLiteral("max_body_bytes"));

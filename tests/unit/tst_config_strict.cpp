@@ -63,10 +63,16 @@ private Q_SLOTS:
                                              << "2: [worker] unknown key 'lease_second'";
         QTest::newRow("stripe webhook_secrt") << QByteArray("[channel.stripe]\nwebhook_secrt = x\n")
                                               << "2: [channel.stripe] unknown key 'webhook_secrt'";
-        // [gateway]'s values are the gateway's to check when it starts, but a typo'd key is
-        // refused by every command (db check, work, …), not only by `oncepay gateway`.
+        // [gateway]'s keys and numbers are refused by every command (db check, work, …), not
+        // only by `oncepay gateway` when it starts (its listen address is parsed then).
         QTest::newRow("gateway lisen")
             << QByteArray("[gateway]\nlisen = 127.0.0.1:9\n") << "2: [gateway] unknown key 'lisen'";
+        QTest::newRow("gateway max_batch 1e4")
+            << QByteArray("[gateway]\nlisten = 127.0.0.1:9\nmax_batch = 1e4\n")
+            << "3: [gateway] max_batch '1e4' is not a whole number from 1 to 5000";
+        QTest::newRow("gateway read_timeout_ms 50")
+            << QByteArray("[gateway]\nread_timeout_ms = 50\n")
+            << "2: [gateway] read_timeout_ms '50' is not a whole number from 100 to 3600000";
         QTest::newRow("paypal has no webhook_secret")
             << QByteArray("[channel.paypal]\nwebhook_id = WH-1\nwebhook_secret = x\n")
             << "3: [channel.paypal] unknown key 'webhook_secret'";
