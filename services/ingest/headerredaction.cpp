@@ -9,6 +9,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <algorithm>
+
 namespace OncePay::HeaderRedaction {
 
 // A deny-list, not an allow-list. The headers kept are the evidence of a dispute: the
@@ -311,6 +313,12 @@ QString maskCardNumbers(const QString &text)
     return out;
 }
 
+// Only digits: an id such as FedaPay's transaction_key, not text or a grouped card number.
+bool isDigitRun(const QString &text)
+{
+    return !text.isEmpty() && std::all_of(text.cbegin(), text.cend(), isAsciiDigit);
+}
+
 QJsonValue masked(const QJsonValue &v, bool secret, const BodyMarker &marker,
                   bool identifier = false);
 
@@ -350,7 +358,7 @@ QJsonValue maskedString(const QString &text, bool secret, const BodyMarker &mark
         return marker(characters(text));
     if (isJwt(utf8))
         return marker(characters(text));
-    return identifier ? QJsonValue(text) : QJsonValue(maskCardNumbers(text));
+    return identifier && isDigitRun(text) ? QJsonValue(text) : QJsonValue(maskCardNumbers(text));
 }
 
 QJsonValue masked(const QJsonValue &v, bool secret, const BodyMarker &marker, bool identifier)
@@ -376,7 +384,7 @@ QJsonValue masked(const QJsonValue &v, bool secret, const BodyMarker &marker, bo
             QJsonDocument(QJsonArray{v}).toJson(QJsonDocument::Compact).chopped(1).sliced(1));
         if (secret)
             return marker(characters(text));
-        if (identifier)
+        if (identifier && isDigitRun(text))
             return v;
         const QString cards = maskCardNumbers(text);
         return cards == text ? v : QJsonValue(cards);
@@ -389,7 +397,11 @@ QJsonValue masked(const QJsonValue &v, bool secret, const BodyMarker &marker, bo
 
 bool isIdentifierBodyKey(QStringView key)
 {
-    if (key == u"id" || key.endsWith(u"_id") || key.endsWith(u"Id") || key.endsWith(u"ID"))
+    if (key == u"id" || key == u"ID" || key.endsWith(u"_id") || key.endsWith(u"_ID"))
+        return true;
+    // camelCase: orderId, paymentID (not PAID, VOID, VALID)
+    if (key.size() > 2 && (key.endsWith(u"Id") || key.endsWith(u"ID")) &&
+        key[key.size() - 3].isLower())
         return true;
     for (const char16_t *name :
          {u"transaction_key", u"reference", u"merchant_reference", u"tid", u"aid"})

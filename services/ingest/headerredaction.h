@@ -56,11 +56,13 @@ StoredHeaders read(const QString &stored);
 // the keys cvc, cvv, cvc2, cvv2, pin, otp as whole names.
 bool isSecretBodyKey(QStringView key);
 
-// Whether a JSON key of a callback body names one of the channel's identifiers, whose value is
-// evidence shown whole even when its digits happen to pass the Luhn check (about one long
-// number in ten does: FedaPay's 16-digit transaction_key): id, *_id, *Id, *ID,
-// transaction_key, reference, merchant_reference, KakaoPay's tid and aid. Exact names, case
-// kept (card_number, number stay card fields). A secret-bearing key still masks its value.
+// Whether a JSON key of a callback body names one of the channel's identifiers, whose value —
+// when it is a bare run of digits — is evidence shown whole even when it happens to pass the
+// Luhn check (about one long number in ten does: FedaPay's 16-digit transaction_key): id, ID,
+// *_id, *_ID, camelCase *Id and *ID (orderId; not PAID), transaction_key, reference,
+// merchant_reference, KakaoPay's tid and aid. Exact names, case kept (card_number, number stay
+// card fields). Text under such a key, or digits in groups, is still searched for card
+// numbers; a secret-bearing key still masks its value.
 bool isIdentifierBodyKey(QStringView key);
 
 // What a masked body value is shown as, given its length in characters.
@@ -77,10 +79,10 @@ QString bodyMarker(qsizetype characters);
 // JSON object or array is masked inside (shown compact when anything in it was); a card number
 // in a string or a number — 13 to 19 digits, single spaces or dashes between groups, passing
 // the Luhn check, not glued to a letter or digit — is shown as its first 6 digits, "…" and its
-// last 4, except as the whole value of an identifier key (isIdentifierBodyKey). Ids stay (id,
-// payment_intent, latest_charge, idempotency_key, KakaoPay's "T…" tid, FedaPay's short numeric ids
-// …). A body that is not a JSON object or array is returned as it is. Display only: the stored body
-// is not changed.
+// last 4, except as the whole value, digits only, of an identifier key (isIdentifierBodyKey). Ids
+// stay (id, payment_intent, latest_charge, idempotency_key, KakaoPay's "T…" tid, FedaPay's short
+// numeric ids …). A body that is not a JSON object or array is returned as it is. Display only: the
+// stored body is not changed.
 QString bodyForDisplay(const QString &rawBody, const BodyMarker &marker = bodyMarker);
 
 } // namespace OncePay::HeaderRedaction

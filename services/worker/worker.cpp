@@ -361,21 +361,20 @@ Result<WorkerStats> WorkerPool::run(const ConnectionProfile &profile, const Cloc
                 if (endsThePool)
                     break;
                 // A migration of this database stopped on a lock another session holds: this
-                // process leaves it alone until the pause ends (Migrator::lockWaitPause), so a
-                // retry before then is only refused. Waited out in one sleep, said once for the
-                // pool per pause.
+                // process leaves it alone until the pause ends (Migrator::lockWaitPause), and
+                // a retry meanwhile is refused — unless the database was migrated elsewhere
+                // (`oncepay db migrate`), when it goes through. So the threads keep their
+                // back-off, and the pause is said once for the pool, not at every refusal.
                 const auto until = p.error().reason == u"migration_lock_wait"
                                        ? Migrator::lockWaitPausedUntilMs(profile)
                                        : std::nullopt;
                 if (until) {
                     if (pauseSaid.exchange(*until) != *until)
-                        spdlog::warn("{}: {}; the worker waits until then", owner.toStdString(),
-                                     p.error().message.toStdString());
+                        spdlog::warn("{}: {}; the worker keeps retrying, quietly until then",
+                                     owner.toStdString(), p.error().message.toStdString());
                     retried = true;
-                    sleepUnlessStopped(std::max<qint64>(*until - Clock::systemNowMs(), 0) +
-                                           firstRetryMs,
-                                       stop, ended);
-                    delay = firstRetryMs;
+                    sleepUnlessStopped(delay, stop, ended);
+                    delay = std::min(maxRetryMs, delay * 2);
                     continue;
                 }
                 if (refusedLogin) {

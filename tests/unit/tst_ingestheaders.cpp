@@ -338,10 +338,11 @@ private Q_SLOTS:
             QVERIFY2(shown.contains(QString::fromUtf8(kept)), qPrintable(kept + ("\n" + shown)));
     }
 
-    // A channel's identifier is evidence, shown whole even when its digits pass the Luhn check
-    // (FedaPay's 16-digit transaction_key does about one time in ten; before, it showed as
-    // 6…4); the same number under a card field, in free text or under an unknown key is still
-    // masked, and a credential under an identifier key still is too.
+    // A channel's identifier — a bare run of digits under an identifier key — is evidence,
+    // shown whole even when its digits pass the Luhn check (FedaPay's 16-digit transaction_key
+    // does about one time in ten; before, it showed as 6…4); the same number under a card
+    // field, in free text (also under an identifier key), in groups or under an unknown key is
+    // still masked, and a credential under an identifier key still is too.
     void identifiersKeptWholeWhateverTheirDigits()
     {
         const QString luhn = QStringLiteral("4242424242424242");
@@ -350,12 +351,18 @@ private Q_SLOTS:
         QVERIFY(HeaderRedaction::isIdentifierBodyKey(u"orderId"));
         QVERIFY(!HeaderRedaction::isIdentifierBodyKey(u"card_number"));
         QVERIFY(!HeaderRedaction::isIdentifierBodyKey(u"paid"));
+        QVERIFY(HeaderRedaction::isIdentifierBodyKey(u"paymentID"));
+        QVERIFY(HeaderRedaction::isIdentifierBodyKey(u"ORDER_ID"));
+        for (const char16_t *word : {u"PAID", u"VOID", u"VALID", u"Id", u"AID_NOTE"})
+            QVERIFY2(!HeaderRedaction::isIdentifierBodyKey(QStringView(word)),
+                     qPrintable(QString::fromUtf16(word)));
         QVERIFY(!HeaderRedaction::isIdentifierBodyKey(u"Transaction_Key"));
         const QString raw =
             QStringLiteral(R"({"entity": {"id": 4111111111111111, "transaction_key": "%1",)"
                            R"( "merchant_reference": "%1", "tid": "%1", "account_id": "%1",)"
                            R"( "card_number": "%1", "note": "paid with %1", "extra": "%1",)"
-                           R"( "payment_id": "Bearer abc.def", "reference":)"
+                           R"( "payment_id": "Bearer abc.def", "order_id": "paid with %1",)"
+                           R"( "account_ref_id": "4242 4242 4242 4242", "reference":)"
                            R"( "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl"}})")
                 .arg(luhn);
         const QString shown = HeaderRedaction::bodyForDisplay(raw);
@@ -368,6 +375,10 @@ private Q_SLOTS:
                                     QStringLiteral("\"note\": \"paid with 424242…4242\""),
                                     QStringLiteral("\"extra\": \"424242…4242\""),
                                     QStringLiteral("\"payment_id\": \"[redacted, 14 characters]\""),
+                                    // Under an identifier key, only a bare run of digits is an id:
+                                    // text or grouped digits there are searched as anywhere else.
+                                    QStringLiteral("\"order_id\": \"paid with 424242…4242\""),
+                                    QStringLiteral("\"account_ref_id\": \"424242…4242\""),
                                     QStringLiteral("\"reference\": \"[redacted, 49 characters]\"")})
             QVERIFY2(shown.contains(kept), qPrintable(kept + u'\n' + shown));
     }
