@@ -284,11 +284,11 @@ Result<MigrationReport> Migrator::migrate(const Connection &c)
             releaseMigrationLock(c);
             return bound.error();
         }
-        for (const QString &statement : splitStatements(QString::fromUtf8(script))) {
-            QSqlQuery q(c.db());
-            if (q.exec(statement))
-                continue;
-            const QSqlError failed = q.lastError();
+        // A statement that failed, the version's insert included (on PostgreSQL it too can
+        // wait behind a session holding schema_version): the migration stops, bound restored
+        // and lock released — as a lock wait that pauses this process's migrations of the
+        // database, or as a failure.
+        const auto stopped = [&](const QSqlError &failed, const QString &statement) {
             bound->restore();
             releaseMigrationLock(c);
             if (Internal::waitedForLock(failed)) {
@@ -317,16 +317,22 @@ Result<MigrationReport> Migrator::migrate(const Connection &c)
                                       transactionalDdl ? QStringLiteral(" and was rolled back")
                                                        : QStringLiteral(" (re-run to complete)"),
                                       error.message));
+        };
+        for (const QString &statement : splitStatements(QString::fromUtf8(script))) {
+            QSqlQuery q(c.db());
+            if (!q.exec(statement))
+                return stopped(q.lastError(), statement);
         }
+        const QString record = QStringLiteral("INSERT INTO schema_version (version, name,"
+                                              " checksum, applied_at) VALUES (?, ?, ?, ?)");
+        QSqlQuery rec(c.db());
+        if (!rec.prepare(record)) // PostgreSQL locks the table as it prepares an insert
+            return stopped(rec.lastError(), record);
+        for (const QVariant &v : QVariantList{m.version, m.name, checksum, Clock::systemNowMs()})
+            rec.addBindValue(v);
+        if (!rec.exec())
+            return stopped(rec.lastError(), record);
         bound->restore();
-        auto rec = Sql::exec(c.db(),
-                             QStringLiteral("INSERT INTO schema_version (version, name, checksum, "
-                                            "applied_at) VALUES (?, ?, ?, ?)"),
-                             {m.version, m.name, checksum, Clock::systemNowMs()});
-        if (!rec) {
-            releaseMigrationLock(c);
-            return rec.error();
-        }
         if (transactionalDdl) {
             if (auto r = tx.commit(); !r) {
                 releaseMigrationLock(c);

@@ -142,6 +142,40 @@ private Q_SLOTS:
             QCOMPARE(mariadbLockWaits(*c), QStringLiteral("77/33"));
     }
 
+    // On PostgreSQL the version's own insert can wait too, behind a session holding
+    // schema_version (a LOCK TABLE, a VACUUM FULL): it is bounded like the migration's
+    // statements and said the same way — it used to come back as an Internal failure.
+    void aBusyVersionTableStopsTheMigrationOnPostgres()
+    {
+        ONCEPAY_REQUIRE_SERVER(Dialect::Postgres)
+        auto dbs = Test::ScratchDatabases::create(Dialect::Postgres);
+        QVERIFY2(dbs.ok(), qPrintable(dbs.ok() ? QString() : dbs.error().message));
+        const ConnectionProfile orders = (*dbs)->orders();
+        auto c = Connection::open(orders, QStringLiteral("migrate"));
+        QVERIFY(c.ok());
+        QCOMPARE(Test::migrateThrough(*c, 20), 20);
+        OtherSession other; // reads of schema_version pass, its inserts wait
+        QVERIFY(other.begin(orders, QStringLiteral("LOCK TABLE schema_version IN EXCLUSIVE MODE")));
+
+        auto stopped = Migrator::migrate(*c);
+        QVERIFY2(!stopped.ok(), "the version was recorded past a session holding its table");
+        QCOMPARE(stopped.error().code, ErrorCode::Unavailable);
+        QCOMPARE(stopped.error().reason, QStringLiteral("migration_lock_wait"));
+        QVERIFY2(stopped.error().message.contains(QStringLiteral("0021_stuck_list_order")) &&
+                     stopped.error().message.contains(QStringLiteral("rolled back")),
+                 qPrintable(stopped.error().message));
+        QVERIFY(other.db.rollback());
+        QCOMPARE(*Migrator::currentVersion(*c), 20);
+        QCOMPARE(Sql::scalar(c->db(), QStringLiteral("SELECT COUNT(*) FROM pg_indexes WHERE"
+                                                     " indexname = 'orders_in_flight'"))
+                     ->toInt(),
+                 0);
+        QTest::qWait(int(kPause.count()));
+        auto done = Migrator::migrate(*c);
+        QVERIFY2(done.ok(), qPrintable(done.ok() ? QString() : done.error().message));
+        QCOMPARE(done->after, Migrator::latestVersion(QStringLiteral("orders"), Dialect::Postgres));
+    }
+
     // MariaDB counts a row's wait apart (innodb_lock_wait_timeout, 50 s by default): a data
     // migration's UPDATE waiting for a row another session changed stops within the bound too.
     // The database as a stop in 0020 left it: its column added, its backfill not recorded.
