@@ -247,7 +247,8 @@ Result<MigrationReport> Migrator::migrate(const Connection &c)
         return *paused;
 
     if (auto r = Sql::exec(c.db(), kVersionTable); !r)
-        return makeError(r.error().code, role + QStringLiteral(": ") + r.error().message);
+        return makeError(r.error().code, role + QStringLiteral(": ") + r.error().message,
+                         r.error().reason);
 
     const bool transactionalDdl = c.dialect() != Dialect::MySql;
     for (const Migration &m : migrations) {
@@ -308,15 +309,21 @@ Result<MigrationReport> Migrator::migrate(const Connection &c)
                 return makeError(ErrorCode::Unavailable, message,
                                  QStringLiteral("migration_lock_wait"));
             }
+            // What waiting or a person cures keeps its code and reason — a link lost or a
+            // database turned read-only mid-migration (Unavailable: a worker waits for it and
+            // migrates again), a missing privilege (Forbidden); anything else is Internal.
             const Error error = Sql::classify(failed, statement.simplified().left(80));
             spdlog::error("{}: migration {} failed: {}", role.toStdString(), m.name.toStdString(),
                           error.message.toStdString());
-            return makeError(ErrorCode::Internal,
+            const bool kept =
+                error.code == ErrorCode::Unavailable || error.code == ErrorCode::Forbidden;
+            return makeError(kept ? error.code : ErrorCode::Internal,
                              QStringLiteral("%1: migration %2 failed%3: %4")
                                  .arg(role, m.name,
                                       transactionalDdl ? QStringLiteral(" and was rolled back")
                                                        : QStringLiteral(" (re-run to complete)"),
-                                      error.message));
+                                      error.message),
+                             kept ? error.reason : QString());
         };
         for (const QString &statement : splitStatements(QString::fromUtf8(script))) {
             QSqlQuery q(c.db());

@@ -19,6 +19,9 @@
 
 #include <QElapsedTimer>
 #include <QTest>
+#include <QThread>
+#include <optional>
+#include <thread>
 
 using namespace OncePay;
 using namespace std::chrono_literals;
@@ -174,6 +177,54 @@ private Q_SLOTS:
         auto done = Migrator::migrate(*c);
         QVERIFY2(done.ok(), qPrintable(done.ok() ? QString() : done.error().message));
         QCOMPARE(done->after, Migrator::latestVersion(QStringLiteral("orders"), Dialect::Postgres));
+    }
+
+    // A link lost in the middle of a migration (a failover ends the session while a statement
+    // waits) is Unavailable — what a worker waits out and migrates again — not an Internal
+    // failure that ends its pool. PostgreSQL: the migration waits behind a writer's lock on
+    // orders, and its server process is ended meanwhile.
+    void aLinkLostMidMigrationIsUnavailable()
+    {
+        ONCEPAY_REQUIRE_SERVER(Dialect::Postgres)
+        auto dbs = Test::ScratchDatabases::create(Dialect::Postgres);
+        QVERIFY2(dbs.ok(), qPrintable(dbs.ok() ? QString() : dbs.error().message));
+        const ConnectionProfile orders = (*dbs)->orders();
+        {
+            auto c = Connection::open(orders, QStringLiteral("old release"));
+            QVERIFY(c.ok());
+            QCOMPARE(Test::migrateThrough(*c, 20), 20);
+        }
+        Migrator::setLockWait(20000ms); // the link goes long before the bound
+        OtherSession other;
+        QVERIFY(other.begin(orders, QStringLiteral("LOCK TABLE orders IN ROW EXCLUSIVE MODE")));
+
+        std::optional<Result<MigrationReport>> outcome;
+        std::thread migrating([&] {
+            auto c = Connection::open(orders, QStringLiteral("migrating"));
+            outcome.emplace(c ? Migrator::migrate(*c) : Result<MigrationReport>(c.error()));
+        });
+        // Its server process ended once it waits on the lock.
+        auto watch = Connection::open(orders, QStringLiteral("watch"));
+        QVERIFY(watch.ok());
+        bool ended = false;
+        for (int i = 0; i < 500 && !ended; ++i) {
+            auto n = Sql::scalar(
+                watch->db(), QStringLiteral("SELECT COUNT(pg_terminate_backend(pid)) FROM"
+                                            " pg_stat_activity WHERE datname ="
+                                            " current_database() AND wait_event_type = 'Lock'"));
+            ended = n && n->toInt() > 0;
+            if (!ended)
+                QThread::msleep(20);
+        }
+        migrating.join();
+        QVERIFY(ended);
+        QVERIFY(outcome && !outcome->ok());
+        QVERIFY2(outcome->error().code == ErrorCode::Unavailable,
+                 qPrintable(outcome->error().message));
+        QVERIFY2(outcome->error().message.contains(QStringLiteral("0021_stuck_list_order")),
+                 qPrintable(outcome->error().message));
+        QVERIFY(other.db.rollback());
+        QCOMPARE(*Migrator::currentVersion(*watch), 20);
     }
 
     // MariaDB counts a row's wait apart (innodb_lock_wait_timeout, 50 s by default): a data

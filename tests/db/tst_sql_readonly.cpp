@@ -6,7 +6,9 @@
 // (PostgreSQL, MariaDB) or PRAGMA query_only (SQLite); other errors keep their classes.
 
 #include "db/connection.h"
+#include "db/migrator.h"
 #include "db/sql.h"
+#include "oldschema.h"
 #include "testdatabases.h"
 
 #include <QSqlError>
@@ -126,6 +128,38 @@ private Q_SLOTS:
         QVERIFY(!missing.ok());
         QVERIFY2(missing.error().code == ErrorCode::Internal && missing.error().reason.isEmpty(),
                  qPrintable(describe(missing.error())));
+    }
+
+    // A migration on a database that has turned read-only (a fenced primary under a worker
+    // that reconnects and migrates) is Unavailable/read_only too — what a worker waits for and
+    // tries again — not an Internal failure that ends its pool. SQLite fails in the script's
+    // first statement, PostgreSQL already in creating the version table if missing.
+    void aMigrationOnAReadOnlyDatabaseIsUnavailable_data()
+    {
+        QTest::addColumn<int>("dialect");
+        QTest::newRow("sqlite") << int(Dialect::Sqlite);
+        QTest::newRow("postgresql") << int(Dialect::Postgres);
+        QTest::newRow("mariadb") << int(Dialect::MySql);
+    }
+    void aMigrationOnAReadOnlyDatabaseIsUnavailable()
+    {
+        ONCEPAY_SCRATCH(dbs);
+        auto c = Connection::open(dbs->orders(), QStringLiteral("test"));
+        QVERIFY2(c.ok(), qPrintable(c.ok() ? QString() : c.error().message));
+        QCOMPARE(Test::migrateThrough(*c, 20), 20);
+        const Dialect engine = dbs->dialect();
+        QVERIFY(Sql::exec(c->db(), engine == Dialect::Sqlite
+                                       ? QStringLiteral("PRAGMA query_only = 1")
+                                   : engine == Dialect::Postgres
+                                       ? QStringLiteral("SET SESSION CHARACTERISTICS AS"
+                                                        " TRANSACTION READ ONLY")
+                                       : QStringLiteral("SET SESSION TRANSACTION READ ONLY"))
+                    .ok());
+        auto r = Migrator::migrate(*c);
+        QVERIFY(!r.ok());
+        QVERIFY2(r.error().code == ErrorCode::Unavailable && r.error().reason == u"read_only",
+                 qPrintable(describe(r.error())));
+        QCOMPARE(*Migrator::currentVersion(*c), 20);
     }
 };
 
