@@ -218,7 +218,10 @@ private Q_SLOTS:
         delete context;
         hold->release(2);
         QTRY_COMPARE_WITH_TIMEOUT(answered->loadRelaxed(), 10, 10000); // only the live one
-        QCOMPARE(ran->loadRelaxed(), 1);
+        // The gone page's task runs to its end on its own pool thread, which may come after the
+        // live one's answer (seen once in CI since the GUI thread yields after a hand-off):
+        // waited for, then its answer given time to arrive — and it never does.
+        QTRY_COMPARE_WITH_TIMEOUT(ran->loadRelaxed(), 1, 10000);
         QTest::qWait(50);
         QCOMPARE(answered->loadRelaxed(), 10);
     }
