@@ -134,13 +134,7 @@ private Q_SLOTS:
     // that reconnects and migrates) is Unavailable/read_only too — what a worker waits for and
     // tries again — not an Internal failure that ends its pool. SQLite fails in the script's
     // first statement, PostgreSQL already in creating the version table if missing.
-    void aMigrationOnAReadOnlyDatabaseIsUnavailable_data()
-    {
-        QTest::addColumn<int>("dialect");
-        QTest::newRow("sqlite") << int(Dialect::Sqlite);
-        QTest::newRow("postgresql") << int(Dialect::Postgres);
-        QTest::newRow("mariadb") << int(Dialect::MySql);
-    }
+    void aMigrationOnAReadOnlyDatabaseIsUnavailable_data() { Test::addEngineRows(); }
     void aMigrationOnAReadOnlyDatabaseIsUnavailable()
     {
         ONCEPAY_SCRATCH(dbs);
