@@ -4,6 +4,8 @@
 // sortable where a proxy is in front, keyboard-navigable.
 // Thread contract: GUI thread only.
 
+#include "common/measuredheader.h"
+
 #include <QAbstractItemModel>
 #include <QHeaderView>
 #include <QTableView>
@@ -14,6 +16,7 @@ inline QTableView *makeTable(QWidget *parent, QAbstractItemModel *model, const Q
 {
     auto *t = new QTableView(parent);
     t->setObjectName(name);
+    t->setHorizontalHeader(new MeasuredHeader(Qt::Horizontal, t)); // titles measured once
     t->setModel(model);
     t->setSelectionBehavior(QAbstractItemView::SelectRows);
     t->setSelectionMode(QAbstractItemView::SingleSelection);

@@ -1,0 +1,136 @@
+// The console tables' header (views/common/measuredheader): every size it gives is the one
+// QHeaderView gives for the same title, font and sort indicator — in English and in Chinese —
+// while each title is laid out once however often the table is reset and fitted; a new title, a
+// new font or a sort indicator is measured anew. And the console's tables (makeTable) use it.
+
+#include "common/measuredheader.h"
+#include "common/tableviews.h"
+
+#include <QStandardItemModel>
+#include <QTableView>
+#include <QTest>
+
+using namespace OncePay;
+
+namespace {
+
+const QStringList kTitles{QStringLiteral("Order"), QStringLiteral("Found by"),
+                          QStringLiteral("状态"), QStringLiteral("Updated at the channel")};
+
+// Two tables over the same model, one with QHeaderView's own header and one with the console's,
+// side by side in one window (the same style and font).
+struct Pair {
+    QWidget window;
+    QStandardItemModel model{3, int(kTitles.size())};
+    QTableView *plain = new QTableView(&window);
+    QTableView *measured = new QTableView(&window);
+    MeasuredHeader *header = new MeasuredHeader(Qt::Horizontal, measured);
+
+    Pair()
+    {
+        model.setHorizontalHeaderLabels(kTitles);
+        for (int r = 0; r < model.rowCount(); ++r)
+            for (int c = 0; c < model.columnCount(); ++c)
+                model.setItem(r, c, new QStandardItem(QStringLiteral("v%1").arg(r * 10 + c)));
+        measured->setHorizontalHeader(header);
+        plain->setModel(&model);
+        measured->setModel(&model);
+        plain->setGeometry(0, 0, 600, 200);
+        measured->setGeometry(0, 220, 600, 200);
+        window.resize(620, 440);
+    }
+
+    // Every section's size hint, as each header gives it.
+    void compare(const char *when) const
+    {
+        for (int c = 0; c < model.columnCount(); ++c)
+            QVERIFY2(measured->horizontalHeader()->sectionSizeHint(c) ==
+                         plain->horizontalHeader()->sectionSizeHint(c),
+                     qPrintable(QStringLiteral("%1: section %2").arg(when).arg(c)));
+        QVERIFY2(measured->horizontalHeader()->sizeHint() == plain->horizontalHeader()->sizeHint(),
+                 when);
+    }
+};
+
+} // namespace
+
+class TstMeasuredHeader : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void sizesAreQHeaderViewsOwn()
+    {
+        Pair p;
+        p.window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&p.window));
+        p.compare("shown");
+        p.plain->resizeColumnsToContents();
+        p.measured->resizeColumnsToContents();
+        for (int c = 0; c < p.model.columnCount(); ++c)
+            QCOMPARE(p.measured->columnWidth(c), p.plain->columnWidth(c));
+        // The titles are what the columns are fitted to here (cells "v0".."v23" are shorter).
+        QVERIFY(p.measured->columnWidth(3) > p.measured->columnWidth(0));
+    }
+
+    void eachTitleIsLaidOutOnce()
+    {
+        Pair p;
+        p.window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&p.window));
+        for (int i = 0; i < 5; ++i) {
+            // A model reset makes QHeaderView size its sections again, as a search's hits do.
+            p.model.setRowCount(0);
+            p.model.setRowCount(3);
+            p.measured->resizeColumnsToContents();
+            (void)p.measured->horizontalHeader()->sizeHint();
+        }
+        QCOMPARE(p.header->measuredTitles(), int(kTitles.size()));
+        p.compare("after five resets");
+    }
+
+    void aNewTitleFontOrSortIndicatorIsMeasuredAgain()
+    {
+        Pair p;
+        p.window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&p.window));
+        p.compare("at first");
+        const int before = p.header->measuredTitles();
+
+        p.model.setHeaderData(0, Qt::Horizontal, QStringLiteral("订单号（渠道交易）"));
+        p.compare("a new title");
+        QCOMPARE(p.header->measuredTitles(), before + 1);
+
+        QFont larger = p.plain->horizontalHeader()->font();
+        larger.setPointSize(larger.pointSize() + 6);
+        const int narrow = p.measured->horizontalHeader()->sectionSizeHint(3);
+        p.plain->horizontalHeader()->setFont(larger);
+        p.measured->horizontalHeader()->setFont(larger);
+        p.compare("a larger font");
+        QVERIFY(p.measured->horizontalHeader()->sectionSizeHint(3) > narrow);
+
+        QFont section = larger;
+        section.setPointSize(larger.pointSize() + 4);
+        p.model.setHeaderData(2, Qt::Horizontal, section, Qt::FontRole);
+        p.compare("a section's own font");
+
+        p.plain->horizontalHeader()->setSortIndicatorShown(true);
+        p.measured->horizontalHeader()->setSortIndicatorShown(true);
+        p.compare("a sort indicator");
+    }
+
+    void consoleTablesUseIt()
+    {
+        QWidget parent;
+        QStandardItemModel model(1, 2);
+        QTableView *t = makeTable(&parent, &model, QStringLiteral("any"));
+        auto *header = dynamic_cast<MeasuredHeader *>(t->horizontalHeader());
+        QVERIFY(header);
+        // As QTableView's own header and makeTable's settings.
+        QVERIFY(header->sectionsClickable());
+        QVERIFY(header->highlightSections());
+        QVERIFY(header->stretchLastSection());
+        QCOMPARE(header->model(), &model);
+    }
+};
+
+QTEST_MAIN(TstMeasuredHeader)
+#include "tst_measured_header.moc"
