@@ -10,6 +10,7 @@
 #include <QElapsedTimer>
 #include <QFile>
 
+#include <algorithm>
 #include <cstdio>
 
 namespace OncePay::Bench {
@@ -103,18 +104,36 @@ const char *kStatements[] = {
 
 } // namespace
 
+void ConsoleBenchData::setPick(qint64 i)
+{
+    pick = i;
+    orderId = QStringLiteral("ord-%1").arg(i, 8, 10, QLatin1Char('0'));
+    customerRef = QStringLiteral("cust-%1").arg(i / 3, 7, 10, QLatin1Char('0'));
+    channelTxnId = QStringLiteral("txn-%1").arg(i, 8, 10, QLatin1Char('0'));
+    callbackId = QStringLiteral("stripe:evt_%1").arg(i, 8, 10, QLatin1Char('0'));
+    requestId = QStringLiteral("req-%1").arg(i, 8, 10, QLatin1Char('0'));
+}
+
+ConsoleBenchData ConsoleBenchData::shifted(qint64 step) const
+{
+    // Wrapped around within the database's orders (a small --n has few places).
+    const qint64 first = pick % 300, places = std::max<qint64>(1, (orders - 3 - first) / 300 + 1);
+    ConsoleBenchData d = *this;
+    d.setPick(first + 300 * ((pick / 300 + step) % places));
+    return d;
+}
+
 Result<ConsoleBenchData> prepareConsoleBenchData(const QString &dir, qint64 n)
 {
     ConsoleBenchData d;
     d.orders = n;
     d.ordersPath = QDir(dir).filePath(QStringLiteral("orders-%1.db").arg(n));
     // Order 1 is created at `start`, order N two seconds before "now".
-    const qint64 pick = n / 2 + 1 - (n / 2 + 1) % 100 + 1; // i % 100 == 1: a paid order
-    d.orderId = QStringLiteral("ord-%1").arg(pick, 8, 10, QLatin1Char('0'));
-    d.customerRef = QStringLiteral("cust-%1").arg(pick / 3, 7, 10, QLatin1Char('0'));
-    d.channelTxnId = QStringLiteral("txn-%1").arg(pick, 8, 10, QLatin1Char('0'));
-    d.callbackId = QStringLiteral("stripe:evt_%1").arg(pick, 8, 10, QLatin1Char('0'));
-    d.requestId = QStringLiteral("req-%1").arg(pick, 8, 10, QLatin1Char('0'));
+    // i % 100 == 1: a paid order; i % 3 == 0: the first of its customer's three.
+    qint64 pick = n / 2 + 1 - (n / 2 + 1) % 100 + 1;
+    while (pick % 3 != 0)
+        pick += 100;
+    d.setPick(pick);
 
     ConnectionProfile p;
     p.role = DbRole::Orders;

@@ -20,8 +20,16 @@ struct ConsoleBenchData {
     QString ordersPath;
     qint64 orders = 0;
     qint64 now = 0; // the generator's "now": ages in the stuck list are real against it
-    // One existing identifier of each kind, for the searches.
+    // One existing identifier of each kind, for the searches: those of generated order `pick`,
+    // a paid order whose customer has three orders.
+    qint64 pick = 0;
     QString orderId, customerRef, channelTxnId, callbackId, requestId;
+
+    // The same identifiers of another order of that shape, `step` places on (order pick +
+    // 300 * step: the same place in the generator's cycle of 100 orders and the first of its
+    // customer's three), so that a search can be measured on texts not shown before.
+    ConsoleBenchData shifted(qint64 step) const;
+    void setPick(qint64 i);
 };
 
 // Generates (or reuses) `dir`/orders-N.db. Progress goes to stderr.
