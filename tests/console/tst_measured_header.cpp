@@ -6,6 +6,7 @@
 #include "common/measuredheader.h"
 #include "common/tableviews.h"
 
+#include <QProxyStyle>
 #include <QStandardItemModel>
 #include <QTableView>
 #include <QTest>
@@ -13,6 +14,17 @@
 using namespace OncePay;
 
 namespace {
+
+// A style whose header sections have wider margins (so every title's size changes with it).
+class WideHeaderStyle : public QProxyStyle {
+public:
+    int pixelMetric(PixelMetric metric, const QStyleOption *option,
+                    const QWidget *widget) const override
+    {
+        const int base = QProxyStyle::pixelMetric(metric, option, widget);
+        return metric == PM_HeaderMargin ? base + 10 : base;
+    }
+};
 
 const QStringList kTitles{QStringLiteral("Order"), QStringLiteral("Found by"),
                           QStringLiteral("状态"), QStringLiteral("Updated at the channel")};
@@ -115,6 +127,16 @@ private Q_SLOTS:
         p.plain->horizontalHeader()->setSortIndicatorShown(true);
         p.measured->horizontalHeader()->setSortIndicatorShown(true);
         p.compare("a sort indicator");
+
+        WideHeaderStyle wide;
+        const int narrower = p.measured->horizontalHeader()->sectionSizeHint(1);
+        p.plain->horizontalHeader()->setStyle(&wide);
+        p.measured->horizontalHeader()->setStyle(&wide);
+        p.compare("another style");
+        QVERIFY(p.measured->horizontalHeader()->sectionSizeHint(1) > narrower);
+        p.plain->horizontalHeader()->setStyle(nullptr);
+        p.measured->horizontalHeader()->setStyle(nullptr);
+        p.compare("the style back");
     }
 
     void consoleTablesUseIt()

@@ -30,12 +30,11 @@ QSize MeasuredHeader::sectionSizeFromContents(int logicalIndex) const
         return QHeaderView::sectionSizeFromContents(logicalIndex);
     // What the size depends on besides the style and the header's font (either changing
     // empties the cache): the title, the section's own font, whether a sort indicator is drawn.
-    const QVariant sectionFont = m->headerData(logicalIndex, o, Qt::FontRole);
-    QString key = m->headerData(logicalIndex, o, Qt::DisplayRole).toString();
-    key += QChar(u'\x1f');
-    key += isSortIndicatorShown() ? u'S' : u'-';
-    if (sectionFont.canConvert<QFont>())
-        key += sectionFont.value<QFont>().key();
+    Title key{m->headerData(logicalIndex, o, Qt::DisplayRole).toString(), isSortIndicatorShown(),
+              std::nullopt};
+    if (const QVariant font = m->headerData(logicalIndex, o, Qt::FontRole);
+        font.canConvert<QFont>())
+        key.font = font.value<QFont>();
     if (auto it = m_sizes.constFind(key); it != m_sizes.constEnd())
         return *it;
     if (m_sizes.size() >= kMaxTitles)
@@ -59,8 +58,14 @@ bool MeasuredHeader::viewportEvent(QEvent *event)
 
 void MeasuredHeader::forgetOn(const QEvent *event) const
 {
-    if (event->type() == QEvent::FontChange || event->type() == QEvent::StyleChange)
+    switch (event->type()) {
+    case QEvent::FontChange:
+    case QEvent::StyleChange:
+    case QEvent::EnabledChange: // the style may draw (and size) a disabled section otherwise
         m_sizes.clear();
+        break;
+    default: break;
+    }
 }
 
 } // namespace OncePay

@@ -5,13 +5,17 @@
 // asked — for its own size hint after every model reset, and again for each column a table
 // fits to its contents — so a three-row hit list spent half of its ~0.8 ms on the GUI thread
 // shaping the same six titles (callgrind, 2026-12-02). Here a title's size is kept per
-// (text, the header's font, a font the model gives the section, the sort indicator shown);
-// a change of font or style starts over. Sections with an icon or a model-given size hint are
-// measured by QHeaderView as before.
+// (text, a font the model gives the section, the sort indicator shown); a change of the
+// header's font, style or enabled state starts over. Sections with an icon or a model-given
+// size hint are measured by QHeaderView as before. Not covered, as no console table does it: a
+// style sheet re-polished without a StyleChange, an orientation changed by restoreState().
 // Thread contract: GUI thread only.
 
+#include <QFont>
 #include <QHash>
 #include <QHeaderView>
+
+#include <optional>
 
 namespace OncePay {
 
@@ -32,7 +36,17 @@ private:
     // A new font or style: every title is measured again.
     void forgetOn(const QEvent *event) const;
 
-    mutable QHash<QString, QSize> m_sizes;
+    struct Title {
+        QString text;
+        bool sortIndicator = false;
+        std::optional<QFont> font; // the section's own (Qt::FontRole), compared whole
+        bool operator==(const Title &) const = default;
+    };
+    friend size_t qHash(const Title &t, size_t seed = 0) noexcept
+    {
+        return qHashMulti(seed, t.text, t.sortIndicator, t.font ? qHash(*t.font) : size_t(0));
+    }
+    mutable QHash<Title, QSize> m_sizes;
     mutable int m_measured = 0;
 };
 
