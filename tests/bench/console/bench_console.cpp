@@ -198,6 +198,13 @@ int main(int argc, char *argv[])
     // orders of the same shape (ConsoleBenchData::shifted), none of them one the order rows
     // below open (the searched order + 100 × (run + 1)).
     const qint64 firstSearchStep = (runs + 1) / 3 + 1;
+    if (firstSearchStep + 4 * (runs + 1) > data.places())
+        die(QStringLiteral("%1 orders hold %2 orders of the searched shape; %3 runs search %4 of"
+                           " them, each once: raise --n or lower --runs")
+                .arg(n)
+                .arg(data.places())
+                .arg(runs)
+                .arg(firstSearchStep + 4 * (runs + 1)));
     auto searchesOf = [&](int run, int slot) {
         return searchStatements(data.shifted(firstSearchStep + 4 * run + slot));
     };

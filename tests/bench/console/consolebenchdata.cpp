@@ -117,10 +117,15 @@ void ConsoleBenchData::setPick(qint64 i)
 ConsoleBenchData ConsoleBenchData::shifted(qint64 step) const
 {
     // Wrapped around within the database's orders (a small --n has few places).
-    const qint64 first = pick % 300, places = std::max<qint64>(1, (orders - 3 - first) / 300 + 1);
     ConsoleBenchData d = *this;
-    d.setPick(first + 300 * ((pick / 300 + step) % places));
+    d.setPick(pick % 300 + 300 * ((pick / 300 + step) % places()));
     return d;
+}
+
+qint64 ConsoleBenchData::places() const
+{
+    const qint64 first = pick % 300;
+    return std::max<qint64>(1, (orders - 3 - first) / 300 + 1);
 }
 
 Result<ConsoleBenchData> prepareConsoleBenchData(const QString &dir, qint64 n)

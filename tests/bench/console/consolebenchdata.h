@@ -29,6 +29,8 @@ struct ConsoleBenchData {
     // 300 * step: the same place in the generator's cycle of 100 orders and the first of its
     // customer's three), so that a search can be measured on texts not shown before.
     ConsoleBenchData shifted(qint64 step) const;
+    // How many orders of that shape the database has: steps this far apart are the same order.
+    qint64 places() const;
     void setPick(qint64 i);
 };
 
