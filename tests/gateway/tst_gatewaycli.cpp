@@ -1,18 +1,55 @@
 // `oncepay gateway` end to end through the real binary: start it with the in-process worker,
 // POST a signed callback, see the order paid and its audit events shipped, send SIGTERM, and
-// get exit code 0.
+// get exit code 0. And where it cannot listen: a malformed `[gateway] listen` (exit 3, the
+// setting named, as systemd is told not to restart), a malformed `--listen` (exit 2) and an
+// address another program holds (exit 4, which is restarted) — each said on stderr.
 
 #include "enginefixture.h"
 #include "gatewaytestsupport.h"
 
+#include <QFile>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QTcpServer>
 #include <QTest>
 
 #include <csignal>
 
 using namespace OncePay;
 using namespace OncePay::Test;
+
+namespace {
+
+struct Run {
+    int exitCode = -1;
+    QString err;
+};
+
+// `oncepay --config <scratch config + extra> gateway <args>`, which must end on its own.
+Run runGateway(const ScratchDatabases &dbs, const QByteArray &extraConfig, const QStringList &args)
+{
+    QProcessEnvironment env;
+    const QString configPath = dbs.writeConfigFile(&env);
+    if (!extraConfig.isEmpty()) {
+        QFile f(configPath);
+        if (!f.open(QIODevice::Append))
+            return {};
+        f.write(extraConfig);
+    }
+    QProcess p;
+    p.setProcessEnvironment(env);
+    p.start(qEnvironmentVariable("ONCEPAY_BIN_DIR") + QStringLiteral("/oncepay"),
+            QStringList{QStringLiteral("--config"), configPath, QStringLiteral("gateway")} + args);
+    if (!p.waitForFinished(30000)) {
+        p.kill();
+        p.waitForFinished();
+        return {};
+    }
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
+            QString::fromUtf8(p.readAllStandardError())};
+}
+
+} // namespace
 
 class TstGatewayCli : public QObject {
     Q_OBJECT
@@ -71,6 +108,39 @@ private Q_SLOTS:
         QVERIFY(!err.contains(QString::fromLatin1(kGwStripeSecret)));
         QVERIFY(!err.contains(QStringLiteral("\"object\""))); // no bodies in the log
         QCOMPARE(f.count("SELECT COUNT(*) FROM ledger_entries WHERE kind = 'payment_credit'"), 1);
+    }
+
+    void aMalformedListenSettingExitsThree()
+    {
+        auto dbs = ScratchDatabases::create(Dialect::Sqlite);
+        QVERIFY(dbs);
+        const Run r = runGateway(**dbs, "\n[gateway]\nlisten = localhost-8080\n", {});
+        QCOMPARE(r.exitCode, 3);
+        QVERIFY2(r.err.contains(QStringLiteral("[gateway] listen = 'localhost-8080' is not"
+                                               " ADDR:PORT")),
+                 qPrintable(r.err));
+    }
+
+    void aMalformedListenOptionExitsTwo()
+    {
+        auto dbs = ScratchDatabases::create(Dialect::Sqlite);
+        QVERIFY(dbs);
+        const Run r =
+            runGateway(**dbs, {}, {QStringLiteral("--listen"), QStringLiteral("127.0.0.1:99999")});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(QStringLiteral("--listen needs ADDR:PORT")), qPrintable(r.err));
+    }
+
+    void anAddressInUseExitsFour()
+    {
+        auto dbs = ScratchDatabases::create(Dialect::Sqlite);
+        QVERIFY(dbs);
+        QTcpServer holder; // another program on the address
+        QVERIFY(holder.listen(QHostAddress::LocalHost, 0));
+        const QString address = QStringLiteral("127.0.0.1:%1").arg(holder.serverPort());
+        const Run r = runGateway(**dbs, {}, {QStringLiteral("--listen"), address});
+        QCOMPARE(r.exitCode, 4);
+        QVERIFY2(r.err.contains(QStringLiteral("cannot listen on ") + address), qPrintable(r.err));
     }
 };
 
