@@ -106,7 +106,7 @@ QString fill(const QString &text, const QStringList &args)
     return out;
 }
 
-std::optional<QString> translated(const QString &raw, int depth);
+std::optional<QString> translated(const QString &raw, int depth, qsizetype *matched = nullptr);
 
 // One argument as the interface shows it; nullopt when a required sentence is not one.
 std::optional<QString> argument(char kind, const QString &value, int depth)
@@ -148,7 +148,7 @@ std::optional<QString> argument(char kind, const QString &value, int depth)
     }
 }
 
-std::optional<QString> translated(const QString &raw, int depth)
+std::optional<QString> translated(const QString &raw, int depth, qsizetype *matched)
 {
     if (raw.isEmpty() || depth > 3)
         return std::nullopt;
@@ -173,6 +173,8 @@ std::optional<QString> translated(const QString &raw, int depth)
         }
         if (!ok)
             continue;
+        if (matched)
+            *matched = &c - compiled().data();
         return fill(QCoreApplication::translate("OncePay::EngineText", c.t->source), args);
     }
     return std::nullopt;
@@ -188,6 +190,14 @@ QString engineText(const QString &raw)
 bool isEngineText(const QString &raw)
 {
     return translated(raw, 0).has_value();
+}
+
+std::optional<qsizetype> engineTemplateIndex(const QString &raw)
+{
+    qsizetype matched = -1;
+    if (!translated(raw, 0, &matched))
+        return std::nullopt;
+    return matched;
 }
 
 QString quoted(const QString &words)

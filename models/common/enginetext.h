@@ -18,6 +18,8 @@
 #include <QString>
 #include <QStringList>
 
+#include <optional>
+
 namespace OncePay::Labels {
 
 // The text in the interface language; `raw` itself when it is not an engine template.
@@ -26,6 +28,11 @@ QString engineText(const QString &raw);
 // Whether `raw` is one of the engine's sentences (engineText() translates it), not someone's
 // own words or a text the console does not know.
 bool isEngineText(const QString &raw);
+
+// Which template of engineTextTemplateTable() recognises `raw` — its position there: the first
+// whose whole match has its arguments accepted — or nothing (for tests: a sentence must be
+// recognised as its own template, not a more general one listed before it).
+std::optional<qsizetype> engineTemplateIndex(const QString &raw);
 
 // Someone's own words as the console shows them, untranslated: “words”.
 QString quoted(const QString &words);

@@ -375,6 +375,8 @@ const EngineTextTemplate kTemplates[] = {
                        "export %1 is recorded more than once in the outbox: rows were added to"
                        " it"),
      "t"},
+    // Before the general "cannot read %1: %2", which would otherwise match it too.
+    {QT_TRANSLATE_NOOP("OncePay::EngineText", "cannot read manifest %1: %2"), "tt"},
     {QT_TRANSLATE_NOOP("OncePay::EngineText", "cannot read %1: %2"), "tt"},
     {QT_TRANSLATE_NOOP("OncePay::EngineText", "cannot write %1: %2"), "tt"},
     {QT_TRANSLATE_NOOP("OncePay::EngineText", "export: cannot write the file: %1"), "t"},
@@ -446,7 +448,6 @@ const EngineTextTemplate kTemplates[] = {
     {QT_TRANSLATE_NOOP("OncePay::EngineText",
                        "the manifest lacks the file, its SHA-256 or the head"),
      ""},
-    {QT_TRANSLATE_NOOP("OncePay::EngineText", "cannot read manifest %1: %2"), "tt"},
     {QT_TRANSLATE_NOOP("OncePay::EngineText", "manifest %1 is not a JSON object: %2"), "tt"},
     // Staff accounts (services/auth/staffservice.cpp).
     {QT_TRANSLATE_NOOP("OncePay::EngineText",
@@ -501,13 +502,14 @@ const EngineTextTemplate kTemplates[] = {
     {QT_TRANSLATE_NOOP("OncePay::EngineText", "unknown setting '%1'"), "t"},
     // A bounded setting refused where it is read (services/settings/opssettings.cpp: the stuck
     // thresholds of the Stuck records page and the dashboard).
-    {QT_TRANSLATE_NOOP("OncePay::EngineText",
-                       "ops setting %1 is not a whole number from %2 to %3: '%4'"),
-     "cvvt"},
-    // The fix rule's setting (services/fixes/fixsettings.cpp).
+    // The fix rule's setting (services/fixes/fixsettings.cpp), before the general range, whose
+    // "%2" would take its 0.
     {QT_TRANSLATE_NOOP("OncePay::EngineText",
                        "ops setting %1 is not a whole number from 0 to %2: '%3'"),
      "cvt"},
+    {QT_TRANSLATE_NOOP("OncePay::EngineText",
+                       "ops setting %1 is not a whole number from %2 to %3: '%4'"),
+     "cvvt"},
     // What a channel's signature is (ChannelRegistry::signatureScheme, each adapter's
     // signatureScheme()), shown with a stored callback; %n are header names.
     {QT_TRANSLATE_NOOP("OncePay::EngineText",
