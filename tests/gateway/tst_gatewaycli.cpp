@@ -22,7 +22,7 @@ namespace {
 
 struct Run {
     int exitCode = -1;
-    QString err;
+    QString err; // its stderr, or what went wrong running it
 };
 
 // `oncepay --config <scratch config + extra> gateway <args>`, which must end on its own.
@@ -32,18 +32,20 @@ Run runGateway(const ScratchDatabases &dbs, const QByteArray &extraConfig, const
     const QString configPath = dbs.writeConfigFile(&env);
     if (!extraConfig.isEmpty()) {
         QFile f(configPath);
-        if (!f.open(QIODevice::Append))
-            return {};
-        f.write(extraConfig);
+        if (!f.open(QIODevice::Append) || f.write(extraConfig) != extraConfig.size())
+            return {-1, QStringLiteral("cannot append to ") + configPath};
     }
     QProcess p;
     p.setProcessEnvironment(env);
     p.start(qEnvironmentVariable("ONCEPAY_BIN_DIR") + QStringLiteral("/oncepay"),
             QStringList{QStringLiteral("--config"), configPath, QStringLiteral("gateway")} + args);
+    if (!p.waitForStarted())
+        return {-1, QStringLiteral("oncepay did not start: ") + p.errorString()};
     if (!p.waitForFinished(30000)) {
         p.kill();
         p.waitForFinished();
-        return {};
+        return {-1, QStringLiteral("oncepay gateway did not end within 30 s; its stderr:\n") +
+                        QString::fromUtf8(p.readAllStandardError())};
     }
     return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
             QString::fromUtf8(p.readAllStandardError())};
@@ -115,7 +117,7 @@ private Q_SLOTS:
         auto dbs = ScratchDatabases::create(Dialect::Sqlite);
         QVERIFY(dbs);
         const Run r = runGateway(**dbs, "\n[gateway]\nlisten = localhost-8080\n", {});
-        QCOMPARE(r.exitCode, 3);
+        QVERIFY2(r.exitCode == 3, qPrintable(QString::number(r.exitCode) + u' ' + r.err));
         QVERIFY2(r.err.contains(QStringLiteral("[gateway] listen = 'localhost-8080' is not"
                                                " ADDR:PORT")),
                  qPrintable(r.err));
@@ -127,7 +129,7 @@ private Q_SLOTS:
         QVERIFY(dbs);
         const Run r =
             runGateway(**dbs, {}, {QStringLiteral("--listen"), QStringLiteral("127.0.0.1:99999")});
-        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.exitCode == 2, qPrintable(QString::number(r.exitCode) + u' ' + r.err));
         QVERIFY2(r.err.contains(QStringLiteral("--listen needs ADDR:PORT")), qPrintable(r.err));
     }
 
@@ -139,7 +141,7 @@ private Q_SLOTS:
         QVERIFY(holder.listen(QHostAddress::LocalHost, 0));
         const QString address = QStringLiteral("127.0.0.1:%1").arg(holder.serverPort());
         const Run r = runGateway(**dbs, {}, {QStringLiteral("--listen"), address});
-        QCOMPARE(r.exitCode, 4);
+        QVERIFY2(r.exitCode == 4, qPrintable(QString::number(r.exitCode) + u' ' + r.err));
         QVERIFY2(r.err.contains(QStringLiteral("cannot listen on ") + address), qPrintable(r.err));
     }
 };
