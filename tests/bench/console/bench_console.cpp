@@ -46,7 +46,6 @@
 #include <QScrollBar>
 #include <QSettings>
 #include <QSignalSpy>
-#include <QSqlRecord>
 #include <QStandardPaths>
 #include <QTableView>
 #include <QTest>
@@ -69,31 +68,6 @@ struct Row {
     std::vector<double> hot;     // the raw statements again at once, the CPU and caches awake
     std::vector<double> service; // the service call alone, on this thread's warm connection
 };
-
-// Runs the statements the way a raw client would: prepared, bound, every row stepped.
-double rawMs(const QSqlDatabase &db, const QList<std::pair<QString, QVariantList>> &statements)
-{
-    QElapsedTimer t;
-    t.start();
-    for (const auto &[sql, binds] : statements) {
-        auto q = Sql::exec(db, sql, binds);
-        if (!q)
-            die(q.error().message);
-        int columns = q->record().count();
-        while (q->next())
-            for (int c = 0; c < columns; ++c)
-                (void)q->value(c);
-    }
-    return t.nsecsElapsed() / 1e6;
-}
-
-// The raw statements, failing loudly.
-Statements orDie(const Result<Statements> &statements)
-{
-    if (!statements)
-        die(statements.error().message);
-    return *statements;
-}
 
 } // namespace
 
@@ -192,19 +166,16 @@ int main(int argc, char *argv[])
         }
         return *keptPage;
     };
-    // Every search is of an order, a customer, a transaction… not searched before in this
-    // process (slot: the three ways the box is used, then the read with no page), so that the
-    // page shows texts it has not shown before, as an agent's next ticket brings. They are
-    // orders of the same shape (ConsoleBenchData::shifted), none of them one the order rows
-    // below open (the searched order + 100 × (run + 1)).
+    // Every search is of identifiers not searched before in this process (slot: the three ways
+    // the box is used, then the read with no page): texts the page has not shown, as an agent's
+    // next ticket brings. Orders of the same shape (ConsoleBenchData::shifted), none of them
+    // one the order rows below open (the searched order + 100 × (run + 1)).
     const qint64 firstSearchStep = (runs + 1) / 3 + 1;
-    if (firstSearchStep + 4 * (runs + 1) > data.places())
-        die(QStringLiteral("%1 orders hold %2 orders of the searched shape; %3 runs search %4 of"
-                           " them, each once: raise --n or lower --runs")
-                .arg(n)
-                .arg(data.places())
-                .arg(runs)
-                .arg(firstSearchStep + 4 * (runs + 1)));
+    if (const qint64 needed = firstSearchStep + 4 * (runs + 1); needed > data.places())
+        die(QStringLiteral("--n %1 holds %2 orders of the searched shape; --runs %3 searches %4:"
+                           " raise --n or lower --runs")
+                .arg(QString::number(n), QString::number(data.places()), QString::number(runs),
+                     QString::number(needed)));
     auto searchesOf = [&](int run, int slot) {
         return searchStatements(data.shifted(firstSearchStep + 4 * run + slot));
     };

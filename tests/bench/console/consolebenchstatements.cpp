@@ -1,9 +1,13 @@
 #include "consolebenchstatements.h"
 
+#include "consolebenchtools.h"
+
 #include "db/sql.h"
 #include "investigation/dashboardquery.h"
 
 #include <QDateTime>
+#include <QElapsedTimer>
+#include <QSqlRecord>
 
 #include <algorithm>
 
@@ -281,6 +285,29 @@ Statements orderPageStatements(const QString &orderId, const ChannelTxns &txns)
             {"SELECT * FROM fix_requests WHERE ((target_kind = 'order' AND target_id = ?) OR"
              " change_json LIKE ?) ORDER BY id DESC LIMIT 200",
              {orderId, QStringLiteral("%\"order_id\":\"%1\"%").arg(orderId)}}};
+}
+
+double rawMs(const QSqlDatabase &db, const Statements &statements)
+{
+    QElapsedTimer t;
+    t.start();
+    for (const auto &[sql, binds] : statements) {
+        auto q = Sql::exec(db, sql, binds);
+        if (!q)
+            die(q.error().message);
+        const int columns = q->record().count();
+        while (q->next())
+            for (int c = 0; c < columns; ++c)
+                (void)q->value(c);
+    }
+    return t.nsecsElapsed() / 1e6;
+}
+
+Statements orDie(const Result<Statements> &statements)
+{
+    if (!statements)
+        die(statements.error().message);
+    return *statements;
 }
 
 } // namespace OncePay::Bench

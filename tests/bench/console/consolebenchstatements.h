@@ -20,6 +20,13 @@ namespace OncePay::Bench {
 
 using Statements = QList<std::pair<QString, QVariantList>>;
 
+// Runs the statements the way a raw client would: prepared, bound, every row stepped; the
+// elapsed milliseconds. A statement that fails ends the benchmark (die).
+double rawMs(const QSqlDatabase &db, const Statements &statements);
+
+// The raw statements, failing loudly.
+Statements orDie(const Result<Statements> &statements);
+
 // The stuck list's statements as the stuck page runs them (StuckQuery with thresholds 300 s
 // and 600 s, the ops_settings defaults, and the fix rule's setting): per kind a COUNT and,
 // with `rows`, the oldest 10,000.
