@@ -3,8 +3,8 @@
 // A table header that measures each column title once. QHeaderView sizes a section by laying
 // its title out anew (QFontMetrics::size: itemizing and shaping with HarfBuzz) every time it is
 // asked — for its own size hint after every model reset, and again for each column a table
-// fits to its contents — so a three-row hit list spent half of its ~0.8 ms on the GUI thread
-// shaping the same six titles (callgrind, 2026-12-02). Here a title's size is kept per
+// fits to its contents — so half of the instructions of showing a customer's three hits went
+// to shaping the same seven titles (callgrind, 2026-12-02). Here a title's size is kept per
 // (text, a font the model gives the section, the sort indicator shown); a change of the
 // header's font, style or enabled state starts over. Sections with an icon or a model-given
 // size hint are measured by QHeaderView as before. Not covered, as no console table does it: a
