@@ -56,14 +56,12 @@ const std::vector<Compiled> &compiled()
         for (const EngineTextTemplate &t : engineTextTemplateTable()) {
             const QString source = QString::fromUtf8(t.source);
             const QString args = QString::fromLatin1(t.args);
-            Compiled c{&t, {}, {}};
+            Compiled c{&t, {}, {}, {}, {}};
             QString pattern = QStringLiteral("\\A");
             qsizetype at = 0;
-            bool first = true;
-            const auto literal = [&c, &first](const QString &words) {
-                if (first)
+            const auto literal = [&c](const QString &words) {
+                if (c.order.isEmpty()) // before the first placeholder
                     c.prefix = words;
-                first = false;
                 if (words.size() > c.longest.size())
                     c.longest = words;
             };

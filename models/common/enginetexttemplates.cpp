@@ -500,13 +500,13 @@ const EngineTextTemplate kTemplates[] = {
      "cvvt"},
     {QT_TRANSLATE_NOOP("OncePay::EngineText", "a settings change needs a reason"), ""},
     {QT_TRANSLATE_NOOP("OncePay::EngineText", "unknown setting '%1'"), "t"},
-    // A bounded setting refused where it is read (services/settings/opssettings.cpp: the stuck
-    // thresholds of the Stuck records page and the dashboard).
     // The fix rule's setting (services/fixes/fixsettings.cpp), before the general range, whose
     // "%2" would take its 0.
     {QT_TRANSLATE_NOOP("OncePay::EngineText",
                        "ops setting %1 is not a whole number from 0 to %2: '%3'"),
      "cvt"},
+    // A bounded setting refused where it is read (services/settings/opssettings.cpp: the stuck
+    // thresholds of the Stuck records page and the dashboard).
     {QT_TRANSLATE_NOOP("OncePay::EngineText",
                        "ops setting %1 is not a whole number from %2 to %3: '%4'"),
      "cvvt"},

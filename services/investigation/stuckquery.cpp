@@ -347,10 +347,16 @@ Result<StuckReport> StuckQuery::load(const StuckFilter &filter, const Actor &act
             break;
         report.records << next->rows[next->taken++];
     }
-    // A kind ends here when it had fewer rows than asked and all of them were taken.
-    for (const Stream &s : streams)
+    // A kind continues after the last of its rows taken; it ends here when it had fewer rows
+    // than asked and all of them were taken.
+    for (const Stream &s : streams) {
+        if (s.taken > 0) {
+            const StuckRecord &last = s.rows[s.taken - 1];
+            report.cursors.insert(s.kind, StuckCursor{last.sinceMs, last.reference});
+        }
         if (s.rows.size() < limit && s.taken == s.rows.size())
             report.ended << s.kind;
+    }
     return report;
 }
 

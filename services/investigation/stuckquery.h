@@ -64,6 +64,7 @@ struct StuckRecord {
 struct StuckCursor {
     qint64 sinceMs = 0;
     QString reference;
+    bool operator==(const StuckCursor &) const = default;
 };
 
 struct StuckFilter {
@@ -87,6 +88,8 @@ struct StuckReport {
     QList<StuckRecord> records;
     QMap<StuckKind, qint64> counts; // every matching record (withCounts only)
     QList<StuckKind> ended;         // kinds whose last record is in `records` (or none left)
+    // Where each kind with records here continues: after its last one (StuckFilter::after).
+    QMap<StuckKind, StuckCursor> cursors;
 };
 
 class StuckQuery {

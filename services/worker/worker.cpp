@@ -280,7 +280,7 @@ Result<WorkerStats> WorkerPool::run(const ConnectionProfile &profile, const Cloc
     // outage: the first of them says so at error level, once for the pool, until they are all
     // connected again.
     std::atomic<int> refusedThreads{0};
-    // The end of the last migration pause a thread of the pool has said it waits for.
+    // The end of the last migration pause the pool has said; a stop before it is not said again.
     std::atomic<qint64> pauseSaid{0};
     for (int i = 0; i < std::max(1, options.threads); ++i) {
         threads.emplace_back([&, i] {
@@ -369,15 +369,17 @@ Result<WorkerStats> WorkerPool::run(const ConnectionProfile &profile, const Cloc
                                        ? Migrator::lockWaitPausedUntilMs(profile)
                                        : std::nullopt;
                 if (until) {
-                    if (pauseSaid.exchange(*until) != *until)
+                    // Said by the first thread to meet it: not again for a stop within the pause
+                    // already said (another thread whose migration waited alongside stops a
+                    // moment later, with a pause ending a moment later).
+                    qint64 said = pauseSaid.load();
+                    const qint64 now = Clock::systemNowMs();
+                    while (said <= now && !pauseSaid.compare_exchange_weak(said, *until)) {
+                    }
+                    if (said <= now)
                         spdlog::warn("{}: {}; the worker keeps retrying, quietly until then",
                                      owner.toStdString(), p.error().message.toStdString());
-                    retried = true;
-                    sleepUnlessStopped(delay, stop, ended);
-                    delay = std::min(maxRetryMs, delay * 2);
-                    continue;
-                }
-                if (refusedLogin) {
+                } else if (refusedLogin) {
                     sayRetry(p.error(), delay);
                 } else {
                     spdlog::warn("{}: database unavailable at start: {}; retrying in {} ms",

@@ -72,8 +72,15 @@ QList<StuckRecord> readAll(const StuckQuery &q, int pageSize, QMap<StuckKind, qi
         if (page->records.size() > pageSize)
             return {};
         all += page->records;
+        // The page's cursors are each kind's last record in it.
+        QMap<StuckKind, StuckCursor> last;
         for (const StuckRecord &r : page->records)
-            filter.after.insert(r.kind, StuckCursor{r.sinceMs, r.reference});
+            last.insert(r.kind, StuckCursor{r.sinceMs, r.reference});
+        if (page->cursors != last) {
+            qWarning("page %d: its cursors are not its kinds' last records", *pages);
+            return {};
+        }
+        filter.after.insert(page->cursors);
         ended += page->ended;
         filter.atMs = page->now;
         filter.withCounts = false;
