@@ -5055,8 +5055,8 @@ hash      %2</translation>
     </message>
     <message>
         <location filename="../../views/orders/orderpage.cpp" line="331"/>
-        <source>&lt;h3&gt;Order %1 — %2, version %3&lt;/h3&gt;</source>
-        <translation>&lt;h3&gt;订单 %1 —— %2，版本 %3&lt;/h3&gt;</translation>
+        <source>Order %1 — %2, version %3</source>
+        <translation>订单 %1 —— %2，版本 %3</translation>
     </message>
     <message>
         <location filename="../../views/orders/orderpage.cpp" line="334"/>

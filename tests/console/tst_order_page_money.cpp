@@ -5,6 +5,7 @@
 
 #include "common/enginetext.h"
 #include "common/labels.h"
+#include "common/selectablelabel.h"
 #include "consolefixture.h"
 #include "fixes/fixlabels.h"
 #include "investigation/ordermodels.h"
@@ -105,6 +106,16 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 10000);
         QCOMPARE(page.picture().refunds.size(), 1);
         QCOMPARE(page.picture().discrepancies.size(), 1);
+        // The header's title and facts: plain text the reader can select (selectablelabel.h),
+        // the title naming the order, its state and version.
+        auto *title = page.findChild<SelectableLabel *>(QStringLiteral("orderTitle"));
+        QVERIFY(title);
+        QVERIFY(page.findChild<SelectableLabel *>(QStringLiteral("orderFacts")));
+        QCOMPARE(title->textFormat(), Qt::PlainText);
+        QCOMPARE(title->text(), pageTr("Order %1 — %2, version %3")
+                                    .arg("ord-paid", Labels::orderState("paid"))
+                                    .arg(page.picture().order.version));
+        QVERIFY(title->font().bold());
         const QString text = page.findChild<QLabel *>(QStringLiteral("orderFacts"))->text();
         QVERIFY2(!text.contains(pageTr("To refund: %1").arg(QString())), qPrintable(text));
         QVERIFY2(!text.contains(Labels::discrepancyKind("amount_mismatch")), qPrintable(text));

@@ -15,6 +15,7 @@
 #include "common/errortext.h"
 #include "common/labels.h"
 #include "common/reasontext.h"
+#include "common/selectablelabel.h"
 #include "common/tableviews.h"
 #include "investigation/dossier.h"
 #include "investigation/dossieraudit.h"
@@ -147,12 +148,16 @@ QWidget *OrderPage::buildHeader()
     auto *box = new QWidget(this);
     auto *layout = new QVBoxLayout(box);
     layout->setContentsMargins(0, 0, 0, 0);
-    m_title = new QLabel(box);
+    // The title and the facts are new text for every order, selectable to copy an id from
+    // (selectablelabel.h). The title is in the font Qt gives an <h3>: bold, 1.2 times the size.
+    m_title = new SelectableLabel(box);
     m_title->setObjectName(QStringLiteral("orderTitle"));
-    m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_facts = new QLabel(box);
+    QFont heading = m_title->font();
+    heading.setBold(true);
+    heading.setPointSizeF(heading.pointSizeF() * 1.2);
+    m_title->setFont(heading);
+    m_facts = new SelectableLabel(box);
     m_facts->setObjectName(QStringLiteral("orderFacts"));
-    m_facts->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_facts->setWordWrap(true);
     m_path = new QLabel(box);
     m_path->setObjectName(QStringLiteral("statePath"));
@@ -328,9 +333,8 @@ void OrderPage::showPicture(const OrderPicture &p)
     m_picture = p;
     const Order &o = p.order;
     const QString state = orderStateName(o.state);
-    m_title->setText(tr("<h3>Order %1 — %2, version %3</h3>")
-                         .arg(o.orderId.toHtmlEscaped(), Labels::orderState(state).toHtmlEscaped())
-                         .arg(o.version));
+    m_title->setText(
+        tr("Order %1 — %2, version %3").arg(o.orderId, Labels::orderState(state)).arg(o.version));
     QStringList facts{tr("Amount: %1").arg(Labels::money(o.amountMinor, o.currency)),
                       tr("Customer: %1").arg(o.customerRef)};
     if (!o.currentRequestId.isEmpty())

@@ -27,6 +27,7 @@ namespace OncePay {
 
 class AuditRowModel;
 class BusyIndicator;
+class SelectableLabel;
 class IdempotencyModel;
 class LedgerModel;
 class MessageModel;
@@ -138,8 +139,8 @@ private:
     QString m_waitText;
     BusyIndicator *m_busy = nullptr;
     QTableView *m_hitTable = nullptr;
-    QLabel *m_title = nullptr;
-    QLabel *m_facts = nullptr;
+    SelectableLabel *m_title = nullptr;
+    SelectableLabel *m_facts = nullptr;
     QLabel *m_path = nullptr;
     StateDiagram *m_diagram = nullptr;
     QTabWidget *m_tabs = nullptr;

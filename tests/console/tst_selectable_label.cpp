@@ -1,0 +1,165 @@
+// The order page's selectable title and facts (views/common/selectablelabel): while nobody
+// selects, the label holds no text document (what made a new order's header cost 1.5–2 ms of
+// layout) yet has the sizes, line breaks and pixels of a selectable QLabel, in English and in
+// Chinese; the pointer coming in makes its text selectable by dragging, Ctrl+C copies it, and a
+// selection or the keyboard focus keeps it so after the pointer leaves.
+
+#include "common/selectablelabel.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QTest>
+
+using namespace OncePay;
+
+namespace {
+
+const QStringList kTexts{
+    QStringLiteral("Amount: 1,234.56 USD   ·   Customer: cust-0001234   ·   Current attempt:"
+                   " req-ord-00012345-1 on stripe   ·   Transaction: pi_3NabcdefGhijkl   ·  "
+                   " Updated: 2026-11-28 12:34:56"),
+    QStringLiteral("金额：1,234.56 美元   ·   客户：cust-0001234   ·   当前尝试：req-ord-00012345-1"
+                   "（stripe）   ·   交易：pi_3NabcdefGhijkl   ·   更新时间：2026-11-28 12:34:56"),
+    QStringLiteral("Order ord-00012345 — Paid, version 3")};
+
+// The label's text document, if it has one (QLabel keeps it in a QWidgetTextControl child).
+bool hasTextDocument(const QLabel &label)
+{
+    for (const QObject *child : label.children())
+        if (qstrcmp(child->metaObject()->className(), "QWidgetTextControl") == 0)
+            return true;
+    return false;
+}
+
+void enter(QWidget *w)
+{
+    QEnterEvent e(QPointF(2, 2), w->mapTo(w->window(), QPointF(2, 2)),
+                  w->mapToGlobal(QPointF(2, 2)));
+    QApplication::sendEvent(w, &e);
+}
+
+void leave(QWidget *w)
+{
+    QEvent e(QEvent::Leave);
+    QApplication::sendEvent(w, &e);
+}
+
+} // namespace
+
+class TestSelectableLabel : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void measuresAndPaintsAsASelectableLabel_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<bool>("wrap");
+        for (const QString &t : kTexts)
+            for (bool wrap : {true, false})
+                QTest::addRow("%s %s", qPrintable(t.left(12)), wrap ? "wrapped" : "one line")
+                    << t << wrap;
+    }
+
+    void measuresAndPaintsAsASelectableLabel()
+    {
+        QFETCH(QString, text);
+        QFETCH(bool, wrap);
+        QWidget window;
+        QLabel reference(&window);
+        reference.setTextFormat(Qt::PlainText);
+        reference.setTextInteractionFlags(Qt::TextSelectableByMouse);
+        SelectableLabel label(&window);
+        for (QLabel *l : {&reference, static_cast<QLabel *>(&label)}) {
+            l->setWordWrap(wrap);
+            l->setText(text);
+        }
+        QVERIFY(!label.isSelecting());
+        QVERIFY(!hasTextDocument(label));
+        QCOMPARE(label.minimumSizeHint(), reference.minimumSizeHint());
+        for (int width : {120, 300, 451, 640, 1100})
+            QCOMPARE(label.heightForWidth(width), reference.heightForWidth(width));
+        // The size hint QLabel gives a plain label (its search for a pleasing width differs
+        // between a plain label and a selectable one; the page lays the label out by its
+        // height for the width it has, compared above).
+        QLabel plain(text);
+        plain.setTextFormat(Qt::PlainText);
+        plain.setWordWrap(wrap);
+        QCOMPARE(label.sizeHint(), plain.sizeHint());
+        for (int width : {300, 640}) {
+            const QSize size(width,
+                             std::max(label.heightForWidth(width), label.sizeHint().height()));
+            label.resize(size);
+            reference.resize(size);
+            QCOMPARE(label.grab().toImage(), reference.grab().toImage());
+        }
+        QVERIFY(!hasTextDocument(label)); // measuring and painting did not make one
+    }
+
+    void thePointerMakesItSelectableAndLeavingUndoesIt()
+    {
+        SelectableLabel label;
+        label.setText(kTexts.first());
+        label.resize(600, 60);
+        label.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&label));
+        enter(&label);
+        QVERIFY(label.isSelecting());
+        QVERIFY(hasTextDocument(label));
+        leave(&label);
+        QVERIFY(!label.isSelecting());
+        QVERIFY(!hasTextDocument(label));
+        QCOMPARE(label.text(), kTexts.first());
+    }
+
+    void aDraggedSelectionIsKeptAfterThePointerLeaves()
+    {
+        SelectableLabel label;
+        label.setText(kTexts.first());
+        label.resize(900, 40);
+        label.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&label));
+        enter(&label);
+        const int y = label.height() / 2;
+        QTest::mousePress(&label, Qt::LeftButton, {}, QPoint(2, y));
+        QTest::mouseMove(&label, QPoint(200, y));
+        QTest::mouseRelease(&label, Qt::LeftButton, {}, QPoint(200, y));
+        QVERIFY(label.hasSelectedText());
+        QVERIFY(kTexts.first().startsWith(label.selectedText()));
+        leave(&label);
+        QVERIFY(label.isSelecting());
+        QVERIFY(label.hasSelectedText());
+    }
+
+    void aSelectionIsCopiedWithTheKeyboard()
+    {
+        QWidget window;
+        auto *label = new SelectableLabel(&window);
+        label->setText(kTexts.at(1));
+        label->setGeometry(0, 0, 900, 40);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        enter(label);
+        const int y = label->height() / 2;
+        QTest::mousePress(label, Qt::LeftButton, {}, QPoint(1, y));
+        QTest::mouseMove(label, QPoint(160, y));
+        QTest::mouseRelease(label, Qt::LeftButton, {}, QPoint(160, y));
+        QVERIFY(label->hasFocus()); // the click gave it the keyboard
+        const QString selected = label->selectedText();
+        QVERIFY(!selected.isEmpty());
+        leave(label);
+        QGuiApplication::clipboard()->clear();
+        QTest::keySequence(label, QKeySequence::Copy);
+        QCOMPARE(QGuiApplication::clipboard()->text(), selected);
+        // The focus gone elsewhere with nothing selected any more: a plain label again.
+        enter(label);
+        QTest::mouseClick(label, Qt::LeftButton, {}, QPoint(400, y));
+        leave(label);
+        QVERIFY(label->isSelecting()); // it still has the focus
+        label->clearFocus();
+        QVERIFY(!label->isSelecting());
+        QVERIFY(!hasTextDocument(*label));
+    }
+};
+
+QTEST_MAIN(TestSelectableLabel)
+#include "tst_selectable_label.moc"
