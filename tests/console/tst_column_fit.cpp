@@ -19,6 +19,7 @@
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QStandardItemModel>
+#include <QStyledItemDelegate>
 #include <QTableView>
 #include <QTest>
 
@@ -151,6 +152,45 @@ private Q_SLOTS:
         QCOMPARE(seen.size(), before);
         fitter->measure();
         QCOMPARE(seen.last().size(), 4);
+    }
+
+    // Columns sized to their contents as QTableView sizes them, but for a stretched one: its
+    // text is never measured, and it takes the room the others leave.
+    void stretchedColumnsAreNotMeasured()
+    {
+        QStandardItemModel model(3, 3);
+        for (int r = 0; r < 3; ++r)
+            for (int c = 0; c < 3; ++c)
+                model.setItem(r, c, new QStandardItem(QString(8 * (c + 1) + r, u'x')));
+        class Counting : public QStyledItemDelegate {
+        public:
+            QSize sizeHint(const QStyleOptionViewItem &o, const QModelIndex &i) const override
+            {
+                ++asked[i.column()];
+                return QStyledItemDelegate::sizeHint(o, i);
+            }
+            mutable QMap<int, int> asked;
+        };
+        QTableView expected, table;
+        Counting counting;
+        table.setItemDelegate(&counting);
+        for (QTableView *t : {&expected, &table}) {
+            t->setModel(&model);
+            t->horizontalHeader()->setStretchLastSection(false);
+            t->resize(700, 200);
+            t->show();
+            QVERIFY(QTest::qWaitForWindowExposed(t));
+        }
+        expected.resizeColumnsToContents();
+        table.horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
+        counting.asked.clear();
+        resizeColumnsToContents(&table);
+        QCOMPARE(counting.asked.value(1), 0);
+        QVERIFY(counting.asked.value(0) > 0 && counting.asked.value(2) > 0);
+        for (int c : {0, 2})
+            QCOMPARE(table.columnWidth(c), expected.columnWidth(c));
+        QCOMPARE(table.columnWidth(1),
+                 table.viewport()->width() - table.columnWidth(0) - table.columnWidth(2));
     }
 
     // The approvals queue at the default size and narrower: every column on screen, the

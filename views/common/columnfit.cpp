@@ -13,6 +13,14 @@ void TableMiddleElideDelegate::initStyleOption(QStyleOptionViewItem *option,
     option->textElideMode = Qt::ElideMiddle;
 }
 
+void resizeColumnsToContents(QTableView *table)
+{
+    const QHeaderView *header = table->horizontalHeader();
+    for (int c = 0; c < header->count(); ++c)
+        if (!header->isSectionHidden(c) && header->sectionResizeMode(c) != QHeaderView::Stretch)
+            table->resizeColumnToContents(c);
+}
+
 TableColumnFitter::TableColumnFitter(QTableView *table, Fit fit)
     : QObject(table)
     , m_table(table)
@@ -23,7 +31,7 @@ TableColumnFitter::TableColumnFitter(QTableView *table, Fit fit)
 
 void TableColumnFitter::measure()
 {
-    m_table->resizeColumnsToContents();
+    resizeColumnsToContents(m_table);
     remember();
 }
 
