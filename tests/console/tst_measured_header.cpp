@@ -11,6 +11,8 @@
 #include <QTableView>
 #include <QTest>
 
+#include <functional>
+
 using namespace OncePay;
 
 namespace {
@@ -137,6 +139,81 @@ private Q_SLOTS:
         p.plain->horizontalHeader()->setStyle(nullptr);
         p.measured->horizontalHeader()->setStyle(nullptr);
         p.compare("the style back");
+    }
+
+    // Each section's pixels as QHeaderView paints them, through titles, widths, a sort
+    // indicator, selected sections, a palette, a style and a section's own font; each look drawn
+    // once however often the header is repainted.
+    void sectionsLookAsQHeaderViewPaintsThem()
+    {
+        Pair p;
+        p.plain->setFocusPolicy(Qt::NoFocus); // neither table takes the focus
+        p.measured->setFocusPolicy(Qt::NoFocus);
+        p.window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&p.window));
+        auto same = [&](const char *when) {
+            const QImage expected = p.plain->horizontalHeader()->grab().toImage();
+            const QImage actual = p.measured->horizontalHeader()->grab().toImage();
+            QVERIFY2(!expected.isNull() && actual == expected, when);
+        };
+        auto both = [&](const std::function<void(QTableView *)> &change) {
+            change(p.plain);
+            change(p.measured);
+        };
+        same("at first");
+        const int drawn = p.header->paintedLooks();
+        for (int i = 0; i < 3; ++i) {
+            p.model.setRowCount(0); // a reset repaints every section
+            p.model.setRowCount(3);
+            same("after a reset");
+        }
+        QCOMPARE(p.header->paintedLooks(), drawn);
+        both([](QTableView *t) { t->resizeColumnsToContents(); });
+        same("fitted");
+        // Titles at the start of their sections (as makeTable's): a section moved sideways by
+        // a wider column before it keeps its look.
+        both([](QTableView *t) {
+            t->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+        });
+        same("left-aligned");
+        const int aligned = p.header->paintedLooks();
+        both([](QTableView *t) { t->setColumnWidth(0, t->columnWidth(0) + 30); });
+        same("shifted");
+        QCOMPARE(p.header->paintedLooks(), aligned + 1); // only the wider section is new
+        both([](QTableView *t) {
+            t->horizontalHeader()->setDefaultAlignment(Qt::AlignCenter | Qt::AlignVCenter);
+        });
+        same("centred again");
+        // A centred title lands on a fraction of a pixel: moved, it is drawn anew.
+        for (int step = 0; step < 12; ++step) {
+            both([](QTableView *t) { t->setColumnWidth(0, t->columnWidth(0) + 1); });
+            same("centred, shifted");
+        }
+        p.model.setHeaderData(0, Qt::Horizontal, QStringLiteral("订单号（渠道交易）"));
+        same("a new title");
+        both([](QTableView *t) {
+            t->horizontalHeader()->setSortIndicatorShown(true);
+            t->horizontalHeader()->setSortIndicator(1, Qt::DescendingOrder);
+        });
+        same("a sort indicator");
+        both([](QTableView *t) { t->selectRow(1); }); // every section highlighted
+        same("selected");
+        both([](QTableView *t) {
+            QPalette palette = t->horizontalHeader()->palette();
+            palette.setColor(QPalette::Button, QColor(0xd0, 0xe8, 0xff));
+            palette.setColor(QPalette::ButtonText, QColor(0x80, 0x10, 0x10));
+            t->horizontalHeader()->setPalette(palette);
+        });
+        same("another palette");
+        WideHeaderStyle wide;
+        both([&wide](QTableView *t) { t->horizontalHeader()->setStyle(&wide); });
+        same("another style");
+        QFont bold = p.plain->horizontalHeader()->font();
+        bold.setBold(true);
+        p.model.setHeaderData(2, Qt::Horizontal, bold, Qt::FontRole);
+        same("a section's own font");
+        both([](QTableView *t) { t->horizontalHeader()->setStyle(nullptr); });
+        same("the style back");
     }
 
     void consoleTablesUseIt()

@@ -2,6 +2,9 @@
 
 #include <QEvent>
 #include <QFont>
+#include <QPainter>
+#include <QStyle>
+#include <QStyleOptionHeader>
 
 namespace OncePay {
 
@@ -9,6 +12,9 @@ namespace {
 
 // Distinct titles kept before the cache starts over (a language switch brings a new set).
 constexpr qsizetype kMaxTitles = 512;
+// Section looks kept before that cache starts over: a table's titles in a few widths and states
+// (a section of 150 × 24 pixels is 14 KiB).
+constexpr qsizetype kMaxLooks = 256;
 
 } // namespace
 
@@ -43,6 +49,64 @@ QSize MeasuredHeader::sectionSizeFromContents(int logicalIndex) const
     return *m_sizes.insert(key, QHeaderView::sectionSizeFromContents(logicalIndex));
 }
 
+void MeasuredHeader::paintSection(QPainter *painter, const QRect &rect, int logicalIndex) const
+{
+    const QAbstractItemModel *m = model();
+    if (!rect.isValid() || !m || painter->deviceTransform().type() > QTransform::TxTranslate)
+        return QHeaderView::paintSection(painter, rect, logicalIndex);
+    const Qt::Orientation o = orientation();
+    for (int role : {Qt::FontRole, Qt::ForegroundRole, Qt::BackgroundRole, Qt::DecorationRole})
+        if (m->headerData(logicalIndex, o, role).isValid())
+            return QHeaderView::paintSection(painter, rect, logicalIndex);
+    // The pixmap starts as what is under the section, an opaque colour: the raster engine
+    // draws text on a transparent pixmap with other glyph images (other pixels).
+    const QWidget *view = viewport();
+    const QBrush under = view->palette().brush(view->backgroundRole());
+    if (!view->autoFillBackground() || under.style() != Qt::SolidPattern || !under.isOpaque())
+        return QHeaderView::paintSection(painter, rect, logicalIndex);
+    // The option QHeaderView::paintSection hands the style.
+    QStyleOptionHeader opt;
+    initStyleOption(&opt);
+    initStyleOptionForIndex(&opt, logicalIndex);
+    opt.rect = rect;
+    // A title placed from the section's left edge is drawn alike at any x; a centred or
+    // right-aligned one lands on a fraction of a pixel, rounded differently at another x, so
+    // its look is kept per x.
+    const bool anyX = QStyle::visualAlignment(layoutDirection(), opt.textAlignment) & Qt::AlignLeft;
+    const qreal dpr = painter->device()->devicePixelRatio();
+    const Look key{opt.text,
+                   anyX ? QRect(QPoint(0, rect.y()), rect.size()) : rect,
+                   int(opt.state),
+                   int(opt.position),
+                   int(opt.selectedPosition),
+                   int(opt.sortIndicator),
+                   int(opt.textAlignment),
+                   opt.palette.cacheKey(),
+                   under.color().rgba(),
+                   dpr,
+                   painter->font().key()};
+    auto it = m_looks.constFind(key);
+    if (it == m_looks.constEnd()) {
+        if (m_looks.size() >= kMaxLooks)
+            m_looks.clear();
+        QPixmap look((QSizeF(rect.size()) * dpr).toSize());
+        look.setDevicePixelRatio(dpr);
+        look.fill(under.color());
+        {
+            QPainter p(&look);
+            p.setFont(painter->font());
+            p.setPen(painter->pen());
+            p.setLayoutDirection(painter->layoutDirection());
+            p.setRenderHints(painter->renderHints());
+            p.translate(-rect.topLeft()); // at the section's own coordinates (above)
+            QHeaderView::paintSection(&p, rect, logicalIndex);
+        }
+        ++m_painted;
+        it = m_looks.insert(key, look);
+    }
+    painter->drawPixmap(rect.topLeft(), *it);
+}
+
 bool MeasuredHeader::event(QEvent *event)
 {
     forgetOn(event);
@@ -63,7 +127,9 @@ void MeasuredHeader::forgetOn(const QEvent *event) const
     case QEvent::StyleChange:
     case QEvent::EnabledChange: // the style may draw (and size) a disabled section otherwise
         m_sizes.clear();
+        m_looks.clear();
         break;
+    case QEvent::PaletteChange: m_looks.clear(); break;
     default: break;
     }
 }

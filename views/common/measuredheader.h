@@ -1,19 +1,27 @@
 #pragma once
 
-// A table header that measures each column title once. QHeaderView sizes a section by laying
-// its title out anew (QFontMetrics::size: itemizing and shaping with HarfBuzz) every time it is
-// asked — for its own size hint after every model reset, and again for each column a table
-// fits to its contents — so half of the instructions of showing a customer's three hits went
-// to shaping the same seven titles (callgrind, 2026-12-02). Here a title's size is kept per
-// (text, a font the model gives the section, the sort indicator shown); a change of the
-// header's font, style or enabled state starts over. Sections with an icon or a model-given
-// size hint are measured by QHeaderView as before. Not covered, as no console table does it: a
-// style sheet re-polished without a StyleChange, an orientation changed by restoreState().
+// A table header that measures each column title once and paints each section's look once.
+// QHeaderView sizes a section by laying its title out anew (QFontMetrics::size: itemizing and
+// shaping with HarfBuzz) every time it is asked — for its own size hint after every model reset,
+// and again for each column a table fits to its contents — so half of the instructions of
+// showing a customer's three hits went to shaping the same seven titles (callgrind,
+// 2026-12-02). Here a title's size is kept per (text, a font the model gives the section, the
+// sort indicator shown); a change of the header's font, style or enabled state starts over.
+// Sections with an icon or a model-given size hint are measured by QHeaderView as before. Not
+// covered, as no console table does it: a style sheet re-polished without a StyleChange, an
+// orientation changed by restoreState().
+// Painting: every model reset repaints the header, and the style draws each section's bevel
+// and shapes its title again (0.2–0.6 ms of a new order's page for six unchanged titles). A
+// section is drawn once per look — its title, size, state (hover, pressed, selected, enabled,
+// active), place in the row, sort indicator, alignment and palette — into a pixmap, then copied
+// (tst_measured_header compares the pixels). Sections whose model data gives them a font,
+// colours or an icon, and painters that scale, are painted by QHeaderView as before.
 // Thread contract: GUI thread only.
 
 #include <QFont>
 #include <QHash>
 #include <QHeaderView>
+#include <QPixmap>
 
 #include <optional>
 
@@ -27,8 +35,12 @@ public:
     // How many titles were laid out by QHeaderView (each distinct one once): what tests count.
     int measuredTitles() const { return m_measured; }
 
+    // How many section looks were drawn by QHeaderView (each distinct one once): for tests.
+    int paintedLooks() const { return m_painted; }
+
 protected:
     QSize sectionSizeFromContents(int logicalIndex) const override;
+    void paintSection(QPainter *painter, const QRect &rect, int logicalIndex) const override;
     bool event(QEvent *event) override;
     bool viewportEvent(QEvent *event) override;
 
@@ -48,6 +60,25 @@ private:
     }
     mutable QHash<Title, QSize> m_sizes;
     mutable int m_measured = 0;
+
+    struct Look {
+        QString text;
+        QRect rect; // its x too unless the title is left-aligned (paintSection)
+        int state = 0, position = 0, selectedPosition = 0, sortIndicator = 0, alignment = 0;
+        qint64 palette = 0;
+        QRgb under = 0; // the colour under the section
+        qreal dpr = 1;
+        QString font; // the painter's, QFont::key()
+        bool operator==(const Look &) const = default;
+    };
+    friend size_t qHash(const Look &l, size_t seed = 0) noexcept
+    {
+        return qHashMulti(seed, l.text, l.rect.x(), l.rect.y(), l.rect.width(), l.rect.height(),
+                          l.state, l.position, l.selectedPosition, l.sortIndicator, l.alignment,
+                          l.palette, l.under, l.font);
+    }
+    mutable QHash<Look, QPixmap> m_looks;
+    mutable int m_painted = 0;
 };
 
 } // namespace OncePay
