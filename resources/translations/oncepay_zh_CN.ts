@@ -213,229 +213,229 @@
 <context>
     <name>OncePay::ApprovalsPage</name>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="52"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="51"/>
         <source>The comment has %1 characters; a decision keeps at most %2.</source>
         <translation>备注有 %1 个字符；一项决定最多保留 %2 个字符。</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="80"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="79"/>
         <source>&lt;h2&gt;Approvals&lt;/h2&gt;</source>
         <translation>&lt;h2&gt;审批&lt;/h2&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="83"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="82"/>
         <source>Waiting for approval</source>
         <translation>等待审批</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="84"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="83"/>
         <source>Decided</source>
         <translation>已决定</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="86"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="85"/>
         <source>All</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="89"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="88"/>
         <source>All kinds</source>
         <translation>全部类型</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="94"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="93"/>
         <source>&amp;Refresh</source>
         <translation>刷新(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="142"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="141"/>
         <source>Evidence: the order&apos;s history or the discrepancy</source>
         <translation>证据：订单历史或对账差异</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="143"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="142"/>
         <source>&amp;Approve…</source>
         <translation>批准(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="145"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="144"/>
         <source>Re&amp;ject…</source>
         <translation>驳回(&amp;J)…</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="147"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="146"/>
         <source>Open &amp;order</source>
         <translation>打开订单(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="163"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="162"/>
         <source>&lt;b&gt;Change&lt;/b&gt; (before → after)</source>
         <translation>&lt;b&gt;变更&lt;/b&gt;（之前 → 之后）</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="167"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="166"/>
         <source>&lt;b&gt;Evidence&lt;/b&gt;</source>
         <translation>&lt;b&gt;证据&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="190"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="189"/>
         <source>&amp;Show:</source>
         <translation>显示(&amp;S)：</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="194"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="193"/>
         <source>&amp;Kind:</source>
         <translation>类型(&amp;K)：</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/approvals/approvalspage.cpp" line="242"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="241"/>
         <source>%n proposal(s) shown.</source>
         <translation>
             <numerusform>显示 %n 条修复提议。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/approvals/approvalspage.cpp" line="244"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="243"/>
         <source>%n waiting for a decision.</source>
         <translation>
             <numerusform>%n 条等待决定。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/approvals/approvalspage.cpp" line="247"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="246"/>
         <source>%n of them are yours: another reviewer decides those.</source>
         <translation>
             <numerusform>其中 %n 条是您提出的：须由其他审核人决定。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="249"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="248"/>
         <source>Your role may read proposals but not decide them.</source>
         <translation>您的角色可以查看提议，但不能决定。</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="342"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="341"/>
         <source>Select a proposal to see its change and evidence.</source>
         <translation>选择一条提议以查看其变更和证据。</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="351"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="350"/>
         <source>&lt;b&gt;Fix #%1 — %2&lt;/b&gt; on %3&lt;br&gt;Proposed by %4 (%5) from %6, %7&lt;br&gt;Reason: %8 — %9&lt;br&gt;Status: %10 · approvals %11 of %12</source>
         <translation>&lt;b&gt;修复 #%1 — %2&lt;/b&gt;，对象 %3&lt;br&gt;由 %4（%5）于 %6 提出，%7&lt;br&gt;原因：%8 — %9&lt;br&gt;状态：%10 · 已批准 %11 / %12</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="364"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="363"/>
         <source>Bound to order version %1</source>
         <translation>绑定订单版本 %1</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="370"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="369"/>
         <source>This is your proposal: another finance reviewer must decide it.</source>
         <translation>这是您的提议：须由另一位财务审核人决定。</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="372"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="371"/>
         <source>Digest</source>
         <translation>摘要</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="381"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="380"/>
         <source>%1: %2 by %3 from %4%5</source>
         <translation>%1：%3 于 %4 %2%5</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="383"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="382"/>
         <source>approved</source>
         <translation>批准</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="383"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="382"/>
         <source>rejected</source>
         <translation>驳回</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="389"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="388"/>
         <source>No decisions yet.</source>
         <translation>尚无决定。</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="397"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="396"/>
         <source>Loading…</source>
         <translation>正在加载…</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="429"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="428"/>
         <source>Approve fix #%1</source>
         <translation>批准修复 #%1</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="432"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="431"/>
         <source>Optional comment (audited)</source>
         <translation>备注（可选，记入审计）</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="434"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="433"/>
         <source>&amp;Approve</source>
         <translation>批准(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="442"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="441"/>
         <source>You approve exactly this change (digest %1…). %2</source>
         <translation>您批准的正是此变更（摘要 %1…）。%2</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="445"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="444"/>
         <source>It is applied at once.</source>
         <translation>批准后立即执行。</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="446"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="445"/>
         <source>It needs one more approval from someone else.</source>
         <translation>还需要另一人批准。</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="450"/>
-        <location filename="../../views/approvals/approvalspage.cpp" line="482"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="449"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="481"/>
         <source>&amp;Comment:</source>
         <translation>备注(&amp;C)：</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="464"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="463"/>
         <source>Reject fix #%1</source>
         <translation>驳回修复 #%1</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="471"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="470"/>
         <source>Why (required, audited)</source>
         <translation>原因（必填，记入审计）</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="473"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="472"/>
         <source>Re&amp;ject</source>
         <translation>驳回(&amp;J)</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="481"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="480"/>
         <source>&amp;Reason:</source>
         <translation>原因(&amp;R)：</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="523"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="522"/>
         <source>Fix #%1 approved and applied.</source>
         <translation>修复 #%1 已批准并执行。</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="525"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="524"/>
         <source>Fix #%1 rejected.</source>
         <translation>修复 #%1 已驳回。</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="526"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="525"/>
         <source>Fix #%1 approved; it needs %2 more approval(s).</source>
         <translation>修复 #%1 已批准；还需要 %2 次批准。</translation>
     </message>
     <message>
-        <location filename="../../views/approvals/approvalspage.cpp" line="538"/>
+        <location filename="../../views/approvals/approvalspage.cpp" line="537"/>
         <source>Fix #%1: %2</source>
         <translation>修复 #%1：%2</translation>
     </message>
@@ -2789,447 +2789,447 @@ hash      %2</translation>
         <translation>导出 %1 在发件箱中被记录了不止一次：有行被添加到发件箱中</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="378"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="380"/>
         <source>cannot read %1: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="379"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="381"/>
         <source>cannot write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="380"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="382"/>
         <source>export: cannot write the file: %1</source>
         <translation>导出：无法写入文件：%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="381"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="383"/>
         <source>export: the file was abandoned; it holds part of the export at most</source>
         <translation>导出：文件已被放弃；其中至多只有部分导出内容</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="384"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="386"/>
         <source>export: OpenSSL gives no SHA-256; nothing was exported</source>
         <translation>导出：OpenSSL 未提供 SHA-256；未导出任何内容</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="387"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="389"/>
         <source>audit verify: OpenSSL gives no SHA-256; nothing was checked</source>
         <translation>审计校验：OpenSSL 未提供 SHA-256；未检查任何内容</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="390"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="392"/>
         <source>the export&apos;s audit row (seq %1) does not match its hash: it was altered</source>
         <translation>该导出的审计行（序号 %1）与其哈希不符：已被篡改</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="393"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="395"/>
         <source>the export&apos;s audit row (seq %1) is not where the export wrote it (after seq %2, linked into the chain): it was inserted or moved</source>
         <translation>该导出的审计行（序号 %1）不在导出时写入的位置（应在序号 %2 之后并链接入链）：已被插入或移动</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="397"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="399"/>
         <source>row %1 of the file (the audit log&apos;s seq %2) differs in %3: the file says “%4”, the audit log “%5”</source>
         <translation>文件第 %1 行（审计日志序号 %2）的 %3 不同：文件为“%4”，审计日志为“%5”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="401"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="403"/>
         <source>row %1 of the file (the audit log&apos;s seq %2) differs from the audit log&apos;s row</source>
         <translation>文件第 %1 行（审计日志序号 %2）与审计日志中的行不同</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="405"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="407"/>
         <source>the file goes on after the %1 row(s) the audit log holds for its filter, from line %2: rows were added</source>
         <translation>文件在审计日志中该筛选条件对应的 %1 行之后仍有内容（自第 %2 行起）：有行被添加</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="409"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="411"/>
         <source>the file ends before the audit log&apos;s row seq %1 (row %2 of %3): rows were removed</source>
         <translation>文件在审计日志序号 %1 的行（共 %3 行中的第 %2 行）之前就结束了：有行被删除</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="413"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="415"/>
         <source>the file&apos;s header line is not the one an OncePay CSV export has</source>
         <translation>文件的表头行不是 OncePay CSV 导出文件的表头</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="416"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="418"/>
         <source>row seq %1 in the file does not match its hash: it was altered</source>
         <translation>文件中序号 %1 的行与其哈希不符：已被篡改</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="419"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="421"/>
         <source>row seq %1 in the file shows the amount %2 %3, but its hashed content says %4 %5</source>
         <translation>文件中序号 %1 的行显示金额 %2 %3，但其计入哈希的内容为 %4 %5</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="423"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="425"/>
         <source>row seq %1 in the file is not linked to seq %2 before it: reordered or relinked</source>
         <translation>文件中序号 %1 的行未链接到其前面的序号 %2：顺序被调换或链接被改动</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="427"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="429"/>
         <source>the file holds %1 row(s), the manifest says %2</source>
         <translation>文件包含 %1 行，清单记载为 %2 行</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="429"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="431"/>
         <source>the chain head seq %1 is no longer in the audit log</source>
         <translation>链头序号 %1 已不在审计日志中</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="432"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="434"/>
         <source>the audit log&apos;s row seq %1 has hash %2, not the manifest&apos;s %3</source>
         <translation>审计日志中序号 %1 的行哈希为 %2，而非清单记载的 %3</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="435"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="437"/>
         <source>seal %1 (seq %2) named by the manifest is missing or changed in the audit database</source>
         <translation>清单所指的封印 %1（序号 %2）在审计库中缺失或已被改动</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="439"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="441"/>
         <source>%1 is no OncePay JSON export (%2)</source>
         <translation>%1 不是 OncePay JSON 导出文件（%2）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="440"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="442"/>
         <source>%1 cannot be read: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="441"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="443"/>
         <source>the rows cannot be re-hashed: OpenSSL gives no SHA-256</source>
         <translation>无法重新计算各行哈希：OpenSSL 未提供 SHA-256</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="444"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="446"/>
         <source>not an OncePay audit export manifest (format &apos;%1&apos;)</source>
         <translation>不是 OncePay 审计导出清单（格式为“%1”）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="446"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="448"/>
         <source>the manifest lacks the file, its SHA-256 or the head</source>
         <translation>清单缺少文件名、其 SHA-256 或链头</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="449"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="379"/>
         <source>cannot read manifest %1: %2</source>
         <translation>无法读取清单 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="450"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="451"/>
         <source>manifest %1 is not a JSON object: %2</source>
         <translation>清单 %1 不是 JSON 对象：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="452"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="453"/>
         <source>a display name may not contain control characters (such as a line break or a tab)</source>
         <translation>显示名称不得包含控制字符（如换行符或制表符）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="456"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="457"/>
         <source>a display name is at most %1 characters (this one has %2)</source>
         <translation>显示名称最多 %1 个字符（当前为 %2 个）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="459"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="460"/>
         <source>unknown role: a role is agent, finance, auditor or admin</source>
         <translation>未知角色：角色须为 agent（客服）、finance（财务）、auditor（审计）或 admin（管理员）</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="462"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="463"/>
         <source>there is no staff account by that name</source>
         <translation>没有该名称的员工账户</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="463"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="464"/>
         <source>there is no staff account %1</source>
         <translation>没有员工账户 %1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="464"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="465"/>
         <source>an administrator may not change their own role</source>
         <translation>管理员不能更改自己的角色</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="466"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="467"/>
         <source>%1 already has the role %2</source>
         <translation>%1 已是%2角色</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="467"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="468"/>
         <source>%1 is the last enabled administrator and keeps the role</source>
         <translation>%1 是最后一位启用的管理员，保留其角色</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="470"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="471"/>
         <source>the staff account %1 was not changed</source>
         <translation>员工账户 %1 未更改</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="471"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="472"/>
         <source>a user name is 2–64 of a-z, 0-9, &apos;.&apos;, &apos;_&apos;, &apos;-&apos;, starting with a letter or digit</source>
         <translation>用户名为 2–64 个字符，只能包含 a-z、0-9、&apos;.&apos;、&apos;_&apos;、&apos;-&apos;，并以字母或数字开头</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="475"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="476"/>
         <source>a staff account %1 already exists</source>
         <translation>员工账号 %1 已存在</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="476"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="477"/>
         <source>a password needs at least %1 characters</source>
         <translation>密码至少需要 %1 个字符</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="477"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="478"/>
         <source>the password is too long</source>
         <translation>密码过长</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="478"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="479"/>
         <source>a reason is required</source>
         <translation>必须填写原因</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="479"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="480"/>
         <source>an administrator may not disable their own account</source>
         <translation>管理员不能停用自己的账户</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="481"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="482"/>
         <source>%1 is disabled already</source>
         <translation>%1 已是停用状态</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="482"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="483"/>
         <source>%1 is enabled already</source>
         <translation>%1 已是启用状态</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="483"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="484"/>
         <source>%1 is the last enabled administrator and stays enabled</source>
         <translation>%1 是最后一位启用的管理员，不能停用</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="487"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="488"/>
         <source>%1 (%2) may not start a reconciliation run</source>
         <translation>%1（%2）无权启动对账运行</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="488"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="489"/>
         <source>%1 (%2) may not %3: %4</source>
         <translation>%1（%2）无权%3：%4</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="489"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="490"/>
         <source>%1 (%2) may not %3</source>
         <translation>%1（%2）无权%3</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="490"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="491"/>
         <source>there is no such staff account</source>
         <translation>不存在该员工账户</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="491"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="492"/>
         <source>the staff account has been disabled</source>
         <translation>该员工账户已被停用</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="492"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="493"/>
         <source>the staff account&apos;s role is now %1</source>
         <translation>该员工账户的角色现为%1</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="494"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="495"/>
         <source>the period ends before it starts</source>
         <translation>期间的结束早于开始</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="495"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="496"/>
         <source>ops setting %1 is not a non-negative number</source>
         <translation>运营设置 %1 不是非负数</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="498"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="499"/>
         <source>%1 takes a whole number from %2 to %3, not &apos;%4&apos;</source>
         <translation>%1 须为 %2 至 %3 之间的整数，而不是“%4”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="500"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="501"/>
         <source>a settings change needs a reason</source>
         <translation>更改设置须填写原因</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="501"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="502"/>
         <source>unknown setting &apos;%1&apos;</source>
         <translation>未知设置“%1”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="504"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="510"/>
         <source>ops setting %1 is not a whole number from %2 to %3: &apos;%4&apos;</source>
         <translation>运营设置 %1 不是 %2 到 %3 之间的整数：“%4”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="508"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="505"/>
         <source>ops setting %1 is not a whole number from 0 to %2: &apos;%3&apos;</source>
         <translation>运营设置 %1 不是 0 到 %2 之间的整数：“%3”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="513"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="515"/>
         <source>%1: t=&lt;unix seconds&gt;,v1=&lt;hex HMAC-SHA256 of &quot;t.body&quot; under a webhook signing secret&gt;; timestamp within the tolerance window</source>
         <translation>%1：t=&lt;Unix 秒&gt;,v1=&lt;用 webhook 签名密钥对 &quot;t.body&quot; 计算的十六进制 HMAC-SHA256&gt;；时间戳须在容差窗口内</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="517"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="519"/>
         <source>%1: t=&lt;unix seconds&gt;,s=&lt;hex HMAC-SHA256 of &quot;t.body&quot; under a webhook secret&gt;; timestamp within the tolerance window</source>
         <translation>%1：t=&lt;Unix 秒&gt;,s=&lt;用 webhook 密钥对 &quot;t.body&quot; 计算的十六进制 HMAC-SHA256&gt;；时间戳须在容差窗口内</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="521"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="523"/>
         <source>%1: v1,&lt;base64 HMAC-SHA256 of &quot;%2.%3.body&quot; under the relay&apos;s secret&gt; (Standard Webhooks); timestamp within the tolerance window</source>
         <translation>%1：v1,&lt;用中继密钥对 &quot;%2.%3.body&quot; 计算的 base64 HMAC-SHA256&gt;（Standard Webhooks）；时间戳须在容差窗口内</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="525"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="527"/>
         <source>%1: base64 RSA-SHA256 (%2 SHA256withRSA) of &quot;%3|%4|webhook id|CRC32 of the body&quot;, verified with the configured PayPal certificate (cert_file, never fetched; %5 must be on paypal.com); transmission time within the tolerance window</source>
         <translation>%1：对 &quot;%3|%4|webhook id|消息体 CRC32&quot; 的 base64 RSA-SHA256（%2 SHA256withRSA），用配置的 PayPal 证书验证（cert_file，从不在线获取；%5 必须位于 paypal.com）；传输时间须在容差窗口内</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="532"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="534"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="535"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="537"/>
         <source>%1 is not a whole number</source>
         <translation>%1 不是整数</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="536"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="538"/>
         <source>%1 is not a number</source>
         <translation>%1 不是数字</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="537"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="539"/>
         <source>%1 is negative</source>
         <translation>%1 为负数</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="538"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="540"/>
         <source>%1 overflows 64 bits</source>
         <translation>%1 超出 64 位整数范围</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="539"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="541"/>
         <source>%1 is not a decimal string</source>
         <translation>%1 不是十进制数字字符串</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="540"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="542"/>
         <source>%1 &apos;%2&apos; is not a plain decimal</source>
         <translation>%1 “%2”不是普通的十进制数</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="541"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="543"/>
         <source>unknown currency &apos;%1&apos;</source>
         <translation>未知货币“%1”</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="542"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="544"/>
         <source>no &apos;%1&apos; signature matches</source>
         <translation>没有匹配的“%1”签名</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="543"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="545"/>
         <source>no v1 signature matches</source>
         <translation>没有匹配的 v1 签名</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="544"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="546"/>
         <source>signature does not verify with the configured certificate</source>
         <translation>签名无法用所配置的证书验证</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="547"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="549"/>
         <source>signature header has no &apos;%1&apos; signature</source>
         <translation>签名头中没有“%1”签名</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="548"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="550"/>
         <source>signature header is empty</source>
         <translation>签名头为空</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="549"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="551"/>
         <source>signature header is malformed</source>
         <translation>签名头格式错误</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="550"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="552"/>
         <source>signature header has a bad timestamp</source>
         <translation>签名头的时间戳无效</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="551"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="553"/>
         <source>signature header has no timestamp</source>
         <translation>签名头缺少时间戳</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="552"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="554"/>
         <source>signature timestamp is %1 s behind, outside the allowed window</source>
         <translation>签名时间戳落后 %1 秒，超出允许窗口</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="555"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="557"/>
         <source>signature timestamp is %1 s ahead, outside the allowed window</source>
         <translation>签名时间戳超前 %1 秒，超出允许窗口</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="558"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="560"/>
         <source>no webhook secret configured</source>
         <translation>未配置 webhook 密钥</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="559"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="561"/>
         <source>no %1 header</source>
         <translation>缺少 %1 头</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetexttemplates.cpp" line="560"/>
+        <location filename="../../models/common/enginetexttemplates.cpp" line="562"/>
         <source>several %1 headers</source>
         <translation>存在多个 %1 头</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="111"/>
+        <location filename="../../models/common/enginetext.cpp" line="126"/>
         <source>read orders</source>
         <translation>查看订单</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="112"/>
+        <location filename="../../models/common/enginetext.cpp" line="127"/>
         <source>propose a fix</source>
         <translation>提议修复</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="113"/>
+        <location filename="../../models/common/enginetext.cpp" line="128"/>
         <source>approve or reject a fix</source>
         <translation>批准或驳回修复</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="114"/>
+        <location filename="../../models/common/enginetext.cpp" line="129"/>
         <source>read the audit trail</source>
         <translation>查看审计轨迹</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="115"/>
+        <location filename="../../models/common/enginetext.cpp" line="130"/>
         <source>manage staff accounts</source>
         <translation>管理员工账户</translation>
     </message>
     <message>
-        <location filename="../../models/common/enginetext.cpp" line="116"/>
+        <location filename="../../models/common/enginetext.cpp" line="131"/>
         <source>manage settings</source>
         <translation>管理设置</translation>
     </message>
@@ -4890,102 +4890,102 @@ hash      %2</translation>
 <context>
     <name>OncePay::OrderPage</name>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="63"/>
+        <location filename="../../views/orders/orderpage.cpp" line="65"/>
         <source>&lt;h2&gt;Order investigation&lt;/h2&gt;</source>
         <translation>&lt;h2&gt;订单调查&lt;/h2&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="66"/>
+        <location filename="../../views/orders/orderpage.cpp" line="68"/>
         <source>Order, customer, transaction, callback or request id</source>
         <translation>订单号、客户编号、交易号、回调编号或请求编号</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="69"/>
+        <location filename="../../views/orders/orderpage.cpp" line="71"/>
         <source>&amp;Find</source>
         <translation>查找(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="74"/>
+        <location filename="../../views/orders/orderpage.cpp" line="76"/>
         <source>&amp;Export dossier…</source>
         <translation>导出案卷(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="76"/>
+        <location filename="../../views/orders/orderpage.cpp" line="78"/>
         <source>Save everything about this order as a PDF for a dispute</source>
         <translation>将此订单的全部信息保存为 PDF，用于争议处理</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="79"/>
+        <location filename="../../views/orders/orderpage.cpp" line="81"/>
         <source>&amp;Propose fix</source>
         <translation>提议修复(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="81"/>
+        <location filename="../../views/orders/orderpage.cpp" line="83"/>
         <source>Ask for a correction of this order or its messages; a finance reviewer approves it</source>
         <translation>申请更正此订单或其消息；由财务审核人批准</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="90"/>
+        <location filename="../../views/orders/orderpage.cpp" line="92"/>
         <source>Confirm or roll back this order…</source>
         <translation>确认或回滚此订单…</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="93"/>
+        <location filename="../../views/orders/orderpage.cpp" line="95"/>
         <source>Requeue or resolve its stuck messages…</source>
         <translation>重新入队或解决其滞留的消息…</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="142"/>
+        <location filename="../../views/orders/orderpage.cpp" line="144"/>
         <source>Search for an order by any of its identifiers.</source>
         <translation>可用订单的任一编号进行搜索。</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="180"/>
+        <location filename="../../views/orders/orderpage.cpp" line="186"/>
         <source>&amp;Timeline</source>
         <translation>时间线(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="187"/>
+        <location filename="../../views/orders/orderpage.cpp" line="193"/>
         <source>Select a callback to see its body and headers as received.</source>
         <translation>选择一条回调，查看收到时的原始报文和请求头。</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="193"/>
+        <location filename="../../views/orders/orderpage.cpp" line="199"/>
         <source>&amp;Callbacks</source>
         <translation>回调(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="197"/>
+        <location filename="../../views/orders/orderpage.cpp" line="203"/>
         <source>&lt;b&gt;Payments&lt;/b&gt;</source>
         <translation>&lt;b&gt;支付记录&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="199"/>
+        <location filename="../../views/orders/orderpage.cpp" line="205"/>
         <source>&lt;b&gt;Ledger&lt;/b&gt;</source>
         <translation>&lt;b&gt;账本&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="201"/>
+        <location filename="../../views/orders/orderpage.cpp" line="207"/>
         <source>&lt;b&gt;Refunds due&lt;/b&gt;</source>
         <translation>&lt;b&gt;待退款&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="203"/>
+        <location filename="../../views/orders/orderpage.cpp" line="209"/>
         <source>&amp;Payments and ledger</source>
         <translation>支付与账本(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="204"/>
+        <location filename="../../views/orders/orderpage.cpp" line="210"/>
         <source>&amp;Requests</source>
         <translation>请求(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="206"/>
+        <location filename="../../views/orders/orderpage.cpp" line="212"/>
         <source>Purchase and &amp;logistics</source>
         <translation>采购与物流(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="213"/>
+        <location filename="../../views/orders/orderpage.cpp" line="219"/>
         <source>&amp;Audit rows</source>
         <translation>审计记录(&amp;A)</translation>
     </message>
@@ -5054,110 +5054,110 @@ hash      %2</translation>
         <translation>正在加载订单 %1……</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="331"/>
+        <location filename="../../views/orders/orderpage.cpp" line="338"/>
         <source>Order %1 — %2, version %3</source>
         <translation>订单 %1 —— %2，版本 %3</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="334"/>
+        <location filename="../../views/orders/orderpage.cpp" line="339"/>
         <source>Amount: %1</source>
         <translation>金额：%1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="335"/>
+        <location filename="../../views/orders/orderpage.cpp" line="340"/>
         <source>Customer: %1</source>
         <translation>客户：%1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="337"/>
+        <location filename="../../views/orders/orderpage.cpp" line="342"/>
         <source>Current attempt: %1 on %2</source>
         <translation>当前支付尝试：%1（%2）</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="339"/>
+        <location filename="../../views/orders/orderpage.cpp" line="344"/>
         <source>Transaction: %1</source>
         <translation>交易号：%1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="343"/>
+        <location filename="../../views/orders/orderpage.cpp" line="348"/>
         <source>Reason: %1</source>
         <translation>原因：%1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="346"/>
+        <location filename="../../views/orders/orderpage.cpp" line="351"/>
         <source>To refund: %1</source>
         <translation>待退款：%1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/orders/orderpage.cpp" line="352"/>
+        <location filename="../../views/orders/orderpage.cpp" line="357"/>
         <source>%n open reconciliation exception(s) (%1)</source>
         <translation>
             <numerusform>%n 个未结对账异常（%1）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="355"/>
+        <location filename="../../views/orders/orderpage.cpp" line="360"/>
         <source>Updated: %1</source>
         <translation>更新时间：%1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="373"/>
+        <location filename="../../views/orders/orderpage.cpp" line="378"/>
         <source>Path: %1</source>
         <translation>路径：%1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/orders/orderpage.cpp" line="377"/>
+        <location filename="../../views/orders/orderpage.cpp" line="382"/>
         <source>%n refused attempt(s)</source>
         <translation>
             <numerusform>%n 次被拒绝的尝试</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/orders/orderpage.cpp" line="392"/>
+        <location filename="../../views/orders/orderpage.cpp" line="399"/>
         <source>%n event(s) in the timeline.</source>
         <translation>
             <numerusform>时间线中共有 %n 个事件。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="401"/>
+        <location filename="../../views/orders/orderpage.cpp" line="408"/>
         <source>Export dossier</source>
         <translation>导出案卷</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="402"/>
+        <location filename="../../views/orders/orderpage.cpp" line="409"/>
         <source>PDF documents (*.pdf)</source>
         <translation>PDF 文档 (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="419"/>
+        <location filename="../../views/orders/orderpage.cpp" line="426"/>
         <source>Writing the dossier of order %1…</source>
         <translation>正在写入订单 %1 的案卷…</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="448"/>
+        <location filename="../../views/orders/orderpage.cpp" line="455"/>
         <source>The dossier was not exported: %1</source>
         <translation>案卷未导出：%1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../views/orders/orderpage.cpp" line="452"/>
+        <location filename="../../views/orders/orderpage.cpp" line="459"/>
         <source>Dossier saved to %1 (%n page(s), SHA-256 %2).</source>
         <translation>
             <numerusform>案卷已保存到 %1（%n 页，SHA-256 %2）。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="478"/>
+        <location filename="../../views/orders/orderpage.cpp" line="485"/>
         <source>Signature: verified by the gateway before the callback was stored.</source>
         <translation>签名：网关在存储该回调之前已验证。</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="479"/>
+        <location filename="../../views/orders/orderpage.cpp" line="486"/>
         <source>Signature: verified by the gateway before the callback was stored — %1</source>
         <translation>签名：网关在存储该回调之前已验证 —— %1</translation>
     </message>
     <message>
-        <location filename="../../views/orders/orderpage.cpp" line="482"/>
+        <location filename="../../views/orders/orderpage.cpp" line="489"/>
         <source>Callback %1 from %2
 %3
 Unsigned, wrongly signed or late requests are refused: only the refusal is recorded (reason, size, body hash), never the request.
@@ -6238,57 +6238,57 @@ Body:
 <context>
     <name>OncePay::StuckModel</name>
     <message>
-        <location filename="../../models/investigation/stuckmodel.cpp" line="22"/>
+        <location filename="../../models/investigation/stuckmodel.cpp" line="19"/>
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/stuckmodel.cpp" line="29"/>
+        <location filename="../../models/investigation/stuckmodel.cpp" line="26"/>
         <source>Age</source>
         <translation>滞留时长</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/stuckmodel.cpp" line="35"/>
+        <location filename="../../models/investigation/stuckmodel.cpp" line="32"/>
         <source>since %1</source>
         <translation>自 %1 起</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/stuckmodel.cpp" line="38"/>
+        <location filename="../../models/investigation/stuckmodel.cpp" line="35"/>
         <source>Order</source>
         <translation>订单</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/stuckmodel.cpp" line="39"/>
+        <location filename="../../models/investigation/stuckmodel.cpp" line="36"/>
         <source>Channel</source>
         <translation>渠道</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/stuckmodel.cpp" line="40"/>
+        <location filename="../../models/investigation/stuckmodel.cpp" line="37"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/stuckmodel.cpp" line="49"/>
+        <location filename="../../models/investigation/stuckmodel.cpp" line="46"/>
         <source>Tries</source>
         <translation>尝试次数</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/stuckmodel.cpp" line="56"/>
+        <location filename="../../models/investigation/stuckmodel.cpp" line="53"/>
         <source>Amount</source>
         <translation>金额</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/stuckmodel.cpp" line="67"/>
+        <location filename="../../models/investigation/stuckmodel.cpp" line="64"/>
         <source>Reference</source>
         <translation>引用</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/stuckmodel.cpp" line="70"/>
+        <location filename="../../models/investigation/stuckmodel.cpp" line="67"/>
         <source>Reason / last error</source>
         <translation>原因 / 最近错误</translation>
     </message>
     <message>
-        <location filename="../../models/investigation/stuckmodel.cpp" line="44"/>
+        <location filename="../../models/investigation/stuckmodel.cpp" line="41"/>
         <source>to refund</source>
         <translation>待退款</translation>
     </message>

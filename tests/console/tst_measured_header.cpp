@@ -11,6 +11,7 @@
 #include <QTableView>
 #include <QTest>
 
+#include <cmath>
 #include <functional>
 
 using namespace OncePay;
@@ -161,13 +162,22 @@ private Q_SLOTS:
             change(p.measured);
         };
         same("at first");
+        // Looks are kept at a whole device-pixel ratio only (1 here, 2 in
+        // tst_measured_header_dpr2); at another the sections are drawn each time, as QHeaderView
+        // draws them, and only the pixels are compared.
+        const qreal dpr = p.window.devicePixelRatio();
+        const bool kept = dpr == std::round(dpr);
+        if (!kept)
+            qInfo("device-pixel ratio %g: looks not kept, their count not checked", dpr);
+        QCOMPARE(p.header->paintedLooks() > 0, kept);
         const int drawn = p.header->paintedLooks();
         for (int i = 0; i < 3; ++i) {
             p.model.setRowCount(0); // a reset repaints every section
             p.model.setRowCount(3);
             same("after a reset");
         }
-        QCOMPARE(p.header->paintedLooks(), drawn);
+        if (kept)
+            QCOMPARE(p.header->paintedLooks(), drawn);
         both([](QTableView *t) { t->resizeColumnsToContents(); });
         same("fitted");
         // Titles at the start of their sections (as makeTable's): a section moved sideways by
@@ -179,7 +189,8 @@ private Q_SLOTS:
         const int aligned = p.header->paintedLooks();
         both([](QTableView *t) { t->setColumnWidth(0, t->columnWidth(0) + 30); });
         same("shifted");
-        QCOMPARE(p.header->paintedLooks(), aligned + 1); // only the wider section is new
+        if (kept)
+            QCOMPARE(p.header->paintedLooks(), aligned + 1); // only the wider section is new
         both([](QTableView *t) {
             t->horizontalHeader()->setDefaultAlignment(Qt::AlignCenter | Qt::AlignVCenter);
         });
@@ -214,6 +225,32 @@ private Q_SLOTS:
         same("a section's own font");
         both([](QTableView *t) { t->horizontalHeader()->setStyle(nullptr); });
         same("the style back");
+    }
+
+    // A stretched section takes a new width at every step of a resize: drawn each time, never
+    // kept, so that widening a window does not fill the header's memory with looks.
+    void aStretchedSectionIsNotKept()
+    {
+        Pair p;
+        p.plain->setFocusPolicy(Qt::NoFocus);
+        p.measured->setFocusPolicy(Qt::NoFocus);
+        for (QTableView *t : {p.plain, p.measured}) {
+            t->horizontalHeader()->setStretchLastSection(true);
+            t->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
+            // as makeTable's: a section moved sideways keeps its look
+            t->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+        }
+        p.window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&p.window));
+        (void)p.measured->horizontalHeader()->grab();
+        const int drawn = p.header->paintedLooks();
+        for (int width = 560; width <= 600; width += 8) {
+            p.plain->resize(width, 200);
+            p.measured->resize(width, 200);
+            QCOMPARE(p.measured->horizontalHeader()->grab().toImage(),
+                     p.plain->horizontalHeader()->grab().toImage());
+        }
+        QCOMPARE(p.header->paintedLooks(), drawn); // the two fixed sections kept, neither other
     }
 
     void consoleTablesUseIt()

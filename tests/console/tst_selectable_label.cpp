@@ -125,6 +125,14 @@ private Q_SLOTS:
         QTest::mouseRelease(&label, Qt::LeftButton, {}, QPoint(200, y));
         QVERIFY(label.hasSelectedText());
         QVERIFY(kTexts.first().startsWith(label.selectedText()));
+        // The reader turns to another window (the ticket): the label loses the focus but keeps
+        // its selection (QLabel keeps it then), and the pointer leaving it keeps it selectable.
+        QWidget ticket;
+        ticket.show();
+        ticket.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&ticket));
+        QVERIFY(!label.hasFocus());
+        QVERIFY(label.hasSelectedText());
         leave(&label);
         QVERIFY(label.isSelecting());
         QVERIFY(label.hasSelectedText());

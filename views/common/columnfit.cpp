@@ -16,8 +16,24 @@ void TableMiddleElideDelegate::initStyleOption(QStyleOptionViewItem *option,
 void resizeColumnsToContents(QTableView *table)
 {
     const QHeaderView *header = table->horizontalHeader();
+    bool stretched = false;
+    for (int c = 0; c < header->count() && !stretched; ++c)
+        stretched = header->sectionResizeMode(c) == QHeaderView::Stretch;
+    if (!stretched) {
+        table->resizeColumnsToContents(); // nothing to leave out: QTableView's own, in one pass
+        return;
+    }
+    // Column by column, leaving out what QTableView's pass sizes by the room left: stretched
+    // sections, and the last one when it stretches — resized here, it would keep that width as
+    // the least it stretches to, and a narrower window would scroll it out of sight.
+    int last = -1;
+    if (header->stretchLastSection())
+        for (int v = header->count() - 1; v >= 0 && last < 0; --v)
+            if (!header->isSectionHidden(header->logicalIndex(v)))
+                last = header->logicalIndex(v);
     for (int c = 0; c < header->count(); ++c)
-        if (!header->isSectionHidden(c) && header->sectionResizeMode(c) != QHeaderView::Stretch)
+        if (c != last && !header->isSectionHidden(c) &&
+            header->sectionResizeMode(c) != QHeaderView::Stretch)
             table->resizeColumnToContents(c);
 }
 

@@ -28,9 +28,9 @@ protected:
 };
 
 // Sizes `table`'s columns to their contents as QTableView::resizeColumnsToContents does, but
-// for the stretched ones (QHeaderView::Stretch): their width is the room the others leave, and
-// measuring their text, a table's longest (an order timeline's details), was wasted — about a
-// third of fitting a new order's timeline.
+// measures no stretched column (QHeaderView::Stretch): its width is the room the others leave,
+// and measuring its text, a table's longest (an order timeline's details), was wasted — about a
+// third of fitting a new order's timeline. A table with none is QTableView's own pass.
 void resizeColumnsToContents(QTableView *table);
 
 class TableColumnFitter : public QObject {

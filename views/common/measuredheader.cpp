@@ -3,8 +3,10 @@
 #include <QEvent>
 #include <QFont>
 #include <QPainter>
+
 #include <QStyle>
 #include <QStyleOptionHeader>
+#include <cmath>
 
 namespace OncePay {
 
@@ -12,9 +14,9 @@ namespace {
 
 // Distinct titles kept before the cache starts over (a language switch brings a new set).
 constexpr qsizetype kMaxTitles = 512;
-// Section looks kept before that cache starts over: a table's titles in a few widths and states
-// (a section of 150 × 24 pixels is 14 KiB).
-constexpr qsizetype kMaxLooks = 256;
+// The bytes of section looks a header keeps, least recently used dropped first: a table's
+// titles in a few widths and states (a section of 150 × 24 pixels is 14 KiB).
+constexpr qsizetype kLookBytes = 2 * 1024 * 1024;
 
 } // namespace
 
@@ -23,6 +25,7 @@ MeasuredHeader::MeasuredHeader(Qt::Orientation orientation, QWidget *parent)
 {
     setSectionsClickable(true);
     setHighlightSections(true);
+    m_looks.setMaxCost(kLookBytes);
 }
 
 QSize MeasuredHeader::sectionSizeFromContents(int logicalIndex) const
@@ -49,31 +52,59 @@ QSize MeasuredHeader::sectionSizeFromContents(int logicalIndex) const
     return *m_sizes.insert(key, QHeaderView::sectionSizeFromContents(logicalIndex));
 }
 
-void MeasuredHeader::paintSection(QPainter *painter, const QRect &rect, int logicalIndex) const
+bool MeasuredHeader::keepsLook(const QPainter *painter, const QRect &rect, int logicalIndex) const
 {
     const QAbstractItemModel *m = model();
-    if (!rect.isValid() || !m || painter->deviceTransform().type() > QTransform::TxTranslate)
-        return QHeaderView::paintSection(painter, rect, logicalIndex);
+    if (!rect.isValid() || !m)
+        return false;
+    // A whole number of device pixels per pixel, so that a copied look lands where a drawn one
+    // would (1.5 would round a section's edges either way); no scaling but the screen's (which
+    // QPainter puts in its transform), no rotation.
+    const qreal dpr = painter->device()->devicePixelRatio();
+    const QTransform t = painter->combinedTransform();
+    if (dpr != std::round(dpr) || t.type() > QTransform::TxScale || t.m11() != dpr ||
+        t.m22() != dpr)
+        return false;
+    // A stretched section takes a new width at every step of a window or splitter resized:
+    // each would be a new look, and a wide one.
+    if (sectionResizeMode(logicalIndex) == QHeaderView::Stretch)
+        return false;
+    if (stretchLastSection()) {
+        for (int v = count() - 1; v >= 0; --v) {
+            const int last = this->logicalIndex(v);
+            if (!isSectionHidden(last)) {
+                if (last == logicalIndex)
+                    return false;
+                break;
+            }
+        }
+    }
     const Qt::Orientation o = orientation();
     for (int role : {Qt::FontRole, Qt::ForegroundRole, Qt::BackgroundRole, Qt::DecorationRole})
         if (m->headerData(logicalIndex, o, role).isValid())
-            return QHeaderView::paintSection(painter, rect, logicalIndex);
+            return false;
     // The pixmap starts as what is under the section, an opaque colour: the raster engine
     // draws text on a transparent pixmap with other glyph images (other pixels).
     const QWidget *view = viewport();
     const QBrush under = view->palette().brush(view->backgroundRole());
-    if (!view->autoFillBackground() || under.style() != Qt::SolidPattern || !under.isOpaque())
+    return view->autoFillBackground() && under.style() == Qt::SolidPattern && under.isOpaque();
+}
+
+void MeasuredHeader::paintSection(QPainter *painter, const QRect &rect, int logicalIndex) const
+{
+    if (!keepsLook(painter, rect, logicalIndex))
         return QHeaderView::paintSection(painter, rect, logicalIndex);
     // The option QHeaderView::paintSection hands the style.
-    QStyleOptionHeader opt;
+    QStyleOptionHeaderV2 opt;
     initStyleOption(&opt);
     initStyleOptionForIndex(&opt, logicalIndex);
     opt.rect = rect;
     // A title placed from the section's left edge is drawn alike at any x; a centred or
     // right-aligned one lands on a fraction of a pixel, rounded differently at another x, so
     // its look is kept per x.
-    const bool anyX = QStyle::visualAlignment(layoutDirection(), opt.textAlignment) & Qt::AlignLeft;
+    const bool anyX = QStyle::visualAlignment(opt.direction, opt.textAlignment) & Qt::AlignLeft;
     const qreal dpr = painter->device()->devicePixelRatio();
+    const QColor under = viewport()->palette().color(viewport()->backgroundRole());
     const Look key{opt.text,
                    anyX ? QRect(QPoint(0, rect.y()), rect.size()) : rect,
                    int(opt.state),
@@ -81,30 +112,33 @@ void MeasuredHeader::paintSection(QPainter *painter, const QRect &rect, int logi
                    int(opt.selectedPosition),
                    int(opt.sortIndicator),
                    int(opt.textAlignment),
+                   int(opt.textElideMode),
+                   opt.isSectionDragTarget,
+                   opt.direction,
                    opt.palette.cacheKey(),
-                   under.color().rgba(),
+                   under.rgba(),
                    dpr,
                    painter->font().key()};
-    auto it = m_looks.constFind(key);
-    if (it == m_looks.constEnd()) {
-        if (m_looks.size() >= kMaxLooks)
-            m_looks.clear();
-        QPixmap look((QSizeF(rect.size()) * dpr).toSize());
-        look.setDevicePixelRatio(dpr);
-        look.fill(under.color());
-        {
-            QPainter p(&look);
-            p.setFont(painter->font());
-            p.setPen(painter->pen());
-            p.setLayoutDirection(painter->layoutDirection());
-            p.setRenderHints(painter->renderHints());
-            p.translate(-rect.topLeft()); // at the section's own coordinates (above)
-            QHeaderView::paintSection(&p, rect, logicalIndex);
-        }
-        ++m_painted;
-        it = m_looks.insert(key, look);
+    if (const QPixmap *kept = m_looks.object(key)) {
+        painter->drawPixmap(rect.topLeft(), *kept);
+        return;
     }
-    painter->drawPixmap(rect.topLeft(), *it);
+    QPixmap look((QSizeF(rect.size()) * dpr).toSize());
+    look.setDevicePixelRatio(dpr);
+    look.fill(under);
+    {
+        QPainter p(&look);
+        p.setFont(painter->font());
+        p.setPen(painter->pen());
+        p.setLayoutDirection(painter->layoutDirection());
+        p.setRenderHints(painter->renderHints());
+        p.translate(-rect.topLeft()); // at the section's own coordinates (above)
+        QHeaderView::paintSection(&p, rect, logicalIndex);
+    }
+    ++m_painted;
+    painter->drawPixmap(rect.topLeft(), look);
+    const qsizetype bytes = qsizetype(look.width()) * look.height() * 4;
+    m_looks.insert(key, new QPixmap(std::move(look)), bytes);
 }
 
 bool MeasuredHeader::event(QEvent *event)
@@ -129,7 +163,8 @@ void MeasuredHeader::forgetOn(const QEvent *event) const
         m_sizes.clear();
         m_looks.clear();
         break;
-    case QEvent::PaletteChange: m_looks.clear(); break;
+    case QEvent::PaletteChange:
+    case QEvent::LayoutDirectionChange: m_looks.clear(); break;
     default: break;
     }
 }

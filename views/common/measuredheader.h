@@ -12,12 +12,16 @@
 // orientation changed by restoreState().
 // Painting: every model reset repaints the header, and the style draws each section's bevel
 // and shapes its title again (0.2–0.6 ms of a new order's page for six unchanged titles). A
-// section is drawn once per look — its title, size, state (hover, pressed, selected, enabled,
-// active), place in the row, sort indicator, alignment and palette — into a pixmap, then copied
-// (tst_measured_header compares the pixels). Sections whose model data gives them a font,
-// colours or an icon, and painters that scale, are painted by QHeaderView as before.
+// section is drawn once per look — its title, size (and x, for a title not left-aligned), state
+// (hover, pressed, selected, enabled, active), place in the row, sort indicator, alignment,
+// elision, direction, palette and font, at a whole device-pixel ratio — into a pixmap, then
+// copied (tst_measured_header compares the pixels, also at ratio 2). Up to 2 MiB of looks per
+// header, the least recently used dropped first. Painted by QHeaderView as before: stretched
+// sections (a new width at every step of a resize), sections whose model data gives them a font,
+// colours or an icon, painters that scale, fractional device-pixel ratios.
 // Thread contract: GUI thread only.
 
+#include <QCache>
 #include <QFont>
 #include <QHash>
 #include <QHeaderView>
@@ -65,6 +69,9 @@ private:
         QString text;
         QRect rect; // its x too unless the title is left-aligned (paintSection)
         int state = 0, position = 0, selectedPosition = 0, sortIndicator = 0, alignment = 0;
+        int elide = 0;
+        bool dragTarget = false;
+        Qt::LayoutDirection direction = Qt::LeftToRight;
         qint64 palette = 0;
         QRgb under = 0; // the colour under the section
         qreal dpr = 1;
@@ -75,9 +82,11 @@ private:
     {
         return qHashMulti(seed, l.text, l.rect.x(), l.rect.y(), l.rect.width(), l.rect.height(),
                           l.state, l.position, l.selectedPosition, l.sortIndicator, l.alignment,
-                          l.palette, l.under, l.font);
+                          l.elide, l.dragTarget, int(l.direction), l.palette, l.under, l.font);
     }
-    mutable QHash<Look, QPixmap> m_looks;
+    // Whether a section is painted through m_looks (see the class comment), and its look.
+    bool keepsLook(const QPainter *painter, const QRect &rect, int logicalIndex) const;
+    mutable QCache<Look, QPixmap> m_looks; // cost: bytes
     mutable int m_painted = 0;
 };
 

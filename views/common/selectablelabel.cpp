@@ -44,8 +44,9 @@ void SelectableLabel::focusOutEvent(QFocusEvent *event)
 
 void SelectableLabel::settle()
 {
-    // A selection stays (highlighted, to be copied) until a click in the label drops it or the
-    // text changes; a drag that left the label still holds the mouse.
+    // Kept selectable while text is selected (QLabel drops a selection when the focus moves on
+    // within the window, not when another window takes it), while it has the focus, and while
+    // a drag that left the label still holds the mouse.
     if (hasSelectedText() || hasFocus() || QApplication::mouseButtons() != Qt::NoButton)
         return;
     setTextInteractionFlags(Qt::NoTextInteraction);

@@ -9,7 +9,9 @@
 // selectable while the pointer is over it (every selection begins with the pointer coming in),
 // while it has the keyboard focus (a click gives it; Ctrl+C copies) and while text is selected
 // or a button drags a selection outside it; otherwise it measures and paints as a plain label,
-// with the same sizes, line breaks and pixels (tst_selectable_label).
+// with the same sizes, line breaks and pixels (tst_selectable_label). As with any QLabel that
+// takes the focus, its selection goes when the focus moves on within the window (it stays when
+// the reader turns to another window).
 // Thread contract: GUI thread only.
 
 #include <QLabel>
