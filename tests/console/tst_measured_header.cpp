@@ -6,6 +6,7 @@
 #include "common/measuredheader.h"
 #include "common/tableviews.h"
 
+#include <QPainter>
 #include <QProxyStyle>
 #include <QStandardItemModel>
 #include <QTableView>
@@ -251,6 +252,33 @@ private Q_SLOTS:
                      p.plain->horizontalHeader()->grab().toImage());
         }
         QCOMPARE(p.header->paintedLooks(), drawn); // the two fixed sections kept, neither other
+    }
+
+    // Painters a kept look would not reproduce — faded (as a dragged section's copy is drawn),
+    // shifted by a fraction of a pixel (a widget rendered into another painter) — get sections
+    // drawn as QHeaderView draws them.
+    void fadedOrShiftedPaintersDrawAsQHeaderView()
+    {
+        Pair p;
+        p.plain->setFocusPolicy(Qt::NoFocus);
+        p.measured->setFocusPolicy(Qt::NoFocus);
+        p.window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&p.window));
+        (void)p.measured->horizontalHeader()->grab(); // its looks kept
+        auto render = [](QHeaderView *header, qreal opacity, QPointF shift) {
+            QImage image(header->size() + QSize(2, 2), QImage::Format_ARGB32_Premultiplied);
+            image.fill(Qt::white);
+            QPainter painter(&image);
+            painter.setOpacity(opacity);
+            painter.translate(shift);
+            header->render(&painter, QPoint(), QRegion(), QWidget::DrawChildren);
+            return image;
+        };
+        for (const auto &[opacity, shift] :
+             {std::pair{0.75, QPointF(0, 0)}, std::pair{1.0, QPointF(0.5, 0.3)}}) {
+            QCOMPARE(render(p.measured->horizontalHeader(), opacity, shift),
+                     render(p.plain->horizontalHeader(), opacity, shift));
+        }
     }
 
     void consoleTablesUseIt()

@@ -125,6 +125,7 @@ private Q_SLOTS:
         QTest::mouseRelease(&label, Qt::LeftButton, {}, QPoint(200, y));
         QVERIFY(label.hasSelectedText());
         QVERIFY(kTexts.first().startsWith(label.selectedText()));
+        QVERIFY(label.hasFocus()); // the drag gave it the focus, which the other window takes
         // The reader turns to another window (the ticket): the label loses the focus but keeps
         // its selection (QLabel keeps it then), and the pointer leaving it keeps it selectable.
         QWidget ticket;

@@ -30,7 +30,9 @@ protected:
 // Sizes `table`'s columns to their contents as QTableView::resizeColumnsToContents does, but
 // measures no stretched column (QHeaderView::Stretch): its width is the room the others leave,
 // and measuring its text, a table's longest (an order timeline's details), was wasted — about a
-// third of fitting a new order's timeline. A table with none is QTableView's own pass.
+// third of fitting a new order's timeline. A table with none is QTableView's own pass. Beside a
+// stretched column, a stretched last section is left as it is too (QTableView's pass sizes it
+// by the room left as well), so TableColumnFitter remembers its present width, not its contents'.
 void resizeColumnsToContents(QTableView *table);
 
 class TableColumnFitter : public QObject {

@@ -59,11 +59,16 @@ bool MeasuredHeader::keepsLook(const QPainter *painter, const QRect &rect, int l
         return false;
     // A whole number of device pixels per pixel, so that a copied look lands where a drawn one
     // would (1.5 would round a section's edges either way); no scaling but the screen's (which
-    // QPainter puts in its transform), no rotation.
+    // QPainter puts in its transform), no rotation, whole-pixel shifts.
     const qreal dpr = painter->device()->devicePixelRatio();
-    const QTransform t = painter->combinedTransform();
+    const QTransform t = painter->deviceTransform(); // with a widget's place in its window
     if (dpr != std::round(dpr) || t.type() > QTransform::TxScale || t.m11() != dpr ||
-        t.m22() != dpr)
+        t.m22() != dpr || t.dx() != std::round(t.dx()) || t.dy() != std::round(t.dy()))
+        return false;
+    // Drawn whole, as QHeaderView draws a section: not faded (the copy a dragged section
+    // leaves is drawn at 0.75, stroke by stroke) nor composed otherwise.
+    if (painter->opacity() != 1.0 ||
+        painter->compositionMode() != QPainter::CompositionMode_SourceOver)
         return false;
     // A stretched section takes a new width at every step of a window or splitter resized:
     // each would be a new look, and a wide one.
