@@ -38,6 +38,15 @@ void enter(QWidget *w)
     QApplication::sendEvent(w, &e);
 }
 
+// `label` holding `text`, at `size`, on screen.
+bool show(SelectableLabel &label, const QString &text, QSize size)
+{
+    label.setText(text);
+    label.resize(size);
+    label.show();
+    return QTest::qWaitForWindowExposed(&label);
+}
+
 void leave(QWidget *w)
 {
     QEvent e(QEvent::Leave);
@@ -98,10 +107,7 @@ private Q_SLOTS:
     void thePointerMakesItSelectableAndLeavingUndoesIt()
     {
         SelectableLabel label;
-        label.setText(kTexts.first());
-        label.resize(600, 60);
-        label.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&label));
+        QVERIFY(show(label, kTexts.first(), QSize(600, 60)));
         enter(&label);
         QVERIFY(label.isSelecting());
         QVERIFY(hasTextDocument(label));
@@ -114,10 +120,7 @@ private Q_SLOTS:
     void aDraggedSelectionIsKeptAfterThePointerLeaves()
     {
         SelectableLabel label;
-        label.setText(kTexts.first());
-        label.resize(900, 40);
-        label.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&label));
+        QVERIFY(show(label, kTexts.first(), QSize(900, 40)));
         enter(&label);
         const int y = label.height() / 2;
         QTest::mousePress(&label, Qt::LeftButton, {}, QPoint(2, y));

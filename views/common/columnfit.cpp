@@ -1,5 +1,7 @@
 #include "columnfit.h"
 
+#include "common/measuredheader.h"
+
 #include <QEvent>
 #include <QHeaderView>
 #include <QTableView>
@@ -26,11 +28,7 @@ void resizeColumnsToContents(QTableView *table)
     // Column by column, leaving out what QTableView's pass sizes by the room left: stretched
     // sections, and the last one when it stretches — resized here, it would keep that width as
     // the least it stretches to, and a narrower window would scroll it out of sight.
-    int last = -1;
-    if (header->stretchLastSection())
-        for (int v = header->count() - 1; v >= 0 && last < 0; --v)
-            if (!header->isSectionHidden(header->logicalIndex(v)))
-                last = header->logicalIndex(v);
+    const int last = stretchedLastSection(header);
     for (int c = 0; c < header->count(); ++c)
         if (c != last && !header->isSectionHidden(c) &&
             header->sectionResizeMode(c) != QHeaderView::Stretch)

@@ -20,6 +20,16 @@ constexpr qsizetype kLookBytes = 2 * 1024 * 1024;
 
 } // namespace
 
+int stretchedLastSection(const QHeaderView *header)
+{
+    if (!header->stretchLastSection())
+        return -1;
+    for (int v = header->count() - 1; v >= 0; --v)
+        if (const int logical = header->logicalIndex(v); !header->isSectionHidden(logical))
+            return logical;
+    return -1;
+}
+
 MeasuredHeader::MeasuredHeader(Qt::Orientation orientation, QWidget *parent)
     : QHeaderView(orientation, parent)
 {
@@ -74,16 +84,8 @@ bool MeasuredHeader::keepsLook(const QPainter *painter, const QRect &rect, int l
     // each would be a new look, and a wide one.
     if (sectionResizeMode(logicalIndex) == QHeaderView::Stretch)
         return false;
-    if (stretchLastSection()) {
-        for (int v = count() - 1; v >= 0; --v) {
-            const int last = this->logicalIndex(v);
-            if (!isSectionHidden(last)) {
-                if (last == logicalIndex)
-                    return false;
-                break;
-            }
-        }
-    }
+    if (logicalIndex == stretchedLastSection(this))
+        return false;
     const Qt::Orientation o = orientation();
     for (int role : {Qt::FontRole, Qt::ForegroundRole, Qt::BackgroundRole, Qt::DecorationRole})
         if (m->headerData(logicalIndex, o, role).isValid())

@@ -31,6 +31,10 @@
 
 namespace OncePay {
 
+// The logical index of the section `header` stretches as its last (the last visible one, with
+// stretchLastSection on); -1 when none.
+int stretchedLastSection(const QHeaderView *header);
+
 class MeasuredHeader : public QHeaderView {
 public:
     // As QTableView sets up its own headers: clickable sections, highlighted with a selection.
