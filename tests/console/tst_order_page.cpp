@@ -5,6 +5,7 @@
 
 #include "common/backgroundquery.h"
 #include "common/busyindicator.h"
+#include "common/labels.h"
 #include "common/tableviews.h"
 #include "common/taskpool.h"
 #include "consolefixture.h"
@@ -12,6 +13,7 @@
 #include "investigation/ordermodels.h"
 #include "orders/orderpage.h"
 #include "orders/statediagram.h"
+#include "orders/statepathlabel.h"
 #include "orders/textcelldelegate.h"
 
 #include <QCryptographicHash>
@@ -249,6 +251,38 @@ private Q_SLOTS:
         QCOMPARE(d->timesTaken("pending_payment", "paying"), 2);         // two attempts
         QCOMPARE(d->timesTaken("paid", "refunded"), 0);
         QVERIFY(!d->grab().isNull()); // paints
+
+        // The path in words: the rollback's state on amber with "↺", the current state in
+        // bold, the refused attempts on their colour after it.
+        auto *path = page.findChild<StatePathLabel *>(QStringLiteral("statePath"));
+        QVERIFY(path);
+        const QString refusals =
+            OrderPage::tr("%n refused attempt(s)", nullptr, int(page.picture().rejections.size()));
+        QVERIFY(!page.picture().rejections.isEmpty());
+        QCOMPARE(path->text(), QStringLiteral("Path: pending payment → paying → payment failed →"
+                                              " pending payment ↺ → paying → paid, unconfirmed →"
+                                              " paid ") +
+                                   refusals);
+        const QList<StatePathLabel::Part> parts = path->parts();
+        const QList<QRect> rects = path->partRects();
+        QCOMPARE(rects.size(), parts.size());
+        QStringList rolledBack, bold, refused;
+        const QImage pixels = path->grab().toImage();
+        for (qsizetype i = 0; i < parts.size(); ++i) {
+            const StatePathLabel::Part &p = parts[i];
+            if (p.bold)
+                bold << p.text;
+            if (p.background == QColor(Labels::rollbackColour()))
+                rolledBack << p.text;
+            if (p.background == QColor(Labels::refusedColour()))
+                refused << p.text;
+            if (p.background.isValid()) // painted behind the part's text
+                QCOMPARE(pixels.pixelColor(rects[i].topLeft() * pixels.devicePixelRatio()),
+                         p.background);
+        }
+        QCOMPARE(rolledBack, QStringList{"pending payment ↺"});
+        QCOMPARE(bold, QStringList{"paid"});
+        QCOMPARE(refused, QStringList{refusals});
     }
 
     // The order on the page read again keeps the reader's place when nothing changed (no

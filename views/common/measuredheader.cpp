@@ -1,12 +1,13 @@
 #include "measuredheader.h"
 
+#include "common/pixelcopy.h"
+
 #include <QEvent>
 #include <QFont>
 #include <QPainter>
 
 #include <QStyle>
 #include <QStyleOptionHeader>
-#include <cmath>
 
 namespace OncePay {
 
@@ -67,18 +68,9 @@ bool MeasuredHeader::keepsLook(const QPainter *painter, const QRect &rect, int l
     const QAbstractItemModel *m = model();
     if (!rect.isValid() || !m)
         return false;
-    // A whole number of device pixels per pixel, so that a copied look lands where a drawn one
-    // would (1.5 would round a section's edges either way); no scaling but the screen's (which
-    // QPainter puts in its transform), no rotation, whole-pixel shifts.
-    const qreal dpr = painter->device()->devicePixelRatio();
-    const QTransform t = painter->deviceTransform(); // with a widget's place in its window
-    if (dpr != std::round(dpr) || t.type() > QTransform::TxScale || t.m11() != dpr ||
-        t.m22() != dpr || t.dx() != std::round(t.dx()) || t.dy() != std::round(t.dy()))
-        return false;
-    // Drawn whole, as QHeaderView draws a section: not faded (the copy a dragged section
-    // leaves is drawn at 0.75, stroke by stroke) nor composed otherwise.
-    if (painter->opacity() != 1.0 ||
-        painter->compositionMode() != QPainter::CompositionMode_SourceOver)
+    // Copied where it would be drawn (pixelcopy.h): QHeaderView draws a section whole, except
+    // the faded copy a dragged section leaves.
+    if (!copiesPixelForPixel(painter))
         return false;
     // A stretched section takes a new width at every step of a window or splitter resized:
     // each would be a new look, and a wide one.

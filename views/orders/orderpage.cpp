@@ -24,6 +24,7 @@
 #include "investigation/ordersearch.h"
 #include "orders/searchlookahead.h"
 #include "orders/statediagram.h"
+#include "orders/statepathlabel.h"
 #include "orders/textcelldelegate.h"
 
 #include <QDateTime>
@@ -160,10 +161,8 @@ QWidget *OrderPage::buildHeader()
     m_facts = new SelectableLabel(box);
     m_facts->setObjectName(QStringLiteral("orderFacts"));
     m_facts->setWordWrap(true);
-    m_path = new QLabel(box);
+    m_path = new StatePathLabel(box);
     m_path->setObjectName(QStringLiteral("statePath"));
-    m_path->setWordWrap(true);
-    m_path->setTextFormat(Qt::RichText);
     layout->addWidget(m_title);
     layout->addWidget(m_facts);
     layout->addWidget(m_path);
@@ -360,27 +359,38 @@ void OrderPage::showPicture(const OrderPicture &p)
     facts << tr("Updated: %1").arg(Labels::time(o.updatedAt));
     m_facts->setText(facts.join(QStringLiteral("   ·   ")));
 
-    // The path through the state machine, rollbacks in amber, the current state in bold.
-    QStringList steps;
+    // The path through the state machine, rollbacks in amber, the current state in bold
+    // (statepathlabel.h).
+    using Part = StatePathLabel::Part;
+    QList<Part> steps;
     if (!p.transitions.isEmpty())
-        steps << Labels::orderState(p.transitions.first().fromState).toHtmlEscaped();
+        steps << Part{Labels::orderState(p.transitions.first().fromState), false, {}};
     for (const OrderTransition &t : p.transitions) {
         const bool rollback = isRollback(parseOrderState(t.fromState).value_or(OrderState::Paid),
                                          parseOrderState(t.toState).value_or(OrderState::Paid));
-        const QString name = Labels::orderState(t.toState).toHtmlEscaped();
-        steps << (rollback ? QStringLiteral("<span style='background:%1'>%2 ↺</span>")
-                                 .arg(Labels::rollbackColour(), name)
-                           : name);
+        const QString name = Labels::orderState(t.toState);
+        steps << (rollback
+                      ? Part{name + QStringLiteral(" ↺"), false, QColor(Labels::rollbackColour())}
+                      : Part{name, false, {}});
     }
     if (steps.isEmpty())
-        steps << Labels::orderState(state).toHtmlEscaped();
-    steps.last() = QStringLiteral("<b>%1</b>").arg(steps.last());
-    QString path = tr("Path: %1").arg(steps.join(QStringLiteral(" → ")));
+        steps << Part{Labels::orderState(state), false, {}};
+    steps.last().bold = true;
+    const QString around = tr("Path: %1");
+    const qsizetype at = around.indexOf(QStringLiteral("%1"));
+    QList<Part> path{Part{around.left(at), false, {}}};
+    for (qsizetype i = 0; i < steps.size(); ++i) {
+        if (i > 0)
+            path << Part{QStringLiteral(" → "), false, {}, false};
+        path << steps[i];
+    }
+    if (const QString after = around.mid(at + 2); !after.isEmpty())
+        path << Part{after, false, {}, false};
     if (!p.rejections.isEmpty())
-        path += QStringLiteral("  <span style='background:%1'>%2</span>")
-                    .arg(Labels::refusedColour(),
-                         tr("%n refused attempt(s)", nullptr, int(p.rejections.size())));
-    m_path->setText(path);
+        path << Part{QStringLiteral(" "), false, {}, false}
+             << Part{tr("%n refused attempt(s)", nullptr, int(p.rejections.size())), false,
+                     QColor(Labels::refusedColour())};
+    m_path->setParts(path);
     QList<std::pair<QString, QString>> taken;
     for (const OrderTransition &t : p.transitions)
         taken.append({t.fromState, t.toState});

@@ -36,6 +36,7 @@ class PaymentModel;
 class RefundModel;
 class SearchLookAhead;
 class StateDiagram;
+class StatePathLabel;
 class TableColumnFitter;
 class FulfilmentModel;
 struct FixTargetRow;
@@ -141,7 +142,7 @@ private:
     QTableView *m_hitTable = nullptr;
     SelectableLabel *m_title = nullptr;
     SelectableLabel *m_facts = nullptr;
-    QLabel *m_path = nullptr;
+    StatePathLabel *m_path = nullptr;
     StateDiagram *m_diagram = nullptr;
     QTabWidget *m_tabs = nullptr;
     QList<bool> m_tabFitted;

@@ -1,8 +1,10 @@
 #include "statediagram.h"
 
 #include "common/labels.h"
+#include "common/pixelcopy.h"
 #include "orders/orderstate.h"
 
+#include <QEvent>
 #include <QPainter>
 #include <QPainterPath>
 #include <QSet>
@@ -162,6 +164,7 @@ StateDiagram::StateDiagram(QWidget *parent)
 {
     setObjectName(QStringLiteral("stateDiagram"));
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+    setAutoFillBackground(true); // an opaque colour to draw the kept pictures on
 }
 
 void StateDiagram::setPath(const QList<std::pair<QString, QString>> &steps, const QString &current)
@@ -214,9 +217,55 @@ QSize StateDiagram::minimumSizeHint() const
     return {480, 130};
 }
 
+void StateDiagram::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::StyleChange || event->type() == QEvent::LayoutDirectionChange)
+        m_pictures.clear(); // (a palette or a font is in each picture's key)
+    QWidget::changeEvent(event);
+}
+
 void StateDiagram::paintEvent(QPaintEvent *)
 {
     QPainter p(this);
+    const QBrush under = palette().brush(backgroundRole());
+    if (!copiesPixelForPixel(&p) || !autoFillBackground() || under.style() != Qt::SolidPattern ||
+        !under.isOpaque())
+        return draw(p);
+    const qreal dpr = p.device()->devicePixelRatio();
+    const Picture key{m_steps, m_current, size(), dpr, palette().cacheKey(), font().key()};
+    auto kept = std::find_if(m_pictures.begin(), m_pictures.end(),
+                             [&key](const auto &picture) { return picture.first == key; });
+    if (kept == m_pictures.end()) {
+        // A new size, ratio, palette or font makes every kept picture one not shown again.
+        m_pictures.removeIf([&key](const auto &picture) {
+            const Picture &k = picture.first;
+            return k.size != key.size || k.dpr != key.dpr || k.palette != key.palette ||
+                   k.font != key.font;
+        });
+        QPixmap pixmap((QSizeF(size()) * dpr).toSize());
+        pixmap.setDevicePixelRatio(dpr);
+        pixmap.fill(under.color());
+        {
+            QPainter q(&pixmap);
+            q.setFont(font());
+            q.setPen(palette().color(foregroundRole()));
+            q.setLayoutDirection(layoutDirection());
+            draw(q);
+        }
+        ++m_drawn;
+        if (m_pictures.size() >= kKeptPictures)
+            m_pictures.removeLast();
+        m_pictures.prepend({key, pixmap});
+        kept = m_pictures.begin();
+    } else if (kept != m_pictures.begin()) {
+        m_pictures.move(kept - m_pictures.begin(), 0);
+        kept = m_pictures.begin();
+    }
+    p.drawPixmap(0, 0, kept->second);
+}
+
+void StateDiagram::draw(QPainter &p) const
+{
     p.setRenderHint(QPainter::Antialiasing);
     const DiagramGeometry g(width());
     QSet<QString> visited{m_current};

@@ -1,0 +1,160 @@
+// The order page's state diagram keeps each picture it painted (views/orders/statediagram.h):
+// a kept picture has the pixels of the diagram drawn as before (on the window's colour, with
+// nothing kept), a new path, current state, size or palette is drawn anew — never a stale
+// picture — and a path shown before is copied, not drawn. Also run at a device-pixel ratio of 2
+// (tst_state_diagram_pictures_dpr2).
+
+#include "orders/statediagram.h"
+
+#include <QImage>
+#include <QTest>
+#include <QVBoxLayout>
+
+using namespace OncePay;
+
+namespace {
+
+using Steps = QList<std::pair<QString, QString>>;
+
+const Steps kPaid{
+    {"pending_payment", "paying"}, {"paying", "paid_unconfirmed"}, {"paid_unconfirmed", "paid"}};
+const Steps kUnconfirmed{{"pending_payment", "paying"}, {"paying", "paid_unconfirmed"}};
+const Steps kRolledBack{{"pending_payment", "paying"},           {"paying", "paid_unconfirmed"},
+                        {"paid_unconfirmed", "pending_payment"}, {"pending_payment", "paying"},
+                        {"paying", "paid_unconfirmed"},          {"paid_unconfirmed", "paid"}};
+
+// The diagram in a window of the window's colour, as on the order page.
+struct Shown {
+    QWidget window;
+    StateDiagram *diagram = new StateDiagram(&window);
+    Shown()
+    {
+        auto *layout = new QVBoxLayout(&window);
+        layout->addWidget(diagram);
+        window.resize(760, 160);
+        window.show();
+        (void)QTest::qWaitForWindowExposed(&window);
+    }
+    QImage pixels() { return window.grab().toImage().convertToFormat(QImage::Format_RGB32); }
+};
+
+} // namespace
+
+class TstStateDiagramPictures : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    // Drawn as before: with nothing kept (no background of its own: the window's shows through,
+    // each stroke on it) the window has the same pixels as with the kept pictures.
+    void keptPicturesHaveTheDrawnPixels_data()
+    {
+        QTest::addColumn<int>("pointSize");
+        QTest::newRow("the application's font") << 0;
+        QTest::newRow("a larger font of its own") << 14; // the "×2" measured and drawn in it
+    }
+    void keptPicturesHaveTheDrawnPixels()
+    {
+        QFETCH(int, pointSize);
+        auto withFont = [pointSize](Shown &shown) {
+            if (pointSize == 0)
+                return;
+            QFont f = shown.diagram->font();
+            f.setPointSize(pointSize);
+            shown.diagram->setFont(f);
+        };
+        for (const auto &[steps, current] :
+             {std::pair{kPaid, QStringLiteral("paid")},
+              std::pair{kUnconfirmed, QStringLiteral("paid_unconfirmed")},
+              std::pair{kRolledBack, QStringLiteral("paid")}}) {
+            Shown kept;
+            withFont(kept);
+            kept.diagram->setPath(steps, current);
+            const QImage copied = kept.pixels();
+            QVERIFY(kept.diagram->picturesDrawn() > 0);
+            Shown drawn;
+            withFont(drawn);
+            drawn.diagram->setAutoFillBackground(false); // nothing kept: drawn on the window
+            drawn.diagram->setPath(steps, current);
+            const int before = drawn.diagram->picturesDrawn(); // its first, empty, show
+            const QImage direct = drawn.pixels();
+            QCOMPARE(drawn.diagram->picturesDrawn(), before);
+            QCOMPARE(copied, direct);
+        }
+    }
+
+    // Each change shows its own picture; one shown before is copied; a new size starts over.
+    void eachPictureIsItsOwnAndShownOnesAreCopied()
+    {
+        Shown shown;
+        shown.diagram->setPath(kPaid, QStringLiteral("paid"));
+        const QImage paid = shown.pixels();
+        const int afterPaid = shown.diagram->picturesDrawn();
+        shown.diagram->setPath(kUnconfirmed, QStringLiteral("paid_unconfirmed"));
+        const QImage unconfirmed = shown.pixels();
+        QVERIFY(unconfirmed != paid);
+        QCOMPARE(shown.diagram->picturesDrawn(), afterPaid + 1);
+        // The same path with another current state is another picture.
+        shown.diagram->setPath(kUnconfirmed, QStringLiteral("paid"));
+        QVERIFY(shown.pixels() != unconfirmed);
+        QCOMPARE(shown.diagram->picturesDrawn(), afterPaid + 2);
+        // Back to the paid order: copied, the same pixels.
+        shown.diagram->setPath(kPaid, QStringLiteral("paid"));
+        QCOMPARE(shown.pixels(), paid);
+        QCOMPARE(shown.diagram->picturesDrawn(), afterPaid + 2);
+        // A new width: drawn anew, and as a fresh diagram at that width draws it.
+        shown.window.resize(900, 160);
+        QTRY_COMPARE(shown.diagram->width(),
+                     900 - 2 * shown.window.layout()->contentsMargins().left());
+        const QImage wider = shown.pixels();
+        QCOMPARE(shown.diagram->picturesDrawn(), afterPaid + 3);
+        Shown fresh;
+        fresh.window.resize(900, 160);
+        fresh.diagram->setPath(kPaid, QStringLiteral("paid"));
+        QTRY_COMPARE(fresh.diagram->width(), shown.diagram->width());
+        QCOMPARE(wider, fresh.pixels());
+    }
+
+    // Another palette is another picture (a kept one in the old colours is not shown).
+    void anotherPaletteIsDrawnAnew()
+    {
+        Shown shown;
+        shown.diagram->setPath(kRolledBack, QStringLiteral("paid"));
+        const QImage before = shown.pixels();
+        QPalette dark = shown.window.palette();
+        dark.setColor(QPalette::Window, QColor(0x30, 0x30, 0x30));
+        dark.setColor(QPalette::Base, QColor(0x20, 0x20, 0x20));
+        dark.setColor(QPalette::Text, Qt::white);
+        shown.window.setPalette(dark);
+        const QImage after = shown.pixels();
+        QVERIFY(after != before);
+        QCOMPARE(after.pixelColor(1, 1), QColor(0x30, 0x30, 0x30));
+        Shown fresh;
+        fresh.window.setPalette(dark);
+        fresh.diagram->setPath(kRolledBack, QStringLiteral("paid"));
+        QCOMPARE(after, fresh.pixels());
+    }
+
+    // At most kKeptPictures are kept: the oldest is drawn again after that many others.
+    void keepsTheLatestPictures()
+    {
+        Shown shown;
+        QList<QString> states{"pending_payment", "paying",    "paid_unconfirmed", "paid",
+                              "refunded",        "cancelled", "payment_failed"};
+        QVERIFY(states.size() > StateDiagram::kKeptPictures);
+        const int shownEmpty = shown.diagram->picturesDrawn();
+        for (const QString &s : states) {
+            shown.diagram->setPath({}, s);
+            (void)shown.pixels();
+        }
+        const int drawn = shown.diagram->picturesDrawn();
+        QCOMPARE(drawn, shownEmpty + int(states.size()));
+        shown.diagram->setPath({}, states.last()); // the latest: kept
+        (void)shown.pixels();
+        QCOMPARE(shown.diagram->picturesDrawn(), drawn);
+        shown.diagram->setPath({}, states.first()); // kKeptPictures others since: drawn again
+        (void)shown.pixels();
+        QCOMPARE(shown.diagram->picturesDrawn(), drawn + 1);
+    }
+};
+
+QTEST_MAIN(TstStateDiagramPictures)
+#include "tst_state_diagram_pictures.moc"
