@@ -21,6 +21,7 @@
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSemaphore>
@@ -283,6 +284,45 @@ private Q_SLOTS:
         QCOMPARE(rolledBack, QStringList{"pending payment ↺"});
         QCOMPARE(bold, QStringList{"paid"});
         QCOMPARE(refused, QStringList{refusals});
+    }
+
+    // An order whose header takes another height (its facts on more lines) is laid out in one
+    // pass: the diagram is never painted squeezed into the previous header's height first.
+    void anOrderWithATallerHeaderIsLaidOutInOnePass()
+    {
+        OrderPage page(m_fixture->config.orders, account("agent", StaffRole::Agent).actor());
+        page.resize(900, 760);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        QSignalSpy loaded(&page, &OrderPage::orderLoaded);
+        page.openOrder("ord-paid");
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 10000);
+        QTest::qWait(50);
+        auto *facts = page.findChild<QLabel *>(QStringLiteral("orderFacts"));
+        QVERIFY(facts);
+        // Wide enough for ord-paid's facts on one line; ord-rb's are longer (a refund owed).
+        const int oneLine = facts->fontMetrics().horizontalAdvance(facts->text()) + 4;
+        page.resize(page.width() + oneLine - facts->width(), page.height());
+        QTRY_VERIFY(facts->width() >= oneLine);
+        QTest::qWait(50);
+        const int factsBefore = facts->height();
+        struct Painted : QObject {
+            QList<int> heights;
+            bool eventFilter(QObject *o, QEvent *e) override
+            {
+                if (e->type() == QEvent::Paint)
+                    heights << static_cast<QWidget *>(o)->height();
+                return false;
+            }
+        } painted;
+        page.stateDiagram()->installEventFilter(&painted);
+        page.openOrder("ord-rb");
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 2, 10000);
+        QTest::qWait(50);
+        QVERIFY2(facts->height() > factsBefore, "the test needs facts on more lines");
+        QVERIFY(!painted.heights.isEmpty());
+        for (int h : std::as_const(painted.heights))
+            QCOMPARE(h, page.stateDiagram()->height());
     }
 
     // The order on the page read again keeps the reader's place when nothing changed (no

@@ -127,7 +127,8 @@ OrderPage::OrderPage(const ConnectionProfile &orders, const Actor &actor, QWidge
     m_detail = new QWidget(this);
     auto *detail = new QVBoxLayout(m_detail);
     detail->setContentsMargins(0, 0, 0, 0);
-    detail->addWidget(buildHeader());
+    m_header = buildHeader();
+    detail->addWidget(m_header);
     detail->addWidget(buildTabs(), 1);
     m_detail->hide();
 
@@ -407,6 +408,12 @@ void OrderPage::showPicture(const OrderPicture &p)
     m_detail->show();
     setOrderActionsEnabled(true);
     setStatus(tr("%n event(s) in the timeline.", nullptr, int(p.timeline.size())));
+    // Laid out now, from the page down, in one pass. Left to the posted layout requests, a
+    // header of another height (facts or path on more lines) was first laid out inside its
+    // old height, the diagram squeezed, and painted so, before the page gave the header its
+    // height and laid out and painted it all again (~1.5 ms of an order whose header differs).
+    for (QWidget *w : {static_cast<QWidget *>(this), m_detail, m_header})
+        w->layout()->activate();
 }
 
 void OrderPage::exportDossierAs()

@@ -161,6 +161,7 @@ private:
     FulfilmentModel *m_fulfilment = nullptr;
     AuditRowModel *m_audit = nullptr;
     QWidget *m_detail = nullptr;
+    QWidget *m_header = nullptr; // title, facts, path, diagram
     quint64 m_generation = 0;
     SearchLookAhead *m_lookAhead = nullptr;
 };

@@ -236,11 +236,11 @@ void StateDiagram::paintEvent(QPaintEvent *)
     auto kept = std::find_if(m_pictures.begin(), m_pictures.end(),
                              [&key](const auto &picture) { return picture.first == key; });
     if (kept == m_pictures.end()) {
-        // A new size, ratio, palette or font makes every kept picture one not shown again.
+        // A new ratio, palette or font makes every kept picture one not shown again. Another
+        // size does not: a page shown at two heights in turn keeps both.
         m_pictures.removeIf([&key](const auto &picture) {
             const Picture &k = picture.first;
-            return k.size != key.size || k.dpr != key.dpr || k.palette != key.palette ||
-                   k.font != key.font;
+            return k.dpr != key.dpr || k.palette != key.palette || k.font != key.font;
         });
         QPixmap pixmap((QSizeF(size()) * dpr).toSize());
         pixmap.setDevicePixelRatio(dpr);

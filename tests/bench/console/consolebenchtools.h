@@ -1,9 +1,11 @@
 #pragma once
 
 // What the console benchmark's measurements share (bench_console.cpp, consolebenchhop.cpp): a
-// fatal error, a median, the GUI thread's heartbeat and a wait that sleeps in the event loop.
+// fatal error, a median, the GUI thread's heartbeat, a wait that sleeps in the event loop and
+// the application, which clocks the end of the last layout or paint.
 // Thread contract: GUI thread.
 
+#include <QApplication>
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QString>
@@ -72,5 +74,39 @@ inline double waitFor(const std::function<bool()> &done, QElapsedTimer &t, int t
     }
     return t.nsecsElapsed() / 1e6;
 }
+
+// The console's application, clocking when a widget's layout request, update request or paint
+// was last handled to its end: "until painted" is until the last of them, however many passes
+// of the event loop a page takes (a layout request posted while another is handled runs in a
+// later pass; one processEvents() after the page's answer saw only the first pass).
+class BenchApplication : public QApplication {
+public:
+    BenchApplication(int &argc, char **argv)
+        : QApplication(argc, argv)
+    {
+        setCursorFlashTime(0); // a blinking caret is no page's layout or paint
+        m_clock.start();
+    }
+    bool notify(QObject *receiver, QEvent *event) override
+    {
+        const QEvent::Type type = event->type();
+        const bool handled = QApplication::notify(receiver, event);
+        if ((type == QEvent::Paint || type == QEvent::UpdateRequest ||
+             type == QEvent::LayoutRequest) &&
+            receiver->isWidgetType())
+            m_drawnNs = m_clock.nsecsElapsed();
+        return handled;
+    }
+    qint64 nowNs() const { return m_clock.nsecsElapsed(); }
+    // Ms from `startNs` (nowNs()) to the end of the last layout or paint after it; -1 if none.
+    double drawnSinceMs(qint64 startNs) const
+    {
+        return m_drawnNs > startNs ? (m_drawnNs - startNs) / 1e6 : -1;
+    }
+
+private:
+    QElapsedTimer m_clock;
+    qint64 m_drawnNs = 0;
+};
 
 } // namespace OncePay::Bench
