@@ -233,7 +233,7 @@ private Q_SLOTS:
         QLabel *banner = page.unshippedBanner();
         QVERIFY(banner->isVisible());
         QVERIFY2(banner->text().contains(
-                     QStringLiteral("2 audited event(s) are not yet in the audit database (oldest"
+                     QStringLiteral("2 audited events are not yet in the audit database (oldest"
                                     " %1)")
                          .arg(AuditFilter::formatTime(oldest))),
                  qPrintable(banner->text()));
@@ -241,7 +241,7 @@ private Q_SLOTS:
         // Above the table, and the summary counts only what the audit database holds.
         QVERIFY(banner->mapTo(&page, QPoint(0, 0)).y() <
                 page.table()->mapTo(&page, QPoint(0, 0)).y());
-        QTRY_VERIFY_WITH_TIMEOUT(page.summary()->text().contains(QStringLiteral("5 row(s) in the"
+        QTRY_VERIFY_WITH_TIMEOUT(page.summary()->text().contains(QStringLiteral("5 rows in the"
                                                                                 " audit database")),
                                  20000);
 
@@ -254,8 +254,7 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(counted.size(), 2, 20000);
         QCOMPARE(counted.at(1).at(0).toLongLong(), 0);
         QVERIFY(!banner->isVisible());
-        QTRY_VERIFY_WITH_TIMEOUT(page.summary()->text().contains(QStringLiteral("7 row(s)")),
-                                 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(page.summary()->text().contains(QStringLiteral("7 rows")), 20000);
     }
 
     // A filter that cannot be used is said in the console's words and language (the page's

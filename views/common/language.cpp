@@ -83,6 +83,17 @@ QLocale apply(const QString &code)
         } else {
             delete qt;
         }
+    } else {
+        // English is the source language; its plural forms ("1 order", "3 orders") are a
+        // translation of the counted messages alone (oncepay_en.ts).
+        auto *app = new QTranslator(QCoreApplication::instance());
+        if (app->load(QStringLiteral(":/i18n/oncepay_en.qm"))) {
+            QCoreApplication::installTranslator(app);
+            g_app = app;
+        } else {
+            delete app;
+            spdlog::warn("the English plural forms are missing from this build");
+        }
     }
     QLocale::setDefault(used);
     return used;
