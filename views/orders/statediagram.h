@@ -10,7 +10,7 @@
 // into a pixmap and copied after (pixelcopy.h): most orders take one of a few paths, and
 // drawing the antialiased machine with its seven titles took ~0.6 ms of every order page
 // whose path differed from the last one's (the benchmark's other-path row). The last
-// kKeptPictures pictures of the present size are kept.
+// kKeptPictures pictures are kept, of any size (a page may show it at two heights in turn).
 // Thread contract: GUI thread only.
 
 #include <QList>
