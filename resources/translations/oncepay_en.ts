@@ -101,7 +101,7 @@
         <location filename="../../views/orders/orderpage_search.cpp" line="119"/>
         <source>%n order(s) match “%1”; choose one. It also matches callbacks for orders that do not exist:</source>
         <translation>
-            <numerusform>%n order matches “%1”; choose it. It also matches callbacks for orders that do not exist:</numerusform>
+            <numerusform>%n order matches “%1”: open it from the list. The search also matches callbacks for orders that do not exist:</numerusform>
             <numerusform>%n orders match “%1”; choose one. It also matches callbacks for orders that do not exist:</numerusform>
         </translation>
     </message>

@@ -308,10 +308,12 @@ private Q_SLOTS:
         const int factsBefore = facts->height();
         struct Painted : QObject {
             QList<int> heights;
+            int resized = 0;
             bool eventFilter(QObject *o, QEvent *e) override
             {
                 if (e->type() == QEvent::Paint)
                     heights << static_cast<QWidget *>(o)->height();
+                resized += e->type() == QEvent::Resize;
                 return false;
             }
         } painted;
@@ -323,6 +325,7 @@ private Q_SLOTS:
         QVERIFY(!painted.heights.isEmpty());
         for (int h : std::as_const(painted.heights))
             QCOMPARE(h, page.stateDiagram()->height());
+        QCOMPARE(painted.resized, 0); // not even laid out squeezed, unpainted
     }
 
     // The order on the page read again keeps the reader's place when nothing changed (no

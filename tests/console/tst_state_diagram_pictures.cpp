@@ -6,6 +6,7 @@
 
 #include "orders/statediagram.h"
 
+#include <QApplication>
 #include <QImage>
 #include <QTest>
 #include <QVBoxLayout>
@@ -100,11 +101,14 @@ private Q_SLOTS:
         shown.diagram->setPath(kPaid, QStringLiteral("paid"));
         QCOMPARE(shown.pixels(), paid);
         QCOMPARE(shown.diagram->picturesDrawn(), afterPaid + 2);
-        // A new width: drawn anew, and as a fresh diagram at that width draws it.
+        // A new width: drawn as it is at its first paint (a step of a resize), kept at its
+        // second, both as a fresh diagram at that width draws it.
         shown.window.resize(900, 160);
         QTRY_COMPARE(shown.diagram->width(),
                      900 - 2 * shown.window.layout()->contentsMargins().left());
         const QImage wider = shown.pixels();
+        QCOMPARE(shown.diagram->picturesDrawn(), afterPaid + 2);
+        QCOMPARE(shown.pixels(), wider);
         QCOMPARE(shown.diagram->picturesDrawn(), afterPaid + 3);
         Shown fresh;
         fresh.window.resize(900, 160);
@@ -131,6 +135,46 @@ private Q_SLOTS:
         fresh.window.setPalette(dark);
         fresh.diagram->setPath(kRolledBack, QStringLiteral("paid"));
         QCOMPARE(after, fresh.pixels());
+    }
+
+    // A window resized step by step keeps no picture of each step.
+    void stepsOfAResizeAreNotKept()
+    {
+        Shown shown;
+        shown.diagram->setPath(kPaid, QStringLiteral("paid"));
+        (void)shown.pixels();
+        const int drawn = shown.diagram->picturesDrawn();
+        for (int width = 700; width <= 760; width += 4) {
+            shown.window.resize(width, 160);
+            QTRY_COMPARE(shown.window.width(), width);
+            (void)shown.pixels();
+        }
+        QCOMPARE(shown.diagram->picturesDrawn(), drawn);
+    }
+
+    // A disabled (or inactive) window's colours are another picture, not the active one's.
+    void anotherColourGroupIsAnotherPicture()
+    {
+        QPalette palette = QApplication::palette();
+        palette.setColor(QPalette::Disabled, QPalette::Base, QColor(0xc0, 0xff, 0xc0));
+        palette.setColor(QPalette::Disabled, QPalette::Window, QColor(0xff, 0xe0, 0xe0));
+        Shown shown;
+        shown.window.setPalette(palette);
+        shown.diagram->setPath(kUnconfirmed, QStringLiteral("paid_unconfirmed"));
+        (void)shown.pixels();
+        const QImage enabled = shown.pixels();
+        shown.window.setEnabled(false);
+        const QImage disabled = shown.pixels();
+        QVERIFY(disabled != enabled);
+        QCOMPARE(disabled.pixelColor(2, 2), QColor(0xff, 0xe0, 0xe0));
+        Shown fresh;
+        fresh.window.setPalette(palette);
+        fresh.window.setEnabled(false);
+        fresh.diagram->setPath(kUnconfirmed, QStringLiteral("paid_unconfirmed"));
+        (void)fresh.pixels();
+        QCOMPARE(disabled, fresh.pixels());
+        shown.window.setEnabled(true);
+        QCOMPARE(shown.pixels(), enabled);
     }
 
     // At most kKeptPictures are kept: the oldest is drawn again after that many others.

@@ -4,6 +4,7 @@
 
 #include "orders/statepathlabel.h"
 
+#include <QAccessible>
 #include <QTest>
 
 using namespace OncePay;
@@ -87,6 +88,17 @@ private Q_SLOTS:
         QVERIFY(label.laidOut() > first);
         label.setFont(QFont());
         QVERIFY(label.sizeHint().width() < before);
+    }
+
+    // Screen readers read it as text, as they did the QLabel it replaced.
+    void announcedAsText()
+    {
+        StatePathLabel label;
+        label.setParts(path(kLong));
+        QAccessibleInterface *a = QAccessible::queryAccessibleInterface(&label);
+        QVERIFY(a);
+        QCOMPARE(a->role(), QAccessible::StaticText);
+        QCOMPARE(a->text(QAccessible::Name), label.text());
     }
 
     void paintsEachPartsColourBehindIt()

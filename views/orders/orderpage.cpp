@@ -378,14 +378,14 @@ void OrderPage::showPicture(const OrderPicture &p)
         steps << Part{Labels::orderState(state), false, {}};
     steps.last().bold = true;
     const QString around = tr("Path: %1");
-    const qsizetype at = around.indexOf(QStringLiteral("%1"));
-    QList<Part> path{Part{around.left(at), false, {}}};
+    const qsizetype at = around.indexOf(QStringLiteral("%1")); // (-1: the whole text before)
+    QList<Part> path{Part{at < 0 ? around : around.left(at), false, {}}};
     for (qsizetype i = 0; i < steps.size(); ++i) {
         if (i > 0)
             path << Part{QStringLiteral(" → "), false, {}, false};
         path << steps[i];
     }
-    if (const QString after = around.mid(at + 2); !after.isEmpty())
+    if (const QString after = at < 0 ? QString() : around.mid(at + 2); !after.isEmpty())
         path << Part{after, false, {}, false};
     if (!p.rejections.isEmpty())
         path << Part{QStringLiteral(" "), false, {}, false}
@@ -408,12 +408,17 @@ void OrderPage::showPicture(const OrderPicture &p)
     m_detail->show();
     setOrderActionsEnabled(true);
     setStatus(tr("%n event(s) in the timeline.", nullptr, int(p.timeline.size())));
-    // Laid out now, from the page down, in one pass. Left to the posted layout requests, a
-    // header of another height (facts or path on more lines) was first laid out inside its
+    // Laid out now, from the page down, each layout once. Left to the posted layout requests,
+    // a header of another height (facts or path on more lines) was first laid out inside its
     // old height, the diagram squeezed, and painted so, before the page gave the header its
     // height and laid out and painted it all again (~1.5 ms of an order whose header differs).
-    for (QWidget *w : {static_cast<QWidget *>(this), m_detail, m_header})
-        w->layout()->activate();
+    // A text set invalidates only the header's layout: the layouts above it are told first.
+    if (isVisible()) {
+        m_header->updateGeometry();
+        m_detail->updateGeometry();
+        for (QWidget *w : {static_cast<QWidget *>(this), m_detail, m_header})
+            w->layout()->activate();
+    }
 }
 
 void OrderPage::exportDossierAs()

@@ -232,22 +232,36 @@ void StateDiagram::paintEvent(QPaintEvent *)
         !under.isOpaque())
         return draw(p);
     const qreal dpr = p.device()->devicePixelRatio();
-    const Picture key{m_steps, m_current, size(), dpr, palette().cacheKey(), font().key()};
+    // Kept only at a size painted twice in a row: each step of a window being resized is a new
+    // size, drawn as it is rather than kept.
+    const bool steady = size() == m_paintedSize;
+    m_paintedSize = size();
+    if (!steady)
+        return draw(p);
+    const Picture key{m_steps,
+                      m_current,
+                      size(),
+                      dpr,
+                      palette().cacheKey(),
+                      int(palette().currentColorGroup()),
+                      font().key(),
+                      logicalDpiY()};
     auto kept = std::find_if(m_pictures.begin(), m_pictures.end(),
                              [&key](const auto &picture) { return picture.first == key; });
     if (kept == m_pictures.end()) {
-        // A new ratio, palette or font makes every kept picture one not shown again. Another
-        // size does not: a page shown at two heights in turn keeps both.
+        // A new ratio, palette, font or resolution makes every kept picture one not shown
+        // again (a colour group comes back: an inactive window is active again).
         m_pictures.removeIf([&key](const auto &picture) {
             const Picture &k = picture.first;
-            return k.dpr != key.dpr || k.palette != key.palette || k.font != key.font;
+            return k.dpr != key.dpr || k.palette != key.palette || k.font != key.font ||
+                   k.dpi != key.dpi;
         });
         QPixmap pixmap((QSizeF(size()) * dpr).toSize());
         pixmap.setDevicePixelRatio(dpr);
         pixmap.fill(under.color());
         {
             QPainter q(&pixmap);
-            q.setFont(font());
+            q.setFont(QFont(font(), this)); // at this widget's resolution, not the pixmap's
             q.setPen(palette().color(foregroundRole()));
             q.setLayoutDirection(layoutDirection());
             draw(q);

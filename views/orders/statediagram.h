@@ -6,11 +6,13 @@
 // arrow, drawn over everything else), the current state outlined. Which transitions exist comes
 // from services (transitionAllowed).
 // Painting: the diagram fills its background (the window's colour, as behind it before) and
-// each picture — path, current state, size, device-pixel ratio, palette, font — is drawn once
+// each picture — path, current state, size, device-pixel ratio, palette and its colour group
+// (active, inactive, disabled), font and resolution — is drawn once
 // into a pixmap and copied after (pixelcopy.h): most orders take one of a few paths, and
 // drawing the antialiased machine with its seven titles took ~0.6 ms of every order page
 // whose path differed from the last one's (the benchmark's other-path row). The last
-// kKeptPictures pictures are kept, of any size (a page may show it at two heights in turn).
+// kKeptPictures pictures are kept, of any size; a size is kept once painted twice in a row (not
+// each step of a window being resized).
 // Thread contract: GUI thread only.
 
 #include <QList>
@@ -58,11 +60,14 @@ private:
         QSize size;
         qreal dpr = 1;
         qint64 palette = 0;
+        int colourGroup = 0; // active, inactive, disabled: the same palette, other colours
         QString font;
+        int dpi = 0;
         bool operator==(const Picture &) const = default;
     };
     QList<std::pair<Picture, QPixmap>> m_pictures; // the most recently shown first
     int m_drawn = 0;
+    QSize m_paintedSize; // at the last paint
     QList<std::pair<QString, QString>> m_steps;
     QString m_current;
 };

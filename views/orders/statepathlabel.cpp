@@ -1,5 +1,6 @@
 #include "statepathlabel.h"
 
+#include <QAccessibleWidget>
 #include <QEvent>
 #include <QPainter>
 
@@ -18,6 +19,16 @@ constexpr qsizetype kMaxTexts = 256;
 StatePathLabel::StatePathLabel(QWidget *parent)
     : QWidget(parent)
 {
+    // Read by screen readers as text, as the QLabel it replaces was (not as a bare widget).
+    static const bool announced = [] {
+        QAccessible::installFactory([](const QString &key, QObject *o) -> QAccessibleInterface * {
+            if (key == QLatin1String(staticMetaObject.className()))
+                return new QAccessibleWidget(static_cast<QWidget *>(o), QAccessible::StaticText);
+            return nullptr;
+        });
+        return true;
+    }();
+    Q_UNUSED(announced);
     QSizePolicy policy(QSizePolicy::Preferred, QSizePolicy::Preferred);
     policy.setHeightForWidth(true);
     setSizePolicy(policy);
@@ -48,8 +59,9 @@ const QStaticText &StatePathLabel::laidOutText(const Part &part) const
     if (it == m_texts.end()) {
         if (m_texts.size() >= kMaxTexts)
             m_texts.clear();
-        QFont f = font();
-        f.setBold(part.bold);
+        QFont f = font(); // as paintEvent() draws it: the widget's font, or that in bold
+        if (part.bold)
+            f.setBold(true);
         QStaticText text(part.text);
         text.setTextFormat(Qt::PlainText);
         text.setPerformanceHint(QStaticText::AggressiveCaching);
@@ -92,10 +104,15 @@ QSize StatePathLabel::sizeHint() const
 
 QSize StatePathLabel::minimumSizeHint() const
 {
-    int w = 0;
-    for (const Part &p : m_parts)
-        w = std::max(w, widthOf(p));
-    return {w, fontMetrics().height()};
+    // The widest run between two places a line may break.
+    int widest = 0, run = 0;
+    for (const Part &p : m_parts) {
+        if (p.breakBefore)
+            run = 0;
+        run += widthOf(p);
+        widest = std::max(widest, run);
+    }
+    return {widest, fontMetrics().height()};
 }
 
 int StatePathLabel::heightForWidth(int width) const

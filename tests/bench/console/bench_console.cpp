@@ -437,20 +437,18 @@ int main(int argc, char *argv[])
         //    before (other ids, times and amounts: no text the same), another in each run; then
         //    one on another path (paid_unconfirmed, 97 places on: three states and a reason
         //    where the paid one had four), and the paid one again, unmeasured, for the next run.
-        // The statements the page needs for one order (consolebenchstatements.h); its
-        // transactions read through the connection that brings its pages into the file cache.
+        // Its statements (consolebenchstatements.h), its transactions read by `touch`.
         auto orderStatements = [&touch](const QString &orderId) {
             auto txns = orderTransactions(touch->db(), orderId);
             if (!txns)
                 die(txns.error().message);
             return orderPageStatements(orderId, *txns);
         };
-        const QString otherId = QStringLiteral("ord-%1").arg(
-            data.orderId.mid(4).toLongLong() + 100 * (run + 1), 8, 10, QLatin1Char('0'));
+        auto orderNo = [&](qint64 i) { return QStringLiteral("ord-%1").arg(i, 8, 10, QChar('0')); };
+        const QString otherId = orderNo(data.orderId.mid(4).toLongLong() + 100 * (run + 1));
+        const QString otherPathId = orderNo(otherId.mid(4).toLongLong() + 97);
         const QString onPage =
             page.picture().order.orderId.isEmpty() ? data.orderId : page.picture().order.orderId;
-        const QString otherPathId =
-            QStringLiteral("ord-%1").arg(otherId.mid(4).toLongLong() + 97, 8, 10, QLatin1Char('0'));
         for (const auto &[name, orderId] :
              {std::pair{QStringLiteral("order on the page read again (unchanged)"), onPage},
               std::pair{QStringLiteral("open another order page, not shown before"), otherId},
@@ -470,12 +468,14 @@ int main(int argc, char *argv[])
             const qint64 start = app.nowNs();
             page.openOrder(orderId);
             waitFor([&] { return opened.count() > 0; }, t);
-            const qint64 loaded = app.nowNs();
-            settle(); // laid out and painted, in as many passes as it takes (none when unchanged)
+            const qint64 loaded = app.nowNs(); // then laid out and painted (20 ms without any)
+            waitFor([&] { return app.nowNs() - std::max(loaded, app.drawnNs()) > 20'000'000; }, t);
             const double program = std::max(app.drawnSinceMs(start), (loaded - start) / 1e6);
             const double gap = heartbeat.maxGapMs();
-            if (page.picture().order.orderId != orderId || page.picture().timeline.isEmpty())
-                die("order " + orderId + " did not load");
+            const OrderPicture &shown = page.picture();
+            if (shown.order.orderId != orderId || shown.timeline.isEmpty() ||
+                (orderId == otherPathId) != (shown.order.state == OrderState::PaidUnconfirmed))
+                die("order " + orderId + " did not load, or not on the path expected");
             if (name.isEmpty())
                 continue;
             double hot = 0;

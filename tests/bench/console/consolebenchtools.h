@@ -98,6 +98,7 @@ public:
         return handled;
     }
     qint64 nowNs() const { return m_clock.nsecsElapsed(); }
+    qint64 drawnNs() const { return m_drawnNs; }
     // Ms from `startNs` (nowNs()) to the end of the last layout or paint after it; -1 if none.
     double drawnSinceMs(qint64 startNs) const
     {
