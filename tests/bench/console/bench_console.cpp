@@ -187,11 +187,12 @@ int main(int argc, char *argv[])
             if (counted)
                 record(name, raw, p, b, g, service, hot);
         };
-        // Lets what the previous step left to do (its repaint) happen before the next starts.
-        auto settle = [] {
+        // Lets what the previous step left to do (its repaint, the search box's clear button
+        // fading in) happen before the next starts: 30 ms, the last 20 without layout or paint.
+        auto settle = [&app] {
             QElapsedTimer s;
             s.start();
-            while (s.elapsed() < 30)
+            while (s.elapsed() < 30 || app.nowNs() - app.drawnNs() < 20'000'000)
                 QCoreApplication::processEvents(QEventLoop::AllEvents |
                                                 QEventLoop::WaitForMoreEvents);
         };
