@@ -176,6 +176,9 @@ QWidget *OrderPage::buildTabs()
 {
     m_tabs = new QTabWidget(this);
     m_tabs->setObjectName(QStringLiteral("orderTabs"));
+    // No pane frame (each table has its own): the frame was drawn anew whenever the header
+    // above changed height and moved the tabs, 1.8 ms of such an order's page.
+    m_tabs->setDocumentMode(true);
     m_timelineTable = makeTable(this, m_timeline, QStringLiteral("timeline"));
     // Detail, the longest text, takes the width the other columns leave (fitTimelineColumns).
     m_timelineTable->horizontalHeader()->setStretchLastSection(false);
