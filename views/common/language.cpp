@@ -83,9 +83,10 @@ QLocale apply(const QString &code)
         } else {
             delete qt;
         }
-    } else {
-        // English is the source language; its plural forms ("1 order", "3 orders") are a
-        // translation of the counted messages alone (oncepay_en.ts).
+    }
+    if (!g_app) {
+        // English (asked for, or what a missing 简体中文 leaves) is the source language; its plural
+        // forms ("1 order", "3 orders") are a translation of the counted messages alone.
         auto *app = new QTranslator(QCoreApplication::instance());
         if (app->load(QStringLiteral(":/i18n/oncepay_en.qm"))) {
             QCoreApplication::installTranslator(app);
