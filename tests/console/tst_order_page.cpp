@@ -358,9 +358,24 @@ private Q_SLOTS:
         QSignalSpy timelineReset(page.timelineModel(), &QAbstractItemModel::modelReset);
         QSignalSpy messagesReset(page.messageModel(), &QAbstractItemModel::modelReset);
         QSignalSpy ledgerReset(page.ledgerModel(), &QAbstractItemModel::modelReset);
+        QTest::qWait(50); // the first order's layout done
+        // Nothing on the page is laid out again for an unchanged order.
+        struct Layouts : QObject {
+            int requests = 0;
+            bool eventFilter(QObject *, QEvent *e) override
+            {
+                requests += e->type() == QEvent::LayoutRequest;
+                return false;
+            }
+        } layouts;
+        for (QWidget *w : page.findChildren<QWidget *>())
+            w->installEventFilter(&layouts);
+        page.installEventFilter(&layouts);
 
         page.openOrder("ord-paid");
         QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 2, 10000);
+        QTest::qWait(50);
+        QCOMPARE(layouts.requests, 0);
         QCOMPARE(timelineReset.count(), 0);
         QCOMPARE(messagesReset.count(), 0);
         QCOMPARE(messages->currentIndex().row(), 1);

@@ -337,8 +337,10 @@ void OrderPage::showPicture(const OrderPicture &p)
     m_picture = p;
     const Order &o = p.order;
     const QString state = orderStateName(o.state);
-    m_title->setText(
-        tr("Order %1 — %2, version %3").arg(o.orderId, Labels::orderState(state)).arg(o.version));
+    const QString title =
+        tr("Order %1 — %2, version %3").arg(o.orderId, Labels::orderState(state)).arg(o.version);
+    bool headerChanged = m_title->text() != title; // (it may take another height)
+    m_title->setText(title);
     QStringList facts{tr("Amount: %1").arg(Labels::money(o.amountMinor, o.currency)),
                       tr("Customer: %1").arg(o.customerRef)};
     if (!o.currentRequestId.isEmpty())
@@ -361,7 +363,9 @@ void OrderPage::showPicture(const OrderPicture &p)
                      .arg(kinds.join(QStringLiteral(", ")));
     }
     facts << tr("Updated: %1").arg(Labels::time(o.updatedAt));
-    m_facts->setText(facts.join(QStringLiteral("   ·   ")));
+    const QString factsText = facts.join(QStringLiteral("   ·   "));
+    headerChanged |= m_facts->text() != factsText;
+    m_facts->setText(factsText);
 
     // The path through the state machine, rollbacks in amber, the current state in bold
     // (statepathlabel.h).
@@ -382,7 +386,7 @@ void OrderPage::showPicture(const OrderPicture &p)
     steps.last().bold = true;
     const QString around = tr("Path: %1");
     const qsizetype at = around.indexOf(QStringLiteral("%1")); // (-1: the whole text before)
-    QList<Part> path{Part{at < 0 ? around : around.left(at), false, {}}};
+    QList<Part> path{Part{at < 0 ? around + QLatin1Char(' ') : around.left(at), false, {}}};
     for (qsizetype i = 0; i < steps.size(); ++i) {
         if (i > 0)
             path << Part{QStringLiteral(" → "), false, {}, false};
@@ -394,6 +398,7 @@ void OrderPage::showPicture(const OrderPicture &p)
         path << Part{QStringLiteral(" "), false, {}, false}
              << Part{tr("%n refused attempt(s)", nullptr, int(p.rejections.size())), false,
                      QColor(Labels::refusedColour())};
+    headerChanged |= m_path->parts() != path;
     m_path->setParts(path);
     QList<std::pair<QString, QString>> taken;
     for (const OrderTransition &t : p.transitions)
@@ -408,20 +413,22 @@ void OrderPage::showPicture(const OrderPicture &p)
     // cost 70 µs).
     if (messagesChanged && !m_raw->document()->isEmpty())
         m_raw->clear();
+    // A header of new text is laid out from the page down, each widget resized once. Left to
+    // the posted layout requests, a header of another height (facts or path on more lines) was
+    // first laid out inside its old height, the diagram squeezed, and painted so, before the
+    // page gave the header its height and laid out and painted it all again (~1.5 ms). A text
+    // set invalidates only the header's layout, so the layouts above it are told — before the
+    // detail is shown (showing lays the page out) and whether or not the page is on screen.
+    if (headerChanged) {
+        m_header->updateGeometry();
+        m_detail->updateGeometry();
+    }
     m_detail->show();
     setOrderActionsEnabled(true);
     setStatus(tr("%n event(s) in the timeline.", nullptr, int(p.timeline.size())));
-    // Laid out now, from the page down, each layout once. Left to the posted layout requests,
-    // a header of another height (facts or path on more lines) was first laid out inside its
-    // old height, the diagram squeezed, and painted so, before the page gave the header its
-    // height and laid out and painted it all again (~1.5 ms of an order whose header differs).
-    // A text set invalidates only the header's layout: the layouts above it are told first.
-    if (isVisible()) {
-        m_header->updateGeometry();
-        m_detail->updateGeometry();
+    if (headerChanged && isVisible())
         for (QWidget *w : {static_cast<QWidget *>(this), m_detail, m_header})
             w->layout()->activate();
-    }
 }
 
 void OrderPage::exportDossierAs()

@@ -233,11 +233,9 @@ void StateDiagram::paintEvent(QPaintEvent *)
         return draw(p);
     const qreal dpr = p.device()->devicePixelRatio();
     // Kept only at a size painted twice in a row: each step of a window being resized is a new
-    // size, drawn as it is rather than kept.
+    // size, drawn as it is rather than kept (a kept one is shown at any size).
     const bool steady = size() == m_paintedSize;
     m_paintedSize = size();
-    if (!steady)
-        return draw(p);
     const Picture key{m_steps,
                       m_current,
                       size(),
@@ -248,6 +246,8 @@ void StateDiagram::paintEvent(QPaintEvent *)
                       logicalDpiY()};
     auto kept = std::find_if(m_pictures.begin(), m_pictures.end(),
                              [&key](const auto &picture) { return picture.first == key; });
+    if (kept == m_pictures.end() && !steady)
+        return draw(p);
     if (kept == m_pictures.end()) {
         // A new ratio, palette, font or resolution makes every kept picture one not shown
         // again (a colour group comes back: an inactive window is active again).

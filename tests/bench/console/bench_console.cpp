@@ -187,15 +187,7 @@ int main(int argc, char *argv[])
             if (counted)
                 record(name, raw, p, b, g, service, hot);
         };
-        // Lets what the previous step left to do (its repaint, the search box's clear button
-        // fading in) happen before the next starts: 30 ms, the last 20 without layout or paint.
-        auto settle = [&app] {
-            QElapsedTimer s;
-            s.start();
-            while (s.elapsed() < 30 || app.nowNs() - app.drawnNs() < 20'000'000)
-                QCoreApplication::processEvents(QEventLoop::AllEvents |
-                                                QEventLoop::WaitForMoreEvents);
-        };
+        auto settle = [&app] { app.settle(); };
         // The raw statements from the same start as the program's operation: after the same
         // quiet time (the CPUs idle, as when a person acts), then once more at once (`hot`,
         // printed beside it: what they take with the CPU and caches awake, which is how the

@@ -98,6 +98,18 @@ public:
         return handled;
     }
     qint64 nowNs() const { return m_clock.nsecsElapsed(); }
+    // Lets what the previous step left to do (its repaint, the search box's clear button fading
+    // in) happen before the next starts: 30 ms, the last 20 without a layout or paint.
+    void settle() const
+    {
+        QElapsedTimer s;
+        s.start();
+        while (s.elapsed() < 30 || nowNs() - m_drawnNs < 20'000'000) {
+            if (s.elapsed() > 10000)
+                die(QStringLiteral("something kept laying out or painting for 10 s"));
+            QCoreApplication::processEvents(QEventLoop::AllEvents | QEventLoop::WaitForMoreEvents);
+        }
+    }
     qint64 drawnNs() const { return m_drawnNs; }
     // Ms from `startNs` (nowNs()) to the end of the last layout or paint after it; -1 if none.
     double drawnSinceMs(qint64 startNs) const
