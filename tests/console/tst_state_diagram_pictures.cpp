@@ -11,6 +11,8 @@
 #include <QTest>
 #include <QVBoxLayout>
 
+#include <functional>
+
 using namespace OncePay;
 
 namespace {
@@ -38,6 +40,18 @@ struct Shown {
     }
     QImage pixels() { return window.grab().toImage().convertToFormat(QImage::Format_RGB32); }
 };
+
+// What the diagram under test must show: a fresh one of `steps` in a window `setUp` prepares,
+// painted twice (the second time from its kept picture).
+QImage freshPixels(const Steps &steps, const QString &current,
+                   const std::function<void(Shown &)> &setUp)
+{
+    Shown fresh;
+    setUp(fresh);
+    fresh.diagram->setPath(steps, current);
+    (void)fresh.pixels();
+    return fresh.pixels();
+}
 
 } // namespace
 
@@ -110,11 +124,10 @@ private Q_SLOTS:
         QCOMPARE(shown.diagram->picturesDrawn(), afterPaid + 2);
         QCOMPARE(shown.pixels(), wider);
         QCOMPARE(shown.diagram->picturesDrawn(), afterPaid + 3);
-        Shown fresh;
-        fresh.window.resize(900, 160);
-        fresh.diagram->setPath(kPaid, QStringLiteral("paid"));
-        QTRY_COMPARE(fresh.diagram->width(), shown.diagram->width());
-        QCOMPARE(wider, fresh.pixels());
+        QCOMPARE(wider, freshPixels(kPaid, QStringLiteral("paid"), [&](Shown &fresh) {
+                     fresh.window.resize(900, 160);
+                     QTRY_COMPARE(fresh.diagram->width(), shown.diagram->width());
+                 }));
     }
 
     // Another palette is another picture (a kept one in the old colours is not shown).
@@ -131,10 +144,8 @@ private Q_SLOTS:
         const QImage after = shown.pixels();
         QVERIFY(after != before);
         QCOMPARE(after.pixelColor(1, 1), QColor(0x30, 0x30, 0x30));
-        Shown fresh;
-        fresh.window.setPalette(dark);
-        fresh.diagram->setPath(kRolledBack, QStringLiteral("paid"));
-        QCOMPARE(after, fresh.pixels());
+        QCOMPARE(after, freshPixels(kRolledBack, QStringLiteral("paid"),
+                                    [&](Shown &fresh) { fresh.window.setPalette(dark); }));
     }
 
     // A window resized step by step keeps no picture of each step.
@@ -169,12 +180,11 @@ private Q_SLOTS:
         const QImage disabled = shown.pixels();
         QVERIFY(disabled != enabled);
         QCOMPARE(disabled.pixelColor(2, 2), QColor(0xff, 0xe0, 0xe0));
-        Shown fresh;
-        fresh.window.setPalette(palette);
-        fresh.window.setEnabled(false);
-        fresh.diagram->setPath(kUnconfirmed, QStringLiteral("paid_unconfirmed"));
-        (void)fresh.pixels();
-        QCOMPARE(disabled, fresh.pixels());
+        QCOMPARE(disabled,
+                 freshPixels(kUnconfirmed, QStringLiteral("paid_unconfirmed"), [&](Shown &fresh) {
+                     fresh.window.setPalette(palette);
+                     fresh.window.setEnabled(false);
+                 }));
         shown.window.setEnabled(true);
         QCOMPARE(shown.pixels(), enabled);
     }

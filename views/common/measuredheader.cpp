@@ -82,11 +82,8 @@ bool MeasuredHeader::keepsLook(const QPainter *painter, const QRect &rect, int l
     for (int role : {Qt::FontRole, Qt::ForegroundRole, Qt::BackgroundRole, Qt::DecorationRole})
         if (m->headerData(logicalIndex, o, role).isValid())
             return false;
-    // The pixmap starts as what is under the section, an opaque colour: the raster engine
-    // draws text on a transparent pixmap with other glyph images (other pixels).
-    const QWidget *view = viewport();
-    const QBrush under = view->palette().brush(view->backgroundRole());
-    return view->autoFillBackground() && under.style() == Qt::SolidPattern && under.isOpaque();
+    // The pixmap starts as what is under the section, an opaque colour (pixelcopy.h).
+    return opaqueBackground(viewport()).has_value();
 }
 
 void MeasuredHeader::paintSection(QPainter *painter, const QRect &rect, int logicalIndex) const
@@ -103,7 +100,7 @@ void MeasuredHeader::paintSection(QPainter *painter, const QRect &rect, int logi
     // its look is kept per x.
     const bool anyX = QStyle::visualAlignment(opt.direction, opt.textAlignment) & Qt::AlignLeft;
     const qreal dpr = painter->device()->devicePixelRatio();
-    const QColor under = viewport()->palette().color(viewport()->backgroundRole());
+    const QColor under = *opaqueBackground(viewport()); // (keepsLook: there is one)
     const Look key{opt.text,
                    anyX ? QRect(QPoint(0, rect.y()), rect.size()) : rect,
                    int(opt.state),

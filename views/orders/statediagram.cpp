@@ -227,9 +227,8 @@ void StateDiagram::changeEvent(QEvent *event)
 void StateDiagram::paintEvent(QPaintEvent *)
 {
     QPainter p(this);
-    const QBrush under = palette().brush(backgroundRole());
-    if (!copiesPixelForPixel(&p) || !autoFillBackground() || under.style() != Qt::SolidPattern ||
-        !under.isOpaque())
+    const std::optional<QColor> under = opaqueBackground(this);
+    if (!under || !copiesPixelForPixel(&p))
         return draw(p);
     const qreal dpr = p.device()->devicePixelRatio();
     // Kept only at a size painted twice in a row: each step of a window being resized is a new
@@ -258,7 +257,7 @@ void StateDiagram::paintEvent(QPaintEvent *)
         });
         QPixmap pixmap((QSizeF(size()) * dpr).toSize());
         pixmap.setDevicePixelRatio(dpr);
-        pixmap.fill(under.color());
+        pixmap.fill(*under);
         {
             QPainter q(&pixmap);
             q.setFont(QFont(font(), this)); // at this widget's resolution, not the pixmap's
