@@ -4,6 +4,7 @@
 // proposals that takes a while shows its progress and can be stopped.
 
 #include "common/backgroundquery.h"
+#include "common/language.h"
 #include "common/taskpool.h"
 #include "consolefixture.h"
 #include "db/sql.h"
@@ -82,7 +83,11 @@ QAction *proposeMessagesAction(OrderPage &page)
 class TstOrderPageFixes : public QObject {
     Q_OBJECT
 private Q_SLOTS:
-    void initTestCase() { QVERIFY(setUpConsoleTest(m_dbs, m_fixture)); }
+    void initTestCase()
+    {
+        Language::apply(QStringLiteral("en")); // the English console, with its plural forms
+        QVERIFY(setUpConsoleTest(m_dbs, m_fixture));
+    }
 
     // Two messages proposed at once, the database busy with another writer: after a moment
     // the progress shows; Stop lets the proposal being sent finish and sends no more. The
@@ -189,7 +194,7 @@ private Q_SLOTS:
         QCOMPARE(watcher.proposeDialogs, 1);
         QCOMPARE(proposed.first().first().toInt(), 1);
         QCOMPARE(watcher.boxes.size(), 1); // the summary
-        QVERIFY2(watcher.boxes.first().startsWith("1 fix(es) proposed"),
+        QVERIFY2(watcher.boxes.first().startsWith("1 fix proposed"),
                  qPrintable(watcher.boxes.first()));
         QCOMPARE(m_fixture->count("SELECT COUNT(*) FROM fix_requests WHERE kind ="
                                   " 'resolve_message' AND target_id = 'stripe:evt_wait'"),

@@ -6,6 +6,7 @@
 #include "common/enginetext.h"
 #include "common/errortext.h"
 #include "common/labels.h"
+#include "common/language.h"
 #include "enginefixture.h"
 #include "fixconsolesupport.h"
 #include "fixes/fixactions.h"
@@ -33,6 +34,9 @@ using namespace OncePay::Test::FixSupport;
 class TstFixConsoleOffers : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    // The English console, with its plural forms (resources/translations/oncepay_en.ts).
+    void initTestCase() { Language::apply(QStringLiteral("en")); }
+
     // The stuck page offers what the service's rule (fixKindsOffered) answers for the rows its
     // background query read, lease end included: nothing for a message a worker holds under a
     // live lease (propose would be refused), requeue and resolve once the lease ran out, and
@@ -136,7 +140,7 @@ private Q_SLOTS:
         QCOMPARE(proposeSummary({.stoppedBy = away, .notSent = 2}),
                  QStringLiteral("Nothing was proposed: %1").arg(errorText(away)));
         QCOMPARE(proposeSummary({.proposed = {1, 2, 3}}),
-                 QStringLiteral("3 fix(es) proposed and waiting for approval."));
+                 QStringLiteral("3 fixes proposed and waiting for approval."));
         const QString stopped =
             proposeSummary({.proposed = {4},
                             .refused = {QStringLiteral("stripe:evt_y: no message")},
