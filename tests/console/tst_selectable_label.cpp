@@ -87,13 +87,24 @@ private Q_SLOTS:
         QCOMPARE(label.minimumSizeHint(), reference.minimumSizeHint());
         for (int width : {120, 300, 451, 640, 1100})
             QCOMPARE(label.heightForWidth(width), reference.heightForWidth(width));
-        // The size hint QLabel gives a plain label (its search for a pleasing width differs
-        // between a plain label and a selectable one; the page lays the label out by its
-        // height for the width it has, compared above).
-        QLabel plain(text);
-        plain.setTextFormat(Qt::PlainText);
-        plain.setWordWrap(wrap);
-        QCOMPARE(label.sizeHint(), plain.sizeHint());
+        // The size hint: on one line, QLabel's for a plain label. Wrapped, QLabel searches for a
+        // pleasing width in up to three more layouts (differently for a plain label and a
+        // selectable one); this label asks for its text on one line up to 80 average
+        // characters, at the height it takes there (the page lays the label out by its height
+        // for the width it has, compared above).
+        const QSize hint = label.sizeHint();
+        if (!wrap) {
+            QLabel plain(text);
+            plain.setTextFormat(Qt::PlainText);
+            QCOMPARE(hint, plain.sizeHint());
+        } else {
+            QCOMPARE(hint.height(), label.heightForWidth(hint.width()));
+            QVERIFY2(hint.width() >= label.minimumSizeHint().width(), qPrintable(text));
+            const int oneLine = std::min(label.fontMetrics().horizontalAdvance(text),
+                                         label.fontMetrics().averageCharWidth() * 80);
+            QVERIFY2(std::abs(hint.width() - oneLine) <= 1,
+                     qPrintable(QStringLiteral("%1 for %2").arg(hint.width()).arg(oneLine)));
+        }
         for (int width : {300, 640}) {
             const QSize size(width,
                              std::max(label.heightForWidth(width), label.sizeHint().height()));
@@ -102,6 +113,38 @@ private Q_SLOTS:
             QCOMPARE(label.grab().toImage(), reference.grab().toImage());
         }
         QVERIFY(!hasTextDocument(label)); // measuring and painting did not make one
+    }
+
+    // The sizes it keeps are for the text and font they were measured for: another text, or
+    // the same in another font, is measured anew (the order page sets a new text for every
+    // order on the same label).
+    void anotherTextOrFontIsMeasuredAnew()
+    {
+        QLabel reference;
+        reference.setTextFormat(Qt::PlainText);
+        reference.setTextInteractionFlags(Qt::TextSelectableByMouse);
+        SelectableLabel label;
+        for (QLabel *l : {&reference, static_cast<QLabel *>(&label)})
+            l->setWordWrap(true);
+        QFont bigger = label.font();
+        bigger.setPointSizeF(bigger.pointSizeF() * 1.5);
+        // Heights alone, the minimum size alone, and both (the layouts ask in any order).
+        for (const auto &[heights, minimum] :
+             {std::pair{true, false}, std::pair{false, true}, std::pair{true, true}}) {
+            for (const QString &text : {kTexts[0], kTexts[1], kTexts[0]}) {
+                for (const QFont &font : {QFont(), bigger}) {
+                    for (QLabel *l : {&reference, static_cast<QLabel *>(&label)}) {
+                        l->setText(text);
+                        l->setFont(font);
+                    }
+                    if (minimum)
+                        QCOMPARE(label.minimumSizeHint(), reference.minimumSizeHint());
+                    for (int width : {300, 640})
+                        if (heights)
+                            QCOMPARE(label.heightForWidth(width), reference.heightForWidth(width));
+                }
+            }
+        }
     }
 
     void thePointerMakesItSelectableAndLeavingUndoesIt()
