@@ -1,0 +1,104 @@
+#include "kepttabbar.h"
+
+#include "pixelcopy.h"
+
+#include <QAbstractButton>
+#include <QDataStream>
+#include <QIODevice>
+#include <QPainter>
+#include <QStyle>
+#include <QStyleOptionTab>
+#include <QTimer>
+
+namespace OncePay {
+
+KeptTabBar::KeptTabBar(QWidget *parent)
+    : QTabBar(parent)
+{
+    // What is under the bar, drawn with it: the window's colour, as its parents fill it.
+    setAutoFillBackground(true);
+    setBackgroundRole(QPalette::Window);
+}
+
+QByteArray KeptTabBar::look() const
+{
+    if (!opaqueBackground(this) || isMovable() || tabsClosable())
+        return {};
+    for (const QAbstractButton *button : findChildren<QAbstractButton *>())
+        if (button->isVisible()) // scroll buttons, or a tab's own button
+            return {};
+    QByteArray key;
+    QDataStream out(&key, QIODevice::WriteOnly);
+    out << size() << devicePixelRatioF() << quintptr(style()) << palette().cacheKey()
+        << font().key() << int(shape()) << documentMode() << drawBase() << int(elideMode())
+        << isEnabled() << isActiveWindow() << int(layoutDirection()) << count() << currentIndex();
+    for (int i = 0; i < count(); ++i) {
+        QStyleOptionTab tab;
+        initStyleOption(&tab, i);
+        out << tab.rect << int(tab.state) << tab.text << tab.icon.cacheKey() << tab.iconSize
+            << int(tab.position) << int(tab.selectedPosition) << int(tab.cornerWidgets)
+            << int(tab.features) << int(tab.shape) << tab.documentMode << tab.leftButtonSize
+            << tab.rightButtonSize << tab.row << tab.palette.cacheKey() << int(tab.direction)
+            << tabTextColor(i);
+    }
+    return key;
+}
+
+bool KeptTabBar::keepsThisLook() const
+{
+    return !m_kept.isNull() && m_keptLook == look();
+}
+
+void KeptTabBar::paintEvent(QPaintEvent *event)
+{
+    if (m_rendering)
+        return QTabBar::paintEvent(event);
+    const QByteArray now = look();
+    {
+        QPainter p(this);
+        if (!copiesPixelForPixel(&p)) {
+            p.end();
+            return QTabBar::paintEvent(event);
+        }
+        if (!now.isEmpty() && now == m_keptLook && !m_kept.isNull()) {
+            p.drawPixmap(0, 0, m_kept);
+            ++m_copies;
+            return;
+        }
+    }
+    QTabBar::paintEvent(event);
+    if (now.isEmpty() || m_keepPending)
+        return;
+    // Kept once the event loop is idle: not while a look changes from one paint to the next
+    // (a pointer moving over the tabs), and not inside this paint.
+    m_keepPending = true;
+    QTimer::singleShot(0, this, [this] {
+        m_keepPending = false;
+        keep();
+    });
+}
+
+void KeptTabBar::keep()
+{
+    const QByteArray now = look();
+    if (now.isEmpty() || now == m_keptLook || !isVisible())
+        return;
+    // On the bar's own opaque background (look() asks for one), rendered with it: the raster
+    // engine draws text on a transparent pixmap with other glyph images, other pixels.
+    const qreal dpr = devicePixelRatioF();
+    QPixmap picture(size() * dpr);
+    picture.setDevicePixelRatio(dpr);
+    m_rendering = true;
+    render(&picture, QPoint(), QRegion(), RenderFlags());
+    m_rendering = false;
+    m_kept = picture;
+    m_keptLook = now;
+}
+
+KeptTabWidget::KeptTabWidget(QWidget *parent)
+    : QTabWidget(parent)
+{
+    setTabBar(new KeptTabBar(this));
+}
+
+} // namespace OncePay
