@@ -115,6 +115,50 @@ private Q_SLOTS:
         QVERIFY(!hasTextDocument(label)); // measuring and painting did not make one
     }
 
+    // What else QLabel sizes a text by — a margin, an indent, contents margins, an alignment,
+    // a minimum size — and a label with no text (nothing, or a picture) sized as QLabel sizes it.
+    void sizedByWhatQLabelSizesBy_data()
+    {
+        QTest::addColumn<int>("setup");
+        const char *names[] = {"margin",       "indent",  "contents margins", "right and bottom",
+                               "minimum size", "no text", "a picture"};
+        for (int i = 0; i < int(std::size(names)); ++i)
+            for (bool wrap : {true, false})
+                QTest::addRow("%s %s", names[i], wrap ? "wrapped" : "one line") << (i * 2 + wrap);
+    }
+
+    void sizedByWhatQLabelSizesBy()
+    {
+        QFETCH(int, setup);
+        const bool wrap = setup % 2;
+        QLabel reference;
+        reference.setTextFormat(Qt::PlainText);
+        reference.setTextInteractionFlags(Qt::TextSelectableByMouse);
+        QLabel plain; // (the size hint of a one-line text: a plain QLabel's)
+        SelectableLabel label;
+        QPixmap picture(48, 32);
+        picture.fill(Qt::darkGreen);
+        for (QLabel *l : {&reference, &plain, static_cast<QLabel *>(&label)}) {
+            l->setTextFormat(Qt::PlainText);
+            l->setWordWrap(wrap);
+            l->setText(kTexts[0]);
+            switch (setup / 2) {
+            case 0: l->setMargin(5); break;
+            case 1: l->setIndent(7); break;
+            case 2: l->setContentsMargins(3, 4, 5, 6); break;
+            case 3: l->setAlignment(Qt::AlignRight | Qt::AlignBottom); break;
+            case 4: l->setMinimumSize(200, 80); break;
+            case 5: l->setText({}); break;
+            case 6: l->setPixmap(picture); break;
+            }
+        }
+        QCOMPARE(label.minimumSizeHint(), reference.minimumSizeHint());
+        for (int width : {300, 640})
+            QCOMPARE(label.heightForWidth(width), reference.heightForWidth(width));
+        if (!wrap || setup / 2 >= 5)
+            QCOMPARE(label.sizeHint(), plain.sizeHint());
+    }
+
     // The sizes it keeps are for the text and font they were measured for: another text, or
     // the same in another font, is measured anew (the order page sets a new text for every
     // order on the same label).

@@ -8,7 +8,7 @@
 #include <QPainter>
 #include <QStyle>
 #include <QStyleOptionTab>
-#include <QTimer>
+#include <QTimerEvent>
 
 namespace OncePay {
 
@@ -22,7 +22,9 @@ KeptTabBar::KeptTabBar(QWidget *parent)
 
 QByteArray KeptTabBar::look() const
 {
-    if (!opaqueBackground(this) || isMovable() || tabsClosable())
+    // (a style sheet draws by rules and properties no key here holds)
+    if (!opaqueBackground(this) || isMovable() || tabsClosable() ||
+        testAttribute(Qt::WA_StyleSheet))
         return {};
     for (const QAbstractButton *button : findChildren<QAbstractButton *>())
         if (button->isVisible()) // scroll buttons, or a tab's own button
@@ -31,15 +33,18 @@ QByteArray KeptTabBar::look() const
     QDataStream out(&key, QIODevice::WriteOnly);
     out << size() << devicePixelRatioF() << quintptr(style()) << palette().cacheKey()
         << font().key() << int(shape()) << documentMode() << drawBase() << int(elideMode())
-        << isEnabled() << isActiveWindow() << int(layoutDirection()) << count() << currentIndex();
+        << isEnabled() << isActiveWindow() << int(layoutDirection()) << count() << currentIndex()
+        << int(foregroundRole()) << int(backgroundRole());
     for (int i = 0; i < count(); ++i) {
         QStyleOptionTab tab;
         initStyleOption(&tab, i);
+        if (i ==
+            0) // (mnemonics underlined or not: Windows styles underline them while Alt is down)
+            out << style()->styleHint(QStyle::SH_UnderlineShortcut, &tab, this);
         out << tab.rect << int(tab.state) << tab.text << tab.icon.cacheKey() << tab.iconSize
             << int(tab.position) << int(tab.selectedPosition) << int(tab.cornerWidgets)
             << int(tab.features) << int(tab.shape) << tab.documentMode << tab.leftButtonSize
-            << tab.rightButtonSize << tab.row << tab.palette.cacheKey() << int(tab.direction)
-            << tabTextColor(i);
+            << tab.rightButtonSize << tab.row << int(tab.direction) << tabTextColor(i);
     }
     return key;
 }
@@ -67,15 +72,33 @@ void KeptTabBar::paintEvent(QPaintEvent *event)
         }
     }
     QTabBar::paintEvent(event);
-    if (now.isEmpty() || m_keepPending)
-        return;
-    // Kept once the event loop is idle: not while a look changes from one paint to the next
-    // (a pointer moving over the tabs), and not inside this paint.
-    m_keepPending = true;
-    QTimer::singleShot(0, this, [this] {
-        m_keepPending = false;
-        keep();
-    });
+    // Kept once the look has held for a moment: not for each look a pointer crossing the tabs
+    // shows on its way, and not inside this paint.
+    if (!now.isEmpty())
+        m_quiet.start(kKeepAfterMs, this);
+}
+
+void KeptTabBar::timerEvent(QTimerEvent *event)
+{
+    if (event->timerId() != m_quiet.timerId())
+        return QTabBar::timerEvent(event);
+    m_quiet.stop();
+    keep();
+}
+
+bool KeptTabBar::event(QEvent *event)
+{
+    switch (event->type()) {
+    case QEvent::StyleChange:
+    case QEvent::Polish:
+    case QEvent::PolishRequest:
+    case QEvent::DynamicPropertyChange: // (a selector of a style sheet may read a property)
+        m_kept = {};
+        m_keptLook.clear();
+        break;
+    default: break;
+    }
+    return QTabBar::event(event);
 }
 
 void KeptTabBar::keep()

@@ -54,16 +54,20 @@ SelectableLabel::Look SelectableLabel::look() const
             int(alignment()) | (wordWrap() ? int(Qt::TextWordWrap) : 0),
             margin(),
             indent(),
-            minimumWidth(),
-            maximumWidth()};
+            minimumSize(),
+            maximumWidth(),
+            layoutDirection()};
 }
 
 bool SelectableLabel::measuresItself() const
 {
-    if (isSelecting() || textFormat() != Qt::PlainText || frameWidth() > 0 || buddy())
+    // (no text: a pixmap, or nothing, which QLabel sizes otherwise)
+    if (isSelecting() || textFormat() != Qt::PlainText || frameWidth() > 0 || buddy() ||
+        text().isEmpty())
         return false;
     for (QChar c : text())
-        if (c == u'\n' || c == u'\t' || c == QChar::LineSeparator || c == QChar::ParagraphSeparator)
+        if (c == u'\n' || c == u'\r' || c == u'\t' || c == QChar::LineSeparator ||
+            c == QChar::ParagraphSeparator)
             return false;
     return true;
 }
@@ -74,11 +78,14 @@ bool SelectableLabel::measuresItself() const
 // contents margins.
 void SelectableLabel::measure() const
 {
-    Look now = look();
-    if (now == m_measured.look && !m_measured.hint.isEmpty())
+    ensurePolished(); // (a style sheet's font is the label's once polished)
+    if (Look now = look(); !(now == m_measured.look)) {
+        m_measured = {};
+        m_measured.look = std::move(now);
+    } else if (m_measured.measured) {
         return;
-    m_measured = {};
-    m_measured.look = std::move(now);
+    }
+    m_measured.measured = true; // (the heights kept for this look stay)
     const Look &l = m_measured.look;
     const int align = QStyle::visualAlignment(layoutDirection(), Qt::Alignment(l.flags));
     int hextra = 2 * l.margin, vextra = 2 * l.margin;
@@ -117,7 +124,7 @@ void SelectableLabel::measure() const
     const int oneLine = int(std::ceil(ascent + descent));
     if (!wrap) {
         m_measured.hint =
-            (QSize(int(std::ceil(natural)), oneLine) + extra).expandedTo(minimumSize());
+            (QSize(int(std::ceil(natural)), oneLine) + extra).expandedTo(l.minimumSize);
         m_measured.minimum = m_measured.hint;
         return;
     }
@@ -126,8 +133,8 @@ void SelectableLabel::measure() const
     const int width = std::min(int(std::ceil(natural)), std::max(roomy, 1)) + extra.width();
     // As high as it is at that width (QLabel wraps a line whose last letter overhangs its
     // natural width, so even a text that fits is measured there).
-    m_measured.hint = QSize(width, heightForWidth(width)).expandedTo(minimumSize());
-    m_measured.minimum = (QSize(int(std::ceil(widest)), oneLine) + extra).expandedTo(minimumSize());
+    m_measured.hint = QSize(width, heightForWidth(width)).expandedTo(l.minimumSize);
+    m_measured.minimum = (QSize(int(std::ceil(widest)), oneLine) + extra).expandedTo(l.minimumSize);
     m_measured.minimum.setHeight(std::min(m_measured.minimum.height(), m_measured.hint.height()));
 }
 
@@ -151,6 +158,7 @@ int SelectableLabel::heightForWidth(int width) const
 {
     if (!measuresItself() || !wordWrap())
         return QLabel::heightForWidth(width);
+    ensurePolished();
     if (Look now = look(); !(now == m_measured.look)) { // another text: its sizes are to measure
         m_measured = {};
         m_measured.look = std::move(now);

@@ -51,7 +51,10 @@ private:
         QString text;
         QFont font;
         QMargins margins;
-        int flags = 0, margin = 0, indent = 0, minimumWidth = 0, maximumWidth = 0;
+        int flags = 0, margin = 0, indent = 0;
+        QSize minimumSize;
+        int maximumWidth = 0;
+        Qt::LayoutDirection direction = Qt::LeftToRight;
         bool operator==(const Look &) const = default;
     };
     Look look() const;
@@ -63,7 +66,8 @@ private:
 
     struct Measured {
         Look look;
-        QSize hint, minimum;                          // empty until measured
+        bool measured = false; // hint and minimum
+        QSize hint, minimum;
         std::array<std::pair<int, int>, 4> heights{}; // width → height, width 0 for none
         int nextHeight = 0;
     };
