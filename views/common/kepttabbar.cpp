@@ -38,8 +38,8 @@ QByteArray KeptTabBar::look() const
     for (int i = 0; i < count(); ++i) {
         QStyleOptionTab tab;
         initStyleOption(&tab, i);
-        if (i ==
-            0) // (mnemonics underlined or not: Windows styles underline them while Alt is down)
+        // (mnemonics underlined or not: Windows styles underline them while Alt is down)
+        if (i == 0)
             out << style()->styleHint(QStyle::SH_UnderlineShortcut, &tab, this);
         out << tab.rect << int(tab.state) << tab.text << tab.icon.cacheKey() << tab.iconSize
             << int(tab.position) << int(tab.selectedPosition) << int(tab.cornerWidgets)

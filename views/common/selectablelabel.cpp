@@ -59,6 +59,17 @@ SelectableLabel::Look SelectableLabel::look() const
             layoutDirection()};
 }
 
+bool SelectableLabel::sameLook() const
+{
+    ensurePolished(); // (a style sheet's font is the label's once polished)
+    Look now = look();
+    if (now == m_measured.look)
+        return true;
+    m_measured = {}; // another text, font or setting: its sizes are still to measure
+    m_measured.look = std::move(now);
+    return false;
+}
+
 bool SelectableLabel::measuresItself() const
 {
     // (no text: a pixmap, or nothing, which QLabel sizes otherwise)
@@ -78,13 +89,8 @@ bool SelectableLabel::measuresItself() const
 // contents margins.
 void SelectableLabel::measure() const
 {
-    ensurePolished(); // (a style sheet's font is the label's once polished)
-    if (Look now = look(); !(now == m_measured.look)) {
-        m_measured = {};
-        m_measured.look = std::move(now);
-    } else if (m_measured.measured) {
+    if (sameLook() && m_measured.measured)
         return;
-    }
     m_measured.measured = true; // (the heights kept for this look stay)
     const Look &l = m_measured.look;
     const int align = QStyle::visualAlignment(layoutDirection(), Qt::Alignment(l.flags));
@@ -158,11 +164,7 @@ int SelectableLabel::heightForWidth(int width) const
 {
     if (!measuresItself() || !wordWrap())
         return QLabel::heightForWidth(width);
-    ensurePolished();
-    if (Look now = look(); !(now == m_measured.look)) { // another text: its sizes are to measure
-        m_measured = {};
-        m_measured.look = std::move(now);
-    }
+    sameLook();
     for (const auto &[w, h] : m_measured.heights)
         if (w == width && w > 0)
             return h;

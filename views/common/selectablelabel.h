@@ -58,6 +58,8 @@ private:
         bool operator==(const Look &) const = default;
     };
     Look look() const;
+    // Whether the sizes kept are for look(); if not, they are dropped and it is kept instead.
+    bool sameLook() const;
     // Whether this label measures itself (plain, not selecting, no line breaks of its own, no
     // frame or buddy that QLabel sizes by); otherwise QLabel does.
     bool measuresItself() const;
