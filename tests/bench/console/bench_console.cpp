@@ -373,6 +373,10 @@ int main(int argc, char *argv[])
                 QSignalSpy opened(&page, &OrderPage::orderLoaded);
                 QGuiApplication::clipboard()->setText(term);
                 QElapsedTimer t;
+                const char *how = mode == Mode::Read ? "search, read at Return: "
+                                  : mode == Mode::LookedUp
+                                      ? "search, Return after the paste was looked up: "
+                                      : "search, Return at once after pasting: ";
                 if (mode == Mode::LookedUp) {
                     QTest::keySequence(box, QKeySequence::Paste);
                     QElapsedTimer lookup;
@@ -382,9 +386,13 @@ int main(int argc, char *argv[])
                         lookup, 10000);
                     settle(); // painted as pasted
                     heartbeat.reset();
+                    if (counted)
+                        app.arm(how + kind);
                     t.start();
                 } else {
                     heartbeat.reset();
+                    if (counted)
+                        app.arm(how + kind);
                     t.start();
                     if (mode == Mode::AtOnce)
                         QTest::keySequence(box, QKeySequence::Paste);
@@ -400,6 +408,7 @@ int main(int argc, char *argv[])
                 QTest::keyClick(box, Qt::Key_Return);
                 (void)waitFor([&] { return searched.count() > 0; }, t);
                 QObject::disconnect(stamp);
+                app.disarm();
                 const double gap = heartbeat.maxGapMs();
                 if (box->text() != term)
                     die("the search box holds " + box->text() + ", not " + term);
@@ -414,10 +423,6 @@ int main(int argc, char *argv[])
                 double hot = 0;
                 const double raw = rawQuiet(statements, &hot);
                 const QString searchTerm = term;
-                const char *how = mode == Mode::Read ? "search, read at Return: "
-                                  : mode == Mode::LookedUp
-                                      ? "search, Return after the paste was looked up: "
-                                      : "search, Return at once after pasting: ";
                 keep(how + kind, rawLabel, program, raw, gap,
                      serviceMs([&] { return OrderSearch(*warm).search(searchTerm, actor).ok(); }),
                      hot);
@@ -459,10 +464,13 @@ int main(int argc, char *argv[])
             QElapsedTimer t;
             t.start();
             const qint64 start = app.nowNs();
+            if (counted)
+                app.arm(name);
             page.openOrder(orderId);
             waitFor([&] { return opened.count() > 0; }, t);
             const qint64 loaded = app.nowNs(); // then laid out and painted (20 ms without any)
             waitFor([&] { return app.nowNs() - std::max(loaded, app.drawnNs()) > 20'000'000; }, t);
+            app.disarm();
             const double program = std::max(app.drawnSinceMs(start), (loaded - start) / 1e6);
             const double gap = heartbeat.maxGapMs();
             const OrderPicture &shown = page.picture();
@@ -589,5 +597,6 @@ int main(int argc, char *argv[])
     std::printf("goals: ratio <= 2x; GUI thread never blocked more than 50 ms (max gap over all"
                 " runs) — %s\n",
                 allGood ? "gap goal met" : "gap goal MISSED");
+    app.printProbe();
     return 0;
 }

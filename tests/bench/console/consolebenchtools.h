@@ -2,12 +2,17 @@
 
 // What the console benchmark's measurements share (bench_console.cpp, consolebenchhop.cpp): a
 // fatal error, a median, the GUI thread's heartbeat, a wait that sleeps in the event loop and
-// the application, which clocks the end of the last layout or paint.
+// the application, which clocks the end of the last layout or paint and can tell where the GUI
+// thread's time in a step went (the probe).
 // Thread contract: GUI thread.
 
 #include <QApplication>
 #include <QCoreApplication>
 #include <QElapsedTimer>
+#include <QEvent>
+#include <QHash>
+#include <QMap>
+#include <QMetaEnum>
 #include <QString>
 #include <QTimer>
 
@@ -90,12 +95,66 @@ public:
     bool notify(QObject *receiver, QEvent *event) override
     {
         const QEvent::Type type = event->type();
+        // (Named before: the event may delete its receiver.)
+        const QString key = m_armed
+                                ? QStringLiteral("%1 %2 %3")
+                                      .arg(int(type))
+                                      .arg(QString::fromLatin1(receiver->metaObject()->className()),
+                                           receiver->objectName())
+                                : QString();
+        const qint64 begin = m_armed ? m_clock.nsecsElapsed() : 0;
+        if (m_armed)
+            m_inner.push_back(0);
         const bool handled = QApplication::notify(receiver, event);
         if ((type == QEvent::Paint || type == QEvent::UpdateRequest ||
              type == QEvent::LayoutRequest) &&
             receiver->isWidgetType())
             m_drawnNs = m_clock.nsecsElapsed();
+        if (m_armed && !m_inner.empty())
+            account(key, begin);
         return handled;
+    }
+    // The probe (ONCEPAY_BENCH_PROBE=<row name prefix>): while armed, each event's own time
+    // (its handling less the events sent inside it) is summed per event type and receiver, and
+    // printed per row at the end — where the GUI thread's part of a measured step goes. A
+    // profiling aid: the published figures are from runs without it.
+    void arm(const QString &row)
+    {
+        static const QString prefix = qEnvironmentVariable("ONCEPAY_BENCH_PROBE");
+        m_armed = !prefix.isEmpty() && row.startsWith(prefix);
+        m_row = row;
+        m_inner.clear();
+    }
+    void disarm()
+    {
+        if (m_armed)
+            ++m_probed[m_row].runs;
+        m_armed = false;
+    }
+    void printProbe() const
+    {
+        for (auto r = m_probed.cbegin(); r != m_probed.cend(); ++r) {
+            const Probed &p = r.value();
+            std::vector<std::pair<qint64, QString>> parts;
+            qint64 all = 0;
+            for (auto k = p.selfNs.cbegin(); k != p.selfNs.cend(); ++k) {
+                parts.emplace_back(k.value(), k.key());
+                all += k.value();
+            }
+            std::sort(parts.rbegin(), parts.rend());
+            std::printf("probe: %s — GUI events' own time %.3f ms a run (%d runs)\n",
+                        qPrintable(r.key()), all / 1e6 / std::max(1, p.runs), p.runs);
+            const QMetaEnum types = QMetaEnum::fromType<QEvent::Type>();
+            for (size_t i = 0; i < parts.size() && i < 25; ++i) {
+                const QString &key = parts[i].second; // "<type> <class> <object name>"
+                const qsizetype space = key.indexOf(u' ');
+                const char *type = types.valueToKey(key.left(space).toInt());
+                std::printf(
+                    "  %8.3f ms  %5.1f  %-16s %s\n", parts[i].first / 1e6 / std::max(1, p.runs),
+                    double(p.count.value(key)) / std::max(1, p.runs),
+                    type ? type : qPrintable(key.left(space)), qPrintable(key.mid(space + 1)));
+            }
+        }
     }
     qint64 nowNs() const { return m_clock.nsecsElapsed(); }
     // Lets what the previous step left to do (its repaint, the search box's clear button fading
@@ -118,8 +177,28 @@ public:
     }
 
 private:
+    struct Probed {
+        QHash<QString, qint64> selfNs;
+        QHash<QString, int> count;
+        int runs = 0;
+    };
+    void account(const QString &key, qint64 begin)
+    {
+        const qint64 total = m_clock.nsecsElapsed() - begin;
+        const qint64 inner = m_inner.back();
+        m_inner.pop_back();
+        if (!m_inner.empty())
+            m_inner.back() += total;
+        Probed &p = m_probed[m_row];
+        p.selfNs[key] += total - inner;
+        ++p.count[key];
+    }
     QElapsedTimer m_clock;
     qint64 m_drawnNs = 0;
+    bool m_armed = false;
+    QString m_row;
+    std::vector<qint64> m_inner;
+    QMap<QString, Probed> m_probed;
 };
 
 } // namespace OncePay::Bench
