@@ -4,12 +4,18 @@
 // function from a row and a role to a value. Subclasses declare their columns in the
 // constructor; rows are replaced whole with setRows() (the page loads them off the GUI
 // thread and hands them over), or a further page is added with appendRows().
+// The rows are kept in the blocks they came in (one per setRows() or appendRows()): a page
+// added to a long list moves none of the rows before it, and writes no new memory on the GUI
+// thread — the page's own list, filled on a pool thread, is kept as it is. Moving 21,000 stuck
+// records into one list blocked the GUI thread for 25–46 ms, most of it the first touch of the
+// larger block's memory (tests/bench/README.md, 27th session).
 // Role SortRole gives a column's sort key (falls back to the display text).
 // Thread contract: GUI thread only.
 
 #include <QAbstractTableModel>
 #include <QList>
 
+#include <algorithm>
 #include <functional>
 
 namespace OncePay {
@@ -29,24 +35,45 @@ public:
     void setRows(QList<Row> rows)
     {
         beginResetModel();
-        m_rows = std::move(rows);
+        m_blocks.clear();
+        m_ends.clear();
+        keep(std::move(rows));
         endResetModel();
     }
-    void appendRows(const QList<Row> &rows)
+    // Pass the page with std::move to keep it without a copy.
+    void appendRows(QList<Row> rows)
     {
         if (rows.isEmpty())
             return;
-        beginInsertRows({}, int(m_rows.size()), int(m_rows.size() + rows.size() - 1));
-        m_rows += rows;
+        const int first = rowCount();
+        beginInsertRows({}, first, first + int(rows.size()) - 1);
+        keep(std::move(rows));
         endInsertRows();
     }
     void clear() { setRows({}); }
-    const QList<Row> &rows() const { return m_rows; }
-    const Row &rowAt(int row) const { return m_rows.at(row); }
+    // Every row in order (a copy only when they came in more than one block).
+    QList<Row> rows() const
+    {
+        if (m_blocks.size() == 1)
+            return m_blocks.first();
+        QList<Row> all;
+        all.reserve(rowCount());
+        for (const QList<Row> &block : m_blocks)
+            all += block;
+        return all;
+    }
+    const Row &rowAt(int row) const
+    {
+        if (m_blocks.size() == 1) // (most models: one block)
+            return m_blocks.first().at(row);
+        const qsizetype block =
+            std::upper_bound(m_ends.cbegin(), m_ends.cend(), row) - m_ends.cbegin();
+        return m_blocks.at(block).at(row - (block > 0 ? m_ends.at(block - 1) : 0));
+    }
 
     int rowCount(const QModelIndex &parent = {}) const override
     {
-        return parent.isValid() ? 0 : int(m_rows.size());
+        return parent.isValid() || m_ends.isEmpty() ? 0 : m_ends.last();
     }
     int columnCount(const QModelIndex &parent = {}) const override
     {
@@ -56,7 +83,7 @@ public:
     {
         if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
             return {};
-        const Row &row = m_rows.at(index.row());
+        const Row &row = rowAt(index.row());
         const Cell &cell = m_columns.at(index.column()).cell;
         QVariant v = cell(row, role);
         if (role == SortRole && !v.isValid())
@@ -82,8 +109,16 @@ private:
         QString title;
         Cell cell;
     };
+    void keep(QList<Row> &&rows)
+    {
+        if (rows.isEmpty())
+            return;
+        m_ends.append(rowCount() + int(rows.size()));
+        m_blocks.append(std::move(rows));
+    }
     QList<Column> m_columns;
-    QList<Row> m_rows;
+    QList<QList<Row>> m_blocks; // the rows, in the blocks they came in
+    QList<int> m_ends;          // the row after each block's last
 };
 
 } // namespace OncePay

@@ -105,7 +105,9 @@ public:
         TaskRelay *relay = nullptr;
     };
 
-    TaskRelay(QObject *context, std::function<void(const Result<T> &)> done)
+    // `done` may take the Result as `const Result<T> &` or, to keep what it holds without a
+    // copy (a page of a long list), as `Result<T> &&`.
+    TaskRelay(QObject *context, std::function<void(Result<T>)> done)
         : QObject(context)
         , m_done(std::move(done))
         , m_link(std::make_shared<Link>())
@@ -128,23 +130,28 @@ public:
         std::lock_guard lock(link->mutex);
         if (TaskRelay *relay = link->relay)
             QMetaObject::invokeMethod(
-                relay, [relay, outcome = std::move(outcome)] { relay->deliver(outcome); },
+                relay,
+                [relay, outcome = std::move(outcome)]() mutable {
+                    relay->deliver(std::move(outcome));
+                },
                 Qt::QueuedConnection);
     }
 
 private:
-    void deliver(const TaskOutcome<T> &outcome)
+    void deliver(TaskOutcome<T> &&outcome)
     {
         // `done` may end the context, and this relay with it: nothing here is touched after.
         const auto done = std::move(m_done);
         deleteLater();
+        // Moved, not copied: a stuck list's page of thousands of records was copied here on the
+        // GUI thread (tests/bench/README.md, 27th session).
         if (outcome.value)
-            done(Result<T>(*outcome.value));
+            done(Result<T>(std::move(*outcome.value)));
         else
-            done(Result<T>(outcome.error));
+            done(Result<T>(std::move(outcome.error)));
     }
 
-    std::function<void(const Result<T> &)> m_done;
+    std::function<void(Result<T>)> m_done;
     std::shared_ptr<Link> m_link;
 };
 

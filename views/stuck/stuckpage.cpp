@@ -252,7 +252,7 @@ void StuckPage::loadMore()
         [filter, actor](const Connection &c) -> Result<StuckReport> {
             return StuckQuery(c, Clock::system()).load(filter, actor);
         },
-        [this, generation](const Result<StuckReport> &page) {
+        [this, generation](Result<StuckReport> &&page) {
             if (generation != m_generation)
                 return; // a refresh started over
             m_busy->setBusy(false);
@@ -260,8 +260,8 @@ void StuckPage::loadMore()
             m_more->setEnabled(true);
             if (!page)
                 return showLoadFailure(page.error());
-            m_model->appendRows(page->records);
-            takePage(*page);
+            m_model->appendRows(std::move(page->records)); // kept as it came (rowtablemodel.h)
+            takePage(*page); // (its cursors; the records are not read)
             showSummary();
             Q_EMIT moreLoaded(m_model->rowCount());
         });

@@ -231,6 +231,7 @@ int main(int argc, char *argv[])
             if (!QTest::qWaitForWindowExposed(window))
                 die("window not exposed");
             QCoreApplication::processEvents();
+            app.disarm();
             const double program = t.nsecsElapsed() / 1e6;
             const double gap = heartbeat.maxGapMs();
             const double dash = waitFor([&] { return loaded.count() > 0; }, t);
@@ -551,6 +552,8 @@ int main(int argc, char *argv[])
             heartbeat.reset();
             QElapsedTimer t;
             t.start();
+            if (counted)
+                app.arm(QStringLiteral("stuck list"));
             stuck.refresh();
             waitFor([&] { return loaded.count() > 0; }, t);
             int pages = 1;
@@ -562,6 +565,7 @@ int main(int argc, char *argv[])
             }
             stuck.table()->scrollToBottom();
             QCoreApplication::processEvents();
+            app.disarm();
             const double program = t.nsecsElapsed() / 1e6;
             const double gap = heartbeat.maxGapMs();
             if (stuck.table()->verticalScrollBar()->value() !=

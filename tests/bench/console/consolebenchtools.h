@@ -115,9 +115,10 @@ public:
         return handled;
     }
     // The probe (ONCEPAY_BENCH_PROBE=<row name prefix>): while armed, each event's own time
-    // (its handling less the events sent inside it) is summed per event type and receiver, and
-    // printed per row at the end — where the GUI thread's part of a measured step goes. A
-    // profiling aid: the published figures are from runs without it.
+    // (its handling less the events sent inside it) is summed per event type and receiver, the
+    // longest one's whole handling kept, and printed per row at the end — where the GUI thread's
+    // part of a measured step goes. A profiling aid: the published figures are from runs without
+    // it.
     void arm(const QString &row)
     {
         static const QString prefix = qEnvironmentVariable("ONCEPAY_BENCH_PROBE");
@@ -142,17 +143,19 @@ public:
                 all += k.value();
             }
             std::sort(parts.rbegin(), parts.rend());
-            std::printf("probe: %s — GUI events' own time %.3f ms a run (%d runs)\n",
+            std::printf("probe: %s — GUI events' own time %.3f ms a run (%d runs); per event"
+                        " type and receiver: own time a run, events a run, the longest one\n",
                         qPrintable(r.key()), all / 1e6 / std::max(1, p.runs), p.runs);
             const QMetaEnum types = QMetaEnum::fromType<QEvent::Type>();
             for (size_t i = 0; i < parts.size() && i < 25; ++i) {
                 const QString &key = parts[i].second; // "<type> <class> <object name>"
                 const qsizetype space = key.indexOf(u' ');
                 const char *type = types.valueToKey(key.left(space).toInt());
-                std::printf(
-                    "  %8.3f ms  %5.1f  %-16s %s\n", parts[i].first / 1e6 / std::max(1, p.runs),
-                    double(p.count.value(key)) / std::max(1, p.runs),
-                    type ? type : qPrintable(key.left(space)), qPrintable(key.mid(space + 1)));
+                std::printf("  %8.3f ms  %7.1f  %8.2f ms  %-16s %s\n",
+                            parts[i].first / 1e6 / std::max(1, p.runs),
+                            double(p.count.value(key)) / std::max(1, p.runs),
+                            p.longestNs.value(key) / 1e6, type ? type : qPrintable(key.left(space)),
+                            qPrintable(key.mid(space + 1)));
             }
         }
     }
@@ -180,6 +183,7 @@ private:
     struct Probed {
         QHash<QString, qint64> selfNs;
         QHash<QString, int> count;
+        QHash<QString, qint64> longestNs; // the longest single event's whole handling
         int runs = 0;
     };
     void account(const QString &key, qint64 begin)
@@ -191,6 +195,7 @@ private:
             m_inner.back() += total;
         Probed &p = m_probed[m_row];
         p.selfNs[key] += total - inner;
+        p.longestNs[key] = std::max(p.longestNs.value(key), total);
         ++p.count[key];
     }
     QElapsedTimer m_clock;
