@@ -231,7 +231,6 @@ int main(int argc, char *argv[])
             if (!QTest::qWaitForWindowExposed(window))
                 die("window not exposed");
             QCoreApplication::processEvents();
-            app.disarm();
             const double program = t.nsecsElapsed() / 1e6;
             const double gap = heartbeat.maxGapMs();
             const double dash = waitFor([&] { return loaded.count() > 0; }, t);
