@@ -16,6 +16,7 @@
 #include <QStringEncoder>
 
 #include <algorithm>
+#include <atomic>
 #include <future>
 #include <memory>
 #include <optional>
@@ -60,6 +61,9 @@ void checkpointAside(const QString &path)
     sqlite3_close(db);
 }
 
+// How long an import on MariaDB waits for another import of the same channel (ImportLock).
+std::atomic<qint64> g_lockWaitSeconds{600};
+
 // Imports of one channel's statements are stored one after the other on a server database, as
 // SQLite's single writer (BEGIN IMMEDIATE) stores them: two people importing overlapping
 // statements at the same moment get what importing them in turn gives — the second finds the
@@ -96,19 +100,21 @@ public:
         }
         if (m_c.dialect() != Dialect::MySql)
             return {};
+        const qint64 wait = g_lockWaitSeconds.load();
         auto got = Sql::scalar(
-            m_c.db(),
-            QStringLiteral("SELECT GET_LOCK(%1, %2)").arg(QLatin1String(kName)).arg(kWaitSeconds),
+            m_c.db(), QStringLiteral("SELECT GET_LOCK(%1, %2)").arg(QLatin1String(kName)).arg(wait),
             {channel});
         if (!got)
             return got.error();
-        if (got->isNull() || got->toInt() != 1)
-            return makeError(ErrorCode::Unavailable,
-                             QStringLiteral("another %1 statement import is still being stored"
-                                            " after %2 s; try again when it has finished")
-                                 .arg(channel)
-                                 .arg(kWaitSeconds),
-                             QStringLiteral("import_busy"));
+        if (got->isNull() || got->toInt() != 1) {
+            const QString message = QStringLiteral("another %1 statement import is still being"
+                                                   " stored after %2 s; try again when it has"
+                                                   " finished")
+                                        .arg(channel)
+                                        .arg(wait);
+            spdlog::warn("settlement import: {}", message.toStdString());
+            return makeError(ErrorCode::Unavailable, message, QStringLiteral("import_busy"));
+        }
         m_held = true;
         m_channel = channel;
         return {};
@@ -118,13 +124,17 @@ private:
     // At most 64 characters: the database's and the channel's names hashed.
     static constexpr const char kName[] =
         "CONCAT('oncepay_settlement_', MD5(CONCAT(DATABASE(), ':', ?)))";
-    static constexpr int kWaitSeconds = 600;
     const Connection &m_c;
     bool m_held = false;
     QString m_channel;
 };
 
 } // namespace
+
+void SettlementImporter::setImportLockWait(std::chrono::seconds wait)
+{
+    g_lockWaitSeconds.store(std::max<qint64>(0, wait.count()));
+}
 
 Result<SettlementImporter::Prepared> SettlementImporter::prepareFile(const QString &channel,
                                                                      const QString &path)

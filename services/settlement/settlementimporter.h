@@ -17,6 +17,7 @@
 #include "db/connection.h"
 #include "settlementlinestore.h"
 
+#include <chrono>
 #include <vector>
 
 namespace OncePay {
@@ -63,6 +64,11 @@ public:
     static Result<Prepared> prepareFile(const QString &channel, const QString &path);
     // The duplicate check and the store, on the connection's thread.
     Result<StatementImport> commit(const Prepared &p, const Actor &actor) const;
+
+    // On MariaDB, how long an import waits for another import of the same channel's statements
+    // in the same database to be stored before it gives up (Unavailable, "import_busy",
+    // nothing stored): 600 s unless set (tests set it shorter). Any thread.
+    static void setImportLockWait(std::chrono::seconds wait);
 
 private:
     // The duplicate check, nothing written: the statement already imported (its id and line

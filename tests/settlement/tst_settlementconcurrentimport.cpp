@@ -4,12 +4,16 @@
 // import stored counted as already imported, none in conflict. The same file twice, two
 // overlapping exports, and the same lines listed in opposite orders (the two transactions then
 // wait for each other: the server undoes one, which is stored again).
+// On MariaDB an import waits a bounded time for another import of the same channel: past it,
+// it is refused as busy with nothing stored, while another channel's import goes through.
 
 #include "enginefixture.h"
 
 #include "settlement/formats/statementformat.h"
 #include "settlement/settlementimporter.h"
 
+#include <QElapsedTimer>
+#include <QScopeGuard>
 #include <QSemaphore>
 #include <QTest>
 #include <QThread>
@@ -172,6 +176,77 @@ private Q_SLOTS:
                  (ra->lines > 0 ? 1 : 0) + (rb->lines > 0 ? 1 : 0));
         QCOMPARE(f.count("SELECT COUNT(*) FROM audit_outbox WHERE action = 'settlement.imported'"),
                  (ra->lines > 0 ? 1 : 0) + (rb->lines > 0 ? 1 : 0));
+    }
+
+    // Another Stripe import being stored (its named lock held, as ImportLock takes it, by a
+    // session of its own) for longer than the bound: this one is refused as busy, says so and
+    // stores nothing; a FedaPay import is not held up; once the lock is released, the same
+    // file imports whole.
+    void anImportWaitingTooLongIsRefusedWithNothingStored()
+    {
+        ONCEPAY_REQUIRE_SERVER(int(Dialect::MySql))
+        auto scratch = ScratchDatabases::create(Dialect::MySql);
+        QVERIFY2(scratch.ok(), qPrintable(scratch.ok() ? QString() : scratch.error().message));
+        EngineFixture f(**scratch);
+        SettlementImporter::setImportLockWait(std::chrono::seconds(1));
+        const auto restore =
+            qScopeGuard([] { SettlementImporter::setImportLockWait(std::chrono::seconds(600)); });
+
+        auto holder = Connection::open(f.config.orders, QStringLiteral("other-import"));
+        QVERIFY2(holder.ok(), qPrintable(holder.ok() ? QString() : holder.error().message));
+        const QString lockName =
+            QStringLiteral("CONCAT('oncepay_settlement_', MD5(CONCAT(DATABASE(), ':', ?)))");
+        auto held =
+            Sql::scalar(holder->db(), QStringLiteral("SELECT GET_LOCK(%1, 0)").arg(lockName),
+                        {QStringLiteral("stripe")});
+        QVERIFY(held.ok() && held->toInt() == 1);
+
+        const QList<QByteArray> rows = statementRows();
+        const QByteArray file = join(rows.first(), rows.mid(1));
+        const SettlementImporter importer(*f.orders, f.clock);
+        QElapsedTimer waited;
+        waited.start();
+        auto busy =
+            importer.importData(QStringLiteral("stripe"), QStringLiteral("late.csv"), file, kAda);
+        QVERIFY(!busy.ok());
+        QVERIFY(waited.elapsed() >= 900);
+        QCOMPARE(busy.error().code, ErrorCode::Unavailable);
+        QCOMPARE(busy.error().reason, QStringLiteral("import_busy"));
+        QVERIFY2(busy.error().message.contains(QStringLiteral("stripe")) &&
+                     busy.error().message.contains(QStringLiteral("after 1 s")),
+                 qPrintable(busy.error().message));
+        QCOMPARE(f.count("SELECT COUNT(*) FROM settlement_statements"), 0);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM settlement_lines"), 0);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM audit_outbox WHERE action ="
+                         " 'settlement.imported'"),
+                 0);
+
+        // The lock is the channel's: FedaPay's statement is stored meanwhile.
+        SettlementLine feda;
+        feda.channelTxnId = QStringLiteral("104729");
+        feda.kind = SettlementKind::Charge;
+        feda.grossMinor = 5000;
+        feda.feeMinor = 90;
+        feda.netMinor = feda.grossMinor - feda.feeMinor;
+        feda.currency = QStringLiteral("XOF");
+        feda.settledAtMs = kT0 + kDay;
+        feda.transactedAtMs = kT0;
+        feda.reference = QStringLiteral("o-feda");
+        const QByteArray fedaFile = StatementFormat::forChannel(QStringLiteral("fedapay"))
+                                        ->write({feda}, {kT0, kT0 + 14 * kDay});
+        auto other = importer.importData(QStringLiteral("fedapay"), QStringLiteral("feda.csv"),
+                                         fedaFile, kAda);
+        QVERIFY2(other.ok(), qPrintable(other.ok() ? QString() : other.error().message));
+        QCOMPARE(other->lines, 1);
+
+        QVERIFY(Sql::scalar(holder->db(), QStringLiteral("SELECT RELEASE_LOCK(%1)").arg(lockName),
+                            {QStringLiteral("stripe")})
+                    .ok());
+        auto stored =
+            importer.importData(QStringLiteral("stripe"), QStringLiteral("late.csv"), file, kAda);
+        QVERIFY2(stored.ok(), qPrintable(stored.ok() ? QString() : stored.error().message));
+        QCOMPARE(stored->lines, kLines);
+        QCOMPARE(f.count("SELECT COUNT(*) FROM settlement_lines WHERE channel = 'stripe'"), kLines);
     }
 };
 
