@@ -16,7 +16,6 @@
 #include <QStringEncoder>
 
 #include <algorithm>
-#include <atomic>
 #include <future>
 #include <memory>
 #include <optional>
@@ -61,9 +60,6 @@ void checkpointAside(const QString &path)
     sqlite3_close(db);
 }
 
-// How long an import on MariaDB waits for another import of the same channel (ImportLock).
-std::atomic<qint64> g_lockWaitSeconds{600};
-
 // Imports of one channel's statements are stored one after the other on a server database, as
 // SQLite's single writer (BEGIN IMMEDIATE) stores them: two people importing overlapping
 // statements at the same moment get what importing them in turn gives — the second finds the
@@ -74,15 +70,17 @@ std::atomic<qint64> g_lockWaitSeconds{600};
 // after the transaction it was taken for has ended.
 class ImportLock {
 public:
-    explicit ImportLock(const Connection &c)
+    ImportLock(const Connection &c, std::chrono::seconds wait)
         : m_c(c)
+        , m_wait(wait)
     {}
     ~ImportLock()
     {
         if (m_held)
-            (void)Sql::exec(m_c.db(),
-                            QStringLiteral("SELECT RELEASE_LOCK(%1)").arg(QLatin1String(kName)),
-                            {m_channel});
+            (void)Sql::exec(
+                m_c.db(),
+                QStringLiteral("SELECT RELEASE_LOCK(%1)").arg(SettlementImporter::kLockNameSql),
+                {m_channel});
     }
     ImportLock(const ImportLock &) = delete;
     ImportLock &operator=(const ImportLock &) = delete;
@@ -100,10 +98,12 @@ public:
         }
         if (m_c.dialect() != Dialect::MySql)
             return {};
-        const qint64 wait = g_lockWaitSeconds.load();
-        auto got = Sql::scalar(
-            m_c.db(), QStringLiteral("SELECT GET_LOCK(%1, %2)").arg(QLatin1String(kName)).arg(wait),
-            {channel});
+        const qint64 wait = m_wait.count();
+        auto got = Sql::scalar(m_c.db(),
+                               QStringLiteral("SELECT GET_LOCK(%1, %2)")
+                                   .arg(SettlementImporter::kLockNameSql)
+                                   .arg(wait),
+                               {channel});
         if (!got)
             return got.error();
         if (got->isNull() || got->toInt() != 1) {
@@ -121,19 +121,17 @@ public:
     }
 
 private:
-    // At most 64 characters: the database's and the channel's names hashed.
-    static constexpr const char kName[] =
-        "CONCAT('oncepay_settlement_', MD5(CONCAT(DATABASE(), ':', ?)))";
     const Connection &m_c;
+    const std::chrono::seconds m_wait;
     bool m_held = false;
     QString m_channel;
 };
 
 } // namespace
 
-void SettlementImporter::setImportLockWait(std::chrono::seconds wait)
+void SettlementImporter::setLockWait(std::chrono::seconds wait)
 {
-    g_lockWaitSeconds.store(std::max<qint64>(0, wait.count()));
+    m_lockWait = std::max(wait, std::chrono::seconds(0));
 }
 
 Result<SettlementImporter::Prepared> SettlementImporter::prepareFile(const QString &channel,
@@ -422,7 +420,7 @@ Result<StatementImport> SettlementImporter::store(StatementImport out,
 {
     makeRoomForIndexPages(qsizetype(e.rows.size()));
     const QString channel = QString::fromUtf8(e.channel);
-    ImportLock lock(m_c); // released after tx has ended
+    ImportLock lock(m_c, m_lockWait); // released after tx has ended
     if (m_c.dialect() == Dialect::MySql)
         if (auto l = lock.take(channel); !l)
             return l.error();

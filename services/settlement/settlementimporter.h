@@ -17,6 +17,8 @@
 #include "db/connection.h"
 #include "settlementlinestore.h"
 
+#include <QString>
+
 #include <chrono>
 #include <vector>
 
@@ -65,10 +67,15 @@ public:
     // The duplicate check and the store, on the connection's thread.
     Result<StatementImport> commit(const Prepared &p, const Actor &actor) const;
 
-    // On MariaDB, how long an import waits for another import of the same channel's statements
-    // in the same database to be stored before it gives up (Unavailable, "import_busy",
-    // nothing stored): 600 s unless set (tests set it shorter). Any thread.
-    static void setImportLockWait(std::chrono::seconds wait);
+    // On MariaDB, how long this importer waits for another import of the same channel's
+    // statements in the same database to be stored before it gives up (Unavailable,
+    // "import_busy", nothing stored): 600 s unless set.
+    void setLockWait(std::chrono::seconds wait);
+    // MariaDB's named lock of one channel's imports in the database, as SQL with the channel
+    // bound (GET_LOCK names are server-wide; at most 64 characters: the names hashed). Who
+    // holds it: SELECT IS_USED_LOCK(<this>) gives the session's connection id.
+    static constexpr QLatin1StringView kLockNameSql{
+        "CONCAT('oncepay_settlement_', MD5(CONCAT(DATABASE(), ':', ?)))"};
 
 private:
     // The duplicate check, nothing written: the statement already imported (its id and line
@@ -104,6 +111,7 @@ private:
 
     const Connection &m_c;
     const Clock &m_clock;
+    std::chrono::seconds m_lockWait{600};
 };
 
 } // namespace OncePay

@@ -13,7 +13,6 @@
 #include "settlement/settlementimporter.h"
 
 #include <QElapsedTimer>
-#include <QScopeGuard>
 #include <QSemaphore>
 #include <QTest>
 #include <QThread>
@@ -188,14 +187,10 @@ private Q_SLOTS:
         auto scratch = ScratchDatabases::create(Dialect::MySql);
         QVERIFY2(scratch.ok(), qPrintable(scratch.ok() ? QString() : scratch.error().message));
         EngineFixture f(**scratch);
-        SettlementImporter::setImportLockWait(std::chrono::seconds(1));
-        const auto restore =
-            qScopeGuard([] { SettlementImporter::setImportLockWait(std::chrono::seconds(600)); });
 
         auto holder = Connection::open(f.config.orders, QStringLiteral("other-import"));
         QVERIFY2(holder.ok(), qPrintable(holder.ok() ? QString() : holder.error().message));
-        const QString lockName =
-            QStringLiteral("CONCAT('oncepay_settlement_', MD5(CONCAT(DATABASE(), ':', ?)))");
+        const QLatin1StringView lockName = SettlementImporter::kLockNameSql;
         auto held =
             Sql::scalar(holder->db(), QStringLiteral("SELECT GET_LOCK(%1, 0)").arg(lockName),
                         {QStringLiteral("stripe")});
@@ -203,7 +198,8 @@ private Q_SLOTS:
 
         const QList<QByteArray> rows = statementRows();
         const QByteArray file = join(rows.first(), rows.mid(1));
-        const SettlementImporter importer(*f.orders, f.clock);
+        SettlementImporter importer(*f.orders, f.clock);
+        importer.setLockWait(std::chrono::seconds(1));
         QElapsedTimer waited;
         waited.start();
         auto busy =
