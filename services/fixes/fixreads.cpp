@@ -128,6 +128,14 @@ void FixService::markLapsedForReading(FixRequest &f) const
                      f.id, m.error().message.toStdString());
 }
 
+QString FixService::orderCondition()
+{
+    // Order fixes target the order; message and discrepancy fixes name it in their change. Not
+    // change_json LIKE '%"order_id":"<id>"%': that read every fix, and an order id's '_' or
+    // '%' matched other orders' fixes.
+    return QStringLiteral("((target_kind = 'order' AND target_id = ?) OR order_id = ?)");
+}
+
 Result<QList<FixRequest>> FixService::list(const FixFilter &filter) const
 {
     QString sql = QStringLiteral("SELECT %1 FROM fix_requests WHERE 1 = 1").arg(kColumns);
@@ -149,10 +157,8 @@ Result<QList<FixRequest>> FixService::list(const FixFilter &filter) const
         binds << filter.proposedBy;
     }
     if (!filter.orderId.isEmpty()) {
-        // Order fixes target the order; message and discrepancy fixes name it in their change.
-        sql += QStringLiteral(
-            " AND ((target_kind = 'order' AND target_id = ?) OR change_json LIKE ?)");
-        binds << filter.orderId << QStringLiteral("%\"order_id\":\"%1\"%").arg(filter.orderId);
+        sql += QStringLiteral(" AND ") + orderCondition();
+        binds << filter.orderId << filter.orderId;
     }
     sql += QStringLiteral(" ORDER BY id DESC LIMIT %1").arg(qBound(1, filter.limit, 10000));
     auto q = Sql::exec(m_c.db(), sql, binds);

@@ -67,6 +67,22 @@ inline FixProposal proposal(const QString &kind, const QString &target,
     return p;
 }
 
+// An order whose capture disagrees with it: the channel captured `captured` (in `capturedIn`,
+// else in the order's `currency`) for `amount`, so the order waits in paid_unconfirmed for a
+// person (a confirm_payment fix).
+inline Order makeUnconfirmed(EngineFixture &f, const QString &orderId, qint64 amount,
+                             qint64 captured, const QString &currency = QStringLiteral("USD"),
+                             const QString &capturedIn = {})
+{
+    Order o = f.createOrder(orderId, amount, currency);
+    o = f.pay(orderId, o.version, "req-" + orderId);
+    f.deliver(StripeEvents::paymentIntentSucceeded(
+        f.params(orderId, "req-" + orderId, captured, capturedIn.isEmpty() ? currency : capturedIn,
+                 "evt_" + orderId, "pi_" + orderId)));
+    f.drain();
+    return f.order(orderId);
+}
+
 // The stuck records of one message (any kind), and the dead-letter counts as the stuck list
 // and the dashboard read them.
 inline QList<StuckRecord> stuckOf(const StuckReport &r, const QString &callbackId)

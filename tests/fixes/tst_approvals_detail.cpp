@@ -45,12 +45,8 @@ private Q_SLOTS:
         addStaff(f);
         // The channel captured 317,700 KRW of 353,000: paid_unconfirmed, with the refusal in
         // words as its state reason — the change's longest "before".
-        Order o = f.createOrder("o-krw", 353000, "KRW");
-        o = f.pay("o-krw", o.version, "req-o-krw");
-        f.deliver(StripeEvents::paymentIntentSucceeded(
-            f.params("o-krw", "req-o-krw", 317700, "KRW", "evt_o-krw", "pi_o-krw")));
-        f.drain();
-        QCOMPARE(f.order("o-krw").state, OrderState::PaidUnconfirmed);
+        QCOMPARE(makeUnconfirmed(f, "o-krw", 353000, 317700, "KRW").state,
+                 OrderState::PaidUnconfirmed);
         FixService fixes(*f.orders, f.clock);
         auto fix =
             fixes.propose(proposal(FixKind::ConfirmPayment, "o-krw", "customer's bank"), amy);
@@ -132,12 +128,7 @@ private Q_SLOTS:
         EngineFixture f(*dbs);
         addStaff(f);
         // 2,500.00 USD captured 2,490.00: paid_unconfirmed, a confirmation needs two approvals.
-        Order o = f.createOrder("o-two", 250000);
-        o = f.pay("o-two", o.version, "req-o-two");
-        f.deliver(StripeEvents::paymentIntentSucceeded(
-            f.params("o-two", "req-o-two", 249000, "USD", "evt_o-two", "pi_o-two")));
-        f.drain();
-        QCOMPARE(f.order("o-two").state, OrderState::PaidUnconfirmed);
+        QCOMPARE(makeUnconfirmed(f, "o-two", 250000, 249000).state, OrderState::PaidUnconfirmed);
         FixService fixes(*f.orders, f.clock);
         auto fix = fixes.propose(proposal(FixKind::ConfirmPayment, "o-two", "bank"), amy);
         QVERIFY2(fix.ok(), qPrintable(fix.ok() ? QString() : fix.error().message));

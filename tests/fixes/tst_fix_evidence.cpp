@@ -21,18 +21,6 @@ using namespace OncePay::Test::FixSupport;
 
 namespace {
 
-// An order the channel captured `captured` for instead of `amount`: paid_unconfirmed.
-Order underpaid(EngineFixture &f, const QString &orderId, qint64 amount, qint64 captured,
-                const QString &currency)
-{
-    Order o = f.createOrder(orderId, amount, currency);
-    o = f.pay(orderId, o.version, "req-" + orderId);
-    f.deliver(StripeEvents::paymentIntentSucceeded(f.params(
-        orderId, "req-" + orderId, captured, currency, "evt_" + orderId, "pi_" + orderId)));
-    f.drain();
-    return f.order(orderId);
-}
-
 QString evidenceOf(EngineFixture &f, const FixRequest &fix)
 {
     auto e = FixTargets(*f.orders, f.clock).evidence(fix, fin);
@@ -52,7 +40,7 @@ private Q_SLOTS:
         ONCEPAY_SCRATCH(dbs);
         EngineFixture f(*dbs);
         Desk desk(f);
-        const Order o = underpaid(f, "o-usd", 29488, 26540, "USD");
+        const Order o = makeUnconfirmed(f, "o-usd", 29488, 26540, "USD");
         QCOMPARE(o.state, OrderState::PaidUnconfirmed);
         auto fix =
             desk.fixes.propose(proposal(FixKind::ConfirmPayment, "o-usd", "customer says"), amy);
@@ -88,7 +76,7 @@ private Q_SLOTS:
         ONCEPAY_SCRATCH(dbs);
         EngineFixture f(*dbs);
         Desk desk(f);
-        underpaid(f, "o-jpy", 35000, 36000, "JPY");
+        makeUnconfirmed(f, "o-jpy", 35000, 36000, "JPY");
         auto fix = desk.fixes.propose(proposal(FixKind::ConfirmPayment, "o-jpy"), amy);
         QVERIFY2(fix.ok(), qPrintable(fix.ok() ? QString() : fix.error().message));
         const QString e = evidenceOf(f, *fix);

@@ -20,19 +20,6 @@ using namespace OncePay::Test::Reconcile;
 
 namespace {
 
-// An order of `amount` (`currency`) the channel captured `captured` (`capturedIn`) for:
-// paid_unconfirmed, waiting for a confirm_payment fix.
-Order parked(EngineFixture &f, const QString &orderId, qint64 amount, const QString &currency,
-             qint64 captured, const QString &capturedIn)
-{
-    Order o = f.createOrder(orderId, amount, currency);
-    o = f.pay(orderId, o.version, "req-" + orderId);
-    f.deliver(StripeEvents::paymentIntentSucceeded(f.params(
-        orderId, "req-" + orderId, captured, capturedIn, "evt_" + orderId, "pi_" + orderId)));
-    f.drain();
-    return f.order(orderId);
-}
-
 QString why(const Result<FixRequest> &r)
 {
     return r.ok() ? QStringLiteral("(accepted)") : r.error().message;
@@ -71,7 +58,7 @@ private Q_SLOTS:
         ONCEPAY_SCRATCH(dbs);
         EngineFixture f(*dbs);
         Desk desk(f);
-        QCOMPARE(parked(f, "o-over", 32200, "JPY", 9000000, "JPY").state,
+        QCOMPARE(makeUnconfirmed(f, "o-over", 32200, 9000000, "JPY").state,
                  OrderState::PaidUnconfirmed);
         auto over = desk.fixes.propose(confirmOf("o-over"), amy);
         QVERIFY2(over.ok(), qPrintable(why(over)));
@@ -87,14 +74,14 @@ private Q_SLOTS:
         QCOMPARE(credited(f, "o-over", "JPY"), 9000000);
 
         // 5.00 USD captured as 9,000,000 JPY: two approvals (JPY's threshold, exceeded).
-        QCOMPARE(parked(f, "o-fx-big", 500, "USD", 9000000, "JPY").state,
+        QCOMPARE(makeUnconfirmed(f, "o-fx-big", 500, 9000000, "USD", "JPY").state,
                  OrderState::PaidUnconfirmed);
         auto big = desk.fixes.propose(confirmOf("o-fx-big"), amy);
         QVERIFY2(big.ok(), qPrintable(why(big)));
         QCOMPARE(big->approvalsNeeded, 2);
         // 5.00 USD captured as 120,000 JPY: above the default threshold (100,000 minor units)
         // but within JPY's 150,000: one approval — judged in JPY, not as if it were USD.
-        QCOMPARE(parked(f, "o-fx-small", 500, "USD", 120000, "JPY").state,
+        QCOMPARE(makeUnconfirmed(f, "o-fx-small", 500, 120000, "USD", "JPY").state,
                  OrderState::PaidUnconfirmed);
         auto small = desk.fixes.propose(confirmOf("o-fx-small"), amy);
         QVERIFY2(small.ok(), qPrintable(why(small)));
@@ -111,8 +98,7 @@ private Q_SLOTS:
         EngineFixture f(*dbs);
         Desk desk(f);
         StaffService staff(*f.orders, f.clock);
-        QCOMPARE(parked(f, "o-role", 250000, "USD", 249000, "USD").state,
-                 OrderState::PaidUnconfirmed);
+        QCOMPARE(makeUnconfirmed(f, "o-role", 250000, 249000).state, OrderState::PaidUnconfirmed);
         auto fix = desk.fixes.propose(confirmOf("o-role"), amy);
         QVERIFY2(fix.ok(), qPrintable(why(fix)));
         QCOMPARE(fix->approvalsNeeded, 2);
@@ -143,8 +129,7 @@ private Q_SLOTS:
         QCOMPARE(desk.fixes.get(fix->id)->lapsedApprovals(), QStringList());
 
         // Disabled instead of demoted.
-        QCOMPARE(parked(f, "o-off", 250000, "USD", 249000, "USD").state,
-                 OrderState::PaidUnconfirmed);
+        QCOMPARE(makeUnconfirmed(f, "o-off", 250000, 249000).state, OrderState::PaidUnconfirmed);
         auto off = desk.fixes.propose(confirmOf("o-off"), amy);
         QVERIFY2(off.ok(), qPrintable(why(off)));
         QVERIFY(desk.fixes.approve(off->id, off->changeSha256, "ok", kOrigin, fay).ok());
@@ -212,7 +197,7 @@ private Q_SLOTS:
         QCOMPARE(f.count("SELECT COUNT(*) FROM fix_requests WHERE kind = 'close_period'"), 1);
 
         // An order: spelled with blanks around it.
-        QCOMPARE(parked(f, "o-pad", 2950, "USD", 2650, "USD").state, OrderState::PaidUnconfirmed);
+        QCOMPARE(makeUnconfirmed(f, "o-pad", 2950, 2650).state, OrderState::PaidUnconfirmed);
         QVERIFY(desk.fixes.propose(confirmOf("o-pad"), amy).ok());
         auto padded = desk.fixes.propose(confirmOf(" o-pad "), amy);
         QVERIFY2(!padded.ok(), qPrintable(why(padded)));

@@ -24,17 +24,6 @@ using namespace OncePay::Test::FixSupport;
 
 namespace {
 
-// An order whose capture disagrees with it: paid_unconfirmed, waiting for a person.
-Order makeUnconfirmed(EngineFixture &f, const QString &orderId, qint64 amount)
-{
-    Order o = f.createOrder(orderId, amount);
-    o = f.pay(orderId, o.version, "req-" + orderId);
-    f.deliver(StripeEvents::paymentIntentSucceeded(
-        f.params(orderId, "req-" + orderId, amount - 1, "USD", "evt_" + orderId, "pi_" + orderId)));
-    f.drain();
-    return f.order(orderId);
-}
-
 qint64 dashboardStuck(EngineFixture &f, const QString &kind)
 {
     auto d = DashboardQuery(*f.orders, f.clock)
@@ -145,7 +134,7 @@ private Q_SLOTS:
         ONCEPAY_SCRATCH(dbs);
         EngineFixture f(*dbs);
         Desk desk(f);
-        Order o = makeUnconfirmed(f, "o-1", 5000);
+        Order o = makeUnconfirmed(f, "o-1", 5000, 4999);
         QCOMPARE(o.state, OrderState::PaidUnconfirmed);
         auto fix = desk.fixes.propose(
             proposal(FixKind::ConfirmPayment, "o-1", "customer sent the bank proof"), amy);
@@ -192,7 +181,7 @@ private Q_SLOTS:
         ONCEPAY_SCRATCH(dbs);
         EngineFixture f(*dbs);
         Desk desk(f);
-        makeUnconfirmed(f, "o-nc", 3000);
+        makeUnconfirmed(f, "o-nc", 3000, 2999);
         auto fix = desk.fixes.propose(
             proposal(FixKind::ConfirmPayment, "o-nc", "verified with Stripe"), amy);
         QVERIFY(fix.ok());
@@ -204,7 +193,7 @@ private Q_SLOTS:
                          {fix->id}),
                  1);
         // Blanks alike.
-        makeUnconfirmed(f, "o-nc2", 3000);
+        makeUnconfirmed(f, "o-nc2", 3000, 2999);
         auto blank = desk.fixes.propose(
             proposal(FixKind::ConfirmPayment, "o-nc2", "verified with Stripe"), amy);
         QVERIFY(blank.ok());
@@ -218,7 +207,7 @@ private Q_SLOTS:
         ONCEPAY_SCRATCH(dbs);
         EngineFixture f(*dbs);
         Desk desk(f);
-        Order o = makeUnconfirmed(f, "o-2", 4000);
+        Order o = makeUnconfirmed(f, "o-2", 4000, 3999);
         auto fix = desk.fixes.propose(
             proposal(FixKind::ConfirmPayment, "o-2", "verified with Stripe"), amy);
         QVERIFY(fix.ok());
@@ -261,7 +250,7 @@ private Q_SLOTS:
         ONCEPAY_SCRATCH(dbs);
         EngineFixture f(*dbs);
         Desk desk(f);
-        makeUnconfirmed(f, "o-big", 250000); // 2,500.00 USD: above the 1,000.00 default
+        makeUnconfirmed(f, "o-big", 250000, 249999); // 2,500.00 USD: above the 1,000.00 default
         auto fix =
             desk.fixes.propose(proposal(FixKind::ConfirmPayment, "o-big", "wire confirmed"), fay);
         QVERIFY(fix.ok());

@@ -102,6 +102,72 @@ const char *kStatements[] = {
       FROM n WHERE i % 100 < 90)SQL",
 };
 
+// The manual fixes proposed over the platform's life: a confirmation proposed for each order
+// waiting in paid_unconfirmed (20,000 at 1,000,000 orders), as FixService writes one (its
+// change names the order). Kept apart from kStatements so that a database generated before
+// them gets them too (the order page reads an order's fixes among all of them).
+const char kFixes[] =
+    R"SQL(INSERT INTO fix_requests (kind, target_kind, target_id, open_target, change_json,
+        change_sha256, expected_version, amount_minor, currency, reason_code, comment,
+        proposed_by, proposer_role, proposed_from, proposed_at, effective_at, approvals_needed,
+        status)
+      SELECT 'confirm_payment', 'order', printf('ord-%08d', i), printf('order:ord-%08d', i),
+        json_object('after', json_object('state', 'paid', 'version', '4'),
+          'amount_minor', CAST(100 + (i * 7919) % 500000 AS TEXT),
+          'before', json_object('state', 'paid_unconfirmed', 'version', '3'),
+          'currency', CASE i % 3 WHEN 0 THEN 'USD' WHEN 1 THEN 'EUR' ELSE 'CNY' END,
+          'detail', json_object(), 'expected_version', '3', 'kind', 'confirm_payment',
+          'order_id', printf('ord-%08d', i), 'target', printf('order:ord-%08d', i)),
+        printf('%064d', i), 3, 100 + (i * 7919) % 500000,
+        CASE i % 3 WHEN 0 THEN 'USD' WHEN 1 THEN 'EUR' ELSE 'CNY' END, 'bank_proof',
+        'the customer sent the bank''s proof of payment', 'agent-bench', 'agent', 'bench',
+        :start + i * 2000 + 3600000, :start + i * 2000 + 1500, 1, 'open'
+      FROM n WHERE i % 100 >= 98)SQL";
+
+// Order 1 is created at the start, order N two seconds before "now".
+qint64 startOf(qint64 now, qint64 orders)
+{
+    return now - orders * 2000 - 2000;
+}
+
+// `sql` over the counter `n` (1..orders) as a common table expression, its times from `start`.
+QString overCounter(const char *sql, qint64 orders, qint64 start)
+{
+    QString text = QString::fromUtf8(sql);
+    if (text.contains(QStringLiteral("FROM n")))
+        text.replace(QStringLiteral("INSERT INTO"),
+                     QStringLiteral("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT"
+                                    " i + 1 FROM n WHERE i < %1) INSERT INTO")
+                         .arg(orders));
+    text.replace(QStringLiteral(":start"), QString::number(start));
+    return text;
+}
+
+// kFixes, unless the database has fixes already.
+Result<void> addFixes(const Connection &c, qint64 orders, qint64 start)
+{
+    auto held = Sql::scalar(c.db(), QStringLiteral("SELECT COUNT(*) FROM fix_requests"));
+    if (!held)
+        return held.error();
+    if (held->toLongLong() > 0)
+        return {};
+    QElapsedTimer timer;
+    timer.start();
+    if (auto r = inTransaction(c.db(), Transaction::Mode::Immediate,
+                               [&]() -> Result<void> {
+                                   auto q = Sql::exec(c.db(), overCounter(kFixes, orders, start));
+                                   if (!q)
+                                       return q.error();
+                                   return {};
+                               });
+        !r)
+        return r.error();
+    if (auto r = Sql::exec(c.db(), QStringLiteral("ANALYZE fix_requests")); !r)
+        return r.error();
+    std::fprintf(stderr, "bench: fix requests generated in %.1f s\n", timer.elapsed() / 1000.0);
+    return {};
+}
+
 } // namespace
 
 void ConsoleBenchData::setPick(qint64 i)
@@ -151,8 +217,11 @@ Result<ConsoleBenchData> prepareConsoleBenchData(const QString &dir, qint64 n)
             d.now = f.readAll().trimmed().toLongLong();
             std::fprintf(stderr, "bench: reusing %s\n", qPrintable(d.ordersPath));
             // Brought to this build's schema: the console refuses an older one.
-            if (auto c = openMigrated(p, QStringLiteral("bench-reuse")); !c)
+            auto c = openMigrated(p, QStringLiteral("bench-reuse"));
+            if (!c)
                 return c.error();
+            if (auto fixes = addFixes(*c, n, startOf(d.now, n)); !fixes)
+                return fixes.error();
             return d;
         }
     }
@@ -162,7 +231,7 @@ Result<ConsoleBenchData> prepareConsoleBenchData(const QString &dir, qint64 n)
     QFile::remove(d.ordersPath + QStringLiteral("-shm"));
 
     d.now = QDateTime::currentMSecsSinceEpoch();
-    const qint64 start = d.now - n * 2000 - 2000;
+    const qint64 start = startOf(d.now, n);
     auto c = openMigrated(p, QStringLiteral("bench-generate"));
     if (!c)
         return c.error();
@@ -173,15 +242,7 @@ Result<ConsoleBenchData> prepareConsoleBenchData(const QString &dir, qint64 n)
     auto done = inTransaction(db, Transaction::Mode::Immediate, [&]() -> Result<void> {
         int step = 0;
         for (const char *sql : kStatements) {
-            // Statements over the counter `n` get it as a common table expression.
-            QString text = QString::fromUtf8(sql);
-            if (text.contains(QStringLiteral("FROM n")))
-                text.replace(QStringLiteral("INSERT INTO"),
-                             QStringLiteral("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT"
-                                            " i + 1 FROM n WHERE i < %1) INSERT INTO")
-                                 .arg(n));
-            text.replace(QStringLiteral(":start"), QString::number(start));
-            auto r = Sql::exec(db, text);
+            auto r = Sql::exec(db, overCounter(sql, n, start));
             if (!r)
                 return r.error();
             std::fprintf(stderr, "bench: generated step %d of %zu after %.0f s\n", ++step,
@@ -191,6 +252,8 @@ Result<ConsoleBenchData> prepareConsoleBenchData(const QString &dir, qint64 n)
     });
     if (!done)
         return done.error();
+    if (auto fixes = addFixes(*c, n, start); !fixes)
+        return fixes.error();
     if (auto r = Sql::exec(db, QStringLiteral("ANALYZE")); !r)
         return r.error();
     QFile f(marker);

@@ -5,10 +5,11 @@
 // then each table is filled by one INSERT … SELECT over a recursive counter inside one
 // transaction — rows shaped like the engine writes them (order, its transitions with versions
 // and causes, its payment attempt's idempotency record, the callback as stored in the
-// message table, the payment and its ledger credit). Driving a million orders through the
-// real ingest and worker would take hours on this machine; the shape is checked instead by
-// loading generated orders with the engine's own OrderRepository (see bench_console.cpp).
-// The file is kept (per N) and reused by later runs.
+// message table, the payment and its ledger credit; a confirmation proposed for each order
+// waiting in paid_unconfirmed). Driving a million orders through the real ingest and worker
+// would take hours on this machine; the shape is checked instead by loading generated orders
+// with the engine's own OrderRepository (see bench_console.cpp). The file is kept (per N) and
+// reused by later runs (the fixes added to one generated before them).
 
 #include "core/result.h"
 

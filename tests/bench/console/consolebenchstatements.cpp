@@ -3,6 +3,7 @@
 #include "consolebenchtools.h"
 
 #include "db/sql.h"
+#include "fixes/fixservice.h"
 #include "investigation/dashboardquery.h"
 
 #include <QDateTime>
@@ -281,10 +282,13 @@ Statements orderPageStatements(const QString &orderId, const ChannelTxns &txns)
             {"SELECT * FROM idempotency_records WHERE order_id = ? ORDER BY created_at, id", id},
             {"SELECT status, callback_id, created_at FROM purchase_orders WHERE order_id = ?", id},
             {"SELECT status, callback_id, created_at FROM logistics_orders WHERE order_id = ?", id},
-            // the fixes proposed for it (FixService::list, with their decisions)
-            {"SELECT * FROM fix_requests WHERE ((target_kind = 'order' AND target_id = ?) OR"
-             " change_json LIKE ?) ORDER BY id DESC LIMIT 200",
-             {orderId, QStringLiteral("%\"order_id\":\"%1\"%").arg(orderId)}}};
+            // the fixes proposed for it, with their decisions (FixService::list: the fixes, then
+            // each one's decisions)
+            {"SELECT f.*, d.* FROM (SELECT * FROM fix_requests WHERE " +
+                 FixService::orderCondition() +
+                 " ORDER BY id DESC LIMIT 200) f LEFT JOIN fix_decisions d ON d.fix_id = f.id"
+                 " ORDER BY f.id DESC, d.id",
+             {orderId, orderId}}};
 }
 
 double rawMs(const QSqlDatabase &db, const Statements &statements)
