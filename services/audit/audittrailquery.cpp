@@ -54,14 +54,22 @@ Result<void> AuditTrailQuery::authorize(const Actor &actor, const QString &what)
     return authorizeAuditRead(m_orders, m_clock, actor, what);
 }
 
+QString AuditTrailQuery::pageStatement(const AuditFilter &filter, qint64 afterSeq, int limit,
+                                       QVariantList *binds)
+{
+    *binds << afterSeq;
+    QString sql = QStringLiteral("SELECT ") + AuditChain::columns() +
+                  QStringLiteral(" FROM audit_log WHERE seq > ?") + filter.sqlConditions(binds) +
+                  QStringLiteral(" ORDER BY seq LIMIT ?");
+    *binds << limit;
+    return sql;
+}
+
 Result<qint64> AuditTrailQuery::stream(const AuditFilter &filter, qint64 afterSeq, int limit,
                                        const RowSink &sink) const
 {
-    QVariantList binds{afterSeq};
-    const QString sql = QStringLiteral("SELECT ") + AuditChain::columns() +
-                        QStringLiteral(" FROM audit_log WHERE seq > ?") +
-                        filter.sqlConditions(&binds) + QStringLiteral(" ORDER BY seq LIMIT ?");
-    binds << limit;
+    QVariantList binds;
+    const QString sql = pageStatement(filter, afterSeq, limit, &binds);
     auto q = Sql::exec(m_audit.db(), sql, binds);
     if (!q)
         return q.error();
@@ -234,11 +242,8 @@ Result<qint64> AuditTrailQuery::forEachBytes(const AuditFilter &filter, int page
 Result<qint64> AuditTrailQuery::forEachNative(const AuditFilter &filter, int pageSize,
                                               const BytesSink &sink) const
 {
-    QVariantList binds{qint64(0)};
-    const QString sql = QStringLiteral("SELECT ") + AuditChain::columns() +
-                        QStringLiteral(" FROM audit_log WHERE seq > ?") +
-                        filter.sqlConditions(&binds) + QStringLiteral(" ORDER BY seq LIMIT ?");
-    binds << pageSize;
+    QVariantList binds;
+    const QString sql = pageStatement(filter, 0, pageSize, &binds);
     SqliteNative::Statement st;
     if (auto p = st.prepare(SqliteNative::handle(m_audit.db()), sql.toUtf8()); !p) {
         spdlog::error("audit trail read: {}", p.error().message.toStdString());

@@ -137,6 +137,13 @@ public:
     // Without a rights check, for code that already checked (exporter, verifier).
     static Result<AuditHead> readHead(const Connection &audit);
 
+    // The statement a page of matching rows is read with (page(), forEach(), forEachBytes()):
+    // rows with seq > afterSeq in seq order, at most `limit`; its values appended to `binds`.
+    // Each filter has an index ending with seq (audit migration 0002), so a page is one range of
+    // it, read in order.
+    static QString pageStatement(const AuditFilter &filter, qint64 afterSeq, int limit,
+                                 QVariantList *binds);
+
 private:
     Result<qint64> stream(const AuditFilter &filter, qint64 afterSeq, int limit,
                           const RowSink &sink) const;

@@ -9,8 +9,8 @@
 #include "fixes/fixservice.h"
 #include "fixtestsupport.h"
 #include "investigation/orderpicturequery.h"
+#include "queryplan.h"
 
-#include <QSqlRecord>
 #include <QTest>
 
 using namespace OncePay;
@@ -41,28 +41,7 @@ QStringList planOf(const QSqlDatabase &db, Dialect dialect, const QString &order
 {
     QString condition = FixService::orderCondition();
     condition.replace(u'?', QStringLiteral("'%1'").arg(orderId));
-    const QString sql = QStringLiteral("SELECT id FROM fix_requests WHERE ") + condition;
-    QStringList steps;
-    auto plan = Sql::exec(db, (dialect == Dialect::Sqlite ? QStringLiteral("EXPLAIN QUERY PLAN ")
-                                                          : QStringLiteral("EXPLAIN ")) +
-                                  sql);
-    if (!plan) {
-        qWarning("plan: %s", qPrintable(plan.error().message));
-        return steps;
-    }
-    const QSqlRecord r = plan->record();
-    while (plan->next()) {
-        switch (dialect) {
-        case Dialect::Sqlite: steps << plan->value(3).toString(); break;
-        case Dialect::Postgres: steps << plan->value(0).toString(); break;
-        case Dialect::MySql:
-            steps << plan->value(r.indexOf(QStringLiteral("table"))).toString() + u' ' +
-                         plan->value(r.indexOf(QStringLiteral("type"))).toString() + u' ' +
-                         plan->value(r.indexOf(QStringLiteral("key"))).toString();
-            break;
-        }
-    }
-    return steps;
+    return queryPlan(db, dialect, QStringLiteral("SELECT id FROM fix_requests WHERE ") + condition);
 }
 
 // What went wrong, for a failure's message (QVERIFY2 reads it also when nothing did).
