@@ -139,8 +139,8 @@ public:
 
     // The statement a page of matching rows is read with (page(), forEach(), forEachBytes()):
     // rows with seq > afterSeq in seq order, at most `limit`; its values appended to `binds`.
-    // Each filter has an index ending with seq (audit migration 0002), so a page is one range of
-    // it, read in order.
+    // An actor, an entity and an exact action each have an index ending with seq (audit
+    // migration 0002), so such a page is one range of it, read in order.
     static QString pageStatement(const AuditFilter &filter, qint64 afterSeq, int limit,
                                  QVariantList *binds);
 

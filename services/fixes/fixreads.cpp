@@ -130,10 +130,11 @@ void FixService::markLapsedForReading(FixRequest &f) const
 
 QString FixService::orderCondition()
 {
-    // Order fixes target the order; message and discrepancy fixes name it in their change. Not
+    // Every fix that touches an order names it in its change (propose() writes order_id for
+    // order, message and discrepancy fixes alike), which the database keeps as a column. Not
     // change_json LIKE '%"order_id":"<id>"%': that read every fix, and an order id's '_' or
     // '%' matched other orders' fixes.
-    return QStringLiteral("((target_kind = 'order' AND target_id = ?) OR order_id = ?)");
+    return QStringLiteral("order_id = ?");
 }
 
 Result<QList<FixRequest>> FixService::list(const FixFilter &filter) const
@@ -158,7 +159,7 @@ Result<QList<FixRequest>> FixService::list(const FixFilter &filter) const
     }
     if (!filter.orderId.isEmpty()) {
         sql += QStringLiteral(" AND ") + orderCondition();
-        binds << filter.orderId << filter.orderId;
+        binds << filter.orderId;
     }
     sql += QStringLiteral(" ORDER BY id DESC LIMIT %1").arg(qBound(1, filter.limit, 10000));
     auto q = Sql::exec(m_c.db(), sql, binds);

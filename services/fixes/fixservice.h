@@ -76,9 +76,9 @@ public:
     Result<QList<FixRequest>> list(const FixFilter &filter) const;
     // The same for a person: requires Action::ReadOrders (the console's approvals queue).
     Result<QList<FixRequest>> list(const FixFilter &filter, const Actor &actor) const;
-    // How list() finds the fixes of FixFilter::orderId, as text: the fixes that target the order
-    // or whose change names it (the change's order_id, a column of its own with an index:
-    // migration 0023). Its two `?` are the order id.
+    // How list() finds the fixes of FixFilter::orderId, as text: the fixes whose change names
+    // the order (the change's order_id, a column of its own with an index: migration 0023). Its
+    // `?` is the order id.
     static QString orderCondition();
 
     // SHA-256 (hex) of the canonical JSON of a change.

@@ -153,15 +153,8 @@ Result<void> addFixes(const Connection &c, qint64 orders, qint64 start)
         return {};
     QElapsedTimer timer;
     timer.start();
-    if (auto r = inTransaction(c.db(), Transaction::Mode::Immediate,
-                               [&]() -> Result<void> {
-                                   auto q = Sql::exec(c.db(), overCounter(kFixes, orders, start));
-                                   if (!q)
-                                       return q.error();
-                                   return {};
-                               });
-        !r)
-        return r.error();
+    if (auto q = Sql::exec(c.db(), overCounter(kFixes, orders, start)); !q)
+        return q.error();
     if (auto r = Sql::exec(c.db(), QStringLiteral("ANALYZE fix_requests")); !r)
         return r.error();
     std::fprintf(stderr, "bench: fix requests generated in %.1f s\n", timer.elapsed() / 1000.0);

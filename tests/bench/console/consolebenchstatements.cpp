@@ -288,7 +288,7 @@ Statements orderPageStatements(const QString &orderId, const ChannelTxns &txns)
                  FixService::orderCondition() +
                  " ORDER BY id DESC LIMIT 200) f LEFT JOIN fix_decisions d ON d.fix_id = f.id"
                  " ORDER BY f.id DESC, d.id",
-             {orderId, orderId}}};
+             id}};
 }
 
 double rawMs(const QSqlDatabase &db, const Statements &statements)
